@@ -1,0 +1,139 @@
+# tracetool - see README.md. `make` builds ./tracetool; `make check` runs every test
+# (plain and under ASan+UBSan) and the fuzz smoke run; `make demo` runs the main job on
+# samples/. Both install missing Debian packages through scripts/deps.sh.
+
+CC ?= cc
+BUILD ?= build
+PREFIX ?= /usr/local
+SAN ?=
+
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+CSTD = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+OPT ?= -O2 -g
+PKGS = jansson zlib sqlite3 libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+DWARF_CFLAGS = -I/usr/include/libdwarf
+SYS_LIBS = -ldwarf -lelf -liberty -lm
+
+ifneq ($(SAN),)
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(DWARF_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
+
+LIBTRACE_SRC := $(sort $(wildcard libtrace/*.c))
+LIBSYM_SRC := $(sort $(wildcard libsym/*.c))
+SQLITE_SRC := $(sort $(wildcard sqlite/*.c))
+CLI_SRC := $(sort $(wildcard cli/*.c))
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIBTRACE_SRC) $(LIBSYM_SRC) $(SQLITE_SRC))
+CLI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
+SQL_FILES := $(sort $(wildcard sqlite/*.sql sqlite/migrate/*.sql))
+UNIT_SRC := $(sort $(wildcard tests/unit/check_*.c))
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+GEN_SRC := $(sort $(wildcard tests/gen/*.c))
+GEN_BIN := $(patsubst tests/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+
+.PHONY: all deps deps-test clean check test asan fuzz fuzz-smoke demo bench install \
+	check-layers check-headers check-man update-golden gen
+
+all: $(BUILD)/tracetool $(GEN_BIN)
+ifeq ($(BUILD),build)
+all: tracetool
+tracetool: $(BUILD)/tracetool
+	cp $< $@
+endif
+
+deps:
+	@sh scripts/deps.sh build
+deps-test:
+	@sh scripts/deps.sh all
+
+$(BUILD)/%.o: %.c $(wildcard libtrace/*.h libsym/*.h sqlite/*.h cli/*.h) $(BUILD)/sqlite/sql_blobs.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -I$(BUILD)/sqlite -c $< -o $@
+
+# SQL files compiled into the binary as C strings
+$(BUILD)/sqlite/sql_blobs.h: $(SQL_FILES) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh $(SQL_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/libtracetool.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tracetool: $(CLI_OBJ) $(BUILD)/libtracetool.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libtracetool.a $(PKG_LIBS) $(SYS_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtracetool.a tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -I$(BUILD)/sqlite $(LDFLAGS_ALL) -o $@ $< \
+		$(BUILD)/libtracetool.a $(CHECK_LIBS) $(PKG_LIBS) $(SYS_LIBS)
+
+$(BUILD)/gen/%: tests/gen/%.c $(BUILD)/libtracetool.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes $(LDFLAGS_ALL) -o $@ $< \
+		$(BUILD)/libtracetool.a $(PKG_LIBS) $(SYS_LIBS)
+
+gen: $(GEN_BIN)
+
+# ---- tests ----
+# `make test` runs the suites of one build; `make check` runs plain + sanitizer + fuzz smoke
+test: $(BUILD)/tracetool $(UNIT_BIN) $(GEN_BIN)
+	@sh tests/run-tests.sh $(BUILD)
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" test
+
+check: deps-test
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-layers check-headers check-man
+	@rm -f build/results.txt build-asan/results.txt
+	@$(MAKE) --no-print-directory test; a=$$?; \
+	 $(MAKE) --no-print-directory asan; b=$$?; \
+	 $(MAKE) --no-print-directory fuzz-smoke; c=$$?; \
+	 sh tests/summary.sh build/results.txt build-asan/results.txt build-fuzz/results.txt; d=$$?; \
+	 [ $$a = 0 ] && [ $$b = 0 ] && [ $$c = 0 ] && [ $$d = 0 ]
+
+update-golden: $(BUILD)/tracetool $(GEN_BIN)
+	@UPDATE_GOLDEN=1 sh tests/run-cli-tests.sh $(BUILD)
+
+check-layers:
+	@sh scripts/check-layers.sh
+
+check-headers:
+	@for h in libtrace/tt.h $(wildcard libsym/tsym.h sqlite/tdb.h); do \
+		echo "#include \"$$h\"" | $(CC) $(CSTD) $(WARN) $(PKG_CFLAGS) $(DWARF_CFLAGS) -I. -x c -fsyntax-only - \
+		|| { echo "check-headers: $$h does not compile alone"; exit 1; }; done
+
+check-man:
+	@if command -v mandoc >/dev/null; then \
+		mandoc -Tlint -Wwarning man/*.1 man/*.5 2>/dev/null | grep -v 'STYLE' | grep . \
+		&& { echo "check-man: mandoc -Tlint reported problems"; exit 1; } || true; fi
+
+# ---- fuzzing (libFuzzer via clang) ----
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+fuzz:
+	@sh scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory -f fuzz/fuzz.mk
+
+fuzz-smoke: fuzz
+	@sh fuzz/smoke.sh
+
+# ---- demo and bench ----
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh scripts/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 tracetool $(DESTDIR)$(PREFIX)/bin/tracetool
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-asan build-fuzz build-bench tracetool

@@ -1,0 +1,97 @@
+/* Loading mappings for commands: methodMapping.txt or ignoreMethodMapping.txt detected by
+ * content (-m, repeatable) and an optional ProGuard/R8 retrace (--proguard). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_load.h"
+
+int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *proguard,
+                      tt_stats *stats)
+{
+    *out = NULL;
+    if (n == 0 && !proguard)
+        return 0;
+    tt_mapping *m = tt_mapping_new();
+    if (!m) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    tt_error err = {0};
+    for (size_t i = 0; i < n; i++) {
+        tt_input *in;
+        if (tt_input_open(&in, paths[i], &err)) {
+            tt_mapping_free(m);
+            return cli_err(&err);
+        }
+        const unsigned char *p;
+        size_t pn;
+        int rc = tt_input_peek(in, &p, &pn, 4096, &err);
+        if (!rc) {
+            if (tt_mapping_looks_ignore((const char *)p, pn))
+                rc = tt_mapping_load_ignore(m, in, &err);
+            else
+                rc = tt_mapping_load(m, in, stats, &err);
+        }
+        tt_input_close(in);
+        if (rc) {
+            tt_mapping_free(m);
+            return cli_err(&err);
+        }
+    }
+    if (proguard) {
+        tt_input *in;
+        tt_proguard *pg = NULL;
+        if (tt_input_open(&in, proguard, &err)) {
+            tt_mapping_free(m);
+            return cli_err(&err);
+        }
+        int rc = tt_proguard_load(&pg, in, &err);
+        tt_input_close(in);
+        if (rc) {
+            tt_mapping_free(m);
+            return cli_err(&err);
+        }
+        size_t amb = 0;
+        rc = tt_mapping_retrace(m, pg, &amb);
+        tt_proguard_free(pg);
+        if (rc) {
+            tt_mapping_free(m);
+            cli_errorf("out of memory");
+            return CLI_BAD;
+        }
+        if (amb)
+            tt_stats_add(stats, "retrace_ambiguous", proguard, TT_SEV_WARN, (int64_t)amb, NULL);
+    }
+    *out = m;
+    return 0;
+}
+
+void cli_check_ids(const tt_mapping *m, const tt_mitem *items, size_t n, const char *what,
+                   tt_stats *stats)
+{
+    if (!m || tt_mapping_count(m) == 0)
+        return;
+    size_t unknown = 0;
+    uint32_t maxid = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = (uint32_t)items[i].id;
+        if (id != TT_BEAT_DISPATCH && id > maxid)
+            maxid = id;
+        if (!tt_mapping_get(m, id)) {
+            if (!unknown)
+                first = id;
+            unknown++;
+        }
+    }
+    if (!unknown)
+        return;
+    char ex[200];
+    snprintf(ex, sizeof ex, "%s: %zu stack line%s with ids missing from the mapping (first #%u%s)",
+             what, unknown, unknown == 1 ? "" : "s", first,
+             maxid > tt_mapping_max_id(m) ? "; largest id exceeds the mapping's: the mapping "
+                                            "probably belongs to another build"
+                                          : "");
+    tt_stats_add(stats, "unknown_method_id", what, TT_SEV_WARN, (int64_t)unknown, ex);
+}

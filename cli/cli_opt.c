@@ -1,0 +1,58 @@
+/* Option helpers shared by every subcommand (STYLE.md section 7). */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_usage(const char *usage, int error)
+{
+    fputs(usage, error ? stderr : stdout);
+    return error ? CLI_BAD : CLI_OK;
+}
+
+int cli_opt_i64(const char *opt, const char *val, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (errno || end == val || *end) {
+        cli_errorf("option %s: expected an integer, got \"%s\"", opt, val);
+        return CLI_BAD;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
+int cli_opt_int(const char *opt, const char *val, int min, int max, int *out)
+{
+    int64_t v;
+    if (cli_opt_i64(opt, val, &v))
+        return CLI_BAD;
+    if (v < min || v > max) {
+        cli_errorf("option %s: expected an integer in %d..%d, got %s", opt, min, max, val);
+        return CLI_BAD;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int cli_opt_enum(const char *opt, const char *val, const char *const *choices)
+{
+    for (int i = 0; choices[i]; i++)
+        if (!strcmp(val, choices[i]))
+            return i;
+    char list[256] = "";
+    for (int i = 0; choices[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, choices[i], sizeof list - strlen(list) - 1);
+    }
+    cli_errorf("option %s: expected one of %s, got \"%s\"", opt, list, val);
+    return -1;
+}
+
+void cli_opt_reset(void)
+{
+    optind = 0; /* glibc: full reinitialisation */
+    opterr = 1;
+}

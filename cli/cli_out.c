@@ -1,0 +1,106 @@
+/* Checked output and diagnostics (STYLE.md section 7, cli.md "Outputs"). */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void out_failed(void)
+{
+    if (errno == EPIPE)
+        exit(CLI_OK);
+    fprintf(stderr, "tracetool: write error on standard output: %s\n", strerror(errno));
+    exit(CLI_BAD);
+}
+
+void cli_out_write(const char *p, size_t n)
+{
+    if (n && fwrite(p, 1, n, stdout) != n)
+        out_failed();
+}
+
+void cli_out_puts(const char *s) { cli_out_write(s, strlen(s)); }
+
+void cli_out_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vfprintf(stdout, fmt, ap);
+    va_end(ap);
+    if (r < 0)
+        out_failed();
+}
+
+void cli_out_buf(tt_buf *b)
+{
+    cli_out_write(b->data ? b->data : "", b->len);
+    b->len = 0;
+    if (b->data)
+        b->data[0] = 0;
+}
+
+int cli_out_finish(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (errno == EPIPE)
+            return CLI_OK;
+        fprintf(stderr, "tracetool: write error on standard output: %s\n", strerror(errno));
+        return CLI_BAD;
+    }
+    return CLI_OK;
+}
+
+int cli_err(const tt_error *err)
+{
+    if (err->file[0]) {
+        if (err->loc_kind == TT_LOC_LINE)
+            fprintf(stderr, "tracetool: %s:%llu: %s\n", err->file,
+                    (unsigned long long)err->loc, err->msg);
+        else if (err->loc_kind == TT_LOC_OFFSET)
+            fprintf(stderr, "tracetool: %s:0x%llx: %s\n", err->file,
+                    (unsigned long long)err->loc, err->msg);
+        else
+            fprintf(stderr, "tracetool: %s: %s\n", err->file, err->msg);
+    } else {
+        fprintf(stderr, "tracetool: %s\n", err->msg[0] ? err->msg : tt_strerror(err->code));
+    }
+    return CLI_BAD;
+}
+
+void cli_errorf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tracetool: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cli_warnf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tracetool: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cli_stats_report(const tt_stats *s)
+{
+    for (size_t i = 0; i < tt_stats_count(s); i++) {
+        const tt_stat *st = tt_stats_get(s, i);
+        if (st->severity == TT_SEV_INFO)
+            continue;
+        if (st->example[0])
+            fprintf(stderr, "tracetool: warning: %s: %lld time%s, first: %s\n", st->name,
+                    (long long)st->count, st->count == 1 ? "" : "s", st->example);
+        else
+            fprintf(stderr, "tracetool: warning: %s%s%s: %lld time%s\n", st->file,
+                    st->file[0] ? ": " : "", st->name, (long long)st->count,
+                    st->count == 1 ? "" : "s");
+    }
+}

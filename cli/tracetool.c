@@ -1,0 +1,111 @@
+/* tracetool: main and the command table (git's builtin pattern, STYLE.md section 7). */
+#include "cli.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_cmd commands[] = {
+    /* analyze, query */
+
+    {"beat", cmd_beat, "decode a method-beat buffer: stack, call tree, stack key", 0},
+
+    /* report */
+
+    /* frames, startup */
+
+    /* samples, export */
+
+    /* symbolicate */
+
+    /* diff */
+
+    {"help", cmd_help, "show help for a command", 0},
+};
+
+const cli_cmd *cli_cmd_list(size_t *n)
+{
+    *n = sizeof commands / sizeof commands[0];
+    return commands;
+}
+
+const cli_cmd *cli_cmd_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+static void usage_main(FILE *f)
+{
+    fputs("usage: tracetool [-h | --help] [--version] <command> [<args>]\n\n"
+          "Commands:\n",
+          f);
+    size_t n;
+    const cli_cmd *c = cli_cmd_list(&n);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %-12s %s\n", c[i].name, c[i].summary);
+    fputs("\nRun 'tracetool <command> -h' for a command's options; see tracetool(1).\n", f);
+}
+
+int cmd_help(int argc, char **argv, cli_ctx *ctx)
+{
+    if (argc < 2) {
+        usage_main(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        fputs("usage: tracetool help [COMMAND]\n", stdout);
+        return CLI_OK;
+    }
+    const cli_cmd *c = cli_cmd_find(argv[1]);
+    if (!c) {
+        cli_errorf("'%s' is not a tracetool command; see 'tracetool -h'", argv[1]);
+        return CLI_BAD;
+    }
+    char *av[] = {(char *)c->name, "--help", NULL};
+    ctx->cmd = c->name;
+    return c->fn(2, av, ctx);
+}
+
+int main(int argc, char **argv)
+{
+    signal(SIGPIPE, SIG_IGN);
+    if (argc < 2) {
+        usage_main(stderr);
+        return CLI_BAD;
+    }
+    const char *a = argv[1];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        usage_main(stdout);
+        return cli_out_finish();
+    }
+    if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+        printf("tracetool %s\n", TRACETOOL_VERSION);
+        return cli_out_finish();
+    }
+    if (a[0] == '-') {
+        cli_errorf("unknown option '%s'", a);
+        usage_main(stderr);
+        return CLI_BAD;
+    }
+    const cli_cmd *c = cli_cmd_find(a);
+    if (!c) {
+        cli_errorf("'%s' is not a tracetool command", a);
+        usage_main(stderr);
+        return CLI_BAD;
+    }
+    cli_ctx ctx = {0};
+    ctx.cmd = c->name;
+    ctx.stats = tt_stats_new();
+    if (!ctx.stats) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    cli_opt_reset();
+    int rc = c->fn(argc - 1, argv + 1, &ctx);
+    tt_stats_free(ctx.stats);
+    int orc = cli_out_finish();
+    return rc ? rc : orc;
+}

@@ -1,0 +1,185 @@
+/* Error values, messages and the stats sink (STYLE.md section 4). */
+#include "tt.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+int tt_error_set(tt_error *err, int code, const char *file, int loc_kind, uint64_t loc,
+                 const char *fmt, ...)
+{
+    if (!err)
+        return code;
+    err->code = code;
+    err->loc_kind = loc_kind;
+    err->loc = loc;
+    err->file[0] = 0;
+    if (file)
+        snprintf(err->file, sizeof err->file, "%s", file);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void tt_error_clear(tt_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+}
+
+const char *tt_strerror(int code)
+{
+    switch (code) {
+    case TT_OK: return "success";
+    case TT_ENOMEM: return "out of memory";
+    case TT_EIO: return "input/output error";
+    case TT_EFORMAT: return "bad input";
+    case TT_EUNSUPPORTED: return "unsupported";
+    case TT_ENOTFOUND: return "not found";
+    case TT_ELIMIT: return "limit exceeded";
+    case TT_EINVAL: return "invalid argument";
+    default: return "unknown error";
+    }
+}
+
+void tt__snippet(char *dst, size_t cap, const char *s, size_t n)
+{
+    size_t max = 40, o = 0;
+    for (size_t i = 0; i < n && i < max && o + 5 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) {
+            o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+        } else {
+            dst[o++] = (char)c;
+        }
+    }
+    if (n > max && o + 4 < cap) {
+        memcpy(dst + o, "...", 3);
+        o += 3;
+    }
+    dst[o < cap ? o : cap - 1] = 0;
+}
+
+int tt__parse_u64(const char *s, size_t n, uint64_t *out)
+{
+    if (n == 0)
+        return -1;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -2;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+int tt__parse_i64(const char *s, size_t n, int64_t *out)
+{
+    int neg = 0;
+    if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+        neg = s[0] == '-';
+        s++;
+        n--;
+    }
+    uint64_t v;
+    int rc = tt__parse_u64(s, n, &v);
+    if (rc)
+        return rc;
+    if (neg) {
+        if (v > (uint64_t)INT64_MAX + 1)
+            return -2;
+        *out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+    } else {
+        if (v > (uint64_t)INT64_MAX)
+            return -2;
+        *out = (int64_t)v;
+    }
+    return 0;
+}
+
+void tt__trim(const char **s, size_t *n)
+{
+    const char *p = *s;
+    size_t l = *n;
+    while (l && (*p == ' ' || *p == '\t')) {
+        p++;
+        l--;
+    }
+    while (l && (p[l - 1] == ' ' || p[l - 1] == '\t' || p[l - 1] == '\r'))
+        l--;
+    *s = p;
+    *n = l;
+}
+
+/* ---- stats ---- */
+struct tt_stats {
+    tt_vec v;
+};
+
+tt_stats *tt_stats_new(void)
+{
+    tt_stats *s = calloc(1, sizeof *s);
+    if (s)
+        tt_vec_init(&s->v, sizeof(tt_stat));
+    return s;
+}
+
+void tt_stats_free(tt_stats *s)
+{
+    if (!s)
+        return;
+    tt_vec_free(&s->v);
+    free(s);
+}
+
+void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity, int64_t n,
+                  const char *example)
+{
+    if (!s || n == 0)
+        return;
+    if (!file)
+        file = "";
+    for (size_t i = 0; i < s->v.len; i++) {
+        tt_stat *st = &TT_VEC_AT(&s->v, tt_stat, i);
+        if (!strcmp(st->name, name) && !strcmp(st->file, file)) {
+            st->count += n;
+            if (!st->example[0] && example)
+                snprintf(st->example, sizeof st->example, "%s", example);
+            return;
+        }
+    }
+    tt_stat *st = tt_vec_push(&s->v, NULL);
+    if (!st)
+        return;
+    snprintf(st->name, sizeof st->name, "%s", name);
+    snprintf(st->file, sizeof st->file, "%s", file);
+    st->severity = severity;
+    st->count = n;
+    if (example)
+        snprintf(st->example, sizeof st->example, "%s", example);
+}
+
+size_t tt_stats_count(const tt_stats *s) { return s ? s->v.len : 0; }
+
+const tt_stat *tt_stats_get(const tt_stats *s, size_t i)
+{
+    return s && i < s->v.len ? &TT_VEC_AT(&s->v, tt_stat, i) : NULL;
+}
+
+const char *tt__memmem(const char *h, size_t hn, const char *n, size_t nn)
+{
+    if (nn == 0)
+        return h;
+    for (size_t i = 0; i + nn <= hn; i++)
+        if (h[i] == n[0] && !memcmp(h + i, n, nn))
+            return h + i;
+    return NULL;
+}

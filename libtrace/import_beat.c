@@ -1,0 +1,184 @@
+/* Method-beat buffer files: binary little-endian int64 or text, detected by content
+ * (method-beat.md section 3). Streaming: records are handed out in blocks. */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+struct tt_beat_reader {
+    tt_input *in;
+    int fmt;
+    uint64_t count, backwards;
+    int64_t last_t;
+    int have_last;
+    int bom_checked;
+    unsigned char blk[8 * 4096];
+};
+
+int tt_beat_reader_format(const tt_beat_reader *r) { return r->fmt; }
+uint64_t tt_beat_reader_backwards(const tt_beat_reader *r) { return r->backwards; }
+uint64_t tt_beat_reader_count(const tt_beat_reader *r) { return r->count; }
+
+int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *err)
+{
+    tt_beat_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
+    r->in = in;
+    if (fmt == TT_BEAT_FMT_AUTO) {
+        const unsigned char *p;
+        size_t n;
+        int rc = tt_input_peek(in, &p, &n, 4096, err);
+        if (rc) {
+            free(r);
+            return rc;
+        }
+        fmt = TT_BEAT_FMT_TEXT;
+        for (size_t i = 0; i < n; i++) {
+            if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r') {
+                fmt = TT_BEAT_FMT_BIN;
+                break;
+            }
+        }
+        if (n == 0)
+            fmt = TT_BEAT_FMT_BIN;
+    }
+    r->fmt = fmt;
+    *out = r;
+    return 0;
+}
+
+void tt_beat_reader_free(tt_beat_reader *r) { free(r); }
+
+static void note_time(tt_beat_reader *r, uint64_t w)
+{
+    if (w == 0)
+        return;
+    int64_t t = tt_beat_time(w);
+    if (r->have_last && t < r->last_t)
+        r->backwards++;
+    r->last_t = t;
+    r->have_last = 1;
+}
+
+int tt_beat_parse_word(const char *s, size_t n, uint64_t *out)
+{
+    if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        if (n == 2 || n > 18)
+            return n == 2 ? -1 : -2;
+        uint64_t v = 0;
+        for (size_t i = 2; i < n; i++) {
+            char c = s[i];
+            unsigned d;
+            if (c >= '0' && c <= '9')
+                d = (unsigned)(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                d = (unsigned)(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                d = (unsigned)(c - 'A' + 10);
+            else
+                return -1;
+            v = (v << 4) | d;
+        }
+        *out = v;
+        return 0;
+    }
+    if (n >= 1 && s[0] == '-') {
+        int64_t v;
+        int rc = tt__parse_i64(s, n, &v);
+        if (rc)
+            return rc;
+        *out = (uint64_t)v;
+        return 0;
+    }
+    return tt__parse_u64(s, n, out);
+}
+
+static int next_text(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt_error *err)
+{
+    size_t k = 0;
+    while (k < cap) {
+        const char *line;
+        size_t len;
+        uint64_t lineno;
+        int rc = tt_input_line(r->in, &line, &len, &lineno, err);
+        if (rc == TT_DONE)
+            break;
+        if (rc)
+            return rc;
+        if (lineno == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+            line += 3;
+            len -= 3;
+        }
+        tt__trim(&line, &len);
+        if (len == 0 || line[0] == '#')
+            continue;
+        uint64_t w;
+        rc = tt_beat_parse_word(line, len, &w);
+        if (rc) {
+            char snip[200];
+            tt__snippet(snip, sizeof snip, line, len);
+            if (rc == -2)
+                return tt_error_set(err, TT_EFORMAT, tt_input_name(r->in), TT_LOC_LINE, lineno,
+                                    "value out of range for a 64-bit record, got \"%s\"", snip);
+            return tt_error_set(err, TT_EFORMAT, tt_input_name(r->in), TT_LOC_LINE, lineno,
+                                "expected a decimal or 0x-hex 64-bit integer, got \"%s\"",
+                                snip);
+        }
+        note_time(r, w);
+        recs[k++] = w;
+    }
+    r->count += k;
+    *n = k;
+    return k ? 0 : TT_DONE;
+}
+
+static int next_bin(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt_error *err)
+{
+    size_t want = cap < 4096 ? cap : 4096;
+    uint64_t off = tt_input_offset(r->in);
+    size_t got;
+    int rc = tt_input_read(r->in, r->blk, want * 8, &got, err);
+    if (rc)
+        return rc;
+    size_t k = got / 8;
+    if (got % 8) {
+        /* find the total length for the message */
+        uint64_t total = off + got;
+        unsigned char tmp[4096];
+        size_t more;
+        do {
+            rc = tt_input_read(r->in, tmp, sizeof tmp, &more, err);
+            if (rc)
+                return rc;
+            total += more;
+        } while (more);
+        return tt_error_set(err, TT_EFORMAT, tt_input_name(r->in), TT_LOC_OFFSET,
+                            off + k * 8,
+                            "incomplete record: file length %llu is not a multiple of 8",
+                            (unsigned long long)total);
+    }
+    for (size_t i = 0; i < k; i++) {
+        const unsigned char *b = r->blk + i * 8;
+        uint64_t w = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
+                     (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 |
+                     (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
+        note_time(r, w);
+        recs[i] = w;
+    }
+    r->count += k;
+    *n = k;
+    return k ? 0 : TT_DONE;
+}
+
+int tt_beat_reader_next(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n,
+                        tt_error *err)
+{
+    *n = 0;
+    if (cap == 0)
+        return 0;
+    return r->fmt == TT_BEAT_FMT_TEXT ? next_text(r, recs, cap, n, err)
+                                      : next_bin(r, recs, cap, n, err);
+}

@@ -1,0 +1,340 @@
+/* Input files: path or "-", gzip read transparently (cli.md "Inputs", method-beat.md 3.1),
+ * streamed through one growable window; line reading with 1-based line numbers. */
+#include "tt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "tt_int.h"
+
+#define RAW_CHUNK (256 * 1024)
+#define MAX_LINE ((size_t)512 * 1024 * 1024)
+
+struct tt_input {
+    char name[256];
+    int fd;                 /* -1 for memory */
+    int own_fd;
+    const unsigned char *mem;
+    size_t mem_len, mem_pos;
+    int raw_eof;
+    /* raw (compressed) staging */
+    unsigned char *raw;
+    size_t raw_len, raw_pos;
+    int gzip, gz_init, gz_end;
+    z_stream zs;
+    uint64_t raw_total;
+    /* decompressed window */
+    unsigned char *buf;
+    size_t cap, start, end;
+    int eof;
+    uint64_t consumed; /* bytes before buf[start] */
+    uint64_t lineno;
+    int detected;
+};
+
+const char *tt_input_name(const tt_input *in) { return in->name; }
+uint64_t tt_input_offset(const tt_input *in) { return in->consumed; }
+int tt_input_is_gzip(const tt_input *in) { return in->gzip; }
+
+static int input_alloc(tt_input **out, const char *name, tt_error *err)
+{
+    tt_input *in = calloc(1, sizeof *in);
+    if (!in)
+        return tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
+    snprintf(in->name, sizeof in->name, "%s", name);
+    in->fd = -1;
+    in->cap = RAW_CHUNK;
+    in->buf = malloc(in->cap);
+    in->raw = malloc(RAW_CHUNK);
+    if (!in->buf || !in->raw) {
+        tt_input_close(in);
+        return tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
+    }
+    *out = in;
+    return 0;
+}
+
+int tt_input_open(tt_input **out, const char *path, tt_error *err)
+{
+    tt_input *in;
+    int rc = input_alloc(&in, strcmp(path, "-") ? path : "<stdin>", err);
+    if (rc)
+        return rc;
+    if (!strcmp(path, "-")) {
+        in->fd = 0;
+    } else {
+        in->fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (in->fd < 0) {
+            int e = errno;
+            tt_input_close(in);
+            return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open: %s", strerror(e));
+        }
+        in->own_fd = 1;
+    }
+    *out = in;
+    return 0;
+}
+
+int tt_input_open_mem(tt_input **out, const char *name, const void *data, size_t n,
+                      tt_error *err)
+{
+    tt_input *in;
+    int rc = input_alloc(&in, name, err);
+    if (rc)
+        return rc;
+    in->mem = data;
+    in->mem_len = n;
+    *out = in;
+    return 0;
+}
+
+void tt_input_close(tt_input *in)
+{
+    if (!in)
+        return;
+    if (in->own_fd && in->fd >= 0)
+        close(in->fd);
+    if (in->gz_init)
+        inflateEnd(&in->zs);
+    free(in->raw);
+    free(in->buf);
+    free(in);
+}
+
+/* Refill the raw staging buffer; sets raw_eof at the end. */
+static int raw_fill(tt_input *in, tt_error *err)
+{
+    if (in->raw_pos < in->raw_len || in->raw_eof)
+        return 0;
+    in->raw_pos = in->raw_len = 0;
+    if (in->fd < 0) {
+        size_t n = in->mem_len - in->mem_pos;
+        if (n > RAW_CHUNK)
+            n = RAW_CHUNK;
+        memcpy(in->raw, in->mem + in->mem_pos, n);
+        in->mem_pos += n;
+        in->raw_len = n;
+    } else {
+        for (;;) {
+            ssize_t r = read(in->fd, in->raw, RAW_CHUNK);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0)
+                return tt_error_set(err, TT_EIO, in->name, TT_LOC_OFFSET, in->raw_total,
+                                    "read error: %s", strerror(errno));
+            in->raw_len = (size_t)r;
+            break;
+        }
+    }
+    in->raw_total += in->raw_len;
+    if (in->raw_len == 0)
+        in->raw_eof = 1;
+    return 0;
+}
+
+/* Decompress or copy into buf[end..cap). */
+static int produce(tt_input *in, tt_error *err)
+{
+    int rc = raw_fill(in, err);
+    if (rc)
+        return rc;
+    if (!in->detected) {
+        in->detected = 1;
+        /* need two bytes to see the magic */
+        if (in->raw_len - in->raw_pos == 1 && !in->raw_eof) {
+            unsigned char first = in->raw[in->raw_pos];
+            in->raw_pos = in->raw_len;
+            rc = raw_fill(in, err);
+            if (rc)
+                return rc;
+            /* put back: shift */
+            if (in->raw_len < RAW_CHUNK) {
+                memmove(in->raw + 1, in->raw, in->raw_len);
+                in->raw[0] = first;
+                in->raw_len++;
+                in->raw_pos = 0;
+            }
+        }
+        if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
+            in->raw[in->raw_pos + 1] == 0x8b) {
+            in->gzip = 1;
+            memset(&in->zs, 0, sizeof in->zs);
+            if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
+                return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "zlib init failed");
+            in->gz_init = 1;
+        }
+    }
+    size_t room = in->cap - in->end;
+    if (!in->gzip) {
+        size_t n = in->raw_len - in->raw_pos;
+        if (n > room)
+            n = room;
+        memcpy(in->buf + in->end, in->raw + in->raw_pos, n);
+        in->raw_pos += n;
+        in->end += n;
+        if (n == 0 && in->raw_eof)
+            in->eof = 1;
+        return 0;
+    }
+    if (in->gz_end) {
+        /* between members: skip nothing, expect another member or the end */
+        if (in->raw_pos == in->raw_len && in->raw_eof) {
+            in->eof = 1;
+            return 0;
+        }
+        if (in->raw_pos == in->raw_len)
+            return 0;
+        if (inflateReset(&in->zs) != Z_OK)
+            return tt_error_set(err, TT_EFORMAT, in->name, 0, 0, "gzip: reset failed");
+        in->gz_end = 0;
+    }
+    if (in->raw_pos == in->raw_len && in->raw_eof)
+        return tt_error_set(err, TT_EFORMAT, in->name, TT_LOC_OFFSET, in->raw_total,
+                            "gzip: unexpected end of compressed data");
+    in->zs.next_in = in->raw + in->raw_pos;
+    in->zs.avail_in = (uInt)(in->raw_len - in->raw_pos);
+    in->zs.next_out = in->buf + in->end;
+    in->zs.avail_out = (uInt)room;
+    int zr = inflate(&in->zs, Z_NO_FLUSH);
+    size_t used = (in->raw_len - in->raw_pos) - in->zs.avail_in;
+    size_t made = room - in->zs.avail_out;
+    in->raw_pos += used;
+    in->end += made;
+    if (zr == Z_STREAM_END) {
+        in->gz_end = 1;
+    } else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+        return tt_error_set(err, TT_EFORMAT, in->name, TT_LOC_OFFSET,
+                            in->raw_total - (in->raw_len - in->raw_pos), "gzip: %s",
+                            in->zs.msg ? in->zs.msg : "corrupt data");
+    }
+    return 0;
+}
+
+/* Make at least `want` bytes available in buf[start..end) unless the input ends. */
+static int ensure(tt_input *in, size_t want, tt_error *err)
+{
+    while (in->end - in->start < want && !in->eof) {
+        if (in->start > 0 && (in->cap - in->end < RAW_CHUNK || in->start >= in->cap / 2)) {
+            memmove(in->buf, in->buf + in->start, in->end - in->start);
+            in->end -= in->start;
+            in->start = 0;
+        }
+        if (in->cap - in->end < 4096) {
+            if (in->cap >= MAX_LINE)
+                return tt_error_set(err, TT_ELIMIT, in->name, TT_LOC_OFFSET, in->consumed,
+                                    "line longer than %zu bytes", MAX_LINE);
+            unsigned char *nb = realloc(in->buf, in->cap * 2);
+            if (!nb)
+                return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "out of memory");
+            in->buf = nb;
+            in->cap *= 2;
+        }
+        size_t before = in->end;
+        int rc = produce(in, err);
+        if (rc)
+            return rc;
+        (void)before;
+    }
+    return 0;
+}
+
+int tt_input_peek(tt_input *in, const unsigned char **p, size_t *n, size_t want, tt_error *err)
+{
+    int rc = ensure(in, want, err);
+    if (rc)
+        return rc;
+    *p = in->buf + in->start;
+    *n = in->end - in->start;
+    if (*n > want)
+        *n = want;
+    return 0;
+}
+
+int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err)
+{
+    size_t total = 0;
+    unsigned char *d = dst;
+    while (total < n) {
+        if (in->start == in->end) {
+            if (in->eof)
+                break;
+            in->start = in->end = 0;
+            int rc = produce(in, err);
+            if (rc)
+                return rc;
+            continue;
+        }
+        size_t k = in->end - in->start;
+        if (k > n - total)
+            k = n - total;
+        memcpy(d + total, in->buf + in->start, k);
+        in->start += k;
+        in->consumed += k;
+        total += k;
+    }
+    *got = total;
+    return 0;
+}
+
+int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno,
+                  tt_error *err)
+{
+    size_t scanned = 0;
+    for (;;) {
+        unsigned char *s = in->buf + in->start;
+        size_t avail = in->end - in->start;
+        unsigned char *nl = avail > scanned ? memchr(s + scanned, '\n', avail - scanned) : NULL;
+        if (nl) {
+            size_t l = (size_t)(nl - s);
+            *line = (const char *)s;
+            *len = l;
+            in->start += l + 1;
+            in->consumed += l + 1;
+            *lineno = ++in->lineno;
+            return 0;
+        }
+        scanned = avail;
+        if (in->eof) {
+            if (avail == 0)
+                return TT_DONE;
+            *line = (const char *)s;
+            *len = avail;
+            in->start = in->end;
+            in->consumed += avail;
+            *lineno = ++in->lineno;
+            return 0;
+        }
+        int rc = ensure(in, avail + 1, err);
+        if (rc)
+            return rc;
+    }
+}
+
+int tt_input_slurp(tt_input *in, char **data, size_t *n, tt_error *err)
+{
+    tt_buf b = {0};
+    char tmp[65536];
+    for (;;) {
+        size_t got;
+        int rc = tt_input_read(in, tmp, sizeof tmp, &got, err);
+        if (rc) {
+            tt_buf_free(&b);
+            return rc;
+        }
+        if (got == 0)
+            break;
+        if (tt_buf_put(&b, tmp, got)) {
+            tt_buf_free(&b);
+            return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "out of memory");
+        }
+    }
+    if (!b.data && tt_buf_put(&b, "", 0))
+        return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "out of memory");
+    *data = b.data;
+    *n = b.len;
+    return 0;
+}

@@ -1,0 +1,171 @@
+/* Streaming JSON writer into a tt_buf; optional Android org.json escaping (spec 7.6). */
+#include "tt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+void tt_jsonw_init(tt_jsonw *w, int android_escaping)
+{
+    memset(w, 0, sizeof *w);
+    w->android = android_escaping;
+    w->first[0] = 1;
+}
+
+void tt_jsonw_free(tt_jsonw *w) { tt_buf_free(&w->buf); }
+
+static void sep(tt_jsonw *w)
+{
+    if (w->depth > 0 && w->depth < 64) {
+        if (!w->first[w->depth])
+            tt_buf_put(&w->buf, ",", 1);
+        w->first[w->depth] = 0;
+    }
+}
+
+/* keys set first[depth] = 2 meaning "value follows a key: no separator" */
+static void value_prefix(tt_jsonw *w)
+{
+    if (w->depth > 0 && w->depth < 64 && w->first[w->depth] == 2) {
+        w->first[w->depth] = 0;
+        return;
+    }
+    sep(w);
+}
+
+static void open_(tt_jsonw *w, char c)
+{
+    value_prefix(w);
+    tt_buf_put(&w->buf, &c, 1);
+    w->depth++;
+    if (w->depth < 64)
+        w->first[w->depth] = 1;
+}
+
+static void close_(tt_jsonw *w, char c)
+{
+    w->depth--;
+    tt_buf_put(&w->buf, &c, 1);
+}
+
+void tt_jsonw_obj_begin(tt_jsonw *w) { open_(w, '{'); }
+void tt_jsonw_obj_end(tt_jsonw *w) { close_(w, '}'); }
+void tt_jsonw_arr_begin(tt_jsonw *w) { open_(w, '['); }
+void tt_jsonw_arr_end(tt_jsonw *w) { close_(w, ']'); }
+
+static void put_str(tt_jsonw *w, const char *s, size_t n)
+{
+    tt_buf *b = &w->buf;
+    tt_buf_put(b, "\"", 1);
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *esc = NULL;
+        char tmp[8];
+        switch (c) {
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        case '/':
+            if (w->android)
+                esc = "\\/";
+            break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                snprintf(tmp, sizeof tmp, "\\u%04x", c);
+                esc = tmp;
+            }
+        }
+        if (esc) {
+            tt_buf_put(b, s + i - run, run);
+            run = 0;
+            tt_buf_puts(b, esc);
+        } else {
+            run++;
+        }
+    }
+    tt_buf_put(b, s + n - run, run);
+    tt_buf_put(b, "\"", 1);
+}
+
+void tt_jsonw_key(tt_jsonw *w, const char *k)
+{
+    sep(w);
+    put_str(w, k, strlen(k));
+    tt_buf_put(&w->buf, ":", 1);
+    if (w->depth > 0 && w->depth < 64)
+        w->first[w->depth] = 2;
+}
+
+void tt_jsonw_strn(tt_jsonw *w, const char *s, size_t n)
+{
+    value_prefix(w);
+    put_str(w, s, n);
+}
+
+void tt_jsonw_str(tt_jsonw *w, const char *s)
+{
+    if (!s) {
+        tt_jsonw_null(w);
+        return;
+    }
+    tt_jsonw_strn(w, s, strlen(s));
+}
+
+void tt_jsonw_int(tt_jsonw *w, int64_t v)
+{
+    value_prefix(w);
+    tt_buf_printf(&w->buf, "%lld", (long long)v);
+}
+
+void tt_jsonw_uint(tt_jsonw *w, uint64_t v)
+{
+    value_prefix(w);
+    tt_buf_printf(&w->buf, "%llu", (unsigned long long)v);
+}
+
+int tt_json_format_double(char *dst, size_t cap, double v)
+{
+    if (!isfinite(v))
+        return snprintf(dst, cap, "null");
+    if (v == floor(v) && fabs(v) < 1e15)
+        return snprintf(dst, cap, "%.0f", v);
+    for (int p = 1; p <= 17; p++) {
+        int n = snprintf(dst, cap, "%.*g", p, v);
+        if (strtod(dst, NULL) == v)
+            return n;
+    }
+    return snprintf(dst, cap, "%.17g", v);
+}
+
+void tt_jsonw_double(tt_jsonw *w, double v)
+{
+    char tmp[64];
+    value_prefix(w);
+    tt_json_format_double(tmp, sizeof tmp, v);
+    tt_buf_puts(&w->buf, tmp);
+}
+
+void tt_jsonw_bool(tt_jsonw *w, int v)
+{
+    value_prefix(w);
+    tt_buf_puts(&w->buf, v ? "true" : "false");
+}
+
+void tt_jsonw_null(tt_jsonw *w)
+{
+    value_prefix(w);
+    tt_buf_puts(&w->buf, "null");
+}
+
+void tt_jsonw_raw(tt_jsonw *w, const char *s, size_t n)
+{
+    value_prefix(w);
+    tt_buf_put(&w->buf, s, n);
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Checks for the Debian packages tracetool needs and installs the missing ones when run as
+# root (apt-get); otherwise prints the exact command and fails.
+# Usage: scripts/deps.sh [build|test|fuzz|all]
+set -eu
+what=${1:-build}
+pkgs="build-essential pkg-config zlib1g-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
+case "$what" in
+build) ;;
+test) pkgs="$pkgs check mandoc" ;;
+fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
+all) pkgs="$pkgs check mandoc clang libclang-rt-14-dev" ;;
+*) echo "usage: $0 [build|test|fuzz|all]" >&2; exit 2 ;;
+esac
+missing=""
+for p in $pkgs; do
+    st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    case "$st" in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+    echo "deps: installing:$missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2 || true
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >&2
+else
+    echo "deps: missing Debian packages:$missing" >&2
+    echo "deps: run: sudo apt-get install -y$missing" >&2
+    exit 1
+fi

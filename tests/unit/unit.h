@@ -1,0 +1,33 @@
+/* Shared helpers for the Check unit tests: one suite per module, default fork mode. */
+#ifndef UNIT_H
+#define UNIT_H
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libtrace/tt.h"
+
+#define UNIT_MAIN(suite_fn)                                                                  \
+    int main(void)                                                                           \
+    {                                                                                        \
+        SRunner *sr = srunner_create(suite_fn());                                            \
+        const char *tap = getenv("CK_TAP_LOG_FILE_NAME");                                    \
+        if (tap)                                                                             \
+            srunner_set_tap(sr, tap);                                                        \
+        srunner_run_all(sr, CK_NORMAL);                                                      \
+        int failed = srunner_ntests_failed(sr);                                              \
+        srunner_free(sr);                                                                    \
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;                                         \
+    }
+
+/* Opens a memory input over a string. */
+static inline tt_input *unit_mem(const char *name, const char *s, size_t n)
+{
+    tt_input *in = NULL;
+    tt_error err;
+    ck_assert_int_eq(tt_input_open_mem(&in, name, s, n, &err), 0);
+    return in;
+}
+
+#endif
