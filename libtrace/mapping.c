@@ -213,23 +213,33 @@ int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
         const char *c1 = memchr(line, ',', len);
         const char *c2 = c1 ? memchr(c1 + 1, ',', len - (size_t)(c1 + 1 - line)) : NULL;
         char snip[200];
-        tt__snippet(snip, sizeof snip, line, len);
+        if (!c2 || !c1)
+            tt__snippet(snip, sizeof snip, line, len);
         if (!c2)
             return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
                                 "expected \"id,accessFlags,class method [descriptor]\", got "
                                 "\"%s\"", snip);
-        uint64_t id, flags;
-        if (tt__parse_u64(line, (size_t)(c1 - line), &id) || id < 1 || id > TT_BEAT_DISPATCH)
-            return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
-                                "expected a method id in 1..1048574, got \"%s\"", snip);
-        if (tt__parse_u64(c1 + 1, (size_t)(c2 - c1 - 1), &flags) || flags > UINT32_MAX)
-            return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
-                                "expected decimal access flags, got \"%s\"", snip);
+        uint64_t id;
+        int bad_id = tt__parse_u64(line, (size_t)(c1 - line), &id) || id < 1 ||
+                     id > TT_BEAT_DISPATCH;
+        uint64_t flags;
+        int bad_flags = !bad_id && (tt__parse_u64(c1 + 1, (size_t)(c2 - c1 - 1), &flags) ||
+                                    flags > UINT32_MAX);
         const char *rest = c2 + 1;
         size_t rl = len - (size_t)(rest - line);
         const char *cls, *name, *desc;
         size_t cl, nl, dl;
-        if (split_rest(rest, rl, &cls, &cl, &name, &nl, &desc, &dl))
+        int bad_rest = !bad_id && !bad_flags &&
+                       split_rest(rest, rl, &cls, &cl, &name, &nl, &desc, &dl);
+        if (bad_id || bad_flags || bad_rest)
+            tt__snippet(snip, sizeof snip, line, len);
+        if (bad_id)
+            return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
+                                "expected a method id in 1..1048574, got \"%s\"", snip);
+        if (bad_flags)
+            return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
+                                "expected decimal access flags, got \"%s\"", snip);
+        if (bad_rest)
             return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
                                 "expected \"class method [descriptor]\" after the flags, got "
                                 "\"%s\"", snip);

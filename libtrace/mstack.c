@@ -298,51 +298,67 @@ static int build_and_flatten(tt_mstack *m)
     return 0;
 }
 
-/* ---- trim (5.7) ---- */
+/* ---- trim (5.7) ----
+ * Matrix walks the list backwards once per pass, removing lines under pass*5 ms, and stops
+ * the moment the list is short enough. A completed pass p has removed every line under
+ * 5p ms, so pass p only ever removes lines in [5(p-1), 5p): bucket the lines once and
+ * replay the passes by counts, which gives the same result in linear time. */
+#define TRIM_STEP 5
+#define TRIM_PASSES 60
+
+static int trim_bucket(int32_t dur)
+{
+    if (dur < TRIM_STEP)
+        return 1;
+    int64_t b = (int64_t)dur / TRIM_STEP + 1;
+    return b > TRIM_PASSES ? TRIM_PASSES + 1 : (int)b;
+}
+
 size_t tt_mstack_trim(tt_mitem *items, size_t n, int target)
 {
-    const int64_t step = 5;
-    const int max_passes = 60;
     if (target < 0)
         return 0;
-    if (n <= (size_t)target)
+    size_t tgt = (size_t)target;
+    if (n <= tgt)
         return n;
-    unsigned char *gone = calloc(n, 1);
-    size_t len = n;
-    if (gone) {
-        int pass = 1;
-        size_t cur = len;
-        int stop = 0;
-        while (cur > (size_t)target && !stop) {
-            for (size_t i = n; i-- > 0;) {
-                if (gone[i])
-                    continue;
-                if ((int64_t)items[i].dur < pass * step) {
-                    gone[i] = 1;
-                    cur--;
-                    if (cur <= (size_t)target) {
-                        stop = 1;
-                        break;
-                    }
-                }
-            }
-            len = cur;
-            if (stop)
-                break;
-            pass++;
-            if (pass > max_passes)
-                break;
+    size_t count[TRIM_PASSES + 2] = {0};
+    for (size_t i = 0; i < n; i++)
+        count[trim_bucket(items[i].dur)]++;
+    size_t cur = n;
+    int last_pass = 0;    /* buckets <= last_pass are removed entirely */
+    size_t partial = 0;   /* lines of bucket last_pass + 1 removed from the end */
+    for (int pass = 1; pass <= TRIM_PASSES; pass++) {
+        if (cur - count[pass] > tgt) {
+            cur -= count[pass];
+            last_pass = pass;
+            continue;
         }
-        size_t o = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!gone[i])
-                items[o++] = items[i];
-        len = o;
-        free(gone);
+        partial = cur - tgt;
+        cur = tgt;
+        break;
     }
-    if (len > (size_t)target)
-        len = (size_t)target;
-    return len;
+    size_t o = 0;
+    if (partial) {
+        /* mark the last `partial` lines of bucket last_pass + 1 by walking backwards */
+        int pb = last_pass + 1;
+        size_t left = partial, cut = n;
+        for (size_t i = n; i-- > 0 && left;)
+            if (trim_bucket(items[i].dur) == pb) {
+                left--;
+                cut = i;
+            }
+        for (size_t i = 0; i < n; i++) {
+            int b = trim_bucket(items[i].dur);
+            if (b <= last_pass || (b == pb && i >= cut))
+                continue;
+            items[o++] = items[i];
+        }
+        return o;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (trim_bucket(items[i].dur) > last_pass)
+            items[o++] = items[i];
+    return o > tgt ? tgt : o; /* fallback: keep the first `target` lines */
 }
 
 /* ---- stackToString (5.8) ---- */

@@ -1,22 +1,35 @@
 #!/bin/sh
-# Layering rules of STYLE.md section 2, checked on #include lines.
+# Layering rules of STYLE.md section 2, checked on #include lines and calls.
 fail=0
 bad() { echo "check-layers: $1"; fail=1; }
-grep -l '#include.*\.\./cli/\|#include "cli' libtrace/*.c libtrace/*.h libsym/*.[ch] sqlite/*.[ch] 2>/dev/null | while read -r f; do bad "$f includes cli/"; done
-for f in libtrace/*.c libtrace/*.h; do
-    grep -q '#include.*\(sqlite3\|libdwarf\|libelf\|tsym\|tdb\)\.h' "$f" && bad "$f: libtrace may use only libc, zlib, jansson"
-done
-for f in libsym/*.c libsym/*.h; do
+for f in libtrace/*.[ch] libsym/*.[ch] sqlite/*.[ch]; do
     [ -f "$f" ] || continue
-    grep -q '#include.*\(sqlite3\|tdb\)\.h' "$f" && bad "$f: libsym may not use sqlite"
-    case "$f" in libsym/dwarf.c) ;; *) grep -q '#include.*libdwarf.h\|#include.*dwarf.h' "$f" && bad "$f: only libsym/dwarf.c includes libdwarf" ;; esac
+    grep -q '#include.*\(\.\./cli/\|"cli\)' "$f" && bad "$f includes cli/ (nothing depends on cli/)"
+done
+for f in libtrace/*.[ch]; do
+    [ -f "$f" ] || continue
+    grep -q '#include.*\(sqlite3\|libdwarf\|libelf\|gelf\|tsym\|tdb\)\.h' "$f" &&
+        bad "$f: libtrace may use only libc, zlib and jansson"
+done
+for f in libsym/*.[ch]; do
+    [ -f "$f" ] || continue
+    grep -q '#include.*\(sqlite3\|tdb\)\.h' "$f" && bad "$f: libsym may not use sqlite/"
+    case "$f" in
+    libsym/dwarf.c) ;;
+    *) grep -q '#include.*[</"]\(libdwarf\|dwarf\)\.h' "$f" && bad "$f: only libsym/dwarf.c includes libdwarf" ;;
+    esac
 done
 for f in libtrace/*.c libsym/*.c cli/*.c; do
     [ -f "$f" ] || continue
-    grep -qi '"\s*\(select\|insert\|create table\|update\|delete from\)\s' "$f" && bad "$f: SQL outside sqlite/"
+    grep -qiE '"[[:space:]]*(select|insert into|create table|create view|delete from|update [a-z_]+ set)[[:space:]]' "$f" &&
+        bad "$f: SQL outside sqlite/"
 done
 for f in libtrace/*.c libsym/*.c sqlite/*.c; do
     [ -f "$f" ] || continue
-    grep -q '\b\(printf\|puts\|exit\|abort\|getenv\)\s*(' "$f" && grep -n '\b\(printf\|puts\|exit\|abort\|getenv\)\s*(' "$f" | grep -v 'snprintf\|vsnprintf\|tt_buf_printf\|sqlite3_' | grep -q . && bad "$f: libraries never print, exit, abort or read the environment"
+    if grep -nE '(^|[^_a-z])(printf|puts|fputs|fprintf|exit|abort|getenv)[[:space:]]*\(' "$f" |
+        grep -vE 'snprintf|vsnprintf|tt_buf_printf' | grep -q .; then
+        bad "$f: libraries never print, exit, abort or read the environment"
+    fi
 done
+[ $fail = 0 ] && echo "check-layers: ok"
 exit $fail

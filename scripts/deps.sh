@@ -4,7 +4,7 @@
 # Usage: scripts/deps.sh [build|test|fuzz|all]
 set -eu
 what=${1:-build}
-pkgs="build-essential pkg-config zlib1g-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
+pkgs="build-essential pkg-config python3 zlib1g-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
 case "$what" in
 build) ;;
 test) pkgs="$pkgs check mandoc" ;;

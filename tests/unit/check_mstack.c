@@ -314,6 +314,53 @@ START_TEST(deep_stray_exits_linear)
 }
 END_TEST
 
+/* The pseudocode of 5.7, literally (array removal), to check the linear version. */
+static size_t literal_trim(tt_mitem *it, size_t n, int target)
+{
+    int pass = 1;
+    size_t cur = n;
+    while (cur > (size_t)target) {
+        for (size_t i = n; i-- > 0;) {
+            if ((int64_t)it[i].dur < pass * 5) {
+                memmove(&it[i], &it[i + 1], (n - i - 1) * sizeof *it);
+                n--;
+                cur--;
+                if (cur <= (size_t)target)
+                    return n;
+            }
+        }
+        cur = n;
+        pass++;
+        if (pass > 60)
+            break;
+    }
+    return n > (size_t)target ? (size_t)target : n;
+}
+
+START_TEST(trim_matches_literal)
+{
+    unsigned seed = 12345;
+    for (int round = 0; round < 3000; round++) {
+        tt_mitem a[200], b[200];
+        seed = seed * 1103515245u + 12345u;
+        size_t n = (seed >> 8) % 200;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            int32_t d = (int32_t)((seed >> 8) % 400) - 20;
+            if ((seed >> 20) % 7 == 0)
+                d = 5000;
+            a[i] = b[i] = (tt_mitem){(int32_t)i % 5, (int32_t)i, 1, d};
+        }
+        int target = (int)((seed >> 4) % 40);
+        size_t la = tt_mstack_trim(a, n, target);
+        size_t lb = literal_trim(b, n, target);
+        ck_assert_uint_eq(la, lb);
+        for (size_t i = 0; i < la; i++)
+            ck_assert_int_eq(a[i].id, b[i].id);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("mstack");
@@ -336,6 +383,7 @@ static Suite *suite(void)
     tcase_add_test(tc, v13_unrelated_bottom);
     tcase_add_test(tc, v14_dispatch_key);
     tcase_add_test(tc, trim_fallback_and_target);
+    tcase_add_test(tc, trim_matches_literal);
     tcase_add_test(tc, tree_key_float_limit);
     tcase_add_test(tc, drain_default_end);
     tcase_add_test(tc, deep_stray_exits_linear);

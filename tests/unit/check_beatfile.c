@@ -1,0 +1,137 @@
+/* Method-beat buffer files (method-beat.md section 3): detection, text forms, errors. */
+#include "unit.h"
+
+static int read_all(const char *name, const void *data, size_t n, int fmt, uint64_t *out,
+                    size_t cap, size_t *got, tt_error *err)
+{
+    tt_input *in = unit_mem(name, data, n);
+    tt_beat_reader *r;
+    int rc = tt_beat_reader_new(&r, in, fmt, err);
+    *got = 0;
+    if (!rc) {
+        for (;;) {
+            size_t k;
+            rc = tt_beat_reader_next(r, out + *got, cap - *got, &k, err);
+            if (rc == TT_DONE) {
+                rc = 0;
+                break;
+            }
+            if (rc)
+                break;
+            *got += k;
+        }
+        tt_beat_reader_free(r);
+    }
+    tt_input_close(in);
+    return rc;
+}
+
+START_TEST(word_forms)
+{
+    uint64_t w;
+    ck_assert_int_eq(tt_beat_parse_word("-4096", 5, &w), 0);
+    ck_assert_uint_eq(w, (uint64_t)-4096);
+    ck_assert_int_eq(tt_beat_parse_word("18446744073709551615", 20, &w), 0);
+    ck_assert_uint_eq(w, UINT64_MAX);
+    ck_assert_int_eq(tt_beat_parse_word("0xFFFFF000000003E8", 18, &w), 0);
+    ck_assert_uint_eq(w, 0xfffff000000003e8ULL);
+    ck_assert_int_eq(tt_beat_parse_word("-9223372036854775808", 20, &w), 0);
+    ck_assert_uint_eq(w, 0x8000000000000000ULL);
+    ck_assert_int_ne(tt_beat_parse_word("18446744073709551616", 20, &w), 0);
+    ck_assert_int_ne(tt_beat_parse_word("-9223372036854775809", 20, &w), 0);
+    ck_assert_int_ne(tt_beat_parse_word("12a9", 4, &w), 0);
+    ck_assert_int_ne(tt_beat_parse_word("0x", 2, &w), 0);
+}
+END_TEST
+
+START_TEST(text_file)
+{
+    const char *s = "\xEF\xBB\xBF# comment\n"
+                    "-4398046510104\r\n"
+                    "\n"
+                    "  0x0000380000000384\t\n"
+                    "61572651156457\n";
+    uint64_t w[8];
+    size_t n;
+    ck_assert_int_eq(read_all("t.txt", s, strlen(s), TT_BEAT_FMT_AUTO, w, 8, &n, NULL), 0);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(w[1], 0x0000380000000384ULL);
+}
+END_TEST
+
+START_TEST(text_error_line)
+{
+    const char *s = "1\n2\n12a9\n";
+    uint64_t w[8];
+    size_t n;
+    tt_error err;
+    ck_assert_int_eq(read_all("slice.txt", s, strlen(s), TT_BEAT_FMT_AUTO, w, 8, &n, &err),
+                     TT_EFORMAT);
+    ck_assert_uint_eq(err.loc, 3);
+    ck_assert_int_eq(err.loc_kind, TT_LOC_LINE);
+    ck_assert_str_eq(err.msg, "expected a decimal or 0x-hex 64-bit integer, got \"12a9\"");
+}
+END_TEST
+
+START_TEST(binary_file)
+{
+    unsigned char b[16] = {0xe8, 0x03, 0, 0, 0, 0xf0, 0xff, 0xff, 0x84, 0x03, 0, 0, 0, 0x38, 0, 0};
+    uint64_t w[8];
+    size_t n;
+    ck_assert_int_eq(read_all("b.bin", b, 16, TT_BEAT_FMT_AUTO, w, 8, &n, NULL), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(w[0], 0xfffff000000003e8ULL);
+    ck_assert_uint_eq(w[1], 0x0000380000000384ULL);
+}
+END_TEST
+
+START_TEST(binary_odd_length)
+{
+    unsigned char b[20] = {0};
+    uint64_t w[8];
+    size_t n;
+    tt_error err;
+    ck_assert_int_eq(read_all("buf.bin", b, 20, TT_BEAT_FMT_AUTO, w, 8, &n, &err), TT_EFORMAT);
+    ck_assert_int_eq(err.loc_kind, TT_LOC_OFFSET);
+    ck_assert_uint_eq(err.loc, 16);
+    ck_assert_str_eq(err.msg, "incomplete record: file length 20 is not a multiple of 8");
+}
+END_TEST
+
+START_TEST(empty_is_binary)
+{
+    uint64_t w[1];
+    size_t n;
+    ck_assert_int_eq(read_all("e", "", 0, TT_BEAT_FMT_AUTO, w, 1, &n, NULL), 0);
+    ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+START_TEST(forced_text_on_printable_binary)
+{
+    /* 8 printable bytes are detected as text; forcing bin reads one record */
+    uint64_t w[2];
+    size_t n;
+    tt_error err;
+    ck_assert_int_eq(read_all("p", "ABCDEFGH", 8, TT_BEAT_FMT_AUTO, w, 2, &n, &err), TT_EFORMAT);
+    ck_assert_int_eq(read_all("p", "ABCDEFGH", 8, TT_BEAT_FMT_BIN, w, 2, &n, NULL), 0);
+    ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("beatfile");
+    TCase *tc = tcase_create("beatfile");
+    tcase_add_test(tc, word_forms);
+    tcase_add_test(tc, text_file);
+    tcase_add_test(tc, text_error_line);
+    tcase_add_test(tc, binary_file);
+    tcase_add_test(tc, binary_odd_length);
+    tcase_add_test(tc, empty_is_binary);
+    tcase_add_test(tc, forced_text_on_printable_binary);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+UNIT_MAIN(suite)

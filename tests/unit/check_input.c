@@ -1,0 +1,141 @@
+/* tt_input: lines, CRLF, gzip (single and multi-member), corrupt gzip, peek. */
+#include "unit.h"
+
+#include <zlib.h>
+
+static size_t gz(const char *s, size_t n, unsigned char *out, size_t cap)
+{
+    z_stream z = {0};
+    ck_assert_int_eq(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    z.next_in = (unsigned char *)s;
+    z.avail_in = (uInt)n;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+    size_t r = cap - z.avail_out;
+    deflateEnd(&z);
+    return r;
+}
+
+START_TEST(lines)
+{
+    const char *s = "a\r\n\nlast";
+    tt_input *in = unit_mem("x", s, strlen(s));
+    const char *l;
+    size_t n;
+    uint64_t ln;
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(ln, 1);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert_uint_eq(n, 0);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert_uint_eq(n, 4);
+    ck_assert(!memcmp(l, "last", 4));
+    ck_assert_uint_eq(ln, 3);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), TT_DONE);
+    tt_input_close(in);
+}
+END_TEST
+
+START_TEST(long_line)
+{
+    size_t big = 3 * 1024 * 1024;
+    char *s = malloc(big + 2);
+    memset(s, 'x', big);
+    s[big] = '\n';
+    s[big + 1] = 'y';
+    tt_input *in = unit_mem("x", s, big + 2);
+    const char *l;
+    size_t n;
+    uint64_t ln;
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert_uint_eq(n, big);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert_uint_eq(n, 1);
+    tt_input_close(in);
+    free(s);
+}
+END_TEST
+
+START_TEST(gzip_multi_member)
+{
+    unsigned char buf[4096];
+    size_t a = gz("one\ntwo\n", 8, buf, sizeof buf);
+    size_t b = gz("three\n", 6, buf + a, sizeof buf - a);
+    tt_input *in = unit_mem("g", (const char *)buf, a + b);
+    char *all;
+    size_t n;
+    ck_assert_int_eq(tt_input_slurp(in, &all, &n, NULL), 0);
+    ck_assert_uint_eq(n, 14);
+    ck_assert(!memcmp(all, "one\ntwo\nthree\n", 14));
+    ck_assert(tt_input_is_gzip(in));
+    free(all);
+    tt_input_close(in);
+}
+END_TEST
+
+START_TEST(gzip_corrupt)
+{
+    unsigned char buf[4096];
+    size_t a = gz("hello world hello world\n", 24, buf, sizeof buf);
+    buf[a / 2] ^= 0xff;
+    tt_input *in = unit_mem("bad.gz", (const char *)buf, a);
+    char *all = NULL;
+    size_t n;
+    tt_error err;
+    int rc = tt_input_slurp(in, &all, &n, &err);
+    ck_assert_int_eq(rc, TT_EFORMAT);
+    ck_assert_str_eq(err.file, "bad.gz");
+    ck_assert_ptr_ne(strstr(err.msg, "gzip"), NULL);
+    free(all);
+    tt_input_close(in);
+    /* truncated stream */
+    a = gz("hello\n", 6, buf, sizeof buf);
+    in = unit_mem("short.gz", (const char *)buf, a - 4);
+    rc = tt_input_slurp(in, &all, &n, &err);
+    ck_assert_int_ne(rc, 0);
+    tt_input_close(in);
+}
+END_TEST
+
+START_TEST(peek_then_read)
+{
+    tt_input *in = unit_mem("p", "abcdef", 6);
+    const unsigned char *p;
+    size_t n;
+    ck_assert_int_eq(tt_input_peek(in, &p, &n, 3, NULL), 0);
+    ck_assert_uint_eq(n, 3);
+    char b[8];
+    size_t got;
+    ck_assert_int_eq(tt_input_read(in, b, 8, &got, NULL), 0);
+    ck_assert_uint_eq(got, 6);
+    ck_assert_uint_eq(tt_input_offset(in), 6);
+    tt_input_close(in);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+    tt_input *in = NULL;
+    tt_error err;
+    ck_assert_int_eq(tt_input_open(&in, "/nonexistent/x", &err), TT_EIO);
+    ck_assert_str_eq(err.file, "/nonexistent/x");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("input");
+    TCase *tc = tcase_create("input");
+    tcase_add_test(tc, lines);
+    tcase_add_test(tc, long_line);
+    tcase_add_test(tc, gzip_multi_member);
+    tcase_add_test(tc, gzip_corrupt);
+    tcase_add_test(tc, peek_then_read);
+    tcase_add_test(tc, missing_file);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+UNIT_MAIN(suite)

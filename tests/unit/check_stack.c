@@ -1,0 +1,89 @@
+/* Stack strings and call trees (method-beat.md 5.10, 7.7); the JSON writer (7.6). */
+#include "unit.h"
+
+START_TEST(parse_both_forms)
+{
+    tt_mitem *it;
+    size_t n;
+    const char *s = "0,1048574,1,1006\n1,243,1,1000\n3,9,2,-5\n";
+    ck_assert_int_eq(tt_stack_parse(&it, &n, s, strlen(s), "r", 1, NULL), 0);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_int_eq(it[1].id, 243);
+    ck_assert_int_eq(it[2].dur, -5);
+    free(it);
+    s = "|*\t\tTraceStack:\n|*\t\t[id count cost]\n|*\t\t1048574 1 1006\n|*\t\t..243 1 1000\n";
+    ck_assert_int_eq(tt_stack_parse(&it, &n, s, strlen(s), "r", 1, NULL), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(it[1].depth, 2);
+    ck_assert_int_eq(it[1].id, 243);
+    free(it);
+}
+END_TEST
+
+START_TEST(parse_errors)
+{
+    tt_mitem *it;
+    size_t n;
+    tt_error err;
+    const char *s = "0,1,1,10\n1,2,1\n";
+    ck_assert_int_eq(tt_stack_parse(&it, &n, s, strlen(s), "rep.json", 7, &err), TT_EFORMAT);
+    ck_assert_uint_eq(err.loc, 7);
+    ck_assert_ptr_ne(strstr(err.msg, "stack line 2"), NULL);
+    s = "0,1,1,99999999999\n";
+    ck_assert_int_eq(tt_stack_parse(&it, &n, s, strlen(s), "r", 1, &err), TT_EFORMAT);
+}
+END_TEST
+
+START_TEST(tree_gaps_and_clamps)
+{
+    tt_mitem it[] = {{0, 1, 1, 100}, {1, 2, 1, 60}, {3, 3, 1, 70}, {1, 4, 1, 30}, {0, 5, 1, 5}};
+    tt_stree_node *nd;
+    size_t clamps;
+    ck_assert_int_eq(tt_stree_build(&nd, it, 5, &clamps), 0);
+    ck_assert_int_eq(nd[0].parent, -1);
+    ck_assert_int_eq(nd[1].parent, 0);
+    ck_assert_int_eq(nd[2].parent, 1);
+    ck_assert_int_eq(nd[2].gap, 2);
+    ck_assert_int_eq(nd[3].parent, 0);
+    ck_assert_int_eq(nd[4].parent, -1);
+    ck_assert_int_eq(nd[0].self_ms, 10);
+    ck_assert_int_eq(nd[1].self_ms, 0);
+    ck_assert(nd[1].clamped);
+    ck_assert_uint_eq(clamps, 1);
+    free(nd);
+}
+END_TEST
+
+START_TEST(json_writer)
+{
+    tt_jsonw w;
+    tt_jsonw_init(&w, 1);
+    tt_jsonw_obj_begin(&w);
+    tt_jsonw_key(&w, "s");
+    tt_jsonw_str(&w, "a/b\"c\\\n\x01");
+    tt_jsonw_key(&w, "a");
+    tt_jsonw_arr_begin(&w);
+    tt_jsonw_int(&w, -3);
+    tt_jsonw_double(&w, 60.0);
+    tt_jsonw_double(&w, (double)39.212517f);
+    tt_jsonw_arr_end(&w);
+    tt_jsonw_obj_end(&w);
+    ck_assert_str_eq(w.buf.data,
+                     "{\"s\":\"a\\/b\\\"c\\\\\\n\\u0001\",\"a\":[-3,60,39.21251678466797]}");
+    tt_jsonw_free(&w);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("stack");
+    TCase *tc = tcase_create("stack");
+    tcase_add_test(tc, parse_both_forms);
+    tcase_add_test(tc, parse_errors);
+    tcase_add_test(tc, tree_gaps_and_clamps);
+    tcase_add_test(tc, json_writer);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+UNIT_MAIN(suite)
