@@ -104,6 +104,10 @@ int main(int argc, char **argv)
         return CLI_BAD;
     }
     cli_opt_reset();
+    /* getopt's own messages then read "tracetool beat: unrecognized option ..." */
+    char prog[64];
+    snprintf(prog, sizeof prog, "tracetool %s", c->name);
+    argv[1] = prog;
     int rc = c->fn(argc - 1, argv + 1, &ctx);
     tt_stats_free(ctx.stats);
     int orc = cli_out_finish();

@@ -1,0 +1,1 @@
+tracetool beat -h | head -1
