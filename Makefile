@@ -109,7 +109,7 @@ check-headers:
 
 check-man:
 	@if command -v mandoc >/dev/null; then \
-		mandoc -Tlint -Wwarning man/*.1 man/*.5 2>/dev/null | grep -v 'STYLE' | grep . \
+		mandoc -Tlint -Wwarning $(wildcard man/*.[1-9]) 2>/dev/null | grep -v 'STYLE' | grep . \
 		&& { echo "check-man: mandoc -Tlint reported problems"; exit 1; } || true; fi
 
 # ---- fuzzing (libFuzzer via clang) ----
