@@ -36,7 +36,7 @@ GEN_BIN := $(patsubst tests/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 .PHONY: all deps deps-test clean check test asan fuzz fuzz-smoke demo bench install \
-	check-layers check-headers check-man update-golden gen
+	check-layers check-headers check-man update-golden gen fuzz-bins
 
 all: $(BUILD)/tracetool $(GEN_BIN)
 ifeq ($(BUILD),build)
@@ -113,13 +113,24 @@ check-man:
 		&& { echo "check-man: mandoc -Tlint reported problems"; exit 1; } || true; fi
 
 # ---- fuzzing (libFuzzer via clang) ----
+# Every fuzz/fuzz_<name>.c is one target (LLVMFuzzerTestOneInput) linked against the
+# library built with clang, ASan+UBSan and fuzzer instrumentation in build-fuzz/; its seed
+# corpus is fuzz/corpus/<name>/. `make fuzz-smoke` runs each briefly (fuzz/smoke.sh).
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BIN := $(patsubst fuzz/%.c,$(BUILD)/%,$(FUZZ_SRC))
 fuzz:
 	@sh scripts/deps.sh fuzz
-	@$(MAKE) --no-print-directory -f fuzz/fuzz.mk
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang SAN=1 OPT="-O1 -g" \
+		CFLAGS="-fsanitize=fuzzer-no-link" fuzz-bins
+
+fuzz-bins: $(FUZZ_BIN)
+
+$(BUILD)/fuzz_%: fuzz/fuzz_%.c $(BUILD)/libtracetool.a
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -I$(BUILD)/sqlite -fsanitize=fuzzer $(LDFLAGS_ALL) \
+		-o $@ $< $(BUILD)/libtracetool.a $(PKG_LIBS) $(SYS_LIBS)
 
 fuzz-smoke: fuzz
-	@sh fuzz/smoke.sh
+	@sh fuzz/smoke.sh build-fuzz
 
 # ---- demo and bench ----
 demo: deps
