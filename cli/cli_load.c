@@ -7,6 +7,50 @@
 
 #include "cli_load.h"
 
+int cli_load_mapping_input(tt_mapping *m, tt_input *in, tt_stats *stats)
+{
+    tt_error err = {0};
+    const unsigned char *p;
+    size_t pn;
+    int rc = tt_input_peek(in, &p, &pn, 4096, &err);
+    if (!rc) {
+        if (tt_mapping_looks_ignore((const char *)p, pn))
+            rc = tt_mapping_load_ignore(m, in, &err);
+        else
+            rc = tt_mapping_load(m, in, stats, &err);
+    }
+    return rc ? cli_err(&err) : 0;
+}
+
+int cli_load_proguard(tt_mapping *m, const char *path, char sha[65], tt_stats *stats)
+{
+    tt_error err = {0};
+    tt_input *in;
+    tt_proguard *pg = NULL;
+    if (tt_input_open(&in, path, &err))
+        return cli_err(&err);
+    int rc = sha ? tt_input_hash_begin(in, &err) : 0;
+    if (!rc)
+        rc = tt_proguard_load(&pg, in, &err);
+    if (!rc && sha)
+        rc = tt_input_hash_end(in, sha, NULL, &err);
+    tt_input_close(in);
+    if (rc) {
+        tt_proguard_free(pg);
+        return cli_err(&err);
+    }
+    size_t amb = 0;
+    rc = tt_mapping_retrace(m, pg, &amb);
+    tt_proguard_free(pg);
+    if (rc) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    if (amb)
+        tt_stats_add(stats, "retrace_ambiguous", path, TT_SEV_WARN, (int64_t)amb, NULL);
+    return 0;
+}
+
 int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *proguard,
                       tt_stats *stats)
 {
@@ -25,44 +69,19 @@ int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *prog
             tt_mapping_free(m);
             return cli_err(&err);
         }
-        const unsigned char *p;
-        size_t pn;
-        int rc = tt_input_peek(in, &p, &pn, 4096, &err);
-        if (!rc) {
-            if (tt_mapping_looks_ignore((const char *)p, pn))
-                rc = tt_mapping_load_ignore(m, in, &err);
-            else
-                rc = tt_mapping_load(m, in, stats, &err);
-        }
+        int rc = cli_load_mapping_input(m, in, stats);
         tt_input_close(in);
         if (rc) {
             tt_mapping_free(m);
-            return cli_err(&err);
+            return rc;
         }
     }
     if (proguard) {
-        tt_input *in;
-        tt_proguard *pg = NULL;
-        if (tt_input_open(&in, proguard, &err)) {
-            tt_mapping_free(m);
-            return cli_err(&err);
-        }
-        int rc = tt_proguard_load(&pg, in, &err);
-        tt_input_close(in);
+        int rc = cli_load_proguard(m, proguard, NULL, stats);
         if (rc) {
             tt_mapping_free(m);
-            return cli_err(&err);
+            return rc;
         }
-        size_t amb = 0;
-        rc = tt_mapping_retrace(m, pg, &amb);
-        tt_proguard_free(pg);
-        if (rc) {
-            tt_mapping_free(m);
-            cli_errorf("out of memory");
-            return CLI_BAD;
-        }
-        if (amb)
-            tt_stats_add(stats, "retrace_ambiguous", proguard, TT_SEV_WARN, (int64_t)amb, NULL);
     }
     *out = m;
     return 0;
