@@ -90,7 +90,7 @@ int cli_an_store_stack(cli_an *a, int64_t trace_id, const char *kind, int64_t is
             .total_dur = (int64_t)items[i].dur * NS_PER_MS,
             .self_dur = nd[i].self_ms * NS_PER_MS,
         };
-        if (!tt_mapping_get(a->map, (uint32_t)items[i].id) &&
+        if (tt_mapping_count(a->map) && !tt_mapping_get(a->map, (uint32_t)items[i].id) &&
             (uint32_t)items[i].id != TT_BEAT_DISPATCH)
             a->unknown_ids++;
         rc = tdb_node_add(a->db, &node, err);
@@ -314,7 +314,7 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     if (!rc) {
         uint64_t unknown = 0;
         for (size_t i = 0; i < n; i++)
-            if (!S[i].dropped && a->map && !tt_mapping_get(a->map, S[i].id))
+            if (!S[i].dropped && tt_mapping_count(a->map) && !tt_mapping_get(a->map, S[i].id))
                 unknown++;
         a->unknown_ids += unknown;
         rc = cli_an_stat(a, t->trace_id, "unknown_method_id", "notice", "analysis", unknown,
