@@ -606,7 +606,7 @@ static int cmp_i32(const void *a, const void *b)
 
 static void text_counts(tt_buf *b, const char *label, const tt_vec *v)
 {
-    tt_buf_printf(b, "%37s%s:", "", label);
+    tt_buf_printf(b, "%40s%s:", "", label);
     for (size_t i = 0; i < v->len; i++) {
         const count_entry *e = &TT_VEC_AT(v, count_entry, i);
         tt_buf_printf(b, "%s %s %llu", i ? "," : "", e->name, (unsigned long long)e->n);

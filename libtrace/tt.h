@@ -405,10 +405,12 @@ typedef struct tt_report {
 
 typedef struct tt_report_reader tt_report_reader;
 /* Streaming reader over in (borrowed; must outlive the reader), container detected from the
- * first bytes (7.1). Counted warnings go to stats (may be NULL): report_lines_skipped
- * (log lines without a wrapper), report_missing_field and report_bad_field (report
- * skipped), report_unknown_tag, report_bad_stack_key, report_tag_inferred. Owned by the
- * caller, free with tt_report_reader_free. */
+ * first bytes (7.1). Counted warnings go to stats (may be NULL): report_missing_field and
+ * report_mistyped_field (a required field: the report is skipped), report_bad_field (an
+ * optional field of the wrong type, ignored), report_bad_stack_key; informational:
+ * report_lines_skipped (log lines without a wrapper), report_unknown_tag,
+ * report_unknown_detail, report_tag_inferred. Owned by the caller, free with
+ * tt_report_reader_free. */
 int tt_report_reader_new(tt_report_reader **out, tt_input *in, tt_stats *stats, tt_error *err);
 void tt_report_reader_free(tt_report_reader *r);
 /* Next usable report: 0 and *rep (borrowed until the next call), TT_DONE at the end, or an
