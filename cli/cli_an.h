@@ -10,7 +10,8 @@
 typedef struct cli_an {
     cli_ctx *cli;
     tdb_db *db;
-    tt_mapping *map;      /* NULL when no mapping was given */
+    tt_mapping *map;      /* empty when no mapping was given */
+    tt_proguard *pg;      /* --proguard, or NULL */
     int64_t mapping_row;  /* method_mapping.id, 0 = none */
     int64_t *method_rows; /* method.id by Matrix id, or NULL */
     const char **names;   /* canonical names by Matrix id (arena), filled lazily */
@@ -48,5 +49,6 @@ typedef struct cli_an_trace {
     int64_t trace_id; /* out */
 } cli_an_trace;
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 
 #endif

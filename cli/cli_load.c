@@ -22,27 +22,11 @@ int cli_load_mapping_input(tt_mapping *m, tt_input *in, tt_stats *stats)
     return rc ? cli_err(&err) : 0;
 }
 
-int cli_load_proguard(tt_mapping *m, const char *path, char sha[65], tt_stats *stats)
+int cli_retrace_mapping(tt_mapping *m, const tt_proguard *pg, const char *path,
+                        tt_stats *stats)
 {
-    tt_error err = {0};
-    tt_input *in;
-    tt_proguard *pg = NULL;
-    if (tt_input_open(&in, path, &err))
-        return cli_err(&err);
-    int rc = sha ? tt_input_hash_begin(in, &err) : 0;
-    if (!rc)
-        rc = tt_proguard_load(&pg, in, &err);
-    if (!rc && sha)
-        rc = tt_input_hash_end(in, sha, NULL, &err);
-    tt_input_close(in);
-    if (rc) {
-        tt_proguard_free(pg);
-        return cli_err(&err);
-    }
     size_t amb = 0;
-    rc = tt_mapping_retrace(m, pg, &amb);
-    tt_proguard_free(pg);
-    if (rc) {
+    if (tt_mapping_retrace(m, pg, &amb)) {
         cli_errorf("out of memory");
         return CLI_BAD;
     }
@@ -77,7 +61,11 @@ int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *prog
         }
     }
     if (proguard) {
-        int rc = cli_load_proguard(m, proguard, NULL, stats);
+        tt_proguard *pg;
+        int rc = cli_load_proguard(&pg, proguard, NULL);
+        if (!rc)
+            rc = cli_retrace_mapping(m, pg, proguard, stats);
+        tt_proguard_free(pg);
         if (rc) {
             tt_mapping_free(m);
             return rc;
@@ -113,4 +101,27 @@ void cli_check_ids(const tt_mapping *m, const tt_mitem *items, size_t n, const c
                                             "probably belongs to another build"
                                           : "");
     tt_stats_add(stats, "unknown_method_id", what, TT_SEV_WARN, (int64_t)unknown, ex);
+}
+
+int cli_load_proguard(tt_proguard **out, const char *path, char sha[65])
+{
+    *out = NULL;
+    if (!path)
+        return 0;
+    tt_error err = {0};
+    tt_input *in;
+    if (tt_input_open(&in, path, &err))
+        return cli_err(&err);
+    int rc = sha ? tt_input_hash_begin(in, &err) : 0;
+    if (!rc)
+        rc = tt_proguard_load(out, in, &err);
+    if (!rc && sha)
+        rc = tt_input_hash_end(in, sha, NULL, &err);
+    tt_input_close(in);
+    if (rc) {
+        tt_proguard_free(*out);
+        *out = NULL;
+        return cli_err(&err);
+    }
+    return 0;
 }

@@ -334,6 +334,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
                       .bytes = ai->bytes};
     switch (ai->kind) {
     case TT_KIND_BEAT: rc = cli_an_beat(a, in, &t, err); break;
+    case TT_KIND_REPORT: rc = cli_an_report(a, in, &t, err); break;
     default:
         rc = tt_error_set(err, TT_EUNSUPPORTED, ai->path, 0, 0, "%s inputs are not analysed yet",
                           tt_kind_name(ai->kind));
@@ -525,6 +526,7 @@ static void an_free(cli_an *a)
 {
     tdb_close(a->db);
     tt_mapping_free(a->map);
+    tt_proguard_free(a->pg);
     free(a->method_rows);
     free(a->names);
     tt_arena_free(a->arena);
@@ -605,8 +607,11 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
     if (!rc && have_map)
         tt_sha256_buf(map_sha, map_cat.data, map_cat.len);
     tt_buf_free(&map_cat);
-    if (!rc && o.proguard)
-        rc = cli_load_proguard(a.map, o.proguard, pg_sha, ctx->stats);
+    if (!rc && o.proguard) {
+        rc = cli_load_proguard(&a.pg, o.proguard, pg_sha);
+        if (!rc)
+            rc = cli_retrace_mapping(a.map, a.pg, o.proguard, ctx->stats);
+    }
     if (rc)
         goto done;
     /* pass 2: the database */

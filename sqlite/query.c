@@ -225,7 +225,7 @@ int tdb_summary_top_issues(tdb_db *db, int64_t first_trace, int limit, tdb_row_f
                            void *ctx, tt_error *err)
 {
     static const char sql[] =
-        "SELECT kind, cost_ms, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS stack_key, "
+        "SELECT kind, cost_ms, COALESCE(stack_key, 'unresolved:' || NULLIF(stack_key_raw, ''), '-') AS stack_key, "
         "scene, tag, detail FROM issue WHERE trace_id >= ?1 AND kind <> 'fps' "
         "AND cost_ms IS NOT NULL ORDER BY cost_ms DESC, id LIMIT ?2";
     return summary(db, sql, first_trace, limit, fn, ctx, err);
