@@ -7,6 +7,12 @@
 
 #include "../sqlite/tdb.h"
 
+/* Per-method totals of the slices written by this run (the summary's top self time). */
+typedef struct cli_an_acc {
+    int64_t self_ms, total_ms;
+    uint64_t calls;
+} cli_an_acc;
+
 typedef struct cli_an {
     cli_ctx *cli;
     tdb_db *db;
@@ -23,6 +29,7 @@ typedef struct cli_an {
     int have_base, have_end, trim;
     /* counters for the summary */
     uint64_t unknown_ids;
+    struct cli_an_acc *acc; /* per Matrix id: calls and times of this run's slices, or NULL */
 } cli_an;
 
 /* Canonical method name (storage.md 8) of a Matrix id, "<unknown id N>" when unmapped;

@@ -213,6 +213,11 @@ static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bsli
             .self_dur = S[i].self_ms * NS_PER_MS,
             .is_recursive = S[i].recursive,
         };
+        cli_an_acc *acc = &a->acc[S[i].id & TT_BEAT_ID_MAX];
+        acc->calls++;
+        acc->self_ms += S[i].self_ms;
+        if (!S[i].recursive)
+            acc->total_ms += S[i].dur_ms;
         if (!s.name)
             rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
         else

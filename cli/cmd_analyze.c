@@ -386,15 +386,58 @@ static int summ_row(void *ctx, int event, int ncol, const char *const *names,
     if (!strcmp(s->section, "top_issues"))
         tt_buf_printf(&s->text, "  %8lld ms  %-12s %s%s%s\n", I(1), S(0), S(2),
                       v[3].type == TDB_TEXT ? "  scene " : "", S(3));
-    else if (!strcmp(s->section, "issues_by_stack_key"))
+    else
         tt_buf_printf(&s->text, "  %5lld x  %-12s max %lld ms, avg %lld ms  %s\n", I(2), S(0),
                       I(3), I(4), S(1));
-    else
-        tt_buf_printf(&s->text, "  %8lld ms self %8lld ms total %7lld calls  %s\n", I(2), I(3),
-                      I(1), S(0));
 #undef S
 #undef I
     return 0;
+}
+
+static const cli_an_acc *acc_base;
+static int cmp_acc(const void *x, const void *y)
+{
+    const cli_an_acc *p = &acc_base[*(const uint32_t *)x], *q = &acc_base[*(const uint32_t *)y];
+    if (p->self_ms != q->self_ms)
+        return p->self_ms < q->self_ms ? 1 : -1;
+    return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
+}
+
+/* The ten methods with the most self time in this run's slices, aggregated while they were
+ * written (a GROUP BY over every slice would cost more than writing them). */
+static void top_self(summ *s, cli_an *a)
+{
+    tt_vec ids;
+    tt_vec_init(&ids, sizeof(uint32_t));
+    for (uint32_t id = 0; id <= TT_BEAT_ID_MAX; id++)
+        if (a->acc[id].calls && !tt_vec_push(&ids, &id))
+            break;
+    acc_base = a->acc;
+    qsort(ids.data, ids.len, sizeof(uint32_t), cmp_acc);
+    tt_jsonw_key(&s->json, "top_self_methods");
+    tt_jsonw_arr_begin(&s->json);
+    if (ids.len)
+        tt_buf_puts(&s->text, "top methods by self time:\n");
+    for (size_t i = 0; i < ids.len && i < 10; i++) {
+        uint32_t id = TT_VEC_AT(&ids, uint32_t, i);
+        const cli_an_acc *c = &a->acc[id];
+        const char *name = cli_an_name(a, id);
+        tt_jsonw_obj_begin(&s->json);
+        tt_jsonw_key(&s->json, "name");
+        tt_jsonw_str(&s->json, name ? name : "");
+        tt_jsonw_key(&s->json, "calls");
+        tt_jsonw_uint(&s->json, c->calls);
+        tt_jsonw_key(&s->json, "self_ms");
+        tt_jsonw_int(&s->json, c->self_ms);
+        tt_jsonw_key(&s->json, "total_ms");
+        tt_jsonw_int(&s->json, c->total_ms);
+        tt_jsonw_obj_end(&s->json);
+        tt_buf_printf(&s->text, "  %8lld ms self %8lld ms total %7llu calls  %s\n",
+                      (long long)c->self_ms, (long long)c->total_ms,
+                      (unsigned long long)c->calls, name ? name : "");
+    }
+    tt_jsonw_arr_end(&s->json);
+    tt_vec_free(&ids);
 }
 
 static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_vec *inputs,
@@ -439,7 +482,6 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
     } parts[] = {
         {"top_issues", "top evil methods by cost:\n", tdb_summary_top_issues},
         {"issues_by_stack_key", "issues by stack key:\n", tdb_summary_by_key},
-        {"top_self_methods", "top methods by self time:\n", tdb_summary_top_self},
     };
     tt_jsonw_key(&s->json, "counts");
     tt_jsonw_obj_begin(&s->json);
@@ -463,6 +505,8 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
             s->text.data[mark] = 0;
         }
     }
+    if (!rc)
+        top_self(s, a);
     tt_jsonw_key(&s->json, "unknown_method_ids");
     tt_jsonw_uint(&s->json, a->unknown_ids);
     tt_jsonw_obj_end(&s->json);
@@ -528,6 +572,7 @@ static void an_free(cli_an *a)
     tt_mapping_free(a->map);
     tt_proguard_free(a->pg);
     free(a->method_rows);
+    free(a->acc);
     free(a->names);
     tt_arena_free(a->arena);
     tt_buf_free(&a->tmp);
@@ -549,11 +594,12 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
     a.arena = tt_arena_new();
     a.names = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.names);
     a.method_rows = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.method_rows);
+    a.acc = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.acc);
     tt_vec inputs;
     tt_vec_init(&inputs, sizeof(ainput));
     tt_error err = {0};
     summ s = {0};
-    if (!a.map || !a.arena || !a.names || !a.method_rows) {
+    if (!a.map || !a.arena || !a.names || !a.method_rows || !a.acc) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
         goto done;

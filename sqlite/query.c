@@ -243,14 +243,3 @@ int tdb_summary_by_key(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn
         "ORDER BY issues DESC, max_cost_ms DESC, key LIMIT ?2";
     return summary(db, sql, first_trace, limit, fn, ctx, err);
 }
-
-int tdb_summary_top_self(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
-                         tt_error *err)
-{
-    static const char sql[] =
-        "SELECT name, COUNT(*) AS calls, SUM(self_dur) / 1000000 AS self_ms, "
-        "SUM(CASE WHEN is_recursive = 0 THEN dur END) / 1000000 AS total_ms "
-        "FROM slice WHERE trace_id >= ?1 GROUP BY name "
-        "ORDER BY SUM(self_dur) DESC, name LIMIT ?2";
-    return summary(db, sql, first_trace, limit, fn, ctx, err);
-}

@@ -194,12 +194,13 @@ static int open_new(tdb_db *db, tt_error *err)
                             strerror(e));
     }
     close(fd);
-    if (sqlite3_open_v2(db->tmp, &db->h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    if (sqlite3_open_v2(db->tmp, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot create the database");
     int rc = tdb__exec(db,
-                       "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                       "PRAGMA page_size=8192; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                        "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY;"
-                       "PRAGMA cache_size=-65536; PRAGMA foreign_keys=OFF;",
+                       "PRAGMA cache_size=-262144; PRAGMA foreign_keys=OFF;",
                        err);
     if (!rc)
         rc = tdb__exec(db, "BEGIN", err);

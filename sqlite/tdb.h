@@ -145,8 +145,5 @@ int tdb_summary_top_issues(tdb_db *db, int64_t first_trace, int limit, tdb_row_f
  * scenes). */
 int tdb_summary_by_key(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
                        tt_error *err);
-/* Methods by self time from slices: (name, calls, self_ms, total_ms). */
-int tdb_summary_top_self(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
-                         tt_error *err);
 
 #endif

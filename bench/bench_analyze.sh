@@ -1,0 +1,33 @@
+#!/bin/sh
+# analyze speed (issue 3): a 1,000,000-record method-beat buffer (Matrix's full ring) with a
+# 60,000-method mapping, and 10,000 Matrix reports (one JSON-lines file, and 1,000 files of
+# 10). Prints seconds, rows inserted per second and peak RSS. Targets: >= 500,000 rows/s
+# end to end; 10,000 reports in under 2 s.
+set -eu
+d=$BENCH_DIR
+[ -f "$d/ring.bin" ] || gen_beat buffer --records 1000000 --ids 60000 --seed 1 -o "$d/ring.bin"
+[ -f "$d/map60k.txt" ] || gen_beat mapping -n 60000 -o "$d/map60k.txt"
+if [ ! -f "$d/reports10k.jsonl" ]; then
+    # the sample reports repeated, each copy with its own report time
+    awk '{ for (i = 0; i < 10000; i++) print }' samples/reports.jsonl | head -n 10000 |
+        awk '{ sub(/"time":[0-9]+/, "\"time\":" (1700000000000 + NR)); print }' > "$d/reports10k.jsonl"
+    rm -rf "$d/reports1k"; mkdir -p "$d/reports1k"
+    split -l 10 -d -a 4 "$d/reports10k.jsonl" "$d/reports1k/r"
+fi
+rows() { tracetool query --format csv "$1" "select (select count(*) from slice) + (select count(*) \
+from method) + (select count(*) from call_node) + (select count(*) from issue) + (select count(*) \
+from stats) + (select count(*) from metadata) + (select count(*) from trace)" | tail -n 1 | tr -d '\r'; }
+run() { # name db args...
+    name=$1; db=$2; shift 2
+    rm -f "$db"
+    python3 bench/measure.py tracetool analyze -o "$db" "$@" 2> "$d/m.txt"
+    m=$(cat "$d/m.txt")
+    wall=$(echo "$m" | sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p')
+    rss=$(echo "$m" | sed -n 's/.*peak_rss_mib=\([0-9.]*\).*/\1/p')
+    n=$(rows "$db")
+    echo "$name: $wall s, $n rows, $(awk -v n="$n" -v w="$wall" 'BEGIN{printf "%.0f", n / w}') rows/s, peak RSS $rss MiB"
+}
+run "analyze 1M-record buffer + 60k mapping" "$d/an-beat.db" -m "$d/map60k.txt" "$d/ring.bin"
+run "analyze 10,000 reports in one file  " "$d/an-rep.db" "$d/reports10k.jsonl"
+run "analyze 10,000 reports in 1,000 files" "$d/an-rep1k.db" "$d/reports1k"
+echo "targets: >= 500000 rows/s; 10,000 reports < 2 s"
