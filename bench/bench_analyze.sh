@@ -9,8 +9,9 @@ d=$BENCH_DIR
 [ -f "$d/map60k.txt" ] || gen_beat mapping -n 60000 -o "$d/map60k.txt"
 if [ ! -f "$d/reports10k.jsonl" ]; then
     # the sample reports repeated, each copy with its own report time
-    awk '{ for (i = 0; i < 10000; i++) print }' samples/reports.jsonl | head -n 10000 |
-        awk '{ sub(/"time":[0-9]+/, "\"time\":" (1700000000000 + NR)); print }' > "$d/reports10k.jsonl"
+    awk '{ line[n++] = $0 } END { for (i = 0; i < 10000; i++) {
+        l = line[i % n]; t = sprintf("\"time\":%.0f", 1700000000000 + i)
+        sub(/"time":[0-9]+/, t, l); print l } }' samples/reports.jsonl > "$d/reports10k.jsonl"
     rm -rf "$d/reports1k"; mkdir -p "$d/reports1k"
     split -l 10 -d -a 4 "$d/reports10k.jsonl" "$d/reports1k/r"
 fi
