@@ -413,7 +413,8 @@ static void top_self(summ *s, cli_an *a)
         if (a->acc[id].calls && !tt_vec_push(&ids, &id))
             break;
     acc_base = a->acc;
-    qsort(ids.data, ids.len, sizeof(uint32_t), cmp_acc);
+    if (ids.len)
+        qsort(ids.data, ids.len, sizeof(uint32_t), cmp_acc);
     tt_jsonw_key(&s->json, "top_self_methods");
     tt_jsonw_arr_begin(&s->json);
     if (ids.len)
