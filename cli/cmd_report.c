@@ -207,23 +207,42 @@ static void text_frame(void *ctx, const char *s, size_t n)
     tt_buf_puts(b, "\n");
 }
 
+/* Lines whose children add up to more than the line itself (7.7 step 4). */
+static size_t self_clamps(const tt_report *r)
+{
+    tt_stree_node *nd;
+    size_t n = 0;
+    if (tt_stree_build(&nd, r->items, r->n_items, &n))
+        return 0;
+    free(nd);
+    return n;
+}
+
 static void text_stack(rctx *c, tt_buf *b, const tt_report *r)
 {
     if (r->stack_key) {
-        tt_buf_printf(b, "  stackKey:    %s", r->stack_key[0] ? r->stack_key : "(empty)");
+        int kl = (int)strcspn(r->stack_key, "\n"); /* a v0.4 key ends in '\n' */
+        if (kl)
+            tt_buf_printf(b, "  stackKey:    %.*s", kl, r->stack_key);
+        else
+            tt_buf_puts(b, "  stackKey:    (empty)");
         if (r->key_id >= 0)
             tt_buf_printf(b, " %s%s", method_name(c, r->key_id),
                           r->key_index < 0 ? " (not in the stack)" : "");
-        while (b->len && b->data[b->len - 1] == '\n')
-            b->len--; /* a v0.4 key ends in '\n' */
         tt_buf_puts(b, "\n");
     }
     if (r->n_items == 0) {
-        tt_buf_puts(b, "  stack:       empty (Matrix recorded no method trace for this issue; "
-                       "method-beat.md 8.1 item 8)\n");
+        tt_buf_puts(b, "  stack:       empty: Matrix kept no method trace (recording off, marks "
+                       "overwritten, a nested dispatch or a negative duration)\n");
         return;
     }
-    tt_buf_printf(b, "  stack:       %zu line%s\n\n", r->n_items, r->n_items == 1 ? "" : "s");
+    size_t clamps = self_clamps(r);
+    tt_buf_printf(b, "  stack:       %zu line%s", r->n_items, r->n_items == 1 ? "" : "s");
+    if (clamps)
+        tt_buf_printf(b, " (%zu self time%s below 0 shown as 0: quantised, merged or trimmed "
+                         "lines)",
+                      clamps, clamps == 1 ? "" : "s");
+    tt_buf_puts(b, "\n\n");
     cli_tree_text(b, r->items, r->n_items, c->m, r->key_index, c->style, "  ");
 }
 
@@ -447,8 +466,23 @@ static void json_stack(rctx *c, tt_jsonw *w, const tt_report *r)
         tt_jsonw_str(w, method_name(c, r->key_id));
     else
         tt_jsonw_null(w);
+    tt_jsonw_key(w, "key_path");
+    size_t n = tt_report_key_path(r, NULL, 0);
+    int32_t *path = n ? malloc(n * sizeof *path) : NULL;
+    if (path) {
+        tt_report_key_path(r, path, n);
+        tt_jsonw_arr_begin(w);
+        for (size_t i = 0; i < n; i++)
+            tt_jsonw_str(w, method_name(c, r->items[path[i]].id));
+        tt_jsonw_arr_end(w);
+        free(path);
+    } else {
+        tt_jsonw_null(w);
+    }
     tt_jsonw_key(w, "stack_lines");
     tt_jsonw_uint(w, r->n_items);
+    tt_jsonw_key(w, "self_clamped");
+    tt_jsonw_uint(w, self_clamps(r));
     tt_jsonw_key(w, "tree");
     cli_tree_json(w, r->items, r->n_items, c->m, r->key_index, c->style);
 }
@@ -463,6 +497,7 @@ static void json_report(rctx *c, tt_jsonw *w, const tt_report *r, int with_sourc
     }
     json_opt_str(w, "tag", r->tag);
     json_opt_str(w, "detail", r->detail);
+    json_opt_str(w, "kind", tt_report_issue_kind(r));
     json_opt_str(w, "scene", r->scene);
     json_opt_str(w, "process", r->process);
     tt_jsonw_key(w, "time");

@@ -421,6 +421,22 @@ int tt_report_reader_container(const tt_report_reader *r);
 /* Reports returned, and reports skipped for missing or mistyped fields, so far. */
 uint64_t tt_report_reader_count(const tt_report_reader *r);
 uint64_t tt_report_reader_skipped(const tt_report_reader *r);
+/* Every top-level key of the current report (the one the last tt_report_reader_next
+ * returned), in input order: type is TT_JSON_*, text the string's value for strings and
+ * the compact JSON text otherwise (both borrowed for the call). A non-zero return of fn
+ * stops the walk and is returned. For storing keys that tt_report has no field for. */
+enum { TT_JSON_NULL = 0, TT_JSON_BOOL, TT_JSON_INT, TT_JSON_REAL, TT_JSON_STRING, TT_JSON_OBJECT,
+       TT_JSON_ARRAY };
+typedef int (*tt_report_key_fn)(void *ctx, const char *key, int type, const char *text,
+                                size_t len);
+int tt_report_reader_keys(tt_report_reader *r, tt_report_key_fn fn, void *ctx, tt_error *err);
+/* Issue kind of storage.md 3.4: "evil_method", "anr", "lag", "startup", "signal_anr",
+ * "idle_lag", "touch_lag", "priority", "timerslack", "fps" or "other". Static. */
+const char *tt_report_issue_kind(const tt_report *r);
+/* The stack-key line's call path: indexes into r->items from the root to key_index (each
+ * line's parent is the nearest previous line with a smaller depth, 7.7). Writes at most cap
+ * of them and returns the path length (0 without a key line). */
+size_t tt_report_key_path(const tt_report *r, int32_t *idx, size_t cap);
 /* Static names: "array", "stream", "log"; "a", "ab", "c"; "BEST" ... "FROZEN"; the
  * generation c key ("UNKNOWN_DELAY_DURATION" ...). NULL for values out of range. */
 const char *tt_report_container_name(int container);
