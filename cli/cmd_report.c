@@ -559,6 +559,7 @@ static int read_file(rctx *c, tt_jsonw *doc, const char *path)
         tt_input_close(in);
         return cli_err(&err);
     }
+    tt_report_reader_set_json(rr, 0);
     for (;;) {
         const tt_report *r;
         rc = tt_report_reader_next(rr, &r, &err);

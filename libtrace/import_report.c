@@ -17,6 +17,7 @@ struct tt_report_reader {
     tt_stats *stats;
     const char *file;
     int container, done;
+    int no_json; /* tt_report_reader_set_json(r, 0) */
     /* JSON containers: chunked scanning */
     unsigned char *chunk;
     size_t cpos, clen;
@@ -149,6 +150,7 @@ void tt_report_reader_free(tt_report_reader *r)
 }
 
 int tt_report_reader_container(const tt_report_reader *r) { return r->container; }
+void tt_report_reader_set_json(tt_report_reader *r, int on) { r->no_json = !on; }
 uint64_t tt_report_reader_count(const tt_report_reader *r) { return r->count; }
 uint64_t tt_report_reader_skipped(const tt_report_reader *r) { return r->skipped; }
 
@@ -692,6 +694,8 @@ static int fill(tt_report_reader *r, json_t *o, tt_error *err)
         if (rc)
             return rc;
     }
+    if (r->no_json)
+        return 0;
     r->dump = json_dumps(o, JSON_COMPACT);
     if (!r->dump)
         return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");

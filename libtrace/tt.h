@@ -399,7 +399,8 @@ typedef struct tt_report {
     tt_report_anr anr;
     tt_report_startup startup; /* valid when kind == TT_RKIND_STARTUP */
     tt_report_fps fps;         /* valid when kind == TT_RKIND_FPS */
-    const char *json;        /* the whole object re-serialised compactly, keys in input order */
+    const char *json;        /* the whole object re-serialised compactly, keys in input order;
+                              * NULL after tt_report_reader_set_json(r, 0) */
     size_t json_len;
 } tt_report;
 
@@ -416,7 +417,10 @@ void tt_report_reader_free(tt_report_reader *r);
 /* Next usable report: 0 and *rep (borrowed until the next call), TT_DONE at the end, or an
  * error naming file and line (invalid JSON, a bad stack line, no report in the file). */
 int tt_report_reader_next(tt_report_reader *r, const tt_report **rep, tt_error *err);
-/* TT_REPORT_* of the input (0 before the first tt_report_reader_next). */
+/* Whether tt_report.json is filled (default 1); re-serialising costs about a third of the
+ * reading time, so readers that never look at it turn it off. */
+void tt_report_reader_set_json(tt_report_reader *r, int on);
+/* TT_REPORT_* of the input (detected by tt_report_reader_new). */
 int tt_report_reader_container(const tt_report_reader *r);
 /* Reports returned, and reports skipped for missing or mistyped fields, so far. */
 uint64_t tt_report_reader_count(const tt_report_reader *r);

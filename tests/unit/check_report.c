@@ -447,6 +447,13 @@ START_TEST(helpers)
     r = next_ok(&g);
     ck_assert_str_eq(tt_report_issue_kind(r), "startup");
     ck_assert_str_eq(tt_report_container_name(tt_report_reader_container(g.r)), "stream");
+    ck_assert_ptr_ne(r->json, NULL);
+    close_all(&g);
+    open_str(&g, s, strlen(s));
+    tt_report_reader_set_json(g.r, 0);
+    r = next_ok(&g);
+    ck_assert_ptr_eq(r->json, NULL);
+    ck_assert_str_eq(r->detail, "ANR");
     close_all(&g);
 }
 END_TEST
