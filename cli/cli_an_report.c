@@ -6,31 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *issue_kind(const tt_report *r)
-{
-    static const struct {
-        const char *detail, *kind;
-    } details[] = {
-        {"NORMAL", "evil_method"},   {"ANR", "anr"},
-        {"LAG", "lag"},              {"STARTUP", "startup"},
-        {"SIGNAL_ANR", "signal_anr"}, {"SIGNAL_ANR_NATIVE_BACKTRACE", "signal_anr"},
-        {"LAG_IDLE_HANDLER", "idle_lag"}, {"LAG_TOUCH", "touch_lag"},
-        {"PRIORITY_MODIFIED", "priority"}, {"TIMERSLACK_MODIFIED", "timerslack"},
-    };
-    switch (r->kind) {
-    case TT_RKIND_STARTUP: return "startup";
-    case TT_RKIND_FPS: return "fps";
-    case TT_RKIND_EVIL:
-        if (!r->detail)
-            return "evil_method"; /* v0.4 reports have no detail */
-        for (size_t i = 0; i < sizeof details / sizeof details[0]; i++)
-            if (!strcmp(r->detail, details[i].detail))
-                return details[i].kind;
-        return "other";
-    default: return "other";
-    }
-}
-
 static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_error *err)
 {
     int mapped = r->key_id >= 0 && (tt_mapping_get(a->map, (uint32_t)r->key_id) ||
@@ -39,7 +14,7 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_erro
         .trace_id = trace_id,
         .tag = r->tag ? r->tag : "",
         .detail = r->detail,
-        .kind = issue_kind(r),
+        .kind = tt_report_issue_kind(r),
         .scene = r->scene,
         .process_name = r->process,
         .have_report_time = r->have_time,

@@ -481,7 +481,8 @@ typedef struct tt_report {
     tt_report_anr anr;
     tt_report_startup startup; /* valid when kind == TT_RKIND_STARTUP */
     tt_report_fps fps;         /* valid when kind == TT_RKIND_FPS */
-    const char *json;        /* the whole object re-serialised compactly, keys in input order */
+    const char *json;        /* the whole object re-serialised compactly, keys in input order;
+                              * NULL after tt_report_reader_set_json(r, 0) */
     size_t json_len;
 } tt_report;
 
@@ -498,11 +499,30 @@ void tt_report_reader_free(tt_report_reader *r);
 /* Next usable report: 0 and *rep (borrowed until the next call), TT_DONE at the end, or an
  * error naming file and line (invalid JSON, a bad stack line, no report in the file). */
 int tt_report_reader_next(tt_report_reader *r, const tt_report **rep, tt_error *err);
-/* TT_REPORT_* of the input (0 before the first tt_report_reader_next). */
+/* Whether tt_report.json is filled (default 1); re-serialising costs about a third of the
+ * reading time, so readers that never look at it turn it off. */
+void tt_report_reader_set_json(tt_report_reader *r, int on);
+/* TT_REPORT_* of the input (detected by tt_report_reader_new). */
 int tt_report_reader_container(const tt_report_reader *r);
 /* Reports returned, and reports skipped for missing or mistyped fields, so far. */
 uint64_t tt_report_reader_count(const tt_report_reader *r);
 uint64_t tt_report_reader_skipped(const tt_report_reader *r);
+/* Every top-level key of the current report (the one the last tt_report_reader_next
+ * returned), in input order: type is TT_JSON_*, text the string's value for strings and
+ * the compact JSON text otherwise (both borrowed for the call). A non-zero return of fn
+ * stops the walk and is returned. For storing keys that tt_report has no field for. */
+enum { TT_JSON_NULL = 0, TT_JSON_BOOL, TT_JSON_INT, TT_JSON_REAL, TT_JSON_STRING, TT_JSON_OBJECT,
+       TT_JSON_ARRAY };
+typedef int (*tt_report_key_fn)(void *ctx, const char *key, int type, const char *text,
+                                size_t len);
+int tt_report_reader_keys(tt_report_reader *r, tt_report_key_fn fn, void *ctx, tt_error *err);
+/* Issue kind of storage.md 3.4: "evil_method", "anr", "lag", "startup", "signal_anr",
+ * "idle_lag", "touch_lag", "priority", "timerslack", "fps" or "other". Static. */
+const char *tt_report_issue_kind(const tt_report *r);
+/* The stack-key line's call path: indexes into r->items from the root to key_index (each
+ * line's parent is the nearest previous line with a smaller depth, 7.7). Writes at most cap
+ * of them and returns the path length (0 without a key line). */
+size_t tt_report_key_path(const tt_report *r, int32_t *idx, size_t cap);
 /* Static names: "array", "stream", "log"; "a", "ab", "c"; "BEST" ... "FROZEN"; the
  * generation c key ("UNKNOWN_DELAY_DURATION" ...). NULL for values out of range. */
 const char *tt_report_container_name(int container);
