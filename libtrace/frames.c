@@ -12,14 +12,7 @@
 #define P60_NS 16666667       /* 60 Hz refresh period, rounded (section 1) */
 #define SERIES_MAX 10000000u  /* windows in one series: bounds memory */
 
-static const char *const level_names[TT_LEVEL_COUNT] = {"BEST", "NORMAL", "MIDDLE", "HIGH",
-                                                        "FROZEN"};
 static const int32_t default_levels[4] = {3, 9, 24, 42};
-
-const char *tt_level_name(int level)
-{
-    return level >= 0 && level < TT_LEVEL_COUNT ? level_names[level] : "?";
-}
 
 int tt_level_of(int64_t d, const int32_t t[4])
 {
@@ -27,7 +20,7 @@ int tt_level_of(int64_t d, const int32_t t[4])
     for (int l = 3; l >= 0; l--)
         if (d >= t[l])
             return l + 1;
-    return TT_LEVEL_BEST;
+    return TT_DROP_BEST;
 }
 
 static int64_t sat_add(int64_t a, int64_t b)
@@ -43,7 +36,7 @@ void tt_frames__level_add(int64_t *count, int64_t *sum, int64_t d, const int32_t
 {
     int l = tt_level_of(d, t);
     count[l]++;
-    sum[l] = sat_add(sum[l], l == TT_LEVEL_BEST && d < 0 ? 0 : d);
+    sum[l] = sat_add(sum[l], l == TT_DROP_BEST && d < 0 ? 0 : d);
 }
 
 const char *tt_fmodel_name(int model)
@@ -368,9 +361,39 @@ int tt_frames_add_fps_report(tt_frames *f, const tt_fps_report *r, tt_error *err
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     c->scene = TT_VEC_AT(&f->scenes, scene, sid).name;
     c->frames = 0;
-    for (int i = 0; i < TT_LEVEL_COUNT; i++)
+    for (int i = 0; i < TT_DROP_LEVELS; i++)
         c->frames = sat_add(c->frames, c->level_count[i]);
     return 0;
+}
+
+void tt_fps_report_from_report(tt_fps_report *out, const tt_report *rep)
+{
+    const tt_report_fps *p = &rep->fps;
+    memset(out, 0, sizeof *out);
+    out->scene = rep->scene ? rep->scene : "";
+    out->generation = p->gen == TT_FPS_GEN_C   ? TT_FGEN_C
+                      : p->gen == TT_FPS_GEN_A ? TT_FGEN_A2
+                                               : TT_FGEN_AB;
+    out->fps = p->fps;
+    for (int l = 0; l < TT_DROP_LEVELS; l++) {
+        out->level_count[l] = p->drop_level[l];
+        out->level_sum[l] = p->drop_sum[l];
+        out->frames = sat_add(out->frames, p->drop_level[l]);
+    }
+    out->drop_task_frame_sum = p->drop_task_frame_sum;
+    out->has_time = rep->have_time;
+    out->time_unix_ms = rep->time_ms;
+    /* TT_FPS_DUR_* and TT_FM_* share the order UNKNOWN_DELAY ... GPU */
+    for (int i = 0; i < TT_FPS_DURS && i <= TT_FM_GPU; i++) {
+        if (p->have_dur[i]) {
+            out->fm_avg[i] = p->dur_ns[i];
+            out->fm_mask |= 1u << i;
+        }
+    }
+    out->has_c_fields = p->gen == TT_FPS_GEN_C;
+    out->drop_count = (int32_t)p->drop_count;
+    out->refresh_rate = (int32_t)p->refresh_rate;
+    out->line = rep->line;
 }
 
 /* ---- native results (6.1-6.3) ---- */
@@ -504,8 +527,49 @@ static tt_frame_stats *series_push(tt_frames *f, const char *name, int64_t start
     return w;
 }
 
+/* Scene output order: chronological by first intended vsync, then by name; scenes
+ * without frames last. Independent of the input order (shuffled streams). */
+typedef struct scene_key {
+    int empty;
+    int64_t ts;
+    const scene *sc;
+    uint32_t id;
+} scene_key;
+
+static int cmp_scene(const void *a, const void *b)
+{
+    const scene_key *x = a, *y = b;
+    if (x->empty != y->empty)
+        return x->empty - y->empty;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    size_t n = x->sc->len < y->sc->len ? x->sc->len : y->sc->len;
+    int c = memcmp(x->sc->name, y->sc->name, n);
+    return c ? c : (x->sc->len > y->sc->len) - (x->sc->len < y->sc->len);
+}
+
+static int scene_order(const tt_frames *f, const size_t *first, uint32_t *order)
+{
+    size_t ns = f->scenes.len;
+    const tt_ui_frame *fr = f->frames.data;
+    scene_key *k = malloc(ns ? ns * sizeof *k : 1);
+    if (!k)
+        return TT_ENOMEM;
+    for (size_t s = 0; s < ns; s++) {
+        k[s].empty = first[s] == first[s + 1];
+        k[s].ts = k[s].empty ? 0 : fr[first[s]].ts;
+        k[s].sc = &TT_VEC_AT(&f->scenes, scene, s);
+        k[s].id = (uint32_t)s;
+    }
+    qsort(k, ns, sizeof *k, cmp_scene);
+    for (size_t s = 0; s < ns; s++)
+        order[s] = k[s].id;
+    free(k);
+    return 0;
+}
+
 /* Windows of W ms aligned at the smallest iv (6.3): "*" first, then each scene. */
-static int build_series(tt_frames *f, const size_t *first)
+static int build_series(tt_frames *f, const size_t *first, const uint32_t *order)
 {
     const tt_ui_frame *fr = f->frames.data;
     size_t n = f->frames.len, ns = f->scenes.len;
@@ -538,7 +602,8 @@ static int build_series(tt_frames *f, const size_t *first)
         stats_add_frame(&TT_VEC_AT(&f->series, tt_frame_stats,
                                    base + (size_t)((uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns)),
                         &fr[i]);
-    for (size_t s = 0; s < ns; s++) {
+    for (size_t o = 0; o < ns; o++) {
+        size_t s = order[o];
         if (first[s] == first[s + 1])
             continue;
         const char *name = TT_VEC_AT(&f->scenes, scene, s).name;
@@ -568,17 +633,27 @@ static int finish_native(tt_frames *f)
     size_t n = f->frames.len, ns = f->scenes.len;
     tt_ui_frame *fr = f->frames.data;
     int64_t *t = malloc(n ? n * sizeof *t : 1);
-    if (!t || tt_vec_reserve(&f->stats, ns)) {
+    uint32_t *order = malloc(ns ? ns * sizeof *order : 1);
+    if (!t || !order || tt_vec_reserve(&f->stats, ns)) {
         free(first);
         free(t);
+        free(order);
+        return TT_ENOMEM;
+    }
+    for (size_t s = 0; s < ns; s++)
+        frame_derive(f, fr + first[s], first[s + 1] - first[s]);
+    if (scene_order(f, first, order)) {
+        free(first);
+        free(t);
+        free(order);
         return TT_ENOMEM;
     }
     f->all.scene = "*";
-    for (size_t s = 0; s < ns; s++) {
+    for (size_t o = 0; o < ns; o++) {
+        size_t s = order[o];
         tt_frame_stats *st = tt_vec_push(&f->stats, NULL);
         st->scene = TT_VEC_AT(&f->scenes, scene, s).name;
         size_t a = first[s], cnt = first[s + 1] - first[s];
-        frame_derive(f, fr + a, cnt);
         for (size_t i = 0; i < cnt; i++) {
             stats_add_frame(st, &fr[a + i]);
             t[i] = fr[a + i].dur;
@@ -589,7 +664,7 @@ static int finish_native(tt_frames *f)
         f->all.frames += st->frames;
         f->all.busy_ns = sat_add(f->all.busy_ns, st->busy_ns);
         f->all.dropped_sum = sat_add(f->all.dropped_sum, st->dropped_sum);
-        for (int l = 0; l < TT_LEVEL_COUNT; l++) {
+        for (int l = 0; l < TT_DROP_LEVELS; l++) {
             f->all.level_count[l] += st->level_count[l];
             f->all.level_sum[l] = sat_add(f->all.level_sum[l], st->level_sum[l]);
         }
@@ -603,8 +678,9 @@ static int finish_native(tt_frames *f)
     stats_times(&f->all, t, n);
     stats_fps(&f->all);
     free(t);
-    rc = build_series(f, first);
+    rc = build_series(f, first, order);
     free(first);
+    free(order);
     return rc;
 }
 
@@ -614,7 +690,7 @@ static void report_acc(tt_frame_stats *st, double *time_sum, double *fm_w, const
 {
     st->reports++;
     st->frames = sat_add(st->frames, r->frames);
-    for (int l = 0; l < TT_LEVEL_COUNT; l++) {
+    for (int l = 0; l < TT_DROP_LEVELS; l++) {
         st->level_count[l] = sat_add(st->level_count[l], r->level_count[l]);
         st->level_sum[l] = sat_add(st->level_sum[l], r->level_sum[l]);
         st->dropped_sum = sat_add(st->dropped_sum, r->level_sum[l]);
@@ -675,7 +751,7 @@ static int finish_reports(tt_frames *f)
         p->frames = r->frames;
         p->has_fps = 1;
         p->fps = r->fps;
-        for (int l = 0; l < TT_LEVEL_COUNT; l++)
+        for (int l = 0; l < TT_DROP_LEVELS; l++)
             p->dropped_sum = sat_add(p->dropped_sum, r->level_sum[l]);
     }
     for (size_t s = 0; s <= ns; s++) {

@@ -17,7 +17,7 @@ typedef struct item {
     int64_t sum_cost;       /* sumFrameCost, ms */
     int32_t sum_frame;      /* Java int */
     int64_t sum_dropped;
-    int64_t lc[TT_LEVEL_COUNT], ls[TT_LEVEL_COUNT];
+    int64_t lc[TT_DROP_LEVELS], ls[TT_DROP_LEVELS];
 } item;
 
 /* The single window of generation c's all-scene reporter. */
@@ -27,7 +27,7 @@ typedef struct cwin {
     int64_t dur[TT_FM_GPU + 1];
     uint32_t mask;
     float drop, refresh_sum, total;
-    int64_t lc[TT_LEVEL_COUNT], ls[TT_LEVEL_COUNT];
+    int64_t lc[TT_DROP_LEVELS], ls[TT_DROP_LEVELS];
     const char *scene;
     uint32_t scene_id;
 } cwin;
@@ -137,7 +137,7 @@ static int emit_item(tt_fps_replay *rp, item *it, const char *scene, float fps, 
     r.scene = scene;
     r.generation = gen;
     r.fps = (double)fps;
-    for (int l = 0; l < TT_LEVEL_COUNT; l++) {
+    for (int l = 0; l < TT_DROP_LEVELS; l++) {
         r.level_count[l] = it->lc[l];
         r.level_sum[l] = it->ls[l];
     }
@@ -163,7 +163,7 @@ static int add_a(tt_fps_replay *rp, const tt_frame_rec *rec, item *it, const cha
     fps = fps / (float)it->sum_cost;
     fps = fminf(60.0f, fps);
     return emit_item(rp, it, scene, fps,
-                     rp->o.model == TT_FMODEL_A1 ? TT_FPS_GEN_A1 : TT_FPS_GEN_A2, rec->line);
+                     rp->o.model == TT_FMODEL_A1 ? TT_FGEN_A1 : TT_FGEN_A2, rec->line);
 }
 
 /* b (3.3): dropped frames from vsync jitter, float accumulation truncated per frame. */
@@ -199,7 +199,7 @@ static int add_b(tt_fps_replay *rp, const tt_frame_rec *rec, item *it, const cha
     float fps = 1000.0f * (float)it->sum_frame;
     fps = fps / (float)it->sum_cost;
     fps = fminf(cap, fps);
-    return emit_item(rp, it, scene, fps, TT_FPS_GEN_B, rec->line);
+    return emit_item(rp, it, scene, fps, TT_FGEN_B, rec->line);
 }
 
 /* ---- generation c (3.4): one all-scene window ---- */
@@ -211,12 +211,12 @@ static int flush_c(tt_fps_replay *rp, uint64_t line)
     if (c->count > 20) {
         tt_fps_report r = {0};
         r.scene = c->scene;
-        r.generation = TT_FPS_GEN_C;
+        r.generation = TT_FGEN_C;
         float n = (float)c->count;
         float mean = c->total / n;
         float fps = 1.0e9f / mean;
         r.fps = (double)fps;
-        for (int l = 0; l < TT_LEVEL_COUNT; l++) {
+        for (int l = 0; l < TT_DROP_LEVELS; l++) {
             r.level_count[l] = c->lc[l];
             r.level_sum[l] = c->ls[l];
             r.frames += c->lc[l];
@@ -296,15 +296,15 @@ int tt_frames__replay_add(tt_fps_replay *rp, const tt_frame_rec *rec, uint32_t s
 
 /* ---- Matrix-style objects ---- */
 
-static const char *const drop_keys[TT_LEVEL_COUNT] = {
+static const char *const drop_keys[TT_DROP_LEVELS] = {
     "DROPPED_BEST", "DROPPED_NORMAL", "DROPPED_MIDDLE", "DROPPED_HIGH", "DROPPED_FROZEN"};
 
 static void write_levels(tt_jsonw *w, const char *key, const int64_t *v, int best_first)
 {
     tt_jsonw_key(w, key);
     tt_jsonw_obj_begin(w);
-    for (int k = 0; k < TT_LEVEL_COUNT; k++) {
-        int l = best_first ? k : TT_LEVEL_COUNT - 1 - k;
+    for (int k = 0; k < TT_DROP_LEVELS; k++) {
+        int l = best_first ? k : TT_DROP_LEVELS - 1 - k;
         tt_jsonw_key(w, drop_keys[l]);
         tt_jsonw_int(w, v[l]);
     }
@@ -313,7 +313,7 @@ static void write_levels(tt_jsonw *w, const char *key, const int64_t *v, int bes
 
 void tt_fps_report_write(tt_jsonw *w, const tt_fps_report *r)
 {
-    int c = r->generation == TT_FPS_GEN_C;
+    int c = r->generation == TT_FGEN_C;
     tt_jsonw_obj_begin(w);
     tt_jsonw_key(w, "scene");
     tt_jsonw_str(w, r->scene ? r->scene : "");
@@ -321,7 +321,7 @@ void tt_fps_report_write(tt_jsonw *w, const tt_fps_report *r)
     write_levels(w, "dropSum", r->level_sum, c);
     tt_jsonw_key(w, "fps");
     tt_jsonw_double(w, r->fps);
-    if (r->generation == TT_FPS_GEN_A2) {
+    if (r->generation == TT_FGEN_A2) {
         tt_jsonw_key(w, "dropTaskFrameSum");
         tt_jsonw_int(w, r->drop_task_frame_sum);
     }

@@ -428,12 +428,8 @@ const char *tt_report_fps_dur_name(int dur);
 
 /* ---- frames and FPS (frames.c, import_frames.c; spec/frames.md) ---- */
 
-/* Drop levels (frames.md section 2), in the order BEST..FROZEN. */
-enum { TT_LEVEL_BEST = 0, TT_LEVEL_NORMAL, TT_LEVEL_MIDDLE, TT_LEVEL_HIGH, TT_LEVEL_FROZEN,
-       TT_LEVEL_COUNT };
-/* "BEST", "NORMAL", ... */
-const char *tt_level_name(int level);
-/* The level of d dropped frames with thresholds t[4] (3, 9, 24, 42 by default). */
+/* The drop level (TT_DROP_*, frames.md section 2) of d dropped frames with thresholds
+ * t[4] (3, 9, 24, 42 by default). */
 int tt_level_of(int64_t d, const int32_t t[4]);
 
 /* FrameMetrics values by Android constant name (7.2); the first nine are the durations
@@ -488,12 +484,12 @@ int tt_frames_reader_kind(const tt_frames_reader *r);
 int tt_frames_reader_next(tt_frames_reader *r, tt_frame_rec *rec, tt_error *err);
 
 /* A Matrix Trace_FPS report (frames.md 7.1), read or replayed. */
-enum { TT_FPS_GEN_AB = 0, TT_FPS_GEN_A1, TT_FPS_GEN_A2, TT_FPS_GEN_B, TT_FPS_GEN_C };
+enum { TT_FGEN_AB = 0, TT_FGEN_A1, TT_FGEN_A2, TT_FGEN_B, TT_FGEN_C };
 typedef struct tt_fps_report {
-    const char *scene;      /* borrowed (from the JSON object or the tt_frames) */
-    int generation;         /* TT_FPS_GEN_* */
+    const char *scene;      /* borrowed (from the tt_report or the tt_frames) */
+    int generation;         /* TT_FGEN_*; a read report is AB, A2 or C */
     double fps;             /* a Java float widened to double */
-    int64_t level_count[TT_LEVEL_COUNT], level_sum[TT_LEVEL_COUNT];
+    int64_t level_count[TT_DROP_LEVELS], level_sum[TT_DROP_LEVELS];
     int64_t frames;         /* sum of level_count */
     int64_t drop_task_frame_sum; /* a2 only */
     int has_time;
@@ -502,13 +498,11 @@ typedef struct tt_fps_report {
     uint32_t fm_mask;       /* bit i: fm_avg[i] present */
     int has_c_fields;
     int32_t drop_count, refresh_rate; /* c */
-    uint64_t line;          /* replays: input line of the frame that emitted it */
+    uint64_t line;          /* input line of the report, or of the frame that emitted it */
 } tt_fps_report;
-/* Reads a Trace_FPS report's content object (JSON text) into out; strings point into
- * arena a. TT_ENOTFOUND if the object is not an FPS report (other tag or no dropLevel);
- * TT_EFORMAT with err at file:line for a malformed one. */
-int tt_fps_report_from_json(tt_fps_report *out, tt_arena *a, const char *json, size_t n,
-                            const char *file, uint64_t line, tt_error *err);
+/* Copies the FPS fields of a decoded Trace_FPS report (rep->kind == TT_RKIND_FPS); the
+ * scene stays borrowed from rep. */
+void tt_fps_report_from_report(tt_fps_report *out, const tt_report *rep);
 
 /* Analysis models (frames.md sections 3 and 6). */
 enum { TT_FMODEL_NATIVE = 0, TT_FMODEL_A1, TT_FMODEL_A2, TT_FMODEL_B, TT_FMODEL_C,
@@ -543,7 +537,7 @@ typedef struct tt_frame_stats {
     int has_fps;
     double fps;
     int64_t dropped_sum;
-    int64_t level_count[TT_LEVEL_COUNT], level_sum[TT_LEVEL_COUNT];
+    int64_t level_count[TT_DROP_LEVELS], level_sum[TT_DROP_LEVELS];
     int has_flags;          /* jank, slow, frozen known */
     int64_t jank, slow, frozen;
     int has_times;          /* frame_time percentiles known (frames > 0, native) */
@@ -562,7 +556,7 @@ typedef struct tt_ui_frame {
     int64_t expected_dur;   /* deadline when known, else 0 */
     int64_t busy_dur;
     int64_t dropped;        /* d (60 Hz-equivalent frames in scaled mode) */
-    uint8_t level;          /* TT_LEVEL_* */
+    uint8_t level;          /* TT_DROP_* */
     uint8_t is_jank, is_slow, is_frozen;
     uint64_t seq;           /* input order */
 } tt_ui_frame;

@@ -48,15 +48,14 @@ static tt_frame_rec pause_rec(int64_t ts)
 START_TEST(levels)
 {
     const int32_t t[4] = {3, 9, 24, 42};
-    ck_assert_int_eq(tt_level_of(-5, t), TT_LEVEL_BEST);
-    ck_assert_int_eq(tt_level_of(2, t), TT_LEVEL_BEST);
-    ck_assert_int_eq(tt_level_of(3, t), TT_LEVEL_NORMAL);
-    ck_assert_int_eq(tt_level_of(8, t), TT_LEVEL_NORMAL);
-    ck_assert_int_eq(tt_level_of(9, t), TT_LEVEL_MIDDLE);
-    ck_assert_int_eq(tt_level_of(24, t), TT_LEVEL_HIGH);
-    ck_assert_int_eq(tt_level_of(41, t), TT_LEVEL_HIGH);
-    ck_assert_int_eq(tt_level_of(42, t), TT_LEVEL_FROZEN);
-    ck_assert_str_eq(tt_level_name(TT_LEVEL_MIDDLE), "MIDDLE");
+    ck_assert_int_eq(tt_level_of(-5, t), TT_DROP_BEST);
+    ck_assert_int_eq(tt_level_of(2, t), TT_DROP_BEST);
+    ck_assert_int_eq(tt_level_of(3, t), TT_DROP_NORMAL);
+    ck_assert_int_eq(tt_level_of(8, t), TT_DROP_NORMAL);
+    ck_assert_int_eq(tt_level_of(9, t), TT_DROP_MIDDLE);
+    ck_assert_int_eq(tt_level_of(24, t), TT_DROP_HIGH);
+    ck_assert_int_eq(tt_level_of(41, t), TT_DROP_HIGH);
+    ck_assert_int_eq(tt_level_of(42, t), TT_DROP_FROZEN);
 }
 END_TEST
 
@@ -80,10 +79,10 @@ static void scaled_case(int scaled, int64_t slots, int level, int64_t d)
 
 START_TEST(scaled_levels)
 {
-    scaled_case(0, 10, TT_LEVEL_MIDDLE, 9);
-    scaled_case(1, 10, TT_LEVEL_NORMAL, 4);
-    scaled_case(0, 51, TT_LEVEL_FROZEN, 50);
-    scaled_case(1, 51, TT_LEVEL_HIGH, 24);
+    scaled_case(0, 10, TT_DROP_MIDDLE, 9);
+    scaled_case(1, 10, TT_DROP_NORMAL, 4);
+    scaled_case(0, 51, TT_DROP_FROZEN, 50);
+    scaled_case(1, 51, TT_DROP_HIGH, 24);
 }
 END_TEST
 
@@ -104,9 +103,9 @@ START_TEST(a1_example)
     const tt_fps_report *r = tt_frames_report_get(f, 0);
     ck_assert_int_eq(r->frames, 304);
     ck_assert(r->fps == 30.303030014038086);
-    ck_assert_int_eq(r->level_count[TT_LEVEL_BEST], 304);
-    ck_assert_int_eq(r->level_sum[TT_LEVEL_BEST], 304);
-    ck_assert_int_eq(r->generation, TT_FPS_GEN_A1);
+    ck_assert_int_eq(r->level_count[TT_DROP_BEST], 304);
+    ck_assert_int_eq(r->level_sum[TT_DROP_BEST], 304);
+    ck_assert_int_eq(r->generation, TT_FGEN_A1);
     /* 96 frames stay in the new item, never reported */
     ck_assert_uint_eq(tt_frames_unflushed_count(f), 1);
     uint32_t sid;
@@ -147,8 +146,8 @@ START_TEST(a2_example)
     const tt_fps_report *r = tt_frames_report_get(f, 0);
     ck_assert_int_eq(r->frames, 462);
     ck_assert(r->fps == 46.153846740722656);
-    ck_assert_int_eq(r->level_count[TT_LEVEL_BEST], 462);
-    ck_assert_int_eq(r->level_sum[TT_LEVEL_BEST], 154);
+    ck_assert_int_eq(r->level_count[TT_DROP_BEST], 462);
+    ck_assert_int_eq(r->level_sum[TT_DROP_BEST], 154);
     ck_assert_int_eq(r->drop_task_frame_sum, 0);
     tt_jsonw w;
     tt_jsonw_init(&w, 1);
@@ -284,8 +283,8 @@ START_TEST(c_example_60)
     ck_assert_uint_eq(tt_frames_report_count(f), 1);
     const tt_fps_report *r = tt_frames_report_get(f, 0);
     ck_assert(r->fps == 58.06464385986328);
-    ck_assert_int_eq(r->level_count[TT_LEVEL_BEST], 600);
-    ck_assert_int_eq(r->level_sum[TT_LEVEL_BEST], 20);
+    ck_assert_int_eq(r->level_count[TT_DROP_BEST], 600);
+    ck_assert_int_eq(r->level_sum[TT_DROP_BEST], 20);
     ck_assert_int_eq(r->fm_avg[TT_FM_TOTAL], 10666666);
     ck_assert_int_eq(r->drop_count, 0);
     ck_assert_int_eq(r->refresh_rate, 60);
@@ -310,10 +309,10 @@ START_TEST(c_example_120)
     ck_assert_uint_eq(tt_frames_report_count(f), 1);
     const tt_fps_report *r = tt_frames_report_get(f, 0);
     ck_assert(r->fps == 117.45538330078125);
-    ck_assert_int_eq(r->level_count[TT_LEVEL_BEST], 1190);
-    ck_assert_int_eq(r->level_sum[TT_LEVEL_BEST], 0);
-    ck_assert_int_eq(r->level_count[TT_LEVEL_NORMAL], 10);
-    ck_assert_int_eq(r->level_sum[TT_LEVEL_NORMAL], 30);
+    ck_assert_int_eq(r->level_count[TT_DROP_BEST], 1190);
+    ck_assert_int_eq(r->level_sum[TT_DROP_BEST], 0);
+    ck_assert_int_eq(r->level_count[TT_DROP_NORMAL], 10);
+    ck_assert_int_eq(r->level_sum[TT_DROP_NORMAL], 30);
     ck_assert_int_eq(r->drop_count, 0);
     ck_assert_int_eq(r->refresh_rate, 120);
     tt_frames_free(f);
@@ -393,8 +392,8 @@ START_TEST(native_mixed)
     ck_assert_int_eq(s->frames, 600);
     ck_assert_int_eq(s->busy_ns, 10333333530LL);
     ck_assert(fabs(s->fps - 58.0645) < 0.0001);
-    ck_assert_int_eq(s->level_count[TT_LEVEL_BEST], 600);
-    ck_assert_int_eq(s->level_sum[TT_LEVEL_BEST], 20);
+    ck_assert_int_eq(s->level_count[TT_DROP_BEST], 600);
+    ck_assert_int_eq(s->level_sum[TT_DROP_BEST], 20);
     ck_assert_int_eq(s->dropped_sum, 20);
     ck_assert_int_eq(s->jank, 10);
     ck_assert_int_eq(s->slow, 10);
@@ -714,47 +713,56 @@ END_TEST
 
 START_TEST(reports_aggregate)
 {
-    const char *c = "{\"machine\":\"HIGH\",\"scene\":\"A\",\"dropLevel\":{\"DROPPED_BEST\":580,"
-                    "\"DROPPED_NORMAL\":20,\"DROPPED_MIDDLE\":0,\"DROPPED_HIGH\":0,"
-                    "\"DROPPED_FROZEN\":0},\"dropSum\":{\"DROPPED_BEST\":10,\"DROPPED_NORMAL\":"
-                    "80,\"DROPPED_MIDDLE\":0,\"DROPPED_HIGH\":0,\"DROPPED_FROZEN\":0},\"fps\":"
-                    "50,\"TOTAL_DURATION\":20000000,\"DROP_COUNT\":0,\"REFRESH_RATE\":60,"
-                    "\"tag\":\"Trace_FPS\",\"process\":\"p\",\"time\":1700000000000}";
-    const char *b = "{\"scene\":\"A\",\"dropLevel\":{\"DROPPED_FROZEN\":0,\"DROPPED_HIGH\":0,"
-                    "\"DROPPED_MIDDLE\":0,\"DROPPED_NORMAL\":0,\"DROPPED_BEST\":300},"
-                    "\"dropSum\":{\"DROPPED_FROZEN\":0,\"DROPPED_HIGH\":0,\"DROPPED_MIDDLE\":0,"
-                    "\"DROPPED_NORMAL\":0,\"DROPPED_BEST\":0},\"fps\":25,\"tag\":\"Trace_FPS\"}";
-    const char *z = "{\"scene\":\"B\",\"dropLevel\":{\"DROPPED_BEST\":100},\"dropSum\":{},"
-                    "\"fps\":0,\"dropTaskFrameSum\":0}";
-    const char *evil = "{\"detail\":\"NORMAL\",\"tag\":\"Trace_EvilMethod\"}";
-    tt_arena *a = tt_arena_new();
-    tt_fps_report r[3];
-    ck_assert_int_eq(tt_fps_report_from_json(&r[0], a, c, strlen(c), "r", 1, NULL), 0);
-    ck_assert_int_eq(r[0].generation, TT_FPS_GEN_C);
-    ck_assert_int_eq(r[0].frames, 600);
-    ck_assert_int_eq(r[0].refresh_rate, 60);
-    ck_assert_int_eq(tt_fps_report_from_json(&r[1], a, b, strlen(b), "r", 2, NULL), 0);
-    ck_assert_int_eq(r[1].generation, TT_FPS_GEN_AB);
-    ck_assert_int_eq(tt_fps_report_from_json(&r[2], a, z, strlen(z), "r", 3, NULL), 0);
-    ck_assert_int_eq(r[2].generation, TT_FPS_GEN_A2);
-    tt_fps_report x;
-    ck_assert_int_eq(tt_fps_report_from_json(&x, a, evil, strlen(evil), "r", 4, NULL),
-                     TT_ENOTFOUND);
+    /* a stream of three FPS reports (c, ab, a2 with fps 0) and one evil-method report */
+    const char *s =
+        "{\"machine\":\"HIGH\",\"scene\":\"A\",\"dropLevel\":{\"DROPPED_BEST\":580,"
+        "\"DROPPED_NORMAL\":20,\"DROPPED_MIDDLE\":0,\"DROPPED_HIGH\":0,"
+        "\"DROPPED_FROZEN\":0},\"dropSum\":{\"DROPPED_BEST\":10,\"DROPPED_NORMAL\":"
+        "80,\"DROPPED_MIDDLE\":0,\"DROPPED_HIGH\":0,\"DROPPED_FROZEN\":0},\"fps\":"
+        "50,\"TOTAL_DURATION\":20000000,\"DROP_COUNT\":0,\"REFRESH_RATE\":60,"
+        "\"tag\":\"Trace_FPS\",\"process\":\"p\",\"time\":1700000000000}\n"
+        "{\"scene\":\"A\",\"dropLevel\":{\"DROPPED_FROZEN\":0,\"DROPPED_HIGH\":0,"
+        "\"DROPPED_MIDDLE\":0,\"DROPPED_NORMAL\":0,\"DROPPED_BEST\":300},"
+        "\"dropSum\":{\"DROPPED_FROZEN\":0,\"DROPPED_HIGH\":0,\"DROPPED_MIDDLE\":0,"
+        "\"DROPPED_NORMAL\":0,\"DROPPED_BEST\":0},\"fps\":25,\"tag\":\"Trace_FPS\","
+        "\"time\":1700000001000}\n"
+        "{\"detail\":\"NORMAL\",\"cost\":800,\"scene\":\"A\",\"stack\":\"\",\"stackKey\":\"\","
+        "\"tag\":\"Trace_EvilMethod\",\"time\":1700000002000}\n"
+        "{\"scene\":\"B\",\"dropLevel\":{\"DROPPED_FROZEN\":0,\"DROPPED_HIGH\":0,"
+        "\"DROPPED_MIDDLE\":0,\"DROPPED_NORMAL\":0,\"DROPPED_BEST\":100},\"dropSum\":{"
+        "\"DROPPED_FROZEN\":0,\"DROPPED_HIGH\":0,\"DROPPED_MIDDLE\":0,\"DROPPED_NORMAL\":0,"
+        "\"DROPPED_BEST\":0},\"fps\":0,\"dropTaskFrameSum\":0,\"tag\":\"Trace_FPS\","
+        "\"time\":1700000003000}\n";
+    tt_input *in = unit_mem("r.json", s, strlen(s));
+    tt_report_reader *rr;
     tt_error err;
-    ck_assert_int_eq(tt_fps_report_from_json(&x, a, "{\"dropLevel\":3}", 15, "r", 5, &err),
-                     TT_EFORMAT);
+    ck_assert_int_eq(tt_report_reader_new(&rr, in, NULL, &err), 0);
     tt_frames *f = mk(TT_FMODEL_NATIVE);
-    for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(tt_frames_add_fps_report(f, &r[i], NULL), 0);
+    const tt_report *rep;
+    int gens[3], n = 0;
+    while (tt_report_reader_next(rr, &rep, &err) == 0) {
+        if (rep->kind != TT_RKIND_FPS)
+            continue;
+        tt_fps_report r;
+        tt_fps_report_from_report(&r, rep);
+        gens[n++] = r.generation;
+        ck_assert_int_eq(tt_frames_add_fps_report(f, &r, NULL), 0);
+    }
+    tt_report_reader_free(rr);
+    tt_input_close(in);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(gens[0], TT_FGEN_C);
+    ck_assert_int_eq(gens[1], TT_FGEN_AB);
+    ck_assert_int_eq(gens[2], TT_FGEN_A2);
     ck_assert_int_eq(tt_frames_finish(f, NULL), 0);
     ck_assert_int_eq(tt_frames_model(f), TT_FMODEL_REPORTS);
-    const tt_frame_stats *s = tt_frames_scene_stats(f, 0);
-    ck_assert_int_eq(s->reports, 2);
-    ck_assert_int_eq(s->frames, 900);
-    ck_assert_int_eq(s->dropped_sum, 90);
+    const tt_frame_stats *st = tt_frames_scene_stats(f, 0);
+    ck_assert_int_eq(st->reports, 2);
+    ck_assert_int_eq(st->frames, 900);
+    ck_assert_int_eq(st->dropped_sum, 90);
     /* 900 frames over 600/50 + 300/25 = 24 s */
-    ck_assert(fabs(s->fps - 37.5) < 1e-9);
-    ck_assert_int_eq(s->fm_avg[TT_FM_TOTAL], 20000000);
+    ck_assert(fabs(st->fps - 37.5) < 1e-9);
+    ck_assert_int_eq(st->fm_avg[TT_FM_TOTAL], 20000000);
     const tt_frame_stats *all = tt_frames_all_stats(f);
     ck_assert_int_eq(all->fps_zero_reports, 1);
     ck_assert_int_eq(all->frames, 1000);
@@ -764,7 +772,6 @@ START_TEST(reports_aggregate)
     tt_frame_rec fr = rec("s", 1, 2);
     ck_assert_int_eq(tt_frames_add(f, &fr, "x", NULL), TT_EINVAL);
     tt_frames_free(f);
-    tt_arena_free(a);
 }
 END_TEST
 
