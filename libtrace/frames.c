@@ -347,10 +347,14 @@ int tt_frames_add(tt_frames *f, const tt_frame_rec *rec, const char *file, tt_er
 
 int tt_frames_add_fps_report(tt_frames *f, const tt_fps_report *r, tt_error *err)
 {
-    if (f->have_frames || (f->o.model != TT_FMODEL_NATIVE && f->o.model != TT_FMODEL_REPORTS))
+    if (f->o.model != TT_FMODEL_NATIVE && f->o.model != TT_FMODEL_REPORTS)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
-                            "Matrix FPS reports cannot be mixed with per-frame records or "
-                            "replayed by a Matrix model");
+                            "Matrix FPS reports are aggregates and cannot be replayed by "
+                            "the %s model",
+                            tt_fmodel_name(f->o.model));
+    if (f->have_frames)
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
+                            "Matrix FPS reports cannot be mixed with per-frame records");
     f->o.model = TT_FMODEL_REPORTS;
     uint32_t sid;
     const char *s = r->scene ? r->scene : "";

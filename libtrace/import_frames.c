@@ -81,6 +81,8 @@ struct tt_frames_reader {
     int ncols;
     int col[C_NCOLS];       /* index in the header or -1 */
     int64_t vals[FS_MAX_COLS];
+    tt_buf header;          /* the header line, for messages */
+    uint32_t name_at[FS_MAX_COLS], name_len[FS_MAX_COLS];
     tt_buf window_scene;    /* last "Window:" value */
     tt_buf vri_scene;       /* last ViewRootImpl package/activity */
     int have_window, have_vri;
@@ -122,6 +124,7 @@ void tt_frames_reader_free(tt_frames_reader *r)
         return;
     json_decref(r->cur);
     tt_buf_free(&r->window_scene);
+    tt_buf_free(&r->header);
     tt_buf_free(&r->vri_scene);
     free(r);
 }
@@ -371,6 +374,9 @@ static int fs_header(tt_frames_reader *r, const char *l, size_t n, const char *f
     }
     for (int c = 0; c < C_NCOLS; c++)
         r->col[c] = -1;
+    r->header.len = 0;
+    if (tt_buf_put(&r->header, l, n))
+        return tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
     int k = 0;
     size_t i = 0;
     while (i <= n) {
@@ -388,6 +394,8 @@ static int fs_header(tt_frames_reader *r, const char *l, size_t n, const char *f
         for (int c = 0; c < C_NCOLS; c++)
             if (r->col[c] < 0 && fl == strlen(col_names[c]) && !memcmp(f, col_names[c], fl))
                 r->col[c] = k;
+        r->name_at[k] = (uint32_t)(f - l);
+        r->name_len[k] = (uint32_t)fl;
         k++;
         i = j + 1;
     }
@@ -416,11 +424,12 @@ static int fs_row_values(tt_frames_reader *r, const char *l, size_t n, const cha
         if (j == n && fl == 0 && k > 0)
             break;
         if (k < r->ncols && tt__parse_i64(f, fl, &r->vals[k])) {
-            char sn[64];
+            char sn[64], cn[64];
             tt__snippet(sn, sizeof sn, f, fl);
+            tt__snippet(cn, sizeof cn, r->header.data + r->name_at[k], r->name_len[k]);
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                 "column %d (%s): expected a 64-bit integer, found \"%s\"",
-                                k + 1, k == r->col[C_FLAGS] ? "Flags" : "value", sn);
+                                k + 1, cn, sn);
         }
         k++;
         i = j + 1;

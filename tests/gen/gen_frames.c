@@ -16,6 +16,9 @@
  * --shuffle     jsonl: shuffle the lines (frames are re-ordered by the reader)
  * --messages    jsonl: add plain Looper messages ("vsync": false) between frames
  * --pause       jsonl: a "pause" record after each scene (for the matrix-c replay)
+ *
+ * Frame times: 90 % within the period, 8.5 % up to 2.5 periods, 1.4 % 3-12 periods,
+ * 0.1 % frozen (720-900 ms); one frame in 20 is followed by 1-30 idle vsyncs.
  * --repeat      framestats: print every window's block twice (overlapping dumps) */
 #include <getopt.h>
 #include <stdint.h>
@@ -58,9 +61,9 @@ static void make_phases(frame *f)
 {
     int64_t p = f->p;
     uint64_t k = rnd() % 1000;
-    int64_t total = k < 850 ? range(p * 3 / 10, p * 9 / 10)
-                    : k < 970 ? range(p * 11 / 10, p * 3)
-                    : k < 998 ? range(p * 4, p * 30)
+    int64_t total = k < 900 ? range(p * 3 / 10, p * 9 / 10)
+                    : k < 985 ? range(p * 11 / 10, p * 5 / 2)
+                    : k < 999 ? range(p * 3, p * 12)
                               : range(720000000, 900000000);
     /* split: UI thread ~60 %, render thread the rest */
     int64_t w[8] = {2, 1, 3, 12, 20, 4, 10, 8}, ws = 60, acc = 0;
