@@ -10,7 +10,7 @@
 #include "tt_int.h"
 
 #define P60_NS 16666667       /* 60 Hz refresh period, rounded (section 1) */
-#define SERIES_MAX 10000000u  /* windows in one series: bounds memory */
+#define SERIES_MAX 1000000u   /* windows in one series: bounds memory */
 
 static const int32_t default_levels[4] = {3, 9, 24, 42};
 
@@ -304,21 +304,22 @@ int tt_frames_add(tt_frames *f, const tt_frame_rec *rec, const char *file, tt_er
         return tt_error_set(err, TT_EINVAL, file, TT_LOC_LINE, rec->line,
                             "per-frame records cannot be mixed with Matrix FPS reports");
     f->have_frames = 1;
+    if (rec->type == TT_FREC_PAUSE) {
+        if (f->rp)
+            return tt_frames__replay_add(f->rp, rec, 0, "", file, err);
+        return 0;
+    }
+    /* every scene seen is listed, also one whose rows were all skipped */
+    uint32_t sid;
+    int rc = scene_intern(f, rec->scene, rec->scene_len, &sid);
+    if (rc)
+        return tt_error_set(err, rc, file, 0, 0, "too many scenes or out of memory");
     switch (rec->skip) {
     case TT_FSKIP_FLAGS: f->sk.flags++; return 0;
     case TT_FSKIP_INVALID: f->sk.invalid++; return 0;
     case TT_FSKIP_OUTLIER: f->sk.outliers++; return 0;
     default: break;
     }
-    if (rec->type == TT_FREC_PAUSE) {
-        if (f->rp)
-            return tt_frames__replay_add(f->rp, rec, 0, "", file, err);
-        return 0;
-    }
-    uint32_t sid;
-    int rc = scene_intern(f, rec->scene, rec->scene_len, &sid);
-    if (rc)
-        return tt_error_set(err, rc, file, 0, 0, "too many scenes or out of memory");
     if (rec->source == TT_FSRC_FRAMESTATS) {
         int oom = 0;
         if (dd_seen(f, sid, rec->iv_ns, &oom)) {
@@ -442,7 +443,8 @@ static int sort_frames(tt_frames *f, size_t **first_out)
     for (size_t i = 0; i < n; i++)
         tmp[pos[fr[i].scene_id]++] = fr[i];
     free(pos);
-    memcpy(fr, tmp, n * sizeof *tmp);
+    if (n)
+        memcpy(fr, tmp, n * sizeof *tmp);
     free(tmp);
     for (size_t s = 0; s < ns; s++) {
         for (size_t i = first[s] + 1; i < first[s + 1]; i++) {
@@ -645,7 +647,8 @@ static int finish_native(tt_frames *f)
         return TT_ENOMEM;
     }
     for (size_t s = 0; s < ns; s++)
-        frame_derive(f, fr + first[s], first[s + 1] - first[s]);
+        if (first[s] < first[s + 1])
+            frame_derive(f, fr + first[s], first[s + 1] - first[s]);
     if (scene_order(f, first, order)) {
         free(first);
         free(t);

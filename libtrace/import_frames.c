@@ -443,6 +443,15 @@ static int fs_row_values(tt_frames_reader *r, const char *l, size_t n, const cha
 static int64_t col(const tt_frames_reader *r, int c) { return r->vals[r->col[c]]; }
 static int has_col(const tt_frames_reader *r, int c) { return r->col[c] >= 0; }
 
+/* a - b without overflow; 0 when the difference does not fit (garbage columns). */
+static int diff_ok(int64_t a, int64_t b, int64_t *out)
+{
+    if ((b > 0 && a < INT64_MIN + b) || (b < 0 && a > INT64_MAX + b))
+        return 0;
+    *out = a - b;
+    return 1;
+}
+
 /* FrameMetrics-equivalent durations from the columns present (frames.md section 4). */
 static void fs_metrics(const tt_frames_reader *r, tt_frame_rec *rec)
 {
@@ -452,22 +461,20 @@ static void fs_metrics(const tt_frames_reader *r, tt_frame_rec *rec)
         int t = to[i];
         if (i == TT_FM_SWAP_BUFFERS && has_col(r, C_SBC) && col(r, C_SBC) > 0)
             t = C_SBC;
-        if (!has_col(r, from[i]) || !has_col(r, t))
-            continue;
-        rec->fm[i] = col(r, t) - col(r, from[i]);
-        rec->fm_mask |= 1u << i;
+        if (has_col(r, from[i]) && has_col(r, t) && diff_ok(col(r, t), col(r, from[i]), &rec->fm[i]))
+            rec->fm_mask |= 1u << i;
     }
-    rec->fm[TT_FM_TOTAL] = rec->end_ns - rec->iv_ns;
+    rec->fm[TT_FM_TOTAL] = rec->end_ns - rec->iv_ns; /* FrameCompleted >= IntendedVsync > 0 */
     rec->fm_mask |= 1u << TT_FM_TOTAL;
-    if (has_col(r, C_DEADLINE) && col(r, C_DEADLINE) - rec->iv_ns > 0) {
-        rec->fm[TT_FM_DEADLINE] = col(r, C_DEADLINE) - rec->iv_ns;
+    int64_t dl, a, b;
+    if (has_col(r, C_DEADLINE) && diff_ok(col(r, C_DEADLINE), rec->iv_ns, &dl) && dl > 0) {
+        rec->fm[TT_FM_DEADLINE] = dl;
         rec->fm_mask |= 1u << TT_FM_DEADLINE;
     }
-    if (has_col(r, C_SQ) && has_col(r, C_SS) && has_col(r, C_IDCS)) {
-        int64_t a = col(r, C_SQ) - rec->iv_ns, b = col(r, C_IDCS) - col(r, C_SS);
-        if (a >= 0 && b >= 0 && a < INT64_MAX / 2 && b < INT64_MAX / 2)
-            rec->ui_ns = a + b;
-    }
+    if (has_col(r, C_SQ) && has_col(r, C_SS) && has_col(r, C_IDCS) &&
+        diff_ok(col(r, C_SQ), rec->iv_ns, &a) && diff_ok(col(r, C_IDCS), col(r, C_SS), &b) &&
+        a >= 0 && b >= 0 && a < INT64_MAX / 2 && b < INT64_MAX / 2)
+        rec->ui_ns = a + b;
 }
 
 static void fs_record(tt_frames_reader *r, tt_frame_rec *rec, uint64_t line)
