@@ -10,7 +10,7 @@
 #include "tt_int.h"
 
 #define P60_NS 16666667       /* 60 Hz refresh period, rounded (section 1) */
-#define SERIES_MAX 1000000u   /* windows in one series: bounds memory */
+#define SERIES_MAX 250000u    /* windows in one series: bounds memory (~90 MB) */
 
 static const int32_t default_levels[4] = {3, 9, 24, 42};
 
