@@ -1,6 +1,6 @@
 /* Frame statistics: drop levels (frames.md section 2), the native frame model (section 6:
- * per frame, per scene, all scenes, time series) and aggregation of Matrix FPS reports
- * (7.1). The Matrix replays of section 3 live in frames_matrix.c. */
+ * per frame, per scene, all scenes, time series) and the reports model (7.1). The Matrix
+ * replays of section 3 live in frames_matrix.c, report aggregation in frames_report.c. */
 #include "tt.h"
 
 #include <math.h>
@@ -23,20 +23,11 @@ int tt_level_of(int64_t d, const int32_t t[4])
     return TT_DROP_BEST;
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 void tt_frames__level_add(int64_t *count, int64_t *sum, int64_t d, const int32_t t[4])
 {
     int l = tt_level_of(d, t);
     count[l]++;
-    sum[l] = sat_add(sum[l], l == TT_DROP_BEST && d < 0 ? 0 : d);
+    sum[l] = tt__sat_add(sum[l], l == TT_DROP_BEST && d < 0 ? 0 : d);
 }
 
 const char *tt_fmodel_name(int model)
@@ -112,6 +103,7 @@ struct tt_frames {
     int jank_fallback;
     int have_frames;
     tt_vec reports;         /* tt_fps_report, reports model */
+    tt_vec report_sids;     /* uint32_t scene id of each report */
     tt_fps_replay *rp;
     int finished;
     tt_vec stats;           /* tt_frame_stats per scene */
@@ -231,6 +223,7 @@ int tt_frames_new(tt_frames **out, const tt_frames_opts *opts, tt_error *err)
     tt_vec_init(&f->scenes, sizeof(scene));
     tt_vec_init(&f->frames, sizeof(tt_ui_frame));
     tt_vec_init(&f->reports, sizeof(tt_fps_report));
+    tt_vec_init(&f->report_sids, sizeof(uint32_t));
     tt_vec_init(&f->stats, sizeof(tt_frame_stats));
     tt_vec_init(&f->series, sizeof(tt_frame_stats));
     tt_vec_init(&f->unflushed, sizeof(tt_frames__unflushed));
@@ -251,6 +244,7 @@ void tt_frames_free(tt_frames *f)
     tt_vec_free(&f->scenes);
     tt_vec_free(&f->frames);
     tt_vec_free(&f->reports);
+    tt_vec_free(&f->report_sids);
     tt_vec_free(&f->stats);
     tt_vec_free(&f->series);
     tt_vec_free(&f->unflushed);
@@ -362,43 +356,13 @@ int tt_frames_add_fps_report(tt_frames *f, const tt_fps_report *r, tt_error *err
     if (scene_intern(f, s, strlen(s), &sid))
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     tt_fps_report *c = tt_vec_push(&f->reports, r);
-    if (!c)
+    if (!c || !tt_vec_push(&f->report_sids, &sid))
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     c->scene = TT_VEC_AT(&f->scenes, scene, sid).name;
     c->frames = 0;
     for (int i = 0; i < TT_DROP_LEVELS; i++)
-        c->frames = sat_add(c->frames, c->level_count[i]);
+        c->frames = tt__sat_add(c->frames, c->level_count[i]);
     return 0;
-}
-
-void tt_fps_report_from_report(tt_fps_report *out, const tt_report *rep)
-{
-    const tt_report_fps *p = &rep->fps;
-    memset(out, 0, sizeof *out);
-    out->scene = rep->scene ? rep->scene : "";
-    out->generation = p->gen == TT_FPS_GEN_C   ? TT_FGEN_C
-                      : p->gen == TT_FPS_GEN_A ? TT_FGEN_A2
-                                               : TT_FGEN_AB;
-    out->fps = p->fps;
-    for (int l = 0; l < TT_DROP_LEVELS; l++) {
-        out->level_count[l] = p->drop_level[l];
-        out->level_sum[l] = p->drop_sum[l];
-        out->frames = sat_add(out->frames, p->drop_level[l]);
-    }
-    out->drop_task_frame_sum = p->drop_task_frame_sum;
-    out->has_time = rep->have_time;
-    out->time_unix_ms = rep->time_ms;
-    /* TT_FPS_DUR_* and TT_FM_* share the order UNKNOWN_DELAY ... GPU */
-    for (int i = 0; i < TT_FPS_DURS && i <= TT_FM_GPU; i++) {
-        if (p->have_dur[i]) {
-            out->fm_avg[i] = p->dur_ns[i];
-            out->fm_mask |= 1u << i;
-        }
-    }
-    out->has_c_fields = p->gen == TT_FPS_GEN_C;
-    out->drop_count = (int32_t)p->drop_count;
-    out->refresh_rate = (int32_t)p->refresh_rate;
-    out->line = rep->line;
 }
 
 /* ---- native results (6.1-6.3) ---- */
@@ -481,10 +445,10 @@ static void frame_derive(tt_frames *f, tt_ui_frame *fr, size_t n)
 static void stats_add_frame(tt_frame_stats *st, const tt_ui_frame *fr)
 {
     st->frames++;
-    st->busy_ns = sat_add(st->busy_ns, fr->busy_dur);
-    st->dropped_sum = sat_add(st->dropped_sum, fr->dropped);
+    st->busy_ns = tt__sat_add(st->busy_ns, fr->busy_dur);
+    st->dropped_sum = tt__sat_add(st->dropped_sum, fr->dropped);
     st->level_count[fr->level]++;
-    st->level_sum[fr->level] = sat_add(st->level_sum[fr->level], fr->dropped);
+    st->level_sum[fr->level] = tt__sat_add(st->level_sum[fr->level], fr->dropped);
     st->jank += fr->is_jank;
     st->slow += fr->is_slow;
     st->frozen += fr->is_frozen;
@@ -669,11 +633,11 @@ static int finish_native(tt_frames *f)
         stats_times(st, t, cnt);
         stats_fps(st);
         f->all.frames += st->frames;
-        f->all.busy_ns = sat_add(f->all.busy_ns, st->busy_ns);
-        f->all.dropped_sum = sat_add(f->all.dropped_sum, st->dropped_sum);
+        f->all.busy_ns = tt__sat_add(f->all.busy_ns, st->busy_ns);
+        f->all.dropped_sum = tt__sat_add(f->all.dropped_sum, st->dropped_sum);
         for (int l = 0; l < TT_DROP_LEVELS; l++) {
             f->all.level_count[l] += st->level_count[l];
-            f->all.level_sum[l] = sat_add(f->all.level_sum[l], st->level_sum[l]);
+            f->all.level_sum[l] = tt__sat_add(f->all.level_sum[l], st->level_sum[l]);
         }
         f->all.jank += st->jank;
         f->all.slow += st->slow;
@@ -691,82 +655,19 @@ static int finish_native(tt_frames *f)
     return rc;
 }
 
-/* ---- reports model (7.1) ---- */
-
-static void report_acc(tt_frame_stats *st, double *time_sum, double *fm_w, const tt_fps_report *r)
-{
-    st->reports++;
-    st->frames = sat_add(st->frames, r->frames);
-    for (int l = 0; l < TT_DROP_LEVELS; l++) {
-        st->level_count[l] = sat_add(st->level_count[l], r->level_count[l]);
-        st->level_sum[l] = sat_add(st->level_sum[l], r->level_sum[l]);
-        st->dropped_sum = sat_add(st->dropped_sum, r->level_sum[l]);
-    }
-    if (r->fps > 0 && r->frames > 0) {
-        time_sum[0] += (double)r->frames;
-        time_sum[1] += (double)r->frames / r->fps;
-    } else if (!(r->fps > 0)) {
-        st->fps_zero_reports++;
-    }
-    for (int i = 0; i <= TT_FM_GPU; i++) {
-        if (!(r->fm_mask & (1u << i)))
-            continue;
-        fm_w[2 * i] += (double)r->fm_avg[i] * (double)r->frames;
-        fm_w[2 * i + 1] += (double)r->frames;
-    }
-}
-
-static void report_close(tt_frame_stats *st, const double *time_sum, const double *fm_w)
-{
-    st->has_fps = time_sum[1] > 0;
-    st->fps = st->has_fps ? time_sum[0] / time_sum[1] : 0;
-    for (int i = 0; i <= TT_FM_GPU; i++) {
-        if (fm_w[2 * i + 1] > 0) {
-            st->fm_avg[i] = (int64_t)(fm_w[2 * i] / fm_w[2 * i + 1]);
-            st->fm_mask |= 1u << i;
-        }
-    }
-}
+/* ---- reports model (7.1; aggregation in frames_report.c) ---- */
 
 static int finish_reports(tt_frames *f)
 {
-    size_t ns = f->scenes.len, nr = f->reports.len;
-    double *acc = calloc((ns + 1) * 2 * (TT_FM_GPU + 2) + 2, sizeof *acc);
-    if (!acc || tt_vec_reserve(&f->stats, ns) || tt_vec_reserve(&f->series, nr)) {
-        free(acc);
+    size_t ns = f->scenes.len;
+    if (tt_vec_reserve(&f->stats, ns))
         return TT_ENOMEM;
-    }
-    size_t per = 2 + 2 * (TT_FM_GPU + 1);
     for (size_t s = 0; s < ns; s++)
         ((tt_frame_stats *)tt_vec_push(&f->stats, NULL))->scene =
             TT_VEC_AT(&f->scenes, scene, s).name;
     f->all.scene = "*";
-    for (size_t i = 0; i < nr; i++) {
-        const tt_fps_report *r = &TT_VEC_AT(&f->reports, tt_fps_report, i);
-        uint32_t sid = 0;
-        scene_intern(f, r->scene, strlen(r->scene), &sid); /* present: never allocates */
-        double *a = acc + per * sid, *z = acc + per * ns;
-        report_acc(&TT_VEC_AT(&f->stats, tt_frame_stats, sid), a, a + 2, r);
-        report_acc(&f->all, z, z + 2, r);
-        tt_frame_stats *p = tt_vec_push(&f->series, NULL);
-        p->scene = r->scene;
-        p->has_start = r->has_time;
-        p->start_ns = r->has_time && r->time_unix_ms < INT64_MAX / 1000000 &&
-                              r->time_unix_ms > INT64_MIN / 1000000
-                          ? r->time_unix_ms * 1000000
-                          : 0;
-        p->frames = r->frames;
-        p->has_fps = 1;
-        p->fps = r->fps;
-        for (int l = 0; l < TT_DROP_LEVELS; l++)
-            p->dropped_sum = sat_add(p->dropped_sum, r->level_sum[l]);
-    }
-    for (size_t s = 0; s <= ns; s++) {
-        double *a = acc + per * s;
-        report_close(s < ns ? &TT_VEC_AT(&f->stats, tt_frame_stats, s) : &f->all, a, a + 2);
-    }
-    free(acc);
-    return 0;
+    return tt_frames__report_stats(f->stats.data, ns, &f->all, &f->series, f->reports.data,
+                                   f->report_sids.data, f->reports.len);
 }
 
 int tt_frames_finish(tt_frames *f, tt_error *err)

@@ -32,6 +32,20 @@ typedef struct tt_frames__unflushed {
     int64_t frames;
 } tt_frames__unflushed;
 int tt_frames__replay_unflushed(const tt_fps_replay *rp, tt_vec *out);
+/* Saturating int64 addition (counters over hostile input). */
+static inline int64_t tt__sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+/* Reports model (frames_report.c): fills stats[ns] (scene names set) and all from the
+ * reports, sid[i] being report i's scene, and appends one series point per report. */
+int tt_frames__report_stats(tt_frame_stats *stats, size_t ns, tt_frame_stats *all,
+                            tt_vec *series, const tt_fps_report *r, const uint32_t *sid,
+                            size_t nr);
 /* Levels, shared by the native model and the replays (section 2). */
 void tt_frames__level_add(int64_t *count, int64_t *sum, int64_t d, const int32_t t[4]);
 
