@@ -288,6 +288,8 @@ static int native_add(tt_frames *f, const tt_frame_rec *r, uint32_t sid)
     fr.is_jank = (double)dj > f->o.jank_multiplier * (double)expected;
     fr.is_slow = fr.dur > f->o.slow_ns;
     fr.is_frozen = fr.dur > f->o.frozen_ns;
+    fr.has_vsync_id = r->has_vsync_id ? 1 : 0;
+    fr.vsync_id = r->vsync_id;
     fr.seq = f->seq++;
     return tt_vec_push(&f->frames, &fr) ? 0 : TT_ENOMEM;
 }

@@ -66,12 +66,12 @@ int tt_frames_detect(const char *p, size_t n)
 
 /* framestats columns tracetool reads, located by header name */
 enum { C_FLAGS = 0, C_IV, C_VSYNC, C_HIS, C_AS, C_PTS, C_DS, C_DEADLINE, C_INTERVAL, C_SQ,
-       C_SS, C_IDCS, C_SB, C_FC, C_SBC, C_GPU, C_NCOLS };
+       C_SS, C_IDCS, C_SB, C_FC, C_SBC, C_GPU, C_VSYNC_ID, C_NCOLS };
 static const char *const col_names[C_NCOLS] = {
     "Flags", "IntendedVsync", "Vsync", "HandleInputStart", "AnimationStart",
     "PerformTraversalsStart", "DrawStart", "FrameDeadline", "FrameInterval", "SyncQueued",
     "SyncStart", "IssueDrawCommandsStart", "SwapBuffers", "FrameCompleted",
-    "SwapBuffersCompleted", "GpuCompleted"};
+    "SwapBuffersCompleted", "GpuCompleted", "FrameTimelineVsyncId"};
 
 struct tt_frames_reader {
     tt_input *in;
@@ -500,6 +500,10 @@ static void fs_record(tt_frames_reader *r, tt_frame_rec *rec, uint64_t line)
     }
     if (has_col(r, C_INTERVAL) && col(r, C_INTERVAL) > 0)
         rec->interval_ns = col(r, C_INTERVAL);
+    if (has_col(r, C_VSYNC_ID)) {
+        rec->vsync_id = col(r, C_VSYNC_ID);
+        rec->has_vsync_id = 1;
+    }
     fs_metrics(r, rec);
 }
 

@@ -470,6 +470,8 @@ typedef struct tt_frame_rec {
     int64_t fm[TT_FM_COUNT];
     uint32_t fm_mask;       /* bit i: fm[i] given */
     int64_t ts_ns;          /* pause records */
+    int has_vsync_id;
+    int64_t vsync_id;       /* framestats FrameTimelineVsyncId (Android 12+) */
     uint64_t line;          /* 1-based input line */
 } tt_frame_rec;
 
@@ -558,6 +560,8 @@ typedef struct tt_ui_frame {
     int64_t dropped;        /* d (60 Hz-equivalent frames in scaled mode) */
     uint8_t level;          /* TT_DROP_* */
     uint8_t is_jank, is_slow, is_frozen;
+    uint8_t has_vsync_id;
+    int64_t vsync_id;       /* FrameTimelineVsyncId when has_vsync_id */
     uint64_t seq;           /* input order */
 } tt_ui_frame;
 

@@ -575,6 +575,7 @@ START_TEST(framestats_example)
     ck_assert_int_eq(a.ui_ns, 3900000);
     ck_assert_int_eq(a.fm[TT_FM_DRAW], 1 * MS);
     ck_assert_int_eq(a.line, 3);
+    ck_assert_int_eq(a.has_vsync_id, 0);
     ck_assert(a.scene_len == 7 && !memcmp(a.scene, "unknown", 7));
     ck_assert_int_eq(tt_frames_reader_next(r, &a, NULL), 0);
     ck_assert_int_eq(a.skip, TT_FSKIP_FLAGS);
@@ -619,7 +620,43 @@ START_TEST(framestats_scenes_dedupe)
     ck_assert_int_eq(tt_frames_skipped_get(f)->invalid, 2);
     ck_assert_int_eq(tt_frames_skipped_get(f)->duplicates, 1);
     ck_assert_int_eq(tt_frames_frame_get(f, 0)->interval_dur, 8333333);
+    ck_assert_int_eq(tt_frames_frame_get(f, 0)->has_vsync_id, 0);
     tt_frames_free(f);
+}
+END_TEST
+
+START_TEST(framestats_android12)
+{
+    /* Android 12 order (FrameStartTime/FrameInterval swapped vs the docs), extra columns */
+    const char *s =
+        "Window: com.app/com.app.Main\n"
+        "---PROFILEDATA---\n"
+        "Flags,FrameTimelineVsyncId,IntendedVsync,Vsync,InputEventId,HandleInputStart,"
+        "AnimationStart,PerformTraversalsStart,DrawStart,FrameDeadline,FrameInterval,"
+        "FrameStartTime,SyncQueued,SyncStart,IssueDrawCommandsStart,SwapBuffers,FrameCompleted,"
+        "DequeueBufferDuration,QueueBufferDuration,GpuCompleted,SwapBuffersCompleted,"
+        "DisplayPresentTime,WorkloadTarget,\n"
+        "0,77,1000000000,1000100000,0,1000500000,1000600000,1000700000,1002000000,1030000000,"
+        "11111111,1000100000,1003000000,1003100000,1004000000,1008000000,1040000000,1,2,"
+        "1039000000,1009000000,1050000000,0,\n"
+        "---PROFILEDATA---\n";
+    tt_input *in = unit_mem("a12.txt", s, strlen(s));
+    tt_frames_reader *r;
+    ck_assert_int_eq(tt_frames_reader_new(&r, in, TT_FIN_UNKNOWN, NULL), 0);
+    tt_frame_rec a;
+    ck_assert_int_eq(tt_frames_reader_next(r, &a, NULL), 0);
+    ck_assert(a.scene_len == 20 && !memcmp(a.scene, "com.app/com.app.Main", 20));
+    ck_assert_int_eq(a.interval_ns, 11111111);
+    ck_assert_int_eq(a.fm[TT_FM_DEADLINE], 30 * MS);
+    ck_assert_int_eq(a.fm[TT_FM_TOTAL], 40 * MS);
+    ck_assert_int_eq(a.fm[TT_FM_SWAP_BUFFERS], 1 * MS); /* to SwapBuffersCompleted */
+    ck_assert_int_eq(a.vsync_ns, 1000100000);
+    ck_assert_int_eq(a.has_vsync_id, 1);
+    ck_assert_int_eq(a.vsync_id, 77);
+    ck_assert_int_eq(a.ui_ns, 3900000);
+    ck_assert_int_eq(tt_frames_reader_next(r, &a, NULL), TT_DONE);
+    tt_frames_reader_free(r);
+    tt_input_close(in);
 }
 END_TEST
 
@@ -799,6 +836,7 @@ static Suite *frames_suite(void)
     tcase_add_test(t, jank_deadline_and_ui);
     tcase_add_test(t, framestats_example);
     tcase_add_test(t, framestats_scenes_dedupe);
+    tcase_add_test(t, framestats_android12);
     tcase_add_test(t, framestats_errors);
     tcase_add_test(t, jsonl_example);
     tcase_add_test(t, jsonl_errors);
