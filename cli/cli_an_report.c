@@ -82,6 +82,7 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
     if (!rc)
         rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
+    tt_frames *fps = NULL; /* Trace_FPS reports aggregated per scene (frames.md 7.1) */
     int64_t n = 0, tmin = 0, tmax = 0;
     const char *process = NULL;
     char *process_copy = NULL;
@@ -104,7 +105,19 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
             process = process_copy = strdup(rep->process);
         n++;
         rc = store_report(a, t->trace_id, rep, err);
+        if (!rc && rep->kind == TT_RKIND_FPS) {
+            tt_frames_opts fo = {.model = TT_FMODEL_REPORTS};
+            tt_fps_report fr;
+            tt_fps_report_from_report(&fr, rep);
+            if (!fps)
+                rc = tt_frames_new(&fps, &fo, err);
+            if (!rc)
+                rc = tt_frames_add_fps_report(fps, &fr, err);
+        }
     }
+    if (!rc && fps && !(rc = tt_frames_finish(fps, err)))
+        rc = cli_an_frame_stats(a, t->trace_id, fps, 0, err);
+    tt_frames_free(fps);
     if (!rc)
         rc = reader_stats(a, t->trace_id, st, err);
     if (!rc) {

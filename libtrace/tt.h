@@ -337,9 +337,10 @@ typedef enum tt_kind {
     TT_KIND_PROGUARD,      /* ProGuard/R8 mapping.txt (4.6) */
     TT_KIND_REPORT,        /* Matrix issue reports in any container (7.1) */
     TT_KIND_DATABASE,      /* an SQLite file */
+    TT_KIND_FRAMES,        /* per-frame JSON lines or dumpsys gfxinfo framestats (frames.md 7) */
     TT_KIND__COUNT
 } tt_kind;
-/* Kind of an input from its first (decompressed) bytes; p/n as from tt_input_peek (4096). */
+/* Kind of an input from its first (decompressed) bytes, up to 64 KiB from tt_input_peek. */
 tt_kind tt_detect(const unsigned char *p, size_t n);
 /* Stable lowercase name ("beat", "mapping", ...); tt_kind_parse returns -1 if unknown. */
 const char *tt_kind_name(tt_kind k);
