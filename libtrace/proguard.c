@@ -327,18 +327,27 @@ static int map_desc(const tt_proguard *p, const char *desc, tt_buf *args, tt_buf
     return 0;
 }
 
+/* Re-points *dst at a copy of s in the mapping's arena: the mapping outlives p. */
+static void set_name(tt_arena *a, const char **dst, const char *s)
+{
+    char *c = tt_arena_strndup(a, s, strlen(s));
+    if (c)
+        *dst = c;
+}
+
 int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m)
 {
     const pg_class *c = find_class(p, m->cls);
+    const char *obf_name = m->name;
     if (c)
-        m->cls = c->orig;
+        set_name(a, &m->cls, c->orig);
     if (!m->desc || m->bad_desc) {
         /* no descriptor: by name alone, first in file order */
         if (c) {
             const pg_method *pm = (const pg_method *)p->methods.data + c->first;
             for (size_t i = 0; i < c->n; i++)
-                if (!strcmp(pm[i].obf, m->name) && !pm[i].cls) {
-                    m->name = pm[i].name;
+                if (!strcmp(pm[i].obf, obf_name) && !pm[i].cls) {
+                    set_name(a, &m->name, pm[i].name);
                     break;
                 }
         }
@@ -365,7 +374,7 @@ int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m)
                     amb = 1;
             }
             if (chosen)
-                m->name = chosen;
+                set_name(a, &m->name, chosen);
         }
     }
     tt_buf_free(&args);

@@ -175,6 +175,32 @@ START_TEST(proguard_methods)
 }
 END_TEST
 
+/* Retraced names must be owned by the mapping: the CLI frees the ProGuard mapping right
+ * after retracing (found by running the sample through --proguard under ASan). */
+START_TEST(proguard_names_outlive_mapping)
+{
+    tt_proguard *p;
+    tt_input *in = unit_mem("mapping.txt", pg_text, strlen(pg_text));
+    ck_assert_int_eq(tt_proguard_load(&p, in, NULL), 0);
+    tt_input_close(in);
+    int rc;
+    tt_mapping *m = load("1,1,a.b.c b (La.b.d;)Ljava.lang.String;\n2,257,a.b.c b\n", NULL, &rc,
+                         NULL);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(tt_mapping_retrace(m, p, NULL), 0);
+    tt_proguard_free(p);
+    /* reuse the freed memory with different text */
+    const char *other = "x.Y -> q.r.s:\n    void zzzzzzzz(int) -> b\n";
+    in = unit_mem("other.txt", other, strlen(other));
+    ck_assert_int_eq(tt_proguard_load(&p, in, NULL), 0);
+    tt_input_close(in);
+    ck_assert_str_eq(name(m, 1, TT_NAME_JAVA), "com.example.Original.other(com.example.Model)");
+    ck_assert_str_eq(name(m, 2, TT_NAME_JAVA), "com.example.Original.other");
+    tt_proguard_free(p);
+    tt_mapping_free(m);
+}
+END_TEST
+
 START_TEST(proguard_errors)
 {
     tt_proguard *p = NULL;
@@ -203,6 +229,7 @@ static Suite *suite(void)
     tcase_add_test(tc, proguard_frames);
     tcase_add_test(tc, proguard_methods);
     tcase_add_test(tc, proguard_errors);
+    tcase_add_test(tc, proguard_names_outlive_mapping);
     suite_add_tcase(s, tc);
     return s;
 }
