@@ -72,6 +72,12 @@ const char *tt_proguard_class(const tt_proguard *p, const char *obf)
     return c ? c->orig : NULL;
 }
 
+/* The method lines of a class; NULL when it has none (the vector may be unallocated). */
+static const pg_method *class_methods(const tt_proguard *p, const pg_class *c)
+{
+    return c->n ? (const pg_method *)p->methods.data + c->first : NULL;
+}
+
 static int parse_num(const char **s, const char *e, int32_t *v)
 {
     const char *p = *s;
@@ -344,7 +350,7 @@ int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m)
     if (!m->desc || m->bad_desc) {
         /* no descriptor: by name alone, first in file order */
         if (c) {
-            const pg_method *pm = (const pg_method *)p->methods.data + c->first;
+            const pg_method *pm = class_methods(p, c);
             for (size_t i = 0; i < c->n; i++)
                 if (!strcmp(pm[i].obf, obf_name) && !pm[i].cls) {
                     set_name(a, &m->name, pm[i].name);
@@ -360,7 +366,7 @@ int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m)
         if (nd)
             m->desc = nd;
         if (c) {
-            const pg_method *pm = (const pg_method *)p->methods.data + c->first;
+            const pg_method *pm = class_methods(p, c);
             const char *chosen = NULL;
             for (size_t i = 0; i < c->n; i++) {
                 if (strcmp(pm[i].obf, m->name) || pm[i].cls)
@@ -420,7 +426,7 @@ int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame
     const pg_class *c = find_class(p, cls);
     if (!c)
         return tt_buf_put(b, frame, n);
-    const pg_method *pm = (const pg_method *)p->methods.data + c->first;
+    const pg_method *pm = class_methods(p, c);
     const char *src = c->source;
     /* group by obfuscated range containing the line */
     int emitted = 0;
