@@ -251,6 +251,50 @@ START_TEST(proguard_class_without_members)
 }
 END_TEST
 
+/* Lookups go through a per-class index sorted by (obfuscated name, signature); results must
+ * keep the file-order semantics of 4.6 (first unqualified line wins, distinct names listed
+ * in file order, inlined lines from other classes skipped for methods). */
+START_TEST(proguard_reused_names_file_order)
+{
+    const char *s = "a.B -> x:\n"
+                    "    void z(int) -> a\n"
+                    "    void y(int) -> a\n"
+                    "    void w() -> a\n"
+                    "    int v(int) -> a\n"
+                    "    void z(int) -> a\n"
+                    "    1:2:void q():5:6 -> b\n"
+                    "    3:4:void com.o.P.r():9 -> b\n"
+                    "    3:4:void q():7 -> b\n";
+    tt_proguard *p;
+    tt_input *in = unit_mem("mapping.txt", s, strlen(s));
+    ck_assert_int_eq(tt_proguard_load(&p, in, NULL), 0);
+    tt_input_close(in);
+    tt_buf b = {0};
+    tt_proguard_retrace_frame(&b, p, "x.a(SourceFile)", 15);
+    ck_assert_str_eq(b.data, "a.B.z | y | w | v(Unknown Source)");
+    b.len = 0;
+    tt_proguard_retrace_frame(&b, p, "x.b(SourceFile:3)", 17);
+    ck_assert_str_eq(b.data, "com.o.P.r(Unknown Source:9)\na.B.q(Unknown Source:7)");
+    int rc;
+    tt_mapping *m = load("1,1,x a (I)V\n2,1,x a ()V\n3,1,x a (I)I\n4,1,x b ()V\n5,257,x a\n"
+                         "6,1,x a (J)V\n",
+                         NULL, &rc, NULL);
+    ck_assert_int_eq(rc, 0);
+    size_t amb = 0;
+    ck_assert_int_eq(tt_mapping_retrace(m, p, &amb), 0);
+    ck_assert_uint_eq(amb, 1);
+    ck_assert_str_eq(name(m, 1, TT_NAME_JAVA), "a.B.z(int)");
+    ck_assert_str_eq(name(m, 2, TT_NAME_JAVA), "a.B.w()");
+    ck_assert_str_eq(name(m, 3, TT_NAME_JAVA), "a.B.v(int)");
+    ck_assert_str_eq(name(m, 4, TT_NAME_JAVA), "a.B.q()");
+    ck_assert_str_eq(name(m, 5, TT_NAME_JAVA), "a.B.z");
+    ck_assert_str_eq(name(m, 6, TT_NAME_JAVA), "a.B.a(long)");
+    tt_buf_free(&b);
+    tt_mapping_free(m);
+    tt_proguard_free(p);
+}
+END_TEST
+
 START_TEST(proguard_errors)
 {
     tt_proguard *p = NULL;
@@ -282,6 +326,7 @@ static Suite *suite(void)
     tcase_add_test(tc, proguard_errors);
     tcase_add_test(tc, proguard_names_outlive_mapping);
     tcase_add_test(tc, proguard_class_without_members);
+    tcase_add_test(tc, proguard_reused_names_file_order);
     suite_add_tcase(s, tc);
     return s;
 }
