@@ -49,11 +49,15 @@ static int64_t sub64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uin
 static int64_t add64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 
 /* ---- incremental pairing (5.2) ---- */
+#define IDPAGE_BITS 10
+#define IDPAGE_MASK ((1u << IDPAGE_BITS) - 1)
 struct tt_mstack {
     tt_mstack_opts o;
     tt_vec pending;   /* uint64_t entry records; top = last */
     tt_vec done;      /* tt_mitem in completion order ("front" of Matrix's list = last) */
-    uint32_t *idcount;/* occurrences of each id in pending (20-bit ids) */
+    /* occurrences of each id in pending (20-bit ids), in 4 KB pages allocated on first use:
+     * a flat table would be 4 MB per analysis whatever the ids */
+    uint32_t *idpage[(TT_BEAT_ID_MAX >> IDPAGE_BITS) + 1];
     int32_t depth;
     int begun;
     int dead;         /* negative duration seen: result empty */
@@ -74,11 +78,6 @@ int tt_mstack_new(tt_mstack **out, const tt_mstack_opts *opts)
     tt_vec_init(&m->pending, sizeof(uint64_t));
     tt_vec_init(&m->done, sizeof(tt_mitem));
     tt_vec_init(&m->out, sizeof(tt_mitem));
-    m->idcount = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof(uint32_t));
-    if (!m->idcount) {
-        free(m);
-        return TT_ENOMEM;
-    }
     m->begun = !opts->strict;
     m->res.key_id = -1;
     m->res.key_index = -1;
@@ -93,8 +92,30 @@ void tt_mstack_free(tt_mstack *m)
     tt_vec_free(&m->pending);
     tt_vec_free(&m->done);
     tt_vec_free(&m->out);
-    free(m->idcount);
+    for (size_t i = 0; i < sizeof m->idpage / sizeof m->idpage[0]; i++)
+        free(m->idpage[i]);
     free(m);
+}
+
+static inline uint32_t idcount(const tt_mstack *m, uint32_t id)
+{
+    const uint32_t *pg = m->idpage[id >> IDPAGE_BITS];
+    return pg ? pg[id & IDPAGE_MASK] : 0;
+}
+
+static inline int idcount_inc(tt_mstack *m, uint32_t id)
+{
+    uint32_t **pg = &m->idpage[id >> IDPAGE_BITS];
+    if (!*pg && !(*pg = calloc(IDPAGE_MASK + 1, sizeof **pg)))
+        return TT_ENOMEM;
+    (*pg)[id & IDPAGE_MASK]++;
+    return 0;
+}
+
+/* only for ids in pending, whose page exists */
+static inline void idcount_dec(tt_mstack *m, uint32_t id)
+{
+    m->idpage[id >> IDPAGE_BITS][id & IDPAGE_MASK]--;
 }
 
 /* add_item (5.4): merge with the most recent completion when the rule says so. */
@@ -122,7 +143,7 @@ static void add_item(tt_mstack *m, tt_mitem it)
 static inline uint64_t pop(tt_mstack *m)
 {
     uint64_t e = TT_VEC_AT(&m->pending, uint64_t, --m->pending.len);
-    m->idcount[tt_beat_id(e)]--;
+    idcount_dec(m, tt_beat_id(e));
     m->depth = tt_java_wrap32((int64_t)m->depth - 1);
     return e;
 }
@@ -155,14 +176,17 @@ static void feed_one(tt_mstack *m, uint64_t w)
             m->oom = 1;
             return;
         }
+        if (idcount_inc(m, id)) {
+            m->oom = 1;
+            return;
+        }
         ((uint64_t *)m->pending.data)[m->pending.len++] = w;
-        m->idcount[id]++;
         return;
     }
     if (m->pending.len == 0)
         return; /* exit with no entry at all */
     uint64_t e;
-    if (m->idcount[id] == 0) {
+    if (idcount(m, id) == 0) {
         /* The search would empty pending without a match: the outcome depends only on
          * the bottom entry, so decide without popping (keeps the loop linear). */
         uint64_t bottom = TT_VEC_AT(&m->pending, uint64_t, 0);
@@ -216,7 +240,7 @@ static void drain(tt_mstack *m)
     m->res.end_ms_used = end;
     while (m->pending.len) {
         uint64_t e = TT_VEC_AT(&m->pending, uint64_t, --m->pending.len);
-        m->idcount[tt_beat_id(e)]--;
+        idcount_dec(m, tt_beat_id(e));
         int64_t in_time = add64(tt_beat_time(e), m->o.base_ms);
         tt_mitem it = {tt_java_wrap32((int64_t)m->pending.len), (int32_t)tt_beat_id(e), 1,
                        tt_java_wrap32(sub64(end, in_time))};
