@@ -26,8 +26,14 @@ run() { # label, command...
         if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; res=$r; fi
     done
     rss=$(echo "$res" | sed -n 's/.*peak_rss_mib=\([0-9.]*\).*/\1/p')
+    # measure.py's figure includes the forking Python's own pages (Linux carries the
+    # pre-exec high-water mark into ru_maxrss); GNU time forks from a small process
+    if [ -x /usr/bin/time ]; then
+        kb=$(/usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1)
+        rss="$rss ($(awk "BEGIN{printf \"%.1f\", $kb / 1024}") by GNU time)"
+    fi
     rate=$(awk "BEGIN{printf \"%d\", $RECORDS / ($best > 0 ? $best : 0.001)}")
-    printf '%-34s wall %6ss  %10s records/s  peak RSS %6s MiB\n' "$label" "$best" "$rate" "$rss"
+    printf '%-26s wall %6ss  %9s records/s  peak RSS %s MiB\n' "$label" "$best" "$rate" "$rss"
 }
 
 run "matrix, binary" tracetool beat --format matrix --end-ms 99999999999 "$buf"

@@ -169,6 +169,26 @@ START_TEST(bulk_read)
 }
 END_TEST
 
+/* Memory inputs are read in place; an empty one may have no buffer at all. */
+START_TEST(empty_memory_input)
+{
+    tt_input *in = NULL;
+    ck_assert_int_eq(tt_input_open_mem(&in, "e", NULL, 0, NULL), 0);
+    const unsigned char *p;
+    size_t n;
+    ck_assert_int_eq(tt_input_peek(in, &p, &n, 4096, NULL), 0);
+    ck_assert_uint_eq(n, 0);
+    char b[16];
+    size_t got;
+    ck_assert_int_eq(tt_input_read(in, b, sizeof b, &got, NULL), 0);
+    ck_assert_uint_eq(got, 0);
+    const char *line;
+    uint64_t ln;
+    ck_assert_int_eq(tt_input_line(in, &line, &n, &ln, NULL), TT_DONE);
+    tt_input_close(in);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
     tt_input *in = NULL;
@@ -189,6 +209,7 @@ static Suite *suite(void)
     tcase_add_test(tc, peek_then_read);
     tcase_add_test(tc, missing_file);
     tcase_add_test(tc, bulk_read);
+    tcase_add_test(tc, empty_memory_input);
     suite_add_tcase(s, tc);
     return s;
 }
