@@ -291,8 +291,8 @@ int tt_proguard_load(tt_proguard **out, tt_input *in, tt_error *err);
 void tt_proguard_free(tt_proguard *p);
 /* Original class name for an obfuscated one, or NULL. Borrowed. */
 const char *tt_proguard_class(const tt_proguard *p, const char *obf);
-/* Retraces a methodMapping entry in place (names re-pointed into p's / arena storage).
- * Returns 1 if ambiguous. */
+/* Retraces a methodMapping entry in place; new names are copied into a, so they stay valid
+ * after tt_proguard_free(p). Returns 1 if ambiguous. */
 int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m);
 /* Retraces every method of a mapping. *ambiguous counts ambiguous choices. */
 int tt_mapping_retrace(tt_mapping *m, const tt_proguard *p, size_t *ambiguous);
