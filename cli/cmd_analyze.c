@@ -673,11 +673,21 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    if ((rc = tdb_open_write(&a.db, o.out, o.append, &err))) {
+    /* no signal between creating the temporary file and registering it for removal */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    rc = tdb_open_write(&a.db, o.out, o.append, &err);
+    if (!rc)
+        guard_tmp(tdb_tmp_path(a.db));
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (rc) {
         rc = cli_err(&err);
         goto done;
     }
-    guard_tmp(tdb_tmp_path(a.db));
     const char *mapping_path = o.nmaps ? o.maps[0] : NULL;
     for (size_t i = o.nmaps; i < inputs.len && !mapping_path; i++)
         if (TT_VEC_AT(&inputs, ainput, i).status == IN_MAPPING &&
