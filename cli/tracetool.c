@@ -12,7 +12,8 @@ static const cli_cmd commands[] = {
 
     /* report */
 
-    /* frames, startup */
+    /* frames */
+    {"startup", cmd_startup, "startup segments, TTID/TTFD, Matrix startup replay, verdicts", 0},
 
     /* samples, export */
 

@@ -1,0 +1,292 @@
+/* tracetool startup: startup segments, Matrix's startup replay and threshold verdicts
+ * (spec/startup.md). Output writers are in cli_startup_out.c. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_load.h"
+#include "cli_startup.h"
+
+static const char usage[] =
+    "usage: tracetool startup [--format text|json|jsonl|csv] [--table startups|launches]\n"
+    "                         [--matrix-compat] [--splash LIST] [--cold-ms MS] [--warm-ms MS]\n"
+    "                         [--no-ui-process] [--beat BUFFER] [-m MAPPING]... [--base-ms MS]\n"
+    "                         [--force-stack] [--buffer-format auto|bin|text]\n"
+    "                         [--kind auto|events|launches|report] [--fail-on-flag]\n"
+    "                         [--max-median-ms MS] [--max-p90-ms MS] FILE...\n"
+    "\n"
+    "      --format FMT        text (default), json (startup.md 5.5), jsonl, csv\n"
+    "      --table T           csv table: startups (default) or launches\n"
+    "      --matrix-compat     print the reports Matrix's state machine emits (jsonl or json)\n"
+    "      --splash LIST       Matrix splash activities, ';'-separated class names\n"
+    "      --cold-ms MS        Matrix cold threshold (default 10000); --cold-threshold-ms\n"
+    "      --warm-ms MS        Matrix warm threshold (default 4000); --warm-threshold-ms\n"
+    "      --no-ui-process     the process has no activities (Matrix hasActivity = false)\n"
+    "      --beat BUFFER       method-beat buffer covering the startup (stacks)\n"
+    "  -m, --mapping FILE      methodMapping.txt for method names (repeatable)\n"
+    "      --base-ms MS        buffer time base (default: time_base event, else first_method)\n"
+    "      --force-stack       compute the Matrix stack of every cold start\n"
+    "      --buffer-format F   auto (by content, default), bin, text\n"
+    "      --kind KIND         input kind: auto (by content, default), events, launches, report\n"
+    "      --fail-on-flag      exit 1 when a startup is over a Matrix or Play vitals threshold\n"
+    "      --max-median-ms MS  exit 1 when the median TotalTime of launches exceeds MS\n"
+    "      --max-p90-ms MS     exit 1 when the p90 TotalTime of launches exceeds MS\n"
+    "  -h, --help              show this help\n";
+
+enum { O_FORMAT = 256, O_TABLE, O_MATRIX, O_SPLASH, O_COLD, O_WARM, O_NOUI, O_BEAT, O_BASE,
+       O_FORCE, O_BUFFMT, O_KIND, O_FAILFLAG, O_MAXMED, O_MAXP90 };
+
+static const struct option longopts[] = {
+    {"format", required_argument, NULL, O_FORMAT},
+    {"table", required_argument, NULL, O_TABLE},
+    {"matrix-compat", no_argument, NULL, O_MATRIX},
+    {"splash", required_argument, NULL, O_SPLASH},
+    {"cold-ms", required_argument, NULL, O_COLD},
+    {"cold-threshold-ms", required_argument, NULL, O_COLD},
+    {"warm-ms", required_argument, NULL, O_WARM},
+    {"warm-threshold-ms", required_argument, NULL, O_WARM},
+    {"no-ui-process", no_argument, NULL, O_NOUI},
+    {"beat", required_argument, NULL, O_BEAT},
+    {"mapping", required_argument, NULL, 'm'},
+    {"base-ms", required_argument, NULL, O_BASE},
+    {"force-stack", no_argument, NULL, O_FORCE},
+    {"buffer-format", required_argument, NULL, O_BUFFMT},
+    {"kind", required_argument, NULL, O_KIND},
+    {"fail-on-flag", no_argument, NULL, O_FAILFLAG},
+    {"max-median-ms", required_argument, NULL, O_MAXMED},
+    {"max-p90-ms", required_argument, NULL, O_MAXP90},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const char *const formats[] = {"text", "json", "jsonl", "csv", NULL};
+static const char *const tables[] = {"startups", "launches", NULL};
+static const char *const buffmts[] = {"auto", "bin", "text", NULL};
+static const char *const kinds[] = {"auto", "events", "launches", "report", NULL};
+
+typedef struct opts {
+    tt_su_opts su;
+    int format, table, matrix, buffmt, kind, fail_flag;
+    int64_t max_median, max_p90;
+    int have_median, have_p90;
+    const char *beat;
+    char *maps[64];
+    size_t nmaps;
+} opts;
+
+static int parse_ms(const char *opt, const char *val, int64_t *out)
+{
+    if (cli_opt_i64(opt, val, out))
+        return CLI_BAD;
+    if (*out < 0) {
+        cli_errorf("option %s: expected milliseconds >= 0, got %s", opt, val);
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+static int parse_opts(opts *o, int argc, char **argv, int *done)
+{
+    int c;
+    *done = 0;
+    while ((c = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
+        int bad = 0;
+        switch (c) {
+        case O_FORMAT: bad = (o->format = cli_opt_enum("--format", optarg, formats)) < 0; break;
+        case O_TABLE: bad = (o->table = cli_opt_enum("--table", optarg, tables)) < 0; break;
+        case O_MATRIX: o->matrix = 1; break;
+        case O_SPLASH: o->su.splash = optarg; break;
+        case O_COLD: bad = parse_ms("--cold-ms", optarg, &o->su.cold_ms) != 0; break;
+        case O_WARM: bad = parse_ms("--warm-ms", optarg, &o->su.warm_ms) != 0; break;
+        case O_NOUI: o->su.no_ui = 1; break;
+        case O_BEAT: o->beat = optarg; break;
+        case 'm':
+            if (o->nmaps == 64) {
+                cli_errorf("too many -m options (at most 64)");
+                return CLI_BAD;
+            }
+            o->maps[o->nmaps++] = optarg;
+            break;
+        case O_BASE:
+            bad = cli_opt_i64("--base-ms", optarg, &o->su.base_ms) != 0;
+            o->su.have_base = 1;
+            break;
+        case O_FORCE: o->su.force_stack = 1; break;
+        case O_BUFFMT: bad = (o->buffmt = cli_opt_enum("--buffer-format", optarg, buffmts)) < 0;
+            break;
+        case O_KIND: bad = (o->kind = cli_opt_enum("--kind", optarg, kinds)) < 0; break;
+        case O_FAILFLAG: o->fail_flag = 1; break;
+        case O_MAXMED:
+            bad = parse_ms("--max-median-ms", optarg, &o->max_median) != 0;
+            o->have_median = 1;
+            break;
+        case O_MAXP90:
+            bad = parse_ms("--max-p90-ms", optarg, &o->max_p90) != 0;
+            o->have_p90 = 1;
+            break;
+        case 'h': *done = 1; return cli_usage(usage, 0);
+        default: return cli_usage(usage, 1);
+        }
+        if (bad)
+            return CLI_BAD;
+    }
+    if (optind >= argc) {
+        cli_errorf("startup: missing FILE");
+        return cli_usage(usage, 1);
+    }
+    if (o->matrix && o->format == 3) {
+        cli_errorf("--matrix-compat prints report objects: use --format jsonl or json");
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+/* Reads the whole buffer: the Matrix slice and native windows index into it. */
+static int load_beat(tt_vec *v, const char *path, int fmt)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (tt_input_open(&in, path, &err))
+        return cli_err(&err);
+    tt_beat_reader *r;
+    if (tt_beat_reader_new(&r, in, fmt, &err)) {
+        tt_input_close(in);
+        return cli_err(&err);
+    }
+    int rc = 0;
+    for (;;) {
+        if (tt_vec_reserve(v, v->len + 4096)) {
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
+            break;
+        }
+        size_t n;
+        int r2 = tt_beat_reader_next(r, (uint64_t *)v->data + v->len, 4096, &n, &err);
+        if (r2 == TT_DONE)
+            break;
+        if (r2) {
+            rc = cli_err(&err);
+            break;
+        }
+        v->len += n;
+    }
+    tt_beat_reader_free(r);
+    tt_input_close(in);
+    return rc;
+}
+
+static int read_one(tt_startup *s, const char *path, int kind)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (tt_input_open(&in, path, &err))
+        return cli_err(&err);
+    int rc = 0;
+    if (kind == 0) {
+        const unsigned char *p;
+        size_t n;
+        if (tt_input_peek(in, &p, &n, 4096, &err)) {
+            tt_input_close(in);
+            return cli_err(&err);
+        }
+        kind = tt_su_detect((const char *)p, n);
+        if (kind == TT_SU_IN_UNKNOWN) {
+            cli_errorf("%s: not a startup event stream, logcat, am start -W output or Matrix "
+                       "report (use --kind)", tt_input_name(in));
+            tt_input_close(in);
+            return CLI_BAD;
+        }
+    }
+    if (kind == TT_SU_IN_EVENTS)
+        rc = tt_startup_read_events(s, in, &err);
+    else if (kind == TT_SU_IN_LAUNCHES)
+        rc = tt_startup_read_launches(s, in, &err);
+    else
+        rc = cli_startup_read_reports(s, in, &err);
+    if (rc)
+        rc = cli_err(&err);
+    tt_input_close(in);
+    return rc;
+}
+
+/* The CI gate of startup.md 5.3. */
+static int gate(const opts *o, const tt_startup *s)
+{
+    int failed = 0;
+    if (o->fail_flag) {
+        size_t n;
+        const tt_su_row *r = tt_startup_rows(s, &n);
+        for (size_t i = 0; i < n; i++)
+            if (r[i].vitals_excessive || r[i].matrix_over_threshold) {
+                fprintf(stderr, "tracetool: check failed: startup %zu (%s) is over a %s "
+                        "threshold\n", i + 1, tt_su_type_name(r[i].type),
+                        r[i].matrix_over_threshold ? "Matrix" : "Play vitals");
+                failed = 1;
+            }
+    }
+    const tt_su_dist *d[2] = {tt_startup_am_stats(s), tt_startup_logcat_stats(s)};
+    const char *what[2] = {"am start -W TotalTime", "logcat Displayed"};
+    for (int i = 0; i < 2; i++) {
+        if (!d[i]->count)
+            continue;
+        if (o->have_median && d[i]->median > o->max_median) {
+            fprintf(stderr, "tracetool: check failed: median %s %lld ms > %lld ms\n", what[i],
+                    (long long)d[i]->median, (long long)o->max_median);
+            failed = 1;
+        }
+        if (o->have_p90 && d[i]->p90 > o->max_p90) {
+            fprintf(stderr, "tracetool: check failed: p90 %s %lld ms > %lld ms\n", what[i],
+                    (long long)d[i]->p90, (long long)o->max_p90);
+            failed = 1;
+        }
+    }
+    return failed ? CLI_CHECK_FAILED : CLI_OK;
+}
+
+int cmd_startup(int argc, char **argv, cli_ctx *ctx)
+{
+    opts o = {0};
+    int done, rc = parse_opts(&o, argc, argv, &done);
+    if (rc || done)
+        return rc;
+    tt_vec beat;
+    tt_vec_init(&beat, sizeof(uint64_t));
+    tt_mapping *m = NULL;
+    tt_startup *s = NULL;
+    tt_error err = {0};
+    if (o.beat && (rc = load_beat(&beat, o.beat, o.buffmt)))
+        goto out;
+    if ((rc = cli_load_mappings(&m, o.maps, o.nmaps, NULL, ctx->stats)))
+        goto out;
+    o.su.beat = beat.data;
+    o.su.n_beat = beat.len;
+    o.su.mapping = m;
+    if (tt_startup_new(&s, &o.su, ctx->stats, &err)) {
+        rc = cli_err(&err);
+        goto out;
+    }
+    for (int i = optind; i < argc && !rc; i++)
+        rc = read_one(s, argv[i], o.kind);
+    if (!rc && tt_startup_finish(s, &err))
+        rc = cli_err(&err);
+    if (!rc) {
+        if (o.matrix)
+            cli_startup_matrix(s, o.format == 1);
+        else if (o.format == 1)
+            cli_startup_json(s);
+        else if (o.format == 2)
+            cli_startup_jsonl(s);
+        else if (o.format == 3)
+            cli_startup_csv(s, o.table == 1);
+        else
+            cli_startup_text(s);
+        cli_stats_report(ctx->stats);
+        rc = gate(&o, s);
+    }
+out:
+    tt_startup_free(s);
+    tt_mapping_free(m);
+    tt_vec_free(&beat);
+    return rc;
+}
