@@ -21,8 +21,9 @@ typedef struct nat {
     size_t n;
     const char *file;
     size_t row0;          /* first row of this process */
-    int64_t cold_end;     /* -1: the cold phase has no end */
+    int64_t cold_end;     /* index of the event ending the cold start, -1 none */
     int have_cold;
+    size_t cold_idx;
     nat_inst *inst;
     int64_t alive, started;
     int create_since_stop, seen_stop;
@@ -132,14 +133,37 @@ static int cold_row(nat *x, int has_pid, int64_t pid)
     r->has_start = 1;
     r->start_ms = start->ms;
     r->start_event = tt_su_kind_name(start->kind);
+    /* the first frame of the first non-splash activity, else its focus */
     int ff = first_non_splash(x, TT_SU_FIRST_FRAME), fo = first_non_splash(x, TT_SU_WINDOW_FOCUS);
+    if (ff >= 0 && fo >= 0 && x->ev[ff].ms > x->ev[fo].ms)
+        ff = -1;
     if (ff >= 0 || fo >= 0) {
         const tt__su_event *e = at(x, ff >= 0 ? ff : fo);
         set_end(r, e->ms, tt_su_kind_name(e->kind));
-        x->cold_end = e->ms;
+        x->cold_end = (int64_t)(e - x->ev); /* index of the ending event */
     }
-    /* segments, in the order of the table in 5.2 */
+    x->cold_idx = idx;
+    return 0;
+}
+
+/* First event of `kind` before limit_ms. */
+static const tt__su_event *first_before(const nat *x, int kind, int64_t limit_ms)
+{
+    int i = first_of(x, kind);
+    return i >= 0 && x->ev[i].ms < limit_ms ? &x->ev[i] : NULL;
+}
+
+/* Segments of the cold row (5.2), in the order of the table; limit_ms is the start of the
+ * next startup of the process, which bounds first_frame and fully_drawn. */
+static int cold_segments(nat *x, int64_t limit_ms)
+{
+    if (!x->have_cold)
+        return 0;
     tt_startup *s = x->s;
+    tt_su_row *r = row_at(s, x->cold_idx);
+    int li = first_of(x, TT_SU_LAUNCH_INTENT), ps = first_of(x, TT_SU_PROCESS_START),
+        fm = first_of(x, TT_SU_FIRST_METHOD), fo = first_non_splash(x, TT_SU_WINDOW_FOCUS);
+    const tt__su_event *start = at(x, li >= 0 ? li : ps >= 0 ? ps : fm);
     tt_vec segs;
     tt_vec_init(&segs, sizeof(tt_su_segment));
     int ac = first_of(x, TT_SU_ACTIVITY_CREATE), rc = 0;
@@ -147,8 +171,8 @@ static int cold_row(nat *x, int has_pid, int64_t pid)
                                        TT__SU_NONE);
     if (ac >= 0 && af < 0)
         af = first_match(x, TT_SU_FIRST_FRAME, ac, TT__SU_NONE, x->ev[ac].activity);
-    const tt__su_event *first_frame = at(x, first_of(x, TT_SU_FIRST_FRAME)),
-                       *fully = at(x, first_of(x, TT_SU_FULLY_DRAWN));
+    const tt__su_event *first_frame = first_before(x, TT_SU_FIRST_FRAME, limit_ms),
+                       *fully = first_before(x, TT_SU_FULLY_DRAWN, limit_ms);
     rc |= add_seg(s, &segs, "system_to_process", at(x, li), at(x, ps), x->file);
     rc |= add_seg(s, &segs, "process_to_first_method", at(x, ps), at(x, fm), x->file);
     rc |= add_seg(s, &segs, "bind_application", at(x, first_of(x, TT_SU_BIND_BEGIN)),
@@ -161,7 +185,7 @@ static int cold_row(nat *x, int has_pid, int64_t pid)
     rc |= add_seg(s, &segs, "ttid", start, first_frame, x->file);
     rc |= add_seg(s, &segs, "ttfd", start, fully, x->file);
     rc |= add_seg(s, &segs, "cold", at(x, fm), at(x, fo), x->file);
-    r = row_at(s, idx);
+    r = row_at(s, x->cold_idx);
     if (!rc && segs.len) {
         tt_su_segment *g = tt_arena_alloc(s->arena, segs.len * sizeof *g);
         if (!g)
@@ -227,7 +251,7 @@ static int open_row(nat *x, int type, const tt__su_event *e, int64_t pid, int ha
 static int native_event(nat *x, const tt__su_event *e, int64_t pid, int has_pid)
 {
     nat_inst *in = e->instance != TT__SU_NONE ? &x->inst[e->instance] : NULL;
-    int past_cold = !x->have_cold || (x->cold_end >= 0 && e->ms >= x->cold_end);
+    int past_cold = !x->have_cold || (x->cold_end >= 0 && e - x->ev > x->cold_end);
     int rc = 0;
     switch (e->kind) {
     case TT_SU_ACTIVITY_CREATE:
@@ -425,6 +449,13 @@ int tt_startup__process(tt_startup *s, const char *file, int has_pid, int64_t pi
             rc = attach_matrix(&x, mx.last);
     }
     close_pending(&x);
+    if (!rc) {
+        int64_t limit = INT64_MAX;
+        if (x.have_cold && s->rows.len > x.cold_idx + 1)
+            limit = row_at(s, x.cold_idx + 1)->has_start ? row_at(s, x.cold_idx + 1)->start_ms
+                                                         : row_at(s, x.cold_idx + 1)->end_ms;
+        rc = cold_segments(&x, limit);
+    }
     if (!rc && s->matrix.len > nmx && !mx.have_E)
         tt_stats_add(s->stats, "startup_no_first_method", x.file, TT_SEV_WARN, 1,
                      "no first_method event: Matrix durations are measured from uptime 0");
