@@ -95,3 +95,17 @@ void cli_check_ids(const tt_mapping *m, const tt_mitem *items, size_t n, const c
                                           : "");
     tt_stats_add(stats, "unknown_method_id", what, TT_SEV_WARN, (int64_t)unknown, ex);
 }
+
+int cli_load_proguard(tt_proguard **out, const char *path)
+{
+    *out = NULL;
+    if (!path)
+        return 0;
+    tt_error err = {0};
+    tt_input *in;
+    if (tt_input_open(&in, path, &err))
+        return cli_err(&err);
+    int rc = tt_proguard_load(out, in, &err);
+    tt_input_close(in);
+    return rc ? cli_err(&err) : 0;
+}

@@ -10,7 +10,7 @@ static const cli_cmd commands[] = {
 
     {"beat", cmd_beat, "decode a method-beat buffer: stack, call tree, stack key", 0},
 
-    /* report */
+    {"report", cmd_report, "decode Matrix issue reports: stacks with names, grouping", 0},
 
     /* frames */
     {"startup", cmd_startup, "startup segments, TTID/TTFD, Matrix startup replay, verdicts", 0},

@@ -317,6 +317,115 @@ int tt_json_format_double(char *dst, size_t cap, double v);
 
 /* ---- Matrix issue reports (import_report.c; method-beat.md section 7) ---- */
 
+/* Containers (7.1): a JSON array, a stream of JSON objects, text (logcat) lines. */
+enum { TT_REPORT_ARRAY = 1, TT_REPORT_STREAM = 2, TT_REPORT_LOG = 3 };
+/* Report kinds by tag (7.2): Trace_EvilMethod, Trace_StartUp, Trace_FPS, anything else. */
+enum { TT_RKIND_OTHER = 0, TT_RKIND_EVIL = 1, TT_RKIND_STARTUP = 2, TT_RKIND_FPS = 3 };
+/* FPS generations (7.4): a (has dropTaskFrameSum), ab (a or b), c (TOTAL_DURATION or
+ * REFRESH_RATE present). */
+enum { TT_FPS_GEN_NONE = 0, TT_FPS_GEN_A = 1, TT_FPS_GEN_AB = 2, TT_FPS_GEN_C = 3 };
+/* Drop levels, index into dropLevel/dropSum arrays (from best to worst). */
+enum { TT_DROP_BEST = 0, TT_DROP_NORMAL, TT_DROP_MIDDLE, TT_DROP_HIGH, TT_DROP_FROZEN,
+       TT_DROP_LEVELS };
+/* Generation c average durations (ns), index into tt_report_fps.dur_ns. */
+enum { TT_FPS_DUR_UNKNOWN_DELAY = 0, TT_FPS_DUR_INPUT_HANDLING, TT_FPS_DUR_ANIMATION,
+       TT_FPS_DUR_LAYOUT_MEASURE, TT_FPS_DUR_DRAW, TT_FPS_DUR_SYNC, TT_FPS_DUR_COMMAND_ISSUE,
+       TT_FPS_DUR_SWAP_BUFFERS, TT_FPS_DUR_TOTAL, TT_FPS_DUR_GPU, TT_FPS_DURS };
+
+typedef struct tt_report_startup {        /* Trace_StartUp (7.3); values in ms */
+    int64_t application_create_ms;
+    int have_application_create_scene;
+    int64_t application_create_scene;       /* msg.what; INT32_MIN or -100 = unknown */
+    int64_t first_activity_create_ms;
+    int64_t startup_duration_ms;
+    int is_warm_start_up;
+} tt_report_startup;
+
+typedef struct tt_report_fps {            /* Trace_FPS (7.4) */
+    int gen;                                /* TT_FPS_GEN_* */
+    double fps;                             /* a Java float widened to double */
+    int64_t drop_level[TT_DROP_LEVELS];     /* frames per level, TT_DROP_* order */
+    int64_t drop_sum[TT_DROP_LEVELS];       /* dropped frames summed per level */
+    int have_drop_task_frame_sum;
+    int64_t drop_task_frame_sum;            /* generation a (v0.6.5) */
+    int have_dur[TT_FPS_DURS];
+    int64_t dur_ns[TT_FPS_DURS];            /* generation c averages, TT_FPS_DUR_* order */
+    int have_drop_count, have_refresh_rate;
+    int64_t drop_count, refresh_rate;       /* generation c */
+} tt_report_fps;
+
+typedef struct tt_report_anr {            /* optional fields of ANR/LAG-type reports */
+    int have_process_priority, have_process_nice, have_is_foreground, have_memory,
+        have_timer_slack;
+    int64_t process_priority, process_nice; /* /proc/<pid>/stat fields 18 and 19 */
+    int is_foreground;
+    int64_t dalvik_heap_kb, native_heap_kb, vm_size_kb; /* "memory" object */
+    int64_t timer_slack;                    /* processTimerSlack */
+} tt_report_anr;
+
+/* One decoded report. Every pointer is borrowed: valid until the next
+ * tt_report_reader_next or tt_report_reader_free. Strings are NUL-terminated UTF-8;
+ * a NULL string and have_* == 0 mean the key was absent. */
+typedef struct tt_report {
+    const char *file;        /* input name */
+    uint64_t line;           /* 1-based line where the report (its '{' or its log line) starts */
+    uint64_t index;          /* 0-based index among the reports this reader returned */
+    int container;           /* TT_REPORT_* */
+    /* log container only: the wrapper tag[..]type[..];key[..] (key NULL when "null") */
+    const char *wrap_tag, *wrap_key;
+    int have_wrap_type;
+    int64_t wrap_type;
+    /* common blocks (7.2) */
+    int kind;                /* TT_RKIND_* */
+    const char *tag;         /* the JSON's tag; the wrapper's or inferred when absent */
+    int tag_inferred;        /* tag was absent from the JSON object */
+    const char *detail;      /* Trace_EvilMethod detail (NORMAL, ANR, LAG, ...) */
+    const char *scene, *process, *machine, *usage;
+    int have_time, have_cost, have_type;
+    int64_t time_ms;         /* epoch ms at report time */
+    int64_t cost_ms;         /* stackCost (5.8) */
+    int64_t type;            /* tail "type" (absent for trace issues) */
+    /* method-beat stack (7.7) */
+    int have_stack;
+    const char *stack;       /* raw "depth,id,count,dur\n..." text */
+    const tt_mitem *items;   /* decoded with tt_stack_parse */
+    size_t n_items;
+    const char *stack_key;   /* raw stackKey, e.g. "243|" */
+    int32_t key_id;          /* the id in stackKey; -1 when absent, empty or unparsable */
+    ptrdiff_t key_index;     /* the items[] line key_id names (getTreeKey's choice), -1 */
+    int have_sub_type;
+    int64_t sub_type;        /* STARTUP: 1 cold, 2 warm; v0.4 evil method: -1 */
+    const char *thread_stack; /* Java stack text, '\n'-separated frames */
+    tt_report_anr anr;
+    tt_report_startup startup; /* valid when kind == TT_RKIND_STARTUP */
+    tt_report_fps fps;         /* valid when kind == TT_RKIND_FPS */
+    const char *json;        /* the whole object re-serialised compactly, keys in input order */
+    size_t json_len;
+} tt_report;
+
+typedef struct tt_report_reader tt_report_reader;
+/* Streaming reader over in (borrowed; must outlive the reader), container detected from the
+ * first bytes (7.1). Counted warnings go to stats (may be NULL): report_lines_skipped
+ * (log lines without a wrapper), report_missing_field and report_bad_field (report
+ * skipped), report_unknown_tag, report_bad_stack_key, report_tag_inferred. Owned by the
+ * caller, free with tt_report_reader_free. */
+int tt_report_reader_new(tt_report_reader **out, tt_input *in, tt_stats *stats, tt_error *err);
+void tt_report_reader_free(tt_report_reader *r);
+/* Next usable report: 0 and *rep (borrowed until the next call), TT_DONE at the end, or an
+ * error naming file and line (invalid JSON, a bad stack line, no report in the file). */
+int tt_report_reader_next(tt_report_reader *r, const tt_report **rep, tt_error *err);
+/* TT_REPORT_* of the input (0 before the first tt_report_reader_next). */
+int tt_report_reader_container(const tt_report_reader *r);
+/* Reports returned, and reports skipped for missing or mistyped fields, so far. */
+uint64_t tt_report_reader_count(const tt_report_reader *r);
+uint64_t tt_report_reader_skipped(const tt_report_reader *r);
+/* Static names: "array", "stream", "log"; "a", "ab", "c"; "BEST" ... "FROZEN"; the
+ * generation c key ("UNKNOWN_DELAY_DURATION" ...). NULL for values out of range. */
+const char *tt_report_container_name(int container);
+const char *tt_report_fps_gen_name(int gen);
+const char *tt_report_drop_level_name(int level);
+const char *tt_report_fps_dur_name(int dur);
+
 /* ---- frames and FPS (frames.c, import_frames.c; spec/frames.md) ---- */
 
 /* ---- startup (startup.c; spec/startup.md) ---- */

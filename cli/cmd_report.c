@@ -1,0 +1,870 @@
+/* tracetool report: decode Matrix issue reports (method-beat.md section 7) with method names,
+ * per report or grouped by the stack-key method. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_load.h"
+#include "cli_tree.h"
+
+static const char usage[] =
+    "usage: tracetool report [-m MAPPING]... [--proguard FILE] [--group]\n"
+    "                        [--format text|json|jsonl] [--names java|full|raw] REPORT...\n"
+    "\n"
+    "  -m, --mapping FILE   methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
+    "      --proguard FILE  ProGuard/R8 mapping.txt: retrace method names and threadStack\n"
+    "      --group          aggregate reports by stack-key method name\n"
+    "      --format FMT     text (default), json (one document), jsonl (one object a line)\n"
+    "      --names STYLE    method names: java (default), full, raw\n"
+    "  -h, --help           show this help\n";
+
+enum { O_PROGUARD = 256, O_GROUP, O_FORMAT, O_NAMES };
+
+static const struct option longopts[] = {
+    {"mapping", required_argument, NULL, 'm'},
+    {"proguard", required_argument, NULL, O_PROGUARD},
+    {"group", no_argument, NULL, O_GROUP},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"names", required_argument, NULL, O_NAMES},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+enum { F_TEXT = 0, F_JSON = 1, F_JSONL = 2 };
+static const char *const formats[] = {"text", "json", "jsonl", NULL};
+static const char *const names[] = {"java", "full", "raw", NULL};
+
+/* One --group bucket: reports whose stack key names the same method. */
+typedef struct count_entry {
+    char *name;
+    uint64_t n;
+} count_entry;
+
+typedef struct group {
+    char *method;
+    uint64_t count;
+    int64_t total_cost, max_cost;
+    tt_vec key_ids; /* int32_t, distinct */
+    tt_vec details; /* count_entry */
+    tt_vec scenes;  /* count_entry */
+} group;
+
+typedef struct rctx {
+    const tt_mapping *m;
+    const tt_proguard *pg;
+    int style, format, grouping;
+    tt_stats *stats;
+    tt_buf name;
+    uint64_t reports;
+    /* --group: open-addressing table of indexes into groups */
+    tt_vec groups; /* group */
+    uint32_t *slots;
+    size_t nslots;
+    uint64_t without_key;
+} rctx;
+
+/* ---- names and small renderings ---- */
+
+static const char *method_name(rctx *c, int32_t id)
+{
+    c->name.len = 0;
+    if (tt_mapping_format_id(&c->name, c->m, (uint32_t)id, c->style) || !c->name.data)
+        return "";
+    return c->name.data;
+}
+
+static int known_id(const rctx *c, int32_t id)
+{
+    return tt_mapping_get(c->m, (uint32_t)id) || (uint32_t)id == TT_BEAT_DISPATCH;
+}
+
+static const char *detail_meaning(const char *d)
+{
+    static const char *const tab[][2] = {
+        {"NORMAL", "evil method: one main-thread message took too long"},
+        {"ANR", "ANR: the main thread was stuck for 5 s"},
+        {"STARTUP", "startup over the threshold"},
+        {"LAG", "lag: the main thread was stuck for 2 s, Java stack only"},
+        {"SIGNAL_ANR", "ANR signalled by the system, SIGQUIT"},
+        {"SIGNAL_ANR_NATIVE_BACKTRACE", "ANR signalled by the system, native backtrace"},
+        {"LAG_IDLE_HANDLER", "lag in an idle handler"},
+        {"LAG_TOUCH", "lag delivering a touch event"},
+        {"PRIORITY_MODIFIED", "main-thread priority changed"},
+        {"TIMERSLACK_MODIFIED", "main-thread timer slack changed"},
+    };
+    for (size_t i = 0; d && i < sizeof tab / sizeof tab[0]; i++)
+        if (!strcmp(d, tab[i][0]))
+            return tab[i][1];
+    return NULL;
+}
+
+static const char *create_scene_meaning(int64_t s)
+{
+    switch (s) {
+    case 100: return "launch activity";
+    case 126: return "relaunch activity";
+    case 159: return "execute transaction, an activity";
+    case 114: return "create service";
+    case 113: return "broadcast receiver";
+    case -100:
+    case INT32_MIN: return "unknown";
+    default: return NULL;
+    }
+}
+
+static void put_time(tt_buf *b, int64_t ms)
+{
+    tt_buf_printf(b, "%lld", (long long)ms);
+    if (ms < 0 || ms > INT64_C(253402300799999)) /* after 9999-12-31 */
+        return;
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm))
+        return;
+    tt_buf_printf(b, " (%04d-%02d-%02d %02d:%02d:%02d.%03d UTC)", tm.tm_year + 1900,
+                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ms % 1000));
+}
+
+/* threadStack frames: the "|*\t\t" decoration and blank lines dropped (7.3), each frame
+ * retraced with --proguard (4.6). The v2.0.8/HEAD "simple" form "at cls:method(line)" is
+ * rewritten for retracing and kept as it was when the class is not in the mapping. */
+typedef void (*frame_fn)(void *ctx, const char *s, size_t n);
+
+static void retrace(rctx *c, tt_buf *out, const char *s, size_t n)
+{
+    const char *lp = memchr(s, '(', n);
+    const char *colon = lp ? memchr(s, ':', (size_t)(lp - s)) : NULL;
+    tt_buf in = {0};
+    if (colon && n > 3 && !memcmp(s, "at ", 3) && lp[1] >= '0' && lp[1] <= '9') {
+        tt_buf_put(&in, s, (size_t)(colon - s));
+        tt_buf_puts(&in, ".");
+        tt_buf_put(&in, colon + 1, (size_t)(lp - colon - 1));
+        tt_buf_puts(&in, "(:");
+        tt_buf_put(&in, lp + 1, n - (size_t)(lp + 1 - s));
+    } else {
+        tt_buf_put(&in, s, n);
+    }
+    size_t before = out->len;
+    tt_proguard_retrace_frame(out, c->pg, in.data, in.len);
+    if (out->len - before == in.len && !memcmp(out->data + before, in.data, in.len)) {
+        out->len = before; /* unchanged: keep the frame as written */
+        tt_buf_put(out, s, n);
+    }
+    tt_buf_free(&in);
+}
+
+static void each_frame(rctx *c, const char *ts, frame_fn fn, void *ctx)
+{
+    tt_buf one = {0};
+    const char *p = ts;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        const char *s = p;
+        p += n + (e ? 1 : 0);
+        while (n && (*s == ' ' || *s == '\t')) {
+            s++;
+            n--;
+        }
+        if (n >= 2 && s[0] == '|' && s[1] == '*') {
+            s += 2;
+            n -= 2;
+        }
+        while (n && (*s == ' ' || *s == '\t')) {
+            s++;
+            n--;
+        }
+        while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+            n--;
+        if (!n)
+            continue;
+        one.len = 0;
+        if (c->pg)
+            retrace(c, &one, s, n);
+        else
+            tt_buf_put(&one, s, n);
+        /* a retraced frame may expand to several (inlining): one call per line */
+        size_t st = 0;
+        for (size_t i = 0; i <= one.len; i++)
+            if (i == one.len || one.data[i] == '\n') {
+                if (i > st)
+                    fn(ctx, one.data + st, i - st);
+                st = i + 1;
+            }
+    }
+    tt_buf_free(&one);
+}
+
+/* ---- text ---- */
+
+static void text_frame(void *ctx, const char *s, size_t n)
+{
+    tt_buf *b = ctx;
+    tt_buf_puts(b, "    ");
+    tt_buf_put(b, s, n);
+    tt_buf_puts(b, "\n");
+}
+
+static void text_stack(rctx *c, tt_buf *b, const tt_report *r)
+{
+    if (r->stack_key) {
+        tt_buf_printf(b, "  stackKey:    %s", r->stack_key[0] ? r->stack_key : "(empty)");
+        if (r->key_id >= 0)
+            tt_buf_printf(b, " %s%s", method_name(c, r->key_id),
+                          r->key_index < 0 ? " (not in the stack)" : "");
+        while (b->len && b->data[b->len - 1] == '\n')
+            b->len--; /* a v0.4 key ends in '\n' */
+        tt_buf_puts(b, "\n");
+    }
+    if (r->n_items == 0) {
+        tt_buf_puts(b, "  stack:       empty (Matrix recorded no method trace for this issue; "
+                       "method-beat.md 8.1 item 8)\n");
+        return;
+    }
+    tt_buf_printf(b, "  stack:       %zu line%s\n\n", r->n_items, r->n_items == 1 ? "" : "s");
+    cli_tree_text(b, r->items, r->n_items, c->m, r->key_index, c->style, "  ");
+}
+
+static void text_startup(tt_buf *b, const tt_report *r)
+{
+    const tt_report_startup *s = &r->startup;
+    tt_buf_printf(b, "  start:       %s\n", s->is_warm_start_up ? "warm" : "cold");
+    tt_buf_printf(b, "  application_create:    %lld ms\n", (long long)s->application_create_ms);
+    if (s->have_application_create_scene) {
+        const char *m = create_scene_meaning(s->application_create_scene);
+        tt_buf_printf(b, "  application_create_scene: %lld%s%s%s\n",
+                      (long long)s->application_create_scene, m ? " (" : "", m ? m : "",
+                      m ? ")" : "");
+    }
+    tt_buf_printf(b, "  first_activity_create: %lld ms\n",
+                  (long long)s->first_activity_create_ms);
+    tt_buf_printf(b, "  startup_duration:      %lld ms\n", (long long)s->startup_duration_ms);
+}
+
+static void text_fps(tt_buf *b, const tt_report *r)
+{
+    const tt_report_fps *f = &r->fps;
+    char d[64];
+    tt_json_format_double(d, sizeof d, f->fps);
+    int64_t frames = 0, dropped = 0;
+    for (int i = 0; i < TT_DROP_LEVELS; i++) {
+        frames += f->drop_level[i];
+        dropped += f->drop_sum[i];
+    }
+    tt_buf_printf(b, "  generation:  %s\n  fps:         %s\n  frames:      %lld (dropped %lld)\n",
+                  tt_report_fps_gen_name(f->gen), d, (long long)frames, (long long)dropped);
+    tt_buf_printf(b, "  %-10s %10s %10s\n", "level", "frames", "dropped");
+    for (int i = 0; i < TT_DROP_LEVELS; i++)
+        tt_buf_printf(b, "  %-10s %10lld %10lld\n", tt_report_drop_level_name(i),
+                      (long long)f->drop_level[i], (long long)f->drop_sum[i]);
+    if (f->have_drop_task_frame_sum)
+        tt_buf_printf(b, "  dropTaskFrameSum: %lld\n", (long long)f->drop_task_frame_sum);
+    for (int i = 0; i < TT_FPS_DURS; i++)
+        if (f->have_dur[i])
+            tt_buf_printf(b, "  %-24s %12lld ns (mean per frame)\n", tt_report_fps_dur_name(i),
+                          (long long)f->dur_ns[i]);
+    if (f->have_drop_count)
+        tt_buf_printf(b, "  DROP_COUNT:   %lld\n", (long long)f->drop_count);
+    if (f->have_refresh_rate)
+        tt_buf_printf(b, "  REFRESH_RATE: %lld Hz\n", (long long)f->refresh_rate);
+}
+
+static void text_anr(tt_buf *b, const tt_report *r)
+{
+    const tt_report_anr *a = &r->anr;
+    if (a->have_is_foreground)
+        tt_buf_printf(b, "  foreground:  %s\n", a->is_foreground ? "yes" : "no");
+    if (a->have_process_priority)
+        tt_buf_printf(b, "  priority:    %lld\n", (long long)a->process_priority);
+    if (a->have_process_nice)
+        tt_buf_printf(b, "  nice:        %lld\n", (long long)a->process_nice);
+    if (a->have_timer_slack)
+        tt_buf_printf(b, "  timer slack: %lld\n", (long long)a->timer_slack);
+    if (a->have_memory)
+        tt_buf_printf(b, "  memory:      dalvik heap %lld KB, native heap %lld KB, vm %lld KB\n",
+                      (long long)a->dalvik_heap_kb, (long long)a->native_heap_kb,
+                      (long long)a->vm_size_kb);
+}
+
+static void print_text(rctx *c, const tt_report *r)
+{
+    tt_buf b = {0};
+    if (c->reports > 1)
+        tt_buf_puts(&b, "\n");
+    tt_buf_printf(&b, "report %llu: %s:%llu\n", (unsigned long long)c->reports, r->file,
+                  (unsigned long long)r->line);
+    tt_buf_printf(&b, "  tag:         %s\n", r->tag);
+    if (r->detail) {
+        const char *m = detail_meaning(r->detail);
+        tt_buf_printf(&b, "  detail:      %s%s%s%s\n", r->detail, m ? " (" : "", m ? m : "",
+                      m ? ")" : "");
+    }
+    if (r->scene)
+        tt_buf_printf(&b, "  scene:       %s\n", r->scene);
+    if (r->process)
+        tt_buf_printf(&b, "  process:     %s\n", r->process);
+    if (r->have_time) {
+        tt_buf_puts(&b, "  time:        ");
+        put_time(&b, r->time_ms);
+        tt_buf_puts(&b, "\n");
+    }
+    if (r->have_cost)
+        tt_buf_printf(&b, "  cost:        %lld ms\n", (long long)r->cost_ms);
+    if (r->usage)
+        tt_buf_printf(&b, "  usage:       %s (main-thread CPU share)\n", r->usage);
+    if (r->have_sub_type)
+        tt_buf_printf(&b, "  subType:     %lld%s\n", (long long)r->sub_type,
+                      r->sub_type == 1 ? " (cold)" : r->sub_type == 2 ? " (warm)" : "");
+    text_anr(&b, r);
+    if (r->kind == TT_RKIND_STARTUP)
+        text_startup(&b, r);
+    if (r->kind == TT_RKIND_FPS)
+        text_fps(&b, r);
+    if (r->have_stack)
+        text_stack(c, &b, r);
+    if (r->thread_stack) {
+        tt_buf_puts(&b, "  threadStack:\n");
+        each_frame(c, r->thread_stack, text_frame, &b);
+    }
+    cli_out_buf(&b);
+    tt_buf_free(&b);
+}
+
+/* ---- JSON (the same object for json and jsonl; see tracetool-report(1)) ---- */
+
+static void json_frame(void *ctx, const char *s, size_t n) { tt_jsonw_strn(ctx, s, n); }
+
+static void json_opt_str(tt_jsonw *w, const char *k, const char *v)
+{
+    tt_jsonw_key(w, k);
+    tt_jsonw_str(w, v);
+}
+
+static void json_levels(tt_jsonw *w, const char *k, const int64_t *v)
+{
+    tt_jsonw_key(w, k);
+    tt_jsonw_obj_begin(w);
+    for (int i = 0; i < TT_DROP_LEVELS; i++) {
+        tt_jsonw_key(w, tt_report_drop_level_name(i));
+        tt_jsonw_int(w, v[i]);
+    }
+    tt_jsonw_obj_end(w);
+}
+
+static void json_fps(tt_jsonw *w, const tt_report_fps *f)
+{
+    int64_t frames = 0, dropped = 0;
+    for (int i = 0; i < TT_DROP_LEVELS; i++) {
+        frames += f->drop_level[i];
+        dropped += f->drop_sum[i];
+    }
+    tt_jsonw_key(w, "fps");
+    tt_jsonw_obj_begin(w);
+    json_opt_str(w, "generation", tt_report_fps_gen_name(f->gen));
+    tt_jsonw_key(w, "fps");
+    tt_jsonw_double(w, f->fps);
+    tt_jsonw_key(w, "frames");
+    tt_jsonw_int(w, frames);
+    tt_jsonw_key(w, "dropped_sum");
+    tt_jsonw_int(w, dropped);
+    json_levels(w, "drop_level", f->drop_level);
+    json_levels(w, "drop_sum", f->drop_sum);
+    if (f->have_drop_task_frame_sum) {
+        tt_jsonw_key(w, "drop_task_frame_sum");
+        tt_jsonw_int(w, f->drop_task_frame_sum);
+    }
+    if (f->gen == TT_FPS_GEN_C) {
+        tt_jsonw_key(w, "durations_ns");
+        tt_jsonw_obj_begin(w);
+        for (int i = 0; i < TT_FPS_DURS; i++)
+            if (f->have_dur[i]) {
+                tt_jsonw_key(w, tt_report_fps_dur_name(i));
+                tt_jsonw_int(w, f->dur_ns[i]);
+            }
+        tt_jsonw_obj_end(w);
+        tt_jsonw_key(w, "drop_count");
+        f->have_drop_count ? tt_jsonw_int(w, f->drop_count) : tt_jsonw_null(w);
+        tt_jsonw_key(w, "refresh_rate");
+        f->have_refresh_rate ? tt_jsonw_int(w, f->refresh_rate) : tt_jsonw_null(w);
+    }
+    tt_jsonw_obj_end(w);
+}
+
+static void json_startup(tt_jsonw *w, const tt_report_startup *s)
+{
+    tt_jsonw_key(w, "startup");
+    tt_jsonw_obj_begin(w);
+    tt_jsonw_key(w, "application_create_ms");
+    tt_jsonw_int(w, s->application_create_ms);
+    tt_jsonw_key(w, "application_create_scene");
+    s->have_application_create_scene ? tt_jsonw_int(w, s->application_create_scene)
+                                     : tt_jsonw_null(w);
+    tt_jsonw_key(w, "first_activity_create_ms");
+    tt_jsonw_int(w, s->first_activity_create_ms);
+    tt_jsonw_key(w, "startup_duration_ms");
+    tt_jsonw_int(w, s->startup_duration_ms);
+    tt_jsonw_key(w, "is_warm_start_up");
+    tt_jsonw_bool(w, s->is_warm_start_up);
+    tt_jsonw_obj_end(w);
+}
+
+static void json_anr(tt_jsonw *w, const tt_report_anr *a)
+{
+    static const char *const k[] = {"process_priority", "process_nice", "process_timer_slack"};
+    const int have[] = {a->have_process_priority, a->have_process_nice, a->have_timer_slack};
+    const int64_t v[] = {a->process_priority, a->process_nice, a->timer_slack};
+    for (int i = 0; i < 3; i++)
+        if (have[i]) {
+            tt_jsonw_key(w, k[i]);
+            tt_jsonw_int(w, v[i]);
+        }
+    if (a->have_is_foreground) {
+        tt_jsonw_key(w, "is_foreground");
+        tt_jsonw_bool(w, a->is_foreground);
+    }
+    if (a->have_memory) {
+        tt_jsonw_key(w, "memory");
+        tt_jsonw_obj_begin(w);
+        tt_jsonw_key(w, "dalvik_heap_kb");
+        tt_jsonw_int(w, a->dalvik_heap_kb);
+        tt_jsonw_key(w, "native_heap_kb");
+        tt_jsonw_int(w, a->native_heap_kb);
+        tt_jsonw_key(w, "vm_size_kb");
+        tt_jsonw_int(w, a->vm_size_kb);
+        tt_jsonw_obj_end(w);
+    }
+}
+
+static void json_stack(rctx *c, tt_jsonw *w, const tt_report *r)
+{
+    json_opt_str(w, "stack_key", r->stack_key);
+    tt_jsonw_key(w, "key_id");
+    r->key_id >= 0 ? tt_jsonw_int(w, r->key_id) : tt_jsonw_null(w);
+    tt_jsonw_key(w, "key_method");
+    if (r->key_id >= 0 && known_id(c, r->key_id))
+        tt_jsonw_str(w, method_name(c, r->key_id));
+    else
+        tt_jsonw_null(w);
+    tt_jsonw_key(w, "stack_lines");
+    tt_jsonw_uint(w, r->n_items);
+    tt_jsonw_key(w, "tree");
+    cli_tree_json(w, r->items, r->n_items, c->m, r->key_index, c->style);
+}
+
+static void json_report(rctx *c, tt_jsonw *w, const tt_report *r, int with_source)
+{
+    tt_jsonw_obj_begin(w);
+    if (with_source) {
+        json_opt_str(w, "file", r->file);
+        tt_jsonw_key(w, "line");
+        tt_jsonw_uint(w, r->line);
+    }
+    json_opt_str(w, "tag", r->tag);
+    json_opt_str(w, "detail", r->detail);
+    json_opt_str(w, "scene", r->scene);
+    json_opt_str(w, "process", r->process);
+    tt_jsonw_key(w, "time");
+    r->have_time ? tt_jsonw_int(w, r->time_ms) : tt_jsonw_null(w);
+    json_opt_str(w, "machine", r->machine);
+    tt_jsonw_key(w, "cost");
+    r->have_cost ? tt_jsonw_int(w, r->cost_ms) : tt_jsonw_null(w);
+    if (r->usage)
+        json_opt_str(w, "usage", r->usage);
+    if (r->have_sub_type) {
+        tt_jsonw_key(w, "sub_type");
+        tt_jsonw_int(w, r->sub_type);
+    }
+    if (r->have_stack)
+        json_stack(c, w, r);
+    if (r->thread_stack) {
+        tt_jsonw_key(w, "thread_stack");
+        tt_jsonw_arr_begin(w);
+        each_frame(c, r->thread_stack, json_frame, w);
+        tt_jsonw_arr_end(w);
+    }
+    json_anr(w, &r->anr);
+    if (r->kind == TT_RKIND_STARTUP)
+        json_startup(w, &r->startup);
+    if (r->kind == TT_RKIND_FPS)
+        json_fps(w, &r->fps);
+    tt_jsonw_obj_end(w);
+}
+
+/* ---- --group ---- */
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+    return h;
+}
+
+static int grow_slots(rctx *c)
+{
+    size_t n = c->nslots ? c->nslots * 2 : 64;
+    uint32_t *s = calloc(n, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < c->groups.len; i++) {
+        size_t h = (size_t)hash_str(TT_VEC_AT(&c->groups, group, i).method) & (n - 1);
+        while (s[h])
+            h = (h + 1) & (n - 1);
+        s[h] = (uint32_t)i + 1;
+    }
+    free(c->slots);
+    c->slots = s;
+    c->nslots = n;
+    return 0;
+}
+
+static group *group_get(rctx *c, const char *method)
+{
+    if ((c->groups.len + 1) * 2 > c->nslots && grow_slots(c))
+        return NULL;
+    size_t h = (size_t)hash_str(method) & (c->nslots - 1);
+    while (c->slots[h]) {
+        group *g = &TT_VEC_AT(&c->groups, group, c->slots[h] - 1);
+        if (!strcmp(g->method, method))
+            return g;
+        h = (h + 1) & (c->nslots - 1);
+    }
+    group *g = tt_vec_push(&c->groups, NULL);
+    if (!g || !(g->method = strdup(method)))
+        return NULL;
+    tt_vec_init(&g->key_ids, sizeof(int32_t));
+    tt_vec_init(&g->details, sizeof(count_entry));
+    tt_vec_init(&g->scenes, sizeof(count_entry));
+    c->slots[h] = (uint32_t)c->groups.len;
+    return g;
+}
+
+/* Few distinct scenes or details per method: a linear list is enough. */
+static int count_add(tt_vec *v, const char *name)
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (!strcmp(TT_VEC_AT(v, count_entry, i).name, name)) {
+            TT_VEC_AT(v, count_entry, i).n++;
+            return 0;
+        }
+    count_entry e = {strdup(name), 1};
+    if (!e.name || !tt_vec_push(v, &e)) {
+        free(e.name);
+        return -1;
+    }
+    return 0;
+}
+
+static int group_add(rctx *c, const tt_report *r)
+{
+    if (r->key_id < 0) {
+        c->without_key++;
+        return 0;
+    }
+    group *g = group_get(c, method_name(c, r->key_id));
+    if (!g)
+        return -1;
+    g->count++;
+    int64_t cost = r->have_cost ? r->cost_ms : 0;
+    g->total_cost += cost;
+    if (g->count == 1 || cost > g->max_cost)
+        g->max_cost = cost;
+    int seen = 0;
+    for (size_t i = 0; i < g->key_ids.len; i++)
+        seen |= TT_VEC_AT(&g->key_ids, int32_t, i) == r->key_id;
+    if (!seen && !tt_vec_push(&g->key_ids, &r->key_id))
+        return -1;
+    return count_add(&g->details, r->detail ? r->detail : r->tag) ||
+           count_add(&g->scenes, r->scene ? r->scene : "(none)");
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+    const count_entry *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n > y->n ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+    const group *x = a, *y = b;
+    if (x->total_cost != y->total_cost)
+        return x->total_cost > y->total_cost ? -1 : 1;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->method, y->method);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void text_counts(tt_buf *b, const char *label, const tt_vec *v)
+{
+    tt_buf_printf(b, "%37s%s:", "", label);
+    for (size_t i = 0; i < v->len; i++) {
+        const count_entry *e = &TT_VEC_AT(v, count_entry, i);
+        tt_buf_printf(b, "%s %s %llu", i ? "," : "", e->name, (unsigned long long)e->n);
+    }
+    tt_buf_puts(b, "\n");
+}
+
+static void json_counts(tt_jsonw *w, const char *key, const char *field, const tt_vec *v)
+{
+    tt_jsonw_key(w, key);
+    tt_jsonw_arr_begin(w);
+    for (size_t i = 0; i < v->len; i++) {
+        const count_entry *e = &TT_VEC_AT(v, count_entry, i);
+        tt_jsonw_obj_begin(w);
+        json_opt_str(w, field, e->name);
+        tt_jsonw_key(w, "count");
+        tt_jsonw_uint(w, e->n);
+        tt_jsonw_obj_end(w);
+    }
+    tt_jsonw_arr_end(w);
+}
+
+static void json_group(tt_jsonw *w, const group *g)
+{
+    tt_jsonw_obj_begin(w);
+    json_opt_str(w, "method", g->method);
+    tt_jsonw_key(w, "key_ids");
+    tt_jsonw_arr_begin(w);
+    for (size_t i = 0; i < g->key_ids.len; i++)
+        tt_jsonw_int(w, TT_VEC_AT(&g->key_ids, int32_t, i));
+    tt_jsonw_arr_end(w);
+    tt_jsonw_key(w, "count");
+    tt_jsonw_uint(w, g->count);
+    tt_jsonw_key(w, "total_cost_ms");
+    tt_jsonw_int(w, g->total_cost);
+    tt_jsonw_key(w, "avg_cost_ms");
+    tt_jsonw_double(w, (double)g->total_cost / (double)g->count);
+    tt_jsonw_key(w, "max_cost_ms");
+    tt_jsonw_int(w, g->max_cost);
+    json_counts(w, "details", "detail", &g->details);
+    json_counts(w, "scenes", "scene", &g->scenes);
+    tt_jsonw_obj_end(w);
+}
+
+static void print_groups(rctx *c)
+{
+    size_t n = c->groups.len;
+    group *gs = c->groups.data;
+    if (n)
+        qsort(gs, n, sizeof *gs, cmp_group);
+    for (size_t i = 0; i < n; i++) {
+        qsort(gs[i].key_ids.data, gs[i].key_ids.len, sizeof(int32_t), cmp_i32);
+        if (gs[i].details.len)
+            qsort(gs[i].details.data, gs[i].details.len, sizeof(count_entry), cmp_count);
+        if (gs[i].scenes.len)
+            qsort(gs[i].scenes.data, gs[i].scenes.len, sizeof(count_entry), cmp_count);
+    }
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    if (c->format == F_TEXT) {
+        tt_buf_printf(&w.buf, "%llu report%s, %zu stack-key method%s, %llu without a stack key\n\n",
+                      (unsigned long long)c->reports, c->reports == 1 ? "" : "s", n,
+                      n == 1 ? "" : "s", (unsigned long long)c->without_key);
+        tt_buf_printf(&w.buf, "%7s %10s %9s %9s  %s\n", "count", "total_ms", "avg_ms", "max_ms",
+                      "method");
+        for (size_t i = 0; i < n; i++) {
+            char avg[32];
+            snprintf(avg, sizeof avg, "%.1f", (double)gs[i].total_cost / (double)gs[i].count);
+            tt_buf_printf(&w.buf, "%7llu %10lld %9s %9lld  %s\n",
+                          (unsigned long long)gs[i].count, (long long)gs[i].total_cost, avg,
+                          (long long)gs[i].max_cost, gs[i].method);
+            text_counts(&w.buf, "details", &gs[i].details);
+            text_counts(&w.buf, "scenes", &gs[i].scenes);
+        }
+    } else if (c->format == F_JSONL) {
+        for (size_t i = 0; i < n; i++) {
+            json_group(&w, &gs[i]);
+            tt_buf_puts(&w.buf, "\n");
+        }
+    } else {
+        tt_jsonw_obj_begin(&w);
+        tt_jsonw_key(&w, "reports");
+        tt_jsonw_uint(&w, c->reports);
+        tt_jsonw_key(&w, "without_stack_key");
+        tt_jsonw_uint(&w, c->without_key);
+        tt_jsonw_key(&w, "groups");
+        tt_jsonw_arr_begin(&w);
+        for (size_t i = 0; i < n; i++)
+            json_group(&w, &gs[i]);
+        tt_jsonw_arr_end(&w);
+        tt_jsonw_obj_end(&w);
+        tt_buf_puts(&w.buf, "\n");
+    }
+    cli_out_buf(&w.buf);
+    tt_jsonw_free(&w);
+}
+
+static void free_counts(tt_vec *v)
+{
+    for (size_t i = 0; i < v->len; i++)
+        free(TT_VEC_AT(v, count_entry, i).name);
+    tt_vec_free(v);
+}
+
+static void rctx_free(rctx *c)
+{
+    for (size_t i = 0; i < c->groups.len; i++) {
+        group *g = &TT_VEC_AT(&c->groups, group, i);
+        free(g->method);
+        tt_vec_free(&g->key_ids);
+        free_counts(&g->details);
+        free_counts(&g->scenes);
+    }
+    tt_vec_free(&c->groups);
+    free(c->slots);
+    tt_buf_free(&c->name);
+}
+
+/* ---- driver ---- */
+
+static int one_report(rctx *c, tt_jsonw *doc, const tt_report *r)
+{
+    c->reports++;
+    cli_check_ids(c->m, r->items, r->n_items, r->file, c->stats);
+    if (c->grouping)
+        return group_add(c, r);
+    if (c->format == F_TEXT) {
+        print_text(c, r);
+    } else if (c->format == F_JSONL) {
+        tt_jsonw w;
+        tt_jsonw_init(&w, 0);
+        json_report(c, &w, r, 0);
+        tt_buf_puts(&w.buf, "\n");
+        cli_out_buf(&w.buf);
+        tt_jsonw_free(&w);
+    } else {
+        json_report(c, doc, r, 1);
+        cli_out_buf(&doc->buf);
+    }
+    return 0;
+}
+
+static int read_file(rctx *c, tt_jsonw *doc, const char *path)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (tt_input_open(&in, path, &err))
+        return cli_err(&err);
+    tt_report_reader *rr;
+    int rc = tt_report_reader_new(&rr, in, c->stats, &err);
+    if (rc) {
+        tt_input_close(in);
+        return cli_err(&err);
+    }
+    for (;;) {
+        const tt_report *r;
+        rc = tt_report_reader_next(rr, &r, &err);
+        if (rc == TT_DONE) {
+            rc = 0;
+            break;
+        }
+        if (rc) {
+            rc = cli_err(&err);
+            break;
+        }
+        if (one_report(c, doc, r)) {
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
+            break;
+        }
+    }
+    tt_report_reader_free(rr);
+    tt_input_close(in);
+    return rc;
+}
+
+static int run(rctx *c, char **files, int nfiles)
+{
+    tt_jsonw doc;
+    tt_jsonw_init(&doc, 0);
+    int json_doc = c->format == F_JSON && !c->grouping;
+    if (json_doc) {
+        tt_jsonw_obj_begin(&doc);
+        tt_jsonw_key(&doc, "reports");
+        tt_jsonw_arr_begin(&doc);
+    }
+    int rc = 0;
+    for (int i = 0; i < nfiles && !rc; i++)
+        rc = read_file(c, &doc, files[i]);
+    if (!rc && json_doc) {
+        tt_jsonw_arr_end(&doc);
+        tt_jsonw_key(&doc, "count");
+        tt_jsonw_uint(&doc, c->reports);
+        tt_jsonw_obj_end(&doc);
+        tt_buf_puts(&doc.buf, "\n");
+        cli_out_buf(&doc.buf);
+    }
+    if (!rc && c->grouping)
+        print_groups(c);
+    tt_jsonw_free(&doc);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv, cli_ctx *ctx)
+{
+    rctx c = {0};
+    char *maps[64];
+    size_t nmaps = 0;
+    const char *proguard = NULL;
+    int opt;
+    c.style = TT_NAME_JAVA;
+    c.stats = ctx->stats;
+    while ((opt = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'm':
+            if (nmaps == 64) {
+                cli_errorf("too many -m options (at most 64)");
+                return CLI_BAD;
+            }
+            maps[nmaps++] = optarg;
+            break;
+        case O_PROGUARD: proguard = optarg; break;
+        case O_GROUP: c.grouping = 1; break;
+        case O_FORMAT:
+            if ((c.format = cli_opt_enum("--format", optarg, formats)) < 0)
+                return CLI_BAD;
+            break;
+        case O_NAMES:
+            if ((c.style = cli_opt_enum("--names", optarg, names)) < 0)
+                return CLI_BAD;
+            break;
+        case 'h': return cli_usage(usage, 0);
+        default: return cli_usage(usage, 1);
+        }
+    }
+    if (optind >= argc) {
+        cli_errorf("report: missing REPORT");
+        return cli_usage(usage, 1);
+    }
+    tt_mapping *m = NULL;
+    tt_proguard *pg = NULL;
+    int rc = cli_load_proguard(&pg, proguard);
+    if (!rc)
+        rc = cli_load_mappings(&m, maps, nmaps, NULL, ctx->stats);
+    size_t amb = 0;
+    if (!rc && m && pg && tt_mapping_retrace(m, pg, &amb)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    tt_stats_add(ctx->stats, "retrace_ambiguous", proguard, TT_SEV_WARN, (int64_t)amb, NULL);
+    c.m = m;
+    c.pg = pg;
+    tt_vec_init(&c.groups, sizeof(group));
+    if (!rc)
+        rc = run(&c, argv + optind, argc - optind);
+    cli_stats_report(ctx->stats);
+    rctx_free(&c);
+    tt_proguard_free(pg);
+    tt_mapping_free(m);
+    return rc;
+}

@@ -1,0 +1,754 @@
+/* Matrix issue reports: the containers of method-beat.md 7.1, the fields of 7.2-7.5 and the
+ * stack decoding of 7.7. jansson parses every object; this file only finds where each
+ * top-level object of a JSON array or stream ends, so reading is streamed per report. */
+#include "tt.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+#define CHUNK ((size_t)64 * 1024)
+#define MAX_OBJECT ((size_t)256 * 1024 * 1024)
+
+struct tt_report_reader {
+    tt_input *in;
+    tt_stats *stats;
+    const char *file;
+    int container, done;
+    /* JSON containers: chunked scanning */
+    unsigned char *chunk;
+    size_t cpos, clen;
+    int eof;
+    uint64_t line;      /* line of chunk[cpos] */
+    int in_array, expect; /* expect: 0 after '[', 1 after an element, 2 after ',' */
+    uint64_t array_line;
+    tt_buf obj;
+    /* the current report */
+    json_t *root;
+    char *dump;
+    tt_mitem *items;
+    tt_arena *arena;
+    tt_report rep;
+    uint64_t count, skipped, lines_skipped;
+};
+
+/* ---- names ---- */
+
+static const char *const drop_keys[TT_DROP_LEVELS] = {
+    "DROPPED_BEST", "DROPPED_NORMAL", "DROPPED_MIDDLE", "DROPPED_HIGH", "DROPPED_FROZEN"};
+static const char *const dur_keys[TT_FPS_DURS] = {
+    "UNKNOWN_DELAY_DURATION", "INPUT_HANDLING_DURATION", "ANIMATION_DURATION",
+    "LAYOUT_MEASURE_DURATION", "DRAW_DURATION", "SYNC_DURATION", "COMMAND_ISSUE_DURATION",
+    "SWAP_BUFFERS_DURATION", "TOTAL_DURATION", "GPU_DURATION"};
+
+const char *tt_report_container_name(int c)
+{
+    switch (c) {
+    case TT_REPORT_ARRAY: return "array";
+    case TT_REPORT_STREAM: return "stream";
+    case TT_REPORT_LOG: return "log";
+    default: return NULL;
+    }
+}
+
+const char *tt_report_fps_gen_name(int g)
+{
+    switch (g) {
+    case TT_FPS_GEN_A: return "a";
+    case TT_FPS_GEN_AB: return "ab";
+    case TT_FPS_GEN_C: return "c";
+    default: return NULL;
+    }
+}
+
+const char *tt_report_drop_level_name(int level)
+{
+    static const char *const n[TT_DROP_LEVELS] = {"BEST", "NORMAL", "MIDDLE", "HIGH", "FROZEN"};
+    return level >= 0 && level < TT_DROP_LEVELS ? n[level] : NULL;
+}
+
+const char *tt_report_fps_dur_name(int d) { return d >= 0 && d < TT_FPS_DURS ? dur_keys[d] : NULL; }
+
+/* ---- lifecycle and detection ---- */
+
+static int is_ws(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/* '{' = stream; '[' followed by '{' or ']' = array (a logcat "-v long" header also starts
+ * with '['); anything else = text lines. */
+static int detect(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && is_ws(p[i]))
+        i++;
+    if (i < n && p[i] == '{')
+        return TT_REPORT_STREAM;
+    if (i < n && p[i] == '[') {
+        i++;
+        while (i < n && is_ws(p[i]))
+            i++;
+        if (i == n || p[i] == '{' || p[i] == ']')
+            return TT_REPORT_ARRAY;
+    }
+    return TT_REPORT_LOG;
+}
+
+int tt_report_reader_new(tt_report_reader **out, tt_input *in, tt_stats *stats, tt_error *err)
+{
+    *out = NULL;
+    const unsigned char *p;
+    size_t n;
+    int rc = tt_input_peek(in, &p, &n, CHUNK, err);
+    if (rc)
+        return rc;
+    tt_report_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->chunk = malloc(CHUNK))) {
+        free(r);
+        return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
+    }
+    r->in = in;
+    r->stats = stats;
+    r->file = tt_input_name(in);
+    r->line = 1;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) { /* UTF-8 byte-order mark */
+        size_t got;
+        char bom[3];
+        if ((rc = tt_input_read(in, bom, 3, &got, err))) {
+            tt_report_reader_free(r);
+            return rc;
+        }
+        p += 3;
+        n -= 3;
+    }
+    r->container = detect(p, n);
+    *out = r;
+    return 0;
+}
+
+static void release(tt_report_reader *r)
+{
+    json_decref(r->root);
+    r->root = NULL;
+    free(r->dump);
+    r->dump = NULL;
+    free(r->items);
+    r->items = NULL;
+    tt_arena_free(r->arena);
+    r->arena = NULL;
+}
+
+void tt_report_reader_free(tt_report_reader *r)
+{
+    if (!r)
+        return;
+    release(r);
+    tt_buf_free(&r->obj);
+    free(r->chunk);
+    free(r);
+}
+
+int tt_report_reader_container(const tt_report_reader *r) { return r->container; }
+uint64_t tt_report_reader_count(const tt_report_reader *r) { return r->count; }
+uint64_t tt_report_reader_skipped(const tt_report_reader *r) { return r->skipped; }
+
+/* ---- JSON containers ---- */
+
+static int refill(tt_report_reader *r, tt_error *err)
+{
+    if (r->cpos < r->clen || r->eof)
+        return 0;
+    size_t got;
+    int rc = tt_input_read(r->in, r->chunk, CHUNK, &got, err);
+    if (rc)
+        return rc;
+    r->cpos = 0;
+    r->clen = got;
+    if (!got)
+        r->eof = 1;
+    return 0;
+}
+
+static void describe(char *dst, size_t cap, int c)
+{
+    if (c < 0)
+        snprintf(dst, cap, "end of input");
+    else if (c > 0x20 && c < 0x7f)
+        snprintf(dst, cap, "'%c'", c);
+    else
+        snprintf(dst, cap, "byte 0x%02x", c);
+}
+
+/* Appends the rest of an object whose '{' is in r->obj, up to its matching close. Returns
+ * 1 when the input ends first. Strings are skipped so brackets inside them do not count. */
+static int collect_object(tt_report_reader *r, tt_error *err)
+{
+    int depth = 1, instr = 0, esc = 0;
+    for (;;) {
+        int rc = refill(r, err);
+        if (rc)
+            return rc;
+        if (r->eof)
+            return 1;
+        const unsigned char *p = r->chunk + r->cpos;
+        size_t n = r->clen - r->cpos, i;
+        for (i = 0; i < n && depth > 0; i++) {
+            unsigned char c = p[i];
+            if (c == '\n')
+                r->line++;
+            if (instr) {
+                if (esc)
+                    esc = 0;
+                else if (c == '\\')
+                    esc = 1;
+                else if (c == '"')
+                    instr = 0;
+            } else if (c == '"') {
+                instr = 1;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                depth--;
+            }
+        }
+        if (tt_buf_put(&r->obj, (const char *)p, i))
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        r->cpos += i;
+        if (r->obj.len > MAX_OBJECT)
+            return tt_error_set(err, TT_ELIMIT, r->file, TT_LOC_LINE, r->line,
+                                "report object larger than %zu bytes", MAX_OBJECT);
+        if (depth == 0)
+            return 0;
+    }
+}
+
+static int parse_error(tt_report_reader *r, const json_error_t *je, uint64_t line,
+                       tt_error *err)
+{
+    uint64_t at = line + (je->line > 0 ? (uint64_t)je->line - 1 : 0);
+    return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, at, "invalid JSON: %s",
+                        je->text);
+}
+
+/* Structure between the objects: '[', ',', ']' and whitespace. */
+static int array_punct(tt_report_reader *r, int c, tt_error *err)
+{
+    char what[32];
+    describe(what, sizeof what, c);
+    if (c == ']') {
+        if (r->expect == 2)
+            return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->line,
+                                "invalid JSON: expected a report object after ',', found ']'");
+        r->in_array = 0;
+        return 0;
+    }
+    if (c == ',' && r->expect == 1) {
+        r->expect = 2;
+        return 0;
+    }
+    if (c == '{' && r->expect == 1)
+        return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->line,
+                            "invalid JSON: expected ',' or ']' after an array element, found "
+                            "'{'");
+    if (c == '{')
+        return 1;
+    return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->line,
+                        "invalid JSON: expected a report object in the array, found %s", what);
+}
+
+static int next_json(tt_report_reader *r, json_t **out, uint64_t *line, tt_error *err)
+{
+    for (;;) {
+        int rc = refill(r, err);
+        if (rc)
+            return rc;
+        if (r->eof) {
+            if (r->in_array)
+                return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->line,
+                                    "invalid JSON: array opened at line %llu is not closed",
+                                    (unsigned long long)r->array_line);
+            return TT_DONE;
+        }
+        int c = r->chunk[r->cpos++];
+        if (is_ws(c)) {
+            if (c == '\n')
+                r->line++;
+            continue;
+        }
+        if (r->in_array) {
+            rc = array_punct(r, c, err);
+            if (rc <= 0) {
+                if (rc)
+                    return rc;
+                continue;
+            }
+            r->expect = 1;
+        } else if (c == '[') {
+            r->in_array = 1;
+            r->expect = 0;
+            r->array_line = r->line;
+            continue;
+        } else if (c != '{') {
+            char what[32];
+            describe(what, sizeof what, c);
+            return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->line,
+                                "invalid JSON: expected '{' or '[', found %s", what);
+        }
+        *line = r->line;
+        r->obj.len = 0;
+        if (tt_buf_put(&r->obj, "{", 1))
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        rc = collect_object(r, err);
+        if (rc < 0)
+            return rc;
+        json_error_t je;
+        *out = json_loadb(r->obj.data, r->obj.len, 0, &je);
+        if (!*out)
+            return parse_error(r, &je, *line, err);
+        if (rc == 1) { /* unbalanced yet accepted: cannot happen, but never trust it */
+            json_decref(*out);
+            return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->line,
+                                "invalid JSON: unexpected end of input in the object started "
+                                "at line %llu",
+                                (unsigned long long)*line);
+        }
+        return 0;
+    }
+}
+
+/* ---- text lines with the Issue wrapper ---- */
+
+static const char *find(const char *h, const char *end, const char *needle)
+{
+    return h < end ? tt__memmem(h, (size_t)(end - h), needle, strlen(needle)) : NULL;
+}
+
+/* "NAME[value]" between from and to: copies value into the arena. */
+static const char *wrapper_field(tt_report_reader *r, const char *from, const char *to,
+                                 const char *name)
+{
+    const char *f = find(from, to, name);
+    if (!f)
+        return NULL;
+    f += strlen(name);
+    const char *e = memchr(f, ']', (size_t)(to - f));
+    return e ? tt_arena_strndup(r->arena, f, (size_t)(e - f)) : NULL;
+}
+
+static int parse_wrapper(tt_report_reader *r, const char *t, const char *content)
+{
+    r->rep.wrap_tag = wrapper_field(r, t, content, "tag[");
+    const char *type = wrapper_field(r, t, content, "type[");
+    int64_t v;
+    if (type && !tt__parse_i64(type, strlen(type), &v)) {
+        r->rep.have_wrap_type = 1;
+        r->rep.wrap_type = v;
+    }
+    const char *key = wrapper_field(r, t, content, "key[");
+    r->rep.wrap_key = key && strcmp(key, "null") ? key : NULL;
+    return r->rep.wrap_tag ? 0 : TT_ENOMEM;
+}
+
+static int next_log(tt_report_reader *r, json_t **out, uint64_t *line, tt_error *err)
+{
+    for (;;) {
+        const char *s;
+        size_t n;
+        int rc = tt_input_line(r->in, &s, &n, line, err);
+        if (rc)
+            return rc;
+        const char *end = s + n;
+        const char *t = find(s, end, "tag[");
+        const char *content = t ? find(t, end, "content[") : NULL;
+        if (!content) {
+            r->lines_skipped++;
+            continue;
+        }
+        if (!r->arena && !(r->arena = tt_arena_new()))
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        if (parse_wrapper(r, t, content))
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        const char *js = content + 8, *je = end;
+        while (je > js && je[-1] != ']')
+            je--;
+        if (je == js)
+            return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, *line,
+                                "content[ without a closing ']' (a truncated log line?)");
+        json_error_t jerr;
+        *out = json_loadb(js, (size_t)(je - 1 - js), 0, &jerr);
+        if (!*out)
+            return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, *line,
+                                "invalid JSON in content[...] (column %lld): %s",
+                                (long long)(js - s) + jerr.position + 1, jerr.text);
+        if (!json_is_object(*out)) {
+            json_decref(*out);
+            *out = NULL;
+            return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, *line,
+                                "content[...] is not a JSON object");
+        }
+        return 0;
+    }
+}
+
+/* ---- fields ---- */
+
+typedef struct fill_ctx {
+    tt_report_reader *r;
+    json_t *o;
+    const char *missing; /* first required key absent */
+    const char *bad;     /* first required key with the wrong type */
+} fill_ctx;
+
+static void warn_report(fill_ctx *fc, const char *stat, int sev, const char *fmt, const char *a,
+                        const char *b)
+{
+    char ex[200], msg[160];
+    snprintf(msg, sizeof msg, fmt, a, b ? b : "");
+    snprintf(ex, sizeof ex, "%s:%llu: %s", fc->r->file, (unsigned long long)fc->r->rep.line,
+             msg);
+    tt_stats_add(fc->r->stats, stat, fc->r->file, sev, 1, ex);
+}
+
+/* Looks key up; 1 found with the right type, 0 absent (or null), -1 wrong type (counted). */
+static int lookup(fill_ctx *fc, const char *key, int req, int ok_type, json_t **v)
+{
+    *v = json_object_get(fc->o, key);
+    if (!*v || json_is_null(*v)) {
+        if (req && !fc->missing)
+            fc->missing = key;
+        return 0;
+    }
+    if (ok_type)
+        return 1;
+    if (req) {
+        if (!fc->bad)
+            fc->bad = key;
+    } else {
+        warn_report(fc, "report_bad_field", TT_SEV_WARN, "\"%s\" has the wrong type; ignored",
+                    key, NULL);
+    }
+    return -1;
+}
+
+static int get_str(fill_ctx *fc, const char *key, int req, const char **out)
+{
+    json_t *v = json_object_get(fc->o, key);
+    if (lookup(fc, key, req, v && json_is_string(v), &v) != 1)
+        return 0;
+    *out = json_string_value(v);
+    return 1;
+}
+
+/* Integers; a real is accepted when it is integral and in range. */
+static int as_i64(json_t *v, int64_t *out)
+{
+    if (json_is_integer(v)) {
+        *out = (int64_t)json_integer_value(v);
+        return 1;
+    }
+    if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (d >= -9.2e18 && d <= 9.2e18 && d == (double)(int64_t)d) {
+            *out = (int64_t)d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int get_int(fill_ctx *fc, const char *key, int req, int64_t *out)
+{
+    json_t *v = json_object_get(fc->o, key);
+    int64_t x = 0;
+    int ok = v && as_i64(v, &x);
+    if (lookup(fc, key, req, ok, &v) != 1)
+        return 0;
+    *out = x;
+    return 1;
+}
+
+static int get_bool(fill_ctx *fc, const char *key, int req, int *out)
+{
+    json_t *v = json_object_get(fc->o, key);
+    if (lookup(fc, key, req, v && json_is_boolean(v), &v) != 1)
+        return 0;
+    *out = json_is_true(v);
+    return 1;
+}
+
+/* "243|" (HEAD), "101\n" (v0.4), "1|2|" (deprecated overload: the first id counts). */
+static int32_t parse_key(const char *s)
+{
+    int64_t v = 0;
+    size_t i = 0;
+    while (s[i] >= '0' && s[i] <= '9' && v <= INT32_MAX)
+        v = v * 10 + (s[i++] - '0');
+    if (i == 0 || v > INT32_MAX || (s[i] && s[i] != '|' && s[i] != '\n'))
+        return -1;
+    return (int32_t)v;
+}
+
+static int fill_stack(fill_ctx *fc, tt_error *err)
+{
+    tt_report *rep = &fc->r->rep;
+    size_t slen = 0;
+    json_t *v = json_object_get(fc->o, "stack");
+    if (v && json_is_string(v))
+        slen = json_string_length(v);
+    int rc = tt_stack_parse(&fc->r->items, &rep->n_items, rep->stack, slen, rep->file,
+                            rep->line, err);
+    if (rc)
+        return rc;
+    rep->items = fc->r->items;
+    if (!rep->stack_key || !rep->stack_key[0])
+        return 0;
+    rep->key_id = parse_key(rep->stack_key);
+    if (rep->key_id < 0) {
+        warn_report(fc, "report_bad_stack_key", TT_SEV_WARN, "stackKey \"%.40s\" is not an id",
+                    rep->stack_key, NULL);
+        return 0;
+    }
+    /* the line getTreeKey chose (5.9); else the first line with that id */
+    int64_t cost = rep->have_cost ? rep->cost_ms : tt_mstack_max_dur(rep->items, rep->n_items);
+    ptrdiff_t k = tt_mstack_tree_key(rep->items, rep->n_items, cost);
+    if (k >= 0 && rep->items[k].id == rep->key_id) {
+        rep->key_index = k;
+        return 0;
+    }
+    for (size_t i = 0; i < rep->n_items; i++)
+        if (rep->items[i].id == rep->key_id) {
+            rep->key_index = (ptrdiff_t)i;
+            break;
+        }
+    return 0;
+}
+
+static void fill_anr(fill_ctx *fc)
+{
+    tt_report_anr *a = &fc->r->rep.anr;
+    a->have_process_priority = get_int(fc, "processPriority", 0, &a->process_priority);
+    a->have_process_nice = get_int(fc, "processNice", 0, &a->process_nice);
+    a->have_is_foreground = get_bool(fc, "isProcessForeground", 0, &a->is_foreground);
+    a->have_timer_slack = get_int(fc, "processTimerSlack", 0, &a->timer_slack);
+    json_t *m;
+    if (lookup(fc, "memory", 0, json_is_object(json_object_get(fc->o, "memory")), &m) == 1) {
+        fill_ctx sub = *fc;
+        sub.o = m;
+        a->have_memory = 1;
+        get_int(&sub, "dalvik_heap", 0, &a->dalvik_heap_kb);
+        get_int(&sub, "native_heap", 0, &a->native_heap_kb);
+        get_int(&sub, "vm_size", 0, &a->vm_size_kb);
+    }
+}
+
+/* Which fields a detail requires (7.3): the method-trace details need cost and stack, the
+ * lag-type details threadStack. Unknown details (newer releases) require nothing. */
+static void fill_evil(fill_ctx *fc)
+{
+    tt_report *rep = &fc->r->rep;
+    if (!get_str(fc, "detail", 1, &rep->detail))
+        return;
+    static const char *const traced[] = {"NORMAL", "ANR", "STARTUP", NULL};
+    static const char *const lags[] = {"LAG", "SIGNAL_ANR", "SIGNAL_ANR_NATIVE_BACKTRACE",
+                                       "LAG_IDLE_HANDLER", "LAG_TOUCH", "PRIORITY_MODIFIED",
+                                       "TIMERSLACK_MODIFIED", NULL};
+    int need_stack = 0, need_thread = 0;
+    for (int i = 0; traced[i]; i++)
+        need_stack |= !strcmp(rep->detail, traced[i]);
+    for (int i = 0; lags[i]; i++)
+        need_thread |= !strcmp(rep->detail, lags[i]);
+    if (!need_stack && !need_thread)
+        warn_report(fc, "report_unknown_detail", TT_SEV_INFO, "detail \"%.40s\"", rep->detail,
+                    NULL);
+    rep->have_cost = get_int(fc, "cost", need_stack, &rep->cost_ms);
+    rep->have_stack = get_str(fc, "stack", need_stack, &rep->stack);
+    get_str(fc, "stackKey", 0, &rep->stack_key);
+    get_str(fc, "threadStack", need_thread, &rep->thread_stack);
+    get_str(fc, "usage", 0, &rep->usage);
+    rep->have_sub_type = get_int(fc, "subType", 0, &rep->sub_type);
+    fill_anr(fc);
+}
+
+static void fill_startup(fill_ctx *fc)
+{
+    tt_report_startup *s = &fc->r->rep.startup;
+    get_int(fc, "application_create", 1, &s->application_create_ms);
+    s->have_application_create_scene =
+        get_int(fc, "application_create_scene", 0, &s->application_create_scene);
+    get_int(fc, "first_activity_create", 1, &s->first_activity_create_ms);
+    get_int(fc, "startup_duration", 1, &s->startup_duration_ms);
+    get_bool(fc, "is_warm_start_up", 1, &s->is_warm_start_up);
+}
+
+static void fill_levels(fill_ctx *fc, const char *key, int64_t *dst)
+{
+    json_t *m;
+    if (lookup(fc, key, 1, json_is_object(json_object_get(fc->o, key)), &m) != 1)
+        return;
+    fill_ctx sub = *fc;
+    sub.o = m;
+    for (int i = 0; i < TT_DROP_LEVELS; i++)
+        if (!get_int(&sub, drop_keys[i], 0, &dst[i]))
+            warn_report(fc, "report_bad_field", TT_SEV_WARN, "%s without %s; taken as 0", key,
+                        drop_keys[i]);
+}
+
+static void fill_fps(fill_ctx *fc)
+{
+    tt_report_fps *f = &fc->r->rep.fps;
+    fill_levels(fc, "dropLevel", f->drop_level);
+    fill_levels(fc, "dropSum", f->drop_sum);
+    json_t *v;
+    if (lookup(fc, "fps", 1, json_is_number(json_object_get(fc->o, "fps")), &v) == 1)
+        f->fps = json_number_value(v);
+    f->have_drop_task_frame_sum = get_int(fc, "dropTaskFrameSum", 0, &f->drop_task_frame_sum);
+    for (int i = 0; i < TT_FPS_DURS; i++)
+        f->have_dur[i] = get_int(fc, dur_keys[i], 0, &f->dur_ns[i]);
+    f->have_drop_count = get_int(fc, "DROP_COUNT", 0, &f->drop_count);
+    f->have_refresh_rate = get_int(fc, "REFRESH_RATE", 0, &f->refresh_rate);
+    if (f->have_dur[TT_FPS_DUR_TOTAL] || f->have_refresh_rate)
+        f->gen = TT_FPS_GEN_C;
+    else if (f->have_drop_task_frame_sum)
+        f->gen = TT_FPS_GEN_A;
+    else
+        f->gen = TT_FPS_GEN_AB;
+}
+
+/* The tag, or when the object has none the wrapper's, or one inferred from the keys. */
+static int fill_tag(fill_ctx *fc)
+{
+    tt_report *rep = &fc->r->rep;
+    json_t *o = fc->o, *t = json_object_get(o, "tag");
+    if (t && json_is_string(t)) {
+        rep->tag = json_string_value(t);
+    } else if (t && !json_is_null(t)) {
+        fc->bad = "tag";
+        return -1;
+    } else {
+        rep->tag_inferred = 1;
+        if (rep->wrap_tag)
+            rep->tag = rep->wrap_tag;
+        else if (json_object_get(o, "detail"))
+            rep->tag = "Trace_EvilMethod";
+        else if (json_object_get(o, "application_create") ||
+                 json_object_get(o, "startup_duration"))
+            rep->tag = "Trace_StartUp";
+        else if (json_object_get(o, "dropLevel"))
+            rep->tag = "Trace_FPS";
+        else {
+            fc->missing = "tag";
+            return -1;
+        }
+        warn_report(fc, "report_tag_inferred", TT_SEV_INFO, "no \"tag\"; taken as %s", rep->tag,
+                    NULL);
+    }
+    if (!strcmp(rep->tag, "Trace_EvilMethod"))
+        rep->kind = TT_RKIND_EVIL;
+    else if (!strcmp(rep->tag, "Trace_StartUp"))
+        rep->kind = TT_RKIND_STARTUP;
+    else if (!strcmp(rep->tag, "Trace_FPS"))
+        rep->kind = TT_RKIND_FPS;
+    else
+        warn_report(fc, "report_unknown_tag", TT_SEV_INFO, "tag \"%.60s\"", rep->tag, NULL);
+    return 0;
+}
+
+/* 0 = usable, 1 = skipped (counted), < 0 = error. */
+static int fill(tt_report_reader *r, json_t *o, tt_error *err)
+{
+    tt_report *rep = &r->rep;
+    fill_ctx fc = {r, o, NULL, NULL};
+    rep->key_id = -1;
+    rep->key_index = -1;
+    if (fill_tag(&fc) == 0) {
+        get_str(&fc, "scene", 0, &rep->scene);
+        get_str(&fc, "process", 0, &rep->process);
+        get_str(&fc, "machine", 0, &rep->machine);
+        rep->have_time = get_int(&fc, "time", 0, &rep->time_ms);
+        rep->have_type = get_int(&fc, "type", 0, &rep->type);
+        if (rep->kind != TT_RKIND_EVIL)
+            rep->have_cost = get_int(&fc, "cost", 0, &rep->cost_ms);
+        if (rep->kind == TT_RKIND_EVIL)
+            fill_evil(&fc);
+        else if (rep->kind == TT_RKIND_STARTUP)
+            fill_startup(&fc);
+        else if (rep->kind == TT_RKIND_FPS)
+            fill_fps(&fc);
+    }
+    if (fc.missing || fc.bad) {
+        char what[80];
+        snprintf(what, sizeof what, "%s%s%s", rep->tag ? rep->tag : "report",
+                 rep->detail ? " " : "", rep->detail ? rep->detail : "");
+        if (fc.missing)
+            warn_report(&fc, "report_missing_field", TT_SEV_WARN,
+                        "%s report without \"%s\"; skipped", what, fc.missing);
+        else
+            warn_report(&fc, "report_bad_field", TT_SEV_WARN,
+                        "%s report: \"%s\" has the wrong type; skipped", what, fc.bad);
+        return 1;
+    }
+    if (rep->have_stack) {
+        int rc = fill_stack(&fc, err);
+        if (rc)
+            return rc;
+    }
+    r->dump = json_dumps(o, JSON_COMPACT);
+    if (!r->dump)
+        return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+    rep->json = r->dump;
+    rep->json_len = strlen(r->dump);
+    return 0;
+}
+
+static int finish(tt_report_reader *r, tt_error *err)
+{
+    if (!r->done) {
+        r->done = 1;
+        tt_stats_add(r->stats, "report_lines_skipped", r->file, TT_SEV_INFO,
+                     (int64_t)r->lines_skipped, NULL);
+    }
+    if (r->count)
+        return TT_DONE;
+    if (r->skipped)
+        return tt_error_set(err, TT_EFORMAT, r->file, 0, 0,
+                            "no usable Matrix report: %llu skipped for missing or mistyped "
+                            "fields",
+                            (unsigned long long)r->skipped);
+    if (r->container == TT_REPORT_LOG)
+        return tt_error_set(err, TT_EFORMAT, r->file, 0, 0,
+                            "no Matrix report found (no line holds tag[...]...content[...])");
+    return tt_error_set(err, TT_EFORMAT, r->file, 0, 0, "no Matrix report found");
+}
+
+int tt_report_reader_next(tt_report_reader *r, const tt_report **rep, tt_error *err)
+{
+    *rep = NULL;
+    for (;;) {
+        release(r);
+        memset(&r->rep, 0, sizeof r->rep);
+        if (r->done)
+            return finish(r, err);
+        json_t *o = NULL;
+        uint64_t line = 0;
+        int rc = r->container == TT_REPORT_LOG ? next_log(r, &o, &line, err)
+                                                : next_json(r, &o, &line, err);
+        if (rc == TT_DONE)
+            return finish(r, err);
+        if (rc)
+            return rc;
+        r->root = o;
+        r->rep.file = r->file;
+        r->rep.line = line;
+        r->rep.index = r->count;
+        r->rep.container = r->container;
+        rc = fill(r, o, err);
+        if (rc == 0) {
+            r->count++;
+            *rep = &r->rep;
+            return 0;
+        }
+        if (rc < 0)
+            return rc;
+        r->skipped++;
+    }
+}
