@@ -442,7 +442,7 @@ START_TEST(am_blocks)
     ck_assert_ptr_ne(strstr(err.msg, "TotalTime: expected an integer, got \"12x\""), NULL);
     tt_startup_free(s);
     s = launches("nothing here\n", st, &rc, &err);
-    ck_assert_int_eq(rc, TT_EFORMAT);
+    ck_assert_int_eq(rc, TT_ENOTFOUND);
     tt_startup_free(s);
     tt_stats_free(st);
 }
