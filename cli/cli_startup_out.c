@@ -504,10 +504,55 @@ void cli_startup_text(const tt_startup *s)
     tt_buf_free(&b);
 }
 
-/* ---- Matrix reports ---- */
-int cli_startup_read_reports(tt_startup *s, tt_input *in, tt_error *err)
+/* ---- Matrix reports (startup.md 4.1) through the report reader of import_report.c ---- */
+int cli_startup_read_reports(tt_startup *s, tt_input *in, tt_stats *stats, tt_error *err)
 {
-    (void)s;
-    return tt_error_set(err, TT_EUNSUPPORTED, tt_input_name(in), TT_LOC_NONE, 0,
-                        "Matrix report input needs the report reader");
+    tt_report_reader *rr;
+    int rc = tt_report_reader_new(&rr, in, stats, err);
+    if (rc)
+        return rc;
+    const tt_report *rep;
+    uint64_t used = 0, other = 0;
+    if (err)
+        err->loc_kind = TT_LOC_NONE;
+    while ((rc = tt_report_reader_next(rr, &rep, err)) == 0) {
+        tt_su_report r = {.file = rep->file, .line = rep->line, .process = rep->process,
+                          .time_ms = rep->have_time ? rep->time_ms : -1};
+        if (rep->kind == TT_RKIND_STARTUP) {
+            const tt_report_startup *st = &rep->startup;
+            r.application_create = st->application_create_ms;
+            r.first_activity_create = st->first_activity_create_ms;
+            r.startup_duration = st->startup_duration_ms;
+            r.scene = st->have_application_create_scene &&
+                              st->application_create_scene >= INT32_MIN &&
+                              st->application_create_scene <= INT32_MAX
+                          ? (int32_t)st->application_create_scene
+                          : TT_SU_SCENE_UNKNOWN;
+            r.is_warm = st->is_warm_start_up;
+        } else if (rep->kind == TT_RKIND_EVIL && rep->detail &&
+                   !strcmp(rep->detail, "STARTUP")) {
+            r.is_issue = 1;
+            r.cost = rep->have_cost ? rep->cost_ms : 0;
+            r.stack = rep->stack ? rep->stack : "";
+            r.stack_key = rep->stack_key ? rep->stack_key : "";
+            r.sub_type = rep->have_sub_type ? (int)rep->sub_type : 1;
+        } else {
+            other++;
+            continue;
+        }
+        if ((rc = tt_startup_add_report(s, &r, err)))
+            break;
+        used++;
+    }
+    int none = tt_report_reader_count(rr) == 0 && err->loc_kind == TT_LOC_NONE;
+    tt_report_reader_free(rr);
+    if (rc != TT_DONE && !(rc == TT_EFORMAT && none))
+        return rc;
+    if (other)
+        tt_stats_add(stats, "startup_reports_ignored", tt_input_name(in), TT_SEV_INFO,
+                     (int64_t)other, NULL);
+    if (!used)
+        return tt_error_set(err, TT_ENOTFOUND, tt_input_name(in), TT_LOC_NONE, 0,
+                            "no Trace_StartUp or STARTUP report found");
+    return 0;
 }

@@ -176,38 +176,65 @@ static int load_beat(tt_vec *v, const char *path, int fmt)
     return rc;
 }
 
-static int read_one(tt_startup *s, const char *path, int kind)
+static int open_input(tt_input **in, const char *path, int *kind, int *text)
 {
     tt_error err = {0};
-    tt_input *in;
-    if (tt_input_open(&in, path, &err))
+    if (tt_input_open(in, path, &err))
         return cli_err(&err);
-    int rc = 0;
-    if (kind == 0) {
-        const unsigned char *p;
-        size_t n;
-        if (tt_input_peek(in, &p, &n, 4096, &err)) {
-            tt_input_close(in);
-            return cli_err(&err);
-        }
-        kind = tt_su_detect((const char *)p, n);
-        if (kind == TT_SU_IN_UNKNOWN) {
-            cli_errorf("%s: not a startup event stream, logcat, am start -W output or Matrix "
-                       "report (use --kind)", tt_input_name(in));
-            tt_input_close(in);
-            return CLI_BAD;
-        }
+    const unsigned char *p;
+    size_t n;
+    if (tt_input_peek(*in, &p, &n, 4096, &err)) {
+        tt_input_close(*in);
+        return cli_err(&err);
     }
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    *text = !(i < n && (p[i] == '{' || p[i] == '['));
+    if (*kind == TT_SU_IN_UNKNOWN)
+        *kind = tt_su_detect((const char *)p, n);
+    if (*kind == TT_SU_IN_UNKNOWN) {
+        cli_errorf("%s: not a startup event stream, logcat, am start -W output or Matrix "
+                   "report (use --kind)", tt_input_name(*in));
+        tt_input_close(*in);
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+/* One input. A text log (logcat) may hold Displayed lines and Matrix report lines
+ * together: a named file is then read twice, once for each. */
+static int read_one(tt_startup *s, const char *path, int kind, tt_stats *stats)
+{
+    tt_input *in;
+    int text, rc = open_input(&in, path, &kind, &text);
+    if (rc)
+        return rc;
+    tt_error err = {0};
+    int both = text && kind != TT_SU_IN_EVENTS && strcmp(path, "-");
     if (kind == TT_SU_IN_EVENTS)
         rc = tt_startup_read_events(s, in, &err);
     else if (kind == TT_SU_IN_LAUNCHES)
         rc = tt_startup_read_launches(s, in, &err);
     else
-        rc = cli_startup_read_reports(s, in, &err);
-    if (rc)
-        rc = cli_err(&err);
+        rc = cli_startup_read_reports(s, in, stats, &err);
     tt_input_close(in);
-    return rc;
+    if (both && (rc == 0 || rc == TT_ENOTFOUND)) {
+        int first = rc;
+        if ((rc = open_input(&in, path, &kind, &text)))
+            return rc;
+        tt_error err2 = {0};
+        if (kind == TT_SU_IN_LAUNCHES)
+            rc = cli_startup_read_reports(s, in, stats, &err2);
+        else
+            rc = tt_startup_read_launches(s, in, &err2);
+        tt_input_close(in);
+        if (rc == TT_ENOTFOUND)
+            rc = first; /* the first pass decides, with its own message */
+        else if (rc)
+            err = err2;
+    }
+    return rc ? cli_err(&err) : 0;
 }
 
 /* The CI gate of startup.md 5.3. */
@@ -267,7 +294,7 @@ int cmd_startup(int argc, char **argv, cli_ctx *ctx)
         goto out;
     }
     for (int i = optind; i < argc && !rc; i++)
-        rc = read_one(s, argv[i], o.kind);
+        rc = read_one(s, argv[i], o.kind, ctx->stats);
     if (!rc && tt_startup_finish(s, &err))
         rc = cli_err(&err);
     if (!rc) {

@@ -289,7 +289,7 @@ int tt_startup_read_launches(tt_startup *s, tt_input *in, tt_error *err)
     if ((rc = am_end(s, &st, err)))
         return rc;
     if (s->launches.len == before)
-        return tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0,
+        return tt_error_set(err, TT_ENOTFOUND, file, TT_LOC_NONE, 0,
                             "no Displayed, Fully drawn or am start -W lines found");
     return 0;
 }

@@ -185,7 +185,7 @@ static int analyse(tt_startup *s, tt__su_mx *m, int64_t app_cost, int64_t first_
     r->stack = r->stack_key = "";
     r->startup_duration = all_cost;
     r->process = s->nproc;
-    r->time_ms = -1;
+    r->time_ms = r->issue_time_ms = -1;
     /* warm data is always empty since v0.8 (the warm mark is never set) */
     if (!warm && r->stack_collected && s->o.n_beat) {
         int rc = tt_startup__matrix_stack(s, m->base_ms, now, all_cost, &r->stack,
@@ -389,9 +389,10 @@ void tt_su_matrix_json(tt_jsonw *w, const tt_su_matrix *m, int issue)
         tt_jsonw_key(w, "process");
         tt_jsonw_str(w, m->process_name);
     }
-    if (m->time_ms >= 0) {
+    int64_t t = issue ? m->issue_time_ms : m->time_ms;
+    if (t >= 0) {
         tt_jsonw_key(w, "time");
-        tt_jsonw_int(w, m->time_ms);
+        tt_jsonw_int(w, t);
     }
     tt_jsonw_obj_end(w);
 }
@@ -413,6 +414,7 @@ int tt_startup_add_report(tt_startup *s, const tt_su_report *r, tt_error *err)
     memset(m, 0, sizeof *m);
     m->process_name = dup_or_null(s, r->process);
     m->time_ms = r->time_ms;
+    m->issue_time_ms = r->is_issue ? r->time_ms : -1;
     m->all_cost = -1;
     m->at_ms = -1;
     m->stack = m->stack_key = "";
@@ -483,6 +485,7 @@ static int report_rows(tt_startup *s)
             st->cost = m->cost;
             st->stack = m->stack;
             st->stack_key = m->stack_key;
+            st->issue_time_ms = m->time_ms;
             m->process = UINT32_MAX - 2; /* attached: no row of its own */
         }
     }

@@ -476,6 +476,7 @@ typedef struct tt_su_matrix {
     uint32_t process;          /* index of the process (tt_su_row.process) */
     const char *process_name;  /* report tail, NULL when unknown */
     int64_t time_ms;           /* report tail time, -1 when unknown */
+    int64_t issue_time_ms;     /* tail time of the STARTUP issue, -1 when unknown */
 } tt_su_matrix;
 
 typedef struct tt_su_segment {
@@ -571,7 +572,8 @@ int tt_startup_new(tt_startup **out, const tt_su_opts *opts, tt_stats *stats, tt
 void tt_startup_free(tt_startup *s);
 /* Reads a JSON-lines event stream (4.2) and analyses each process in it. */
 int tt_startup_read_events(tt_startup *s, tt_input *in, tt_error *err);
-/* Reads logcat Displayed/Fully drawn lines and `am start -W` blocks, mixed freely. */
+/* Reads logcat Displayed/Fully drawn lines and `am start -W` blocks, mixed freely.
+ * TT_ENOTFOUND when the input holds none. */
 int tt_startup_read_launches(tt_startup *s, tt_input *in, tt_error *err);
 /* Adds one decoded Matrix report; tt_startup_finish attaches issues to startups. */
 int tt_startup_add_report(tt_startup *s, const tt_su_report *r, tt_error *err);
