@@ -8,7 +8,7 @@
 
 #include "../libtrace/tt.h"
 
-#define TRACETOOL_VERSION "0.1.0"
+#define TRACETOOL_VERSION TT_VERSION_STRING
 
 #if defined(__GNUC__)
 #define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))

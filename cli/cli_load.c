@@ -7,6 +7,34 @@
 
 #include "cli_load.h"
 
+int cli_load_mapping_input(tt_mapping *m, tt_input *in, tt_stats *stats)
+{
+    tt_error err = {0};
+    const unsigned char *p;
+    size_t pn;
+    int rc = tt_input_peek(in, &p, &pn, 4096, &err);
+    if (!rc) {
+        if (tt_mapping_looks_ignore((const char *)p, pn))
+            rc = tt_mapping_load_ignore(m, in, &err);
+        else
+            rc = tt_mapping_load(m, in, stats, &err);
+    }
+    return rc ? cli_err(&err) : 0;
+}
+
+int cli_retrace_mapping(tt_mapping *m, const tt_proguard *pg, const char *path,
+                        tt_stats *stats)
+{
+    size_t amb = 0;
+    if (tt_mapping_retrace(m, pg, &amb)) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    if (amb)
+        tt_stats_add(stats, "retrace_ambiguous", path, TT_SEV_WARN, (int64_t)amb, NULL);
+    return 0;
+}
+
 int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *proguard,
                       tt_stats *stats)
 {
@@ -25,44 +53,23 @@ int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *prog
             tt_mapping_free(m);
             return cli_err(&err);
         }
-        const unsigned char *p;
-        size_t pn;
-        int rc = tt_input_peek(in, &p, &pn, 4096, &err);
-        if (!rc) {
-            if (tt_mapping_looks_ignore((const char *)p, pn))
-                rc = tt_mapping_load_ignore(m, in, &err);
-            else
-                rc = tt_mapping_load(m, in, stats, &err);
-        }
+        int rc = cli_load_mapping_input(m, in, stats);
         tt_input_close(in);
         if (rc) {
             tt_mapping_free(m);
-            return cli_err(&err);
+            return rc;
         }
     }
     if (proguard) {
-        tt_input *in;
-        tt_proguard *pg = NULL;
-        if (tt_input_open(&in, proguard, &err)) {
-            tt_mapping_free(m);
-            return cli_err(&err);
-        }
-        int rc = tt_proguard_load(&pg, in, &err);
-        tt_input_close(in);
-        if (rc) {
-            tt_mapping_free(m);
-            return cli_err(&err);
-        }
-        size_t amb = 0;
-        rc = tt_mapping_retrace(m, pg, &amb);
+        tt_proguard *pg;
+        int rc = cli_load_proguard(&pg, proguard, NULL);
+        if (!rc)
+            rc = cli_retrace_mapping(m, pg, proguard, stats);
         tt_proguard_free(pg);
         if (rc) {
             tt_mapping_free(m);
-            cli_errorf("out of memory");
-            return CLI_BAD;
+            return rc;
         }
-        if (amb)
-            tt_stats_add(stats, "retrace_ambiguous", proguard, TT_SEV_WARN, (int64_t)amb, NULL);
     }
     *out = m;
     return 0;
@@ -96,7 +103,7 @@ void cli_check_ids(const tt_mapping *m, const tt_mitem *items, size_t n, const c
     tt_stats_add(stats, "unknown_method_id", what, TT_SEV_WARN, (int64_t)unknown, ex);
 }
 
-int cli_load_proguard(tt_proguard **out, const char *path)
+int cli_load_proguard(tt_proguard **out, const char *path, char sha[65])
 {
     *out = NULL;
     if (!path)
@@ -105,7 +112,16 @@ int cli_load_proguard(tt_proguard **out, const char *path)
     tt_input *in;
     if (tt_input_open(&in, path, &err))
         return cli_err(&err);
-    int rc = tt_proguard_load(out, in, &err);
+    int rc = sha ? tt_input_hash_begin(in, &err) : 0;
+    if (!rc)
+        rc = tt_proguard_load(out, in, &err);
+    if (!rc && sha)
+        rc = tt_input_hash_end(in, sha, NULL, &err);
     tt_input_close(in);
-    return rc ? cli_err(&err) : 0;
+    if (rc) {
+        tt_proguard_free(*out);
+        *out = NULL;
+        return cli_err(&err);
+    }
+    return 0;
 }

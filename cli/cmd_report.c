@@ -606,7 +606,7 @@ static int cmp_i32(const void *a, const void *b)
 
 static void text_counts(tt_buf *b, const char *label, const tt_vec *v)
 {
-    tt_buf_printf(b, "%37s%s:", "", label);
+    tt_buf_printf(b, "%40s%s:", "", label);
     for (size_t i = 0; i < v->len; i++) {
         const count_entry *e = &TT_VEC_AT(v, count_entry, i);
         tt_buf_printf(b, "%s %s %llu", i ? "," : "", e->name, (unsigned long long)e->n);
@@ -848,7 +848,7 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
     }
     tt_mapping *m = NULL;
     tt_proguard *pg = NULL;
-    int rc = cli_load_proguard(&pg, proguard);
+    int rc = cli_load_proguard(&pg, proguard, NULL);
     if (!rc)
         rc = cli_load_mappings(&m, maps, nmaps, NULL, ctx->stats);
     size_t amb = 0;

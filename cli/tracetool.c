@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const cli_cmd commands[] = {
-    /* analyze, query */
+    {"analyze", cmd_analyze, "the main job: analyse any inputs into one SQLite database", CLI_WRITES_DB},
+    {"query", cmd_query, "run SQL against a database written by analyze", 0},
 
     {"beat", cmd_beat, "decode a method-beat buffer: stack, call tree, stack key", 0},
 

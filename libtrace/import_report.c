@@ -679,12 +679,12 @@ static int fill(tt_report_reader *r, json_t *o, tt_error *err)
         char what[80];
         snprintf(what, sizeof what, "%s%s%s", rep->tag ? rep->tag : "report",
                  rep->detail ? " " : "", rep->detail ? rep->detail : "");
-        if (fc.missing)
+        if (fc.bad)
+            warn_report(&fc, "report_mistyped_field", TT_SEV_WARN,
+                        "%s report: \"%s\" has the wrong type; skipped", what, fc.bad);
+        else
             warn_report(&fc, "report_missing_field", TT_SEV_WARN,
                         "%s report without \"%s\"; skipped", what, fc.missing);
-        else
-            warn_report(&fc, "report_bad_field", TT_SEV_WARN,
-                        "%s report: \"%s\" has the wrong type; skipped", what, fc.bad);
         return 1;
     }
     if (rep->have_stack) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <openssl/evp.h>
 #include <zlib.h>
 
 #include "tt_int.h"
@@ -34,6 +35,8 @@ struct tt_input {
     uint64_t consumed; /* bytes before buf[start] */
     uint64_t lineno;
     int detected;
+    EVP_MD_CTX *sha;   /* content hash of the decompressed bytes, when requested */
+    uint64_t produced; /* decompressed bytes produced so far */
 };
 
 const char *tt_input_name(const tt_input *in) { return in->name; }
@@ -100,6 +103,7 @@ void tt_input_close(tt_input *in)
         close(in->fd);
     if (in->gz_init)
         inflateEnd(&in->zs);
+    EVP_MD_CTX_free(in->sha);
     free(in->raw);
     free(in->buf);
     free(in);
@@ -137,6 +141,14 @@ static int raw_fill(tt_input *in, tt_error *err)
 }
 
 /* Decompress or copy into buf[end..cap). */
+/* Every decompressed byte passes here exactly once: count it and feed the content hash. */
+static void produced(tt_input *in, const unsigned char *p, size_t n)
+{
+    in->produced += n;
+    if (in->sha && n)
+        EVP_DigestUpdate(in->sha, p, n);
+}
+
 static int produce(tt_input *in, tt_error *err)
 {
     int rc = raw_fill(in, err);
@@ -175,6 +187,7 @@ static int produce(tt_input *in, tt_error *err)
             n = room;
         memcpy(in->buf + in->end, in->raw + in->raw_pos, n);
         in->raw_pos += n;
+        produced(in, in->buf + in->end, n);
         in->end += n;
         if (n == 0 && in->raw_eof)
             in->eof = 1;
@@ -203,6 +216,7 @@ static int produce(tt_input *in, tt_error *err)
     size_t used = (in->raw_len - in->raw_pos) - in->zs.avail_in;
     size_t made = room - in->zs.avail_out;
     in->raw_pos += used;
+    produced(in, in->buf + in->end, made);
     in->end += made;
     if (zr == Z_STREAM_END) {
         in->gz_end = 1;
@@ -336,5 +350,62 @@ int tt_input_slurp(tt_input *in, char **data, size_t *n, tt_error *err)
         return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "out of memory");
     *data = b.data;
     *n = b.len;
+    return 0;
+}
+
+int tt_input_hash_begin(tt_input *in, tt_error *err)
+{
+    /* after a peek the window still holds every byte produced so far */
+    if (in->consumed || in->start || in->produced != in->end)
+        return tt_error_set(err, TT_EINVAL, in->name, 0, 0,
+                            "content hash requested after reading started");
+    in->sha = EVP_MD_CTX_new();
+    if (!in->sha || EVP_DigestInit_ex(in->sha, EVP_sha256(), NULL) != 1)
+        return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "cannot initialise SHA-256");
+    if (in->end)
+        EVP_DigestUpdate(in->sha, in->buf, in->end);
+    return 0;
+}
+
+int tt_input_hash_end(tt_input *in, char hex[65], uint64_t *bytes, tt_error *err)
+{
+    if (!in->sha)
+        return tt_error_set(err, TT_EINVAL, in->name, 0, 0, "no content hash requested");
+    /* the hash covers the whole content: read what the parser left */
+    while (!in->eof) {
+        in->start = in->end = 0;
+        int rc = produce(in, err);
+        if (rc)
+            return rc;
+    }
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (EVP_DigestFinal_ex(in->sha, md, &n) != 1 || n != 32)
+        return tt_error_set(err, TT_EIO, in->name, 0, 0, "SHA-256 failed");
+    EVP_MD_CTX_free(in->sha);
+    in->sha = NULL;
+    tt_sha256_hex(hex, md);
+    if (bytes)
+        *bytes = in->produced;
+    return 0;
+}
+
+void tt_sha256_hex(char hex[65], const unsigned char md[32])
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) {
+        hex[2 * i] = digits[md[i] >> 4];
+        hex[2 * i + 1] = digits[md[i] & 15];
+    }
+    hex[64] = 0;
+}
+
+int tt_sha256_buf(char hex[65], const void *data, size_t n)
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    if (EVP_Digest(data, n, md, &len, EVP_sha256(), NULL) != 1 || len != 32)
+        return TT_EIO;
+    tt_sha256_hex(hex, md);
     return 0;
 }

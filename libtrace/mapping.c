@@ -473,3 +473,8 @@ int tt_mapping_retrace(tt_mapping *m, const tt_proguard *p, size_t *ambiguous)
         *ambiguous = amb;
     return 0;
 }
+
+const tt_method *tt_mapping_at(const tt_mapping *m, size_t i)
+{
+    return m && i < m->methods.len ? &TT_VEC_AT(&m->methods, tt_method, i) : NULL;
+}

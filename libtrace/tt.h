@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The tool version, stored with every import (storage.md 3.1). */
+#define TT_VERSION_STRING "0.2.0"
+
 /* ---- errors (STYLE.md section 4) ---- */
 enum {
     TT_OK = 0,
@@ -120,6 +123,14 @@ int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno
 /* Bytes consumed so far (of decompressed data). */
 uint64_t tt_input_offset(const tt_input *in);
 int tt_input_is_gzip(const tt_input *in);
+/* Content hash (storage.md 5.2): SHA-256 of the decompressed bytes, via libcrypto.
+ * tt_input_hash_begin must be called before anything is consumed (a peek is fine); tt_input_hash_end reads
+ * whatever the parser left, writes the lowercase hex digest and the decompressed size. */
+int tt_input_hash_begin(tt_input *in, tt_error *err);
+int tt_input_hash_end(tt_input *in, char hex[65], uint64_t *bytes, tt_error *err);
+/* SHA-256 of a memory buffer as lowercase hex; 0 or TT_EIO. */
+int tt_sha256_buf(char hex[65], const void *data, size_t n);
+void tt_sha256_hex(char hex[65], const unsigned char md[32]);
 /* Reads the rest of the input into memory. Owned by the caller (free()). */
 int tt_input_slurp(tt_input *in, char **data, size_t *n, tt_error *err);
 
@@ -258,6 +269,8 @@ int tt_mapping_load_ignore(tt_mapping *m, tt_input *in, tt_error *err);
 const tt_method *tt_mapping_get(const tt_mapping *m, uint32_t id);
 uint32_t tt_mapping_max_id(const tt_mapping *m);
 size_t tt_mapping_count(const tt_mapping *m);
+/* The i-th method in file order (i < tt_mapping_count); borrowed. */
+const tt_method *tt_mapping_at(const tt_mapping *m, size_t i);
 size_t tt_mapping_ignored_count(const tt_mapping *m);
 /* 1 if class+method is listed in ignoreMethodMapping.txt. */
 int tt_mapping_is_ignored(const tt_mapping *m, const char *cls, const char *name);
@@ -314,6 +327,75 @@ void tt_jsonw_raw(tt_jsonw *w, const char *s, size_t n);
 /* Formats a double as Java/Android would print it (7.6): integral values without
  * fraction, others with the shortest round-trip representation. */
 int tt_json_format_double(char *dst, size_t cap, double v);
+
+/* ---- input kinds, detected by content (cli.md "Inputs"; detect.c) ---- */
+typedef enum tt_kind {
+    TT_KIND_UNKNOWN = 0,
+    TT_KIND_BEAT,          /* method-beat buffer, binary or text (method-beat.md 3) */
+    TT_KIND_MAPPING,       /* methodMapping.txt (4.1) */
+    TT_KIND_IGNORE,        /* ignoreMethodMapping.txt (4.3) */
+    TT_KIND_PROGUARD,      /* ProGuard/R8 mapping.txt (4.6) */
+    TT_KIND_REPORT,        /* Matrix issue reports in any container (7.1) */
+    TT_KIND_DATABASE,      /* an SQLite file */
+    TT_KIND__COUNT
+} tt_kind;
+/* Kind of an input from its first (decompressed) bytes; p/n as from tt_input_peek (4096). */
+tt_kind tt_detect(const unsigned char *p, size_t n);
+/* Stable lowercase name ("beat", "mapping", ...); tt_kind_parse returns -1 if unknown. */
+const char *tt_kind_name(tt_kind k);
+int tt_kind_parse(const char *name);
+
+/* ---- native method-beat slices (beat_slice.c; method-beat.md 8.2) ---- */
+enum { TT_SLICE_EXACT = 0, TT_SLICE_INFERRED = 1, TT_SLICE_UNTERMINATED = 2,
+       TT_SLICE_TRUNCATED = 3 };
+
+typedef struct tt_bslice {
+    int64_t ts_ms, dur_ms, self_ms; /* buffer-relative ms (time base not added) */
+    uint32_t id;                    /* Matrix method id */
+    int32_t parent;                 /* index of the parent slice, -1 for roots */
+    int32_t depth;                  /* 0 for roots */
+    uint8_t end_kind;               /* TT_SLICE_* */
+    uint8_t dropped;                /* negative duration: not part of the result */
+    uint8_t recursive;              /* an ancestor is the same method */
+} tt_bslice;
+
+/* A dispatch long enough to be an evil method, analysed as Matrix would (5.11). */
+typedef struct tt_bevil {
+    uint32_t slice;        /* index of the dispatch slice */
+    int64_t ts_ms, dur_ms; /* dispatch begin and wall time (the analysis cost) */
+    int64_t stack_cost;
+    int32_t key_id, key_index;
+    tt_mitem *items;       /* Matrix stack (trimmed); owned by the slicer */
+    size_t n_items;
+    int empty_reason;
+} tt_bevil;
+
+typedef struct tt_bslicer_opts {
+    int64_t base_ms;  /* time base (1.3) */
+    int have_end;
+    int64_t end_ms;   /* absolute end time for frames still open */
+    int64_t evil_ms;  /* evil-method threshold; < 0 disables the Matrix analysis */
+    int trim;         /* Matrix trim target for evil stacks (30) */
+} tt_bslicer_opts;
+
+typedef struct tt_bslicer_stats {
+    uint64_t records, zero_records, invalid_ids, stray_exits, unterminated, truncated,
+        negative_dropped, clamped_self, clamped_end, backwards, slices, evil_dispatches;
+    int64_t end_ms_used;
+    int end_defaulted;
+} tt_bslicer_stats;
+
+typedef struct tt_bslicer tt_bslicer;
+/* Owned by the caller, free with tt_bslicer_free. Feed records in file order, then finish. */
+int tt_bslicer_new(tt_bslicer **out, const tt_bslicer_opts *opts);
+void tt_bslicer_free(tt_bslicer *b);
+void tt_bslicer_feed(tt_bslicer *b, const uint64_t *recs, size_t n);
+int tt_bslicer_finish(tt_bslicer *b, tt_error *err);
+/* Borrowed, valid until tt_bslicer_free; only after finish. Dropped slices are included
+ * (skip them); parents never point at a dropped slice. */
+const tt_bslice *tt_bslicer_slices(const tt_bslicer *b, size_t *n);
+const tt_bevil *tt_bslicer_evil(const tt_bslicer *b, size_t *n);
+const tt_bslicer_stats *tt_bslicer_stats_get(const tt_bslicer *b);
 
 /* ---- Matrix issue reports (import_report.c; method-beat.md section 7) ---- */
 
@@ -405,10 +487,12 @@ typedef struct tt_report {
 
 typedef struct tt_report_reader tt_report_reader;
 /* Streaming reader over in (borrowed; must outlive the reader), container detected from the
- * first bytes (7.1). Counted warnings go to stats (may be NULL): report_lines_skipped
- * (log lines without a wrapper), report_missing_field and report_bad_field (report
- * skipped), report_unknown_tag, report_bad_stack_key, report_tag_inferred. Owned by the
- * caller, free with tt_report_reader_free. */
+ * first bytes (7.1). Counted warnings go to stats (may be NULL): report_missing_field and
+ * report_mistyped_field (a required field: the report is skipped), report_bad_field (an
+ * optional field of the wrong type, ignored), report_bad_stack_key; informational:
+ * report_lines_skipped (log lines without a wrapper), report_unknown_tag,
+ * report_unknown_detail, report_tag_inferred. Owned by the caller, free with
+ * tt_report_reader_free. */
 int tt_report_reader_new(tt_report_reader **out, tt_input *in, tt_stats *stats, tt_error *err);
 void tt_report_reader_free(tt_report_reader *r);
 /* Next usable report: 0 and *rep (borrowed until the next call), TT_DONE at the end, or an

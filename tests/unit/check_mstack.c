@@ -4,33 +4,6 @@
 
 #include <stdio.h>
 
-/* Parses "I(D,0) O(1,10) ..." into records (D = 1048574). */
-static size_t recs_of(const char *s, uint64_t *out, size_t cap)
-{
-    size_t n = 0;
-    while (*s) {
-        if (*s == 'I' || *s == 'O') {
-            int entry = *s == 'I';
-            s += 2;
-            uint32_t id;
-            if (*s == 'D') {
-                id = TT_BEAT_DISPATCH;
-                s++;
-            } else {
-                id = (uint32_t)strtoul(s, (char **)&s, 10);
-            }
-            s++; /* , */
-            long long t = strtoll(s, (char **)&s, 10);
-            s++; /* ) */
-            ck_assert_uint_lt(n, cap);
-            out[n++] = tt_beat_encode(entry, id, t);
-        } else {
-            s++;
-        }
-    }
-    return n;
-}
-
 typedef struct run {
     char stack[8192];
     char key[32];
@@ -136,7 +109,7 @@ END_TEST
     START_TEST(name)                                                                         \
     {                                                                                        \
         uint64_t w[256];                                                                     \
-        size_t n = recs_of(recs, w, 256);                                                    \
+        size_t n = unit_recs(recs, w, 256);                                                    \
         tt_mstack_opts o = opts;                                                             \
         run r;                                                                               \
         analyse(&r, w, n, &o);                                                               \
@@ -166,7 +139,7 @@ VEC(v5_anr_drain, "I(D,100) I(1,100) I(2,200) O(2,300) I(3,300)",
 START_TEST(v6_negative)
 {
     uint64_t w[16];
-    size_t n = recs_of("I(D,100) I(1,100) O(1,50) O(D,120)", w, 16);
+    size_t n = unit_recs("I(D,100) I(1,100) O(1,50) O(D,120)", w, 16);
     tt_mstack_opts o = strict_cost(0);
     run r;
     analyse(&r, w, n, &o);
@@ -178,13 +151,13 @@ END_TEST
 START_TEST(v7_lenient)
 {
     uint64_t w[16];
-    size_t n = recs_of("O(5,10) I(1,10) O(1,20) I(2,20) I(3,25) O(3,40)", w, 16);
+    size_t n = unit_recs("O(5,10) I(1,10) O(1,20) I(2,20) I(3,25) O(3,40)", w, 16);
     tt_mstack_opts o = {.strict = 0, .trim = 30};
     run r;
     analyse(&r, w, n, &o);
     ck_assert_str_eq(r.stack, "");
     ck_assert_str_eq(r.key, "");
-    n = recs_of("O(5,10) I(1,10) I(2,12) O(2,20) O(1,30) I(3,30) O(3,40)", w, 16);
+    n = unit_recs("O(5,10) I(1,10) I(2,12) O(2,20) O(1,30) I(3,30) O(3,40)", w, 16);
     o.have_cost = 1;
     o.cost_ms = 0;
     analyse(&r, w, n, &o);
@@ -225,7 +198,7 @@ END_TEST
 START_TEST(v9_nested_dispatch)
 {
     uint64_t w[16];
-    size_t n = recs_of("I(D,0) I(1,0) I(D,5) I(2,5) O(2,10) O(D,10) O(1,20) O(D,20)", w, 16);
+    size_t n = unit_recs("I(D,0) I(1,0) I(D,5) I(2,5) O(2,10) O(D,10) O(1,20) O(D,20)", w, 16);
     tt_mstack_opts o = strict_cost(20);
     run r;
     analyse(&r, w, n, &o);
@@ -278,7 +251,7 @@ END_TEST
 START_TEST(drain_default_end)
 {
     uint64_t w[8];
-    size_t n = recs_of("I(D,100) I(1,120) O(1,130) I(2,140) I(3,150)", w, 8);
+    size_t n = unit_recs("I(D,100) I(1,120) O(1,130) I(2,140) I(3,150)", w, 8);
     tt_mstack_opts o = {.strict = 1, .trim = 30};
     tt_mstack *m;
     ck_assert_int_eq(tt_mstack_new(&m, &o), 0);

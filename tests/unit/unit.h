@@ -30,4 +30,31 @@ static inline tt_input *unit_mem(const char *name, const char *s, size_t n)
     return in;
 }
 
+/* Parses "I(D,0) O(1,10) ..." into records (D = 1048574). */
+static inline size_t unit_recs(const char *s, uint64_t *out, size_t cap)
+{
+    size_t n = 0;
+    while (*s) {
+        if (*s == 'I' || *s == 'O') {
+            int entry = *s == 'I';
+            s += 2;
+            uint32_t id;
+            if (*s == 'D') {
+                id = TT_BEAT_DISPATCH;
+                s++;
+            } else {
+                id = (uint32_t)strtoul(s, (char **)&s, 10);
+            }
+            s++; /* , */
+            long long t = strtoll(s, (char **)&s, 10);
+            s++; /* ) */
+            ck_assert_uint_lt(n, cap);
+            out[n++] = tt_beat_encode(entry, id, t);
+        } else {
+            s++;
+        }
+    }
+    return n;
+}
+
 #endif

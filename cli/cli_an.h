@@ -1,0 +1,54 @@
+/* Shared state of `tracetool analyze`: the database being written, the method mapping and
+ * its rows, canonical names; the importers of each input kind (cli_an_*.c). */
+#ifndef CLI_AN_H
+#define CLI_AN_H
+
+#include "cli.h"
+
+#include "../sqlite/tdb.h"
+
+typedef struct cli_an {
+    cli_ctx *cli;
+    tdb_db *db;
+    tt_mapping *map;      /* empty when no mapping was given */
+    tt_proguard *pg;      /* --proguard, or NULL */
+    int64_t mapping_row;  /* method_mapping.id, 0 = none */
+    int64_t *method_rows; /* method.id by Matrix id, or NULL */
+    const char **names;   /* canonical names by Matrix id (arena), filled lazily */
+    tt_arena *arena;
+    tt_buf tmp;
+    /* beat options */
+    int beat_fmt;
+    int64_t base_ms, end_ms, evil_ms;
+    int have_base, have_end, trim;
+    /* counters for the summary */
+    uint64_t unknown_ids;
+} cli_an;
+
+/* Canonical method name (storage.md 8) of a Matrix id, "<unknown id N>" when unmapped;
+ * borrowed from the arena. NULL only on out of memory. */
+const char *cli_an_name(cli_an *a, uint32_t id);
+/* method.id of a Matrix id, 0 when unmapped. */
+int64_t cli_an_method_row(const cli_an *a, uint32_t id);
+
+/* Stores a Matrix stack as a call tree with its nodes, and returns its id. key_index is the
+ * blamed item (-1 none). *path receives the root-to-key names joined by ';' (arena) or NULL. */
+int cli_an_store_stack(cli_an *a, int64_t trace_id, const char *kind, int64_t issue_id,
+                       int64_t utid, const tt_mitem *items, size_t n, ptrdiff_t key_index,
+                       int64_t *tree_id, tt_error *err);
+const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_t key_index);
+
+/* Stores one counted repair or warning of an import (storage.md 3.1 stats). */
+int cli_an_stat(cli_an *a, int64_t trace_id, const char *name, const char *severity,
+                const char *source, uint64_t value, const char *description, tt_error *err);
+
+/* Importers: read the input (in), write the trace row and everything under it. */
+typedef struct cli_an_trace {
+    const char *path, *kind, *sha256, *content_sha256, *import_key, *options;
+    uint64_t bytes;
+    int64_t trace_id; /* out */
+} cli_an_trace;
+int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+
+#endif

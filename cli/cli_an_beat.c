@@ -1,0 +1,336 @@
+/* analyze: method-beat buffers into the database (storage.md 3.2-3.4): native slices on the
+ * main thread (method-beat.md 8.2), one evil-method issue with its Matrix stack per dispatch
+ * over the threshold (5.11), counted repairs as stats. Also the helpers shared by importers. */
+#include "cli_an.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NS_PER_MS 1000000LL
+
+const char *cli_an_name(cli_an *a, uint32_t id)
+{
+    id &= TT_BEAT_ID_MAX;
+    if (a->names[id])
+        return a->names[id];
+    a->tmp.len = 0;
+    const tt_method *m = tt_mapping_get(a->map, id);
+    if (m)
+        tt_method_format(&a->tmp, m, TT_NAME_JAVA);
+    else if (id == TT_BEAT_DISPATCH)
+        tt_buf_puts(&a->tmp, "android.os.Handler.dispatchMessage(android.os.Message)");
+    else
+        tt_buf_printf(&a->tmp, "<unknown id %u>", id);
+    a->names[id] = tt_arena_strndup(a->arena, a->tmp.data ? a->tmp.data : "", a->tmp.len);
+    return a->names[id];
+}
+
+int64_t cli_an_method_row(const cli_an *a, uint32_t id)
+{
+    return a->method_rows ? a->method_rows[id & TT_BEAT_ID_MAX] : 0;
+}
+
+const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_t key_index)
+{
+    if (key_index < 0 || (size_t)key_index >= n)
+        return NULL;
+    tt_stree_node *nd;
+    if (tt_stree_build(&nd, items, n, NULL))
+        return NULL;
+    /* walk up to the root, then join root first */
+    size_t depth = 0;
+    for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
+        depth++;
+    const char **chain = malloc(depth * sizeof *chain);
+    if (!chain) {
+        free(nd);
+        return NULL;
+    }
+    size_t k = depth;
+    for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
+        chain[--k] = cli_an_name(a, (uint32_t)items[i].id);
+    tt_buf b = {0};
+    for (size_t i = 0; i < depth; i++) {
+        if (i)
+            tt_buf_puts(&b, ";");
+        tt_buf_puts(&b, chain[i] ? chain[i] : "");
+    }
+    const char *r = tt_arena_strndup(a->arena, b.data ? b.data : "", b.len);
+    tt_buf_free(&b);
+    free(chain);
+    free(nd);
+    return r;
+}
+
+int cli_an_store_stack(cli_an *a, int64_t trace_id, const char *kind, int64_t issue_id,
+                       int64_t utid, const tt_mitem *items, size_t n, ptrdiff_t key_index,
+                       int64_t *tree_id, tt_error *err)
+{
+    (void)key_index;
+    int rc = tdb_tree_add(a->db, trace_id, kind, issue_id, utid, tree_id, err);
+    if (rc)
+        return rc;
+    tt_stree_node *nd;
+    size_t clamps = 0;
+    if (tt_stree_build(&nd, items, n, &clamps))
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    int64_t base;
+    rc = tdb_next_id(a->db, "call_node", &base, err);
+    for (size_t i = 0; i < n && !rc; i++) {
+        tdb_node node = {
+            .id = base + (int64_t)i,
+            .tree_id = *tree_id,
+            .parent_id = nd[i].parent >= 0 ? base + nd[i].parent : 0,
+            .depth = items[i].depth,
+            .ordinal = (int64_t)i,
+            .name = cli_an_name(a, (uint32_t)items[i].id),
+            .method_id = cli_an_method_row(a, (uint32_t)items[i].id),
+            .count = items[i].count,
+            .have_dur = 1,
+            .total_dur = (int64_t)items[i].dur * NS_PER_MS,
+            .self_dur = nd[i].self_ms * NS_PER_MS,
+        };
+        if (tt_mapping_count(a->map) && !tt_mapping_get(a->map, (uint32_t)items[i].id) &&
+            (uint32_t)items[i].id != TT_BEAT_DISPATCH)
+            a->unknown_ids++;
+        rc = tdb_node_add(a->db, &node, err);
+    }
+    free(nd);
+    return rc;
+}
+
+int cli_an_stat(cli_an *a, int64_t trace_id, const char *name, const char *severity,
+                const char *source, uint64_t value, const char *description, tt_error *err)
+{
+    if (!value)
+        return 0;
+    return tdb_stat_add(a->db, trace_id, name, NULL, severity, source, (int64_t)value,
+                        description, err);
+}
+
+/* The Matrix JSON of an evil-method issue found in a buffer (method-beat.md 7.3 order). */
+static void evil_json(tt_buf *out, const tt_bevil *e)
+{
+    tt_buf stack = {0};
+    tt_mstack_to_string(&stack, e->items, e->n_items);
+    tt_jsonw w;
+    tt_jsonw_init(&w, 1);
+    tt_jsonw_obj_begin(&w);
+    tt_jsonw_key(&w, "detail");
+    tt_jsonw_str(&w, "NORMAL");
+    tt_jsonw_key(&w, "cost");
+    tt_jsonw_int(&w, e->stack_cost);
+    tt_jsonw_key(&w, "stack");
+    tt_jsonw_strn(&w, stack.data ? stack.data : "", stack.len);
+    tt_jsonw_key(&w, "stackKey");
+    char k[16] = "";
+    if (e->key_id >= 0)
+        snprintf(k, sizeof k, "%d|", (int)e->key_id);
+    tt_jsonw_str(&w, k);
+    tt_jsonw_key(&w, "tag");
+    tt_jsonw_str(&w, "Trace_EvilMethod");
+    tt_jsonw_obj_end(&w);
+    out->len = 0;
+    tt_buf_put(out, w.buf.data, w.buf.len);
+    tt_jsonw_free(&w);
+    tt_buf_free(&stack);
+}
+
+static int store_evil(cli_an *a, int64_t trace_id, int64_t utid, const tt_bevil *e,
+                      tt_error *err)
+{
+    tt_buf json = {0};
+    evil_json(&json, e);
+    char raw[16] = "";
+    if (e->key_id >= 0)
+        snprintf(raw, sizeof raw, "%d|", (int)e->key_id);
+    int mapped = e->key_id >= 0 && (tt_mapping_get(a->map, (uint32_t)e->key_id) ||
+                                    (uint32_t)e->key_id == TT_BEAT_DISPATCH);
+    tdb_issue is = {
+        .trace_id = trace_id,
+        .tag = "Trace_EvilMethod",
+        .detail = "NORMAL",
+        .kind = "evil_method",
+        .have_cost = 1,
+        .cost_ms = e->stack_cost,
+        .stack_key_raw = raw,
+        .stack_key_method_id = e->key_id >= 0 ? cli_an_method_row(a, (uint32_t)e->key_id) : 0,
+        .stack_key = mapped ? cli_an_name(a, (uint32_t)e->key_id) : NULL,
+        .stack_key_path = mapped ? cli_an_key_path(a, e->items, e->n_items, e->key_index) : NULL,
+        .utid = utid,
+        .have_ts = 1,
+        .ts = (e->ts_ms + a->base_ms) * NS_PER_MS,
+        .raw_json = json.data,
+    };
+    int64_t issue_id, tree_id;
+    int rc = tdb_issue_add(a->db, &is, &issue_id, err);
+    if (!rc)
+        rc = cli_an_store_stack(a, trace_id, "beat_slice", issue_id, utid, e->items,
+                                e->n_items, e->key_index, &tree_id, err);
+    if (!rc)
+        rc = tdb_issue_set_tree(a->db, issue_id, tree_id, err);
+    tt_buf_free(&json);
+    return rc;
+}
+
+static const char *end_kind_name(int k)
+{
+    switch (k) {
+    case TT_SLICE_INFERRED: return "inferred";
+    case TT_SLICE_UNTERMINATED: return "unterminated";
+    case TT_SLICE_TRUNCATED: return "truncated";
+    default: return "exact";
+    }
+}
+
+static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bslice *S,
+                        size_t n, tt_error *err)
+{
+    int64_t base;
+    int rc = tdb_next_id(a->db, "slice", &base, err);
+    if (rc)
+        return rc;
+    int64_t *newid = malloc((n ? n : 1) * sizeof *newid);
+    if (!newid)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    int64_t next = base;
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (S[i].dropped)
+            continue;
+        newid[i] = next++;
+        tdb_slice s = {
+            .id = newid[i],
+            .trace_id = trace_id,
+            .utid = utid,
+            .ts = (S[i].ts_ms + a->base_ms) * NS_PER_MS,
+            .dur = S[i].dur_ms * NS_PER_MS,
+            .depth = S[i].depth,
+            .parent_id = S[i].parent >= 0 ? newid[S[i].parent] : 0,
+            .name = cli_an_name(a, S[i].id),
+            .category = "beat",
+            .method_id = cli_an_method_row(a, S[i].id),
+            .end_kind = end_kind_name(S[i].end_kind),
+            .self_dur = S[i].self_ms * NS_PER_MS,
+            .is_recursive = S[i].recursive,
+        };
+        if (!s.name)
+            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        else
+            rc = tdb_slice_add(a->db, &s, err);
+    }
+    free(newid);
+    return rc;
+}
+
+static int beat_stats(cli_an *a, int64_t trace_id, const tt_bslicer_stats *st, tt_error *err)
+{
+    static const struct {
+        size_t off;
+        const char *name, *sev, *desc;
+    } rows[] = {
+#define OFF(f) offsetof(tt_bslicer_stats, f)
+        {OFF(zero_records), "beat_zero_record", "info", "never-written ring slots (0) skipped"},
+        {OFF(invalid_ids), "beat_invalid_id", "data_loss", "records with method id 0 or 0xFFFFF skipped"},
+        {OFF(stray_exits), "beat_stray_exit", "notice", "exits without a matching open entry ignored"},
+        {OFF(unterminated), "beat_unterminated", "notice",
+         "calls whose exit never came, closed when a caller exited (exception unwinding)"},
+        {OFF(truncated), "beat_truncated", "notice", "calls still open at the end of the buffer, closed at the end time"},
+        {OFF(negative_dropped), "beat_negative_dur", "data_loss", "entry/exit pairs with a negative duration dropped"},
+        {OFF(backwards), "beat_time_backwards", "notice",
+         "records older than their predecessor (a raw ring dump or concatenated slices)"},
+        {OFF(clamped_self), "beat_self_clamped", "info", "self times below zero (5 ms quantisation) clamped to 0"},
+#undef OFF
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0] && !rc; i++) {
+        uint64_t v;
+        memcpy(&v, (const char *)st + rows[i].off, sizeof v);
+        rc = cli_an_stat(a, trace_id, rows[i].name, rows[i].sev, "trace", v, rows[i].desc, err);
+    }
+    return rc;
+}
+
+int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
+{
+    tt_beat_reader *r;
+    int rc = tt_beat_reader_new(&r, in, a->beat_fmt, err);
+    if (rc)
+        return rc;
+    tt_bslicer_opts o = {.base_ms = a->base_ms, .have_end = a->have_end, .end_ms = a->end_ms,
+                         .evil_ms = a->evil_ms, .trim = a->trim};
+    tt_bslicer *b;
+    if (tt_bslicer_new(&b, &o)) {
+        tt_beat_reader_free(r);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    uint64_t blk[4096];
+    for (;;) {
+        size_t n;
+        rc = tt_beat_reader_next(r, blk, 4096, &n, err);
+        if (rc == TT_DONE) {
+            rc = 0;
+            break;
+        }
+        if (rc)
+            break;
+        tt_bslicer_feed(b, blk, n);
+    }
+    int binary = tt_beat_reader_format(r) == TT_BEAT_FMT_BIN;
+    tt_beat_reader_free(r);
+    if (!rc)
+        rc = tt_bslicer_finish(b, err);
+    size_t n = 0, nevil = 0;
+    const tt_bslice *S = rc ? NULL : tt_bslicer_slices(b, &n);
+    const tt_bevil *E = rc ? NULL : tt_bslicer_evil(b, &nevil);
+    const tt_bslicer_stats *st = tt_bslicer_stats_get(b);
+    tdb_trace tr = {.import_key = t->import_key, .content_sha256 = t->content_sha256,
+                    .source_format = "matrix_beat", .options = t->options,
+                    .clock = a->have_base ? "uptime" : "relative", .mapping_id = a->mapping_row};
+    for (size_t i = 0; i < n; i++) {
+        if (S[i].dropped)
+            continue;
+        int64_t s0 = (S[i].ts_ms + a->base_ms) * NS_PER_MS, s1 = s0 + S[i].dur_ms * NS_PER_MS;
+        if (!tr.have_start || s0 < tr.start_ts)
+            tr.start_ts = s0;
+        if (!tr.have_end || s1 > tr.end_ts)
+            tr.end_ts = s1;
+        tr.have_start = tr.have_end = 1;
+    }
+    int64_t upid = 0, utid = 0;
+    if (!rc)
+        rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
+    if (!rc)
+        rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
+    if (!rc)
+        rc = tdb_process_add(a->db, t->trace_id, NULL, NULL, &upid, err);
+    if (!rc)
+        rc = tdb_thread_add(a->db, t->trace_id, upid, NULL, "main", 1, &utid, err);
+    if (!rc)
+        rc = store_slices(a, t->trace_id, utid, S, n, err);
+    for (size_t i = 0; i < nevil && !rc; i++)
+        rc = store_evil(a, t->trace_id, utid, &E[i], err);
+    if (!rc)
+        rc = beat_stats(a, t->trace_id, st, err);
+    if (!rc) {
+        uint64_t unknown = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!S[i].dropped && tt_mapping_count(a->map) && !tt_mapping_get(a->map, S[i].id))
+                unknown++;
+        a->unknown_ids += unknown;
+        rc = cli_an_stat(a, t->trace_id, "unknown_method_id", "notice", "analysis", unknown,
+                         "calls whose method id is missing from the mapping (another build?)",
+                         err);
+    }
+    if (!rc) {
+        int64_t v = (int64_t)st->records;
+        rc = tdb_metadata_add(a->db, t->trace_id, "beat_records", &v, NULL, err);
+        if (!rc)
+            rc = tdb_metadata_add(a->db, t->trace_id, "beat_encoding", NULL,
+                                  binary ? "binary" : "text", err);
+        v = a->evil_ms;
+        if (!rc)
+            rc = tdb_metadata_add(a->db, t->trace_id, "evil_threshold_ms", &v, NULL, err);
+    }
+    tt_bslicer_free(b);
+    return rc;
+}

@@ -1,0 +1,153 @@
+/* analyze: Matrix issue reports into the database (storage.md 3.4): one issue per report
+ * with its stack as a call tree, the blamed id resolved to its canonical name so issues
+ * group across builds; counted reader warnings as stats. */
+#include "cli_an.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *issue_kind(const tt_report *r)
+{
+    static const struct {
+        const char *detail, *kind;
+    } details[] = {
+        {"NORMAL", "evil_method"},   {"ANR", "anr"},
+        {"LAG", "lag"},              {"STARTUP", "startup"},
+        {"SIGNAL_ANR", "signal_anr"}, {"SIGNAL_ANR_NATIVE_BACKTRACE", "signal_anr"},
+        {"LAG_IDLE_HANDLER", "idle_lag"}, {"LAG_TOUCH", "touch_lag"},
+        {"PRIORITY_MODIFIED", "priority"}, {"TIMERSLACK_MODIFIED", "timerslack"},
+    };
+    switch (r->kind) {
+    case TT_RKIND_STARTUP: return "startup";
+    case TT_RKIND_FPS: return "fps";
+    case TT_RKIND_EVIL:
+        if (!r->detail)
+            return "evil_method"; /* v0.4 reports have no detail */
+        for (size_t i = 0; i < sizeof details / sizeof details[0]; i++)
+            if (!strcmp(r->detail, details[i].detail))
+                return details[i].kind;
+        return "other";
+    default: return "other";
+    }
+}
+
+static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_error *err)
+{
+    int mapped = r->key_id >= 0 && (tt_mapping_get(a->map, (uint32_t)r->key_id) ||
+                                    (uint32_t)r->key_id == TT_BEAT_DISPATCH);
+    tdb_issue is = {
+        .trace_id = trace_id,
+        .tag = r->tag ? r->tag : "",
+        .detail = r->detail,
+        .kind = issue_kind(r),
+        .scene = r->scene,
+        .process_name = r->process,
+        .have_report_time = r->have_time,
+        .report_unix_ms = r->time_ms,
+        .have_cost = r->have_cost,
+        .cost_ms = r->cost_ms,
+        .have_sub_type = r->have_sub_type,
+        .sub_type = r->sub_type,
+        .stack_key_raw = r->stack_key,
+        .stack_key_method_id = r->key_id >= 0 ? cli_an_method_row(a, (uint32_t)r->key_id) : 0,
+        .stack_key = mapped ? cli_an_name(a, (uint32_t)r->key_id) : NULL,
+        .stack_key_path = mapped ? cli_an_key_path(a, r->items, r->n_items, r->key_index) : NULL,
+        .have_foreground = r->anr.have_is_foreground,
+        .is_foreground = r->anr.is_foreground,
+        .thread_stack = r->thread_stack,
+        .raw_json = r->json,
+    };
+    if (r->kind == TT_RKIND_STARTUP && !r->have_cost) {
+        is.have_cost = 1; /* Trace_StartUp: the startup duration is the cost */
+        is.cost_ms = r->startup.startup_duration_ms;
+    }
+    if (r->key_id >= 0 && !mapped && tt_mapping_count(a->map))
+        a->unknown_ids++;
+    int64_t issue_id, tree_id;
+    int rc = tdb_issue_add(a->db, &is, &issue_id, err);
+    if (!rc && r->n_items) {
+        rc = cli_an_store_stack(a, trace_id, "issue_stack", issue_id, 0, r->items, r->n_items,
+                                r->key_index, &tree_id, err);
+        if (!rc)
+            rc = tdb_issue_set_tree(a->db, issue_id, tree_id, err);
+    }
+    return rc;
+}
+
+/* Counted reader warnings of this input become stats rows. */
+static int reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < tt_stats_count(st) && !rc; i++) {
+        const tt_stat *s = tt_stats_get(st, i);
+        const char *sev = s->severity == TT_SEV_DATA_LOSS ? "data_loss"
+                          : s->severity == TT_SEV_WARN    ? "notice"
+                                                          : "info";
+        rc = cli_an_stat(a, trace_id, s->name, sev, "trace", (uint64_t)s->count,
+                         s->example[0] ? s->example : s->name, err);
+    }
+    return rc;
+}
+
+int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
+{
+    tt_stats *st = tt_stats_new();
+    if (!st)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    tt_report_reader *r;
+    int rc = tt_report_reader_new(&r, in, st, err);
+    if (rc) {
+        tt_stats_free(st);
+        return rc;
+    }
+    /* the trace row first: its issues reference it (foreign keys are on when appending) */
+    tdb_trace tr = {.import_key = t->import_key, .content_sha256 = t->content_sha256,
+                    .source_format = "matrix_report", .options = t->options,
+                    .clock = "unknown", .mapping_id = a->mapping_row};
+    rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
+    if (!rc)
+        rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
+    int64_t n = 0, tmin = 0, tmax = 0;
+    const char *process = NULL;
+    char *process_copy = NULL;
+    while (!rc) {
+        const tt_report *rep;
+        rc = tt_report_reader_next(r, &rep, err);
+        if (rc == TT_DONE) {
+            rc = 0;
+            break;
+        }
+        if (rc)
+            break;
+        if (rep->have_time) {
+            if (!n || rep->time_ms < tmin)
+                tmin = rep->time_ms;
+            if (!n || rep->time_ms > tmax)
+                tmax = rep->time_ms;
+        }
+        if (!process && rep->process)
+            process = process_copy = strdup(rep->process);
+        n++;
+        rc = store_report(a, t->trace_id, rep, err);
+    }
+    if (!rc)
+        rc = reader_stats(a, t->trace_id, st, err);
+    if (!rc) {
+        const char *c = tt_report_container_name(tt_report_reader_container(r));
+        rc = tdb_metadata_add(a->db, t->trace_id, "report_container", NULL, c, err);
+        if (!rc)
+            rc = tdb_metadata_add(a->db, t->trace_id, "reports", &n, NULL, err);
+        if (!rc && process)
+            rc = tdb_metadata_add(a->db, t->trace_id, "process_name", NULL, process, err);
+        if (!rc && n && tmax) {
+            rc = tdb_metadata_add(a->db, t->trace_id, "first_report_unix_ms", &tmin, NULL, err);
+            if (!rc)
+                rc = tdb_metadata_add(a->db, t->trace_id, "last_report_unix_ms", &tmax, NULL,
+                                      err);
+        }
+    }
+    free(process_copy);
+    tt_report_reader_free(r);
+    tt_stats_free(st);
+    return rc;
+}

@@ -1,0 +1,678 @@
+/* tracetool analyze: the main job (cli.md, storage.md). Detects each input by content, runs
+ * every analysis that applies, writes one SQLite database atomically, prints a summary. */
+#include "cli_an.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_load.h"
+
+#define ANALYSIS_VERSION 1
+
+static const char usage[] =
+    "usage: tracetool analyze [-o DB] [-m MAPPING]... [--proguard FILE] [--append] [--replace]\n"
+    "                         [--skip-unknown] [--kind KIND] [--format text|json]\n"
+    "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
+    "                         [--buffer-format auto|bin|text] INPUT...\n"
+    "\n"
+    "  -o, --output DB         database to write (default trace.db)\n"
+    "  -m, --mapping FILE      methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
+    "      --proguard FILE     retrace obfuscated mapping names with a ProGuard/R8 mapping.txt\n"
+    "      --append            add to an existing database instead of replacing it\n"
+    "      --replace           re-import inputs already in the database\n"
+    "      --skip-unknown      skip inputs of unknown kind with a warning instead of failing\n"
+    "      --kind KIND         override detection: beat, report, mapping, ignore_mapping, proguard\n"
+    "      --format FMT        summary as text (default) or json\n"
+    "      --base-ms MS        method-beat time base (uptime ms of the buffer's zero)\n"
+    "      --end-ms MS         absolute end time for method-beat frames still open\n"
+    "      --evil-ms MS        dispatches at least this long become evil-method issues (700)\n"
+    "      --trim N            Matrix trim target for evil-method stacks (default 30; 0 = off)\n"
+    "      --buffer-format F   method-beat buffers: auto (default), bin, text\n"
+    "  -h, --help              show this help\n";
+
+enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
+       O_TRIM, O_BUFFMT };
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"mapping", required_argument, NULL, 'm'},
+    {"proguard", required_argument, NULL, O_PROGUARD},
+    {"append", no_argument, NULL, O_APPEND},
+    {"replace", no_argument, NULL, O_REPLACE},
+    {"skip-unknown", no_argument, NULL, O_SKIP},
+    {"kind", required_argument, NULL, O_KIND},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"base-ms", required_argument, NULL, O_BASE},
+    {"end-ms", required_argument, NULL, O_END},
+    {"evil-ms", required_argument, NULL, O_EVIL},
+    {"trim", required_argument, NULL, O_TRIM},
+    {"buffer-format", required_argument, NULL, O_BUFFMT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char *const formats[] = {"text", "json", NULL};
+static const char *const buffmts[] = {"auto", "bin", "text", NULL};
+
+enum { IN_PENDING, IN_IMPORTED, IN_DUPLICATE, IN_MAPPING, IN_SKIPPED };
+static const char *const status_names[] = {"pending", "imported", "already_imported", "mapping",
+                                           "skipped"};
+
+typedef struct ainput {
+    char *path;
+    tt_kind kind;
+    char sha[65];
+    uint64_t bytes;
+    int status;
+    int64_t trace_id;
+    char key[65];
+} ainput;
+
+typedef struct aopts {
+    const char *out, *proguard;
+    int append, replace, skip_unknown, kind, format;
+    char **maps;
+    size_t nmaps;
+} aopts;
+
+/* ---- removal of the temporary database on SIGINT/SIGTERM/SIGHUP ---- */
+static char tmp_path[4096];
+static void on_signal(int sig)
+{
+    if (tmp_path[0])
+        unlink(tmp_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+static void guard_tmp(const char *p)
+{
+    if (p && strlen(p) < sizeof tmp_path)
+        strcpy(tmp_path, p);
+    else
+        tmp_path[0] = 0;
+}
+
+/* ---- inputs: arguments, directories (regular files sorted by name), stdin ---- */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_input(tt_vec *v, const char *path)
+{
+    ainput in = {0};
+    in.path = strdup(path);
+    if (!in.path || !tt_vec_push(v, &in)) {
+        free(in.path);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+static int expand_dir(tt_vec *v, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        cli_errorf("%s: cannot read directory: %s", dir, strerror(errno));
+        return CLI_BAD;
+    }
+    tt_vec names;
+    tt_vec_init(&names, sizeof(char *));
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d)) && !rc) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+            continue;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *p = malloc(n);
+        if (!p) {
+            rc = CLI_BAD;
+            break;
+        }
+        snprintf(p, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+        struct stat sb;
+        if (stat(p, &sb) || !S_ISREG(sb.st_mode) || !tt_vec_push(&names, &p))
+            free(p);
+    }
+    closedir(d);
+    qsort(names.data, names.len, sizeof(char *), cmp_str);
+    for (size_t i = 0; i < names.len; i++) {
+        if (!rc)
+            rc = add_input(v, TT_VEC_AT(&names, char *, i));
+        free(TT_VEC_AT(&names, char *, i));
+    }
+    tt_vec_free(&names);
+    if (rc)
+        cli_errorf("out of memory");
+    return rc;
+}
+
+/* Opens an input; stdin is read once into memory (it is read again for the analysis). */
+static char *stdin_data;
+static size_t stdin_len;
+static int open_input(tt_input **in, const char *path, tt_error *err)
+{
+    if (strcmp(path, "-"))
+        return tt_input_open(in, path, err);
+    if (!stdin_data) {
+        tt_input *s;
+        int rc = tt_input_open(&s, "-", err);
+        if (!rc)
+            rc = tt_input_slurp(s, &stdin_data, &stdin_len, err);
+        tt_input_close(s);
+        if (rc)
+            return rc;
+    }
+    return tt_input_open_mem(in, "<stdin>", stdin_data, stdin_len, err);
+}
+
+/* Pass 1: detect, hash, and load mapping inputs into map. */
+static int detect_input(ainput *ai, const aopts *o, tt_mapping *map, cli_ctx *ctx)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (open_input(&in, ai->path, &err))
+        return cli_err(&err);
+    const unsigned char *p;
+    size_t n;
+    int rc = tt_input_hash_begin(in, &err);
+    if (!rc)
+        rc = tt_input_peek(in, &p, &n, 4096, &err);
+    if (rc) {
+        tt_input_close(in);
+        return cli_err(&err);
+    }
+    ai->kind = o->kind > 0 ? (tt_kind)o->kind : tt_detect(p, n);
+    if (ai->kind == TT_KIND_MAPPING || ai->kind == TT_KIND_IGNORE) {
+        ai->status = IN_MAPPING;
+        rc = cli_load_mapping_input(map, in, ctx->stats);
+        if (rc) {
+            tt_input_close(in);
+            return rc;
+        }
+    }
+    rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
+    tt_input_close(in);
+    if (rc)
+        return cli_err(&err);
+    if (ai->kind == TT_KIND_UNKNOWN || ai->kind == TT_KIND_DATABASE) {
+        const char *why = ai->kind == TT_KIND_DATABASE
+                              ? "is an SQLite database; analyze reads raw inputs (use tracetool "
+                                "query, or ATTACH it in SQL)"
+                              : n == 0 ? "empty input: expected a method-beat buffer, a "
+                                         "methodMapping.txt or Matrix reports"
+                                       : "unknown input kind: expected a method-beat buffer, a "
+                                         "methodMapping.txt, a ProGuard mapping or Matrix reports "
+                                         "(--kind overrides detection)";
+        if (!o->skip_unknown) {
+            cli_errorf("%s: %s", ai->path, why);
+            return CLI_BAD;
+        }
+        cli_warnf("%s: %s; skipped", ai->path, why);
+        ai->status = IN_SKIPPED;
+    }
+    return 0;
+}
+
+/* ---- canonical options and keys (storage.md 5.2) ---- */
+static void options_json(tt_buf *out, const cli_an *a, const ainput *ai, const char *map_sha,
+                         const char *pg_sha)
+{
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    tt_jsonw_obj_begin(&w);
+    tt_jsonw_key(&w, "analysis_version");
+    tt_jsonw_int(&w, ANALYSIS_VERSION);
+    tt_jsonw_key(&w, "kind");
+    tt_jsonw_str(&w, tt_kind_name(ai->kind));
+    tt_jsonw_key(&w, "mapping_sha256");
+    if (map_sha)
+        tt_jsonw_str(&w, map_sha);
+    else
+        tt_jsonw_null(&w);
+    tt_jsonw_key(&w, "proguard_sha256");
+    if (pg_sha)
+        tt_jsonw_str(&w, pg_sha);
+    else
+        tt_jsonw_null(&w);
+    if (ai->kind == TT_KIND_BEAT) {
+        tt_jsonw_key(&w, "base_ms");
+        tt_jsonw_int(&w, a->base_ms);
+        tt_jsonw_key(&w, "buffer_format");
+        tt_jsonw_str(&w, buffmts[a->beat_fmt]);
+        tt_jsonw_key(&w, "end_ms");
+        if (a->have_end)
+            tt_jsonw_int(&w, a->end_ms);
+        else
+            tt_jsonw_null(&w);
+        tt_jsonw_key(&w, "evil_ms");
+        tt_jsonw_int(&w, a->evil_ms);
+        tt_jsonw_key(&w, "trim");
+        tt_jsonw_int(&w, a->trim);
+    }
+    tt_jsonw_obj_end(&w);
+    out->len = 0;
+    tt_buf_put(out, w.buf.data, w.buf.len);
+    tt_jsonw_free(&w);
+}
+
+/* ---- the mapping in the database ---- */
+static void remember_row(void *ctx, uint32_t method_id, int64_t row)
+{
+    cli_an *a = ctx;
+    a->method_rows[method_id & TT_BEAT_ID_MAX] = row;
+}
+
+static int store_mapping(cli_an *a, const char *sha, const char *path, const char *pg_sha,
+                         tt_error *err)
+{
+    int rc = tdb_mapping_find(a->db, sha, &a->mapping_row, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 1)
+        return tdb_method_each(a->db, a->mapping_row, remember_row, a, err);
+    rc = tdb_mapping_add(a->db, sha, path, (int64_t)tt_mapping_count(a->map), pg_sha,
+                         &a->mapping_row, err);
+    for (size_t i = 0; i < tt_mapping_count(a->map) && !rc; i++) {
+        const tt_method *m = tt_mapping_at(a->map, i);
+        int64_t row;
+        const char *name = cli_an_name(a, m->id);
+        rc = name ? tdb_method_add(a->db, a->mapping_row, m, name, &row, err) : TT_ENOMEM;
+        if (!rc)
+            a->method_rows[m->id & TT_BEAT_ID_MAX] = row;
+    }
+    return rc;
+}
+
+/* ---- one input ---- */
+static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_sha,
+                      const char *pg_sha, tt_vec *inputs, const aopts *o, tt_error *err)
+{
+    tt_buf opts = {0}, cat = {0};
+    options_json(&opts, a, ai, map_sha, pg_sha);
+    char content[65];
+    tt_sha256_buf(content, ai->sha, 64);
+    tt_buf_printf(&cat, "%s\n%s", content, opts.data);
+    tt_sha256_buf(ai->key, cat.data, cat.len);
+    tt_buf_free(&cat);
+    int rc = 0;
+    for (int j = 0; j < ordinal_seen; j++) {
+        ainput *prev = &TT_VEC_AT(inputs, ainput, j);
+        if (prev->status == IN_IMPORTED && !strcmp(prev->key, ai->key)) {
+            ai->status = IN_DUPLICATE;
+            ai->trace_id = prev->trace_id;
+            fprintf(stderr, "tracetool: %s: note: same content as %s; imported once\n",
+                    ai->path, prev->path);
+            goto out;
+        }
+    }
+    int64_t existing;
+    rc = tdb_trace_find(a->db, ai->key, &existing, err);
+    if (rc < 0)
+        goto out;
+    if (rc == 1) {
+        if (!o->replace) {
+            ai->status = IN_DUPLICATE;
+            ai->trace_id = existing;
+            fprintf(stderr, "tracetool: %s: note: already imported as trace %lld\n", ai->path,
+                    (long long)existing);
+            rc = 0;
+            goto out;
+        }
+        if ((rc = tdb_trace_delete(a->db, existing, err)))
+            goto out;
+    }
+    tt_input *in;
+    if ((rc = open_input(&in, ai->path, err)))
+        goto out;
+    cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind), .sha256 = ai->sha,
+                      .content_sha256 = content, .import_key = ai->key, .options = opts.data,
+                      .bytes = ai->bytes};
+    switch (ai->kind) {
+    case TT_KIND_BEAT: rc = cli_an_beat(a, in, &t, err); break;
+    case TT_KIND_REPORT: rc = cli_an_report(a, in, &t, err); break;
+    default:
+        rc = tt_error_set(err, TT_EUNSUPPORTED, ai->path, 0, 0, "%s inputs are not analysed yet",
+                          tt_kind_name(ai->kind));
+    }
+    tt_input_close(in);
+    if (!rc) {
+        ai->status = IN_IMPORTED;
+        ai->trace_id = t.trace_id;
+    }
+out:
+    tt_buf_free(&opts);
+    return rc;
+}
+
+/* ---- summary ---- */
+typedef struct summ {
+    tt_buf text;
+    tt_jsonw json;
+    const char *section; /* JSON key of the current array */
+    int rows;
+} summ;
+
+static int summ_row(void *ctx, int event, int ncol, const char *const *names,
+                    const tdb_value *v)
+{
+    summ *s = ctx;
+    if (event != TDB_EV_ROW)
+        return 0;
+    s->rows++;
+    if (!strcmp(s->section, "counts")) {
+        tt_buf_printf(&s->text, "%s%s %lld", s->rows > 1 ? ", " : "", v[0].s, (long long)v[1].i);
+        tt_jsonw_key(&s->json, v[0].s);
+        tt_jsonw_int(&s->json, v[1].i);
+        return 0;
+    }
+    tt_jsonw_obj_begin(&s->json);
+    for (int c = 0; c < ncol; c++) {
+        tt_jsonw_key(&s->json, names[c]);
+        switch (v[c].type) {
+        case TDB_INT: tt_jsonw_int(&s->json, v[c].i); break;
+        case TDB_REAL: tt_jsonw_double(&s->json, v[c].r); break;
+        case TDB_TEXT: tt_jsonw_str(&s->json, v[c].s); break;
+        default: tt_jsonw_null(&s->json);
+        }
+    }
+    tt_jsonw_obj_end(&s->json);
+#define S(k) (v[k].type == TDB_TEXT ? v[k].s : "")
+#define I(k) (long long)(v[k].type == TDB_INT ? v[k].i : 0)
+    if (!strcmp(s->section, "top_issues"))
+        tt_buf_printf(&s->text, "  %8lld ms  %-12s %s%s%s\n", I(1), S(0), S(2),
+                      v[3].type == TDB_TEXT ? "  scene " : "", S(3));
+    else if (!strcmp(s->section, "issues_by_stack_key"))
+        tt_buf_printf(&s->text, "  %5lld x  %-12s max %lld ms, avg %lld ms  %s\n", I(2), S(0),
+                      I(3), I(4), S(1));
+    else
+        tt_buf_printf(&s->text, "  %8lld ms self %8lld ms total %7lld calls  %s\n", I(2), I(3),
+                      I(1), S(0));
+#undef S
+#undef I
+    return 0;
+}
+
+static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_vec *inputs,
+                     tt_error *err)
+{
+    tt_jsonw_init(&s->json, 0);
+    tt_jsonw_obj_begin(&s->json);
+    tt_jsonw_key(&s->json, "database");
+    tt_jsonw_str(&s->json, dbpath);
+    tt_jsonw_key(&s->json, "inputs");
+    tt_jsonw_arr_begin(&s->json);
+    tt_buf_puts(&s->text, "inputs:\n");
+    for (size_t i = 0; i < inputs->len; i++) {
+        ainput *ai = &TT_VEC_AT(inputs, ainput, i);
+        tt_jsonw_obj_begin(&s->json);
+        tt_jsonw_key(&s->json, "path");
+        tt_jsonw_str(&s->json, ai->path);
+        tt_jsonw_key(&s->json, "kind");
+        tt_jsonw_str(&s->json, tt_kind_name(ai->kind));
+        tt_jsonw_key(&s->json, "status");
+        tt_jsonw_str(&s->json, status_names[ai->status]);
+        tt_jsonw_key(&s->json, "trace_id");
+        if (ai->trace_id)
+            tt_jsonw_int(&s->json, ai->trace_id);
+        else
+            tt_jsonw_null(&s->json);
+        tt_jsonw_key(&s->json, "sha256");
+        tt_jsonw_str(&s->json, ai->sha);
+        tt_jsonw_key(&s->json, "bytes");
+        tt_jsonw_uint(&s->json, ai->bytes);
+        tt_jsonw_obj_end(&s->json);
+        tt_buf_printf(&s->text, "  %-40s %-15s %s", ai->path, tt_kind_name(ai->kind),
+                      status_names[ai->status]);
+        if (ai->trace_id)
+            tt_buf_printf(&s->text, " (trace %lld)", (long long)ai->trace_id);
+        tt_buf_puts(&s->text, "\n");
+    }
+    tt_jsonw_arr_end(&s->json);
+    static const struct {
+        const char *key, *title;
+        int (*fn)(tdb_db *, int64_t, int, tdb_row_fn, void *, tt_error *);
+    } parts[] = {
+        {"top_issues", "top evil methods by cost:\n", tdb_summary_top_issues},
+        {"issues_by_stack_key", "issues by stack key:\n", tdb_summary_by_key},
+        {"top_self_methods", "top methods by self time:\n", tdb_summary_top_self},
+    };
+    tt_jsonw_key(&s->json, "counts");
+    tt_jsonw_obj_begin(&s->json);
+    s->section = "counts";
+    s->rows = 0;
+    tt_buf_puts(&s->text, "rows: ");
+    int rc = tdb_summary_counts(a->db, first, summ_row, s, err);
+    tt_buf_puts(&s->text, "\n");
+    tt_jsonw_obj_end(&s->json);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !rc; i++) {
+        s->section = parts[i].key;
+        s->rows = 0;
+        size_t mark = s->text.len;
+        tt_buf_puts(&s->text, parts[i].title);
+        tt_jsonw_key(&s->json, parts[i].key);
+        tt_jsonw_arr_begin(&s->json);
+        rc = parts[i].fn(a->db, first, 10, summ_row, s, err);
+        tt_jsonw_arr_end(&s->json);
+        if (!s->rows) {
+            s->text.len = mark;
+            s->text.data[mark] = 0;
+        }
+    }
+    tt_jsonw_key(&s->json, "unknown_method_ids");
+    tt_jsonw_uint(&s->json, a->unknown_ids);
+    tt_jsonw_obj_end(&s->json);
+    tt_buf_puts(&s->json.buf, "\n");
+    tt_buf_printf(&s->text, "database: %s\n", dbpath);
+    return rc;
+}
+
+static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
+{
+    int c;
+    while ((c = getopt_long(argc, argv, "+o:m:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': o->out = optarg; break;
+        case 'm': o->maps[o->nmaps++] = optarg; break;
+        case O_PROGUARD: o->proguard = optarg; break;
+        case O_APPEND: o->append = 1; break;
+        case O_REPLACE: o->replace = 1; break;
+        case O_SKIP: o->skip_unknown = 1; break;
+        case O_KIND:
+            if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
+                cli_errorf("option --kind: expected one of beat, report, mapping, "
+                           "ignore_mapping, proguard, got \"%s\"", optarg);
+                return CLI_BAD;
+            }
+            break;
+        case O_FORMAT:
+            if ((o->format = cli_opt_enum("--format", optarg, formats)) < 0)
+                return CLI_BAD;
+            break;
+        case O_BASE:
+            if (cli_opt_i64("--base-ms", optarg, &a->base_ms))
+                return CLI_BAD;
+            a->have_base = 1;
+            break;
+        case O_END:
+            if (cli_opt_i64("--end-ms", optarg, &a->end_ms))
+                return CLI_BAD;
+            a->have_end = 1;
+            break;
+        case O_EVIL:
+            if (cli_opt_i64("--evil-ms", optarg, &a->evil_ms))
+                return CLI_BAD;
+            break;
+        case O_TRIM:
+            if (cli_opt_int("--trim", optarg, 0, 1000000000, &a->trim))
+                return CLI_BAD;
+            break;
+        case O_BUFFMT:
+            if ((a->beat_fmt = cli_opt_enum("--buffer-format", optarg, buffmts)) < 0)
+                return CLI_BAD;
+            break;
+        case 'h': return cli_usage(usage, 0) - 100;
+        default: return cli_usage(usage, 1);
+        }
+    }
+    return 0;
+}
+
+static void an_free(cli_an *a)
+{
+    tdb_close(a->db);
+    tt_mapping_free(a->map);
+    tt_proguard_free(a->pg);
+    free(a->method_rows);
+    free(a->names);
+    tt_arena_free(a->arena);
+    tt_buf_free(&a->tmp);
+}
+
+int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
+{
+    char *maps[argc > 0 ? argc : 1];
+    aopts o = {.out = "trace.db", .kind = -1, .maps = maps};
+    cli_an a = {.cli = ctx, .evil_ms = 700, .trim = 30};
+    int rc = parse_opts(argc, argv, &o, &a);
+    if (rc)
+        return rc == -100 ? CLI_OK : rc;
+    if (optind >= argc) {
+        cli_errorf("analyze: missing INPUT");
+        return cli_usage(usage, 1);
+    }
+    a.map = tt_mapping_new();
+    a.arena = tt_arena_new();
+    a.names = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.names);
+    a.method_rows = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.method_rows);
+    tt_vec inputs;
+    tt_vec_init(&inputs, sizeof(ainput));
+    tt_error err = {0};
+    summ s = {0};
+    if (!a.map || !a.arena || !a.names || !a.method_rows) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+        goto done;
+    }
+    /* -m mappings first, then the arguments (directories expanded) */
+    for (size_t i = 0; i < o.nmaps && !rc; i++)
+        rc = add_input(&inputs, o.maps[i]);
+    int nstdin = 0;
+    for (int i = optind; i < argc && !rc; i++) {
+        struct stat sb;
+        nstdin += !strcmp(argv[i], "-");
+        if (strcmp(argv[i], "-") && !stat(argv[i], &sb) && S_ISDIR(sb.st_mode))
+            rc = expand_dir(&inputs, argv[i]);
+        else
+            rc = add_input(&inputs, argv[i]);
+    }
+    if (!rc && nstdin > 1) {
+        cli_errorf("analyze: standard input ('-') given more than once");
+        rc = CLI_BAD;
+    }
+    /* pass 1: detect and hash every input; load mappings */
+    tt_buf map_cat = {0};
+    int have_map = 0;
+    for (size_t i = 0; i < inputs.len && !rc; i++) {
+        ainput *ai = &TT_VEC_AT(&inputs, ainput, i);
+        int saved = o.kind; /* -m files are mappings whatever --kind says */
+        if (i < o.nmaps)
+            o.kind = -1;
+        rc = detect_input(ai, &o, a.map, ctx);
+        o.kind = saved;
+        if (rc)
+            break;
+        if (i < o.nmaps && ai->status != IN_MAPPING) {
+            cli_errorf("%s: expected a methodMapping.txt or ignoreMethodMapping.txt (-m), found "
+                       "%s", ai->path, tt_kind_name(ai->kind));
+            rc = CLI_BAD;
+        } else if (ai->status == IN_MAPPING) {
+            have_map = 1;
+            tt_buf_puts(&map_cat, ai->sha);
+        } else if (ai->kind == TT_KIND_PROGUARD) {
+            if (o.proguard) {
+                cli_errorf("%s: a second ProGuard mapping (already have %s)", ai->path,
+                           o.proguard);
+                rc = CLI_BAD;
+            }
+            o.proguard = ai->path;
+            ai->status = IN_MAPPING;
+        }
+    }
+    char map_sha[65] = "", pg_sha[65] = "";
+    if (!rc && have_map)
+        tt_sha256_buf(map_sha, map_cat.data, map_cat.len);
+    tt_buf_free(&map_cat);
+    if (!rc && o.proguard) {
+        rc = cli_load_proguard(&a.pg, o.proguard, pg_sha);
+        if (!rc)
+            rc = cli_retrace_mapping(a.map, a.pg, o.proguard, ctx->stats);
+    }
+    if (rc)
+        goto done;
+    /* pass 2: the database */
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    if ((rc = tdb_open_write(&a.db, o.out, o.append, &err))) {
+        rc = cli_err(&err);
+        goto done;
+    }
+    guard_tmp(tdb_tmp_path(a.db));
+    const char *mapping_path = o.nmaps ? o.maps[0] : NULL;
+    for (size_t i = o.nmaps; i < inputs.len && !mapping_path; i++)
+        if (TT_VEC_AT(&inputs, ainput, i).status == IN_MAPPING &&
+            TT_VEC_AT(&inputs, ainput, i).kind == TT_KIND_MAPPING)
+            mapping_path = TT_VEC_AT(&inputs, ainput, i).path;
+    if (have_map &&
+        (rc = store_mapping(&a, map_sha, mapping_path ? mapping_path : "", o.proguard ? pg_sha : NULL,
+                            &err)))
+        goto fail;
+    int64_t first = 0;
+    for (size_t i = 0; i < inputs.len && !rc; i++) {
+        ainput *ai = &TT_VEC_AT(&inputs, ainput, i);
+        if (ai->status != IN_PENDING)
+            continue;
+        rc = import_one(&a, ai, (int)i, have_map ? map_sha : NULL, o.proguard ? pg_sha : NULL,
+                        &inputs, &o, &err);
+        if (!rc && ai->status == IN_IMPORTED && !first)
+            first = ai->trace_id;
+    }
+    if (!rc)
+        rc = summarize(&s, &a, first ? first : INT64_MAX, o.out, &inputs, &err);
+    if (!rc)
+        rc = tdb_commit(a.db, &err);
+fail:
+    if (rc) {
+        rc = cli_err(&err);
+        goto done;
+    }
+    guard_tmp(NULL);
+    cli_stats_report(ctx->stats);
+    if (a.unknown_ids)
+        cli_warnf("%llu stack lines or calls have method ids missing from the mapping: the "
+                  "mapping probably belongs to another build",
+                  (unsigned long long)a.unknown_ids);
+    if (o.format == 1)
+        cli_out_buf(&s.json.buf);
+    else
+        cli_out_buf(&s.text);
+done:
+    guard_tmp(NULL);
+    tt_buf_free(&s.text);
+    if (s.json.buf.data)
+        tt_jsonw_free(&s.json);
+    an_free(&a);
+    for (size_t i = 0; i < inputs.len; i++)
+        free(TT_VEC_AT(&inputs, ainput, i).path);
+    tt_vec_free(&inputs);
+    free(stdin_data);
+    stdin_data = NULL;
+    return rc;
+}

@@ -1,0 +1,306 @@
+/* tracetool query: run SQL against a database written by analyze (cli.md, storage.md 5.4).
+ * Read-only unless --write; output as an aligned table, RFC 4180 CSV, JSON or JSON lines. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../sqlite/tdb.h"
+
+static const char usage[] =
+    "usage: tracetool query [--format table|csv|json|jsonl] [--write] DB [SQL]\n"
+    "\n"
+    "      --format FMT   table (aligned, default), csv (RFC 4180), json (one array), jsonl\n"
+    "      --write        allow statements that modify the database\n"
+    "  -h, --help         show this help\n"
+    "SQL is read from standard input when not given; several statements may follow each other.\n";
+
+enum { O_FORMAT = 256, O_WRITE };
+static const struct option longopts[] = {
+    {"format", required_argument, NULL, O_FORMAT},
+    {"write", no_argument, NULL, O_WRITE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char *const formats[] = {"table", "csv", "json", "jsonl", NULL};
+enum { F_TABLE, F_CSV, F_JSON, F_JSONL };
+
+typedef struct qctx {
+    int format;
+    int statements;   /* statements with columns printed so far */
+    int json_rows;    /* rows in the json array */
+    tt_vec cells;     /* table: char* per cell, row-major, header first */
+    tt_vec numeric;   /* table: per column, 1 while every value is a number */
+    int ncol;
+    tt_buf out;
+} qctx;
+
+/* Text of a value; NULL is empty. Reals use the shortest round-trip form. */
+static void value_text(tt_buf *b, const tdb_value *v)
+{
+    char num[64];
+    switch (v->type) {
+    case TDB_INT: tt_buf_printf(b, "%lld", (long long)v->i); break;
+    case TDB_REAL:
+        tt_json_format_double(num, sizeof num, v->r);
+        tt_buf_puts(b, num);
+        break;
+    case TDB_TEXT: tt_buf_put(b, v->s, v->n); break;
+    case TDB_BLOB:
+        tt_buf_puts(b, "x'");
+        for (size_t i = 0; i < v->n; i++)
+            tt_buf_printf(b, "%02x", (unsigned char)v->s[i]);
+        tt_buf_puts(b, "'");
+        break;
+    default: break;
+    }
+}
+
+static void csv_field(tt_buf *b, const char *s, size_t n)
+{
+    if (!strpbrk(s, ",\"\r\n") || !n) {
+        tt_buf_put(b, s, n);
+        return;
+    }
+    tt_buf_puts(b, "\"");
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            tt_buf_puts(b, "\"");
+        tt_buf_put(b, s + i, 1);
+    }
+    tt_buf_puts(b, "\"");
+}
+
+static void json_value(tt_jsonw *w, const tdb_value *v)
+{
+    tt_buf t = {0};
+    switch (v->type) {
+    case TDB_INT: tt_jsonw_int(w, v->i); break;
+    case TDB_REAL: tt_jsonw_double(w, v->r); break;
+    case TDB_TEXT: tt_jsonw_strn(w, v->s, v->n); break;
+    case TDB_BLOB:
+        value_text(&t, v);
+        tt_jsonw_strn(w, t.data, t.len);
+        break;
+    default: tt_jsonw_null(w);
+    }
+    tt_buf_free(&t);
+}
+
+static char *dup_text(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+/* Display width in characters (UTF-8 continuation bytes do not count). */
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void table_flush(qctx *q)
+{
+    size_t nc = (size_t)q->ncol, nrows = q->cells.len / nc;
+    char **cell = q->cells.data;
+    size_t *wd = calloc(nc, sizeof *wd);
+    if (!wd)
+        return;
+    for (size_t r = 0; r < nrows; r++)
+        for (size_t c = 0; c < nc; c++)
+            if (width(cell[r * nc + c]) > wd[c])
+                wd[c] = width(cell[r * nc + c]);
+    if (q->statements > 1)
+        tt_buf_puts(&q->out, "\n");
+    for (size_t r = 0; r < nrows; r++) {
+        for (size_t c = 0; c < nc; c++) {
+            const char *s = cell[r * nc + c];
+            size_t pad = wd[c] - width(s);
+            int right = r > 0 && TT_VEC_AT(&q->numeric, int, c);
+            if (c)
+                tt_buf_puts(&q->out, "  ");
+            if (right)
+                tt_buf_printf(&q->out, "%*s", (int)pad, "");
+            tt_buf_puts(&q->out, s);
+            if (!right && c + 1 < nc)
+                tt_buf_printf(&q->out, "%*s", (int)pad, "");
+        }
+        tt_buf_puts(&q->out, "\n");
+        if (r == 0) {
+            for (size_t c = 0; c < nc; c++) {
+                if (c)
+                    tt_buf_puts(&q->out, "  ");
+                for (size_t k = 0; k < wd[c]; k++)
+                    tt_buf_puts(&q->out, "-");
+            }
+            tt_buf_puts(&q->out, "\n");
+        }
+        cli_out_buf(&q->out);
+    }
+    for (size_t i = 0; i < q->cells.len; i++)
+        free(cell[i]);
+    q->cells.len = 0;
+    free(wd);
+}
+
+static int on_row(void *ctx, int event, int ncol, const char *const *names,
+                  const tdb_value *vals)
+{
+    qctx *q = ctx;
+    tt_buf t = {0};
+    if (event == TDB_EV_BEGIN) {
+        q->statements++;
+        q->ncol = ncol;
+        if (q->format == F_TABLE) {
+            q->numeric.len = 0;
+            for (int c = 0; c < ncol; c++) {
+                int one = 1;
+                char *s = dup_text(names[c], strlen(names[c]));
+                if (!s || !tt_vec_push(&q->cells, &s) || !tt_vec_push(&q->numeric, &one))
+                    return 1;
+            }
+        } else if (q->format == F_CSV) {
+            if (q->statements > 1)
+                tt_buf_puts(&q->out, "\r\n");
+            for (int c = 0; c < ncol; c++) {
+                if (c)
+                    tt_buf_puts(&q->out, ",");
+                csv_field(&q->out, names[c], strlen(names[c]));
+            }
+            tt_buf_puts(&q->out, "\r\n");
+        }
+    } else if (event == TDB_EV_ROW) {
+        if (q->format == F_TABLE) {
+            for (int c = 0; c < ncol; c++) {
+                t.len = 0;
+                value_text(&t, &vals[c]);
+                char *s = dup_text(t.data ? t.data : "", t.len);
+                if (!s || !tt_vec_push(&q->cells, &s)) {
+                    tt_buf_free(&t);
+                    return 1;
+                }
+                if (vals[c].type == TDB_TEXT || vals[c].type == TDB_BLOB)
+                    TT_VEC_AT(&q->numeric, int, c) = 0;
+            }
+        } else if (q->format == F_CSV) {
+            for (int c = 0; c < ncol; c++) {
+                if (c)
+                    tt_buf_puts(&q->out, ",");
+                t.len = 0;
+                value_text(&t, &vals[c]);
+                csv_field(&q->out, t.data ? t.data : "", t.len);
+            }
+            tt_buf_puts(&q->out, "\r\n");
+        } else {
+            tt_jsonw w;
+            tt_jsonw_init(&w, 0);
+            tt_jsonw_obj_begin(&w);
+            for (int c = 0; c < ncol; c++) {
+                tt_jsonw_key(&w, names[c]);
+                json_value(&w, &vals[c]);
+            }
+            tt_jsonw_obj_end(&w);
+            if (q->format == F_JSON)
+                tt_buf_puts(&q->out, q->json_rows++ ? ",\n" : "\n");
+            tt_buf_put(&q->out, w.buf.data, w.buf.len);
+            if (q->format == F_JSONL)
+                tt_buf_puts(&q->out, "\n");
+            tt_jsonw_free(&w);
+        }
+        if (q->out.len > 65536)
+            cli_out_buf(&q->out);
+    } else if (event == TDB_EV_END && q->format == F_TABLE) {
+        table_flush(q);
+    }
+    tt_buf_free(&t);
+    return 0;
+}
+
+/* SQL from the argument or standard input. Owned by the caller. */
+static char *read_sql(const char *arg)
+{
+    if (arg)
+        return strdup(arg);
+    tt_input *in;
+    tt_error err = {0};
+    if (tt_input_open(&in, "-", &err)) {
+        cli_err(&err);
+        return NULL;
+    }
+    char *data = NULL;
+    size_t n;
+    if (tt_input_slurp(in, &data, &n, &err))
+        cli_err(&err);
+    tt_input_close(in);
+    return data;
+}
+
+int cmd_query(int argc, char **argv, cli_ctx *ctx)
+{
+    (void)ctx;
+    int format = F_TABLE, writable = 0, c;
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (c) {
+        case O_FORMAT:
+            if ((format = cli_opt_enum("--format", optarg, formats)) < 0)
+                return CLI_BAD;
+            break;
+        case O_WRITE: writable = 1; break;
+        case 'h': return cli_usage(usage, 0);
+        default: return cli_usage(usage, 1);
+        }
+    }
+    int nargs = argc - optind;
+    if (nargs < 1 || nargs > 2) {
+        cli_errorf(nargs ? "query takes a DB and at most one SQL argument" : "query: missing DB");
+        return cli_usage(usage, 1);
+    }
+    const char *path = argv[optind];
+    char *sql = read_sql(nargs == 2 ? argv[optind + 1] : NULL);
+    if (!sql)
+        return CLI_BAD;
+    tt_error err = {0};
+    tdb_db *db;
+    int newer;
+    if (tdb_open_read(&db, path, writable, &newer, &err)) {
+        free(sql);
+        return cli_err(&err);
+    }
+    if (newer)
+        cli_warnf("%s: written by a newer tracetool (schema > %d): views may differ", path,
+                  TDB_SCHEMA_VERSION);
+    qctx q = {.format = format};
+    tt_vec_init(&q.cells, sizeof(char *));
+    tt_vec_init(&q.numeric, sizeof(int));
+    if (format == F_JSON)
+        tt_buf_puts(&q.out, "[");
+    int rc = tdb_exec_user(db, sql, on_row, &q, &err);
+    if (format == F_JSON)
+        tt_buf_puts(&q.out, q.json_rows ? "\n]\n" : "]\n");
+    if (format == F_TABLE && q.cells.len)
+        table_flush(&q); /* a statement that failed midway still shows its rows */
+    cli_out_buf(&q.out);
+    for (size_t i = 0; i < q.cells.len; i++)
+        free(TT_VEC_AT(&q.cells, char *, i));
+    tt_vec_free(&q.cells);
+    tt_vec_free(&q.numeric);
+    tt_buf_free(&q.out);
+    tdb_close(db);
+    free(sql);
+    if (rc) {
+        if (strstr(err.msg, "readonly") || strstr(err.msg, "query_only") ||
+            strstr(err.msg, "read-only"))
+            snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                     " (query is read-only; use --write to modify the database)");
+        return cli_err(&err);
+    }
+    return CLI_OK;
+}

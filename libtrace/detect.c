@@ -1,0 +1,111 @@
+/* Input detection by content, never by file name (cli.md "Inputs"): magic numbers, the
+ * first meaningful lines, JSON keys. Looks only at the bytes it is given (a 4 KiB peek). */
+#include "tt.h"
+
+#include <string.h>
+
+#include "tt_int.h"
+
+static const char *const names[TT_KIND__COUNT] = {
+    "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database",
+};
+
+const char *tt_kind_name(tt_kind k)
+{
+    return (unsigned)k < TT_KIND__COUNT ? names[k] : "unknown";
+}
+
+int tt_kind_parse(const char *name)
+{
+    for (int i = 1; i < TT_KIND__COUNT; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
+/* Next line of p[*i..n), trimmed; 0 at the end. A line cut by the end of the peek counts
+ * only when it is the whole peek. */
+static int next_line(const char *p, size_t n, size_t *i, const char **l, size_t *ll)
+{
+    while (*i < n) {
+        size_t s = *i, e = s;
+        while (e < n && p[e] != '\n')
+            e++;
+        if (e == n && s > 0 && n >= 4096)
+            return 0;
+        *i = e + 1;
+        *l = p + s;
+        *ll = e - s;
+        tt__trim(l, ll);
+        if (*ll)
+            return 1;
+    }
+    return 0;
+}
+
+/* Text method-beat buffer: the first meaningful lines are all 64-bit integers (3.3). */
+static int looks_beat_text(const char *p, size_t n)
+{
+    size_t i = 0, good = 0;
+    const char *l;
+    size_t ll;
+    while (good < 8 && next_line(p, n, &i, &l, &ll)) {
+        if (l[0] == '#')
+            continue;
+        uint64_t w;
+        if (tt_beat_parse_word(l, ll, &w))
+            return 0;
+        good++;
+    }
+    return good > 0;
+}
+
+/* ProGuard/R8: the first meaningful line is a class line "a.b.C -> x.y:". */
+static int looks_proguard(const char *p, size_t n)
+{
+    size_t i = 0;
+    const char *l;
+    size_t ll;
+    while (next_line(p, n, &i, &l, &ll)) {
+        if (l[0] == '#')
+            continue;
+        const char *arrow = tt__memmem(l, ll, " -> ", 4);
+        return arrow && l[ll - 1] == ':' && !memchr(l, '(', ll) && !memchr(l, ' ', (size_t)(arrow - l));
+    }
+    return 0;
+}
+
+tt_kind tt_detect(const unsigned char *up, size_t n)
+{
+    const char *p = (const char *)up;
+    if (n >= 16 && !memcmp(p, "SQLite format 3", 16))
+        return TT_KIND_DATABASE;
+    size_t skip = n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = up[i];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return TT_KIND_BEAT; /* binary: raw little-endian records (3.4) */
+    }
+    p += skip;
+    n -= skip;
+    if (tt_mapping_looks_ignore(p, n))
+        return TT_KIND_IGNORE;
+    if (tt_mapping_looks_like(p, n))
+        return TT_KIND_MAPPING;
+    size_t k = 0;
+    while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n'))
+        k++;
+    if (k < n && (p[k] == '{' || p[k] == '[')) {
+        /* Matrix reports carry a "tag" key with a Trace_* value */
+        if (tt__memmem(p, n, "\"tag\"", 5) && tt__memmem(p, n, "Trace_", 6))
+            return TT_KIND_REPORT;
+        return TT_KIND_UNKNOWN;
+    }
+    if (tt__memmem(p, n, "tag[", 4) && tt__memmem(p, n, "content[", 8))
+        return TT_KIND_REPORT;
+    if (looks_beat_text(p, n))
+        return TT_KIND_BEAT;
+    if (looks_proguard(p, n))
+        return TT_KIND_PROGUARD;
+    return TT_KIND_UNKNOWN;
+}

@@ -1,0 +1,256 @@
+/* The read side of the tracetool database: read-only opening (storage.md 5.4, 6), running a
+ * user's SQL statement by statement, and the summaries `analyze` prints. */
+#include "tdb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdb_int.h"
+
+/* "file:" URI with every byte outside the unreserved set percent-encoded. */
+static char *path_uri(const char *path, int immutable)
+{
+    size_t n = strlen(path);
+    char *u = malloc(n * 3 + 64);
+    if (!u)
+        return NULL;
+    char *o = u + sprintf(u, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("/-_.~", *p))
+            *o++ = (char)*p;
+        else
+            o += sprintf(o, "%%%02X", *p);
+    }
+    strcpy(o, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+    return u;
+}
+
+static int open_ro(tdb_db *db, int immutable, tt_error *err)
+{
+    char *uri = path_uri(db->path, immutable);
+    if (!uri)
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    int rc = sqlite3_open_v2(uri, &db->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    if (rc != SQLITE_OK)
+        return tdb__sqlerr(db, err, "cannot open the database");
+    return 0;
+}
+
+int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_error *err)
+{
+    *out = NULL;
+    *newer = 0;
+    tdb_db *db = calloc(1, sizeof *db);
+    if (db)
+        db->path = strdup(path);
+    if (!db || !db->path) {
+        free(db);
+        return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
+    }
+    int rc;
+    if (writable) {
+        rc = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK
+                 ? 0
+                 : tdb__sqlerr(db, err, "cannot open the database");
+    } else {
+        db->readonly = 1;
+        rc = open_ro(db, 0, err);
+    }
+    int64_t version = 0;
+    if (!rc) {
+        sqlite3_busy_timeout(db->h, 5000);
+        rc = tdb__check_header(db, &version, err);
+        if (rc && !writable && err && !strstr(err->msg, "application_id")) {
+            /* a WAL database in a directory we cannot write: no -shm possible */
+            sqlite3_close(db->h);
+            db->h = NULL;
+            tt_error e2 = {0};
+            if (!open_ro(db, 1, &e2) && !tdb__check_header(db, &version, &e2))
+                rc = 0;
+        }
+    }
+    if (!rc && version == 0)
+        rc = tt_error_set(err, TT_EFORMAT, path, 0, 0,
+                          "not a tracetool database (empty; write one with tracetool analyze)");
+    if (!rc && !writable)
+        rc = tdb__exec(db, "PRAGMA query_only = ON", err);
+    if (rc) {
+        tdb_close(db);
+        return rc;
+    }
+    *newer = version > TDB_SCHEMA_VERSION;
+    *out = db;
+    return 0;
+}
+
+static int emit_row(sqlite3_stmt *st, int ncol, const char *const *names, tdb_value *vals,
+                    tdb_row_fn fn, void *ctx)
+{
+    for (int c = 0; c < ncol; c++) {
+        tdb_value *v = &vals[c];
+        memset(v, 0, sizeof *v);
+        switch (sqlite3_column_type(st, c)) {
+        case SQLITE_INTEGER:
+            v->type = TDB_INT;
+            v->i = sqlite3_column_int64(st, c);
+            break;
+        case SQLITE_FLOAT:
+            v->type = TDB_REAL;
+            v->r = sqlite3_column_double(st, c);
+            break;
+        case SQLITE_TEXT:
+            v->type = TDB_TEXT;
+            v->s = (const char *)sqlite3_column_text(st, c);
+            v->n = (size_t)sqlite3_column_bytes(st, c);
+            break;
+        case SQLITE_BLOB:
+            v->type = TDB_BLOB;
+            v->s = sqlite3_column_blob(st, c);
+            v->n = (size_t)sqlite3_column_bytes(st, c);
+            break;
+        default: v->type = TDB_NULL;
+        }
+    }
+    return fn(ctx, TDB_EV_ROW, ncol, names, vals);
+}
+
+/* Steps st to the end, reporting BEGIN, every ROW and END to fn. */
+static int run_stmt(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, int *stopped,
+                    tt_error *err)
+{
+    int ncol = sqlite3_column_count(st);
+    const char **names = calloc((size_t)(ncol ? ncol : 1), sizeof *names);
+    tdb_value *vals = calloc((size_t)(ncol ? ncol : 1), sizeof *vals);
+    if (!names || !vals) {
+        free(names);
+        free(vals);
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    }
+    for (int c = 0; c < ncol; c++)
+        names[c] = sqlite3_column_name(st, c);
+    int rc = 0, began = 0;
+    if (ncol && fn(ctx, TDB_EV_BEGIN, ncol, names, NULL))
+        *stopped = 1;
+    began = ncol > 0;
+    while (!*stopped) {
+        int r = sqlite3_step(st);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "%s", sqlite3_errmsg(db->h));
+            break;
+        }
+        if (emit_row(st, ncol, names, vals, fn, ctx))
+            *stopped = 1;
+    }
+    if (began && !rc && !*stopped)
+        fn(ctx, TDB_EV_END, ncol, names, NULL);
+    free(names);
+    free(vals);
+    return rc;
+}
+
+int tdb_exec_user(tdb_db *db, const char *sql, tdb_row_fn fn, void *ctx, tt_error *err)
+{
+    const char *p = sql;
+    int nstmt = 0, stopped = 0;
+    while (*p && !stopped) {
+        sqlite3_stmt *st = NULL;
+        const char *tail;
+        if (sqlite3_prepare_v2(db->h, p, -1, &st, &tail) != SQLITE_OK) {
+            return tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "SQL statement %d: %s",
+                                nstmt + 1, sqlite3_errmsg(db->h));
+        }
+        if (!st) { /* whitespace or a comment */
+            p = tail;
+            continue;
+        }
+        nstmt++;
+        int rc = run_stmt(db, st, fn, ctx, &stopped, err);
+        sqlite3_finalize(st);
+        if (rc) {
+            char m[TT_ERRMSG_MAX];
+            snprintf(m, sizeof m, "%s", err ? err->msg : "");
+            return tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "SQL statement %d: %s", nstmt,
+                                m);
+        }
+        p = tail;
+    }
+    return 0;
+}
+
+int tdb__rows(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, tt_error *err)
+{
+    int stopped = 0;
+    int rc = run_stmt(db, st, fn, ctx, &stopped, err);
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* Prepares, binds (first_trace, limit) where the statement has them, runs. */
+static int summary(tdb_db *db, const char *sql, int64_t first_trace, int limit, tdb_row_fn fn,
+                   void *ctx, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "summary");
+    sqlite3_bind_int64(st, 1, first_trace);
+    if (sqlite3_bind_parameter_count(st) >= 2)
+        sqlite3_bind_int(st, 2, limit);
+    int rc = tdb__rows(db, st, fn, ctx, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx,
+                       tt_error *err)
+{
+    static const char sql[] =
+        "SELECT 'traces', COUNT(*) FROM trace WHERE id >= ?1 "
+        "UNION ALL SELECT 'methods', COUNT(*) FROM method WHERE mapping_id IN "
+        "  (SELECT mapping_id FROM trace WHERE id >= ?1) "
+        "UNION ALL SELECT 'slices', COUNT(*) FROM slice WHERE trace_id >= ?1 "
+        "UNION ALL SELECT 'issues', COUNT(*) FROM issue WHERE trace_id >= ?1 "
+        "UNION ALL SELECT 'call_nodes', COUNT(*) FROM call_node WHERE tree_id IN "
+        "  (SELECT id FROM call_tree WHERE trace_id >= ?1) "
+        "UNION ALL SELECT 'warnings', COALESCE(SUM(value), 0) FROM stats WHERE trace_id >= ?1 "
+        "  AND severity IN ('notice','data_loss','error')";
+    return summary(db, sql, first_trace, 0, fn, ctx, err);
+}
+
+int tdb_summary_top_issues(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn,
+                           void *ctx, tt_error *err)
+{
+    static const char sql[] =
+        "SELECT kind, cost_ms, COALESCE(stack_key, 'unresolved:' || NULLIF(stack_key_raw, ''), '-') AS stack_key, "
+        "scene, tag, detail FROM issue WHERE trace_id >= ?1 AND kind <> 'fps' "
+        "AND cost_ms IS NOT NULL ORDER BY cost_ms DESC, id LIMIT ?2";
+    return summary(db, sql, first_trace, limit, fn, ctx, err);
+}
+
+int tdb_summary_by_key(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
+                       tt_error *err)
+{
+    static const char sql[] =
+        "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS key, "
+        "COUNT(*) AS issues, MAX(cost_ms) AS max_cost_ms, "
+        "CAST(ROUND(AVG(cost_ms)) AS INTEGER) AS avg_cost_ms, COUNT(DISTINCT scene) AS scenes "
+        "FROM issue WHERE trace_id >= ?1 AND kind <> 'fps' AND stack_key_raw IS NOT NULL "
+        "AND stack_key_raw <> '' GROUP BY kind, key "
+        "ORDER BY issues DESC, max_cost_ms DESC, key LIMIT ?2";
+    return summary(db, sql, first_trace, limit, fn, ctx, err);
+}
+
+int tdb_summary_top_self(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
+                         tt_error *err)
+{
+    static const char sql[] =
+        "SELECT name, COUNT(*) AS calls, SUM(self_dur) / 1000000 AS self_ms, "
+        "SUM(CASE WHEN is_recursive = 0 THEN dur END) / 1000000 AS total_ms "
+        "FROM slice WHERE trace_id >= ?1 GROUP BY name "
+        "ORDER BY SUM(self_dur) DESC, name LIMIT ?2";
+    return summary(db, sql, first_trace, limit, fn, ctx, err);
+}

@@ -1,0 +1,716 @@
+/* The write path of the tracetool database (storage.md 5 and 6): build aside and rename
+ * atomically, or append in one transaction; schema versions and migrations; typed row
+ * writers over persistent prepared statements (no SQL text is ever built from values). */
+#include "tdb.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sql_blobs.h"
+#include "tdb_int.h"
+
+/* Migration steps N -> N+1, in order (storage.md 6). Version 1 is the first schema. */
+static const struct {
+    int from;
+    const char *sql;
+} migrations[] = {{0, NULL}};
+
+int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what)
+{
+    return tt_error_set(err, TT_EIO, db->path, 0, 0, "%s: %s", what,
+                        db->h ? sqlite3_errmsg(db->h) : "out of memory");
+}
+
+int tdb__exec(tdb_db *db, const char *sql, tt_error *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        tt_error_set(err, TT_EIO, db->path, 0, 0, "%s", msg ? msg : sqlite3_errmsg(db->h));
+        sqlite3_free(msg);
+        return TT_EIO;
+    }
+    return 0;
+}
+
+static int pragma_int(tdb_db *db, const char *sql, int64_t *v, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "cannot read the database header");
+    int rc = sqlite3_step(st);
+    *v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return tdb__sqlerr(db, err, "cannot read the database header");
+    return 0;
+}
+
+int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err)
+{
+    int64_t app, ntab;
+    int rc = pragma_int(db, "PRAGMA application_id", &app, err);
+    if (rc) {
+        /* SQLite says "file is not a database" for anything else */
+        return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,
+                            "not a tracetool database (not an SQLite file, or corrupt: %s)",
+                            sqlite3_errmsg(db->h));
+    }
+    if ((rc = pragma_int(db, "PRAGMA user_version", version, err)) ||
+        (rc = pragma_int(db, "SELECT count(*) FROM sqlite_master", &ntab, err)))
+        return rc;
+    if (app == 0 && ntab == 0) {
+        *version = 0; /* an empty database: the schema is created */
+        return 0;
+    }
+    if (app != TDB_APPLICATION_ID)
+        return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,
+                            "not a tracetool database (application_id %lld, expected %d)",
+                            (long long)app, TDB_APPLICATION_ID);
+    return 0;
+}
+
+/* Removes "<base>.tmp-<pid>" files left by processes that no longer exist (kill -9). */
+static void remove_stale_tmp(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (slash) {
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof dir)
+            return;
+        memcpy(dir, path, n);
+        dir[n] = 0;
+        if (!n)
+            strcpy(dir, "/");
+    } else {
+        strcpy(dir, ".");
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t bl = strlen(base);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *nm = e->d_name;
+        if (strncmp(nm, base, bl) || strncmp(nm + bl, ".tmp-", 5))
+            continue;
+        const char *p = nm + bl + 5;
+        char *end;
+        long pid = strtol(p, &end, 10);
+        if (end == p || *end || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char full[8192];
+        snprintf(full, sizeof full, "%s/%s", dir, nm);
+        unlink(full);
+    }
+    closedir(d);
+}
+
+static int create_schema(tdb_db *db, tt_error *err)
+{
+    return tdb__exec(db, tdb_sql_schema, err);
+}
+
+static int drop_views(tdb_db *db, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "SELECT name FROM sqlite_master WHERE type = 'view'", -1,
+                           &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "migration");
+    tt_buf names = {0};
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *n = (const char *)sqlite3_column_text(st, 0);
+        if (n && tt_buf_put(&names, n, strlen(n) + 1)) {
+            sqlite3_finalize(st);
+            tt_buf_free(&names);
+            return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+        }
+    }
+    sqlite3_finalize(st);
+    int rc = 0;
+    for (size_t off = 0; off < names.len && !rc; off += strlen(names.data + off) + 1) {
+        char *sql = sqlite3_mprintf("DROP VIEW \"%w\"", names.data + off);
+        rc = sql ? tdb__exec(db, sql, err) : TT_ENOMEM;
+        sqlite3_free(sql);
+    }
+    tt_buf_free(&names);
+    return rc;
+}
+
+/* Upgrades an older schema inside the open transaction (storage.md 6). */
+static int migrate(tdb_db *db, int64_t version, tt_error *err)
+{
+    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
+        if (!migrations[i].sql || migrations[i].from < version)
+            continue;
+        int rc = tdb__exec(db, migrations[i].sql, err);
+        if (rc)
+            return rc;
+    }
+    int rc = drop_views(db, err);
+    if (!rc)
+        rc = tdb__exec(db, tdb_sql_views, err);
+    return rc;
+}
+
+static int db_alloc(tdb_db **out, const char *path, tt_error *err)
+{
+    tdb_db *db = calloc(1, sizeof *db);
+    if (db)
+        db->path = strdup(path);
+    if (!db || !db->path) {
+        free(db);
+        return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
+    }
+    *out = db;
+    return 0;
+}
+
+static int open_new(tdb_db *db, tt_error *err)
+{
+    size_t n = strlen(db->path) + 32;
+    db->tmp = malloc(n);
+    if (!db->tmp)
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    snprintf(db->tmp, n, "%s.tmp-%ld", db->path, (long)getpid());
+    unlink(db->tmp);
+    /* fail early and clearly when the directory is not writable */
+    int fd = open(db->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        int e = errno;
+        free(db->tmp);
+        db->tmp = NULL;
+        return tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot create the database: %s",
+                            strerror(e));
+    }
+    close(fd);
+    if (sqlite3_open_v2(db->tmp, &db->h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "cannot create the database");
+    int rc = tdb__exec(db,
+                       "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                       "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY;"
+                       "PRAGMA cache_size=-65536; PRAGMA foreign_keys=OFF;",
+                       err);
+    if (!rc)
+        rc = tdb__exec(db, "BEGIN", err);
+    if (!rc) {
+        db->in_tx = 1;
+        rc = create_schema(db, err);
+    }
+    return rc;
+}
+
+static int open_append(tdb_db *db, tt_error *err)
+{
+    if (sqlite3_open_v2(db->path, &db->h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "cannot open the database");
+    sqlite3_busy_timeout(db->h, 5000);
+    int64_t version;
+    int rc = tdb__check_header(db, &version, err);
+    if (rc)
+        return rc;
+    if (version > TDB_SCHEMA_VERSION)
+        return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
+                            "written by a newer tracetool; schema %lld > %d", (long long)version,
+                            TDB_SCHEMA_VERSION);
+    if ((rc = tdb__exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;", err)))
+        return rc;
+    if ((rc = tdb__exec(db, "BEGIN IMMEDIATE", err)))
+        return rc;
+    db->in_tx = 1;
+    if (version == 0)
+        rc = create_schema(db, err);
+    else if (version < TDB_SCHEMA_VERSION)
+        rc = migrate(db, version, err);
+    return rc;
+}
+
+int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err)
+{
+    *out = NULL;
+    tdb_db *db = NULL;
+    int rc = db_alloc(&db, path, err);
+    if (rc)
+        return rc;
+    remove_stale_tmp(path);
+    struct stat sb;
+    if (append && stat(path, &sb) == 0)
+        rc = open_append(db, err);
+    else
+        rc = open_new(db, err);
+    if (rc) {
+        tdb_close(db);
+        return rc;
+    }
+    *out = db;
+    return 0;
+}
+
+const char *tdb_tmp_path(const tdb_db *db) { return db->tmp; }
+
+static int fsync_path(const char *p, int dir)
+{
+    int fd = open(p, (dir ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int r = fsync(fd);
+    close(fd);
+    return r;
+}
+
+int tdb_commit(tdb_db *db, tt_error *err)
+{
+    int rc = tdb__exec(db, tdb_sql_indexes, err);
+    if (!rc && db->tmp) {
+        rc = tdb__exec(db, tdb_sql_views, err);
+        if (!rc)
+            rc = tdb__exec(db, "PRAGMA application_id = 1414808642", err);
+    }
+    if (!rc) {
+        char v[64];
+        snprintf(v, sizeof v, "PRAGMA user_version = %d", TDB_SCHEMA_VERSION);
+        rc = tdb__exec(db, v, err);
+    }
+    if (!rc)
+        rc = tdb__exec(db, "COMMIT", err);
+    if (rc)
+        return rc;
+    db->in_tx = 0;
+    tdb__exec(db, "PRAGMA optimize", NULL);
+    for (int i = 0; i < ST__COUNT; i++) {
+        sqlite3_finalize(db->st[i]);
+        db->st[i] = NULL;
+    }
+    if (!db->tmp) {
+        db->committed = 1;
+        return 0;
+    }
+    if ((rc = tdb__exec(db, "PRAGMA journal_mode=WAL", err)))
+        return rc;
+    if (sqlite3_close(db->h) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "cannot close the database");
+    db->h = NULL;
+    if (fsync_path(db->tmp, 0))
+        return tt_error_set(err, TT_EIO, db->path, 0, 0, "fsync: %s", strerror(errno));
+    if (rename(db->tmp, db->path))
+        return tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot rename %s into place: %s",
+                            db->tmp, strerror(errno));
+    char dir[4096];
+    const char *slash = strrchr(db->path, '/');
+    if (slash && (size_t)(slash - db->path) < sizeof dir) {
+        memcpy(dir, db->path, (size_t)(slash - db->path));
+        dir[slash - db->path] = 0;
+        fsync_path(dir[0] ? dir : "/", 1);
+    } else if (!slash) {
+        fsync_path(".", 1);
+    }
+    free(db->tmp);
+    db->tmp = NULL;
+    db->committed = 1;
+    return 0;
+}
+
+void tdb_close(tdb_db *db)
+{
+    if (!db)
+        return;
+    for (int i = 0; i < ST__COUNT; i++)
+        sqlite3_finalize(db->st[i]);
+    if (db->h && db->in_tx)
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    if (db->h)
+        sqlite3_close(db->h);
+    if (db->tmp) {
+        unlink(db->tmp);
+        size_t n = strlen(db->tmp) + 16;
+        char *p = malloc(n);
+        if (p) {
+            snprintf(p, n, "%s-journal", db->tmp);
+            unlink(p);
+            snprintf(p, n, "%s-wal", db->tmp);
+            unlink(p);
+            snprintf(p, n, "%s-shm", db->tmp);
+            unlink(p);
+            free(p);
+        }
+    }
+    free(db->tmp);
+    free(db->path);
+    free(db);
+}
+
+/* ---- prepared statements and binding ---- */
+static sqlite3_stmt *prep(tdb_db *db, int slot, const char *sql, tt_error *err)
+{
+    if (!db->st[slot] &&
+        sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->st[slot], NULL) !=
+            SQLITE_OK) {
+        tdb__sqlerr(db, err, "prepare");
+        return NULL;
+    }
+    return db->st[slot];
+}
+
+static void b_text(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+static void b_int(sqlite3_stmt *st, int i, int have, int64_t v)
+{
+    if (have)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+/* ids: 0 means "no reference" */
+static void b_id(sqlite3_stmt *st, int i, int64_t id) { b_int(st, i, id != 0, id); }
+
+static int step_done(tdb_db *db, sqlite3_stmt *st, int64_t *rowid, tt_error *err)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return tdb__sqlerr(db, err, "write");
+    if (rowid)
+        *rowid = sqlite3_last_insert_rowid(db->h);
+    return 0;
+}
+
+/* One integer result, or *found = 0. */
+static int step_int(tdb_db *db, sqlite3_stmt *st, int *found, int64_t *v, tt_error *err)
+{
+    int rc = sqlite3_step(st);
+    *found = rc == SQLITE_ROW;
+    if (*found)
+        *v = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return tdb__sqlerr(db, err, "read");
+    return 0;
+}
+
+/* ---- rows ---- */
+int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_TRACE_FIND, "SELECT id FROM trace WHERE import_key = ?", err);
+    if (!st)
+        return TT_EIO;
+    b_text(st, 1, import_key);
+    int found, rc = step_int(db, st, &found, id, err);
+    return rc ? rc : found;
+}
+
+int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_TRACE_DELETE, "DELETE FROM trace WHERE id = ?", err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, id);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_trace_add(tdb_db *db, const tdb_trace *t, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_TRACE_ADD,
+                            "INSERT INTO trace (import_key, content_sha256, source_format, "
+                            "tool_version, options, clock, start_ts, end_ts, package, "
+                            "app_version, mapping_id, imported_unix_ms) VALUES "
+                            "(?,?,?,?,?,?,?,?,?,?,?, CAST(strftime('%s','now') AS INTEGER) * 1000)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    b_text(st, 1, t->import_key);
+    b_text(st, 2, t->content_sha256);
+    b_text(st, 3, t->source_format);
+    b_text(st, 4, TT_VERSION_STRING);
+    b_text(st, 5, t->options ? t->options : "{}");
+    b_text(st, 6, t->clock ? t->clock : "unknown");
+    b_int(st, 7, t->have_start, t->start_ts);
+    b_int(st, 8, t->have_end, t->end_ts);
+    b_text(st, 9, t->package);
+    b_text(st, 10, t->app_version);
+    b_id(st, 11, t->mapping_id);
+    return step_done(db, st, id, err);
+}
+
+int tdb_input_add(tdb_db *db, int64_t trace_id, int ordinal, const char *path,
+                  const char *kind, const char *sha256, uint64_t bytes, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_INPUT_ADD,
+                            "INSERT INTO trace_input (trace_id, ordinal, path, kind, sha256, "
+                            "bytes) VALUES (?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, trace_id);
+    sqlite3_bind_int(st, 2, ordinal);
+    b_text(st, 3, path);
+    b_text(st, 4, kind);
+    b_text(st, 5, sha256);
+    sqlite3_bind_int64(st, 6, (int64_t)bytes);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_metadata_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *int_value,
+                     const char *str_value, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_META_ADD,
+                            "INSERT OR REPLACE INTO metadata (trace_id, name, int_value, "
+                            "str_value) VALUES (?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, trace_id);
+    b_text(st, 2, name);
+    b_int(st, 3, int_value != NULL, int_value ? *int_value : 0);
+    b_text(st, 4, str_value);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_stat_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *idx,
+                 const char *severity, const char *source, int64_t value,
+                 const char *description, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_STAT_ADD,
+                            "INSERT INTO stats (trace_id, name, idx, severity, source, value, "
+                            "description) VALUES (?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, trace_id);
+    b_text(st, 2, name);
+    b_int(st, 3, idx != NULL, idx ? *idx : 0);
+    b_text(st, 4, severity);
+    b_text(st, 5, source);
+    sqlite3_bind_int64(st, 6, value);
+    b_text(st, 7, description ? description : "");
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_mapping_find(tdb_db *db, const char *sha256, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_MAP_FIND, "SELECT id FROM method_mapping WHERE sha256 = ?",
+                            err);
+    if (!st)
+        return TT_EIO;
+    b_text(st, 1, sha256);
+    int found, rc = step_int(db, st, &found, id, err);
+    return rc ? rc : found;
+}
+
+int tdb_mapping_add(tdb_db *db, const char *sha256, const char *path, int64_t method_count,
+                    const char *retrace_sha256, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_MAP_ADD,
+                            "INSERT INTO method_mapping (sha256, path, method_count, "
+                            "retrace_sha256) VALUES (?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    b_text(st, 1, sha256);
+    b_text(st, 2, path);
+    sqlite3_bind_int64(st, 3, method_count);
+    b_text(st, 4, retrace_sha256);
+    return step_done(db, st, id, err);
+}
+
+int tdb_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const char *name,
+                   int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_METHOD_ADD,
+                            "INSERT INTO method (mapping_id, method_id, access_flags, "
+                            "class_name, method_name, descriptor, name) VALUES (?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, mapping_id);
+    sqlite3_bind_int64(st, 2, m->id);
+    sqlite3_bind_int64(st, 3, m->flags);
+    b_text(st, 4, m->cls);
+    b_text(st, 5, m->name);
+    b_text(st, 6, m->desc);
+    b_text(st, 7, name);
+    return step_done(db, st, id, err);
+}
+
+int tdb_method_each(tdb_db *db, int64_t mapping_id,
+                    void (*fn)(void *ctx, uint32_t method_id, int64_t row_id), void *ctx,
+                    tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_METHOD_EACH,
+                            "SELECT method_id, id FROM method WHERE mapping_id = ?", err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, mapping_id);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        fn(ctx, (uint32_t)sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : tdb__sqlerr(db, err, "read");
+}
+
+int tdb_process_add(tdb_db *db, int64_t trace_id, const int64_t *pid, const char *name,
+                    int64_t *upid, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_PROCESS_ADD,
+                            "INSERT INTO process (trace_id, pid, name) VALUES (?,?,?)", err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, trace_id);
+    b_int(st, 2, pid != NULL, pid ? *pid : 0);
+    b_text(st, 3, name);
+    return step_done(db, st, upid, err);
+}
+
+int tdb_thread_add(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *tid,
+                   const char *name, int is_main, int64_t *utid, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_THREAD_ADD,
+                            "INSERT INTO thread (trace_id, upid, tid, name, is_main_thread) "
+                            "VALUES (?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, trace_id);
+    b_id(st, 2, upid);
+    b_int(st, 3, tid != NULL, tid ? *tid : 0);
+    b_text(st, 4, name);
+    sqlite3_bind_int(st, 5, is_main ? 1 : 0);
+    return step_done(db, st, utid, err);
+}
+
+int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err)
+{
+    const char *sql;
+    if (!strcmp(table, "slice"))
+        sql = "SELECT COALESCE(MAX(id), 0) + 1 FROM slice";
+    else if (!strcmp(table, "call_node"))
+        sql = "SELECT COALESCE(MAX(id), 0) + 1 FROM call_node";
+    else
+        return tt_error_set(err, TT_EINVAL, db->path, 0, 0, "no explicit ids for %s", table);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "read");
+    int found, rc = step_int(db, st, &found, id, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_SLICE_ADD,
+                            "INSERT INTO slice (id, trace_id, utid, ts, dur, depth, parent_id, "
+                            "name, category, method_id, end_kind, self_dur, is_recursive) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, s->id);
+    sqlite3_bind_int64(st, 2, s->trace_id);
+    sqlite3_bind_int64(st, 3, s->utid);
+    sqlite3_bind_int64(st, 4, s->ts);
+    sqlite3_bind_int64(st, 5, s->dur);
+    sqlite3_bind_int64(st, 6, s->depth);
+    b_id(st, 7, s->parent_id);
+    b_text(st, 8, s->name);
+    b_text(st, 9, s->category);
+    b_id(st, 10, s->method_id);
+    b_text(st, 11, s->end_kind);
+    sqlite3_bind_int64(st, 12, s->self_dur);
+    sqlite3_bind_int(st, 13, s->is_recursive ? 1 : 0);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_tree_add(tdb_db *db, int64_t trace_id, const char *kind, int64_t issue_id,
+                 int64_t utid, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_TREE_ADD,
+                            "INSERT INTO call_tree (trace_id, kind, issue_id, utid) "
+                            "VALUES (?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, trace_id);
+    b_text(st, 2, kind);
+    b_id(st, 3, issue_id);
+    b_id(st, 4, utid);
+    return step_done(db, st, id, err);
+}
+
+int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_NODE_ADD,
+                            "INSERT INTO call_node (id, tree_id, parent_id, depth, ordinal, "
+                            "name, method_id, count, total_dur, self_dur) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, n->id);
+    sqlite3_bind_int64(st, 2, n->tree_id);
+    b_id(st, 3, n->parent_id);
+    sqlite3_bind_int64(st, 4, n->depth);
+    sqlite3_bind_int64(st, 5, n->ordinal);
+    b_text(st, 6, n->name);
+    b_id(st, 7, n->method_id);
+    sqlite3_bind_int64(st, 8, n->count);
+    b_int(st, 9, n->have_dur, n->total_dur);
+    b_int(st, 10, n->have_dur, n->self_dur);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_ISSUE_ADD,
+                            "INSERT INTO issue (trace_id, tag, detail, kind, scene, "
+                            "process_name, report_unix_ms, cost_ms, sub_type, stack_key_raw, "
+                            "stack_key_method_id, stack_key, stack_key_path, is_foreground, "
+                            "thread_stack, utid, ts, raw_json) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, i->trace_id);
+    b_text(st, 2, i->tag);
+    b_text(st, 3, i->detail);
+    b_text(st, 4, i->kind);
+    b_text(st, 5, i->scene);
+    b_text(st, 6, i->process_name);
+    b_int(st, 7, i->have_report_time, i->report_unix_ms);
+    b_int(st, 8, i->have_cost, i->cost_ms);
+    b_int(st, 9, i->have_sub_type, i->sub_type);
+    b_text(st, 10, i->stack_key_raw);
+    b_id(st, 11, i->stack_key_method_id);
+    b_text(st, 12, i->stack_key);
+    b_text(st, 13, i->stack_key_path);
+    b_int(st, 14, i->have_foreground, i->is_foreground);
+    b_text(st, 15, i->thread_stack);
+    b_id(st, 16, i->utid);
+    b_int(st, 17, i->have_ts, i->ts);
+    b_text(st, 18, i->raw_json ? i->raw_json : "{}");
+    return step_done(db, st, id, err);
+}
+
+int tdb_issue_set_tree(tdb_db *db, int64_t issue_id, int64_t tree_id, tt_error *err)
+{
+    sqlite3_stmt *st =
+        prep(db, ST_ISSUE_TREE, "UPDATE issue SET call_tree_id = ? WHERE id = ?", err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, tree_id);
+    sqlite3_bind_int64(st, 2, issue_id);
+    return step_done(db, st, NULL, err);
+}

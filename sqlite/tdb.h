@@ -1,0 +1,152 @@
+/* The tracetool database (spec/storage.md): schema, atomic write path, migrations, typed row
+ * writers with prepared statements, read-only queries. Only sqlite/ contains SQL. */
+#ifndef TDB_H
+#define TDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../libtrace/tt.h"
+
+#define TDB_SCHEMA_VERSION 1
+#define TDB_APPLICATION_ID 0x54544442 /* 'TTDB' */
+
+typedef struct tdb_db tdb_db;
+
+/* ---- opening, committing ---- */
+/* Opens path for writing (storage.md 5.3, 5.4). Without append, or when path does not exist,
+ * a new database is built in "<path>.tmp-<pid>" beside it and renamed over path by
+ * tdb_commit. With append an existing database is checked (application id, schema version:
+ * older ones are migrated, newer ones refused) and written in place in one transaction.
+ * Stale temporary files of dead processes are removed. Owned by the caller, free with
+ * tdb_close (which rolls back and removes the temporary file unless committed). */
+int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);
+/* The temporary file being built, or NULL when writing in place; for signal handlers. */
+const char *tdb_tmp_path(const tdb_db *db);
+/* Creates indexes and views, commits, and (new file) fsyncs and renames into place. */
+int tdb_commit(tdb_db *db, tt_error *err);
+void tdb_close(tdb_db *db);
+
+/* Opens an existing database for queries: read-only unless writable (storage.md 5.4, 6). A
+ * newer schema is accepted with *newer set; a file that is not a tracetool database is an
+ * error naming it. */
+int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_error *err);
+
+/* ---- values and row callbacks (queries, summaries) ---- */
+enum { TDB_NULL = 0, TDB_INT = 1, TDB_REAL = 2, TDB_TEXT = 3, TDB_BLOB = 4 };
+typedef struct tdb_value {
+    int type;
+    int64_t i;
+    double r;
+    const char *s; /* TDB_TEXT (NUL-terminated) and TDB_BLOB; borrowed for the callback */
+    size_t n;
+} tdb_value;
+enum { TDB_EV_BEGIN = 0, TDB_EV_ROW = 1, TDB_EV_END = 2 };
+/* BEGIN carries the column names of a statement, ROW its values, END closes it. A non-zero
+ * return stops the query. */
+typedef int (*tdb_row_fn)(void *ctx, int event, int ncol, const char *const *names,
+                          const tdb_value *vals);
+
+/* Runs every statement of sql (a user's text) in order. SQL errors fill err with SQLite's
+ * message and the 1-based statement number. */
+int tdb_exec_user(tdb_db *db, const char *sql, tdb_row_fn fn, void *ctx, tt_error *err);
+
+/* ---- rows (storage.md section 3); ids are the new rows' INTEGER PRIMARY KEYs ---- */
+typedef struct tdb_trace {
+    const char *import_key, *content_sha256, *source_format, *options, *clock;
+    int have_start, have_end;
+    int64_t start_ts, end_ts;
+    const char *package, *app_version;
+    int64_t mapping_id; /* 0 = none */
+} tdb_trace;
+
+/* 1 and *id when a trace with this import key exists, 0 when not, negative on error. */
+int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *err);
+int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err);
+int tdb_trace_add(tdb_db *db, const tdb_trace *t, int64_t *id, tt_error *err);
+int tdb_input_add(tdb_db *db, int64_t trace_id, int ordinal, const char *path,
+                  const char *kind, const char *sha256, uint64_t bytes, tt_error *err);
+int tdb_metadata_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *int_value,
+                     const char *str_value, tt_error *err);
+/* severity: "info","notice","data_loss","error"; source: "trace","analysis". idx may be NULL. */
+int tdb_stat_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *idx,
+                 const char *severity, const char *source, int64_t value,
+                 const char *description, tt_error *err);
+
+/* Method mappings are shared by traces of one build: an existing sha256 is reused (*found). */
+int tdb_mapping_find(tdb_db *db, const char *sha256, int64_t *id, tt_error *err);
+int tdb_mapping_add(tdb_db *db, const char *sha256, const char *path, int64_t method_count,
+                    const char *retrace_sha256, int64_t *id, tt_error *err);
+/* name: the canonical key (storage.md 8). */
+int tdb_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const char *name,
+                   int64_t *id, tt_error *err);
+/* Calls fn(ctx, method_id, row_id) for every method of a stored mapping. */
+int tdb_method_each(tdb_db *db, int64_t mapping_id,
+                    void (*fn)(void *ctx, uint32_t method_id, int64_t row_id), void *ctx,
+                    tt_error *err);
+
+int tdb_process_add(tdb_db *db, int64_t trace_id, const int64_t *pid, const char *name,
+                    int64_t *upid, tt_error *err);
+int tdb_thread_add(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *tid,
+                   const char *name, int is_main, int64_t *utid, tt_error *err);
+
+typedef struct tdb_slice {
+    int64_t id;        /* explicit id (from tdb_next_id), so parents can be referenced */
+    int64_t trace_id, utid, ts, dur, depth, parent_id; /* parent_id 0 = none */
+    const char *name, *category;
+    int64_t method_id; /* 0 = none */
+    const char *end_kind; /* 'exact','inferred','unterminated','truncated' */
+    int64_t self_dur;
+    int is_recursive;
+} tdb_slice;
+/* The next free id of a table that takes explicit ids ("slice", "call_node"). */
+int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err);
+int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err);
+
+/* kind: 'issue_stack','beat_slice','sample_profile'. issue_id/utid 0 = none. */
+int tdb_tree_add(tdb_db *db, int64_t trace_id, const char *kind, int64_t issue_id,
+                 int64_t utid, int64_t *id, tt_error *err);
+typedef struct tdb_node {
+    int64_t id, tree_id, parent_id; /* explicit id; parent 0 = root */
+    int64_t depth, ordinal;
+    const char *name;
+    int64_t method_id; /* 0 = none */
+    int64_t count;
+    int have_dur;
+    int64_t total_dur, self_dur;
+} tdb_node;
+int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err);
+
+typedef struct tdb_issue {
+    int64_t trace_id;
+    const char *tag, *detail, *kind, *scene, *process_name;
+    int have_report_time, have_cost, have_sub_type, have_foreground, have_ts;
+    int64_t report_unix_ms, cost_ms, sub_type;
+    const char *stack_key_raw;
+    int64_t stack_key_method_id; /* 0 = none */
+    const char *stack_key, *stack_key_path;
+    int is_foreground;
+    const char *thread_stack;
+    int64_t utid; /* 0 = none */
+    int64_t ts;
+    const char *raw_json;
+} tdb_issue;
+int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err);
+int tdb_issue_set_tree(tdb_db *db, int64_t issue_id, int64_t tree_id, tt_error *err);
+
+/* ---- summaries for analyze (rows of traces with id >= first_trace) ---- */
+/* Row counts of the main tables: columns (table, rows). */
+int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx,
+                       tt_error *err);
+/* Issues worst first: (kind, cost_ms, stack_key, scene, tag, detail). */
+int tdb_summary_top_issues(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn,
+                           void *ctx, tt_error *err);
+/* Issues grouped by blamed method name: (kind, stack_key, issues, max_cost_ms, avg_cost_ms,
+ * scenes). */
+int tdb_summary_by_key(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
+                       tt_error *err);
+/* Methods by self time from slices: (name, calls, self_ms, total_ms). */
+int tdb_summary_top_self(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
+                         tt_error *err);
+
+#endif

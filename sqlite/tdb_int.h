@@ -1,0 +1,33 @@
+/* sqlite/ internal declarations, shared by the files of sqlite/ only. */
+#ifndef TDB_INT_H
+#define TDB_INT_H
+
+#include <sqlite3.h>
+
+#include "tdb.h"
+
+enum {
+    ST_TRACE_FIND, ST_TRACE_DELETE, ST_TRACE_ADD, ST_INPUT_ADD, ST_META_ADD, ST_STAT_ADD,
+    ST_MAP_FIND, ST_MAP_ADD, ST_METHOD_ADD, ST_METHOD_EACH, ST_PROCESS_ADD, ST_THREAD_ADD,
+    ST_SLICE_ADD, ST_TREE_ADD, ST_NODE_ADD, ST_ISSUE_ADD, ST_ISSUE_TREE,
+    ST__COUNT
+};
+
+struct tdb_db {
+    sqlite3 *h;
+    char *path;     /* target */
+    char *tmp;      /* temporary file being built, NULL when in place */
+    int in_tx, committed, readonly;
+    sqlite3_stmt *st[ST__COUNT];
+};
+
+/* Fills err with SQLite's current message about db->h (file = the target path). */
+int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what);
+/* Runs SQL without results (internal statements only). */
+int tdb__exec(tdb_db *db, const char *sql, tt_error *err);
+/* Steps a statement that returns rows, calling fn; resets it. */
+int tdb__rows(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, tt_error *err);
+/* Reads application_id and user_version; refuses foreign files. */
+int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err);
+
+#endif

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin >/dev/null && cp "$TT_TMP/a.db" "$TT_TMP/before" && printf "0x1\nzz\n" > "$TT_TMP/bad.txt" && tracetool analyze --kind beat -o "$TT_TMP/a.db" "$TT_TMP/bad.txt" 2>"$TT_TMP/e"; echo "rc=$?"; sed "s|$TT_TMP|TMP|g" "$TT_TMP/e"; cmp "$TT_TMP/a.db" "$TT_TMP/before" && echo unchanged; ls "$TT_TMP" | grep -c "a\.db\.tmp-"

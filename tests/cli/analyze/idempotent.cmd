@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin >/dev/null && tracetool analyze --append -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin an-v1.txt an-v1.txt.gz | head -5 && tracetool query "$TT_TMP/a.db" "select count(*) as traces from trace; select count(*) as slices from slice"

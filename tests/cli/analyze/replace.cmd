@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin >/dev/null && tracetool analyze --append --replace -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin >/dev/null && tracetool query "$TT_TMP/a.db" "select id, import_key = (select import_key from trace) as same from trace; select count(*) from slice"

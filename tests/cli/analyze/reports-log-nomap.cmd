@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/r2.db" ../../samples/reports.log >/dev/null && tracetool query --format csv "$TT_TMP/r2.db" "select kind, count(*) as n, sum(stack_key is null) as unnamed from issue group by kind order by kind; select name, value from stats order by name"

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/r.db" -m report-mapping.txt ../../samples/reports.jsonl >/dev/null && tracetool query "$TT_TMP/r.db" "select kind, detail, cost_ms, stack_key_raw, stack_key from issue order by id; select count(*) as nodes from call_node; select * from issues_by_stack_key order by issues desc, stack_key"

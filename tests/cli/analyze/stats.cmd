@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" --kind beat --buffer-format text -m an-map.txt an-v1.txt >/dev/null && tracetool query "$TT_TMP/a.db" "select name, value from stats order by name; select name, int_value, str_value from metadata order by name"

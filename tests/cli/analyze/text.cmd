@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin | sed "s|$TT_TMP|TMP|g"

@@ -1,0 +1,1 @@
+tracetool analyze -o /nonexistent-dir/a.db an-v1.bin

@@ -1,0 +1,1 @@
+tracetool query an-corrupt-db.dat "select 1"

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null && tracetool query --format csv "$TT_TMP/q.db" "select name, count from call_node order by id limit 3; select 'a,b' as x, 'say \"hi\"' as y, null as z"

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null && echo "select name, calls from top_self_methods order by self_dur desc limit 3;" | tracetool query --format jsonl "$TT_TMP/q.db"

@@ -1,0 +1,1 @@
+tracetool query /nonexistent.db "select 1"

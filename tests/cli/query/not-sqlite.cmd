@@ -1,0 +1,1 @@
+tracetool query an-v1.bin "select 1"

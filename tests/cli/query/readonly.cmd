@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null && cp "$TT_TMP/q.db" "$TT_TMP/q0" && tracetool query "$TT_TMP/q.db" "delete from slice" 2>"$TT_TMP/e"; echo "rc=$?"; sed "s|$TT_TMP|TMP|g" "$TT_TMP/e"; cmp "$TT_TMP/q.db" "$TT_TMP/q0" && echo unchanged

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null && tracetool query "$TT_TMP/q.db" "select 1; select * from nosuch" 2>"$TT_TMP/e"; echo "rc=$?"; sed "s|$TT_TMP|TMP|g" "$TT_TMP/e"

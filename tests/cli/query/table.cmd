@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null && tracetool query "$TT_TMP/q.db" "select depth, name, dur/1000000 as ms, self_dur/1e6 as self_ms from slice order by id limit 6"

@@ -1,0 +1,1 @@
+tracetool report --format xml ../../samples/reports.jsonl

@@ -1,0 +1,1 @@
+tracetool report --group --format json -m report-mapping.txt ../../samples/reports.json

@@ -1,0 +1,1 @@
+tracetool report --group --format jsonl ../../samples/reports.jsonl

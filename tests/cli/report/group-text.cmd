@@ -1,0 +1,1 @@
+tracetool report --group -m report-mapping.txt ../../samples/reports.jsonl ../../samples/reports.log

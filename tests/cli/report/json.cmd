@@ -1,0 +1,1 @@
+tracetool report --format json -m report-mapping.txt ../../samples/reports.json ../../samples/reports.log

@@ -1,0 +1,1 @@
+tracetool report --format jsonl -m report-mapping.txt --proguard report-proguard.txt ../../samples/reports.jsonl

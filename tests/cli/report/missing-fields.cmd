@@ -1,0 +1,1 @@
+tracetool report -m report-mapping.txt report-missing.jsonl

@@ -1,0 +1,1 @@
+tracetool report -m report-mapping.txt --proguard report-proguard.txt ../../samples/reports.log

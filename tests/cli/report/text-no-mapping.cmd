@@ -1,0 +1,1 @@
+tracetool report ../../samples/reports.json

@@ -1,0 +1,1 @@
+tracetool report -m report-mapping.txt ../../samples/reports.jsonl

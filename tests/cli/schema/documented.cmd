@@ -1,0 +1,1 @@
+sh ../check-schema-doc.sh
