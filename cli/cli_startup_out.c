@@ -32,10 +32,9 @@ static void matrix_obj(tt_jsonw *w, const tt_su_matrix *m)
         return;
     }
     tt_jsonw_obj_begin(w);
-    opt_int(w, "application_create", m->application_create >= 0, m->application_create);
-    opt_int(w, "application_create_scene", m->scene != TT_SU_SCENE_UNKNOWN || !m->has_issue ||
-            m->application_create >= 0, m->scene);
-    opt_int(w, "first_activity_create", m->first_activity_create >= 0, m->first_activity_create);
+    opt_int(w, "application_create", !m->issue_only, m->application_create);
+    opt_int(w, "application_create_scene", !m->issue_only, m->scene);
+    opt_int(w, "first_activity_create", !m->issue_only, m->first_activity_create);
     tt_jsonw_key(w, "startup_duration");
     tt_jsonw_int(w, m->startup_duration);
     tt_jsonw_key(w, "is_warm_start_up");
@@ -268,7 +267,7 @@ void cli_startup_matrix(const tt_startup *s, int array)
         if (i >= n && (!x || strcmp(r[i - n].source, "matrix_report")))
             continue;
         for (int issue = 0; issue <= 1; issue++) {
-            if (issue ? !x->has_issue : x->application_create < 0)
+            if (issue ? !x->has_issue : x->issue_only)
                 continue;
             tt_su_matrix_json(&w, x, issue);
             if (!array)
@@ -355,9 +354,10 @@ void cli_startup_csv(const tt_startup *s, int launches)
         csv_int(&b, x->has_start && x->has_end, x->duration_ms);
         csv_int(&b, x->has_ttid, x->ttid_ms);
         csv_int(&b, x->has_ttfd, x->ttfd_ms);
-        csv_int(&b, m && m->application_create >= 0, m ? m->application_create : 0);
-        csv_int(&b, m && m->application_create >= 0, m ? m->scene : 0);
-        csv_int(&b, m && m->first_activity_create >= 0, m ? m->first_activity_create : 0);
+        int known = m && !m->issue_only;
+        csv_int(&b, known, m ? m->application_create : 0);
+        csv_int(&b, known, m ? m->scene : 0);
+        csv_int(&b, known, m ? m->first_activity_create : 0);
         csv_int(&b, m != NULL, m ? m->startup_duration : 0);
         tt_buf_printf(&b, ",%s", m ? (m->is_warm ? "true" : "false") : "");
         tt_buf_printf(&b, ",%s,%s,%s,%s", x->matrix_over_threshold ? "true" : "false",
@@ -412,7 +412,7 @@ static void text_row(tt_buf *b, size_t i, const tt_su_row *r)
     const tt_su_matrix *m = r->matrix;
     if (m) {
         tt_buf_puts(b, "  matrix:");
-        if (m->application_create >= 0)
+        if (!m->issue_only)
             tt_buf_printf(b, " application_create %lld, scene %d, first_activity_create %lld,",
                           (long long)m->application_create, (int)m->scene,
                           (long long)m->first_activity_create);

@@ -83,18 +83,14 @@ static int parse_displayed(const char *p, size_t n, size_t *comp_len, int64_t *f
     return 0;
 }
 
-/* Attaches a Fully drawn value to the latest Displayed launch of the same component. */
-static int attach_fully_drawn(tt_startup *s, const char *comp, int64_t v)
+/* Slot holding 1 + the index of the latest logcat launch of component id (grown on
+ * demand), or NULL on out of memory. */
+static size_t *last_slot(tt_startup *s, uint32_t id)
 {
-    for (size_t i = s->launches.len; i-- > 0;) {
-        tt_su_launch *l = &TT_VEC_AT(&s->launches, tt_su_launch, i);
-        if (!strcmp(l->source, "logcat") && l->component == comp) {
-            l->has_fully_drawn = 1;
-            l->fully_drawn_ms = v;
-            return 1;
-        }
-    }
-    return 0;
+    while (s->last_logcat.len <= id)
+        if (!tt_vec_push(&s->last_logcat, NULL))
+            return NULL;
+    return &TT_VEC_AT(&s->last_logcat, size_t, id);
 }
 
 static int logcat_line(tt_startup *s, const char *p, size_t n, const char *file, uint64_t line,
@@ -119,11 +115,18 @@ static int logcat_line(tt_startup *s, const char *p, size_t n, const char *file,
         tt_stats_add(s->stats, "logcat_malformed", file, TT_SEV_WARN, 1, ex);
         return 0;
     }
-    const char *comp = intern_str(s, q, clen);
-    if (!comp)
+    uint32_t cid = tt_startup__intern(s, q, clen);
+    size_t *slot = cid == TT__SU_NONE ? NULL : last_slot(s, cid);
+    if (!slot)
         return tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
-    if (fully && attach_fully_drawn(s, comp, first))
+    const char *comp = tt_startup__str(s, cid);
+    if (fully && *slot) {
+        /* attached to the latest Displayed line of the same component */
+        tt_su_launch *dl = &TT_VEC_AT(&s->launches, tt_su_launch, *slot - 1);
+        dl->has_fully_drawn = 1;
+        dl->fully_drawn_ms = first;
         return 0;
+    }
     tt_su_launch l = {0};
     l.source = "logcat";
     l.file = file;
@@ -143,6 +146,7 @@ static int logcat_line(tt_startup *s, const char *p, size_t n, const char *file,
         l.has_this = has_total;
         l.this_ms = first;
     }
+    *slot = s->launches.len + 1;
     return push_launch(s, &l, err);
 }
 

@@ -129,6 +129,7 @@ int tt_startup_new(tt_startup **out, const tt_su_opts *opts, tt_stats *stats, tt
     tt_vec_init(&s->rows, sizeof(tt_su_row));
     tt_vec_init(&s->matrix, sizeof(tt_su_matrix *));
     tt_vec_init(&s->launches, sizeof(tt_su_launch));
+    tt_vec_init(&s->last_logcat, sizeof(size_t));
     tt_vec_init(&s->reports, sizeof(tt_su_matrix *));
     if (parse_splash(s)) {
         tt_startup_free(s);
@@ -147,6 +148,7 @@ void tt_startup_free(tt_startup *s)
     tt_vec_free(&s->rows);
     tt_vec_free(&s->matrix);
     tt_vec_free(&s->launches);
+    tt_vec_free(&s->last_logcat);
     tt_vec_free(&s->reports);
     free(s->hash);
     free(s->idcount);
@@ -424,7 +426,8 @@ int tt_startup_add_report(tt_startup *s, const tt_su_report *r, tt_error *err)
         m->sub_type = r->sub_type;
         m->is_warm = r->sub_type == 2;
         m->startup_duration = r->cost;
-        m->application_create = m->first_activity_create = -1; /* unknown: issue alone */
+        m->issue_only = 1;
+        m->application_create = m->first_activity_create = -1;
         m->scene = TT_SU_SCENE_UNKNOWN;
         m->stack = dup_or_null(s, r->stack ? r->stack : "");
         m->stack_key = dup_or_null(s, r->stack_key ? r->stack_key : "");
@@ -437,37 +440,60 @@ int tt_startup_add_report(tt_startup *s, const tt_su_report *r, tt_error *err)
         m->sub_type = r->is_warm ? 2 : 1;
     }
     m->stack_collected = m->startup_duration >= threshold(s, m->is_warm);
-    m->process = UINT32_MAX - (uint32_t)r->is_issue; /* marks "from a report" until finish */
+    m->process = UINT32_MAX; /* set at finish; UINT32_MAX - 2 marks an attached issue */
     if ((r->process && !m->process_name) || !m->stack || !m->stack_key ||
         !tt_vec_push(&s->reports, &m))
         return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
     return 0;
 }
 
-static int same_process(const tt_su_matrix *a, const tt_su_matrix *b)
+/* Orders Trace_StartUp reports by (process, startup_duration, time) for the attachment
+ * search; unknown times (-1) sort first. */
+static int cmp_startup(const void *a, const void *b)
 {
-    return a->process_name == b->process_name; /* interned, NULL == NULL */
+    const tt_su_matrix *x = *(tt_su_matrix *const *)a, *y = *(tt_su_matrix *const *)b;
+    if (x->process_name != y->process_name) /* interned: compare the pointers */
+        return (uintptr_t)x->process_name < (uintptr_t)y->process_name ? -1 : 1;
+    if (x->startup_duration != y->startup_duration)
+        return x->startup_duration < y->startup_duration ? -1 : 1;
+    if (x->time_ms != y->time_ms)
+        return x->time_ms < y->time_ms ? -1 : 1;
+    return 0;
 }
 
-/* Attaches a STARTUP issue to the Trace_StartUp report of the same process whose time is
- * nearest (within 60 s) and whose startup_duration equals its cost. */
-static tt_su_matrix *find_startup(tt_startup *s, const tt_su_matrix *is)
+/* First index of sorted[0..n) not ordered before (proc, dur, time). */
+static size_t lower_bound(tt_su_matrix **sorted, size_t n, const tt_su_matrix *key)
 {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_startup(&sorted[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The Trace_StartUp report of the same process whose startup_duration equals the issue's
+ * cost and whose time is nearest, within 60 s (4.1); both times unknown also match. */
+static tt_su_matrix *find_startup(tt_su_matrix **sorted, size_t n, const tt_su_matrix *is)
+{
+    tt_su_matrix key = *is;
+    key.startup_duration = is->cost;
+    size_t i = lower_bound(sorted, n, &key);
     tt_su_matrix *best = NULL;
     int64_t bd = 0;
-    for (size_t i = 0; i < s->reports.len; i++) {
-        tt_su_matrix *m = TT_VEC_AT(&s->reports, tt_su_matrix *, i);
-        if (m->process != UINT32_MAX || m->has_issue || !same_process(m, is) ||
-            m->startup_duration != is->cost)
+    for (size_t k = i > 0 ? i - 1 : 0; k < n && k <= i; k++) {
+        tt_su_matrix *m = sorted[k];
+        if (m->process_name != is->process_name || m->startup_duration != is->cost)
             continue;
-        int64_t d = 0;
-        if (m->time_ms >= 0 && is->time_ms >= 0)
-            d = m->time_ms > is->time_ms ? m->time_ms - is->time_ms : is->time_ms - m->time_ms;
-        else if (m->time_ms >= 0 || is->time_ms >= 0)
+        if ((m->time_ms < 0) != (is->time_ms < 0))
             continue;
-        if (d > 60000)
-            continue;
-        if (!best || d < bd)
+        int64_t d = is->time_ms < 0 ? 0
+                    : m->time_ms > is->time_ms ? m->time_ms - is->time_ms
+                                               : is->time_ms - m->time_ms;
+        if (d <= 60000 && (!best || d < bd))
             best = m, bd = d;
     }
     return best;
@@ -475,11 +501,21 @@ static tt_su_matrix *find_startup(tt_startup *s, const tt_su_matrix *is)
 
 static int report_rows(tt_startup *s)
 {
+    tt_su_matrix **sorted = malloc((s->reports.len + 1) * sizeof *sorted);
+    if (!sorted)
+        return TT_ENOMEM;
+    size_t n = 0;
     for (size_t i = 0; i < s->reports.len; i++) {
         tt_su_matrix *m = TT_VEC_AT(&s->reports, tt_su_matrix *, i);
-        if (m->process != UINT32_MAX - 1)
+        if (!m->issue_only)
+            sorted[n++] = m;
+    }
+    qsort(sorted, n, sizeof *sorted, cmp_startup);
+    for (size_t i = 0; i < s->reports.len; i++) {
+        tt_su_matrix *m = TT_VEC_AT(&s->reports, tt_su_matrix *, i);
+        if (!m->issue_only)
             continue;
-        tt_su_matrix *st = find_startup(s, m);
+        tt_su_matrix *st = find_startup(sorted, n, m);
         if (st) {
             st->has_issue = 1;
             st->cost = m->cost;
@@ -489,6 +525,7 @@ static int report_rows(tt_startup *s)
             m->process = UINT32_MAX - 2; /* attached: no row of its own */
         }
     }
+    free(sorted);
     for (size_t i = 0; i < s->reports.len; i++) {
         tt_su_matrix *m = TT_VEC_AT(&s->reports, tt_su_matrix *, i);
         if (m->process == UINT32_MAX - 2)

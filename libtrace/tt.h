@@ -550,6 +550,8 @@ typedef struct tt_su_matrix {
     int64_t application_create, first_activity_create, startup_duration;
     int32_t scene;             /* application_create_scene */
     int is_warm;
+    int issue_only;            /* a STARTUP issue without its Trace_StartUp report: the
+                                  application/first-activity fields and scene are unknown */
     int64_t all_cost;          /* duration before the max with the longest line; -1 unknown */
     int64_t at_ms;             /* uptime of the analysis (events), -1 for reports */
     int stack_collected;       /* data copied: all_cost >= threshold (1.5 step 1) */

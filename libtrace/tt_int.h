@@ -44,6 +44,8 @@ struct tt_startup {
     tt_vec rows;              /* tt_su_row */
     tt_vec matrix;            /* tt_su_matrix * (arena), emission order */
     tt_vec launches;          /* tt_su_launch */
+    tt_vec last_logcat;       /* per interned component id: 1 + index of its latest logcat
+                                 launch, 0 none (Fully drawn attachment) */
     tt_vec reports;           /* tt_su_matrix * from reports (arena) */
     uint32_t nproc;
     tt_su_dist am, logcat;

@@ -535,21 +535,26 @@ START_TEST(reports_attach)
                        .sub_type = 1};
     tt_su_report lone = {.is_issue = 1, .file = "r", .process = "com.b", .time_ms = 5,
                          .cost = 5000, .stack = "", .stack_key = "", .sub_type = 2};
+    tt_su_report later = st;
+    later.time_ms = 1000100; /* same process and duration, 60 ms after the issue */
+    ck_assert_int_eq(tt_startup_add_report(s, &later, &err), 0);
     ck_assert_int_eq(tt_startup_add_report(s, &st, &err), 0);
     ck_assert_int_eq(tt_startup_add_report(s, &is, &err), 0);
     ck_assert_int_eq(tt_startup_add_report(s, &lone, &err), 0);
     ck_assert_int_eq(tt_startup_finish(s, &err), 0);
     size_t n;
     const tt_su_row *r = tt_startup_rows(s, &n);
-    ck_assert_uint_eq(n, 2);
-    ck_assert_str_eq(r[0].source, "matrix_report");
-    ck_assert_str_eq(r[0].stack, "0,1,1,12000\n");
-    ck_assert_str_eq(r[0].stack_key, "1|");
-    ck_assert(r[0].matrix_over_threshold && r[0].matrix_stack_collected);
-    ck_assert(r[0].vitals_excessive);
-    ck_assert_int_eq(r[1].type, TT_SU_WARM);
-    ck_assert_int_eq(r[1].matrix->application_create, -1);
-    ck_assert(r[1].matrix_over_threshold);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_str_eq(r[0].stack, ""); /* the later report: 60 ms away, not the nearest */
+    ck_assert_str_eq(r[1].source, "matrix_report");
+    ck_assert_str_eq(r[1].stack, "0,1,1,12000\n");
+    ck_assert_str_eq(r[1].stack_key, "1|");
+    ck_assert_int_eq(r[1].matrix->issue_time_ms, 1000040);
+    ck_assert(r[1].matrix_over_threshold && r[1].matrix_stack_collected);
+    ck_assert(r[1].vitals_excessive);
+    ck_assert_int_eq(r[2].type, TT_SU_WARM);
+    ck_assert(r[2].matrix->issue_only);
+    ck_assert(r[2].matrix_over_threshold);
     tt_startup_free(s);
 }
 END_TEST
