@@ -143,17 +143,12 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
 }
 
 /* Reads the whole buffer: the Matrix slice and native windows index into it. */
-static int load_beat(tt_vec *v, const char *path, int fmt)
+static int load_beat(tt_vec *v, tt_input *in, int fmt)
 {
     tt_error err = {0};
-    tt_input *in;
-    if (tt_input_open(&in, path, &err))
-        return cli_err(&err);
     tt_beat_reader *r;
-    if (tt_beat_reader_new(&r, in, fmt, &err)) {
-        tt_input_close(in);
+    if (tt_beat_reader_new(&r, in, fmt, &err))
         return cli_err(&err);
-    }
     int rc = 0;
     for (;;) {
         if (tt_vec_reserve(v, v->len + 4096)) {
@@ -172,69 +167,108 @@ static int load_beat(tt_vec *v, const char *path, int fmt)
         v->len += n;
     }
     tt_beat_reader_free(r);
-    tt_input_close(in);
     return rc;
 }
 
-static int open_input(tt_input **in, const char *path, int *kind, int *text)
+typedef struct src {
+    const char *path;
+    tt_input *in;   /* open, nothing consumed yet */
+    int kind, text;
+} src;
+
+static int open_input(src *x, const char *path, int kind)
 {
     tt_error err = {0};
-    if (tt_input_open(in, path, &err))
+    x->path = path;
+    x->kind = kind;
+    if (tt_input_open(&x->in, path, &err))
         return cli_err(&err);
     const unsigned char *p;
     size_t n;
-    if (tt_input_peek(*in, &p, &n, 4096, &err)) {
-        tt_input_close(*in);
+    if (tt_input_peek(x->in, &p, &n, 4096, &err)) {
+        tt_input_close(x->in);
+        x->in = NULL;
         return cli_err(&err);
     }
     size_t i = 0;
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
         i++;
-    *text = !(i < n && (p[i] == '{' || p[i] == '['));
-    if (*kind == TT_SU_IN_UNKNOWN)
-        *kind = tt_su_detect((const char *)p, n);
-    if (*kind == TT_SU_IN_UNKNOWN) {
-        cli_errorf("%s: not a startup event stream, logcat, am start -W output or Matrix "
-                   "report (use --kind)", tt_input_name(*in));
-        tt_input_close(*in);
+    x->text = !(i < n && (p[i] == '{' || p[i] == '['));
+    if (x->kind == TT_SU_IN_UNKNOWN)
+        x->kind = tt_su_detect((const char *)p, n);
+    if (x->kind == TT_SU_IN_UNKNOWN) {
+        cli_errorf("%s: not a startup event stream, logcat, am start -W output, Matrix "
+                   "report, method-beat buffer or mapping (use --kind)", tt_input_name(x->in));
+        tt_input_close(x->in);
+        x->in = NULL;
         return CLI_BAD;
     }
     return 0;
 }
 
+static int read_kind(tt_startup *s, tt_input *in, int kind, tt_stats *stats, tt_error *err)
+{
+    if (kind == TT_SU_IN_EVENTS)
+        return tt_startup_read_events(s, in, err);
+    if (kind == TT_SU_IN_LAUNCHES)
+        return tt_startup_read_launches(s, in, err);
+    return cli_startup_read_reports(s, in, stats, err);
+}
+
 /* One input. A text log (logcat) may hold Displayed lines and Matrix report lines
  * together: a named file is then read twice, once for each. */
-static int read_one(tt_startup *s, const char *path, int kind, tt_stats *stats)
+static int read_one(tt_startup *s, src *x, tt_stats *stats)
 {
-    tt_input *in;
-    int text, rc = open_input(&in, path, &kind, &text);
-    if (rc)
-        return rc;
     tt_error err = {0};
-    int both = text && kind != TT_SU_IN_EVENTS && strcmp(path, "-");
-    if (kind == TT_SU_IN_EVENTS)
-        rc = tt_startup_read_events(s, in, &err);
-    else if (kind == TT_SU_IN_LAUNCHES)
-        rc = tt_startup_read_launches(s, in, &err);
-    else
-        rc = cli_startup_read_reports(s, in, stats, &err);
-    tt_input_close(in);
-    if (both && (rc == 0 || rc == TT_ENOTFOUND)) {
+    int rc = read_kind(s, x->in, x->kind, stats, &err);
+    tt_input_close(x->in);
+    x->in = NULL;
+    if (x->text && x->kind != TT_SU_IN_EVENTS && strcmp(x->path, "-") &&
+        (rc == 0 || rc == TT_ENOTFOUND)) {
         int first = rc;
-        if ((rc = open_input(&in, path, &kind, &text)))
+        src y;
+        if ((rc = open_input(&y, x->path, x->kind)))
             return rc;
         tt_error err2 = {0};
-        if (kind == TT_SU_IN_LAUNCHES)
-            rc = cli_startup_read_reports(s, in, stats, &err2);
-        else
-            rc = tt_startup_read_launches(s, in, &err2);
-        tt_input_close(in);
+        rc = read_kind(s, y.in, x->kind == TT_SU_IN_LAUNCHES ? TT_SU_IN_REPORT
+                                                               : TT_SU_IN_LAUNCHES,
+                       stats, &err2);
+        tt_input_close(y.in);
         if (rc == TT_ENOTFOUND)
             rc = first; /* the first pass decides, with its own message */
         else if (rc)
             err = err2;
     }
     return rc ? cli_err(&err) : 0;
+}
+
+/* Opens every FILE; buffers and mappings among them are loaded at once (the analysis of
+ * the other inputs needs them), the rest stay open for read_one. */
+static int open_all(src *srcs, int n, char **paths, opts *o, tt_vec *beat, tt_vec *maps)
+{
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        src *x = &srcs[i];
+        if ((rc = open_input(x, paths[i], o->kind)))
+            break;
+        if (x->kind != TT_SU_IN_BEAT && x->kind != TT_SU_IN_MAPPING)
+            continue;
+        if (x->kind == TT_SU_IN_BEAT && o->beat) {
+            cli_errorf("%s: a second method-beat buffer (only one buffer per run)", x->path);
+            rc = CLI_BAD;
+        } else if (x->kind == TT_SU_IN_BEAT) {
+            o->beat = x->path;
+            rc = load_beat(beat, x->in, o->buffmt);
+        } else if (!strcmp(x->path, "-")) {
+            cli_errorf("standard input holds a mapping: pass it with -m");
+            rc = CLI_BAD;
+        } else if (!tt_vec_push(maps, &x->path)) {
+            rc = CLI_BAD;
+        }
+        tt_input_close(x->in);
+        x->in = NULL;
+    }
+    return rc;
 }
 
 /* The CI gate of startup.md 5.3. */
@@ -277,14 +311,36 @@ int cmd_startup(int argc, char **argv, cli_ctx *ctx)
     int done, rc = parse_opts(&o, argc, argv, &done);
     if (rc || done)
         return rc;
-    tt_vec beat;
+    int nsrc = argc - optind;
+    src *srcs = calloc((size_t)nsrc, sizeof *srcs);
+    tt_vec beat, maps;
     tt_vec_init(&beat, sizeof(uint64_t));
+    tt_vec_init(&maps, sizeof(char *));
     tt_mapping *m = NULL;
     tt_startup *s = NULL;
     tt_error err = {0};
-    if (o.beat && (rc = load_beat(&beat, o.beat, o.buffmt)))
+    if (!srcs) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
         goto out;
-    if ((rc = cli_load_mappings(&m, o.maps, o.nmaps, NULL, ctx->stats)))
+    }
+    if (o.beat) {
+        src b;
+        if ((rc = open_input(&b, o.beat, TT_SU_IN_BEAT)))
+            goto out;
+        rc = load_beat(&beat, b.in, o.buffmt);
+        tt_input_close(b.in);
+        if (rc)
+            goto out;
+    }
+    if ((rc = open_all(srcs, nsrc, argv + optind, &o, &beat, &maps)))
+        goto out;
+    for (size_t i = 0; i < o.nmaps; i++)
+        if (!tt_vec_push(&maps, &o.maps[i])) {
+            rc = CLI_BAD;
+            goto out;
+        }
+    if ((rc = cli_load_mappings(&m, maps.data, maps.len, NULL, ctx->stats)))
         goto out;
     o.su.beat = beat.data;
     o.su.n_beat = beat.len;
@@ -293,8 +349,16 @@ int cmd_startup(int argc, char **argv, cli_ctx *ctx)
         rc = cli_err(&err);
         goto out;
     }
-    for (int i = optind; i < argc && !rc; i++)
-        rc = read_one(s, argv[i], o.kind, ctx->stats);
+    int inputs = 0;
+    for (int i = 0; i < nsrc && !rc; i++)
+        if (srcs[i].in) {
+            inputs++;
+            rc = read_one(s, &srcs[i], ctx->stats);
+        }
+    if (!rc && !inputs) {
+        cli_errorf("startup: no event stream, launch capture or Matrix report among the inputs");
+        rc = CLI_BAD;
+    }
     if (!rc && tt_startup_finish(s, &err))
         rc = cli_err(&err);
     if (!rc) {
@@ -312,8 +376,12 @@ int cmd_startup(int argc, char **argv, cli_ctx *ctx)
         rc = gate(&o, s);
     }
 out:
+    for (int i = 0; srcs && i < nsrc; i++)
+        tt_input_close(srcs[i].in);
+    free(srcs);
     tt_startup_free(s);
     tt_mapping_free(m);
     tt_vec_free(&beat);
+    tt_vec_free(&maps);
     return rc;
 }

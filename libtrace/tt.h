@@ -529,8 +529,11 @@ const char *tt_su_type_name(int type);
 #define TT_SU_SCENE_UNKNOWN INT32_MIN
 
 /* Input kinds recognised by tt_su_detect. */
-enum { TT_SU_IN_UNKNOWN = 0, TT_SU_IN_EVENTS, TT_SU_IN_LAUNCHES, TT_SU_IN_REPORT };
-/* Detects the kind of a startup input from its first bytes (after decompression). */
+enum { TT_SU_IN_UNKNOWN = 0, TT_SU_IN_EVENTS, TT_SU_IN_LAUNCHES, TT_SU_IN_REPORT,
+       TT_SU_IN_BEAT, TT_SU_IN_MAPPING };
+/* Detects the kind of a startup input from its first bytes (after decompression): also a
+ * method-beat buffer (binary, or text whose first record line is a 64-bit word) and a
+ * methodMapping.txt / ignoreMethodMapping.txt. */
 int tt_su_detect(const char *p, size_t n);
 
 typedef struct tt_su_opts {

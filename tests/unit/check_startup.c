@@ -461,6 +461,11 @@ START_TEST(detect)
     const char *mt = "D/Matrix: tag[Trace_StartUp]type[0];key[null];content[{}]\n";
     ck_assert_int_eq(tt_su_detect(mt, strlen(mt)), TT_SU_IN_REPORT);
     ck_assert_int_eq(tt_su_detect("hello", 5), TT_SU_IN_UNKNOWN);
+    const char *bt = "# slice\n0x80000800000003e8\n-9223363240761753560\n";
+    ck_assert_int_eq(tt_su_detect(bt, strlen(bt)), TT_SU_IN_BEAT);
+    ck_assert_int_eq(tt_su_detect("\xe8\x03\0\0\0\x08\0\x80", 8), TT_SU_IN_BEAT);
+    const char *mp = "1,1,com.a.App onCreate ()V\n";
+    ck_assert_int_eq(tt_su_detect(mp, strlen(mp)), TT_SU_IN_MAPPING);
 }
 END_TEST
 
