@@ -151,7 +151,6 @@ void tt_startup_free(tt_startup *s)
     tt_vec_free(&s->last_logcat);
     tt_vec_free(&s->reports);
     free(s->hash);
-    free(s->idcount);
     tt_arena_free(s->arena);
     free(s);
 }

@@ -43,73 +43,12 @@ int tt_startup__matrix_stack(tt_startup *s, int64_t base_ms, int64_t end_ms, int
     return rc;
 }
 
-/* ---- native pairing ---- */
-typedef struct call {
-    int32_t id;
-    int32_t parent;   /* call index, -1 root */
-    int32_t depth;
-    int64_t begin, end, child;
-} call;
-
+/* ---- native analysis over the slices of beat_slice.c ---- */
 typedef struct agg {
     int32_t id;
     int64_t self;
     uint64_t calls;
 } agg;
-
-typedef struct pairing {
-    tt_vec calls;     /* call, in entry order */
-    tt_vec open;      /* int32_t call indexes */
-    uint32_t *idcount;
-    tt_su_native *nt;
-} pairing;
-
-static void close_call(pairing *p, int32_t ci, int64_t end)
-{
-    call *c = &TT_VEC_AT(&p->calls, call, ci);
-    c->end = end;
-    if (c->parent >= 0)
-        TT_VEC_AT(&p->calls, call, c->parent).child += end - c->begin;
-}
-
-static int32_t pop_open(pairing *p)
-{
-    int32_t ci = TT_VEC_AT(&p->open, int32_t, --p->open.len);
-    p->idcount[TT_VEC_AT(&p->calls, call, ci).id]--;
-    return ci;
-}
-
-static int feed(pairing *p, uint64_t w, int64_t t)
-{
-    uint32_t id = tt_beat_id(w);
-    if (tt_beat_is_entry(w)) {
-        int32_t parent = p->open.len ? TT_VEC_AT(&p->open, int32_t, p->open.len - 1) : -1;
-        call c = {(int32_t)id, parent, (int32_t)p->open.len, t, -1, 0};
-        if (p->calls.len >= INT32_MAX || !tt_vec_push(&p->calls, &c))
-            return TT_ENOMEM;
-        int32_t ci = (int32_t)(p->calls.len - 1);
-        if (!tt_vec_push(&p->open, &ci))
-            return TT_ENOMEM;
-        p->idcount[id]++;
-        return 0;
-    }
-    if (!p->idcount[id]) {
-        p->nt->stray_exits++;
-        return 0;
-    }
-    int32_t ci;
-    while (TT_VEC_AT(&p->calls, call, (ci = pop_open(p))).id != (int32_t)id) {
-        close_call(p, ci, t); /* exited by unwinding: closed at the ancestor's exit */
-        p->nt->unterminated++;
-    }
-    if (t < TT_VEC_AT(&p->calls, call, ci).begin) {
-        TT_VEC_AT(&p->calls, call, ci).end = -2; /* dropped pair */
-        p->nt->negative++;
-        return 0;
-    }
-    close_call(p, ci, t);
-    return 0;
-}
 
 static int cmp_agg_id(const void *a, const void *b)
 {
@@ -125,31 +64,28 @@ static int cmp_agg_self(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static const char *name_of(tt_startup *s, int32_t id)
+static const char *name_of(tt_startup *s, uint32_t id)
 {
     tt_buf b = {0};
-    tt_mapping_format_id(&b, s->o.mapping, (uint32_t)id, TT_NAME_JAVA);
+    tt_mapping_format_id(&b, s->o.mapping, id, TT_NAME_JAVA);
     const char *r = b.data ? tt_arena_strndup(s->arena, b.data, b.len) : NULL;
     tt_buf_free(&b);
     return r;
 }
 
-static int top_self(tt_startup *s, pairing *p)
+/* Self time summed per method, the TOP_SELF largest. */
+static int top_self(tt_startup *s, tt_su_native *nt, const tt_bslice *sl, size_t n)
 {
-    size_t n = 0;
-    agg *a = malloc((p->calls.len + 1) * sizeof *a);
+    size_t k = 0;
+    agg *a = malloc((n + 1) * sizeof *a);
     if (!a)
         return TT_ENOMEM;
-    for (size_t i = 0; i < p->calls.len; i++) {
-        const call *c = &TT_VEC_AT(&p->calls, call, i);
-        if (c->end < 0)
-            continue;
-        int64_t self = c->end - c->begin - c->child;
-        a[n++] = (agg){c->id, self > 0 ? self : 0, 1};
-    }
-    qsort(a, n, sizeof *a, cmp_agg_id);
+    for (size_t i = 0; i < n; i++)
+        if (!sl[i].dropped)
+            a[k++] = (agg){(int32_t)sl[i].id, sl[i].self_ms, 1};
+    qsort(a, k, sizeof *a, cmp_agg_id);
     size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < k; i++) {
         if (m && a[m - 1].id == a[i].id) {
             a[m - 1].self += a[i].self;
             a[m - 1].calls++;
@@ -158,60 +94,58 @@ static int top_self(tt_startup *s, pairing *p)
         }
     }
     qsort(a, m, sizeof *a, cmp_agg_self);
-    size_t k = m < TOP_SELF ? m : TOP_SELF;
-    tt_su_self *t = tt_arena_alloc(s->arena, (k + 1) * sizeof *t);
+    size_t top = m < TOP_SELF ? m : TOP_SELF;
+    tt_su_self *t = tt_arena_alloc(s->arena, (top + 1) * sizeof *t);
     int rc = t ? 0 : TT_ENOMEM;
-    for (size_t i = 0; i < k && !rc; i++) {
-        t[i] = (tt_su_self){a[i].id, name_of(s, a[i].id), a[i].self, a[i].calls};
+    for (size_t i = 0; i < top && !rc; i++) {
+        t[i] = (tt_su_self){a[i].id, name_of(s, (uint32_t)a[i].id), a[i].self, a[i].calls};
         if (!t[i].name)
             rc = TT_ENOMEM;
     }
-    p->nt->top_self = t;
-    p->nt->n_top_self = rc ? 0 : k;
+    nt->top_self = t;
+    nt->n_top_self = rc ? 0 : top;
     free(a);
     return rc;
 }
 
-/* Blame: Matrix's key rule (method-beat.md 5.9) over native calls, by name with its path. */
-static int blame(tt_startup *s, pairing *p, int64_t window)
+/* Blame: Matrix's key rule (method-beat.md 5.9) over the native calls, by name with the
+ * call path: among calls of at least 30 % of the window, the largest (depth + 1) x duration;
+ * the dispatch root only when nothing else qualifies. */
+static int blame(tt_startup *s, tt_su_native *nt, const tt_bslice *sl, size_t n,
+                 int64_t window)
 {
     int64_t limit = window * 3 / 10;
-    int32_t best = -1, alt = -1;
-    int64_t kb = 0, ka = 0;
-    for (size_t i = 0; i < p->calls.len; i++) {
-        const call *c = &TT_VEC_AT(&p->calls, call, i);
-        int64_t d = c->end - c->begin;
-        if (c->end < 0 || d < limit)
+    int64_t best = -1, alt = -1, kb = 0, ka = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sl[i].dropped || sl[i].dur_ms < limit)
             continue;
-        int64_t k = (int64_t)(c->depth + 1) * d;
-        if ((uint32_t)c->id == TT_BEAT_DISPATCH) {
+        int64_t k = (int64_t)(sl[i].depth + 1) * sl[i].dur_ms;
+        if (sl[i].id == TT_BEAT_DISPATCH) {
             if (alt < 0 || k > ka)
-                alt = (int32_t)i, ka = k;
+                alt = (int64_t)i, ka = k;
         } else if (best < 0 || k > kb) {
-            best = (int32_t)i, kb = k;
+            best = (int64_t)i, kb = k;
         }
     }
     if (best < 0)
         best = alt;
-    tt_su_native *nt = p->nt;
     nt->blame_id = -1;
     if (best < 0)
         return 0;
-    const call *c = &TT_VEC_AT(&p->calls, call, best);
-    nt->blame_id = c->id;
-    nt->blame_ms = c->end - c->begin;
+    const tt_bslice *c = &sl[best];
+    nt->blame_id = (int32_t)c->id;
+    nt->blame_ms = c->dur_ms;
     nt->blame_name = name_of(s, c->id);
     tt_vec chain;
-    tt_vec_init(&chain, sizeof(int32_t));
-    for (int32_t i = best; i >= 0; i = TT_VEC_AT(&p->calls, call, i).parent)
-        if (!tt_vec_push(&chain, &TT_VEC_AT(&p->calls, call, i).id))
+    tt_vec_init(&chain, sizeof(uint32_t));
+    for (int64_t i = best; i >= 0; i = sl[i].parent)
+        if (!tt_vec_push(&chain, &sl[i].id))
             break;
     tt_buf b = {0};
     for (size_t i = chain.len; i-- > 0;) {
         if (i + 1 < chain.len)
             tt_buf_puts(&b, " > ");
-        tt_mapping_format_id(&b, s->o.mapping, (uint32_t)TT_VEC_AT(&chain, int32_t, i),
-                             TT_NAME_JAVA);
+        tt_mapping_format_id(&b, s->o.mapping, TT_VEC_AT(&chain, uint32_t, i), TT_NAME_JAVA);
     }
     nt->blame_path = b.data ? tt_arena_strndup(s->arena, b.data, b.len) : NULL;
     tt_buf_free(&b);
@@ -227,31 +161,39 @@ int tt_startup__native_stack(tt_startup *s, int64_t base_ms, int64_t from_ms, in
         return TT_ENOMEM;
     memset(nt, 0, sizeof *nt);
     nt->blame_id = -1;
-    if (!s->idcount && !(s->idcount = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof(uint32_t))))
-        return TT_ENOMEM;
-    pairing p = {.idcount = s->idcount, .nt = nt};
-    tt_vec_init(&p.calls, sizeof(call));
-    tt_vec_init(&p.open, sizeof(int32_t));
-    int rc = 0;
-    for (size_t i = 0; i < s->o.n_beat && !rc; i++) {
-        uint64_t w = s->o.beat[i];
-        int64_t t = tt_beat_time(w) + base_ms;
-        if (w && t >= from_ms && t <= to_ms)
-            rc = feed(&p, w, t);
-    }
-    while (!rc && p.open.len) {
-        close_call(&p, pop_open(&p), to_ms); /* still open at the window end */
-        nt->truncated++;
-    }
-    while (p.open.len)
-        pop_open(&p); /* keeps idcount zeroed for the next window */
-    nt->calls = p.calls.len;
-    if (!rc)
-        rc = top_self(s, &p);
-    if (!rc)
-        rc = blame(s, &p, to_ms - from_ms);
-    tt_vec_free(&p.calls);
-    tt_vec_free(&p.open);
     *out = nt;
+    /* records inside the window; frames still open at its end are closed there */
+    tt_bslicer_opts bo = {.base_ms = base_ms, .have_end = 1, .end_ms = to_ms, .evil_ms = -1};
+    tt_bslicer *b;
+    if (tt_bslicer_new(&b, &bo))
+        return TT_ENOMEM;
+    size_t i = 0;
+    while (i < s->o.n_beat) {
+        size_t j = i;
+        while (j < s->o.n_beat) {
+            int64_t t = tt_beat_time(s->o.beat[j]) + base_ms;
+            if (!s->o.beat[j] || t < from_ms || t > to_ms)
+                break;
+            j++;
+        }
+        tt_bslicer_feed(b, s->o.beat + i, j - i); /* a run of records inside the window */
+        i = j > i ? j : j + 1;
+    }
+    tt_error err;
+    int rc = tt_bslicer_finish(b, &err);
+    if (!rc) {
+        size_t n;
+        const tt_bslice *sl = tt_bslicer_slices(b, &n);
+        const tt_bslicer_stats *st = tt_bslicer_stats_get(b);
+        nt->calls = st->slices;
+        nt->truncated = st->truncated;
+        nt->unterminated = st->unterminated;
+        nt->stray_exits = st->stray_exits;
+        nt->negative = st->negative_dropped;
+        rc = top_self(s, nt, sl, n);
+        if (!rc)
+            rc = blame(s, nt, sl, n, to_ms - from_ms);
+    }
+    tt_bslicer_free(b);
     return rc;
 }

@@ -49,7 +49,6 @@ struct tt_startup {
     tt_vec reports;           /* tt_su_matrix * from reports (arena) */
     uint32_t nproc;
     tt_su_dist am, logcat;
-    uint32_t *idcount;        /* native pairing: open frames per method id (lazy) */
     int finished;
 };
 
