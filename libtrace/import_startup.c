@@ -26,36 +26,14 @@ static int has(const char *p, size_t n, const char *needle)
     return tt__memmem(p, n, needle, strlen(needle)) != NULL;
 }
 
-/* Binary (a control byte other than tab/newline/CR, method-beat.md 3.4), or text whose
- * first line that is not blank or a comment is one record word. */
-static int looks_beat(const char *p, size_t n)
-{
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-            return 1;
-    }
-    size_t i = n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    while (i < n) {
-        size_t e = i;
-        while (e < n && p[e] != '\n')
-            e++;
-        const char *l = p + i;
-        size_t ll = e - i;
-        tt__trim(&l, &ll);
-        i = e + 1;
-        if (ll == 0 || l[0] == '#')
-            continue;
-        uint64_t w;
-        return tt_beat_parse_word(l, ll, &w) == 0;
-    }
-    return 0;
-}
-
 int tt_su_detect(const char *p, size_t n)
 {
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)p[k];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') /* binary: only a buffer */
+            return tt_detect((const unsigned char *)p, n) == TT_KIND_BEAT ? TT_SU_IN_BEAT
+                                                                          : TT_SU_IN_UNKNOWN;
+    }
     size_t i = 0;
     if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
         i = 3;
@@ -73,9 +51,10 @@ int tt_su_detect(const char *p, size_t n)
         return TT_SU_IN_LAUNCHES;
     if (has(p, n, "tag["))
         return TT_SU_IN_REPORT;
-    if (tt_mapping_looks_like(p, n) || tt_mapping_looks_ignore(p, n))
-        return TT_SU_IN_MAPPING;
-    return looks_beat(p, n) ? TT_SU_IN_BEAT : TT_SU_IN_UNKNOWN;
+    tt_kind k = tt_detect((const unsigned char *)p, n); /* buffers and mappings */
+    if (k == TT_KIND_BEAT)
+        return TT_SU_IN_BEAT;
+    return k == TT_KIND_MAPPING || k == TT_KIND_IGNORE ? TT_SU_IN_MAPPING : TT_SU_IN_UNKNOWN;
 }
 
 /* ---- event stream ---- */
