@@ -8,6 +8,7 @@
 #include "tt_int.h"
 
 #define MATRIX_TRIM 30
+#define MATRIX_RING 1000000 /* AppMethodBeat's BUFFER_SIZE (method-beat.md 1.2) */
 #define TOP_SELF 10
 
 int tt_startup__matrix_stack(tt_startup *s, int64_t base_ms, int64_t end_ms, int64_t cost,
@@ -18,6 +19,14 @@ int tt_startup__matrix_stack(tt_startup *s, int64_t base_ms, int64_t end_ms, int
     for (size_t i = 0; i < s->o.n_beat; i++)
         if (s->o.beat[i] && tt_beat_time(s->o.beat[i]) + base_ms <= end_ms)
             last = i + 1;
+    if (last > MATRIX_RING) {
+        /* more records than the ring holds: Matrix's first-record mark was overwritten and
+         * copyData returns nothing (startup.md 1.5) */
+        tt_stats_add(s->stats, "startup_ring_overwritten", NULL, TT_SEV_WARN, 1,
+                     "more than 1,000,000 records before the end of the cold start: Matrix's "
+                     "stack is empty");
+        last = 0;
+    }
     tt_mstack_opts o = {.strict = 0, .have_cost = 1, .cost_ms = cost, .trim = MATRIX_TRIM};
     tt_mstack *m;
     if (tt_mstack_new(&m, &o))

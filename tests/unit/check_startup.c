@@ -526,6 +526,34 @@ START_TEST(slow_startup_stack)
 }
 END_TEST
 
+/* More records than the ring holds before the end of the cold start: empty stack (1.5). */
+START_TEST(ring_overwritten)
+{
+    size_t n = 1000002;
+    uint64_t *buf = malloc(n * sizeof *buf);
+    ck_assert_ptr_nonnull(buf);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = i % 2 ? O(1, 10) : I(1, 0);
+    const char ev[] =
+        "{\"kind\":\"first_method\",\"ts_ms\":10000}\n"
+        "{\"kind\":\"app_create_end\",\"ts_ms\":10005,\"scene\":159}\n"
+        "{\"kind\":\"activity_create\",\"ts_ms\":10030,\"activity\":\"a.M\"}\n"
+        "{\"kind\":\"window_focus\",\"ts_ms\":10045,\"activity\":\"a.M\"}\n";
+    tt_su_opts o = {.cold_ms = 20, .beat = buf, .n_beat = n};
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    int rc;
+    tt_startup *s = run_opts(ev, &o, st, &rc, &err);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_str_eq(mx(s, 0, 1)->stack, "");
+    ck_assert_int_eq(mx(s, 0, 1)->startup_duration, 45);
+    ck_assert_str_eq(tt_stats_get(st, 0)->name, "startup_ring_overwritten");
+    tt_startup_free(s);
+    tt_stats_free(st);
+    free(buf);
+}
+END_TEST
+
 START_TEST(reports_attach)
 {
     tt_su_opts o = {0};
@@ -582,6 +610,7 @@ static Suite *suite(void)
     tcase_add_test(tc, am_blocks);
     tcase_add_test(tc, detect);
     tcase_add_test(tc, slow_startup_stack);
+    tcase_add_test(tc, ring_overwritten);
     tcase_add_test(tc, reports_attach);
     suite_add_tcase(s, tc);
     return s;
