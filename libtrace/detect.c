@@ -8,6 +8,7 @@
 
 static const char *const names[TT_KIND__COUNT] = {
     "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database", "frames",
+    "startup", "launches",
 };
 
 const char *tt_kind_name(tt_kind k)
@@ -101,12 +102,16 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
             return TT_KIND_REPORT;
         if (tt_frames_detect(p, n) == TT_FIN_JSONL)
             return TT_KIND_FRAMES;
+        if (tt_su_detect(p, n) == TT_SU_IN_EVENTS)
+            return TT_KIND_STARTUP;
         return TT_KIND_UNKNOWN;
     }
     if (tt__memmem(p, n, "tag[", 4) && tt__memmem(p, n, "content[", 8))
         return TT_KIND_REPORT;
     if (tt_frames_detect(p, n) == TT_FIN_FRAMESTATS)
         return TT_KIND_FRAMES;
+    if (tt_su_detect(p, n) == TT_SU_IN_LAUNCHES)
+        return TT_KIND_LAUNCHES;
     if (looks_beat_text(p, n))
         return TT_KIND_BEAT;
     if (looks_proguard(p, n))
