@@ -46,8 +46,7 @@ int tt_su_detect(const char *p, size_t n)
             return TT_SU_IN_REPORT;
         return TT_SU_IN_UNKNOWN;
     }
-    if (has(p, n, "Displayed ") || has(p, n, "Fully drawn ") || has(p, n, "Starting: Intent") ||
-        has(p, n, "TotalTime:") || has(p, n, "LaunchState:") || has(p, n, "Status: "))
+    if (tt__looks_launches(p, n))
         return TT_SU_IN_LAUNCHES;
     if (has(p, n, "tag["))
         return TT_SU_IN_REPORT;

@@ -13,6 +13,8 @@ int tt__parse_u64(const char *s, size_t n, uint64_t *out);
 int tt__parse_i64(const char *s, size_t n, int64_t *out);
 /* Trim spaces/tabs and a trailing '\r'. */
 void tt__trim(const char **s, size_t *n);
+/* Logcat Displayed/Fully drawn lines or `am start -W` output (startup.md 4.3, 4.4). */
+int tt__looks_launches(const char *p, size_t n);
 /* memmem without _GNU_SOURCE. */
 const char *tt__memmem(const char *h, size_t hn, const char *n, size_t nn);
 
