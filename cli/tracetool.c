@@ -14,7 +14,8 @@ static const cli_cmd commands[] = {
 
     /* frames, startup */
 
-    /* samples, export */
+    {"samples", cmd_samples, "sampled stacks: top functions, call tree, rebuilt slices", 0},
+    {"export", cmd_export, "write Chrome/Perfetto JSON, folded stacks or speedscope JSON", 0},
 
     /* symbolicate */
 
