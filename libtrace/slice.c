@@ -124,8 +124,9 @@ static int64_t mid(int64_t a, int64_t b) { return a + (b - a) / 2; }
 static int is_gap(const bctx *c, size_t i)
 {
     const item *a = &c->it[i - 1], *b = &c->it[i];
-    if (b->kind == IT_LAST && a->kind == IT_FIRST && a->run == b->run)
-        return 0;
+    if (a->run == b->run && ((b->kind == IT_LAST && a->kind == IT_FIRST) ||
+                             (b->kind == IT_END && a->kind == IT_BEGIN)))
+        return 0; /* an interval sample observed the thread continuously */
     return b->t - a->t > c->max_gap;
 }
 
