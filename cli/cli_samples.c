@@ -201,15 +201,18 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         return CLI_BAD;
     }
     int kinds_of[CLI_SAMPLES_MAX_INPUTS];
+    tt_input *ins[CLI_SAMPLES_MAX_INPUTS] = {0};
     const char *mapping = NULL;
+    size_t mapping_i = 0;
     int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) { /* detect everything first: find mappings */
-        tt_input *in;
-        if ((rc = open_kind(&in, &kinds_of[i], files[i], o->kind)))
+    /* detect everything first (to find mappings); inputs stay open: "-" is read once */
+    for (size_t i = 0; i < n && !rc; i++) {
+        if ((rc = open_kind(&ins[i], &kinds_of[i], files[i], o->kind)))
             break;
-        tt_input_close(in);
-        if (kinds_of[i] == TT_KIND_BTRACE_MAPPING)
+        if (kinds_of[i] == TT_KIND_BTRACE_MAPPING) {
             mapping = files[i];
+            mapping_i = i;
+        }
         if (kinds_of[i] == TT_KIND_BEAT && !o->allow_beat) {
             cli_errorf("%s: a method-beat buffer: use 'tracetool beat' or 'tracetool export'",
                        files[i]);
@@ -224,28 +227,36 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         tt_import_opts io = {.source = (uint32_t)i, .event = o->event,
                              .keep_runtime = o->keep_runtime};
         tt_error err = {0};
-        tt_input *in = NULL, *min = NULL;
+        tt_input *in = ins[i], *min = NULL;
+        used++;
         if (k == TT_KIND_BEAT) {
+            tt_input_close(ins[i]); /* the beat reader opens it itself */
+            ins[i] = NULL;
             rc = load_beat(p, files[i], o, ctx);
-            used++;
             continue;
-        }
-        if (tt_input_open(&in, files[i], &err)) {
-            rc = cli_err(&err);
-            break;
         }
         int x;
         if (k == TT_KIND_BTRACE) {
             char sib[4096];
-            const char *mp = mapping;
-            if (!mp && sibling_mapping(sib, sizeof sib, files[i]))
-                mp = sib;
-            if (mp && tt_input_open(&min, mp, &err)) {
-                tt_input_close(in);
-                rc = cli_err(&err);
-                break;
+            if (mapping) {
+                min = ins[mapping_i];
+                if (tt_input_offset(min) != 0) { /* a second sampling file: reopen */
+                    if (tt_input_open(&min, mapping, &err)) {
+                        rc = cli_err(&err);
+                        break;
+                    }
+                    tt_input_close(ins[mapping_i]);
+                    ins[mapping_i] = min;
+                }
+            } else if (sibling_mapping(sib, sizeof sib, files[i])) {
+                if (tt_input_open(&min, sib, &err)) {
+                    rc = cli_err(&err);
+                    break;
+                }
             }
             x = tt_btrace_import(p, in, min, &io, ctx->stats, &err);
+            if (!mapping)
+                tt_input_close(min);
         } else if (k == TT_KIND_PERF) {
             x = tt_perf_import(p, in, &io, ctx->stats, &err);
         } else if (k == TT_KIND_FOLDED) {
@@ -255,10 +266,9 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         }
         if (x)
             rc = cli_err(&err);
-        used++;
-        tt_input_close(in);
-        tt_input_close(min);
     }
+    for (size_t i = 0; i < n; i++)
+        tt_input_close(ins[i]);
     if (!rc && !used) {
         cli_errorf("only a sampling-mapping file was given: the sampling file is missing");
         rc = CLI_BAD;

@@ -242,7 +242,7 @@ int tt_profile_from_beat(tt_profile *p, const tt_mitem *items, size_t n, const t
         s.frame = f;
         s.msg_id = (uint64_t)(int64_t)items[i].depth;
         s.sample_count = (uint32_t)(items[i].count > 0 ? items[i].count : 0);
-        s.type = TT_ST_OTHER;
+        s.type = TT_ST_CPU; /* instrumented: no sample type */
         s.end_kind = TT_ENDK_EXACT;
         uint64_t key = ((uint64_t)parent_cs << 32) | f;
         if (!tt__map_get(&p->csmap, key, &s.callsite)) {

@@ -166,7 +166,7 @@ typedef struct pstate {
     const char *file;
     tt_vec frames;  /* uint32_t, leaf first */
     tt_vec last_ts; /* int64_t per utid */
-    tt_buf line, name;
+    tt_buf line, name, comm; /* comm: the block's thread name, copied from its header */
     int in_block, keep, have_frame, first_frac;
     hdr h;
     uint64_t samples, bad_lines, bad_first;
@@ -375,6 +375,10 @@ static int finish_block(pstate *st, tt_error *err, uint64_t lineno)
 static int start_block(pstate *st, const hdr *h, uint64_t lineno)
 {
     st->h = *h;
+    st->comm.len = 0;
+    if (tt_buf_put(&st->comm, h->comm.p ? h->comm.p : "", h->comm.n))
+        return TT_ENOMEM;
+    st->h.comm.p = st->comm.data;
     st->in_block = 1;
     st->frames.len = 0;
     tt_profile_meta *m = tt_profile_meta_get(st->p);
@@ -427,6 +431,14 @@ static void bad_line(pstate *st, const char *s, size_t n, uint64_t lineno)
 static int perf_line(pstate *st, const char *line, size_t n, uint64_t lineno, int *skipping,
                      tt_error *err)
 {
+    /* tabs separate fields as blanks do (simpleperf writes both) */
+    st->line.len = 0;
+    if (tt_buf_put(&st->line, line, n))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (st->line.data[i] == '\t' || st->line.data[i] == '\r')
+            st->line.data[i] = ' ';
+    line = st->line.data;
     const char *s = line;
     size_t sn = n;
     tt__trim(&s, &sn);
@@ -438,10 +450,10 @@ static int perf_line(pstate *st, const char *line, size_t n, uint64_t lineno, in
         return 0;
     if (line[0] == '#' && !st->in_block)
         return 0;
-    int indented = line[0] == ' ' || line[0] == '\t';
+    int indented = line[0] == ' ';
     if (st->in_block) {
         size_t sp = 0;
-        while (sp < n && line[sp] != ' ' && line[sp] != '\t')
+        while (sp < n && line[sp] != ' ')
             sp++;
         if (indented || (sp == 16 && is_hex(line, 16))) {
             if (!st->keep)
@@ -460,14 +472,8 @@ static int perf_line(pstate *st, const char *line, size_t n, uint64_t lineno, in
         tt_stats_add(st->stats, "perf_sideband_records", st->file, TT_SEV_INFO, 1, NULL);
         return 0;
     }
-    st->line.len = 0;
-    if (tt_buf_put(&st->line, line, n))
-        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        if (st->line.data[i] == '\t' || st->line.data[i] == '\r')
-            st->line.data[i] = ' ';
     hdr h;
-    if (parse_header(&h, st->line.data, n)) {
+    if (parse_header(&h, line, n)) {
         bad_line(st, s, sn, lineno);
         *skipping = 1;
         return 0;
@@ -518,5 +524,6 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     tt_vec_free(&st.last_ts);
     tt_buf_free(&st.line);
     tt_buf_free(&st.name);
+    tt_buf_free(&st.comm);
     return rc;
 }
