@@ -105,17 +105,20 @@ int cli_samples_opt(cli_samples_opts *o, int c, const char *arg)
 static int open_kind(tt_input **in, int *kind, const char *path, int forced)
 {
     tt_error err = {0};
+    *in = NULL;
     if (tt_input_open(in, path, &err))
         return cli_err(&err);
     const unsigned char *p;
     size_t n;
     if (tt_input_peek(*in, &p, &n, 65536, &err)) {
         tt_input_close(*in);
+        *in = NULL;
         return cli_err(&err);
     }
     *kind = forced ? forced : tt_samples_detect(p, n);
     if (*kind == TT_KIND_UNKNOWN) {
         tt_input_close(*in);
+        *in = NULL;
         cli_errorf("%s: unknown input kind: expected btrace sampling data, perf script text, "
                    "folded stacks or tracetool JSON-lines samples (force one with --kind)",
                    path);
