@@ -282,13 +282,25 @@ static int longest(sctx *c, uint32_t utid)
         tt_vec_free(&sl);
         return cli_err(&c->err);
     }
-    /* keep real calls only */
+    /* the N longest real calls: insertion into a small sorted array, no full sort */
+    tt_slice *all = sl.data;
+    tt_slice *s = malloc((size_t)c->top * sizeof *s);
+    if (!s) {
+        tt_vec_free(&sl);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
     size_t m = 0;
-    tt_slice *s = sl.data;
-    for (size_t i = 0; i < sl.len; i++)
-        if (!s[i].is_synthetic)
-            s[m++] = s[i];
-    qsort(s, m, sizeof *s, by_dur);
+    for (size_t i = 0; i < sl.len; i++) {
+        if (all[i].is_synthetic || (m == (size_t)c->top && by_dur(&all[i], &s[m - 1]) >= 0))
+            continue;
+        size_t j = m < (size_t)c->top ? m++ : m - 1;
+        while (j > 0 && by_dur(&all[i], &s[j - 1]) < 0) {
+            s[j] = s[j - 1];
+            j--;
+        }
+        s[j] = all[i];
+    }
     size_t lim = m < (size_t)c->top ? m : (size_t)c->top;
     if (c->json) {
         tt_jsonw_key(&c->w, "slices");
@@ -354,6 +366,7 @@ static int longest(sctx *c, uint32_t utid)
     }
     if (c->json)
         tt_jsonw_arr_end(&c->w);
+    free(s);
     tt_vec_free(&sl);
     return 0;
 }

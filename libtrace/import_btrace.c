@@ -313,7 +313,13 @@ static int add_record(btstate *st, const brec *b, const uint64_t *ptrs)
                          "end_nano < nano: imported as a point sample");
         }
     }
-    if (tt_profile_add(st->p, &s, &b->c))
+    int rc = tt_profile_add(st->p, &s, &b->c);
+    if (rc == TT_ELIMIT) {
+        tt_stats_add(st->stats, "btrace_time_out_of_range", st->file, TT_SEV_DATA_LOSS, 1,
+                     "a record with a time beyond 2^62 ns was skipped");
+        return 0;
+    }
+    if (rc)
         return oom(st);
     if (wake) {
         uint32_t prev;

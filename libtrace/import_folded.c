@@ -93,7 +93,11 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
         smp.callsite = cs;
         smp.weight = w[c];
         smp.count = w[c] > UINT32_MAX ? UINT32_MAX : (uint32_t)w[c];
-        if (tt_profile_add(st->p, &smp, NULL))
+        int rc = tt_profile_add(st->p, &smp, NULL);
+        if (rc == TT_ELIMIT)
+            return tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, lineno,
+                                "count %lld is above 2^40", (long long)w[c]);
+        if (rc)
             return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno,
                                 "out of memory");
     }

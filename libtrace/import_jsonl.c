@@ -266,7 +266,11 @@ static int sample_line(jstate *st, json_t *o)
     tt_counters c;
     if (counters_of(st, o, &c))
         return TT_EFORMAT;
-    if (tt_profile_add(st->p, &s, &c))
+    int rc = tt_profile_add(st->p, &s, &c);
+    if (rc == TT_ELIMIT)
+        return fail(st, "a time beyond 2^62 ns, a cpu_ns below -1 or a weight outside "
+                        "0..2^40%s", "");
+    if (rc)
         return tt_error_set(st->err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     st->samples++;
     return 0;

@@ -55,7 +55,7 @@ int tt_perf_parse_ts(const char *s, size_t n, int64_t *ns, int *frac_digits)
     if (!all_digits(s, a) || !all_digits(dot + 1, b) || b > 9 || a > 10)
         return TT_EFORMAT;
     uint64_t sec, frac;
-    if (tt__parse_u64(s, a, &sec) || tt__parse_u64(dot + 1, b, &frac))
+    if (tt__parse_u64(s, a, &sec) || tt__parse_u64(dot + 1, b, &frac) || sec > 4000000000u)
         return TT_EFORMAT;
     for (size_t i = b; i < 9; i++)
         frac *= 10;
@@ -366,7 +366,12 @@ static int finish_block(pstate *st, tt_error *err, uint64_t lineno)
     if (s.ts < *lt)
         tt_stats_add(st->stats, "perf_time_backwards", st->file, TT_SEV_INFO, 1, NULL);
     *lt = s.ts;
-    if ((rc = tt_profile_add(st->p, &s, NULL)))
+    if ((rc = tt_profile_add(st->p, &s, NULL)) == TT_ELIMIT) {
+        tt_stats_add(st->stats, "perf_out_of_range", st->file, TT_SEV_WARN, 1,
+                     "a sample with a period above 2^40 or a time beyond 2^62 ns was skipped");
+        return 0;
+    }
+    if (rc)
         return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "cannot add sample");
     st->samples++;
     return 0;

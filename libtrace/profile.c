@@ -151,10 +151,25 @@ void tt_sample_init(tt_sample *s)
     s->waker_utid = s->waker_seq = s->ctr = TT_NONE;
 }
 
+#define TIME_LIMIT ((int64_t)1 << 62)
+#define WEIGHT_LIMIT ((int64_t)1 << 40)
+
+static int in_range(const tt_sample *s)
+{
+    /* keeps every difference, midpoint and sum of the slice builder inside int64 */
+    return s->ts >= -TIME_LIMIT && s->ts <= TIME_LIMIT &&
+           (!s->is_interval || (s->end_ts >= s->ts && s->end_ts <= TIME_LIMIT)) &&
+           s->cpu >= -1 && s->cpu <= TIME_LIMIT &&
+           (!s->is_interval || (s->end_cpu >= -1 && s->end_cpu <= TIME_LIMIT)) &&
+           s->weight >= 0 && s->weight <= WEIGHT_LIMIT;
+}
+
 int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c)
 {
     if (p->finished || s->callsite >= p->callsites.len || s->utid >= p->threads.len)
         return TT_EINVAL;
+    if (!in_range(s))
+        return TT_ELIMIT;
     if (p->samples.len >= TT_NONE - 1)
         return TT_ELIMIT;
     tt_sample *d = tt_vec_push(&p->samples, s);

@@ -444,7 +444,8 @@ void tt_thread_set_main(tt_profile *p, uint32_t utid);
 int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name);
 /* A point sample at 0 with weight 1 and every optional value unknown. */
 void tt_sample_init(tt_sample *s);
-/* Appends a sample (seq assigned); counters may be NULL. */
+/* Appends a sample (seq assigned); counters may be NULL. TT_ELIMIT when a time is outside
+ * +-2^62 ns, a CPU time below -1, or the weight outside 0..2^40 (the sample is not added). */
 int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c);
 /* Sorts every thread's samples by (ts, seq). Call once after importing. */
 int tt_profile_finish(tt_profile *p, tt_error *err);

@@ -6,7 +6,10 @@
  * points), a kTraceArg record, an unknown type, a partial stack, a <runtime method> frame,
  * an unmapped method pointer, thread names ending in '\n', tids >= 32768 and two tids equal
  * modulo 65536.
- * Usage: gen_btrace [--variant demo|v4|truncated|corrupt|empty|map-truncated] SAMPLING MAPPING */
+ * The bench variant (bench:N) writes N point samples of depth 30 on 8 threads instead: a
+ * random walk over 400 methods that mostly changes the frames near the leaf, 1 ms apart.
+ * Usage: gen_btrace [--variant demo|v4|truncated|corrupt|empty|map-truncated|bench:N]
+ *        SAMPLING MAPPING */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +162,76 @@ static unsigned records(void)
     return n;
 }
 
+static void flush_to(FILE *f)
+{
+    if (fwrite(buf, 1, len, f) != len)
+        exit(2);
+    len = 0;
+}
+
+static unsigned long long rng = 88172645463325252ull;
+static unsigned rnd(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+/* bench: n samples, depth 30, 8 threads; returns after writing the whole file */
+static void bench(const char *spath, const char *mpath, unsigned n)
+{
+    FILE *f = fopen(spath, "wb");
+    if (!f)
+        exit(2);
+    const char *extra = "{\"processId\": 5000}";
+    u32(0x01020304);
+    u32(0);
+    u32(5);
+    u64(1);
+    u32(n);
+    u32((uint32_t)strlen(extra));
+    put(extra, strlen(extra));
+    uint64_t st[8][30];
+    for (int t = 0; t < 8; t++)
+        for (int d = 0; d < 30; d++)
+            st[t][d] = 0x80000000ull + (uint64_t)(d * 13 + rnd(3)) * 0x40;
+    for (unsigned i = 0; i < n; i++) {
+        int t = (int)(i % 8);
+        int from = 30 - 1 - (int)rnd(8);
+        if (rnd(50) == 0)
+            from = (int)rnd(30);
+        for (int d = from; d < 30; d++)
+            st[t][d] = 0x80000000ull + (uint64_t)(d * 13 + rnd(13)) % 400 * 0x40;
+        rec(4, 5000 + (unsigned)t, i / 64 + 1, T0 + (uint64_t)(i / 8) * MS, 0,
+            (uint64_t)(i / 8) * 900000, 0, 30, 30, st[t]);
+        if (len > (1 << 20))
+            flush_to(f);
+    }
+    flush_to(f);
+    if (fclose(f))
+        exit(2);
+    u64(0);
+    u32(1);
+    u32(400);
+    for (unsigned m = 0; m < 400; m++) {
+        char name[80];
+        snprintf(name, sizeof name, "void com.example.bench.C%u.m%u(int, java.lang.String)",
+                 m / 10, m);
+        u64(0x80000000ull + (uint64_t)m * 0x40);
+        u16((unsigned)strlen(name));
+        put(name, strlen(name));
+    }
+    for (unsigned t = 0; t < 8; t++) {
+        char name[16];
+        snprintf(name, sizeof name, "worker-%u\n", t);
+        u16(5000 + t);
+        u8((unsigned)strlen(name));
+        put(name, strlen(name));
+    }
+    write_file(mpath);
+}
+
 static void mapping(const char *path, int truncate)
 {
     u64(0);
@@ -202,6 +275,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(variant, "v4"))
         version = 4;
+    if (!strncmp(variant, "bench:", 6)) {
+        bench(argv[a], argv[a + 1], (unsigned)strtoul(variant + 6, NULL, 10));
+        return 0;
+    }
     const char *extra = "{\"processId\": 4411}";
     u32(0x01020304);
     u32(0);
