@@ -51,6 +51,7 @@ typedef struct sctx {
     double min_pct;
     const cli_samples_opts *so;
     tt_weight *cw, *fw;
+    tt_vec sl; /* one thread's slices, reused: its pages stay mapped */
     tt_jsonw w;
     tt_buf b;
     tt_error err;
@@ -275,18 +276,16 @@ static int by_dur(const void *a, const void *b)
 
 static int longest(sctx *c, uint32_t utid)
 {
-    tt_vec sl;
-    tt_vec_init(&sl, sizeof(tt_slice));
+    tt_vec sl = c->sl;
     tt_slice_info info;
-    if (tt_slice_build(&sl, &info, c->p, utid, &c->so->slice, &c->err)) {
-        tt_vec_free(&sl);
+    int rc = tt_slice_build(&sl, &info, c->p, utid, &c->so->slice, &c->err);
+    c->sl = sl;
+    if (rc)
         return cli_err(&c->err);
-    }
     /* the N longest real calls: insertion into a small sorted array, no full sort */
     tt_slice *all = sl.data;
     tt_slice *s = malloc((size_t)c->top * sizeof *s);
     if (!s) {
-        tt_vec_free(&sl);
         cli_errorf("out of memory");
         return CLI_BAD;
     }
@@ -367,7 +366,6 @@ static int longest(sctx *c, uint32_t utid)
     if (c->json)
         tt_jsonw_arr_end(&c->w);
     free(s);
-    tt_vec_free(&sl);
     return 0;
 }
 
@@ -560,6 +558,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     cli_samples_opts_init(&so);
     sctx c;
     memset(&c, 0, sizeof c);
+    tt_vec_init(&c.sl, sizeof(tt_slice));
     c.top = 10;
     c.min_pct = 1;
     int ch;
@@ -624,6 +623,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     if (!rc)
         cli_stats_report(ctx->stats);
     tt_jsonw_free(&c.w);
+    tt_vec_free(&c.sl);
     tt_buf_free(&c.b);
     free(sel);
     free(c.cw);

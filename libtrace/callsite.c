@@ -228,12 +228,10 @@ int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name)
     return 0;
 }
 
-int tt_callsite_intern(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n)
+static int intern_from(tt_profile *p, uint32_t *leaf, uint32_t parent, size_t from,
+                       const uint32_t *frames, size_t n, uint32_t *path)
 {
-    if (n == 0 || n > TT_MAX_STACK_DEPTH)
-        return TT_EINVAL;
-    uint32_t parent = TT_NONE;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = from; i < n; i++) {
         uint64_t key = ((uint64_t)parent << 32) | frames[i];
         uint32_t node;
         if (!tt__map_get(&p->csmap, key, &node)) {
@@ -247,9 +245,39 @@ int tt_callsite_intern(tt_profile *p, uint32_t *leaf, const uint32_t *frames, si
                 return TT_ENOMEM;
         }
         parent = node;
+        if (path)
+            path[i] = node;
     }
     *leaf = parent;
     return 0;
+}
+
+int tt_callsite_intern(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n)
+{
+    if (n == 0 || n > TT_MAX_STACK_DEPTH)
+        return TT_EINVAL;
+    return intern_from(p, leaf, TT_NONE, 0, frames, n, NULL);
+}
+
+int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n,
+                               tt__cscache *cache)
+{
+    if (n == 0 || n > TT_MAX_STACK_DEPTH)
+        return TT_EINVAL;
+    size_t k = 0;
+    while (k < n && k < cache->n && cache->frames[k] == frames[k])
+        k++;
+    if (k == n) {
+        *leaf = cache->path[n - 1];
+        cache->n = n;
+        return 0;
+    }
+    memcpy(cache->frames + k, frames + k, (n - k) * sizeof *frames);
+    cache->n = 0; /* valid again only after success */
+    int rc = intern_from(p, leaf, k ? cache->path[k - 1] : TT_NONE, k, frames, n, cache->path);
+    if (!rc)
+        cache->n = n;
+    return rc;
 }
 
 size_t tt_callsite_frames(const tt_profile *p, uint32_t callsite, uint32_t *out, size_t cap)

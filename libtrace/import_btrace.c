@@ -3,6 +3,7 @@
 #include "tt.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt_int.h"
@@ -26,6 +27,8 @@ typedef struct btstate {
     int64_t pid;
     uint32_t gc_frame, monitor_frame;
     tt_vec frames;
+    tt__map cache_of; /* tid16 -> index into caches */
+    tt_vec caches;    /* tt__cscache *, one per thread */
     tt_buf nb;
     tt_error *err;
 } btstate;
@@ -293,8 +296,19 @@ static int add_record(btstate *st, const brec *b, const uint64_t *ptrs)
     s.type = (uint8_t)type;
     s.msg_id = b->msg_id;
     int wake = b->type == 17 || b->type == 22 || b->type == 23;
+    uint32_t ci;
+    if (!tt__map_get(&st->cache_of, b->tid, &ci)) {
+        tt__cscache *c = calloc(1, sizeof *c);
+        if (!c || !tt_vec_push(&st->caches, &c) ||
+            tt__map_put(&st->cache_of, b->tid, (uint32_t)(st->caches.len - 1))) {
+            free(c);
+            return oom(st);
+        }
+        ci = (uint32_t)(st->caches.len - 1);
+    }
     if (thread_for(st, b->tid, &s.utid) ||
-        tt_callsite_intern(st->p, &s.callsite, st->frames.data, st->frames.len))
+        tt__callsite_intern_cached(st->p, &s.callsite, st->frames.data, st->frames.len,
+                                   TT_VEC_AT(&st->caches, tt__cscache *, ci)))
         return oom(st);
     if (wake) {
         s.ts = (int64_t)b->end_nano;
@@ -541,6 +555,7 @@ int tt_btrace_import(tt_profile *p, tt_input *sampling, tt_input *mapping,
     st.pid = -1;
     tt_vec_init(&st.names, sizeof(const char *));
     tt_vec_init(&st.frames, sizeof(uint32_t));
+    tt_vec_init(&st.caches, sizeof(tt__cscache *));
     tt_profile_meta *m = tt_profile_meta_get(p);
     m->source_format = "btrace";
     m->clock = "boottime";
@@ -557,6 +572,10 @@ int tt_btrace_import(tt_profile *p, tt_input *sampling, tt_input *mapping,
     tt__map_free(&st.tnames);
     tt__map_free(&st.wakers);
     tt__map_free(&st.threads);
+    tt__map_free(&st.cache_of);
+    for (size_t i = 0; i < st.caches.len; i++)
+        free(TT_VEC_AT(&st.caches, tt__cscache *, i));
+    tt_vec_free(&st.caches);
     tt_vec_free(&st.names);
     tt_vec_free(&st.frames);
     tt_buf_free(&st.nb);

@@ -86,6 +86,15 @@ struct tt_profile {
     size_t cs_rec_n;
     tt_buf tmp;
 };
+/* The previous stack of one thread: consecutive samples share most of their root-side frames,
+ * so only the differing tail is looked up (callsite.c). */
+typedef struct tt__cscache {
+    uint32_t frames[TT_MAX_STACK_DEPTH];
+    uint32_t path[TT_MAX_STACK_DEPTH];
+    size_t n;
+} tt__cscache;
+int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n,
+                               tt__cscache *cache);
 /* Sanitises s into valid UTF-8 (U+FFFD for bad bytes), appending to b. */
 int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n);
 /* 1 when the callsite's frame also occurs among its ancestors (lazily computed array). */

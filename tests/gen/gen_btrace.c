@@ -198,11 +198,15 @@ static void bench(const char *spath, const char *mpath, unsigned n)
             st[t][d] = 0x80000000ull + (uint64_t)(d * 13 + rnd(3)) * 0x40;
     for (unsigned i = 0; i < n; i++) {
         int t = (int)(i % 8);
-        int from = 30 - 1 - (int)rnd(8);
-        if (rnd(50) == 0)
-            from = (int)rnd(30);
-        for (int d = from; d < 30; d++)
-            st[t][d] = 0x80000000ull + (uint64_t)(d * 13 + rnd(13)) % 400 * 0x40;
+        /* code paths repeat: 3 callees per frame near the leaf, 4 entry paths */
+        int from = 30 - 1 - (int)rnd(6);
+        int entry = rnd(40) == 0 ? (int)rnd(4) : -1;
+        if (entry >= 0)
+            from = 0;
+        for (int d = from; d < 30; d++) {
+            unsigned pick = d < 24 ? (entry >= 0 ? (unsigned)entry : 0) : rnd(3);
+            st[t][d] = 0x80000000ull + (uint64_t)((d * 13 + pick) % 400) * 0x40;
+        }
         rec(4, 5000 + (unsigned)t, i / 64 + 1, T0 + (uint64_t)(i / 8) * MS, 0,
             (uint64_t)(i / 8) * 900000, 0, 30, 30, st[t]);
         if (len > (1 << 20))
