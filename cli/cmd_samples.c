@@ -274,36 +274,51 @@ static int by_dur(const void *a, const void *b)
     return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
+typedef struct topn {
+    tt_slice *s;
+    size_t m, cap, total;
+} topn;
+
+/* Slice sink: keeps the N longest real calls by insertion into a small sorted array. */
+static int keep_longest(void *ctx, const tt_slice *all, size_t n)
+{
+    topn *t = ctx;
+    for (size_t i = 0; i < n; i++) {
+        t->total++;
+        if (all[i].is_synthetic || (t->m == t->cap && by_dur(&all[i], &t->s[t->m - 1]) >= 0))
+            continue;
+        size_t j = t->m < t->cap ? t->m++ : t->m - 1;
+        while (j > 0 && by_dur(&all[i], &t->s[j - 1]) < 0) {
+            t->s[j] = t->s[j - 1];
+            j--;
+        }
+        t->s[j] = all[i];
+    }
+    return 0;
+}
+
 static int longest(sctx *c, uint32_t utid)
 {
-    tt_vec sl = c->sl;
-    tt_slice_info info;
-    int rc = tt_slice_build(&sl, &info, c->p, utid, &c->so->slice, &c->err);
-    c->sl = sl;
-    if (rc)
-        return cli_err(&c->err);
-    /* the N longest real calls: insertion into a small sorted array, no full sort */
-    tt_slice *all = sl.data;
-    tt_slice *s = malloc((size_t)c->top * sizeof *s);
-    if (!s) {
+    topn t = {malloc((size_t)c->top * sizeof(tt_slice)), 0, (size_t)c->top, 0};
+    if (!t.s) {
         cli_errorf("out of memory");
         return CLI_BAD;
     }
-    size_t m = 0;
-    for (size_t i = 0; i < sl.len; i++) {
-        if (all[i].is_synthetic || (m == (size_t)c->top && by_dur(&all[i], &s[m - 1]) >= 0))
-            continue;
-        size_t j = m < (size_t)c->top ? m++ : m - 1;
-        while (j > 0 && by_dur(&all[i], &s[j - 1]) < 0) {
-            s[j] = s[j - 1];
-            j--;
-        }
-        s[j] = all[i];
+    tt_slice_opts o = c->so->slice;
+    o.sink = keep_longest;
+    o.sink_ctx = &t;
+    tt_slice_info info;
+    int rc = tt_slice_build(&c->sl, &info, c->p, utid, &o, &c->err);
+    if (rc) {
+        free(t.s);
+        return cli_err(&c->err);
     }
+    tt_slice *s = t.s;
+    size_t m = t.m;
     size_t lim = m < (size_t)c->top ? m : (size_t)c->top;
     if (c->json) {
         tt_jsonw_key(&c->w, "slices");
-        tt_jsonw_uint(&c->w, sl.len);
+        tt_jsonw_uint(&c->w, t.total);
         tt_jsonw_key(&c->w, "items");
         tt_jsonw_uint(&c->w, info.items);
         tt_jsonw_key(&c->w, "gap_splits");
@@ -323,7 +338,7 @@ static int longest(sctx *c, uint32_t utid)
         if (info.max_gap != TT_GAP_NONE)
             snprintf(gap, sizeof gap, "%.3f ms", (double)info.max_gap / 1e6);
         tt_buf_printf(&c->b, "slices: %zu rebuilt from %llu items, covered %.3f ms of a %.3f ms "
-                      "span, %llu gap split%s (max gap %s), %llu message split%s\n", sl.len,
+                      "span, %llu gap split%s (max gap %s), %llu message split%s\n", t.total,
                       (unsigned long long)info.items, (double)info.covered_dur / 1e6,
                       (double)(info.last_ts - info.first_ts) / 1e6,
                       (unsigned long long)info.gap_splits, info.gap_splits == 1 ? "" : "s",

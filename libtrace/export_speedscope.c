@@ -77,46 +77,72 @@ static void ev(tt_jsonw *w, const char *type, int64_t at, uint32_t frame)
     tt_jsonw_obj_end(w);
 }
 
+typedef struct evctx {
+    tt_jsonw *w;
+    int64_t base, end;
+    tt_vec open;
+    tt_write_fn fn;
+    void *ctx;
+    tt_error *err;
+} evctx;
+
+/* Slice sink: open/close events of one finished depth-0 subtree (streamed, 5.7). */
+static int ev_chunk(void *ctx, const tt_slice *s, size_t n)
+{
+    evctx *e = ctx;
+    e->open.len = 0;
+    for (size_t i = 0; i <= n; i++) {
+        size_t depth = i < n ? s[i].depth : 0;
+        while (e->open.len > depth) {
+            const tt_slice *t = &s[TT_VEC_AT(&e->open, uint32_t, e->open.len - 1)];
+            ev(e->w, "C", t->ts + t->dur - e->base, t->frame);
+            if (t->ts + t->dur - e->base > e->end)
+                e->end = t->ts + t->dur - e->base;
+            e->open.len--;
+        }
+        if (i == n)
+            break;
+        uint32_t idx = (uint32_t)i;
+        if (!tt_vec_push(&e->open, &idx))
+            return -1;
+        ev(e->w, "O", s[i].ts - e->base, s[i].frame);
+        if (tt__flush(e->w, e->fn, e->ctx, 0, e->err))
+            return -1;
+    }
+    return 0;
+}
+
 static int evented(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,
                    const tt_export_opts *o, int64_t base, tt_vec *sl, tt_write_fn fn,
                    void *ctx, tt_error *err)
 {
-    tt_slice_info info;
-    if (tt_slice_build(sl, &info, p, utid, &o->slice, err))
-        return TT_EFORMAT;
-    const tt_slice *s = sl->data;
-    int64_t end = 0;
-    for (size_t i = 0; i < sl->len; i++)
-        if (s[i].ts + s[i].dur - base > end)
-            end = s[i].ts + s[i].dur - base;
-    profile_head(w, "evented", name, "nanoseconds", 0, end);
+    /* endValue is only known at the end: it follows the events (key order is free) */
+    tt_jsonw_obj_begin(w);
+    tt_jsonw_key(w, "type");
+    tt_jsonw_str(w, "evented");
+    tt_jsonw_key(w, "name");
+    tt_jsonw_str(w, name);
+    tt_jsonw_key(w, "unit");
+    tt_jsonw_str(w, "nanoseconds");
+    tt_jsonw_key(w, "startValue");
+    tt_jsonw_int(w, 0);
     tt_jsonw_key(w, "events");
     tt_jsonw_arr_begin(w);
-    tt_vec open;
-    tt_vec_init(&open, sizeof(uint32_t));
-    int rc = 0;
-    for (size_t i = 0; i < sl->len && !rc; i++) {
-        while (open.len > s[i].depth) {
-            const tt_slice *t = &s[TT_VEC_AT(&open, uint32_t, open.len - 1)];
-            ev(w, "C", t->ts + t->dur - base, t->frame);
-            open.len--;
-        }
-        uint32_t idx = (uint32_t)i;
-        if (!tt_vec_push(&open, &idx))
-            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-        ev(w, "O", s[i].ts - base, s[i].frame);
-        if (!rc)
-            rc = tt__flush(w, fn, ctx, 0, err);
-    }
-    while (open.len) {
-        const tt_slice *t = &s[TT_VEC_AT(&open, uint32_t, open.len - 1)];
-        ev(w, "C", t->ts + t->dur - base, t->frame);
-        open.len--;
-    }
-    tt_vec_free(&open);
+    evctx e = {w, base, 0, {0}, fn, ctx, err};
+    tt_vec_init(&e.open, sizeof(uint32_t));
+    tt_slice_opts so = o->slice;
+    so.sink = ev_chunk;
+    so.sink_ctx = &e;
+    tt_slice_info info;
+    int rc = tt_slice_build(sl, &info, p, utid, &so, err);
+    tt_vec_free(&e.open);
+    if (rc)
+        return rc;
     tt_jsonw_arr_end(w);
+    tt_jsonw_key(w, "endValue");
+    tt_jsonw_int(w, e.end);
     tt_jsonw_obj_end(w);
-    return rc;
+    return tt__flush(w, fn, ctx, 0, err);
 }
 
 int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,

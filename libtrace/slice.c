@@ -299,6 +299,16 @@ static int mark_gap(bctx *c, size_t i, uint32_t gap_cs)
     return tt_vec_push(c->out, &s) ? 0 : TT_ENOMEM;
 }
 
+/* Hands the finished depth-0 subtree(s) to the sink (5.7 streaming). */
+static int flush(bctx *c)
+{
+    if (!c->o->sink || !c->out->len)
+        return 0;
+    int rc = c->o->sink(c->o->sink_ctx, c->out->data, c->out->len) ? TT_EIO : 0;
+    c->out->len = 0;
+    return rc;
+}
+
 static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t *path)
 {
     tt_vec open;
@@ -339,13 +349,17 @@ static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t
         }
         while (open.len > k)
             close_top(c, &open, i - 1, 0);
-        if (gap && c->o->mark_gaps && gap_cs != TT_NONE)
-            rc = mark_gap(c, i, gap_cs);
+        if (!open.len)
+            rc = flush(c);
+        if (!rc && gap && c->o->mark_gaps && gap_cs != TT_NONE && !(rc = mark_gap(c, i, gap_cs)))
+            rc = flush(c);
         for (size_t d = open.len; d < n && !rc; d++)
             rc = open_slice_at(c, &open, i, path[d], (uint32_t)d);
     }
     while (!rc && open.len)
         close_top(c, &open, c->m - 1, 1);
+    if (!rc)
+        rc = flush(c);
     tt_vec_free(&open);
     return rc;
 }
@@ -390,6 +404,12 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
                     info->last_ts = s[i].ts + s[i].dur;
                 info->items++;
             }
+        if (o->sink) {
+            int r = o->sink(o->sink_ctx, out->data, out->len);
+            out->len = 0;
+            if (r)
+                return tt_error_set(err, TT_EIO, NULL, 0, 0, "write failed");
+        }
         return 0;
     }
     if (p->meta.timeless)
@@ -439,6 +459,7 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
     tt_vec_free(&items);
     if (rc)
         return tt_error_set(err, rc, NULL, 0, 0, rc == TT_ELIMIT ? "too many slices"
+                                                 : rc == TT_EIO  ? "write failed"
                                                                  : "out of memory");
     return 0;
 }

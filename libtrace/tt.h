@@ -500,6 +500,7 @@ int tt_profile_tree(tt_vec *out, const tt_profile *p, const tt_weight *cw, int i
 
 /* ---- slices (slice.c; samples.md 5) ---- */
 enum { TT_END_LAST = 0, TT_END_MID, TT_END_NEXT };
+typedef struct tt_slice tt_slice;
 enum { TT_ENDK_EXACT = 0, TT_ENDK_INFERRED, TT_ENDK_UNTERMINATED, TT_ENDK_TRUNCATED };
 const char *tt_end_kind_name(int k);
 
@@ -511,11 +512,16 @@ typedef struct tt_slice_opts {
     const char *const *loop_frames; /* canonical names; NULL = android.os.Looper.loop() */
     size_t n_loop_frames;
     int mark_gaps;               /* emit [no samples] slices over gaps */
+    /* Streaming (5.7): when set, every finished depth-0 subtree is passed to sink in
+     * pre-order (parent indices relative to that array) and dropped, so memory stays at one
+     * subtree. A non-zero return aborts the build with TT_EIO. */
+    int (*sink)(void *ctx, const tt_slice *s, size_t n);
+    void *sink_ctx;
 } tt_slice_opts;
 void tt_slice_opts_init(tt_slice_opts *o);
 
 /* One slice row (storage.md 3.7). Optional values use -1 (durations, gaps) or TT_NONE. */
-typedef struct tt_slice {
+struct tt_slice {
     int64_t ts, dur;
     int64_t thread_dur, self_dur, self_thread_dur, block_dur; /* -1 = unknown */
     int64_t gap_before, gap_after;                           /* -1 = no neighbour */
@@ -526,7 +532,7 @@ typedef struct tt_slice {
     unsigned ctr_known;
     uint32_t utid, depth, parent, frame, callsite, sample_count, wakeup_utid;
     uint8_t type, end_kind, is_recursive, is_synthetic;
-} tt_slice;
+};
 
 typedef struct tt_slice_info {
     uint64_t items, gap_splits, msg_splits, negative_counter_deltas;
@@ -536,7 +542,8 @@ typedef struct tt_slice_info {
 } tt_slice_info;
 
 /* Rebuilds one thread's slices in pre-order (parent before child, siblings by time) into out
- * (tt_slice elements; cleared first). Needs tt_profile_finish; not for timeless profiles. */
+ * (tt_slice elements; cleared first; empty at the end when o->sink is set). Needs
+ * tt_profile_finish; not for timeless profiles. */
 int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t utid,
                    const tt_slice_opts *o, tt_error *err);
 /* Sets fixed slices for a thread (instrumented data, e.g. a method-beat call tree); slice
