@@ -678,6 +678,28 @@ START_TEST(aggregates_recursion)
 }
 END_TEST
 
+START_TEST(unsorted_input)
+{
+    /* JSON-lines need not be sorted; btrace writes intervals late: sorted per thread */
+    tt_profile *p;
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    const char *t = "{\"ts_ns\":30,\"tid\":1,\"frames\":[\"a\"]}\n"
+                    "{\"ts_ns\":10,\"tid\":1,\"frames\":[\"b\"]}\n"
+                    "{\"ts_ns\":20,\"tid\":2,\"frames\":[\"c\"]}\n"
+                    "{\"ts_ns\":10,\"tid\":1,\"frames\":[\"c\"]}\n";
+    ck_assert_int_eq(import_text(tt_jsonl_import, t, &p, st, &err), 0);
+    size_t n;
+    const uint32_t *o = tt_profile_thread_order(p, 0, &n);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(o[0], 1); /* ts 10, first in input */
+    ck_assert_uint_eq(o[1], 3); /* ts 10, later seq */
+    ck_assert_uint_eq(o[2], 0);
+    tt_profile_free(p);
+    tt_stats_free(st);
+}
+END_TEST
+
 START_TEST(detect)
 {
     ck_assert_int_eq(tt_samples_detect((const unsigned char *)"\x04\x03\x02\x01", 4),
@@ -707,6 +729,7 @@ static Suite *suite(void)
     tcase_add_test(tc, export_chrome);
     tcase_add_test(tc, export_speedscope_folded);
     tcase_add_test(tc, aggregates_recursion);
+    tcase_add_test(tc, unsorted_input);
     tcase_add_test(tc, detect);
     suite_add_tcase(s, tc);
     return s;
