@@ -19,11 +19,9 @@ rate() { # label, measure output
 }
 m=$(python3 bench/measure.py tracetool samples "$dir/sampling.bin" 2>&1 >/dev/null) || { echo "$m"; exit 1; }
 rate "samples (btrace, depth 30)" "$m"
-m=$(python3 bench/measure.py -o "$dir/chrome.json" tracetool export --format chrome \
-    "$dir/sampling.bin" 2>&1) || { echo "$m"; exit 1; }
+m=$(python3 bench/measure.py tracetool export --format chrome "$dir/sampling.bin" 2>&1) ||
+    { echo "$m"; exit 1; }
 rate "export --format chrome" "$m"
-echo "chrome JSON: $(wc -c < "$dir/chrome.json") bytes"
-rm -f "$dir/chrome.json"
 
 # perf report against tracetool samples on one recording
 if ! command -v perf >/dev/null 2>&1; then
