@@ -1,0 +1,324 @@
+/* Input loading for samples and export (spec/samples.md section 2, cli.md "Inputs"): each
+ * file's kind is detected by content; a btrace sampling file takes the mapping given among
+ * the inputs or the one next to it (sampling-mapping[.bin]). */
+#include "cli_samples.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_load.h"
+
+static const char *const kinds[] = {"auto", "btrace", "btrace-mapping", "perf", "folded",
+                                    "samples-jsonl", "beat", NULL};
+
+void cli_samples_opts_init(cli_samples_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    tt_slice_opts_init(&o->slice);
+}
+
+int cli_parse_dur(const char *opt, const char *s, int64_t *ns)
+{
+    char *end;
+    double v = strtod(s, &end);
+    double mul = 1;
+    if (end == s || v < 0) {
+        cli_errorf("option %s: expected a duration such as 20ms, got \"%s\"", opt, s);
+        return -1;
+    }
+    if (!*end || !strcmp(end, "ns"))
+        mul = 1;
+    else if (!strcmp(end, "us"))
+        mul = 1e3;
+    else if (!strcmp(end, "ms"))
+        mul = 1e6;
+    else if (!strcmp(end, "s"))
+        mul = 1e9;
+    else {
+        cli_errorf("option %s: unknown unit \"%s\" (use ns, us, ms or s)", opt, end);
+        return -1;
+    }
+    if (v * mul > 9e18) {
+        cli_errorf("option %s: duration too large", opt);
+        return -1;
+    }
+    *ns = (int64_t)(v * mul + 0.5);
+    return 0;
+}
+
+int cli_samples_opt(cli_samples_opts *o, int c, const char *arg)
+{
+    static const char *const ends[] = {"last", "mid", "next", NULL};
+    static const char *const idents[] = {"name", "address", NULL};
+    int v;
+    switch (c) {
+    case CS_KIND:
+        if ((v = cli_opt_enum("--kind", arg, kinds)) < 0)
+            return -1;
+        o->kind = v;
+        return 1;
+    case CS_EVENT: o->event = arg; return 1;
+    case CS_MAXGAP:
+        if (!strcmp(arg, "auto"))
+            o->slice.max_gap = TT_GAP_AUTO;
+        else if (!strcmp(arg, "none"))
+            o->slice.max_gap = TT_GAP_NONE;
+        else if (cli_parse_dur("--max-gap", arg, &o->slice.max_gap))
+            return -1;
+        return 1;
+    case CS_SLICE_END:
+        if ((v = cli_opt_enum("--slice-end", arg, ends)) < 0)
+            return -1;
+        o->slice.end_policy = v;
+        return 1;
+    case CS_END_PAD:
+        return cli_parse_dur("--end-pad", arg, &o->slice.end_pad) ? -1 : 1;
+    case CS_NO_MSG_SPLIT: o->slice.no_msg_split = 1; return 1;
+    case CS_LOOP:
+        if (o->nloops == 64) {
+            cli_errorf("too many --loop-frame options (at most 64)");
+            return -1;
+        }
+        o->loops[o->nloops++] = arg;
+        o->slice.loop_frames = o->loops;
+        o->slice.n_loop_frames = o->nloops;
+        return 1;
+    case CS_IDENT:
+        if ((v = cli_opt_enum("--frame-identity", arg, idents)) < 0)
+            return -1;
+        o->identity = v;
+        return 1;
+    case CS_KEEP_RT: o->keep_runtime = 1; return 1;
+    case CS_MARK_GAPS: o->slice.mark_gaps = 1; return 1;
+    case CS_THREAD:
+        if (o->nthreads == 64) {
+            cli_errorf("too many --thread options (at most 64)");
+            return -1;
+        }
+        o->threads[o->nthreads++] = arg;
+        return 1;
+    default: return 0;
+    }
+}
+
+static int open_kind(tt_input **in, int *kind, const char *path, int forced)
+{
+    tt_error err = {0};
+    *in = NULL;
+    if (tt_input_open(in, path, &err))
+        return cli_err(&err);
+    const unsigned char *p;
+    size_t n;
+    if (tt_input_peek(*in, &p, &n, 65536, &err)) {
+        tt_input_close(*in);
+        *in = NULL;
+        return cli_err(&err);
+    }
+    *kind = forced ? forced : tt_samples_detect(p, n);
+    if (*kind == TT_SKIND_UNKNOWN) {
+        tt_input_close(*in);
+        *in = NULL;
+        cli_errorf("%s: unknown input kind: expected btrace sampling data, perf script text, "
+                   "folded stacks or tracetool JSON-lines samples (force one with --kind)",
+                   path);
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+/* "sampling.bin" -> "sampling-mapping.bin", "sampling" -> "sampling-mapping". */
+static int sibling_mapping(char *dst, size_t cap, const char *path)
+{
+    size_t n = strlen(path);
+    const char *ext = n > 4 && !strcmp(path + n - 4, ".bin") ? ".bin" : "";
+    size_t stem = n - strlen(ext);
+    if (stem + 8 + strlen(ext) + 1 > cap)
+        return 0;
+    memcpy(dst, path, stem);
+    snprintf(dst + stem, cap - stem, "-mapping%s", ext);
+    return access(dst, R_OK) == 0;
+}
+
+static int load_beat(tt_profile *p, const char *path, cli_samples_opts *o, cli_ctx *ctx)
+{
+    tt_mapping *m = NULL;
+    int rc = cli_load_mappings(&m, o->maps, o->nmaps, NULL, ctx->stats);
+    if (rc)
+        return rc;
+    tt_mstack_opts mo = {.strict = 1, .trim = 0};
+    tt_mstack *ms = NULL;
+    tt_error err = {0};
+    tt_input *in = NULL;
+    tt_beat_reader *r = NULL;
+    if (tt_mstack_new(&ms, &mo) || tt_input_open(&in, path, &err) ||
+        tt_beat_reader_new(&r, in, TT_BEAT_FMT_AUTO, &err)) {
+        rc = err.msg[0] ? cli_err(&err) : (cli_errorf("out of memory"), CLI_BAD);
+        goto out;
+    }
+    uint64_t blk[4096];
+    for (;;) {
+        size_t n;
+        int x = tt_beat_reader_next(r, blk, 4096, &n, &err);
+        if (x == TT_DONE)
+            break;
+        if (x) {
+            rc = cli_err(&err);
+            goto out;
+        }
+        tt_mstack_feed(ms, blk, n);
+    }
+    if (tt_mstack_finish(ms, &err)) {
+        rc = cli_err(&err);
+        goto out;
+    }
+    const tt_mstack_result *res = tt_mstack_result_get(ms);
+    cli_check_ids(m, res->items, res->n_items, path, ctx->stats);
+    size_t clamped = 0;
+    if (tt_profile_from_beat(p, res->items, res->n_items, m, TT_NAME_JAVA, &clamped)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    } else if (clamped) {
+        tt_stats_add(ctx->stats, "beat_child_clamped", path, TT_SEV_INFO, (int64_t)clamped,
+                     NULL);
+    }
+out:
+    tt_beat_reader_free(r);
+    tt_input_close(in);
+    tt_mstack_free(ms);
+    tt_mapping_free(m);
+    return rc;
+}
+
+int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
+                     cli_ctx *ctx)
+{
+    *out = NULL;
+    if (n > CLI_SAMPLES_MAX_INPUTS) {
+        cli_errorf("too many inputs (at most %d)", CLI_SAMPLES_MAX_INPUTS);
+        return CLI_BAD;
+    }
+    tt_profile *p;
+    if (tt_profile_new(&p, o->identity)) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    int kinds_of[CLI_SAMPLES_MAX_INPUTS];
+    tt_input *ins[CLI_SAMPLES_MAX_INPUTS] = {0};
+    const char *mapping = NULL;
+    size_t mapping_i = 0;
+    int rc = 0;
+    /* detect everything first (to find mappings); inputs stay open: "-" is read once */
+    for (size_t i = 0; i < n && !rc; i++) {
+        if ((rc = open_kind(&ins[i], &kinds_of[i], files[i], o->kind)))
+            break;
+        if (kinds_of[i] == TT_SKIND_BTRACE_MAPPING) {
+            mapping = files[i];
+            mapping_i = i;
+        }
+        if (kinds_of[i] == TT_SKIND_BEAT && !o->allow_beat) {
+            cli_errorf("%s: a method-beat buffer: use 'tracetool beat' or 'tracetool export'",
+                       files[i]);
+            rc = CLI_BAD;
+        }
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        int k = kinds_of[i];
+        if (k == TT_SKIND_BTRACE_MAPPING)
+            continue;
+        tt_import_opts io = {.source = (uint32_t)i, .event = o->event,
+                             .keep_runtime = o->keep_runtime};
+        tt_error err = {0};
+        tt_input *in = ins[i], *min = NULL;
+        used++;
+        if (k == TT_SKIND_BEAT) {
+            tt_input_close(ins[i]); /* the beat reader opens it itself */
+            ins[i] = NULL;
+            rc = load_beat(p, files[i], o, ctx);
+            continue;
+        }
+        int x;
+        if (k == TT_SKIND_BTRACE) {
+            char sib[4096];
+            if (mapping) {
+                min = ins[mapping_i];
+                if (tt_input_offset(min) != 0) { /* a second sampling file: reopen */
+                    if (tt_input_open(&min, mapping, &err)) {
+                        rc = cli_err(&err);
+                        break;
+                    }
+                    tt_input_close(ins[mapping_i]);
+                    ins[mapping_i] = min;
+                }
+            } else if (sibling_mapping(sib, sizeof sib, files[i])) {
+                if (tt_input_open(&min, sib, &err)) {
+                    rc = cli_err(&err);
+                    break;
+                }
+            }
+            x = tt_btrace_import(p, in, min, &io, ctx->stats, &err);
+            if (!mapping)
+                tt_input_close(min);
+        } else if (k == TT_SKIND_PERF) {
+            x = tt_perf_import(p, in, &io, ctx->stats, &err);
+        } else if (k == TT_SKIND_FOLDED) {
+            x = tt_folded_import(p, in, &io, ctx->stats, &err);
+        } else {
+            x = tt_jsonl_import(p, in, &io, ctx->stats, &err);
+        }
+        if (x)
+            rc = cli_err(&err);
+    }
+    for (size_t i = 0; i < n; i++)
+        tt_input_close(ins[i]);
+    if (!rc && !used) {
+        cli_errorf("only a sampling-mapping file was given: the sampling file is missing");
+        rc = CLI_BAD;
+    }
+    tt_error err = {0};
+    if (!rc && tt_profile_finish(p, &err))
+        rc = cli_err(&err);
+    if (rc) {
+        tt_profile_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,
+                        const cli_samples_opts *o)
+{
+    *out = NULL;
+    *n = 0;
+    if (!o->nthreads)
+        return 0;
+    size_t nt = tt_profile_nthreads(p);
+    uint32_t *sel = malloc((nt ? nt : 1) * sizeof *sel);
+    if (!sel) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    tt_buf b = {0};
+    for (size_t t = 0; t < nt; t++) {
+        const tt_thread *th = tt_profile_thread(p, (uint32_t)t);
+        b.len = 0;
+        tt_thread_format(&b, p, (uint32_t)t);
+        char tid[32];
+        snprintf(tid, sizeof tid, "%lld", (long long)th->tid);
+        for (size_t i = 0; i < o->nthreads; i++)
+            if (!strcmp(o->threads[i], b.data) || !strcmp(o->threads[i], tid)) {
+                sel[(*n)++] = (uint32_t)t;
+                break;
+            }
+    }
+    tt_buf_free(&b);
+    if (!*n) {
+        free(sel);
+        cli_errorf("no thread matches --thread %s", o->threads[0]);
+        return CLI_BAD;
+    }
+    *out = sel;
+    return 0;
+}

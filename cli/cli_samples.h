@@ -1,0 +1,53 @@
+/* Sampled-stack inputs shared by samples and export: detection by content, btrace pairing,
+ * method-beat buffers, and the slice options both commands take. */
+#ifndef CLI_SAMPLES_H
+#define CLI_SAMPLES_H
+
+#include "cli.h"
+
+#define CLI_SAMPLES_MAX_INPUTS 64
+
+typedef struct cli_samples_opts {
+    int kind;                 /* TT_SKIND_* override, TT_SKIND_UNKNOWN = detect */
+    const char *event;
+    int identity;
+    int keep_runtime;
+    int allow_beat;           /* export: method-beat buffers */
+    char *maps[64];           /* -m methodMapping.txt (beat) */
+    size_t nmaps;
+    tt_slice_opts slice;
+    const char *loops[64];
+    size_t nloops;
+    const char *threads[64];  /* --thread NAME|TID */
+    size_t nthreads;
+} cli_samples_opts;
+
+/* Common long options (values >= 1000) and their handling; returns 1 if c was one of them,
+ * 0 if not, -1 after an error message. */
+enum { CS_KIND = 1000, CS_EVENT, CS_MAXGAP, CS_SLICE_END, CS_END_PAD, CS_NO_MSG_SPLIT,
+       CS_LOOP, CS_IDENT, CS_KEEP_RT, CS_MARK_GAPS, CS_THREAD };
+#define CLI_SAMPLES_LONGOPTS                                                                 \
+    {"kind", required_argument, NULL, CS_KIND},                                              \
+    {"event", required_argument, NULL, CS_EVENT},                                            \
+    {"max-gap", required_argument, NULL, CS_MAXGAP},                                         \
+    {"slice-end", required_argument, NULL, CS_SLICE_END},                                    \
+    {"end-pad", required_argument, NULL, CS_END_PAD},                                        \
+    {"no-msg-split", no_argument, NULL, CS_NO_MSG_SPLIT},                                    \
+    {"loop-frame", required_argument, NULL, CS_LOOP},                                        \
+    {"frame-identity", required_argument, NULL, CS_IDENT},                                   \
+    {"keep-runtime-frames", no_argument, NULL, CS_KEEP_RT},                                  \
+    {"mark-gaps", no_argument, NULL, CS_MARK_GAPS},                                          \
+    {"thread", required_argument, NULL, CS_THREAD}
+void cli_samples_opts_init(cli_samples_opts *o);
+int cli_samples_opt(cli_samples_opts *o, int c, const char *arg);
+/* Parses a duration "20ms", "500us", "1s", "250000" (ns). */
+int cli_parse_dur(const char *opt, const char *s, int64_t *ns);
+
+/* Loads every input into one finished profile (*out, free with tt_profile_free). */
+int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
+                     cli_ctx *ctx);
+/* Selected utids for --thread (NULL when all); owned by the caller (free()). */
+int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,
+                        const cli_samples_opts *o);
+
+#endif

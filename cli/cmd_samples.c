@@ -1,0 +1,648 @@
+/* tracetool samples: sampled stacks per thread and overall: top functions by self and total
+ * weight, the call tree (bottom-up with --inverted) and the longest rebuilt slices
+ * (spec/samples.md sections 4-6). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_samples.h"
+
+static const char usage[] =
+    "usage: tracetool samples [--format text|json] [--thread NAME|TID]... [--top N]\n"
+    "                         [--inverted] [--min-percent P] [--max-gap DUR|auto|none]\n"
+    "                         [--slice-end last|mid|next] [--end-pad DUR] [--no-msg-split]\n"
+    "                         [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
+    "                         [--frame-identity name|address] [--keep-runtime-frames]\n"
+    "                         [--kind KIND] FILE...\n"
+    "\n"
+    "      --format FMT        text (default) or json\n"
+    "      --thread NAME|TID   only these threads (repeatable)\n"
+    "      --top N             rows in the function and slice tables (default 10)\n"
+    "      --inverted          bottom-up call tree (leaf functions first)\n"
+    "      --min-percent P     hide call-tree nodes below P%% of the thread (default 1)\n"
+    "      --max-gap DUR       close every slice across a gap longer than DUR (default auto)\n"
+    "      --slice-end P       slice end policy: last (default), mid, next\n"
+    "      --end-pad DUR       pad after the last sample of a slice (default 10ns)\n"
+    "      --no-msg-split      do not split slices when the message id changes\n"
+    "      --loop-frame NAME   loop frame for message splits (default android.os.Looper.loop())\n"
+    "      --mark-gaps         add [no samples] slices over gaps\n"
+    "      --event NAME        perf event to keep (default: the first one seen)\n"
+    "      --frame-identity I  name (default) or address\n"
+    "      --keep-runtime-frames  keep btrace <runtime ...> frames\n"
+    "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl)\n"
+    "  -h, --help              show this help\n";
+
+enum { O_FORMAT = 256, O_TOP, O_INVERTED, O_MINPCT };
+
+static const struct option longopts[] = {
+    {"format", required_argument, NULL, O_FORMAT},
+    {"top", required_argument, NULL, O_TOP},
+    {"inverted", no_argument, NULL, O_INVERTED},
+    {"min-percent", required_argument, NULL, O_MINPCT},
+    CLI_SAMPLES_LONGOPTS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct sctx {
+    tt_profile *p;
+    int json, inverted, top;
+    double min_pct;
+    const cli_samples_opts *so;
+    tt_weight *cw, *fw;
+    tt_vec sl; /* one thread's slices, reused: its pages stay mapped */
+    tt_jsonw w;
+    tt_buf b;
+    tt_error err;
+} sctx;
+
+static double pct(int64_t a, int64_t total) { return total ? 100.0 * (double)a / (double)total : 0; }
+
+typedef struct fref {
+    uint32_t frame;
+    const tt_weight *w;
+} fref;
+
+static int by_self(const void *a, const void *b)
+{
+    const fref *x = a, *y = b;
+    if (x->w->self_weight != y->w->self_weight)
+        return x->w->self_weight > y->w->self_weight ? -1 : 1;
+    return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+static int by_total(const void *a, const void *b)
+{
+    const fref *x = a, *y = b;
+    if (x->w->total_weight != y->w->total_weight)
+        return x->w->total_weight > y->w->total_weight ? -1 : 1;
+    return by_self(a, b);
+}
+
+/* Function refs with non-zero total, sorted by cmp. Owned by the caller (free()). */
+static fref *sorted_functions(const sctx *c, size_t *n, int (*cmp)(const void *, const void *))
+{
+    size_t nf = tt_profile_nframes(c->p);
+    fref *r = malloc((nf ? nf : 1) * sizeof *r);
+    *n = 0;
+    if (!r)
+        return NULL;
+    for (size_t i = 0; i < nf; i++)
+        if (c->fw[i].total_samples || c->fw[i].total_weight)
+            r[(*n)++] = (fref){(uint32_t)i, &c->fw[i]};
+    qsort(r, *n, sizeof *r, cmp);
+    return r;
+}
+
+static void func_json(sctx *c, uint32_t f, const tt_weight *w)
+{
+    const tt_stack_frame *fr = tt_profile_frame(c->p, f);
+    tt_jsonw_obj_begin(&c->w);
+    tt_jsonw_key(&c->w, "name");
+    tt_jsonw_str(&c->w, fr->name);
+    tt_jsonw_key(&c->w, "module");
+    tt_jsonw_str(&c->w, fr->module);
+    tt_jsonw_key(&c->w, "kind");
+    tt_jsonw_str(&c->w, tt_frame_kind_name(fr->kind));
+    tt_jsonw_key(&c->w, "self_weight");
+    tt_jsonw_int(&c->w, w->self_weight);
+    tt_jsonw_key(&c->w, "total_weight");
+    tt_jsonw_int(&c->w, w->total_weight);
+    tt_jsonw_key(&c->w, "self_samples");
+    tt_jsonw_uint(&c->w, w->self_samples);
+    tt_jsonw_key(&c->w, "total_samples");
+    tt_jsonw_uint(&c->w, w->total_samples);
+    tt_jsonw_obj_end(&c->w);
+}
+
+static void top_tables(sctx *c, int64_t total, const char *indent)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n;
+        fref *r = sorted_functions(c, &n, pass ? by_total : by_self);
+        if (!r)
+            return;
+        size_t lim = n < (size_t)c->top ? n : (size_t)c->top;
+        if (c->json) {
+            tt_jsonw_key(&c->w, pass ? "top_total" : "top_self");
+            tt_jsonw_arr_begin(&c->w);
+            for (size_t i = 0; i < lim; i++) {
+                if (!pass && !r[i].w->self_weight && !r[i].w->self_samples)
+                    break;
+                func_json(c, r[i].frame, r[i].w);
+            }
+            tt_jsonw_arr_end(&c->w);
+        } else {
+            tt_buf_printf(&c->b, "%stop %s:\n%s  %7s %7s %14s %9s  function\n", indent,
+                          pass ? "total" : "self", indent, "self%", "total%", "weight",
+                          "samples");
+            for (size_t i = 0; i < lim; i++) {
+                const tt_weight *w = r[i].w;
+                if (!pass && !w->self_weight && !w->self_samples)
+                    break;
+                tt_buf_printf(&c->b, "%s  %7.2f %7.2f %14lld %9llu  %s\n", indent,
+                              pct(w->self_weight, total), pct(w->total_weight, total),
+                              (long long)(pass ? w->total_weight : w->self_weight),
+                              (unsigned long long)(pass ? w->total_samples : w->self_samples),
+                              tt_profile_frame(c->p, r[i].frame)->name);
+            }
+        }
+        free(r);
+    }
+}
+
+typedef struct nref {
+    uint32_t id;
+    int64_t total;
+} nref;
+
+static int by_node(const void *a, const void *b)
+{
+    const nref *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Children of a node (or the roots when id is TT_NONE) above the threshold, heaviest first. */
+static nref *children(const tt_vec *t, uint32_t id, int64_t min, size_t *n)
+{
+    const tt_tree_node *nd = t->data;
+    *n = 0;
+    size_t cap = 16;
+    nref *r = malloc(cap * sizeof *r);
+    if (!r)
+        return NULL;
+    if (id == TT_NONE) {
+        for (size_t i = 0; i < t->len; i++) {
+            if (nd[i].parent != TT_NONE || nd[i].w.total_weight < min || !nd[i].w.total_weight)
+                continue;
+            if (*n == cap) {
+                nref *x = realloc(r, (cap *= 2) * sizeof *r);
+                if (!x)
+                    break;
+                r = x;
+            }
+            r[(*n)++] = (nref){(uint32_t)i, nd[i].w.total_weight};
+        }
+    } else {
+        for (uint32_t ch = nd[id].first_child; ch != TT_NONE; ch = nd[ch].next_sibling) {
+            if (nd[ch].w.total_weight < min || !nd[ch].w.total_weight)
+                continue;
+            if (*n == cap) {
+                nref *x = realloc(r, (cap *= 2) * sizeof *r);
+                if (!x)
+                    break;
+                r = x;
+            }
+            r[(*n)++] = (nref){ch, nd[ch].w.total_weight};
+        }
+    }
+    qsort(r, *n, sizeof *r, by_node);
+    return r;
+}
+
+static void tree_rec(sctx *c, const tt_vec *t, uint32_t id, int64_t total, int64_t min,
+                     int level)
+{
+    size_t n;
+    nref *r = children(t, id, min, &n);
+    if (!r)
+        return;
+    const tt_tree_node *nd = t->data;
+    for (size_t i = 0; i < n; i++) {
+        const tt_tree_node *x = &nd[r[i].id];
+        const char *name = tt_profile_frame(c->p, x->frame)->name;
+        if (c->json) {
+            tt_jsonw_obj_begin(&c->w);
+            tt_jsonw_key(&c->w, "name");
+            tt_jsonw_str(&c->w, name);
+            tt_jsonw_key(&c->w, "total_weight");
+            tt_jsonw_int(&c->w, x->w.total_weight);
+            tt_jsonw_key(&c->w, "self_weight");
+            tt_jsonw_int(&c->w, x->w.self_weight);
+            tt_jsonw_key(&c->w, "total_samples");
+            tt_jsonw_uint(&c->w, x->w.total_samples);
+            tt_jsonw_key(&c->w, "self_samples");
+            tt_jsonw_uint(&c->w, x->w.self_samples);
+            tt_jsonw_key(&c->w, "children");
+            tt_jsonw_arr_begin(&c->w);
+            tree_rec(c, t, r[i].id, total, min, level + 1);
+            tt_jsonw_arr_end(&c->w);
+            tt_jsonw_obj_end(&c->w);
+        } else {
+            tt_buf_printf(&c->b, "  %7.2f %7.2f %9llu  %*s%s\n", pct(x->w.total_weight, total),
+                          pct(x->w.self_weight, total), (unsigned long long)x->w.total_samples,
+                          2 * level, "", name);
+            tree_rec(c, t, r[i].id, total, min, level + 1);
+        }
+    }
+    free(r);
+}
+
+static int tree(sctx *c, int64_t total)
+{
+    tt_vec t;
+    tt_vec_init(&t, sizeof(tt_tree_node));
+    if (tt_profile_tree(&t, c->p, c->cw, c->inverted)) {
+        tt_vec_free(&t);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    int64_t min = (int64_t)((double)total * c->min_pct / 100.0);
+    if (c->json) {
+        tt_jsonw_key(&c->w, c->inverted ? "tree_inverted" : "tree");
+        tt_jsonw_arr_begin(&c->w);
+    } else {
+        tt_buf_printf(&c->b, "call tree (%s, nodes >= %g%% of the weight):\n  %7s %7s %9s  "
+                      "function\n", c->inverted ? "bottom-up" : "top-down", c->min_pct,
+                      "total%", "self%", "samples");
+    }
+    tree_rec(c, &t, TT_NONE, total, min, 0);
+    if (c->json)
+        tt_jsonw_arr_end(&c->w);
+    tt_vec_free(&t);
+    return 0;
+}
+
+static int by_dur(const void *a, const void *b)
+{
+    const tt_slice *x = a, *y = b;
+    if (x->dur != y->dur)
+        return x->dur > y->dur ? -1 : 1;
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+typedef struct topn {
+    tt_slice *s;
+    size_t m, cap, total;
+} topn;
+
+/* Slice sink: keeps the N longest real calls by insertion into a small sorted array. */
+static int keep_longest(void *ctx, const tt_slice *all, size_t n)
+{
+    topn *t = ctx;
+    for (size_t i = 0; i < n; i++) {
+        t->total++;
+        if (all[i].is_synthetic || (t->m == t->cap && by_dur(&all[i], &t->s[t->m - 1]) >= 0))
+            continue;
+        size_t j = t->m < t->cap ? t->m++ : t->m - 1;
+        while (j > 0 && by_dur(&all[i], &t->s[j - 1]) < 0) {
+            t->s[j] = t->s[j - 1];
+            j--;
+        }
+        t->s[j] = all[i];
+    }
+    return 0;
+}
+
+static int longest(sctx *c, uint32_t utid)
+{
+    topn t = {malloc((size_t)c->top * sizeof(tt_slice)), 0, (size_t)c->top, 0};
+    if (!t.s) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    tt_slice_opts o = c->so->slice;
+    o.sink = keep_longest;
+    o.sink_ctx = &t;
+    tt_slice_info info;
+    int rc = tt_slice_build(&c->sl, &info, c->p, utid, &o, &c->err);
+    if (rc) {
+        free(t.s);
+        return cli_err(&c->err);
+    }
+    tt_slice *s = t.s;
+    size_t m = t.m;
+    size_t lim = m < (size_t)c->top ? m : (size_t)c->top;
+    if (c->json) {
+        tt_jsonw_key(&c->w, "slices");
+        tt_jsonw_uint(&c->w, t.total);
+        tt_jsonw_key(&c->w, "items");
+        tt_jsonw_uint(&c->w, info.items);
+        tt_jsonw_key(&c->w, "gap_splits");
+        tt_jsonw_uint(&c->w, info.gap_splits);
+        tt_jsonw_key(&c->w, "msg_splits");
+        tt_jsonw_uint(&c->w, info.msg_splits);
+        tt_jsonw_key(&c->w, "max_gap");
+        tt_jsonw_int(&c->w, info.max_gap == TT_GAP_NONE ? -1 : info.max_gap);
+        tt_jsonw_key(&c->w, "covered_dur");
+        tt_jsonw_int(&c->w, info.covered_dur);
+        tt_jsonw_key(&c->w, "span_dur");
+        tt_jsonw_int(&c->w, info.last_ts - info.first_ts);
+        tt_jsonw_key(&c->w, "longest_slices");
+        tt_jsonw_arr_begin(&c->w);
+    } else {
+        char gap[32] = "none";
+        if (info.max_gap != TT_GAP_NONE)
+            snprintf(gap, sizeof gap, "%.3f ms", (double)info.max_gap / 1e6);
+        tt_buf_printf(&c->b, "slices: %zu rebuilt from %llu items, covered %.3f ms of a %.3f ms "
+                      "span, %llu gap split%s (max gap %s), %llu message split%s\n", t.total,
+                      (unsigned long long)info.items, (double)info.covered_dur / 1e6,
+                      (double)(info.last_ts - info.first_ts) / 1e6,
+                      (unsigned long long)info.gap_splits, info.gap_splits == 1 ? "" : "s",
+                      gap, (unsigned long long)info.msg_splits, info.msg_splits == 1 ? "" : "s");
+        tt_buf_printf(&c->b, "longest slices:\n  %20s %12s %12s %5s %7s  function\n", "ts",
+                      "dur_ms", "cpu_ms", "depth", "samples");
+    }
+    for (size_t i = 0; i < lim; i++) {
+        const char *name = tt_profile_frame(c->p, s[i].frame)->name;
+        if (c->json) {
+            tt_jsonw_obj_begin(&c->w);
+            tt_jsonw_key(&c->w, "name");
+            tt_jsonw_str(&c->w, name);
+            tt_jsonw_key(&c->w, "ts");
+            tt_jsonw_int(&c->w, s[i].ts);
+            tt_jsonw_key(&c->w, "dur");
+            tt_jsonw_int(&c->w, s[i].dur);
+            tt_jsonw_key(&c->w, "thread_dur");
+            if (s[i].thread_dur >= 0)
+                tt_jsonw_int(&c->w, s[i].thread_dur);
+            else
+                tt_jsonw_null(&c->w);
+            tt_jsonw_key(&c->w, "block_dur");
+            tt_jsonw_int(&c->w, s[i].block_dur > 0 ? s[i].block_dur : 0);
+            tt_jsonw_key(&c->w, "depth");
+            tt_jsonw_uint(&c->w, s[i].depth);
+            tt_jsonw_key(&c->w, "samples");
+            tt_jsonw_uint(&c->w, s[i].sample_count);
+            tt_jsonw_key(&c->w, "type");
+            tt_jsonw_str(&c->w, tt_sample_type_name(s[i].type));
+            tt_jsonw_obj_end(&c->w);
+        } else {
+            char cpu[32] = "-";
+            if (s[i].thread_dur >= 0)
+                snprintf(cpu, sizeof cpu, "%.3f", (double)s[i].thread_dur / 1e6);
+            tt_buf_printf(&c->b, "  %20lld %12.3f %12s %5u %7u  %s\n", (long long)s[i].ts,
+                          (double)s[i].dur / 1e6, cpu, s[i].depth, s[i].sample_count, name);
+        }
+    }
+    if (c->json)
+        tt_jsonw_arr_end(&c->w);
+    free(s);
+    return 0;
+}
+
+static int64_t weights_for(sctx *c, uint32_t utid, const uint32_t *sel, size_t nsel,
+                           uint64_t *samples)
+{
+    size_t nc = tt_profile_ncallsites(c->p);
+    if (utid != TT_NONE || !sel) {
+        tt_profile_callsite_weights(c->cw, c->p, utid);
+    } else { /* overall over the selected threads */
+        tt_weight *tmp = calloc(nc ? nc : 1, sizeof *tmp);
+        memset(c->cw, 0, nc * sizeof *c->cw);
+        for (size_t i = 0; tmp && i < nsel; i++) {
+            tt_profile_callsite_weights(tmp, c->p, sel[i]);
+            for (size_t k = 0; k < nc; k++) {
+                c->cw[k].self_weight += tmp[k].self_weight;
+                c->cw[k].total_weight += tmp[k].total_weight;
+                c->cw[k].self_samples += tmp[k].self_samples;
+                c->cw[k].total_samples += tmp[k].total_samples;
+            }
+        }
+        free(tmp);
+    }
+    tt_profile_frame_weights(c->fw, c->p, c->cw);
+    int64_t total = 0;
+    *samples = 0;
+    const tt_callsite *cs;
+    for (size_t k = 0; k < nc; k++) {
+        cs = tt_profile_callsite(c->p, (uint32_t)k);
+        if (cs->parent == TT_NONE) {
+            total += c->cw[k].total_weight;
+            *samples += c->cw[k].total_samples;
+        }
+    }
+    return total;
+}
+
+static int thread_section(sctx *c, uint32_t utid)
+{
+    const tt_thread *t = tt_profile_thread(c->p, utid);
+    uint64_t samples;
+    int64_t total = weights_for(c, utid, NULL, 0, &samples);
+    c->b.len = 0;
+    tt_thread_format(&c->b, c->p, utid);
+    if (c->json) {
+        tt_jsonw_obj_begin(&c->w);
+        tt_jsonw_key(&c->w, "utid");
+        tt_jsonw_uint(&c->w, utid);
+        tt_jsonw_key(&c->w, "name");
+        tt_jsonw_str(&c->w, c->b.data);
+        tt_jsonw_key(&c->w, "tid");
+        tt_jsonw_int(&c->w, t->tid);
+        tt_jsonw_key(&c->w, "tid_bits");
+        tt_jsonw_int(&c->w, t->tid_bits);
+        tt_jsonw_key(&c->w, "pid");
+        if (t->pid >= 0)
+            tt_jsonw_int(&c->w, t->pid);
+        else
+            tt_jsonw_null(&c->w);
+        tt_jsonw_key(&c->w, "is_main");
+        tt_jsonw_bool(&c->w, t->is_main);
+        tt_jsonw_key(&c->w, "samples");
+        tt_jsonw_uint(&c->w, samples);
+        tt_jsonw_key(&c->w, "weight");
+        tt_jsonw_int(&c->w, total);
+        c->b.len = 0;
+    } else {
+        char pid[48] = "";
+        if (t->pid >= 0)
+            snprintf(pid, sizeof pid, ", pid %lld", (long long)t->pid);
+        tt_buf_printf(&c->b, " (tid %lld%s%s%s)\nsamples %llu, weight %lld\n",
+                      (long long)t->tid, t->tid_bits == 16 ? " low 16 bits" : "", pid,
+                      t->is_main ? ", main" : "", (unsigned long long)samples, (long long)total);
+        cli_out_puts("== thread ");
+        cli_out_buf(&c->b);
+    }
+    top_tables(c, total, "");
+    int rc = tree(c, total);
+    if (!rc && !tt_profile_meta_get(c->p)->timeless)
+        rc = longest(c, utid);
+    if (c->json)
+        tt_jsonw_obj_end(&c->w);
+    else {
+        tt_buf_puts(&c->b, "\n");
+        cli_out_buf(&c->b);
+    }
+    return rc;
+}
+
+static void header(sctx *c, char **files, size_t n)
+{
+    tt_profile_meta *m = tt_profile_meta_get(c->p);
+    if (c->json) {
+        tt_jsonw_key(&c->w, "inputs");
+        tt_jsonw_arr_begin(&c->w);
+        for (size_t i = 0; i < n; i++)
+            tt_jsonw_str(&c->w, files[i]);
+        tt_jsonw_arr_end(&c->w);
+        tt_jsonw_key(&c->w, "source_format");
+        tt_jsonw_str(&c->w, m->source_format);
+        tt_jsonw_key(&c->w, "clock");
+        tt_jsonw_str(&c->w, m->clock);
+        tt_jsonw_key(&c->w, "event");
+        tt_jsonw_str(&c->w, m->event);
+        tt_jsonw_key(&c->w, "process");
+        tt_jsonw_str(&c->w, m->process);
+        tt_jsonw_key(&c->w, "pid");
+        if (m->pid >= 0)
+            tt_jsonw_int(&c->w, m->pid);
+        else
+            tt_jsonw_null(&c->w);
+        tt_jsonw_key(&c->w, "frames");
+        tt_jsonw_uint(&c->w, tt_profile_nframes(c->p));
+        tt_jsonw_key(&c->w, "callsites");
+        tt_jsonw_uint(&c->w, tt_profile_ncallsites(c->p));
+        return;
+    }
+    c->b.len = 0;
+    tt_buf_printf(&c->b, "input: ");
+    for (size_t i = 0; i < n; i++)
+        tt_buf_printf(&c->b, "%s%s", i ? ", " : "", files[i]);
+    tt_buf_printf(&c->b, " (%s", m->source_format);
+    if (m->event)
+        tt_buf_printf(&c->b, ", event %s", m->event);
+    tt_buf_printf(&c->b, ", clock %s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n\n",
+                  m->clock, tt_profile_nsamples(c->p), tt_profile_nthreads(c->p),
+                  tt_profile_nframes(c->p), tt_profile_ncallsites(c->p));
+    cli_out_buf(&c->b);
+}
+
+static int run(sctx *c, char **files, size_t n, const uint32_t *sel, size_t nsel)
+{
+    size_t nt = tt_profile_nthreads(c->p);
+    if (c->json) {
+        tt_jsonw_obj_begin(&c->w);
+    }
+    header(c, files, n);
+    if (c->json) {
+        tt_jsonw_key(&c->w, "threads");
+        tt_jsonw_arr_begin(&c->w);
+    }
+    int rc = 0;
+    for (size_t i = 0; i < (sel ? nsel : nt) && !rc; i++) {
+        uint32_t utid = sel ? sel[i] : (uint32_t)i;
+        size_t ns;
+        tt_profile_thread_order(c->p, utid, &ns);
+        if (ns || (!tt_profile_meta_get(c->p)->timeless && !sel))
+            rc = ns ? thread_section(c, utid) : 0;
+        if (!rc && !c->json)
+            cli_out_buf(&c->b);
+    }
+    if (rc)
+        return rc;
+    uint64_t samples;
+    int64_t total = weights_for(c, TT_NONE, sel, nsel, &samples);
+    if (c->json) {
+        tt_jsonw_arr_end(&c->w);
+        tt_jsonw_key(&c->w, "overall");
+        tt_jsonw_obj_begin(&c->w);
+        tt_jsonw_key(&c->w, "samples");
+        tt_jsonw_uint(&c->w, samples);
+        tt_jsonw_key(&c->w, "weight");
+        tt_jsonw_int(&c->w, total);
+        top_tables(c, total, "");
+        tt_jsonw_obj_end(&c->w);
+        size_t nf;
+        fref *r = sorted_functions(c, &nf, by_total);
+        tt_jsonw_key(&c->w, "functions");
+        tt_jsonw_arr_begin(&c->w);
+        for (size_t i = 0; r && i < nf; i++)
+            func_json(c, r[i].frame, r[i].w);
+        tt_jsonw_arr_end(&c->w);
+        free(r);
+        tt_jsonw_obj_end(&c->w);
+        tt_buf_puts(&c->w.buf, "\n");
+        cli_out_buf(&c->w.buf);
+    } else {
+        tt_buf_printf(&c->b, "== overall (%s): samples %llu, weight %lld\n",
+                      sel ? "selected threads" : "all threads", (unsigned long long)samples,
+                      (long long)total);
+        top_tables(c, total, "");
+        cli_out_buf(&c->b);
+    }
+    return 0;
+}
+
+int cmd_samples(int argc, char **argv, cli_ctx *ctx)
+{
+    cli_samples_opts so;
+    cli_samples_opts_init(&so);
+    sctx c;
+    memset(&c, 0, sizeof c);
+    tt_vec_init(&c.sl, sizeof(tt_slice));
+    c.top = 10;
+    c.min_pct = 1;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        int r = cli_samples_opt(&so, ch, optarg);
+        if (r < 0)
+            return CLI_BAD;
+        if (r)
+            continue;
+        switch (ch) {
+        case O_FORMAT: {
+            static const char *const f[] = {"text", "json", NULL};
+            int v = cli_opt_enum("--format", optarg, f);
+            if (v < 0)
+                return CLI_BAD;
+            c.json = v;
+            break;
+        }
+        case O_TOP:
+            if (cli_opt_int("--top", optarg, 1, 1000000, &c.top))
+                return CLI_BAD;
+            break;
+        case O_INVERTED: c.inverted = 1; break;
+        case O_MINPCT: {
+            char *end;
+            c.min_pct = strtod(optarg, &end);
+            if (end == optarg || *end || c.min_pct < 0 || c.min_pct > 100) {
+                cli_errorf("option --min-percent: expected a number in 0..100, got \"%s\"",
+                           optarg);
+                return CLI_BAD;
+            }
+            break;
+        }
+        case 'h': return cli_usage(usage, 0);
+        default: return cli_usage(usage, 1);
+        }
+    }
+    if (argc - optind < 1) {
+        cli_errorf("samples: missing FILE");
+        return cli_usage(usage, 1);
+    }
+    if (so.kind == TT_SKIND_BEAT) {
+        cli_errorf("samples: method-beat buffers are read by 'tracetool beat'");
+        return CLI_BAD;
+    }
+    c.so = &so;
+    int rc = cli_samples_load(&c.p, argv + optind, (size_t)(argc - optind), &so, ctx);
+    if (rc)
+        return rc;
+    uint32_t *sel = NULL;
+    size_t nsel = 0;
+    rc = cli_samples_threads(&sel, &nsel, c.p, &so);
+    c.cw = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.cw);
+    c.fw = calloc(tt_profile_nframes(c.p) + 2, sizeof *c.fw);
+    if (!rc && (!c.cw || !c.fw)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    tt_jsonw_init(&c.w, 0);
+    if (!rc)
+        rc = run(&c, argv + optind, (size_t)(argc - optind), sel, nsel);
+    if (!rc)
+        cli_stats_report(ctx->stats);
+    tt_jsonw_free(&c.w);
+    tt_vec_free(&c.sl);
+    tt_buf_free(&c.b);
+    free(sel);
+    free(c.cw);
+    free(c.fw);
+    tt_profile_free(c.p);
+    return rc;
+}

@@ -1,0 +1,296 @@
+/* Frame interning and the callstack prefix tree (spec/samples.md section 4): frames are
+ * interned by identity (4.1), stacks become (parent, frame) callsites with dense ids (4.2). */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+static const char *const type_names[TT_ST_COUNT] = {
+    "cpu", "custom", "alloc", "jni", "binder", "wait", "park",
+    "monitor", "mutex", "gc", "load_library", "io", "wake", "other"};
+
+const char *tt_sample_type_name(int type)
+{
+    return type >= 0 && type < TT_ST_COUNT ? type_names[type] : "other";
+}
+
+int tt_sample_type_parse(const char *s, size_t n)
+{
+    for (int i = 0; i < TT_ST_COUNT; i++)
+        if (strlen(type_names[i]) == n && !memcmp(type_names[i], s, n))
+            return i;
+    return -1;
+}
+
+int tt_sample_type_blocking(int type)
+{
+    switch (type) {
+    case TT_ST_BINDER: case TT_ST_WAIT: case TT_ST_PARK: case TT_ST_MONITOR:
+    case TT_ST_MUTEX: case TT_ST_GC: case TT_ST_IO:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+const char *tt_frame_kind_name(int kind)
+{
+    static const char *const k[] = {"java", "native", "kernel", "js", "synthetic"};
+    return kind >= 0 && kind <= TT_FRAME_SYNTHETIC ? k[kind] : "native";
+}
+
+const char *tt_counter_name(int i)
+{
+    static const char *const c[] = {"alloc_objects", "alloc_bytes", "maj_flt", "nv_csw",
+                                    "niv_csw"};
+    return i >= 0 && i < TT_CTR_COUNT ? c[i] : "?";
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    unsigned cp = c & (0x7f >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, run = 0;
+    while (i < n) {
+        size_t l = utf8_len(u + i, n - i);
+        if (l) {
+            i += l;
+            run += l;
+            continue;
+        }
+        if (tt_buf_put(b, s + i - run, run) || tt_buf_put(b, "\xef\xbf\xbd", 3))
+            return TT_ENOMEM;
+        run = 0;
+        i++;
+    }
+    return tt_buf_put(b, s + n - run, run);
+}
+
+const char *tt_profile_str(tt_profile *p, const char *s, size_t n)
+{
+    p->tmp.len = 0;
+    if (tt__utf8_sanitize(&p->tmp, s, n))
+        return NULL;
+    return tt_arena_strndup(p->arena, p->tmp.data ? p->tmp.data : "", p->tmp.len);
+}
+
+static int streq0(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    return !strcmp(a, b);
+}
+
+static uint64_t frame_hash(int identity, const tt_stack_frame *f)
+{
+    uint64_t h = f->module ? tt__hash(f->module, strlen(f->module), 1) : 7;
+    if (identity == TT_IDENT_ADDRESS && (f->has_rel_pc || f->has_addr))
+        return tt__mix64(h ^ (f->has_rel_pc ? f->rel_pc : f->addr) ^ 0x55);
+    return tt__hash(f->name, strlen(f->name), h);
+}
+
+typedef struct fkey {
+    const tt_stack_frame *f;
+    int identity;
+} fkey;
+
+static int frame_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const tt_profile *p = ctx;
+    const fkey *k = key;
+    const tt_stack_frame *a = &TT_VEC_AT(&p->frames, tt_stack_frame, id), *b = k->f;
+    if (!streq0(a->module, b->module))
+        return 0;
+    if (k->identity == TT_IDENT_ADDRESS && (b->has_rel_pc || b->has_addr))
+        return a->has_rel_pc == b->has_rel_pc && a->has_addr == b->has_addr &&
+               (b->has_rel_pc ? a->rel_pc == b->rel_pc : a->addr == b->addr);
+    if (k->identity == TT_IDENT_ADDRESS && (a->has_rel_pc || a->has_addr))
+        return 0;
+    return !strcmp(a->name, b->name);
+}
+
+static const char *dup0(tt_profile *p, const char *s)
+{
+    return s ? tt_profile_str(p, s, strlen(s)) : NULL;
+}
+
+int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f)
+{
+    /* the key must be sanitised like the stored name, so look up with the sanitised text */
+    p->tmp.len = 0;
+    if (tt__utf8_sanitize(&p->tmp, f->name, strlen(f->name)))
+        return TT_ENOMEM;
+    tt_stack_frame key = *f;
+    char small[512];
+    char *name = p->tmp.len < sizeof small ? small : malloc(p->tmp.len + 1);
+    if (!name)
+        return TT_ENOMEM;
+    memcpy(name, p->tmp.data ? p->tmp.data : "", p->tmp.len);
+    name[p->tmp.len] = 0;
+    key.name = name;
+    fkey k = {&key, p->identity};
+    uint64_t h = frame_hash(p->identity, &key);
+    uint32_t found = tt__idtab_find(&p->ftab, h, frame_eq, p, &k);
+    int rc = 0;
+    if (found != TT_NONE) {
+        *id = found;
+        goto out;
+    }
+    if (p->frames.len >= TT_NONE - 1) {
+        rc = TT_ELIMIT;
+        goto out;
+    }
+    tt_stack_frame nf = key;
+    nf.name = dup0(p, key.name);
+    nf.raw_name = dup0(p, f->raw_name);
+    nf.module = dup0(p, f->module);
+    nf.file = dup0(p, f->file);
+    if (!nf.name || (f->raw_name && !nf.raw_name) || (f->module && !nf.module) ||
+        (f->file && !nf.file) || !tt_vec_push(&p->frames, &nf) ||
+        tt__idtab_add(&p->ftab, h, (uint32_t)(p->frames.len - 1))) {
+        rc = TT_ENOMEM;
+        goto out;
+    }
+    *id = (uint32_t)(p->frames.len - 1);
+out:
+    if (name != small)
+        free(name);
+    return rc;
+}
+
+int tt__frame_simple(tt_profile *p, uint32_t *id, const char *name, size_t n, int kind,
+                     const char *module)
+{
+    char small[512];
+    char *s = n < sizeof small ? small : malloc(n + 1);
+    if (!s)
+        return TT_ENOMEM;
+    memcpy(s, name, n);
+    s[n] = 0;
+    tt_stack_frame f = {.name = s, .kind = kind, .module = module};
+    int rc = tt_frame_intern(p, id, &f);
+    if (s != small)
+        free(s);
+    return rc;
+}
+
+int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name)
+{
+    if (id >= p->frames.len)
+        return TT_EINVAL;
+    const char *s = dup0(p, name);
+    if (!s)
+        return TT_ENOMEM;
+    tt_stack_frame *f = &TT_VEC_AT(&p->frames, tt_stack_frame, id);
+    f->name = s;
+    f->is_unnamed = 0;
+    /* the name changed: rebuild the identity table */
+    tt__idtab_free(&p->ftab);
+    for (size_t i = 0; i < p->frames.len; i++)
+        if (tt__idtab_add(&p->ftab, frame_hash(p->identity,
+                                              &TT_VEC_AT(&p->frames, tt_stack_frame, i)),
+                          (uint32_t)i))
+            return TT_ENOMEM;
+    return 0;
+}
+
+static int intern_from(tt_profile *p, uint32_t *leaf, uint32_t parent, size_t from,
+                       const uint32_t *frames, size_t n, uint32_t *path)
+{
+    for (size_t i = from; i < n; i++) {
+        uint64_t key = ((uint64_t)parent << 32) | frames[i];
+        uint32_t node;
+        if (!tt__map_get(&p->csmap, key, &node)) {
+            if (p->callsites.len >= TT_NONE - 1)
+                return TT_ELIMIT;
+            tt_callsite c = {parent, frames[i], (uint32_t)i};
+            if (!tt_vec_push(&p->callsites, &c))
+                return TT_ENOMEM;
+            node = (uint32_t)(p->callsites.len - 1);
+            if (tt__map_put(&p->csmap, key, node))
+                return TT_ENOMEM;
+        }
+        parent = node;
+        if (path)
+            path[i] = node;
+    }
+    *leaf = parent;
+    return 0;
+}
+
+int tt_callsite_intern(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n)
+{
+    if (n == 0 || n > TT_MAX_STACK_DEPTH)
+        return TT_EINVAL;
+    return intern_from(p, leaf, TT_NONE, 0, frames, n, NULL);
+}
+
+int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n,
+                               tt__cscache *cache)
+{
+    if (n == 0 || n > TT_MAX_STACK_DEPTH)
+        return TT_EINVAL;
+    size_t k = 0;
+    while (k < n && k < cache->n && cache->frames[k] == frames[k])
+        k++;
+    if (k == n) {
+        *leaf = cache->path[n - 1];
+        cache->n = n;
+        return 0;
+    }
+    memcpy(cache->frames + k, frames + k, (n - k) * sizeof *frames);
+    cache->n = 0; /* valid again only after success */
+    int rc = intern_from(p, leaf, k ? cache->path[k - 1] : TT_NONE, k, frames, n, cache->path);
+    if (!rc)
+        cache->n = n;
+    return rc;
+}
+
+size_t tt_callsite_frames(const tt_profile *p, uint32_t callsite, uint32_t *out, size_t cap)
+{
+    const tt_callsite *cs = tt_profile_callsite(p, callsite);
+    size_t n = (size_t)cs->depth + 1;
+    if (n > cap)
+        return 0;
+    uint32_t c = callsite;
+    for (size_t i = n; i-- > 0;) {
+        cs = tt_profile_callsite(p, c);
+        out[i] = cs->frame;
+        c = cs->parent;
+    }
+    return n;
+}

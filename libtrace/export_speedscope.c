@@ -1,0 +1,240 @@
+/* speedscope JSON writer, spec/samples.md section 7.3: shared frames, one sampled profile per
+ * thread (one entry per run, time order) and one evented profile per thread from slices. */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+static void profile_head(tt_jsonw *w, const char *type, const char *name, const char *unit,
+                         int64_t start, int64_t end)
+{
+    tt_jsonw_obj_begin(w);
+    tt_jsonw_key(w, "type");
+    tt_jsonw_str(w, type);
+    tt_jsonw_key(w, "name");
+    tt_jsonw_str(w, name);
+    tt_jsonw_key(w, "unit");
+    tt_jsonw_str(w, unit);
+    tt_jsonw_key(w, "startValue");
+    tt_jsonw_int(w, start);
+    tt_jsonw_key(w, "endValue");
+    tt_jsonw_int(w, end);
+}
+
+static int sampled(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,
+                   const tt_export_opts *o, uint32_t *fr, tt_write_fn fn, void *ctx,
+                   tt_error *err)
+{
+    tt_vec runs;
+    tt_vec_init(&runs, sizeof(tt_run));
+    int64_t gap = tt_profile_max_gap(p, utid, o->slice.max_gap);
+    if (tt_profile_runs(&runs, p, utid, gap)) {
+        tt_vec_free(&runs);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    int64_t total = 0;
+    for (size_t j = 0; j < runs.len; j++)
+        total += tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad);
+    const char *unit = o->weight == TT_WEIGHT_WALL || o->weight == TT_WEIGHT_CPU
+                           ? "nanoseconds" : "none";
+    profile_head(w, "sampled", name, unit, 0, total);
+    tt_jsonw_key(w, "samples");
+    tt_jsonw_arr_begin(w);
+    int rc = 0;
+    for (size_t j = 0; j < runs.len && !rc; j++) {
+        size_t n = tt_callsite_frames(p, TT_VEC_AT(&runs, tt_run, j).callsite, fr,
+                                      TT_MAX_STACK_DEPTH + 1);
+        tt_jsonw_arr_begin(w);
+        for (size_t k = 0; k < n; k++)
+            tt_jsonw_uint(w, fr[k]);
+        tt_jsonw_arr_end(w);
+        rc = tt__flush(w, fn, ctx, 0, err);
+    }
+    tt_jsonw_arr_end(w);
+    tt_jsonw_key(w, "weights");
+    tt_jsonw_arr_begin(w);
+    for (size_t j = 0; j < runs.len && !rc; j++) {
+        tt_jsonw_int(w, tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad));
+        rc = tt__flush(w, fn, ctx, 0, err);
+    }
+    tt_jsonw_arr_end(w);
+    tt_jsonw_obj_end(w);
+    tt_vec_free(&runs);
+    return rc;
+}
+
+static void ev(tt_jsonw *w, const char *type, int64_t at, uint32_t frame)
+{
+    tt_jsonw_obj_begin(w);
+    tt_jsonw_key(w, "type");
+    tt_jsonw_str(w, type);
+    tt_jsonw_key(w, "at");
+    tt_jsonw_int(w, at);
+    tt_jsonw_key(w, "frame");
+    tt_jsonw_uint(w, frame);
+    tt_jsonw_obj_end(w);
+}
+
+typedef struct evctx {
+    tt_jsonw *w;
+    int64_t base, end;
+    tt_vec open;
+    tt_write_fn fn;
+    void *ctx;
+    tt_error *err;
+} evctx;
+
+/* Slice sink: open/close events of one finished depth-0 subtree (streamed, 5.7). */
+static int ev_chunk(void *ctx, const tt_slice *s, size_t n)
+{
+    evctx *e = ctx;
+    e->open.len = 0;
+    for (size_t i = 0; i <= n; i++) {
+        size_t depth = i < n ? s[i].depth : 0;
+        while (e->open.len > depth) {
+            const tt_slice *t = &s[TT_VEC_AT(&e->open, uint32_t, e->open.len - 1)];
+            ev(e->w, "C", t->ts + t->dur - e->base, t->frame);
+            if (t->ts + t->dur - e->base > e->end)
+                e->end = t->ts + t->dur - e->base;
+            e->open.len--;
+        }
+        if (i == n)
+            break;
+        uint32_t idx = (uint32_t)i;
+        if (!tt_vec_push(&e->open, &idx))
+            return -1;
+        ev(e->w, "O", s[i].ts - e->base, s[i].frame);
+        if (tt__flush(e->w, e->fn, e->ctx, 0, e->err))
+            return -1;
+    }
+    return 0;
+}
+
+static int evented(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,
+                   const tt_export_opts *o, int64_t base, tt_vec *sl, tt_write_fn fn,
+                   void *ctx, tt_error *err)
+{
+    /* endValue is only known at the end: it follows the events (key order is free) */
+    tt_jsonw_obj_begin(w);
+    tt_jsonw_key(w, "type");
+    tt_jsonw_str(w, "evented");
+    tt_jsonw_key(w, "name");
+    tt_jsonw_str(w, name);
+    tt_jsonw_key(w, "unit");
+    tt_jsonw_str(w, "nanoseconds");
+    tt_jsonw_key(w, "startValue");
+    tt_jsonw_int(w, 0);
+    tt_jsonw_key(w, "events");
+    tt_jsonw_arr_begin(w);
+    evctx e = {w, base, 0, {0}, fn, ctx, err};
+    tt_vec_init(&e.open, sizeof(uint32_t));
+    tt_slice_opts so = o->slice;
+    so.sink = ev_chunk;
+    so.sink_ctx = &e;
+    tt_slice_info info;
+    int rc = tt_slice_build(sl, &info, p, utid, &so, err);
+    tt_vec_free(&e.open);
+    if (rc)
+        return rc;
+    tt_jsonw_arr_end(w);
+    tt_jsonw_key(w, "endValue");
+    tt_jsonw_int(w, e.end);
+    tt_jsonw_obj_end(w);
+    return tt__flush(w, fn, ctx, 0, err);
+}
+
+int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
+                         tt_error *err)
+{
+    if (p->meta.timeless && (o->weight == TT_WEIGHT_WALL || o->weight == TT_WEIGHT_CPU))
+        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                            "the input has no timestamps: --weight %s needs times",
+                            o->weight == TT_WEIGHT_WALL ? "wall" : "cpu");
+    if (o->slice.mark_gaps && !p->meta.timeless) { /* its frame must be in the shared list */
+        uint32_t f;
+        if (tt__frame_simple(p, &f, "[no samples]", 12, TT_FRAME_SYNTHETIC, NULL))
+            return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    tt_jsonw_obj_begin(&w);
+    tt_jsonw_key(&w, "$schema");
+    tt_jsonw_str(&w, "https://www.speedscope.app/file-format-schema.json");
+    tt_jsonw_key(&w, "shared");
+    tt_jsonw_obj_begin(&w);
+    tt_jsonw_key(&w, "frames");
+    tt_jsonw_arr_begin(&w);
+    for (size_t i = 0; i < tt_profile_nframes(p); i++) {
+        const tt_stack_frame *f = tt_profile_frame(p, (uint32_t)i);
+        tt_jsonw_obj_begin(&w);
+        tt_jsonw_key(&w, "name");
+        tt_jsonw_str(&w, f->name);
+        if (f->file) {
+            tt_jsonw_key(&w, "file");
+            tt_jsonw_str(&w, f->file);
+        }
+        if (f->line > 0) {
+            tt_jsonw_key(&w, "line");
+            tt_jsonw_int(&w, f->line);
+        }
+        tt_jsonw_obj_end(&w);
+    }
+    tt_jsonw_arr_end(&w);
+    tt_jsonw_obj_end(&w);
+    tt_jsonw_key(&w, "profiles");
+    tt_jsonw_arr_begin(&w);
+    uint32_t *fr = malloc((TT_MAX_STACK_DEPTH + 1) * sizeof *fr);
+    int rc = fr ? 0 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    tt_vec sl;
+    tt_vec_init(&sl, sizeof(tt_slice));
+    tt_buf name = {0};
+    int64_t base = tt__profile_start(p);
+    int64_t active = -1, nprof = 0;
+    for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
+        uint32_t utid = (uint32_t)t;
+        if (!tt__export_wants(o, utid))
+            continue;
+        const tt_thread *th = tt_profile_thread(p, utid);
+        name.len = 0;
+        tt_thread_format(&name, p, utid);
+        if (th->tid >= 0)
+            tt_buf_printf(&name, " (%lld)", (long long)th->tid);
+        if (th->is_main && active < 0)
+            active = nprof;
+        size_t ns;
+        tt_profile_thread_order(p, utid, &ns);
+        if (ns) {
+            rc = sampled(&w, p, utid, name.data, o, fr, fn, ctx, err);
+            nprof++;
+        }
+        if (!rc && !p->meta.timeless) {
+            tt_buf_puts(&name, " slices");
+            rc = evented(&w, p, utid, name.data, o, base, &sl, fn, ctx, err);
+            nprof++;
+        }
+    }
+    tt_jsonw_arr_end(&w);
+    if (!rc) {
+        tt_jsonw_key(&w, "name");
+        name.len = 0;
+        tt_buf_printf(&name, "%s %s", p->meta.process ? p->meta.process : "unknown",
+                      p->meta.source_format);
+        tt_jsonw_str(&w, name.data);
+        tt_jsonw_key(&w, "activeProfileIndex");
+        tt_jsonw_int(&w, active < 0 ? 0 : active);
+        tt_jsonw_key(&w, "exporter");
+        name.len = 0;
+        tt_buf_printf(&name, "tracetool@%s", o->version ? o->version : "");
+        tt_jsonw_str(&w, name.data);
+        tt_jsonw_obj_end(&w);
+        tt_buf_puts(&w.buf, "\n");
+        rc = tt__flush(&w, fn, ctx, 1, err);
+    }
+    free(fr);
+    tt_vec_free(&sl);
+    tt_buf_free(&name);
+    tt_jsonw_free(&w);
+    return rc;
+}

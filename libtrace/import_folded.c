@@ -1,0 +1,206 @@
+/* Folded (collapsed) stacks reader, spec/samples.md section 2.3: "a;b;c 12" lines, root
+ * first, no time and no threads; a second count column makes a differential file whose two
+ * columns become two synthetic threads, "before" and "after". */
+#include "tt.h"
+
+#include <string.h>
+
+#include "tt_int.h"
+
+/* Parses "<digits>[.<digits>]" and rounds half up; 0 on success. */
+static int parse_count(const char *s, size_t n, int64_t *out, int *decimal)
+{
+    const char *dot = memchr(s, '.', n);
+    size_t a = dot ? (size_t)(dot - s) : n;
+    uint64_t v;
+    if (!a || tt__parse_u64(s, a, &v) || v > INT64_MAX / 2)
+        return TT_EFORMAT;
+    *decimal = 0;
+    if (dot) {
+        size_t b = n - a - 1;
+        if (!b)
+            return TT_EFORMAT;
+        for (size_t i = 0; i < b; i++)
+            if (dot[1 + i] < '0' || dot[1 + i] > '9')
+                return TT_EFORMAT;
+        *decimal = 1;
+        if (dot[1] >= '5')
+            v++;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* Last blank-separated token of s[0..n): start offset, or n when none. */
+static size_t last_token(const char *s, size_t n)
+{
+    size_t e = n;
+    while (e > 0 && s[e - 1] == ' ')
+        e--;
+    size_t b = e;
+    while (b > 0 && s[b - 1] != ' ')
+        b--;
+    return b;
+}
+
+typedef struct fstate {
+    tt_profile *p;
+    const tt_import_opts *o;
+    tt_stats *stats;
+    const char *file;
+    tt_vec frames;
+    uint32_t th[2];
+    int diff; /* -1 unknown, 0 single, 1 two columns */
+    uint64_t lines, bad, bad_first, decimals;
+    char bad_msg[200];
+} fstate;
+
+static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, uint64_t lineno,
+                    tt_error *err)
+{
+    st->frames.len = 0;
+    size_t i = 0;
+    while (i <= n) {
+        size_t j = i;
+        while (j < n && s[j] != ';')
+            j++;
+        const char *f = s + i;
+        size_t fn = j - i;
+        tt__trim(&f, &fn);
+        if (fn) {
+            uint32_t id;
+            if (tt__frame_simple(st->p, &id, f, fn, TT_FRAME_NATIVE, NULL) ||
+                !tt_vec_push(&st->frames, &id))
+                return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno,
+                                    "out of memory");
+        }
+        i = j + 1;
+    }
+    if (!st->frames.len || st->frames.len > TT_MAX_STACK_DEPTH) {
+        tt_stats_add(st->stats, st->frames.len ? "stack_too_deep" : "folded_empty_stack",
+                     st->file, TT_SEV_WARN, 1, NULL);
+        return 0;
+    }
+    uint32_t cs;
+    if (tt_callsite_intern(st->p, &cs, st->frames.data, st->frames.len))
+        return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
+    for (int c = 0; c < ncols; c++) {
+        if (w[c] <= 0)
+            continue;
+        tt_sample smp;
+        tt_sample_init(&smp);
+        smp.utid = st->th[c];
+        smp.callsite = cs;
+        smp.weight = w[c];
+        smp.count = w[c] > UINT32_MAX ? UINT32_MAX : (uint32_t)w[c];
+        int rc = tt_profile_add(st->p, &smp, NULL);
+        if (rc == TT_ELIMIT)
+            return tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, lineno,
+                                "count %lld is above 2^40", (long long)w[c]);
+        if (rc)
+            return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno,
+                                "out of memory");
+    }
+    st->lines++;
+    return 0;
+}
+
+static int setup_threads(fstate *st, int diff)
+{
+    static const char *const names[2][2] = {{"all", ""}, {"before", "after"}};
+    st->diff = diff;
+    for (int c = 0; c <= diff; c++) {
+        if (tt_thread_intern(st->p, &st->th[c], st->o->source, -1, c, 32))
+            return TT_ENOMEM;
+        tt_thread_set_name(st->p, st->th[c], names[diff][c], strlen(names[diff][c]), 1);
+    }
+    return 0;
+}
+
+static int folded_line(fstate *st, const char *s, size_t n, uint64_t lineno, tt_error *err)
+{
+    tt__trim(&s, &n);
+    if (!n || s[0] == '#')
+        return 0;
+    size_t b1 = last_token(s, n);
+    int64_t w[2];
+    int dec = 0, dec2 = 0;
+    if (b1 == 0 || parse_count(s + b1, n - b1, &w[0], &dec)) {
+        char snip[64];
+        tt__snippet(snip, sizeof snip, s, n);
+        if (!st->bad++) {
+            st->bad_first = lineno;
+            snprintf(st->bad_msg, sizeof st->bad_msg, "%s", snip);
+        }
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s:%llu: expected \"frame;frame;... count\": %s", st->file,
+                 (unsigned long long)lineno, snip);
+        tt_stats_add(st->stats, "folded_unparsable_line", st->file, TT_SEV_WARN, 1, ex);
+        return 0;
+    }
+    size_t stack_end = b1, e2 = b1;
+    while (e2 > 0 && s[e2 - 1] == ' ')
+        e2--;
+    size_t b2 = last_token(s, e2);
+    int64_t w0;
+    int two = b2 > 0 && b2 < e2 && !parse_count(s + b2, e2 - b2, &w0, &dec2);
+    /* the first stack line decides: two numbers at the end make a differential file */
+    if (st->diff < 0 && setup_threads(st, two))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    int ncols = 1;
+    if (st->diff) {
+        ncols = 2;
+        w[1] = w[0];
+        w[0] = 0;
+        if (two) {
+            w[0] = w0;
+            stack_end = b2;
+        }
+    } else {
+        dec2 = 0;
+    }
+    if (dec || dec2)
+        st->decimals++;
+    return add_line(st, s, stack_end, w, ncols, lineno, err);
+}
+
+int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stats *stats,
+                     tt_error *err)
+{
+    fstate st;
+    memset(&st, 0, sizeof st);
+    st.p = p;
+    st.o = o;
+    st.stats = stats;
+    st.file = tt_input_name(in);
+    st.diff = -1;
+    tt_vec_init(&st.frames, sizeof(uint32_t));
+    tt_profile_meta *m = tt_profile_meta_get(p);
+    m->source_format = "folded";
+    m->clock = "unknown";
+    m->timeless = 1;
+    const char *line;
+    size_t n;
+    uint64_t lineno = 0;
+    int rc;
+    for (;;) {
+        rc = tt_input_line(in, &line, &n, &lineno, err);
+        if (rc == TT_DONE) {
+            rc = 0;
+            break;
+        }
+        if (rc || (rc = folded_line(&st, line, n, lineno, err)))
+            break;
+    }
+    if (!rc && st.decimals)
+        tt_stats_add(stats, "folded_decimal_count", st.file, TT_SEV_INFO, (int64_t)st.decimals,
+                     "decimal counts were rounded to integers");
+    if (!rc && !st.lines)
+        rc = tt_error_set(err, TT_EFORMAT, st.file, st.bad ? TT_LOC_LINE : 0, st.bad_first,
+                          st.bad ? "not a folded stack line: expected \"frame;frame;... "
+                                   "count\", found \"%s\""
+                                 : "no stacks in folded input%s",
+                          st.bad_msg);
+    tt_vec_free(&st.frames);
+    return rc;
+}

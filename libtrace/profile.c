@@ -1,0 +1,501 @@
+/* The sample container of one analysis: threads, samples, per-thread time order, run merging
+ * (spec/samples.md sections 1, 3, 4.3, 5.4) and the aggregates of section 6. */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+int tt_profile_new(tt_profile **out, int identity)
+{
+    tt_profile *p = calloc(1, sizeof *p);
+    if (!p || !(p->arena = tt_arena_new())) {
+        free(p);
+        return TT_ENOMEM;
+    }
+    p->identity = identity;
+    tt_vec_init(&p->frames, sizeof(tt_stack_frame));
+    tt_vec_init(&p->callsites, sizeof(tt_callsite));
+    tt_vec_init(&p->threads, sizeof(tt_thread));
+    tt_vec_init(&p->samples, sizeof(tt_sample));
+    tt_vec_init(&p->counters, sizeof(tt_counters));
+    p->meta.pid = -1;
+    p->meta.clock = "unknown";
+    p->meta.source_format = "unknown";
+    *out = p;
+    return 0;
+}
+
+void tt_profile_free(tt_profile *p)
+{
+    if (!p)
+        return;
+    tt_vec_free(&p->frames);
+    tt_vec_free(&p->callsites);
+    tt_vec_free(&p->threads);
+    tt_vec_free(&p->samples);
+    tt_vec_free(&p->counters);
+    tt__idtab_free(&p->ftab);
+    tt__idtab_free(&p->ttab);
+    tt__map_free(&p->csmap);
+    for (size_t i = 0; i < p->nfixed; i++)
+        tt_vec_free(&p->fixed[i]);
+    free(p->fixed);
+    free(p->order);
+    free(p->toff);
+    free(p->cs_rec);
+    tt_buf_free(&p->tmp);
+    tt_arena_free(p->arena);
+    free(p);
+}
+
+tt_profile_meta *tt_profile_meta_get(tt_profile *p) { return &p->meta; }
+size_t tt_profile_nframes(const tt_profile *p) { return p->frames.len; }
+size_t tt_profile_ncallsites(const tt_profile *p) { return p->callsites.len; }
+size_t tt_profile_nthreads(const tt_profile *p) { return p->threads.len; }
+size_t tt_profile_nsamples(const tt_profile *p) { return p->samples.len; }
+
+const tt_stack_frame *tt_profile_frame(const tt_profile *p, uint32_t id)
+{
+    return &TT_VEC_AT(&p->frames, tt_stack_frame, id);
+}
+
+const tt_callsite *tt_profile_callsite(const tt_profile *p, uint32_t id)
+{
+    return &TT_VEC_AT(&p->callsites, tt_callsite, id);
+}
+
+const tt_thread *tt_profile_thread(const tt_profile *p, uint32_t utid)
+{
+    return &TT_VEC_AT(&p->threads, tt_thread, utid);
+}
+
+tt_sample *tt_profile_sample(tt_profile *p, uint32_t i)
+{
+    return &TT_VEC_AT(&p->samples, tt_sample, i);
+}
+
+const tt_counters *tt_profile_counters(const tt_profile *p, uint32_t ctr)
+{
+    return ctr == TT_NONE ? NULL : &TT_VEC_AT(&p->counters, tt_counters, ctr);
+}
+
+typedef struct tkey {
+    uint32_t source;
+    int64_t pid, tid;
+} tkey;
+
+static int thread_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const tt_thread *t = &TT_VEC_AT(&((const tt_profile *)ctx)->threads, tt_thread, id);
+    const tkey *k = key;
+    return t->source == k->source && t->pid == k->pid && t->tid == k->tid;
+}
+
+int tt_thread_intern(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, int64_t tid,
+                     int tid_bits)
+{
+    tkey k = {source, pid, tid};
+    uint64_t h = tt__hash(&k.pid, sizeof k.pid, tt__mix64(source) ^ (uint64_t)tid);
+    uint32_t id = tt__idtab_find(&p->ttab, h, thread_eq, p, &k);
+    if (id != TT_NONE) {
+        *utid = id;
+        return 0;
+    }
+    if (p->finished)
+        return TT_EINVAL;
+    tt_thread t = {.utid = (uint32_t)p->threads.len, .source = source, .pid = pid, .tid = tid,
+                   .tid_bits = tid_bits};
+    if (p->threads.len >= TT_NONE - 1)
+        return TT_ELIMIT;
+    if (!tt_vec_push(&p->threads, &t) || tt__idtab_add(&p->ttab, h, t.utid))
+        return TT_ENOMEM;
+    *utid = t.utid;
+    return 0;
+}
+
+int tt_thread_set_name(tt_profile *p, uint32_t utid, const char *name, size_t n, int keep_first)
+{
+    tt_thread *t = &TT_VEC_AT(&p->threads, tt_thread, utid);
+    if (t->name && strlen(t->name) == n && !memcmp(t->name, name, n))
+        return 0;
+    int differs = t->name != NULL;
+    if (differs && keep_first)
+        return 1;
+    const char *s = tt_profile_str(p, name, n);
+    if (s)
+        t->name = s;
+    return differs;
+}
+
+void tt_thread_set_main(tt_profile *p, uint32_t utid)
+{
+    TT_VEC_AT(&p->threads, tt_thread, utid).is_main = 1;
+}
+
+int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid)
+{
+    const tt_thread *t = tt_profile_thread(p, utid);
+    if (t->name && t->name[0])
+        return tt_buf_puts(b, t->name);
+    return tt_buf_printf(b, "Thread-%lld", (long long)t->tid);
+}
+
+void tt_sample_init(tt_sample *s)
+{
+    memset(s, 0, sizeof *s);
+    s->cpu = s->end_cpu = -1;
+    s->weight = 1;
+    s->count = 1;
+    s->waker_utid = s->waker_seq = s->ctr = TT_NONE;
+}
+
+#define TIME_LIMIT ((int64_t)1 << 62)
+#define WEIGHT_LIMIT ((int64_t)1 << 40)
+
+static int in_range(const tt_sample *s)
+{
+    /* keeps every difference, midpoint and sum of the slice builder inside int64 */
+    return s->ts >= -TIME_LIMIT && s->ts <= TIME_LIMIT &&
+           (!s->is_interval || (s->end_ts >= s->ts && s->end_ts <= TIME_LIMIT)) &&
+           s->cpu >= -1 && s->cpu <= TIME_LIMIT &&
+           (!s->is_interval || (s->end_cpu >= -1 && s->end_cpu <= TIME_LIMIT)) &&
+           s->weight >= 0 && s->weight <= WEIGHT_LIMIT;
+}
+
+int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c)
+{
+    if (p->finished || s->callsite >= p->callsites.len || s->utid >= p->threads.len)
+        return TT_EINVAL;
+    if (!in_range(s))
+        return TT_ELIMIT;
+    if (p->samples.len >= TT_NONE - 1)
+        return TT_ELIMIT;
+    tt_sample *d = tt_vec_push(&p->samples, s);
+    if (!d)
+        return TT_ENOMEM;
+    d->seq = (uint32_t)(p->samples.len - 1);
+    if (!d->count)
+        d->count = 1;
+    d->ctr = TT_NONE;
+    if (c && c->known) {
+        if (!tt_vec_push(&p->counters, c)) {
+            p->samples.len--;
+            return TT_ENOMEM;
+        }
+        d->ctr = (uint32_t)(p->counters.len - 1);
+    }
+    if (!d->is_interval)
+        d->end_ts = d->ts, d->end_cpu = d->cpu;
+    return 0;
+}
+
+typedef struct skey {
+    int64_t ts;
+    uint32_t seq, idx;
+} skey;
+
+static int by_time(const void *a, const void *b)
+{
+    const skey *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int tt_profile_finish(tt_profile *p, tt_error *err)
+{
+    if (p->finished)
+        return 0;
+    size_t nt = p->threads.len, ns = p->samples.len;
+    p->toff = calloc(nt + 1, sizeof *p->toff);
+    p->order = malloc((ns ? ns : 1) * sizeof *p->order);
+    if (!p->toff || !p->order)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    const tt_sample *s = p->samples.data;
+    for (size_t i = 0; i < ns; i++)
+        p->toff[s[i].utid + 1]++;
+    for (size_t t = 0; t < nt; t++)
+        p->toff[t + 1] += p->toff[t];
+    size_t *fill = malloc((nt ? nt : 1) * sizeof *fill);
+    if (!fill)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    memcpy(fill, p->toff, nt * sizeof *fill);
+    for (size_t i = 0; i < ns; i++)
+        p->order[fill[s[i].utid]++] = (uint32_t)i;
+    free(fill);
+    /* stable grouping keeps input order; sort only the threads that are out of order
+     * (btrace writes interval records when they end, JSON-lines need not be sorted) */
+    for (size_t t = 0; t < nt; t++) {
+        uint32_t *o = p->order + p->toff[t];
+        size_t n = p->toff[t + 1] - p->toff[t];
+        int sorted = 1;
+        for (size_t i = 1; i < n && sorted; i++)
+            sorted = s[o[i - 1]].ts <= s[o[i]].ts;
+        if (!sorted) {
+            skey *k = malloc(n * sizeof *k);
+            if (!k)
+                return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            for (size_t i = 0; i < n; i++)
+                k[i] = (skey){s[o[i]].ts, s[o[i]].seq, o[i]};
+            qsort(k, n, sizeof *k, by_time);
+            for (size_t i = 0; i < n; i++)
+                o[i] = k[i].idx;
+            free(k);
+        }
+    }
+    p->finished = 1;
+    return 0;
+}
+
+const uint32_t *tt_profile_thread_order(const tt_profile *p, uint32_t utid, size_t *n)
+{
+    if (!p->finished || utid >= p->threads.len) {
+        *n = 0;
+        return NULL;
+    }
+    *n = p->toff[utid + 1] - p->toff[utid];
+    return p->order + p->toff[utid];
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int64_t tt_profile_max_gap(const tt_profile *p, uint32_t utid, int64_t max_gap)
+{
+    if (max_gap != TT_GAP_AUTO)
+        return max_gap;
+    size_t n;
+    const uint32_t *o = tt_profile_thread_order(p, utid, &n);
+    const tt_sample *s = p->samples.data;
+    int64_t med = 1000000; /* no intervals: as for 1 ms sampling */
+    if (n >= 2) {
+        int64_t *d = malloc((n - 1) * sizeof *d);
+        if (d) {
+            size_t m = 0;
+            for (size_t i = 1; i < n; i++) {
+                int64_t a = s[o[i - 1]].end_ts > s[o[i - 1]].ts ? s[o[i - 1]].end_ts
+                                                                 : s[o[i - 1]].ts;
+                int64_t b = s[o[i]].ts;
+                if (b >= a)
+                    d[m++] = b - a;
+            }
+            if (m) {
+                qsort(d, m, sizeof *d, cmp_i64);
+                med = d[(m - 1) / 2];
+            }
+            free(d);
+        }
+    }
+    int64_t g = med > INT64_MAX / 20 ? INT64_MAX : med * 20;
+    if (g < 5000000)
+        g = 5000000;
+    if (g > 200000000)
+        g = 200000000;
+    return g;
+}
+
+/* Same type class (4.3): a custom sample is not merged into cpu samples. */
+static int mergeable(const tt_sample *a, const tt_sample *b, int64_t max_gap)
+{
+    return a->callsite == b->callsite && a->msg_id == b->msg_id && !a->is_interval &&
+           !b->is_interval && a->type == b->type && b->ts - a->ts <= max_gap &&
+           a->waker_utid == TT_NONE && b->waker_utid == TT_NONE;
+}
+
+static void run_from(tt_run *r, const tt_sample *s, uint32_t idx)
+{
+    r->ts = s->ts;
+    r->end_ts = s->end_ts;
+    r->cpu = s->cpu;
+    r->end_cpu = s->end_cpu;
+    r->weight = s->weight;
+    r->msg_id = s->msg_id;
+    r->callsite = s->callsite;
+    r->count = s->count;
+    r->first = r->last = idx;
+    r->waker_utid = s->waker_utid;
+    r->waker_seq = s->waker_seq;
+    r->type = s->type;
+    r->is_blocking = s->is_blocking;
+    r->is_interval = s->is_interval;
+}
+
+int tt_profile_runs(tt_vec *out, const tt_profile *p, uint32_t utid, int64_t max_gap_ns)
+{
+    out->len = 0;
+    size_t n;
+    const uint32_t *o = tt_profile_thread_order(p, utid, &n);
+    const tt_sample *s = p->samples.data;
+    tt_run *cur = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const tt_sample *x = &s[o[i]];
+        if (cur && !p->meta.timeless && mergeable(&s[cur->last], x, max_gap_ns) &&
+            cur->count < UINT32_MAX - x->count) {
+            cur->end_ts = x->end_ts;
+            cur->end_cpu = x->end_cpu;
+            cur->weight += x->weight;
+            cur->count += x->count;
+            cur->last = o[i];
+            continue;
+        }
+        cur = tt_vec_push(out, NULL);
+        if (!cur)
+            return TT_ENOMEM;
+        run_from(cur, x, o[i]);
+    }
+    return 0;
+}
+
+const uint8_t *tt__callsite_recursive(tt_profile *p)
+{
+    size_t n = p->callsites.len;
+    if (p->cs_rec && p->cs_rec_n == n)
+        return p->cs_rec;
+    uint8_t *r = realloc(p->cs_rec, n ? n : 1);
+    if (!r)
+        return NULL;
+    const tt_callsite *c = p->callsites.data;
+    for (size_t i = p->cs_rec_n; i < n; i++) {
+        r[i] = 0;
+        for (uint32_t a = c[i].parent; a != TT_NONE; a = c[a].parent)
+            if (c[a].frame == c[i].frame) {
+                r[i] = 1;
+                break;
+            }
+    }
+    p->cs_rec = r;
+    p->cs_rec_n = n;
+    return r;
+}
+
+int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t utid)
+{
+    size_t nc = p->callsites.len;
+    memset(out, 0, nc * sizeof *out);
+    const tt_sample *s = p->samples.data;
+    for (size_t i = 0; i < p->samples.len; i++) {
+        if (utid != TT_NONE && s[i].utid != utid)
+            continue;
+        out[s[i].callsite].self_weight += s[i].weight;
+        out[s[i].callsite].self_samples += s[i].count;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        out[i].total_weight = out[i].self_weight;
+        out[i].total_samples = out[i].self_samples;
+    }
+    /* children have larger ids than parents: one downward pass accumulates totals */
+    const tt_callsite *c = p->callsites.data;
+    for (size_t i = nc; i-- > 0;)
+        if (c[i].parent != TT_NONE) {
+            out[c[i].parent].total_weight += out[i].total_weight;
+            out[c[i].parent].total_samples += out[i].total_samples;
+        }
+    return 0;
+}
+
+int tt_profile_frame_weights(tt_weight *out, const tt_profile *p, const tt_weight *cw)
+{
+    memset(out, 0, p->frames.len * sizeof *out);
+    const uint8_t *rec = tt__callsite_recursive((tt_profile *)p);
+    if (!rec)
+        return TT_ENOMEM;
+    const tt_callsite *c = p->callsites.data;
+    for (size_t i = 0; i < p->callsites.len; i++) {
+        tt_weight *f = &out[c[i].frame];
+        f->self_weight += cw[i].self_weight;
+        f->self_samples += cw[i].self_samples;
+        /* a subtree below an outer occurrence of the same frame is already counted */
+        if (!rec[i]) {
+            f->total_weight += cw[i].total_weight;
+            f->total_samples += cw[i].total_samples;
+        }
+    }
+    return 0;
+}
+
+int tt_profile_set_slices(tt_profile *p, uint32_t utid, const tt_slice *s, size_t n)
+{
+    if (utid >= p->threads.len)
+        return TT_EINVAL;
+    if (p->nfixed < p->threads.len) {
+        tt_vec *f = realloc(p->fixed, p->threads.len * sizeof *f);
+        if (!f)
+            return TT_ENOMEM;
+        for (size_t i = p->nfixed; i < p->threads.len; i++)
+            tt_vec_init(&f[i], sizeof(tt_slice));
+        p->fixed = f;
+        p->nfixed = p->threads.len;
+    }
+    tt_vec *v = &p->fixed[utid];
+    v->len = 0;
+    if (tt_vec_reserve(v, n ? n : 1))
+        return TT_ENOMEM;
+    if (n)
+        memcpy(v->data, s, n * sizeof *s);
+    v->len = n;
+    return 0;
+}
+
+static int link_child(tt_vec *out, uint32_t id)
+{
+    tt_tree_node *n = &TT_VEC_AT(out, tt_tree_node, id);
+    if (n->parent == TT_NONE)
+        return 0;
+    tt_tree_node *par = &TT_VEC_AT(out, tt_tree_node, n->parent);
+    n->next_sibling = par->first_child;
+    par->first_child = id;
+    return 0;
+}
+
+int tt_profile_tree(tt_vec *out, const tt_profile *p, const tt_weight *cw, int inverted)
+{
+    out->len = 0;
+    const tt_callsite *c = p->callsites.data;
+    size_t nc = p->callsites.len;
+    if (!inverted) {
+        if (tt_vec_reserve(out, nc ? nc : 1))
+            return TT_ENOMEM;
+        for (size_t i = 0; i < nc; i++) {
+            tt_tree_node n = {c[i].parent, c[i].frame, c[i].depth, TT_NONE, TT_NONE, cw[i]};
+            tt_vec_push(out, &n);
+        }
+    } else {
+        tt__map m = {0};
+        for (size_t i = 0; i < nc; i++) {
+            if (!cw[i].self_samples && !cw[i].self_weight)
+                continue;
+            uint32_t parent = TT_NONE, depth = 0;
+            for (uint32_t a = (uint32_t)i; a != TT_NONE; a = c[a].parent, depth++) {
+                uint64_t key = ((uint64_t)parent << 32) | c[a].frame;
+                uint32_t node;
+                if (!tt__map_get(&m, key, &node)) {
+                    tt_tree_node n = {parent, c[a].frame, depth, TT_NONE, TT_NONE, {0, 0, 0, 0}};
+                    if (!tt_vec_push(out, &n) ||
+                        tt__map_put(&m, key, (uint32_t)(out->len - 1))) {
+                        tt__map_free(&m);
+                        return TT_ENOMEM;
+                    }
+                    node = (uint32_t)(out->len - 1);
+                }
+                tt_tree_node *n = &TT_VEC_AT(out, tt_tree_node, node);
+                n->w.total_weight += cw[i].self_weight;
+                n->w.total_samples += cw[i].self_samples;
+                if (parent == TT_NONE) {
+                    n->w.self_weight += cw[i].self_weight;
+                    n->w.self_samples += cw[i].self_samples;
+                }
+                parent = node;
+            }
+        }
+        tt__map_free(&m);
+    }
+    /* link children in reverse so that the lists end up in creation order */
+    for (size_t i = out->len; i-- > 0;)
+        link_child(out, (uint32_t)i);
+    return 0;
+}

@@ -1,0 +1,465 @@
+/* Sample-to-slice reconstruction, spec/samples.md section 5: per-thread items (5.1), the core
+ * diff (5.2), split rules (5.3), max gap (5.4), begin/end policies (5.5), attribution (5.6). */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+enum { IT_FIRST = 0, IT_LAST, IT_BEGIN, IT_END };
+
+typedef struct item {
+    int64_t t, cpu;
+    int64_t block;       /* blocking duration carried by an end item */
+    uint64_t msg_id;
+    uint32_t callsite, seq, sample, count, run;
+    uint32_t waker_utid, waker_seq;
+    uint8_t kind, type, has_ctr, end_flag;
+} item;
+
+typedef struct open_slice {
+    uint32_t slice, first;
+    int64_t child_dur, child_tdur;
+    int child_tdur_unknown;
+} open_slice;
+
+void tt_slice_opts_init(tt_slice_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_gap = TT_GAP_AUTO;
+    o->end_policy = TT_END_LAST;
+    o->end_pad = 10;
+}
+
+const char *tt_end_kind_name(int k)
+{
+    static const char *const n[] = {"exact", "inferred", "unterminated", "truncated"};
+    return k >= 0 && k <= TT_ENDK_TRUNCATED ? n[k] : "inferred";
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    return (int)x->end_flag - (int)y->end_flag;
+}
+
+static void item_point(item *it, const tt_sample *s, uint32_t idx, int kind, uint32_t count)
+{
+    memset(it, 0, sizeof *it);
+    it->t = kind == IT_END ? s->end_ts : s->ts;
+    it->cpu = kind == IT_END ? s->end_cpu : s->cpu;
+    it->msg_id = s->msg_id;
+    it->callsite = s->callsite;
+    it->seq = s->seq;
+    it->sample = idx;
+    it->count = count;
+    it->kind = (uint8_t)kind;
+    it->type = s->type;
+    it->end_flag = kind == IT_END || kind == IT_LAST;
+    it->waker_utid = it->waker_seq = TT_NONE;
+    /* counters of an interval sample were read at its end (2.1.3) */
+    it->has_ctr = s->ctr != TT_NONE && (kind != IT_BEGIN);
+}
+
+/* Items of one thread (5.1), sorted by (t, seq, begin before end). */
+static int build_items(tt_vec *items, const tt_profile *p, uint32_t utid, int64_t max_gap)
+{
+    tt_vec runs;
+    tt_vec_init(&runs, sizeof(tt_run));
+    int rc = tt_profile_runs(&runs, p, utid, max_gap);
+    const tt_sample *s = p->samples.data;
+    int sorted = 1;
+    for (size_t i = 0; i < runs.len && !rc; i++) {
+        const tt_run *r = &TT_VEC_AT(&runs, tt_run, i);
+        item a, b;
+        if (r->is_interval) {
+            item_point(&a, &s[r->first], r->first, IT_BEGIN, r->count);
+            item_point(&b, &s[r->first], r->first, IT_END, 0);
+            b.block = r->is_blocking ? r->end_ts - r->ts : 0;
+            a.waker_utid = r->waker_utid;
+            a.waker_seq = r->waker_seq;
+        } else {
+            item_point(&a, &s[r->first], r->first, IT_FIRST, r->count);
+            if (r->first != r->last)
+                item_point(&b, &s[r->last], r->last, IT_LAST, 0);
+        }
+        a.run = b.run = (uint32_t)i;
+        if (items->len && item_cmp(&TT_VEC_AT(items, item, items->len - 1), &a) > 0)
+            sorted = 0;
+        if (!tt_vec_push(items, &a))
+            rc = TT_ENOMEM;
+        else if ((r->is_interval || r->first != r->last) && !tt_vec_push(items, &b))
+            rc = TT_ENOMEM;
+        else if (r->is_interval || r->first != r->last)
+            sorted = sorted && item_cmp(&a, &b) <= 0;
+    }
+    tt_vec_free(&runs);
+    if (!rc && !sorted)
+        qsort(items->data, items->len, sizeof(item), item_cmp);
+    return rc;
+}
+
+typedef struct bctx {
+    tt_profile *p;
+    const tt_slice_opts *o;
+    const item *it;
+    size_t m;
+    int64_t max_gap;
+    int64_t *cum_block;  /* prefix sums, index i+1 = through item i */
+    uint64_t *cum_count;
+    tt_vec *out;
+    tt_slice_info *info;
+    uint32_t *open_frames; /* per frame: open occurrences (recursion flag) */
+} bctx;
+
+static int64_t mid(int64_t a, int64_t b) { return a + (b - a) / 2; }
+
+/* A gap between items i-1 and i (5.4); the two items of one run never have one: the run's
+ * samples were each within the max gap of the next. */
+static int is_gap(const bctx *c, size_t i)
+{
+    const item *a = &c->it[i - 1], *b = &c->it[i];
+    if (a->run == b->run && ((b->kind == IT_LAST && a->kind == IT_FIRST) ||
+                             (b->kind == IT_END && a->kind == IT_BEGIN)))
+        return 0; /* an interval sample observed the thread continuously */
+    return b->t - a->t > c->max_gap;
+}
+
+static int near_prev(const bctx *c, size_t i) { return i > 0 && !is_gap(c, i); }
+
+static int near_next(const bctx *c, size_t i) { return i + 1 < c->m && !is_gap(c, i + 1); }
+
+static int64_t pad_after(const bctx *c, size_t last)
+{
+    int64_t pad = c->o->end_pad;
+    if (last + 1 < c->m && c->it[last + 1].t - c->it[last].t < pad)
+        pad = c->it[last + 1].t - c->it[last].t;
+    return pad;
+}
+
+static int64_t begin_time(const bctx *c, size_t first)
+{
+    if (c->o->end_policy == TT_END_MID && near_prev(c, first))
+        return mid(c->it[first - 1].t, c->it[first].t);
+    return c->it[first].t;
+}
+
+static int64_t end_time(const bctx *c, size_t last)
+{
+    if (near_next(c, last)) {
+        if (c->o->end_policy == TT_END_MID)
+            return mid(c->it[last].t, c->it[last + 1].t);
+        if (c->o->end_policy == TT_END_NEXT)
+            return c->it[last + 1].t;
+    }
+    return c->it[last].t + pad_after(c, last);
+}
+
+static int64_t cpu_span(const bctx *c, size_t first, size_t last, int64_t *begin)
+{
+    const item *it = c->it;
+    int64_t b = it[first].cpu, e = it[last].cpu;
+    if (c->o->end_policy == TT_END_MID) {
+        if (near_prev(c, first) && it[first - 1].cpu >= 0 && b >= 0)
+            b = mid(it[first - 1].cpu, b);
+        if (near_next(c, last) && it[last + 1].cpu >= 0 && e >= 0)
+            e = mid(e, it[last + 1].cpu);
+    } else if (c->o->end_policy == TT_END_NEXT && near_next(c, last)) {
+        e = it[last + 1].cpu;
+    }
+    *begin = b >= 0 ? b : -1;
+    if (b < 0 || e < 0 || e < b)
+        return -1;
+    return e - b;
+}
+
+static void counters(const bctx *c, tt_slice *s, size_t first, size_t last)
+{
+    const item *b = &c->it[first], *e = &c->it[last];
+    if (!b->has_ctr || !e->has_ctr)
+        return;
+    const tt_counters *cb = tt_profile_counters(c->p, TT_VEC_AT(&c->p->samples, tt_sample,
+                                                                b->sample).ctr);
+    const tt_counters *ce = tt_profile_counters(c->p, TT_VEC_AT(&c->p->samples, tt_sample,
+                                                                e->sample).ctr);
+    if (!cb || !ce)
+        return;
+    for (int k = 0; k < TT_CTR_COUNT; k++) {
+        unsigned bit = 1u << k;
+        if (!(cb->known & ce->known & bit))
+            continue;
+        if (k >= TT_CTR_MAJ_FLT) { /* u32 rusage counters wrap */
+            s->ctr[k] = (uint32_t)(ce->v[k] - cb->v[k]);
+        } else if (ce->v[k] < cb->v[k]) {
+            c->info->negative_counter_deltas++;
+            continue;
+        } else {
+            s->ctr[k] = ce->v[k] - cb->v[k];
+        }
+        s->ctr_known |= bit;
+    }
+}
+
+static int open_slice_at(bctx *c, tt_vec *open, size_t i, uint32_t callsite, uint32_t depth)
+{
+    const tt_callsite *cs = tt_profile_callsite(c->p, callsite);
+    tt_slice s;
+    memset(&s, 0, sizeof s);
+    s.ts = begin_time(c, i);
+    s.thread_dur = s.self_thread_dur = s.block_dur = s.thread_ts = -1;
+    s.gap_before = near_prev(c, i) ? c->it[i].t - c->it[i - 1].t : -1;
+    s.gap_after = -1;
+    s.msg_id = c->it[i].msg_id;
+    s.type = c->it[i].type;
+    s.depth = depth;
+    s.frame = cs->frame;
+    s.callsite = callsite;
+    s.parent = open->len ? TT_VEC_AT(open, open_slice, open->len - 1).slice : TT_NONE;
+    s.wakeup_utid = c->it[i].kind == IT_BEGIN ? c->it[i].waker_utid : TT_NONE;
+    if (s.wakeup_utid != TT_NONE && c->it[i].waker_seq != TT_NONE)
+        s.waker_ts = TT_VEC_AT(&c->p->samples, tt_sample, c->it[i].waker_seq).ts;
+    s.is_recursive = c->open_frames[cs->frame] > 0;
+    c->open_frames[cs->frame]++;
+    s.end_kind = TT_ENDK_INFERRED;
+    if (c->out->len >= TT_NONE - 1)
+        return TT_ELIMIT;
+    if (!tt_vec_push(c->out, &s))
+        return TT_ENOMEM;
+    open_slice os = {(uint32_t)(c->out->len - 1), (uint32_t)i, 0, 0, 0};
+    return tt_vec_push(open, &os) ? 0 : TT_ENOMEM;
+}
+
+static void close_top(bctx *c, tt_vec *open, size_t last, int final)
+{
+    open_slice os = TT_VEC_AT(open, open_slice, open->len - 1);
+    open->len--;
+    tt_slice *s = &TT_VEC_AT(c->out, tt_slice, os.slice);
+    int64_t end = end_time(c, last);
+    s->dur = end > s->ts ? end - s->ts : 0;
+    s->thread_dur = cpu_span(c, os.first, last, &s->thread_ts);
+    s->self_dur = s->dur - os.child_dur;
+    if (s->self_dur < 0)
+        s->self_dur = 0;
+    if (s->thread_dur >= 0 && !os.child_tdur_unknown) {
+        s->self_thread_dur = s->thread_dur - os.child_tdur;
+        if (s->self_thread_dur < 0)
+            s->self_thread_dur = 0;
+    }
+    s->block_dur = c->cum_block[last + 1] - c->cum_block[os.first];
+    s->sample_count = (uint32_t)(c->cum_count[last + 1] - c->cum_count[os.first]);
+    s->gap_after = near_next(c, last) ? c->it[last + 1].t - c->it[last].t : -1;
+    if (final)
+        s->end_kind = c->p->meta.truncated ? TT_ENDK_TRUNCATED : TT_ENDK_UNTERMINATED;
+    counters(c, s, os.first, last);
+    c->open_frames[s->frame]--;
+    if (s->depth == 0)
+        c->info->covered_dur += s->dur;
+    if (open->len) {
+        open_slice *par = &TT_VEC_AT(open, open_slice, open->len - 1);
+        par->child_dur += s->dur;
+        if (s->thread_dur < 0)
+            par->child_tdur_unknown = 1;
+        else
+            par->child_tdur += s->thread_dur;
+    }
+}
+
+/* Deepest loop frame in the common prefix (5.3 rule 1): keep up to and including it. */
+static size_t msg_split(const bctx *c, const uint8_t *is_loop, const tt_vec *open, size_t k)
+{
+    for (size_t d = k; d-- > 0;) {
+        const tt_slice *s = &TT_VEC_AT(c->out, tt_slice,
+                                       TT_VEC_AT(open, open_slice, d).slice);
+        if (is_loop[s->frame])
+            return d + 1;
+    }
+    return 0;
+}
+
+static int mark_gap(bctx *c, size_t i, uint32_t gap_cs)
+{
+    tt_slice s;
+    memset(&s, 0, sizeof s);
+    s.ts = c->it[i - 1].t + pad_after(c, i - 1);
+    s.dur = c->it[i].t - s.ts;
+    s.self_dur = s.dur;
+    s.thread_dur = s.self_thread_dur = s.block_dur = s.thread_ts = -1;
+    s.gap_before = s.gap_after = -1;
+    s.parent = s.wakeup_utid = TT_NONE;
+    s.callsite = gap_cs;
+    s.frame = tt_profile_callsite(c->p, gap_cs)->frame;
+    s.is_synthetic = 1;
+    s.type = TT_ST_OTHER;
+    s.end_kind = TT_ENDK_INFERRED;
+    return tt_vec_push(c->out, &s) ? 0 : TT_ENOMEM;
+}
+
+/* Hands the finished depth-0 subtree(s) to the sink (5.7 streaming). */
+static int flush(bctx *c)
+{
+    if (!c->o->sink || !c->out->len)
+        return 0;
+    int rc = c->o->sink(c->o->sink_ctx, c->out->data, c->out->len) ? TT_EIO : 0;
+    c->out->len = 0;
+    return rc;
+}
+
+static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t *path)
+{
+    tt_vec open;
+    tt_vec_init(&open, sizeof(open_slice));
+    int rc = 0;
+    for (size_t i = 0; i < c->m && !rc; i++) {
+        const item *cur = &c->it[i];
+        size_t n = (size_t)tt_profile_callsite(c->p, cur->callsite)->depth + 1;
+        uint32_t cs = cur->callsite; /* path[d]: the callsite at depth d */
+        for (size_t d = n; d-- > 0;) {
+            path[d] = cs;
+            cs = tt_profile_callsite(c->p, cs)->parent;
+        }
+        size_t k = 0;
+        int gap = 0;
+        if (i > 0) {
+            const item *prev = &c->it[i - 1];
+            while (k < open.len && k < n &&
+                   TT_VEC_AT(c->out, tt_slice, TT_VEC_AT(&open, open_slice, k).slice).callsite ==
+                       path[k])
+                k++;
+            if (!c->o->no_msg_split && prev->msg_id && cur->msg_id &&
+                prev->msg_id != cur->msg_id) {
+                size_t k2 = msg_split(c, is_loop, &open, k);
+                if (k2 < k && k2 < open.len)
+                    c->info->msg_splits++;
+                k = k2 < k ? k2 : k;
+            }
+            if (cur->kind == IT_BEGIN && k > n - 1)
+                k = n - 1;
+            if (prev->kind == IT_END && k > open.len - 1)
+                k = open.len - 1;
+            if (is_gap(c, i)) {
+                k = 0;
+                gap = 1;
+                c->info->gap_splits++;
+            }
+        }
+        while (open.len > k)
+            close_top(c, &open, i - 1, 0);
+        if (!open.len)
+            rc = flush(c);
+        if (!rc && gap && c->o->mark_gaps && gap_cs != TT_NONE && !(rc = mark_gap(c, i, gap_cs)))
+            rc = flush(c);
+        for (size_t d = open.len; d < n && !rc; d++)
+            rc = open_slice_at(c, &open, i, path[d], (uint32_t)d);
+    }
+    while (!rc && open.len)
+        close_top(c, &open, c->m - 1, 1);
+    if (!rc)
+        rc = flush(c);
+    tt_vec_free(&open);
+    return rc;
+}
+
+static int loop_flags(uint8_t **out, tt_profile *p, const tt_slice_opts *o)
+{
+    static const char *const def[] = {"android.os.Looper.loop()"};
+    const char *const *names = o->loop_frames ? o->loop_frames : def;
+    size_t nn = o->loop_frames ? o->n_loop_frames : 1;
+    size_t nf = tt_profile_nframes(p);
+    uint8_t *f = calloc(nf ? nf : 1, 1);
+    if (!f)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < nf; i++)
+        for (size_t j = 0; j < nn; j++)
+            if (!strcmp(tt_profile_frame(p, (uint32_t)i)->name, names[j]))
+                f[i] = 1;
+    *out = f;
+    return 0;
+}
+
+int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t utid,
+                   const tt_slice_opts *o, tt_error *err)
+{
+    out->len = 0;
+    memset(info, 0, sizeof *info);
+    if (!p->finished || utid >= p->threads.len)
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "slice building needs a finished "
+                                                        "profile and a valid thread");
+    if (utid < p->nfixed && p->fixed[utid].len) {
+        if (tt_vec_reserve(out, p->fixed[utid].len))
+            return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        memcpy(out->data, p->fixed[utid].data, p->fixed[utid].len * sizeof(tt_slice));
+        out->len = p->fixed[utid].len;
+        const tt_slice *s = out->data;
+        for (size_t i = 0; i < out->len; i++)
+            if (s[i].depth == 0) {
+                info->covered_dur += s[i].dur;
+                if (!info->items || s[i].ts < info->first_ts)
+                    info->first_ts = s[i].ts;
+                if (s[i].ts + s[i].dur > info->last_ts)
+                    info->last_ts = s[i].ts + s[i].dur;
+                info->items++;
+            }
+        if (o->sink) {
+            int r = o->sink(o->sink_ctx, out->data, out->len);
+            out->len = 0;
+            if (r)
+                return tt_error_set(err, TT_EIO, NULL, 0, 0, "write failed");
+        }
+        return 0;
+    }
+    if (p->meta.timeless)
+        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                            "the input has no timestamps (folded stacks): slices cannot be "
+                            "rebuilt");
+    uint32_t gap_cs = TT_NONE;
+    if (o->mark_gaps) {
+        uint32_t f;
+        if (tt__frame_simple(p, &f, "[no samples]", 12, TT_FRAME_SYNTHETIC, NULL) ||
+            tt_callsite_intern(p, &gap_cs, &f, 1))
+            return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    bctx c = {.p = p, .o = o, .out = out, .info = info};
+    c.max_gap = tt_profile_max_gap(p, utid, o->max_gap);
+    info->max_gap = c.max_gap;
+    tt_vec items;
+    tt_vec_init(&items, sizeof(item));
+    uint8_t *is_loop = NULL;
+    uint32_t *path = malloc((TT_MAX_STACK_DEPTH + 1) * sizeof *path);
+    int rc = path ? build_items(&items, p, utid, c.max_gap) : TT_ENOMEM;
+    if (!rc)
+        rc = loop_flags(&is_loop, p, o);
+    c.it = items.data;
+    c.m = items.len;
+    if (!rc && c.m) {
+        c.cum_block = calloc(c.m + 1, sizeof *c.cum_block);
+        c.cum_count = calloc(c.m + 1, sizeof *c.cum_count);
+        c.open_frames = calloc(tt_profile_nframes(p) + 1, sizeof *c.open_frames);
+        if (!c.cum_block || !c.cum_count || !c.open_frames)
+            rc = TT_ENOMEM;
+        for (size_t i = 0; !rc && i < c.m; i++) {
+            c.cum_block[i + 1] = c.cum_block[i] + c.it[i].block;
+            c.cum_count[i + 1] = c.cum_count[i] + c.it[i].count;
+        }
+        info->items = c.m;
+        info->first_ts = c.it[0].t;
+        info->last_ts = c.it[c.m - 1].t;
+        if (!rc)
+            rc = diff_items(&c, is_loop, gap_cs, path);
+    }
+    free(c.cum_block);
+    free(c.cum_count);
+    free(c.open_frames);
+    free(is_loop);
+    free(path);
+    tt_vec_free(&items);
+    if (rc)
+        return tt_error_set(err, rc, NULL, 0, 0, rc == TT_ELIMIT ? "too many slices"
+                                                 : rc == TT_EIO  ? "write failed"
+                                                                 : "out of memory");
+    return 0;
+}

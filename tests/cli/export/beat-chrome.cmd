@@ -1,0 +1,1 @@
+tracetool export --format chrome -m beat-small-mapping.txt beat-small.txt

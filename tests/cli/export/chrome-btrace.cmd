@@ -1,0 +1,1 @@
+tracetool export --format chrome --thread main ../../samples/sampling.bin

@@ -1,0 +1,1 @@
+tracetool export --format folded --weight cpu ../../samples/stacks.folded

@@ -1,0 +1,1 @@
+tracetool export --format folded --folded-root none ../../samples/perf-fib.txt.gz

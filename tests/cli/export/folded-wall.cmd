@@ -1,0 +1,1 @@
+tracetool export --format folded --weight wall --folded-root process ../../samples/samples.jsonl

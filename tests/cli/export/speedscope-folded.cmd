@@ -1,0 +1,1 @@
+tracetool export --format speedscope --weight period ../../samples/stacks.folded

@@ -1,0 +1,1 @@
+tracetool samples --max-gap 3parsecs slices-example.jsonl

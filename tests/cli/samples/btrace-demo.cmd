@@ -1,0 +1,1 @@
+tracetool samples --top 5 ../../samples/sampling.bin

@@ -1,0 +1,1 @@
+tracetool samples samples-bad.jsonl

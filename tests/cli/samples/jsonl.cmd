@@ -1,0 +1,1 @@
+tracetool samples --slice-end mid --mark-gaps ../../samples/samples.jsonl

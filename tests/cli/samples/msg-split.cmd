@@ -1,0 +1,1 @@
+tracetool samples --format json msg-split.jsonl

@@ -1,0 +1,1 @@
+tracetool samples --format json --no-msg-split msg-split.jsonl

@@ -1,0 +1,1 @@
+tracetool samples --kind perf perf-bad.txt

@@ -1,0 +1,1 @@
+tracetool samples perf-bad.txt

@@ -1,0 +1,1 @@
+tracetool samples --top 3 --event cpu_atom/cycles/Pu perf-variants.txt

@@ -1,0 +1,1 @@
+gzip -c slices-example.jsonl | tracetool samples --max-gap 20ms -

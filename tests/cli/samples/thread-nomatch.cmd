@@ -1,0 +1,1 @@
+tracetool samples --thread nosuch ../../samples/stacks.folded

@@ -1,0 +1,738 @@
+/* Sampled stacks (spec/samples.md): interning (4.2), run merging (4.3), slice rebuilding
+ * (5.2-5.5 incl. the worked example), readers' bad input (2.1-2.4), exports (7.1-7.3). */
+#include "unit.h"
+
+#include <jansson.h>
+
+static tt_profile *prof(void)
+{
+    tt_profile *p;
+    ck_assert_int_eq(tt_profile_new(&p, TT_IDENT_NAME), 0);
+    return p;
+}
+
+/* Interns a stack of one-letter frames, root first ("mAB" = main > A > B). */
+static uint32_t stack(tt_profile *p, const char *s)
+{
+    uint32_t f[64];
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        char name[8] = {s[i], 0};
+        if (s[i] == 'm')
+            strcpy(name, "main");
+        tt_stack_frame fr = {.name = name};
+        ck_assert_int_eq(tt_frame_intern(p, &f[i], &fr), 0);
+    }
+    uint32_t leaf;
+    ck_assert_int_eq(tt_callsite_intern(p, &leaf, f, n), 0);
+    return leaf;
+}
+
+static void point(tt_profile *p, uint32_t utid, int64_t ts, const char *s, uint64_t msg)
+{
+    tt_sample x;
+    tt_sample_init(&x);
+    x.utid = utid;
+    x.ts = ts;
+    x.callsite = stack(p, s);
+    x.msg_id = msg;
+    ck_assert_int_eq(tt_profile_add(p, &x, NULL), 0);
+}
+
+START_TEST(interning)
+{
+    tt_profile *p = prof();
+    uint32_t a = stack(p, "mAB"), b = stack(p, "mAB"), c = stack(p, "mAC");
+    ck_assert_uint_eq(a, b);
+    ck_assert_uint_ne(a, c);
+    ck_assert_uint_eq(tt_profile_ncallsites(p), 4); /* m, A, B, C: the prefix is shared */
+    const tt_callsite *cs = tt_profile_callsite(p, c);
+    ck_assert_uint_eq(cs->depth, 2);
+    ck_assert_uint_eq(cs->parent, tt_profile_callsite(p, a)->parent);
+    ck_assert_uint_lt(cs->parent, c);
+    uint32_t fr[8];
+    ck_assert_uint_eq(tt_callsite_frames(p, c, fr, 8), 3);
+    ck_assert_str_eq(tt_profile_frame(p, fr[0])->name, "main");
+    ck_assert_str_eq(tt_profile_frame(p, fr[2])->name, "C");
+    /* address identity keeps same-named frames apart */
+    tt_profile *q;
+    ck_assert_int_eq(tt_profile_new(&q, TT_IDENT_ADDRESS), 0);
+    tt_stack_frame x = {.name = "lambda", .has_addr = 1, .addr = 1}, y = x;
+    y.addr = 2;
+    uint32_t i1, i2, i3;
+    tt_frame_intern(q, &i1, &x);
+    tt_frame_intern(q, &i2, &y);
+    tt_frame_intern(p, &i3, &x);
+    ck_assert_uint_ne(i1, i2);
+    tt_frame_intern(p, &i1, &y);
+    ck_assert_uint_eq(i1, i3);
+    tt_profile_free(q);
+    tt_profile_free(p);
+}
+END_TEST
+
+START_TEST(run_merging)
+{
+    tt_profile *p = prof();
+    uint32_t t;
+    tt_thread_intern(p, &t, 0, 1, 1, 32);
+    point(p, t, 0, "mA", 1);
+    point(p, t, 1000000, "mA", 1);
+    point(p, t, 2000000, "mA", 1);
+    point(p, t, 3000000, "mA", 2);       /* new message: new run */
+    point(p, t, 900000000, "mA", 2);     /* beyond the max gap: new run */
+    tt_sample iv;
+    tt_sample_init(&iv);
+    iv.utid = t;
+    iv.ts = 900000001;
+    iv.end_ts = 900000100;
+    iv.is_interval = 1;
+    iv.callsite = stack(p, "mA");
+    iv.msg_id = 2;
+    tt_profile_add(p, &iv, NULL);        /* intervals are never merged */
+    ck_assert_int_eq(tt_profile_finish(p, NULL), 0);
+    tt_vec runs;
+    tt_vec_init(&runs, sizeof(tt_run));
+    ck_assert_int_eq(tt_profile_runs(&runs, p, t, 20000000), 0);
+    ck_assert_uint_eq(runs.len, 4);
+    tt_run *r = runs.data;
+    ck_assert_uint_eq(r[0].count, 3);
+    ck_assert_int_eq(r[0].end_ts, 2000000);
+    ck_assert_int_eq(r[0].weight, 3);
+    ck_assert_uint_eq(r[1].count, 1);
+    ck_assert(r[3].is_interval);
+    tt_vec_free(&runs);
+    tt_profile_free(p);
+}
+END_TEST
+
+/* The worked example of 5.5: items at 0, 1, 2, 3, 200 ms; max gap 20 ms; pad 10 ns. */
+static tt_vec example(int policy, tt_profile **pp)
+{
+    tt_profile *p = prof();
+    uint32_t t;
+    tt_thread_intern(p, &t, 0, 1, 1, 32);
+    const int64_t ms = 1000000;
+    point(p, t, 0, "mAB", 0);
+    point(p, t, 1 * ms, "mAB", 0);
+    point(p, t, 2 * ms, "mAC", 0);
+    point(p, t, 3 * ms, "mD", 0);
+    point(p, t, 200 * ms, "mD", 0);
+    ck_assert_int_eq(tt_profile_finish(p, NULL), 0);
+    tt_slice_opts o;
+    tt_slice_opts_init(&o);
+    o.max_gap = 20 * ms;
+    o.end_policy = policy;
+    tt_vec v;
+    tt_vec_init(&v, sizeof(tt_slice));
+    tt_slice_info info;
+    ck_assert_int_eq(tt_slice_build(&v, &info, p, t, &o, NULL), 0);
+    ck_assert_uint_eq(info.gap_splits, 1);
+    *pp = p;
+    return v;
+}
+
+static void expect(tt_profile *p, const tt_slice *s, const char *name, int64_t b, int64_t e)
+{
+    ck_assert_str_eq(tt_profile_frame(p, s->frame)->name, name);
+    ck_assert_int_eq(s->ts, b);
+    ck_assert_int_eq(s->ts + s->dur, e);
+}
+
+START_TEST(policy_example)
+{
+    const int64_t ms = 1000000;
+    struct { int pol; int64_t A[2], B[2], C[2], D[2]; } want[] = {
+        {TT_END_LAST, {0, 2 * ms + 10}, {0, 1 * ms + 10}, {2 * ms, 2 * ms + 10},
+         {3 * ms, 3 * ms + 10}},
+        {TT_END_MID, {0, 2500000}, {0, 1500000}, {1500000, 2500000}, {2500000, 3 * ms + 10}},
+        {TT_END_NEXT, {0, 3 * ms}, {0, 2 * ms}, {2 * ms, 3 * ms}, {3 * ms, 3 * ms + 10}},
+    };
+    for (int k = 0; k < 3; k++) {
+        tt_profile *p;
+        tt_vec v = example(want[k].pol, &p);
+        ck_assert_uint_eq(v.len, 7); /* main A B C D | main D */
+        tt_slice *s = v.data;        /* pre-order: main, A, B, C, D, main, D */
+        expect(p, &s[0], "main", 0, 3 * ms + 10);
+        expect(p, &s[1], "A", want[k].A[0], want[k].A[1]);
+        expect(p, &s[2], "B", want[k].B[0], want[k].B[1]);
+        expect(p, &s[3], "C", want[k].C[0], want[k].C[1]);
+        expect(p, &s[4], "D", want[k].D[0], want[k].D[1]);
+        expect(p, &s[5], "main", 200 * ms, 200 * ms + 10);
+        expect(p, &s[6], "D", 200 * ms, 200 * ms + 10);
+        ck_assert_uint_eq(s[1].parent, 0);
+        ck_assert_uint_eq(s[2].depth, 2);
+        ck_assert_uint_eq(s[0].sample_count, 4);
+        ck_assert_int_eq(s[0].gap_after, -1);
+        for (size_t i = 0; i < v.len; i++) /* strict nesting */
+            if (s[i].parent != TT_NONE) {
+                const tt_slice *q = &s[s[i].parent];
+                ck_assert_int_ge(s[i].ts, q->ts);
+                ck_assert_int_le(s[i].ts + s[i].dur, q->ts + q->dur);
+            }
+        tt_vec_free(&v);
+        tt_profile_free(p);
+    }
+}
+END_TEST
+
+static size_t count_named(tt_profile *p, const tt_vec *v, const char *name)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < v->len; i++)
+        n += !strcmp(tt_profile_frame(p, TT_VEC_AT(v, tt_slice, i).frame)->name, name);
+    return n;
+}
+
+START_TEST(message_split)
+{
+    tt_profile *p = prof();
+    uint32_t t;
+    tt_thread_intern(p, &t, 0, 1, 1, 32);
+    /* identical stacks, message 1 then 2: Feed is split below Looper.loop(), loop is kept */
+    uint32_t f[4];
+    const char *names[] = {"main", "android.os.Looper.loop()", "Handler", "Feed"};
+    for (int i = 0; i < 4; i++) {
+        tt_stack_frame fr = {.name = names[i]};
+        tt_frame_intern(p, &f[i], &fr);
+    }
+    uint32_t cs;
+    tt_callsite_intern(p, &cs, f, 4);
+    for (int i = 0; i < 4; i++) {
+        tt_sample x;
+        tt_sample_init(&x);
+        x.utid = t;
+        x.ts = i * 1000000;
+        x.callsite = cs;
+        x.msg_id = i < 2 ? 1 : 2;
+        tt_profile_add(p, &x, NULL);
+    }
+    tt_profile_finish(p, NULL);
+    tt_slice_opts o;
+    tt_slice_opts_init(&o);
+    tt_vec v;
+    tt_vec_init(&v, sizeof(tt_slice));
+    tt_slice_info info;
+    ck_assert_int_eq(tt_slice_build(&v, &info, p, t, &o, NULL), 0);
+    ck_assert_uint_eq(count_named(p, &v, "Feed"), 2);
+    ck_assert_uint_eq(count_named(p, &v, "android.os.Looper.loop()"), 1);
+    ck_assert_uint_eq(info.msg_splits, 1);
+    o.no_msg_split = 1;
+    ck_assert_int_eq(tt_slice_build(&v, &info, p, t, &o, NULL), 0);
+    ck_assert_uint_eq(count_named(p, &v, "Feed"), 1);
+    tt_vec_free(&v);
+    tt_profile_free(p);
+}
+END_TEST
+
+START_TEST(max_gap_and_marks)
+{
+    tt_profile *p = prof();
+    uint32_t t;
+    tt_thread_intern(p, &t, 0, 1, 1, 32);
+    for (int i = 0; i < 10; i++)
+        point(p, t, i * 1000000, "mA", 0);
+    for (int i = 0; i < 10; i++)
+        point(p, t, 500000000 + i * 1000000, "mA", 0);
+    tt_profile_finish(p, NULL);
+    ck_assert_int_eq(tt_profile_max_gap(p, t, TT_GAP_AUTO), 20000000); /* 20 x 1 ms */
+    tt_slice_opts o;
+    tt_slice_opts_init(&o);
+    o.mark_gaps = 1;
+    tt_vec v;
+    tt_vec_init(&v, sizeof(tt_slice));
+    tt_slice_info info;
+    ck_assert_int_eq(tt_slice_build(&v, &info, p, t, &o, NULL), 0);
+    ck_assert_uint_eq(info.gap_splits, 1);
+    ck_assert_uint_eq(count_named(p, &v, "A"), 2);
+    ck_assert_uint_eq(count_named(p, &v, "[no samples]"), 1);
+    o.max_gap = TT_GAP_NONE; /* btrace's unlimited behaviour */
+    o.mark_gaps = 0;
+    ck_assert_int_eq(tt_slice_build(&v, &info, p, t, &o, NULL), 0);
+    ck_assert_uint_eq(count_named(p, &v, "A"), 1);
+    tt_vec_free(&v);
+    tt_profile_free(p);
+}
+END_TEST
+
+START_TEST(interval_ownership)
+{
+    tt_profile *p = prof();
+    uint32_t t;
+    tt_thread_intern(p, &t, 0, 1, 1, 32);
+    uint32_t cs = stack(p, "mW");
+    for (int i = 0; i < 2; i++) { /* two back-to-back identical Object.wait intervals */
+        tt_sample x;
+        tt_sample_init(&x);
+        x.utid = t;
+        x.ts = i * 100;
+        x.end_ts = i * 100 + 90;
+        x.is_interval = x.is_blocking = 1;
+        x.type = TT_ST_WAIT;
+        x.callsite = cs;
+        tt_profile_add(p, &x, NULL);
+    }
+    tt_profile_finish(p, NULL);
+    tt_slice_opts o;
+    tt_slice_opts_init(&o);
+    tt_vec v;
+    tt_vec_init(&v, sizeof(tt_slice));
+    tt_slice_info info;
+    ck_assert_int_eq(tt_slice_build(&v, &info, p, t, &o, NULL), 0);
+    ck_assert_uint_eq(count_named(p, &v, "W"), 2);
+    ck_assert_uint_eq(count_named(p, &v, "main"), 1);
+    const tt_slice *s = v.data;
+    ck_assert_int_eq(s[0].block_dur, 180);
+    ck_assert_int_eq(s[1].block_dur, 90);
+    tt_vec_free(&v);
+    tt_profile_free(p);
+}
+END_TEST
+
+static int import_text(int (*fn)(tt_profile *, tt_input *, const tt_import_opts *, tt_stats *,
+                                 tt_error *),
+                       const char *text, tt_profile **pp, tt_stats *st, tt_error *err)
+{
+    tt_profile *p = prof();
+    tt_input *in = unit_mem("t.txt", text, strlen(text));
+    tt_import_opts o = {0};
+    int rc = fn(p, in, &o, st, err);
+    tt_input_close(in);
+    if (!rc)
+        tt_profile_finish(p, NULL);
+    *pp = p;
+    return rc;
+}
+
+START_TEST(perf_reader)
+{
+    const char *t =
+        "# header comment\n"
+        "Jit thread pool\t1234/1250 [002] 1234.567890: 250000 cpu-clock:\n"
+        "\t7f00 operator+ (/system/lib64/libc.so)\n"
+        "\t7e00 foo(int, char)+0x1c (/data/app/libfoo.so)\n"
+        "\t7d00 [unknown] (/data/app/libbar.so)\n"
+        "\n"
+        "garbage line without a timestamp\n"
+        "\n"
+        "main\t1234 [001] 1234.567891:\t\t250000 cpu-clock:\n"
+        "    000000000000abcd main (/system/bin/app)\n"
+        "\n";
+    tt_profile *p;
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    ck_assert_int_eq(import_text(tt_perf_import, t, &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    ck_assert_uint_eq(tt_profile_nthreads(p), 2);
+    const tt_thread *th = tt_profile_thread(p, 0);
+    ck_assert_str_eq(th->name, "Jit thread pool");
+    ck_assert_int_eq(th->pid, 1234);
+    ck_assert_int_eq(th->tid, 1250);
+    const tt_sample *s = tt_profile_sample(p, 0);
+    ck_assert_int_eq(s->ts, 1234567890000LL);
+    ck_assert_int_eq(s->weight, 250000);
+    uint32_t fr[8];
+    ck_assert_uint_eq(tt_callsite_frames(p, s->callsite, fr, 8), 3);
+    ck_assert_str_eq(tt_profile_frame(p, fr[0])->name, "[unknown] libbar.so");
+    ck_assert_str_eq(tt_profile_frame(p, fr[1])->name, "foo(int, char)");
+    ck_assert_str_eq(tt_profile_frame(p, fr[1])->module, "libfoo.so");
+    ck_assert_str_eq(tt_profile_frame(p, fr[2])->name, "operator+");
+    ck_assert(tt_profile_thread(p, 1)->is_main == 0);
+    ck_assert_uint_eq(tt_stats_count(st), 1);
+    ck_assert_str_eq(tt_stats_get(st, 0)->name, "perf_unparsable_line");
+    ck_assert_ptr_ne(strstr(tt_stats_get(st, 0)->example, "t.txt:7:"), NULL);
+    tt_profile_free(p);
+    /* nothing parses: an error with the line */
+    ck_assert_int_eq(import_text(tt_perf_import, "\nhello world\n", &p, st, &err), TT_EFORMAT);
+    ck_assert_int_eq(err.loc_kind, TT_LOC_LINE);
+    ck_assert_uint_eq(err.loc, 2);
+    tt_profile_free(p);
+    int64_t ns;
+    int fd;
+    ck_assert_int_eq(tt_perf_parse_ts("12.5678", 7, &ns, &fd), 0);
+    ck_assert_int_eq(ns, 12567800000LL);
+    ck_assert_int_ne(tt_perf_parse_ts("12.", 3, &ns, &fd), 0);
+    tt_stats_free(st);
+}
+END_TEST
+
+START_TEST(folded_reader)
+{
+    tt_profile *p;
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    ck_assert_int_eq(import_text(tt_folded_import, "# c\na;b 3\na;b c;d 2.5\n\n", &p, st, &err),
+                     0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    ck_assert_int_eq(tt_profile_sample(p, 1)->weight, 3); /* 2.5 rounds half up */
+    ck_assert(tt_profile_meta_get(p)->timeless);
+    tt_profile_free(p);
+    ck_assert_int_eq(import_text(tt_folded_import, "a;b 1 4\na;c 2 0\n", &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nthreads(p), 2); /* before, after */
+    ck_assert_str_eq(tt_profile_thread(p, 1)->name, "after");
+    ck_assert_uint_eq(tt_profile_nsamples(p), 3);
+    tt_profile_free(p);
+    ck_assert_int_eq(import_text(tt_folded_import, "no count here\n", &p, st, &err), TT_EFORMAT);
+    ck_assert_uint_eq(err.loc, 1);
+    tt_profile_free(p);
+    tt_stats_free(st);
+}
+END_TEST
+
+START_TEST(jsonl_reader)
+{
+    tt_profile *p;
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    const char *ok = "{\"kind\":\"meta\",\"format\":\"tracetool-samples\",\"version\":1,\"pid\":7}\n"
+                     "{\"ts_ns\":9007199254740993,\"tid\":7,\"type\":\"bogus\",\"frames\":[\"a\","
+                     "{\"module\":\"libx.so\",\"rel_pc\":\"0x10\"}]}\n";
+    ck_assert_int_eq(import_text(tt_jsonl_import, ok, &p, st, &err), 0);
+    ck_assert_int_eq(tt_profile_sample(p, 0)->ts, 9007199254740993LL); /* exact, not double */
+    ck_assert_str_eq(tt_profile_frame(p, 1)->name, "libx.so+0x10");
+    ck_assert(tt_profile_thread(p, 0)->is_main);
+    ck_assert_int_eq(tt_profile_sample(p, 0)->type, TT_ST_OTHER);
+    tt_profile_free(p);
+    ck_assert_int_eq(import_text(tt_jsonl_import, "{\"ts_ns\":1,\"tid\":1,\"frames\":[\"a\"]}\n{oops\n",
+                                 &p, st, &err), TT_EFORMAT);
+    ck_assert_uint_eq(err.loc, 2);
+    tt_profile_free(p);
+    ck_assert_int_eq(import_text(tt_jsonl_import, "{\"ts_ns\":1,\"tid\":1,\"frames\":[]}\n", &p, st,
+                                 &err), TT_EFORMAT);
+    ck_assert_ptr_ne(strstr(err.msg, "frames"), NULL);
+    tt_profile_free(p);
+    tt_stats_free(st);
+}
+END_TEST
+
+/* A minimal btrace v5 file: header + one record with the given depths. */
+static size_t bt_file(unsigned char *b, uint32_t count, uint32_t saved, uint32_t actual,
+                      unsigned type)
+{
+    size_t n = 0;
+#define P32(v) do { uint32_t x_ = (v); for (int k = 0; k < 4; k++) b[n++] = (unsigned char)(x_ >> (8 * k)); } while (0)
+#define P64(v) do { uint64_t x_ = (v); for (int k = 0; k < 8; k++) b[n++] = (unsigned char)(x_ >> (8 * k)); } while (0)
+    P32(0x01020304);
+    P32(0);
+    P32(5);
+    P64(1);
+    P32(count);
+    P32(2);
+    b[n++] = '{';
+    b[n++] = '}';
+    b[n++] = (unsigned char)type;
+    b[n++] = 0;
+    b[n++] = 0x39; /* tid 0x3039 */
+    b[n++] = 0x30;
+    P32(1);
+    P64(1000);
+    P64(0);
+    P64(5);
+    P64(0);
+    for (int i = 0; i < 7; i++)
+        P32(0); /* alloc (2 x u64) + rusage (3 x u32) */
+    P32(saved);
+    P32(actual);
+    for (uint32_t i = 0; i < saved && i < 4; i++)
+        P64(0x100 + i);
+    return n;
+}
+
+START_TEST(btrace_reader)
+{
+    unsigned char b[512];
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    tt_import_opts o = {0};
+    size_t n = bt_file(b, 1, 2, 2, 4);
+    tt_profile *p = prof();
+    tt_input *in = unit_mem("s.bin", (const char *)b, n);
+    ck_assert_int_eq(tt_btrace_import(p, in, NULL, &o, st, &err), 0);
+    tt_input_close(in);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 1);
+    ck_assert_int_eq(tt_profile_thread(p, 0)->tid, 0x3039);
+    ck_assert_int_eq(tt_profile_thread(p, 0)->tid_bits, 16);
+    ck_assert_str_eq(tt_profile_frame(p, 2)->name, "0x101"); /* unmapped: pointer; root first */
+    tt_profile_free(p);
+    /* count says 2 but only one record: truncated, kept */
+    n = bt_file(b, 2, 2, 2, 4);
+    p = prof();
+    in = unit_mem("s.bin", (const char *)b, n);
+    ck_assert_int_eq(tt_btrace_import(p, in, NULL, &o, st, &err), 0);
+    ck_assert(tt_profile_meta_get(p)->truncated);
+    tt_input_close(in);
+    tt_profile_free(p);
+    /* depth beyond 128: stop, counted */
+    n = bt_file(b, 1, 4096, 4096, 4);
+    p = prof();
+    in = unit_mem("s.bin", (const char *)b, n);
+    ck_assert_int_eq(tt_btrace_import(p, in, NULL, &o, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 0);
+    tt_input_close(in);
+    tt_profile_free(p);
+    int found = 0;
+    for (size_t i = 0; i < tt_stats_count(st); i++)
+        found |= !strcmp(tt_stats_get(st, i)->name, "btrace_corrupt_record");
+    ck_assert(found);
+    /* count 0: an explicit message */
+    n = bt_file(b, 0, 1, 1, 4);
+    p = prof();
+    in = unit_mem("s.bin", (const char *)b, n);
+    ck_assert_int_eq(tt_btrace_import(p, in, NULL, &o, st, &err), TT_EFORMAT);
+    ck_assert_ptr_ne(strstr(err.msg, "32-bit"), NULL);
+    ck_assert_int_eq(err.loc_kind, TT_LOC_OFFSET);
+    tt_input_close(in);
+    tt_profile_free(p);
+    /* bad magic */
+    b[0] = 0;
+    p = prof();
+    in = unit_mem("s.bin", (const char *)b, n);
+    ck_assert_int_eq(tt_btrace_import(p, in, NULL, &o, st, &err), TT_EFORMAT);
+    tt_input_close(in);
+    tt_profile_free(p);
+    tt_buf c = {0};
+    tt_java_canonical(&c, "void com.a.B.c(int, java.lang.String)", 37);
+    ck_assert_str_eq(c.data, "com.a.B.c(int,java.lang.String)");
+    tt_buf_free(&c);
+    tt_stats_free(st);
+}
+END_TEST
+
+static int collect(void *ctx, const char *p, size_t n) { return tt_buf_put(ctx, p, n); }
+
+static tt_profile *two_threads(void)
+{
+    tt_profile *p = prof();
+    uint32_t a, b;
+    tt_thread_intern(p, &a, 0, 10, 10, 32);
+    tt_thread_intern(p, &b, 0, 10, 11, 32);
+    tt_thread_set_name(p, a, "main", 4, 0);
+    const char *st[] = {"mAB", "mAB", "mAC", "mD", "mAB;x"};
+    for (int i = 0; i < 40; i++) {
+        point(p, a, i * 1000000, st[i % 4], 0);
+        point(p, b, i * 1000000 + 500, st[(i / 3) % 5], 0);
+    }
+    tt_profile_finish(p, NULL);
+    return p;
+}
+
+static void check_nesting(json_t *ev)
+{
+    /* X events per tid in pre-order: each child within the enclosing open event */
+    double stack_end[64][2];
+    int depth = 0;
+    json_int_t tid = -1;
+    size_t i;
+    json_t *e;
+    json_array_foreach(ev, i, e) {
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        if (strcmp(ph, "X"))
+            continue;
+        json_int_t t = json_integer_value(json_object_get(e, "tid"));
+        double ts = json_real_value(json_object_get(e, "ts"));
+        double end = ts + json_real_value(json_object_get(e, "dur"));
+        if (t != tid)
+            depth = 0;
+        tid = t;
+        while (depth > 0 && ts >= stack_end[depth - 1][1] && !(ts == stack_end[depth - 1][0]))
+            depth--;
+        if (depth > 0) {
+            ck_assert(ts >= stack_end[depth - 1][0] - 1e-9);
+            ck_assert(end <= stack_end[depth - 1][1] + 1e-9);
+        }
+        ck_assert_int_lt(depth, 64);
+        stack_end[depth][0] = ts;
+        stack_end[depth][1] = end;
+        depth++;
+    }
+}
+
+START_TEST(export_chrome)
+{
+    tt_profile *p = two_threads();
+    tt_export_opts o;
+    tt_export_opts_init(&o);
+    for (int be = 0; be <= 1; be++) {
+        o.be_events = be;
+        tt_buf b = {0};
+        ck_assert_int_eq(tt_export_chrome(p, &o, collect, &b, NULL), 0);
+        json_error_t je;
+        json_t *j = json_loadb(b.data, b.len, 0, &je);
+        ck_assert_msg(j != NULL, "invalid JSON: %s", je.text);
+        json_t *ev = json_object_get(j, "traceEvents");
+        ck_assert(json_is_array(ev));
+        ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "otherData"),
+                                                           "clock")), "unknown");
+        size_t i;
+        json_t *e;
+        long bal[2] = {0, 0};
+        int names = 0;
+        json_array_foreach(ev, i, e) {
+            const char *ph = json_string_value(json_object_get(e, "ph"));
+            json_int_t tid = json_integer_value(json_object_get(e, "tid"));
+            if (!strcmp(ph, "B"))
+                bal[tid - 10]++;
+            if (!strcmp(ph, "E")) {
+                bal[tid - 10]--;
+                ck_assert_int_ge(bal[tid - 10], 0);
+            }
+            if (!strcmp(ph, "M") && !strcmp(json_string_value(json_object_get(e, "name")),
+                                            "thread_name"))
+                names++;
+        }
+        ck_assert_int_eq(bal[0], 0);
+        ck_assert_int_eq(bal[1], 0);
+        ck_assert_int_eq(names, 2);
+        if (!be)
+            check_nesting(ev);
+        json_decref(j);
+        tt_buf_free(&b);
+    }
+    char us[32];
+    tt_format_us(us, sizeof us, 925074311680435LL);
+    ck_assert_str_eq(us, "925074311680.435");
+    tt_profile_free(p);
+}
+END_TEST
+
+START_TEST(export_speedscope_folded)
+{
+    tt_profile *p = two_threads();
+    tt_export_opts o;
+    tt_export_opts_init(&o);
+    tt_buf b = {0};
+    ck_assert_int_eq(tt_export_speedscope(p, &o, collect, &b, NULL), 0);
+    json_t *j = json_loadb(b.data, b.len, 0, NULL);
+    ck_assert_ptr_ne(j, NULL);
+    json_t *profs = json_object_get(j, "profiles");
+    ck_assert_uint_eq(json_array_size(profs), 4);
+    size_t nframes = json_array_size(json_object_get(json_object_get(j, "shared"), "frames"));
+    size_t i;
+    json_t *pr;
+    json_array_foreach(profs, i, pr) {
+        const char *type = json_string_value(json_object_get(pr, "type"));
+        if (!strcmp(type, "sampled")) {
+            ck_assert_uint_eq(json_array_size(json_object_get(pr, "samples")),
+                              json_array_size(json_object_get(pr, "weights")));
+            continue;
+        }
+        json_t *ev = json_object_get(pr, "events");
+        long open = 0;
+        json_int_t last = 0;
+        size_t k;
+        json_t *e;
+        json_array_foreach(ev, k, e) {
+            json_int_t at = json_integer_value(json_object_get(e, "at"));
+            ck_assert_int_ge(at, last);
+            last = at;
+            ck_assert_uint_lt((size_t)json_integer_value(json_object_get(e, "frame")), nframes);
+            open += !strcmp(json_string_value(json_object_get(e, "type")), "O") ? 1 : -1;
+            ck_assert_int_ge(open, 0);
+        }
+        ck_assert_int_eq(open, 0);
+    }
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "activeProfileIndex")), 0);
+    json_decref(j);
+    b.len = 0;
+    ck_assert_int_eq(tt_export_folded(p, &o, collect, &b, NULL), 0);
+    ck_assert_ptr_ne(strstr(b.data, "main;main;A;B 20\n"), NULL);
+    ck_assert_ptr_ne(strstr(b.data, "Thread-11;main;A;B;:;x 6\n"), NULL); /* a frame ";" */
+    /* lines sorted by path bytes */
+    char *prev = NULL;
+    for (char *l = strtok(b.data, "\n"); l; l = strtok(NULL, "\n")) {
+        *strrchr(l, ' ') = 0;
+        if (prev)
+            ck_assert_int_lt(strcmp(prev, l), 0);
+        prev = l;
+    }
+    tt_buf_free(&b);
+    tt_profile_free(p);
+}
+END_TEST
+
+START_TEST(aggregates_recursion)
+{
+    tt_profile *p = prof();
+    uint32_t t;
+    tt_thread_intern(p, &t, 0, 1, 1, 32);
+    point(p, t, 0, "mFFF", 0);
+    point(p, t, 1, "mF", 0);
+    point(p, t, 2, "mG", 0);
+    tt_profile_finish(p, NULL);
+    tt_weight cw[16], fw[16];
+    tt_profile_callsite_weights(cw, p, TT_NONE);
+    tt_profile_frame_weights(fw, p, cw);
+    uint32_t fF = tt_profile_callsite(p, stack(p, "mF"))->frame;
+    ck_assert_uint_eq(fw[fF].total_samples, 2); /* not 4: recursion counted once */
+    ck_assert_uint_eq(fw[fF].self_samples, 2);
+    ck_assert_uint_eq(fw[tt_profile_callsite(p, stack(p, "m"))->frame].total_samples, 3);
+    tt_vec tree;
+    tt_vec_init(&tree, sizeof(tt_tree_node));
+    ck_assert_int_eq(tt_profile_tree(&tree, p, cw, 1), 0);
+    size_t roots = 0;
+    for (size_t i = 0; i < tree.len; i++)
+        roots += TT_VEC_AT(&tree, tt_tree_node, i).parent == TT_NONE;
+    ck_assert_uint_eq(roots, 2); /* F and G are the leaf functions */
+    tt_vec_free(&tree);
+    tt_profile_free(p);
+}
+END_TEST
+
+START_TEST(unsorted_input)
+{
+    /* JSON-lines need not be sorted; btrace writes intervals late: sorted per thread */
+    tt_profile *p;
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    const char *t = "{\"ts_ns\":30,\"tid\":1,\"frames\":[\"a\"]}\n"
+                    "{\"ts_ns\":10,\"tid\":1,\"frames\":[\"b\"]}\n"
+                    "{\"ts_ns\":20,\"tid\":2,\"frames\":[\"c\"]}\n"
+                    "{\"ts_ns\":10,\"tid\":1,\"frames\":[\"c\"]}\n";
+    ck_assert_int_eq(import_text(tt_jsonl_import, t, &p, st, &err), 0);
+    size_t n;
+    const uint32_t *o = tt_profile_thread_order(p, 0, &n);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(o[0], 1); /* ts 10, first in input */
+    ck_assert_uint_eq(o[1], 3); /* ts 10, later seq */
+    ck_assert_uint_eq(o[2], 0);
+    tt_profile_free(p);
+    tt_stats_free(st);
+}
+END_TEST
+
+START_TEST(detect)
+{
+    ck_assert_int_eq(tt_samples_detect((const unsigned char *)"\x04\x03\x02\x01", 4),
+                     TT_SKIND_BTRACE);
+    const char *perf = "# x\np 1 2.000001: 1 cpu-clock:\n";
+    ck_assert_int_eq(tt_samples_detect((const unsigned char *)perf, strlen(perf)), TT_SKIND_PERF);
+    ck_assert_int_eq(tt_samples_detect((const unsigned char *)"a;b 3\n", 6), TT_SKIND_FOLDED);
+    ck_assert_int_eq(tt_samples_detect((const unsigned char *)"{\"a\":1}\n", 8), TT_SKIND_JSONL);
+    ck_assert_int_eq(tt_samples_detect((const unsigned char *)"hello\n", 6), TT_SKIND_UNKNOWN);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("samples");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, interning);
+    tcase_add_test(tc, run_merging);
+    tcase_add_test(tc, policy_example);
+    tcase_add_test(tc, message_split);
+    tcase_add_test(tc, max_gap_and_marks);
+    tcase_add_test(tc, interval_ownership);
+    tcase_add_test(tc, perf_reader);
+    tcase_add_test(tc, folded_reader);
+    tcase_add_test(tc, jsonl_reader);
+    tcase_add_test(tc, btrace_reader);
+    tcase_add_test(tc, export_chrome);
+    tcase_add_test(tc, export_speedscope_folded);
+    tcase_add_test(tc, aggregates_recursion);
+    tcase_add_test(tc, unsorted_input);
+    tcase_add_test(tc, detect);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+UNIT_MAIN(suite)
