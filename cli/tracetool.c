@@ -16,7 +16,7 @@ static const cli_cmd commands[] = {
 
     /* samples, export */
 
-    /* symbolicate */
+    {"symbolicate", cmd_symbolicate, "native addresses to functions, source lines, inline chains", 0},
 
     /* diff */
 
