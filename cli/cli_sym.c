@@ -47,7 +47,7 @@ static void module_warnings(const tsym_module *m, const char *label)
         fprintf(stderr, "tracetool: %s: warning: %s\n", label, i->warning);
     if (i->symtab_only)
         fprintf(stderr,
-                "tracetool: %s: warning: no DWARF debug information: function names from the "
+                "tracetool: %s: warning: no usable DWARF debug information: function names from the "
                 "symbol table, no inline frames%s\n",
                 label, i->n_syms ? "" : " (and no symbol table either)");
     if (!i->build_id[0])
@@ -104,7 +104,7 @@ void cli_sym_close(cli_sym *s)
     free(s);
 }
 
-tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id,
+tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, int fatal,
                             const char **why)
 {
     if (why)
@@ -130,7 +130,7 @@ tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id,
     if (tsym_store_get(&m, &fresh, s->store, path, have_bid ? build_id : NULL, &err)) {
         snprintf(s->why, sizeof s->why, "%s", err.msg);
         if (fresh)
-            fprintf(stderr, "tracetool: %s: warning: %s\n", label, err.msg);
+            fprintf(stderr, "tracetool: %s: %s%s\n", label, fatal ? "" : "warning: ", err.msg);
         if (why)
             *why = s->why;
         return NULL;
@@ -145,7 +145,7 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
 {
     cli_sym *s = ctx;
     const char *why;
-    tsym_module *m = cli_sym_module(s, loc->module, loc->build_id, &why);
+    tsym_module *m = cli_sym_module(s, loc->module, loc->build_id, 0, &why);
     if (!m)
         return tt_error_set(err, TT_ENOTFOUND, loc->module, TT_LOC_NONE, 0, "%s",
                             why ? why : "module not found");

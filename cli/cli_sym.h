@@ -31,9 +31,9 @@ void cli_sym_close(cli_sym *s);
 
 /* Finds the module for a path / name / build id: -e modules first (by build id, then by
  * file name), then the stores. Errors and warnings are printed once per module
- * ("tracetool: MODULE: warning: ..."). Returns NULL when it cannot be symbolicated;
+ * ("tracetool: MODULE: warning: ...", without "warning: " when fatal). Returns NULL when it cannot be symbolicated;
  * *why (may be NULL) then points to the reason (borrowed). */
-tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id,
+tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, int fatal,
                             const char **why);
 
 /* The resolver libtrace calls for native frames; valid until cli_sym_close. */

@@ -12,12 +12,12 @@ static const char usage[] =
     "usage: tracetool symbolicate -e FILE [-a] [-f] [-i] [-C] [-s] [-p] [--offsets]\n"
     "                             [--return-addresses] [--nearest-symbol] [--names debug|symbol]\n"
     "                             [--build-id HEX] [--format text|json|jsonl|tsv] [ADDR...]\n"
-    "       tracetool symbolicate --symbols DIR... [-e FILE]... [--kind KIND] [-s]\n"
+    "       tracetool symbolicate --symbols DIR... [--kind KIND] [-e FILE]... [-s]\n"
     "                             [--resymbolize] [--format text|json|jsonl] [FILE...]\n"
     "       tracetool symbolicate --add-to-store DIR FILE...\n"
     "\n"
-    "  -e, --exe FILE          module to symbolicate (raw addresses); with --symbols an\n"
-    "                          extra module for backtraces (repeatable)\n"
+    "  -e, --exe FILE          module of the raw addresses; with --kind an extra module\n"
+    "                          for backtraces (repeatable)\n"
     "      --build-id HEX      find the module by build id in the symbol stores\n"
     "  -a, --addresses         print the address before each result\n"
     "  -f, --functions         print function names\n"
@@ -32,7 +32,8 @@ static const char usage[] =
     "      --format FMT        text (default), json, jsonl, tsv\n"
     "      --symbols DIR       symbol store directory (repeatable; also\n"
     "                          TRACETOOL_SYMBOL_PATH)\n"
-    "      --kind KIND         input lines: auto (default), tombstone, perf, modoff\n"
+    "      --kind KIND         backtrace lines: auto (default without -e), tombstone,\n"
+    "                          perf, modoff\n"
     "      --resymbolize       replace perf's own symbols too\n"
     "      --add-to-store DIR  copy FILEs into DIR's .build-id layout\n"
     "  -h, --help              show this help\n";
@@ -74,7 +75,7 @@ typedef struct perf_map {
 
 typedef struct run {
     cli_sym *sym;
-    int fmt, kind;
+    int fmt, kind, kind_set;
     int opt_a, opt_f, opt_i, opt_s, opt_p, offsets, retaddr, resym;
     unsigned flags;
     tt_jsonw json; /* --format json: one array over the whole run */
@@ -365,7 +366,7 @@ static int tomb_line(run *r, const char *line, size_t n, uint64_t ln)
     char path[4096];
     snprintf(path, sizeof path, "%.*s", (int)t.lib_len, t.lib);
     const char *why;
-    tsym_module *m = cli_sym_module(r->sym, path, t.build_id, &why);
+    tsym_module *m = cli_sym_module(r->sym, path, t.build_id, 0, &why);
     /* tombstone pcs are already ELF virtual addresses, with the PC adjustment applied
      * by the unwinder for frames >= 1 (spec 3.2, 3.3) */
     resolved(r, line, n, t.prefix_len, m, path, t.pc, t.pc, ln, (int)t.frame, why);
@@ -411,7 +412,7 @@ static int perf_frame_line(run *r, const char *line, size_t n, uint64_t ln)
             hit = pm;
     }
     const char *why;
-    tsym_module *m = cli_sym_module(r->sym, path, NULL, &why);
+    tsym_module *m = cli_sym_module(r->sym, path, NULL, 0, &why);
     uint64_t vaddr = pf.addr;
     if (m && hit) {
         if (tsym_module_map_to_vaddr(&vaddr, m, pf.addr, hit->start, hit->pgoff))
@@ -438,7 +439,7 @@ static int modoff_line(run *r, const char *line, size_t n, uint64_t ln)
         char path[4096];
         snprintf(path, sizeof path, "%.*s", (int)mo.module_len, mo.module);
         const char *why;
-        tsym_module *m = cli_sym_module(r->sym, path, NULL, &why);
+        tsym_module *m = cli_sym_module(r->sym, path, NULL, 0, &why);
         uint64_t v = m ? tsym_module_offset_to_vaddr(m, mo.offset) : 0;
         size_t ind = 0;
         while (ind < n && (line[ind] == ' ' || line[ind] == '\t'))
@@ -506,11 +507,9 @@ static void run_free(run *r)
 static int raw_mode(run *r, const char *build_id, int argc, char **argv)
 {
     const char *why;
-    tsym_module *m = cli_sym_module(r->sym, NULL, build_id, &why);
-    if (!m) {
-        cli_errorf("build id %s: %s", build_id, why ? why : "not found");
+    tsym_module *m = cli_sym_module(r->sym, NULL, build_id, 1, &why);
+    if (!m)
         return CLI_BAD;
-    }
     const tsym_module_info *mi = tsym_module_info_get(m);
     const char *label = mi->path ? mi->path : mi->debug_path;
     for (int i = 0; i < argc; i++)
@@ -553,6 +552,7 @@ static int parse_opts(run *r, cli_sym_opts *so, const char **build_id, const cha
         case O_KIND:
             if ((r->kind = cli_opt_enum("--kind", optarg, kinds)) < 0)
                 return CLI_BAD;
+            r->kind_set = 1;
             break;
         case 'h': return cli_usage(usage, 0) + 100;
         default: return cli_usage(usage, 1);
@@ -602,14 +602,16 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
         tt_jsonw_free(&r.json);
         return CLI_BAD;
     }
-    int raw = (so.n_exes > 0 && so.n_dirs == 0 && r.kind == K_AUTO) || bid_opt;
+    /* raw addresses with -e or --build-id; --kind (or neither) reads backtraces */
+    int raw = (so.n_exes > 0 && !r.kind_set) || bid_opt;
     if (so.n_exes > 1 && raw && !bid_opt) {
         cli_errorf("several -e modules: give --symbols DIR for backtraces, or one -e");
         tt_jsonw_free(&r.json);
         return CLI_BAD;
     }
-    if (!raw && so.n_dirs == 0 && so.n_exes == 0 && !getenv("TRACETOOL_SYMBOL_PATH")) {
-        cli_errorf("symbolicate: give -e FILE, --build-id HEX or --symbols DIR");
+    if (!raw && so.n_dirs == 0 && so.n_exes == 0 && !r.kind_set &&
+        !getenv("TRACETOOL_SYMBOL_PATH")) {
+        cli_errorf("symbolicate: give -e FILE, --build-id HEX, --symbols DIR or --kind KIND");
         tt_jsonw_free(&r.json);
         return cli_usage(usage, 1);
     }
@@ -628,7 +630,7 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     if (r.fmt == F_JSON)
         tt_jsonw_arr_begin(&r.json);
     if (raw && !bid_opt) {
-        tsym_module *m = cli_sym_module(r.sym, so.exes[0], NULL, NULL);
+        tsym_module *m = cli_sym_module(r.sym, so.exes[0], NULL, 1, NULL);
         for (int i = 0; i < argc; i++)
             raw_tokens(&r, m, so.exes[0], argv[i], strlen(argv[i]));
         if (!argc)

@@ -14,6 +14,20 @@
 #define ELFCOMPRESS_ZSTD 2 /* not in bookworm's <elf.h> (spec 4.4) */
 #endif
 
+/* Section and program header tables must lie inside the file (truncated downloads). */
+static int check_tables(const GElf_Ehdr *eh, uint64_t size, const char *path, tt_error *err)
+{
+    uint64_t sh_end = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+    uint64_t ph_end = eh->e_phoff + (uint64_t)eh->e_phnum * eh->e_phentsize;
+    if ((eh->e_shoff && sh_end > size) || (eh->e_phoff && ph_end > size))
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET,
+                            sh_end > size ? eh->e_shoff : eh->e_phoff,
+                            "truncated ELF file: header tables end at 0x%llx, file size 0x%llx",
+                            (unsigned long long)(sh_end > size ? sh_end : ph_end),
+                            (unsigned long long)size);
+    return 0;
+}
+
 static int open_elf(Elf **out, int *fd, const char *path, tt_error *err)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
@@ -187,6 +201,9 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
                           elf_errmsg(-1));
         goto out;
     }
+    struct stat st;
+    if (fstat(fd, &st) || (rc = check_tables(&eh, (uint64_t)st.st_size, path, err)))
+        goto out;
     e->elf_class = eh.e_ident[EI_CLASS] == ELFCLASS32 ? 32 : 64;
     e->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
     e->elf_type = eh.e_type;
