@@ -16,20 +16,20 @@ cd "$out"
 rm -rf dl store store2 bare
 have() { command -v "$1" >/dev/null 2>&1; }
 # gcc family (required: binutils comes with it)
-gcc -O2 -g -gdwarf-5 -o g5 "$src/inline.c" &
-gcc -O2 -g -gdwarf-4 -no-pie -o g4 "$src/inline.c" &
+gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o g5 "$src/inline.c" &
+gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-4 -no-pie -o g4 "$src/inline.c" &
 wait
-gcc -O2 -g -shared -fPIC -o libfx.so "$src/lib.c" &
-if have g++; then g++ -O2 -g -o t5 "$src/tmpl.cc"; fi &
+gcc -fdebug-prefix-map="$out"=/fx -O2 -g -shared -fPIC -o libfx.so "$src/lib.c" &
+if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t5 "$src/tmpl.cc"; fi &
 wait
 if have clang; then
-    clang -O2 -g -gdwarf-5 -o c5 "$src/inline.c" &
-    clang -O2 -g -gdwarf-4 -o c4 "$src/inline.c" &
+    clang -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o c5 "$src/inline.c" &
+    clang -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-4 -o c4 "$src/inline.c" &
     wait
-    if have clang++; then clang++ -O2 -g -o tc "$src/tmpl.cc"; fi
+    if have clang++; then clang++ -fdebug-prefix-map="$out"=/fx -O2 -g -o tc "$src/tmpl.cc"; fi
     # 32-bit little-endian and 64-bit big-endian relocatable objects
-    clang --target=i386-linux-gnu -O2 -g -c -o le32.o "$src/lib.c" 2>/dev/null || true
-    clang --target=s390x-linux-gnu -O2 -g -c -o be64.o "$src/lib.c" 2>/dev/null || true
+    clang -fdebug-prefix-map="$out"=/fx --target=i386-linux-gnu -O2 -g -c -o le32.o "$src/lib.c" 2>/dev/null || true
+    clang -fdebug-prefix-map="$out"=/fx --target=s390x-linux-gnu -O2 -g -c -o be64.o "$src/lib.c" 2>/dev/null || true
 fi
 # stripped binary + .gnu_debuglink beside it
 mkdir -p dl store/.build-id store2/.build-id bare
