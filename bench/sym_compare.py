@@ -32,12 +32,17 @@ def text_range(binary):
 
 
 def run(cmd, stdin_text, timing):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    out, _ = p.communicate(stdin_text)
-    wall = time.monotonic() - t0
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return out, wall, rss
+    """Runs cmd with stdin_text; returns (stdout, wall seconds, peak RSS MiB) of that process."""
+    import tempfile
+    with tempfile.TemporaryFile("w+") as fin, tempfile.TemporaryFile("w+") as fout:
+        fin.write(stdin_text)
+        fin.seek(0)
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL)
+        _, _, ru = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+        fout.seek(0)
+        return fout.read(), wall, ru.ru_maxrss / 1024
 
 
 _dm_cache = {}
@@ -114,12 +119,21 @@ def main():
     if shutil.which("eu-addr2line"):
         tools.append(("eu-addr2line", ["eu-addr2line", "-e", a.binary, "-a", "-f", "-i", "-C"],
                       parse_addr2line))
-    results = {}
+    results, walls = {}, {}
     for name, cmd, parse in tools:
         out, wall, rss = run(cmd, stdin, a.time)
         results[name] = demangle_leftovers(parse(out))
+        walls[name] = wall
         if a.time:
-            print("%-16s wall_s=%.3f addr/s=%d" % (name, wall, a.n / wall if wall else 0))
+            _, one, _ = run(cmd, stdin.split("\n", 1)[0] + "\n", a.time)
+            rate = a.n / (wall - one) if wall > one else 0
+            print("%-16s wall_s=%.3f (1 address: %.3f) addr/s=%d peak_rss_mib=%.1f" %
+                  (name, wall, one, rate, rss))
+    if a.time:
+        for name in walls:
+            if name != "tracetool" and walls["tracetool"] > 0:
+                print("%-16s wall time / tracetool's = %.2fx" % (name, walls[name] /
+                                                               walls["tracetool"]))
     ours = results["tracetool"]
     uniq = sorted(set(addrs))
     worst = 100.0

@@ -35,6 +35,9 @@ typedef struct cu_state {
     int nomem;
 } cu_state;
 
+/* Records the first message and frees e. Called after every libdwarf call that can set an
+ * error, whatever it returned: some calls (dwarf_die_text through dwarf_attr) leave an
+ * error object behind while returning DW_DLV_NO_ENTRY. */
 static void note_error(cu_state *s, Dwarf_Error e)
 {
     if (!e)
@@ -44,6 +47,13 @@ static void note_error(cu_state *s, Dwarf_Error e)
     dwarf_dealloc_error(s->dbg, e);
 }
 
+static void drop(cu_state *s, Dwarf_Error *e)
+{
+    if (*e)
+        dwarf_dealloc_error(s->dbg, *e);
+    *e = NULL;
+}
+
 /* Unsigned attribute value; GCC 12 writes call_file/call_line as DW_FORM_implicit_const,
  * which this libdwarf's dwarf_formudata rejects while dwarf_formsdata accepts (spec 5.2.7). */
 static int attr_udata(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
@@ -51,11 +61,9 @@ static int attr_udata(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
     Dwarf_Attribute a;
     Dwarf_Error e = NULL;
     int res = dwarf_attr(die, at, &a, &e);
-    if (res != DW_DLV_OK) {
-        if (res == DW_DLV_ERROR)
-            note_error(s, e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
         return 0;
-    }
     Dwarf_Unsigned u;
     int ok = 0;
     if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
@@ -77,19 +85,38 @@ static int attr_udata(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
     return ok;
 }
 
+/* String attribute through dwarf_attr + dwarf_formstring. Not dwarf_die_text /
+ * dwarf_diename: in 20210528 they turn a dwarf_attr error into DW_DLV_NO_ENTRY and drop
+ * the error object, which leaks once dwarf_set_de_alloc_flag(0) is in effect (found by
+ * fuzz_elf on corrupt abbreviations). The string points into the section data. */
+static int attr_string(cu_state *s, Dwarf_Die die, Dwarf_Half at, const char **out)
+{
+    Dwarf_Attribute a;
+    Dwarf_Error e = NULL;
+    int res = dwarf_attr(die, at, &a, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
+        return 0;
+    char *str = NULL;
+    res = dwarf_formstring(a, &str, &e);
+    drop(s, &e);
+    dwarf_dealloc_attribute(a);
+    if (res != DW_DLV_OK || !str)
+        return 0;
+    *out = str;
+    return 1;
+}
+
 static int attr_ref(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out)
 {
     Dwarf_Attribute a;
     Dwarf_Error e = NULL;
     int res = dwarf_attr(die, at, &a, &e);
-    if (res != DW_DLV_OK) {
-        if (res == DW_DLV_ERROR)
-            note_error(s, e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
         return 0;
-    }
     res = dwarf_global_formref(a, out, &e);
-    if (res == DW_DLV_ERROR)
-        dwarf_dealloc_error(s->dbg, e);
+    drop(s, &e);
     dwarf_dealloc_attribute(a);
     return res == DW_DLV_OK;
 }
@@ -136,8 +163,7 @@ static uint32_t rnglists(cu_state *s, Dwarf_Attribute a, Dwarf_Half form)
     Dwarf_Rnglists_Head head = NULL;
     int res = dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &goff, &e);
     if (res != DW_DLV_OK) {
-        if (res == DW_DLV_ERROR)
-            note_error(s, e);
+        note_error(s, e);
         return 0;
     }
     uint32_t n = 0;
@@ -180,8 +206,7 @@ static uint32_t debug_ranges(cu_state *s, Dwarf_Die die, Dwarf_Attribute a)
     Dwarf_Off real;
     int res = dwarf_get_ranges_b(s->dbg, off, die, &real, &r, &n, &bytes, &e);
     if (res != DW_DLV_OK) {
-        if (res == DW_DLV_ERROR)
-            note_error(s, e);
+        note_error(s, e);
         return 0;
     }
     uint64_t base = s->base;
@@ -209,22 +234,19 @@ static uint32_t die_ranges(cu_state *s, Dwarf_Die die)
         enum Dwarf_Form_Class cls;
         res = dwarf_highpc_b(die, &hi, &form, &cls, &e);
         if (res != DW_DLV_OK) {
-            if (res == DW_DLV_ERROR)
-                note_error(s, e);
+            note_error(s, e);
             return 0;
         }
         if (cls == DW_FORM_CLASS_CONSTANT)
             hi += lo;
         return (uint32_t)push_range(s, lo, hi);
     }
-    if (res == DW_DLV_ERROR)
-        note_error(s, e);
+    note_error(s, e);
     e = NULL;
     Dwarf_Attribute a;
     res = dwarf_attr(die, DW_AT_ranges, &a, &e);
     if (res != DW_DLV_OK) {
-        if (res == DW_DLV_ERROR)
-            note_error(s, e);
+        note_error(s, e);
         return 0;
     }
     Dwarf_Half form = 0;
@@ -248,27 +270,12 @@ static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
     Dwarf_Die cur = die;
     Dwarf_Error e = NULL;
     for (int hop = 0; hop <= MAX_ORIGIN_HOPS; hop++) {
-        char *t = NULL;
-        int res = dwarf_die_text(cur, DW_AT_linkage_name, &t, &e);
-        if (res == DW_DLV_ERROR) {
-            dwarf_dealloc_error(s->dbg, e);
-            e = NULL;
-        }
-        if (res != DW_DLV_OK) {
-            res = dwarf_die_text(cur, DW_AT_MIPS_linkage_name, &t, &e);
-            if (res == DW_DLV_ERROR) {
-                dwarf_dealloc_error(s->dbg, e);
-                e = NULL;
-            }
-        }
-        if (res == DW_DLV_OK && t)
+        const char *t = NULL;
+        if (attr_string(s, cur, DW_AT_linkage_name, &t) ||
+            attr_string(s, cur, DW_AT_MIPS_linkage_name, &t))
             linkage = t;
-        if (!plain && dwarf_diename(cur, &t, &e) == DW_DLV_OK)
+        if (!plain && attr_string(s, cur, DW_AT_name, &t))
             plain = t;
-        if (e) {
-            dwarf_dealloc_error(s->dbg, e);
-            e = NULL;
-        }
         if (!have_decl && attr_udata(s, cur, DW_AT_decl_file, &dfile)) {
             Dwarf_Off off = 0;
             if (dwarf_dieoffset(cur, &off, &e) == DW_DLV_OK && off >= s->cu_start &&
@@ -288,10 +295,9 @@ static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
             !attr_ref(s, cur, DW_AT_specification, &ref))
             break;
         Dwarf_Die next = NULL;
-        res = dwarf_offdie_b(s->dbg, ref, 1, &next, &e);
+        int res = dwarf_offdie_b(s->dbg, ref, 1, &next, &e);
         if (res != DW_DLV_OK) {
-            if (res == DW_DLV_ERROR)
-                note_error(s, e);
+            note_error(s, e);
             break;
         }
         if (cur != die)
@@ -328,8 +334,7 @@ static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
     Dwarf_Error e = NULL;
     int res = dwarf_offdie_b(s->dbg, ref, 1, &o, &e);
     if (res != DW_DLV_OK) {
-        if (res == DW_DLV_ERROR)
-            note_error(s, e);
+        note_error(s, e);
         return walk_name(s, die, out);
     }
     int rc = walk_name(s, o, out);
@@ -452,17 +457,15 @@ static void walk_cu(cu_state *s, Dwarf_Die cu_die)
         child = NULL;
         if (container_tag(tag)) {
             int res = dwarf_child(die, &child, &e);
-            if (res == DW_DLV_ERROR) {
-                note_error(s, e);
+            note_error(s, e);
+            if (res == DW_DLV_ERROR)
                 failed = 1;
-            }
         }
         Dwarf_Die sib = NULL;
         int res = dwarf_siblingof_b(s->dbg, die, 1, &sib, &e);
-        if (res == DW_DLV_ERROR) {
-            note_error(s, e);
+        note_error(s, e);
+        if (res == DW_DLV_ERROR)
             failed = 1;
-        }
         dwarf_dealloc_die(die);
         f->die = sib;
         if (created != TSYM_NONE && !child)
@@ -487,8 +490,7 @@ static int read_files(cu_state *s, Dwarf_Die cu_die)
     s->n_files = 0;
     int res = dwarf_srcfiles(cu_die, &names, &n, &e);
     if (res != DW_DLV_OK) {
-        if (res == DW_DLV_ERROR)
-            note_error(s, e);
+        note_error(s, e);
         return 0;
     }
     uint32_t *nf = realloc(s->files, (size_t)(n > 0 ? n : 1) * sizeof *nf);
@@ -524,8 +526,7 @@ static void read_lines(cu_state *s, Dwarf_Die cu_die)
     Dwarf_Error e = NULL;
     int res = dwarf_srclines_b(cu_die, &ver, &tables, &lc, &e);
     if (res != DW_DLV_OK) {
-        if (res == DW_DLV_ERROR)
-            note_error(s, e);
+        note_error(s, e);
         return;
     }
     Dwarf_Line *lines = NULL;
@@ -584,8 +585,7 @@ static uint64_t cu_base(cu_state *s, Dwarf_Die cu_die)
     Dwarf_Addr lo = 0;
     Dwarf_Error e = NULL;
     int res = dwarf_lowpc(cu_die, &lo, &e);
-    if (res == DW_DLV_ERROR)
-        dwarf_dealloc_error(s->dbg, e);
+    drop(s, &e);
     return res == DW_DLV_OK ? lo : 0;
 }
 
@@ -600,17 +600,13 @@ static int load_units(cu_state *s)
         Dwarf_Sig8 sig;
         int res = dwarf_next_cu_header_d(s->dbg, 1, &hlen, &ver, &abbrev, &asize, &lsize,
                                          &xsize, &sig, &typeoff, &next, &utype, &e);
-        if (res == DW_DLV_NO_ENTRY)
+        note_error(s, e);
+        if (res != DW_DLV_OK)
             break;
-        if (res == DW_DLV_ERROR) {
-            note_error(s, e);
-            break;
-        }
         Dwarf_Die cu_die = NULL;
         res = dwarf_siblingof_b(s->dbg, NULL, 1, &cu_die, &e);
         if (res != DW_DLV_OK) {
-            if (res == DW_DLV_ERROR)
-                note_error(s, e);
+            note_error(s, e);
             break;
         }
         s->ix->n_cus++;
