@@ -223,26 +223,70 @@ static uint32_t debug_ranges(cu_state *s, Dwarf_Die die, Dwarf_Attribute a)
     return got;
 }
 
+/* DW_AT_low_pc / DW_AT_high_pc by hand (dwarf_attr, dwarf_formaddr, dwarf_formudata)
+ * instead of dwarf_lowpc / dwarf_highpc_b: in 20210528 dwarf_highpc_b drops the error
+ * object of a failed inner read when it reports DW_DLE_HIGHPC_WRONG_FORM, a leak under
+ * dwarf_set_de_alloc_flag(0) (found by fuzz_elf). dwarf_formaddr resolves DW_FORM_addrx
+ * through .debug_addr. A constant-class high_pc is a length (spec 5.2.5). */
+static int attr_addr(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out, int *is_const)
+{
+    Dwarf_Attribute a;
+    Dwarf_Error e = NULL;
+    int res = dwarf_attr(die, at, &a, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
+        return 0;
+    Dwarf_Half form = 0;
+    int ok = 0;
+    res = dwarf_whatform(a, &form, &e);
+    note_error(s, e);
+    if (res == DW_DLV_OK) {
+        switch (form) {
+        case DW_FORM_addr:
+        case DW_FORM_addrx:
+        case DW_FORM_addrx1:
+        case DW_FORM_addrx2:
+        case DW_FORM_addrx3:
+        case DW_FORM_addrx4:
+        case DW_FORM_GNU_addr_index: {
+            Dwarf_Addr v = 0;
+            res = dwarf_formaddr(a, &v, &e);
+            note_error(s, e);
+            if (res == DW_DLV_OK) {
+                *out = v;
+                *is_const = 0;
+                ok = 1;
+            }
+            break;
+        }
+        default:
+            dwarf_dealloc_attribute(a);
+            a = NULL;
+            if (attr_udata(s, die, at, out)) {
+                *is_const = 1;
+                ok = 1;
+            }
+        }
+    }
+    if (a)
+        dwarf_dealloc_attribute(a);
+    return ok;
+}
+
 /* Appends the live code ranges of die to ix->ranges; returns how many (spec 5.2.5). */
 static uint32_t die_ranges(cu_state *s, Dwarf_Die die)
 {
     Dwarf_Error e = NULL;
-    Dwarf_Addr lo, hi;
-    int res = dwarf_lowpc(die, &lo, &e);
-    if (res == DW_DLV_OK) {
-        Dwarf_Half form;
-        enum Dwarf_Form_Class cls;
-        res = dwarf_highpc_b(die, &hi, &form, &cls, &e);
-        if (res != DW_DLV_OK) {
-            note_error(s, e);
+    uint64_t lo, hi;
+    int lo_const, hi_const;
+    if (attr_addr(s, die, DW_AT_low_pc, &lo, &lo_const) && !lo_const) {
+        if (!attr_addr(s, die, DW_AT_high_pc, &hi, &hi_const))
             return 0;
-        }
-        if (cls == DW_FORM_CLASS_CONSTANT)
+        if (hi_const)
             hi += lo;
         return (uint32_t)push_range(s, lo, hi);
     }
-    note_error(s, e);
-    e = NULL;
+    int res;
     Dwarf_Attribute a;
     res = dwarf_attr(die, DW_AT_ranges, &a, &e);
     if (res != DW_DLV_OK) {
@@ -582,11 +626,11 @@ static void read_lines(cu_state *s, Dwarf_Die cu_die)
 
 static uint64_t cu_base(cu_state *s, Dwarf_Die cu_die)
 {
-    Dwarf_Addr lo = 0;
-    Dwarf_Error e = NULL;
-    int res = dwarf_lowpc(cu_die, &lo, &e);
-    drop(s, &e);
-    return res == DW_DLV_OK ? lo : 0;
+    uint64_t lo = 0;
+    int is_const = 0;
+    if (!attr_addr(s, cu_die, DW_AT_low_pc, &lo, &is_const) || is_const)
+        return 0;
+    return lo;
 }
 
 static int load_units(cu_state *s)
