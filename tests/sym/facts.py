@@ -15,7 +15,7 @@ ARGS = sys.argv[3:]
 
 def markers():
     m = {}
-    for name in ("inline.c", "tmpl.cc", "lib.c"):
+    for name in ("inline.c", "tmpl.cc", "lib.c", "b.c"):
         with open(os.path.join(SRC, name)) as f:
             for i, line in enumerate(f, 1):
                 for mk in re.findall(r"@(\w+)", line):
@@ -221,6 +221,27 @@ def case_json():
     sys.stdout.write(norm_text(err, binary))
 
 
+def case_spec81():
+    """spec 8.1 and 8.2 worked examples on libb.so (b.c compiled as /src/b.c): the output for
+    the address whose chain is leaf <- mid <- top, the address itself replaced."""
+    lib = os.path.join(FIX, "libb.so")
+    addr = None
+    for o in scan(lib, "top"):
+        if [s["FunctionName"] for s in o["Symbol"]] == ["leaf", "mid", "top"]:
+            addr = o["Address"]
+            break
+    if not addr:
+        sys.exit("facts: no leaf <- mid <- top address in libb.so")
+    for args in (["-a", "-f", "-i"], ["-a", "-f", "-i", "-p"], ["--format", "jsonl"]):
+        out, err, rc = tt("-e", lib, *args, addr)
+        out = re.sub(r'"StartAddress":"0x[0-9a-f]+"', '"StartAddress":"0xSTART"', out)
+        out = re.sub(r'"Column":\d+', '"Column":N', out)
+        out = re.sub(r"0x0*" + addr[2:] + r"\b", "0xADDR", out)
+        out = out.replace('"%s"' % addr, '"0xADDR"')
+        out = re.sub(r'"BuildId":"[0-9a-f]+"', '"BuildId":"BUILDID"', out)
+        sys.stdout.write(out.replace(lib, "libfoo.so"))
+
+
 def case_padding():
     """padding BIN: an address between two functions, default policy and nearest symbol."""
     binary = os.path.join(FIX, ARGS[0])
@@ -258,4 +279,4 @@ def case_perf():
     print("exit", rc)
 
 
-{"chain": case_chain, "padding": case_padding, "layout": case_layout, "json": case_json, "perf": case_perf, "compare": case_compare, "backtrace": case_backtrace}[CASE]()
+{"chain": case_chain, "padding": case_padding, "spec81": case_spec81, "layout": case_layout, "json": case_json, "perf": case_perf, "compare": case_compare, "backtrace": case_backtrace}[CASE]()

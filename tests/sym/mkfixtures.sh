@@ -20,6 +20,7 @@ gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o g5 "$src/inline.c" &
 gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-4 -no-pie -o g4 "$src/inline.c" &
 wait
 gcc -fdebug-prefix-map="$out"=/fx -O2 -g -shared -fPIC -o libfx.so "$src/lib.c" &
+gcc -fdebug-prefix-map="$src"=/src -O2 -g -shared -fPIC -o libb.so "$src/b.c" &
 if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t5 "$src/tmpl.cc"; fi &
 wait
 if have clang; then
