@@ -526,32 +526,75 @@ static void walk_cu(cu_state *s, Dwarf_Die cu_die)
     }
 }
 
-static int read_files(cu_state *s, Dwarf_Die cu_die)
+/* dir + "/" + name unless name is absolute; dir made absolute with comp_dir */
+static int intern_path(cu_state *s, uint32_t *id, const char *comp, const char *dir,
+                       const char *name)
 {
-    char **names = NULL;
-    Dwarf_Signed n = 0;
-    Dwarf_Error e = NULL;
-    s->n_files = 0;
-    int res = dwarf_srcfiles(cu_die, &names, &n, &e);
-    if (res != DW_DLV_OK) {
-        note_error(s, e);
-        return 0;
-    }
-    uint32_t *nf = realloc(s->files, (size_t)(n > 0 ? n : 1) * sizeof *nf);
+    tt_buf b = {0};
     int rc = 0;
-    if (!nf)
-        rc = TT_ENOMEM;
-    else
-        s->files = nf;
-    for (Dwarf_Signed i = 0; i < n; i++) {
-        if (!rc && tsym__str_intern(&s->files[i], &s->ix->str, names[i], strlen(names[i])))
-            rc = TT_ENOMEM;
-        dwarf_dealloc(s->dbg, names[i], DW_DLA_STRING);
+    if (name[0] != '/') {
+        if (dir && dir[0] != '/' && comp && comp[0])
+            rc |= tt_buf_puts(&b, comp) | tt_buf_puts(&b, "/");
+        if (dir && dir[0])
+            rc |= tt_buf_puts(&b, dir) | tt_buf_puts(&b, "/");
     }
-    dwarf_dealloc(s->dbg, names, DW_DLA_LIST);
+    rc |= tt_buf_puts(&b, name);
     if (!rc)
-        s->n_files = (size_t)n;
-    return rc;
+        rc = tsym__str_intern(id, &s->ix->str, b.data, b.len);
+    tt_buf_free(&b);
+    return rc ? TT_ENOMEM : 0;
+}
+
+/* The CU's file names from its line-table header (the same full paths dwarf_srcfiles
+ * builds). Not dwarf_srcfiles itself: in 20210528 it overwrites an error object on a bad
+ * include-directory index (DW_DLE_INCL_DIR_NUM_BAD), a leak under de_alloc_flag(0) found
+ * by fuzz_elf. Index 0 of s->files is the table's first file (1 for DWARF 2-4). */
+static int read_files(cu_state *s, Dwarf_Die cu_die, Dwarf_Line_Context lc, unsigned ver)
+{
+    Dwarf_Error e = NULL;
+    Dwarf_Signed base = 0, count = 0, end = 0, ndirs = 0;
+    s->n_files = 0;
+    int res = dwarf_srclines_files_indexes(lc, &base, &count, &end, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK || count <= 0)
+        return 0;
+    res = dwarf_srclines_include_dir_count(lc, &ndirs, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
+        ndirs = 0;
+    const char *comp = NULL;
+    attr_string(s, cu_die, DW_AT_comp_dir, &comp);
+    uint32_t *nf = realloc(s->files, (size_t)count * sizeof *nf);
+    if (!nf)
+        return TT_ENOMEM;
+    s->files = nf;
+    for (Dwarf_Signed i = 0; i < count; i++) {
+        const char *name = NULL, *dir = NULL;
+        Dwarf_Unsigned d = 0, mtime, len;
+        Dwarf_Form_Data16 *md5;
+        res = dwarf_srclines_files_data_b(lc, base + i, &name, &d, &mtime, &len, &md5, &e);
+        note_error(s, e);
+        if (res != DW_DLV_OK || !name) {
+            s->files[i] = TSYM_NONE;
+            continue;
+        }
+        /* directory entries: DWARF 5 numbers them from 0 (entry 0 = the comp dir),
+         * DWARF 2-4 from 1 with 0 meaning the comp dir; include_dir_data takes the
+         * same numbers */
+        Dwarf_Signed di = (Dwarf_Signed)d;
+        if (ver >= 5 ? di < ndirs : (di >= 1 && di <= ndirs)) {
+            res = dwarf_srclines_include_dir_data(lc, di, &dir, &e);
+            note_error(s, e);
+            if (res != DW_DLV_OK)
+                dir = NULL;
+        } else if (ver < 5 && d == 0) {
+            dir = comp;
+        }
+        if (intern_path(s, &s->files[i], comp, dir, name))
+            return TT_ENOMEM;
+    }
+    s->n_files = (size_t)count;
+    return 0;
 }
 
 static void drop_sequence(tsym__index *ix, size_t seq_start)
@@ -562,17 +605,9 @@ static void drop_sequence(tsym__index *ix, size_t seq_start)
         ix->rows.len = seq_start;
 }
 
-static void read_lines(cu_state *s, Dwarf_Die cu_die)
+static void read_lines(cu_state *s, Dwarf_Line_Context lc, unsigned ver)
 {
-    Dwarf_Unsigned ver = 0;
-    Dwarf_Small tables = 0;
-    Dwarf_Line_Context lc = NULL;
     Dwarf_Error e = NULL;
-    int res = dwarf_srclines_b(cu_die, &ver, &tables, &lc, &e);
-    if (res != DW_DLV_OK) {
-        note_error(s, e);
-        return;
-    }
     Dwarf_Line *lines = NULL;
     Dwarf_Signed n = 0;
     if (dwarf_srclines_from_linecontext(lc, &lines, &n, &e) != DW_DLV_OK) {
@@ -602,7 +637,7 @@ static void read_lines(cu_state *s, Dwarf_Die cu_die)
             e = NULL;
         }
         tsym__row r = {.addr = addr, .line = lineno > UINT32_MAX ? 0 : (uint32_t)lineno,
-                       .file = file_id(s, fno, (unsigned)ver),
+                       .file = file_id(s, fno, ver),
                        .discr = discr > UINT32_MAX ? 0 : (uint32_t)discr,
                        .ord = (uint32_t)ix->rows.len, .col = col > 0xFFFF ? 0xFFFF : (uint16_t)col,
                        .flags = endseq ? TSYM_ROW_END : 0};
@@ -621,7 +656,6 @@ static void read_lines(cu_state *s, Dwarf_Die cu_die)
         }
     }
     ix->rows.len = seq_start; /* an unterminated last sequence is dropped */
-    dwarf_srclines_dealloc_b(lc);
 }
 
 static uint64_t cu_base(cu_state *s, Dwarf_Die cu_die)
@@ -661,12 +695,21 @@ static int load_units(cu_state *s)
         s->base = cu_base(s, cu_die);
         if (utype == DW_UT_skeleton)
             s->ix->split_dwarf = 1;
-        if (read_files(s, cu_die))
+        /* the line table first: its header names the files decl/call attributes use */
+        Dwarf_Unsigned lver = 0;
+        Dwarf_Small tables = 0;
+        Dwarf_Line_Context lc = NULL;
+        res = dwarf_srclines_b(cu_die, &lver, &tables, &lc, &e);
+        note_error(s, e);
+        s->n_files = 0;
+        if (res == DW_DLV_OK && read_files(s, cu_die, lc, (unsigned)lver))
             s->nomem = 1;
         if (!s->nomem)
             walk_cu(s, cu_die);
-        if (!s->nomem)
-            read_lines(s, cu_die);
+        if (res == DW_DLV_OK && !s->nomem)
+            read_lines(s, lc, (unsigned)lver);
+        if (res == DW_DLV_OK)
+            dwarf_srclines_dealloc_b(lc);
         dwarf_dealloc_die(cu_die);
         if (s->nomem)
             return TT_ENOMEM;
