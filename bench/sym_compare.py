@@ -42,7 +42,7 @@ def run(cmd, stdin_text, timing):
         _, _, ru = os.wait4(p.pid, 0)
         wall = time.monotonic() - t0
         fout.seek(0)
-        return fout.read(), wall, ru.ru_maxrss / 1024
+        return fout.read(), (wall, ru.ru_utime + ru.ru_stime), ru.ru_maxrss / 1024
 
 
 _dm_cache = {}
@@ -119,21 +119,22 @@ def main():
     if shutil.which("eu-addr2line"):
         tools.append(("eu-addr2line", ["eu-addr2line", "-e", a.binary, "-a", "-f", "-i", "-C"],
                       parse_addr2line))
-    results, walls = {}, {}
+    results, walls, cpus = {}, {}, {}
     for name, cmd, parse in tools:
-        out, wall, rss = run(cmd, stdin, a.time)
+        out, (wall, cpu), rss = run(cmd, stdin, a.time)
         results[name] = demangle_leftovers(parse(out))
-        walls[name] = wall
+        walls[name], cpus[name] = wall, cpu
         if a.time:
-            _, one, _ = run(cmd, stdin.split("\n", 1)[0] + "\n", a.time)
-            rate = a.n / (wall - one) if wall > one else 0
-            print("%-16s wall_s=%.3f (1 address: %.3f) addr/s=%d peak_rss_mib=%.1f" %
-                  (name, wall, one, rate, rss))
+            # CPU time (user + sys) is reported too: wall time on a shared machine is noisy
+            _, (one, one_cpu), _ = run(cmd, stdin.split("\n", 1)[0] + "\n", a.time)
+            rate = a.n / (cpu - one_cpu) if cpu > one_cpu else 0
+            print("%-16s wall_s=%.3f cpu_s=%.3f (1 address: wall %.3f cpu %.3f) "
+                  "addr/s(cpu)=%d peak_rss_mib=%.1f" % (name, wall, cpu, one, one_cpu, rate, rss))
     if a.time:
         for name in walls:
-            if name != "tracetool" and walls["tracetool"] > 0:
-                print("%-16s wall time / tracetool's = %.2fx" % (name, walls[name] /
-                                                               walls["tracetool"]))
+            if name != "tracetool" and walls["tracetool"] > 0 and cpus["tracetool"] > 0:
+                print("%-16s / tracetool: wall %.2fx, cpu %.2fx" %
+                      (name, walls[name] / walls["tracetool"], cpus[name] / cpus["tracetool"]))
     ours = results["tracetool"]
     uniq = sorted(set(addrs))
     worst = 100.0

@@ -227,18 +227,19 @@ static void emit_json(run *r, const char *addr_text, const tsym_module *m, const
         json_result(r, &r->json, addr_text, m, label, res, error, input_line, frame_no);
         return;
     }
-    tt_jsonw w;
-    tt_jsonw_init(&w, 0);
-    json_result(r, &w, addr_text, m, label, res, error, input_line, frame_no);
-    tt_buf_puts(&w.buf, "\n");
-    tt_buf_put(&r->out, w.buf.data, w.buf.len);
-    tt_jsonw_free(&w);
+    /* jsonl: one writer reused at depth 0 (no separators there), no allocation per line */
+    json_result(r, &r->json, addr_text, m, label, res, error, input_line, frame_no);
+    tt_buf_puts(&r->json.buf, "\n");
+    tt_buf_put(&r->out, r->json.buf.data, r->json.buf.len);
+    r->json.buf.len = 0;
 }
 
 static void flush(run *r)
 {
+    /* keep the buffer's capacity: raw mode flushes after every input line */
     if (r->out.len)
-        cli_out_buf(&r->out);
+        cli_out_write(r->out.data, r->out.len);
+    r->out.len = 0;
 }
 
 /* ---- raw addresses (spec 7.1) ---- */
