@@ -1177,5 +1177,42 @@ int tt_profile_from_beat(tt_profile *p, const tt_mitem *items, size_t n, const t
                          int name_style, size_t *clamped);
 
 /* ---- native-name resolver callback (filled by cli/ with libsym) ---- */
+/* libtrace names native frames through this callback so it never links libdwarf
+ * (STYLE.md section 2); cli/ fills it with libsym (cli_sym.c), tests pass a fake. */
+enum {
+    TT_NADDR_VADDR = 0,   /* ELF virtual address (rel_pc) */
+    TT_NADDR_OFFSET = 1,  /* module offset: runtime address - module's first byte */
+};
+
+typedef struct tt_native_loc {
+    const char *module;   /* module path or bare name; may be NULL when build_id is set */
+    const char *build_id; /* lowercase hex, or NULL / "" when unknown */
+    uint64_t addr;
+    int addr_kind;        /* TT_NADDR_* */
+    int return_address;   /* 1: look up addr - 1 (frames >= 1 of a stack walk, spec 3.3) */
+} tt_native_loc;
+
+typedef struct tt_native_frame {
+    const char *function; /* display name; NULL when unknown */
+    const char *file;     /* NULL when unknown */
+    uint32_t line, column;
+    int inlined;          /* 1 for every frame but the last (out-of-line) one */
+} tt_native_frame;
+
+/* Resolves loc into at most cap frames, innermost first. Returns the number of frames
+ * (0: the module is known but nothing covers the address), or a negative TT_E* when the
+ * module cannot be symbolicated (err says why). Strings are borrowed from the resolver
+ * and stay valid until the resolver's owner frees it. */
+typedef int (*tt_resolve_fn)(void *ctx, tt_native_frame *frames, size_t cap,
+                             const tt_native_loc *loc, tt_error *err);
+
+typedef struct tt_resolver {
+    tt_resolve_fn fn; /* NULL: no symbolication (every call returns 0 frames) */
+    void *ctx;
+} tt_resolver;
+
+/* Calls r->fn when set; r may be NULL. */
+int tt_resolve(const tt_resolver *r, tt_native_frame *frames, size_t cap,
+               const tt_native_loc *loc, tt_error *err);
 
 #endif

@@ -7,9 +7,9 @@ what=${1:-build}
 pkgs="build-essential pkg-config python3 zlib1g-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
 case "$what" in
 build) ;;
-test) pkgs="$pkgs check mandoc" ;;
+test) pkgs="$pkgs check mandoc binutils g++ clang" ;;
 fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
-all) pkgs="$pkgs check mandoc clang libclang-rt-14-dev" ;;
+all) pkgs="$pkgs check mandoc binutils g++ clang libclang-rt-14-dev" ;;
 *) echo "usage: $0 [build|test|fuzz|all]" >&2; exit 2 ;;
 esac
 missing=""

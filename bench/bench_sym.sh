@@ -1,0 +1,37 @@
+#!/bin/sh
+# Symbolication speed and agreement (issue 6 "Speed", spec/symbolication.md 9.5): builds the
+# SQLite amalgamation (from the better-sqlite3 npm package) with gcc and with clang at
+# -O2 -g, then symbolicates 20,000 random .text addresses with tracetool, llvm-symbolizer,
+# GNU addr2line and eu-addr2line (those installed) in one run each: wall time (process
+# start-up and indexing included), lookups per second after indexing, peak RSS, ratios
+# against tracetool, and full inline-chain agreement after clone-suffix normalisation.
+# Timings are reported, never asserted. SYM_BENCH_N changes the address count.
+set -u
+dir=${BENCH_DIR:-build-bench}/sym
+n=${SYM_BENCH_N:-20000}
+tt=$(pwd)/tracetool
+mkdir -p "$dir"
+if [ ! -f "$dir/sqlite3.c" ]; then
+    if command -v npm >/dev/null 2>&1 &&
+        (cd "$dir" && npm pack --silent better-sqlite3@11.10.0 >/dev/null 2>&1 &&
+            tar xzf better-sqlite3-11.10.0.tgz package/deps/sqlite3/sqlite3.c \
+                package/deps/sqlite3/sqlite3.h &&
+            mv package/deps/sqlite3/sqlite3.c package/deps/sqlite3/sqlite3.h . &&
+            rm -rf package better-sqlite3-11.10.0.tgz); then
+        :
+    else
+        echo "bench_sym: SQLite amalgamation not available (npm better-sqlite3); skipped"
+        exit 0
+    fi
+fi
+for cc in gcc clang; do
+    command -v $cc >/dev/null 2>&1 || { echo "bench_sym: $cc not installed, skipped"; continue; }
+    lib=$dir/libsqlite3-$cc.so
+    if [ ! -f "$lib" ] || [ "$dir/sqlite3.c" -nt "$lib" ]; then
+        echo "bench_sym: building $lib ($cc -O2 -g)"
+        $cc -O2 -g -shared -fPIC -I"$dir" -o "$lib" "$dir/sqlite3.c" \
+            -lm 2>/dev/null || { echo "bench_sym: $cc build failed"; continue; }
+    fi
+    echo "-- $cc: $(basename "$lib"), $n random .text addresses"
+    python3 bench/sym_compare.py -n "$n" --time "$tt" "$lib"
+done

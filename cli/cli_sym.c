@@ -1,0 +1,174 @@
+/* Symbol options and the tt_resolver adapter over libsym (spec/symbolication.md 4.2, 10). */
+#include "cli_sym.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cli_sym {
+    tsym_store *store;
+    tsym_module *exes[CLI_SYM_MAX];
+    size_t n_exes;
+    unsigned flags;
+    char *env_copy;
+    char why[TT_ERRMSG_MAX + 300];
+};
+
+int cli_sym_opt(cli_sym_opts *o, int c, const char *arg)
+{
+    if (c == 'e') {
+        if (o->n_exes == CLI_SYM_MAX) {
+            cli_errorf("too many -e options (at most %d)", CLI_SYM_MAX);
+            return -1;
+        }
+        o->exes[o->n_exes++] = arg;
+        return 1;
+    }
+    if (c == CLI_SYM_O_SYMBOLS) {
+        if (o->n_dirs == CLI_SYM_MAX) {
+            cli_errorf("too many --symbols options (at most %d)", CLI_SYM_MAX);
+            return -1;
+        }
+        o->dirs[o->n_dirs++] = arg;
+        return 1;
+    }
+    return 0;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static void module_warnings(const tsym_module *m, const char *label)
+{
+    const tsym_module_info *i = tsym_module_info_get(m);
+    if (i->warning[0])
+        fprintf(stderr, "tracetool: %s: warning: %s\n", label, i->warning);
+    if (i->symtab_only)
+        fprintf(stderr,
+                "tracetool: %s: warning: no usable DWARF debug information: function names from the "
+                "symbol table, no inline frames%s\n",
+                label, i->n_syms ? "" : " (and no symbol table either)");
+    if (!i->build_id[0])
+        fprintf(stderr, "tracetool: %s: warning: module has no build id: unverified\n", label);
+}
+
+int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
+{
+    *out = NULL;
+    tsym_init();
+    cli_sym *s = calloc(1, sizeof *s);
+    if (!s) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    s->flags = o->flags;
+    const char *dirs[CLI_SYM_MAX * 2];
+    size_t nd = 0;
+    for (size_t i = 0; i < o->n_dirs; i++)
+        dirs[nd++] = o->dirs[i];
+    const char *env = getenv("TRACETOOL_SYMBOL_PATH");
+    if (env && *env && (s->env_copy = strdup(env))) {
+        char *save = NULL;
+        for (char *d = strtok_r(s->env_copy, ":", &save); d && nd < CLI_SYM_MAX * 2;
+             d = strtok_r(NULL, ":", &save))
+            dirs[nd++] = d;
+    }
+    tt_error err = {0};
+    if (tsym_store_new(&s->store, dirs, nd, ctx->stats, &err)) {
+        cli_sym_close(s);
+        return cli_err(&err);
+    }
+    for (size_t i = 0; i < o->n_exes; i++) {
+        int fresh;
+        tsym_module *m;
+        if (tsym_store_get(&m, &fresh, s->store, o->exes[i], NULL, &err)) {
+            cli_sym_close(s);
+            return cli_err(&err);
+        }
+        if (fresh)
+            module_warnings(m, o->exes[i]);
+        s->exes[s->n_exes++] = m;
+    }
+    *out = s;
+    return 0;
+}
+
+void cli_sym_close(cli_sym *s)
+{
+    if (!s)
+        return;
+    tsym_store_free(s->store);
+    free(s->env_copy);
+    free(s);
+}
+
+tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, int fatal,
+                            const char **why)
+{
+    if (why)
+        *why = NULL;
+    int have_bid = build_id && *build_id;
+    for (size_t i = 0; i < s->n_exes; i++) {
+        const tsym_module_info *mi = tsym_module_info_get(s->exes[i]);
+        if (have_bid && !strcmp(mi->build_id, build_id))
+            return s->exes[i];
+    }
+    for (size_t i = 0; i < s->n_exes && path; i++) {
+        const tsym_module_info *mi = tsym_module_info_get(s->exes[i]);
+        if (mi->path && !strcmp(base_name(mi->path), base_name(path))) {
+            if (have_bid && mi->build_id[0])
+                break; /* same name, other build: search the stores by build id */
+            return s->exes[i];
+        }
+    }
+    tsym_module *m = NULL;
+    int fresh = 0;
+    tt_error err = {0};
+    const char *label = path ? path : build_id;
+    if (tsym_store_get(&m, &fresh, s->store, path, have_bid ? build_id : NULL, &err)) {
+        snprintf(s->why, sizeof s->why, "%s", err.msg);
+        if (fresh)
+            fprintf(stderr, "tracetool: %s: %s%s\n", label, fatal ? "" : "warning: ", err.msg);
+        if (why)
+            *why = s->why;
+        return NULL;
+    }
+    if (fresh)
+        module_warnings(m, label);
+    return m;
+}
+
+static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_loc *loc,
+                   tt_error *err)
+{
+    cli_sym *s = ctx;
+    const char *why;
+    tsym_module *m = cli_sym_module(s, loc->module, loc->build_id, 0, &why);
+    if (!m)
+        return tt_error_set(err, TT_ENOTFOUND, loc->module, TT_LOC_NONE, 0, "%s",
+                            why ? why : "module not found");
+    uint64_t a = loc->addr_kind == TT_NADDR_OFFSET ? tsym_module_offset_to_vaddr(m, loc->addr)
+                                                   : loc->addr;
+    if (loc->return_address && a > 0)
+        a--;
+    tsym_result r;
+    tsym_module_lookup(&r, m, a, s->flags | TSYM_F_DEMANGLE);
+    if (!r.found && !r.frames[0].file)
+        return 0;
+    size_t n = r.n_frames < cap ? r.n_frames : cap;
+    for (size_t i = 0; i < n; i++) {
+        /* keep the outermost frames when cap is smaller than the chain */
+        const tsym_frame *f = &r.frames[r.n_frames - n + i];
+        frames[i] = (tt_native_frame){f->function, f->file, f->line, f->column,
+                                      r.n_frames - n + i + 1 < r.n_frames};
+    }
+    return (int)n;
+}
+
+void cli_sym_resolver(tt_resolver *r, cli_sym *s)
+{
+    r->fn = resolve;
+    r->ctx = s;
+}

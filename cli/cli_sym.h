@@ -1,0 +1,42 @@
+/* Native symbolication for the CLI: -e/--symbols options, the libsym store, per-module
+ * diagnostics, and the tt_resolver that libtrace uses (spec/symbolication.md). */
+#ifndef CLI_SYM_H
+#define CLI_SYM_H
+
+#include "cli.h"
+#include "../libsym/tsym.h"
+
+#define CLI_SYM_MAX 64
+
+/* Long-option values shared by every command taking -e/--symbols. */
+enum { CLI_SYM_O_SYMBOLS = 0x5300, CLI_SYM_O_NEAREST };
+
+typedef struct cli_sym_opts {
+    const char *exes[CLI_SYM_MAX]; /* -e FILE: modules given explicitly */
+    size_t n_exes;
+    const char *dirs[CLI_SYM_MAX]; /* --symbols DIR, in order */
+    size_t n_dirs;
+    unsigned flags;                /* TSYM_F_* used by the resolver */
+} cli_sym_opts;
+
+/* Handles -e ('e') and --symbols (CLI_SYM_O_SYMBOLS); returns 1 when c was consumed,
+ * 0 when c is not a symbol option, -1 after an error message. */
+int cli_sym_opt(cli_sym_opts *o, int c, const char *arg);
+
+typedef struct cli_sym cli_sym;
+/* Opens the store (--symbols dirs, then TRACETOOL_SYMBOL_PATH) and every -e module;
+ * an unusable -e file is an error (CLI_BAD after the message). */
+int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx);
+void cli_sym_close(cli_sym *s);
+
+/* Finds the module for a path / name / build id: -e modules first (by build id, then by
+ * file name), then the stores. Errors and warnings are printed once per module
+ * ("tracetool: MODULE: warning: ...", without "warning: " when fatal). Returns NULL when it cannot be symbolicated;
+ * *why (may be NULL) then points to the reason (borrowed). */
+tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, int fatal,
+                            const char **why);
+
+/* The resolver libtrace calls for native frames; valid until cli_sym_close. */
+void cli_sym_resolver(tt_resolver *r, cli_sym *s);
+
+#endif

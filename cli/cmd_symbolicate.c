@@ -1,0 +1,653 @@
+/* tracetool symbolicate: addresses to functions, source lines and inline chains
+ * (spec/symbolication.md sections 7 and 8; GNU addr2line's text layout, llvm-symbolizer's
+ * JSON field names). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_sym.h"
+
+static const char usage[] =
+    "usage: tracetool symbolicate -e FILE [-a] [-f] [-i] [-C] [-s] [-p] [--offsets]\n"
+    "                             [--return-addresses] [--nearest-symbol] [--names debug|symbol]\n"
+    "                             [--build-id HEX] [--format text|json|jsonl|tsv] [ADDR...]\n"
+    "       tracetool symbolicate --symbols DIR... [--kind KIND] [-e FILE]... [-s]\n"
+    "                             [--resymbolize] [--format text|json|jsonl] [FILE...]\n"
+    "       tracetool symbolicate --add-to-store DIR FILE...\n"
+    "\n"
+    "  -e, --exe FILE          module of the raw addresses; with --kind an extra module\n"
+    "                          for backtraces (repeatable)\n"
+    "      --build-id HEX      find the module by build id in the symbol stores\n"
+    "  -a, --addresses         print the address before each result\n"
+    "  -f, --functions         print function names\n"
+    "  -i, --inlines           print the whole inline chain, innermost first\n"
+    "  -C, --demangle          demangle C++ and Rust names\n"
+    "  -s, --basenames         print file names without directories\n"
+    "  -p, --pretty-print      one line per address (\"func at file:line\")\n"
+    "      --offsets           addresses are module offsets, not ELF virtual addresses\n"
+    "      --return-addresses  addresses are return addresses: look up ADDR-1\n"
+    "      --nearest-symbol    name padding after the preceding symbol (addr2line's way)\n"
+    "      --names STYLE       debug (DWARF name, default) or symbol (ELF symbol name)\n"
+    "      --format FMT        text (default), json, jsonl, tsv\n"
+    "      --symbols DIR       symbol store directory (repeatable; also\n"
+    "                          TRACETOOL_SYMBOL_PATH)\n"
+    "      --kind KIND         backtrace lines: auto (default without -e), tombstone,\n"
+    "                          perf, modoff\n"
+    "      --resymbolize       replace perf's own symbols too\n"
+    "      --add-to-store DIR  copy FILEs into DIR's .build-id layout\n"
+    "  -h, --help              show this help\n";
+
+enum { O_BUILD_ID = 256, O_FORMAT, O_OFFSETS, O_RETADDR, O_NAMES, O_KIND, O_RESYM, O_ADD };
+
+static const struct option longopts[] = {
+    {"exe", required_argument, NULL, 'e'},
+    {"build-id", required_argument, NULL, O_BUILD_ID},
+    {"addresses", no_argument, NULL, 'a'},
+    {"functions", no_argument, NULL, 'f'},
+    {"inlines", no_argument, NULL, 'i'},
+    {"demangle", no_argument, NULL, 'C'},
+    {"basenames", no_argument, NULL, 's'},
+    {"pretty-print", no_argument, NULL, 'p'},
+    {"offsets", no_argument, NULL, O_OFFSETS},
+    {"return-addresses", no_argument, NULL, O_RETADDR},
+    {"nearest-symbol", no_argument, NULL, CLI_SYM_O_NEAREST},
+    {"names", required_argument, NULL, O_NAMES},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},
+    {"kind", required_argument, NULL, O_KIND},
+    {"resymbolize", no_argument, NULL, O_RESYM},
+    {"add-to-store", required_argument, NULL, O_ADD},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+enum { F_TEXT, F_JSON, F_JSONL, F_TSV };
+static const char *const formats[] = {"text", "json", "jsonl", "tsv", NULL};
+static const char *const names_styles[] = {"debug", "symbol", NULL};
+enum { K_AUTO, K_TOMB, K_PERF, K_MODOFF };
+static const char *const kinds[] = {"auto", "tombstone", "perf", "modoff", NULL};
+
+typedef struct perf_map {
+    uint64_t start, len, pgoff;
+    char *path;
+} perf_map;
+
+typedef struct run {
+    cli_sym *sym;
+    int fmt, kind, kind_set;
+    int opt_a, opt_f, opt_i, opt_s, opt_p, offsets, retaddr, resym;
+    unsigned flags;
+    tt_jsonw json; /* --format json: one array over the whole run */
+    tt_buf out;
+    tt_vec maps;   /* perf_map */
+    int perf_depth; /* index of the next perf frame in the current callchain */
+} run;
+
+static const char *shown_file(const run *r, const char *f)
+{
+    if (!f)
+        return NULL;
+    if (r->opt_s) {
+        const char *s = strrchr(f, '/');
+        return s ? s + 1 : f;
+    }
+    return f;
+}
+
+static void put_loc(run *r, const tsym_frame *f, int found)
+{
+    const char *file = shown_file(r, f->file);
+    if (file && f->line)
+        tt_buf_printf(&r->out, "%s:%u", file, f->line);
+    else if (file)
+        tt_buf_printf(&r->out, "%s:?", file);
+    else
+        tt_buf_puts(&r->out, found ? "??:?" : "??:0");
+    if (f->discriminator)
+        tt_buf_printf(&r->out, " (discriminator %u)", f->discriminator);
+}
+
+/* GNU addr2line's layout for -a -f -i -p (spec 8.1) */
+static void text_result(run *r, uint64_t addr, int width, const tsym_result *res)
+{
+    if (r->opt_a)
+        tt_buf_printf(&r->out, "0x%0*llx%s", width, (unsigned long long)addr,
+                      r->opt_p ? ": " : "\n");
+    size_t n = r->opt_i ? res->n_frames : 1;
+    for (size_t j = 0; j < n; j++) {
+        const tsym_frame *f = &res->frames[j];
+        const char *fn = f->function ? f->function : "??";
+        if (r->opt_p) {
+            if (j > 0)
+                tt_buf_puts(&r->out, " (inlined by) ");
+            if (r->opt_f)
+                tt_buf_printf(&r->out, "%s at ", fn);
+            put_loc(r, f, res->found);
+            tt_buf_puts(&r->out, "\n");
+        } else {
+            if (r->opt_f)
+                tt_buf_printf(&r->out, "%s\n", fn);
+            put_loc(r, f, res->found);
+            tt_buf_puts(&r->out, "\n");
+        }
+    }
+}
+
+static void tsv_result(run *r, const char *addr_text, const tsym_result *res)
+{
+    tt_buf_printf(&r->out, "%s\t", addr_text);
+    for (size_t j = 0; j < res->n_frames; j++) {
+        const tsym_frame *f = &res->frames[j];
+        const char *file = shown_file(r, f->file);
+        tt_buf_printf(&r->out, "%s%s@%s:%u", j ? ";" : "", f->function ? f->function : "??",
+                      file ? file : "??", f->line);
+    }
+    tt_buf_puts(&r->out, "\n");
+}
+
+static void hex_str(char *dst, size_t cap, uint64_t v)
+{
+    snprintf(dst, cap, "0x%llx", (unsigned long long)v);
+}
+
+/* One llvm-symbolizer style object (spec 8.2); res NULL with error set for failures. */
+static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_module *m,
+                        const char *label, const tsym_result *res, const char *error,
+                        uint64_t input_line, int frame_no)
+{
+    char hx[32];
+    tt_jsonw_obj_begin(w);
+    if (input_line) {
+        tt_jsonw_key(w, "InputLine");
+        tt_jsonw_uint(w, input_line);
+    }
+    if (frame_no >= 0) {
+        tt_jsonw_key(w, "Frame");
+        tt_jsonw_int(w, frame_no);
+    }
+    tt_jsonw_key(w, "Address");
+    tt_jsonw_str(w, addr_text);
+    tt_jsonw_key(w, "ModuleName");
+    tt_jsonw_str(w, label ? label : "");
+    tt_jsonw_key(w, "BuildId");
+    tt_jsonw_str(w, m ? tsym_module_info_get(m)->build_id : "");
+    if (error) {
+        tt_jsonw_key(w, "Error");
+        tt_jsonw_obj_begin(w);
+        tt_jsonw_key(w, "Message");
+        tt_jsonw_str(w, error);
+        tt_jsonw_obj_end(w);
+        tt_jsonw_obj_end(w);
+        return;
+    }
+    tt_jsonw_key(w, "Symbol");
+    tt_jsonw_arr_begin(w);
+    for (size_t j = 0; j < res->n_frames; j++) {
+        const tsym_frame *f = &res->frames[j];
+        int outer = j + 1 == res->n_frames;
+        tt_jsonw_obj_begin(w);
+        tt_jsonw_key(w, "FunctionName");
+        tt_jsonw_str(w, f->function ? f->function : "");
+        tt_jsonw_key(w, "FileName");
+        tt_jsonw_str(w, f->file ? shown_file(r, f->file) : "");
+        tt_jsonw_key(w, "Line");
+        tt_jsonw_uint(w, f->line);
+        tt_jsonw_key(w, "Column");
+        tt_jsonw_uint(w, f->column);
+        tt_jsonw_key(w, "Discriminator");
+        tt_jsonw_uint(w, f->discriminator);
+        tt_jsonw_key(w, "StartFileName");
+        tt_jsonw_str(w, f->start_file ? shown_file(r, f->start_file) : "");
+        tt_jsonw_key(w, "StartLine");
+        tt_jsonw_uint(w, f->start_line);
+        tt_jsonw_key(w, "StartAddress");
+        hx[0] = 0;
+        if (outer && res->has_start)
+            hex_str(hx, sizeof hx, res->start_addr);
+        tt_jsonw_str(w, hx);
+        tt_jsonw_key(w, "Inlined");
+        tt_jsonw_bool(w, !outer);
+        tt_jsonw_key(w, "SymbolName");
+        tt_jsonw_str(w, outer && res->symbol ? res->symbol : "");
+        tt_jsonw_key(w, "Approximate");
+        tt_jsonw_bool(w, outer && res->approximate);
+        tt_jsonw_obj_end(w);
+    }
+    tt_jsonw_arr_end(w);
+    tt_jsonw_obj_end(w);
+}
+
+/* Emits one JSON result in the current format (array element or one line). */
+static void emit_json(run *r, const char *addr_text, const tsym_module *m, const char *label,
+                      const tsym_result *res, const char *error, uint64_t input_line,
+                      int frame_no)
+{
+    if (r->fmt == F_JSON) {
+        json_result(r, &r->json, addr_text, m, label, res, error, input_line, frame_no);
+        return;
+    }
+    /* jsonl: one writer reused at depth 0 (no separators there), no allocation per line */
+    json_result(r, &r->json, addr_text, m, label, res, error, input_line, frame_no);
+    tt_buf_puts(&r->json.buf, "\n");
+    tt_buf_put(&r->out, r->json.buf.data, r->json.buf.len);
+    r->json.buf.len = 0;
+}
+
+static void flush(run *r)
+{
+    /* keep the buffer's capacity: raw mode flushes after every input line */
+    if (r->out.len)
+        cli_out_write(r->out.data, r->out.len);
+    r->out.len = 0;
+}
+
+/* ---- raw addresses (spec 7.1) ---- */
+
+static void raw_one(run *r, tsym_module *m, const char *label, const char *tok, size_t n)
+{
+    uint64_t addr;
+    const tsym_module_info *mi = tsym_module_info_get(m);
+    int width = mi->elf_class == 32 ? 8 : 16;
+    char text[64];
+    snprintf(text, sizeof text, "%.*s", (int)(n < 40 ? n : 40), tok);
+    if (tsym_addr_parse(&addr, tok, n)) {
+        cli_warnf("%s: not a hexadecimal address", text);
+        tsym_result none = {.n_frames = 1};
+        if (r->fmt == F_TEXT)
+            text_result(r, 0, width, &none);
+        else if (r->fmt == F_TSV)
+            tsv_result(r, text, &none);
+        else
+            emit_json(r, text, m, label, NULL, "not a hexadecimal address", 0, -1);
+        return;
+    }
+    uint64_t v = r->offsets ? tsym_module_offset_to_vaddr(m, addr) : addr;
+    if (r->retaddr && v > 0)
+        v--;
+    tsym_result res;
+    tsym_module_lookup(&res, m, v, r->flags);
+    hex_str(text, sizeof text, addr);
+    if (r->fmt == F_TEXT)
+        text_result(r, addr, width, &res);
+    else if (r->fmt == F_TSV)
+        tsv_result(r, text, &res);
+    else
+        emit_json(r, text, m, label, &res, NULL, 0, -1);
+}
+
+static void raw_tokens(run *r, tsym_module *m, const char *label, const char *line, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+            i++;
+        size_t s = i;
+        while (i < n && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            i++;
+        if (i > s) {
+            raw_one(r, m, label, line + s, i - s);
+            if (r->fmt != F_JSON && r->out.len > 65536)
+                flush(r);
+        }
+    }
+}
+
+static int raw_stdin(run *r, tsym_module *m, const char *label)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (tt_input_open(&in, "-", &err))
+        return cli_err(&err);
+    const char *line;
+    size_t n;
+    uint64_t ln;
+    int rc;
+    while ((rc = tt_input_line(in, &line, &n, &ln, &err)) == 0) {
+        raw_tokens(r, m, label, line, n);
+        /* answer each line at once: scripts talk to us through a pipe, like addr2line */
+        if (r->fmt != F_JSON)
+            flush(r);
+    }
+    tt_input_close(in);
+    return rc == TT_DONE ? 0 : cli_err(&err);
+}
+
+/* ---- backtraces in text (spec 7.2-7.4) ---- */
+
+static void chain_lines(run *r, const char *prefix, size_t plen, const tsym_result *res)
+{
+    if (!res->found && !res->frames[0].file)
+        return;
+    for (size_t j = 0; j < res->n_frames; j++) {
+        const tsym_frame *f = &res->frames[j];
+        tt_buf_put(&r->out, prefix, plen);
+        tt_buf_printf(&r->out, "    %s at ", f->function ? f->function : "??");
+        put_loc(r, f, res->found);
+        tt_buf_puts(&r->out, j + 1 < res->n_frames ? " (inlined)\n" : "\n");
+    }
+}
+
+static void resolved(run *r, const char *line, size_t n, size_t plen, tsym_module *m,
+                     const char *label, uint64_t addr_in, uint64_t vaddr, uint64_t ln,
+                     int frame_no, const char *why)
+{
+    char text[32];
+    hex_str(text, sizeof text, addr_in);
+    tsym_result res;
+    if (m)
+        tsym_module_lookup(&res, m, vaddr, r->flags);
+    if (r->fmt == F_TEXT) {
+        (void)line;
+        (void)n;
+        if (m)
+            chain_lines(r, line, plen, &res);
+        return;
+    }
+    emit_json(r, text, m, label, m ? &res : NULL, m ? NULL : (why ? why : "module not found"),
+              ln, frame_no);
+}
+
+static void echo(run *r, const char *line, size_t n)
+{
+    if (r->fmt != F_TEXT)
+        return;
+    tt_buf_put(&r->out, line, n);
+    tt_buf_puts(&r->out, "\n");
+}
+
+static int tomb_line(run *r, const char *line, size_t n, uint64_t ln)
+{
+    tsym_tomb_frame t;
+    if (tsym_tombstone_parse(&t, line, n))
+        return 0;
+    echo(r, line, n);
+    if (!t.symbolicatable)
+        return 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s", (int)t.lib_len, t.lib);
+    const char *why;
+    tsym_module *m = cli_sym_module(r->sym, path, t.build_id, 0, &why);
+    /* tombstone pcs are already ELF virtual addresses, with the PC adjustment applied
+     * by the unwinder for frames >= 1 (spec 3.2, 3.3) */
+    resolved(r, line, n, t.prefix_len, m, path, t.pc, t.pc, ln, (int)t.frame, why);
+    return 1;
+}
+
+static int perf_mmap_line(run *r, const char *line, size_t n)
+{
+    tsym_perf_mmap mm;
+    if (tsym_perf_mmap_parse(&mm, line, n))
+        return 0;
+    echo(r, line, n);
+    if (!mm.executable)
+        return 1;
+    perf_map pm = {mm.start, mm.len, mm.pgoff, NULL};
+    if ((pm.path = malloc(mm.path_len + 1))) {
+        memcpy(pm.path, mm.path, mm.path_len);
+        pm.path[mm.path_len] = 0;
+        if (!tt_vec_push(&r->maps, &pm))
+            free(pm.path);
+    }
+    return 1;
+}
+
+static int perf_frame_line(run *r, const char *line, size_t n, uint64_t ln)
+{
+    tsym_perf_frame pf;
+    if (tsym_perf_frame_parse(&pf, line, n)) {
+        r->perf_depth = 0;
+        return 0;
+    }
+    int depth = r->perf_depth++;
+    echo(r, line, n);
+    int unknown = pf.symbol_len == 0 || (pf.symbol_len >= 9 && !memcmp(pf.symbol, "[unknown]", 9));
+    if ((!unknown && !r->resym) || pf.dso_len == 0 || pf.dso[0] == '[')
+        return 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s", (int)pf.dso_len, pf.dso);
+    const perf_map *hit = NULL;
+    for (size_t i = r->maps.len; i-- > 0 && !hit;) {
+        const perf_map *pm = &TT_VEC_AT(&r->maps, perf_map, i);
+        if (pf.addr >= pm->start && pf.addr - pm->start < pm->len && !strcmp(pm->path, path))
+            hit = pm;
+    }
+    const char *why;
+    tsym_module *m = cli_sym_module(r->sym, path, NULL, 0, &why);
+    uint64_t vaddr = pf.addr;
+    if (m && hit) {
+        if (tsym_module_map_to_vaddr(&vaddr, m, pf.addr, hit->start, hit->pgoff))
+            m = NULL, why = "mapping does not match the module's segments";
+    } else if (m && tsym_module_info_get(m)->elf_type != 2 /* ET_EXEC: bias 0 */) {
+        m = NULL;
+        why = "no PERF_RECORD_MMAP for this module (perf script --show-mmap-events)";
+    }
+    if (depth > 0 && vaddr > 0)
+        vaddr--; /* return address (spec 3.3) */
+    resolved(r, line, n, pf.indent, m, path, pf.addr, vaddr, ln, depth, why);
+    return 1;
+}
+
+static int modoff_line(run *r, const char *line, size_t n, uint64_t ln)
+{
+    size_t pos = 0;
+    tsym_modoff mo;
+    int any = 0;
+    while (tsym_modoff_next(&mo, line, n, &pos) == 0) {
+        if (!any)
+            echo(r, line, n);
+        any = 1;
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s", (int)mo.module_len, mo.module);
+        const char *why;
+        tsym_module *m = cli_sym_module(r->sym, path, NULL, 0, &why);
+        uint64_t v = m ? tsym_module_offset_to_vaddr(m, mo.offset) : 0;
+        size_t ind = 0;
+        while (ind < n && (line[ind] == ' ' || line[ind] == '\t'))
+            ind++;
+        resolved(r, line, n, ind, m, path, mo.offset, v, ln, -1, why);
+    }
+    return any;
+}
+
+static int text_file(run *r, const char *path)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (tt_input_open(&in, path, &err))
+        return cli_err(&err);
+    const char *line;
+    size_t n;
+    uint64_t ln;
+    int rc;
+    while ((rc = tt_input_line(in, &line, &n, &ln, &err)) == 0) {
+        int done = 0;
+        if (r->kind == K_AUTO || r->kind == K_TOMB)
+            done = tomb_line(r, line, n, ln);
+        if (!done && (r->kind == K_AUTO || r->kind == K_PERF))
+            done = perf_mmap_line(r, line, n) || perf_frame_line(r, line, n, ln);
+        if (!done && (r->kind == K_AUTO || r->kind == K_MODOFF))
+            done = modoff_line(r, line, n, ln);
+        if (!done)
+            echo(r, line, n);
+        if (r->out.len > 65536)
+            flush(r);
+    }
+    tt_input_close(in);
+    return rc == TT_DONE ? 0 : cli_err(&err);
+}
+
+static int add_to_store(const char *dir, int argc, char **argv)
+{
+    if (argc == 0) {
+        cli_errorf("--add-to-store needs at least one FILE");
+        return CLI_BAD;
+    }
+    int rc = 0;
+    for (int i = 0; i < argc; i++) {
+        char dest[4096];
+        tt_error err = {0};
+        if (tsym_store_add(dest, sizeof dest, dir, argv[i], &err))
+            rc = cli_err(&err);
+        else
+            cli_out_printf("%s\t%s\n", argv[i], dest);
+    }
+    return rc;
+}
+
+static void run_free(run *r)
+{
+    for (size_t i = 0; i < r->maps.len; i++)
+        free(TT_VEC_AT(&r->maps, perf_map, i).path);
+    tt_vec_free(&r->maps);
+    tt_buf_free(&r->out);
+    tt_jsonw_free(&r->json);
+    cli_sym_close(r->sym);
+}
+
+static int raw_mode(run *r, const char *build_id, int argc, char **argv)
+{
+    const char *why;
+    tsym_module *m = cli_sym_module(r->sym, NULL, build_id, 1, &why);
+    if (!m)
+        return CLI_BAD;
+    const tsym_module_info *mi = tsym_module_info_get(m);
+    const char *label = mi->path ? mi->path : mi->debug_path;
+    for (int i = 0; i < argc; i++)
+        raw_tokens(r, m, label, argv[i], strlen(argv[i]));
+    return argc ? 0 : raw_stdin(r, m, label);
+}
+
+static int parse_opts(run *r, cli_sym_opts *so, const char **build_id, const char **store_dir,
+                      int argc, char **argv)
+{
+    int c, style = 0;
+    while ((c = getopt_long(argc, argv, "+e:afiCsph", longopts, NULL)) != -1) {
+        int s = cli_sym_opt(so, c, optarg);
+        if (s < 0)
+            return CLI_BAD;
+        if (s)
+            continue;
+        switch (c) {
+        case 'a': r->opt_a = 1; break;
+        case 'f': r->opt_f = 1; break;
+        case 'i': r->opt_i = 1; break;
+        case 'C': r->flags |= TSYM_F_DEMANGLE; break;
+        case 's': r->opt_s = 1; break;
+        case 'p': r->opt_p = 1; break;
+        case O_BUILD_ID: *build_id = optarg; break;
+        case O_OFFSETS: r->offsets = 1; break;
+        case O_RETADDR: r->retaddr = 1; break;
+        case CLI_SYM_O_NEAREST: r->flags |= TSYM_F_NEAREST; break;
+        case O_RESYM: r->resym = 1; break;
+        case O_ADD: *store_dir = optarg; break;
+        case O_NAMES:
+            if ((style = cli_opt_enum("--names", optarg, names_styles)) < 0)
+                return CLI_BAD;
+            r->flags = style ? r->flags | TSYM_F_SYMBOL_NAMES : r->flags & ~TSYM_F_SYMBOL_NAMES;
+            break;
+        case O_FORMAT:
+            if ((r->fmt = cli_opt_enum("--format", optarg, formats)) < 0)
+                return CLI_BAD;
+            break;
+        case O_KIND:
+            if ((r->kind = cli_opt_enum("--kind", optarg, kinds)) < 0)
+                return CLI_BAD;
+            r->kind_set = 1;
+            break;
+        case 'h': return cli_usage(usage, 0) + 100;
+        default: return cli_usage(usage, 1);
+        }
+    }
+    return 0;
+}
+
+static int normalise_build_id(char *dst, size_t cap, const char *s)
+{
+    size_t k = 0;
+    for (; *s; s++) {
+        char ch = *s;
+        if (ch == '-')
+            continue;
+        if (ch >= 'A' && ch <= 'F')
+            ch = (char)(ch - 'A' + 'a');
+        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f')) || k + 1 >= cap)
+            return -1;
+        dst[k++] = ch;
+    }
+    dst[k] = 0;
+    return k >= 2 ? 0 : -1;
+}
+
+int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
+{
+    run r = {.fmt = F_TEXT, .kind = K_AUTO};
+    cli_sym_opts so = {0};
+    const char *bid_opt = NULL, *store_dir = NULL;
+    tt_vec_init(&r.maps, sizeof(perf_map));
+    tt_jsonw_init(&r.json, 0);
+    int rc = parse_opts(&r, &so, &bid_opt, &store_dir, argc, argv);
+    if (rc) {
+        tt_jsonw_free(&r.json);
+        return rc >= 100 ? rc - 100 : rc;
+    }
+    argc -= optind;
+    argv += optind;
+    if (store_dir) {
+        tt_jsonw_free(&r.json);
+        return add_to_store(store_dir, argc, argv);
+    }
+    char bid[TSYM_BUILD_ID_HEX_MAX];
+    if (bid_opt && normalise_build_id(bid, sizeof bid, bid_opt)) {
+        cli_errorf("option --build-id: expected a hexadecimal build id, got \"%s\"", bid_opt);
+        tt_jsonw_free(&r.json);
+        return CLI_BAD;
+    }
+    /* raw addresses with -e or --build-id; --kind (or neither) reads backtraces */
+    int raw = (so.n_exes > 0 && !r.kind_set) || bid_opt;
+    if (so.n_exes > 1 && raw && !bid_opt) {
+        cli_errorf("several -e modules: give --symbols DIR for backtraces, or one -e");
+        tt_jsonw_free(&r.json);
+        return CLI_BAD;
+    }
+    if (!raw && so.n_dirs == 0 && so.n_exes == 0 && !r.kind_set &&
+        !getenv("TRACETOOL_SYMBOL_PATH")) {
+        cli_errorf("symbolicate: give -e FILE, --build-id HEX, --symbols DIR or --kind KIND");
+        tt_jsonw_free(&r.json);
+        return cli_usage(usage, 1);
+    }
+    if (!raw && r.fmt == F_TSV) {
+        cli_errorf("--format tsv is for raw addresses (-e FILE)");
+        tt_jsonw_free(&r.json);
+        return CLI_BAD;
+    }
+    so.flags = r.flags;
+    if ((rc = cli_sym_open(&r.sym, &so, ctx))) {
+        tt_jsonw_free(&r.json);
+        return rc;
+    }
+    if (!raw)
+        r.flags |= TSYM_F_DEMANGLE; /* backtraces are for people: always demangled */
+    if (r.fmt == F_JSON)
+        tt_jsonw_arr_begin(&r.json);
+    if (raw && !bid_opt) {
+        tsym_module *m = cli_sym_module(r.sym, so.exes[0], NULL, 1, NULL);
+        for (int i = 0; i < argc; i++)
+            raw_tokens(&r, m, so.exes[0], argv[i], strlen(argv[i]));
+        if (!argc)
+            rc = raw_stdin(&r, m, so.exes[0]);
+    } else if (raw) {
+        rc = raw_mode(&r, bid, argc, argv);
+    } else {
+        for (int i = 0; i < (argc ? argc : 1) && !rc; i++)
+            rc = text_file(&r, argc ? argv[i] : "-");
+    }
+    if (r.fmt == F_JSON && !rc) {
+        tt_jsonw_arr_end(&r.json);
+        tt_buf_puts(&r.json.buf, "\n");
+        tt_buf_put(&r.out, r.json.buf.data, r.json.buf.len);
+    }
+    flush(&r);
+    run_free(&r);
+    return rc;
+}

@@ -1,0 +1,758 @@
+/* DWARF 2-5 to the interval index through libdwarf 20210528 (spec/symbolication.md 5.2,
+ * API and pitfalls in section 6). The only file of tracetool that includes libdwarf.h.
+ * dwarf_set_de_alloc_flag(0) is in effect (tsym_init), so every libdwarf object read here
+ * is freed here: dies, attributes, errors, file lists, line contexts, range lists. */
+#include "tsym_int.h"
+
+#include <dwarf.h>
+#include <libdwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ORIGIN_HOPS 8
+
+typedef struct name_info {
+    uint32_t name, decl_file, decl_line;
+} name_info;
+
+typedef struct walk_frame {
+    Dwarf_Die die;  /* next DIE to visit at this level, NULL when the level is done */
+    uint32_t ctx;   /* concrete node inline subroutines attach to, or TSYM_NONE */
+    uint32_t own;   /* node whose children this level holds, or TSYM_NONE */
+} walk_frame;
+
+typedef struct cu_state {
+    Dwarf_Debug dbg;
+    tsym__index *ix;
+    Dwarf_Half version;
+    uint64_t base, cu_start, cu_end;
+    uint32_t *files;
+    size_t n_files;
+    tsym__map names;      /* DIE offset of an abstract origin -> index into infos */
+    tt_vec infos;         /* name_info */
+    tt_vec stack;         /* walk_frame */
+    char msg[200];        /* first DWARF error */
+    int nomem;
+} cu_state;
+
+/* Records the first message and frees e. Called after every libdwarf call that can set an
+ * error, whatever it returned: some calls (dwarf_die_text through dwarf_attr) leave an
+ * error object behind while returning DW_DLV_NO_ENTRY. */
+static void note_error(cu_state *s, Dwarf_Error e)
+{
+    if (!e)
+        return;
+    if (!s->msg[0])
+        snprintf(s->msg, sizeof s->msg, "%s", dwarf_errmsg(e));
+    dwarf_dealloc_error(s->dbg, e);
+}
+
+static void drop(cu_state *s, Dwarf_Error *e)
+{
+    if (*e)
+        dwarf_dealloc_error(s->dbg, *e);
+    *e = NULL;
+}
+
+/* Unsigned attribute value; GCC 12 writes call_file/call_line as DW_FORM_implicit_const,
+ * which this libdwarf's dwarf_formudata rejects while dwarf_formsdata accepts (spec 5.2.7). */
+static int attr_udata(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
+{
+    Dwarf_Attribute a;
+    Dwarf_Error e = NULL;
+    int res = dwarf_attr(die, at, &a, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
+        return 0;
+    Dwarf_Unsigned u;
+    int ok = 0;
+    if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
+        *out = u;
+        ok = 1;
+    } else {
+        if (e)
+            dwarf_dealloc_error(s->dbg, e);
+        e = NULL;
+        Dwarf_Signed v;
+        if (dwarf_formsdata(a, &v, &e) == DW_DLV_OK && v >= 0) {
+            *out = (uint64_t)v;
+            ok = 1;
+        } else if (e) {
+            dwarf_dealloc_error(s->dbg, e);
+        }
+    }
+    dwarf_dealloc_attribute(a);
+    return ok;
+}
+
+/* String attribute through dwarf_attr + dwarf_formstring. Not dwarf_die_text /
+ * dwarf_diename: in 20210528 they turn a dwarf_attr error into DW_DLV_NO_ENTRY and drop
+ * the error object, which leaks once dwarf_set_de_alloc_flag(0) is in effect (found by
+ * fuzz_elf on corrupt abbreviations). The string points into the section data. */
+static int attr_string(cu_state *s, Dwarf_Die die, Dwarf_Half at, const char **out)
+{
+    Dwarf_Attribute a;
+    Dwarf_Error e = NULL;
+    int res = dwarf_attr(die, at, &a, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
+        return 0;
+    char *str = NULL;
+    res = dwarf_formstring(a, &str, &e);
+    drop(s, &e);
+    dwarf_dealloc_attribute(a);
+    if (res != DW_DLV_OK || !str)
+        return 0;
+    *out = str;
+    return 1;
+}
+
+static int attr_ref(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out)
+{
+    Dwarf_Attribute a;
+    Dwarf_Error e = NULL;
+    int res = dwarf_attr(die, at, &a, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
+        return 0;
+    res = dwarf_global_formref(a, out, &e);
+    drop(s, &e);
+    dwarf_dealloc_attribute(a);
+    return res == DW_DLV_OK;
+}
+
+/* DWARF 5 numbers files from 0, DWARF 2-4 from 1 (spec 5.2.8) */
+static uint32_t file_id(const cu_state *s, uint64_t raw, unsigned version)
+{
+    if (version < 5) {
+        if (raw == 0)
+            return TSYM_NONE;
+        raw--;
+    }
+    return raw < s->n_files ? s->files[raw] : TSYM_NONE;
+}
+
+static int push_range(cu_state *s, uint64_t lo, uint64_t hi)
+{
+    if (!tsym__index_live(s->ix, lo, hi))
+        return 0;
+    tsym__range r = {lo, hi};
+    if (!tt_vec_push(&s->ix->ranges, &r)) {
+        s->nomem = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static uint32_t rnglists(cu_state *s, Dwarf_Attribute a, Dwarf_Half form)
+{
+    Dwarf_Error e = NULL;
+    Dwarf_Unsigned val = 0, count = 0, goff = 0;
+    Dwarf_Off ref;
+    if (form != DW_FORM_rnglistx && dwarf_global_formref(a, &ref, &e) == DW_DLV_OK)
+        val = ref;
+    else {
+        if (e)
+            dwarf_dealloc_error(s->dbg, e);
+        e = NULL;
+        if (dwarf_formudata(a, &val, &e) != DW_DLV_OK) {
+            note_error(s, e);
+            return 0;
+        }
+    }
+    Dwarf_Rnglists_Head head = NULL;
+    int res = dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &goff, &e);
+    if (res != DW_DLV_OK) {
+        note_error(s, e);
+        return 0;
+    }
+    uint32_t n = 0;
+    for (Dwarf_Unsigned i = 0; i < count; i++) {
+        unsigned len = 0, code = 0;
+        Dwarf_Unsigned r1, r2, c1 = 0, c2 = 0;
+        Dwarf_Bool unavailable = 0;
+        if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &unavailable, &c1,
+                                              &c2, &e) != DW_DLV_OK) {
+            note_error(s, e);
+            break;
+        }
+        if (code == DW_RLE_end_of_list || code == DW_RLE_base_address ||
+            code == DW_RLE_base_addressx || unavailable)
+            continue;
+        n += (uint32_t)push_range(s, c1, c2);
+    }
+    dwarf_dealloc_rnglists_head(head);
+    return n;
+}
+
+static uint32_t debug_ranges(cu_state *s, Dwarf_Die die, Dwarf_Attribute a)
+{
+    Dwarf_Error e = NULL;
+    Dwarf_Off off;
+    if (dwarf_global_formref(a, &off, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(s->dbg, e);
+        e = NULL;
+        Dwarf_Unsigned u;
+        if (dwarf_formudata(a, &u, &e) != DW_DLV_OK) {
+            note_error(s, e);
+            return 0;
+        }
+        off = u;
+    }
+    Dwarf_Ranges *r = NULL;
+    Dwarf_Signed n = 0;
+    Dwarf_Unsigned bytes;
+    Dwarf_Off real;
+    int res = dwarf_get_ranges_b(s->dbg, off, die, &real, &r, &n, &bytes, &e);
+    if (res != DW_DLV_OK) {
+        note_error(s, e);
+        return 0;
+    }
+    uint64_t base = s->base;
+    uint32_t got = 0;
+    for (Dwarf_Signed i = 0; i < n; i++) {
+        if (r[i].dwr_type == DW_RANGES_END)
+            break;
+        if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
+            base = r[i].dwr_addr2;
+        else
+            got += (uint32_t)push_range(s, base + r[i].dwr_addr1, base + r[i].dwr_addr2);
+    }
+    dwarf_ranges_dealloc(s->dbg, r, n);
+    return got;
+}
+
+/* DW_AT_low_pc / DW_AT_high_pc by hand (dwarf_attr, dwarf_formaddr, dwarf_formudata)
+ * instead of dwarf_lowpc / dwarf_highpc_b: in 20210528 dwarf_highpc_b drops the error
+ * object of a failed inner read when it reports DW_DLE_HIGHPC_WRONG_FORM, a leak under
+ * dwarf_set_de_alloc_flag(0) (found by fuzz_elf). dwarf_formaddr resolves DW_FORM_addrx
+ * through .debug_addr. A constant-class high_pc is a length (spec 5.2.5). */
+static int attr_addr(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out, int *is_const)
+{
+    Dwarf_Attribute a;
+    Dwarf_Error e = NULL;
+    int res = dwarf_attr(die, at, &a, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
+        return 0;
+    Dwarf_Half form = 0;
+    int ok = 0;
+    res = dwarf_whatform(a, &form, &e);
+    note_error(s, e);
+    if (res == DW_DLV_OK) {
+        switch (form) {
+        case DW_FORM_addr:
+        case DW_FORM_addrx:
+        case DW_FORM_addrx1:
+        case DW_FORM_addrx2:
+        case DW_FORM_addrx3:
+        case DW_FORM_addrx4:
+        case DW_FORM_GNU_addr_index: {
+            Dwarf_Addr v = 0;
+            res = dwarf_formaddr(a, &v, &e);
+            note_error(s, e);
+            if (res == DW_DLV_OK) {
+                *out = v;
+                *is_const = 0;
+                ok = 1;
+            }
+            break;
+        }
+        default:
+            dwarf_dealloc_attribute(a);
+            a = NULL;
+            if (attr_udata(s, die, at, out)) {
+                *is_const = 1;
+                ok = 1;
+            }
+        }
+    }
+    if (a)
+        dwarf_dealloc_attribute(a);
+    return ok;
+}
+
+/* Appends the live code ranges of die to ix->ranges; returns how many (spec 5.2.5). */
+static uint32_t die_ranges(cu_state *s, Dwarf_Die die)
+{
+    Dwarf_Error e = NULL;
+    uint64_t lo, hi;
+    int lo_const, hi_const;
+    if (attr_addr(s, die, DW_AT_low_pc, &lo, &lo_const) && !lo_const) {
+        if (!attr_addr(s, die, DW_AT_high_pc, &hi, &hi_const))
+            return 0;
+        if (hi_const)
+            hi += lo;
+        return (uint32_t)push_range(s, lo, hi);
+    }
+    int res;
+    Dwarf_Attribute a;
+    res = dwarf_attr(die, DW_AT_ranges, &a, &e);
+    if (res != DW_DLV_OK) {
+        note_error(s, e);
+        return 0;
+    }
+    Dwarf_Half form = 0;
+    uint32_t n = 0;
+    if (dwarf_whatform(a, &form, &e) != DW_DLV_OK)
+        note_error(s, e);
+    else if (s->version >= 5 || form == DW_FORM_rnglistx)
+        n = rnglists(s, a, form);
+    else
+        n = debug_ranges(s, die, a);
+    dwarf_dealloc_attribute(a);
+    return n;
+}
+
+/* Walks die and its abstract_origin / specification chain (spec 5.2.6). */
+static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
+{
+    const char *linkage = NULL, *plain = NULL;
+    uint64_t dfile = 0, dline = 0;
+    int have_decl = 0;
+    Dwarf_Die cur = die;
+    Dwarf_Error e = NULL;
+    for (int hop = 0; hop <= MAX_ORIGIN_HOPS; hop++) {
+        const char *t = NULL;
+        if (attr_string(s, cur, DW_AT_linkage_name, &t) ||
+            attr_string(s, cur, DW_AT_MIPS_linkage_name, &t))
+            linkage = t;
+        if (!plain && attr_string(s, cur, DW_AT_name, &t))
+            plain = t;
+        if (!have_decl && attr_udata(s, cur, DW_AT_decl_file, &dfile)) {
+            Dwarf_Off off = 0;
+            if (dwarf_dieoffset(cur, &off, &e) == DW_DLV_OK && off >= s->cu_start &&
+                off < s->cu_end) {
+                have_decl = 1;
+                attr_udata(s, cur, DW_AT_decl_line, &dline);
+            }
+            if (e) {
+                dwarf_dealloc_error(s->dbg, e);
+                e = NULL;
+            }
+        }
+        if (linkage)
+            break;
+        Dwarf_Off ref;
+        if (!attr_ref(s, cur, DW_AT_abstract_origin, &ref) &&
+            !attr_ref(s, cur, DW_AT_specification, &ref))
+            break;
+        Dwarf_Die next = NULL;
+        int res = dwarf_offdie_b(s->dbg, ref, 1, &next, &e);
+        if (res != DW_DLV_OK) {
+            note_error(s, e);
+            break;
+        }
+        if (cur != die)
+            dwarf_dealloc_die(cur);
+        cur = next;
+    }
+    out->name = TSYM_NONE;
+    out->decl_file = have_decl ? file_id(s, dfile, s->version) : TSYM_NONE;
+    out->decl_line = have_decl && dline <= UINT32_MAX ? (uint32_t)dline : 0;
+    const char *nm = linkage ? linkage : plain;
+    int rc = 0;
+    if (nm)
+        rc = tsym__str_intern(&out->name, &s->ix->str, nm, strlen(nm));
+    if (cur != die)
+        dwarf_dealloc_die(cur);
+    return rc;
+}
+
+/* Name of a concrete DIE, through a cache keyed by abstract origin (inline nodes of one
+ * function share it). */
+static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
+{
+    Dwarf_Off ref;
+    if (!attr_ref(s, die, DW_AT_abstract_origin, &ref))
+        return walk_name(s, die, out);
+    uint32_t *slot = tsym__map_slot(&s->names, ref);
+    if (!slot)
+        return TT_ENOMEM;
+    if (*slot != TSYM_NONE) {
+        *out = TT_VEC_AT(&s->infos, name_info, *slot);
+        return 0;
+    }
+    Dwarf_Die o = NULL;
+    Dwarf_Error e = NULL;
+    int res = dwarf_offdie_b(s->dbg, ref, 1, &o, &e);
+    if (res != DW_DLV_OK) {
+        note_error(s, e);
+        return walk_name(s, die, out);
+    }
+    int rc = walk_name(s, o, out);
+    dwarf_dealloc_die(o);
+    if (rc)
+        return rc;
+    *slot = (uint32_t)s->infos.len;
+    return tt_vec_push(&s->infos, out) ? 0 : TT_ENOMEM;
+}
+
+static int container_tag(Dwarf_Half tag)
+{
+    switch (tag) {
+    case DW_TAG_subprogram:
+    case DW_TAG_inlined_subroutine:
+    case DW_TAG_lexical_block:
+    case DW_TAG_namespace:
+    case DW_TAG_class_type:
+    case DW_TAG_structure_type:
+    case DW_TAG_union_type:
+    case DW_TAG_module:
+    case DW_TAG_try_block:
+    case DW_TAG_catch_block:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Creates the node of a concrete subprogram (parent TSYM_NONE) or inline subroutine;
+ * returns its index or TSYM_NONE when it has no live code. */
+static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
+{
+    tsym__index *ix = s->ix;
+    size_t first = ix->ranges.len;
+    uint32_t nr = die_ranges(s, die);
+    if (nr == 0 || ix->nodes.len >= TSYM_NONE - 1)
+        return TSYM_NONE;
+    name_info ni;
+    if (die_name(s, die, &ni)) {
+        s->nomem = 1;
+        return TSYM_NONE;
+    }
+    tsym__node n = {.parent = parent, .name = ni.name, .decl_file = ni.decl_file,
+                    .decl_line = ni.decl_line, .call_file = TSYM_NONE,
+                    .first_range = (uint32_t)first, .n_ranges = nr, .subtree_end = TSYM_NONE};
+    uint32_t id = (uint32_t)ix->nodes.len;
+    if (parent != TSYM_NONE) {
+        uint64_t v;
+        if (attr_udata(s, die, DW_AT_call_file, &v))
+            n.call_file = file_id(s, v, s->version);
+        if (attr_udata(s, die, DW_AT_call_line, &v) && v <= UINT32_MAX)
+            n.call_line = (uint32_t)v;
+        if (attr_udata(s, die, DW_AT_call_column, &v))
+            n.call_col = v > 0xFFFF ? 0xFFFF : (uint16_t)v;
+        ix->n_inlines++;
+    } else {
+        const tsym__range *r = ix->ranges.data;
+        for (uint32_t i = 0; i < nr; i++) {
+            tsym__func f = {r[first + i].lo, r[first + i].hi, id};
+            if (!tt_vec_push(&ix->funcs, &f))
+                s->nomem = 1;
+        }
+    }
+    if (!tt_vec_push(&ix->nodes, &n))
+        s->nomem = 1;
+    return s->nomem ? TSYM_NONE : id;
+}
+
+static void close_level(cu_state *s)
+{
+    walk_frame *f = &TT_VEC_AT(&s->stack, walk_frame, s->stack.len - 1);
+    if (f->die)
+        dwarf_dealloc_die(f->die);
+    if (f->own != TSYM_NONE)
+        TT_VEC_AT(&s->ix->nodes, tsym__node, f->own).subtree_end = (uint32_t)s->ix->nodes.len;
+    s->stack.len--;
+}
+
+/* One pass over the DIE tree of a CU with an explicit stack (deep C++ nesting). */
+static void walk_cu(cu_state *s, Dwarf_Die cu_die)
+{
+    Dwarf_Die child = NULL;
+    Dwarf_Error e = NULL;
+    if (dwarf_child(cu_die, &child, &e) != DW_DLV_OK) {
+        note_error(s, e);
+        return;
+    }
+    walk_frame top = {child, TSYM_NONE, TSYM_NONE};
+    if (!tt_vec_push(&s->stack, &top)) {
+        dwarf_dealloc_die(child);
+        s->nomem = 1;
+        return;
+    }
+    int failed = 0;
+    while (s->stack.len) {
+        walk_frame *f = &TT_VEC_AT(&s->stack, walk_frame, s->stack.len - 1);
+        if (!f->die || failed || s->nomem) {
+            close_level(s);
+            continue;
+        }
+        Dwarf_Die die = f->die;
+        uint32_t ctx = f->ctx, created = TSYM_NONE, child_ctx = TSYM_NONE;
+        Dwarf_Half tag = 0;
+        if (dwarf_tag(die, &tag, &e) != DW_DLV_OK) {
+            note_error(s, e);
+            failed = 1;
+            continue;
+        }
+        if (tag == DW_TAG_subprogram) {
+            created = make_node(s, die, TSYM_NONE);
+            child_ctx = created;
+        } else if (tag == DW_TAG_inlined_subroutine && ctx != TSYM_NONE) {
+            created = make_node(s, die, ctx);
+            child_ctx = created;
+        } else if (tag == DW_TAG_lexical_block || tag == DW_TAG_try_block ||
+                   tag == DW_TAG_catch_block) {
+            child_ctx = ctx;
+        }
+        child = NULL;
+        if (container_tag(tag)) {
+            int res = dwarf_child(die, &child, &e);
+            note_error(s, e);
+            if (res == DW_DLV_ERROR)
+                failed = 1;
+        }
+        Dwarf_Die sib = NULL;
+        int res = dwarf_siblingof_b(s->dbg, die, 1, &sib, &e);
+        note_error(s, e);
+        if (res == DW_DLV_ERROR)
+            failed = 1;
+        dwarf_dealloc_die(die);
+        f->die = sib;
+        if (created != TSYM_NONE && !child)
+            TT_VEC_AT(&s->ix->nodes, tsym__node, created).subtree_end = created + 1;
+        if (child) {
+            walk_frame nf = {child, child_ctx, created};
+            if (!tt_vec_push(&s->stack, &nf)) {
+                dwarf_dealloc_die(child);
+                if (created != TSYM_NONE)
+                    TT_VEC_AT(&s->ix->nodes, tsym__node, created).subtree_end = created + 1;
+                s->nomem = 1;
+            }
+        }
+    }
+}
+
+/* dir + "/" + name unless name is absolute; dir made absolute with comp_dir */
+static int intern_path(cu_state *s, uint32_t *id, const char *comp, const char *dir,
+                       const char *name)
+{
+    tt_buf b = {0};
+    int rc = 0;
+    if (name[0] != '/') {
+        if (dir && dir[0] != '/' && comp && comp[0])
+            rc |= tt_buf_puts(&b, comp) | tt_buf_puts(&b, "/");
+        if (dir && dir[0])
+            rc |= tt_buf_puts(&b, dir) | tt_buf_puts(&b, "/");
+    }
+    rc |= tt_buf_puts(&b, name);
+    if (!rc)
+        rc = tsym__str_intern(id, &s->ix->str, b.data, b.len);
+    tt_buf_free(&b);
+    return rc ? TT_ENOMEM : 0;
+}
+
+/* The CU's file names from its line-table header (the same full paths dwarf_srcfiles
+ * builds). Not dwarf_srcfiles itself: in 20210528 it overwrites an error object on a bad
+ * include-directory index (DW_DLE_INCL_DIR_NUM_BAD), a leak under de_alloc_flag(0) found
+ * by fuzz_elf. Index 0 of s->files is the table's first file (1 for DWARF 2-4). */
+static int read_files(cu_state *s, Dwarf_Die cu_die, Dwarf_Line_Context lc, unsigned ver)
+{
+    Dwarf_Error e = NULL;
+    Dwarf_Signed base = 0, count = 0, end = 0, ndirs = 0;
+    s->n_files = 0;
+    int res = dwarf_srclines_files_indexes(lc, &base, &count, &end, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK || count <= 0)
+        return 0;
+    res = dwarf_srclines_include_dir_count(lc, &ndirs, &e);
+    note_error(s, e);
+    if (res != DW_DLV_OK)
+        ndirs = 0;
+    const char *comp = NULL;
+    attr_string(s, cu_die, DW_AT_comp_dir, &comp);
+    uint32_t *nf = realloc(s->files, (size_t)count * sizeof *nf);
+    if (!nf)
+        return TT_ENOMEM;
+    s->files = nf;
+    for (Dwarf_Signed i = 0; i < count; i++) {
+        const char *name = NULL, *dir = NULL;
+        Dwarf_Unsigned d = 0, mtime, len;
+        Dwarf_Form_Data16 *md5;
+        res = dwarf_srclines_files_data_b(lc, base + i, &name, &d, &mtime, &len, &md5, &e);
+        note_error(s, e);
+        if (res != DW_DLV_OK || !name) {
+            s->files[i] = TSYM_NONE;
+            continue;
+        }
+        /* directory entries: DWARF 5 numbers them from 0 (entry 0 = the comp dir),
+         * DWARF 2-4 from 1 with 0 meaning the comp dir; include_dir_data takes the
+         * same numbers */
+        Dwarf_Signed di = (Dwarf_Signed)d;
+        if (ver >= 5 ? di < ndirs : (di >= 1 && di <= ndirs)) {
+            res = dwarf_srclines_include_dir_data(lc, di, &dir, &e);
+            note_error(s, e);
+            if (res != DW_DLV_OK)
+                dir = NULL;
+        } else if (ver < 5 && d == 0) {
+            dir = comp;
+        }
+        if (intern_path(s, &s->files[i], comp, dir, name))
+            return TT_ENOMEM;
+    }
+    s->n_files = (size_t)count;
+    return 0;
+}
+
+static void drop_sequence(tsym__index *ix, size_t seq_start)
+{
+    const tsym__row *r = ix->rows.data;
+    size_t n = ix->rows.len;
+    if (n > seq_start && !tsym__index_live(ix, r[seq_start].addr, r[n - 1].addr + 1))
+        ix->rows.len = seq_start;
+}
+
+static void read_lines(cu_state *s, Dwarf_Line_Context lc, unsigned ver)
+{
+    Dwarf_Error e = NULL;
+    Dwarf_Line *lines = NULL;
+    Dwarf_Signed n = 0;
+    if (dwarf_srclines_from_linecontext(lc, &lines, &n, &e) != DW_DLV_OK) {
+        note_error(s, e);
+        n = 0;
+    }
+    tsym__index *ix = s->ix;
+    size_t seq_start = ix->rows.len;
+    for (Dwarf_Signed i = 0; i < n && !s->nomem; i++) {
+        Dwarf_Addr addr;
+        Dwarf_Unsigned lineno = 0, fno = 0, col = 0, isa, discr = 0;
+        Dwarf_Bool endseq = 0, pe, eb;
+        if (dwarf_lineaddr(lines[i], &addr, &e) != DW_DLV_OK ||
+            dwarf_lineno(lines[i], &lineno, &e) != DW_DLV_OK ||
+            dwarf_line_srcfileno(lines[i], &fno, &e) != DW_DLV_OK ||
+            dwarf_lineendsequence(lines[i], &endseq, &e) != DW_DLV_OK) {
+            note_error(s, e);
+            e = NULL;
+            break;
+        }
+        if (dwarf_lineoff_b(lines[i], &col, &e) != DW_DLV_OK && e) {
+            dwarf_dealloc_error(s->dbg, e);
+            e = NULL;
+        }
+        if (dwarf_prologue_end_etc(lines[i], &pe, &eb, &isa, &discr, &e) != DW_DLV_OK && e) {
+            dwarf_dealloc_error(s->dbg, e);
+            e = NULL;
+        }
+        tsym__row r = {.addr = addr, .line = lineno > UINT32_MAX ? 0 : (uint32_t)lineno,
+                       .file = file_id(s, fno, ver),
+                       .discr = discr > UINT32_MAX ? 0 : (uint32_t)discr,
+                       .ord = (uint32_t)ix->rows.len, .col = col > 0xFFFF ? 0xFFFF : (uint16_t)col,
+                       .flags = endseq ? TSYM_ROW_END : 0};
+        /* rows at the end address of their own sequence cover no bytes; dropped so the
+         * end-sequence row is the last one at that address */
+        while (endseq && ix->rows.len > seq_start &&
+               TT_VEC_AT(&ix->rows, tsym__row, ix->rows.len - 1).addr == addr)
+            ix->rows.len--;
+        if (ix->rows.len >= TSYM_NONE - 1 || !tt_vec_push(&ix->rows, &r)) {
+            s->nomem = 1;
+            break;
+        }
+        if (endseq) {
+            drop_sequence(ix, seq_start);
+            seq_start = ix->rows.len;
+        }
+    }
+    ix->rows.len = seq_start; /* an unterminated last sequence is dropped */
+}
+
+static uint64_t cu_base(cu_state *s, Dwarf_Die cu_die)
+{
+    uint64_t lo = 0;
+    int is_const = 0;
+    if (!attr_addr(s, cu_die, DW_AT_low_pc, &lo, &is_const) || is_const)
+        return 0;
+    return lo;
+}
+
+static int load_units(cu_state *s)
+{
+    Dwarf_Error e = NULL;
+    Dwarf_Unsigned prev_next = 0;
+    for (;;) {
+        Dwarf_Unsigned hlen, typeoff, next = 0;
+        Dwarf_Half ver = 0, asize, lsize, xsize, utype = 0;
+        Dwarf_Off abbrev;
+        Dwarf_Sig8 sig;
+        int res = dwarf_next_cu_header_d(s->dbg, 1, &hlen, &ver, &abbrev, &asize, &lsize,
+                                         &xsize, &sig, &typeoff, &next, &utype, &e);
+        note_error(s, e);
+        if (res != DW_DLV_OK)
+            break;
+        Dwarf_Die cu_die = NULL;
+        res = dwarf_siblingof_b(s->dbg, NULL, 1, &cu_die, &e);
+        if (res != DW_DLV_OK) {
+            note_error(s, e);
+            break;
+        }
+        s->ix->n_cus++;
+        s->version = ver;
+        s->cu_start = prev_next;
+        s->cu_end = next;
+        prev_next = next;
+        s->base = cu_base(s, cu_die);
+        if (utype == DW_UT_skeleton)
+            s->ix->split_dwarf = 1;
+        /* the line table first: its header names the files decl/call attributes use */
+        Dwarf_Unsigned lver = 0;
+        Dwarf_Small tables = 0;
+        Dwarf_Line_Context lc = NULL;
+        res = dwarf_srclines_b(cu_die, &lver, &tables, &lc, &e);
+        note_error(s, e);
+        s->n_files = 0;
+        if (res == DW_DLV_OK && read_files(s, cu_die, lc, (unsigned)lver))
+            s->nomem = 1;
+        if (!s->nomem)
+            walk_cu(s, cu_die);
+        if (res == DW_DLV_OK && !s->nomem)
+            read_lines(s, lc, (unsigned)lver);
+        if (res == DW_DLV_OK)
+            dwarf_srclines_dealloc_b(lc);
+        dwarf_dealloc_die(cu_die);
+        if (s->nomem)
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
+{
+    Dwarf_Debug dbg = NULL;
+    Dwarf_Error e = NULL;
+    /* NULL true-path buffer: libdwarf must not follow .gnu_debuglink or look into the
+     * host's /usr/lib/debug; tracetool's own search decides (spec 4.3) */
+    int res = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg,
+                              NULL, 0, NULL, &e);
+    if (res == DW_DLV_NO_ENTRY)
+        return 0;
+    if (res != DW_DLV_OK) {
+        int rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF: %s",
+                              e ? dwarf_errmsg(e) : "cannot open");
+        if (e)
+            dwarf_dealloc_error(dbg, e);
+        return rc;
+    }
+    cu_state s = {.dbg = dbg, .ix = ix};
+    tt_vec_init(&s.infos, sizeof(name_info));
+    tt_vec_init(&s.stack, sizeof(walk_frame));
+    int rc = load_units(&s);
+    tt_vec_free(&s.infos);
+    tt_vec_free(&s.stack);
+    tsym__map_free(&s.names);
+    free(s.files);
+    if (dwarf_finish(dbg, &e) != DW_DLV_OK && e)
+        dwarf_dealloc_error(NULL, e);
+    if (rc)
+        return tt_error_set(err, rc, path, TT_LOC_NONE, 0, "out of memory");
+    if (s.msg[0])
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", s.msg);
+    return 0;
+}
+
+int tsym_init(void)
+{
+    dwarf_set_de_alloc_flag(0);
+    return 0;
+}

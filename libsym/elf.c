@@ -1,0 +1,264 @@
+/* ELF facts with libelf: build id, program headers, debug sections, .gnu_debuglink and
+ * the function symbol table (spec/symbolication.md sections 3.2, 4.1, 4.4, 5.2 step 11). */
+#include "tsym_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2 /* not in bookworm's <elf.h> (spec 4.4) */
+#endif
+
+/* Section and program header tables must lie inside the file (truncated downloads). */
+static int check_tables(const GElf_Ehdr *eh, uint64_t size, const char *path, tt_error *err)
+{
+    uint64_t sh_end = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+    uint64_t ph_end = eh->e_phoff + (uint64_t)eh->e_phnum * eh->e_phentsize;
+    if ((eh->e_shoff && sh_end > size) || (eh->e_phoff && ph_end > size))
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET,
+                            sh_end > size ? eh->e_shoff : eh->e_phoff,
+                            "truncated ELF file: header tables end at 0x%llx, file size 0x%llx",
+                            (unsigned long long)(sh_end > size ? sh_end : ph_end),
+                            (unsigned long long)size);
+    return 0;
+}
+
+static int open_elf(Elf **out, int *fd, const char *path, tt_error *err)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return tt_error_set(err, TT_EIO, path, TT_LOC_NONE, 0, "libelf initialisation failed");
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0)
+        return tt_error_set(err, errno == ENOENT ? TT_ENOTFOUND : TT_EIO, path, TT_LOC_NONE, 0,
+                            "%s", strerror(errno));
+    struct stat st;
+    if (fstat(*fd, &st) || !S_ISREG(st.st_mode)) {
+        close(*fd);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "not a regular file");
+    }
+    char magic[4] = {0};
+    if (st.st_size < 52 || pread(*fd, magic, 4, 0) != 4 || memcmp(magic, "\177ELF", 4)) {
+        close(*fd);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
+                            "not an ELF file (Mach-O and PE are not supported)");
+    }
+    *out = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+    if (!*out || elf_kind(*out) != ELF_K_ELF) {
+        if (*out)
+            elf_end(*out);
+        close(*fd);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0, "bad ELF file: %s",
+                            elf_errmsg(-1));
+    }
+    return 0;
+}
+
+static void hex_encode(char *dst, size_t cap, const unsigned char *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t j = 0;
+    for (size_t i = 0; i < n && j + 2 < cap; i++) {
+        dst[j++] = digits[p[i] >> 4];
+        dst[j++] = digits[p[i] & 15];
+    }
+    dst[j] = 0;
+}
+
+/* NT_GNU_BUILD_ID (type 3, owner "GNU") in one note data block */
+static int note_build_id(char *hex, size_t cap, Elf_Data *d)
+{
+    GElf_Nhdr nh;
+    size_t off = 0, name_off, desc_off, next;
+    while (d && off < d->d_size && (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz > 0 &&
+            nh.n_descsz <= 64 && !memcmp((const char *)d->d_buf + name_off, "GNU", 4)) {
+            hex_encode(hex, cap, (const unsigned char *)d->d_buf + desc_off, nh.n_descsz);
+            return 1;
+        }
+        off = next;
+    }
+    return 0;
+}
+
+static void read_debuglink(tsym__elf *e, Elf_Scn *scn, int big_endian)
+{
+    Elf_Data *d = elf_rawdata(scn, NULL);
+    if (!d || !d->d_buf || d->d_size < 8)
+        return;
+    const unsigned char *p = d->d_buf;
+    size_t n = strnlen((const char *)p, d->d_size);
+    size_t crc_off = (n + 4) & ~(size_t)3;
+    if (n == 0 || n >= sizeof e->debuglink || crc_off + 4 > d->d_size)
+        return;
+    memcpy(e->debuglink, p, n);
+    e->debuglink[n] = 0;
+    const unsigned char *c = p + crc_off;
+    e->debuglink_crc = big_endian ? (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 |
+                                        (uint32_t)c[2] << 8 | c[3]
+                                  : (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 |
+                                        (uint32_t)c[1] << 8 | c[0];
+}
+
+/* AArch64/ARM mapping symbols ($x, $d, $a, $t, with optional ".suffix") */
+static int mapping_symbol(const char *n)
+{
+    return n[0] == '$' && strchr("xdat", n[1]) && n[1] && (n[2] == 0 || n[2] == '.');
+}
+
+static int read_symbols(tsym__index *ix, Elf *elf, Elf_Scn *scn, int arm)
+{
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_entsize == 0)
+        return 0;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d)
+        return 0;
+    size_t n = sh.sh_size / sh.sh_entsize;
+    uint32_t file = TSYM_NONE;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(d, (int)i, &s))
+            break;
+        int type = GELF_ST_TYPE(s.st_info);
+        if (type == STT_FILE) {
+            /* local symbols follow the STT_FILE of their object file */
+            const char *fn = elf_strptr(elf, sh.sh_link, s.st_name);
+            file = TSYM_NONE;
+            if (fn && *fn && tsym__str_intern(&file, &ix->str, fn, strlen(fn)))
+                return TT_ENOMEM;
+            continue;
+        }
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF)
+            continue;
+        const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+        if (!name || !*name || mapping_symbol(name))
+            continue;
+        tsym__sym sym = {.lo = s.st_value, .size = s.st_size,
+                         .global = GELF_ST_BIND(s.st_info) != STB_LOCAL};
+        sym.file = sym.global ? TSYM_NONE : file;
+        if (arm)
+            sym.lo &= ~(uint64_t)1; /* Thumb bit */
+        sym.name_len = (uint32_t)strlen(name);
+        if (tsym__str_intern(&sym.name, &ix->str, name, sym.name_len) ||
+            !tt_vec_push(&ix->syms, &sym))
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+static int read_loads(tsym__index *ix, Elf *elf)
+{
+    size_t n;
+    if (elf_getphdrnum(elf, &n))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+            continue;
+        tsym__load l = {.vaddr = ph.p_vaddr, .memsz = ph.p_memsz, .offset = ph.p_offset,
+                        .filesz = ph.p_filesz, .exec = (ph.p_flags & PF_X) != 0};
+        if (!tt_vec_push(&ix->loads, &l))
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+static void build_id_from_phdrs(tsym__elf *e, Elf *elf)
+{
+    size_t n;
+    if (elf_getphdrnum(elf, &n))
+        return;
+    for (size_t i = 0; i < n && !e->build_id[0]; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+            continue;
+        Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+        note_build_id(e->build_id, sizeof e->build_id, d);
+    }
+}
+
+static int is_debug_name(const char *n)
+{
+    return !strncmp(n, ".debug_", 7) || !strncmp(n, ".zdebug_", 8);
+}
+
+int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *path,
+                   tt_error *err)
+{
+    memset(e, 0, sizeof *e);
+    Elf *elf = NULL;
+    int fd = -1, rc = 0;
+    if ((rc = open_elf(&elf, &fd, path, err)))
+        return rc;
+    GElf_Ehdr eh;
+    if (!gelf_getehdr(elf, &eh)) {
+        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0, "bad ELF header: %s",
+                          elf_errmsg(-1));
+        goto out;
+    }
+    struct stat st;
+    if (fstat(fd, &st) || (rc = check_tables(&eh, (uint64_t)st.st_size, path, err)))
+        goto out;
+    e->elf_class = eh.e_ident[EI_CLASS] == ELFCLASS32 ? 32 : 64;
+    e->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    e->elf_type = eh.e_type;
+    size_t shstrndx = 0;
+    int have_shstr = elf_getshdrstrndx(elf, &shstrndx) == 0;
+    Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        const char *name = have_shstr ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+        if (sh.sh_type == SHT_NOTE && !e->build_id[0])
+            note_build_id(e->build_id, sizeof e->build_id, elf_getdata(scn, NULL));
+        else if (sh.sh_type == SHT_SYMTAB)
+            symtab = scn;
+        else if (sh.sh_type == SHT_DYNSYM)
+            dynsym = scn;
+        if (!name)
+            continue;
+        if (!strcmp(name, ".gnu_debuglink"))
+            read_debuglink(e, scn, e->big_endian);
+        if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
+            sh.sh_type != SHT_NOBITS && sh.sh_size > 0)
+            e->has_debug_info = 1;
+        if (is_debug_name(name) && (sh.sh_flags & SHF_COMPRESSED) && sh.sh_type != SHT_NOBITS) {
+            GElf_Chdr ch;
+            if (gelf_getchdr(scn, &ch) && ch.ch_type == ELFCOMPRESS_ZSTD)
+                e->zstd = 1;
+        }
+    }
+    if (!e->build_id[0])
+        build_id_from_phdrs(e, elf);
+    e->has_symtab = symtab != NULL;
+    if (ix && ix->loads.len == 0 && (rc = read_loads(ix, elf)))
+        goto nomem;
+    if (ix && want_syms && (symtab || dynsym) &&
+        (rc = read_symbols(ix, elf, symtab ? symtab : dynsym, eh.e_machine == EM_ARM)))
+        goto nomem;
+    goto out;
+nomem:
+    rc = tt_error_set(err, rc, path, TT_LOC_NONE, 0, "out of memory");
+out:
+    elf_end(elf);
+    close(fd);
+    return rc;
+}
+
+int tsym_elf_build_id(char *hex, size_t cap, const char *path, tt_error *err)
+{
+    tsym__elf e;
+    int rc = tsym__elf_read(&e, NULL, 0, path, err);
+    if (rc)
+        return rc;
+    if (!e.build_id[0])
+        return tt_error_set(err, TT_ENOTFOUND, path, TT_LOC_NONE, 0, "no GNU build id note");
+    snprintf(hex, cap, "%s", e.build_id);
+    return 0;
+}

@@ -1,0 +1,233 @@
+/* The per-module interval index: string interning, hash map, sorting and de-duplication
+ * (spec/symbolication.md section 5.1). */
+#include "tsym_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static uint64_t hash_u64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static int str_grow(tsym__strtab *t)
+{
+    size_t ncap = t->cap ? t->cap * 2 : 1024;
+    uint32_t *ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < t->cap; i++) {
+        uint32_t v = t->slots[i];
+        if (!v)
+            continue;
+        const char *s = t->bytes.data + (v - 1);
+        size_t j = hash_bytes(s, strlen(s)) & (ncap - 1);
+        while (ns[j])
+            j = (j + 1) & (ncap - 1);
+        ns[j] = v;
+    }
+    free(t->slots);
+    t->slots = ns;
+    t->cap = ncap;
+    return 0;
+}
+
+int tsym__str_intern(uint32_t *id, tsym__strtab *t, const char *s, size_t n)
+{
+    if (memchr(s, 0, n))
+        n = strlen(s);
+    if ((t->count + 1) * 2 > t->cap && str_grow(t))
+        return TT_ENOMEM;
+    size_t j = hash_bytes(s, n) & (t->cap - 1);
+    while (t->slots[j]) {
+        const char *c = t->bytes.data + (t->slots[j] - 1);
+        if (!strncmp(c, s, n) && c[n] == 0) {
+            *id = t->slots[j] - 1;
+            return 0;
+        }
+        j = (j + 1) & (t->cap - 1);
+    }
+    if (t->bytes.len + n + 1 >= TSYM_NONE - 1)
+        return TT_ELIMIT;
+    uint32_t off = (uint32_t)t->bytes.len;
+    if (tt_buf_put(&t->bytes, s, n) || tt_buf_put(&t->bytes, "", 1))
+        return TT_ENOMEM;
+    t->slots[j] = off + 1;
+    t->count++;
+    *id = off;
+    return 0;
+}
+
+void tsym__str_free(tsym__strtab *t)
+{
+    tt_buf_free(&t->bytes);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+static int map_grow(tsym__map *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 256;
+    uint64_t *nk = malloc(ncap * sizeof *nk);
+    uint32_t *nv = malloc(ncap * sizeof *nv);
+    if (!nk || !nv) {
+        free(nk);
+        free(nv);
+        return TT_ENOMEM;
+    }
+    memset(nv, 0xff, ncap * sizeof *nv);
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->vals[i] == TSYM_NONE)
+            continue;
+        size_t j = hash_u64(m->keys[i]) & (ncap - 1);
+        while (nv[j] != TSYM_NONE)
+            j = (j + 1) & (ncap - 1);
+        nk[j] = m->keys[i];
+        nv[j] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = nk;
+    m->vals = nv;
+    m->cap = ncap;
+    return 0;
+}
+
+const uint32_t *tsym__map_find(const tsym__map *m, uint64_t key)
+{
+    if (!m->cap)
+        return NULL;
+    size_t j = hash_u64(key) & (m->cap - 1);
+    while (m->vals[j] != TSYM_NONE) {
+        if (m->keys[j] == key)
+            return &m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+uint32_t *tsym__map_slot(tsym__map *m, uint64_t key)
+{
+    uint32_t *v = (uint32_t *)tsym__map_find(m, key);
+    if (v)
+        return v;
+    if ((m->count + 1) * 2 > m->cap && map_grow(m))
+        return NULL;
+    size_t j = hash_u64(key) & (m->cap - 1);
+    while (m->vals[j] != TSYM_NONE)
+        j = (j + 1) & (m->cap - 1);
+    m->keys[j] = key;
+    m->count++;
+    return &m->vals[j]; /* still TSYM_NONE: the caller stores the value */
+}
+
+void tsym__map_free(tsym__map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+    const tsym__func *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi > y->hi ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* end-sequence rows first at one address, else input order (the last row wins) */
+static int cmp_row(const void *a, const void *b)
+{
+    const tsym__row *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    int ex = x->flags & TSYM_ROW_END, ey = y->flags & TSYM_ROW_END;
+    if (ex != ey)
+        return ex ? -1 : 1;
+    return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* duplicates at one address: global before local, sized before unsized, shorter name
+ * (spec 5.1); the name id (first-seen order) makes the order total */
+static int cmp_sym(const void *a, const void *b)
+{
+    const tsym__sym *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->global != y->global)
+        return x->global ? -1 : 1;
+    if ((x->size > 0) != (y->size > 0))
+        return x->size > 0 ? -1 : 1;
+    if (x->name_len != y->name_len)
+        return x->name_len < y->name_len ? -1 : 1;
+    return x->name < y->name ? -1 : x->name > y->name;
+}
+
+int tsym__index_finish(tsym__index *ix)
+{
+    if (ix->funcs.len)
+        qsort(ix->funcs.data, ix->funcs.len, sizeof(tsym__func), cmp_func);
+    if (ix->rows.len)
+        qsort(ix->rows.data, ix->rows.len, sizeof(tsym__row), cmp_row);
+    if (ix->syms.len) {
+        qsort(ix->syms.data, ix->syms.len, sizeof(tsym__sym), cmp_sym);
+        tsym__sym *s = ix->syms.data;
+        size_t w = 0;
+        for (size_t i = 0; i < ix->syms.len; i++)
+            if (w == 0 || s[w - 1].lo != s[i].lo)
+                s[w++] = s[i];
+        ix->syms.len = w;
+        /* unsized function symbols (CRT and assembly code such as register_tm_clones)
+         * extend to the next symbol, as llvm-symbolizer treats them; sized symbols keep
+         * their size so padding after them stays "??" (R4) */
+        for (size_t i = 0; i + 1 < w; i++)
+            if (s[i].size == 0)
+                s[i].size = s[i + 1].lo - s[i].lo;
+    }
+    return 0;
+}
+
+void tsym__index_free(tsym__index *ix)
+{
+    tsym__str_free(&ix->str);
+    tt_vec_free(&ix->funcs);
+    tt_vec_free(&ix->nodes);
+    tt_vec_free(&ix->ranges);
+    tt_vec_free(&ix->rows);
+    tt_vec_free(&ix->syms);
+    tt_vec_free(&ix->loads);
+}
+
+int tsym__index_live(const tsym__index *ix, uint64_t lo, uint64_t hi)
+{
+    if (hi <= lo || lo >= 0xfffffffffffffffeULL)
+        return 0;
+    const tsym__load *l = ix->loads.data;
+    int any = 0;
+    for (size_t i = 0; i < ix->loads.len; i++) {
+        if (!l[i].exec)
+            continue;
+        any = 1;
+        if (lo >= l[i].vaddr && lo < l[i].vaddr + l[i].memsz)
+            return 1;
+    }
+    return !any; /* no program headers (relocatable object): keep everything */
+}

@@ -1,0 +1,333 @@
+/* Modules (open, address conversions) and the lookup of one address: binary searches over
+ * the index, inline chain, symbol-table fallback (spec/symbolication.md 3.2, 5.3, 5.4). */
+#include "tsym_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct tsym_module {
+    tsym__index ix;
+    tsym_module_info info;
+    char *path, *debug_path;
+    tsym__map demangled; /* string id -> index into dnames */
+    tt_vec dnames;       /* const char *: demangled name or NULL (not mangled) */
+    tt_arena *arena;
+};
+
+static char *dup_str(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void tsym_module_free(tsym_module *m)
+{
+    if (!m)
+        return;
+    tsym__index_free(&m->ix);
+    tsym__map_free(&m->demangled);
+    tt_vec_free(&m->dnames);
+    tt_arena_free(m->arena);
+    free(m->path);
+    free(m->debug_path);
+    free(m);
+}
+
+const tsym_module_info *tsym_module_info_get(const tsym_module *m) { return &m->info; }
+
+static int load_debug(tsym_module *m, const char *dbg, const tsym__elf *de)
+{
+    tt_error derr = {0};
+    int rc = tsym__dwarf_load(&m->ix, dbg, &derr);
+    if (rc == TT_ENOMEM)
+        return rc;
+    if (rc)
+        snprintf(m->info.warning, sizeof m->info.warning, "%s", derr.msg);
+    (void)de;
+    return 0;
+}
+
+int tsym_module_open(tsym_module **out, const char *path, const char *debug_path,
+                     tt_error *err)
+{
+    *out = NULL;
+    if (!path && !debug_path)
+        return tt_error_set(err, TT_EINVAL, NULL, TT_LOC_NONE, 0, "no module file given");
+    tsym_module *m = calloc(1, sizeof *m);
+    if (!m || !(m->arena = tt_arena_new())) {
+        free(m);
+        return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    }
+    tt_vec_init(&m->ix.funcs, sizeof(tsym__func));
+    tt_vec_init(&m->ix.nodes, sizeof(tsym__node));
+    tt_vec_init(&m->ix.ranges, sizeof(tsym__range));
+    tt_vec_init(&m->ix.rows, sizeof(tsym__row));
+    tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
+    tt_vec_init(&m->ix.loads, sizeof(tsym__load));
+    tt_vec_init(&m->dnames, sizeof(const char *));
+    tsym__elf pe = {0}, de = {0};
+    const char *dbg = debug_path ? debug_path : path;
+    int rc = 0;
+    if (path && (rc = tsym__elf_read(&pe, &m->ix, 0, path, err)))
+        goto fail;
+    if (debug_path && (rc = tsym__elf_read(&de, &m->ix, 0, debug_path, err)))
+        goto fail;
+    if (!debug_path)
+        de = pe;
+    if (!path)
+        pe = de;
+    if (pe.build_id[0] && de.build_id[0] && strcmp(pe.build_id, de.build_id)) {
+        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0,
+                          "debug file %s has build id %s, module has %s", debug_path,
+                          de.build_id, pe.build_id);
+        goto fail;
+    }
+    if (de.zstd) {
+        rc = tt_error_set(err, TT_EUNSUPPORTED, dbg, TT_LOC_NONE, 0,
+                          "zstd-compressed debug sections are not supported; run objcopy "
+                          "--decompress-debug-sections");
+        goto fail;
+    }
+    /* symbols: the debug file's .symtab (kept by --only-keep-debug), else the module's
+     * .symtab or .dynsym */
+    const char *symfile = de.has_symtab || !path ? dbg : path;
+    tsym__elf tmp;
+    if ((rc = tsym__elf_read(&tmp, &m->ix, 1, symfile, err)))
+        goto fail;
+    if (de.has_debug_info && (rc = load_debug(m, dbg, &de)))
+        goto nomem;
+    if (tsym__index_finish(&m->ix))
+        goto nomem;
+    if (!(m->path = dup_str(path)) && path)
+        goto nomem;
+    if (m->ix.n_cus && !(m->debug_path = dup_str(dbg)))
+        goto nomem;
+    tsym_module_info *i = &m->info;
+    i->path = m->path;
+    i->debug_path = m->debug_path;
+    snprintf(i->build_id, sizeof i->build_id, "%s", pe.build_id[0] ? pe.build_id : de.build_id);
+    i->elf_class = pe.elf_class;
+    i->big_endian = pe.big_endian;
+    i->elf_type = pe.elf_type;
+    i->load_bias_vaddr = tsym_module_offset_to_vaddr(m, 0);
+    i->n_cus = m->ix.n_cus;
+    i->n_funcs = m->ix.funcs.len;
+    i->n_inlines = m->ix.n_inlines;
+    i->n_rows = m->ix.rows.len;
+    i->n_syms = m->ix.syms.len;
+    i->symtab_only = m->ix.funcs.len == 0;
+    i->split_dwarf = m->ix.split_dwarf;
+    if (i->split_dwarf && !i->warning[0])
+        snprintf(i->warning, sizeof i->warning,
+                 "split DWARF (.dwo) is not supported yet: function names come from the "
+                 "symbol table");
+    *out = m;
+    return 0;
+nomem:
+    rc = tt_error_set(err, TT_ENOMEM, dbg, TT_LOC_NONE, 0, "out of memory");
+fail:
+    tsym_module_free(m);
+    return rc;
+}
+
+uint64_t tsym_module_offset_to_vaddr(const tsym_module *m, uint64_t offset)
+{
+    const tsym__load *l = m->ix.loads.data, *first = NULL;
+    for (size_t i = 0; i < m->ix.loads.len; i++)
+        if (!first || l[i].vaddr < first->vaddr)
+            first = &l[i];
+    return first ? offset + (first->vaddr - first->offset) : offset;
+}
+
+int tsym_module_map_to_vaddr(uint64_t *vaddr, const tsym_module *m, uint64_t addr,
+                             uint64_t map_start, uint64_t pgoff)
+{
+    const tsym__load *l = m->ix.loads.data;
+    for (size_t i = 0; i < m->ix.loads.len; i++) {
+        /* page-aligned mappings start at or before the segment's file offset */
+        uint64_t seg_page = l[i].offset & ~(uint64_t)0xfff;
+        if (pgoff >= seg_page && pgoff < l[i].offset + (l[i].filesz ? l[i].filesz : 1)) {
+            *vaddr = addr - map_start + pgoff - (l[i].offset - l[i].vaddr);
+            return 0;
+        }
+    }
+    return TT_ENOTFOUND;
+}
+
+/* ---- lookup ---- */
+
+static const tsym__row *find_row(const tsym__index *ix, uint64_t a)
+{
+    const tsym__row *r = ix->rows.data;
+    size_t lo = 0, hi = ix->rows.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r[mid].addr <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || (r[lo - 1].flags & TSYM_ROW_END))
+        return NULL;
+    return &r[lo - 1];
+}
+
+static const tsym__func *find_func(const tsym__index *ix, uint64_t a)
+{
+    const tsym__func *f = ix->funcs.data;
+    size_t lo = 0, hi = ix->funcs.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f[mid].lo <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* ranges of distinct functions do not overlap in sane DWARF; look back a little for
+     * a containing one when a tiny range follows a larger one */
+    for (size_t k = 0; k < 4 && lo > k; k++)
+        if (a < f[lo - 1 - k].hi)
+            return &f[lo - 1 - k];
+    return NULL;
+}
+
+/* sized symbol containing a, or (nearest) the last symbol at or below a */
+static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest)
+{
+    const tsym__sym *s = ix->syms.data;
+    size_t lo = 0, hi = ix->syms.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid].lo <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    if (nearest)
+        return &s[lo - 1];
+    for (size_t k = 0; k < 4 && lo > k; k++)
+        if (s[lo - 1 - k].size && a - s[lo - 1 - k].lo < s[lo - 1 - k].size)
+            return &s[lo - 1 - k];
+    return NULL;
+}
+
+static int node_contains(const tsym__index *ix, const tsym__node *n, uint64_t a)
+{
+    const tsym__range *r = (const tsym__range *)ix->ranges.data + n->first_range;
+    for (uint32_t i = 0; i < n->n_ranges; i++)
+        if (a >= r[i].lo && a < r[i].hi)
+            return 1;
+    return 0;
+}
+
+static const char *display(tsym_module *m, uint32_t id, unsigned flags)
+{
+    const char *s = tsym__str(&m->ix.str, id);
+    if (!s || !(flags & TSYM_F_DEMANGLE))
+        return s;
+    uint32_t *slot = tsym__map_slot(&m->demangled, id);
+    if (!slot)
+        return s;
+    if (*slot == TSYM_NONE) {
+        char *d = tsym_demangle(s);
+        const char *keep = NULL;
+        if (d) {
+            keep = tt_arena_strndup(m->arena, d, strlen(d));
+            free(d);
+        }
+        if (!tt_vec_push(&m->dnames, &keep))
+            return keep ? keep : s;
+        *slot = (uint32_t)(m->dnames.len - 1);
+    }
+    const char *d = TT_VEC_AT(&m->dnames, const char *, *slot);
+    return d ? d : s;
+}
+
+static void set_row(tsym_frame *f, const tsym__index *ix, const tsym__row *row)
+{
+    if (!row)
+        return;
+    f->file = tsym__str(&ix->str, row->file);
+    f->line = row->line;
+    f->column = row->col;
+    f->discriminator = row->discr;
+}
+
+void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
+{
+    const tsym__index *ix = &m->ix;
+    memset(&out->frames[0], 0, sizeof out->frames[0]);
+    out->n_frames = 1;
+    out->found = out->approximate = out->has_start = 0;
+    out->start_addr = out->symbol_addr = 0;
+    out->symbol = NULL;
+    const tsym__row *row = find_row(ix, vaddr);
+    const tsym__sym *sym = find_sym(ix, vaddr, 0);
+    const tsym__func *fn = find_func(ix, vaddr);
+    if (sym) {
+        out->symbol = display(m, sym->name, flags);
+        out->symbol_addr = sym->lo;
+    }
+    if (!fn) {
+        const tsym__sym *s = sym ? sym : (flags & TSYM_F_NEAREST) ? find_sym(ix, vaddr, 1) : NULL;
+        set_row(&out->frames[0], ix, row);
+        if (s) {
+            out->frames[0].function = display(m, s->name, flags);
+            if (!out->frames[0].file)
+                out->frames[0].file = tsym__str(&ix->str, s->file);
+            out->found = 1;
+            out->approximate = 1;
+            out->has_start = 1;
+            out->start_addr = s->lo;
+        }
+        return;
+    }
+    const tsym__node *nodes = ix->nodes.data;
+    uint32_t chain[TSYM_MAX_FRAMES];
+    size_t len = 0;
+    chain[len++] = fn->node;
+    while (len < TSYM_MAX_FRAMES) {
+        const tsym__node *p = &nodes[chain[len - 1]];
+        uint32_t c = chain[len - 1] + 1, found = TSYM_NONE;
+        while (c < p->subtree_end && c < ix->nodes.len) {
+            if (node_contains(ix, &nodes[c], vaddr)) {
+                found = c;
+                break;
+            }
+            c = nodes[c].subtree_end > c ? nodes[c].subtree_end : c + 1;
+        }
+        if (found == TSYM_NONE)
+            break;
+        chain[len++] = found;
+    }
+    out->found = 1;
+    out->n_frames = len;
+    for (size_t j = 0; j < len; j++) {
+        const tsym__node *n = &nodes[chain[len - 1 - j]];
+        tsym_frame *f = &out->frames[j];
+        memset(f, 0, sizeof *f);
+        f->function = display(m, n->name, flags);
+        f->start_file = tsym__str(&ix->str, n->decl_file);
+        f->start_line = n->decl_line;
+        if (j == 0) {
+            set_row(f, ix, row);
+        } else {
+            const tsym__node *inner = &nodes[chain[len - j]];
+            f->file = tsym__str(&ix->str, inner->call_file);
+            f->line = inner->call_line;
+            f->column = inner->call_col;
+        }
+    }
+    const tsym__node *root = &nodes[fn->node];
+    out->has_start = 1;
+    out->start_addr = ((const tsym__range *)ix->ranges.data)[root->first_range].lo;
+    if ((flags & TSYM_F_SYMBOL_NAMES) && sym)
+        out->frames[len - 1].function = out->symbol;
+}

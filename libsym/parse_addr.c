@@ -1,0 +1,194 @@
+/* Address tokens: raw hex addresses, "module+0xOFF" / "module!0xOFF", perf script frame
+ * and MMAP lines (spec/symbolication.md 7.1, 7.2, 7.4). */
+#include "tsym_int.h"
+
+#include <string.h>
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* hex digits at p (at most 16); returns the count, 0 when none or overflow */
+static size_t hex_run(uint64_t *v, const char *p, size_t n)
+{
+    size_t i = 0;
+    *v = 0;
+    while (i < n && hexval(p[i]) >= 0) {
+        if (i == 16)
+            return 0;
+        *v = *v << 4 | (uint64_t)hexval(p[i]);
+        i++;
+    }
+    return i;
+}
+
+int tsym_addr_parse(uint64_t *out, const char *s, size_t n)
+{
+    if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        n -= 2;
+    }
+    if (n == 0 || hex_run(out, s, n) != n)
+        return TT_EFORMAT;
+    return 0;
+}
+
+static int token_char(char c)
+{
+    return !is_blank(c) && c != '(' && c != ')' && c != '[' && c != ']' && c != '"' &&
+           c != '\'' && c != ',' && c != '\r';
+}
+
+int tsym_modoff_next(tsym_modoff *out, const char *line, size_t n, size_t *pos)
+{
+    for (size_t i = *pos; i + 3 < n; i++) {
+        if ((line[i] != '+' && line[i] != '!') || line[i + 1] != '0' ||
+            (line[i + 2] != 'x' && line[i + 2] != 'X'))
+            continue;
+        uint64_t v;
+        size_t h = hex_run(&v, line + i + 3, n - i - 3);
+        size_t e = i + 3 + h;
+        if (h == 0 || (e < n && token_char(line[e]) && line[e] != ':')) {
+            continue;
+        }
+        size_t s = i;
+        while (s > 0 && token_char(line[s - 1]))
+            s--;
+        if (s == i)
+            continue;
+        int has_letter = 0;
+        for (size_t k = s; k < i; k++)
+            if (line[k] == '.' || line[k] == '/' || line[k] == '_' ||
+                (line[k] >= 'a' && line[k] <= 'z') || (line[k] >= 'A' && line[k] <= 'Z'))
+                has_letter = 1;
+        if (!has_letter)
+            continue;
+        out->module = line + s;
+        out->module_len = i - s;
+        out->offset = v;
+        out->start = s;
+        out->end = e;
+        *pos = e;
+        return 0;
+    }
+    *pos = n;
+    return TT_ENOTFOUND;
+}
+
+int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    size_t i = 0;
+    while (i < n && is_blank(line[i]))
+        i++;
+    if (i == 0)
+        return TT_ENOTFOUND;
+    out->indent = i;
+    size_t h = hex_run(&out->addr, line + i, n - i);
+    if (h == 0 || i + h >= n || !is_blank(line[i + h]))
+        return TT_ENOTFOUND;
+    i += h;
+    size_t end = n;
+    while (end > i && (is_blank(line[end - 1]) || line[end - 1] == '\r'))
+        end--;
+    if (end <= i || line[end - 1] != ')')
+        return TT_ENOTFOUND;
+    size_t k = end - 1;
+    int depth = 0;
+    while (k > i) {
+        if (line[k] == ')')
+            depth++;
+        else if (line[k] == '(' && --depth == 0)
+            break;
+        k--;
+    }
+    if (depth != 0 || k <= i || !is_blank(line[k - 1]))
+        return TT_ENOTFOUND;
+    out->dso = line + k + 1;
+    out->dso_len = end - k - 2;
+    size_t ss = i, se = k;
+    while (ss < se && is_blank(line[ss]))
+        ss++;
+    while (se > ss && is_blank(line[se - 1]))
+        se--;
+    out->symbol = line + ss;
+    out->symbol_len = se - ss;
+    return 0;
+}
+
+static size_t skip_lit(const char *p, size_t n, size_t i, const char *lit)
+{
+    size_t l = strlen(lit);
+    return i + l <= n && !memcmp(p + i, lit, l) ? i + l : 0;
+}
+
+int tsym_perf_mmap_parse(tsym_perf_mmap *out, const char *line, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    const char *tag = NULL;
+    for (size_t i = 0; i + 16 <= n; i++)
+        if (!memcmp(line + i, "PERF_RECORD_MMAP", 16)) {
+            tag = line + i;
+            break;
+        }
+    if (!tag)
+        return TT_ENOTFOUND;
+    size_t i = (size_t)(tag - line) + 16;
+    if (i < n && line[i] == '2')
+        i++;
+    while (i < n && is_blank(line[i]))
+        i++;
+    uint64_t pid = 0;
+    while (i < n && line[i] >= '0' && line[i] <= '9' && pid < 0xFFFFFFFFu)
+        pid = pid * 10 + (uint64_t)(line[i++] - '0');
+    out->pid = (uint32_t)pid;
+    const char *br = memchr(line + i, '[', n - i);
+    if (!br)
+        return TT_ENOTFOUND;
+    i = (size_t)(br - line) + 1;
+    size_t h;
+    if (!(i = skip_lit(line, n, i, "0x")) || !(h = hex_run(&out->start, line + i, n - i)))
+        return TT_ENOTFOUND;
+    i += h;
+    if (!(i = skip_lit(line, n, i, "(0x")) || !(h = hex_run(&out->len, line + i, n - i)))
+        return TT_ENOTFOUND;
+    i += h;
+    if (!(i = skip_lit(line, n, i, ") @ ")))
+        return TT_ENOTFOUND;
+    if (i + 2 <= n && line[i] == '0' && line[i + 1] == 'x')
+        i += 2;
+    if (!(h = hex_run(&out->pgoff, line + i, n - i)))
+        return TT_ENOTFOUND;
+    i += h;
+    const char *close = memchr(line + i, ']', n - i);
+    if (!close)
+        return TT_ENOTFOUND;
+    i = (size_t)(close - line) + 1;
+    if (i < n && line[i] == ':')
+        i++;
+    while (i < n && is_blank(line[i]))
+        i++;
+    size_t ps = i;
+    while (i < n && !is_blank(line[i]))
+        i++;
+    out->executable = memchr(line + ps, 'x', i - ps) != NULL;
+    while (i < n && is_blank(line[i]))
+        i++;
+    size_t e = n;
+    while (e > i && (is_blank(line[e - 1]) || line[e - 1] == '\r'))
+        e--;
+    if (e <= i)
+        return TT_ENOTFOUND;
+    out->path = line + i;
+    out->path_len = e - i;
+    return 0;
+}

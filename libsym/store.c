@@ -1,0 +1,501 @@
+/* Symbol store directories, the debug-information search order and the module cache
+ * (spec/symbolication.md 4.2, 4.3, 5.5, 10). */
+#include "tsym_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define SCAN_DEPTH 8
+
+typedef struct scanned {
+    char *path;
+    const char *base;
+    char build_id[TSYM_BUILD_ID_HEX_MAX];
+} scanned;
+
+typedef struct entry {
+    char *key;
+    tsym_module *mod; /* NULL: failed, see rc/err */
+    int rc, owner;    /* owner: this entry frees mod (aliases do not) */
+    tt_error err;
+} entry;
+
+struct tsym_store {
+    char **dirs;
+    size_t n_dirs;
+    tt_stats *stats;
+    int scanned_done;
+    tt_vec files;   /* scanned, sorted by path */
+    tt_vec entries; /* entry */
+};
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* snprintf that reports truncation (a truncated path names some other file) */
+static int fmt_path(char *out, size_t cap, const char *a, const char *mid, const char *b)
+{
+    int r = snprintf(out, cap, "%s%s%s", a, mid, b);
+    if (r < 0 || (size_t)r >= cap) {
+        out[0] = 0;
+        return 0;
+    }
+    return 1;
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int tsym_store_new(tsym_store **out, const char *const *dirs, size_t n_dirs, tt_stats *stats,
+                   tt_error *err)
+{
+    tsym_store *s = calloc(1, sizeof *s);
+    if (!s || (n_dirs && !(s->dirs = calloc(n_dirs, sizeof *s->dirs)))) {
+        free(s);
+        return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    }
+    s->stats = stats;
+    tt_vec_init(&s->files, sizeof(scanned));
+    tt_vec_init(&s->entries, sizeof(entry));
+    for (size_t i = 0; i < n_dirs; i++) {
+        if (!(s->dirs[i] = dup_str(dirs[i]))) {
+            tsym_store_free(s);
+            return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+        }
+        s->n_dirs++;
+    }
+    *out = s;
+    return 0;
+}
+
+void tsym_store_free(tsym_store *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_dirs; i++)
+        free(s->dirs[i]);
+    free(s->dirs);
+    for (size_t i = 0; i < s->files.len; i++)
+        free(TT_VEC_AT(&s->files, scanned, i).path);
+    tt_vec_free(&s->files);
+    for (size_t i = 0; i < s->entries.len; i++) {
+        entry *e = &TT_VEC_AT(&s->entries, entry, i);
+        if (e->owner)
+            tsym_module_free(e->mod);
+        free(e->key);
+    }
+    tt_vec_free(&s->entries);
+    free(s);
+}
+
+/* ---- scanning (plain file names anywhere below a store, spec 4.2) ---- */
+
+static void scan_dir(tsym_store *s, const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' && (!de->d_name[1] || !strcmp(de->d_name, "..") ||
+                                     !strcmp(de->d_name, ".build-id")))
+            continue;
+        size_t n = strlen(dir) + strlen(de->d_name) + 2;
+        char *p = malloc(n);
+        if (!p)
+            break;
+        snprintf(p, n, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < SCAN_DEPTH) {
+            scan_dir(s, p, depth + 1);
+        } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+            scanned f = {.path = p};
+            tt_error e;
+            int r = tsym_elf_build_id(f.build_id, sizeof f.build_id, p, &e);
+            if (r == 0 || r == TT_ENOTFOUND) {
+                f.base = base_name(p);
+                if (tt_vec_push(&s->files, &f))
+                    continue;
+            }
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+static int cmp_scanned(const void *a, const void *b)
+{
+    return strcmp(((const scanned *)a)->path, ((const scanned *)b)->path);
+}
+
+static void scan_stores(tsym_store *s)
+{
+    if (s->scanned_done)
+        return;
+    s->scanned_done = 1;
+    for (size_t i = 0; i < s->n_dirs; i++) {
+        size_t from = s->files.len;
+        scan_dir(s, s->dirs[i], 0);
+        /* deterministic order within a store (readdir order is not) */
+        if (s->files.len > from)
+            qsort(&TT_VEC_AT(&s->files, scanned, from), s->files.len - from, sizeof(scanned),
+                  cmp_scanned);
+    }
+}
+
+/* ---- the search (spec 4.3) ---- */
+
+typedef struct search {
+    const char *bid;
+    char mismatch[300];   /* first build-id mismatch */
+    char fallback[4096];  /* a verified file without DWARF (symbol table only) */
+} search;
+
+/* A candidate: exists, is ELF, has build id == bid. Returns 1 when it has DWARF. */
+static int candidate(search *q, const char *p)
+{
+    if (!is_file(p))
+        return 0;
+    tsym__elf e;
+    tt_error err;
+    if (tsym__elf_read(&e, NULL, 0, p, &err))
+        return 0;
+    if (strcmp(e.build_id, q->bid)) {
+        if (!q->mismatch[0])
+            snprintf(q->mismatch, sizeof q->mismatch, "debug file %s has build id %s, expected %s",
+                     p, e.build_id[0] ? e.build_id : "(none)", q->bid);
+        return 0;
+    }
+    if (e.has_debug_info || e.zstd)
+        return 1;
+    if (!q->fallback[0])
+        snprintf(q->fallback, sizeof q->fallback, "%s", p);
+    return 0;
+}
+
+static uint32_t file_crc(const char *p, int *ok)
+{
+    *ok = 0;
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    unsigned char buf[65536];
+    uLong crc = crc32(0L, Z_NULL, 0);
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        crc = crc32(crc, buf, (uInt)n);
+    close(fd);
+    *ok = n == 0;
+    return (uint32_t)crc;
+}
+
+static int debuglink_ok(search *q, const char *p, uint32_t want_crc)
+{
+    int ok;
+    if (!is_file(p) || file_crc(p, &ok) != want_crc || !ok)
+        return 0;
+    tsym__elf e;
+    tt_error err;
+    if (tsym__elf_read(&e, NULL, 0, p, &err) || !e.has_debug_info)
+        return 0;
+    if (q->bid[0] && e.build_id[0] && strcmp(q->bid, e.build_id)) {
+        if (!q->mismatch[0])
+            snprintf(q->mismatch, sizeof q->mismatch, "debug file %s has build id %s, expected %s",
+                     p, e.build_id, q->bid);
+        return 0;
+    }
+    return 1;
+}
+
+static int find_debuglink(tsym_store *s, search *q, const char *local, const tsym__elf *le,
+                          char *out, size_t cap)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", local);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    const char *name = le->debuglink;
+    if (fmt_path(out, cap, dir, "/", name) && strcmp(out, local) &&
+        debuglink_ok(q, out, le->debuglink_crc))
+        return 1;
+    if (fmt_path(out, cap, dir, "/.debug/", name) && debuglink_ok(q, out, le->debuglink_crc))
+        return 1;
+    for (size_t i = 0; i < s->n_dirs; i++)
+        if (fmt_path(out, cap, s->dirs[i], "/", name) && debuglink_ok(q, out, le->debuglink_crc))
+            return 1;
+    scan_stores(s);
+    for (size_t i = 0; i < s->files.len; i++) {
+        const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
+        if (!strcmp(f->base, name) && debuglink_ok(q, f->path, le->debuglink_crc)) {
+            snprintf(out, cap, "%s", f->path);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Steps 1-2: store files named by build id, then scanned files with that build id. */
+static int find_by_build_id(tsym_store *s, search *q, char *out, size_t cap)
+{
+    size_t n = strlen(q->bid);
+    if (n < 3)
+        return 0;
+    char rel[TSYM_BUILD_ID_HEX_MAX + 32];
+    for (size_t i = 0; i < s->n_dirs; i++) {
+        snprintf(rel, sizeof rel, "/.build-id/%.2s/%s.debug", q->bid, q->bid + 2);
+        if (fmt_path(out, cap, s->dirs[i], rel, "") && candidate(q, out))
+            return 1;
+        snprintf(rel, sizeof rel, "/.build-id/%.2s/%s", q->bid, q->bid + 2);
+        if (fmt_path(out, cap, s->dirs[i], rel, "") && candidate(q, out))
+            return 1;
+    }
+    scan_stores(s);
+    for (size_t i = 0; i < s->files.len; i++) {
+        const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
+        if (!strcmp(f->build_id, q->bid) && candidate(q, f->path)) {
+            snprintf(out, cap, "%s", f->path);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void count(tsym_store *s, const char *name, const char *file, const char *msg)
+{
+    tt_stats_add(s->stats, name, file, TT_SEV_WARN, 1, msg);
+}
+
+static int search_module(tsym_module **out, tsym_store *s, const char *path, const char *bid_in,
+                         tt_error *err)
+{
+    const char *local = is_file(path) ? path : NULL;
+    const char *label = path ? path : bid_in;
+    char bid[TSYM_BUILD_ID_HEX_MAX] = "";
+    snprintf(bid, sizeof bid, "%s", bid_in ? bid_in : "");
+    tsym__elf le = {0};
+    if (local) {
+        int rc = tsym__elf_read(&le, NULL, 0, local, err);
+        if (rc)
+            return rc;
+        if (bid[0] && le.build_id[0] && strcmp(bid, le.build_id)) {
+            count(s, "sym_build_id_mismatch", label, NULL);
+            return tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0,
+                                "file has build id %s, expected %s", le.build_id, bid);
+        }
+        if (!bid[0])
+            snprintf(bid, sizeof bid, "%s", le.build_id);
+    } else if (!bid[0] && path) {
+        /* a bare name: the first scanned file with that name defines the module */
+        scan_stores(s);
+        for (size_t i = 0; i < s->files.len && !local; i++) {
+            const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
+            if (!strcmp(f->base, base_name(path)))
+                local = f->path;
+        }
+        if (!local) {
+            count(s, "sym_module_not_found", label, NULL);
+            return tt_error_set(err, TT_ENOTFOUND, label, TT_LOC_NONE, 0,
+                                "module not found (no such file, not in the symbol stores)");
+        }
+        int rc = tsym__elf_read(&le, NULL, 0, local, err);
+        if (rc)
+            return rc;
+        snprintf(bid, sizeof bid, "%s", le.build_id);
+    }
+    search q = {.bid = bid};
+    char found[4096] = "";
+    int have = bid[0] && find_by_build_id(s, &q, found, sizeof found);
+    if (!have && local && (le.has_debug_info || le.zstd)) {
+        snprintf(found, sizeof found, "%s", local);
+        have = 1;
+    }
+    if (!have && local && le.debuglink[0])
+        have = find_debuglink(s, &q, local, &le, found, sizeof found);
+    const char *modfile = local ? local : q.fallback[0] ? q.fallback : NULL;
+    if (!have && !modfile) {
+        if (!q.mismatch[0] && path) {
+            /* same name, other build: a stale store gives wrong names, refuse it */
+            scan_stores(s);
+            for (size_t i = 0; i < s->files.len; i++) {
+                const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
+                if (!strcmp(f->base, base_name(path))) {
+                    snprintf(q.mismatch, sizeof q.mismatch, "%s has build id %s, expected %s",
+                             f->path, f->build_id[0] ? f->build_id : "(none)", bid);
+                    break;
+                }
+            }
+        }
+        if (q.mismatch[0]) {
+            count(s, "sym_build_id_mismatch", label, q.mismatch);
+            return tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0, "%s", q.mismatch);
+        }
+        count(s, "sym_module_not_found", label, NULL);
+        return tt_error_set(err, TT_ENOTFOUND, label, TT_LOC_NONE, 0,
+                            "no debug information found for build id %s", bid[0] ? bid : "(none)");
+    }
+    int rc = tsym_module_open(out, modfile, have && (!modfile || strcmp(found, modfile)) ? found
+                                                                                       : NULL,
+                              err);
+    if (rc) {
+        count(s, rc == TT_EUNSUPPORTED ? "sym_zstd_unsupported" : "sym_dwarf_error", label,
+              err ? err->msg : NULL);
+        return rc;
+    }
+    const tsym_module_info *mi = tsym_module_info_get(*out);
+    if (mi->symtab_only)
+        count(s, "sym_no_debug_info", label, NULL);
+    if (mi->split_dwarf)
+        count(s, "sym_split_dwarf", label, NULL);
+    else if (mi->warning[0])
+        count(s, "sym_dwarf_error", label, mi->warning);
+    return 0;
+}
+
+static entry *find_entry(tsym_store *s, const char *key)
+{
+    for (size_t i = s->entries.len; i-- > 0;) {
+        entry *e = &TT_VEC_AT(&s->entries, entry, i);
+        if (!strcmp(e->key, key))
+            return e;
+    }
+    return NULL;
+}
+
+int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
+                   const char *build_id, tt_error *err)
+{
+    *out = NULL;
+    *fresh = 0;
+    if (!path && (!build_id || !*build_id))
+        return tt_error_set(err, TT_EINVAL, NULL, TT_LOC_NONE, 0, "no module given");
+    char key[4200];
+    if (build_id && *build_id)
+        snprintf(key, sizeof key, "B%s", build_id);
+    else
+        snprintf(key, sizeof key, "P%s", path);
+    entry *e = find_entry(s, key);
+    if (!e) {
+        *fresh = 1;
+        entry ne = {.key = dup_str(key)};
+        if (!ne.key)
+            return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+        ne.rc = search_module(&ne.mod, s, path, build_id, &ne.err);
+        ne.owner = 1;
+        if (!ne.rc) {
+            /* one index per build id: a path key whose module has a build id already
+             * indexed reuses that index */
+            const char *bid = tsym_module_info_get(ne.mod)->build_id;
+            char bkey[TSYM_BUILD_ID_HEX_MAX + 1];
+            snprintf(bkey, sizeof bkey, "B%s", bid);
+            entry *same = bid[0] && key[0] == 'P' ? find_entry(s, bkey) : NULL;
+            if (same && same->mod) {
+                tsym_module_free(ne.mod);
+                ne.mod = same->mod;
+                ne.owner = 0;
+            }
+        }
+        if (!tt_vec_push(&s->entries, &ne)) {
+            if (ne.owner)
+                tsym_module_free(ne.mod);
+            free(ne.key);
+            return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+        }
+        e = &TT_VEC_AT(&s->entries, entry, s->entries.len - 1);
+    }
+    if (e->rc) {
+        if (err)
+            *err = e->err;
+        return e->rc;
+    }
+    if (!tsym_module_info_get(e->mod)->build_id[0])
+        count(s, "sym_unverified_module", path, "module without build id: unverified");
+    *out = e->mod;
+    return 0;
+}
+
+/* ---- adding files to a store ---- */
+
+static int mkdirs(char *p)
+{
+    for (char *c = p + 1; *c; c++) {
+        if (*c != '/')
+            continue;
+        *c = 0;
+        int r = mkdir(p, 0777);
+        *c = '/';
+        if (r && errno != EEXIST)
+            return -1;
+    }
+    return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    int outfd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (outfd < 0) {
+        close(in);
+        return -1;
+    }
+    char buf[65536];
+    ssize_t n;
+    int rc = 0;
+    while ((n = read(in, buf, sizeof buf)) > 0)
+        if (write(outfd, buf, (size_t)n) != n) {
+            rc = -1;
+            break;
+        }
+    if (n < 0)
+        rc = -1;
+    close(in);
+    if (close(outfd))
+        rc = -1;
+    return rc;
+}
+
+int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt_error *err)
+{
+    tsym__elf e;
+    int rc = tsym__elf_read(&e, NULL, 0, file, err);
+    if (rc)
+        return rc;
+    if (strlen(e.build_id) < 3)
+        return tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0,
+                            "no GNU build id note: cannot be stored by build id");
+    char d[4096];
+    snprintf(d, sizeof d, "%s/.build-id/%.2s", dir, e.build_id);
+    if (mkdirs(d))
+        return tt_error_set(err, TT_EIO, d, TT_LOC_NONE, 0, "%s", strerror(errno));
+    snprintf(dest, cap, "%s/%s%s", d, e.build_id + 2, e.has_debug_info ? ".debug" : "");
+    if (unlink(dest) && errno != ENOENT)
+        return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "%s", strerror(errno));
+    if (link(file, dest) == 0 || copy_file(file, dest) == 0)
+        return 0;
+    return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "%s", strerror(errno));
+}

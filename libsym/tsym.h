@@ -1,0 +1,178 @@
+/* libsym public API: native symbolication of ELF modules with libelf + libdwarf
+ * (spec/symbolication.md). Libraries never print; errors come back through tt_error. */
+#ifndef TSYM_H
+#define TSYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../libtrace/tt.h"
+
+/* Process-wide set-up, call once before opening modules (idempotent). Switches off
+ * libdwarf's bookkeeping of every allocation with dwarf_set_de_alloc_flag(0) (spec 5.2:
+ * 2-3x faster indexing, less memory); libsym then frees every libdwarf object itself.
+ * This is the one process-wide switch of tracetool (STYLE.md section 5). */
+int tsym_init(void);
+
+#define TSYM_BUILD_ID_HEX_MAX 129 /* 64 bytes as hex + NUL */
+#define TSYM_MAX_FRAMES 64        /* inline chains deeper than this keep the outermost frames */
+
+/* ---- modules: one ELF file and its interval index (spec 5) ---- */
+typedef struct tsym_module tsym_module;
+
+typedef struct tsym_module_info {
+    const char *path;       /* module file as given (may be NULL when only a debug file) */
+    const char *debug_path; /* file the DWARF came from, NULL when none */
+    char build_id[TSYM_BUILD_ID_HEX_MAX]; /* lowercase hex; "" when the module has none */
+    int elf_class;          /* 32 or 64 */
+    int big_endian;
+    int elf_type;           /* ET_EXEC, ET_DYN, ... */
+    uint64_t load_bias_vaddr; /* L.p_vaddr - L.p_offset of the first PT_LOAD (spec 3.2) */
+    size_t n_cus, n_funcs, n_inlines, n_rows, n_syms;
+    int symtab_only;        /* no usable DWARF: names from .symtab/.dynsym (R5) */
+    int split_dwarf;        /* skeleton units found: functions from the symbol table */
+    char warning[TT_ERRMSG_MAX]; /* non-fatal per-module problem (DWARF error, ...) or "" */
+} tsym_module_info;
+
+/* Opens a module and builds its index. path is the module file (identity, program
+ * headers, symbol table; may be NULL), debug_path the file with DWARF (NULL: use path).
+ * When both have build ids they must be equal (TT_EFORMAT otherwise). A file without
+ * DWARF is not an error: lookups fall back to the symbol table. zstd-compressed debug
+ * sections give TT_EUNSUPPORTED. Owned by the caller, free with tsym_module_free. */
+int tsym_module_open(tsym_module **out, const char *path, const char *debug_path,
+                     tt_error *err);
+void tsym_module_free(tsym_module *m);
+/* Borrowed, valid until tsym_module_free. */
+const tsym_module_info *tsym_module_info_get(const tsym_module *m);
+
+/* Module offset (libfoo.so+0x1234) -> ELF virtual address (spec 3.2). */
+uint64_t tsym_module_offset_to_vaddr(const tsym_module *m, uint64_t offset);
+/* Runtime address in a mapping [start, ...) of file offset pgoff -> vaddr (spec 3.2).
+ * Returns TT_ENOTFOUND when no PT_LOAD segment contains pgoff. */
+int tsym_module_map_to_vaddr(uint64_t *vaddr, const tsym_module *m, uint64_t addr,
+                             uint64_t map_start, uint64_t pgoff);
+
+/* ---- lookup (spec 5.3) ---- */
+enum {
+    TSYM_F_DEMANGLE = 1u,     /* demangle C++/Rust names (libiberty) */
+    TSYM_F_NEAREST = 2u,      /* padding: name the preceding ELF symbol (addr2line's way) */
+    TSYM_F_SYMBOL_NAMES = 4u, /* outermost name from the ELF symbol (llvm-symbolizer's way) */
+};
+
+typedef struct tsym_frame {
+    const char *function;   /* display name; NULL when unknown (printed "??") */
+    const char *file;       /* NULL when unknown */
+    uint32_t line;          /* 0 when unknown */
+    uint32_t column;
+    uint32_t discriminator;
+    const char *start_file; /* DW_AT_decl_file of the function, NULL when unknown */
+    uint32_t start_line;
+} tsym_frame;
+
+typedef struct tsym_result {
+    tsym_frame frames[TSYM_MAX_FRAMES]; /* innermost first; the last is out-of-line */
+    size_t n_frames;                    /* >= 1 */
+    int found;              /* a function (DWARF or symbol) covers the address */
+    int approximate;        /* the name came from the symbol table only */
+    int has_start;
+    uint64_t start_addr;    /* low address of the out-of-line function */
+    const char *symbol;     /* ELF symbol containing the address (clone suffix kept), or NULL */
+    uint64_t symbol_addr;
+} tsym_result;
+
+/* Resolves one ELF virtual address. Strings are borrowed, valid until tsym_module_free.
+ * With TSYM_F_DEMANGLE the demangled names are memoised in the module, so concurrent
+ * lookups on one module need external locking. */
+void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags);
+
+/* Demangles a C++ (Itanium) or Rust (legacy, v0) name. Returns a malloc'ed string owned by
+ * the caller (free()), or NULL when name is not mangled or libiberty is unavailable. */
+char *tsym_demangle(const char *name);
+/* 1 when tracetool was built with libiberty. */
+int tsym_demangle_available(void);
+
+/* ---- ELF identity helpers (elf.c) ---- */
+/* Reads the GNU build id of an ELF file as lowercase hex into hex (cap bytes). Returns 0,
+ * TT_ENOTFOUND (ELF without build id), TT_EFORMAT (not ELF) or TT_EIO. */
+int tsym_elf_build_id(char *hex, size_t cap, const char *path, tt_error *err);
+
+/* ---- symbol stores and the module cache (spec 4.2, 4.3, 5.5) ---- */
+typedef struct tsym_store tsym_store;
+
+/* dirs: symbol store directories searched in order (copied). stats (may be NULL, borrowed)
+ * receives the sym_* counters of spec 10. Owned by the caller, free with tsym_store_free. */
+int tsym_store_new(tsym_store **out, const char *const *dirs, size_t n_dirs, tt_stats *stats,
+                   tt_error *err);
+void tsym_store_free(tsym_store *s);
+
+/* Finds the debug information of a module (spec 4.3) and returns its index, built once
+ * and cached by build id (or path when there is none). path: module path or bare name
+ * (may not exist locally); build_id: lowercase hex or NULL/"" when unknown. *fresh is
+ * set to 1 when this call did the search (so the caller reports a per-module error once).
+ * The module is borrowed, valid until tsym_store_free. A failed search is cached too
+ * and returns the same error. Errors: TT_ENOTFOUND (no file), TT_EFORMAT (build id
+ * mismatch, not ELF), TT_EUNSUPPORTED (zstd), TT_EIO. */
+int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
+                   const char *build_id, tt_error *err);
+
+/* Copies (or hard-links) an ELF file into DIR/.build-id/xx/rest[.debug] (spec 4.2); the
+ * ".debug" name is used for files with DWARF. dest (cap bytes) receives the path. */
+int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt_error *err);
+
+/* ---- input line parsers (parse_tombstone.c, parse_addr.c; spec 7) ---- */
+typedef struct tsym_tomb_frame {
+    uint32_t frame;         /* #NN */
+    uint64_t pc;            /* already a vaddr (spec 3.2) */
+    const char *map;        /* map name (points into the line), map_len bytes */
+    size_t map_len;
+    const char *lib;        /* library name: after '!' for base.apk!libfoo.so, else map */
+    size_t lib_len;
+    const char *function;   /* device's "function+off" name (without +off), or NULL */
+    size_t function_len;
+    uint64_t function_off;
+    char build_id[TSYM_BUILD_ID_HEX_MAX]; /* "" when absent */
+    int has_offset;
+    uint64_t apk_offset;    /* (offset 0x...) */
+    int deleted;
+    int symbolicatable;     /* 0 for anonymous, JIT, .oat/.odex/.vdex/.dex maps */
+    size_t prefix_len;      /* bytes before '#' (logcat prefix and indentation) */
+} tsym_tomb_frame;
+/* Parses an Android tombstone / logcat / ANR backtrace line ("#00 pc HEX  MAP (...)").
+ * Returns 0 on a frame line, TT_ENOTFOUND otherwise. Pointers point into line. */
+int tsym_tombstone_parse(tsym_tomb_frame *out, const char *line, size_t n);
+
+/* Parses one hexadecimal address ("4f2a4", "0x4f2a4"). 0 on success. */
+int tsym_addr_parse(uint64_t *out, const char *s, size_t n);
+
+typedef struct tsym_modoff {
+    const char *module;     /* points into the input */
+    size_t module_len;
+    uint64_t offset;
+    size_t start, end;      /* token position in the line */
+} tsym_modoff;
+/* Finds the next "module+0xOFF" or "module!0xOFF" token at or after *pos; advances *pos.
+ * Returns 0 when found, TT_ENOTFOUND otherwise. */
+int tsym_modoff_next(tsym_modoff *out, const char *line, size_t n, size_t *pos);
+
+typedef struct tsym_perf_frame {
+    uint64_t addr;          /* runtime address */
+    const char *symbol;     /* perf's symbol ("[unknown]" included), symbol_len bytes */
+    size_t symbol_len;
+    const char *dso;        /* between the last parentheses */
+    size_t dso_len;
+    size_t indent;          /* leading blanks */
+} tsym_perf_frame;
+/* Parses a perf script callchain line ("\t  7f12ab sym+0x1c (/lib/x.so)"). 0 on success. */
+int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n);
+
+typedef struct tsym_perf_mmap {
+    uint32_t pid;
+    uint64_t start, len, pgoff;
+    int executable;
+    const char *path;
+    size_t path_len;
+} tsym_perf_mmap;
+/* Parses a PERF_RECORD_MMAP/MMAP2 line of `perf script --show-mmap-events`. */
+int tsym_perf_mmap_parse(tsym_perf_mmap *out, const char *line, size_t n);
+
+#endif

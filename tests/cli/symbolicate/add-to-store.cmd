@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && cd "$TT_TMP/symfx" && rm -rf st3 && tracetool symbolicate --add-to-store st3 dl/g5.debug libfx.so | sed -E 's/[0-9a-f]{38,40}/HEX/g; s|build-id/[0-9a-f]{2}/|build-id/XX/|g' && find st3 -type f | sed -E 's/[0-9a-f]{38}/HEX/g; s|build-id/[0-9a-f]{2}/|build-id/XX/|g' | sort

@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && python3 ../sym/facts.py "$TT_TMP/symfx" chain c4 top "leaf at inline.c:@leaf <- mid at inline.c:@mid <- top at inline.c:@top"

@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && python3 ../sym/facts.py "$TT_TMP/symfx" chain t5 _ZN2ns3AccIlE5totalERKSt6vectorIlSaIlEE "ns::Acc<long>::add(long) at tmpl.cc:@add <- ns::Acc<long>::total(std::vector<long, std::allocator<long> > const&) at tmpl.cc:@total"

@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && python3 ../sym/facts.py "$TT_TMP/symfx" layout g5 top -a -f -i -C -p -s

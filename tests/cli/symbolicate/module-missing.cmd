@@ -1,0 +1,1 @@
+tracetool symbolicate -e no/such/file 0x10

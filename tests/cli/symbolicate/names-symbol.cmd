@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && cd "$TT_TMP/symfx" && a=$(nm g5 | sed -n 's/ t count_bits.constprop.0$//p'); tracetool symbolicate -e g5 -f --names symbol 0x$a | head -1; tracetool symbolicate -e g5 -f 0x$a | head -1; tracetool symbolicate -e g5 --format jsonl 0x$a | grep -o '"SymbolName":"[^"]*"'

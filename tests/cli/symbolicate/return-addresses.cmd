@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && cd "$TT_TMP/symfx" && a=$(nm g5 | sed -n 's/ T top$//p'); [ "$(tracetool symbolicate -e g5 -f -i --return-addresses $(printf '0x%x' $((0x$a + 1))))" = "$(tracetool symbolicate -e g5 -f -i 0x$a)" ] && echo same

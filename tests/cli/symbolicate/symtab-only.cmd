@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && cd "$TT_TMP/symfx" && tracetool symbolicate -e nodebug -f -i --format jsonl $(nm nodebug | sed -n 's/ T top$//p' | sed 's/^/0x/') | sed -E 's/0x[0-9a-f]+/0xADDR/g; s/[0-9a-f]{40}/BUILDID/'

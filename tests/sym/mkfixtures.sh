@@ -1,0 +1,60 @@
+#!/bin/sh
+# Builds the symbolication fixtures into OUT (spec/symbolication.md 9.4 layouts) from
+# tests/sym/*.c*: gcc and clang, -O2 -g, DWARF 4 and 5, PIE and non-PIE, a shared object,
+# C++ templates, stripped + .gnu_debuglink, a .build-id store, zlib-compressed sections,
+# symbol table only, 32-bit and big-endian objects, and broken files. Reused when OUT is
+# newer than the sources. Usage: mkfixtures.sh OUT   (prints nothing on success)
+set -eu
+out=$1
+src=$(cd "$(dirname "$0")" && pwd)
+stamp=$out/.stamp
+if [ -f "$stamp" ] && [ -z "$(find "$src" -newer "$stamp" -name '*.c*' -o -newer "$stamp" -name '*.sh' | head -1)" ]; then
+    exit 0
+fi
+mkdir -p "$out"
+cd "$out"
+rm -rf dl store store2 bare
+have() { command -v "$1" >/dev/null 2>&1; }
+# gcc family (required: binutils comes with it)
+gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o g5 "$src/inline.c" &
+gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-4 -no-pie -o g4 "$src/inline.c" &
+wait
+gcc -fdebug-prefix-map="$out"=/fx -O2 -g -shared -fPIC -o libfx.so "$src/lib.c" &
+gcc -fdebug-prefix-map="$src"=/src -O2 -g -shared -fPIC -o libb.so "$src/b.c" &
+if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t5 "$src/tmpl.cc"; fi &
+wait
+if have clang; then
+    clang -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o c5 "$src/inline.c" &
+    clang -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-4 -o c4 "$src/inline.c" &
+    wait
+    if have clang++; then clang++ -fdebug-prefix-map="$out"=/fx -O2 -g -o tc "$src/tmpl.cc"; fi
+    # 32-bit little-endian and 64-bit big-endian relocatable objects
+    clang -fdebug-prefix-map="$out"=/fx --target=i386-linux-gnu -O2 -g -c -o le32.o "$src/lib.c" 2>/dev/null || true
+    clang -fdebug-prefix-map="$out"=/fx --target=s390x-linux-gnu -O2 -g -c -o be64.o "$src/lib.c" 2>/dev/null || true
+fi
+# stripped binary + .gnu_debuglink beside it
+mkdir -p dl store/.build-id store2/.build-id bare
+objcopy --only-keep-debug g5 dl/g5.debug
+(cd dl && objcopy --strip-debug --add-gnu-debuglink=g5.debug ../g5 g5)
+# build-id store: debug file under .build-id, the fully stripped binary elsewhere
+bid=$(readelf -n g5 | sed -n 's/.*Build ID: *//p')
+mkdir -p "store/.build-id/$(echo "$bid" | cut -c1-2)"
+cp dl/g5.debug "store/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug"
+strip -o bare/g5 g5
+# a store whose file for g5's build id is another build (g4's debug info)
+objcopy --only-keep-debug g4 g4.debug
+mkdir -p "store2/.build-id/$(echo "$bid" | cut -c1-2)"
+cp g4.debug "store2/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug"
+# plain file names in a store
+mkdir -p store/arm64-v8a
+cp libfx.so store/arm64-v8a/libfx.so
+# zlib-compressed debug sections, symbol table only, no symbols at all
+objcopy --compress-debug-sections=zlib g5 z5
+strip -g -o nodebug g5
+# broken inputs
+printf 'not an ELF file\n' > notelf
+head -c 300 g5 > trunc
+head -c 4096 /dev/zero | tr '\0' '\377' > junk.bin
+objcopy --update-section .debug_info=junk.bin g5 corrupt
+printf '%s\n' "$bid" > g5.buildid
+touch "$stamp"

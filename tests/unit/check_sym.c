@@ -1,0 +1,437 @@
+/* libsym on real binaries built by tests/sym/mkfixtures.sh (gcc and clang, DWARF 4 and 5,
+ * PIE, ET_EXEC, shared object, C++, debuglink, .build-id store, zlib, ELF32, big-endian,
+ * broken files). Expected lines come from the "@name" markers in the sources, never from
+ * a compiler's output. */
+#include "unit.h"
+
+#include <stdio.h>
+
+#include "../../libsym/tsym.h"
+
+static char fx[64];
+
+static void fixtures_up(void)
+{
+    tsym_init();
+    snprintf(fx, sizeof fx, "/tmp/tt_sym_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(fx));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "sh tests/sym/mkfixtures.sh %s", fx);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static void fixtures_down(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", fx);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *path(const char *name)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", fx, name);
+    return buf[k];
+}
+
+/* line of the "@marker" comment in tests/sym/<file> */
+static uint32_t marker(const char *file, const char *mk)
+{
+    char p[256], line[512], want[64];
+    snprintf(p, sizeof p, "tests/sym/%s", file);
+    snprintf(want, sizeof want, "@%s ", mk);
+    FILE *f = fopen(p, "r");
+    ck_assert_ptr_nonnull(f);
+    uint32_t n = 0, found = 0;
+    while (fgets(line, sizeof line, f)) {
+        n++;
+        if (strstr(line, want))
+            found = n;
+    }
+    fclose(f);
+    ck_assert_uint_gt(found, 0);
+    return found;
+}
+
+static tsym_module *open_ok(const char *name)
+{
+    tsym_module *m = NULL;
+    tt_error err = {0};
+    int rc = tsym_module_open(&m, path(name), NULL, &err);
+    ck_assert_msg(rc == 0, "%s: %s", name, err.msg);
+    return m;
+}
+
+static const char *base(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p;
+}
+
+/* Finds an address whose outer function is `outer` and whose chain has n frames named
+ * names[0..n) (innermost first); checks the lines against the markers. */
+typedef struct want {
+    const char *name, *file, *mk;
+} want;
+
+static int chain_matches(const tsym_result *r, const want *w, size_t n)
+{
+    if (r->n_frames != n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const tsym_frame *f = &r->frames[i];
+        if (!f->function || strcmp(f->function, w[i].name) || !f->file ||
+            strcmp(base(f->file), w[i].file) || f->line != marker(w[i].file, w[i].mk))
+            return 0;
+    }
+    return 1;
+}
+
+static uint64_t find_chain(tsym_module *m, uint64_t lo, uint64_t hi, unsigned flags,
+                           const want *w, size_t n)
+{
+    tsym_result r;
+    for (uint64_t a = lo; a < hi; a++) {
+        tsym_module_lookup(&r, m, a, flags);
+        if (r.found && chain_matches(&r, w, n))
+            return a;
+    }
+    return 0;
+}
+
+static const want leaf_mid_top[] = {
+    {"leaf", "inline.c", "leaf"}, {"mid", "inline.c", "mid"}, {"top", "inline.c", "top"}};
+
+static void check_inline_chain(const char *name, uint64_t lo)
+{
+    tsym_module *m = open_ok(name);
+    const tsym_module_info *i = tsym_module_info_get(m);
+    ck_assert(!i->symtab_only);
+    ck_assert_uint_ge(i->n_inlines, 2);
+    uint64_t a = find_chain(m, lo, lo + 0x4000, 0, leaf_mid_top, 3);
+    ck_assert_msg(a != 0, "%s: no leaf <- mid <- top chain", name);
+    /* every address of top's range has top as its outer, non-approximate function */
+    tsym_result r;
+    tsym_module_lookup(&r, m, a, 0);
+    ck_assert(r.has_start && !r.approximate);
+    ck_assert_str_eq(r.symbol, "top");
+    ck_assert_uint_eq(r.symbol_addr, r.start_addr);
+    ck_assert_str_eq(base(r.frames[0].start_file), "inline.c");
+    tsym_module_free(m);
+}
+
+START_TEST(gcc_dwarf5_pie) { check_inline_chain("g5", 0); }
+END_TEST
+START_TEST(gcc_dwarf4_exec) { check_inline_chain("g4", 0x400000); }
+END_TEST
+START_TEST(clang_dwarf5) { check_inline_chain("c5", 0); }
+END_TEST
+START_TEST(clang_dwarf4) { check_inline_chain("c4", 0); }
+END_TEST
+START_TEST(zlib_sections) { check_inline_chain("z5", 0); }
+END_TEST
+
+START_TEST(identity)
+{
+    tsym_module *m = open_ok("g5");
+    const tsym_module_info *i = tsym_module_info_get(m);
+    char want_bid[200] = "";
+    FILE *f = fopen(path("g5.buildid"), "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(want_bid, sizeof want_bid, f));
+    fclose(f);
+    want_bid[strcspn(want_bid, "\n")] = 0;
+    ck_assert_str_eq(i->build_id, want_bid);
+    ck_assert_int_eq(i->elf_class, 64);
+    ck_assert_int_eq(i->big_endian, 0);
+    ck_assert_int_eq(i->elf_type, 3); /* ET_DYN */
+    ck_assert_uint_ge(i->n_cus, 1);
+    char hex[200];
+    tt_error err;
+    ck_assert_int_eq(tsym_elf_build_id(hex, sizeof hex, path("g5"), &err), 0);
+    ck_assert_str_eq(hex, want_bid);
+    tsym_module_free(m);
+}
+END_TEST
+
+/* spec 3.2: ET_EXEC linked at 0x400000: vaddr = offset + 0x400000; PIE/.so: vaddr = offset */
+START_TEST(address_model)
+{
+    tsym_module *m = open_ok("g4");
+    ck_assert_int_eq(tsym_module_info_get(m)->elf_type, 2);
+    ck_assert_uint_eq(tsym_module_offset_to_vaddr(m, 0x1234), 0x401234);
+    tsym_module_free(m);
+    m = open_ok("libfx.so");
+    ck_assert_uint_eq(tsym_module_offset_to_vaddr(m, 0x1234), 0x1234);
+    uint64_t v = 0;
+    /* a mapping of the file from offset 0 at 0x7f0000000000 */
+    ck_assert_int_eq(tsym_module_map_to_vaddr(&v, m, 0x7f0000001234, 0x7f0000000000, 0), 0);
+    ck_assert_uint_eq(v, 0x1234);
+    tsym_module_free(m);
+}
+END_TEST
+
+START_TEST(shared_object)
+{
+    tsym_module *m = open_ok("libfx.so");
+    static const want w[] = {{"lib_helper", "lib.c", "libhelper"},
+                             {"lib_entry", "lib.c", "libentry"}};
+    ck_assert(find_chain(m, 0, 0x4000, 0, w, 2) != 0);
+    tsym_module_free(m);
+}
+END_TEST
+
+START_TEST(elf32_and_big_endian)
+{
+    static const want w[] = {{"lib_helper", "lib.c", "libhelper"},
+                             {"lib_entry", "lib.c", "libentry"}};
+    const char *files[] = {"le32.o", "be64.o"};
+    for (int k = 0; k < 2; k++) {
+        tsym_module *m = open_ok(files[k]);
+        const tsym_module_info *i = tsym_module_info_get(m);
+        ck_assert_int_eq(i->elf_class, k ? 64 : 32);
+        ck_assert_int_eq(i->big_endian, k);
+        ck_assert_msg(find_chain(m, 0, 0x200, 0, w, 2) != 0, "%s", files[k]);
+        tsym_module_free(m);
+    }
+}
+END_TEST
+
+START_TEST(cxx_templates)
+{
+    const char *files[] = {"t5", "tc"};
+    static const want w[] = {
+        {"ns::Acc<long>::add(long)", "tmpl.cc", "add"},
+        {"ns::Acc<long>::total(std::vector<long, std::allocator<long> > const&)", "tmpl.cc",
+         "total"}};
+    for (int k = 0; k < 2; k++) {
+        tsym_module *m = open_ok(files[k]);
+        uint64_t a = find_chain(m, 0, 0x4000, TSYM_F_DEMANGLE, w, 2);
+        ck_assert_msg(a != 0, "%s", files[k]);
+        tsym_result r;
+        tsym_module_lookup(&r, m, a, 0); /* not demangled: the linkage name */
+        ck_assert_str_eq(r.frames[1].function, "_ZN2ns3AccIlE5totalERKSt6vectorIlSaIlEE");
+        tsym_module_free(m);
+    }
+}
+END_TEST
+
+/* R3: the debug-info name for GCC clones, the ELF symbol kept apart */
+START_TEST(clone_names)
+{
+    tsym_module *m = open_ok("g5");
+    tsym_result r;
+    int seen = 0;
+    for (uint64_t a = 0; a < 0x4000 && !seen; a++) {
+        tsym_module_lookup(&r, m, a, 0);
+        if (r.symbol && !strcmp(r.symbol, "count_bits.constprop.0")) {
+            ck_assert_str_eq(r.frames[r.n_frames - 1].function, "count_bits");
+            tsym_module_lookup(&r, m, a, TSYM_F_SYMBOL_NAMES);
+            ck_assert_str_eq(r.frames[r.n_frames - 1].function, "count_bits.constprop.0");
+            seen = 1;
+        }
+    }
+    ck_assert(seen);
+    tsym_module_free(m);
+}
+END_TEST
+
+/* R4 and R5: padding, symbol-table fallback, addresses outside the module */
+START_TEST(padding_and_fallback)
+{
+    tsym_module *g = open_ok("g5");
+    tsym_module *s = open_ok("nodebug");
+    ck_assert(tsym_module_info_get(s)->symtab_only);
+    tsym_result r, q;
+    uint64_t top = find_chain(g, 0, 0x4000, 0, leaf_mid_top, 3);
+    tsym_module_lookup(&r, s, top, 0);
+    ck_assert(r.found && r.approximate);
+    ck_assert_str_eq(r.frames[0].function, "top");
+    ck_assert_uint_eq(r.n_frames, 1);
+    /* padding: an address after top's end that no function covers */
+    int pad = 0;
+    for (uint64_t a = 0; a < 0x4000; a++) {
+        tsym_module_lookup(&r, g, a, 0);
+        tsym_module_lookup(&q, g, a, TSYM_F_NEAREST);
+        if (!r.found && q.found) {
+            ck_assert_ptr_null(r.frames[0].function);
+            ck_assert(q.approximate);
+            pad = 1;
+            break;
+        }
+    }
+    ck_assert(pad);
+    tsym_module_lookup(&r, g, 0xffffffff00ULL, 0);
+    ck_assert(!r.found);
+    ck_assert_ptr_null(r.frames[0].function);
+    ck_assert_ptr_null(r.frames[0].file);
+    tsym_module_free(g);
+    tsym_module_free(s);
+}
+END_TEST
+
+START_TEST(bad_files)
+{
+    tsym_module *m = NULL;
+    tt_error err = {0};
+    ck_assert_int_eq(tsym_module_open(&m, path("notelf"), NULL, &err), TT_EFORMAT);
+    ck_assert(strstr(err.msg, "not an ELF file"));
+    ck_assert_int_eq(tsym_module_open(&m, path("trunc"), NULL, &err), TT_EFORMAT);
+    ck_assert(strstr(err.msg, "truncated"));
+    ck_assert_int_eq(tsym_module_open(&m, path("no-such-file"), NULL, &err), TT_ENOTFOUND);
+    ck_assert_int_eq(tsym_module_open(&m, fx, NULL, &err), TT_EFORMAT); /* a directory */
+    ck_assert_ptr_null(m);
+    /* corrupt .debug_info: a per-module warning, names from the symbol table */
+    m = open_ok("corrupt");
+    const tsym_module_info *i = tsym_module_info_get(m);
+    ck_assert(strstr(i->warning, "DWARF"));
+    ck_assert(i->symtab_only);
+    tsym_module_free(m);
+    /* a debug file of another build */
+    ck_assert_int_eq(tsym_module_open(&m, path("g5"), path("g4.debug"), &err), TT_EFORMAT);
+    ck_assert(strstr(err.msg, "has build id"));
+}
+END_TEST
+
+static tsym_store *store(const char *dir)
+{
+    tsym_store *s = NULL;
+    tt_error err;
+    const char *d[1] = {dir ? path(dir) : NULL};
+    ck_assert_int_eq(tsym_store_new(&s, d, dir ? 1 : 0, NULL, &err), 0);
+    return s;
+}
+
+static void check_store_chain(tsym_module *m)
+{
+    ck_assert(find_chain(m, 0, 0x4000, 0, leaf_mid_top, 3) != 0);
+}
+
+START_TEST(store_debuglink)
+{
+    tsym_store *s = store(NULL);
+    tsym_module *m;
+    int fresh;
+    tt_error err;
+    ck_assert_int_eq(tsym_store_get(&m, &fresh, s, path("dl/g5"), NULL, &err), 0);
+    ck_assert_int_eq(fresh, 1);
+    ck_assert_str_eq(base(tsym_module_info_get(m)->debug_path), "g5.debug");
+    check_store_chain(m);
+    tsym_module *again;
+    ck_assert_int_eq(tsym_store_get(&again, &fresh, s, path("dl/g5"), NULL, &err), 0);
+    ck_assert_int_eq(fresh, 0);
+    ck_assert_ptr_eq(again, m);
+    tsym_store_free(s);
+}
+END_TEST
+
+START_TEST(store_build_id)
+{
+    tsym_store *s = store("store");
+    tsym_module *m, *m2;
+    int fresh;
+    tt_error err;
+    /* a fully stripped binary: debug info from .build-id/xx/rest.debug */
+    ck_assert_int_eq(tsym_store_get(&m, &fresh, s, path("bare/g5"), NULL, &err), 0);
+    ck_assert(strstr(tsym_module_info_get(m)->debug_path, ".build-id/"));
+    check_store_chain(m);
+    /* the same build id asked by id only: the same index */
+    ck_assert_int_eq(tsym_store_get(&m2, &fresh, s, NULL, tsym_module_info_get(m)->build_id,
+                                    &err), 0);
+    check_store_chain(m2);
+    /* a plain file name below the store */
+    ck_assert_int_eq(tsym_store_get(&m2, &fresh, s, "libfx.so", NULL, &err), 0);
+    ck_assert(strstr(tsym_module_info_get(m2)->debug_path, "arm64-v8a/libfx.so"));
+    /* not found, failure cached */
+    ck_assert_int_eq(tsym_store_get(&m2, &fresh, s, NULL, "0011223344", &err), TT_ENOTFOUND);
+    ck_assert_int_eq(fresh, 1);
+    ck_assert_int_eq(tsym_store_get(&m2, &fresh, s, NULL, "0011223344", &err), TT_ENOTFOUND);
+    ck_assert_int_eq(fresh, 0);
+    tsym_store_free(s);
+}
+END_TEST
+
+START_TEST(store_mismatch)
+{
+    tsym_store *s = store("store2");
+    tsym_module *m;
+    int fresh;
+    tt_error err = {0};
+    char bid[200];
+    ck_assert_int_eq(tsym_elf_build_id(bid, sizeof bid, path("g5"), &err), 0);
+    ck_assert_int_eq(tsym_store_get(&m, &fresh, s, NULL, bid, &err), TT_EFORMAT);
+    ck_assert(strstr(err.msg, "has build id"));
+    ck_assert(strstr(err.msg, bid));
+    tsym_store_free(s);
+}
+END_TEST
+
+START_TEST(store_add)
+{
+    char dest[4096], dir[256];
+    tt_error err;
+    snprintf(dir, sizeof dir, "%s/added", fx);
+    ck_assert_int_eq(tsym_store_add(dest, sizeof dest, dir, path("dl/g5.debug"), &err), 0);
+    ck_assert(strstr(dest, ".build-id/") && strstr(dest, ".debug"));
+    tsym_store *s = store("added");
+    tsym_module *m;
+    int fresh;
+    ck_assert_int_eq(tsym_store_get(&m, &fresh, s, path("bare/g5"), NULL, &err), 0);
+    check_store_chain(m);
+    tsym_store_free(s);
+    ck_assert_int_eq(tsym_store_add(dest, sizeof dest, dir, path("notelf"), &err), TT_EFORMAT);
+}
+END_TEST
+
+/* R2: libiberty through tsym_demangle (spec 5.4's verified examples) */
+START_TEST(demangle)
+{
+    if (!tsym_demangle_available())
+        return;
+    struct { const char *in, *out; } t[] = {
+        {"_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write"},
+        {"_RNvCs1234_7mycrate3foo", "mycrate::foo"},
+        {"_Z3fooi.isra.0", "foo(int) [clone .isra.0]"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char *d = tsym_demangle(t[i].in);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_str_eq(d, t[i].out);
+        free(d);
+    }
+    ck_assert_ptr_null(tsym_demangle("main"));
+    ck_assert_ptr_null(tsym_demangle("foo.isra.0"));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("sym");
+    TCase *tc = tcase_create("fixtures");
+    tcase_add_unchecked_fixture(tc, fixtures_up, fixtures_down);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, gcc_dwarf5_pie);
+    tcase_add_test(tc, gcc_dwarf4_exec);
+    tcase_add_test(tc, clang_dwarf5);
+    tcase_add_test(tc, clang_dwarf4);
+    tcase_add_test(tc, zlib_sections);
+    tcase_add_test(tc, identity);
+    tcase_add_test(tc, address_model);
+    tcase_add_test(tc, shared_object);
+    tcase_add_test(tc, elf32_and_big_endian);
+    tcase_add_test(tc, cxx_templates);
+    tcase_add_test(tc, clone_names);
+    tcase_add_test(tc, padding_and_fallback);
+    tcase_add_test(tc, bad_files);
+    tcase_add_test(tc, store_debuglink);
+    tcase_add_test(tc, store_build_id);
+    tcase_add_test(tc, store_mismatch);
+    tcase_add_test(tc, store_add);
+    tcase_add_test(tc, demangle);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+UNIT_MAIN(suite)
