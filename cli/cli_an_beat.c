@@ -212,6 +212,8 @@ static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bsli
             .end_kind = end_kind_name(S[i].end_kind),
             .self_dur = S[i].self_ms * NS_PER_MS,
             .is_recursive = S[i].recursive,
+            .thread_dur = -1, .self_thread_dur = -1, .block_dur = -1, .gap_before = -1,
+            .gap_after = -1, .sample_count = -1,
         };
         cli_an_acc *acc = &a->acc[S[i].id & TT_BEAT_ID_MAX];
         acc->calls++;

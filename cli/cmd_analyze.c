@@ -27,7 +27,7 @@ static const char usage[] =
     "      --replace           re-import inputs already in the database\n"
     "      --skip-unknown      skip inputs of unknown kind with a warning instead of failing\n"
     "      --kind KIND         override detection: beat, report, frames, startup, launches,\n"
-    "                          mapping, ignore_mapping, proguard\n"
+    "                          samples, mapping, ignore_mapping, proguard\n"
     "      --format FMT        summary as text (default) or json\n"
     "      --base-ms MS        method-beat time base (uptime ms of the buffer's zero)\n"
     "      --end-ms MS         absolute end time for method-beat frames still open\n"
@@ -208,7 +208,8 @@ static int detect_input(ainput *ai, const aopts *o, tt_mapping *map, cli_ctx *ct
                                          "methodMapping.txt or Matrix reports"
                                        : "unknown input kind: expected a method-beat buffer, a "
                                          "methodMapping.txt, a ProGuard mapping, Matrix reports, "
-                                         "frame or startup data (--kind overrides detection)";
+                                         "frame, startup or sample data (--kind overrides "
+                                         "detection)";
         if (!o->skip_unknown) {
             cli_errorf("%s: %s", ai->path, why);
             return CLI_BAD;
@@ -339,6 +340,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     case TT_KIND_FRAMES: rc = cli_an_frames(a, in, &t, err); break;
     case TT_KIND_STARTUP: rc = cli_an_startup(a, in, &t, 0, err); break;
     case TT_KIND_LAUNCHES: rc = cli_an_startup(a, in, &t, 1, err); break;
+    case TT_KIND_SAMPLES: rc = cli_an_samples(a, ai->path, &t, err); break;
     default:
         rc = tt_error_set(err, TT_EUNSUPPORTED, ai->path, 0, 0, "%s inputs are not analysed yet",
                           tt_kind_name(ai->kind));
@@ -548,7 +550,7 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_KIND:
             if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
                 cli_errorf("option --kind: expected one of beat, report, frames, startup, launches, "
-                           "mapping, ignore_mapping, proguard, got \"%s\"", optarg);
+                           "samples, mapping, ignore_mapping, proguard, got \"%s\"", optarg);
                 return CLI_BAD;
             }
             break;
@@ -658,6 +660,8 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
         } else if (ai->status == IN_MAPPING) {
             have_map = 1;
             tt_buf_puts(&map_cat, ai->sha);
+        } else if (ai->kind == TT_KIND_BTRACE_MAPPING) {
+            ai->status = IN_MAPPING; /* read with its sampling file (samples.md 2.1) */
         } else if (ai->kind == TT_KIND_PROGUARD) {
             if (o.proguard) {
                 cli_errorf("%s: a second ProGuard mapping (already have %s)", ai->path,

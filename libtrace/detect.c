@@ -8,7 +8,7 @@
 
 static const char *const names[TT_KIND__COUNT] = {
     "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database", "frames",
-    "startup", "launches",
+    "startup", "launches", "samples", "btrace_mapping",
 };
 
 const char *tt_kind_name(tt_kind k)
@@ -76,6 +76,19 @@ static int looks_proguard(const char *p, size_t n)
     return 0;
 }
 
+/* tracetool's JSON-lines samples (samples.md 2.4): a meta/thread/module line or a sample
+ * with a "frames" array on the first line. */
+static int looks_samples_jsonl(const char *p, size_t n)
+{
+    const char *nl = memchr(p, '\n', n);
+    size_t ln = nl ? (size_t)(nl - p) : n;
+    return tt__memmem(p, ln, "\"tracetool-samples\"", 19) ||
+           tt__memmem(p, ln, "\"frames\":[", 10) || tt__memmem(p, ln, "\"frames\": [", 11) ||
+           tt__memmem(p, ln, "\"kind\":\"meta\"", 13) ||
+           tt__memmem(p, ln, "\"kind\":\"thread\"", 15) ||
+           tt__memmem(p, ln, "\"kind\":\"module\"", 15);
+}
+
 int tt__looks_launches(const char *p, size_t n)
 {
     static const char *const marks[] = {"Displayed ", "Fully drawn ", "Starting: Intent",
@@ -91,6 +104,11 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
     const char *p = (const char *)up;
     if (n >= 16 && !memcmp(p, "SQLite format 3", 16))
         return TT_KIND_DATABASE;
+    int sk = tt_samples_detect(up, n);
+    if (sk == TT_SKIND_BTRACE)
+        return TT_KIND_SAMPLES;
+    if (sk == TT_SKIND_BTRACE_MAPPING)
+        return TT_KIND_BTRACE_MAPPING;
     size_t skip = n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
     for (size_t i = 0; i < n && i < 4096; i++) { /* binary: method-beat.md 3.4 */
         unsigned char c = up[i];
@@ -110,18 +128,22 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
         /* Matrix reports carry a "tag" key with a Trace_* value */
         if (tt__memmem(p, n, "\"tag\"", 5) && tt__memmem(p, n, "Trace_", 6))
             return TT_KIND_REPORT;
+        if (p[k] == '{' && looks_samples_jsonl(p + k, n - k))
+            return TT_KIND_SAMPLES;
         if (tt_frames_detect(p, n) == TT_FIN_JSONL)
             return TT_KIND_FRAMES;
         if (p[k] == '{' && tt__memmem(p + k, n - k, "\"kind\"", 6))
             return TT_KIND_STARTUP; /* startup.md 4.2 events carry "kind" */
         return TT_KIND_UNKNOWN;
     }
-    if (tt__memmem(p, n, "tag[", 4) && tt__memmem(p, n, "content[", 8))
+    if (tt__memmem(p, n, "tag[", 4) && tt__memmem(p, n, "content[{", 9))
         return TT_KIND_REPORT;
     if (tt_frames_detect(p, n) == TT_FIN_FRAMESTATS)
         return TT_KIND_FRAMES;
     if (tt__looks_launches(p, n))
         return TT_KIND_LAUNCHES;
+    if (sk == TT_SKIND_PERF || sk == TT_SKIND_FOLDED)
+        return TT_KIND_SAMPLES;
     if (looks_beat_text(p, n))
         return TT_KIND_BEAT;
     if (looks_proguard(p, n))

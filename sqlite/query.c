@@ -217,6 +217,7 @@ int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx
         "UNION ALL SELECT 'call_nodes', COUNT(*) FROM call_node WHERE tree_id IN "
         "  (SELECT id FROM call_tree WHERE trace_id >= ?1) "
         "UNION ALL SELECT 'ui_frames', COUNT(*) FROM ui_frame WHERE trace_id >= ?1 "
+        "UNION ALL SELECT 'samples', COALESCE(SUM(count), 0) FROM sample WHERE trace_id >= ?1 "
         "UNION ALL SELECT 'startups', COUNT(*) FROM startup WHERE trace_id >= ?1 "
         "UNION ALL SELECT 'launches', COUNT(*) FROM launch WHERE trace_id >= ?1 "
         "UNION ALL SELECT 'warnings', COALESCE(SUM(value), 0) FROM stats WHERE trace_id >= ?1 "

@@ -610,12 +610,17 @@ int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err)
     return rc;
 }
 
+/* -1 means unknown for optional sampled-slice values */
+static void b_opt(sqlite3_stmt *st, int i, int64_t v) { b_int(st, i, v >= 0, v); }
+
 int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
 {
     sqlite3_stmt *st = prep(db, ST_SLICE_ADD,
                             "INSERT INTO slice (id, trace_id, utid, ts, dur, depth, parent_id, "
-                            "name, category, method_id, end_kind, self_dur, is_recursive) "
-                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            "name, category, method_id, end_kind, self_dur, is_recursive, "
+                            "frame_id, callsite_id, thread_dur, self_thread_dur, block_dur, "
+                            "gap_before, gap_after, sample_count, msg_id, type) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             err);
     if (!st)
         return TT_EIO;
@@ -632,6 +637,74 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
     b_text(st, 11, s->end_kind);
     sqlite3_bind_int64(st, 12, s->self_dur);
     sqlite3_bind_int(st, 13, s->is_recursive ? 1 : 0);
+    b_id(st, 14, s->frame_id);
+    b_id(st, 15, s->callsite_id);
+    b_opt(st, 16, s->thread_dur);
+    b_opt(st, 17, s->self_thread_dur);
+    b_opt(st, 18, s->block_dur);
+    b_opt(st, 19, s->gap_before);
+    b_opt(st, 20, s->gap_after);
+    b_opt(st, 21, s->sample_count);
+    b_int(st, 22, s->have_msg_id, s->msg_id);
+    b_text(st, 23, s->type);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_FRAME_ADD,
+                            "INSERT INTO stack_frame (trace_id, name, raw_name, kind, rel_pc) "
+                            "VALUES (?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, f->trace_id);
+    b_text(st, 2, f->name);
+    b_text(st, 3, f->raw_name);
+    b_text(st, 4, f->kind);
+    b_int(st, 5, f->have_rel_pc, f->rel_pc);
+    return step_done(db, st, id, err);
+}
+
+int tdb_callsite_add(tdb_db *db, int64_t trace_id, int64_t parent_id, int64_t depth,
+                     int64_t frame_id, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_CALLSITE_ADD,
+                            "INSERT INTO callsite (trace_id, parent_id, depth, frame_id) "
+                            "VALUES (?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, trace_id);
+    b_id(st, 2, parent_id);
+    sqlite3_bind_int64(st, 3, depth);
+    sqlite3_bind_int64(st, 4, frame_id);
+    return step_done(db, st, id, err);
+}
+
+int tdb_sample_add(tdb_db *db, const tdb_sample *s, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_SAMPLE_ADD,
+                            "INSERT INTO sample (trace_id, utid, ts, dur, callsite_id, count, "
+                            "weight, type, event, msg_id, is_interval, is_blocking, thread_ts, "
+                            "thread_dur) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, s->trace_id);
+    sqlite3_bind_int64(st, 2, s->utid);
+    b_int(st, 3, s->have_ts, s->ts);
+    sqlite3_bind_int64(st, 4, s->dur);
+    sqlite3_bind_int64(st, 5, s->callsite_id);
+    sqlite3_bind_int64(st, 6, s->count);
+    sqlite3_bind_int64(st, 7, s->weight);
+    b_text(st, 8, s->type ? s->type : "cpu");
+    b_text(st, 9, s->event);
+    b_int(st, 10, s->have_msg_id, s->msg_id);
+    sqlite3_bind_int(st, 11, s->is_interval ? 1 : 0);
+    sqlite3_bind_int(st, 12, s->is_blocking ? 1 : 0);
+    b_int(st, 13, s->have_thread, s->thread_ts);
+    b_int(st, 14, s->have_thread, s->thread_dur);
     return step_done(db, st, NULL, err);
 }
 

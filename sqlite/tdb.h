@@ -98,6 +98,13 @@ typedef struct tdb_slice {
     const char *end_kind; /* 'exact','inferred','unterminated','truncated' */
     int64_t self_dur;
     int is_recursive;
+    /* sampled slices (samples.md 5); -1 / 0 = NULL as noted */
+    int64_t frame_id, callsite_id;           /* 0 = none */
+    int64_t thread_dur, self_thread_dur, block_dur, gap_before, gap_after; /* -1 = none */
+    int64_t sample_count;                    /* -1 = none */
+    int have_msg_id;
+    int64_t msg_id;
+    const char *type;                        /* NULL = none */
 } tdb_slice;
 /* The next free id of a table that takes explicit ids ("slice", "call_node"). */
 int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err);
@@ -133,6 +140,26 @@ typedef struct tdb_issue {
 } tdb_issue;
 int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err);
 int tdb_issue_set_tree(tdb_db *db, int64_t issue_id, int64_t tree_id, tt_error *err);
+
+/* ---- sampled stacks (storage.md 3.7) ---- */
+typedef struct tdb_frame {
+    int64_t trace_id;
+    const char *name, *raw_name, *kind; /* kind: 'java','native','kernel','js','synthetic' */
+    int have_rel_pc;
+    int64_t rel_pc;
+} tdb_frame;
+int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err);
+int tdb_callsite_add(tdb_db *db, int64_t trace_id, int64_t parent_id, int64_t depth,
+                     int64_t frame_id, int64_t *id, tt_error *err);
+typedef struct tdb_sample {
+    int64_t trace_id, utid, callsite_id;
+    int have_ts;
+    int64_t ts, dur, count, weight;
+    const char *type, *event;
+    int have_msg_id, is_interval, is_blocking, have_thread;
+    int64_t msg_id, thread_ts, thread_dur;
+} tdb_sample;
+int tdb_sample_add(tdb_db *db, const tdb_sample *s, tt_error *err);
 
 /* ---- UI frames and per-scene statistics (storage.md 3.5) ---- */
 typedef struct tdb_ui_frame {

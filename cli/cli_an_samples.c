@@ -1,0 +1,164 @@
+/* analyze: sampled stacks into the database (storage.md 3.7, samples.md): threads, interned
+ * stack frames and callsites, one sample row per run of identical samples (4.3) and the
+ * slices rebuilt per thread (section 5), streamed one top-level subtree at a time. */
+#include "cli_an.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_samples.h"
+
+typedef struct sctx {
+    cli_an *a;
+    tt_profile *p;
+    int64_t trace_id, db_utid;
+    const int64_t *frame_rows, *cs_rows;
+    int64_t next_id;
+    tt_vec ids;   /* int64_t: db ids of the current chunk */
+    tt_error *err;
+} sctx;
+
+static int put_slices(void *ctx, const tt_slice *s, size_t n)
+{
+    sctx *c = ctx;
+    c->ids.len = 0;
+    if (tt_vec_reserve(&c->ids, n))
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t id = c->next_id++;
+        TT_VEC_AT(&c->ids, int64_t, i) = id;
+        c->ids.len = i + 1;
+        const tt_stack_frame *f = s[i].frame != TT_NONE ? tt_profile_frame(c->p, s[i].frame) : NULL;
+        tdb_slice row = {
+            .id = id, .trace_id = c->trace_id, .utid = c->db_utid, .ts = s[i].ts, .dur = s[i].dur,
+            .depth = s[i].depth,
+            .parent_id = s[i].parent != TT_NONE && s[i].parent < i ? TT_VEC_AT(&c->ids, int64_t, s[i].parent) : 0,
+            .name = f ? f->name : "[no samples]",
+            .category = s[i].is_synthetic ? "synthetic" : "sampled",
+            .end_kind = tt_end_kind_name(s[i].end_kind),
+            .self_dur = s[i].self_dur >= 0 ? s[i].self_dur : 0,
+            .is_recursive = s[i].is_recursive,
+            .frame_id = s[i].frame != TT_NONE ? c->frame_rows[s[i].frame] : 0,
+            .callsite_id = s[i].callsite != TT_NONE ? c->cs_rows[s[i].callsite] : 0,
+            .thread_dur = s[i].thread_dur, .self_thread_dur = s[i].self_thread_dur,
+            .block_dur = s[i].block_dur, .gap_before = s[i].gap_before,
+            .gap_after = s[i].gap_after, .sample_count = s[i].sample_count,
+            .have_msg_id = s[i].msg_id != 0, .msg_id = (int64_t)s[i].msg_id,
+            .type = tt_sample_type_name(s[i].type)};
+        if (tdb_slice_add(c->a->db, &row, c->err))
+            return 1;
+    }
+    return 0;
+}
+
+static int store_runs(sctx *c, uint32_t utid, const tt_profile_meta *m, tt_error *err)
+{
+    tt_vec runs;
+    tt_vec_init(&runs, sizeof(tt_run));
+    int rc = tt_profile_runs(&runs, c->p, utid, tt_profile_max_gap(c->p, utid, TT_GAP_AUTO));
+    if (rc)
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < runs.len && !rc; i++) {
+        const tt_run *r = &TT_VEC_AT(&runs, tt_run, i);
+        tdb_sample row = {.trace_id = c->trace_id, .utid = c->db_utid,
+                          .callsite_id = c->cs_rows[r->callsite], .have_ts = !m->timeless,
+                          .ts = r->ts, .dur = r->end_ts - r->ts, .count = r->count,
+                          .weight = r->weight, .type = tt_sample_type_name(r->type),
+                          .event = m->event, .have_msg_id = r->msg_id != 0,
+                          .msg_id = (int64_t)r->msg_id, .is_interval = r->is_interval,
+                          .is_blocking = r->is_blocking, .have_thread = r->cpu >= 0,
+                          .thread_ts = r->cpu, .thread_dur = r->end_cpu - r->cpu};
+        rc = tdb_sample_add(c->a->db, &row, err);
+    }
+    tt_vec_free(&runs);
+    return rc;
+}
+
+static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, tt_error *err)
+{
+    const tt_profile_meta *m = tt_profile_meta_get(p);
+    size_t nf = tt_profile_nframes(p), nc = tt_profile_ncallsites(p), nt = tt_profile_nthreads(p);
+    int64_t *frame_rows = calloc(nf ? nf : 1, sizeof *frame_rows);
+    int64_t *cs_rows = calloc(nc ? nc : 1, sizeof *cs_rows);
+    if (!frame_rows || !cs_rows) {
+        free(frame_rows);
+        free(cs_rows);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    int64_t upid = 0;
+    int rc = tdb_process_add(a->db, trace_id, m->pid >= 0 ? &m->pid : NULL, m->process, &upid, err);
+    for (uint32_t i = 0; i < nf && !rc; i++) {
+        const tt_stack_frame *f = tt_profile_frame(p, i);
+        tdb_frame row = {.trace_id = trace_id, .name = f->name, .raw_name = f->raw_name,
+                         .kind = tt_frame_kind_name(f->kind), .have_rel_pc = f->has_rel_pc,
+                         .rel_pc = (int64_t)f->rel_pc};
+        rc = tdb_frame_add(a->db, &row, &frame_rows[i], err);
+    }
+    for (uint32_t i = 0; i < nc && !rc; i++) { /* parents have smaller ids */
+        const tt_callsite *cs = tt_profile_callsite(p, i);
+        rc = tdb_callsite_add(a->db, trace_id, cs->parent != TT_NONE ? cs_rows[cs->parent] : 0,
+                              cs->depth, frame_rows[cs->frame], &cs_rows[i], err);
+    }
+    sctx c = {.a = a, .p = p, .trace_id = trace_id, .frame_rows = frame_rows,
+              .cs_rows = cs_rows, .err = err};
+    tt_vec_init(&c.ids, sizeof(int64_t));
+    if (!rc)
+        rc = tdb_next_id(a->db, "slice", &c.next_id, err);
+    for (uint32_t u = 0; u < nt && !rc; u++) {
+        const tt_thread *t = tt_profile_thread(p, u);
+        tt_buf name = {0};
+        tt_thread_format(&name, p, u);
+        rc = tdb_thread_add(a->db, trace_id, upid, &t->tid, name.data, t->is_main, &c.db_utid, err);
+        tt_buf_free(&name);
+        if (!rc)
+            rc = store_runs(&c, u, m, err);
+        if (!rc && !m->timeless) {
+            tt_slice_opts so;
+            tt_slice_opts_init(&so);
+            so.sink = put_slices;
+            so.sink_ctx = &c;
+            tt_vec out;
+            tt_vec_init(&out, sizeof(tt_slice));
+            tt_slice_info info;
+            tt_error e2 = {0};
+            rc = tt_slice_build(&out, &info, p, u, &so, &e2);
+            if (rc && !err->msg[0])
+                *err = e2;
+            tt_vec_free(&out);
+        }
+    }
+    tt_vec_free(&c.ids);
+    free(frame_rows);
+    free(cs_rows);
+    return rc;
+}
+
+int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
+{
+    if (!strcmp(path, "-"))
+        return tt_error_set(err, TT_EUNSUPPORTED, "<stdin>", 0, 0,
+                            "sampled stacks are read from files (a btrace sampling file needs "
+                            "its mapping beside it); give a path");
+    cli_samples_opts o;
+    cli_samples_opts_init(&o);
+    tt_profile *p = NULL;
+    char *files[1] = {(char *)path};
+    if (cli_samples_load(&p, files, 1, &o, a->cli))
+        return tt_error_set(err, TT_EFORMAT, NULL, 0, 0, "%s: cannot be analysed", path);
+    tt_profile_meta *m = tt_profile_meta_get(p);
+    tdb_trace tr = {.import_key = t->import_key, .content_sha256 = t->content_sha256,
+                    .source_format = m->source_format ? m->source_format : "tt_samples",
+                    .options = t->options, .clock = m->clock ? m->clock : "unknown",
+                    .package = m->process, .mapping_id = a->mapping_row};
+    int rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
+    if (!rc)
+        rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
+    if (!rc)
+        rc = store_profile(a, p, t->trace_id, err);
+    if (!rc && m->interval_ns) {
+        int64_t v = m->interval_ns;
+        rc = tdb_metadata_add(a->db, t->trace_id, "sample_interval_ns", &v, NULL, err);
+    }
+    tt_profile_free(p);
+    return rc;
+}
