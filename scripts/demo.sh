@@ -1,20 +1,42 @@
 #!/bin/sh
-# `make demo`: runs tracetool on the inputs in samples/ and prints readable results.
-# Run from the repository root after `make` (the Makefile's demo target does both).
+# `make demo`: the main job on the inputs in samples/. `tracetool analyze` detects every
+# input by content and writes one SQLite database; `tracetool query` answers questions from
+# it; `report` and `beat` show the Matrix data with names. Run from the repository root
+# after `make` (the Makefile's demo target does both).
 set -e
 tt=./tracetool
 s=samples
+db=${TMPDIR:-/tmp}/tracetool-demo.db
+run() {
+    printf '$ tracetool'
+    shift_done=0
+    for a in "$@"; do
+        [ $shift_done = 0 ] && { shift_done=1; continue; }
+        case $a in *" "*) printf ' "%s"' "$a" ;; *) printf ' %s' "$a" ;; esac
+    done
+    printf '\n'
+    "$@"
+    echo
+}
 
-echo "== tracetool beat: the sample method-beat slice decoded with the app's mapping"
-echo "\$ tracetool beat -m $s/methodMapping.txt --end-ms 6600 $s/beat.bin"
-$tt beat -m $s/methodMapping.txt --end-ms 6600 $s/beat.bin
-echo
-echo "== the fields Matrix's evil-method report would carry for this slice (1200 ms dispatch)"
-echo "\$ tracetool beat --format matrix --cost 1200 --end-ms 6600 $s/beat.bin"
-$tt beat --format matrix --cost 1200 --end-ms 6600 $s/beat.bin
-echo
-echo "== the same slice through an obfuscated mapping, retraced with R8's mapping.txt"
-echo "\$ tracetool beat -m $s/methodMapping-obfuscated.txt --proguard $s/mapping.txt --end-ms 6600 $s/beat.bin"
-$tt beat -m $s/methodMapping-obfuscated.txt --proguard $s/mapping.txt --end-ms 6600 $s/beat.bin |
-    sed -n '1,12p'
+echo "== the main job: every sample input into one database"
+run $tt analyze -o "$db" -m $s/methodMapping.txt $s/beat.bin $s/reports.jsonl \
+    $s/framestats.txt $s/startup-events.jsonl $s/startup-am.txt $s/perf-fib.txt.gz \
+    $s/sampling.bin 2>/dev/null
+
+echo "== questions are one query away"
+run $tt query "$db" "select name, calls, self_ms from top_self_methods where trace_id = 1 order by self_dur desc limit 5"
+run $tt query "$db" "select kind, stack_key, issues, max_cost_ms from issues_by_stack_key order by max_cost_ms desc"
+run $tt query "$db" "select scene, model, frames, round(avg_fps, 1) as fps, bad_per_1000 from worst_scenes order by bad_per_1000 desc limit 5"
+run $tt query "$db" "select seg.name, seg.dur / 1000000 as ms from startup st join startup_segment seg on seg.startup_id = st.id order by seg.ordinal"
+
+echo "== Matrix reports made readable (first report)"
+$tt report -m $s/methodMapping.txt $s/reports.jsonl | sed -n '1,/^$/p'
+
+echo "== the sample method-beat slice as a call tree (first lines)"
+$tt beat -m $s/methodMapping.txt --end-ms 6600 $s/beat.bin | sed -n '1,25p'
 echo "   ..."
+echo
+echo "== the fields Matrix's evil-method report would carry for this slice"
+run $tt beat --format matrix --cost 1200 --end-ms 6600 $s/beat.bin
+echo "database: $db"
