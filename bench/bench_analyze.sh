@@ -24,7 +24,7 @@ run() { # name db args...
     python3 bench/measure.py tracetool analyze -o "$db" "$@" 2> "$d/m.txt"
     m=$(cat "$d/m.txt")
     wall=$(echo "$m" | sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p')
-    rss=$(echo "$m" | sed -n 's/.*peak_rss_mib=\([0-9.]*\).*/\1/p')
+    rss=$(echo "$m" | sed -n 's/.*peak_rss_mib=\([>=0-9.]*\).*/\1/p')
     n=$(rows "$db")
     echo "$name: $wall s, $n rows, $(awk -v n="$n" -v w="$wall" 'BEGIN{printf "%.0f", n / w}') rows/s, peak RSS $rss MiB"
 }

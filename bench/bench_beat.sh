@@ -25,7 +25,7 @@ run() { # label, command...
         w=$(echo "$r" | sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p')
         if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; res=$r; fi
     done
-    rss=$(echo "$res" | sed -n 's/.*peak_rss_mib=\([0-9.]*\).*/\1/p')
+    rss=$(echo "$res" | sed -n 's/.*peak_rss_mib=\([>=0-9.]*\).*/\1/p')
     # measure.py's figure includes the forking Python's own pages (Linux carries the
     # pre-exec high-water mark into ru_maxrss); GNU time forks from a small process
     if [ -x /usr/bin/time ]; then

@@ -12,7 +12,7 @@ mkdir -p "$dir"
 gen_btrace --variant "bench:$N" "$dir/sampling.bin" "$dir/sampling-mapping.bin" || exit 1
 rate() { # label, measure output
     wall=$(echo "$2" | sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p')
-    rss=$(echo "$2" | sed -n 's/.*peak_rss_mib=\([0-9.]*\).*/\1/p')
+    rss=$(echo "$2" | sed -n 's/.*peak_rss_mib=\([>=0-9.]*\).*/\1/p')
     awk -v l="$1" -v n="$N" -v w="$wall" -v r="$rss" 'BEGIN {
         printf "%-28s %9d samples  %7.3f s  %10.0f samples/s  peak RSS %6.1f MiB\n", l, n, w,
                (w > 0 ? n / w : 0), r }'
