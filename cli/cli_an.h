@@ -58,4 +58,10 @@ typedef struct cli_an_trace {
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 
+/* analyze without its summary, for other commands (diff): maps are -m files, inputs the
+ * arguments (directories expanded), the database is written to out. Returns an exit code
+ * after printing any error; the caller handles signals (out's "<out>.tmp-<pid>"). */
+int cli_analyze_paths(const char *out, char *const *maps, size_t nmaps, const char *proguard,
+                      char *const *inputs, int ninputs, cli_ctx *ctx);
+
 #endif

@@ -19,7 +19,7 @@ static const cli_cmd commands[] = {
 
     /* symbolicate */
 
-    /* diff */
+    {"diff", cmd_diff, "compare two builds by method, issue, startup, scene; a CI gate", 0},
 
     {"help", cmd_help, "show help for a command", 0},
 };
