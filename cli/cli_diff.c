@@ -415,10 +415,11 @@ static void text_out(tt_buf *b, const dctx *c, int rc)
         if (sec == TDB_DIFF_METHODS)
             text_hot(b, c);
     }
-    for (int s = 0; s < 2; s++)
+    for (int s = 0, any = 0; s < 2; s++)
         if (c->unmatched[s][1] || c->unmatched[s][2])
-            tt_buf_printf(b, "\nnot paired (%s): %llu unresolved, %llu obfuscated names\n",
-                          s ? "new" : "base", (unsigned long long)c->unmatched[s][1],
+            tt_buf_printf(b, "%snot paired (%s): %llu unresolved, %llu obfuscated names\n",
+                          any++ ? "" : "\n", s ? "new" : "base",
+                          (unsigned long long)c->unmatched[s][1],
                           (unsigned long long)c->unmatched[s][2]);
     tt_buf_puts(b, "\n");
     for (size_t i = 0; i < c->trips.len; i++)

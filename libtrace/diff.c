@@ -106,7 +106,7 @@ static int gate_item(tt_gate *g, const char *s, size_t n, int ordinal, tt_error 
     const char *eq = memchr(s, '=', n);
     if (!eq)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
-                            "--fail-on item %d \"%s\": expected METRIC=[+|-]NUMBER[%%]",
+                            "--fail-on item %d \"%s\": expected METRIC=[+|-]NUMBER[%%|ms]",
                             ordinal, snip);
     const char *name = s;
     size_t nn = (size_t)(eq - s);
@@ -134,11 +134,13 @@ static int gate_item(tt_gate *g, const char *s, size_t n, int ordinal, tt_error 
     if (vn && v[vn - 1] == '%') {
         g->is_pct = 1;
         vn--;
+    } else if (vn > 2 && !memcmp(v + vn - 2, "ms", 2)) {
+        vn -= 2; /* an absolute value may name its unit */
     }
     if (parse_number(v, vn, &g->value) || g->value > 1e12)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
                             "--fail-on item %d \"%s\": expected a non-negative number after "
-                            "'=' (with an optional sign and %%)",
+                            "'=' (with an optional sign, then %% or ms)",
                             ordinal, snip);
     return 0;
 }

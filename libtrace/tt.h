@@ -544,7 +544,7 @@ const char *const *tt_diff_metric_names(void);
 int tt_diff_metric_dir(const char *metric);
 /* A percentage: "25%", "25" or "2.5"; 0 <= value <= 1e6. */
 int tt_diff_parse_pct(double *out, const char *s, tt_error *err);
-/* A --fail-on list "METRIC=[+|-]NUMBER[%][,...]" (at most cap items). Without a sign the
+/* A --fail-on list "METRIC=[+|-]NUMBER[%|ms][,...]" (at most cap items). Without a sign the
  * metric's natural direction applies; aliases are replaced by canonical names. */
 int tt_diff_parse_gates(tt_gate *out, size_t cap, size_t *n, const char *s, tt_error *err);
 /* 1 when base -> new regresses beyond g: dir * (new - base) > value, or, for a percentage,

@@ -53,8 +53,9 @@ static const char *const schema[2] = {"b", "n"};
 #define SQL_SAMPLED(S)                                                                         \
     "SELECT NULL, name, self_dur / 1e6, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END / 1e6, " \
     "0, 1 FROM " S ".slice WHERE category = 'sampled' AND " TRACE_OK("trace_id")             \
-    " UNION ALL SELECT NULL, CASE WHEN f.name IN ('', '?\?') THEN COALESCE(m.name, '?') || "    \
-    "'+' || printf('0x%x', f.rel_pc) ELSE f.name END, 0, 0, s.count, 0 FROM " S ".sample s "  \
+    " UNION ALL SELECT NULL, CASE WHEN f.name NOT IN ('', '?\?') THEN f.name "                 \
+    "WHEN m.name IS NULL OR f.rel_pc IS NULL THEN '?\?' "                                       \
+    "ELSE m.name || '+' || printf('0x%x', f.rel_pc) END, 0, 0, s.count, 0 FROM " S ".sample s " \
     "JOIN " S ".callsite c ON c.id = s.callsite_id JOIN " S ".stack_frame f ON "              \
     "f.id = c.frame_id LEFT JOIN " S ".module m ON m.id = f.module_id WHERE "                 \
     TRACE_OK("s.trace_id")
