@@ -182,8 +182,13 @@ int tt_gate_trips(const tt_gate *g, double base, double new_value, double *amoun
 
 void tt_gate_format(char *out, size_t cap, const tt_gate *g)
 {
-    char num[32];
-    snprintf(num, sizeof num, "%.6g", g->value);
+    char num[48];
+    snprintf(num, sizeof num, "%.6f", g->value); /* never an exponent: it must parse back */
+    char *e = num + strlen(num);
+    while (e[-1] == '0')
+        *--e = 0;
+    if (e[-1] == '.')
+        e[-1] = 0;
     snprintf(out, cap, "%s=%c%s%s", g->metric, g->dir > 0 ? '+' : '-', num,
              g->is_pct ? "%" : "");
 }
