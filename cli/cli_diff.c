@@ -95,6 +95,7 @@ typedef struct dctx {
     tt_vec trips; /* trip */
     uint64_t unmatched[2][3]; /* side x TT_NAME_* */
     int64_t traces[2];
+    item **sorted; /* items in output order */
     int section;
     int oom;
 } dctx;
@@ -258,7 +259,7 @@ static double impact(const item *it)
 
 static int cmp_items(const void *a, const void *b)
 {
-    const item *x = a, *y = b;
+    const item *x = *(item *const *)a, *y = *(item *const *)b;
     if (x->section != y->section)
         return x->section - y->section;
     double p = impact(x), q = impact(y);
@@ -332,10 +333,10 @@ static const char *status_of(const item *it)
 static void text_items(tt_buf *b, const dctx *c, int section)
 {
     const smeta *m = &meta[section];
-    const item *items = c->items.data;
+    const item *const *items = (const item *const *)c->sorted;
     int any = 0;
     for (size_t i = 0; i < c->items.len; i++) {
-        const item *it = &items[i];
+        const item *it = items[i];
         if (it->section != section || !it->reported)
             continue;
         if (!any++)
@@ -355,12 +356,12 @@ static void text_items(tt_buf *b, const dctx *c, int section)
 
 static void text_hot(tt_buf *b, const dctx *c)
 {
-    const item *items = c->items.data;
+    const item *const *items = (const item *const *)c->sorted;
     static const char *const what[2] = {"entering", "leaving"};
     int header = 0;
     for (int w = 0; w < 2; w++)
         for (size_t i = 0; i < c->items.len; i++) {
-            const item *it = &items[i];
+            const item *it = items[i];
             if (it->section != TDB_DIFF_METHODS || it->hot[1 - w] == 0 || it->hot[w] == 1)
                 continue;
             if (!header++)
@@ -390,6 +391,29 @@ static void trip_text(tt_buf *b, const trip *t)
     tt_buf_puts(b, " (");
     delta_text(b, t->base, t->new_value);
     tt_buf_puts(b, ")\n");
+}
+
+/* The tripped gates, at most TRIPS_SHOWN rows per gate (JSON lists them all). */
+#define TRIPS_SHOWN 10
+static void trips_text(tt_buf *b, const dctx *c, const char *prefix)
+{
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < c->trips.len; i++) {
+        const trip *t = &TT_VEC_AT(&c->trips, trip, i);
+        if (i && strcmp(t->gate, TT_VEC_AT(&c->trips, trip, i - 1).gate))
+            shown = 0;
+        if (shown++ < TRIPS_SHOWN) {
+            tt_buf_puts(b, prefix);
+            trip_text(b, t);
+        } else {
+            more++;
+        }
+        if (more && (i + 1 == c->trips.len ||
+                     strcmp(t->gate, TT_VEC_AT(&c->trips, trip, i + 1).gate))) {
+            tt_buf_printf(b, "%sgate %s tripped on %zu more rows\n", prefix, t->gate, more);
+            more = 0;
+        }
+    }
 }
 
 static void counts(const dctx *c, int *reg, int *imp)
@@ -422,8 +446,7 @@ static void text_out(tt_buf *b, const dctx *c, int rc)
                           (unsigned long long)c->unmatched[s][1],
                           (unsigned long long)c->unmatched[s][2]);
     tt_buf_puts(b, "\n");
-    for (size_t i = 0; i < c->trips.len; i++)
-        trip_text(b, &TT_VEC_AT(&c->trips, trip, i));
+    trips_text(b, c, "");
     int reg, imp;
     counts(c, &reg, &imp);
     tt_buf_printf(b, "result: %d regression%s, %d improvement%s, %zu gate%s tripped (exit %d)\n",
@@ -457,11 +480,11 @@ static void json_pair(tt_jsonw *w, double b, double n)
 static void json_items(tt_jsonw *w, const dctx *c, int section)
 {
     const smeta *m = &meta[section];
-    const item *items = c->items.data;
+    const item *const *items = (const item *const *)c->sorted;
     tt_jsonw_key(w, m->json);
     tt_jsonw_arr_begin(w);
     for (size_t i = 0; i < c->items.len; i++) {
-        const item *it = &items[i];
+        const item *it = items[i];
         if (it->section != section || !it->reported)
             continue;
         tt_jsonw_obj_begin(w);
@@ -486,7 +509,7 @@ static void json_items(tt_jsonw *w, const dctx *c, int section)
 
 static void json_hot(tt_jsonw *w, const dctx *c)
 {
-    const item *items = c->items.data;
+    const item *const *items = (const item *const *)c->sorted;
     tt_jsonw_key(w, "hot_set");
     tt_jsonw_obj_begin(w);
     tt_jsonw_key(w, "top");
@@ -496,8 +519,8 @@ static void json_hot(tt_jsonw *w, const dctx *c)
         tt_jsonw_key(w, what[s]);
         tt_jsonw_arr_begin(w);
         for (size_t i = 0; i < c->items.len; i++)
-            if (items[i].section == TDB_DIFF_METHODS && items[i].hot[1 - s] && !items[i].hot[s])
-                tt_jsonw_str(w, items[i].key);
+            if (items[i]->section == TDB_DIFF_METHODS && items[i]->hot[1 - s] && !items[i]->hot[s])
+                tt_jsonw_str(w, items[i]->key);
         tt_jsonw_arr_end(w);
     }
     tt_jsonw_obj_end(w);
@@ -628,14 +651,16 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
         rc = CLI_BAD;
         goto out;
     }
-    if (c.items.len)
-        qsort(c.items.data, c.items.len, sizeof(item), cmp_items);
-    /* trips point into items: evaluated once the items are in their final order */
-    if (eval_gates(&c)) {
+    c.sorted = malloc((c.items.len ? c.items.len : 1) * sizeof *c.sorted);
+    if (!c.sorted || eval_gates(&c)) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
         goto out;
     }
+    for (size_t i = 0; i < c.items.len; i++)
+        c.sorted[i] = &TT_VEC_AT(&c.items, item, i);
+    if (c.items.len)
+        qsort(c.sorted, c.items.len, sizeof *c.sorted, cmp_items);
     if (c.trips.len)
         qsort(c.trips.data, c.trips.len, sizeof(trip), cmp_trips);
     rc = c.trips.len ? CLI_CHECK_FAILED : CLI_OK;
@@ -660,14 +685,12 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
     tt_buf_free(&b);
     if (o->format != DIFF_TEXT) {
         tt_buf e = {0};
-        for (size_t i = 0; i < c.trips.len; i++) {
-            e.len = 0;
-            trip_text(&e, &TT_VEC_AT(&c.trips, trip, i));
-            fprintf(stderr, "tracetool: diff: %s", e.data);
-        }
+        trips_text(&e, &c, "tracetool: diff: ");
+        fputs(e.data ? e.data : "", stderr);
         tt_buf_free(&e);
     }
 out:
+    free(c.sorted);
     tt_arena_free(c.arena);
     tt_vec_free(&c.items);
     tt_vec_free(&c.trips);

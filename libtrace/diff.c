@@ -198,8 +198,7 @@ static int is_short_segment(const char *s, size_t n)
     if (!n || n > 2)
         return 0;
     for (size_t i = 0; i < n; i++)
-        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '$' ||
-              (i && s[i] >= '0' && s[i] <= '9')))
+        if (s[i] < 'a' || s[i] > 'z') /* R8/ProGuard's short names: a, b, ..., aa, ab */
             return 0;
     return 1;
 }

@@ -555,7 +555,7 @@ int tt_gate_trips(const tt_gate *g, double base, double new_value, double *amoun
 void tt_gate_format(char *out, size_t cap, const tt_gate *g);
 /* Cross-build matching (storage.md 8): TT_NAME_UNRESOLVED for "<unknown id N>",
  * "unresolved:..." keys, raw addresses and "??"; TT_NAME_OBFUSCATED when both the class
- * and the method segment of a Java key have at most two characters ("a.b.c(int)"). */
+ * and the method segment of a Java key are one or two lowercase letters ("a.b.c(int)"). */
 enum { TT_NAME_OK = 0, TT_NAME_UNRESOLVED = 1, TT_NAME_OBFUSCATED = 2 };
 int tt_name_classify(const char *name);
 

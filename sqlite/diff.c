@@ -225,14 +225,15 @@ static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec
         const char *key = (const char *)sqlite3_column_text(st, 1);
         if (!key)
             continue;
-        kb->len = 0;
-        if (sub && (tt_buf_puts(kb, sub) || tt_buf_put(kb, "\037", 1))) /* unit separator */
-            goto nomem;
-        if (tt_buf_puts(kb, key))
-            goto nomem;
         uint32_t id;
-        if (tt_intern_get(keys, kb->data, kb->len, &id))
+        if (sub) { /* "sub\037key" (unit separator) */
+            kb->len = 0;
+            if (tt_buf_puts(kb, sub) || tt_buf_put(kb, "\037", 1) || tt_buf_puts(kb, key) ||
+                tt_intern_get(keys, kb->data, kb->len, &id))
+                goto nomem;
+        } else if (tt_intern_get(keys, key, (size_t)sqlite3_column_bytes(st, 1), &id)) {
             goto nomem;
+        }
         if (id == accs->len) {
             acc *a = tt_vec_push(accs, NULL);
             if (!a)

@@ -128,6 +128,7 @@ START_TEST(name_classes)
     ck_assert_int_eq(tt_name_classify("libfoo.so!render"), TT_NAME_OK);
     ck_assert_int_eq(tt_name_classify("(no stack key)"), TT_NAME_OK);
     ck_assert_int_eq(tt_name_classify("a.b.c(int)"), TT_NAME_OBFUSCATED);
+    ck_assert_int_eq(tt_name_classify("com.bench.C1.m0(int)"), TT_NAME_OK);
     ck_assert_int_eq(tt_name_classify("com.x.a.bc(java.lang.String)"), TT_NAME_OBFUSCATED);
     ck_assert_int_eq(tt_name_classify("<unknown id 42>"), TT_NAME_UNRESOLVED);
     ck_assert_int_eq(tt_name_classify("unresolved:243|"), TT_NAME_UNRESOLVED);
