@@ -20,12 +20,25 @@ struct tt_intern {
     size_t nslots;
 };
 
+/* Eight bytes per step (rotate, xor, multiply; FxHash's scheme), then a final mix so the low
+ * bits that index the table depend on every byte. */
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    uint64_t h = n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (((h << 5) | (h >> 59)) ^ w) * 0x517cc1b727220a95ULL;
+    }
+    if (i < n) {
+        uint64_t w = 0;
+        memcpy(&w, s + i, n - i);
+        h = (((h << 5) | (h >> 59)) ^ w) * 0x517cc1b727220a95ULL;
+    }
+    h ^= h >> 32;
+    h *= 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
 }
 
 tt_intern *tt_intern_new(void)

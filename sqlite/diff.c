@@ -151,7 +151,8 @@ int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
     d->trace[1] = new_trace;
     int rc = 0;
     if (sqlite3_open_v2(":memory:", &d->db.h,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
+                            SQLITE_OPEN_NOMUTEX,
                         NULL) != SQLITE_OK)
         rc = tdb__sqlerr(&d->db, err, "cannot open an in-memory database");
     for (int i = 0; i < 2 && !rc; i++)
