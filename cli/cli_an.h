@@ -57,6 +57,11 @@ typedef struct cli_an_trace {
 } cli_an_trace;
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+/* Stores the per-scene, all-scene and series statistics of a finished frames analysis;
+ * issue_id (0 = none) links Matrix FPS reports. */
+int cli_an_frame_stats(cli_an *a, int64_t trace_id, const tt_frames *f, int64_t issue_id,
+                       tt_error *err);
 
 /* analyze without its summary, for other commands (diff): maps are -m files, inputs the
  * arguments (directories expanded), the database is written to out. Returns an exit code

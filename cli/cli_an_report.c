@@ -6,31 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *issue_kind(const tt_report *r)
-{
-    static const struct {
-        const char *detail, *kind;
-    } details[] = {
-        {"NORMAL", "evil_method"},   {"ANR", "anr"},
-        {"LAG", "lag"},              {"STARTUP", "startup"},
-        {"SIGNAL_ANR", "signal_anr"}, {"SIGNAL_ANR_NATIVE_BACKTRACE", "signal_anr"},
-        {"LAG_IDLE_HANDLER", "idle_lag"}, {"LAG_TOUCH", "touch_lag"},
-        {"PRIORITY_MODIFIED", "priority"}, {"TIMERSLACK_MODIFIED", "timerslack"},
-    };
-    switch (r->kind) {
-    case TT_RKIND_STARTUP: return "startup";
-    case TT_RKIND_FPS: return "fps";
-    case TT_RKIND_EVIL:
-        if (!r->detail)
-            return "evil_method"; /* v0.4 reports have no detail */
-        for (size_t i = 0; i < sizeof details / sizeof details[0]; i++)
-            if (!strcmp(r->detail, details[i].detail))
-                return details[i].kind;
-        return "other";
-    default: return "other";
-    }
-}
-
 static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_error *err)
 {
     int mapped = r->key_id >= 0 && (tt_mapping_get(a->map, (uint32_t)r->key_id) ||
@@ -39,7 +14,7 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_erro
         .trace_id = trace_id,
         .tag = r->tag ? r->tag : "",
         .detail = r->detail,
-        .kind = issue_kind(r),
+        .kind = tt_report_issue_kind(r),
         .scene = r->scene,
         .process_name = r->process,
         .have_report_time = r->have_time,
@@ -107,6 +82,7 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
     if (!rc)
         rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
+    tt_frames *fps = NULL; /* Trace_FPS reports aggregated per scene (frames.md 7.1) */
     int64_t n = 0, tmin = 0, tmax = 0;
     const char *process = NULL;
     char *process_copy = NULL;
@@ -129,7 +105,19 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
             process = process_copy = strdup(rep->process);
         n++;
         rc = store_report(a, t->trace_id, rep, err);
+        if (!rc && rep->kind == TT_RKIND_FPS) {
+            tt_frames_opts fo = {.model = TT_FMODEL_REPORTS};
+            tt_fps_report fr;
+            tt_fps_report_from_report(&fr, rep);
+            if (!fps)
+                rc = tt_frames_new(&fps, &fo, err);
+            if (!rc)
+                rc = tt_frames_add_fps_report(fps, &fr, err);
+        }
     }
+    if (!rc && fps && !(rc = tt_frames_finish(fps, err)))
+        rc = cli_an_frame_stats(a, t->trace_id, fps, 0, err);
+    tt_frames_free(fps);
     if (!rc)
         rc = reader_stats(a, t->trace_id, st, err);
     if (!rc) {

@@ -26,7 +26,8 @@ static const char usage[] =
     "      --append            add to an existing database instead of replacing it\n"
     "      --replace           re-import inputs already in the database\n"
     "      --skip-unknown      skip inputs of unknown kind with a warning instead of failing\n"
-    "      --kind KIND         override detection: beat, report, mapping, ignore_mapping, proguard\n"
+    "      --kind KIND         override detection: beat, report, frames, mapping, ignore_mapping,\n"
+    "                          proguard\n"
     "      --format FMT        summary as text (default) or json\n"
     "      --base-ms MS        method-beat time base (uptime ms of the buffer's zero)\n"
     "      --end-ms MS         absolute end time for method-beat frames still open\n"
@@ -181,7 +182,7 @@ static int detect_input(ainput *ai, const aopts *o, tt_mapping *map, cli_ctx *ct
     size_t n;
     int rc = tt_input_hash_begin(in, &err);
     if (!rc)
-        rc = tt_input_peek(in, &p, &n, 4096, &err);
+        rc = tt_input_peek(in, &p, &n, 65536, &err);
     if (rc) {
         tt_input_close(in);
         return cli_err(&err);
@@ -206,8 +207,8 @@ static int detect_input(ainput *ai, const aopts *o, tt_mapping *map, cli_ctx *ct
                               : n == 0 ? "empty input: expected a method-beat buffer, a "
                                          "methodMapping.txt or Matrix reports"
                                        : "unknown input kind: expected a method-beat buffer, a "
-                                         "methodMapping.txt, a ProGuard mapping or Matrix reports "
-                                         "(--kind overrides detection)";
+                                         "methodMapping.txt, a ProGuard mapping, Matrix reports or "
+                                         "frame data (--kind overrides detection)";
         if (!o->skip_unknown) {
             cli_errorf("%s: %s", ai->path, why);
             return CLI_BAD;
@@ -335,6 +336,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     switch (ai->kind) {
     case TT_KIND_BEAT: rc = cli_an_beat(a, in, &t, err); break;
     case TT_KIND_REPORT: rc = cli_an_report(a, in, &t, err); break;
+    case TT_KIND_FRAMES: rc = cli_an_frames(a, in, &t, err); break;
     default:
         rc = tt_error_set(err, TT_EUNSUPPORTED, ai->path, 0, 0, "%s inputs are not analysed yet",
                           tt_kind_name(ai->kind));
@@ -386,9 +388,12 @@ static int summ_row(void *ctx, int event, int ncol, const char *const *names,
     if (!strcmp(s->section, "top_issues"))
         tt_buf_printf(&s->text, "  %8lld ms  %-12s %s%s%s\n", I(1), S(0), S(2),
                       v[3].type == TDB_TEXT ? "  scene " : "", S(3));
-    else
+    else if (!strcmp(s->section, "issues_by_stack_key"))
         tt_buf_printf(&s->text, "  %5lld x  %-12s max %lld ms, avg %lld ms  %s\n", I(2), S(0),
                       I(3), I(4), S(1));
+    else
+        tt_buf_printf(&s->text, "  %6lld frames  %6.2f fps  %5lld jank  %5lld bad  %-8s %s\n", I(2),
+                      v[3].type == TDB_REAL ? v[3].r : (double)I(3), I(4), I(5), S(1), S(0));
 #undef S
 #undef I
     return 0;
@@ -413,7 +418,8 @@ static void top_self(summ *s, cli_an *a)
         if (a->acc[id].calls && !tt_vec_push(&ids, &id))
             break;
     acc_base = a->acc;
-    qsort(ids.data, ids.len, sizeof(uint32_t), cmp_acc);
+    if (ids.len)
+        qsort(ids.data, ids.len, sizeof(uint32_t), cmp_acc);
     tt_jsonw_key(&s->json, "top_self_methods");
     tt_jsonw_arr_begin(&s->json);
     if (ids.len)
@@ -482,6 +488,7 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
     } parts[] = {
         {"top_issues", "top evil methods by cost:\n", tdb_summary_top_issues},
         {"issues_by_stack_key", "issues by stack key:\n", tdb_summary_by_key},
+        {"worst_scenes", "worst scenes (frozen and high drop-level frames):\n", tdb_summary_scenes},
     };
     tt_jsonw_key(&s->json, "counts");
     tt_jsonw_obj_begin(&s->json);
@@ -528,7 +535,7 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_SKIP: o->skip_unknown = 1; break;
         case O_KIND:
             if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
-                cli_errorf("option --kind: expected one of beat, report, mapping, "
+                cli_errorf("option --kind: expected one of beat, report, frames, mapping, "
                            "ignore_mapping, proguard, got \"%s\"", optarg);
                 return CLI_BAD;
             }

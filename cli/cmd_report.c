@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_group.h"
 #include "cli_load.h"
 #include "cli_tree.h"
 
@@ -36,21 +37,6 @@ enum { F_TEXT = 0, F_JSON = 1, F_JSONL = 2 };
 static const char *const formats[] = {"text", "json", "jsonl", NULL};
 static const char *const names[] = {"java", "full", "raw", NULL};
 
-/* One --group bucket: reports whose stack key names the same method. */
-typedef struct count_entry {
-    char *name;
-    uint64_t n;
-} count_entry;
-
-typedef struct group {
-    char *method;
-    uint64_t count;
-    int64_t total_cost, max_cost;
-    tt_vec key_ids; /* int32_t, distinct */
-    tt_vec details; /* count_entry */
-    tt_vec scenes;  /* count_entry */
-} group;
-
 typedef struct rctx {
     const tt_mapping *m;
     const tt_proguard *pg;
@@ -58,10 +44,7 @@ typedef struct rctx {
     tt_stats *stats;
     tt_buf name;
     uint64_t reports;
-    /* --group: open-addressing table of indexes into groups */
-    tt_vec groups; /* group */
-    uint32_t *slots;
-    size_t nslots;
+    cli_groups *groups; /* --group */
     uint64_t without_key;
 } rctx;
 
@@ -207,23 +190,42 @@ static void text_frame(void *ctx, const char *s, size_t n)
     tt_buf_puts(b, "\n");
 }
 
+/* Lines whose children add up to more than the line itself (7.7 step 4). */
+static size_t self_clamps(const tt_report *r)
+{
+    tt_stree_node *nd;
+    size_t n = 0;
+    if (tt_stree_build(&nd, r->items, r->n_items, &n))
+        return 0;
+    free(nd);
+    return n;
+}
+
 static void text_stack(rctx *c, tt_buf *b, const tt_report *r)
 {
     if (r->stack_key) {
-        tt_buf_printf(b, "  stackKey:    %s", r->stack_key[0] ? r->stack_key : "(empty)");
+        int kl = (int)strcspn(r->stack_key, "\n"); /* a v0.4 key ends in '\n' */
+        if (kl)
+            tt_buf_printf(b, "  stackKey:    %.*s", kl, r->stack_key);
+        else
+            tt_buf_puts(b, "  stackKey:    (empty)");
         if (r->key_id >= 0)
             tt_buf_printf(b, " %s%s", method_name(c, r->key_id),
                           r->key_index < 0 ? " (not in the stack)" : "");
-        while (b->len && b->data[b->len - 1] == '\n')
-            b->len--; /* a v0.4 key ends in '\n' */
         tt_buf_puts(b, "\n");
     }
     if (r->n_items == 0) {
-        tt_buf_puts(b, "  stack:       empty (Matrix recorded no method trace for this issue; "
-                       "method-beat.md 8.1 item 8)\n");
+        tt_buf_puts(b, "  stack:       empty: Matrix kept no method trace (recording off, marks "
+                       "overwritten, a nested dispatch or a negative duration)\n");
         return;
     }
-    tt_buf_printf(b, "  stack:       %zu line%s\n\n", r->n_items, r->n_items == 1 ? "" : "s");
+    size_t clamps = self_clamps(r);
+    tt_buf_printf(b, "  stack:       %zu line%s", r->n_items, r->n_items == 1 ? "" : "s");
+    if (clamps)
+        tt_buf_printf(b, " (%zu self time%s below 0 shown as 0: quantised, merged or trimmed "
+                         "lines)",
+                      clamps, clamps == 1 ? "" : "s");
+    tt_buf_puts(b, "\n\n");
     cli_tree_text(b, r->items, r->n_items, c->m, r->key_index, c->style, "  ");
 }
 
@@ -447,8 +449,23 @@ static void json_stack(rctx *c, tt_jsonw *w, const tt_report *r)
         tt_jsonw_str(w, method_name(c, r->key_id));
     else
         tt_jsonw_null(w);
+    tt_jsonw_key(w, "key_path");
+    size_t n = tt_report_key_path(r, NULL, 0);
+    int32_t *path = n ? malloc(n * sizeof *path) : NULL;
+    if (path) {
+        tt_report_key_path(r, path, n);
+        tt_jsonw_arr_begin(w);
+        for (size_t i = 0; i < n; i++)
+            tt_jsonw_str(w, method_name(c, r->items[path[i]].id));
+        tt_jsonw_arr_end(w);
+        free(path);
+    } else {
+        tt_jsonw_null(w);
+    }
     tt_jsonw_key(w, "stack_lines");
     tt_jsonw_uint(w, r->n_items);
+    tt_jsonw_key(w, "self_clamped");
+    tt_jsonw_uint(w, self_clamps(r));
     tt_jsonw_key(w, "tree");
     cli_tree_json(w, r->items, r->n_items, c->m, r->key_index, c->style);
 }
@@ -463,6 +480,7 @@ static void json_report(rctx *c, tt_jsonw *w, const tt_report *r, int with_sourc
     }
     json_opt_str(w, "tag", r->tag);
     json_opt_str(w, "detail", r->detail);
+    json_opt_str(w, "kind", tt_report_issue_kind(r));
     json_opt_str(w, "scene", r->scene);
     json_opt_str(w, "process", r->process);
     tt_jsonw_key(w, "time");
@@ -492,236 +510,9 @@ static void json_report(rctx *c, tt_jsonw *w, const tt_report *r, int with_sourc
     tt_jsonw_obj_end(w);
 }
 
-/* ---- --group ---- */
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-    return h;
-}
-
-static int grow_slots(rctx *c)
-{
-    size_t n = c->nslots ? c->nslots * 2 : 64;
-    uint32_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < c->groups.len; i++) {
-        size_t h = (size_t)hash_str(TT_VEC_AT(&c->groups, group, i).method) & (n - 1);
-        while (s[h])
-            h = (h + 1) & (n - 1);
-        s[h] = (uint32_t)i + 1;
-    }
-    free(c->slots);
-    c->slots = s;
-    c->nslots = n;
-    return 0;
-}
-
-static group *group_get(rctx *c, const char *method)
-{
-    if ((c->groups.len + 1) * 2 > c->nslots && grow_slots(c))
-        return NULL;
-    size_t h = (size_t)hash_str(method) & (c->nslots - 1);
-    while (c->slots[h]) {
-        group *g = &TT_VEC_AT(&c->groups, group, c->slots[h] - 1);
-        if (!strcmp(g->method, method))
-            return g;
-        h = (h + 1) & (c->nslots - 1);
-    }
-    group *g = tt_vec_push(&c->groups, NULL);
-    if (!g || !(g->method = strdup(method)))
-        return NULL;
-    tt_vec_init(&g->key_ids, sizeof(int32_t));
-    tt_vec_init(&g->details, sizeof(count_entry));
-    tt_vec_init(&g->scenes, sizeof(count_entry));
-    c->slots[h] = (uint32_t)c->groups.len;
-    return g;
-}
-
-/* Few distinct scenes or details per method: a linear list is enough. */
-static int count_add(tt_vec *v, const char *name)
-{
-    for (size_t i = 0; i < v->len; i++)
-        if (!strcmp(TT_VEC_AT(v, count_entry, i).name, name)) {
-            TT_VEC_AT(v, count_entry, i).n++;
-            return 0;
-        }
-    count_entry e = {strdup(name), 1};
-    if (!e.name || !tt_vec_push(v, &e)) {
-        free(e.name);
-        return -1;
-    }
-    return 0;
-}
-
-static int group_add(rctx *c, const tt_report *r)
-{
-    if (r->key_id < 0) {
-        c->without_key++;
-        return 0;
-    }
-    group *g = group_get(c, method_name(c, r->key_id));
-    if (!g)
-        return -1;
-    g->count++;
-    int64_t cost = r->have_cost ? r->cost_ms : 0;
-    g->total_cost += cost;
-    if (g->count == 1 || cost > g->max_cost)
-        g->max_cost = cost;
-    int seen = 0;
-    for (size_t i = 0; i < g->key_ids.len; i++)
-        seen |= TT_VEC_AT(&g->key_ids, int32_t, i) == r->key_id;
-    if (!seen && !tt_vec_push(&g->key_ids, &r->key_id))
-        return -1;
-    return count_add(&g->details, r->detail ? r->detail : r->tag) ||
-           count_add(&g->scenes, r->scene ? r->scene : "(none)");
-}
-
-static int cmp_count(const void *a, const void *b)
-{
-    const count_entry *x = a, *y = b;
-    if (x->n != y->n)
-        return x->n > y->n ? -1 : 1;
-    return strcmp(x->name, y->name);
-}
-
-static int cmp_group(const void *a, const void *b)
-{
-    const group *x = a, *y = b;
-    if (x->total_cost != y->total_cost)
-        return x->total_cost > y->total_cost ? -1 : 1;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    return strcmp(x->method, y->method);
-}
-
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static void text_counts(tt_buf *b, const char *label, const tt_vec *v)
-{
-    tt_buf_printf(b, "%40s%s:", "", label);
-    for (size_t i = 0; i < v->len; i++) {
-        const count_entry *e = &TT_VEC_AT(v, count_entry, i);
-        tt_buf_printf(b, "%s %s %llu", i ? "," : "", e->name, (unsigned long long)e->n);
-    }
-    tt_buf_puts(b, "\n");
-}
-
-static void json_counts(tt_jsonw *w, const char *key, const char *field, const tt_vec *v)
-{
-    tt_jsonw_key(w, key);
-    tt_jsonw_arr_begin(w);
-    for (size_t i = 0; i < v->len; i++) {
-        const count_entry *e = &TT_VEC_AT(v, count_entry, i);
-        tt_jsonw_obj_begin(w);
-        json_opt_str(w, field, e->name);
-        tt_jsonw_key(w, "count");
-        tt_jsonw_uint(w, e->n);
-        tt_jsonw_obj_end(w);
-    }
-    tt_jsonw_arr_end(w);
-}
-
-static void json_group(tt_jsonw *w, const group *g)
-{
-    tt_jsonw_obj_begin(w);
-    json_opt_str(w, "method", g->method);
-    tt_jsonw_key(w, "key_ids");
-    tt_jsonw_arr_begin(w);
-    for (size_t i = 0; i < g->key_ids.len; i++)
-        tt_jsonw_int(w, TT_VEC_AT(&g->key_ids, int32_t, i));
-    tt_jsonw_arr_end(w);
-    tt_jsonw_key(w, "count");
-    tt_jsonw_uint(w, g->count);
-    tt_jsonw_key(w, "total_cost_ms");
-    tt_jsonw_int(w, g->total_cost);
-    tt_jsonw_key(w, "avg_cost_ms");
-    tt_jsonw_double(w, (double)g->total_cost / (double)g->count);
-    tt_jsonw_key(w, "max_cost_ms");
-    tt_jsonw_int(w, g->max_cost);
-    json_counts(w, "details", "detail", &g->details);
-    json_counts(w, "scenes", "scene", &g->scenes);
-    tt_jsonw_obj_end(w);
-}
-
-static void print_groups(rctx *c)
-{
-    size_t n = c->groups.len;
-    group *gs = c->groups.data;
-    if (n)
-        qsort(gs, n, sizeof *gs, cmp_group);
-    for (size_t i = 0; i < n; i++) {
-        qsort(gs[i].key_ids.data, gs[i].key_ids.len, sizeof(int32_t), cmp_i32);
-        if (gs[i].details.len)
-            qsort(gs[i].details.data, gs[i].details.len, sizeof(count_entry), cmp_count);
-        if (gs[i].scenes.len)
-            qsort(gs[i].scenes.data, gs[i].scenes.len, sizeof(count_entry), cmp_count);
-    }
-    tt_jsonw w;
-    tt_jsonw_init(&w, 0);
-    if (c->format == F_TEXT) {
-        tt_buf_printf(&w.buf, "%llu report%s, %zu stack-key method%s, %llu without a stack key\n\n",
-                      (unsigned long long)c->reports, c->reports == 1 ? "" : "s", n,
-                      n == 1 ? "" : "s", (unsigned long long)c->without_key);
-        tt_buf_printf(&w.buf, "%7s %10s %9s %9s  %s\n", "count", "total_ms", "avg_ms", "max_ms",
-                      "method");
-        for (size_t i = 0; i < n; i++) {
-            char avg[32];
-            snprintf(avg, sizeof avg, "%.1f", (double)gs[i].total_cost / (double)gs[i].count);
-            tt_buf_printf(&w.buf, "%7llu %10lld %9s %9lld  %s\n",
-                          (unsigned long long)gs[i].count, (long long)gs[i].total_cost, avg,
-                          (long long)gs[i].max_cost, gs[i].method);
-            text_counts(&w.buf, "details", &gs[i].details);
-            text_counts(&w.buf, "scenes", &gs[i].scenes);
-        }
-    } else if (c->format == F_JSONL) {
-        for (size_t i = 0; i < n; i++) {
-            json_group(&w, &gs[i]);
-            tt_buf_puts(&w.buf, "\n");
-        }
-    } else {
-        tt_jsonw_obj_begin(&w);
-        tt_jsonw_key(&w, "reports");
-        tt_jsonw_uint(&w, c->reports);
-        tt_jsonw_key(&w, "without_stack_key");
-        tt_jsonw_uint(&w, c->without_key);
-        tt_jsonw_key(&w, "groups");
-        tt_jsonw_arr_begin(&w);
-        for (size_t i = 0; i < n; i++)
-            json_group(&w, &gs[i]);
-        tt_jsonw_arr_end(&w);
-        tt_jsonw_obj_end(&w);
-        tt_buf_puts(&w.buf, "\n");
-    }
-    cli_out_buf(&w.buf);
-    tt_jsonw_free(&w);
-}
-
-static void free_counts(tt_vec *v)
-{
-    for (size_t i = 0; i < v->len; i++)
-        free(TT_VEC_AT(v, count_entry, i).name);
-    tt_vec_free(v);
-}
-
 static void rctx_free(rctx *c)
 {
-    for (size_t i = 0; i < c->groups.len; i++) {
-        group *g = &TT_VEC_AT(&c->groups, group, i);
-        free(g->method);
-        tt_vec_free(&g->key_ids);
-        free_counts(&g->details);
-        free_counts(&g->scenes);
-    }
-    tt_vec_free(&c->groups);
-    free(c->slots);
+    cli_groups_free(c->groups);
     tt_buf_free(&c->name);
 }
 
@@ -731,8 +522,15 @@ static int one_report(rctx *c, tt_jsonw *doc, const tt_report *r)
 {
     c->reports++;
     cli_check_ids(c->m, r->items, r->n_items, r->file, c->stats);
-    if (c->grouping)
-        return group_add(c, r);
+    if (c->grouping) {
+        if (r->key_id < 0) {
+            c->without_key++;
+            return 0;
+        }
+        return cli_groups_add(c->groups, method_name(c, r->key_id), r->key_id,
+                              r->have_cost ? r->cost_ms : 0, r->detail ? r->detail : r->tag,
+                              r->scene);
+    }
     if (c->format == F_TEXT) {
         print_text(c, r);
     } else if (c->format == F_JSONL) {
@@ -761,6 +559,7 @@ static int read_file(rctx *c, tt_jsonw *doc, const char *path)
         tt_input_close(in);
         return cli_err(&err);
     }
+    tt_report_reader_set_json(rr, 0);
     for (;;) {
         const tt_report *r;
         rc = tt_report_reader_next(rr, &r, &err);
@@ -805,7 +604,7 @@ static int run(rctx *c, char **files, int nfiles)
         cli_out_buf(&doc.buf);
     }
     if (!rc && c->grouping)
-        print_groups(c);
+        cli_groups_print(c->groups, c->format, c->reports, c->without_key);
     tt_jsonw_free(&doc);
     return rc;
 }
@@ -859,7 +658,10 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
     tt_stats_add(ctx->stats, "retrace_ambiguous", proguard, TT_SEV_WARN, (int64_t)amb, NULL);
     c.m = m;
     c.pg = pg;
-    tt_vec_init(&c.groups, sizeof(group));
+    if (!rc && c.grouping && !(c.groups = cli_groups_new())) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
     if (!rc)
         rc = run(&c, argv + optind, argc - optind);
     cli_stats_report(ctx->stats);

@@ -13,7 +13,9 @@ static const cli_cmd commands[] = {
 
     {"report", cmd_report, "decode Matrix issue reports: stacks with names, grouping", 0},
 
-    /* frames, startup */
+    {"frames", cmd_frames, "frame drops, FPS and jank per scene; Matrix FPS replays", 0},
+
+    /* startup */
 
     /* samples, export */
 

@@ -1,5 +1,5 @@
 /* Input detection by content, never by file name (cli.md "Inputs"): magic numbers, the
- * first meaningful lines, JSON keys. Looks only at the bytes it is given (a 4 KiB peek). */
+ * first meaningful lines, JSON keys. Looks only at the bytes it is given (a 64 KiB peek). */
 #include "tt.h"
 
 #include <string.h>
@@ -7,7 +7,7 @@
 #include "tt_int.h"
 
 static const char *const names[TT_KIND__COUNT] = {
-    "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database",
+    "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database", "frames",
 };
 
 const char *tt_kind_name(tt_kind k)
@@ -81,7 +81,7 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
     if (n >= 16 && !memcmp(p, "SQLite format 3", 16))
         return TT_KIND_DATABASE;
     size_t skip = n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && i < 4096; i++) { /* binary: method-beat.md 3.4 */
         unsigned char c = up[i];
         if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
             return TT_KIND_BEAT; /* binary: raw little-endian records (3.4) */
@@ -99,10 +99,14 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
         /* Matrix reports carry a "tag" key with a Trace_* value */
         if (tt__memmem(p, n, "\"tag\"", 5) && tt__memmem(p, n, "Trace_", 6))
             return TT_KIND_REPORT;
+        if (tt_frames_detect(p, n) == TT_FIN_JSONL)
+            return TT_KIND_FRAMES;
         return TT_KIND_UNKNOWN;
     }
     if (tt__memmem(p, n, "tag[", 4) && tt__memmem(p, n, "content[", 8))
         return TT_KIND_REPORT;
+    if (tt_frames_detect(p, n) == TT_FIN_FRAMESTATS)
+        return TT_KIND_FRAMES;
     if (looks_beat_text(p, n))
         return TT_KIND_BEAT;
     if (looks_proguard(p, n))

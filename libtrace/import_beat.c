@@ -14,7 +14,6 @@ struct tt_beat_reader {
     int64_t last_t;
     int have_last;
     int bom_checked;
-    unsigned char blk[8 * 4096];
 };
 
 int tt_beat_reader_format(const tt_beat_reader *r) { return r->fmt; }
@@ -135,14 +134,23 @@ static int next_text(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, t
     return k ? 0 : TT_DONE;
 }
 
+/* Reads the little-endian words straight into recs and decodes them in place (each word's
+ * bytes are read before its slot is written), so the records are copied only once. */
 static int next_bin(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt_error *err)
 {
-    size_t want = cap < 4096 ? cap : 4096;
+    size_t want = cap > SIZE_MAX / 8 ? SIZE_MAX / 8 : cap;
     uint64_t off = tt_input_offset(r->in);
-    size_t got;
-    int rc = tt_input_read(r->in, r->blk, want * 8, &got, err);
-    if (rc)
-        return rc;
+    unsigned char *bytes = (unsigned char *)recs;
+    size_t got = 0;
+    while (got < want * 8) {
+        size_t k;
+        int rc = tt_input_read(r->in, bytes + got, want * 8 - got, &k, err);
+        if (rc)
+            return rc;
+        if (k == 0)
+            break;
+        got += k;
+    }
     size_t k = got / 8;
     if (got % 8) {
         /* find the total length for the message */
@@ -150,7 +158,7 @@ static int next_bin(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt
         unsigned char tmp[4096];
         size_t more;
         do {
-            rc = tt_input_read(r->in, tmp, sizeof tmp, &more, err);
+            int rc = tt_input_read(r->in, tmp, sizeof tmp, &more, err);
             if (rc)
                 return rc;
             total += more;
@@ -161,12 +169,13 @@ static int next_bin(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt
                             (unsigned long long)total);
     }
     for (size_t i = 0; i < k; i++) {
-        const unsigned char *b = r->blk + i * 8;
+        unsigned char b[8];
+        memcpy(b, bytes + i * 8, 8);
         uint64_t w = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
                      (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 |
                      (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
-        note_time(r, w);
         recs[i] = w;
+        note_time(r, w);
     }
     r->count += k;
     *n = k;

@@ -17,6 +17,7 @@ struct tt_report_reader {
     tt_stats *stats;
     const char *file;
     int container, done;
+    int no_json; /* tt_report_reader_set_json(r, 0) */
     /* JSON containers: chunked scanning */
     unsigned char *chunk;
     size_t cpos, clen;
@@ -149,6 +150,7 @@ void tt_report_reader_free(tt_report_reader *r)
 }
 
 int tt_report_reader_container(const tt_report_reader *r) { return r->container; }
+void tt_report_reader_set_json(tt_report_reader *r, int on) { r->no_json = !on; }
 uint64_t tt_report_reader_count(const tt_report_reader *r) { return r->count; }
 uint64_t tt_report_reader_skipped(const tt_report_reader *r) { return r->skipped; }
 
@@ -692,6 +694,8 @@ static int fill(tt_report_reader *r, json_t *o, tt_error *err)
         if (rc)
             return rc;
     }
+    if (r->no_json)
+        return 0;
     r->dump = json_dumps(o, JSON_COMPACT);
     if (!r->dump)
         return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
@@ -751,4 +755,77 @@ int tt_report_reader_next(tt_report_reader *r, const tt_report **rep, tt_error *
             return rc;
         r->skipped++;
     }
+}
+
+/* ---- helpers for consumers (analyze, report) ---- */
+
+const char *tt_report_issue_kind(const tt_report *r)
+{
+    static const char *const tab[][2] = {
+        {"NORMAL", "evil_method"}, {"ANR", "anr"}, {"LAG", "lag"}, {"STARTUP", "startup"},
+        {"SIGNAL_ANR", "signal_anr"}, {"SIGNAL_ANR_NATIVE_BACKTRACE", "signal_anr"},
+        {"LAG_IDLE_HANDLER", "idle_lag"}, {"LAG_TOUCH", "touch_lag"},
+        {"PRIORITY_MODIFIED", "priority"}, {"TIMERSLACK_MODIFIED", "timerslack"},
+    };
+    if (r->kind == TT_RKIND_STARTUP)
+        return "startup";
+    if (r->kind == TT_RKIND_FPS)
+        return "fps";
+    for (size_t i = 0; r->kind == TT_RKIND_EVIL && r->detail && i < sizeof tab / sizeof tab[0]; i++)
+        if (!strcmp(r->detail, tab[i][0]))
+            return tab[i][1];
+    return "other";
+}
+
+size_t tt_report_key_path(const tt_report *r, int32_t *idx, size_t cap)
+{
+    if (r->key_index < 0 || (size_t)r->key_index >= r->n_items)
+        return 0;
+    /* walk back: each ancestor is the nearest previous line with a smaller depth (7.7) */
+    size_t len = 0;
+    int32_t depth = r->items[r->key_index].depth;
+    for (ptrdiff_t i = r->key_index; i >= 0; i--)
+        if (i == r->key_index || r->items[i].depth < depth) {
+            depth = r->items[i].depth;
+            len++;
+        }
+    size_t k = len;
+    depth = r->items[r->key_index].depth;
+    for (ptrdiff_t i = r->key_index; i >= 0; i--)
+        if (i == r->key_index || r->items[i].depth < depth) {
+            depth = r->items[i].depth;
+            if (--k < cap)
+                idx[k] = (int32_t)i;
+        }
+    return len;
+}
+
+int tt_report_reader_keys(tt_report_reader *r, tt_report_key_fn fn, void *ctx, tt_error *err)
+{
+    if (!r->root)
+        return 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(r->root, key, v) {
+        int type = json_is_object(v)    ? TT_JSON_OBJECT
+                   : json_is_array(v)   ? TT_JSON_ARRAY
+                   : json_is_string(v)  ? TT_JSON_STRING
+                   : json_is_integer(v) ? TT_JSON_INT
+                   : json_is_real(v)    ? TT_JSON_REAL
+                   : json_is_boolean(v) ? TT_JSON_BOOL
+                                        : TT_JSON_NULL;
+        int rc;
+        if (type == TT_JSON_STRING) {
+            rc = fn(ctx, key, type, json_string_value(v), json_string_length(v));
+        } else {
+            char *t = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+            if (!t)
+                return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+            rc = fn(ctx, key, type, t, strlen(t));
+            free(t);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
 }

@@ -22,8 +22,9 @@ struct tt_input {
     const unsigned char *mem;
     size_t mem_len, mem_pos;
     int raw_eof;
-    /* raw (compressed) staging */
+    /* raw (compressed) staging: rawp is raw (files) or points into mem (no copy) */
     unsigned char *raw;
+    const unsigned char *rawp;
     size_t raw_len, raw_pos;
     int gzip, gz_init, gz_end;
     z_stream zs;
@@ -43,17 +44,20 @@ const char *tt_input_name(const tt_input *in) { return in->name; }
 uint64_t tt_input_offset(const tt_input *in) { return in->consumed; }
 int tt_input_is_gzip(const tt_input *in) { return in->gzip; }
 
-static int input_alloc(tt_input **out, const char *name, tt_error *err)
+/* cap: initial window size; raw staging only for file descriptors */
+static int input_alloc(tt_input **out, const char *name, size_t cap, int with_raw,
+                       tt_error *err)
 {
     tt_input *in = calloc(1, sizeof *in);
     if (!in)
         return tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
     snprintf(in->name, sizeof in->name, "%s", name);
     in->fd = -1;
-    in->cap = RAW_CHUNK;
+    in->cap = cap;
     in->buf = malloc(in->cap);
-    in->raw = malloc(RAW_CHUNK);
-    if (!in->buf || !in->raw) {
+    in->raw = with_raw ? malloc(RAW_CHUNK) : NULL;
+    in->rawp = in->raw;
+    if (!in->buf || (with_raw && !in->raw)) {
         tt_input_close(in);
         return tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
     }
@@ -64,7 +68,7 @@ static int input_alloc(tt_input **out, const char *name, tt_error *err)
 int tt_input_open(tt_input **out, const char *path, tt_error *err)
 {
     tt_input *in;
-    int rc = input_alloc(&in, strcmp(path, "-") ? path : "<stdin>", err);
+    int rc = input_alloc(&in, strcmp(path, "-") ? path : "<stdin>", RAW_CHUNK, 1, err);
     if (rc)
         return rc;
     if (!strcmp(path, "-")) {
@@ -86,7 +90,10 @@ int tt_input_open_mem(tt_input **out, const char *name, const void *data, size_t
                       tt_error *err)
 {
     tt_input *in;
-    int rc = input_alloc(&in, name, err);
+    /* small inputs (report strings, tests, fuzzing) get a small window; it grows for long
+     * lines like any other */
+    size_t cap = n >= RAW_CHUNK ? RAW_CHUNK : n + 1 < 8192 ? 8192 : n + 1;
+    int rc = input_alloc(&in, name, cap, 0, err);
     if (rc)
         return rc;
     in->mem = data;
@@ -119,7 +126,8 @@ static int raw_fill(tt_input *in, tt_error *err)
         size_t n = in->mem_len - in->mem_pos;
         if (n > RAW_CHUNK)
             n = RAW_CHUNK;
-        memcpy(in->raw, in->mem + in->mem_pos, n);
+        if (n) /* mem may be NULL for an empty input */
+            in->rawp = in->mem + in->mem_pos;
         in->mem_pos += n;
         in->raw_len = n;
     } else {
@@ -157,8 +165,8 @@ static int produce(tt_input *in, tt_error *err)
     if (!in->detected) {
         in->detected = 1;
         /* need two bytes to see the magic */
-        if (in->raw_len - in->raw_pos == 1 && !in->raw_eof) {
-            unsigned char first = in->raw[in->raw_pos];
+        if (in->fd >= 0 && in->raw_len - in->raw_pos == 1 && !in->raw_eof) {
+            unsigned char first = in->rawp[in->raw_pos];
             in->raw_pos = in->raw_len;
             rc = raw_fill(in, err);
             if (rc)
@@ -171,8 +179,8 @@ static int produce(tt_input *in, tt_error *err)
                 in->raw_pos = 0;
             }
         }
-        if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
-            in->raw[in->raw_pos + 1] == 0x8b) {
+        if (in->raw_len - in->raw_pos >= 2 && in->rawp[in->raw_pos] == 0x1f &&
+            in->rawp[in->raw_pos + 1] == 0x8b) {
             in->gzip = 1;
             memset(&in->zs, 0, sizeof in->zs);
             if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
@@ -185,7 +193,8 @@ static int produce(tt_input *in, tt_error *err)
         size_t n = in->raw_len - in->raw_pos;
         if (n > room)
             n = room;
-        memcpy(in->buf + in->end, in->raw + in->raw_pos, n);
+        if (n)
+            memcpy(in->buf + in->end, in->rawp + in->raw_pos, n);
         in->raw_pos += n;
         produced(in, in->buf + in->end, n);
         in->end += n;
@@ -208,7 +217,7 @@ static int produce(tt_input *in, tt_error *err)
     if (in->raw_pos == in->raw_len && in->raw_eof)
         return tt_error_set(err, TT_EFORMAT, in->name, TT_LOC_OFFSET, in->raw_total,
                             "gzip: unexpected end of compressed data");
-    in->zs.next_in = in->raw + in->raw_pos;
+    in->zs.next_in = (unsigned char *)(uintptr_t)(in->rawp + in->raw_pos); /* zlib: z_const */
     in->zs.avail_in = (uInt)(in->raw_len - in->raw_pos);
     in->zs.next_out = in->buf + in->end;
     in->zs.avail_out = (uInt)room;
@@ -268,6 +277,39 @@ int tt_input_peek(tt_input *in, const unsigned char **p, size_t *n, size_t want,
     return 0;
 }
 
+/* Bulk read of plain (not compressed) data straight into dst, bypassing both staging
+ * buffers: binary buffers are 8 MB and would otherwise be copied twice. Only when the
+ * window and the raw staging buffer are empty, so the byte order is unchanged. */
+static int read_direct(tt_input *in, unsigned char *d, size_t n, size_t *got, tt_error *err)
+{
+    *got = 0;
+    if (in->fd < 0) {
+        size_t k = in->mem_len - in->mem_pos;
+        if (k > n)
+            k = n;
+        if (k)
+            memcpy(d, in->mem + in->mem_pos, k);
+        in->mem_pos += k;
+        *got = k;
+    } else {
+        for (;;) {
+            ssize_t r = read(in->fd, d, n);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0)
+                return tt_error_set(err, TT_EIO, in->name, TT_LOC_OFFSET, in->raw_total,
+                                    "read error: %s", strerror(errno));
+            *got = (size_t)r;
+            break;
+        }
+    }
+    in->raw_total += *got;
+    in->consumed += *got;
+    if (*got == 0)
+        in->raw_eof = in->eof = 1;
+    return 0;
+}
+
 int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err)
 {
     size_t total = 0;
@@ -276,6 +318,15 @@ int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err)
         if (in->start == in->end) {
             if (in->eof)
                 break;
+            if (in->detected && !in->gzip && in->raw_pos == in->raw_len && !in->raw_eof &&
+                n - total >= 4096) {
+                size_t k;
+                int rc = read_direct(in, d + total, n - total, &k, err);
+                if (rc)
+                    return rc;
+                total += k;
+                continue;
+            }
             in->start = in->end = 0;
             int rc = produce(in, err);
             if (rc)

@@ -14,7 +14,10 @@ struct tt_mapping {
     size_t idx_cap;
     uint32_t max_id;    /* largest id except the dispatch */
     tt_method dispatch; /* built-in fallback for 1048574 */
-    int have_dispatch;
+    uint32_t dispatch_ix; /* methods index + 1 of a 1048574 line; kept out of idx, which
+                             would otherwise span 4 MB for one id */
+    const char *last_cls; /* class name of the previous line (shared, 4.1 sorts by id) */
+    size_t last_cls_len;
     char **ign;         /* open-addressing set of "cls name" */
     size_t ign_cap, ign_n;
 };
@@ -46,12 +49,21 @@ void tt_mapping_free(tt_mapping *m)
     free(m);
 }
 
+/* methods index + 1 of id, 0 when unknown */
+static uint32_t slot(const tt_mapping *m, uint32_t id)
+{
+    if (id == TT_BEAT_DISPATCH)
+        return m->dispatch_ix;
+    return id < m->idx_cap ? m->idx[id] : 0;
+}
+
 const tt_method *tt_mapping_get(const tt_mapping *m, uint32_t id)
 {
     if (!m)
         return id == TT_BEAT_DISPATCH ? NULL : NULL;
-    if (id < m->idx_cap && m->idx[id])
-        return &TT_VEC_AT(&m->methods, tt_method, m->idx[id] - 1);
+    uint32_t ix = slot(m, id);
+    if (ix)
+        return &TT_VEC_AT(&m->methods, tt_method, ix - 1);
     if (id == TT_BEAT_DISPATCH)
         return &m->dispatch;
     return NULL;
@@ -134,6 +146,10 @@ static int split_rest(const char *r, size_t n, const char **cls, size_t *cl, con
 
 static int put_idx(tt_mapping *m, uint32_t id, uint32_t v)
 {
+    if (id == TT_BEAT_DISPATCH) {
+        m->dispatch_ix = v;
+        return 0;
+    }
     if (id >= m->idx_cap) {
         size_t cap = m->idx_cap ? m->idx_cap : 1024;
         while (cap <= id)
@@ -243,9 +259,8 @@ int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
             return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
                                 "expected \"class method [descriptor]\" after the flags, got "
                                 "\"%s\"", snip);
-        const tt_method *prev = (id < m->idx_cap && m->idx[id])
-                                    ? &TT_VEC_AT(&m->methods, tt_method, m->idx[id] - 1)
-                                    : NULL;
+        uint32_t pix = slot(m, (uint32_t)id);
+        const tt_method *prev = pix ? &TT_VEC_AT(&m->methods, tt_method, pix - 1) : NULL;
         if (prev) {
             char ex[200];
             snprintf(ex, sizeof ex, "%s:%llu: duplicate id %llu (first on line %u)", fn,
@@ -254,7 +269,14 @@ int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
             continue;
         }
         tt_method me = {(uint32_t)id, (uint32_t)flags, NULL, NULL, NULL, (uint32_t)ln, 0};
-        me.cls = tt_arena_strndup(m->arena, cls, cl);
+        /* lines of one class are consecutive: share the class name with the line before */
+        if (m->last_cls && m->last_cls_len == cl && !memcmp(m->last_cls, cls, cl)) {
+            me.cls = m->last_cls;
+        } else {
+            me.cls = tt_arena_strndup(m->arena, cls, cl);
+            m->last_cls = me.cls;
+            m->last_cls_len = cl;
+        }
         me.name = tt_arena_strndup(m->arena, name, nl);
         if (desc) {
             me.desc = tt_arena_strndup(m->arena, desc, dl);

@@ -49,11 +49,15 @@ static int64_t sub64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uin
 static int64_t add64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 
 /* ---- incremental pairing (5.2) ---- */
+#define IDPAGE_BITS 10
+#define IDPAGE_MASK ((1u << IDPAGE_BITS) - 1)
 struct tt_mstack {
     tt_mstack_opts o;
     tt_vec pending;   /* uint64_t entry records; top = last */
     tt_vec done;      /* tt_mitem in completion order ("front" of Matrix's list = last) */
-    uint32_t *idcount;/* occurrences of each id in pending (20-bit ids) */
+    /* occurrences of each id in pending (20-bit ids), in 4 KB pages allocated on first use:
+     * a flat table would be 4 MB per analysis whatever the ids */
+    uint32_t *idpage[(TT_BEAT_ID_MAX >> IDPAGE_BITS) + 1];
     int32_t depth;
     int begun;
     int dead;         /* negative duration seen: result empty */
@@ -74,11 +78,6 @@ int tt_mstack_new(tt_mstack **out, const tt_mstack_opts *opts)
     tt_vec_init(&m->pending, sizeof(uint64_t));
     tt_vec_init(&m->done, sizeof(tt_mitem));
     tt_vec_init(&m->out, sizeof(tt_mitem));
-    m->idcount = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof(uint32_t));
-    if (!m->idcount) {
-        free(m);
-        return TT_ENOMEM;
-    }
     m->begun = !opts->strict;
     m->res.key_id = -1;
     m->res.key_index = -1;
@@ -93,8 +92,30 @@ void tt_mstack_free(tt_mstack *m)
     tt_vec_free(&m->pending);
     tt_vec_free(&m->done);
     tt_vec_free(&m->out);
-    free(m->idcount);
+    for (size_t i = 0; i < sizeof m->idpage / sizeof m->idpage[0]; i++)
+        free(m->idpage[i]);
     free(m);
+}
+
+static inline uint32_t idcount(const tt_mstack *m, uint32_t id)
+{
+    const uint32_t *pg = m->idpage[id >> IDPAGE_BITS];
+    return pg ? pg[id & IDPAGE_MASK] : 0;
+}
+
+static inline int idcount_inc(tt_mstack *m, uint32_t id)
+{
+    uint32_t **pg = &m->idpage[id >> IDPAGE_BITS];
+    if (!*pg && !(*pg = calloc(IDPAGE_MASK + 1, sizeof **pg)))
+        return TT_ENOMEM;
+    (*pg)[id & IDPAGE_MASK]++;
+    return 0;
+}
+
+/* only for ids in pending, whose page exists */
+static inline void idcount_dec(tt_mstack *m, uint32_t id)
+{
+    m->idpage[id >> IDPAGE_BITS][id & IDPAGE_MASK]--;
 }
 
 /* add_item (5.4): merge with the most recent completion when the rule says so. */
@@ -111,14 +132,18 @@ static void add_item(tt_mstack *m, tt_mitem it)
             return;
         }
     }
-    if (!tt_vec_push(&m->done, &it))
+    /* typed pushes: these run once per record, a generic memcpy call per element costs */
+    if (m->done.len == m->done.cap && tt_vec_reserve(&m->done, m->done.len + 1)) {
         m->oom = 1;
+        return;
+    }
+    ((tt_mitem *)m->done.data)[m->done.len++] = it;
 }
 
-static uint64_t pop(tt_mstack *m)
+static inline uint64_t pop(tt_mstack *m)
 {
     uint64_t e = TT_VEC_AT(&m->pending, uint64_t, --m->pending.len);
-    m->idcount[tt_beat_id(e)]--;
+    idcount_dec(m, tt_beat_id(e));
     m->depth = tt_java_wrap32((int64_t)m->depth - 1);
     return e;
 }
@@ -146,17 +171,22 @@ static void feed_one(tt_mstack *m, uint64_t w)
         if (id == TT_BEAT_DISPATCH)
             m->depth = 0;
         m->depth = tt_java_wrap32((int64_t)m->depth + 1);
-        if (!tt_vec_push(&m->pending, &w)) {
+        if (m->pending.len == m->pending.cap &&
+            tt_vec_reserve(&m->pending, m->pending.len + 1)) {
             m->oom = 1;
             return;
         }
-        m->idcount[id]++;
+        if (idcount_inc(m, id)) {
+            m->oom = 1;
+            return;
+        }
+        ((uint64_t *)m->pending.data)[m->pending.len++] = w;
         return;
     }
     if (m->pending.len == 0)
         return; /* exit with no entry at all */
     uint64_t e;
-    if (m->idcount[id] == 0) {
+    if (idcount(m, id) == 0) {
         /* The search would empty pending without a match: the outcome depends only on
          * the bottom entry, so decide without popping (keeps the loop linear). */
         uint64_t bottom = TT_VEC_AT(&m->pending, uint64_t, 0);
@@ -210,7 +240,7 @@ static void drain(tt_mstack *m)
     m->res.end_ms_used = end;
     while (m->pending.len) {
         uint64_t e = TT_VEC_AT(&m->pending, uint64_t, --m->pending.len);
-        m->idcount[tt_beat_id(e)]--;
+        idcount_dec(m, tt_beat_id(e));
         int64_t in_time = add64(tt_beat_time(e), m->o.base_ms);
         tt_mitem it = {tt_java_wrap32((int64_t)m->pending.len), (int32_t)tt_beat_id(e), 1,
                        tt_java_wrap32(sub64(end, in_time))};
@@ -219,90 +249,13 @@ static void drain(tt_mstack *m)
     }
 }
 
-/* ---- tree (5.5) and flatten (5.6) ---- */
-typedef struct node {
-    int32_t father;     /* node index, -1 none */
-    int32_t first, next;/* children list, sibling link; -1 none */
-    int32_t item;
-} node;
-
-static int build_and_flatten(tt_mstack *m)
-{
-    size_t n = m->done.len;
-    const tt_mitem *items = m->done.data;
-    node *nodes = malloc((n + 1) * sizeof *nodes);
-    int32_t *stack = NULL;
-    if (!nodes)
-        return TT_ENOMEM;
-    /* nodes[0] is the root */
-    nodes[0] = (node){-1, -1, -1, -1};
-    int32_t last = -1;
-    int failed = 0;
-    size_t k = 1;
-    for (size_t j = n; j-- > 0; k++) { /* front to back = newest first */
-        const tt_mitem *it = &items[j];
-        int32_t nd = (int32_t)k;
-        nodes[nd] = (node){last, -1, -1, (int32_t)j};
-        if (last < 0 && it->depth != 0) {
-            failed = 1;
-            break;
-        }
-        if (last < 0 || it->depth == 0) {
-            nodes[nd].next = nodes[0].first;
-            nodes[0].first = nd;
-        } else if (items[nodes[last].item].depth >= it->depth) {
-            int32_t l = last;
-            while (l >= 0 && items[nodes[l].item].depth > it->depth)
-                l = nodes[l].father;
-            if (l >= 0 && nodes[l].father >= 0) {
-                int32_t f = nodes[l].father;
-                nodes[nd].father = f;
-                nodes[nd].next = nodes[f].first;
-                nodes[f].first = nd;
-            }
-        } else {
-            nodes[nd].next = nodes[last].first;
-            nodes[last].first = nd;
-        }
-        last = nd;
-    }
-    m->out.len = 0;
-    if (failed) {
-        m->res.empty_reason = TT_EMPTY_FIRST_DEPTH;
-        free(nodes);
-        return 0;
-    }
-    /* pre-order walk with an explicit stack of "next sibling to visit" */
-    stack = malloc((n + 1) * sizeof *stack);
-    if (!stack || tt_vec_reserve(&m->out, n)) {
-        free(nodes);
-        free(stack);
-        return TT_ENOMEM;
-    }
-    size_t sp = 0;
-    int32_t cur = nodes[0].first;
-    for (;;) {
-        while (cur >= 0) {
-            /* A node's father pointer may point outside the tree (quirk), but children
-             * lists form a forest under the root, so each node is reached once. */
-            *(tt_mitem *)tt_vec_push(&m->out, NULL) = items[nodes[cur].item];
-            stack[sp++] = nodes[cur].next;
-            cur = nodes[cur].first;
-        }
-        if (sp == 0)
-            break;
-        cur = stack[--sp];
-    }
-    free(stack);
-    free(nodes);
-    return 0;
-}
-
 /* ---- trim (5.7) ----
  * Matrix walks the list backwards once per pass, removing lines under pass*5 ms, and stops
  * the moment the list is short enough. A completed pass p has removed every line under
- * 5p ms, so pass p only ever removes lines in [5(p-1), 5p): bucket the lines once and
- * replay the passes by counts, which gives the same result in linear time. */
+ * 5p ms, so pass p only ever removes lines in [5(p-1), 5p): the result depends only on
+ * the histogram of these buckets. The plan keeps every line of a bucket above `pb`, the
+ * first `keep_pb` lines of bucket `pb`, nothing below, and at most `target` lines (the
+ * fallback). Linear, and it can be applied while the list is being produced. */
 #define TRIM_STEP 5
 #define TRIM_PASSES 60
 
@@ -314,51 +267,166 @@ static int trim_bucket(int32_t dur)
     return b > TRIM_PASSES ? TRIM_PASSES + 1 : (int)b;
 }
 
-size_t tt_mstack_trim(tt_mitem *items, size_t n, int target)
+typedef struct trim_plan {
+    int active;     /* 0: keep everything */
+    int pb;         /* buckets < pb are removed */
+    size_t keep_pb; /* lines of bucket pb kept, from the front */
+    size_t target;
+    size_t seen_pb, kept;
+} trim_plan;
+
+static void trim_plan_make(trim_plan *tp, const size_t *count, size_t n, size_t tgt)
 {
-    if (target < 0)
-        return 0;
-    size_t tgt = (size_t)target;
+    memset(tp, 0, sizeof *tp);
     if (n <= tgt)
-        return n;
-    size_t count[TRIM_PASSES + 2] = {0};
-    for (size_t i = 0; i < n; i++)
-        count[trim_bucket(items[i].dur)]++;
+        return;
+    tp->active = 1;
+    tp->target = tgt;
     size_t cur = n;
-    int last_pass = 0;    /* buckets <= last_pass are removed entirely */
-    size_t partial = 0;   /* lines of bucket last_pass + 1 removed from the end */
+    int last_pass = 0;
+    size_t partial = 0;
     for (int pass = 1; pass <= TRIM_PASSES; pass++) {
         if (cur - count[pass] > tgt) {
             cur -= count[pass];
             last_pass = pass;
             continue;
         }
-        partial = cur - tgt;
-        cur = tgt;
+        partial = cur - tgt; /* the last `partial` lines of this bucket go */
         break;
     }
-    size_t o = 0;
-    if (partial) {
-        /* mark the last `partial` lines of bucket last_pass + 1 by walking backwards */
-        int pb = last_pass + 1;
-        size_t left = partial, cut = n;
-        for (size_t i = n; i-- > 0 && left;)
-            if (trim_bucket(items[i].dur) == pb) {
-                left--;
-                cut = i;
-            }
-        for (size_t i = 0; i < n; i++) {
-            int b = trim_bucket(items[i].dur);
-            if (b <= last_pass || (b == pb && i >= cut))
-                continue;
-            items[o++] = items[i];
-        }
-        return o;
-    }
+    tp->pb = last_pass + 1;
+    tp->keep_pb = count[tp->pb] - partial;
+}
+
+/* Does the next line (in list order) survive the trim? */
+static int trim_keep(trim_plan *tp, int32_t dur)
+{
+    if (!tp->active)
+        return 1;
+    if (tp->kept >= tp->target)
+        return 0;
+    int b = trim_bucket(dur);
+    if (b < tp->pb || (b == tp->pb && tp->seen_pb++ >= tp->keep_pb))
+        return 0;
+    tp->kept++;
+    return 1;
+}
+
+size_t tt_mstack_trim(tt_mitem *items, size_t n, int target)
+{
+    if (target < 0)
+        return 0;
+    size_t count[TRIM_PASSES + 2] = {0};
     for (size_t i = 0; i < n; i++)
-        if (trim_bucket(items[i].dur) > last_pass)
+        count[trim_bucket(items[i].dur)]++;
+    trim_plan tp;
+    trim_plan_make(&tp, count, n, (size_t)target);
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++)
+        if (trim_keep(&tp, items[i].dur))
             items[o++] = items[i];
-    return o > tgt ? tgt : o; /* fallback: keep the first `target` lines */
+    return o;
+}
+
+/* ---- tree (5.5) and flatten (5.6) ----
+ * Node k (k >= 1) holds item n - k of `done` (newest completion first); node 0 is the root.
+ * Only nodes reachable from the root through children lists are output: a node is
+ * reachable iff it was inserted into the root's list or into the list of a reachable node,
+ * which is known when it is inserted. The trim plan needs the histogram of the output, so
+ * it is counted here and the pre-order walk emits only the lines that survive trimming. */
+typedef struct node {
+    int32_t father;      /* node index, -1 none */
+    int32_t first, next; /* children list, sibling link; -1 none */
+    int32_t reach;       /* reachable from the root */
+} node;
+
+static void insert_child(node *nodes, int32_t parent, int32_t nd, size_t *count,
+                         const tt_mitem *it, size_t *reached)
+{
+    nodes[nd].next = nodes[parent].first;
+    nodes[parent].first = nd;
+    if (nodes[parent].reach) {
+        nodes[nd].reach = 1;
+        count[trim_bucket(it->dur)]++;
+        (*reached)++;
+    }
+}
+
+static int build_and_flatten(tt_mstack *m)
+{
+    size_t n = m->done.len;
+    const tt_mitem *items = m->done.data;
+    node *nodes = malloc((n + 1) * sizeof *nodes);
+    int32_t *stack = NULL;
+    if (!nodes)
+        return TT_ENOMEM;
+    size_t count[TRIM_PASSES + 2] = {0}, reached = 0;
+    nodes[0] = (node){-1, -1, -1, 1};
+    int32_t last = -1;
+    int failed = 0;
+    for (size_t k = 1; k <= n; k++) { /* front to back = newest first */
+        const tt_mitem *it = &items[n - k];
+        int32_t nd = (int32_t)k;
+        nodes[nd] = (node){last, -1, -1, 0};
+        if (last < 0 && it->depth != 0) {
+            failed = 1;
+            break;
+        }
+        if (last < 0 || it->depth == 0) {
+            insert_child(nodes, 0, nd, count, it, &reached); /* father stays = last (quirk) */
+        } else if (items[n - (size_t)last].depth >= it->depth) {
+            int32_t l = last;
+            while (l >= 0 && items[n - (size_t)l].depth > it->depth)
+                l = nodes[l].father;
+            if (l >= 0 && nodes[l].father >= 0) {
+                int32_t f = nodes[l].father;
+                nodes[nd].father = f;
+                insert_child(nodes, f, nd, count, it, &reached);
+            }
+            /* else: the node is silently not attached */
+        } else {
+            insert_child(nodes, last, nd, count, it, &reached);
+        }
+        last = nd;
+    }
+    m->out.len = 0;
+    if (failed) {
+        m->res.empty_reason = TT_EMPTY_FIRST_DEPTH;
+        free(nodes);
+        return 0;
+    }
+    m->res.n_untrimmed = reached;
+    trim_plan tp;
+    memset(&tp, 0, sizeof tp);
+    if (m->o.trim > 0)
+        trim_plan_make(&tp, count, reached, (size_t)m->o.trim);
+    /* pre-order walk with an explicit stack of "next sibling to visit" (as deep as the
+     * tree); children lists form a forest under the root, so each node is reached once */
+    stack = malloc((n + 1) * sizeof *stack);
+    if (!stack || tt_vec_reserve(&m->out, tp.active ? tp.target : reached)) {
+        free(nodes);
+        free(stack);
+        return TT_ENOMEM;
+    }
+    tt_mitem *out = m->out.data;
+    size_t sp = 0, o = 0;
+    int32_t cur = nodes[0].first;
+    for (;;) {
+        while (cur >= 0) {
+            const tt_mitem *it = &items[n - (size_t)cur];
+            if (trim_keep(&tp, it->dur))
+                out[o++] = *it;
+            stack[sp++] = nodes[cur].next;
+            cur = nodes[cur].first;
+        }
+        if (sp == 0 || (tp.active && tp.kept >= tp.target))
+            break;
+        cur = stack[--sp];
+    }
+    m->out.len = o;
+    free(stack);
+    free(nodes);
+    return 0;
 }
 
 /* ---- stackToString (5.8) ---- */
@@ -436,11 +504,7 @@ int tt_mstack_finish(tt_mstack *m, tt_error *err)
             return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
         }
     }
-    r->n_untrimmed = m->out.len;
-    size_t len = m->out.len;
-    if (m->o.trim > 0)
-        len = tt_mstack_trim(m->out.data, m->out.len, m->o.trim);
-    m->out.len = len;
+    size_t len = m->out.len; /* already trimmed by build_and_flatten */
     r->items = m->out.data;
     r->n_items = len;
     int64_t mx = tt_mstack_max_dur(r->items, len);

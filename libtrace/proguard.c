@@ -27,6 +27,15 @@ struct tt_proguard {
     tt_vec classes; /* pg_class */
     tt_vec methods; /* pg_method */
     struct obf_ix *by_obf; /* classes sorted by obfuscated name */
+    /* Per class, positions [first, first + n) of these arrays: the class's method lines
+     * sorted by (obfuscated name, args, return type, file order), so lookups are binary
+     * searches and big classes with one reused obfuscated name stay linear overall. */
+    const pg_method **order;
+    const pg_method **name_first; /* at the start of an obf-name run: its first unqualified
+                                      line in file order, or NULL */
+    const char **sig_name;         /* at the start of an (obf, args, ret) run: the chosen
+                                      original name (first unqualified), or NULL */
+    unsigned char *sig_amb;        /* ... and whether other unqualified names differ */
 };
 
 void tt_proguard_free(tt_proguard *p)
@@ -37,6 +46,10 @@ void tt_proguard_free(tt_proguard *p)
     tt_vec_free(&p->classes);
     tt_vec_free(&p->methods);
     free(p->by_obf);
+    free(p->order);
+    free(p->name_first);
+    free(p->sig_name);
+    free(p->sig_amb);
     free(p);
 }
 
@@ -70,6 +83,79 @@ const char *tt_proguard_class(const tt_proguard *p, const char *obf)
 {
     const pg_class *c = p ? find_class(p, obf) : NULL;
     return c ? c->orig : NULL;
+}
+
+static int cmp_sig(const pg_method *a, const pg_method *b)
+{
+    int r = strcmp(a->obf, b->obf);
+    if (!r)
+        r = strcmp(a->args, b->args);
+    if (!r)
+        r = strcmp(a->ret, b->ret);
+    return r;
+}
+
+static int cmp_order(const void *x, const void *y)
+{
+    const pg_method *a = *(const pg_method *const *)x, *b = *(const pg_method *const *)y;
+    int r = cmp_sig(a, b);
+    if (r)
+        return r;
+    return a < b ? -1 : a > b; /* file order: the vector is contiguous */
+}
+
+/* Builds order, name_first, sig_name and sig_amb (see struct tt_proguard). */
+static int index_methods(tt_proguard *p)
+{
+    size_t n = p->methods.len ? p->methods.len : 1;
+    p->order = malloc(n * sizeof *p->order);
+    p->name_first = calloc(n, sizeof *p->name_first);
+    p->sig_name = calloc(n, sizeof *p->sig_name);
+    p->sig_amb = calloc(n, 1);
+    if (!p->order || !p->name_first || !p->sig_name || !p->sig_amb)
+        return TT_ENOMEM;
+    const pg_method *pm = p->methods.data;
+    for (size_t i = 0; i < p->methods.len; i++)
+        p->order[i] = &pm[i];
+    for (size_t ci = 0; ci < p->classes.len; ci++) {
+        const pg_class *c = &TT_VEC_AT(&p->classes, pg_class, ci);
+        const pg_method **o = p->order + c->first;
+        qsort(o, c->n, sizeof *o, cmp_order);
+        size_t name_run = 0, sig_run = 0;
+        for (size_t k = 0; k < c->n; k++) {
+            if (k && strcmp(o[k]->obf, o[name_run]->obf))
+                name_run = k;
+            if (k && cmp_sig(o[k], o[sig_run]))
+                sig_run = k;
+            if (o[k]->cls)
+                continue; /* inlined from another class: not a method of this one */
+            const pg_method **nf = &p->name_first[c->first + name_run];
+            if (!*nf || o[k] < *nf)
+                *nf = o[k];
+            const char **sn = &p->sig_name[c->first + sig_run];
+            if (!*sn)
+                *sn = o[k]->name; /* runs are in file order */
+            else if (strcmp(*sn, o[k]->name))
+                p->sig_amb[c->first + sig_run] = 1;
+        }
+    }
+    return 0;
+}
+
+/* First position in the class's order whose line is >= key (by obf, then args and ret
+ * when full is set). */
+static size_t lower_bound(const tt_proguard *p, const pg_class *c, const pg_method *key, int full)
+{
+    size_t lo = c->first, hi = c->first + c->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int r = full ? cmp_sig(p->order[mid], key) : strcmp(p->order[mid]->obf, key->obf);
+        if (r < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 static int parse_num(const char **s, const char *e, int32_t *v)
@@ -233,6 +319,8 @@ int tt_proguard_load(tt_proguard **out, tt_input *in, tt_error *err)
             for (size_t i = 0; i < p->classes.len; i++)
                 p->by_obf[i] = (struct obf_ix){TT_VEC_AT(&p->classes, pg_class, i).obf, i};
             qsort(p->by_obf, p->classes.len, sizeof *p->by_obf, cmp_obf);
+            if (index_methods(p))
+                rc = tt_error_set(err, TT_ENOMEM, fn, 0, 0, "out of memory");
         }
     }
     if (rc) {
@@ -327,20 +415,27 @@ static int map_desc(const tt_proguard *p, const char *desc, tt_buf *args, tt_buf
     return 0;
 }
 
+/* Re-points *dst at a copy of s in the mapping's arena: the mapping outlives p. */
+static void set_name(tt_arena *a, const char **dst, const char *s)
+{
+    char *c = tt_arena_strndup(a, s, strlen(s));
+    if (c)
+        *dst = c;
+}
+
 int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m)
 {
     const pg_class *c = find_class(p, m->cls);
+    const char *obf_name = m->name;
     if (c)
-        m->cls = c->orig;
+        set_name(a, &m->cls, c->orig);
     if (!m->desc || m->bad_desc) {
         /* no descriptor: by name alone, first in file order */
         if (c) {
-            const pg_method *pm = (const pg_method *)p->methods.data + c->first;
-            for (size_t i = 0; i < c->n; i++)
-                if (!strcmp(pm[i].obf, m->name) && !pm[i].cls) {
-                    m->name = pm[i].name;
-                    break;
-                }
+            pg_method key = {.obf = obf_name};
+            size_t k = lower_bound(p, c, &key, 0);
+            if (k < c->first + c->n && !strcmp(p->order[k]->obf, obf_name) && p->name_first[k])
+                set_name(a, &m->name, p->name_first[k]->name);
         }
         return 0;
     }
@@ -351,27 +446,45 @@ int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m)
         if (nd)
             m->desc = nd;
         if (c) {
-            const pg_method *pm = (const pg_method *)p->methods.data + c->first;
-            const char *chosen = NULL;
-            for (size_t i = 0; i < c->n; i++) {
-                if (strcmp(pm[i].obf, m->name) || pm[i].cls)
-                    continue;
-                if (strcmp(pm[i].args, args.data ? args.data : "") ||
-                    strcmp(pm[i].ret, ret.data ? ret.data : ""))
-                    continue;
-                if (!chosen)
-                    chosen = pm[i].name;
-                else if (strcmp(chosen, pm[i].name))
-                    amb = 1;
+            pg_method key = {.obf = m->name, .args = args.data ? args.data : "",
+                             .ret = ret.data ? ret.data : ""};
+            size_t k = lower_bound(p, c, &key, 1);
+            if (k < c->first + c->n && !cmp_sig(p->order[k], &key) && p->sig_name[k]) {
+                amb = p->sig_amb[k];
+                set_name(a, &m->name, p->sig_name[k]);
             }
-            if (chosen)
-                m->name = chosen;
         }
     }
     tt_buf_free(&args);
     tt_buf_free(&ret);
     tt_buf_free(&md);
     return amb;
+}
+
+/* A candidate line of a frame retrace; keep marks the first of each distinct name. */
+struct cand {
+    const pg_method *m;
+    int keep;
+};
+
+static int cmp_cand_file(const void *x, const void *y)
+{
+    const struct cand *a = x, *b = y;
+    return a->m < b->m ? -1 : a->m > b->m;
+}
+
+static int cmp_cand_name_only(const struct cand *a, const struct cand *b)
+{
+    int r = strcmp(a->m->name, b->m->name);
+    if (r)
+        return r;
+    return (a->m->cls != NULL) - (b->m->cls != NULL);
+}
+
+static int cmp_cand_name(const void *x, const void *y)
+{
+    int r = cmp_cand_name_only(x, y);
+    return r ? r : cmp_cand_file(x, y);
 }
 
 int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame, size_t n)
@@ -411,55 +524,66 @@ int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame
     const pg_class *c = find_class(p, cls);
     if (!c)
         return tt_buf_put(b, frame, n);
-    const pg_method *pm = (const pg_method *)p->methods.data + c->first;
     const char *src = c->source;
+    /* the lines with this obfuscated name, in file order */
+    pg_method key = {.obf = meth};
+    size_t lo = lower_bound(p, c, &key, 0), hi = lo;
+    while (hi < c->first + c->n && !strcmp(p->order[hi]->obf, meth))
+        hi++;
+    size_t nc = hi - lo;
+    struct cand *cd = malloc((nc ? nc : 1) * sizeof *cd);
+    if (!cd)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < nc; i++)
+        cd[i] = (struct cand){p->order[lo + i], 0};
+    qsort(cd, nc, sizeof *cd, cmp_cand_file);
     /* group by obfuscated range containing the line */
     int emitted = 0;
     if (line >= 0) {
         int32_t ga = -1, gb = -1;
-        for (size_t i = 0; i < c->n; i++) {
-            if (strcmp(pm[i].obf, meth) || pm[i].a < 0 || line < pm[i].a || line > pm[i].b)
+        for (size_t i = 0; i < nc; i++) {
+            const pg_method *pm = cd[i].m;
+            if (pm->a < 0 || line < pm->a || line > pm->b)
                 continue;
             if (ga < 0) {
-                ga = pm[i].a;
-                gb = pm[i].b;
+                ga = pm->a;
+                gb = pm->b;
             }
-            if (pm[i].a != ga || pm[i].b != gb)
+            if (pm->a != ga || pm->b != gb)
                 continue;
             int32_t ol;
-            if (pm[i].c < 0)
+            if (pm->c < 0)
                 ol = line;
-            else if (pm[i].d >= 0 && pm[i].d - pm[i].c == pm[i].b - pm[i].a)
-                ol = pm[i].c + (line - pm[i].a);
+            else if (pm->d >= 0 && pm->d - pm->c == pm->b - pm->a)
+                ol = pm->c + (line - pm->a);
             else
-                ol = pm[i].c;
+                ol = pm->c;
             if (emitted)
                 tt_buf_puts(b, "\n");
-            tt_buf_printf(b, "%s%s.%s(%s:%d)", pre ? "at " : "", pm[i].cls ? pm[i].cls : c->orig,
-                          pm[i].name, src ? src : "Unknown Source", (int)ol);
+            tt_buf_printf(b, "%s%s.%s(%s:%d)", pre ? "at " : "", pm->cls ? pm->cls : c->orig,
+                          pm->name, src ? src : "Unknown Source", (int)ol);
             emitted++;
         }
     }
     if (!emitted) {
+        /* ambiguous: every distinct original name once, in file order */
+        qsort(cd, nc, sizeof *cd, cmp_cand_name);
+        for (size_t i = 0; i < nc; i++)
+            cd[i].keep = i == 0 || cmp_cand_name_only(&cd[i - 1], &cd[i]);
+        qsort(cd, nc, sizeof *cd, cmp_cand_file);
         tt_buf_printf(b, "%s%s.", pre ? "at " : "", c->orig);
         int k = 0;
-        for (size_t i = 0; i < c->n; i++) {
-            if (strcmp(pm[i].obf, meth))
-                continue;
-            int dup = 0;
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(pm[j].obf, meth) && !strcmp(pm[j].name, pm[i].name) &&
-                    (pm[j].cls == NULL) == (pm[i].cls == NULL))
-                    dup = 1;
-            if (dup)
+        for (size_t i = 0; i < nc; i++) {
+            if (!cd[i].keep)
                 continue;
             if (k++)
                 tt_buf_puts(b, " | ");
-            tt_buf_puts(b, pm[i].name);
+            tt_buf_puts(b, cd[i].m->name);
         }
         if (!k)
             tt_buf_puts(b, meth);
         tt_buf_printf(b, "(%s)", src ? src : "Unknown Source");
     }
+    free(cd);
     return 0;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes samples/reports.{jsonl,log,json}: Matrix issue reports of every tag and detail
-(method-beat.md section 7) for a plausible shop app. Every `stack`/`stackKey`/`cost` comes
+(method-beat.md section 7) for the sample app com.northwind.market. Every `stack`/`stackKey`/`cost` comes
 from `tracetool beat --format matrix` on a hand-made method-beat slice, so the reports are
 exactly what Matrix computes. Method ids are 1..400 and 1048574 (samples/methodMapping.txt).
 
@@ -57,58 +57,81 @@ def java_float(x):
 
 DEVICE_HIGH = [("machine", "HIGH"), ("cpu_app", 0), ("mem", 7823671296), ("mem_free", 3120876)]
 DEVICE_MID = [("machine", "MIDDLE"), ("cpu_app", 0), ("mem", 3967123456), ("mem_free", 1180342)]
-PROC = "com.example.shop"
+PROC = "com.northwind.market"
 
 
 def tail(tag, time_ms, process=PROC):
     return [("tag", tag), ("process", process), ("time", time_ms)]
 
 
+# Ids name methods of the sample app com.northwind.market (samples/methodMapping.txt).
 # ---- evil method (NORMAL), v2.0.8 with usage: MainActivity.onCreate over one dispatch ----
 normal_208 = matrix([(D, 0, 1045, [
-    (12, 0, 1040, [
-        (13, 0, 180, [(14, 5, 60, []), (15, 60, 175, [])]),
-        (16, 180, 820, [
-            (17, 180, 610, [(18, 185, 300, []), (18, 300, 410, []), (18, 410, 605, [])]),
-            (19, 610, 815, [])]),
-        (20, 820, 1035, [(21, 825, 1030, [])])])])], "--cost", "1045")
+    (31, 0, 1040, [
+        (21, 0, 120, [(26, 0, 115, [(325, 5, 110, [(327, 10, 105, [])])])]),
+        (36, 120, 345, [(59, 125, 250, []), (38, 250, 340, [(91, 255, 270, [])])]),
+        (39, 345, 1035, [
+            (50, 345, 1030, [
+                (147, 350, 1025, [
+                    (148, 350, 520, [(182, 355, 515, [])]),
+                    (150, 520, 1020, [(309, 525, 680, []), (309, 680, 840, []),
+                                      (309, 840, 1015, [])])])])])])])], "--cost", "1045")
 
-# ---- evil method (NORMAL), HEAD: no usage; the add-to-cart click ----
+# ---- evil method (NORMAL), HEAD: no usage; add to cart opens the database ----
 normal_head = matrix([(D, 0, 765, [
-    (40, 0, 760, [
-        (41, 0, 755, [
-            (42, 5, 700, [(43, 5, 650, [(47, 10, 40, [])])]),
-            (44, 700, 750, [])])])])], "--cost", "765")
+    (117, 0, 760, [
+        (131, 0, 755, [
+            (172, 5, 750, [
+                (174, 5, 745, [
+                    (217, 5, 740, [(195, 10, 690, [(196, 10, 685, [(200, 15, 200, [])])])])])]),
+            ])])])], "--cost", "765")
 
-# ---- evil method (NORMAL), HEAD, same blamed method as above from another screen ----
+# ---- evil method (NORMAL), HEAD, the same blamed method from another screen ----
 normal_cart = matrix([(D, 0, 905, [
-    (45, 0, 900, [(46, 0, 895, [(43, 10, 880, []), (48, 880, 890, [])])])])], "--cost", "905")
+    (125, 0, 900, [
+        (130, 0, 880, [(171, 0, 875, [(216, 5, 870, [(195, 5, 860, [(196, 5, 855, [])])])])]),
+        (128, 880, 895, [(234, 880, 890, [])])])])], "--cost", "905")
 
 # ---- ANR: the 5 s check drains the frames still open (strict, end time, cost 5000) ----
 anr = matrix([(D, 20000, None, [
-    (50, 20000, None, [
-        (53, 20005, 20010, []),
-        (51, 20010, None, [(52, 20015, None, [])])])])],
+    (33, 20000, None, [
+        (23, 20000, 20005, []),
+        (50, 20005, None, [
+            (147, 20005, None, [(154, 20005, 20010, []),
+                                (149, 20010, None, [(249, 20010, None, [
+                                    (240, 20015, None, [(246, 20015, 20020, [])])])])])])])])],
     "--end-ms", "25005", "--cost", "5000")
 
 # ---- startup over threshold: lenient slice from the first record, cost = cold startup ----
 startup_cost = 11230
 startup = matrix([
-    (1, 0, 20, []),
-    (2, 20, 9050, [
-        (3, 25, 4210, [(4, 30, 2600, []), (5, 2600, 4205, [])]),
-        (6, 4210, 8990, [(7, 4215, 8700, [(8, 4220, 8600, [])]), (9, 8700, 8985, [])])]),
-    (10, 9100, 10950, [(11, 9105, 10100, []), (13, 10100, 10940, [(14, 10105, 10400, [])])])],
+    (2, 0, 20, []),
+    (3, 20, 9050, [
+        (4, 25, 310, [(295, 30, 300, [])]),
+        (5, 310, 1425, [(14, 315, 1420, [(244, 320, 1415, [(414, 325, 1400, [])])])]),
+        (6, 1425, 1600, [(262, 1430, 1595, [])]),
+        (7, 1600, 9045, [(283, 1605, 9040, [(288, 1610, 8900, []), (290, 8900, 9035, [])])])]),
+    (143, 9100, 9400, [(144, 9105, 9395, [(145, 9110, 9390, [])])]),
+    (31, 9450, 10950, [(21, 9455, 9600, []), (36, 9600, 10940, [(59, 9605, 10100, []),
+                                                                 (38, 10100, 10935, [])])])],
     "--lenient", "--cost", str(startup_cost))
 
-anr_thread = ("|*\t\tat a.a.b.c:a(88)\n|*\t\tat a.a.b.c:b(41)\n|*\t\tat a.a.b.b:run(27)\n"
-              "|*\t\tat android.os.Handler.handleCallback(Handler.java:938)\n"
-              "|*\t\tat android.os.Handler.dispatchMessage(Handler.java:99)\n")
+# Java thread stacks as captured at run time: obfuscated by R8 (samples/mapping.txt).
+anr_thread = ("|*\t\tat java.net.SocketInputStream.socketRead0(Native Method)\n"
+              "|*\t\tat okhttp3.internal.connection.RealCall.execute(RealCall.kt:154)\n"
+              "|*\t\tat m.a:a(3)\n|*\t\tat m.c:a(5)\n|*\t\tat i.a:c(2)\n|*\t\tat i.a:a(4)\n"
+              "|*\t\tat b.c:a(2)\n"
+              "|*\t\tat com.northwind.market.ui.main.MainActivity:onResume(2)\n")
 lag_thread = ("java.net.SocketInputStream.socketRead0(Native Method)\n"
               "java.net.SocketInputStream.read(SocketInputStream.java:176)\n"
-              "a.a.b.c.a(SourceFile:88)\n"
-              "a.a.b.b.run(SourceFile:27)\n"
-              "android.os.Handler.handleCallback(Handler.java:938)\n"
+              "okhttp3.internal.connection.RealCall.execute(RealCall.kt:154)\n"
+              "m.a.a(SourceFile:3)\n"
+              "m.c.a(SourceFile:5)\n"
+              "i.a.c(SourceFile:2)\n"
+              "i.a.a(SourceFile:4)\n"
+              "b.c.a(SourceFile:2)\n"
+              "com.northwind.market.ui.main.MainActivity.onResume(SourceFile:2)\n"
+              "android.app.Activity.performResume(Activity.java:8135)\n"
               "android.os.Looper.loop(Looper.java:223)\n"
               "android.app.ActivityThread.main(ActivityThread.java:7656)\n")
 sig_thread = ("android.os.MessageQueue.nativePollOnce(Native Method)\n"
@@ -119,25 +142,25 @@ sig_thread = ("android.os.MessageQueue.nativePollOnce(Native Method)\n"
 T0 = calendar.timegm((2026, 11, 23, 5, 30, 0)) * 1000  # epoch ms
 reports = [
     DEVICE_MID + [("detail", "NORMAL"), ("cost", normal_208["cost"]), ("usage", "95.65%"),
-                  ("scene", "com.example.shop.ui.MainActivity"), ("stack", normal_208["stack"]),
+                  ("scene", "com.northwind.market.ui.main.MainActivity"), ("stack", normal_208["stack"]),
                   ("stackKey", normal_208["stackKey"])] + tail("Trace_EvilMethod", T0 + 1312),
     DEVICE_HIGH + [("detail", "NORMAL"), ("cost", normal_head["cost"]),
-                   ("scene", "com.example.shop.ui.DetailActivity"), ("stack", normal_head["stack"]),
+                   ("scene", "com.northwind.market.ui.product.ProductDetailActivity"), ("stack", normal_head["stack"]),
                    ("stackKey", normal_head["stackKey"])] + tail("Trace_EvilMethod", T0 + 64021),
     DEVICE_HIGH + [("detail", "NORMAL"), ("cost", normal_cart["cost"]),
-                   ("scene", "com.example.shop.ui.CartActivity"), ("stack", normal_cart["stack"]),
+                   ("scene", "com.northwind.market.ui.cart.CartActivity"), ("stack", normal_cart["stack"]),
                    ("stackKey", normal_cart["stackKey"])] + tail("Trace_EvilMethod", T0 + 98410),
     DEVICE_HIGH + [("detail", "ANR"), ("cost", anr["cost"]), ("stackKey", anr["stackKey"]),
-                   ("scene", "com.example.shop.ui.MainActivity"), ("stack", anr["stack"]),
+                   ("scene", "com.northwind.market.ui.main.MainActivity"), ("stack", anr["stack"]),
                    ("threadStack", anr_thread), ("processPriority", 10), ("processNice", -10),
                    ("isProcessForeground", True),
                    ("memory", {"dalvik_heap": 41236, "native_heap": 88412, "vm_size": 6981244})]
     + tail("Trace_EvilMethod", T0 + 125005),
-    DEVICE_HIGH + [("detail", "LAG"), ("scene", "com.example.shop.ui.MainActivity"),
+    DEVICE_HIGH + [("detail", "LAG"), ("scene", "com.northwind.market.ui.main.MainActivity"),
                    ("threadStack", lag_thread), ("isProcessForeground", True)]
     + tail("Trace_EvilMethod", T0 + 122010),
     DEVICE_HIGH + [("detail", "SIGNAL_ANR"), ("threadStack", sig_thread),
-                   ("scene", "com.example.shop.ui.MainActivity"), ("isProcessForeground", True)]
+                   ("scene", "com.northwind.market.ui.main.MainActivity"), ("isProcessForeground", True)]
     + tail("Trace_EvilMethod", T0 + 126200),
     DEVICE_MID + [("detail", "STARTUP"), ("cost", startup["cost"]), ("stack", startup["stack"]),
                   ("stackKey", startup["stackKey"]), ("subType", 1)]
@@ -149,7 +172,7 @@ reports = [
                    ("first_activity_create", 0), ("startup_duration", 900),
                    ("is_warm_start_up", True)] + tail("Trace_StartUp", T0 + 305877),
     # FPS generation a (v0.6.5): levels FROZEN..BEST, dropTaskFrameSum always 0
-    DEVICE_MID + [("scene", "com.example.shop.ui.MainActivity"),
+    DEVICE_MID + [("scene", "com.northwind.market.ui.main.MainActivity"),
                   ("dropLevel", {"DROPPED_FROZEN": 0, "DROPPED_HIGH": 2, "DROPPED_MIDDLE": 5,
                                  "DROPPED_NORMAL": 21, "DROPPED_BEST": 553}),
                   ("dropSum", {"DROPPED_FROZEN": 0, "DROPPED_HIGH": 31, "DROPPED_MIDDLE": 38,
@@ -164,7 +187,7 @@ reports = [
                                 "DROPPED_NORMAL": 128, "DROPPED_BEST": 97}),
                    ("fps", java_float(1000.0 * 540 / 10212))] + tail("Trace_FPS", T0 + 45210),
     # FPS generation c (v2.1.0 / HEAD): levels BEST..FROZEN, mean durations in ns
-    DEVICE_HIGH + [("scene", "com.example.shop.ui.DetailActivity"),
+    DEVICE_HIGH + [("scene", "com.northwind.market.ui.product.ProductDetailActivity"),
                    ("dropLevel", {"DROPPED_BEST": 574, "DROPPED_NORMAL": 17, "DROPPED_MIDDLE": 4,
                                   "DROPPED_HIGH": 1, "DROPPED_FROZEN": 0}),
                    ("dropSum", {"DROPPED_BEST": 9, "DROPPED_NORMAL": 39, "DROPPED_MIDDLE": 25,
@@ -197,7 +220,7 @@ with open("samples/reports.json", "w") as f:
     f.write(android(objs, indent=2) + "\n")
 with open("samples/reports.log", "w") as f:
     f.write("--------- beginning of main\n")
-    noise = ["I ActivityTaskManager: Displayed com.example.shop/.ui.MainActivity: +11s230ms",
+    noise = ["I ActivityTaskManager: Displayed com.northwind.market/.ui.main.MainActivity: +11s230ms",
              "D Matrix.LooperAnrTracer: [onDispatchEnd] ANR task removed",
              "W Choreographer: Skipped 61 frames!  The application may be doing too much work "
              "on its main thread.",

@@ -216,6 +216,7 @@ int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx
         "UNION ALL SELECT 'issues', COUNT(*) FROM issue WHERE trace_id >= ?1 "
         "UNION ALL SELECT 'call_nodes', COUNT(*) FROM call_node WHERE tree_id IN "
         "  (SELECT id FROM call_tree WHERE trace_id >= ?1) "
+        "UNION ALL SELECT 'ui_frames', COUNT(*) FROM ui_frame WHERE trace_id >= ?1 "
         "UNION ALL SELECT 'warnings', COALESCE(SUM(value), 0) FROM stats WHERE trace_id >= ?1 "
         "  AND severity IN ('notice','data_loss','error')";
     return summary(db, sql, first_trace, 0, fn, ctx, err);
@@ -241,5 +242,19 @@ int tdb_summary_by_key(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn
         "FROM issue WHERE trace_id >= ?1 AND kind <> 'fps' AND stack_key_raw IS NOT NULL "
         "AND stack_key_raw <> '' GROUP BY kind, key "
         "ORDER BY issues DESC, max_cost_ms DESC, key LIMIT ?2";
+    return summary(db, sql, first_trace, limit, fn, ctx, err);
+}
+
+int tdb_summary_scenes(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
+                       tt_error *err)
+{
+    static const char sql[] =
+        "SELECT scene, model, SUM(frames) AS frames, "
+        "ROUND(SUM(fps * frames) / SUM(frames), 2) AS avg_fps, SUM(jank_count) AS jank_frames, "
+        "SUM(level_frozen_count) + SUM(level_high_count) AS bad_frames "
+        "FROM scene_frame_stats WHERE trace_id >= ?1 AND ts IS NULL AND scene <> '*' "
+        "AND frames > 0 GROUP BY scene, model "
+        "ORDER BY 1000.0 * (SUM(level_frozen_count) + SUM(level_high_count)) / SUM(frames) DESC, "
+        "avg_fps, scene LIMIT ?2";
     return summary(db, sql, first_trace, limit, fn, ctx, err);
 }

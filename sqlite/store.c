@@ -715,3 +715,69 @@ int tdb_issue_set_tree(tdb_db *db, int64_t issue_id, int64_t tree_id, tt_error *
     sqlite3_bind_int64(st, 2, issue_id);
     return step_done(db, st, NULL, err);
 }
+
+int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_UI_FRAME_ADD,
+                            "INSERT INTO ui_frame (trace_id, utid, scene, ts, dur, interval_dur, "
+                            "expected_dur, busy_dur, dropped_frames, drop_level, is_jank, is_slow, "
+                            "is_frozen, vsync_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, f->trace_id);
+    b_id(st, 2, f->utid);
+    b_text(st, 3, f->scene);
+    sqlite3_bind_int64(st, 4, f->ts);
+    sqlite3_bind_int64(st, 5, f->dur);
+    sqlite3_bind_int64(st, 6, f->interval_dur);
+    b_id(st, 7, f->expected_dur);
+    sqlite3_bind_int64(st, 8, f->busy_dur);
+    sqlite3_bind_int64(st, 9, f->dropped_frames);
+    b_text(st, 10, f->drop_level);
+    sqlite3_bind_int(st, 11, f->is_jank ? 1 : 0);
+    sqlite3_bind_int(st, 12, f->is_slow ? 1 : 0);
+    sqlite3_bind_int(st, 13, f->is_frozen ? 1 : 0);
+    b_int(st, 14, f->have_vsync_id, f->vsync_id);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_scene_stats_add(tdb_db *db, const tdb_scene_stats *s, tt_error *err)
+{
+    sqlite3_stmt *st =
+        prep(db, ST_SCENE_STATS_ADD,
+             "INSERT INTO scene_frame_stats (trace_id, model, scene, ts, dur, frames, busy_dur, "
+             "fps, dropped_sum, level_best_count, level_best_sum, level_normal_count, "
+             "level_normal_sum, level_middle_count, level_middle_sum, level_high_count, "
+             "level_high_sum, level_frozen_count, level_frozen_sum, jank_count, slow_count, "
+             "frozen_count, p50_dur, p90_dur, p95_dur, p99_dur, max_dur, mean_dur, issue_id) "
+             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+             err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, s->trace_id);
+    b_text(st, 2, s->model);
+    b_text(st, 3, s->scene);
+    b_int(st, 4, s->have_window, s->ts);
+    b_int(st, 5, s->have_window, s->dur);
+    sqlite3_bind_int64(st, 6, s->frames);
+    b_int(st, 7, s->have_busy, s->busy_dur);
+    if (s->have_fps)
+        sqlite3_bind_double(st, 8, s->fps);
+    else
+        sqlite3_bind_null(st, 8);
+    sqlite3_bind_int64(st, 9, s->dropped_sum);
+    for (int l = 0; l < 5; l++) {
+        sqlite3_bind_int64(st, 10 + 2 * l, s->level_count[l]);
+        sqlite3_bind_int64(st, 11 + 2 * l, s->level_sum[l]);
+    }
+    b_int(st, 20, s->have_flags, s->jank_count);
+    b_int(st, 21, s->have_flags, s->slow_count);
+    b_int(st, 22, s->have_flags, s->frozen_count);
+    const int64_t times[] = {s->p50_dur, s->p90_dur, s->p95_dur, s->p99_dur, s->max_dur,
+                             s->mean_dur};
+    for (int i = 0; i < 6; i++)
+        b_int(st, 23 + i, s->have_times, times[i]);
+    b_id(st, 29, s->issue_id);
+    return step_done(db, st, NULL, err);
+}

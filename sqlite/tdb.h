@@ -134,6 +134,34 @@ typedef struct tdb_issue {
 int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err);
 int tdb_issue_set_tree(tdb_db *db, int64_t issue_id, int64_t tree_id, tt_error *err);
 
+/* ---- UI frames and per-scene statistics (storage.md 3.5) ---- */
+typedef struct tdb_ui_frame {
+    int64_t trace_id, utid; /* utid 0 = none */
+    const char *scene;
+    int64_t ts, dur, interval_dur, expected_dur; /* expected_dur 0 = unknown */
+    int64_t busy_dur, dropped_frames;
+    const char *drop_level; /* 'best' ... 'frozen' */
+    int is_jank, is_slow, is_frozen, have_vsync_id;
+    int64_t vsync_id;
+} tdb_ui_frame;
+int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err);
+
+typedef struct tdb_scene_stats {
+    int64_t trace_id;
+    const char *model, *scene; /* scene "*" = all scenes */
+    int have_window;           /* ts/dur of a series window; 0 = whole trace */
+    int64_t ts, dur, frames;
+    int have_busy, have_fps, have_flags, have_times;
+    int64_t busy_dur;
+    double fps;
+    int64_t dropped_sum;
+    int64_t level_count[5], level_sum[5]; /* best, normal, middle, high, frozen */
+    int64_t jank_count, slow_count, frozen_count;
+    int64_t p50_dur, p90_dur, p95_dur, p99_dur, max_dur, mean_dur;
+    int64_t issue_id; /* 0 = none */
+} tdb_scene_stats;
+int tdb_scene_stats_add(tdb_db *db, const tdb_scene_stats *s, tt_error *err);
+
 /* ---- summaries for analyze (rows of traces with id >= first_trace) ---- */
 /* Row counts of the main tables: columns (table, rows). */
 int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx,
@@ -144,6 +172,10 @@ int tdb_summary_top_issues(tdb_db *db, int64_t first_trace, int limit, tdb_row_f
 /* Issues grouped by blamed method name: (kind, stack_key, issues, max_cost_ms, avg_cost_ms,
  * scenes). */
 int tdb_summary_by_key(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
+                       tt_error *err);
+/* Scenes worst first (frozen + high-level frames per frame, then fps): (scene, model,
+ * frames, avg_fps, jank_frames, bad_frames). */
+int tdb_summary_scenes(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
                        tt_error *err);
 
 /* ---- diff (storage.md 8): two databases compared by canonical name, never by id ---- */

@@ -98,6 +98,35 @@ START_TEST(binary_odd_length)
 }
 END_TEST
 
+/* Large binary buffers are read straight into the caller's array and decoded in place;
+ * an incomplete last word far into the file is still reported at its offset. */
+START_TEST(binary_large_and_odd)
+{
+    size_t nrec = 100000;
+    unsigned char *b = malloc(nrec * 8 + 3);
+    for (size_t i = 0; i < nrec; i++) {
+        uint64_t w = tt_beat_encode((int)(i & 1), (uint32_t)(i % 1000 + 1), (int64_t)i);
+        for (int k = 0; k < 8; k++)
+            b[i * 8 + (size_t)k] = (unsigned char)(w >> (8 * k));
+    }
+    uint64_t *w = malloc((nrec + 1) * sizeof *w); /* one spare slot: read_all stops at TT_DONE */
+    size_t n;
+    ck_assert_int_eq(read_all("big.bin", b, nrec * 8, TT_BEAT_FMT_BIN, w, nrec + 1, &n, NULL), 0);
+    ck_assert_uint_eq(n, nrec);
+    size_t bad = 0;
+    for (size_t i = 0; i < nrec; i++)
+        bad += w[i] != tt_beat_encode((int)(i & 1), (uint32_t)(i % 1000 + 1), (int64_t)i);
+    ck_assert_uint_eq(bad, 0);
+    tt_error err;
+    ck_assert_int_eq(read_all("big.bin", b, nrec * 8 + 3, TT_BEAT_FMT_BIN, w, nrec + 1, &n, &err),
+                     TT_EFORMAT);
+    ck_assert_uint_eq(err.loc, nrec * 8);
+    ck_assert_str_eq(err.msg, "incomplete record: file length 800003 is not a multiple of 8");
+    free(w);
+    free(b);
+}
+END_TEST
+
 START_TEST(empty_is_binary)
 {
     uint64_t w[1];
@@ -128,6 +157,7 @@ static Suite *suite(void)
     tcase_add_test(tc, text_error_line);
     tcase_add_test(tc, binary_file);
     tcase_add_test(tc, binary_odd_length);
+    tcase_add_test(tc, binary_large_and_odd);
     tcase_add_test(tc, empty_is_binary);
     tcase_add_test(tc, forced_text_on_printable_binary);
     suite_add_tcase(s, tc);

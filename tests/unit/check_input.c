@@ -1,6 +1,9 @@
 /* tt_input: lines, CRLF, gzip (single and multi-member), corrupt gzip, peek. */
 #include "unit.h"
 
+#include <stdio.h>
+#include <unistd.h>
+
 #include <zlib.h>
 
 static size_t gz(const char *s, size_t n, unsigned char *out, size_t cap)
@@ -115,6 +118,77 @@ START_TEST(peek_then_read)
 }
 END_TEST
 
+/* Bulk reads bypass the staging buffers once the window is empty (binary buffers); the
+ * bytes and the offsets must be the same as through the window, for memory and files. */
+static void check_bulk(tt_input *in, const unsigned char *data, size_t n)
+{
+    const unsigned char *p;
+    size_t pn;
+    ck_assert_int_eq(tt_input_peek(in, &p, &pn, 4096, NULL), 0);
+    ck_assert_uint_eq(pn, 4096);
+    unsigned char *got = malloc(n + 1);
+    size_t total = 0, step = 1000;
+    for (;;) {
+        size_t k;
+        ck_assert_int_eq(tt_input_read(in, got + total, step, &k, NULL), 0);
+        if (k == 0)
+            break;
+        total += k;
+        ck_assert_uint_eq(tt_input_offset(in), total);
+        step = step == 1000 ? 300001 : 1000; /* alternate small and bulk reads */
+        if (total + step > n + 1)
+            step = n + 1 - total;
+    }
+    ck_assert_uint_eq(total, n);
+    ck_assert(memcmp(got, data, n) == 0);
+    free(got);
+}
+
+START_TEST(bulk_read)
+{
+    size_t n = 3 * 1024 * 1024 + 5;
+    unsigned char *data = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        data[i] = (unsigned char)(i * 7 + (i >> 12));
+    data[0] = 0x1e; /* not gzip */
+    tt_input *in = unit_mem("big", (const char *)data, n);
+    check_bulk(in, data, n);
+    tt_input_close(in);
+    char path[] = "/tmp/check_input_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_uint_eq(fwrite(data, 1, n, f), n);
+    fclose(f);
+    tt_error err;
+    ck_assert_int_eq(tt_input_open(&in, path, &err), 0);
+    check_bulk(in, data, n);
+    tt_input_close(in);
+    unlink(path);
+    free(data);
+}
+END_TEST
+
+/* Memory inputs are read in place; an empty one may have no buffer at all. */
+START_TEST(empty_memory_input)
+{
+    tt_input *in = NULL;
+    ck_assert_int_eq(tt_input_open_mem(&in, "e", NULL, 0, NULL), 0);
+    const unsigned char *p;
+    size_t n;
+    ck_assert_int_eq(tt_input_peek(in, &p, &n, 4096, NULL), 0);
+    ck_assert_uint_eq(n, 0);
+    char b[16];
+    size_t got;
+    ck_assert_int_eq(tt_input_read(in, b, sizeof b, &got, NULL), 0);
+    ck_assert_uint_eq(got, 0);
+    const char *line;
+    uint64_t ln;
+    ck_assert_int_eq(tt_input_line(in, &line, &n, &ln, NULL), TT_DONE);
+    tt_input_close(in);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
     tt_input *in = NULL;
@@ -134,6 +208,8 @@ static Suite *suite(void)
     tcase_add_test(tc, gzip_corrupt);
     tcase_add_test(tc, peek_then_read);
     tcase_add_test(tc, missing_file);
+    tcase_add_test(tc, bulk_read);
+    tcase_add_test(tc, empty_memory_input);
     suite_add_tcase(s, tc);
     return s;
 }

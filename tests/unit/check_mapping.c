@@ -80,6 +80,32 @@ START_TEST(duplicates_warn)
 }
 END_TEST
 
+/* The dispatch id is stored apart from the id index (which would span 4 MB for it);
+ * duplicates of it and class names shared between consecutive lines behave as before. */
+START_TEST(dispatch_line_and_shared_classes)
+{
+    tt_stats *st = tt_stats_new();
+    int rc;
+    tt_mapping *m = load("1,1,a.B c ()V\n2,2,a.B d (I)V\n3,1,a.C c ()V\n"
+                         "1048574,1,my.Handler dispatchMessage (Landroid.os.Message;)V\n"
+                         "1048574,1,other.Handler dispatchMessage (Landroid.os.Message;)V\n",
+                         st, &rc, NULL);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_uint_eq(tt_mapping_count(m), 4);
+    ck_assert_uint_eq(tt_mapping_max_id(m), 3);
+    ck_assert_str_eq(tt_mapping_get(m, TT_BEAT_DISPATCH)->cls, "my.Handler");
+    ck_assert_uint_eq(tt_mapping_get(m, TT_BEAT_DISPATCH)->line, 4);
+    ck_assert_ptr_null(tt_mapping_get(m, 1048573));
+    ck_assert_str_eq(tt_mapping_get(m, 2)->cls, "a.B");
+    ck_assert_str_eq(tt_mapping_get(m, 3)->cls, "a.C");
+    ck_assert_str_eq(name(m, 2, TT_NAME_JAVA), "a.B.d(int)");
+    ck_assert_uint_eq(tt_stats_count(st), 1);
+    ck_assert_ptr_ne(strstr(tt_stats_get(st, 0)->example, "first on line 4"), NULL);
+    tt_mapping_free(m);
+    tt_stats_free(st);
+}
+END_TEST
+
 START_TEST(errors)
 {
     static const char *bad[] = {"1,1\n", "x,1,a.B c ()V\n", "0,1,a.B c ()V\n",
@@ -175,6 +201,100 @@ START_TEST(proguard_methods)
 }
 END_TEST
 
+/* Retraced names must be owned by the mapping: the CLI frees the ProGuard mapping right
+ * after retracing (found by running the sample through --proguard under ASan). */
+START_TEST(proguard_names_outlive_mapping)
+{
+    tt_proguard *p;
+    tt_input *in = unit_mem("mapping.txt", pg_text, strlen(pg_text));
+    ck_assert_int_eq(tt_proguard_load(&p, in, NULL), 0);
+    tt_input_close(in);
+    int rc;
+    tt_mapping *m = load("1,1,a.b.c b (La.b.d;)Ljava.lang.String;\n2,257,a.b.c b\n", NULL, &rc,
+                         NULL);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(tt_mapping_retrace(m, p, NULL), 0);
+    tt_proguard_free(p);
+    /* reuse the freed memory with different text */
+    const char *other = "x.Y -> q.r.s:\n    void zzzzzzzz(int) -> b\n";
+    in = unit_mem("other.txt", other, strlen(other));
+    ck_assert_int_eq(tt_proguard_load(&p, in, NULL), 0);
+    tt_input_close(in);
+    ck_assert_str_eq(name(m, 1, TT_NAME_JAVA), "com.example.Original.other(com.example.Model)");
+    ck_assert_str_eq(name(m, 2, TT_NAME_JAVA), "com.example.Original.other");
+    tt_proguard_free(p);
+    tt_mapping_free(m);
+}
+END_TEST
+
+/* A mapping.txt whose classes have no member lines (found by fuzz_proguard: pointer
+ * arithmetic on the empty method vector under UBSan). */
+START_TEST(proguard_class_without_members)
+{
+    const char *s = "com.example.Empty -> a.a:\n";
+    tt_proguard *p;
+    tt_input *in = unit_mem("mapping.txt", s, strlen(s));
+    ck_assert_int_eq(tt_proguard_load(&p, in, NULL), 0);
+    tt_input_close(in);
+    tt_buf b = {0};
+    tt_proguard_retrace_frame(&b, p, "a.a.b(SourceFile:3)", 19);
+    ck_assert_str_eq(b.data, "com.example.Empty.b(Unknown Source)");
+    int rc;
+    tt_mapping *m = load("1,1,a.a b (I)V\n2,257,a.a c\n", NULL, &rc, NULL);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(tt_mapping_retrace(m, p, NULL), 0);
+    ck_assert_str_eq(name(m, 1, TT_NAME_JAVA), "com.example.Empty.b(int)");
+    ck_assert_str_eq(name(m, 2, TT_NAME_JAVA), "com.example.Empty.c");
+    tt_buf_free(&b);
+    tt_mapping_free(m);
+    tt_proguard_free(p);
+}
+END_TEST
+
+/* Lookups go through a per-class index sorted by (obfuscated name, signature); results must
+ * keep the file-order semantics of 4.6 (first unqualified line wins, distinct names listed
+ * in file order, inlined lines from other classes skipped for methods). */
+START_TEST(proguard_reused_names_file_order)
+{
+    const char *s = "a.B -> x:\n"
+                    "    void z(int) -> a\n"
+                    "    void y(int) -> a\n"
+                    "    void w() -> a\n"
+                    "    int v(int) -> a\n"
+                    "    void z(int) -> a\n"
+                    "    1:2:void q():5:6 -> b\n"
+                    "    3:4:void com.o.P.r():9 -> b\n"
+                    "    3:4:void q():7 -> b\n";
+    tt_proguard *p;
+    tt_input *in = unit_mem("mapping.txt", s, strlen(s));
+    ck_assert_int_eq(tt_proguard_load(&p, in, NULL), 0);
+    tt_input_close(in);
+    tt_buf b = {0};
+    tt_proguard_retrace_frame(&b, p, "x.a(SourceFile)", 15);
+    ck_assert_str_eq(b.data, "a.B.z | y | w | v(Unknown Source)");
+    b.len = 0;
+    tt_proguard_retrace_frame(&b, p, "x.b(SourceFile:3)", 17);
+    ck_assert_str_eq(b.data, "com.o.P.r(Unknown Source:9)\na.B.q(Unknown Source:7)");
+    int rc;
+    tt_mapping *m = load("1,1,x a (I)V\n2,1,x a ()V\n3,1,x a (I)I\n4,1,x b ()V\n5,257,x a\n"
+                         "6,1,x a (J)V\n",
+                         NULL, &rc, NULL);
+    ck_assert_int_eq(rc, 0);
+    size_t amb = 0;
+    ck_assert_int_eq(tt_mapping_retrace(m, p, &amb), 0);
+    ck_assert_uint_eq(amb, 1);
+    ck_assert_str_eq(name(m, 1, TT_NAME_JAVA), "a.B.z(int)");
+    ck_assert_str_eq(name(m, 2, TT_NAME_JAVA), "a.B.w()");
+    ck_assert_str_eq(name(m, 3, TT_NAME_JAVA), "a.B.v(int)");
+    ck_assert_str_eq(name(m, 4, TT_NAME_JAVA), "a.B.q()");
+    ck_assert_str_eq(name(m, 5, TT_NAME_JAVA), "a.B.z");
+    ck_assert_str_eq(name(m, 6, TT_NAME_JAVA), "a.B.a(long)");
+    tt_buf_free(&b);
+    tt_mapping_free(m);
+    tt_proguard_free(p);
+}
+END_TEST
+
 START_TEST(proguard_errors)
 {
     tt_proguard *p = NULL;
@@ -198,11 +318,15 @@ static Suite *suite(void)
     tcase_add_test(tc, variants);
     tcase_add_test(tc, dispatch_fallback);
     tcase_add_test(tc, duplicates_warn);
+    tcase_add_test(tc, dispatch_line_and_shared_classes);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, ignore_list);
     tcase_add_test(tc, proguard_frames);
     tcase_add_test(tc, proguard_methods);
     tcase_add_test(tc, proguard_errors);
+    tcase_add_test(tc, proguard_names_outlive_mapping);
+    tcase_add_test(tc, proguard_class_without_members);
+    tcase_add_test(tc, proguard_reused_names_file_order);
     suite_add_tcase(s, tc);
     return s;
 }

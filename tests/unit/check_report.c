@@ -405,6 +405,59 @@ START_TEST(stack_key_forms)
 }
 END_TEST
 
+static int collect_key(void *ctx, const char *key, int type, const char *text, size_t len)
+{
+    tt_buf *b = ctx;
+    tt_buf_printf(b, "%s=%d:%.*s;", key, type, (int)len, text);
+    return !strcmp(key, "stop");
+}
+
+START_TEST(helpers)
+{
+    const char *s = "{\"detail\":\"ANR\",\"cost\":50,\"stack\":\"0,1048574,1,50\\n1,1,1,50\\n"
+                    "2,2,1,5\\n2,3,1,45\\n4,4,1,40\\n\",\"stackKey\":\"4|\",\"memory\":{\"vm_size\":3},"
+                    "\"fg\":true,\"x\":1.5,\"n\":null,\"a\":[1],\"tag\":\"Trace_EvilMethod\",\"stop\":1,"
+                    "\"after\":2}\n"
+                    "{\"detail\":\"SIGNAL_ANR_NATIVE_BACKTRACE\",\"threadStack\":\"\",\"tag\":\"Trace_EvilMethod\"}\n"
+                    "{\"detail\":\"NEW_KIND\",\"tag\":\"Trace_EvilMethod\"}\n" STARTUP "\n";
+    got g;
+    open_str(&g, s, strlen(s));
+    const tt_report *r = next_ok(&g);
+    ck_assert_str_eq(tt_report_issue_kind(r), "anr");
+    int32_t path[8];
+    ck_assert_uint_eq(tt_report_key_path(r, path, 8), 4);
+    ck_assert_int_eq(path[0], 0);
+    ck_assert_int_eq(path[1], 1);
+    ck_assert_int_eq(path[2], 3); /* the line before a depth gap is the parent */
+    ck_assert_int_eq(path[3], 4);
+    ck_assert_uint_eq(tt_report_key_path(r, path, 2), 4); /* cap: only the count */
+    tt_buf b = {0};
+    ck_assert_int_eq(tt_report_reader_keys(g.r, collect_key, &b, &g.err), 1);
+    ck_assert_ptr_ne(strstr(b.data, "detail=4:ANR;"), NULL);
+    ck_assert_ptr_ne(strstr(b.data, "memory=5:{\"vm_size\":3};"), NULL);
+    ck_assert_ptr_ne(strstr(b.data, "fg=1:true;x=3:1.5;n=0:null;a=6:[1];"), NULL);
+    ck_assert_ptr_eq(strstr(b.data, "after"), NULL); /* stopped */
+    tt_buf_free(&b);
+    r = next_ok(&g);
+    ck_assert_str_eq(tt_report_issue_kind(r), "signal_anr");
+    ck_assert_uint_eq(tt_report_key_path(r, path, 8), 0);
+    r = next_ok(&g);
+    ck_assert_str_eq(tt_report_issue_kind(r), "other");
+    ck_assert_int_eq(stat_count(g.st, "report_unknown_detail"), 1);
+    r = next_ok(&g);
+    ck_assert_str_eq(tt_report_issue_kind(r), "startup");
+    ck_assert_str_eq(tt_report_container_name(tt_report_reader_container(g.r)), "stream");
+    ck_assert_ptr_ne(r->json, NULL);
+    close_all(&g);
+    open_str(&g, s, strlen(s));
+    tt_report_reader_set_json(g.r, 0);
+    r = next_ok(&g);
+    ck_assert_ptr_eq(r->json, NULL);
+    ck_assert_str_eq(r->detail, "ANR");
+    close_all(&g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("report");
@@ -424,6 +477,7 @@ static Suite *suite(void)
     tcase_add_test(tc, empty_inputs);
     tcase_add_test(tc, gzip_input);
     tcase_add_test(tc, stack_key_forms);
+    tcase_add_test(tc, helpers);
     suite_add_tcase(s, tc);
     return s;
 }

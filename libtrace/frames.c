@@ -1,0 +1,753 @@
+/* Frame statistics: drop levels (frames.md section 2), the native frame model (section 6:
+ * per frame, per scene, all scenes, time series) and the reports model (7.1). The Matrix
+ * replays of section 3 live in frames_matrix.c, report aggregation in frames_report.c. */
+#include "tt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+#define P60_NS 16666667       /* 60 Hz refresh period, rounded (section 1) */
+#define SERIES_MAX 250000u    /* windows in one series: bounds memory (~90 MB) */
+
+static const int32_t default_levels[4] = {3, 9, 24, 42};
+
+int tt_level_of(int64_t d, const int32_t t[4])
+{
+    /* top-down, FROZEN first (section 2) */
+    for (int l = 3; l >= 0; l--)
+        if (d >= t[l])
+            return l + 1;
+    return TT_DROP_BEST;
+}
+
+void tt_frames__level_add(int64_t *count, int64_t *sum, int64_t d, const int32_t t[4])
+{
+    int l = tt_level_of(d, t);
+    count[l]++;
+    sum[l] = tt__sat_add(sum[l], l == TT_DROP_BEST && d < 0 ? 0 : d);
+}
+
+const char *tt_fmodel_name(int model)
+{
+    static const char *const n[] = {"native", "matrix-a1", "matrix-a2", "matrix-b", "matrix-c",
+                                    "reports"};
+    return model >= 0 && model <= TT_FMODEL_REPORTS ? n[model] : "?";
+}
+
+/* ---- 128-bit helpers for exact means and the scaled-level product ---- */
+typedef struct u128 {
+    uint64_t hi, lo;
+} u128;
+
+static void u128_add(u128 *a, uint64_t v)
+{
+    a->lo += v;
+    if (a->lo < v)
+        a->hi++;
+}
+
+static u128 u128_mul(uint64_t a, uint64_t b)
+{
+    uint64_t al = a & 0xFFFFFFFFu, ah = a >> 32, bl = b & 0xFFFFFFFFu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+    u128 r = {hh + (lh >> 32) + (hl >> 32) + (mid >> 32), (mid << 32) | (ll & 0xFFFFFFFFu)};
+    return r;
+}
+
+/* a / d, saturated to INT64_MAX; d > 0. Bitwise long division (called per aggregate). */
+static int64_t u128_div(u128 a, uint64_t d)
+{
+    if (a.hi >= d)
+        return INT64_MAX;
+    uint64_t rem = a.hi, q = 0;
+    for (int i = 63; i >= 0; i--) {
+        int top = (int)(rem >> 63);
+        rem = (rem << 1) | ((a.lo >> i) & 1u);
+        q <<= 1;
+        if (top || rem >= d) {
+            rem -= d;
+            q |= 1u;
+        }
+    }
+    return q > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)q;
+}
+
+/* ---- scene interning ---- */
+typedef struct scene {
+    const char *name;
+    size_t len;
+    uint64_t hash;
+} scene;
+
+typedef struct dd_slot {
+    int64_t iv;
+    uint32_t scene_id;
+    uint32_t used;
+} dd_slot;
+
+struct tt_frames {
+    tt_frames_opts o;
+    tt_arena *arena;
+    tt_vec scenes;          /* scene */
+    uint32_t *slots;        /* open addressing: scene id + 1, 0 empty */
+    size_t nslots;
+    dd_slot *dd;            /* framestats (scene, IntendedVsync) already seen */
+    size_t dd_cap, dd_len;
+    tt_vec frames;          /* tt_ui_frame */
+    uint64_t seq;
+    tt_frames_skipped sk;
+    int jank_fallback;
+    int have_frames;
+    tt_vec reports;         /* tt_fps_report, reports model */
+    tt_vec report_sids;     /* uint32_t scene id of each report */
+    tt_fps_replay *rp;
+    int finished;
+    tt_vec stats;           /* tt_frame_stats per scene */
+    tt_vec series;          /* tt_frame_stats */
+    tt_vec unflushed;       /* tt_frames__unflushed */
+    tt_frame_stats all;
+};
+
+static uint64_t fnv(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+static int scene_grow(tt_frames *f)
+{
+    size_t ncap = f->nslots ? f->nslots * 2 : 64;
+    uint32_t *ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < f->scenes.len; i++) {
+        size_t k = TT_VEC_AT(&f->scenes, scene, i).hash & (ncap - 1);
+        while (ns[k])
+            k = (k + 1) & (ncap - 1);
+        ns[k] = (uint32_t)i + 1;
+    }
+    free(f->slots);
+    f->slots = ns;
+    f->nslots = ncap;
+    return 0;
+}
+
+static int scene_intern(tt_frames *f, const char *s, size_t n, uint32_t *id)
+{
+    uint64_t h = fnv(s, n);
+    if (f->nslots) {
+        for (size_t k = h & (f->nslots - 1); f->slots[k]; k = (k + 1) & (f->nslots - 1)) {
+            const scene *sc = &TT_VEC_AT(&f->scenes, scene, f->slots[k] - 1);
+            if (sc->hash == h && sc->len == n && !memcmp(sc->name, s, n)) {
+                *id = f->slots[k] - 1;
+                return 0;
+            }
+        }
+    }
+    if (f->scenes.len >= UINT32_MAX - 1)
+        return TT_ELIMIT;
+    if ((f->scenes.len + 1) * 2 > f->nslots && scene_grow(f))
+        return TT_ENOMEM;
+    scene sc = {tt_arena_strndup(f->arena, s, n), n, h};
+    if (!sc.name || !tt_vec_push(&f->scenes, &sc))
+        return TT_ENOMEM;
+    *id = (uint32_t)(f->scenes.len - 1);
+    size_t k = h & (f->nslots - 1);
+    while (f->slots[k])
+        k = (k + 1) & (f->nslots - 1);
+    f->slots[k] = *id + 1;
+    return 0;
+}
+
+/* Returns 1 if (scene, iv) was seen before, else records it. */
+static int dd_seen(tt_frames *f, uint32_t sid, int64_t iv, int *oom)
+{
+    if ((f->dd_len + 1) * 2 > f->dd_cap) {
+        size_t ncap = f->dd_cap ? f->dd_cap * 2 : 1024;
+        dd_slot *nd = calloc(ncap, sizeof *nd);
+        if (!nd) {
+            *oom = 1;
+            return 0;
+        }
+        for (size_t i = 0; i < f->dd_cap; i++) {
+            if (!f->dd[i].used)
+                continue;
+            size_t k = fnv((const char *)&f->dd[i].iv, 8) ^ f->dd[i].scene_id;
+            for (k &= ncap - 1; nd[k].used; k = (k + 1) & (ncap - 1))
+                ;
+            nd[k] = f->dd[i];
+        }
+        free(f->dd);
+        f->dd = nd;
+        f->dd_cap = ncap;
+    }
+    size_t k = (fnv((const char *)&iv, 8) ^ sid) & (f->dd_cap - 1);
+    for (; f->dd[k].used; k = (k + 1) & (f->dd_cap - 1))
+        if (f->dd[k].iv == iv && f->dd[k].scene_id == sid)
+            return 1;
+    f->dd[k].iv = iv;
+    f->dd[k].scene_id = sid;
+    f->dd[k].used = 1;
+    f->dd_len++;
+    return 0;
+}
+
+/* ---- lifecycle ---- */
+
+int tt_frames_new(tt_frames **out, const tt_frames_opts *opts, tt_error *err)
+{
+    tt_frames *f = calloc(1, sizeof *f);
+    if (!f || !(f->arena = tt_arena_new())) {
+        free(f);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    f->o = *opts;
+    if (!f->o.levels[0] && !f->o.levels[1] && !f->o.levels[2] && !f->o.levels[3])
+        memcpy(f->o.levels, default_levels, sizeof default_levels);
+    if (!f->o.slow_ns)
+        f->o.slow_ns = 16000000;
+    if (!f->o.frozen_ns)
+        f->o.frozen_ns = 700000000;
+    if (!(f->o.jank_multiplier > 0))
+        f->o.jank_multiplier = 2.0;
+    if (f->o.window_ms <= 0)
+        f->o.window_ms = 1000;
+    if (f->o.time_slice_ms <= 0)
+        f->o.time_slice_ms = 10000;
+    tt_vec_init(&f->scenes, sizeof(scene));
+    tt_vec_init(&f->frames, sizeof(tt_ui_frame));
+    tt_vec_init(&f->reports, sizeof(tt_fps_report));
+    tt_vec_init(&f->report_sids, sizeof(uint32_t));
+    tt_vec_init(&f->stats, sizeof(tt_frame_stats));
+    tt_vec_init(&f->series, sizeof(tt_frame_stats));
+    tt_vec_init(&f->unflushed, sizeof(tt_frames__unflushed));
+    if (f->o.model >= TT_FMODEL_A1 && f->o.model <= TT_FMODEL_C &&
+        tt_frames__replay_new(&f->rp, &f->o)) {
+        tt_frames_free(f);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    *out = f;
+    return 0;
+}
+
+void tt_frames_free(tt_frames *f)
+{
+    if (!f)
+        return;
+    tt_frames__replay_free(f->rp);
+    tt_vec_free(&f->scenes);
+    tt_vec_free(&f->frames);
+    tt_vec_free(&f->reports);
+    tt_vec_free(&f->report_sids);
+    tt_vec_free(&f->stats);
+    tt_vec_free(&f->series);
+    tt_vec_free(&f->unflushed);
+    free(f->slots);
+    free(f->dd);
+    tt_arena_free(f->arena);
+    free(f);
+}
+
+/* ---- adding records ---- */
+
+/* The refresh period of a frame (6.1): interval -> rate -> --refresh-hz -> 60 Hz. */
+static int64_t period_of(const tt_frames *f, const tt_frame_rec *r)
+{
+    if (r->interval_ns > 0)
+        return r->interval_ns;
+    if (r->refresh_hz > 0)
+        return (int64_t)llround(1e9 / r->refresh_hz);
+    if (f->o.refresh_hz > 0)
+        return (int64_t)llround(1e9 / f->o.refresh_hz);
+    return P60_NS;
+}
+
+static int native_add(tt_frames *f, const tt_frame_rec *r, uint32_t sid)
+{
+    tt_ui_frame fr = {0};
+    fr.scene_id = sid;
+    fr.ts = r->iv_ns;
+    fr.dur = (r->fm_mask & (1u << TT_FM_TOTAL)) ? r->fm[TT_FM_TOTAL] : r->end_ns - r->iv_ns;
+    fr.interval_dur = period_of(f, r);
+    if ((r->fm_mask & (1u << TT_FM_DEADLINE)) && r->fm[TT_FM_DEADLINE] > 0)
+        fr.expected_dur = r->fm[TT_FM_DEADLINE];
+    int64_t expected = fr.expected_dur > 0 ? fr.expected_dur : fr.interval_dur;
+    int64_t dj = fr.dur;
+    if (f->o.jank_ui) {
+        if (r->ui_ns >= 0)
+            dj = r->ui_ns;
+        else
+            f->jank_fallback = 1;
+    }
+    fr.is_jank = (double)dj > f->o.jank_multiplier * (double)expected;
+    fr.is_slow = fr.dur > f->o.slow_ns;
+    fr.is_frozen = fr.dur > f->o.frozen_ns;
+    fr.has_vsync_id = r->has_vsync_id ? 1 : 0;
+    fr.vsync_id = r->vsync_id;
+    fr.seq = f->seq++;
+    return tt_vec_push(&f->frames, &fr) ? 0 : TT_ENOMEM;
+}
+
+int tt_frames_add(tt_frames *f, const tt_frame_rec *rec, const char *file, tt_error *err)
+{
+    if (f->o.model == TT_FMODEL_REPORTS)
+        return tt_error_set(err, TT_EINVAL, file, TT_LOC_LINE, rec->line,
+                            "per-frame records cannot be mixed with Matrix FPS reports");
+    f->have_frames = 1;
+    if (rec->type == TT_FREC_PAUSE) {
+        if (f->rp)
+            return tt_frames__replay_add(f->rp, rec, 0, "", file, err);
+        return 0;
+    }
+    /* every scene seen is listed, also one whose rows were all skipped */
+    uint32_t sid;
+    int rc = scene_intern(f, rec->scene, rec->scene_len, &sid);
+    if (rc)
+        return tt_error_set(err, rc, file, 0, 0, "too many scenes or out of memory");
+    switch (rec->skip) {
+    case TT_FSKIP_FLAGS: f->sk.flags++; return 0;
+    case TT_FSKIP_INVALID: f->sk.invalid++; return 0;
+    case TT_FSKIP_OUTLIER: f->sk.outliers++; return 0;
+    default: break;
+    }
+    if (rec->source == TT_FSRC_FRAMESTATS) {
+        int oom = 0;
+        if (dd_seen(f, sid, rec->iv_ns, &oom)) {
+            f->sk.duplicates++;
+            return 0;
+        }
+        if (oom)
+            return tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
+    }
+    int m = f->o.model;
+    if (!rec->vsync && m != TT_FMODEL_A2) {
+        f->sk.non_frame_messages++;
+        return 0;
+    }
+    if (rec->scene_len == 0 && (m == TT_FMODEL_A1 || m == TT_FMODEL_A2 || m == TT_FMODEL_B)) {
+        f->sk.empty_scene++; /* Matrix ignores records without a scene (section 3) */
+        return 0;
+    }
+    if (f->rp)
+        return tt_frames__replay_add(f->rp, rec, sid, TT_VEC_AT(&f->scenes, scene, sid).name,
+                                     file, err);
+    if (native_add(f, rec, sid))
+        return tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
+    return 0;
+}
+
+int tt_frames_add_fps_report(tt_frames *f, const tt_fps_report *r, tt_error *err)
+{
+    if (f->o.model != TT_FMODEL_NATIVE && f->o.model != TT_FMODEL_REPORTS)
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
+                            "Matrix FPS reports are aggregates and cannot be replayed by "
+                            "the %s model",
+                            tt_fmodel_name(f->o.model));
+    if (f->have_frames)
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
+                            "Matrix FPS reports cannot be mixed with per-frame records");
+    f->o.model = TT_FMODEL_REPORTS;
+    uint32_t sid;
+    const char *s = r->scene ? r->scene : "";
+    if (scene_intern(f, s, strlen(s), &sid))
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    tt_fps_report *c = tt_vec_push(&f->reports, r);
+    if (!c || !tt_vec_push(&f->report_sids, &sid))
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    c->scene = TT_VEC_AT(&f->scenes, scene, sid).name;
+    c->frames = 0;
+    for (int i = 0; i < TT_DROP_LEVELS; i++)
+        c->frames = tt__sat_add(c->frames, c->level_count[i]);
+    return 0;
+}
+
+/* ---- native results (6.1-6.3) ---- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_frame(const void *a, const void *b)
+{
+    const tt_ui_frame *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Groups frames by scene (stable counting sort), then orders each scene by iv. */
+static int sort_frames(tt_frames *f, size_t **first_out)
+{
+    size_t ns = f->scenes.len, n = f->frames.len;
+    size_t *first = calloc(ns + 1, sizeof *first);
+    tt_ui_frame *tmp = malloc(n ? n * sizeof *tmp : 1);
+    if (!first || !tmp) {
+        free(first);
+        free(tmp);
+        return TT_ENOMEM;
+    }
+    tt_ui_frame *fr = f->frames.data;
+    for (size_t i = 0; i < n; i++)
+        first[fr[i].scene_id + 1]++;
+    for (size_t s = 0; s < ns; s++)
+        first[s + 1] += first[s];
+    size_t *pos = calloc(ns ? ns : 1, sizeof *pos);
+    if (!pos) {
+        free(first);
+        free(tmp);
+        return TT_ENOMEM;
+    }
+    memcpy(pos, first, ns * sizeof *pos);
+    for (size_t i = 0; i < n; i++)
+        tmp[pos[fr[i].scene_id]++] = fr[i];
+    free(pos);
+    if (n)
+        memcpy(fr, tmp, n * sizeof *tmp);
+    free(tmp);
+    for (size_t s = 0; s < ns; s++) {
+        for (size_t i = first[s] + 1; i < first[s + 1]; i++) {
+            if (fr[i].ts < fr[i - 1].ts) {
+                qsort(fr + first[s], first[s + 1] - first[s], sizeof *fr, cmp_frame);
+                break;
+            }
+        }
+    }
+    *first_out = first;
+    return 0;
+}
+
+/* busy, d and level of each frame of one scene (6.1). */
+static void frame_derive(tt_frames *f, tt_ui_frame *fr, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t p = fr[i].interval_dur;
+        int64_t busy = fr[i].dur > p ? fr[i].dur : p;
+        if (i + 1 < n && fr[i + 1].ts - fr[i].ts < busy)
+            busy = fr[i + 1].ts - fr[i].ts;
+        fr[i].busy_dur = busy;
+        /* vsync slots rounded half up, minus one: floor(busy / P + 1/2) - 1 */
+        int64_t q = busy / p, r = busy % p;
+        int64_t slots = q + (r >= p - r ? 1 : 0);
+        int64_t d = slots > 0 ? slots - 1 : 0;
+        if (f->o.scaled)
+            d = u128_div(u128_mul((uint64_t)d, (uint64_t)p), P60_NS);
+        fr[i].dropped = d;
+        fr[i].level = (uint8_t)tt_level_of(d, f->o.levels);
+    }
+}
+
+static void stats_add_frame(tt_frame_stats *st, const tt_ui_frame *fr)
+{
+    st->frames++;
+    st->busy_ns = tt__sat_add(st->busy_ns, fr->busy_dur);
+    st->dropped_sum = tt__sat_add(st->dropped_sum, fr->dropped);
+    st->level_count[fr->level]++;
+    st->level_sum[fr->level] = tt__sat_add(st->level_sum[fr->level], fr->dropped);
+    st->jank += fr->is_jank;
+    st->slow += fr->is_slow;
+    st->frozen += fr->is_frozen;
+}
+
+static void stats_fps(tt_frame_stats *st)
+{
+    st->has_busy = st->has_flags = 1;
+    st->has_fps = st->frames > 0 && st->busy_ns > 0;
+    st->fps = st->has_fps ? (double)st->frames * 1e9 / (double)st->busy_ns : 0;
+}
+
+/* Nearest-rank percentiles, max and truncated mean of sorted durations (6.2). */
+static void stats_times(tt_frame_stats *st, const int64_t *t, size_t n)
+{
+    if (n == 0)
+        return;
+    static const int pct[4] = {50, 90, 95, 99};
+    int64_t *dst[4] = {&st->p50_ns, &st->p90_ns, &st->p95_ns, &st->p99_ns};
+    for (int k = 0; k < 4; k++) {
+        u128 r = u128_mul((uint64_t)pct[k], n);
+        u128_add(&r, 99);
+        int64_t rank = u128_div(r, 100);
+        if (rank < 1)
+            rank = 1;
+        if ((size_t)rank > n)
+            rank = (int64_t)n;
+        *dst[k] = t[rank - 1];
+    }
+    u128 sum = {0, 0};
+    for (size_t i = 0; i < n; i++)
+        u128_add(&sum, (uint64_t)t[i]);
+    st->max_ns = t[n - 1];
+    st->mean_ns = u128_div(sum, n);
+    st->has_times = 1;
+}
+
+static tt_frame_stats *series_push(tt_frames *f, const char *name, int64_t start)
+{
+    tt_frame_stats *w = tt_vec_push(&f->series, NULL);
+    if (w) {
+        w->scene = name;
+        w->has_start = 1;
+        w->start_ns = start;
+    }
+    return w;
+}
+
+/* Scene output order: chronological by first intended vsync, then by name; scenes
+ * without frames last. Independent of the input order (shuffled streams). */
+typedef struct scene_key {
+    int empty;
+    int64_t ts;
+    const scene *sc;
+    uint32_t id;
+} scene_key;
+
+static int cmp_scene(const void *a, const void *b)
+{
+    const scene_key *x = a, *y = b;
+    if (x->empty != y->empty)
+        return x->empty - y->empty;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    size_t n = x->sc->len < y->sc->len ? x->sc->len : y->sc->len;
+    int c = memcmp(x->sc->name, y->sc->name, n);
+    return c ? c : (x->sc->len > y->sc->len) - (x->sc->len < y->sc->len);
+}
+
+static int scene_order(const tt_frames *f, const size_t *first, uint32_t *order)
+{
+    size_t ns = f->scenes.len;
+    const tt_ui_frame *fr = f->frames.data;
+    scene_key *k = malloc(ns ? ns * sizeof *k : 1);
+    if (!k)
+        return TT_ENOMEM;
+    for (size_t s = 0; s < ns; s++) {
+        k[s].empty = first[s] == first[s + 1];
+        k[s].ts = k[s].empty ? 0 : fr[first[s]].ts;
+        k[s].sc = &TT_VEC_AT(&f->scenes, scene, s);
+        k[s].id = (uint32_t)s;
+    }
+    qsort(k, ns, sizeof *k, cmp_scene);
+    for (size_t s = 0; s < ns; s++)
+        order[s] = k[s].id;
+    free(k);
+    return 0;
+}
+
+/* Windows of W ms aligned at the smallest iv (6.3): "*" first, then each scene. */
+static int build_series(tt_frames *f, const size_t *first, const uint32_t *order)
+{
+    const tt_ui_frame *fr = f->frames.data;
+    size_t n = f->frames.len, ns = f->scenes.len;
+    if (n == 0)
+        return 0;
+    int64_t w_ns = f->o.window_ms > INT64_MAX / 1000000 ? INT64_MAX : f->o.window_ms * 1000000;
+    int64_t origin = INT64_MAX, last = INT64_MIN;
+    for (size_t s = 0; s < ns; s++) {
+        if (first[s] == first[s + 1])
+            continue;
+        if (fr[first[s]].ts < origin)
+            origin = fr[first[s]].ts;
+        if (fr[first[s + 1] - 1].ts > last)
+            last = fr[first[s + 1] - 1].ts;
+    }
+    uint64_t total = (uint64_t)(last - origin) / (uint64_t)w_ns + 1;
+    for (size_t s = 0; s < ns && total <= SERIES_MAX; s++)
+        if (first[s] < first[s + 1])
+            total += (uint64_t)(fr[first[s + 1] - 1].ts - fr[first[s]].ts) / (uint64_t)w_ns + 2;
+    if (total > SERIES_MAX)
+        return TT_ELIMIT;
+    if (tt_vec_reserve(&f->series, (size_t)total))
+        return TT_ENOMEM;
+    /* "*": one pass over the scene-grouped frames into per-window slots */
+    size_t nw = (size_t)((uint64_t)(last - origin) / (uint64_t)w_ns + 1);
+    size_t base = f->series.len;
+    for (size_t k = 0; k < nw; k++)
+        series_push(f, "*", origin + (int64_t)k * w_ns);
+    for (size_t i = 0; i < n; i++)
+        stats_add_frame(&TT_VEC_AT(&f->series, tt_frame_stats,
+                                   base + (size_t)((uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns)),
+                        &fr[i]);
+    for (size_t o = 0; o < ns; o++) {
+        size_t s = order[o];
+        if (first[s] == first[s + 1])
+            continue;
+        const char *name = TT_VEC_AT(&f->scenes, scene, s).name;
+        size_t k0 = (size_t)((uint64_t)(fr[first[s]].ts - origin) / (uint64_t)w_ns);
+        size_t k1 = (size_t)((uint64_t)(fr[first[s + 1] - 1].ts - origin) / (uint64_t)w_ns);
+        size_t b = f->series.len;
+        for (size_t k = k0; k <= k1; k++)
+            series_push(f, name, origin + (int64_t)k * w_ns);
+        for (size_t i = first[s]; i < first[s + 1]; i++)
+            stats_add_frame(&TT_VEC_AT(&f->series, tt_frame_stats,
+                                       b + (size_t)((uint64_t)(fr[i].ts - origin) /
+                                                    (uint64_t)w_ns) -
+                                           k0),
+                            &fr[i]);
+    }
+    for (size_t i = 0; i < f->series.len; i++)
+        stats_fps(&TT_VEC_AT(&f->series, tt_frame_stats, i));
+    return 0;
+}
+
+static int finish_native(tt_frames *f)
+{
+    size_t *first = NULL;
+    int rc = sort_frames(f, &first);
+    if (rc)
+        return rc;
+    size_t n = f->frames.len, ns = f->scenes.len;
+    tt_ui_frame *fr = f->frames.data;
+    int64_t *t = malloc(n ? n * sizeof *t : 1);
+    uint32_t *order = malloc(ns ? ns * sizeof *order : 1);
+    if (!t || !order || tt_vec_reserve(&f->stats, ns)) {
+        free(first);
+        free(t);
+        free(order);
+        return TT_ENOMEM;
+    }
+    for (size_t s = 0; s < ns; s++)
+        if (first[s] < first[s + 1])
+            frame_derive(f, fr + first[s], first[s + 1] - first[s]);
+    if (scene_order(f, first, order)) {
+        free(first);
+        free(t);
+        free(order);
+        return TT_ENOMEM;
+    }
+    f->all.scene = "*";
+    for (size_t o = 0; o < ns; o++) {
+        size_t s = order[o];
+        tt_frame_stats *st = tt_vec_push(&f->stats, NULL);
+        st->scene = TT_VEC_AT(&f->scenes, scene, s).name;
+        size_t a = first[s], cnt = first[s + 1] - first[s];
+        for (size_t i = 0; i < cnt; i++) {
+            stats_add_frame(st, &fr[a + i]);
+            t[i] = fr[a + i].dur;
+        }
+        qsort(t, cnt, sizeof *t, cmp_i64);
+        stats_times(st, t, cnt);
+        stats_fps(st);
+        f->all.frames += st->frames;
+        f->all.busy_ns = tt__sat_add(f->all.busy_ns, st->busy_ns);
+        f->all.dropped_sum = tt__sat_add(f->all.dropped_sum, st->dropped_sum);
+        for (int l = 0; l < TT_DROP_LEVELS; l++) {
+            f->all.level_count[l] += st->level_count[l];
+            f->all.level_sum[l] = tt__sat_add(f->all.level_sum[l], st->level_sum[l]);
+        }
+        f->all.jank += st->jank;
+        f->all.slow += st->slow;
+        f->all.frozen += st->frozen;
+    }
+    for (size_t i = 0; i < n; i++)
+        t[i] = fr[i].dur;
+    qsort(t, n, sizeof *t, cmp_i64);
+    stats_times(&f->all, t, n);
+    stats_fps(&f->all);
+    free(t);
+    rc = build_series(f, first, order);
+    free(first);
+    free(order);
+    return rc;
+}
+
+/* ---- reports model (7.1; aggregation in frames_report.c) ---- */
+
+static int finish_reports(tt_frames *f)
+{
+    size_t ns = f->scenes.len;
+    if (tt_vec_reserve(&f->stats, ns))
+        return TT_ENOMEM;
+    for (size_t s = 0; s < ns; s++)
+        ((tt_frame_stats *)tt_vec_push(&f->stats, NULL))->scene =
+            TT_VEC_AT(&f->scenes, scene, s).name;
+    f->all.scene = "*";
+    return tt_frames__report_stats(f->stats.data, ns, &f->all, &f->series, f->reports.data,
+                                   f->report_sids.data, f->reports.len);
+}
+
+int tt_frames_finish(tt_frames *f, tt_error *err)
+{
+    if (f->finished)
+        return 0;
+    f->finished = 1;
+    int rc = 0;
+    if (f->o.model == TT_FMODEL_REPORTS)
+        rc = finish_reports(f);
+    else if (f->rp)
+        rc = tt_frames__replay_unflushed(f->rp, &f->unflushed);
+    else
+        rc = finish_native(f);
+    if (rc == TT_ELIMIT)
+        return tt_error_set(err, rc, NULL, 0, 0,
+                            "the time series would have more than %u windows; raise "
+                            "--window-ms",
+                            SERIES_MAX);
+    if (rc)
+        return tt_error_set(err, rc, NULL, 0, 0, "out of memory");
+    return 0;
+}
+
+/* ---- result accessors ---- */
+
+int tt_frames_model(const tt_frames *f) { return f->o.model; }
+const tt_frames_opts *tt_frames_options(const tt_frames *f) { return &f->o; }
+size_t tt_frames_scene_count(const tt_frames *f) { return f->scenes.len; }
+
+const char *tt_frames_scene_name(const tt_frames *f, uint32_t id)
+{
+    return id < f->scenes.len ? TT_VEC_AT(&f->scenes, scene, id).name : NULL;
+}
+
+const tt_frame_stats *tt_frames_scene_stats(const tt_frames *f, size_t i)
+{
+    return i < f->stats.len ? &TT_VEC_AT(&f->stats, tt_frame_stats, i) : NULL;
+}
+
+const tt_frame_stats *tt_frames_all_stats(const tt_frames *f) { return &f->all; }
+size_t tt_frames_series_count(const tt_frames *f) { return f->series.len; }
+
+const tt_frame_stats *tt_frames_series_get(const tt_frames *f, size_t i)
+{
+    return i < f->series.len ? &TT_VEC_AT(&f->series, tt_frame_stats, i) : NULL;
+}
+
+size_t tt_frames_frame_count(const tt_frames *f) { return f->rp ? 0 : f->frames.len; }
+
+const tt_ui_frame *tt_frames_frame_get(const tt_frames *f, size_t i)
+{
+    return i < f->frames.len ? &TT_VEC_AT(&f->frames, tt_ui_frame, i) : NULL;
+}
+
+const tt_frames_skipped *tt_frames_skipped_get(const tt_frames *f) { return &f->sk; }
+int tt_frames_jank_fallback(const tt_frames *f) { return f->jank_fallback; }
+
+size_t tt_frames_report_count(const tt_frames *f)
+{
+    size_t n = 0;
+    if (f->rp)
+        tt_frames__replay_reports(f->rp, &n);
+    return n;
+}
+
+const tt_fps_report *tt_frames_report_get(const tt_frames *f, size_t i)
+{
+    size_t n = 0;
+    const tt_fps_report *r = f->rp ? tt_frames__replay_reports(f->rp, &n) : NULL;
+    return i < n ? &r[i] : NULL;
+}
+
+size_t tt_frames_unflushed_count(const tt_frames *f) { return f->unflushed.len; }
+
+void tt_frames_unflushed_get(const tt_frames *f, size_t i, uint32_t *scene_id, int64_t *frames)
+{
+    const tt_frames__unflushed *u = &TT_VEC_AT(&f->unflushed, tt_frames__unflushed, i);
+    *scene_id = u->scene_id;
+    *frames = u->frames;
+}

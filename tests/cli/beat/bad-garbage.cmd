@@ -1,0 +1,1 @@
+tracetool beat beat-garbage.txt

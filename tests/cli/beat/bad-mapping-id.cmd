@@ -1,0 +1,1 @@
+tracetool beat -m map-bad-id.txt beat-v1.txt

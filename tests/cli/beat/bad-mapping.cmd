@@ -1,0 +1,1 @@
+tracetool beat -m map-bad.txt beat-v1.txt

@@ -1,0 +1,1 @@
+tracetool beat -m nosuch.txt beat-v1.txt

@@ -1,0 +1,1 @@
+tracetool beat -m map-dup.txt --proguard nosuch.txt beat-v1.txt

@@ -1,0 +1,1 @@
+tracetool beat --lenient --format matrix beat-printable.bin

@@ -1,0 +1,1 @@
+tracetool beat beat-range-hex.txt

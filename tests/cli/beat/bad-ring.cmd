@@ -1,0 +1,1 @@
+tracetool beat --ring-next -1 beat-v1.txt

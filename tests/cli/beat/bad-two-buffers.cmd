@@ -1,0 +1,1 @@
+tracetool beat beat-v1.txt beat-v1.txt

@@ -1,0 +1,1 @@
+tracetool beat --buffer-format bin --lenient --format matrix beat-printable.bin

@@ -1,0 +1,1 @@
+tracetool beat --format matrix beat-empty.bin

@@ -1,0 +1,1 @@
+tracetool beat --buffer-format bin beat-garbage.txt

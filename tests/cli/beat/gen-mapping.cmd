@@ -1,0 +1,1 @@
+gen_beat mapping -n 40 --seed 7

@@ -1,0 +1,1 @@
+tracetool beat --lenient --format json ../../samples/beat.bin

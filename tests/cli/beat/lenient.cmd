@@ -1,0 +1,1 @@
+tracetool beat --lenient -m ../../samples/methodMapping.txt ../../samples/beat.bin

@@ -1,0 +1,1 @@
+tracetool beat -m map-dup.txt --format matrix beat-v1.txt

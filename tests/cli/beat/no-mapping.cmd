@@ -1,0 +1,1 @@
+tracetool beat --end-ms 6600 ../../samples/beat.bin

@@ -1,0 +1,1 @@
+tracetool beat --trim 0 --format json -m ../../samples/methodMapping.txt --end-ms 6600 ../../samples/beat.bin > $TT_TMP/a.json && tracetool beat --trim 0 --format json -m ../../samples/methodMapping-obfuscated.txt --proguard ../../samples/mapping.txt --end-ms 6600 ../../samples/beat.bin > $TT_TMP/b.json && cmp $TT_TMP/a.json $TT_TMP/b.json && echo identical

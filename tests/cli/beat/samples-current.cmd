@@ -1,0 +1,1 @@
+gen_beat samples $TT_TMP && for f in methodMapping.txt methodMapping-obfuscated.txt ignoreMethodMapping.txt mapping.txt beat.bin beat.txt; do cmp $TT_TMP/$f ../../samples/$f || exit 1; done && echo samples are current

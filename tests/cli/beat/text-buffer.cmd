@@ -1,0 +1,1 @@
+tracetool beat --format matrix --cost 1200 ../../samples/beat.txt

@@ -1,0 +1,1 @@
+gen_beat sample --format text --text-form mixed -o $TT_TMP/mixed.txt && gen_beat sample --format text --text-form unsigned -o $TT_TMP/unsigned.txt && gen_beat sample --format text --text-form hex -o $TT_TMP/hex.txt && for f in mixed unsigned hex; do tracetool beat --format matrix --cost 1200 $TT_TMP/$f.txt; done

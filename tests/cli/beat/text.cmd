@@ -1,0 +1,1 @@
+tracetool beat -m ../../samples/methodMapping.txt ../../samples/beat.bin

@@ -1,0 +1,1 @@
+tracetool frames ../../samples/framestats.txt ../../samples/framestats.txt

@@ -1,0 +1,1 @@
+tracetool frames --format jsonl frames-spec72.jsonl

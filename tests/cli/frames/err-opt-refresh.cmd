@@ -1,0 +1,1 @@
+tracetool frames --refresh-hz 0 frames-spec72.jsonl

@@ -1,0 +1,1 @@
+tracetool frames --model matrix-b ../../samples/reports.jsonl

@@ -1,0 +1,1 @@
+tracetool frames --drop-levels scaled --model matrix-c frames-spec72.jsonl

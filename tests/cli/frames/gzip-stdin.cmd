@@ -1,0 +1,1 @@
+gzip -c ../../samples/frames.jsonl | tracetool frames --format csv -

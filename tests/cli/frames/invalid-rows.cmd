@@ -1,0 +1,1 @@
+tracetool frames --format csv frames-invalid-rows.txt

@@ -1,0 +1,1 @@
+tracetool frames --format json --window-ms 5000 ../../samples/frames.jsonl

@@ -1,0 +1,1 @@
+tracetool frames --format csv --drop-levels scaled frames-120hz.jsonl

@@ -1,0 +1,1 @@
+gen_frames --scenes 2 --frames 700 --seed 9 --messages --pause > $TT_TMP/r.jsonl && tracetool frames --model matrix-a1 $TT_TMP/r.jsonl

@@ -1,0 +1,1 @@
+tracetool frames --format csv ../../samples/reports.log

@@ -1,0 +1,1 @@
+tracetool frames --format json ../../samples/reports.json

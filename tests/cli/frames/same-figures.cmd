@@ -1,0 +1,1 @@
+gen_frames --scenes 4 --frames 300 --seed 11 --shuffle --messages > $TT_TMP/f.jsonl && gen_frames --scenes 4 --frames 300 --seed 11 --format framestats --repeat > $TT_TMP/f.txt && tracetool frames --format csv $TT_TMP/f.jsonl > $TT_TMP/a.csv && tracetool frames --format csv $TT_TMP/f.txt > $TT_TMP/b.csv && cmp $TT_TMP/a.csv $TT_TMP/b.csv && echo identical && cat $TT_TMP/a.csv

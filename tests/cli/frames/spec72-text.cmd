@@ -1,0 +1,1 @@
+tracetool frames frames-spec72.jsonl

@@ -1,0 +1,1 @@
+tracetool frames --format csv --jank-basis ui frames-spec72.jsonl

@@ -1,0 +1,1 @@
+tracetool frames --format json frames-spec73.txt

@@ -1,0 +1,1 @@
+tracetool report --format jsonl -m report-mapping.txt report-shuffled.jsonl > "$TT_TMP/a" && tracetool report --format jsonl -m report-mapping.txt ../../samples/reports.jsonl > "$TT_TMP/b" && cmp "$TT_TMP/a" "$TT_TMP/b" && echo identical
