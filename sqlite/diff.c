@@ -50,12 +50,13 @@ static const char *const schema[2] = {"b", "n"};
     PCT("level_frozen_count") ", " PCT("level_high_count") ", " PCT("level_middle_count")     \
     ", SUM(frames) FROM " S ".scene_frame_stats WHERE ts IS NULL AND frames > 0 AND "         \
     TRACE_OK("trace_id") " GROUP BY model, scene"
+/* unnamed native frames pair by module and offset (SQL's PRINTF, not C's) */
 #define SQL_SAMPLED(S)                                                                         \
     "SELECT NULL, name, self_dur / 1e6, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END / 1e6, " \
     "0, 1 FROM " S ".slice WHERE category = 'sampled' AND " TRACE_OK("trace_id")             \
     " UNION ALL SELECT NULL, CASE WHEN f.name NOT IN ('', '?\?') THEN f.name "                 \
     "WHEN m.name IS NULL OR f.rel_pc IS NULL THEN '?\?' "                                       \
-    "ELSE m.name || '+' || printf('0x%x', f.rel_pc) END, 0, 0, s.count, 0 FROM " S ".sample s " \
+    "ELSE m.name || '+' || PRINTF('0x%x', f.rel_pc) END, 0, 0, s.count, 0 FROM " S ".sample s " \
     "JOIN " S ".callsite c ON c.id = s.callsite_id JOIN " S ".stack_frame f ON "              \
     "f.id = c.frame_id LEFT JOIN " S ".module m ON m.id = f.module_id WHERE "                 \
     TRACE_OK("s.trace_id")
