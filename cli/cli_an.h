@@ -49,6 +49,9 @@ const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_
 int cli_an_stat(cli_an *a, int64_t trace_id, const char *name, const char *severity,
                 const char *source, uint64_t value, const char *description, tt_error *err);
 
+/* Counted warnings of a reader (a tt_stats sink) become stats rows of the trace. */
+int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_error *err);
+
 /* Importers: read the input (in), write the trace row and everything under it. */
 typedef struct cli_an_trace {
     const char *path, *kind, *sha256, *content_sha256, *import_key, *options;
@@ -58,6 +61,8 @@ typedef struct cli_an_trace {
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+/* Startup event streams (launches = 0) or logcat/am start -W launches (launches = 1). */
+int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_error *err);
 /* Stores the per-scene, all-scene and series statistics of a finished frames analysis;
  * issue_id (0 = none) links Matrix FPS reports. */
 int cli_an_frame_stats(cli_an *a, int64_t trace_id, const tt_frames *f, int64_t issue_id,

@@ -49,8 +49,7 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_erro
     return rc;
 }
 
-/* Counted reader warnings of this input become stats rows. */
-static int reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_error *err)
+int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_error *err)
 {
     int rc = 0;
     for (size_t i = 0; i < tt_stats_count(st) && !rc; i++) {
@@ -119,7 +118,7 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         rc = cli_an_frame_stats(a, t->trace_id, fps, 0, err);
     tt_frames_free(fps);
     if (!rc)
-        rc = reader_stats(a, t->trace_id, st, err);
+        rc = cli_an_reader_stats(a, t->trace_id, st, err);
     if (!rc) {
         const char *c = tt_report_container_name(tt_report_reader_container(r));
         rc = tdb_metadata_add(a->db, t->trace_id, "report_container", NULL, c, err);

@@ -26,8 +26,8 @@ static const char usage[] =
     "      --append            add to an existing database instead of replacing it\n"
     "      --replace           re-import inputs already in the database\n"
     "      --skip-unknown      skip inputs of unknown kind with a warning instead of failing\n"
-    "      --kind KIND         override detection: beat, report, frames, mapping, ignore_mapping,\n"
-    "                          proguard\n"
+    "      --kind KIND         override detection: beat, report, frames, startup, launches,\n"
+    "                          mapping, ignore_mapping, proguard\n"
     "      --format FMT        summary as text (default) or json\n"
     "      --base-ms MS        method-beat time base (uptime ms of the buffer's zero)\n"
     "      --end-ms MS         absolute end time for method-beat frames still open\n"
@@ -207,8 +207,8 @@ static int detect_input(ainput *ai, const aopts *o, tt_mapping *map, cli_ctx *ct
                               : n == 0 ? "empty input: expected a method-beat buffer, a "
                                          "methodMapping.txt or Matrix reports"
                                        : "unknown input kind: expected a method-beat buffer, a "
-                                         "methodMapping.txt, a ProGuard mapping, Matrix reports or "
-                                         "frame data (--kind overrides detection)";
+                                         "methodMapping.txt, a ProGuard mapping, Matrix reports, "
+                                         "frame or startup data (--kind overrides detection)";
         if (!o->skip_unknown) {
             cli_errorf("%s: %s", ai->path, why);
             return CLI_BAD;
@@ -337,6 +337,8 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     case TT_KIND_BEAT: rc = cli_an_beat(a, in, &t, err); break;
     case TT_KIND_REPORT: rc = cli_an_report(a, in, &t, err); break;
     case TT_KIND_FRAMES: rc = cli_an_frames(a, in, &t, err); break;
+    case TT_KIND_STARTUP: rc = cli_an_startup(a, in, &t, 0, err); break;
+    case TT_KIND_LAUNCHES: rc = cli_an_startup(a, in, &t, 1, err); break;
     default:
         rc = tt_error_set(err, TT_EUNSUPPORTED, ai->path, 0, 0, "%s inputs are not analysed yet",
                           tt_kind_name(ai->kind));
@@ -388,6 +390,15 @@ static int summ_row(void *ctx, int event, int ncol, const char *const *names,
     if (!strcmp(s->section, "top_issues"))
         tt_buf_printf(&s->text, "  %8lld ms  %-12s %s%s%s\n", I(1), S(0), S(2),
                       v[3].type == TDB_TEXT ? "  scene " : "", S(3));
+    else if (!strcmp(s->section, "startups")) {
+        tt_buf_printf(&s->text, "  %-8s %-14s %6lld ms", S(0), S(1),
+                      v[2].type == TDB_INT ? I(2) : I(5));
+        if (v[3].type == TDB_INT)
+            tt_buf_printf(&s->text, "  ttid %lld ms", I(3));
+        if (v[4].type == TDB_INT)
+            tt_buf_printf(&s->text, "  ttfd %lld ms", I(4));
+        tt_buf_puts(&s->text, "\n");
+    }
     else if (!strcmp(s->section, "issues_by_stack_key"))
         tt_buf_printf(&s->text, "  %5lld x  %-12s max %lld ms, avg %lld ms  %s\n", I(2), S(0),
                       I(3), I(4), S(1));
@@ -489,6 +500,7 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
         {"top_issues", "top evil methods by cost:\n", tdb_summary_top_issues},
         {"issues_by_stack_key", "issues by stack key:\n", tdb_summary_by_key},
         {"worst_scenes", "worst scenes (frozen and high drop-level frames):\n", tdb_summary_scenes},
+        {"startups", "startups, slowest first:\n", tdb_summary_startups},
     };
     tt_jsonw_key(&s->json, "counts");
     tt_jsonw_obj_begin(&s->json);
@@ -535,8 +547,8 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_SKIP: o->skip_unknown = 1; break;
         case O_KIND:
             if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
-                cli_errorf("option --kind: expected one of beat, report, frames, mapping, "
-                           "ignore_mapping, proguard, got \"%s\"", optarg);
+                cli_errorf("option --kind: expected one of beat, report, frames, startup, launches, "
+                           "mapping, ignore_mapping, proguard, got \"%s\"", optarg);
                 return CLI_BAD;
             }
             break;
@@ -661,11 +673,21 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     if (rc)
         goto done;
     /* pass 2: the database */
-    if ((rc = tdb_open_write(&a.db, o.out, o.append, &err))) {
+    /* no signal between creating the temporary file and registering it for removal */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    rc = tdb_open_write(&a.db, o.out, o.append, &err);
+    if (!rc)
+        guard_tmp(tdb_tmp_path(a.db));
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (rc) {
         rc = cli_err(&err);
         goto done;
     }
-    guard_tmp(tdb_tmp_path(a.db));
     const char *mapping_path = o.nmaps ? o.maps[0] : NULL;
     for (size_t i = o.nmaps; i < inputs.len && !mapping_path; i++)
         if (TT_VEC_AT(&inputs, ainput, i).status == IN_MAPPING &&

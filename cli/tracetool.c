@@ -15,7 +15,7 @@ static const cli_cmd commands[] = {
 
     {"frames", cmd_frames, "frame drops, FPS and jank per scene; Matrix FPS replays", 0},
 
-    /* startup */
+    {"startup", cmd_startup, "startup segments, TTID/TTFD, Matrix startup replay, verdicts", 0},
 
     /* samples, export */
 

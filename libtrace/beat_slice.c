@@ -135,7 +135,7 @@ static void beat_exit(tt_bslicer *b, uint32_t id, int64_t t)
         b->st.stray_exits++;
         return;
     }
-    /* frames above the match never saw their exit (exception unwinding) */
+    /* frames above the match never returned normally: an exception unwound them */
     while (b->open.len > k) {
         uint32_t i = TT_VEC_AT(&b->open, uint32_t, --b->open.len);
         close_slice(b, i, t, TT_SLICE_UNTERMINATED);

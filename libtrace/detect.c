@@ -8,6 +8,7 @@
 
 static const char *const names[TT_KIND__COUNT] = {
     "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database", "frames",
+    "startup", "launches",
 };
 
 const char *tt_kind_name(tt_kind k)
@@ -75,6 +76,16 @@ static int looks_proguard(const char *p, size_t n)
     return 0;
 }
 
+int tt__looks_launches(const char *p, size_t n)
+{
+    static const char *const marks[] = {"Displayed ", "Fully drawn ", "Starting: Intent",
+                                        "TotalTime:", "LaunchState:", "Status: "};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (tt__memmem(p, n, marks[i], strlen(marks[i])))
+            return 1;
+    return 0;
+}
+
 tt_kind tt_detect(const unsigned char *up, size_t n)
 {
     const char *p = (const char *)up;
@@ -101,12 +112,16 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
             return TT_KIND_REPORT;
         if (tt_frames_detect(p, n) == TT_FIN_JSONL)
             return TT_KIND_FRAMES;
+        if (p[k] == '{' && tt__memmem(p + k, n - k, "\"kind\"", 6))
+            return TT_KIND_STARTUP; /* startup.md 4.2 events carry "kind" */
         return TT_KIND_UNKNOWN;
     }
     if (tt__memmem(p, n, "tag[", 4) && tt__memmem(p, n, "content[", 8))
         return TT_KIND_REPORT;
     if (tt_frames_detect(p, n) == TT_FIN_FRAMESTATS)
         return TT_KIND_FRAMES;
+    if (tt__looks_launches(p, n))
+        return TT_KIND_LAUNCHES;
     if (looks_beat_text(p, n))
         return TT_KIND_BEAT;
     if (looks_proguard(p, n))

@@ -217,6 +217,8 @@ int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx
         "UNION ALL SELECT 'call_nodes', COUNT(*) FROM call_node WHERE tree_id IN "
         "  (SELECT id FROM call_tree WHERE trace_id >= ?1) "
         "UNION ALL SELECT 'ui_frames', COUNT(*) FROM ui_frame WHERE trace_id >= ?1 "
+        "UNION ALL SELECT 'startups', COUNT(*) FROM startup WHERE trace_id >= ?1 "
+        "UNION ALL SELECT 'launches', COUNT(*) FROM launch WHERE trace_id >= ?1 "
         "UNION ALL SELECT 'warnings', COALESCE(SUM(value), 0) FROM stats WHERE trace_id >= ?1 "
         "  AND severity IN ('notice','data_loss','error')";
     return summary(db, sql, first_trace, 0, fn, ctx, err);
@@ -256,5 +258,15 @@ int tdb_summary_scenes(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn
         "AND frames > 0 GROUP BY scene, model "
         "ORDER BY 1000.0 * (SUM(level_frozen_count) + SUM(level_high_count)) / SUM(frames) DESC, "
         "avg_fps, scene LIMIT ?2";
+    return summary(db, sql, first_trace, limit, fn, ctx, err);
+}
+
+int tdb_summary_startups(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
+                         tt_error *err)
+{
+    static const char sql[] =
+        "SELECT kind, source, dur / 1000000 AS dur_ms, ttid_dur / 1000000 AS ttid_ms, "
+        "ttfd_dur / 1000000 AS ttfd_ms, startup_duration_ms FROM startup WHERE trace_id >= ?1 "
+        "ORDER BY COALESCE(dur / 1000000, startup_duration_ms) DESC, id LIMIT ?2";
     return summary(db, sql, first_trace, limit, fn, ctx, err);
 }

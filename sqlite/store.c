@@ -781,3 +781,77 @@ int tdb_scene_stats_add(tdb_db *db, const tdb_scene_stats *s, tt_error *err)
     b_id(st, 29, s->issue_id);
     return step_done(db, st, NULL, err);
 }
+
+int tdb_startup_add(tdb_db *db, const tdb_startup *s, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st =
+        prep(db, ST_STARTUP_ADD,
+             "INSERT INTO startup (trace_id, kind, source, ts, dur, start_event, end_event, "
+             "application_create_ms, application_create_scene, first_activity_create_ms, "
+             "startup_duration_ms, ttid_dur, ttfd_dur, matrix_over_threshold, "
+             "matrix_stack_collected, vitals_excessive, issue_id) "
+             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+             err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, s->trace_id);
+    b_text(st, 2, s->kind);
+    b_text(st, 3, s->source);
+    b_int(st, 4, s->have_ts, s->ts);
+    b_int(st, 5, s->have_dur, s->dur);
+    b_text(st, 6, s->start_event);
+    b_text(st, 7, s->end_event);
+    b_int(st, 8, s->have_matrix, s->application_create_ms);
+    b_int(st, 9, s->have_matrix, s->application_create_scene);
+    b_int(st, 10, s->have_matrix, s->first_activity_create_ms);
+    b_int(st, 11, s->have_matrix, s->startup_duration_ms);
+    b_int(st, 12, s->have_ttid, s->ttid_dur);
+    b_int(st, 13, s->have_ttfd, s->ttfd_dur);
+    sqlite3_bind_int(st, 14, s->matrix_over_threshold ? 1 : 0);
+    sqlite3_bind_int(st, 15, s->matrix_stack_collected ? 1 : 0);
+    sqlite3_bind_int(st, 16, s->vitals_excessive ? 1 : 0);
+    b_id(st, 17, s->issue_id);
+    return step_done(db, st, id, err);
+}
+
+int tdb_segment_add(tdb_db *db, int64_t startup_id, int ordinal, const char *name,
+                    const char *from_event, const char *to_event, int have_ts, int64_t ts,
+                    int64_t dur, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_SEGMENT_ADD,
+                            "INSERT INTO startup_segment (startup_id, ordinal, name, from_event, "
+                            "to_event, ts, dur) VALUES (?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, startup_id);
+    sqlite3_bind_int(st, 2, ordinal);
+    b_text(st, 3, name);
+    b_text(st, 4, from_event);
+    b_text(st, 5, to_event);
+    b_int(st, 6, have_ts, ts);
+    sqlite3_bind_int64(st, 7, dur);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_LAUNCH_ADD,
+                            "INSERT INTO launch (trace_id, source, component, launch_state, "
+                            "status, total_ms, wait_ms, this_ms, fully_drawn_ms, log_time) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, l->trace_id);
+    b_text(st, 2, l->source);
+    b_text(st, 3, l->component ? l->component : "");
+    b_text(st, 4, l->launch_state);
+    b_text(st, 5, l->status);
+    b_int(st, 6, l->have_total, l->total_ms);
+    b_int(st, 7, l->have_wait, l->wait_ms);
+    b_int(st, 8, l->have_this, l->this_ms);
+    b_int(st, 9, l->have_fully_drawn, l->fully_drawn_ms);
+    b_text(st, 10, l->log_time && l->log_time[0] ? l->log_time : NULL);
+    return step_done(db, st, NULL, err);
+}

@@ -162,6 +162,33 @@ typedef struct tdb_scene_stats {
 } tdb_scene_stats;
 int tdb_scene_stats_add(tdb_db *db, const tdb_scene_stats *s, tt_error *err);
 
+/* ---- startup (storage.md 3.6) ---- */
+typedef struct tdb_startup {
+    int64_t trace_id;
+    const char *kind, *source; /* 'cold','warm','hot','unknown'; 'events','matrix_report' */
+    int have_ts, have_dur;
+    int64_t ts, dur;
+    const char *start_event, *end_event;
+    int have_matrix;           /* the Matrix report columns */
+    int64_t application_create_ms, application_create_scene, first_activity_create_ms,
+        startup_duration_ms;
+    int have_ttid, have_ttfd;
+    int64_t ttid_dur, ttfd_dur;
+    int matrix_over_threshold, matrix_stack_collected, vitals_excessive;
+    int64_t issue_id; /* 0 = none */
+} tdb_startup;
+int tdb_startup_add(tdb_db *db, const tdb_startup *s, int64_t *id, tt_error *err);
+int tdb_segment_add(tdb_db *db, int64_t startup_id, int ordinal, const char *name,
+                    const char *from_event, const char *to_event, int have_ts, int64_t ts,
+                    int64_t dur, tt_error *err);
+typedef struct tdb_launch {
+    int64_t trace_id;
+    const char *source, *component, *launch_state, *status, *log_time; /* NULL = absent */
+    int have_total, have_wait, have_this, have_fully_drawn;
+    int64_t total_ms, wait_ms, this_ms, fully_drawn_ms;
+} tdb_launch;
+int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err);
+
 /* ---- summaries for analyze (rows of traces with id >= first_trace) ---- */
 /* Row counts of the main tables: columns (table, rows). */
 int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx,
@@ -177,6 +204,9 @@ int tdb_summary_by_key(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn
  * frames, avg_fps, jank_frames, bad_frames). */
 int tdb_summary_scenes(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
                        tt_error *err);
+/* Startups: (kind, source, dur_ms, ttid_ms, ttfd_ms, startup_duration_ms), slowest first. */
+int tdb_summary_startups(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
+                         tt_error *err);
 
 /* ---- diff (storage.md 8): two databases compared by canonical name, never by id ---- */
 typedef struct tdb_diff tdb_diff;

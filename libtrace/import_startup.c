@@ -1,0 +1,368 @@
+/* Startup inputs: the JSON-lines event stream (startup.md 4.2), logcat Displayed / Fully
+ * drawn lines (4.3) and `am start -W` blocks (4.4); detection by content. */
+#include "tt.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+static const char *const kind_names[TT_SU_NKINDS] = {
+    "launch_intent", "process_start", "first_method", "bind_application_begin",
+    "bind_application_end", "app_create_end", "activity_create", "activity_start",
+    "activity_resume", "activity_stop", "activity_destroy", "window_focus", "first_frame",
+    "fully_drawn", "time_base",
+};
+
+const char *tt_su_kind_name(int kind)
+{
+    return kind >= 0 && kind < TT_SU_NKINDS ? kind_names[kind] : NULL;
+}
+
+/* ---- detection ---- */
+static int has(const char *p, size_t n, const char *needle)
+{
+    return tt__memmem(p, n, needle, strlen(needle)) != NULL;
+}
+
+int tt_su_detect(const char *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)p[k];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') /* binary: only a buffer */
+            return tt_detect((const unsigned char *)p, n) == TT_KIND_BEAT ? TT_SU_IN_BEAT
+                                                                          : TT_SU_IN_UNKNOWN;
+    }
+    size_t i = 0;
+    if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        i = 3;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    if (i < n && (p[i] == '{' || p[i] == '[')) {
+        if (p[i] == '{' && has(p + i, n - i, "\"kind\""))
+            return TT_SU_IN_EVENTS;
+        if (has(p + i, n - i, "\"tag\""))
+            return TT_SU_IN_REPORT;
+        return TT_SU_IN_UNKNOWN;
+    }
+    if (tt__looks_launches(p, n))
+        return TT_SU_IN_LAUNCHES;
+    if (has(p, n, "tag["))
+        return TT_SU_IN_REPORT;
+    tt_kind k = tt_detect((const unsigned char *)p, n); /* buffers and mappings */
+    if (k == TT_KIND_BEAT)
+        return TT_SU_IN_BEAT;
+    return k == TT_KIND_MAPPING || k == TT_KIND_IGNORE ? TT_SU_IN_MAPPING : TT_SU_IN_UNKNOWN;
+}
+
+/* ---- event stream ---- */
+static int ev_err(tt_error *err, const char *file, uint64_t line, const char *fmt,
+                  const char *a, const char *b)
+{
+    return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line, fmt, a, b);
+}
+
+/* Optional string member: 0 absent, 1 present, -1 wrong type. */
+static int get_str(json_t *o, const char *k, const char **v, size_t *n)
+{
+    json_t *x = json_object_get(o, k);
+    if (!x || json_is_null(x))
+        return 0;
+    if (!json_is_string(x))
+        return -1;
+    *v = json_string_value(x);
+    *n = json_string_length(x);
+    return 1;
+}
+
+static int get_int(json_t *o, const char *k, int64_t *v)
+{
+    json_t *x = json_object_get(o, k);
+    if (!x || json_is_null(x))
+        return 0;
+    if (!json_is_integer(x))
+        return -1;
+    *v = (int64_t)json_integer_value(x);
+    return 1;
+}
+
+static int get_bool(json_t *o, const char *k, int *v)
+{
+    json_t *x = json_object_get(o, k);
+    if (!x || json_is_null(x))
+        return 0;
+    if (!json_is_boolean(x))
+        return -1;
+    *v = json_is_true(x);
+    return 1;
+}
+
+static int kind_of(const char *k)
+{
+    for (int i = 0; i < TT_SU_NKINDS; i++)
+        if (!strcmp(k, kind_names[i]))
+            return i;
+    return -1;
+}
+
+static int needs_activity(int kind)
+{
+    return kind >= TT_SU_ACTIVITY_CREATE && kind <= TT_SU_FULLY_DRAWN;
+}
+
+static int intern_member(tt_startup *s, json_t *o, const char *k, uint32_t *id, int required,
+                         int kind, const char *file, uint64_t line, tt_error *err)
+{
+    const char *v;
+    size_t n;
+    int r = get_str(o, k, &v, &n);
+    if (r < 0)
+        return ev_err(err, file, line, "%s: expected a string for \"%s\"", kind_names[kind], k);
+    if (r == 0) {
+        if (required)
+            return ev_err(err, file, line, "%s: missing required field \"%s\"", kind_names[kind],
+                          k);
+        *id = TT__SU_NONE;
+        return 0;
+    }
+    if (n == 0 && required)
+        return ev_err(err, file, line, "%s: empty \"%s\"", kind_names[kind], k);
+    *id = tt_startup__intern(s, v, n);
+    return *id == TT__SU_NONE ? tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory") : 0;
+}
+
+/* Kind-specific fields of one event. */
+static int parse_fields(tt_startup *s, json_t *o, tt__su_event *e, const char *file,
+                        tt_error *err)
+{
+    uint64_t line = e->line;
+    int k = e->kind, r;
+    if (needs_activity(k)) {
+        if ((r = intern_member(s, o, "activity", &e->activity, 1, k, file, line, err)))
+            return r;
+        if ((r = intern_member(s, o, "instance", &e->instance, 0, k, file, line, err)))
+            return r;
+        if (e->instance == TT__SU_NONE)
+            e->instance = e->activity;
+    }
+    if (k == TT_SU_LAUNCH_INTENT &&
+        (r = intern_member(s, o, "component", &e->component, 0, k, file, line, err)))
+        return r;
+    if (k == TT_SU_WINDOW_FOCUS && get_bool(o, "focus", &e->focus) < 0)
+        return ev_err(err, file, line, "%s: expected true or false for \"%s\"", kind_names[k],
+                      "focus");
+    if (k == TT_SU_APP_CREATE_END) {
+        int64_t v;
+        r = get_int(o, "scene", &v);
+        if (r <= 0)
+            return ev_err(err, file, line,
+                          r ? "%s: expected an integer for \"%s\""
+                            : "%s: missing required field \"%s\"",
+                          kind_names[k], "scene");
+        if (v < INT32_MIN || v > INT32_MAX)
+            return ev_err(err, file, line, "%s: \"%s\" out of the int range", kind_names[k],
+                          "scene");
+        e->scene = (int32_t)v;
+        e->launch = v == 100 || v == 126 || v == 159;
+        if (get_bool(o, "launch", &e->launch) < 0)
+            return ev_err(err, file, line, "%s: expected true or false for \"%s\"",
+                          kind_names[k], "launch");
+    }
+    if (k == TT_SU_TIME_BASE) {
+        r = get_int(o, "base_ms", &e->base_ms);
+        if (r <= 0)
+            return ev_err(err, file, line,
+                          r ? "%s: expected an integer for \"%s\""
+                            : "%s: missing required field \"%s\"",
+                          kind_names[k], "base_ms");
+    }
+    return 0;
+}
+
+/* Time of an event: ts_ms or ts_ns, exactly one, non-negative. */
+static int parse_time(json_t *o, tt__su_event *e, const char *file, tt_error *err)
+{
+    int64_t ms = 0, ns = 0;
+    int a = get_int(o, "ts_ms", &ms), b = get_int(o, "ts_ns", &ns);
+    if (a < 0 || b < 0)
+        return ev_err(err, file, e->line, "%s: expected an integer for \"%s\"",
+                      kind_names[e->kind], a < 0 ? "ts_ms" : "ts_ns");
+    if (a == 0 && b == 0)
+        return ev_err(err, file, e->line, "%s: missing time (\"%s\" or \"ts_ns\")",
+                      kind_names[e->kind], "ts_ms");
+    if (a && b)
+        return ev_err(err, file, e->line, "%s: both \"%s\" and \"ts_ns\" given",
+                      kind_names[e->kind], "ts_ms");
+    if ((a && ms < 0) || (b && ns < 0))
+        return ev_err(err, file, e->line, "%s: negative time in \"%s\"", kind_names[e->kind],
+                      a ? "ts_ms" : "ts_ns");
+    if (a && ms > INT64_MAX / 1000000)
+        return ev_err(err, file, e->line, "%s: \"%s\" out of range", kind_names[e->kind],
+                      "ts_ms");
+    e->ms = a ? ms : ns / 1000000;
+    e->ns = a ? ms * 1000000 : ns;
+    return 0;
+}
+
+static int parse_event(tt_startup *s, const char *p, size_t n, uint64_t line, const char *file,
+                       tt__su_event *e, int *has_pid, int64_t *pid, tt_error *err)
+{
+    json_error_t je;
+    json_t *o = json_loadb(p, n, JSON_REJECT_DUPLICATES, &je);
+    if (!o)
+        return ev_err(err, file, line, "malformed JSON: %s%s", je.text, "");
+    int rc = 0;
+    memset(e, 0, sizeof *e);
+    e->line = line;
+    e->activity = e->instance = e->component = TT__SU_NONE;
+    e->focus = 1;
+    const char *k;
+    size_t kn;
+    if (!json_is_object(o)) {
+        rc = ev_err(err, file, line, "expected a JSON object per line%s%s", "", "");
+    } else if (get_str(o, "kind", &k, &kn) <= 0) {
+        rc = ev_err(err, file, line, "missing or non-string \"kind\"%s%s", "", "");
+    } else if ((e->kind = kind_of(k)) < 0) {
+        char snip[64];
+        tt__snippet(snip, sizeof snip, k, kn);
+        rc = ev_err(err, file, line, "unknown event kind \"%s\"%s", snip, "");
+    } else if (!(rc = parse_time(o, e, file, err))) {
+        int r = get_int(o, "pid", pid);
+        if (r < 0)
+            rc = ev_err(err, file, line, "%s: expected an integer for \"%s\"",
+                        kind_names[e->kind], "pid");
+        else
+            *has_pid = r;
+        if (!rc)
+            rc = parse_fields(s, o, e, file, err);
+    }
+    json_decref(o);
+    return rc;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+    const tt__su_event *x = a, *y = b;
+    if (x->ns != y->ns)
+        return x->ns < y->ns ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line; /* stable: file order */
+}
+
+static int flush(tt_startup *s, const char *file, int has_pid, int64_t pid, uint64_t unsorted,
+                 uint64_t first_unsorted, tt_error *err)
+{
+    if (s->ev.len == 0)
+        return 0;
+    if (unsorted) {
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s:%llu: event earlier than the previous one; events sorted "
+                 "by time", file, (unsigned long long)first_unsorted);
+        tt_stats_add(s->stats, "startup_events_unsorted", file, TT_SEV_WARN, (int64_t)unsorted,
+                     ex);
+        qsort(s->ev.data, s->ev.len, sizeof(tt__su_event), cmp_event);
+    }
+    int rc = tt_startup__process(s, file, has_pid, pid, err);
+    s->ev.len = 0;
+    return rc;
+}
+
+int tt_startup_read_events(tt_startup *s, tt_input *in, tt_error *err)
+{
+    const char *file = tt_input_name(in);
+    const char *line;
+    size_t len;
+    uint64_t lineno, unsorted = 0, first_unsorted = 0;
+    int64_t cur_pid = 0, last_ns = 0;
+    int cur_has_pid = 0, rc, any = 0;
+    s->ev.len = 0;
+    while ((rc = tt_input_line(in, &line, &len, &lineno, err)) == 0) {
+        const char *p = line;
+        size_t n = len;
+        if (lineno == 1 && n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) {
+            p += 3;
+            n -= 3;
+        }
+        tt__trim(&p, &n);
+        if (n == 0)
+            continue;
+        tt__su_event e;
+        int has_pid = 0;
+        int64_t pid = 0;
+        if ((rc = parse_event(s, p, n, lineno, file, &e, &has_pid, &pid, err)))
+            return rc;
+        any = 1;
+        if (has_pid && (!cur_has_pid || pid != cur_pid)) {
+            if ((rc = flush(s, file, cur_has_pid, cur_pid, unsorted, first_unsorted, err)))
+                return rc;
+            cur_has_pid = 1;
+            cur_pid = pid;
+            unsorted = 0;
+        }
+        if (s->ev.len && e.ns < last_ns) {
+            if (!unsorted)
+                first_unsorted = lineno;
+            unsorted++;
+        } else {
+            last_ns = e.ns;
+        }
+        if (!tt_vec_push(&s->ev, &e))
+            return tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
+    }
+    if (rc != TT_DONE)
+        return rc;
+    if (!any)
+        return tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0, "no startup events found");
+    return flush(s, file, cur_has_pid, cur_pid, unsorted, first_unsorted, err);
+}
+
+/* ---- durations (TimeUtils.formatDuration) ---- */
+int tt_su_parse_duration(const char *s, size_t n, int64_t *ms, size_t *used)
+{
+    static const struct {
+        const char *u;
+        int64_t f;
+    } units[] = {{"d", 86400000}, {"h", 3600000}, {"ms", 1}, {"m", 60000}, {"s", 1000}};
+    static const int rank[] = {0, 1, 4, 2, 3}; /* required order d h m s ms */
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    if (i < n && s[i] == '0' && (i + 1 == n || !(s[i + 1] >= '0' && s[i + 1] <= '9')) &&
+        !(i + 1 < n && (s[i + 1] == 'd' || s[i + 1] == 'h' || s[i + 1] == 'm' ||
+                        s[i + 1] == 's'))) {
+        *ms = 0;
+        *used = i + 1;
+        return 0;
+    }
+    int64_t total = 0;
+    int last = -1, parts = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+        int64_t v = 0;
+        size_t j = i;
+        while (j < n && s[j] >= '0' && s[j] <= '9') {
+            if (v > (INT64_MAX - 9) / 10)
+                return TT_EFORMAT;
+            v = v * 10 + (s[j++] - '0');
+        }
+        int u = -1;
+        for (int k = 0; k < 5 && u < 0; k++) {
+            size_t ul = strlen(units[k].u);
+            if (j + ul <= n && !memcmp(s + j, units[k].u, ul))
+                u = k;
+        }
+        if (u < 0 || rank[u] <= last)
+            return TT_EFORMAT;
+        if (v > INT64_MAX / units[u].f / 2 || total > INT64_MAX / 2)
+            return TT_EFORMAT;
+        total += v * units[u].f;
+        last = rank[u];
+        i = j + strlen(units[u].u);
+        parts++;
+    }
+    if (!parts)
+        return TT_EFORMAT;
+    *ms = neg ? -total : total;
+    *used = i;
+    return 0;
+}

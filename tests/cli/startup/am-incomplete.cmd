@@ -1,0 +1,1 @@
+tracetool startup --format jsonl startup/am-incomplete.txt

@@ -1,0 +1,1 @@
+tracetool startup --cold-ms soon startup/warm.jsonl

@@ -1,0 +1,1 @@
+tracetool startup startup/bad-type.jsonl

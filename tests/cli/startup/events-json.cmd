@@ -1,0 +1,1 @@
+tracetool startup --splash com.app.Splash --format json ../../samples/startup-events.jsonl

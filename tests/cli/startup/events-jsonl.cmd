@@ -1,0 +1,1 @@
+tracetool startup --splash com.app.Splash --format jsonl ../../samples/startup-events.jsonl

@@ -1,0 +1,1 @@
+tracetool startup --splash com.app.Splash ../../samples/startup-events.jsonl

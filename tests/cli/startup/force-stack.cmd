@@ -1,0 +1,1 @@
+cd "$TT_TMP" && gen_startup events > slow.jsonl && gen_startup beat > slow.beat && tracetool startup --splash com.example.shop.SplashActivity --cold-ms 20000 --force-stack --format csv slow.jsonl slow.beat

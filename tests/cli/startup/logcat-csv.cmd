@@ -1,0 +1,1 @@
+tracetool startup --format csv --table launches ../../samples/startup-logcat.txt

@@ -1,0 +1,1 @@
+tracetool startup --matrix-compat --splash com.app.Splash --format jsonl startup/warm.jsonl

@@ -1,0 +1,1 @@
+tracetool startup --matrix-compat --format csv startup/warm.jsonl

@@ -1,0 +1,1 @@
+tracetool startup --matrix-compat --format jsonl startup/quirk30s.jsonl

@@ -1,0 +1,1 @@
+tracetool startup --splash com.app.Splash --format csv ../../samples/startup-events.jsonl ../../samples/reports.jsonl

@@ -1,0 +1,1 @@
+tracetool startup --format json ../../samples/reports.log

@@ -1,0 +1,1 @@
+tracetool startup ../../samples/reports.jsonl

@@ -1,0 +1,1 @@
+cd "$TT_TMP" && gen_startup events > slow.jsonl && gen_startup beat | gzip > slow.beat.gz && gen_startup mapping > slow.map && tracetool startup --splash com.example.shop.SplashActivity --format jsonl slow.map slow.jsonl slow.beat.gz

@@ -1,0 +1,1 @@
+cd "$TT_TMP" && gen_startup events > slow.jsonl && gen_startup beat > slow.beat && gen_startup mapping > slow.map && tracetool startup --splash com.example.shop.SplashActivity --beat slow.beat -m slow.map slow.jsonl

@@ -1,0 +1,1 @@
+cd "$TT_TMP" && (echo "{\"kind\":\"time_base\",\"ts_ms\":9990,\"base_ms\":9990}"; gen_startup events) > tb.jsonl && gen_startup beat > slow.beat && tracetool startup --matrix-compat --splash com.example.shop.SplashActivity tb.jsonl slow.beat

@@ -1,0 +1,1 @@
+tracetool startup --matrix-compat startup/unsorted.jsonl
