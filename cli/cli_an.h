@@ -70,4 +70,10 @@ int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_er
 int cli_an_frame_stats(cli_an *a, int64_t trace_id, const tt_frames *f, int64_t issue_id,
                        tt_error *err);
 
+/* analyze without its summary, for other commands (diff): maps are -m files, inputs the
+ * arguments (directories expanded), the database is written to out. Returns an exit code
+ * after printing any error; the caller handles signals (out's "<out>.tmp-<pid>"). */
+int cli_analyze_paths(const char *out, char *const *maps, size_t nmaps, const char *proguard,
+                      char *const *inputs, int ninputs, cli_ctx *ctx);
+
 #endif

@@ -599,18 +599,11 @@ static void an_free(cli_an *a)
     tt_buf_free(&a->tmp);
 }
 
-int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
+/* Everything after option parsing: the inputs args[0..nargs) into o.out; the summary is
+ * printed when print is set. Signal handlers are the caller's. */
+static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx *ctx, int print)
 {
-    char *maps[argc > 0 ? argc : 1];
-    aopts o = {.out = "trace.db", .kind = -1, .maps = maps};
-    cli_an a = {.cli = ctx, .evil_ms = 700, .trim = 30};
-    int rc = parse_opts(argc, argv, &o, &a);
-    if (rc)
-        return rc == -100 ? CLI_OK : rc;
-    if (optind >= argc) {
-        cli_errorf("analyze: missing INPUT");
-        return cli_usage(usage, 1);
-    }
+    int rc = 0;
     a.map = tt_mapping_new();
     a.arena = tt_arena_new();
     a.names = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.names);
@@ -629,13 +622,13 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
     for (size_t i = 0; i < o.nmaps && !rc; i++)
         rc = add_input(&inputs, o.maps[i]);
     int nstdin = 0;
-    for (int i = optind; i < argc && !rc; i++) {
+    for (int i = 0; i < nargs && !rc; i++) {
         struct stat sb;
-        nstdin += !strcmp(argv[i], "-");
-        if (strcmp(argv[i], "-") && !stat(argv[i], &sb) && S_ISDIR(sb.st_mode))
-            rc = expand_dir(&inputs, argv[i]);
+        nstdin += !strcmp(args[i], "-");
+        if (strcmp(args[i], "-") && !stat(args[i], &sb) && S_ISDIR(sb.st_mode))
+            rc = expand_dir(&inputs, args[i]);
         else
-            rc = add_input(&inputs, argv[i]);
+            rc = add_input(&inputs, args[i]);
     }
     if (!rc && nstdin > 1) {
         cli_errorf("analyze: standard input ('-') given more than once");
@@ -684,11 +677,6 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
     if (rc)
         goto done;
     /* pass 2: the database */
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
     /* no signal between creating the temporary file and registering it for removal */
     sigset_t block, old;
     sigemptyset(&block);
@@ -738,9 +726,9 @@ fail:
         cli_warnf("%llu stack lines or calls have method ids missing from the mapping: the "
                   "mapping probably belongs to another build",
                   (unsigned long long)a.unknown_ids);
-    if (o.format == 1)
+    if (print && o.format == 1)
         cli_out_buf(&s.json.buf);
-    else
+    else if (print)
         cli_out_buf(&s.text);
 done:
     guard_tmp(NULL);
@@ -754,4 +742,33 @@ done:
     free(stdin_data);
     stdin_data = NULL;
     return rc;
+}
+
+int cli_analyze_paths(const char *out, char *const *maps, size_t nmaps, const char *proguard,
+                      char *const *inputs, int ninputs, cli_ctx *ctx)
+{
+    aopts o = {.out = out, .proguard = proguard, .kind = -1, .maps = (char **)maps,
+               .nmaps = nmaps};
+    cli_an a = {.cli = ctx, .evil_ms = 700, .trim = 30};
+    return analyze_run(o, a, inputs, ninputs, ctx, 0);
+}
+
+int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
+{
+    char *maps[argc > 0 ? argc : 1];
+    aopts o = {.out = "trace.db", .kind = -1, .maps = maps};
+    cli_an a = {.cli = ctx, .evil_ms = 700, .trim = 30};
+    int rc = parse_opts(argc, argv, &o, &a);
+    if (rc)
+        return rc == -100 ? CLI_OK : rc;
+    if (optind >= argc) {
+        cli_errorf("analyze: missing INPUT");
+        return cli_usage(usage, 1);
+    }
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    return analyze_run(o, a, argv + optind, argc - optind, ctx, 1);
 }

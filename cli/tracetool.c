@@ -22,7 +22,7 @@ static const cli_cmd commands[] = {
 
     {"symbolicate", cmd_symbolicate, "native addresses to functions, source lines, inline chains", 0},
 
-    /* diff */
+    {"diff", cmd_diff, "compare two builds by method, issue, startup, scene; a CI gate", 0},
 
     {"help", cmd_help, "show help for a command", 0},
 };

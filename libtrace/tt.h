@@ -1217,4 +1217,45 @@ typedef struct tt_resolver {
 int tt_resolve(const tt_resolver *r, tt_native_frame *frames, size_t cap,
                const tt_native_loc *loc, tt_error *err);
 
+/* ---- string interning (intern.c): dense ids for byte strings ---- */
+typedef struct tt_intern tt_intern;
+/* Owned by the caller, free with tt_intern_free (accepts NULL). NULL on out of memory. */
+tt_intern *tt_intern_new(void);
+void tt_intern_free(tt_intern *t);
+/* The id of the n bytes at s (0, 1, 2, ... in first-seen order), added when new; 0 or
+ * TT_ENOMEM. The bytes may contain NULs. */
+int tt_intern_get(tt_intern *t, const char *s, size_t n, uint32_t *id);
+/* The interned bytes of id, NUL-terminated; borrowed until tt_intern_free. *n may be NULL. */
+const char *tt_intern_str(const tt_intern *t, uint32_t id, size_t *n);
+size_t tt_intern_count(const tt_intern *t);
+
+/* ---- diff thresholds, CI gates and name matching (diff.c; tracetool-diff(1)) ---- */
+#define TT_GATES_MAX 32
+typedef struct tt_gate {
+    const char *metric; /* canonical metric name (static string of tt_diff_metric_names) */
+    int dir;            /* +1: an increase is a regression; -1: a decrease is */
+    int is_pct;         /* value is a percentage of the base value; else absolute */
+    double value;       /* >= 0 */
+} tt_gate;
+/* The metric names --fail-on accepts, NULL-terminated (aliases "fps", "jank" excluded). */
+const char *const *tt_diff_metric_names(void);
+/* The natural regression direction of a canonical metric (+1 or -1); 0 if unknown. */
+int tt_diff_metric_dir(const char *metric);
+/* A percentage: "25%", "25" or "2.5"; 0 <= value <= 1e6. */
+int tt_diff_parse_pct(double *out, const char *s, tt_error *err);
+/* A --fail-on list "METRIC=[+|-]NUMBER[%|ms][,...]" (at most cap items). Without a sign the
+ * metric's natural direction applies; aliases are replaced by canonical names. */
+int tt_diff_parse_gates(tt_gate *out, size_t cap, size_t *n, const char *s, tt_error *err);
+/* 1 when base -> new regresses beyond g: dir * (new - base) > value, or, for a percentage,
+ * > value % of |base| (never when base is 0: a relative change from nothing is undefined).
+ * *amount (may be NULL) receives dir * (new - base). */
+int tt_gate_trips(const tt_gate *g, double base, double new_value, double *amount);
+/* Writes g as "metric=+10%" into out (cap bytes). */
+void tt_gate_format(char *out, size_t cap, const tt_gate *g);
+/* Cross-build matching (storage.md 8): TT_NAME_UNRESOLVED for "<unknown id N>",
+ * "unresolved:..." keys, raw addresses and "??"; TT_NAME_OBFUSCATED when both the class
+ * and the method segment of a Java key are one or two lowercase letters ("a.b.c(int)"). */
+enum { TT_NAME_OK = 0, TT_NAME_UNRESOLVED = 1, TT_NAME_OBFUSCATED = 2 };
+int tt_name_classify(const char *name);
+
 #endif

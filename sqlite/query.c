@@ -9,7 +9,7 @@
 #include "tdb_int.h"
 
 /* "file:" URI with every byte outside the unreserved set percent-encoded. */
-static char *path_uri(const char *path, int immutable)
+char *tdb__path_uri(const char *path, int immutable)
 {
     size_t n = strlen(path);
     char *u = malloc(n * 3 + 64);
@@ -29,7 +29,7 @@ static char *path_uri(const char *path, int immutable)
 
 static int open_ro(tdb_db *db, int immutable, tt_error *err)
 {
-    char *uri = path_uri(db->path, immutable);
+    char *uri = tdb__path_uri(db->path, immutable);
     if (!uri)
         return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
     int rc = sqlite3_open_v2(uri, &db->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);

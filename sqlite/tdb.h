@@ -235,4 +235,44 @@ int tdb_summary_scenes(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn
 int tdb_summary_startups(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
                          tt_error *err);
 
+/* ---- diff (storage.md 8): two databases compared by canonical name, never by id ---- */
+typedef struct tdb_diff tdb_diff;
+/* Opens base and new read-only (each checked as by tdb_open_read; newer[i] set for a newer
+ * schema) and attaches both to one in-memory connection. A trace id selects one trace of a
+ * side, 0 every trace. Owned by the caller, free with tdb_diff_close. */
+int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
+                  const char *new_path, int64_t new_trace, int newer[2], tt_error *err);
+void tdb_diff_close(tdb_diff *d);
+/* Number of traces selected on side 0 (base) or 1 (new). */
+int tdb_diff_traces(tdb_diff *d, int side, int64_t *n, tt_error *err);
+
+/* Sections; the values of each, in order (times in ms, NAN when a side has no value):
+ * METHODS  key name (slices except 'sampled', call nodes of 'issue_stack' trees):
+ *          self_ms, total_ms, calls
+ * ISSUES   sub kind, key stack_key ('unresolved:RAW' or '(no stack key)' when unnamed):
+ *          count, max_cost_ms, avg_cost_ms
+ * STARTUP  sub kind (startup.kind, launch_state lowercased), key 'total', a segment name or
+ *          'launch:COMPONENT': avg_ms, count
+ * SCENES   sub model, key scene (whole-trace rows, frames > 0; frame-weighted averages):
+ *          fps, jank_pct, p50_ms, p90_ms, p95_ms, p99_ms, frozen_pct, high_pct, middle_pct,
+ *          frames
+ * SAMPLED  key function name (or 'module+0xPC' when unnamed): self_ms, total_ms (from
+ *          'sampled' slices), samples (as the leaf frame), calls (sampled slices) */
+enum { TDB_DIFF_METHODS, TDB_DIFF_ISSUES, TDB_DIFF_STARTUP, TDB_DIFF_SCENES, TDB_DIFF_SAMPLED,
+       TDB_DIFF__COUNT };
+#define TDB_DIFF_NVAL 10
+typedef struct tdb_diff_row {
+    const char *sub, *key; /* sub NULL for METHODS and SAMPLED */
+    int have[2];           /* the key occurs in base (0) / new (1) */
+    double v[2][TDB_DIFF_NVAL]; /* 0 on a side without the key */
+} tdb_diff_row;
+typedef int (*tdb_diff_fn)(void *ctx, const tdb_diff_row *r);
+/* Calls fn once per key of the section found on either side, keys paired by name. A
+ * non-zero return stops. Strings are borrowed for the call. */
+int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_error *err);
+/* Folded call paths (root first, names joined by ';') with their self time in ns per side,
+ * from slices' parent chains and 'issue_stack' call trees; sorted by path. */
+typedef int (*tdb_folded_fn)(void *ctx, const char *path, int64_t base_ns, int64_t new_ns);
+int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err);
+
 #endif

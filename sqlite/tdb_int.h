@@ -32,4 +32,7 @@ int tdb__rows(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, tt_error *
 /* Reads application_id and user_version; refuses foreign files. */
 int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err);
 
+/* "file:PATH?mode=ro" (with "&immutable=1"), every unsafe byte percent-encoded; malloc'd. */
+char *tdb__path_uri(const char *path, int immutable);
+
 #endif

@@ -1,0 +1,291 @@
+/* tracetool diff: compare two builds' traces or databases by canonical name and gate CI
+ * (cli.md exit codes, storage.md 8). Raw inputs are analysed into temporary databases. */
+#include "cli_an.h"
+#include "cli_diff.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "usage: tracetool diff [--format text|json|folded-diff] [--threshold PCT] [--min-ms MS]\n"
+    "                      [--min-count N] [--top N] [--fail-on GATES]\n"
+    "                      [--base-trace ID] [--new-trace ID]\n"
+    "                      [--base-mapping FILE]... [--new-mapping FILE]...\n"
+    "                      [--base-proguard FILE] [--new-proguard FILE] BASE NEW\n"
+    "\n"
+    "      --format FMT          text (default), json, or folded-diff (flamegraph.pl difffolded)\n"
+    "      --threshold PCT       relative change to report and default gate (10%; 25% or 25)\n"
+    "      --min-ms MS           ignore time changes smaller than MS ms (default 5)\n"
+    "      --min-count N         ignore rows with fewer than N calls/issues/frames (default 1)\n"
+    "      --top N               size of the hot set, methods by self time (default 10)\n"
+    "      --fail-on GATES       gates replacing the defaults: METRIC=[+|-]N[%],...\n"
+    "      --base-trace ID       use only this trace of the base database (default all)\n"
+    "      --new-trace ID        use only this trace of the new database (default all)\n"
+    "      --base-mapping FILE   methodMapping.txt for raw base inputs (repeatable)\n"
+    "      --new-mapping FILE    methodMapping.txt for raw new inputs (repeatable)\n"
+    "      --base-proguard FILE  ProGuard/R8 mapping.txt for raw base inputs\n"
+    "      --new-proguard FILE   ProGuard/R8 mapping.txt for raw new inputs\n"
+    "  -h, --help                show this help\n"
+    "BASE and NEW are databases written by analyze, or raw inputs (a file or a directory).\n"
+    "Exit status: 0 no gate tripped, 1 a gate tripped, 2 error.\n";
+
+enum { O_FORMAT = 256, O_THRESHOLD, O_MINMS, O_MINCOUNT, O_TOP, O_FAILON, O_BTRACE, O_NTRACE,
+       O_BMAP, O_NMAP, O_BPG, O_NPG };
+static const struct option longopts[] = {
+    {"format", required_argument, NULL, O_FORMAT},
+    {"threshold", required_argument, NULL, O_THRESHOLD},
+    {"min-ms", required_argument, NULL, O_MINMS},
+    {"min-count", required_argument, NULL, O_MINCOUNT},
+    {"top", required_argument, NULL, O_TOP},
+    {"fail-on", required_argument, NULL, O_FAILON},
+    {"base-trace", required_argument, NULL, O_BTRACE},
+    {"new-trace", required_argument, NULL, O_NTRACE},
+    {"base-mapping", required_argument, NULL, O_BMAP},
+    {"new-mapping", required_argument, NULL, O_NMAP},
+    {"base-proguard", required_argument, NULL, O_BPG},
+    {"new-proguard", required_argument, NULL, O_NPG},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char *const formats[] = {"text", "json", "folded-diff", NULL};
+
+typedef struct side {
+    char **maps;
+    size_t nmaps;
+    const char *proguard;
+    int64_t trace;
+} side;
+
+/* ---- temporary databases: removed on exit and on SIGINT/SIGTERM/SIGHUP ---- */
+#define TMP_FILES 8
+static char tmp_dir[1024];
+static char tmp_files[TMP_FILES][1200];
+
+static void tmp_cleanup(void)
+{
+    for (int i = 0; i < TMP_FILES; i++)
+        if (tmp_files[i][0])
+            unlink(tmp_files[i]);
+    if (tmp_dir[0])
+        rmdir(tmp_dir);
+}
+
+static void on_signal(int sig)
+{
+    tmp_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Creates the directory and names every file analyze may leave in it for side s. */
+static int tmp_prepare(int s, char *db, size_t cap)
+{
+    if (!tmp_dir[0]) {
+        const char *t = getenv("TMPDIR");
+        snprintf(tmp_dir, sizeof tmp_dir, "%s/tracetool-diff-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(tmp_dir)) {
+            cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
+                       strerror(errno));
+            tmp_dir[0] = 0;
+            return CLI_BAD;
+        }
+    }
+    static const char *const suffix[4] = {"", ".tmp-%ld", "-wal", "-shm"};
+    snprintf(db, cap, "%s/%s.db", tmp_dir, s ? "new" : "base");
+    for (int i = 0; i < 4; i++) {
+        char sfx[32];
+        snprintf(sfx, sizeof sfx, suffix[i], (long)getpid());
+        size_t a = strlen(db), b = strlen(sfx);
+        if (a + b < sizeof tmp_files[0]) {
+            memcpy(tmp_files[s * 4 + i], db, a);
+            memcpy(tmp_files[s * 4 + i] + a, sfx, b + 1);
+        }
+    }
+    return 0;
+}
+
+/* A side is a database when its first bytes say SQLite; anything else is analysed. */
+static int is_database(const char *path, int *is_db)
+{
+    struct stat sb;
+    if (stat(path, &sb)) {
+        cli_errorf("%s: %s", path, strerror(errno));
+        return CLI_BAD;
+    }
+    *is_db = 0;
+    if (S_ISDIR(sb.st_mode))
+        return 0;
+    tt_error err = {0};
+    tt_input *in;
+    const unsigned char *p;
+    size_t n;
+    if (tt_input_open(&in, path, &err) || tt_input_peek(in, &p, &n, 512, &err)) {
+        tt_input_close(in);
+        return cli_err(&err);
+    }
+    *is_db = tt_detect(p, n) == TT_KIND_DATABASE;
+    tt_input_close(in);
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides, const char **failon)
+{
+    int c;
+    tt_error err = {0};
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        side *sd = &sides[c == O_NTRACE || c == O_NMAP || c == O_NPG];
+        switch (c) {
+        case O_FORMAT:
+            if ((o->format = cli_opt_enum("--format", optarg, formats)) < 0)
+                return CLI_BAD;
+            break;
+        case O_THRESHOLD:
+            if (tt_diff_parse_pct(&o->threshold_pct, optarg, &err)) {
+                cli_errorf("option --threshold: %s", err.msg);
+                return CLI_BAD;
+            }
+            break;
+        case O_MINMS: {
+            int64_t v;
+            if (cli_opt_i64("--min-ms", optarg, &v))
+                return CLI_BAD;
+            if (v < 0) {
+                cli_errorf("option --min-ms: expected a non-negative integer, got %s", optarg);
+                return CLI_BAD;
+            }
+            o->min_ms = (double)v;
+            break;
+        }
+        case O_MINCOUNT:
+            if (cli_opt_i64("--min-count", optarg, &o->min_count))
+                return CLI_BAD;
+            break;
+        case O_TOP:
+            if (cli_opt_int("--top", optarg, 0, 1000000, &o->top))
+                return CLI_BAD;
+            break;
+        case O_FAILON: *failon = optarg; break;
+        case O_BTRACE:
+        case O_NTRACE:
+            if (cli_opt_i64(c == O_BTRACE ? "--base-trace" : "--new-trace", optarg, &sd->trace))
+                return CLI_BAD;
+            if (sd->trace <= 0) {
+                cli_errorf("option %s: expected a trace id >= 1, got %s",
+                           c == O_BTRACE ? "--base-trace" : "--new-trace", optarg);
+                return CLI_BAD;
+            }
+            break;
+        case O_BMAP:
+        case O_NMAP: sd->maps[sd->nmaps++] = optarg; break;
+        case O_BPG:
+        case O_NPG: sd->proguard = optarg; break;
+        case 'h': return cli_usage(usage, 0) - 100;
+        default: return cli_usage(usage, 1);
+        }
+    }
+    return 0;
+}
+
+static void default_gates(cli_diff_opts *o)
+{
+    static const char *const pct[] = {"method.self", "startup.cold", "startup.warm",
+                                      "startup.hot", "scene.fps"};
+    o->ngates = 0;
+    for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)
+        o->gates[o->ngates++] = (tt_gate){pct[i], tt_diff_metric_dir(pct[i]), 1,
+                                          o->threshold_pct};
+    o->gates[o->ngates++] = (tt_gate){"issue.new", 1, 0, 0};
+}
+
+/* Analyses a raw side into the temporary database db. */
+static int analyse_side(int s, const char *path, const side *sd, char *db, size_t cap,
+                        cli_ctx *ctx)
+{
+    int rc = tmp_prepare(s, db, cap);
+    if (rc)
+        return rc;
+    cli_ctx sctx = *ctx;
+    sctx.stats = tt_stats_new();
+    if (!sctx.stats) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    char *inputs[1] = {(char *)path};
+    rc = cli_analyze_paths(db, sd->maps, sd->nmaps, sd->proguard, inputs, 1, &sctx);
+    tt_stats_free(sctx.stats);
+    return rc;
+}
+
+int cmd_diff(int argc, char **argv, cli_ctx *ctx)
+{
+    char *maps[2][argc > 0 ? argc : 1];
+    side sides[2] = {{.maps = maps[0]}, {.maps = maps[1]}};
+    cli_diff_opts o = {.threshold_pct = 10, .min_ms = 5, .min_count = 1, .top = 10};
+    const char *failon = NULL;
+    int rc = parse_opts(argc, argv, &o, sides, &failon);
+    if (rc)
+        return rc == -100 ? CLI_OK : rc;
+    if (argc - optind != 2) {
+        cli_errorf("diff: expected BASE and NEW, got %d argument%s", argc - optind,
+                   argc - optind == 1 ? "" : "s");
+        return cli_usage(usage, 1);
+    }
+    if (failon) {
+        tt_error err = {0};
+        if (tt_diff_parse_gates(o.gates, TT_GATES_MAX, &o.ngates, failon, &err)) {
+            cli_errorf("%s", err.msg);
+            return CLI_BAD;
+        }
+        o.custom_gates = 1;
+    } else {
+        default_gates(&o);
+    }
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    char dbs[2][1100];
+    for (int s = 0; s < 2 && !rc; s++) {
+        const char *path = argv[optind + s];
+        o.path[s] = path;
+        if ((rc = is_database(path, &o.is_db[s])))
+            break;
+        if (o.is_db[s]) {
+            if (sides[s].nmaps || sides[s].proguard) {
+                cli_errorf("%s: is a database; --%s-mapping and --%s-proguard apply to raw "
+                           "inputs", path, s ? "new" : "base", s ? "new" : "base");
+                rc = CLI_BAD;
+            }
+            snprintf(dbs[s], sizeof dbs[s], "%s", path);
+            continue;
+        }
+        rc = analyse_side(s, path, &sides[s], dbs[s], sizeof dbs[s], ctx);
+    }
+    tdb_diff *d = NULL;
+    if (!rc) {
+        tt_error err = {0};
+        int newer[2];
+        if (tdb_diff_open(&d, dbs[0], sides[0].trace, dbs[1], sides[1].trace, newer, &err)) {
+            /* name the side as the user gave it, not the temporary file */
+            for (int s = 0; s < 2; s++)
+                if (!o.is_db[s] && !strcmp(err.file, dbs[s]))
+                    snprintf(err.file, sizeof err.file, "%s", o.path[s]);
+            rc = cli_err(&err);
+        } else {
+            for (int s = 0; s < 2; s++)
+                if (newer[s])
+                    cli_warnf("%s: written by a newer tracetool (schema > %d); some columns "
+                              "may be missing", o.path[s], TDB_SCHEMA_VERSION);
+        }
+    }
+    if (!rc)
+        rc = cli_diff_run(d, &o);
+    tdb_diff_close(d);
+    tmp_cleanup();
+    return rc;
+}

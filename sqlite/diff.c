@@ -1,0 +1,452 @@
+/* tracetool diff, the database side (storage.md 8): both databases attached read-only to one
+ * in-memory connection; each section's rows are read per side and paired by canonical name
+ * in an interned table (no row id or source id ever crosses databases). */
+#include "tdb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdb_int.h"
+
+struct tdb_diff {
+    tdb_db db; /* main is ":memory:"; the sides are schemas "b" and "n" */
+    int64_t trace[2];
+};
+
+static const char *const schema[2] = {"b", "n"};
+
+/* ---- SQL per side; S is the schema name, ?1 the selected trace (0 = all) ---- */
+#define TRACE_OK(col) "(?1 = 0 OR " col " = ?1)"
+#define SQL_TRACES(S) "SELECT COUNT(*) FROM " S ".trace WHERE " TRACE_OK("id")
+/* the unary + keeps the planner on a plain scan of call_node (no index order, no sort) */
+#define ISSUE_TREES(S)                                                                         \
+    "+tree_id IN (SELECT id FROM " S ".call_tree WHERE kind = 'issue_stack' AND "             \
+    TRACE_OK("trace_id") ")"
+#define SQL_METHODS(S)                                                                         \
+    "SELECT NULL, name, self_dur / 1e6, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END / 1e6, " \
+    "1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")               \
+    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0) / 1e6, COALESCE(total_dur, 0) / 1e6, " \
+    "count FROM " S ".call_node WHERE " ISSUE_TREES(S)
+#define SQL_ISSUES(S)                                                                          \
+    "SELECT kind, COALESCE(stack_key, CASE WHEN COALESCE(stack_key_raw, '') = '' "            \
+    "THEN '(no stack key)' ELSE 'unresolved:' || stack_key_raw END) AS k, COUNT(*), "          \
+    "MAX(cost_ms), AVG(cost_ms) FROM " S ".issue WHERE kind <> 'fps' AND "                    \
+    TRACE_OK("trace_id") " GROUP BY kind, k"
+#define SQL_STARTUP(S)                                                                         \
+    "SELECT kind, 'total', AVG(COALESCE(dur, startup_duration_ms * 1000000)) / 1e6, "         \
+    "COUNT(*) FROM " S ".startup WHERE " TRACE_OK("trace_id") " GROUP BY kind "               \
+    "UNION ALL SELECT st.kind, g.name, AVG(g.dur) / 1e6, COUNT(*) FROM " S                    \
+    ".startup_segment g JOIN " S ".startup st ON st.id = g.startup_id WHERE "                 \
+    TRACE_OK("st.trace_id") " GROUP BY st.kind, g.name "                                       \
+    "UNION ALL SELECT COALESCE(lower(launch_state), 'unknown'), 'launch:' || component, "     \
+    "AVG(total_ms), COUNT(*) FROM " S ".launch WHERE total_ms IS NOT NULL AND "               \
+    TRACE_OK("trace_id") " GROUP BY 1, 2"
+#define WAVG(col) "1.0 * SUM(" col " * frames) / SUM(CASE WHEN " col " IS NOT NULL THEN frames END)"
+#define PCT(col) "100.0 * SUM(" col ") / SUM(frames)"
+#define SQL_SCENES(S)                                                                          \
+    "SELECT model, scene, " WAVG("fps") ", " PCT("jank_count") ", " WAVG("p50_dur") " / 1e6, " \
+    WAVG("p90_dur") " / 1e6, " WAVG("p95_dur") " / 1e6, " WAVG("p99_dur") " / 1e6, "          \
+    PCT("level_frozen_count") ", " PCT("level_high_count") ", " PCT("level_middle_count")     \
+    ", SUM(frames) FROM " S ".scene_frame_stats WHERE ts IS NULL AND frames > 0 AND "         \
+    TRACE_OK("trace_id") " GROUP BY model, scene"
+/* unnamed native frames pair by module and offset (SQL's PRINTF, not C's) */
+#define SQL_SAMPLED(S)                                                                         \
+    "SELECT NULL, name, self_dur / 1e6, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END / 1e6, " \
+    "0, 1 FROM " S ".slice WHERE category = 'sampled' AND " TRACE_OK("trace_id")             \
+    " UNION ALL SELECT NULL, CASE WHEN f.name NOT IN ('', '?\?') THEN f.name "                 \
+    "WHEN m.name IS NULL OR f.rel_pc IS NULL THEN '?\?' "                                       \
+    "ELSE m.name || '+' || PRINTF('0x%x', f.rel_pc) END, 0, 0, s.count, 0 FROM " S ".sample s " \
+    "JOIN " S ".callsite c ON c.id = s.callsite_id JOIN " S ".stack_frame f ON "              \
+    "f.id = c.frame_id LEFT JOIN " S ".module m ON m.id = f.module_id WHERE "                 \
+    TRACE_OK("s.trace_id")
+#define SQL_FOLD_SLICES(S)                                                                     \
+    "SELECT id, parent_id, name, self_dur FROM " S ".slice WHERE " TRACE_OK("trace_id")       \
+    " ORDER BY id"
+#define SQL_FOLD_NODES(S)                                                                      \
+    "SELECT id, parent_id, name, self_dur FROM " S ".call_node WHERE " ISSUE_TREES(S)         \
+    " ORDER BY id"
+
+#define SIDES(M) {M("b"), M("n")}
+static const struct {
+    const char *sql[2];
+    int nval;
+} sections[TDB_DIFF__COUNT] = {
+    [TDB_DIFF_METHODS] = {SIDES(SQL_METHODS), 3},
+    [TDB_DIFF_ISSUES] = {SIDES(SQL_ISSUES), 3},
+    [TDB_DIFF_STARTUP] = {SIDES(SQL_STARTUP), 2},
+    [TDB_DIFF_SCENES] = {SIDES(SQL_SCENES), 10},
+    [TDB_DIFF_SAMPLED] = {SIDES(SQL_SAMPLED), 4},
+};
+static const char *const sql_traces[2] = SIDES(SQL_TRACES);
+static const char *const sql_fold[2][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES)};
+
+/* ---- opening ---- */
+static int attach(tdb_diff *d, int side, const char *path, int immutable, tt_error *err)
+{
+    char *uri = tdb__path_uri(path, immutable);
+    if (!uri)
+        return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(d->db.h, "ATTACH DATABASE ?1 AS ?2", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, schema[side], -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+        sqlite3_finalize(st);
+    }
+    free(uri);
+    if (rc != SQLITE_OK)
+        return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open the database: %s",
+                            sqlite3_errmsg(d->db.h));
+    /* a WAL database in a directory we cannot write needs immutable=1 (storage.md 5.4) */
+    const char *probe = side ? "SELECT COUNT(*) FROM n.sqlite_master"
+                             : "SELECT COUNT(*) FROM b.sqlite_master";
+    rc = sqlite3_prepare_v2(d->db.h, probe, -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : SQLITE_ERROR;
+        sqlite3_finalize(st);
+    }
+    if (rc == SQLITE_OK)
+        return 0;
+    tt_error_set(err, TT_EIO, path, 0, 0, "cannot read the database: %s",
+                 sqlite3_errmsg(d->db.h));
+    tdb__exec(&d->db, side ? "DETACH DATABASE n" : "DETACH DATABASE b", NULL);
+    return immutable ? TT_EIO : attach(d, side, path, 1, err);
+}
+
+static int trace_exists(tdb_diff *d, int side, const char *path, tt_error *err)
+{
+    int64_t n;
+    int rc = tdb_diff_traces(d, side, &n, err);
+    if (!rc && !n)
+        rc = d->trace[side] ? tt_error_set(err, TT_ENOTFOUND, path, 0, 0,
+                                           "no trace %lld in this database",
+                                           (long long)d->trace[side])
+                            : tt_error_set(err, TT_EFORMAT, path, 0, 0,
+                                           "the database holds no trace");
+    return rc;
+}
+
+int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
+                  const char *new_path, int64_t new_trace, int newer[2], tt_error *err)
+{
+    *out = NULL;
+    const char *paths[2] = {base_path, new_path};
+    for (int i = 0; i < 2; i++) {
+        tdb_db *check;
+        int rc = tdb_open_read(&check, paths[i], 0, &newer[i], err);
+        if (rc)
+            return rc;
+        tdb_close(check);
+    }
+    tdb_diff *d = calloc(1, sizeof *d);
+    if (d)
+        d->db.path = strdup(base_path);
+    if (!d || !d->db.path) {
+        free(d);
+        return tt_error_set(err, TT_ENOMEM, base_path, 0, 0, "out of memory");
+    }
+    d->db.readonly = 1;
+    d->trace[0] = base_trace;
+    d->trace[1] = new_trace;
+    int rc = 0;
+    if (sqlite3_open_v2(":memory:", &d->db.h,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
+                            SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK)
+        rc = tdb__sqlerr(&d->db, err, "cannot open an in-memory database");
+    for (int i = 0; i < 2 && !rc; i++)
+        rc = attach(d, i, paths[i], 0, err);
+    if (!rc)
+        rc = tdb__exec(&d->db, "PRAGMA query_only = ON", err);
+    for (int i = 0; i < 2 && !rc; i++)
+        rc = trace_exists(d, i, paths[i], err);
+    if (rc) {
+        tdb_diff_close(d);
+        return rc;
+    }
+    *out = d;
+    return 0;
+}
+
+void tdb_diff_close(tdb_diff *d)
+{
+    if (!d)
+        return;
+    sqlite3_close(d->db.h);
+    free(d->db.path);
+    free(d);
+}
+
+static int prepare_side(tdb_diff *d, const char *sql, int side, sqlite3_stmt **st,
+                        tt_error *err)
+{
+    if (sqlite3_prepare_v2(d->db.h, sql, -1, st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(&d->db, err, "diff query");
+    sqlite3_bind_int64(*st, 1, d->trace[side]);
+    return 0;
+}
+
+static int step_error(tdb_diff *d, sqlite3_stmt *st, tt_error *err)
+{
+    int rc = tdb__sqlerr(&d->db, err, "diff query");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int tdb_diff_traces(tdb_diff *d, int side, int64_t *n, tt_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = prepare_side(d, sql_traces[side], side, &st, err);
+    if (rc)
+        return rc;
+    if (sqlite3_step(st) != SQLITE_ROW)
+        return step_error(d, st, err);
+    *n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* ---- sections: rows of both sides summed per (sub, key) ---- */
+typedef struct acc {
+    int have[2];
+    double v[2][TDB_DIFF_NVAL];
+} acc;
+
+static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec *accs,
+                     tt_buf *kb, tt_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = prepare_side(d, sections[section].sql[side], side, &st, err);
+    if (rc)
+        return rc;
+    int nval = sections[section].nval;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *sub = (const char *)sqlite3_column_text(st, 0);
+        const char *key = (const char *)sqlite3_column_text(st, 1);
+        if (!key)
+            continue;
+        uint32_t id;
+        if (sub) { /* "sub\037key" (unit separator) */
+            kb->len = 0;
+            if (tt_buf_puts(kb, sub) || tt_buf_put(kb, "\037", 1) || tt_buf_puts(kb, key) ||
+                tt_intern_get(keys, kb->data, kb->len, &id))
+                goto nomem;
+        } else if (tt_intern_get(keys, key, (size_t)sqlite3_column_bytes(st, 1), &id)) {
+            goto nomem;
+        }
+        if (id == accs->len) {
+            acc *a = tt_vec_push(accs, NULL);
+            if (!a)
+                goto nomem;
+            for (int i = 0; i < TDB_DIFF_NVAL; i++)
+                a->v[0][i] = a->v[1][i] = NAN;
+        }
+        acc *a = &TT_VEC_AT(accs, acc, id);
+        a->have[side] = 1;
+        for (int i = 0; i < nval; i++) {
+            if (sqlite3_column_type(st, 2 + i) == SQLITE_NULL)
+                continue;
+            double x = sqlite3_column_double(st, 2 + i);
+            a->v[side][i] = isnan(a->v[side][i]) ? x : a->v[side][i] + x;
+        }
+    }
+    if (rc != SQLITE_DONE)
+        return step_error(d, st, err);
+    sqlite3_finalize(st);
+    return 0;
+nomem:
+    sqlite3_finalize(st);
+    return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_error *err)
+{
+    if (section < 0 || section >= TDB_DIFF__COUNT)
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "no diff section %d", section);
+    tt_intern *keys = tt_intern_new();
+    tt_vec accs;
+    tt_vec_init(&accs, sizeof(acc));
+    tt_buf kb = {0}, sub = {0};
+    int rc = keys ? 0 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int side = 0; side < 2 && !rc; side++)
+        rc = read_side(d, section, side, keys, &accs, &kb, err);
+    for (size_t i = 0; i < accs.len && !rc; i++) {
+        acc *a = &TT_VEC_AT(&accs, acc, i);
+        tdb_diff_row r = {0};
+        size_t n;
+        const char *k = tt_intern_str(keys, (uint32_t)i, &n);
+        const char *sep = memchr(k, '\037', n);
+        r.key = k;
+        if (sep) {
+            sub.len = 0;
+            if (tt_buf_put(&sub, k, (size_t)(sep - k)) || tt_buf_put(&sub, "", 1)) {
+                rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+                break;
+            }
+            r.sub = sub.data;
+            r.key = sep + 1;
+        }
+        for (int s = 0; s < 2; s++) {
+            r.have[s] = a->have[s];
+            for (int j = 0; j < TDB_DIFF_NVAL; j++)
+                r.v[s][j] = a->have[s] ? a->v[s][j] : 0;
+        }
+        if (fn(ctx, &r))
+            break;
+    }
+    tt_intern_free(keys);
+    tt_vec_free(&accs);
+    tt_buf_free(&kb);
+    tt_buf_free(&sub);
+    return rc;
+}
+
+/* ---- folded call paths: a prefix tree of (parent node, name) shared by both sides ---- */
+typedef struct fnode {
+    uint32_t parent, name; /* parent UINT32_MAX at a root */
+    int64_t w[2];
+} fnode;
+typedef struct frow {
+    int64_t id;
+    uint32_t node;
+} frow;
+typedef struct fold {
+    tt_intern *names, *edges;
+    tt_vec nodes; /* fnode by edge id */
+} fold;
+
+static int64_t find_node(const tt_vec *rows, int64_t id)
+{
+    size_t lo = 0, hi = rows->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int64_t v = TT_VEC_AT(rows, frow, mid).id;
+        if (v == id)
+            return TT_VEC_AT(rows, frow, mid).node;
+        if (v < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* One query (ordered by id; parents precede children) into the tree. */
+static int fold_rows(tdb_diff *d, fold *f, const char *sql, int side, tt_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = prepare_side(d, sql, side, &st, err);
+    if (rc)
+        return rc;
+    tt_vec rows;
+    tt_vec_init(&rows, sizeof(frow));
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        frow r = {sqlite3_column_int64(st, 0), 0};
+        int64_t parent = UINT32_MAX;
+        if (sqlite3_column_type(st, 1) != SQLITE_NULL &&
+            (parent = find_node(&rows, sqlite3_column_int64(st, 1))) < 0)
+            parent = UINT32_MAX; /* a parent outside the selection: start a new root */
+        const char *name = (const char *)sqlite3_column_text(st, 2);
+        uint32_t nid, edge[2];
+        if (tt_intern_get(f->names, name ? name : "", name ? strlen(name) : 0, &nid))
+            goto nomem;
+        edge[0] = (uint32_t)parent;
+        edge[1] = nid;
+        if (tt_intern_get(f->edges, (const char *)edge, sizeof edge, &r.node))
+            goto nomem;
+        if (r.node == f->nodes.len) {
+            fnode *nd = tt_vec_push(&f->nodes, NULL);
+            if (!nd)
+                goto nomem;
+            nd->parent = (uint32_t)parent;
+            nd->name = nid;
+        }
+        TT_VEC_AT(&f->nodes, fnode, r.node).w[side] += sqlite3_column_int64(st, 3);
+        if (!tt_vec_push(&rows, &r))
+            goto nomem;
+    }
+    tt_vec_free(&rows);
+    if (rc != SQLITE_DONE)
+        return step_error(d, st, err);
+    sqlite3_finalize(st);
+    return 0;
+nomem:
+    tt_vec_free(&rows);
+    sqlite3_finalize(st);
+    return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+typedef struct fpath {
+    char *path;
+    int64_t w[2];
+} fpath;
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(((const fpath *)a)->path, ((const fpath *)b)->path);
+}
+
+static char *node_path(const fold *f, uint32_t node, tt_buf *b, tt_vec *chain)
+{
+    chain->len = 0;
+    for (uint32_t i = node; i != UINT32_MAX; i = TT_VEC_AT(&f->nodes, fnode, i).parent)
+        if (!tt_vec_push(chain, &TT_VEC_AT(&f->nodes, fnode, i).name))
+            return NULL;
+    b->len = 0;
+    for (size_t i = chain->len; i-- > 0;) {
+        const char *nm = tt_intern_str(f->names, TT_VEC_AT(chain, uint32_t, i), NULL);
+        if ((i + 1 < chain->len && tt_buf_put(b, ";", 1)) || tt_buf_puts(b, nm))
+            return NULL;
+    }
+    char *s = malloc(b->len + 1);
+    if (s) {
+        memcpy(s, b->data ? b->data : "", b->len);
+        s[b->len] = 0;
+        /* ';' separates frames in folded stacks: never inside a name */
+        for (char *p = s, *e = s + b->len; p < e; p++)
+            if (*p == ' ' || *p == '\t')
+                *p = '_';
+    }
+    return s;
+}
+
+int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err)
+{
+    fold f = {tt_intern_new(), tt_intern_new(), {0}};
+    tt_vec_init(&f.nodes, sizeof(fnode));
+    tt_vec paths, chain;
+    tt_vec_init(&paths, sizeof(fpath));
+    tt_vec_init(&chain, sizeof(uint32_t));
+    tt_buf b = {0};
+    int rc = f.names && f.edges ? 0 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int q = 0; q < 2 && !rc; q++)
+        for (int side = 0; side < 2 && !rc; side++)
+            rc = fold_rows(d, &f, sql_fold[q][side], side, err);
+    for (size_t i = 0; i < f.nodes.len && !rc; i++) {
+        const fnode *nd = &TT_VEC_AT(&f.nodes, fnode, i);
+        if (!nd->w[0] && !nd->w[1])
+            continue;
+        fpath p = {node_path(&f, (uint32_t)i, &b, &chain), {nd->w[0], nd->w[1]}};
+        if (!p.path || !tt_vec_push(&paths, &p)) {
+            free(p.path);
+            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+    }
+    if (paths.len)
+        qsort(paths.data, paths.len, sizeof(fpath), cmp_path);
+    for (size_t i = 0; i < paths.len; i++) {
+        fpath *p = &TT_VEC_AT(&paths, fpath, i);
+        if (!rc && fn(ctx, p->path, p->w[0], p->w[1]))
+            rc = 1;
+        free(p->path);
+    }
+    tt_intern_free(f.names);
+    tt_intern_free(f.edges);
+    tt_vec_free(&f.nodes);
+    tt_vec_free(&paths);
+    tt_vec_free(&chain);
+    tt_buf_free(&b);
+    return rc < 0 ? rc : 0;
+}

@@ -1,0 +1,1 @@
+tracetool diff --fail-on 'fps=-2x' a.db b.db

@@ -1,0 +1,1 @@
+tracetool diff --threshold -5 a.db b.db

@@ -1,0 +1,1 @@
+mkdir -p "$TT_TMP/fr" && gen_frames --format framestats --seed 1 > "$TT_TMP/fr/base.txt" && gen_frames --format framestats --seed 5 > "$TT_TMP/fr/new.txt" && cd "$TT_TMP/fr" && tracetool diff --fail-on 'fps=-1,jank=+1' base.txt new.txt

@@ -1,0 +1,1 @@
+tracetool diff no-such.db an-v1.bin

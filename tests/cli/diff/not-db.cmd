@@ -1,0 +1,1 @@
+tracetool diff an-corrupt-db.dat an-corrupt-db.dat

@@ -1,0 +1,1 @@
+sh ../cli/diff/mkpair.sh o same && tracetool query --write "$TT_TMP/diff/o/new.db" "UPDATE slice SET name = 'a.b.c(java.lang.String)' WHERE name LIKE '%parse%'" && tracetool diff "$TT_TMP/diff/o/base.db" "$TT_TMP/diff/o/new.db" 2>&1 | sed "s|$TT_TMP|TMP|g"

@@ -1,0 +1,1 @@
+tracetool diff an-v1.bin

@@ -1,0 +1,1 @@
+mkdir -p "$TT_TMP/raw" "$TT_TMP/tmpdir" && gen_diffpair "$TT_TMP/raw" && cd "$TT_TMP/raw" && TMPDIR="$TT_TMP/tmpdir" tracetool diff --base-mapping base-map.txt --new-mapping new-map.txt base.bin new.bin; echo "rc=$? temporary files left: $(ls "$TT_TMP/tmpdir" | wc -l)"

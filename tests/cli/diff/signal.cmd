@@ -1,0 +1,1 @@
+sh ../cli/diff/signal.sh 2> /dev/null

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/u.db" -m an-map.txt an-v1.bin > /dev/null && tracetool diff --format json an-v1.bin "$TT_TMP/u.db" 2>&1 | sed "s|$TT_TMP|TMP|g" | tr ',' '\n' | grep -E '"(unresolved|obfuscated|traces)"|warning|tripped'
