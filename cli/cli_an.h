@@ -61,6 +61,11 @@ typedef struct cli_an_trace {
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+/* Stores the startups of a finished analysis (startup, startup_segment); make_issues adds
+ * the STARTUP issue Matrix's state machine emitted (not for report inputs, whose issues are
+ * stored from the reports themselves). */
+int cli_an_startup_rows(cli_an *a, int64_t trace_id, const tt_startup *s, int make_issues,
+                        tt_error *err);
 /* Sampled stacks (read by path: a btrace sampling file finds its mapping beside it). */
 int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err);
 /* Startup event streams (launches = 0) or logcat/am start -W launches (launches = 1). */

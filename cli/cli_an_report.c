@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_startup.h"
+
 static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_error *err)
 {
     int mapped = r->key_id >= 0 && (tt_mapping_get(a->map, (uint32_t)r->key_id) ||
@@ -82,6 +84,7 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     if (!rc)
         rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
     tt_frames *fps = NULL; /* Trace_FPS reports aggregated per scene (frames.md 7.1) */
+    tt_startup *su = NULL; /* Trace_StartUp and STARTUP reports (startup.md 4.1) */
     int64_t n = 0, tmin = 0, tmax = 0;
     const char *process = NULL;
     char *process_copy = NULL;
@@ -104,6 +107,14 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
             process = process_copy = strdup(rep->process);
         n++;
         rc = store_report(a, t->trace_id, rep, err);
+        tt_su_report sr;
+        if (!rc && cli_startup_report(&sr, rep)) {
+            tt_su_opts so = {.mapping = tt_mapping_count(a->map) ? a->map : NULL};
+            if (!su)
+                rc = tt_startup_new(&su, &so, st, err);
+            if (!rc)
+                rc = tt_startup_add_report(su, &sr, err);
+        }
         if (!rc && rep->kind == TT_RKIND_FPS) {
             tt_frames_opts fo = {.model = TT_FMODEL_REPORTS};
             tt_fps_report fr;
@@ -117,6 +128,9 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     if (!rc && fps && !(rc = tt_frames_finish(fps, err)))
         rc = cli_an_frame_stats(a, t->trace_id, fps, 0, err);
     tt_frames_free(fps);
+    if (!rc && su && !(rc = tt_startup_finish(su, err)))
+        rc = cli_an_startup_rows(a, t->trace_id, su, 0, err);
+    tt_startup_free(su);
     if (!rc)
         rc = cli_an_reader_stats(a, t->trace_id, st, err);
     if (!rc) {

@@ -49,7 +49,8 @@ static int store_issue(cli_an *a, int64_t trace_id, const tt_su_matrix *m, int64
     return rc;
 }
 
-static int store_rows(cli_an *a, int64_t trace_id, const tt_startup *s, tt_error *err)
+int cli_an_startup_rows(cli_an *a, int64_t trace_id, const tt_startup *s, int make_issues,
+                        tt_error *err)
 {
     size_t n;
     const tt_su_row *rows = tt_startup_rows(s, &n);
@@ -58,7 +59,7 @@ static int store_rows(cli_an *a, int64_t trace_id, const tt_startup *s, tt_error
         const tt_su_row *r = &rows[i];
         const tt_su_matrix *m = r->matrix;
         int64_t issue_id = 0, id;
-        if (m && m->has_issue && m->stack)
+        if (make_issues && m && m->has_issue && m->stack)
             rc = store_issue(a, trace_id, m, &issue_id, err);
         tdb_startup st = {
             .trace_id = trace_id, .kind = tt_su_type_name(r->type), .source = r->source,
@@ -129,7 +130,7 @@ int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_er
     if (!rc)
         rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
     if (!rc)
-        rc = store_rows(a, t->trace_id, s, err);
+        rc = cli_an_startup_rows(a, t->trace_id, s, 1, err);
     if (!rc)
         rc = store_launches(a, t->trace_id, s, err);
     if (!rc)

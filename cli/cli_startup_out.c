@@ -505,6 +505,37 @@ void cli_startup_text(const tt_startup *s)
 }
 
 /* ---- Matrix reports (startup.md 4.1) through the report reader of import_report.c ---- */
+int cli_startup_report(tt_su_report *r, const tt_report *rep)
+{
+    memset(r, 0, sizeof *r);
+    r->file = rep->file;
+    r->line = rep->line;
+    r->process = rep->process;
+    r->time_ms = rep->have_time ? rep->time_ms : -1;
+    if (rep->kind == TT_RKIND_STARTUP) {
+        const tt_report_startup *st = &rep->startup;
+        r->application_create = st->application_create_ms;
+        r->first_activity_create = st->first_activity_create_ms;
+        r->startup_duration = st->startup_duration_ms;
+        r->scene = st->have_application_create_scene &&
+                           st->application_create_scene >= INT32_MIN &&
+                           st->application_create_scene <= INT32_MAX
+                       ? (int32_t)st->application_create_scene
+                       : TT_SU_SCENE_UNKNOWN;
+        r->is_warm = st->is_warm_start_up;
+        return 1;
+    }
+    if (rep->kind == TT_RKIND_EVIL && rep->detail && !strcmp(rep->detail, "STARTUP")) {
+        r->is_issue = 1;
+        r->cost = rep->have_cost ? rep->cost_ms : 0;
+        r->stack = rep->stack ? rep->stack : "";
+        r->stack_key = rep->stack_key ? rep->stack_key : "";
+        r->sub_type = rep->have_sub_type ? (int)rep->sub_type : 1;
+        return 1;
+    }
+    return 0;
+}
+
 int cli_startup_read_reports(tt_startup *s, tt_input *in, tt_stats *stats, tt_error *err)
 {
     tt_report_reader *rr;
@@ -516,27 +547,8 @@ int cli_startup_read_reports(tt_startup *s, tt_input *in, tt_stats *stats, tt_er
     if (err)
         err->loc_kind = TT_LOC_NONE;
     while ((rc = tt_report_reader_next(rr, &rep, err)) == 0) {
-        tt_su_report r = {.file = rep->file, .line = rep->line, .process = rep->process,
-                          .time_ms = rep->have_time ? rep->time_ms : -1};
-        if (rep->kind == TT_RKIND_STARTUP) {
-            const tt_report_startup *st = &rep->startup;
-            r.application_create = st->application_create_ms;
-            r.first_activity_create = st->first_activity_create_ms;
-            r.startup_duration = st->startup_duration_ms;
-            r.scene = st->have_application_create_scene &&
-                              st->application_create_scene >= INT32_MIN &&
-                              st->application_create_scene <= INT32_MAX
-                          ? (int32_t)st->application_create_scene
-                          : TT_SU_SCENE_UNKNOWN;
-            r.is_warm = st->is_warm_start_up;
-        } else if (rep->kind == TT_RKIND_EVIL && rep->detail &&
-                   !strcmp(rep->detail, "STARTUP")) {
-            r.is_issue = 1;
-            r.cost = rep->have_cost ? rep->cost_ms : 0;
-            r.stack = rep->stack ? rep->stack : "";
-            r.stack_key = rep->stack_key ? rep->stack_key : "";
-            r.sub_type = rep->have_sub_type ? (int)rep->sub_type : 1;
-        } else {
+        tt_su_report r;
+        if (!cli_startup_report(&r, rep)) {
             other++;
             continue;
         }

@@ -76,3 +76,14 @@ SELECT i.id AS issue_id, i.trace_id, i.kind, i.scene, i.cost_ms,
        i.stack_key_path, i.process_name, i.report_unix_ms, i.ts
 FROM issue i WHERE i.kind <> 'fps'
 ORDER BY i.cost_ms DESC;
+
+-- Startups slowest first, with their threshold verdicts (startup.md 5.3); dur_ms falls back
+-- to Matrix's startup_duration_ms when only report numbers exist.
+CREATE VIEW slow_startups AS
+SELECT s.id AS startup_id, s.trace_id, s.kind, s.source,
+       COALESCE(s.dur / 1000000, s.startup_duration_ms) AS dur_ms,
+       s.ttid_dur / 1000000 AS ttid_ms, s.ttfd_dur / 1000000 AS ttfd_ms,
+       s.matrix_over_threshold, s.vitals_excessive, s.issue_id,
+       i.stack_key, i.cost_ms AS issue_cost_ms
+FROM startup s LEFT JOIN issue i ON i.id = s.issue_id
+ORDER BY COALESCE(s.dur / 1000000, s.startup_duration_ms) DESC;

@@ -213,7 +213,7 @@ START_TEST(views_parse)
     tdb_close(db);
     static const char *const views[] = {"top_self_methods", "issues_by_stack_key",
                                         "worst_scenes", "thread_sample_summary", "slice_ms",
-                                        "top_stack_methods", "evil_methods"};
+                                        "top_stack_methods", "evil_methods", "slow_startups"};
     for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
         char sql[128];
         snprintf(sql, sizeof sql, "select * from %s", views[i]);

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/ss.db" ../../samples/startup-events.jsonl ../../samples/reports.jsonl >/dev/null && tracetool query "$TT_TMP/ss.db" "select kind, source, dur_ms, ttid_ms, matrix_over_threshold, vitals_excessive, stack_key from slow_startups"
