@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include "../sqlite/tdb.h"
+#include "cli_sym.h"
 
 /* Per-method totals of the slices written by this run (the summary's top self time). */
 typedef struct cli_an_acc {
@@ -27,6 +28,7 @@ typedef struct cli_an {
     int beat_fmt;
     int64_t base_ms, end_ms, evil_ms;
     int have_base, have_end, trim;
+    cli_sym_opts sym;     /* -e / --symbols: names for native frames of sampled stacks */
     /* counters for the summary */
     uint64_t unknown_ids;
     struct cli_an_acc *acc; /* per Matrix id: calls and times of this run's slices, or NULL */

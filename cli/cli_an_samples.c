@@ -141,6 +141,7 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
                             "its mapping beside it); give a path");
     cli_samples_opts o;
     cli_samples_opts_init(&o);
+    o.sym = a->sym;
     tt_profile *p = NULL;
     char *files[1] = {(char *)path};
     if (cli_samples_load(&p, files, 1, &o, a->cli))

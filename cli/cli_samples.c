@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
 #include <unistd.h>
 
 #include "cli_load.h"
@@ -49,6 +50,9 @@ int cli_parse_dur(const char *opt, const char *s, int64_t *ns)
 
 int cli_samples_opt(cli_samples_opts *o, int c, const char *arg)
 {
+    int r = cli_sym_opt(&o->sym, c, arg);
+    if (r)
+        return r;
     static const char *const ends[] = {"last", "mid", "next", NULL};
     static const char *const idents[] = {"name", "address", NULL};
     int v;
@@ -199,7 +203,11 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         return CLI_BAD;
     }
     tt_profile *p;
-    if (tt_profile_new(&p, o->identity)) {
+    int symbolicate = o->sym.n_exes || o->sym.n_dirs;
+    /* perf's "[unknown] <dso>" frames stay one per address until they are named */
+    int identity = symbolicate && o->identity == TT_IDENT_NAME ? TT_IDENT_NAME_UNNAMED_ADDRESS
+                                                               : o->identity;
+    if (tt_profile_new(&p, identity)) {
         cli_errorf("out of memory");
         return CLI_BAD;
     }
@@ -279,12 +287,104 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
     tt_error err = {0};
     if (!rc && tt_profile_finish(p, &err))
         rc = cli_err(&err);
+    if (!rc && symbolicate)
+        rc = cli_samples_symbolicate(p, &o->sym, ctx);
     if (rc) {
         tt_profile_free(p);
         return rc;
     }
     *out = p;
     return 0;
+}
+
+/* Frames that are some sample's leaf hold a program counter; the others a return address. */
+static unsigned char *leaf_frames(const tt_profile *p)
+{
+    size_t nf = tt_profile_nframes(p), ns = tt_profile_nsamples(p);
+    unsigned char *leaf = calloc(nf ? nf : 1, 1);
+    if (!leaf)
+        return NULL;
+    for (size_t i = 0; i < ns; i++) {
+        uint32_t cs = tt_profile_sample((tt_profile *)p, (uint32_t)i)->callsite;
+        if (cs != TT_NONE)
+            leaf[tt_profile_callsite(p, cs)->frame] = 1;
+    }
+    return leaf;
+}
+
+/* The address of an unnamed native frame in its module's ELF address space; 0 when the
+ * frame has none we can use. */
+static int frame_loc(tt_native_loc *loc, const tt_stack_frame *f, cli_sym *s, cli_ctx *ctx)
+{
+    if (!f->is_unnamed || f->kind != TT_FRAME_NATIVE || !f->module)
+        return 0;
+    memset(loc, 0, sizeof *loc);
+    loc->module = f->module;
+    loc->addr_kind = TT_NADDR_VADDR;
+    if (f->has_rel_pc) {
+        loc->addr = f->rel_pc;
+        return 1;
+    }
+    if (!f->has_addr)
+        return 0;
+    /* a runtime address (perf): the ELF address only in a non-PIE executable (bias 0) */
+    tsym_module *m = cli_sym_module(s, f->module, NULL, 0, NULL);
+    if (!m)
+        return 1; /* the resolver reports the module */
+    if (tsym_module_info_get(m)->elf_type != ET_EXEC) {
+        tt_stats_add(ctx->stats, "symbols_runtime_address", f->module, TT_SEV_WARN, 1,
+                     "a runtime address in a position-independent module without its mapping "
+                     "is kept unnamed");
+        return 0;
+    }
+    loc->addr = f->addr;
+    return 1;
+}
+
+int cli_samples_symbolicate(tt_profile *p, const cli_sym_opts *so, cli_ctx *ctx)
+{
+    cli_sym *s;
+    int rc = cli_sym_open(&s, so, ctx);
+    if (rc)
+        return rc;
+    tt_resolver r;
+    cli_sym_resolver(&r, s);
+    unsigned char *leaf = leaf_frames(p);
+    if (!leaf) {
+        cli_sym_close(s);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    size_t nf = tt_profile_nframes(p);
+    for (size_t id = 0; id < nf && !rc; id++) {
+        const tt_stack_frame *f = tt_profile_frame(p, (uint32_t)id);
+        tt_native_loc loc;
+        if (!frame_loc(&loc, f, s, ctx))
+            continue;
+        loc.return_address = !leaf[id];
+        tt_native_frame fr[64];
+        tt_error err = {0};
+        int n = tt_resolve(&r, fr, sizeof fr / sizeof fr[0], &loc, &err);
+        if (n < 0)
+            continue; /* cli_sym reported and counted the module */
+        /* fr[n - 1] is the out-of-line function: the frame's name (inline frames dropped) */
+        if (n == 0 || !fr[n - 1].function || !strcmp(fr[n - 1].function, "??")) {
+            tt_stats_add(ctx->stats, "symbols_unresolved", f->module, TT_SEV_WARN, 1,
+                         "an address no function covers is kept unnamed");
+            continue;
+        }
+        if (tt_frame_set_name(p, (uint32_t)id, fr[n - 1].function)) {
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
+        }
+    }
+    if (!rc && tt_profile_merge_frames(p)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    free(leaf);
+    cli_sym_close(s);
+    return rc;
 }
 
 int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,

@@ -4,6 +4,7 @@
 #define CLI_SAMPLES_H
 
 #include "cli.h"
+#include "cli_sym.h"
 
 #define CLI_SAMPLES_MAX_INPUTS 64
 
@@ -20,6 +21,7 @@ typedef struct cli_samples_opts {
     size_t nloops;
     const char *threads[64];  /* --thread NAME|TID */
     size_t nthreads;
+    cli_sym_opts sym;         /* -e / --symbols: name unnamed native frames */
 } cli_samples_opts;
 
 /* Common long options (values >= 1000) and their handling; returns 1 if c was one of them,
@@ -37,13 +39,21 @@ enum { CS_KIND = 1000, CS_EVENT, CS_MAXGAP, CS_SLICE_END, CS_END_PAD, CS_NO_MSG_
     {"frame-identity", required_argument, NULL, CS_IDENT},                                   \
     {"keep-runtime-frames", no_argument, NULL, CS_KEEP_RT},                                  \
     {"mark-gaps", no_argument, NULL, CS_MARK_GAPS},                                          \
-    {"thread", required_argument, NULL, CS_THREAD}
+    {"thread", required_argument, NULL, CS_THREAD},                                          \
+    {"exe", required_argument, NULL, 'e'},                                                   \
+    {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS}
 void cli_samples_opts_init(cli_samples_opts *o);
 int cli_samples_opt(cli_samples_opts *o, int c, const char *arg);
 /* Parses a duration "20ms", "500us", "1s", "250000" (ns). */
 int cli_parse_dur(const char *opt, const char *s, int64_t *ns);
 
-/* Loads every input into one finished profile (*out, free with tt_profile_free). */
+/* Names every unnamed native frame of p (module + rel_pc, or a perf runtime address in a
+ * non-PIE executable) through cli_sym's resolver: the outermost function of the address's
+ * inline chain. Modules that cannot be used are reported once each and counted. */
+int cli_samples_symbolicate(tt_profile *p, const cli_sym_opts *so, cli_ctx *ctx);
+
+/* Loads every input into one finished profile (*out, free with tt_profile_free), then
+ * symbolicates it when o->sym names executables or symbol directories. */
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
                      cli_ctx *ctx);
 /* Selected utids for --thread (NULL when all); owned by the caller (free()). */

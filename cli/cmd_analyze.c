@@ -18,7 +18,8 @@ static const char usage[] =
     "usage: tracetool analyze [-o DB] [-m MAPPING]... [--proguard FILE] [--append] [--replace]\n"
     "                         [--skip-unknown] [--kind KIND] [--format text|json]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
-    "                         [--buffer-format auto|bin|text] INPUT...\n"
+    "                         [--buffer-format auto|bin|text] [-e BINARY]... [--symbols DIR]...\n"
+    "                         INPUT...\n"
     "\n"
     "  -o, --output DB         database to write (default trace.db)\n"
     "  -m, --mapping FILE      methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
@@ -34,6 +35,8 @@ static const char usage[] =
     "      --evil-ms MS        dispatches at least this long become evil-method issues (700)\n"
     "      --trim N            Matrix trim target for evil-method stacks (default 30; 0 = off)\n"
     "      --buffer-format F   method-beat buffers: auto (default), bin, text\n"
+    "  -e, --exe BINARY        ELF file naming native frames of sampled stacks (repeatable)\n"
+    "      --symbols DIR       symbol store searched by build id and name (repeatable)\n"
     "  -h, --help              show this help\n";
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
@@ -52,6 +55,8 @@ static const struct option longopts[] = {
     {"evil-ms", required_argument, NULL, O_EVIL},
     {"trim", required_argument, NULL, O_TRIM},
     {"buffer-format", required_argument, NULL, O_BUFFMT},
+    {"exe", required_argument, NULL, 'e'},
+    {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -539,7 +544,12 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
 static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
 {
     int c;
-    while ((c = getopt_long(argc, argv, "+o:m:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+o:m:e:h", longopts, NULL)) != -1) {
+        int sr = cli_sym_opt(&a->sym, c, optarg);
+        if (sr < 0)
+            return CLI_BAD;
+        if (sr > 0)
+            continue;
         switch (c) {
         case 'o': o->out = optarg; break;
         case 'm': o->maps[o->nmaps++] = optarg; break;

@@ -16,7 +16,7 @@ static const char usage[] =
     "                        [--slice-end last|mid|next] [--end-pad DUR] [--no-msg-split]\n"
     "                        [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                        [--frame-identity name|address] [--keep-runtime-frames]\n"
-    "                        [--kind KIND] INPUT...\n"
+    "                        [-e FILE]... [--symbols DIR]... [--kind KIND] INPUT...\n"
     "\n"
     "      --format FMT        chrome (trace-event JSON), folded, speedscope\n"
     "  -o, --output FILE       write to FILE instead of standard output\n"
@@ -36,6 +36,8 @@ static const char usage[] =
     "      --event NAME        perf event to keep (default: the first one seen)\n"
     "      --frame-identity I  name (default) or address\n"
     "      --keep-runtime-frames  keep btrace <runtime ...> frames\n"
+    "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
+    "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
     "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat)\n"
     "  -h, --help              show this help\n";
 
@@ -84,7 +86,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     int format = -1, v;
     const char *outpath = NULL;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+o:m:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+o:m:e:h", longopts, NULL)) != -1) {
         int r = cli_samples_opt(&so, ch, optarg);
         if (r < 0)
             return CLI_BAD;

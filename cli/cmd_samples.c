@@ -14,7 +14,7 @@ static const char usage[] =
     "                         [--slice-end last|mid|next] [--end-pad DUR] [--no-msg-split]\n"
     "                         [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                         [--frame-identity name|address] [--keep-runtime-frames]\n"
-    "                         [--kind KIND] FILE...\n"
+    "                         [-e FILE]... [--symbols DIR]... [--kind KIND] FILE...\n"
     "\n"
     "      --format FMT        text (default) or json\n"
     "      --thread NAME|TID   only these threads (repeatable)\n"
@@ -30,6 +30,8 @@ static const char usage[] =
     "      --event NAME        perf event to keep (default: the first one seen)\n"
     "      --frame-identity I  name (default) or address\n"
     "      --keep-runtime-frames  keep btrace <runtime ...> frames\n"
+    "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
+    "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
     "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl)\n"
     "  -h, --help              show this help\n";
 
@@ -577,7 +579,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     c.top = 10;
     c.min_pct = 1;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+e:h", longopts, NULL)) != -1) {
         int r = cli_samples_opt(&so, ch, optarg);
         if (r < 0)
             return CLI_BAD;

@@ -115,10 +115,17 @@ static int streq0(const char *a, const char *b)
     return !strcmp(a, b);
 }
 
+static int by_address(int identity, const tt_stack_frame *f)
+{
+    return (identity == TT_IDENT_ADDRESS ||
+            (identity == TT_IDENT_NAME_UNNAMED_ADDRESS && f->is_unnamed)) &&
+           (f->has_rel_pc || f->has_addr);
+}
+
 static uint64_t frame_hash(int identity, const tt_stack_frame *f)
 {
     uint64_t h = f->module ? tt__hash(f->module, strlen(f->module), 1) : 7;
-    if (identity == TT_IDENT_ADDRESS && (f->has_rel_pc || f->has_addr))
+    if (by_address(identity, f))
         return tt__mix64(h ^ (f->has_rel_pc ? f->rel_pc : f->addr) ^ 0x55);
     return tt__hash(f->name, strlen(f->name), h);
 }
@@ -135,10 +142,11 @@ static int frame_eq(const void *ctx, uint32_t id, const void *key)
     const tt_stack_frame *a = &TT_VEC_AT(&p->frames, tt_stack_frame, id), *b = k->f;
     if (!streq0(a->module, b->module))
         return 0;
-    if (k->identity == TT_IDENT_ADDRESS && (b->has_rel_pc || b->has_addr))
-        return a->has_rel_pc == b->has_rel_pc && a->has_addr == b->has_addr &&
+    if (by_address(k->identity, b))
+        return by_address(k->identity, a) && a->has_rel_pc == b->has_rel_pc &&
+               a->has_addr == b->has_addr &&
                (b->has_rel_pc ? a->rel_pc == b->rel_pc : a->addr == b->addr);
-    if (k->identity == TT_IDENT_ADDRESS && (a->has_rel_pc || a->has_addr))
+    if (by_address(k->identity, a))
         return 0;
     return !strcmp(a->name, b->name);
 }
@@ -148,8 +156,12 @@ static const char *dup0(tt_profile *p, const char *s)
     return s ? tt_profile_str(p, s, strlen(s)) : NULL;
 }
 
+static int rebuild_ftab(tt_profile *p);
+
 int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f)
 {
+    if (p->ftab_stale && rebuild_ftab(p))
+        return TT_ENOMEM;
     /* the key must be sanitised like the stored name, so look up with the sanitised text */
     p->tmp.len = 0;
     if (tt__utf8_sanitize(&p->tmp, f->name, strlen(f->name)))
@@ -218,14 +230,93 @@ int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name)
     tt_stack_frame *f = &TT_VEC_AT(&p->frames, tt_stack_frame, id);
     f->name = s;
     f->is_unnamed = 0;
-    /* the name changed: rebuild the identity table */
+    /* the name changed: the identity table is rebuilt once, at the next intern */
+    p->ftab_stale = 1;
+    return 0;
+}
+
+static int rebuild_ftab(tt_profile *p)
+{
     tt__idtab_free(&p->ftab);
     for (size_t i = 0; i < p->frames.len; i++)
         if (tt__idtab_add(&p->ftab, frame_hash(p->identity,
                                               &TT_VEC_AT(&p->frames, tt_stack_frame, i)),
                           (uint32_t)i))
             return TT_ENOMEM;
+    p->ftab_stale = 0;
     return 0;
+}
+
+int tt_profile_merge_frames(tt_profile *p)
+{
+    size_t nf = p->frames.len, nc = p->callsites.len;
+    uint32_t *fmap = malloc((nf ? nf : 1) * sizeof *fmap);
+    uint32_t *cmap = malloc((nc ? nc : 1) * sizeof *cmap);
+    if (!fmap || !cmap) {
+        free(fmap);
+        free(cmap);
+        return TT_ENOMEM;
+    }
+    /* frames: compact in place, the first of equal identities kept; frames left unnamed
+     * merge per name again */
+    if (p->identity == TT_IDENT_NAME_UNNAMED_ADDRESS)
+        p->identity = TT_IDENT_NAME;
+    tt__idtab_free(&p->ftab);
+    size_t kept = 0;
+    int rc = 0;
+    for (size_t i = 0; i < nf && !rc; i++) {
+        tt_stack_frame f = TT_VEC_AT(&p->frames, tt_stack_frame, i);
+        fkey k = {&f, p->identity};
+        uint64_t h = frame_hash(p->identity, &f);
+        uint32_t found = tt__idtab_find(&p->ftab, h, frame_eq, p, &k);
+        if (found != TT_NONE) {
+            fmap[i] = found;
+            continue;
+        }
+        TT_VEC_AT(&p->frames, tt_stack_frame, kept) = f;
+        fmap[i] = (uint32_t)kept;
+        rc = tt__idtab_add(&p->ftab, h, (uint32_t)kept++) ? TT_ENOMEM : 0;
+    }
+    p->frames.len = kept;
+    p->ftab_stale = 0;
+    /* callsites: parents come first, so one pass re-interns them in order */
+    tt__map_free(&p->csmap);
+    memset(&p->csmap, 0, sizeof p->csmap);
+    kept = 0;
+    for (size_t i = 0; i < nc && !rc; i++) {
+        tt_callsite c = TT_VEC_AT(&p->callsites, tt_callsite, i);
+        if (c.parent != TT_NONE)
+            c.parent = cmap[c.parent];
+        c.frame = fmap[c.frame];
+        uint64_t key = ((uint64_t)c.parent << 32) | c.frame;
+        if (tt__map_get(&p->csmap, key, &cmap[i]))
+            continue;
+        TT_VEC_AT(&p->callsites, tt_callsite, kept) = c;
+        cmap[i] = (uint32_t)kept;
+        rc = tt__map_put(&p->csmap, key, (uint32_t)kept++) ? TT_ENOMEM : 0;
+    }
+    if (!rc) {
+        p->callsites.len = kept;
+        for (size_t i = 0; i < p->samples.len; i++) {
+            tt_sample *sm = &TT_VEC_AT(&p->samples, tt_sample, i);
+            if (sm->callsite != TT_NONE)
+                sm->callsite = cmap[sm->callsite];
+        }
+        for (size_t t = 0; t < p->nfixed; t++)
+            for (size_t i = 0; i < p->fixed[t].len; i++) {
+                tt_slice *sl = &TT_VEC_AT(&p->fixed[t], tt_slice, i);
+                if (sl->frame != TT_NONE)
+                    sl->frame = fmap[sl->frame];
+                if (sl->callsite != TT_NONE)
+                    sl->callsite = cmap[sl->callsite];
+            }
+        free(p->cs_rec);
+        p->cs_rec = NULL;
+        p->cs_rec_n = 0;
+    }
+    free(fmap);
+    free(cmap);
+    return rc;
 }
 
 static int intern_from(tt_profile *p, uint32_t *leaf, uint32_t parent, size_t from,

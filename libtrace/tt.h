@@ -909,8 +909,10 @@ int tt_sample_type_blocking(int type);
 
 enum { TT_FRAME_JAVA = 0, TT_FRAME_NATIVE, TT_FRAME_KERNEL, TT_FRAME_JS, TT_FRAME_SYNTHETIC };
 const char *tt_frame_kind_name(int kind);
-/* Frame identity (samples.md 4.1). */
-enum { TT_IDENT_NAME = 0, TT_IDENT_ADDRESS = 1 };
+/* Frame identity (samples.md 4.1). TT_IDENT_NAME_UNNAMED_ADDRESS: by name, except frames
+ * named from an address (is_unnamed), which stay one frame per address so that native
+ * symbolication can name each one (perf's "[unknown] <dso>" frames). */
+enum { TT_IDENT_NAME = 0, TT_IDENT_ADDRESS = 1, TT_IDENT_NAME_UNNAMED_ADDRESS = 2 };
 
 /* One stack_frame row. Strings are borrowed from the profile's arena. */
 typedef struct tt_stack_frame {
@@ -1012,6 +1014,12 @@ int tt_thread_set_name(tt_profile *p, uint32_t utid, const char *name, size_t n,
 void tt_thread_set_main(tt_profile *p, uint32_t utid);
 /* Renames a frame, e.g. after native symbolication (name copied). */
 int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name);
+/* After renames: frames whose identity became equal are merged (the first id kept), their
+ * callsites re-interned and samples (and fixed slices) remapped; ids stay dense and children
+ * keep larger ids than their parents. Frame and callsite ids and pointers change. A profile
+ * made with TT_IDENT_NAME_UNNAMED_ADDRESS continues with TT_IDENT_NAME (frames still unnamed
+ * merge per name again). */
+int tt_profile_merge_frames(tt_profile *p);
 /* A point sample at 0 with weight 1 and every optional value unknown. */
 void tt_sample_init(tt_sample *s);
 /* Appends a sample (seq assigned); counters may be NULL. TT_ELIMIT when a time is outside

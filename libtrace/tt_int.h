@@ -175,6 +175,7 @@ struct tt_profile {
     tt_profile_meta meta;
     tt_vec frames;     /* tt_stack_frame */
     tt__idtab ftab;
+    int ftab_stale;    /* frames renamed since ftab was built: rebuild before a lookup */
     tt_vec callsites;  /* tt_callsite */
     tt__map csmap;     /* (parent << 32 | frame) -> callsite */
     tt_vec threads;    /* tt_thread */

@@ -71,6 +71,67 @@ START_TEST(interning)
 }
 END_TEST
 
+/* Symbolication: unnamed frames stay one per address, renames merge frames and callsites. */
+START_TEST(rename_merge)
+{
+    tt_profile *p;
+    ck_assert_int_eq(tt_profile_new(&p, TT_IDENT_NAME_UNNAMED_ADDRESS), 0);
+    tt_stack_frame m = {.name = "main", .module = "app", .kind = TT_FRAME_NATIVE};
+    tt_stack_frame u1 = {.name = "[unknown] app", .module = "app", .kind = TT_FRAME_NATIVE,
+                         .has_addr = 1, .addr = 0x10, .is_unnamed = 1};
+    tt_stack_frame u2 = u1, u3 = u1;
+    u2.addr = 0x20;
+    u3.addr = 0x30;
+    uint32_t f[4], leaf[3];
+    ck_assert_int_eq(tt_frame_intern(p, &f[0], &m), 0);
+    ck_assert_int_eq(tt_frame_intern(p, &f[1], &u1), 0);
+    ck_assert_int_eq(tt_frame_intern(p, &f[2], &u2), 0);
+    ck_assert_int_eq(tt_frame_intern(p, &f[3], &u3), 0);
+    ck_assert_uint_eq(tt_profile_nframes(p), 4); /* one frame per unnamed address */
+    uint32_t s1[2] = {f[0], f[1]}, s2[2] = {f[0], f[2]}, s3[2] = {f[0], f[3]};
+    tt_callsite_intern(p, &leaf[0], s1, 2);
+    tt_callsite_intern(p, &leaf[1], s2, 2);
+    tt_callsite_intern(p, &leaf[2], s3, 2);
+    uint32_t t;
+    ck_assert_int_eq(tt_thread_intern(p, &t, 0, 1, 1, 32), 0);
+    for (int i = 0; i < 3; i++) {
+        tt_sample x;
+        tt_sample_init(&x);
+        x.utid = t;
+        x.ts = i;
+        x.callsite = leaf[i];
+        ck_assert_int_eq(tt_profile_add(p, &x, NULL), 0);
+    }
+    tt_error err = {0};
+    ck_assert_int_eq(tt_profile_finish(p, &err), 0);
+    /* 0x10 and 0x20 are both in work(); 0x30 stays unnamed */
+    ck_assert_int_eq(tt_frame_set_name(p, f[1], "work"), 0);
+    ck_assert_int_eq(tt_frame_set_name(p, f[2], "work"), 0);
+    ck_assert_int_eq(tt_profile_merge_frames(p), 0);
+    ck_assert_uint_eq(tt_profile_nframes(p), 3);
+    ck_assert_uint_eq(tt_profile_ncallsites(p), 3);
+    const tt_sample *a = tt_profile_sample(p, 0), *b = tt_profile_sample(p, 1),
+                    *c = tt_profile_sample(p, 2);
+    ck_assert_uint_eq(a->callsite, b->callsite);
+    ck_assert_uint_ne(a->callsite, c->callsite);
+    ck_assert_str_eq(tt_profile_frame(p, tt_profile_callsite(p, a->callsite)->frame)->name,
+                     "work");
+    const tt_stack_frame *left = tt_profile_frame(p, tt_profile_callsite(p, c->callsite)->frame);
+    ck_assert_str_eq(left->name, "[unknown] app");
+    ck_assert_int_eq(left->is_unnamed, 1);
+    /* afterwards name identity: another unnamed address of app is the same frame again */
+    tt_stack_frame u4 = u1;
+    u4.addr = 0x40;
+    uint32_t id;
+    ck_assert_int_eq(tt_frame_intern(p, &id, &u4), 0);
+    ck_assert_uint_eq(id, tt_profile_callsite(p, c->callsite)->frame);
+    ck_assert_int_eq(tt_frame_intern(p, &id, &(tt_stack_frame){.name = "work", .module = "app"}),
+                     0);
+    ck_assert_uint_eq(id, tt_profile_callsite(p, a->callsite)->frame);
+    tt_profile_free(p);
+}
+END_TEST
+
 START_TEST(run_merging)
 {
     tt_profile *p = prof();
@@ -717,6 +778,7 @@ static Suite *suite(void)
     Suite *s = suite_create("samples");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, interning);
+    tcase_add_test(tc, rename_merge);
     tcase_add_test(tc, run_merging);
     tcase_add_test(tc, policy_example);
     tcase_add_test(tc, message_split);
