@@ -40,11 +40,12 @@ const char *cli_an_name(cli_an *a, uint32_t id);
 /* method.id of a Matrix id, 0 when unmapped. */
 int64_t cli_an_method_row(const cli_an *a, uint32_t id);
 
-/* Stores a Matrix stack as a call tree with its nodes, and returns its id. key_index is the
- * blamed item (-1 none). *path receives the root-to-key names joined by ';' (arena) or NULL. */
+/* Stores a Matrix stack as a call tree (kind 'issue_stack' or 'beat_slice') with its nodes;
+ * *tree_id receives the tree's id. */
 int cli_an_store_stack(cli_an *a, int64_t trace_id, const char *kind, int64_t issue_id,
-                       int64_t utid, const tt_mitem *items, size_t n, ptrdiff_t key_index,
-                       int64_t *tree_id, tt_error *err);
+                       int64_t utid, const tt_mitem *items, size_t n, int64_t *tree_id,
+                       tt_error *err);
+/* Root-to-blamed-item names joined by ';' (arena), or NULL without a key item. */
 const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_t key_index);
 
 /* Stores one counted repair or warning of an import (storage.md 3.1 stats). */

@@ -63,10 +63,9 @@ const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_
 }
 
 int cli_an_store_stack(cli_an *a, int64_t trace_id, const char *kind, int64_t issue_id,
-                       int64_t utid, const tt_mitem *items, size_t n, ptrdiff_t key_index,
-                       int64_t *tree_id, tt_error *err)
+                       int64_t utid, const tt_mitem *items, size_t n, int64_t *tree_id,
+                       tt_error *err)
 {
-    (void)key_index;
     int rc = tdb_tree_add(a->db, trace_id, kind, issue_id, utid, tree_id, err);
     if (rc)
         return rc;
@@ -166,7 +165,7 @@ static int store_evil(cli_an *a, int64_t trace_id, int64_t utid, const tt_bevil 
     int rc = tdb_issue_add(a->db, &is, &issue_id, err);
     if (!rc)
         rc = cli_an_store_stack(a, trace_id, "beat_slice", issue_id, utid, e->items,
-                                e->n_items, e->key_index, &tree_id, err);
+                                e->n_items, &tree_id, err);
     if (!rc)
         rc = tdb_issue_set_tree(a->db, issue_id, tree_id, err);
     tt_buf_free(&json);

@@ -44,7 +44,7 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_erro
     int rc = tdb_issue_add(a->db, &is, &issue_id, err);
     if (!rc && r->n_items) {
         rc = cli_an_store_stack(a, trace_id, "issue_stack", issue_id, 0, r->items, r->n_items,
-                                r->key_index, &tree_id, err);
+                                &tree_id, err);
         if (!rc)
             rc = tdb_issue_set_tree(a->db, issue_id, tree_id, err);
     }

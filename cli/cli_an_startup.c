@@ -39,8 +39,7 @@ static int store_issue(cli_an *a, int64_t trace_id, const tt_su_matrix *m, int64
     if (!rc)
         rc = tdb_issue_add(a->db, &is, issue_id, err);
     if (!rc && n) {
-        rc = cli_an_store_stack(a, trace_id, "issue_stack", *issue_id, 0, items, n, key_index,
-                                &tree, err);
+        rc = cli_an_store_stack(a, trace_id, "issue_stack", *issue_id, 0, items, n, &tree, err);
         if (!rc)
             rc = tdb_issue_set_tree(a->db, *issue_id, tree, err);
     }

@@ -13,6 +13,7 @@
 #include "cli_load.h"
 
 #define ANALYSIS_VERSION 1
+#define HELP_SHOWN (-1) /* parse_opts: -h printed the usage */
 
 static const char usage[] =
     "usage: tracetool analyze [-o DB] [-m MAPPING]... [--proguard FILE] [--append] [--replace]\n"
@@ -590,7 +591,7 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
             if ((a->beat_fmt = cli_opt_enum("--buffer-format", optarg, buffmts)) < 0)
                 return CLI_BAD;
             break;
-        case 'h': return cli_usage(usage, 0) - 100;
+        case 'h': cli_usage(usage, 0); return HELP_SHOWN;
         default: return cli_usage(usage, 1);
         }
     }
@@ -770,7 +771,7 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
     cli_an a = {.cli = ctx, .evil_ms = 700, .trim = 30};
     int rc = parse_opts(argc, argv, &o, &a);
     if (rc)
-        return rc == -100 ? CLI_OK : rc;
+        return rc == HELP_SHOWN ? CLI_OK : rc;
     if (optind >= argc) {
         cli_errorf("analyze: missing INPUT");
         return cli_usage(usage, 1);
