@@ -35,7 +35,7 @@ GEN_SRC := $(sort $(wildcard tests/gen/*.c))
 GEN_BIN := $(patsubst tests/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
-.PHONY: all deps deps-test clean check test asan fuzz fuzz-smoke demo bench install \
+.PHONY: all deps deps-test deps-bench clean check test asan fuzz fuzz-smoke demo bench install \
 	check-layers check-headers check-man update-golden gen fuzz-bins
 
 all: $(BUILD)/tracetool $(GEN_BIN)
@@ -49,6 +49,8 @@ deps:
 	@sh scripts/deps.sh build
 deps-test:
 	@sh scripts/deps.sh all
+deps-bench:
+	@sh scripts/deps.sh bench
 
 $(BUILD)/%.o: %.c $(wildcard libtrace/*.h libsym/*.h sqlite/*.h cli/*.h) $(BUILD)/sqlite/sql_blobs.h
 	@mkdir -p $(dir $@)
@@ -137,7 +139,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh scripts/demo.sh
 
-bench: deps
+bench: deps-bench
 	@$(MAKE) --no-print-directory all
 	@sh bench/run.sh
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Checks for the Debian packages tracetool needs and installs the missing ones when run as
 # root (apt-get); otherwise prints the exact command and fails.
-# Usage: scripts/deps.sh [build|test|fuzz|all]
+# Usage: scripts/deps.sh [build|test|fuzz|bench|all]
+# bench adds the reference tools `make bench` times tracetool against (addr2line, eu-addr2line,
+# llvm-symbolizer, perf) and GNU time for peak RSS.
 set -eu
 what=${1:-build}
 pkgs="build-essential pkg-config python3 zlib1g-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
@@ -9,8 +11,9 @@ case "$what" in
 build) ;;
 test) pkgs="$pkgs check mandoc binutils g++ clang" ;;
 fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
+bench) pkgs="$pkgs binutils elfutils llvm-14 clang linux-perf time" ;;
 all) pkgs="$pkgs check mandoc binutils g++ clang libclang-rt-14-dev" ;;
-*) echo "usage: $0 [build|test|fuzz|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|test|fuzz|bench|all]" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do
