@@ -325,19 +325,34 @@ static int frame_loc(tt_native_loc *loc, const tt_stack_frame *f, cli_sym *s, cl
         loc->addr = f->rel_pc;
         return 1;
     }
-    if (!f->has_addr)
+    if (!f->has_addr && !f->has_file_off)
         return 0;
-    /* a runtime address (perf): the ELF address only in a non-PIE executable (bias 0) */
-    tsym_module *m = cli_sym_module(s, f->module, NULL, 0, NULL);
+    if (f->module_path)
+        loc->module = f->module_path;
+    tsym_module *m = cli_sym_module(s, loc->module, NULL, 0, NULL);
     if (!m)
         return 1; /* the resolver reports the module */
-    if (tsym_module_info_get(m)->elf_type != ET_EXEC) {
-        tt_stats_add(ctx->stats, "symbols_runtime_address", f->module, TT_SEV_WARN, 1,
-                     "a runtime address in a position-independent module without its mapping "
-                     "is kept unnamed");
+    if (f->has_file_off) {
+        /* perf address in a PERF_RECORD_MMAP mapping: file offset -> vaddr (spec 3.2) */
+        if (tsym_module_map_to_vaddr(&loc->addr, m, f->file_off, f->file_off, f->file_off) == 0)
+            return 1;
+        char ex[512];
+        snprintf(ex, sizeof ex, "%s: file offset 0x%llx of a mapped address is in no PT_LOAD "
+                 "segment of the module (another build?); kept unnamed", loc->module,
+                 (unsigned long long)f->file_off);
+        tt_stats_add(ctx->stats, "symbols_mapping_mismatch", loc->module, TT_SEV_WARN, 1, ex);
         return 0;
     }
-    loc->addr = f->addr;
+    /* no mapping line: a runtime address in a non-PIE executable, or the map-relative
+     * address recent perf versions print */
+    if (tsym_module_guess_vaddr(&loc->addr, m, f->addr)) {
+        char ex[512];
+        snprintf(ex, sizeof ex, "%s: address 0x%llx is in no segment of the module and no "
+                 "mapping line gives its load address (perf script --show-mmap-events); kept "
+                 "unnamed", loc->module, (unsigned long long)f->addr);
+        tt_stats_add(ctx->stats, "symbols_runtime_address", f->module, TT_SEV_WARN, 1, ex);
+        return 0;
+    }
     return 1;
 }
 
@@ -369,8 +384,10 @@ int cli_samples_symbolicate(tt_profile *p, const cli_sym_opts *so, cli_ctx *ctx)
             continue; /* cli_sym reported and counted the module */
         /* fr[n - 1] is the out-of-line function: the frame's name (inline frames dropped) */
         if (n == 0 || !fr[n - 1].function || !strcmp(fr[n - 1].function, "??")) {
-            tt_stats_add(ctx->stats, "symbols_unresolved", f->module, TT_SEV_WARN, 1,
-                         "an address no function covers is kept unnamed");
+            char ex[512];
+            snprintf(ex, sizeof ex, "%s: no function covers address 0x%llx; kept unnamed",
+                     loc.module, (unsigned long long)loc.addr);
+            tt_stats_add(ctx->stats, "symbols_unresolved", f->module, TT_SEV_WARN, 1, ex);
             continue;
         }
         if (tt_frame_set_name(p, (uint32_t)id, fr[n - 1].function)) {

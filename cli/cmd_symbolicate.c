@@ -68,11 +68,6 @@ static const char *const names_styles[] = {"debug", "symbol", NULL};
 enum { K_AUTO, K_TOMB, K_PERF, K_MODOFF };
 static const char *const kinds[] = {"auto", "tombstone", "perf", "modoff", NULL};
 
-typedef struct perf_map {
-    uint64_t start, len, pgoff;
-    char *path;
-} perf_map;
-
 typedef struct run {
     cli_sym *sym;
     int fmt, kind, kind_set;
@@ -80,7 +75,7 @@ typedef struct run {
     unsigned flags;
     tt_jsonw json; /* --format json: one array over the whole run */
     tt_buf out;
-    tt_vec maps;   /* perf_map */
+    tt_perf_maps *maps; /* PERF_RECORD_MMAP lines seen so far (NULL after out of memory) */
     int perf_depth; /* index of the next perf frame in the current callchain */
 } run;
 
@@ -376,19 +371,12 @@ static int tomb_line(run *r, const char *line, size_t n, uint64_t ln)
 
 static int perf_mmap_line(run *r, const char *line, size_t n)
 {
-    tsym_perf_mmap mm;
-    if (tsym_perf_mmap_parse(&mm, line, n))
+    tt_perf_mmap mm;
+    if (tt_perf_mmap_parse(&mm, line, n))
         return 0;
     echo(r, line, n);
-    if (!mm.executable)
-        return 1;
-    perf_map pm = {mm.start, mm.len, mm.pgoff, NULL};
-    if ((pm.path = malloc(mm.path_len + 1))) {
-        memcpy(pm.path, mm.path, mm.path_len);
-        pm.path[mm.path_len] = 0;
-        if (!tt_vec_push(&r->maps, &pm))
-            free(pm.path);
-    }
+    if (r->maps && tt_perf_maps_add(r->maps, &mm))
+        tt_perf_maps_free(r->maps), r->maps = NULL; /* out of memory: no further maps */
     return 1;
 }
 
@@ -406,19 +394,15 @@ static int perf_frame_line(run *r, const char *line, size_t n, uint64_t ln)
         return 1;
     char path[4096];
     snprintf(path, sizeof path, "%.*s", (int)pf.dso_len, pf.dso);
-    const perf_map *hit = NULL;
-    for (size_t i = r->maps.len; i-- > 0 && !hit;) {
-        const perf_map *pm = &TT_VEC_AT(&r->maps, perf_map, i);
-        if (pf.addr >= pm->start && pf.addr - pm->start < pm->len && !strcmp(pm->path, path))
-            hit = pm;
-    }
+    uint64_t off = 0;
+    const tt_perf_map *hit = tt_perf_maps_find(r->maps, -1, pf.dso, pf.dso_len, pf.addr, &off);
     const char *why;
     tsym_module *m = cli_sym_module(r->sym, path, NULL, 0, &why);
     uint64_t vaddr = pf.addr;
     if (m && hit) {
-        if (tsym_module_map_to_vaddr(&vaddr, m, pf.addr, hit->start, hit->pgoff))
+        if (tsym_module_map_to_vaddr(&vaddr, m, off, off, off))
             m = NULL, why = "mapping does not match the module's segments";
-    } else if (m && tsym_module_info_get(m)->elf_type != 2 /* ET_EXEC: bias 0 */) {
+    } else if (m && tsym_module_guess_vaddr(&vaddr, m, pf.addr)) {
         m = NULL;
         why = "no PERF_RECORD_MMAP for this module (perf script --show-mmap-events)";
     }
@@ -497,9 +481,7 @@ static int add_to_store(const char *dir, int argc, char **argv)
 
 static void run_free(run *r)
 {
-    for (size_t i = 0; i < r->maps.len; i++)
-        free(TT_VEC_AT(&r->maps, perf_map, i).path);
-    tt_vec_free(&r->maps);
+    tt_perf_maps_free(r->maps);
     tt_buf_free(&r->out);
     tt_jsonw_free(&r->json);
     cli_sym_close(r->sym);
@@ -584,7 +566,8 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     run r = {.fmt = F_TEXT, .kind = K_AUTO};
     cli_sym_opts so = {0};
     const char *bid_opt = NULL, *store_dir = NULL;
-    tt_vec_init(&r.maps, sizeof(perf_map));
+    if (tt_perf_maps_new(&r.maps))
+        r.maps = NULL; /* out of memory: runtime addresses stay unmapped */
     tt_jsonw_init(&r.json, 0);
     int rc = parse_opts(&r, &so, &bid_opt, &store_dir, argc, argv);
     if (rc) {

@@ -27,8 +27,8 @@ static void one_line(const char *l, size_t n)
     if (tsym_perf_frame_parse(&pf, l, n) == 0 &&
         (pf.dso < l || pf.dso + pf.dso_len > l + n || pf.symbol + pf.symbol_len > l + n))
         __builtin_trap();
-    tsym_perf_mmap mm;
-    if (tsym_perf_mmap_parse(&mm, l, n) == 0 && (mm.path < l || mm.path + mm.path_len > l + n))
+    tt_perf_mmap mm;
+    if (tt_perf_mmap_parse(&mm, l, n) == 0 && (mm.path < l || mm.path + mm.path_len > l + n))
         __builtin_trap();
     uint64_t v;
     tsym_addr_parse(&v, l, n);

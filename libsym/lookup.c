@@ -159,6 +159,18 @@ int tsym_module_map_to_vaddr(uint64_t *vaddr, const tsym_module *m, uint64_t add
     return TT_ENOTFOUND;
 }
 
+int tsym_module_guess_vaddr(uint64_t *vaddr, const tsym_module *m, uint64_t addr)
+{
+    const tsym__load *l = m->ix.loads.data;
+    if (m->info.elf_type == 2 /* ET_EXEC */)
+        for (size_t i = 0; i < m->ix.loads.len; i++)
+            if (l[i].exec && addr >= l[i].vaddr && addr - l[i].vaddr < l[i].memsz) {
+                *vaddr = addr;
+                return 0;
+            }
+    return tsym_module_map_to_vaddr(vaddr, m, addr, addr, addr);
+}
+
 /* ---- lookup ---- */
 
 static const tsym__row *find_row(const tsym__index *ix, uint64_t a)

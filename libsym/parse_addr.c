@@ -4,32 +4,7 @@
 
 #include <string.h>
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
-
-/* hex digits at p (at most 16); returns the count, 0 when none or overflow */
-static size_t hex_run(uint64_t *v, const char *p, size_t n)
-{
-    size_t i = 0;
-    *v = 0;
-    while (i < n && hexval(p[i]) >= 0) {
-        if (i == 16)
-            return 0;
-        *v = *v << 4 | (uint64_t)hexval(p[i]);
-        i++;
-    }
-    return i;
-}
 
 int tsym_addr_parse(uint64_t *out, const char *s, size_t n)
 {
@@ -37,7 +12,7 @@ int tsym_addr_parse(uint64_t *out, const char *s, size_t n)
         s += 2;
         n -= 2;
     }
-    if (n == 0 || hex_run(out, s, n) != n)
+    if (n == 0 || tt_hex_run(out, s, n) != n)
         return TT_EFORMAT;
     return 0;
 }
@@ -55,7 +30,7 @@ int tsym_modoff_next(tsym_modoff *out, const char *line, size_t n, size_t *pos)
             (line[i + 2] != 'x' && line[i + 2] != 'X'))
             continue;
         uint64_t v;
-        size_t h = hex_run(&v, line + i + 3, n - i - 3);
+        size_t h = tt_hex_run(&v, line + i + 3, n - i - 3);
         size_t e = i + 3 + h;
         if (h == 0 || (e < n && token_char(line[e]) && line[e] != ':')) {
             continue;
@@ -93,7 +68,7 @@ int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n)
     if (i == 0)
         return TT_ENOTFOUND;
     out->indent = i;
-    size_t h = hex_run(&out->addr, line + i, n - i);
+    size_t h = tt_hex_run(&out->addr, line + i, n - i);
     if (h == 0 || i + h >= n || !is_blank(line[i + h]))
         return TT_ENOTFOUND;
     i += h;
@@ -122,73 +97,5 @@ int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n)
         se--;
     out->symbol = line + ss;
     out->symbol_len = se - ss;
-    return 0;
-}
-
-static size_t skip_lit(const char *p, size_t n, size_t i, const char *lit)
-{
-    size_t l = strlen(lit);
-    return i + l <= n && !memcmp(p + i, lit, l) ? i + l : 0;
-}
-
-int tsym_perf_mmap_parse(tsym_perf_mmap *out, const char *line, size_t n)
-{
-    memset(out, 0, sizeof *out);
-    const char *tag = NULL;
-    for (size_t i = 0; i + 16 <= n; i++)
-        if (!memcmp(line + i, "PERF_RECORD_MMAP", 16)) {
-            tag = line + i;
-            break;
-        }
-    if (!tag)
-        return TT_ENOTFOUND;
-    size_t i = (size_t)(tag - line) + 16;
-    if (i < n && line[i] == '2')
-        i++;
-    while (i < n && is_blank(line[i]))
-        i++;
-    uint64_t pid = 0;
-    while (i < n && line[i] >= '0' && line[i] <= '9' && pid < 0xFFFFFFFFu)
-        pid = pid * 10 + (uint64_t)(line[i++] - '0');
-    out->pid = (uint32_t)pid;
-    const char *br = memchr(line + i, '[', n - i);
-    if (!br)
-        return TT_ENOTFOUND;
-    i = (size_t)(br - line) + 1;
-    size_t h;
-    if (!(i = skip_lit(line, n, i, "0x")) || !(h = hex_run(&out->start, line + i, n - i)))
-        return TT_ENOTFOUND;
-    i += h;
-    if (!(i = skip_lit(line, n, i, "(0x")) || !(h = hex_run(&out->len, line + i, n - i)))
-        return TT_ENOTFOUND;
-    i += h;
-    if (!(i = skip_lit(line, n, i, ") @ ")))
-        return TT_ENOTFOUND;
-    if (i + 2 <= n && line[i] == '0' && line[i + 1] == 'x')
-        i += 2;
-    if (!(h = hex_run(&out->pgoff, line + i, n - i)))
-        return TT_ENOTFOUND;
-    i += h;
-    const char *close = memchr(line + i, ']', n - i);
-    if (!close)
-        return TT_ENOTFOUND;
-    i = (size_t)(close - line) + 1;
-    if (i < n && line[i] == ':')
-        i++;
-    while (i < n && is_blank(line[i]))
-        i++;
-    size_t ps = i;
-    while (i < n && !is_blank(line[i]))
-        i++;
-    out->executable = memchr(line + ps, 'x', i - ps) != NULL;
-    while (i < n && is_blank(line[i]))
-        i++;
-    size_t e = n;
-    while (e > i && (is_blank(line[e - 1]) || line[e - 1] == '\r'))
-        e--;
-    if (e <= i)
-        return TT_ENOTFOUND;
-    out->path = line + i;
-    out->path_len = e - i;
     return 0;
 }

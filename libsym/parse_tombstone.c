@@ -7,16 +7,6 @@
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 static int starts(const char *p, size_t n, const char *lit)
 {
@@ -52,8 +42,8 @@ static size_t frame_head(tsym_tomb_frame *f, const char *p, size_t n)
         i += 2;
     size_t h = 0;
     uint64_t pc = 0;
-    while (i < n && hexval(p[i]) >= 0 && h < 16) {
-        pc = pc << 4 | (uint64_t)hexval(p[i++]);
+    while (i < n && tt_hex_digit(p[i]) >= 0 && h < 16) {
+        pc = pc << 4 | (uint64_t)tt_hex_digit(p[i++]);
         h++;
     }
     if (h == 0 || (i < n && !is_blank(p[i])))
@@ -68,7 +58,7 @@ static void classify_group(tsym_tomb_frame *f, const char *g, size_t n)
     if (starts(g, n, "BuildId: ")) {
         size_t k = 0;
         for (size_t i = 9; i < n && k + 1 < sizeof f->build_id; i++) {
-            int v = hexval(g[i]);
+            int v = tt_hex_digit(g[i]);
             if (v < 0)
                 break;
             f->build_id[k++] = "0123456789abcdef"[v];
@@ -76,8 +66,8 @@ static void classify_group(tsym_tomb_frame *f, const char *g, size_t n)
         f->build_id[k] = 0;
     } else if (starts(g, n, "offset 0x")) {
         uint64_t v = 0;
-        for (size_t i = 9; i < n && hexval(g[i]) >= 0; i++)
-            v = v << 4 | (uint64_t)hexval(g[i]);
+        for (size_t i = 9; i < n && tt_hex_digit(g[i]) >= 0; i++)
+            v = v << 4 | (uint64_t)tt_hex_digit(g[i]);
         f->has_offset = 1;
         f->apk_offset = v;
     } else if (n == 7 && !memcmp(g, "deleted", 7)) {

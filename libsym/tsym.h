@@ -51,6 +51,11 @@ uint64_t tsym_module_offset_to_vaddr(const tsym_module *m, uint64_t offset);
  * Returns TT_ENOTFOUND when no PT_LOAD segment contains pgoff. */
 int tsym_module_map_to_vaddr(uint64_t *vaddr, const tsym_module *m, uint64_t addr,
                              uint64_t map_start, uint64_t pgoff);
+/* A perf frame address without a mapping line: a runtime address when it lies in an
+ * executable segment of an ET_EXEC module (bias 0), else a map-relative address (the file
+ * offset recent perf versions print) when a PT_LOAD segment's file range contains it.
+ * TT_ENOTFOUND otherwise (a runtime address of a position-independent module). */
+int tsym_module_guess_vaddr(uint64_t *vaddr, const tsym_module *m, uint64_t addr);
 
 /* ---- lookup (spec 5.3) ---- */
 enum {
@@ -165,14 +170,6 @@ typedef struct tsym_perf_frame {
 /* Parses a perf script callchain line ("\t  7f12ab sym+0x1c (/lib/x.so)"). 0 on success. */
 int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n);
 
-typedef struct tsym_perf_mmap {
-    uint32_t pid;
-    uint64_t start, len, pgoff;
-    int executable;
-    const char *path;
-    size_t path_len;
-} tsym_perf_mmap;
-/* Parses a PERF_RECORD_MMAP/MMAP2 line of `perf script --show-mmap-events`. */
-int tsym_perf_mmap_parse(tsym_perf_mmap *out, const char *line, size_t n);
+/* PERF_RECORD_MMAP lines: tt_perf_mmap_parse (libtrace). */
 
 #endif

@@ -119,14 +119,23 @@ static int by_address(int identity, const tt_stack_frame *f)
 {
     return (identity == TT_IDENT_ADDRESS ||
             (identity == TT_IDENT_NAME_UNNAMED_ADDRESS && f->is_unnamed)) &&
-           (f->has_rel_pc || f->has_addr);
+           (f->has_rel_pc || f->has_addr || f->has_file_off);
+}
+
+/* the address an unnamed frame is known by: its vaddr, its file offset in a mapped file
+ * (the same code at any load address), else its runtime address */
+static uint64_t identity_addr(const tt_stack_frame *f, int *kind)
+{
+    *kind = f->has_rel_pc ? 1 : f->has_file_off ? 2 : 3;
+    return f->has_rel_pc ? f->rel_pc : f->has_file_off ? f->file_off : f->addr;
 }
 
 static uint64_t frame_hash(int identity, const tt_stack_frame *f)
 {
     uint64_t h = f->module ? tt__hash(f->module, strlen(f->module), 1) : 7;
+    int kind;
     if (by_address(identity, f))
-        return tt__mix64(h ^ (f->has_rel_pc ? f->rel_pc : f->addr) ^ 0x55);
+        return tt__mix64(h ^ identity_addr(f, &kind) ^ (uint64_t)(0x55 * kind));
     return tt__hash(f->name, strlen(f->name), h);
 }
 
@@ -142,10 +151,11 @@ static int frame_eq(const void *ctx, uint32_t id, const void *key)
     const tt_stack_frame *a = &TT_VEC_AT(&p->frames, tt_stack_frame, id), *b = k->f;
     if (!streq0(a->module, b->module))
         return 0;
-    if (by_address(k->identity, b))
-        return by_address(k->identity, a) && a->has_rel_pc == b->has_rel_pc &&
-               a->has_addr == b->has_addr &&
-               (b->has_rel_pc ? a->rel_pc == b->rel_pc : a->addr == b->addr);
+    if (by_address(k->identity, b)) {
+        int ka, kb;
+        return by_address(k->identity, a) && identity_addr(a, &ka) == identity_addr(b, &kb) &&
+               ka == kb && streq0(a->module_path, b->module_path);
+    }
     if (by_address(k->identity, a))
         return 0;
     return !strcmp(a->name, b->name);
@@ -191,8 +201,9 @@ int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f)
     nf.raw_name = dup0(p, f->raw_name);
     nf.module = dup0(p, f->module);
     nf.file = dup0(p, f->file);
+    nf.module_path = dup0(p, f->module_path);
     if (!nf.name || (f->raw_name && !nf.raw_name) || (f->module && !nf.module) ||
-        (f->file && !nf.file) || !tt_vec_push(&p->frames, &nf) ||
+        (f->file && !nf.file) || (f->module_path && !nf.module_path) || !tt_vec_push(&p->frames, &nf) ||
         tt__idtab_add(&p->ftab, h, (uint32_t)(p->frames.len - 1))) {
         rc = TT_ENOMEM;
         goto out;

@@ -167,6 +167,8 @@ typedef struct pstate {
     tt_vec frames;  /* uint32_t, leaf first */
     tt_vec last_ts; /* int64_t per utid */
     tt_buf line, name, comm; /* comm: the block's thread name, copied from its header */
+    tt_perf_maps *maps;      /* PERF_RECORD_MMAP lines (--show-mmap-events) */
+    char path[1024];         /* the current frame's module path */
     int in_block, keep, have_frame, first_frac;
     hdr h;
     uint64_t samples, bad_lines, bad_first;
@@ -246,6 +248,24 @@ static int add_frame(pstate *st, const char *s, size_t n)
         }
     }
     tt__trim(&s, &n);
+    size_t symn = strip_offset(s, n);
+    int unnamed = symn == 0 || (symn == 9 && !memcmp(s, "[unknown]", 9));
+    const tt_perf_map *map = NULL;
+    if (unnamed && f.has_addr && dso && dn && dso[0] == '/')
+        map = tt_perf_maps_find(st->maps, st->h.pid, dso, dn, f.addr, &f.file_off);
+    if (map) {
+        /* the same code has the same file offset in every process (symbolication.md 3.2) */
+        f.has_file_off = 1;
+        f.module_path = map->path;
+    } else if (unnamed && f.has_addr && dso && dn && dso[0] == '/') {
+        /* no mapping line: the path still locates the file; frame_loc decides what the
+         * address is */
+        if (dn < sizeof st->path) {
+            memcpy(st->path, dso, dn);
+            st->path[dn] = 0;
+            f.module_path = st->path;
+        }
+    }
     size_t bn = 0;
     const char *base = dso ? basename_of(dso, dn, &bn) : NULL;
     char modbuf[256];
@@ -255,10 +275,9 @@ static int add_frame(pstate *st, const char *s, size_t n)
         f.module = modbuf;
     }
     f.kind = dso ? frame_kind(dso, dn) : TT_FRAME_NATIVE;
-    size_t symn = strip_offset(s, n);
     tt_buf *nb = &st->name;
     nb->len = 0;
-    if (symn == 0 || (symn == 9 && !memcmp(s, "[unknown]", 9))) {
+    if (unnamed) {
         /* one frame per module, not per address; the address stays with the frame */
         tt_buf_puts(nb, "[unknown]");
         if (f.module) {
@@ -474,6 +493,15 @@ static int perf_line(pstate *st, const char *line, size_t n, uint64_t lineno, in
             return rc;
     }
     if (tt__memmem(line, n, "PERF_RECORD_", 12)) {
+        tt_perf_mmap mm;
+        if (tt_perf_mmap_parse(&mm, line, n) == 0) {
+            int rc = tt_perf_maps_add(st->maps, &mm);
+            if (rc)
+                return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno,
+                                    rc == TT_ELIMIT ? "too many memory maps" : "out of memory");
+            tt_stats_add(st->stats, "perf_mmap_records", st->file, TT_SEV_INFO, 1, NULL);
+            return 0;
+        }
         tt_stats_add(st->stats, "perf_sideband_records", st->file, TT_SEV_INFO, 1, NULL);
         return 0;
     }
@@ -500,6 +528,8 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     st.first_frac = -1;
     tt_vec_init(&st.frames, sizeof(uint32_t));
     tt_vec_init(&st.last_ts, sizeof(int64_t));
+    if (tt_perf_maps_new(&st.maps))
+        return tt_error_set(err, TT_ENOMEM, st.file, 0, 0, "out of memory");
     tt_profile_meta *m = tt_profile_meta_get(p);
     m->source_format = "perf_script";
     int rc = 0, skipping = 0;
@@ -527,6 +557,7 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     }
     tt_vec_free(&st.frames);
     tt_vec_free(&st.last_ts);
+    tt_perf_maps_free(st.maps);
     tt_buf_free(&st.line);
     tt_buf_free(&st.name);
     tt_buf_free(&st.comm);

@@ -83,19 +83,40 @@ static int grow(tt_intern *t)
     return 0;
 }
 
+/* The slot of s: its id + 1, or 0 for the empty slot where it would go (*slot). */
+static uint32_t probe(const tt_intern *t, const char *s, size_t n, uint64_t h, size_t *slot)
+{
+    size_t j = (size_t)h & (t->nslots - 1);
+    while (t->slots[j]) {
+        const ientry *e = &TT_VEC_AT(&t->entries, ientry, t->slots[j] - 1);
+        if (e->h == h && e->n == n && !memcmp(e->s, s, n))
+            break;
+        j = (j + 1) & (t->nslots - 1);
+    }
+    *slot = j;
+    return t->slots[j];
+}
+
+int tt_intern_find(const tt_intern *t, const char *s, size_t n, uint32_t *id)
+{
+    size_t j;
+    uint32_t v = t->nslots ? probe(t, s, n, hash_bytes(s, n), &j) : 0;
+    if (!v)
+        return TT_ENOTFOUND;
+    *id = v - 1;
+    return 0;
+}
+
 int tt_intern_get(tt_intern *t, const char *s, size_t n, uint32_t *id)
 {
     if ((t->entries.len + 1) * 2 > t->nslots && grow(t))
         return TT_ENOMEM;
     uint64_t h = hash_bytes(s, n);
-    size_t j = (size_t)h & (t->nslots - 1);
-    while (t->slots[j]) {
-        const ientry *e = &TT_VEC_AT(&t->entries, ientry, t->slots[j] - 1);
-        if (e->h == h && e->n == n && !memcmp(e->s, s, n)) {
-            *id = t->slots[j] - 1;
-            return 0;
-        }
-        j = (j + 1) & (t->nslots - 1);
+    size_t j;
+    uint32_t v = probe(t, s, n, h, &j);
+    if (v) {
+        *id = v - 1;
+        return 0;
     }
     if (t->entries.len >= UINT32_MAX - 1)
         return TT_ENOMEM;

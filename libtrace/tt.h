@@ -924,6 +924,11 @@ typedef struct tt_stack_frame {
     int kind;             /* TT_FRAME_* */
     int has_rel_pc, has_addr, is_unnamed; /* is_unnamed: name made from an address */
     uint64_t rel_pc, addr;
+    /* perf runtime address inside a known mapping (PERF_RECORD_MMAP): the module file's
+     * path and the file offset of addr; libsym turns it into rel_pc (symbolication.md 3.2) */
+    int has_file_off;
+    uint64_t file_off;
+    const char *module_path;
 } tt_stack_frame;
 
 /* One callsite row: node (parent, frame) of the prefix tree (samples.md 4.2). Children
@@ -1157,6 +1162,42 @@ int tt_java_canonical(tt_buf *b, const char *s, size_t n);
 /* Parses a perf script timestamp "<sec>.<frac>" exactly into ns; 0 on success. */
 int tt_perf_parse_ts(const char *s, size_t n, int64_t *ns, int *frac_digits);
 
+/* Hexadecimal digit value, -1 for another character (perf_mmap.c). */
+int tt_hex_digit(char c);
+/* Up to 16 hex digits at p into *v; the number of digits, 0 when none or more than 16. */
+size_t tt_hex_run(uint64_t *v, const char *p, size_t n);
+
+/* perf script side-band memory maps (perf_mmap.c; symbolication.md 7.4). */
+typedef struct tt_perf_mmap {
+    int64_t pid;            /* -1: kernel maps */
+    uint64_t start, len, pgoff;
+    int executable;
+    const char *path;       /* points into the line, path_len bytes */
+    size_t path_len;
+} tt_perf_mmap;
+/* Parses a PERF_RECORD_MMAP/MMAP2 line of `perf script --show-mmap-events`: 0, or
+ * TT_ENOTFOUND when the line is not one. */
+int tt_perf_mmap_parse(tt_perf_mmap *out, const char *line, size_t n);
+
+typedef struct tt_perf_map {
+    int64_t pid;
+    uint64_t start, len, pgoff;
+    const char *path;       /* NUL-terminated, owned by the table */
+} tt_perf_map;
+/* Executable mappings by path; the newest mapping of an address wins. */
+typedef struct tt_perf_maps tt_perf_maps;
+int tt_perf_maps_new(tt_perf_maps **out);
+void tt_perf_maps_free(tt_perf_maps *t);
+/* Adds an executable mapping (others are ignored): 0, TT_ENOMEM or TT_ELIMIT. */
+int tt_perf_maps_add(tt_perf_maps *t, const tt_perf_mmap *mm);
+/* The mapping of path that explains the address perf printed, or NULL; t may be NULL.
+ * A runtime address inside a mapping of process pid (or, failing that, of another process)
+ * gives *file_off = addr - start + pgoff. Recent perf versions print the map-relative
+ * address instead (the file offset): an address inside no mapping but inside a mapping's
+ * file range [pgoff, pgoff + len) is taken as that, *file_off = addr. */
+const tt_perf_map *tt_perf_maps_find(const tt_perf_maps *t, int64_t pid, const char *path,
+                                     size_t path_len, uint64_t addr, uint64_t *file_off);
+
 /* ---- exports (export_*.c; samples.md 7) ---- */
 enum { TT_WEIGHT_SAMPLES = 0, TT_WEIGHT_WALL, TT_WEIGHT_CPU, TT_WEIGHT_PERIOD };
 enum { TT_ROOT_THREAD = 0, TT_ROOT_PROCESS, TT_ROOT_NONE };
@@ -1235,6 +1276,8 @@ void tt_intern_free(tt_intern *t);
 int tt_intern_get(tt_intern *t, const char *s, size_t n, uint32_t *id);
 /* The interned bytes of id, NUL-terminated; borrowed until tt_intern_free. *n may be NULL. */
 const char *tt_intern_str(const tt_intern *t, uint32_t id, size_t *n);
+/* The id of an already interned string: 0, or TT_ENOTFOUND. */
+int tt_intern_find(const tt_intern *t, const char *s, size_t n, uint32_t *id);
 size_t tt_intern_count(const tt_intern *t);
 
 /* ---- diff thresholds, CI gates and name matching (diff.c; tracetool-diff(1)) ---- */

@@ -773,6 +773,49 @@ START_TEST(detect)
 }
 END_TEST
 
+/* PERF_RECORD_MMAP2 lines: runtime addresses by process, map-relative addresses, misses */
+START_TEST(perf_maps)
+{
+    tt_perf_maps *t;
+    ck_assert_int_eq(tt_perf_maps_new(&t), 0);
+    const char *l[] = {
+        "p 10/10 [000] 1.0: PERF_RECORD_MMAP2 10/10: [0x5000(0x1000) @ 0x1000 08:01 7 0]: r-xp /bin/a",
+        "p 11/11 [000] 1.0: PERF_RECORD_MMAP2 11/11: [0x9000(0x1000) @ 0x1000 08:01 7 0]: r-xp /bin/a",
+        "p 10/10 [000] 1.0: PERF_RECORD_MMAP2 10/10: [0x7000(0x1000) @ 0 08:01 7 0]: r--p /bin/a",
+        "p -1/0 [000] 1.0: PERF_RECORD_MMAP -1/0: [0xffff0000(0x100) @ 0xffff0000]: x [kernel]",
+    };
+    for (size_t i = 0; i < 4; i++) {
+        tt_perf_mmap mm;
+        ck_assert_int_eq(tt_perf_mmap_parse(&mm, l[i], strlen(l[i])), 0);
+        ck_assert_int_eq(tt_perf_maps_add(t, &mm), 0);
+    }
+    tt_perf_mmap mm;
+    ck_assert_int_eq(tt_perf_mmap_parse(&mm, l[3], strlen(l[3])), 0);
+    ck_assert_int_eq(mm.pid, -1);
+    uint64_t off = 0;
+    const tt_perf_map *m = tt_perf_maps_find(t, 10, "/bin/a", 6, 0x5123, &off);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(off, 0x1123);
+    ck_assert_int_eq(m->pid, 10);
+    m = tt_perf_maps_find(t, 11, "/bin/a", 6, 0x9040, &off);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(off, 0x1040);
+    /* process 12 has no mapping of its own: another process's mapping explains it */
+    m = tt_perf_maps_find(t, 12, "/bin/a", 6, 0x5010, &off);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(off, 0x1010);
+    /* a map-relative address (inside the file range, inside no mapping) */
+    m = tt_perf_maps_find(t, 10, "/bin/a", 6, 0x1800, &off);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(off, 0x1800);
+    /* the read-only mapping is not executable: 0x7010 is in no mapping, no file range */
+    ck_assert_ptr_null(tt_perf_maps_find(t, 10, "/bin/a", 6, 0x7010, &off));
+    ck_assert_ptr_null(tt_perf_maps_find(t, 10, "/bin/b", 6, 0x5010, &off));
+    ck_assert_ptr_null(tt_perf_maps_find(NULL, 10, "/bin/a", 6, 0x5010, &off));
+    tt_perf_maps_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("samples");
@@ -793,6 +836,7 @@ static Suite *suite(void)
     tcase_add_test(tc, aggregates_recursion);
     tcase_add_test(tc, unsorted_input);
     tcase_add_test(tc, detect);
+    tcase_add_test(tc, perf_maps);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -129,10 +129,10 @@ START_TEST(perf_lines)
     l = "prog  4411 [000]     1.000100:     250000 cpu-clock:";
     ck_assert_int_eq(tsym_perf_frame_parse(&f, l, strlen(l)), TT_ENOTFOUND);
 
-    tsym_perf_mmap m;
+    tt_perf_mmap m;
     l = "prog 4411 [000] 1.0: PERF_RECORD_MMAP2 4411/4411: [0x7f0000001000(0x2000) @ 0x1000 "
         "08:01 1234 0]: r-xp /lib/libfx.so";
-    ck_assert_int_eq(tsym_perf_mmap_parse(&m, l, strlen(l)), 0);
+    ck_assert_int_eq(tt_perf_mmap_parse(&m, l, strlen(l)), 0);
     ck_assert_uint_eq(m.pid, 4411);
     ck_assert_uint_eq(m.start, 0x7f0000001000);
     ck_assert_uint_eq(m.len, 0x2000);
@@ -140,11 +140,11 @@ START_TEST(perf_lines)
     ck_assert(m.executable);
     ck_assert(eq(m.path, m.path_len, "/lib/libfx.so"));
     l = "prog 1 [000] 1.0: PERF_RECORD_MMAP 1/1: [0x400000(0x1000) @ 0]: x /bin/prog";
-    ck_assert_int_eq(tsym_perf_mmap_parse(&m, l, strlen(l)), 0);
+    ck_assert_int_eq(tt_perf_mmap_parse(&m, l, strlen(l)), 0);
     ck_assert_uint_eq(m.pgoff, 0);
     ck_assert(eq(m.path, m.path_len, "/bin/prog"));
     l = "PERF_RECORD_MMAP2 4411/4411: [0x7f(";
-    ck_assert_int_eq(tsym_perf_mmap_parse(&m, l, strlen(l)), TT_ENOTFOUND);
+    ck_assert_int_eq(tt_perf_mmap_parse(&m, l, strlen(l)), TT_ENOTFOUND);
 }
 END_TEST
 

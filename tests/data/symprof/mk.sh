@@ -41,3 +41,28 @@ PM=$(at pprof middle) PR=$(at pprof main)
     printf '{"ts_ns":1000000,"tid":100,"frames":[{"module":"pprof","rel_pc":"0x%s"},{"module":"pprof","rel_pc":"0x%s"},{"module":"pprof","rel_pc":"0x%s"}]}\n' "$PR" "$PM" "$PL"
     printf '{"ts_ns":2000000,"tid":100,"frames":[{"module":"pprof","rel_pc":"0x%s"},{"module":"pprof","rel_pc":"0x%s"}]}\n' "$PR" "$PM"
 } > "$out/samples.jsonl"
+# perf-mmap.txt: the PIE mapped by PERF_RECORD_MMAP2 lines (perf script --show-mmap-events)
+# at different addresses in two processes (runtime addresses), the map-relative addresses
+# recent perf versions print, and a PIE frame without a mapping line (kept unnamed)
+seg=$(readelf -lW "$out/pprof" | awk '$1 == "LOAD" && / E / { print $2, $3; exit }')
+off=$((${seg% *})) va=$((${seg#* }))
+# runtime address of a function when the executable segment is mapped at base + off
+rt() { printf '%x' $(($1 + off + 0x$(at pprof "$2") - va)); }
+PM=$(at pprof middle) PR=$(at pprof main)
+{
+    printf 'prof 300/300 [000] 2.000000000: PERF_RECORD_MMAP2 300/300: [0x555500000000(0x1000) @ 0 08:01 7 0]: r--p /opt/bin/pprof\n'
+    printf 'prof 300/300 [000] 2.000000000: PERF_RECORD_MMAP2 300/300: [0x%x(0x1000) @ 0x%x 08:01 7 0]: r-xp /opt/bin/pprof\n' $((0x555500000000 + off)) $((off))
+    printf 'prof 301/301 [000] 2.000000000: PERF_RECORD_MMAP2 301/301: [0x%x(0x1000) @ 0x%x 08:01 7 0]: r-xp /opt/bin/pprof\n' $((0x7f0000000000 + off)) $((off))
+    printf 'prof 300/300 [000] 2.001000000: 1000000 cpu-clock:\n'
+    printf '\t%s [unknown] (/opt/bin/pprof)\n' "$(rt 0x555500000000 leaf_work)"
+    printf '\t%s [unknown] (/opt/bin/pprof)\n' "$(rt 0x555500000000 middle)"
+    printf '\t%s [unknown] (/opt/bin/pprof)\n\n' "$(rt 0x555500000000 main)"
+    printf 'prof 301/301 [000] 2.002000000: 1000000 cpu-clock:\n'
+    printf '\t%s [unknown] (/opt/bin/pprof)\n' "$(rt 0x7f0000000000 leaf_work)"
+    printf '\t%s [unknown] (/opt/bin/pprof)\n\n' "$(rt 0x7f0000000000 main)"
+    printf 'prof 301/301 [000] 2.003000000: 1000000 cpu-clock:\n'
+    printf '\t%x [unknown] (/opt/bin/pprof)\n' $((0x$PM - va + off))
+    printf '\t%x [unknown] (/opt/bin/pprof)\n\n' $((0x$PR - va + off))
+    printf 'prof 302/302 [000] 2.004000000: 1000000 cpu-clock:\n'
+    printf '\t6666%08x [unknown] (/opt/bin/other-pie)\n\n' "0x$PM"
+} > "$out/perf-mmap.txt"
