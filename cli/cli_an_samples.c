@@ -18,6 +18,126 @@ typedef struct sctx {
     tt_error *err;
 } sctx;
 
+/* Native modules and symbol sets of this input (storage.md module, symbol, symbolized_pc):
+ * rows written while the frames are symbolicated, ids found again by the frame rows. */
+typedef struct symctx {
+    cli_an *a;
+    tt_error *err;
+    tt_intern *mods;   /* module basename -> index into mod_rows */
+    tt_vec mod_rows;   /* int64_t module.id, 0 = not written yet */
+    tt_intern *pcs;    /* "<module>@<rel_pc hex>" -> index into set_rows */
+    tt_vec set_rows;   /* int64_t symbol_set_id */
+    tt_buf key;
+} symctx;
+
+static const char *base_name(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+/* c->key = the text key of (module, rel_pc) */
+static int pc_key(symctx *c, const char *module, uint64_t rel_pc)
+{
+    c->key.len = 0;
+    return tt_buf_printf(&c->key, "%s@%llx", module, (unsigned long long)rel_pc) ? TT_ENOMEM
+                                                                                   : 0;
+}
+
+static const char *module_kind(const tt_stack_frame *f)
+{
+    static const char *const ext[][2] = {{".oat", "oat"}, {".odex", "oat"}, {".vdex", "dex"},
+                                         {".dex", "dex"}, {".jar", "dex"}, {".apk", "apk"}};
+    size_t n = strlen(f->module);
+    if (f->kind == TT_FRAME_KERNEL)
+        return "kernel";
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t l = strlen(ext[i][0]);
+        if (n >= l && !strcmp(f->module + n - l, ext[i][0]))
+            return ext[i][1];
+    }
+    if (strstr(f->module, "jit"))
+        return "jit";
+    return f->kind == TT_FRAME_NATIVE && (strstr(f->module, ".so") || !strchr(f->module, '.'))
+               ? "elf"
+               : "unknown";
+}
+
+/* module.id of a frame's module: the row written for its symbolicated module, else a row
+ * by name only. */
+static int module_row(symctx *c, const tt_stack_frame *f, const tsym_module_info *info,
+                      int64_t *id)
+{
+    uint32_t k;
+    int64_t zero = 0;
+    if (tt_intern_get(c->mods, f->module, strlen(f->module), &k))
+        return tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    while (c->mod_rows.len <= k)
+        if (!tt_vec_push(&c->mod_rows, &zero))
+            return tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    int64_t *row = &TT_VEC_AT(&c->mod_rows, int64_t, k);
+    if (!*row) {
+        tdb_module m = {.name = f->module, .path = f->module_path, .kind = module_kind(f)};
+        if (info) {
+            m.build_id = info->build_id[0] ? info->build_id : NULL;
+            m.path = info->path ? info->path : f->module_path;
+            m.name = base_name(m.path ? m.path : f->module);
+            m.kind = "elf";
+            m.have_debug_info = 1;
+            m.has_debug_info = info->debug_path && !info->symtab_only;
+        }
+        int rc = tdb_module_get(c->a->db, &m, row, c->err);
+        if (rc)
+            return rc;
+    }
+    *id = *row;
+    return 0;
+}
+
+static void symctx_free(symctx *c)
+{
+    tt_intern_free(c->mods);
+    tt_intern_free(c->pcs);
+    tt_vec_free(&c->mod_rows);
+    tt_vec_free(&c->set_rows);
+    tt_buf_free(&c->key);
+}
+
+static int on_lookup(void *ctx, const tt_stack_frame *f, tsym_module *m, uint64_t vaddr,
+                     int return_address)
+{
+    symctx *c = ctx;
+    int64_t mod;
+    if (module_row(c, f, tsym_module_info_get(m), &mod))
+        return 1;
+    uint64_t at = return_address && vaddr ? vaddr - 1 : vaddr;
+    tsym_result r;
+    tsym_module_lookup(&r, m, at, c->a->sym.flags | TSYM_F_DEMANGLE);
+    tdb_symbol sy[TSYM_MAX_FRAMES];
+    for (size_t i = 0; i < r.n_frames; i++) {
+        const tsym_frame *fr = &r.frames[i];
+        int outer = i + 1 == r.n_frames;
+        sy[i] = (tdb_symbol){.name = fr->function, .file = fr->file, .line = fr->line,
+                             .column = fr->column, .is_inlined = !outer,
+                             .symbol_name = outer ? r.symbol : NULL,
+                             .is_approximate = r.approximate};
+    }
+    int64_t set;
+    uint32_t k;
+    if (tdb_symbolized_pc_add(c->a->db, mod, (int64_t)at, sy, r.n_frames, &set, c->err))
+        return 1;
+    if (pc_key(c, f->module, vaddr) || tt_intern_get(c->pcs, c->key.data, c->key.len, &k)) {
+        tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        return 1;
+    }
+    while (c->set_rows.len <= k)
+        if (!tt_vec_push(&c->set_rows, &set)) {
+            tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            return 1;
+        }
+    return 0;
+}
+
 static int put_slices(void *ctx, const tt_slice *s, size_t n)
 {
     sctx *c = ctx;
@@ -74,7 +194,8 @@ static int store_runs(sctx *c, uint32_t utid, const tt_profile_meta *m, tt_error
     return rc;
 }
 
-static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, tt_error *err)
+static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
+                         tt_error *err)
 {
     const tt_profile_meta *m = tt_profile_meta_get(p);
     size_t nf = tt_profile_nframes(p), nc = tt_profile_ncallsites(p), nt = tt_profile_nthreads(p);
@@ -92,7 +213,18 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, tt_error *e
         tdb_frame row = {.trace_id = trace_id, .name = f->name, .raw_name = f->raw_name,
                          .kind = tt_frame_kind_name(f->kind), .have_rel_pc = f->has_rel_pc,
                          .rel_pc = (int64_t)f->rel_pc};
-        rc = tdb_frame_add(a->db, &row, &frame_rows[i], err);
+        if (f->module && f->kind != TT_FRAME_JAVA)
+            rc = module_row(sc, f, NULL, &row.module_id);
+        uint32_t k;
+        if (!rc && f->module && f->has_rel_pc && sc->set_rows.len) {
+            if (pc_key(sc, f->module, f->rel_pc))
+                rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            else if (!tt_intern_find(sc->pcs, sc->key.data, sc->key.len, &k) &&
+                     k < sc->set_rows.len)
+                row.symbol_set_id = TT_VEC_AT(&sc->set_rows, int64_t, k);
+        }
+        if (!rc)
+            rc = tdb_frame_add(a->db, &row, &frame_rows[i], err);
     }
     for (uint32_t i = 0; i < nc && !rc; i++) { /* parents have smaller ids */
         const tt_callsite *cs = tt_profile_callsite(p, i);
@@ -142,24 +274,39 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     cli_samples_opts o;
     cli_samples_opts_init(&o);
     o.sym = a->sym;
+    symctx sc = {.a = a, .err = err};
+    tt_vec_init(&sc.mod_rows, sizeof(int64_t));
+    tt_vec_init(&sc.set_rows, sizeof(int64_t));
+    if (!(sc.mods = tt_intern_new()) || !(sc.pcs = tt_intern_new())) {
+        tt_intern_free(sc.mods);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    o.on_lookup = on_lookup;
+    o.on_lookup_ctx = &sc;
     tt_profile *p = NULL;
     char *files[1] = {(char *)path};
-    if (cli_samples_load(&p, files, 1, &o, a->cli))
+    int rc = cli_samples_load(&p, files, 1, &o, a->cli);
+    if (rc) {
+        symctx_free(&sc);
+        if (err->msg[0])
+            return err->code ? err->code : TT_EIO;
         return tt_error_set(err, TT_EFORMAT, NULL, 0, 0, "%s: cannot be analysed", path);
+    }
     tt_profile_meta *m = tt_profile_meta_get(p);
     tdb_trace tr = {.import_key = t->import_key, .content_sha256 = t->content_sha256,
                     .source_format = m->source_format ? m->source_format : "tt_samples",
                     .options = t->options, .clock = m->clock ? m->clock : "unknown",
                     .package = m->process, .mapping_id = a->mapping_row};
-    int rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
+    rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
     if (!rc)
         rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
     if (!rc)
-        rc = store_profile(a, p, t->trace_id, err);
+        rc = store_profile(a, p, t->trace_id, &sc, err);
     if (!rc && m->interval_ns) {
         int64_t v = m->interval_ns;
         rc = tdb_metadata_add(a->db, t->trace_id, "sample_interval_ns", &v, NULL, err);
     }
     tt_profile_free(p);
+    symctx_free(&sc);
     return rc;
 }

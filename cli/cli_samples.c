@@ -288,7 +288,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
     if (!rc && tt_profile_finish(p, &err))
         rc = cli_err(&err);
     if (!rc && symbolicate)
-        rc = cli_samples_symbolicate(p, &o->sym, ctx);
+        rc = cli_samples_symbolicate(p, o, ctx);
     if (rc) {
         tt_profile_free(p);
         return rc;
@@ -356,10 +356,10 @@ static int frame_loc(tt_native_loc *loc, const tt_stack_frame *f, cli_sym *s, cl
     return 1;
 }
 
-int cli_samples_symbolicate(tt_profile *p, const cli_sym_opts *so, cli_ctx *ctx)
+int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *ctx)
 {
     cli_sym *s;
-    int rc = cli_sym_open(&s, so, ctx);
+    int rc = cli_sym_open(&s, &o->sym, ctx);
     if (rc)
         return rc;
     tt_resolver r;
@@ -382,6 +382,18 @@ int cli_samples_symbolicate(tt_profile *p, const cli_sym_opts *so, cli_ctx *ctx)
         int n = tt_resolve(&r, fr, sizeof fr / sizeof fr[0], &loc, &err);
         if (n < 0)
             continue; /* cli_sym reported and counted the module */
+        if (tt_frame_set_rel_pc(p, (uint32_t)id, loc.addr)) {
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
+            break;
+        }
+        if (o->on_lookup) {
+            tsym_module *m = cli_sym_module(s, loc.module, NULL, 0, NULL);
+            if (m && o->on_lookup(o->on_lookup_ctx, f, m, loc.addr, loc.return_address)) {
+                rc = CLI_BAD;
+                break;
+            }
+        }
         /* fr[n - 1] is the out-of-line function: the frame's name (inline frames dropped) */
         if (n == 0 || !fr[n - 1].function || !strcmp(fr[n - 1].function, "??")) {
             char ex[512];

@@ -22,6 +22,11 @@ typedef struct cli_samples_opts {
     const char *threads[64];  /* --thread NAME|TID */
     size_t nthreads;
     cli_sym_opts sym;         /* -e / --symbols: name unnamed native frames */
+    /* analyze: called for every frame looked up, with its module (m) and the ELF address
+     * of the frame (vaddr; return_address: the lookup is at vaddr - 1); non-zero aborts */
+    int (*on_lookup)(void *ctx, const tt_stack_frame *f, tsym_module *m, uint64_t vaddr,
+                     int return_address);
+    void *on_lookup_ctx;
 } cli_samples_opts;
 
 /* Common long options (values >= 1000) and their handling; returns 1 if c was one of them,
@@ -50,7 +55,7 @@ int cli_parse_dur(const char *opt, const char *s, int64_t *ns);
 /* Names every unnamed native frame of p (module + rel_pc, or a perf runtime address in a
  * non-PIE executable) through cli_sym's resolver: the outermost function of the address's
  * inline chain. Modules that cannot be used are reported once each and counted. */
-int cli_samples_symbolicate(tt_profile *p, const cli_sym_opts *so, cli_ctx *ctx);
+int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *ctx);
 
 /* Loads every input into one finished profile (*out, free with tt_profile_free), then
  * symbolicates it when o->sym names executables or symbol directories. */

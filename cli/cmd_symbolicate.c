@@ -566,8 +566,6 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     run r = {.fmt = F_TEXT, .kind = K_AUTO};
     cli_sym_opts so = {0};
     const char *bid_opt = NULL, *store_dir = NULL;
-    if (tt_perf_maps_new(&r.maps))
-        r.maps = NULL; /* out of memory: runtime addresses stay unmapped */
     tt_jsonw_init(&r.json, 0);
     int rc = parse_opts(&r, &so, &bid_opt, &store_dir, argc, argv);
     if (rc) {
@@ -609,6 +607,8 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
         tt_jsonw_free(&r.json);
         return rc;
     }
+    if (tt_perf_maps_new(&r.maps))
+        r.maps = NULL; /* out of memory: runtime addresses stay unmapped */
     if (!raw)
         r.flags |= TSYM_F_DEMANGLE; /* backtraces are for people: always demangled */
     if (r.fmt == F_JSON)

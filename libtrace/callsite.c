@@ -246,6 +246,19 @@ int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name)
     return 0;
 }
 
+int tt_frame_set_rel_pc(tt_profile *p, uint32_t id, uint64_t rel_pc)
+{
+    if (id >= p->frames.len)
+        return TT_EINVAL;
+    tt_stack_frame *f = &TT_VEC_AT(&p->frames, tt_stack_frame, id);
+    if (f->has_rel_pc)
+        return 0;
+    f->has_rel_pc = 1;
+    f->rel_pc = rel_pc;
+    p->ftab_stale = 1; /* the address identity changed */
+    return 0;
+}
+
 static int rebuild_ftab(tt_profile *p)
 {
     tt__idtab_free(&p->ftab);

@@ -1019,6 +1019,8 @@ int tt_thread_set_name(tt_profile *p, uint32_t utid, const char *name, size_t n,
 void tt_thread_set_main(tt_profile *p, uint32_t utid);
 /* Renames a frame, e.g. after native symbolication (name copied). */
 int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name);
+/* Records the ELF virtual address found for a frame (symbolication); no-op when it has one. */
+int tt_frame_set_rel_pc(tt_profile *p, uint32_t id, uint64_t rel_pc);
 /* After renames: frames whose identity became equal are merged (the first id kept), their
  * callsites re-interned and samples (and fixed slices) remapped; ids stay dense and children
  * keep larger ids than their parents. Frame and callsite ids and pointers change. A profile

@@ -653,8 +653,8 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
 int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
 {
     sqlite3_stmt *st = prep(db, ST_FRAME_ADD,
-                            "INSERT INTO stack_frame (trace_id, name, raw_name, kind, rel_pc) "
-                            "VALUES (?,?,?,?,?)",
+                            "INSERT INTO stack_frame (trace_id, name, raw_name, kind, rel_pc, "
+                            "module_id, symbol_set_id) VALUES (?,?,?,?,?,?,?)",
                             err);
     if (!st)
         return TT_EIO;
@@ -663,7 +663,89 @@ int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
     b_text(st, 3, f->raw_name);
     b_text(st, 4, f->kind);
     b_int(st, 5, f->have_rel_pc, f->rel_pc);
+    b_id(st, 6, f->module_id);
+    b_id(st, 7, f->symbol_set_id);
     return step_done(db, st, id, err);
+}
+
+int tdb_module_get(tdb_db *db, const tdb_module *m, int64_t *id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_MODULE_FIND,
+                            "SELECT id FROM module WHERE build_id IS ? AND name = ?", err);
+    if (!st)
+        return TT_EIO;
+    b_text(st, 1, m->build_id);
+    b_text(st, 2, m->name);
+    int found, rc = step_int(db, st, &found, id, err);
+    if (rc || found)
+        return rc;
+    st = prep(db, ST_MODULE_ADD,
+              "INSERT INTO module (build_id, name, path, kind, has_debug_info) "
+              "VALUES (?,?,?,?,?)",
+              err);
+    if (!st)
+        return TT_EIO;
+    b_text(st, 1, m->build_id);
+    b_text(st, 2, m->name);
+    b_text(st, 3, m->path);
+    b_text(st, 4, m->kind);
+    b_int(st, 5, m->have_debug_info, m->has_debug_info);
+    return step_done(db, st, id, err);
+}
+
+int tdb_symbolized_pc_add(tdb_db *db, int64_t module_id, int64_t rel_pc,
+                          const tdb_symbol *frames, size_t n, int64_t *set_id, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_SYMPC_FIND,
+                            "SELECT symbol_set_id FROM symbolized_pc "
+                            "WHERE module_id = ? AND rel_pc = ?",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, module_id);
+    sqlite3_bind_int64(st, 2, rel_pc);
+    int found, rc = step_int(db, st, &found, set_id, err);
+    if (rc || found)
+        return rc;
+    if (!db->next_symbol_set) {
+        sqlite3_stmt *q;
+        if (sqlite3_prepare_v2(db->h, "SELECT COALESCE(MAX(symbol_set_id), 0) + 1 FROM symbol",
+                               -1, &q, NULL) != SQLITE_OK)
+            return tdb__sqlerr(db, err, "read");
+        rc = step_int(db, q, &found, &db->next_symbol_set, err);
+        sqlite3_finalize(q);
+        if (rc)
+            return rc;
+    }
+    *set_id = db->next_symbol_set++;
+    st = prep(db, ST_SYMBOL_ADD,
+              "INSERT INTO symbol (symbol_set_id, inline_depth, name, file, line, column_no, "
+              "is_inlined, symbol_name, is_approximate) VALUES (?,?,?,?,?,?,?,?,?)",
+              err);
+    if (!st)
+        return TT_EIO;
+    for (size_t i = 0; i < n; i++) {
+        const tdb_symbol *f = &frames[i];
+        sqlite3_bind_int64(st, 1, *set_id);
+        sqlite3_bind_int64(st, 2, (int64_t)i);
+        b_text(st, 3, f->name ? f->name : "??");
+        b_text(st, 4, f->file);
+        b_int(st, 5, f->line > 0, f->line);
+        b_int(st, 6, f->column > 0, f->column);
+        sqlite3_bind_int(st, 7, f->is_inlined);
+        b_text(st, 8, f->symbol_name);
+        sqlite3_bind_int(st, 9, f->is_approximate);
+        if ((rc = step_done(db, st, NULL, err)))
+            return rc;
+    }
+    st = prep(db, ST_SYMPC_ADD,
+              "INSERT INTO symbolized_pc (module_id, rel_pc, symbol_set_id) VALUES (?,?,?)", err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, module_id);
+    sqlite3_bind_int64(st, 2, rel_pc);
+    sqlite3_bind_int64(st, 3, *set_id);
+    return step_done(db, st, NULL, err);
 }
 
 int tdb_callsite_add(tdb_db *db, int64_t trace_id, int64_t parent_id, int64_t depth,

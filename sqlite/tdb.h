@@ -147,7 +147,31 @@ typedef struct tdb_frame {
     const char *name, *raw_name, *kind; /* kind: 'java','native','kernel','js','synthetic' */
     int have_rel_pc;
     int64_t rel_pc;
+    int64_t module_id, symbol_set_id;   /* 0 = none */
 } tdb_frame;
+
+/* Native modules and symbolication results (storage.md 3.7, symbolication.md 5.6). */
+typedef struct tdb_module {
+    const char *build_id;  /* lowercase hex, or NULL */
+    const char *name;      /* basename */
+    const char *path;      /* or NULL */
+    const char *kind;      /* 'elf','macho','apk','dex','oat','jit','kernel','unknown' */
+    int have_debug_info, has_debug_info;
+} tdb_module;
+/* The id of the module row with this build id (or none) and name, added when missing. */
+int tdb_module_get(tdb_db *db, const tdb_module *m, int64_t *id, tt_error *err);
+typedef struct tdb_symbol {
+    const char *name;        /* NULL is stored as '??' */
+    const char *file;        /* or NULL */
+    int64_t line, column;    /* 0 = unknown (NULL) */
+    int is_inlined;
+    const char *symbol_name; /* ELF symbol, outermost frame only, or NULL */
+    int is_approximate;
+} tdb_symbol;
+/* The symbol set of (module_id, rel_pc): the stored one, or a new one holding frames[0..n)
+ * (innermost first) with its symbolized_pc row. */
+int tdb_symbolized_pc_add(tdb_db *db, int64_t module_id, int64_t rel_pc,
+                          const tdb_symbol *frames, size_t n, int64_t *set_id, tt_error *err);
 int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err);
 int tdb_callsite_add(tdb_db *db, int64_t trace_id, int64_t parent_id, int64_t depth,
                      int64_t frame_id, int64_t *id, tt_error *err);

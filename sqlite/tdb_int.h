@@ -12,6 +12,7 @@ enum {
     ST_SLICE_ADD, ST_TREE_ADD, ST_NODE_ADD, ST_ISSUE_ADD, ST_ISSUE_TREE, ST_UI_FRAME_ADD,
     ST_SCENE_STATS_ADD, ST_STARTUP_ADD, ST_SEGMENT_ADD, ST_LAUNCH_ADD,
     ST_FRAME_ADD, ST_CALLSITE_ADD, ST_SAMPLE_ADD,
+    ST_MODULE_FIND, ST_MODULE_ADD, ST_SYMPC_FIND, ST_SYMBOL_ADD, ST_SYMPC_ADD,
     ST__COUNT
 };
 
@@ -21,6 +22,7 @@ struct tdb_db {
     char *tmp;      /* temporary file being built, NULL when in place */
     int in_tx, committed, readonly;
     sqlite3_stmt *st[ST__COUNT];
+    int64_t next_symbol_set; /* next symbol.symbol_set_id, 0 until first needed */
 };
 
 /* Fills err with SQLite's current message about db->h (file = the target path). */
