@@ -29,6 +29,13 @@ run() { # name db args...
     echo "$name: $wall s, $n rows, $(awk -v n="$n" -v w="$wall" 'BEGIN{printf "%.0f", n / w}') rows/s, peak RSS $rss MiB"
 }
 run "analyze 1M-record buffer + 60k mapping" "$d/an-beat.db" -m "$d/map60k.txt" "$d/ring.bin"
+# the floor: the same number of slice rows written by SQLite alone (bench/sqlite_floor.py)
+ns=$(tracetool query --format csv "$d/an-beat.db" "select count(*) from slice" | tail -n 1 | tr -d '\r')
+fl=$(python3 bench/sqlite_floor.py "$d/floor.db" "$ns" | sed -n 's/floor_s=//p')
+rm -f "$d/floor.db"
+echo "  SQLite floor: $ns slice rows + their 3 indexes by one INSERT...SELECT inside SQLite: $fl s" \
+    "($(awk -v n="$ns" -v w="$fl" 'BEGIN{printf "%.0f", n / w}') rows/s); analyze's whole run" \
+    "takes $(awk -v a="$wall" -v f="$fl" 'BEGIN{printf "%.2f", a / f}') x that"
 run "analyze 10,000 reports in one file  " "$d/an-rep.db" "$d/reports10k.jsonl"
 run "analyze 10,000 reports in 1,000 files" "$d/an-rep1k.db" "$d/reports1k"
 echo "targets: >= 500000 rows/s; 10,000 reports < 2 s"

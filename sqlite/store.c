@@ -176,8 +176,20 @@ static int db_alloc(tdb_db **out, const char *path, tt_error *err)
     return 0;
 }
 
+/* SQLite's allocation statistics take a global mutex on every malloc; tracetool never reads
+   them. Must run before SQLite initialises; later calls fail harmlessly. */
+static void no_memstatus(void)
+{
+    static int done;
+    if (!done) {
+        done = 1;
+        (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    }
+}
+
 static int open_new(tdb_db *db, tt_error *err)
 {
+    no_memstatus();
     size_t n = strlen(db->path) + 32;
     db->tmp = malloc(n);
     if (!db->tmp)
@@ -200,7 +212,7 @@ static int open_new(tdb_db *db, tt_error *err)
     int rc = tdb__exec(db,
                        "PRAGMA page_size=8192; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                        "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY;"
-                       "PRAGMA cache_size=-262144; PRAGMA foreign_keys=OFF;",
+                       "PRAGMA cache_size=-65536; PRAGMA foreign_keys=OFF;",
                        err);
     if (!rc)
         rc = tdb__exec(db, "BEGIN", err);
@@ -213,6 +225,7 @@ static int open_new(tdb_db *db, tt_error *err)
 
 static int open_append(tdb_db *db, tt_error *err)
 {
+    no_memstatus();
     if (sqlite3_open_v2(db->path, &db->h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot open the database");
     sqlite3_busy_timeout(db->h, 5000);
@@ -224,7 +237,8 @@ static int open_append(tdb_db *db, tt_error *err)
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
                             "written by a newer tracetool; schema %lld > %d", (long long)version,
                             TDB_SCHEMA_VERSION);
-    if ((rc = tdb__exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;", err)))
+    if ((rc = tdb__exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
+                            "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;", err)))
         return rc;
     if ((rc = tdb__exec(db, "BEGIN IMMEDIATE", err)))
         return rc;
