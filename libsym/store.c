@@ -32,7 +32,8 @@ struct tsym_store {
     tt_stats *stats;
     int scanned_done;
     tt_vec files;   /* scanned, sorted by path */
-    tt_vec entries; /* entry */
+    tt_vec entries; /* entry; entries[i].key is keys' string i */
+    tt_intern *keys;
 };
 
 static char *dup_str(const char *s)
@@ -78,6 +79,10 @@ int tsym_store_new(tsym_store **out, const char *const *dirs, size_t n_dirs, tt_
     s->stats = stats;
     tt_vec_init(&s->files, sizeof(scanned));
     tt_vec_init(&s->entries, sizeof(entry));
+    if (!(s->keys = tt_intern_new())) {
+        tsym_store_free(s);
+        return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    }
     for (size_t i = 0; i < n_dirs; i++) {
         if (!(s->dirs[i] = dup_str(dirs[i]))) {
             tsym_store_free(s);
@@ -106,6 +111,7 @@ void tsym_store_free(tsym_store *s)
         free(e->key);
     }
     tt_vec_free(&s->entries);
+    tt_intern_free(s->keys);
     free(s);
 }
 
@@ -377,12 +383,10 @@ static int search_module(tsym_module **out, tsym_store *s, const char *path, con
 
 static entry *find_entry(tsym_store *s, const char *key)
 {
-    for (size_t i = s->entries.len; i-- > 0;) {
-        entry *e = &TT_VEC_AT(&s->entries, entry, i);
-        if (!strcmp(e->key, key))
-            return e;
-    }
-    return NULL;
+    uint32_t id;
+    if (tt_intern_find(s->keys, key, strlen(key), &id) || id >= s->entries.len)
+        return NULL;
+    return &TT_VEC_AT(&s->entries, entry, id);
 }
 
 int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
@@ -418,7 +422,9 @@ int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *pat
                 ne.owner = 0;
             }
         }
-        if (!tt_vec_push(&s->entries, &ne)) {
+        uint32_t id;
+        if (tt_intern_get(s->keys, key, strlen(key), &id) || id != s->entries.len ||
+            !tt_vec_push(&s->entries, &ne)) {
             if (ne.owner)
                 tsym_module_free(ne.mod);
             free(ne.key);
