@@ -94,6 +94,7 @@ struct tt_frames {
     tt_arena *arena;
     tt_vec scenes;          /* scene */
     uint32_t *slots;        /* open addressing: scene id + 1, 0 empty */
+    uint32_t last_scene;    /* the previous record's scene id (streams repeat it) */
     size_t nslots;
     dd_slot *dd;            /* framestats (scene, IntendedVsync) already seen */
     size_t dd_cap, dd_len;
@@ -140,12 +141,19 @@ static int scene_grow(tt_frames *f)
 
 static int scene_intern(tt_frames *f, const char *s, size_t n, uint32_t *id)
 {
+    if (f->last_scene < f->scenes.len) {
+        const scene *l = &TT_VEC_AT(&f->scenes, scene, f->last_scene);
+        if (l->len == n && !memcmp(l->name, s, n)) {
+            *id = f->last_scene;
+            return 0;
+        }
+    }
     uint64_t h = fnv(s, n);
     if (f->nslots) {
         for (size_t k = h & (f->nslots - 1); f->slots[k]; k = (k + 1) & (f->nslots - 1)) {
             const scene *sc = &TT_VEC_AT(&f->scenes, scene, f->slots[k] - 1);
             if (sc->hash == h && sc->len == n && !memcmp(sc->name, s, n)) {
-                *id = f->slots[k] - 1;
+                *id = f->last_scene = f->slots[k] - 1;
                 return 0;
             }
         }
@@ -162,6 +170,7 @@ static int scene_intern(tt_frames *f, const char *s, size_t n, uint32_t *id)
     while (f->slots[k])
         k = (k + 1) & (f->nslots - 1);
     f->slots[k] = *id + 1;
+    f->last_scene = *id;
     return 0;
 }
 
@@ -409,9 +418,10 @@ static int sort_frames(tt_frames *f, size_t **first_out)
     for (size_t i = 0; i < n; i++)
         tmp[pos[fr[i].scene_id]++] = fr[i];
     free(pos);
-    if (n)
-        memcpy(fr, tmp, n * sizeof *tmp);
-    free(tmp);
+    /* the grouped copy becomes the vector (no copy back) */
+    free(f->frames.data);
+    f->frames.data = fr = tmp;
+    f->frames.cap = n;
     for (size_t s = 0; s < ns; s++) {
         for (size_t i = first[s] + 1; i < first[s + 1]; i++) {
             if (fr[i].ts < fr[i - 1].ts) {
@@ -463,14 +473,57 @@ static void stats_fps(tt_frame_stats *st)
     st->fps = st->has_fps ? (double)st->frames * 1e9 / (double)st->busy_ns : 0;
 }
 
-/* Nearest-rank percentiles, max and truncated mean of sorted durations (6.2). */
-static void stats_times(tt_frame_stats *st, const int64_t *t, size_t n)
+static void swap_i64(int64_t *a, int64_t *b)
+{
+    int64_t x = *a;
+    *a = *b;
+    *b = x;
+}
+
+/* Moves the k-th smallest of t[0..n) to t[k], with nothing larger before it and nothing
+ * smaller after it: quickselect with a median-of-three pivot and a three-way partition
+ * (runs of equal durations), falling back to a sort when the ranges stop shrinking, so it
+ * stays O(n log n) on any input. */
+static void select_k(int64_t *t, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n;
+    for (int budget = 128; hi - lo > 16; budget--) {
+        if (budget == 0) {
+            qsort(t + lo, hi - lo, sizeof *t, cmp_i64);
+            return;
+        }
+        int64_t a = t[lo], b = t[lo + (hi - lo) / 2], c = t[hi - 1];
+        int64_t pv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            if (t[i] < pv)
+                swap_i64(&t[lt++], &t[i++]);
+            else if (t[i] > pv)
+                swap_i64(&t[i], &t[--gt]);
+            else
+                i++;
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return;
+    }
+    for (size_t i = lo + 1; i < hi; i++)
+        for (size_t j = i; j > lo && t[j - 1] > t[j]; j--)
+            swap_i64(&t[j - 1], &t[j]);
+}
+
+/* Nearest-rank percentiles, max and truncated mean of durations (6.2); t is reordered. */
+static void stats_times(tt_frame_stats *st, int64_t *t, size_t n)
 {
     if (n == 0)
         return;
     static const int pct[4] = {50, 90, 95, 99};
     int64_t *dst[4] = {&st->p50_ns, &st->p90_ns, &st->p95_ns, &st->p99_ns};
-    for (int k = 0; k < 4; k++) {
+    size_t limit = n; /* t[0..limit) holds every duration ranked below the last selected */
+    for (int k = 3; k >= 0; k--) {
         u128 r = u128_mul((uint64_t)pct[k], n);
         u128_add(&r, 99);
         int64_t rank = u128_div(r, 100);
@@ -478,12 +531,21 @@ static void stats_times(tt_frame_stats *st, const int64_t *t, size_t n)
             rank = 1;
         if ((size_t)rank > n)
             rank = (int64_t)n;
-        *dst[k] = t[rank - 1];
+        size_t idx = (size_t)rank - 1;
+        if (idx < limit) {
+            select_k(t, limit, idx);
+            limit = idx;
+        }
+        *dst[k] = t[idx];
     }
     u128 sum = {0, 0};
-    for (size_t i = 0; i < n; i++)
+    int64_t max = t[0];
+    for (size_t i = 0; i < n; i++) {
         u128_add(&sum, (uint64_t)t[i]);
-    st->max_ns = t[n - 1];
+        if (t[i] > max)
+            max = t[i];
+    }
+    st->max_ns = max;
     st->mean_ns = u128_div(sum, n);
     st->has_times = 1;
 }
@@ -631,7 +693,6 @@ static int finish_native(tt_frames *f)
             stats_add_frame(st, &fr[a + i]);
             t[i] = fr[a + i].dur;
         }
-        qsort(t, cnt, sizeof *t, cmp_i64);
         stats_times(st, t, cnt);
         stats_fps(st);
         f->all.frames += st->frames;
@@ -647,7 +708,6 @@ static int finish_native(tt_frames *f)
     }
     for (size_t i = 0; i < n; i++)
         t[i] = fr[i].dur;
-    qsort(t, n, sizeof *t, cmp_i64);
     stats_times(&f->all, t, n);
     stats_fps(&f->all);
     free(t);

@@ -143,32 +143,83 @@ static void rec_init(tt_frame_rec *rec, int source, uint64_t line)
 
 /* ---- JSON lines (7.2) ---- */
 
-static const char *jtype(const json_t *v)
+/* The keys a record may have; each line is scanned by tt_jscan (the fast path) or, when the
+ * scanner declines, parsed by jansson; both fill the same view. */
+enum { K_TYPE, K_SCENE, K_START, K_END, K_IV, K_VSYNC_NS, K_INPUT, K_ANIM, K_TRAV, K_VSYNC,
+       K_HZ, K_INTERVAL, K_FM, K_TS, K_COUNT };
+static const char *const jkeys[K_COUNT] = {
+    "type", "scene", "start_ns", "end_ns", "intended_vsync_ns", "vsync_ns", "input_ns",
+    "animation_ns", "traversal_ns", "vsync", "refresh_hz", "frame_interval_ns",
+    "frame_metrics", "ts_ns"};
+static const tt_jscan_spec jspec = {jkeys, K_COUNT, K_FM, fm_names, TT_FM_COUNT};
+
+typedef struct jview {
+    tt_jval v[K_COUNT];
+    tt_jval fm[TT_FM_COUNT];
+} jview;
+
+static void jval_of(tt_jval *v, const json_t *j)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a non-integer number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
+    memset(v, 0, sizeof *v);
+    if (!j)
+        return;
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: v->type = TT_JV_OBJ; break;
+    case JSON_ARRAY: v->type = TT_JV_ARR; break;
+    case JSON_STRING:
+        v->type = TT_JV_STR;
+        v->s = json_string_value(j);
+        v->n = json_string_length(j);
+        break;
+    case JSON_INTEGER:
+        v->type = TT_JV_INT;
+        v->i = (int64_t)json_integer_value(j);
+        v->d = (double)v->i;
+        break;
+    case JSON_REAL:
+        v->type = TT_JV_REAL;
+        v->d = json_real_value(j);
+        break;
+    case JSON_TRUE: v->type = TT_JV_TRUE; break;
+    case JSON_FALSE: v->type = TT_JV_FALSE; break;
+    default: v->type = TT_JV_NULL;
+    }
+}
+
+static void jview_of(jview *w, const json_t *o)
+{
+    for (int k = 0; k < K_COUNT; k++)
+        jval_of(&w->v[k], json_object_get(o, jkeys[k]));
+    const json_t *fm = json_object_get(o, "frame_metrics");
+    for (int i = 0; i < TT_FM_COUNT; i++)
+        jval_of(&w->fm[i], json_is_object(fm) ? json_object_get(fm, fm_names[i]) : NULL);
+}
+
+static const char *jtype(const tt_jval *v)
+{
+    switch (v->type) {
+    case TT_JV_OBJ: return "an object";
+    case TT_JV_ARR: return "an array";
+    case TT_JV_STR: return "a string";
+    case TT_JV_INT: return "an integer";
+    case TT_JV_REAL: return "a non-integer number";
+    case TT_JV_TRUE:
+    case TT_JV_FALSE: return "a boolean";
     default: return "null";
     }
 }
 
 /* Reads an optional non-negative integer field; *present tells whether it was there. */
-static int get_time(const json_t *o, const char *key, int64_t *v, int *present,
+static int get_time(const tt_jval *j, const char *key, int64_t *v, int *present,
                     const char *file, uint64_t line, tt_error *err)
 {
-    json_t *j = json_object_get(o, key);
-    *present = j != NULL;
-    if (!j)
+    *present = j->type != TT_JV_ABSENT;
+    if (!*present)
         return 0;
-    if (!json_is_integer(j))
+    if (j->type != TT_JV_INT)
         return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                             "field \"%s\": expected an integer, found %s", key, jtype(j));
-    *v = (int64_t)json_integer_value(j);
+    *v = j->i;
     if (*v < 0)
         return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                             "field \"%s\": expected a non-negative time, found %lld", key,
@@ -176,22 +227,22 @@ static int get_time(const json_t *o, const char *key, int64_t *v, int *present,
     return 0;
 }
 
-static int read_metrics(tt_frame_rec *rec, const json_t *fm, const char *file, uint64_t line,
+static int read_metrics(tt_frame_rec *rec, const jview *w, const char *file, uint64_t line,
                         tt_error *err)
 {
-    if (!json_is_object(fm))
+    if (w->v[K_FM].type != TT_JV_OBJ)
         return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                             "field \"frame_metrics\": expected an object, found %s",
-                            jtype(fm));
+                            jtype(&w->v[K_FM]));
     for (int i = 0; i < TT_FM_COUNT; i++) {
-        json_t *j = json_object_get(fm, fm_names[i]);
-        if (!j)
+        const tt_jval *j = &w->fm[i];
+        if (j->type == TT_JV_ABSENT)
             continue;
-        if (!json_is_integer(j))
+        if (j->type != TT_JV_INT)
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                 "field \"frame_metrics.%s\": expected an integer, found %s",
                                 fm_names[i], jtype(j));
-        int64_t v = (int64_t)json_integer_value(j);
+        int64_t v = j->i;
         /* Matrix drops frames with such values (vendor outliers), frames.md 3.4 step 1 */
         if (v < 0 || v >= FM_LIMIT)
             rec->skip = TT_FSKIP_OUTLIER;
@@ -201,27 +252,26 @@ static int read_metrics(tt_frame_rec *rec, const json_t *fm, const char *file, u
     return 0;
 }
 
-static int jsonl_fields(tt_frame_rec *rec, const json_t *o, const char *file, uint64_t line,
+static int jsonl_fields(tt_frame_rec *rec, const jview *w, const char *file, uint64_t line,
                         tt_error *err)
 {
     int p_start, p_end, p_iv, p_vs, p, rc;
-    json_t *j = json_object_get(o, "scene");
-    if (j) {
-        if (!json_is_string(j))
+    const tt_jval *j = &w->v[K_SCENE];
+    if (j->type != TT_JV_ABSENT) {
+        if (j->type != TT_JV_STR)
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                 "field \"scene\": expected a string, found %s", jtype(j));
-        rec->scene = json_string_value(j);
-        rec->scene_len = json_string_length(j);
+        rec->scene = j->s;
+        rec->scene_len = j->n;
     }
-    if ((rc = get_time(o, "start_ns", &rec->start_ns, &p_start, file, line, err)) ||
-        (rc = get_time(o, "end_ns", &rec->end_ns, &p_end, file, line, err)) ||
-        (rc = get_time(o, "intended_vsync_ns", &rec->iv_ns, &p_iv, file, line, err)) ||
-        (rc = get_time(o, "vsync_ns", &rec->vsync_ns, &p_vs, file, line, err)))
+    if ((rc = get_time(&w->v[K_START], "start_ns", &rec->start_ns, &p_start, file, line, err)) ||
+        (rc = get_time(&w->v[K_END], "end_ns", &rec->end_ns, &p_end, file, line, err)) ||
+        (rc = get_time(&w->v[K_IV], "intended_vsync_ns", &rec->iv_ns, &p_iv, file, line, err)) ||
+        (rc = get_time(&w->v[K_VSYNC_NS], "vsync_ns", &rec->vsync_ns, &p_vs, file, line, err)))
         return rc;
-    static const char *const info[] = {"input_ns", "animation_ns", "traversal_ns"};
-    for (int i = 0; i < 3; i++) {
+    for (int k = K_INPUT; k <= K_TRAV; k++) {
         int64_t v;
-        if ((rc = get_time(o, info[i], &v, &p, file, line, err)))
+        if ((rc = get_time(&w->v[k], jkeys[k], &v, &p, file, line, err)))
             return rc;
     }
     if (!p_start || !p_end)
@@ -234,27 +284,30 @@ static int jsonl_fields(tt_frame_rec *rec, const json_t *o, const char *file, ui
     if (!p_iv)
         rec->iv_ns = rec->start_ns;
     rec->has_vsync_ns = p_vs;
-    if ((j = json_object_get(o, "vsync"))) {
-        if (!json_is_boolean(j))
+    j = &w->v[K_VSYNC];
+    if (j->type != TT_JV_ABSENT) {
+        if (j->type != TT_JV_TRUE && j->type != TT_JV_FALSE)
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                 "field \"vsync\": expected a boolean, found %s", jtype(j));
-        rec->vsync = json_is_true(j);
+        rec->vsync = j->type == TT_JV_TRUE;
     }
-    if ((j = json_object_get(o, "refresh_hz"))) {
-        if (!json_is_number(j) || !(json_number_value(j) >= TT_REFRESH_HZ_MIN) ||
-            !(json_number_value(j) <= TT_REFRESH_HZ_MAX))
+    j = &w->v[K_HZ];
+    if (j->type != TT_JV_ABSENT) {
+        if ((j->type != TT_JV_INT && j->type != TT_JV_REAL) || !(j->d >= TT_REFRESH_HZ_MIN) ||
+            !(j->d <= TT_REFRESH_HZ_MAX))
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                 "field \"refresh_hz\": expected a number from %g to %g",
                                 TT_REFRESH_HZ_MIN, TT_REFRESH_HZ_MAX);
-        rec->refresh_hz = json_number_value(j);
+        rec->refresh_hz = j->d;
     }
-    if ((j = json_object_get(o, "frame_interval_ns"))) {
-        if (!json_is_integer(j) || json_integer_value(j) <= 0)
+    j = &w->v[K_INTERVAL];
+    if (j->type != TT_JV_ABSENT) {
+        if (j->type != TT_JV_INT || j->i <= 0)
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                 "field \"frame_interval_ns\": expected a positive integer");
-        rec->interval_ns = (int64_t)json_integer_value(j);
+        rec->interval_ns = j->i;
     }
-    if ((j = json_object_get(o, "frame_metrics")) && (rc = read_metrics(rec, j, file, line, err)))
+    if (w->v[K_FM].type != TT_JV_ABSENT && (rc = read_metrics(rec, w, file, line, err)))
         return rc;
     if (rec->skip == TT_FSKIP_OUTLIER)
         return 0;
@@ -278,9 +331,33 @@ static int jsonl_fields(tt_frame_rec *rec, const json_t *o, const char *file, ui
     return 0;
 }
 
+/* The view of one line: the fast scanner, else jansson (which owns the strings until the
+ * next line). */
+static int jsonl_view(tt_frames_reader *r, jview *w, const char *l, size_t n, const char *file,
+                      uint64_t line, tt_error *err)
+{
+    if (tt_jscan(&jspec, l, n, w->v, w->fm))
+        return 0;
+    json_error_t je;
+    json_decref(r->cur);
+    r->cur = json_loadb(l, n, 0, &je);
+    if (!r->cur)
+        return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line, "malformed JSON: %s",
+                            je.text);
+    if (!json_is_object(r->cur)) {
+        tt_jval t;
+        jval_of(&t, r->cur);
+        return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
+                            "expected a JSON object, found %s", jtype(&t));
+    }
+    jview_of(w, r->cur);
+    return 0;
+}
+
 static int jsonl_next(tt_frames_reader *r, tt_frame_rec *rec, tt_error *err)
 {
     const char *file = tt_input_name(r->in);
+    jview view, *w = &view;
     for (;;) {
         const char *l;
         size_t n;
@@ -295,39 +372,33 @@ static int jsonl_next(tt_frames_reader *r, tt_frame_rec *rec, tt_error *err)
             l += 3;
             n -= 3;
         }
-        json_error_t je;
-        json_decref(r->cur);
-        r->cur = json_loadb(l, n, 0, &je);
-        if (!r->cur)
-            return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line, "malformed JSON: %s",
-                                je.text);
-        if (!json_is_object(r->cur))
-            return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
-                                "expected a JSON object, found %s", jtype(r->cur));
+        if ((rc = jsonl_view(r, w, l, n, file, line, err)))
+            return rc;
         rec_init(rec, TT_FSRC_JSONL, line);
-        json_t *t = json_object_get(r->cur, "type");
-        if (t && !json_is_string(t))
+        const tt_jval *t = &w->v[K_TYPE];
+        if (t->type != TT_JV_ABSENT && t->type != TT_JV_STR)
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                 "field \"type\": expected a string, found %s", jtype(t));
-        const char *ts = t ? json_string_value(t) : "frame";
-        if (!strcmp(ts, "pause")) {
+        const char *ts = t->type ? t->s : "frame";
+        size_t tn = t->type ? t->n : 5;
+        if (tn == 5 && !memcmp(ts, "pause", 5)) {
             int p;
             rec->type = TT_FREC_PAUSE;
-            if ((rc = get_time(r->cur, "ts_ns", &rec->ts_ns, &p, file, line, err)))
+            if ((rc = get_time(&w->v[K_TS], "ts_ns", &rec->ts_ns, &p, file, line, err)))
                 return rc;
             if (!p)
                 return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                     "pause record without \"ts_ns\"");
             return 0;
         }
-        if (strcmp(ts, "frame")) {
+        if (tn != 5 || memcmp(ts, "frame", 5)) {
             char sn[64];
-            tt__snippet(sn, sizeof sn, ts, strlen(ts));
+            tt__snippet(sn, sizeof sn, ts, tn);
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
                                 "unknown record type \"%s\" (expected \"frame\" or \"pause\")",
                                 sn);
         }
-        return jsonl_fields(rec, r->cur, file, line, err);
+        return jsonl_fields(rec, w, file, line, err);
     }
 }
 

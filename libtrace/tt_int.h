@@ -18,6 +18,27 @@ int tt__looks_launches(const char *p, size_t n);
 /* memmem without _GNU_SOURCE. */
 const char *tt__memmem(const char *h, size_t hn, const char *n, size_t nn);
 
+/* ---- jscan.c: the fast path for one-line JSON records ---- */
+enum { TT_JV_ABSENT = 0, TT_JV_INT, TT_JV_REAL, TT_JV_STR, TT_JV_TRUE, TT_JV_FALSE, TT_JV_NULL,
+       TT_JV_OBJ, TT_JV_ARR };
+typedef struct tt_jval {
+    int type;     /* TT_JV_* */
+    int64_t i;    /* TT_JV_INT */
+    double d;     /* TT_JV_INT and TT_JV_REAL */
+    const char *s; /* TT_JV_STR: into the scanned bytes (no escapes), not NUL-terminated */
+    size_t n;
+} tt_jval;
+typedef struct tt_jscan_spec {
+    const char *const *keys; /* top-level keys of interest; vals[i] is keys[i]'s last value */
+    size_t n_keys;
+    int nested;              /* index of the one key whose object value is scanned, or -1 */
+    const char *const *sub_keys; /* its keys of interest, into sub[] */
+    size_t n_sub;
+} tt_jscan_spec;
+/* 1 when p[0..n) is one JSON object in the subset the scanner accepts (vals and sub
+ * filled, absent keys TT_JV_ABSENT); 0 when the caller must parse the line itself. */
+int tt_jscan(const tt_jscan_spec *sp, const char *p, size_t n, tt_jval *vals, tt_jval *sub);
+
 /* ---- Matrix FPS replays (frames_matrix.c, frames.md section 3) ---- */
 typedef struct tt_fps_replay tt_fps_replay;
 /* o has its defaults filled. Owned by the caller, free with tt_frames__replay_free. */

@@ -1,6 +1,7 @@
 /* Frames (spec/frames.md): every worked example of sections 5, 6.4 and 9, levels,
  * percentiles, series, the JSON-lines and framestats readers, Matrix FPS reports. */
 #include "unit.h"
+#include "../../libtrace/tt_int.h"
 
 #include <math.h>
 
@@ -812,11 +813,49 @@ START_TEST(reports_aggregate)
 }
 END_TEST
 
+/* The one-line JSON fast path: what it accepts and what it leaves to jansson. */
+START_TEST(jscan_subset)
+{
+    static const char *const keys[] = {"a", "s", "m", "b"};
+    static const char *const sub[] = {"X", "Y"};
+    static const tt_jscan_spec sp = {keys, 4, 2, sub, 2};
+    tt_jval v[4], w[2];
+    const char *ok = " {\"a\": -12, \"s\":\"x/y\",\"zz\":1.5e2, \"m\":{\"X\":7,\"Q\":null},"
+                     "\"b\":true,\"a\":3} ";
+    ck_assert_int_eq(tt_jscan(&sp, ok, strlen(ok), v, w), 1);
+    ck_assert_int_eq(v[0].type, TT_JV_INT);
+    ck_assert_int_eq(v[0].i, 3); /* the last occurrence wins, as in jansson */
+    ck_assert_int_eq(v[1].type, TT_JV_STR);
+    ck_assert_int_eq((int)v[1].n, 3);
+    ck_assert(!memcmp(v[1].s, "x/y", 3));
+    ck_assert_int_eq(v[2].type, TT_JV_OBJ);
+    ck_assert_int_eq(w[0].type, TT_JV_INT);
+    ck_assert_int_eq(w[0].i, 7);
+    ck_assert_int_eq(w[1].type, TT_JV_ABSENT);
+    ck_assert_int_eq(v[3].type, TT_JV_TRUE);
+    const char *real = "{\"a\":59.94}";
+    ck_assert_int_eq(tt_jscan(&sp, real, strlen(real), v, w), 1);
+    ck_assert_int_eq(v[0].type, TT_JV_REAL);
+    ck_assert(fabs(v[0].d - 59.94) < 1e-12);
+    ck_assert_int_eq(tt_jscan(&sp, "{}", 2, v, w), 1);
+    ck_assert_int_eq(v[0].type, TT_JV_ABSENT);
+    /* declined: left to jansson, which parses or reports them */
+    static const char *const no[] = {
+        "{\"s\":\"caf\\u00e9\"}", "{\"s\":\"caf\xc3\xa9\"}", "{\"a\":[1]}", "{\"b\":{\"X\":1}}",
+        "{\"m\":{\"X\":{}}}", "{\"a\":01}", "{\"a\":1234567890123456789}", "{\"a\":1.}",
+        "{\"a\":1e999}", "{\"a\":1} x", "{\"a\":1,}", "{\"a\" 1}", "[1]", "{\"a\":tru}",
+        "{\"a\":-}", "{\"a\":+1}", "{\"a\":1", ""};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        ck_assert_msg(!tt_jscan(&sp, no[i], strlen(no[i]), v, w), "accepted %s", no[i]);
+}
+END_TEST
+
 static Suite *frames_suite(void)
 {
     Suite *s = suite_create("frames");
     TCase *t = tcase_create("core");
     tcase_add_test(t, levels);
+    tcase_add_test(t, jscan_subset);
     tcase_add_test(t, scaled_levels);
     tcase_add_test(t, a1_example);
     tcase_add_test(t, a2_example);
