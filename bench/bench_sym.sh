@@ -5,6 +5,7 @@
 # GNU addr2line and eu-addr2line (those installed) in one run each: wall time (process
 # start-up and indexing included), lookups per second after indexing, peak RSS, ratios
 # against tracetool, and full inline-chain agreement after clone-suffix normalisation.
+# A C++ program (bench/sym_cxx.cc, g++ and clang++) is compared on mangled names too.
 # Timings are reported, never asserted. SYM_BENCH_N changes the address count.
 set -u
 dir=${BENCH_DIR:-build-bench}/sym
@@ -34,4 +35,14 @@ for cc in gcc clang; do
     fi
     echo "-- $cc: $(basename "$lib"), $n random .text addresses"
     python3 bench/sym_compare.py -n "$n" --time "$tt" "$lib"
+done
+# C++: agreement only, on mangled names (the two demanglers differ in style, not in meaning)
+for cxx in g++ clang++; do
+    command -v $cxx >/dev/null 2>&1 || continue
+    bin=$dir/sym_cxx-$cxx
+    if [ ! -f "$bin" ] || [ bench/sym_cxx.cc -nt "$bin" ]; then
+        $cxx -O2 -g -o "$bin" bench/sym_cxx.cc 2>/dev/null || { echo "bench_sym: $cxx build failed"; continue; }
+    fi
+    echo "-- $cxx: C++ program ($(basename "$bin")), $n random .text addresses, mangled names"
+    python3 bench/sym_compare.py --mangled -n "$n" "$tt" "$bin" | grep -v '^agreement'
 done

@@ -3,18 +3,25 @@
 addresses of one binary (spec/symbolication.md 9.5): full inline chains after
 normalisation (clone suffixes stripped, directories dropped, unknown line -> 0, column and
 discriminator ignored). Reference tools that are not installed are skipped.
-Usage: sym_compare.py [-n N] [--seed S] [--time] [--show K] TRACETOOL BINARY
+With --mangled every tool prints linkage names undemangled (tracetool and addr2line without
+-C, llvm-symbolizer --no-demangle): C++ chains then compare the functions themselves, not
+the two demanglers' styles (libiberty writes `operator< <char>` and `{lambda()#1}` where
+LLVM's writes `operator<<char>` and `'lambda'()`).
+Usage: sym_compare.py [-n N] [--seed S] [--time] [--show K] [--mangled] TRACETOOL BINARY
 Prints one line per tool: agreement with tracetool, and with --time wall time / peak RSS."""
 import argparse, json, os, random, re, resource, shutil, subprocess, sys, time
 
 CLONE = re.compile(r"(\.(isra|part|constprop|cold|lto_priv|localalias)(\.\d+)*)+$")
 CLONE_DM = re.compile(r" \[clone [^\]]*\]")
+# llvm-symbolizer demangles a clone symbol as "f(int) (.isra.0.cold)"
+CLONE_LLVM = re.compile(r" \((\.(isra|part|constprop|cold|lto_priv|localalias)(\.\d+)*)+\)$")
 
 
 def norm_func(f):
     if f in ("", "??"):
         return "??"
     f = CLONE_DM.sub("", f)
+    f = CLONE_LLVM.sub("", f)
     return CLONE.sub("", f)
 
 
@@ -100,6 +107,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--show", type=int, default=0)
+    ap.add_argument("--mangled", action="store_true")
     ap.add_argument("tracetool")
     ap.add_argument("binary")
     a = ap.parse_args()
@@ -107,22 +115,25 @@ def main():
     rnd = random.Random(a.seed)
     addrs = [lo + rnd.randrange(size) for _ in range(a.n)]
     stdin = "".join("0x%x\n" % x for x in addrs)
-    tools = [("tracetool", [a.tracetool, "symbolicate", "-e", a.binary, "-C", "--format",
+    dm = [] if a.mangled else ["-C"]
+    tools = [("tracetool", [a.tracetool, "symbolicate", "-e", a.binary] + dm + ["--format",
                             "jsonl"], parse_jsonl)]
     llvm = shutil.which("llvm-symbolizer") or shutil.which("llvm-symbolizer-14")
     if llvm:
-        tools.append(("llvm-symbolizer", [llvm, "--obj=" + a.binary, "--inlining", "--demangle",
+        tools.append(("llvm-symbolizer", [llvm, "--obj=" + a.binary, "--inlining",
+                                          "--no-demangle" if a.mangled else "--demangle",
                                           "--output-style=JSON"], parse_jsonl))
     if shutil.which("addr2line"):
-        tools.append(("addr2line", ["addr2line", "-e", a.binary, "-a", "-f", "-i", "-C"],
+        tools.append(("addr2line", ["addr2line", "-e", a.binary, "-a", "-f", "-i"] + dm,
                       parse_addr2line))
     if shutil.which("eu-addr2line"):
-        tools.append(("eu-addr2line", ["eu-addr2line", "-e", a.binary, "-a", "-f", "-i", "-C"],
+        tools.append(("eu-addr2line", ["eu-addr2line", "-e", a.binary, "-a", "-f", "-i"] + dm,
                       parse_addr2line))
     results, walls, cpus = {}, {}, {}
     for name, cmd, parse in tools:
         out, (wall, cpu), rss = run(cmd, stdin, a.time)
-        results[name] = demangle_leftovers(parse(out))
+        res = parse(out)
+        results[name] = res if a.mangled else demangle_leftovers(res)
         walls[name], cpus[name] = wall, cpu
         if a.time:
             # CPU time (user + sys) is reported too: wall time on a shared machine is noisy

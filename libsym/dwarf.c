@@ -360,6 +360,18 @@ static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
     return rc;
 }
 
+/* A concrete DIE's own linkage name wins over its origin's: gcc gives the abstract
+ * constructor or destructor the unified C4/D4 name and each out-of-line copy its real
+ * C1/C2/D1/D2 symbol. */
+static int own_linkage(cu_state *s, Dwarf_Die die, name_info *out)
+{
+    const char *t = NULL;
+    if (attr_string(s, die, DW_AT_linkage_name, &t) ||
+        attr_string(s, die, DW_AT_MIPS_linkage_name, &t))
+        return tsym__str_intern(&out->name, &s->ix->str, t, strlen(t));
+    return 0;
+}
+
 /* Name of a concrete DIE, through a cache keyed by abstract origin (inline nodes of one
  * function share it). */
 static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
@@ -372,7 +384,7 @@ static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
         return TT_ENOMEM;
     if (*slot != TSYM_NONE) {
         *out = TT_VEC_AT(&s->infos, name_info, *slot);
-        return 0;
+        return own_linkage(s, die, out);
     }
     Dwarf_Die o = NULL;
     Dwarf_Error e = NULL;
@@ -386,7 +398,7 @@ static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
     if (rc)
         return rc;
     *slot = (uint32_t)s->infos.len;
-    return tt_vec_push(&s->infos, out) ? 0 : TT_ENOMEM;
+    return tt_vec_push(&s->infos, out) ? own_linkage(s, die, out) : TT_ENOMEM;
 }
 
 static int container_tag(Dwarf_Half tag)

@@ -272,6 +272,57 @@ static void set_row(tsym_frame *f, const tsym__index *ix, const tsym__row *row)
     f->discriminator = row->discr;
 }
 
+/* Length of a mangled name without its gcc clone suffixes (".isra.0", ".cold", ...). */
+static size_t unclone_len(const char *s)
+{
+    static const char *const kinds[] = {"isra", "part", "constprop", "cold", "lto_priv",
+                                        "localalias"};
+    size_t n = strlen(s);
+    for (;;) {
+        size_t k = n;
+        while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+            k--;
+        if (k < n && k > 0 && s[k - 1] == '.') { /* a ".N" number */
+            n = k - 1;
+            continue;
+        }
+        int cut = 0;
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !cut; i++) {
+            size_t l = strlen(kinds[i]);
+            if (n > l + 1 && s[n - l - 1] == '.' && !memcmp(s + n - l, kinds[i], l)) {
+                n -= l + 1;
+                cut = 1;
+            }
+        }
+        if (!cut)
+            return n;
+    }
+}
+
+/* gcc gives some template instances (those over lambdas, say) no DW_AT_linkage_name: their
+ * DWARF name is then the bare, unqualified one. The ELF symbol of the same function names it
+ * fully; it is used when it is mangled, starts inside the function and mentions the bare
+ * name's identifier. The symbol's clone suffix is dropped (spec R3). TSYM_NONE: keep. */
+static uint32_t qualified_name(tsym_module *m, const tsym__node *root, const tsym__sym *sym)
+{
+    const char *plain = tsym__str(&m->ix.str, root->name);
+    const char *ms = tsym__str(&m->ix.str, sym->name);
+    if (!plain || !ms || !plain[0] || (plain[0] == '_' && (plain[1] == 'Z' || plain[1] == 'R')) ||
+        ms[0] != '_' || (ms[1] != 'Z' && ms[1] != 'R') || !node_contains(&m->ix, root, sym->lo))
+        return TSYM_NONE;
+    size_t idl = strcspn(plain, "<( ");
+    size_t n = unclone_len(ms);
+    if (idl == 0 || idl > n)
+        return TSYM_NONE;
+    int found = 0;
+    for (size_t i = 0; i + idl <= n && !found; i++)
+        found = !memcmp(ms + i, plain, idl);
+    uint32_t id;
+    if (!found || tsym__str_intern(&id, &m->ix.str, ms, n))
+        return TSYM_NONE;
+    return id;
+}
+
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
 {
     const tsym__index *ix = &m->ix;
@@ -342,4 +393,9 @@ void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsign
     out->start_addr = ((const tsym__range *)ix->ranges.data)[root->first_range].lo;
     if ((flags & TSYM_F_SYMBOL_NAMES) && sym)
         out->frames[len - 1].function = out->symbol;
+    else if (sym) {
+        uint32_t q = qualified_name(m, root, sym);
+        if (q != TSYM_NONE)
+            out->frames[len - 1].function = display(m, q, flags);
+    }
 }

@@ -218,6 +218,35 @@ START_TEST(cxx_templates)
 }
 END_TEST
 
+/* gcc: a template instance over a lambda has no DW_AT_linkage_name (the ELF symbol names it
+ * fully, clone suffix dropped); an out-of-line destructor's own D2 linkage name wins over its
+ * abstract origin's unified D4 name. Both as llvm-symbolizer prints them. */
+START_TEST(gcc_names_from_symbols)
+{
+    tsym_module *m = open_ok("t6");
+    tsym_result r;
+    int apply = 0, dtor = 0;
+    for (uint64_t a = 0; a < 0x4000; a++) {
+        tsym_module_lookup(&r, m, a, 0);
+        if (!r.found || !r.symbol)
+            continue;
+        const char *outer = r.frames[r.n_frames - 1].function;
+        if (!strcmp(r.symbol, "_ZN2ns5applyIZ4mainEUliE_EEiT_i.constprop.0")) {
+            ck_assert_str_eq(outer, "_ZN2ns5applyIZ4mainEUliE_EEiT_i");
+            tsym_module_lookup(&r, m, a, TSYM_F_DEMANGLE);
+            ck_assert_str_eq(r.frames[r.n_frames - 1].function,
+                             "int ns::apply<main::{lambda(int)#1}>(main::{lambda(int)#1}, int)");
+            apply = 1;
+        } else if (!strncmp(r.symbol, "_ZN2ns6HolderD", 14) && r.n_frames == 1) {
+            ck_assert_str_eq(outer, "_ZN2ns6HolderD2Ev");
+            dtor = 1;
+        }
+    }
+    ck_assert(apply && dtor);
+    tsym_module_free(m);
+}
+END_TEST
+
 /* R3: the debug-info name for GCC clones, the ELF symbol kept apart */
 START_TEST(clone_names)
 {
@@ -422,6 +451,7 @@ static Suite *suite(void)
     tcase_add_test(tc, shared_object);
     tcase_add_test(tc, elf32_and_big_endian);
     tcase_add_test(tc, cxx_templates);
+    tcase_add_test(tc, gcc_names_from_symbols);
     tcase_add_test(tc, clone_names);
     tcase_add_test(tc, padding_and_fallback);
     tcase_add_test(tc, bad_files);
