@@ -1,7 +1,8 @@
 /* DWARF 2-5 to the interval index through libdwarf 20210528 (spec/symbolication.md 5.2,
  * API and pitfalls in section 6). The only file of tracetool that includes libdwarf.h.
  * dwarf_set_de_alloc_flag(0) is in effect (tsym_init), so every libdwarf object read here
- * is freed here: dies, attributes, errors, file lists, line contexts, range lists. */
+ * is freed here: dies, attributes, errors, range lists. Line tables are decoded by line.c
+ * from the section bytes (libdwarf's dwarf_srclines_b allocates per row). */
 #include "tsym_int.h"
 
 #include <dwarf.h>
@@ -31,7 +32,11 @@ typedef struct cu_state {
     tsym__map names;      /* DIE offset of an abstract origin -> index into infos */
     tt_vec infos;         /* name_info */
     tt_vec stack;         /* walk_frame */
+    tsym__dsecs secs;     /* .debug_line and its string sections (line.c) */
+    int have_secs;
+    tsym__lhdr lh;        /* line table header of the current CU */
     char msg[200];        /* first DWARF error */
+    char lmsg[200];       /* line table error */
     int nomem;
 } cu_state;
 
@@ -54,15 +59,22 @@ static void drop(cu_state *s, Dwarf_Error *e)
     *e = NULL;
 }
 
+/* dwarf_attr with its error noted; 1 when die has the attribute */
+static int find_attr(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Attribute *a)
+{
+    Dwarf_Error e = NULL;
+    int res = dwarf_attr(die, at, a, &e);
+    note_error(s, e);
+    return res == DW_DLV_OK;
+}
+
 /* Unsigned attribute value; GCC 12 writes call_file/call_line as DW_FORM_implicit_const,
  * which this libdwarf's dwarf_formudata rejects while dwarf_formsdata accepts (spec 5.2.7). */
 static int attr_udata(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
 {
     Dwarf_Attribute a;
     Dwarf_Error e = NULL;
-    int res = dwarf_attr(die, at, &a, &e);
-    note_error(s, e);
-    if (res != DW_DLV_OK)
+    if (!find_attr(s, die, at, &a))
         return 0;
     Dwarf_Unsigned u;
     int ok = 0;
@@ -93,12 +105,10 @@ static int attr_string(cu_state *s, Dwarf_Die die, Dwarf_Half at, const char **o
 {
     Dwarf_Attribute a;
     Dwarf_Error e = NULL;
-    int res = dwarf_attr(die, at, &a, &e);
-    note_error(s, e);
-    if (res != DW_DLV_OK)
+    if (!find_attr(s, die, at, &a))
         return 0;
     char *str = NULL;
-    res = dwarf_formstring(a, &str, &e);
+    int res = dwarf_formstring(a, &str, &e);
     drop(s, &e);
     dwarf_dealloc_attribute(a);
     if (res != DW_DLV_OK || !str)
@@ -111,11 +121,9 @@ static int attr_ref(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out)
 {
     Dwarf_Attribute a;
     Dwarf_Error e = NULL;
-    int res = dwarf_attr(die, at, &a, &e);
-    note_error(s, e);
-    if (res != DW_DLV_OK)
+    if (!find_attr(s, die, at, &a))
         return 0;
-    res = dwarf_global_formref(a, out, &e);
+    int res = dwarf_global_formref(a, out, &e);
     drop(s, &e);
     dwarf_dealloc_attribute(a);
     return res == DW_DLV_OK;
@@ -185,21 +193,38 @@ static uint32_t rnglists(cu_state *s, Dwarf_Attribute a, Dwarf_Half form)
     return n;
 }
 
+/* A section offset: DW_FORM_sec_offset, or data4/data8 before DWARF 4 */
+static int form_offset(cu_state *s, Dwarf_Attribute a, Dwarf_Off *off)
+{
+    Dwarf_Error e = NULL;
+    if (dwarf_global_formref(a, off, &e) == DW_DLV_OK)
+        return 1;
+    drop(s, &e);
+    Dwarf_Unsigned u;
+    if (dwarf_formudata(a, &u, &e) != DW_DLV_OK) {
+        note_error(s, e);
+        return 0;
+    }
+    *off = u;
+    return 1;
+}
+
+static int attr_offset(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out)
+{
+    Dwarf_Attribute a;
+    if (!find_attr(s, die, at, &a))
+        return 0;
+    int res = form_offset(s, a, out);
+    dwarf_dealloc_attribute(a);
+    return res;
+}
+
 static uint32_t debug_ranges(cu_state *s, Dwarf_Die die, Dwarf_Attribute a)
 {
     Dwarf_Error e = NULL;
     Dwarf_Off off;
-    if (dwarf_global_formref(a, &off, &e) != DW_DLV_OK) {
-        if (e)
-            dwarf_dealloc_error(s->dbg, e);
-        e = NULL;
-        Dwarf_Unsigned u;
-        if (dwarf_formudata(a, &u, &e) != DW_DLV_OK) {
-            note_error(s, e);
-            return 0;
-        }
-        off = u;
-    }
+    if (!form_offset(s, a, &off))
+        return 0;
     Dwarf_Ranges *r = NULL;
     Dwarf_Signed n = 0;
     Dwarf_Unsigned bytes;
@@ -232,13 +257,11 @@ static int attr_addr(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out, i
 {
     Dwarf_Attribute a;
     Dwarf_Error e = NULL;
-    int res = dwarf_attr(die, at, &a, &e);
-    note_error(s, e);
-    if (res != DW_DLV_OK)
+    if (!find_attr(s, die, at, &a))
         return 0;
     Dwarf_Half form = 0;
     int ok = 0;
-    res = dwarf_whatform(a, &form, &e);
+    int res = dwarf_whatform(a, &form, &e);
     note_error(s, e);
     if (res == DW_DLV_OK) {
         switch (form) {
@@ -538,138 +561,6 @@ static void walk_cu(cu_state *s, Dwarf_Die cu_die)
     }
 }
 
-/* dir + "/" + name unless name is absolute; dir made absolute with comp_dir */
-static int intern_path(cu_state *s, uint32_t *id, const char *comp, const char *dir,
-                       const char *name)
-{
-    tt_buf b = {0};
-    int rc = 0;
-    if (name[0] != '/') {
-        if (dir && dir[0] != '/' && comp && comp[0])
-            rc |= tt_buf_puts(&b, comp) | tt_buf_puts(&b, "/");
-        if (dir && dir[0])
-            rc |= tt_buf_puts(&b, dir) | tt_buf_puts(&b, "/");
-    }
-    rc |= tt_buf_puts(&b, name);
-    if (!rc)
-        rc = tsym__str_intern(id, &s->ix->str, b.data, b.len);
-    tt_buf_free(&b);
-    return rc ? TT_ENOMEM : 0;
-}
-
-/* The CU's file names from its line-table header (the same full paths dwarf_srcfiles
- * builds). Not dwarf_srcfiles itself: in 20210528 it overwrites an error object on a bad
- * include-directory index (DW_DLE_INCL_DIR_NUM_BAD), a leak under de_alloc_flag(0) found
- * by fuzz_elf. Index 0 of s->files is the table's first file (1 for DWARF 2-4). */
-static int read_files(cu_state *s, Dwarf_Die cu_die, Dwarf_Line_Context lc, unsigned ver)
-{
-    Dwarf_Error e = NULL;
-    Dwarf_Signed base = 0, count = 0, end = 0, ndirs = 0;
-    s->n_files = 0;
-    int res = dwarf_srclines_files_indexes(lc, &base, &count, &end, &e);
-    note_error(s, e);
-    if (res != DW_DLV_OK || count <= 0)
-        return 0;
-    res = dwarf_srclines_include_dir_count(lc, &ndirs, &e);
-    note_error(s, e);
-    if (res != DW_DLV_OK)
-        ndirs = 0;
-    const char *comp = NULL;
-    attr_string(s, cu_die, DW_AT_comp_dir, &comp);
-    uint32_t *nf = realloc(s->files, (size_t)count * sizeof *nf);
-    if (!nf)
-        return TT_ENOMEM;
-    s->files = nf;
-    for (Dwarf_Signed i = 0; i < count; i++) {
-        const char *name = NULL, *dir = NULL;
-        Dwarf_Unsigned d = 0, mtime, len;
-        Dwarf_Form_Data16 *md5;
-        res = dwarf_srclines_files_data_b(lc, base + i, &name, &d, &mtime, &len, &md5, &e);
-        note_error(s, e);
-        if (res != DW_DLV_OK || !name) {
-            s->files[i] = TSYM_NONE;
-            continue;
-        }
-        /* directory entries: DWARF 5 numbers them from 0 (entry 0 = the comp dir),
-         * DWARF 2-4 from 1 with 0 meaning the comp dir; include_dir_data takes the
-         * same numbers */
-        Dwarf_Signed di = (Dwarf_Signed)d;
-        if (ver >= 5 ? di < ndirs : (di >= 1 && di <= ndirs)) {
-            res = dwarf_srclines_include_dir_data(lc, di, &dir, &e);
-            note_error(s, e);
-            if (res != DW_DLV_OK)
-                dir = NULL;
-        } else if (ver < 5 && d == 0) {
-            dir = comp;
-        }
-        if (intern_path(s, &s->files[i], comp, dir, name))
-            return TT_ENOMEM;
-    }
-    s->n_files = (size_t)count;
-    return 0;
-}
-
-static void drop_sequence(tsym__index *ix, size_t seq_start)
-{
-    const tsym__row *r = ix->rows.data;
-    size_t n = ix->rows.len;
-    if (n > seq_start && !tsym__index_live(ix, r[seq_start].addr, r[n - 1].addr + 1))
-        ix->rows.len = seq_start;
-}
-
-static void read_lines(cu_state *s, Dwarf_Line_Context lc, unsigned ver)
-{
-    Dwarf_Error e = NULL;
-    Dwarf_Line *lines = NULL;
-    Dwarf_Signed n = 0;
-    if (dwarf_srclines_from_linecontext(lc, &lines, &n, &e) != DW_DLV_OK) {
-        note_error(s, e);
-        n = 0;
-    }
-    tsym__index *ix = s->ix;
-    size_t seq_start = ix->rows.len;
-    for (Dwarf_Signed i = 0; i < n && !s->nomem; i++) {
-        Dwarf_Addr addr;
-        Dwarf_Unsigned lineno = 0, fno = 0, col = 0, isa, discr = 0;
-        Dwarf_Bool endseq = 0, pe, eb;
-        if (dwarf_lineaddr(lines[i], &addr, &e) != DW_DLV_OK ||
-            dwarf_lineno(lines[i], &lineno, &e) != DW_DLV_OK ||
-            dwarf_line_srcfileno(lines[i], &fno, &e) != DW_DLV_OK ||
-            dwarf_lineendsequence(lines[i], &endseq, &e) != DW_DLV_OK) {
-            note_error(s, e);
-            e = NULL;
-            break;
-        }
-        if (dwarf_lineoff_b(lines[i], &col, &e) != DW_DLV_OK && e) {
-            dwarf_dealloc_error(s->dbg, e);
-            e = NULL;
-        }
-        if (dwarf_prologue_end_etc(lines[i], &pe, &eb, &isa, &discr, &e) != DW_DLV_OK && e) {
-            dwarf_dealloc_error(s->dbg, e);
-            e = NULL;
-        }
-        tsym__row r = {.addr = addr, .line = lineno > UINT32_MAX ? 0 : (uint32_t)lineno,
-                       .file = file_id(s, fno, ver),
-                       .discr = discr > UINT32_MAX ? 0 : (uint32_t)discr,
-                       .ord = (uint32_t)ix->rows.len, .col = col > 0xFFFF ? 0xFFFF : (uint16_t)col,
-                       .flags = endseq ? TSYM_ROW_END : 0};
-        /* rows at the end address of their own sequence cover no bytes; dropped so the
-         * end-sequence row is the last one at that address */
-        while (endseq && ix->rows.len > seq_start &&
-               TT_VEC_AT(&ix->rows, tsym__row, ix->rows.len - 1).addr == addr)
-            ix->rows.len--;
-        if (ix->rows.len >= TSYM_NONE - 1 || !tt_vec_push(&ix->rows, &r)) {
-            s->nomem = 1;
-            break;
-        }
-        if (endseq) {
-            drop_sequence(ix, seq_start);
-            seq_start = ix->rows.len;
-        }
-    }
-    ix->rows.len = seq_start; /* an unterminated last sequence is dropped */
-}
-
 static uint64_t cu_base(cu_state *s, Dwarf_Die cu_die)
 {
     uint64_t lo = 0;
@@ -677,6 +568,34 @@ static uint64_t cu_base(cu_state *s, Dwarf_Die cu_die)
     if (!attr_addr(s, cu_die, DW_AT_low_pc, &lo, &is_const) || is_const)
         return 0;
     return lo;
+}
+
+static void note_line_rc(cu_state *s, int rc)
+{
+    if (rc == TT_ENOMEM)
+        s->nomem = 1;
+    else if (rc && !s->msg[0])
+        snprintf(s->msg, sizeof s->msg, "%s", s->lmsg);
+}
+
+/* Decodes the header of the CU's line table (DW_AT_stmt_list) and interns its file names
+ * into s->files; 1 when the table's rows can be read. */
+static int cu_line_header(cu_state *s, Dwarf_Die cu_die)
+{
+    Dwarf_Off stmt, sob = 0;
+    s->n_files = 0;
+    if (!s->have_secs || !attr_offset(s, cu_die, DW_AT_stmt_list, &stmt))
+        return 0;
+    attr_offset(s, cu_die, DW_AT_str_offsets_base, &sob);
+    int rc = tsym__line_header(&s->lh, &s->secs, stmt, sob, s->lmsg, sizeof s->lmsg);
+    if (rc) {
+        note_line_rc(s, rc);
+        return 0;
+    }
+    const char *comp = NULL;
+    attr_string(s, cu_die, DW_AT_comp_dir, &comp);
+    note_line_rc(s, tsym__line_files(&s->files, &s->n_files, s->ix, &s->lh, comp));
+    return !s->nomem;
 }
 
 static int load_units(cu_state *s)
@@ -708,20 +627,12 @@ static int load_units(cu_state *s)
         if (utype == DW_UT_skeleton)
             s->ix->split_dwarf = 1;
         /* the line table first: its header names the files decl/call attributes use */
-        Dwarf_Unsigned lver = 0;
-        Dwarf_Small tables = 0;
-        Dwarf_Line_Context lc = NULL;
-        res = dwarf_srclines_b(cu_die, &lver, &tables, &lc, &e);
-        note_error(s, e);
-        s->n_files = 0;
-        if (res == DW_DLV_OK && read_files(s, cu_die, lc, (unsigned)lver))
-            s->nomem = 1;
+        int lines = cu_line_header(s, cu_die);
         if (!s->nomem)
             walk_cu(s, cu_die);
-        if (res == DW_DLV_OK && !s->nomem)
-            read_lines(s, lc, (unsigned)lver);
-        if (res == DW_DLV_OK)
-            dwarf_srclines_dealloc_b(lc);
+        if (lines && !s->nomem)
+            note_line_rc(s, tsym__line_rows(s->ix, &s->lh, s->files, s->n_files, s->lmsg,
+                                            sizeof s->lmsg));
         dwarf_dealloc_die(cu_die);
         if (s->nomem)
             return TT_ENOMEM;
@@ -749,7 +660,16 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
     cu_state s = {.dbg = dbg, .ix = ix};
     tt_vec_init(&s.infos, sizeof(name_info));
     tt_vec_init(&s.stack, sizeof(walk_frame));
-    int rc = load_units(&s);
+    tsym__lhdr_init(&s.lh);
+    tt_error serr = {0};
+    int rc = tsym__dsecs_open(&s.secs, path, &serr);
+    s.have_secs = rc == 0;
+    if (rc && rc != TT_ENOMEM)
+        snprintf(s.msg, sizeof s.msg, "%.190s", serr.msg);
+    if (rc != TT_ENOMEM)
+        rc = load_units(&s);
+    tsym__dsecs_close(&s.secs);
+    tsym__lhdr_free(&s.lh);
     tt_vec_free(&s.infos);
     tt_vec_free(&s.stack);
     tsym__map_free(&s.names);

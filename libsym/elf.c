@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -261,4 +262,180 @@ int tsym_elf_build_id(char *hex, size_t cap, const char *path, tt_error *err)
         return tt_error_set(err, TT_ENOTFOUND, path, TT_LOC_NONE, 0, "no GNU build id note");
     snprintf(hex, cap, "%s", e.build_id);
     return 0;
+}
+
+/* ---- raw DWARF sections for the line-table decoder (spec 4.4, 5.2 step 8) ---- */
+
+static const char *const dsec_names[TSYM_DS_N] = {"line", "line_str", "str", "str_offsets"};
+
+/* Size in bytes of an absolute data relocation (S + A), 0 for other types. Only these
+ * occur in the debug sections of relocatable objects. */
+static unsigned reloc_size(unsigned machine, unsigned type)
+{
+    switch (machine) {
+    case EM_X86_64: return type == R_X86_64_64 ? 8 : type == R_X86_64_32 ? 4 : 0;
+    case EM_386: return type == R_386_32 ? 4 : 0;
+    case EM_AARCH64: return type == R_AARCH64_ABS64 ? 8 : type == R_AARCH64_ABS32 ? 4 : 0;
+    case EM_ARM: return type == R_ARM_ABS32 ? 4 : 0;
+    case EM_S390: return type == R_390_64 ? 8 : type == R_390_32 ? 4 : 0;
+    case EM_PPC64: return type == R_PPC64_ADDR64 ? 8 : type == R_PPC64_ADDR32 ? 4 : 0;
+    case EM_PPC: return type == R_PPC_ADDR32 ? 4 : 0;
+    case EM_RISCV: return type == R_RISCV_64 ? 8 : type == R_RISCV_32 ? 4 : 0;
+    default: return 0;
+    }
+}
+
+static uint64_t get_uint(const unsigned char *p, unsigned n, int be)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[be ? i : n - 1 - i] << (8 * (n - 1 - i));
+    return v;
+}
+
+static void put_uint(unsigned char *p, unsigned n, int be, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[be ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Applies the SHT_REL / SHT_RELA section rel to the copy of the section it targets
+ * (relocatable objects: DW_LNE_set_address operands and string offsets are relocated). */
+static void apply_relocs(tsym__dsecs *s, Elf *elf, Elf_Scn *rel, const GElf_Shdr *rsh, int k,
+                         unsigned machine)
+{
+    Elf_Scn *symscn = elf_getscn(elf, rsh->sh_link);
+    Elf_Data *rd = elf_getdata(rel, NULL), *sd = symscn ? elf_getdata(symscn, NULL) : NULL;
+    if (!rd || !sd || rsh->sh_entsize == 0)
+        return;
+    unsigned char *buf = s->owned_[k];
+    size_t n = rsh->sh_size / rsh->sh_entsize;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t off, info;
+        int64_t addend = 0;
+        if (rsh->sh_type == SHT_RELA) {
+            GElf_Rela r;
+            if (!gelf_getrela(rd, (int)i, &r))
+                break;
+            off = r.r_offset, info = r.r_info, addend = r.r_addend;
+        } else {
+            GElf_Rel r;
+            if (!gelf_getrel(rd, (int)i, &r))
+                break;
+            off = r.r_offset, info = r.r_info;
+        }
+        int is64 = gelf_getclass(elf) == ELFCLASS64;
+        unsigned type = is64 ? (unsigned)GELF_R_TYPE(info) : (unsigned)ELF32_R_TYPE(info);
+        size_t symi = is64 ? (size_t)GELF_R_SYM(info) : (size_t)ELF32_R_SYM(info);
+        unsigned size = reloc_size(machine, type);
+        GElf_Sym sym;
+        if (!size || off > s->size[k] || s->size[k] - off < size || !gelf_getsym(sd, (int)symi, &sym))
+            continue;
+        if (rsh->sh_type == SHT_REL)
+            addend = (int64_t)get_uint(buf + off, size, s->big_endian);
+        put_uint(buf + off, size, s->big_endian, sym.st_value + (uint64_t)addend);
+    }
+}
+
+/* Decompressed bytes of one section: SHF_COMPRESSED (zlib) or a legacy .zdebug_ one */
+static int section_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, int gnu, const char *path,
+                         tt_error *err)
+{
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+        return 0;
+    int bad = 0;
+    if (sh.sh_flags & SHF_COMPRESSED)
+        bad = elf_compress(scn, 0, 0) < 0;
+    else if (gnu) {
+        Elf_Data *raw = elf_rawdata(scn, NULL);
+        if (raw && raw->d_size >= 4 && !memcmp(raw->d_buf, "ZLIB", 4))
+            bad = elf_compress_gnu(scn, 0, 0) < 0;
+    }
+    Elf_Data *d = bad ? NULL : elf_getdata(scn, NULL);
+    if (!d)
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh.sh_offset,
+                            "cannot read section .debug_%s: %s", dsec_names[k], elf_errmsg(-1));
+    s->data[k] = d->d_buf;
+    s->size[k] = d->d_buf ? d->d_size : 0;
+    return 0;
+}
+
+/* Finds the sections and, in relocatable objects, applies their relocations to copies. */
+static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char *path,
+                      tt_error *err)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx))
+        return 0;
+    Elf_Scn *scn = NULL, *found[TSYM_DS_N] = {0};
+    int gnu[TSYM_DS_N] = {0};
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+        int z = name && !strncmp(name, ".zdebug_", 8);
+        if (!name || (strncmp(name, ".debug_", 7) && !z))
+            continue;
+        for (int k = 0; k < TSYM_DS_N; k++)
+            if (!found[k] && !strcmp(name + (z ? 8 : 7), dsec_names[k])) {
+                found[k] = scn;
+                gnu[k] = z;
+            }
+    }
+    int rc;
+    for (int k = 0; k < TSYM_DS_N; k++)
+        if (found[k] && (rc = section_bytes(s, k, found[k], gnu[k], path, err)))
+            return rc;
+    if (eh->e_type != ET_REL)
+        return 0;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA))
+            continue;
+        for (int k = 0; k < TSYM_DS_N; k++) {
+            if (!found[k] || elf_ndxscn(found[k]) != sh.sh_info || !s->size[k])
+                continue;
+            if (!s->owned_[k]) {
+                if (!(s->owned_[k] = malloc(s->size[k])))
+                    return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+                memcpy(s->owned_[k], s->data[k], s->size[k]);
+                s->data[k] = s->owned_[k];
+            }
+            apply_relocs(s, elf, scn, &sh, k, eh->e_machine);
+        }
+    }
+    return 0;
+}
+
+int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->fd_ = -1;
+    Elf *elf;
+    int rc = open_elf(&elf, &s->fd_, path, err);
+    if (rc)
+        return rc;
+    s->elf_ = elf;
+    GElf_Ehdr eh;
+    if (!gelf_getehdr(elf, &eh)) {
+        tsym__dsecs_close(s);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0, "bad ELF header: %s",
+                            elf_errmsg(-1));
+    }
+    s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    if ((rc = dsecs_load(s, elf, &eh, path, err)))
+        tsym__dsecs_close(s);
+    return rc;
+}
+
+void tsym__dsecs_close(tsym__dsecs *s)
+{
+    for (int k = 0; k < TSYM_DS_N; k++)
+        free(s->owned_[k]);
+    if (s->elf_)
+        elf_end(s->elf_);
+    if (s->fd_ >= 0)
+        close(s->fd_);
+    memset(s, 0, sizeof *s);
+    s->fd_ = -1;
 }

@@ -89,6 +89,59 @@ typedef struct tsym__elf {
 int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *path,
                    tt_error *err);
 
+/* Raw bytes of the DWARF sections the line-table decoder reads (elf.c): zlib sections
+ * (SHF_COMPRESSED and legacy .zdebug_) decompressed, relocatable objects relocated.
+ * A missing section has size 0. */
+enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_N };
+typedef struct tsym__dsecs {
+    const unsigned char *data[TSYM_DS_N];
+    size_t size[TSYM_DS_N];
+    int big_endian;
+    void *elf_;                        /* Elf *, open while data is in use */
+    int fd_;
+    unsigned char *owned_[TSYM_DS_N];  /* relocated copies */
+} tsym__dsecs;
+/* Opens path and finds the sections; data is borrowed, valid until tsym__dsecs_close
+ * (which accepts a zeroed or failed s). */
+int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err);
+void tsym__dsecs_close(tsym__dsecs *s);
+
+/* One line-number program header (line.c; DWARF 2-5, 32- and 64-bit). */
+typedef struct tsym__lfile {
+    const char *name; /* NULL when its string cannot be resolved (strx without a base) */
+    uint64_t dir;
+} tsym__lfile;
+typedef struct tsym__lhdr {
+    unsigned version, offset_size;
+    int big_endian;
+    uint8_t min_inst, max_ops, line_range, opcode_base;
+    int8_t line_base;
+    const unsigned char *std_lens;     /* opcode_base - 1 operand counts */
+    const unsigned char *prog, *end;   /* the line-number program */
+    uint64_t off;                      /* section offset of the unit (messages) */
+    tt_vec dirs;                       /* const char * (NULL: unresolvable) */
+    tt_vec files;                      /* tsym__lfile */
+} tsym__lhdr;
+void tsym__lhdr_init(tsym__lhdr *h);
+void tsym__lhdr_free(tsym__lhdr *h);
+/* Decodes the header of the unit at off in .debug_line. str_offsets_base: the CU's
+ * DW_AT_str_offsets_base for DW_FORM_strx* paths (0 when unknown: such paths stay NULL).
+ * Returns 0, or TT_EFORMAT with a message (cap bytes) on corrupt or unsupported input. */
+int tsym__line_header(tsym__lhdr *h, const tsym__dsecs *s, uint64_t off,
+                      uint64_t str_offsets_base, char *msg, size_t cap);
+/* Interns the full paths of h's files (directory and comp_dir joined as dwarf_srcfiles
+ * does) into ix->str; (*files)[i] is the id of file entry i (TSYM_NONE when nameless).
+ * *files is realloc'ed. 0 or TT_ENOMEM. */
+int tsym__line_files(uint32_t **files, size_t *n_files, tsym__index *ix, const tsym__lhdr *h,
+                     const char *comp_dir);
+/* Runs the program and appends its rows to ix->rows (spec 5.1): end_sequence rows, rows at
+ * the end address of their sequence dropped, dead sequences (outside every executable
+ * segment) dropped, an unterminated last sequence dropped. File numbers are mapped through
+ * files (1-based before DWARF 5). On corrupt input no row of the unit is kept and
+ * TT_EFORMAT comes back with a message; TT_ENOMEM when out of memory. */
+int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
+                    size_t n_files, char *msg, size_t cap);
+
 /* Builds funcs/nodes/ranges/rows from the DWARF of path (dwarf.c). Returns 0 (also for
  * files without DWARF: n_cus == 0), or an error with libdwarf's message; on error the
  * DWARF parts of ix are emptied. */
