@@ -1,9 +1,10 @@
 #!/bin/sh
 # Builds the symbolication fixtures into OUT (spec/symbolication.md 9.4 layouts) from
 # tests/sym/*.c*: gcc and clang, -O2 -g, DWARF 4 and 5, PIE and non-PIE, a shared object,
-# C++ templates, stripped + .gnu_debuglink, a .build-id store, zlib-compressed sections,
-# symbol table only, 32-bit and big-endian objects, and broken files. Reused when OUT is
-# newer than the sources. Usage: mkfixtures.sh OUT   (prints nothing on success)
+# C++ templates, 64-bit DWARF, stripped + .gnu_debuglink, a .build-id store, zlib-compressed
+# sections (SHF_COMPRESSED and legacy .zdebug_), symbol table only, 32-bit and big-endian
+# objects, and broken files. Reused when OUT is newer than the sources.
+# Usage: mkfixtures.sh OUT   (prints nothing on success)
 set -eu
 out=$1
 src=$(cd "$(dirname "$0")" && pwd)
@@ -19,6 +20,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o g5 "$src/inline.c" &
 gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-4 -no-pie -o g4 "$src/inline.c" &
 wait
+gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -gdwarf64 -o g64 "$src/inline.c"
 gcc -fdebug-prefix-map="$out"=/fx -O2 -g -shared -fPIC -o libfx.so "$src/lib.c" &
 gcc -fdebug-prefix-map="$src"=/src -O2 -g -shared -fPIC -o libb.so "$src/b.c" &
 if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t5 "$src/tmpl.cc"; fi &
@@ -51,11 +53,13 @@ mkdir -p store/arm64-v8a
 cp libfx.so store/arm64-v8a/libfx.so
 # zlib-compressed debug sections, symbol table only, no symbols at all
 objcopy --compress-debug-sections=zlib g5 z5
+objcopy --compress-debug-sections=zlib-gnu g5 zg5
 strip -g -o nodebug g5
 # broken inputs
 printf 'not an ELF file\n' > notelf
 head -c 300 g5 > trunc
 head -c 4096 /dev/zero | tr '\0' '\377' > junk.bin
 objcopy --update-section .debug_info=junk.bin g5 corrupt
+objcopy --update-section .debug_line=junk.bin g5 badline
 printf '%s\n' "$bid" > g5.buildid
 touch "$stamp"

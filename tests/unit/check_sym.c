@@ -1,6 +1,6 @@
 /* libsym on real binaries built by tests/sym/mkfixtures.sh (gcc and clang, DWARF 4 and 5,
- * PIE, ET_EXEC, shared object, C++, debuglink, .build-id store, zlib, ELF32, big-endian,
- * broken files). Expected lines come from the "@name" markers in the sources, never from
+ * PIE, ET_EXEC, shared object, C++, debuglink, .build-id store, zlib (SHF_COMPRESSED and
+ * .zdebug_), 64-bit DWARF, ELF32, big-endian, broken files). Expected lines come from the "@name" markers in the sources, never from
  * a compiler's output. */
 #include "unit.h"
 
@@ -131,6 +131,10 @@ END_TEST
 START_TEST(clang_dwarf4) { check_inline_chain("c4", 0); }
 END_TEST
 START_TEST(zlib_sections) { check_inline_chain("z5", 0); }
+END_TEST
+START_TEST(zlib_gnu_sections) { check_inline_chain("zg5", 0); }
+END_TEST
+START_TEST(dwarf64) { check_inline_chain("g64", 0); }
 END_TEST
 
 START_TEST(identity)
@@ -446,6 +450,8 @@ static Suite *suite(void)
     tcase_add_test(tc, clang_dwarf5);
     tcase_add_test(tc, clang_dwarf4);
     tcase_add_test(tc, zlib_sections);
+    tcase_add_test(tc, zlib_gnu_sections);
+    tcase_add_test(tc, dwarf64);
     tcase_add_test(tc, identity);
     tcase_add_test(tc, address_model);
     tcase_add_test(tc, shared_object);
