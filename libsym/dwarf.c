@@ -664,6 +664,10 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
     tt_error serr = {0};
     int rc = tsym__dsecs_open(&s.secs, path, &serr);
     s.have_secs = rc == 0;
+    /* compilers spend 2-4 bytes of line program per row: one allocation up front, the
+     * pages are touched only as rows arrive; when it fails the rows grow as they come */
+    if (!rc)
+        (void)tt_vec_reserve(&ix->rows, ix->rows.len + s.secs.size[TSYM_DS_LINE] / 2);
     if (rc && rc != TT_ENOMEM)
         snprintf(s.msg, sizeof s.msg, "%.190s", serr.msg);
     if (rc != TT_ENOMEM)

@@ -153,16 +153,138 @@ static int cmp_func(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* end-sequence rows first at one address, else input order (the last row wins) */
-static int cmp_row(const void *a, const void *b)
+/* ---- line rows in address order (spec 5.1) ---- */
+
+/* address order; end-sequence rows first at one address (equal rows keep input order) */
+static int row_before(const tsym__row *x, const tsym__row *y)
 {
-    const tsym__row *x = a, *y = b;
     if (x->addr != y->addr)
-        return x->addr < y->addr ? -1 : 1;
-    int ex = x->flags & TSYM_ROW_END, ey = y->flags & TSYM_ROW_END;
-    if (ex != ey)
-        return ex ? -1 : 1;
-    return x->ord < y->ord ? -1 : x->ord > y->ord;
+        return x->addr < y->addr;
+    return (x->flags & TSYM_ROW_END) > (y->flags & TSYM_ROW_END);
+}
+
+typedef struct seq {
+    uint64_t lo, hi;
+    uint32_t first, n;
+    int end_first;
+} seq;
+
+static int cmp_seq(const void *a, const void *b)
+{
+    const seq *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->end_first != y->end_first)
+        return x->end_first ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* The sequences of ix->rows (each ends with its end-sequence row) sorted by address.
+ * Returns 1 when each is sorted and, in that order, none overlaps the next: then their
+ * concatenation is the sorted order of all rows. */
+static int sorted_sequences(tt_vec *out, const tsym__index *ix, int *nomem)
+{
+    const tsym__row *r = ix->rows.data;
+    size_t n = ix->rows.len, start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > start && row_before(&r[i], &r[i - 1]))
+            return 0;
+        if (!(r[i].flags & TSYM_ROW_END) && i + 1 < n)
+            continue;
+        seq q = {r[start].addr, r[i].addr, (uint32_t)start, (uint32_t)(i + 1 - start),
+                 (r[start].flags & TSYM_ROW_END) != 0};
+        if (!tt_vec_push(out, &q)) {
+            *nomem = 1;
+            return 0;
+        }
+        start = i + 1;
+    }
+    if (out->len > 1)
+        qsort(out->data, out->len, sizeof(seq), cmp_seq);
+    const seq *q = out->data;
+    for (size_t i = 1; i < out->len; i++)
+        if (q[i - 1].hi > q[i].lo || (q[i - 1].hi == q[i].lo && q[i].end_first))
+            return 0;
+    return 1;
+}
+
+/* Stable merge sort of the rows (sequences that overlap or go backwards) */
+static void merge_rows(tsym__row *a, tsym__row *tmp, size_t n)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    merge_rows(a, tmp, h);
+    merge_rows(a + h, tmp, n - h);
+    if (!row_before(&a[h], &a[h - 1]))
+        return;
+    memcpy(tmp, a, h * sizeof *a);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        a[k++] = row_before(&a[j], &tmp[i]) ? a[j++] : tmp[i++];
+    while (i < h)
+        a[k++] = tmp[i++];
+}
+
+static int push_blocks(tt_vec *blocks, const tsym__row *r, uint32_t first, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k += TSYM_RBLOCK_ROWS) {
+        tsym__rblock b = {r[first + k].addr, first + k,
+                          n - k < TSYM_RBLOCK_ROWS ? n - k : TSYM_RBLOCK_ROWS};
+        if (!tt_vec_push(blocks, &b))
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+/* Orders the rows for lookups without moving them when the sequences are sorted and
+ * disjoint (what compilers emit), else sorts them. */
+static int finish_rows(tsym__index *ix)
+{
+    tt_vec seqs;
+    tt_vec_init(&seqs, sizeof(seq));
+    int nomem = 0, rc = 0;
+    ix->rblocks.len = 0;
+    if (sorted_sequences(&seqs, ix, &nomem)) {
+        const seq *q = seqs.data;
+        for (size_t i = 0; i < seqs.len && !rc; i++)
+            rc = push_blocks(&ix->rblocks, ix->rows.data, q[i].first, q[i].n);
+    } else if (!nomem) {
+        tsym__row *tmp = malloc((ix->rows.len / 2 + 1) * sizeof *tmp);
+        if (tmp)
+            merge_rows(ix->rows.data, tmp, ix->rows.len);
+        free(tmp);
+        rc = tmp ? push_blocks(&ix->rblocks, ix->rows.data, 0, (uint32_t)ix->rows.len)
+                 : TT_ENOMEM;
+    }
+    tt_vec_free(&seqs);
+    return nomem ? TT_ENOMEM : rc;
+}
+
+size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a)
+{
+    const unsigned char *p = base;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (*(const uint64_t *)(const void *)(p + mid * size) <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a)
+{
+    size_t k = tsym__count_le(ix->rblocks.data, ix->rblocks.len, sizeof(tsym__rblock), a);
+    if (k == 0)
+        return NULL;
+    /* the block's first row is at or below a: the answer is in this block */
+    const tsym__rblock *b = &TT_VEC_AT(&ix->rblocks, tsym__rblock, k - 1);
+    const tsym__row *r = (const tsym__row *)ix->rows.data + b->first;
+    size_t l = tsym__count_le(r, b->n, sizeof *r, a);
+    return r[l - 1].flags & TSYM_ROW_END ? NULL : &r[l - 1];
 }
 
 /* duplicates at one address: global before local, sized before unsized, shorter name
@@ -185,8 +307,8 @@ int tsym__index_finish(tsym__index *ix)
 {
     if (ix->funcs.len)
         qsort(ix->funcs.data, ix->funcs.len, sizeof(tsym__func), cmp_func);
-    if (ix->rows.len)
-        qsort(ix->rows.data, ix->rows.len, sizeof(tsym__row), cmp_row);
+    if (finish_rows(ix))
+        return TT_ENOMEM;
     if (ix->syms.len) {
         qsort(ix->syms.data, ix->syms.len, sizeof(tsym__sym), cmp_sym);
         tsym__sym *s = ix->syms.data;
@@ -212,6 +334,7 @@ void tsym__index_free(tsym__index *ix)
     tt_vec_free(&ix->nodes);
     tt_vec_free(&ix->ranges);
     tt_vec_free(&ix->rows);
+    tt_vec_free(&ix->rblocks);
     tt_vec_free(&ix->syms);
     tt_vec_free(&ix->loads);
 }

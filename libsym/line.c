@@ -402,18 +402,13 @@ static int emit(machine *m, int endseq)
                TT_VEC_AT(&ix->rows, tsym__row, ix->rows.len - 1).addr == m->addr)
             ix->rows.len--;
     }
-    if (ix->rows.len >= TSYM_NONE - 1)
+    if (ix->rows.len >= TSYM_NONE - 1 ||
+        (ix->rows.len == ix->rows.cap && tt_vec_reserve(&ix->rows, ix->rows.len + 1)))
         return TT_ENOMEM;
-    tsym__row *r = tt_vec_push(&ix->rows, NULL);
-    if (!r)
-        return TT_ENOMEM;
-    r->addr = m->addr;
-    r->line = m->line > UINT32_MAX ? 0 : (uint32_t)m->line;
-    r->file = fid;
-    r->discr = m->discr;
-    r->ord = (uint32_t)(ix->rows.len - 1);
-    r->col = m->col > 0xFFFF ? 0xFFFF : (uint16_t)m->col;
-    r->flags = endseq ? TSYM_ROW_END : 0;
+    ((tsym__row *)ix->rows.data)[ix->rows.len++] = (tsym__row){
+        .addr = m->addr, .line = m->line > UINT32_MAX ? 0 : (uint32_t)m->line, .file = fid,
+        .discr = m->discr, .col = m->col > 0xFFFF ? 0xFFFF : (uint16_t)m->col,
+        .flags = endseq ? TSYM_ROW_END : 0};
     m->discr = 0;
     if (endseq) {
         drop_sequence(ix, m->seq_start);

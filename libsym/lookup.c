@@ -67,6 +67,7 @@ int tsym_module_open(tsym_module **out, const char *path, const char *debug_path
     tt_vec_init(&m->ix.nodes, sizeof(tsym__node));
     tt_vec_init(&m->ix.ranges, sizeof(tsym__range));
     tt_vec_init(&m->ix.rows, sizeof(tsym__row));
+    tt_vec_init(&m->ix.rblocks, sizeof(tsym__rblock));
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
     tt_vec_init(&m->dnames, sizeof(const char *));
@@ -173,33 +174,10 @@ int tsym_module_guess_vaddr(uint64_t *vaddr, const tsym_module *m, uint64_t addr
 
 /* ---- lookup ---- */
 
-static const tsym__row *find_row(const tsym__index *ix, uint64_t a)
-{
-    const tsym__row *r = ix->rows.data;
-    size_t lo = 0, hi = ix->rows.len;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r[mid].addr <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0 || (r[lo - 1].flags & TSYM_ROW_END))
-        return NULL;
-    return &r[lo - 1];
-}
-
 static const tsym__func *find_func(const tsym__index *ix, uint64_t a)
 {
     const tsym__func *f = ix->funcs.data;
-    size_t lo = 0, hi = ix->funcs.len;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (f[mid].lo <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = tsym__count_le(f, ix->funcs.len, sizeof *f, a);
     /* ranges of distinct functions do not overlap in sane DWARF; look back a little for
      * a containing one when a tiny range follows a larger one */
     for (size_t k = 0; k < 4 && lo > k; k++)
@@ -212,14 +190,7 @@ static const tsym__func *find_func(const tsym__index *ix, uint64_t a)
 static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest)
 {
     const tsym__sym *s = ix->syms.data;
-    size_t lo = 0, hi = ix->syms.len;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s[mid].lo <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = tsym__count_le(s, ix->syms.len, sizeof *s, a);
     if (lo == 0)
         return NULL;
     if (nearest)
@@ -331,7 +302,7 @@ void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsign
     out->found = out->approximate = out->has_start = 0;
     out->start_addr = out->symbol_addr = 0;
     out->symbol = NULL;
-    const tsym__row *row = find_row(ix, vaddr);
+    const tsym__row *row = tsym__index_row(ix, vaddr);
     const tsym__sym *sym = find_sym(ix, vaddr, 0);
     const tsym__func *fn = find_func(ix, vaddr);
     if (sym) {

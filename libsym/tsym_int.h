@@ -48,10 +48,19 @@ typedef struct tsym__range {
 enum { TSYM_ROW_END = 1 };
 typedef struct tsym__row {
     uint64_t addr;
-    uint32_t line, file, discr, ord;
+    uint32_t line, file, discr;
     uint16_t col;
     uint8_t flags;
 } tsym__row;
+
+/* Rows stay in line-table order; lookups go through blocks of at most TSYM_RBLOCK_ROWS
+ * rows whose concatenation (in block order) is the rows sorted by address, end-sequence
+ * rows first at one address, else in input order (index.c). */
+#define TSYM_RBLOCK_ROWS 64
+typedef struct tsym__rblock {
+    uint64_t lo; /* address of the block's first row */
+    uint32_t first, n;
+} tsym__rblock;
 
 typedef struct tsym__sym {
     uint64_t lo, size;
@@ -68,7 +77,7 @@ typedef struct tsym__load {
 /* The per-module index: everything a lookup needs; libdwarf is closed after the build. */
 typedef struct tsym__index {
     tsym__strtab str;
-    tt_vec funcs, nodes, ranges, rows, syms, loads; /* see the typedefs above */
+    tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
     size_t n_cus, n_inlines;
     int split_dwarf;
 } tsym__index;
@@ -147,8 +156,14 @@ int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
  * DWARF parts of ix are emptied. */
 int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err);
 
-/* Sorting and de-duplication after loading (index.c). */
+/* Sorting and de-duplication after loading (index.c). 0 or TT_ENOMEM. */
 int tsym__index_finish(tsym__index *ix);
+/* How many leading elements of the array (n elements of size bytes, each starting with
+ * its uint64_t key, sorted by it) have a key <= a. */
+size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a);
+/* The last row at or below a in address order, NULL when there is none or it ends a
+ * sequence (the address has no line). Needs tsym__index_finish. */
+const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a);
 void tsym__index_free(tsym__index *ix);
 /* Is [lo, hi) a live code range (spec 5.2 step 5)? */
 int tsym__index_live(const tsym__index *ix, uint64_t lo, uint64_t hi);
