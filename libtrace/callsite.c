@@ -343,25 +343,30 @@ int tt_profile_merge_frames(tt_profile *p)
     return rc;
 }
 
+int tt__callsite_child(tt_profile *p, uint32_t *node, uint32_t parent, uint32_t frame,
+                       uint32_t depth)
+{
+    uint64_t key = ((uint64_t)parent << 32) | frame;
+    if (tt__map_get(&p->csmap, key, node))
+        return 0;
+    if (p->callsites.len >= TT_NONE - 1)
+        return TT_ELIMIT;
+    tt_callsite c = {parent, frame, depth};
+    if (!tt_vec_push(&p->callsites, &c))
+        return TT_ENOMEM;
+    *node = (uint32_t)(p->callsites.len - 1);
+    return tt__map_put(&p->csmap, key, *node) ? TT_ENOMEM : 0;
+}
+
 static int intern_from(tt_profile *p, uint32_t *leaf, uint32_t parent, size_t from,
                        const uint32_t *frames, size_t n, uint32_t *path)
 {
     for (size_t i = from; i < n; i++) {
-        uint64_t key = ((uint64_t)parent << 32) | frames[i];
-        uint32_t node;
-        if (!tt__map_get(&p->csmap, key, &node)) {
-            if (p->callsites.len >= TT_NONE - 1)
-                return TT_ELIMIT;
-            tt_callsite c = {parent, frames[i], (uint32_t)i};
-            if (!tt_vec_push(&p->callsites, &c))
-                return TT_ENOMEM;
-            node = (uint32_t)(p->callsites.len - 1);
-            if (tt__map_put(&p->csmap, key, node))
-                return TT_ENOMEM;
-        }
-        parent = node;
+        int rc = tt__callsite_child(p, &parent, parent, frames[i], (uint32_t)i);
+        if (rc)
+            return rc;
         if (path)
-            path[i] = node;
+            path[i] = parent;
     }
     *leaf = parent;
     return 0;

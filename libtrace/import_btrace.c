@@ -10,6 +10,18 @@
 
 #define BT_MAGIC 0x01020304u
 #define BT_MAX_DEPTH 128
+#define BT_CHUNK ((size_t)1 << 20) /* records are parsed in place from a window this large */
+
+/* Per 16-bit tid: its utid and its previous usable stack. Consecutive samples of a thread share
+ * most of their root-side frames, so only the pointers after the common prefix are resolved
+ * and interned. */
+typedef struct bthread {
+    uint32_t utid;                 /* TT_NONE until the first usable record */
+    uint32_t n;                    /* valid entries below */
+    uint64_t ptr[BT_MAX_DEPTH];    /* root first */
+    uint32_t cs[BT_MAX_DEPTH];     /* callsite after ptr[0..i]; TT_NONE while all dropped */
+    uint32_t drops[BT_MAX_DEPTH];  /* <runtime frames dropped among ptr[0..i] */
+} bthread;
 
 typedef struct btstate {
     tt_profile *p;
@@ -26,9 +38,11 @@ typedef struct btstate {
     tt__map threads;     /* tid16 -> utid */
     int64_t pid;
     uint32_t gc_frame, monitor_frame;
-    tt_vec frames;
-    tt__map cache_of; /* tid16 -> index into caches */
-    tt_vec caches;    /* tt__cscache *, one per thread */
+    uint32_t *bt_of;  /* tid16 -> index into bts + 1 (0 = none yet); 65536 entries */
+    tt_vec bts;       /* bthread *, one per tid16 seen */
+    unsigned char *rb; /* read window over the sampling records */
+    size_t rpos, rlen;
+    int reof;
     tt_buf nb;
     tt_error *err;
 } btstate;
@@ -257,7 +271,59 @@ typedef struct brec {
     tt_counters c;
 } brec;
 
-static int add_record(btstate *st, const brec *b, const uint64_t *ptrs)
+static int bthread_for(btstate *st, uint16_t tid, bthread **out)
+{
+    if (!st->bt_of && !(st->bt_of = calloc(65536, sizeof *st->bt_of)))
+        return oom(st);
+    if (!st->bt_of[tid]) {
+        bthread *t = malloc(sizeof *t);
+        if (!t || !tt_vec_push(&st->bts, &t)) {
+            free(t);
+            return oom(st);
+        }
+        t->utid = TT_NONE;
+        t->n = 0;
+        st->bt_of[tid] = (uint32_t)st->bts.len;
+    }
+    *out = TT_VEC_AT(&st->bts, bthread *, st->bt_of[tid] - 1);
+    return 0;
+}
+
+/* Interns the record's stack (fr: saved pointers, leaf first) root first through the thread's
+ * previous stack; *leaf is TT_NONE when every frame was dropped. */
+static int intern_stack(btstate *st, bthread *bt, const unsigned char *fr, uint32_t n,
+                        uint32_t *leaf)
+{
+    uint32_t k = 0;
+    while (k < n && k < bt->n && tt__le64(fr + 8 * (size_t)(n - 1 - k)) == bt->ptr[k])
+        k++;
+    bt->n = 0; /* valid again only after success */
+    uint32_t parent = k ? bt->cs[k - 1] : TT_NONE, drops = k ? bt->drops[k - 1] : 0;
+    uint32_t depth = parent == TT_NONE ? 0 : tt_profile_callsite(st->p, parent)->depth + 1;
+    if (drops) /* the shared prefix was counted when first seen: count it again */
+        tt_stats_add(st->stats, "btrace_runtime_frame", st->file, TT_SEV_INFO, drops, NULL);
+    for (uint32_t i = k; i < n; i++) {
+        uint64_t ptr = tt__le64(fr + 8 * (size_t)(n - 1 - i));
+        uint32_t id;
+        int drop;
+        if (frame_for(st, ptr, &id, &drop))
+            return TT_ENOMEM;
+        if (drop) {
+            tt_stats_add(st->stats, "btrace_runtime_frame", st->file, TT_SEV_INFO, 1, NULL);
+            drops++;
+        } else if (tt__callsite_child(st->p, &parent, parent, id, depth++)) {
+            return oom(st);
+        }
+        bt->ptr[i] = ptr;
+        bt->cs[i] = parent;
+        bt->drops[i] = drops;
+    }
+    bt->n = n;
+    *leaf = parent;
+    return 0;
+}
+
+static int add_record(btstate *st, const brec *b, const unsigned char *fr)
 {
     int blocking, known;
     int type = map_type(b->type, &blocking, &known);
@@ -270,46 +336,29 @@ static int add_record(btstate *st, const brec *b, const uint64_t *ptrs)
         snprintf(ex, sizeof ex, "type %u imported as a point sample of type other", b->type);
         tt_stats_add(st->stats, "btrace_unknown_type", st->file, TT_SEV_WARN, 1, ex);
     }
-    st->frames.len = 0;
-    for (uint32_t i = b->saved; i-- > 0;) { /* leaf first on disk: reverse to root first */
-        uint32_t id;
-        int drop;
-        if (frame_for(st, ptrs[i], &id, &drop))
-            return TT_ENOMEM;
-        if (drop) {
-            tt_stats_add(st->stats, "btrace_runtime_frame", st->file, TT_SEV_INFO, 1, NULL);
-            continue;
-        }
-        if (!tt_vec_push(&st->frames, &id))
-            return oom(st);
-    }
+    bthread *bt = NULL;
+    tt_sample s;
+    tt_sample_init(&s);
+    if (bthread_for(st, b->tid, &bt) || intern_stack(st, bt, fr, b->saved, &s.callsite))
+        return TT_ENOMEM;
     uint32_t syn = type == TT_ST_GC ? st->gc_frame : type == TT_ST_MONITOR ? st->monitor_frame
                                                                            : TT_NONE;
-    if (syn != TT_NONE && !tt_vec_push(&st->frames, &syn))
-        return oom(st);
-    if (!st->frames.len) {
+    if (syn != TT_NONE) {
+        uint32_t depth = s.callsite == TT_NONE
+                             ? 0 : tt_profile_callsite(st->p, s.callsite)->depth + 1;
+        if (tt__callsite_child(st->p, &s.callsite, s.callsite, syn, depth))
+            return oom(st);
+    }
+    if (s.callsite == TT_NONE) {
         tt_stats_add(st->stats, "btrace_empty_stack", st->file, TT_SEV_WARN, 1, NULL);
         return 0;
     }
-    tt_sample s;
-    tt_sample_init(&s);
     s.type = (uint8_t)type;
     s.msg_id = b->msg_id;
     int wake = b->type == 17 || b->type == 22 || b->type == 23;
-    uint32_t ci;
-    if (!tt__map_get(&st->cache_of, b->tid, &ci)) {
-        tt__cscache *c = calloc(1, sizeof *c);
-        if (!c || !tt_vec_push(&st->caches, &c) ||
-            tt__map_put(&st->cache_of, b->tid, (uint32_t)(st->caches.len - 1))) {
-            free(c);
-            return oom(st);
-        }
-        ci = (uint32_t)(st->caches.len - 1);
-    }
-    if (thread_for(st, b->tid, &s.utid) ||
-        tt__callsite_intern_cached(st->p, &s.callsite, st->frames.data, st->frames.len,
-                                   TT_VEC_AT(&st->caches, tt__cscache *, ci)))
-        return oom(st);
+    if (bt->utid == TT_NONE && thread_for(st, b->tid, &bt->utid))
+        return TT_ENOMEM;
+    s.utid = bt->utid;
     if (wake) {
         s.ts = (int64_t)b->end_nano;
         s.cpu = (int64_t)b->end_cpu;
@@ -406,49 +455,85 @@ static int read_header(btstate *st, uint32_t *version, uint32_t *count)
     return 0;
 }
 
-/* Reads one record; 1 at a clean or truncated end, 2 at a corrupt depth. */
-static int read_record(btstate *st, uint32_t version, brec *b, uint64_t *ptrs, uint32_t idx)
+/* Makes n bytes available at rb + rpos unless the input ends first; *have says how many are. */
+static int window(btstate *st, size_t n, size_t *have)
 {
-    unsigned char buf[128];
-    size_t need = 40, got;
-    int rc = rd_exact(st, st->in, buf, need, &got);
+    if (st->rlen - st->rpos < n && !st->reof) {
+        if (!st->rb && !(st->rb = malloc(BT_CHUNK)))
+            return oom(st);
+        memmove(st->rb, st->rb + st->rpos, st->rlen - st->rpos);
+        st->rlen -= st->rpos;
+        st->rpos = 0;
+        while (st->rlen < BT_CHUNK) {
+            size_t g;
+            int rc = tt_input_read(st->in, st->rb + st->rlen, BT_CHUNK - st->rlen, &g, st->err);
+            if (rc)
+                return rc;
+            if (!g) {
+                st->reof = 1;
+                break;
+            }
+            st->rlen += g;
+        }
+    }
+    *have = st->rlen - st->rpos;
+    return 0;
+}
+
+/* Takes up to n bytes from the window: *p points at them, valid until the next call. */
+static int take(btstate *st, size_t n, const unsigned char **p, size_t *got)
+{
+    int rc = window(st, n, got);
     if (rc)
         return rc;
-    if (got < need)
+    if (*got > n)
+        *got = n;
+    *p = st->rb + st->rpos;
+    st->rpos += *got;
+    return 0;
+}
+
+/* Reads one record; 1 at a clean or truncated end, 2 at a corrupt depth. *fr points at the
+ * saved frame words (leaf first), valid until the next read. */
+static int read_record(btstate *st, uint32_t version, brec *b, const unsigned char **fr,
+                       uint32_t idx)
+{
+    const unsigned char *h;
+    size_t got;
+    int rc = take(st, 40, &h, &got);
+    if (rc)
+        return rc;
+    if (got < 40)
         return 1;
-    tt_rd r;
-    tt_rd_init(&r, buf, got);
     memset(b, 0, sizeof *b);
-    tt_rd_u16le(&r, &b->type);
-    tt_rd_u16le(&r, &b->tid);
-    tt_rd_u32le(&r, &b->msg_id);
-    tt_rd_u64le(&r, &b->nano);
-    tt_rd_u64le(&r, &b->end_nano);
-    tt_rd_u64le(&r, &b->cpu);
-    tt_rd_u64le(&r, &b->end_cpu);
+    b->type = tt__le16(h);
+    b->tid = tt__le16(h + 2);
+    b->msg_id = tt__le32(h + 4);
+    b->nano = tt__le64(h + 8);
+    b->end_nano = tt__le64(h + 16);
+    b->cpu = tt__le64(h + 24);
+    b->end_cpu = tt__le64(h + 32);
     size_t more = (b->type == 15 ? 8 : 0) + (version >= 4 ? 16 : 0) + (version >= 5 ? 12 : 0) + 8;
-    if ((rc = rd_exact(st, st->in, buf, more, &got)))
+    if ((rc = take(st, more, &h, &got)))
         return rc;
     if (got < more)
         return 1;
-    tt_rd_init(&r, buf, more);
     if (b->type == 15)
-        tt_rd_skip(&r, 8);
+        h += 8;
     if (version >= 4) {
-        tt_rd_u64le(&r, &b->c.v[TT_CTR_ALLOC_OBJECTS]);
-        tt_rd_u64le(&r, &b->c.v[TT_CTR_ALLOC_BYTES]);
+        b->c.v[TT_CTR_ALLOC_OBJECTS] = tt__le64(h);
+        b->c.v[TT_CTR_ALLOC_BYTES] = tt__le64(h + 8);
         b->c.known |= 3u;
+        h += 16;
     }
     if (version >= 5) {
-        uint32_t v;
-        for (int k = TT_CTR_MAJ_FLT; k <= TT_CTR_NIV_CSW; k++) {
-            tt_rd_u32le(&r, &v);
-            b->c.v[k] = v;
+        for (int k = TT_CTR_MAJ_FLT; k <= TT_CTR_NIV_CSW; k++, h += 4) {
+            b->c.v[k] = tt__le32(h);
             b->c.known |= 1u << k;
         }
     }
-    tt_rd_u32le(&r, &b->saved);
-    tt_rd_u32le(&r, &b->actual);
+    b->saved = tt__le32(h);
+    b->actual = tt__le32(h + 4);
     uint64_t at = st->off + 40 + more - 8;
     st->off += 40 + more;
     if (b->saved > BT_MAX_DEPTH) {
@@ -458,15 +543,11 @@ static int read_record(btstate *st, uint32_t version, brec *b, uint64_t *ptrs, u
         tt_stats_add(st->stats, "btrace_corrupt_record", st->file, TT_SEV_DATA_LOSS, 1, ex);
         return 2;
     }
-    unsigned char fb[BT_MAX_DEPTH * 8];
-    if ((rc = rd_exact(st, st->in, fb, 8 * (size_t)b->saved, &got)))
+    if ((rc = take(st, 8 * (size_t)b->saved, fr, &got)))
         return rc;
     if (got < 8 * (size_t)b->saved)
         return 1;
     st->off += got;
-    tt_rd_init(&r, fb, got);
-    for (uint32_t i = 0; i < b->saved; i++)
-        tt_rd_u64le(&r, &ptrs[i]);
     return 0;
 }
 
@@ -498,12 +579,19 @@ static int read_sampling(btstate *st)
         tt__frame_simple(st->p, &st->monitor_frame, "[monitor contention]", 20,
                          TT_FRAME_SYNTHETIC, NULL))
         return oom(st);
-    uint64_t ptrs[BT_MAX_DEPTH];
+    uint64_t size; /* room for every record that fits in the file: the arrays grow once */
+    if (!tt_input_size(st->in, &size)) {
+        uint64_t minrec = version >= 5 ? 84 : version == 4 ? 72 : 56;
+        uint64_t fit = size > st->off ? (size - st->off) / minrec : 0;
+        if (tt_profile_reserve(st->p, (size_t)(fit < count ? fit : count), version >= 4))
+            return oom(st);
+    }
     uint64_t partial = 0, empty = 0;
     uint32_t i;
     for (i = 0; i < count; i++) {
         brec b;
-        rc = read_record(st, version, &b, ptrs, i);
+        const unsigned char *fr = NULL;
+        rc = read_record(st, version, &b, &fr, i);
         if (rc < 0)
             return rc;
         if (rc == 2) {
@@ -526,7 +614,7 @@ static int read_sampling(btstate *st)
             partial++;
             continue;
         }
-        if ((rc = add_record(st, &b, ptrs)))
+        if ((rc = add_record(st, &b, fr)))
             return rc;
     }
     if (partial)
@@ -535,9 +623,8 @@ static int read_sampling(btstate *st)
     if (empty)
         tt_stats_add(st->stats, "btrace_empty_stack", st->file, TT_SEV_WARN, (int64_t)empty,
                      "records with depth 0 were skipped");
-    unsigned char x[1];
     size_t got;
-    if (!rd_exact(st, st->in, x, 1, &got) && got)
+    if (!window(st, 1, &got) && got)
         tt_stats_add(st->stats, "btrace_trailing_bytes", st->file, TT_SEV_INFO, 1,
                      "bytes after the last record were ignored");
     return 0;
@@ -556,8 +643,7 @@ int tt_btrace_import(tt_profile *p, tt_input *sampling, tt_input *mapping,
     st.file = tt_input_name(sampling);
     st.pid = -1;
     tt_vec_init(&st.names, sizeof(const char *));
-    tt_vec_init(&st.frames, sizeof(uint32_t));
-    tt_vec_init(&st.caches, sizeof(tt__cscache *));
+    tt_vec_init(&st.bts, sizeof(bthread *));
     tt_profile_meta *m = tt_profile_meta_get(p);
     m->source_format = "btrace";
     m->clock = "boottime";
@@ -574,12 +660,12 @@ int tt_btrace_import(tt_profile *p, tt_input *sampling, tt_input *mapping,
     tt__map_free(&st.tnames);
     tt__map_free(&st.wakers);
     tt__map_free(&st.threads);
-    tt__map_free(&st.cache_of);
-    for (size_t i = 0; i < st.caches.len; i++)
-        free(TT_VEC_AT(&st.caches, tt__cscache *, i));
-    tt_vec_free(&st.caches);
+    for (size_t i = 0; i < st.bts.len; i++)
+        free(TT_VEC_AT(&st.bts, bthread *, i));
+    tt_vec_free(&st.bts);
+    free(st.bt_of);
+    free(st.rb);
     tt_vec_free(&st.names);
-    tt_vec_free(&st.frames);
     tt_buf_free(&st.nb);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <openssl/evp.h>
 #include <zlib.h>
@@ -307,6 +308,23 @@ static int read_direct(tt_input *in, unsigned char *d, size_t n, size_t *got, tt
     in->consumed += *got;
     if (*got == 0)
         in->raw_eof = in->eof = 1;
+    return 0;
+}
+
+int tt_input_size(tt_input *in, uint64_t *bytes)
+{
+    if (!in->detected && ensure(in, 2, NULL))
+        return TT_ENOTFOUND;
+    if (in->gzip)
+        return TT_ENOTFOUND;
+    if (in->fd < 0) {
+        *bytes = in->mem_len;
+        return 0;
+    }
+    struct stat sb;
+    if (fstat(in->fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < 0)
+        return TT_ENOTFOUND;
+    *bytes = (uint64_t)sb.st_size;
     return 0;
 }
 

@@ -45,6 +45,7 @@ void tt_profile_free(tt_profile *p)
     free(p->order);
     free(p->toff);
     free(p->cs_rec);
+    tt__slice_ws_free(p->sws);
     tt_buf_free(&p->tmp);
     tt_arena_free(p->arena);
     free(p);
@@ -191,6 +192,14 @@ int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c)
     return 0;
 }
 
+int tt_profile_reserve(tt_profile *p, size_t n, int with_counters)
+{
+    if (n > SIZE_MAX / 2 - p->samples.len || tt_vec_reserve(&p->samples, p->samples.len + n) ||
+        (with_counters && tt_vec_reserve(&p->counters, p->counters.len + n)))
+        return TT_ENOMEM;
+    return 0;
+}
+
 typedef struct skey {
     int64_t ts;
     uint32_t seq, idx;
@@ -265,6 +274,56 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static void swap_i64(int64_t *a, int64_t *b)
+{
+    int64_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+int64_t tt__select_i64(int64_t *d, size_t n, size_t k)
+{
+    /* quickselect with a median-of-three pivot; after 2 log2(n) rounds without converging
+     * the rest is sorted, so the worst case stays n log n */
+    size_t lo = 0, hi = n - 1, budget = 2;
+    for (size_t m = n; m > 1; m >>= 1)
+        budget += 2;
+    while (lo < hi) {
+        if (!budget--) {
+            qsort(d + lo, hi - lo + 1, sizeof *d, cmp_i64);
+            break;
+        }
+        size_t mi = lo + (hi - lo) / 2;
+        if (d[mi] < d[lo])
+            swap_i64(&d[mi], &d[lo]);
+        if (d[hi] < d[lo])
+            swap_i64(&d[hi], &d[lo]);
+        if (d[hi] < d[mi])
+            swap_i64(&d[hi], &d[mi]);
+        int64_t pv = d[mi];
+        size_t i = lo, j = hi;
+        while (i <= j) { /* Hoare partition: [lo, j] <= pv <= [i, hi] */
+            while (d[i] < pv)
+                i++;
+            while (d[j] > pv)
+                j--;
+            if (i <= j) {
+                swap_i64(&d[i], &d[j]);
+                i++;
+                if (j-- == 0)
+                    break;
+            }
+        }
+        if (k <= j && j != (size_t)-1)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break; /* k lies between the parts: d[k] == pv */
+    }
+    return d[k];
+}
+
 int64_t tt_profile_max_gap(const tt_profile *p, uint32_t utid, int64_t max_gap)
 {
     if (max_gap != TT_GAP_AUTO)
@@ -284,10 +343,8 @@ int64_t tt_profile_max_gap(const tt_profile *p, uint32_t utid, int64_t max_gap)
                 if (b >= a)
                     d[m++] = b - a;
             }
-            if (m) {
-                qsort(d, m, sizeof *d, cmp_i64);
-                med = d[(m - 1) / 2];
-            }
+            if (m)
+                med = tt__select_i64(d, m, (m - 1) / 2);
             free(d);
         }
     }
@@ -325,29 +382,37 @@ static void run_from(tt_run *r, const tt_sample *s, uint32_t idx)
     r->is_interval = s->is_interval;
 }
 
+int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, size_t *pos,
+                 int64_t max_gap_ns)
+{
+    size_t i = *pos;
+    if (i >= n)
+        return 0;
+    const tt_sample *s = p->samples.data;
+    run_from(r, &s[o[i]], o[i]);
+    for (i++; i < n && !p->meta.timeless; i++) {
+        const tt_sample *x = &s[o[i]];
+        if (!mergeable(&s[r->last], x, max_gap_ns) || r->count >= UINT32_MAX - x->count)
+            break;
+        r->end_ts = x->end_ts;
+        r->end_cpu = x->end_cpu;
+        r->weight += x->weight;
+        r->count += x->count;
+        r->last = o[i];
+    }
+    *pos = i;
+    return 1;
+}
+
 int tt_profile_runs(tt_vec *out, const tt_profile *p, uint32_t utid, int64_t max_gap_ns)
 {
     out->len = 0;
-    size_t n;
+    size_t n, pos = 0;
     const uint32_t *o = tt_profile_thread_order(p, utid, &n);
-    const tt_sample *s = p->samples.data;
-    tt_run *cur = NULL;
-    for (size_t i = 0; i < n; i++) {
-        const tt_sample *x = &s[o[i]];
-        if (cur && !p->meta.timeless && mergeable(&s[cur->last], x, max_gap_ns) &&
-            cur->count < UINT32_MAX - x->count) {
-            cur->end_ts = x->end_ts;
-            cur->end_cpu = x->end_cpu;
-            cur->weight += x->weight;
-            cur->count += x->count;
-            cur->last = o[i];
-            continue;
-        }
-        cur = tt_vec_push(out, NULL);
-        if (!cur)
+    tt_run r;
+    while (tt__run_next(&r, p, o, n, &pos, max_gap_ns))
+        if (!tt_vec_push(out, &r))
             return TT_ENOMEM;
-        run_from(cur, x, o[i]);
-    }
     return 0;
 }
 

@@ -24,6 +24,58 @@ typedef struct open_slice {
     int child_tdur_unknown;
 } open_slice;
 
+/* Buffers of one build, kept in the profile for the next thread so that their pages stay
+ * mapped (page faults cost more than the slice building on virtual machines). */
+struct tt__slice_ws {
+    tt_vec items; /* item */
+    tt_vec open;  /* open_slice */
+    int64_t *cum_block;
+    uint64_t *cum_count;
+    size_t cum_cap;
+    uint32_t *path; /* TT_MAX_STACK_DEPTH + 1 */
+};
+
+void tt__slice_ws_free(tt__slice_ws *w)
+{
+    if (!w)
+        return;
+    tt_vec_free(&w->items);
+    tt_vec_free(&w->open);
+    free(w->cum_block);
+    free(w->cum_count);
+    free(w->path);
+    free(w);
+}
+
+static tt__slice_ws *slice_ws(tt_profile *p)
+{
+    if (!p->sws && (p->sws = calloc(1, sizeof *p->sws))) {
+        tt_vec_init(&p->sws->items, sizeof(item));
+        tt_vec_init(&p->sws->open, sizeof(open_slice));
+    }
+    return p->sws;
+}
+
+/* Room for the prefix sums of m items (index i + 1 = through item i). */
+static int cum_reserve(tt__slice_ws *w, size_t m)
+{
+    if (m + 1 <= w->cum_cap)
+        return 0;
+    size_t cap = m + 1 > 2 * w->cum_cap ? m + 1 : 2 * w->cum_cap;
+    int64_t *b = realloc(w->cum_block, cap * sizeof *b);
+    if (b)
+        w->cum_block = b;
+    uint64_t *c = realloc(w->cum_count, cap * sizeof *c);
+    if (c)
+        w->cum_count = c;
+    if (!b || !c)
+        return TT_ENOMEM;
+    w->cum_cap = cap;
+    tt__hint_huge(b, cap * sizeof *b);
+    tt__hint_huge(c, cap * sizeof *c);
+    return 0;
+}
+
 void tt_slice_opts_init(tt_slice_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -69,13 +121,14 @@ static void item_point(item *it, const tt_sample *s, uint32_t idx, int kind, uin
 /* Items of one thread (5.1), sorted by (t, seq, begin before end). */
 static int build_items(tt_vec *items, const tt_profile *p, uint32_t utid, int64_t max_gap)
 {
-    tt_vec runs;
-    tt_vec_init(&runs, sizeof(tt_run));
-    int rc = tt_profile_runs(&runs, p, utid, max_gap);
+    items->len = 0;
+    size_t n, pos = 0;
+    const uint32_t *o = tt_profile_thread_order(p, utid, &n);
     const tt_sample *s = p->samples.data;
-    int sorted = 1;
-    for (size_t i = 0; i < runs.len && !rc; i++) {
-        const tt_run *r = &TT_VEC_AT(&runs, tt_run, i);
+    int sorted = 1, rc = 0;
+    tt_run run;
+    const tt_run *r = &run;
+    for (size_t i = 0; !rc && tt__run_next(&run, p, o, n, &pos, max_gap); i++) {
         item a, b;
         if (r->is_interval) {
             item_point(&a, &s[r->first], r->first, IT_BEGIN, r->count);
@@ -98,7 +151,6 @@ static int build_items(tt_vec *items, const tt_profile *p, uint32_t utid, int64_
         else if (r->is_interval || r->first != r->last)
             sorted = sorted && item_cmp(&a, &b) <= 0;
     }
-    tt_vec_free(&runs);
     if (!rc && !sorted)
         qsort(items->data, items->len, sizeof(item), item_cmp);
     return rc;
@@ -309,10 +361,11 @@ static int flush(bctx *c)
     return rc;
 }
 
-static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t *path)
+static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t *path,
+                      tt_vec *openv)
 {
-    tt_vec open;
-    tt_vec_init(&open, sizeof(open_slice));
+    tt_vec open = *openv; /* a copy: the pages are handed back below */
+    open.len = 0;
     int rc = 0;
     for (size_t i = 0; i < c->m && !rc; i++) {
         const item *cur = &c->it[i];
@@ -360,7 +413,7 @@ static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t
         close_top(c, &open, c->m - 1, 1);
     if (!rc)
         rc = flush(c);
-    tt_vec_free(&open);
+    *openv = open;
     return rc;
 }
 
@@ -426,21 +479,24 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
     bctx c = {.p = p, .o = o, .out = out, .info = info};
     c.max_gap = tt_profile_max_gap(p, utid, o->max_gap);
     info->max_gap = c.max_gap;
-    tt_vec items;
-    tt_vec_init(&items, sizeof(item));
+    tt__slice_ws *w = slice_ws(p);
+    if (w && !w->path)
+        w->path = malloc((TT_MAX_STACK_DEPTH + 1) * sizeof *w->path);
     uint8_t *is_loop = NULL;
-    uint32_t *path = malloc((TT_MAX_STACK_DEPTH + 1) * sizeof *path);
-    int rc = path ? build_items(&items, p, utid, c.max_gap) : TT_ENOMEM;
+    int rc = w && w->path ? build_items(&w->items, p, utid, c.max_gap) : TT_ENOMEM;
     if (!rc)
         rc = loop_flags(&is_loop, p, o);
-    c.it = items.data;
-    c.m = items.len;
+    c.it = w ? w->items.data : NULL;
+    c.m = w ? w->items.len : 0;
     if (!rc && c.m) {
-        c.cum_block = calloc(c.m + 1, sizeof *c.cum_block);
-        c.cum_count = calloc(c.m + 1, sizeof *c.cum_count);
+        rc = cum_reserve(w, c.m);
+        c.cum_block = w->cum_block;
+        c.cum_count = w->cum_count;
         c.open_frames = calloc(tt_profile_nframes(p) + 1, sizeof *c.open_frames);
-        if (!c.cum_block || !c.cum_count || !c.open_frames)
+        if (!c.open_frames)
             rc = TT_ENOMEM;
+        if (!rc)
+            c.cum_block[0] = 0, c.cum_count[0] = 0;
         for (size_t i = 0; !rc && i < c.m; i++) {
             c.cum_block[i + 1] = c.cum_block[i] + c.it[i].block;
             c.cum_count[i + 1] = c.cum_count[i] + c.it[i].count;
@@ -449,14 +505,10 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
         info->first_ts = c.it[0].t;
         info->last_ts = c.it[c.m - 1].t;
         if (!rc)
-            rc = diff_items(&c, is_loop, gap_cs, path);
+            rc = diff_items(&c, is_loop, gap_cs, w->path, &w->open);
     }
-    free(c.cum_block);
-    free(c.cum_count);
     free(c.open_frames);
     free(is_loop);
-    free(path);
-    tt_vec_free(&items);
     if (rc)
         return tt_error_set(err, rc, NULL, 0, 0, rc == TT_ELIMIT ? "too many slices"
                                                  : rc == TT_EIO  ? "write failed"

@@ -120,6 +120,9 @@ int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err)
  * Returns TT_DONE at end of input. *lineno is 1-based. */
 int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno,
                   tt_error *err);
+/* Total size of a plain (not compressed) regular file or memory input: 0, or TT_ENOTFOUND when
+ * unknown (pipes, gzip). */
+int tt_input_size(tt_input *in, uint64_t *bytes);
 /* Bytes consumed so far (of decompressed data). */
 uint64_t tt_input_offset(const tt_input *in);
 int tt_input_is_gzip(const tt_input *in);
@@ -1032,6 +1035,9 @@ void tt_sample_init(tt_sample *s);
 /* Appends a sample (seq assigned); counters may be NULL. TT_ELIMIT when a time is outside
  * +-2^62 ns, a CPU time below -1, or the weight outside 0..2^40 (the sample is not added). */
 int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c);
+/* Capacity hint: room for n more samples (and their counters when with_counters), so that
+ * importers that know their record count grow the arrays once. */
+int tt_profile_reserve(tt_profile *p, size_t n, int with_counters);
 /* Sorts every thread's samples by (ts, seq). Call once after importing. */
 int tt_profile_finish(tt_profile *p, tt_error *err);
 

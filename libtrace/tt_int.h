@@ -141,6 +141,9 @@ int tt_startup__matrix_stack(tt_startup *s, int64_t base_ms, int64_t end_ms, int
  * time (5.4, method-beat.md 8.2). *out is arena-owned. */
 int tt_startup__native_stack(tt_startup *s, int64_t base_ms, int64_t from_ms, int64_t to_ms,
                              tt_su_native **out);
+/* Asks the kernel for transparent huge pages over the 2 MiB-aligned interior of a large
+ * array (vec.c); a no-op for small arrays or where unsupported. */
+void tt__hint_huge(void *p, size_t n);
 /* ---- rd.c: bounds-checked little-endian cursor over packed binary data (STYLE.md 5) ---- */
 typedef struct tt_rd {
     const unsigned char *p;
@@ -156,6 +159,17 @@ int tt_rd_i32le(tt_rd *r, int32_t *v);
 int tt_rd_u64le(tt_rd *r, uint64_t *v);
 int tt_rd_bytes(tt_rd *r, const unsigned char **p, size_t n);
 int tt_rd_skip(tt_rd *r, size_t n);
+/* Plain little-endian loads for hot loops, only inside a region already bounds-checked as a
+ * whole (tt_rd_bytes or an explicit length test). */
+static inline uint16_t tt__le16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t tt__le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t tt__le64(const unsigned char *p)
+{
+    return (uint64_t)tt__le32(p) | (uint64_t)tt__le32(p + 4) << 32;
+}
 
 /* ---- hash.c: open-addressed tables ---- */
 /* u64 key -> u32 value (TT_NONE is reserved as "empty"). */
@@ -210,8 +224,11 @@ struct tt_profile {
     size_t nfixed;
     uint8_t *cs_rec;   /* lazily: callsite frame also among its ancestors */
     size_t cs_rec_n;
+    struct tt__slice_ws *sws; /* slice.c buffers reused from thread to thread */
     tt_buf tmp;
 };
+typedef struct tt__slice_ws tt__slice_ws;
+void tt__slice_ws_free(tt__slice_ws *w);
 /* The previous stack of one thread: consecutive samples share most of their root-side frames,
  * so only the differing tail is looked up (callsite.c). */
 typedef struct tt__cscache {
@@ -219,8 +236,17 @@ typedef struct tt__cscache {
     uint32_t path[TT_MAX_STACK_DEPTH];
     size_t n;
 } tt__cscache;
+/* The callsite (parent, frame) at depth, created when missing (4.2); parent TT_NONE = root. */
+int tt__callsite_child(tt_profile *p, uint32_t *node, uint32_t parent, uint32_t frame,
+                       uint32_t depth);
 int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n,
                                tt__cscache *cache);
+/* Run merging (samples.md 4.3) one run at a time over a thread's time order o[0..n-1], from
+ * o[*pos]: 1 with *r filled and *pos advanced, 0 at the end. */
+int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, size_t *pos,
+                 int64_t max_gap_ns);
+/* The k-th smallest of d[0..n-1] (0-based, k < n); reorders d. */
+int64_t tt__select_i64(int64_t *d, size_t n, size_t k);
 /* Sanitises s into valid UTF-8 (U+FFFD for bad bytes), appending to b. */
 int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n);
 /* 1 when the callsite's frame also occurs among its ancestors (lazily computed array). */

@@ -4,8 +4,26 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tt_int.h"
+
+void tt__hint_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    /* one fault per 2 MiB instead of 512 for arrays that are filled completely: page faults
+     * are a large share of the run time on virtual machines */
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (!p || n < 2 * huge)
+        return;
+    uintptr_t b = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + n) & ~(huge - 1);
+    if (e > b)
+        (void)madvise((void *)b, e - b, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
 
 void tt_vec_init(tt_vec *v, size_t elem)
 {
@@ -38,6 +56,7 @@ int tt_vec_reserve(tt_vec *v, size_t n)
         return TT_ENOMEM;
     v->data = p;
     v->cap = cap;
+    tt__hint_huge(p, cap * v->elem);
     return 0;
 }
 
@@ -69,6 +88,7 @@ static int buf_grow(tt_buf *b, size_t extra)
         return TT_ENOMEM;
     b->data = p;
     b->cap = cap;
+    tt__hint_huge(p, cap);
     return 0;
 }
 
