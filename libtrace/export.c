@@ -15,11 +15,16 @@ void tt_export_opts_init(tt_export_opts *o)
 
 int tt_format_us(char *dst, size_t cap, int64_t ns)
 {
-    /* exact decimal from integer ns: Perfetto reads it back with llround(ts * 1000) */
-    const char *sign = ns < 0 ? "-" : "";
-    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    return snprintf(dst, cap, "%s%llu.%03llu", sign, (unsigned long long)(a / 1000),
-                    (unsigned long long)(a % 1000));
+    /* exact decimal from integer ns: Perfetto reads it back with llround(ts * 1000);
+     * snprintf's contract (truncated to cap - 1 bytes, full length returned) */
+    char tmp[32];
+    size_t n = (size_t)(tt__fmt_dec3(tmp, ns) - tmp);
+    if (cap) {
+        size_t k = n < cap - 1 ? n : cap - 1;
+        memcpy(dst, tmp, k);
+        dst[k] = 0;
+    }
+    return (int)n;
 }
 
 int tt__flush(tt_jsonw *w, tt_write_fn fn, void *ctx, int force, tt_error *err)

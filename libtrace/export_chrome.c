@@ -7,6 +7,23 @@
 
 #include "tt_int.h"
 
+/* Values behind the text of an X/B event from "ts" to before "name" (times; -1 = no tts). */
+typedef struct head_key {
+    int64_t ts, dur, tts, tdur;
+} head_key;
+
+/* Values behind the text from "cat" to the end of the event. */
+typedef struct tail_key {
+    int64_t self_dur, thread_dur, block_dur, gap_before, gap_after;
+    uint64_t msg_id, ctr[TT_CTR_COUNT];
+    uint32_t sample_count, wakeup_utid, ctr_known;
+    uint8_t type, end_kind, is_synthetic, pad;
+} tail_key;
+
+#define HEAD_MAX 256  /* 4 decimals of at most 28 bytes and their keys */
+#define TAIL_MAX 1024 /* 14 args of at most 60 bytes and the category */
+#define EVENT_FIXED (2 + 96 + HEAD_MAX + 8 + TAIL_MAX)
+
 typedef struct cx {
     tt_profile *p;
     const tt_export_opts *o;
@@ -22,67 +39,41 @@ typedef struct cx {
     tt_buf names;      /* JSON-escaped frame names, quoted, back to back */
     tt_vec name_end;   /* size_t per frame id: end offset in names */
     tt_buf tmp;
+    char prefix[96];   /* {"ph":"X","pid":P,"tid":T,"ts": of the thread being written */
+    size_t prefix_n;
+    char ctr_key[TT_CTR_COUNT][32]; /* ,"alloc_objects": ... */
+    size_t ctr_key_n[TT_CTR_COUNT];
+    /* Neighbouring slices often share their times (a chain opened and closed together) and
+     * their args: the text of the last event's two parts is reused when the values match. */
+    head_key hk;
+    tail_key tk;
+    int head_ok, tail_ok;
+    size_t head_n, tail_n;
+    char head_txt[HEAD_MAX], tail_txt[TAIL_MAX];
 } cx;
 
-/* Hot path: slice events are written as raw text (no printf) with cached escaped names. */
-static void put(cx *c, const char *s, size_t n) { tt_buf_put(&c->w.buf, s, n); }
-#define PUTS(c, lit) put((c), (lit), sizeof(lit) - 1)
+/* Hot path: slice events are written as raw text straight into the buffer (no printf, one
+ * room check per event) with cached escaped names. */
+#define LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
 
-static void put_u64(cx *c, uint64_t v)
-{
-    char d[24];
-    size_t i = sizeof d;
-    do {
-        d[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    put(c, d + i, sizeof d - i);
-}
-
-static void put_i64(cx *c, int64_t v)
-{
-    if (v < 0) {
-        PUTS(c, "-");
-        put_u64(c, (uint64_t)0 - (uint64_t)v);
-    } else {
-        put_u64(c, (uint64_t)v);
-    }
-}
-
-/* v / 10^digits as an exact decimal with `digits` fraction digits. */
-static void put_dec(cx *c, int64_t v, int digits)
-{
-    uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, div = 1;
-    for (int i = 0; i < digits; i++)
-        div *= 10;
-    if (v < 0)
-        PUTS(c, "-");
-    put_u64(c, a / div);
-    char f[20];
-    uint64_t r = a % div;
-    for (int i = digits; i-- > 0;) {
-        f[i] = (char)('0' + r % 10);
-        r /= 10;
-    }
-    PUTS(c, ".");
-    put(c, f, (size_t)digits);
-}
-
-static void put_name(cx *c, uint32_t frame)
+/* The quoted, escaped name of a frame: *n bytes at the returned pointer (NULL: no memory). */
+static const char *frame_name(cx *c, uint32_t frame, size_t *n)
 {
     while (c->name_end.len <= frame) {
         tt_jsonw w;
         tt_jsonw_init(&w, 0);
         tt_jsonw_str(&w, tt_profile_frame(c->p, (uint32_t)c->name_end.len)->name);
-        tt_buf_put(&c->names, w.buf.data ? w.buf.data : "\"\"", w.buf.data ? w.buf.len : 2);
+        int rc = tt_buf_put(&c->names, w.buf.data ? w.buf.data : "\"\"",
+                            w.buf.data ? w.buf.len : 2);
         tt_jsonw_free(&w);
         size_t end = c->names.len;
-        if (!tt_vec_push(&c->name_end, &end))
-            return;
+        if (rc || !tt_vec_push(&c->name_end, &end))
+            return NULL;
     }
     size_t e = TT_VEC_AT(&c->name_end, size_t, frame);
     size_t b = frame ? TT_VEC_AT(&c->name_end, size_t, frame - 1) : 0;
-    put(c, c->names.data + b, e - b);
+    *n = e - b;
+    return c->names.data + b;
 }
 
 static int64_t pid_of(const cx *c, const tt_thread *t)
@@ -138,53 +129,12 @@ static void meta_ev(cx *c, int64_t pid, int64_t tid, const char *name, const cha
     tt_jsonw_obj_end(&c->w);
 }
 
-static void arg_ms(cx *c, const char *key, size_t kn, int64_t ns)
+static char *arg_ms(char *p, const char *key, size_t kn, int64_t ns)
 {
-    put(c, key, kn);
-    put_dec(c, ns, 6);
+    memcpy(p, key, kn);
+    return tt__fmt_dec6(p + kn, ns);
 }
-#define ARG_MS(c, lit, v) arg_ms((c), (lit), sizeof(lit) - 1, (v))
-
-static void slice_args(cx *c, const tt_slice *s)
-{
-    ARG_MS(c, ",\"args\":{\"self_ms\":", s->self_dur);
-    if (s->thread_dur >= 0)
-        ARG_MS(c, ",\"cpu_ms\":", s->thread_dur);
-    if (s->block_dur > 0)
-        ARG_MS(c, ",\"block_ms\":", s->block_dur);
-    PUTS(c, ",\"samples\":");
-    put_u64(c, s->sample_count);
-    if (s->msg_id) {
-        PUTS(c, ",\"msg_id\":");
-        put_u64(c, s->msg_id);
-    }
-    if (s->type != TT_ST_CPU) {
-        PUTS(c, ",\"type\":\"");
-        tt_buf_puts(&c->w.buf, tt_sample_type_name(s->type));
-        PUTS(c, "\"");
-    }
-    for (int k = 0; k < TT_CTR_COUNT; k++)
-        if (s->ctr_known & (1u << k)) {
-            PUTS(c, ",\"");
-            tt_buf_puts(&c->w.buf, tt_counter_name(k));
-            PUTS(c, "\":");
-            put_u64(c, s->ctr[k]);
-        }
-    if (s->gap_before >= 0)
-        ARG_MS(c, ",\"gap_before_ms\":", s->gap_before);
-    if (s->gap_after >= 0)
-        ARG_MS(c, ",\"gap_after_ms\":", s->gap_after);
-    if (s->wakeup_utid != TT_NONE) {
-        PUTS(c, ",\"wakeup_tid\":");
-        put_i64(c, tid_of(tt_profile_thread(c->p, s->wakeup_utid)));
-    }
-    if (s->end_kind == TT_ENDK_UNTERMINATED || s->end_kind == TT_ENDK_TRUNCATED) {
-        PUTS(c, ",\"end_kind\":\"");
-        tt_buf_puts(&c->w.buf, tt_end_kind_name(s->end_kind));
-        PUTS(c, "\"");
-    }
-    PUTS(c, "}");
-}
+#define ARG_MS(p, lit, v) arg_ms((p), (lit), sizeof(lit) - 1, (v))
 
 static const char *cat_of(const tt_slice *s)
 {
@@ -193,51 +143,158 @@ static const char *cat_of(const tt_slice *s)
     return s->end_kind == TT_ENDK_EXACT ? "beat" : "sampled";
 }
 
-static void x_event(cx *c, const tt_slice *s, int64_t pid, int64_t tid)
+static char *put_str(char *p, const char *s)
 {
-    if (!c->first)
-        PUTS(c, ",\n");
-    c->first = 0;
-    if (c->o->be_events)
-        PUTS(c, "{\"ph\":\"B\",\"pid\":");
-    else
-        PUTS(c, "{\"ph\":\"X\",\"pid\":");
-    put_i64(c, pid);
-    PUTS(c, ",\"tid\":");
-    put_i64(c, tid);
-    PUTS(c, ",\"ts\":");
-    put_dec(c, s->ts - c->base, 3);
-    if (!c->o->be_events) {
-        PUTS(c, ",\"dur\":");
-        put_dec(c, s->dur, 3);
-    }
-    if (s->thread_ts >= 0 && s->thread_dur >= 0) {
-        PUTS(c, ",\"tts\":");
-        put_dec(c, s->thread_ts, 3);
-        if (!c->o->be_events) {
-            PUTS(c, ",\"tdur\":");
-            put_dec(c, s->thread_dur, 3);
-        }
-    }
-    PUTS(c, ",\"name\":");
-    put_name(c, s->frame);
-    PUTS(c, ",\"cat\":\"");
-    tt_buf_puts(&c->w.buf, cat_of(s));
-    PUTS(c, "\"");
-    slice_args(c, s);
-    PUTS(c, "}");
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
 }
 
-static void e_event(cx *c, const tt_slice *s, int64_t pid, int64_t tid)
+/* "ts" (already keyed by the prefix) to before ",\"name\"". */
+static char *head_text(cx *c, char *p, const tt_slice *s)
 {
-    ev_begin(c);
-    tt_jsonw_key(&c->w, "ph");
-    tt_jsonw_str(&c->w, "E");
-    pid_tid(c, pid, tid);
-    key_us(c, "ts", s->ts + s->dur - c->base);
-    if (s->thread_ts >= 0 && s->thread_dur >= 0)
-        key_us(c, "tts", s->thread_ts + s->thread_dur);
-    tt_jsonw_obj_end(&c->w);
+    int be = c->o->be_events, thr = s->thread_ts >= 0 && s->thread_dur >= 0;
+    head_key k = {s->ts - c->base, be ? 0 : s->dur, thr ? s->thread_ts : -1,
+                  thr && !be ? s->thread_dur : -1};
+    if (c->head_ok && !memcmp(&k, &c->hk, sizeof k)) {
+        memcpy(p, c->head_txt, c->head_n);
+        return p + c->head_n;
+    }
+    char *b = p;
+    p = tt__fmt_dec3(p, k.ts);
+    if (!be) {
+        p = LIT(p, ",\"dur\":");
+        p = tt__fmt_dec3(p, s->dur);
+    }
+    if (thr) {
+        p = LIT(p, ",\"tts\":");
+        p = tt__fmt_dec3(p, s->thread_ts);
+        if (!be) {
+            p = LIT(p, ",\"tdur\":");
+            p = tt__fmt_dec3(p, s->thread_dur);
+        }
+    }
+    c->head_n = (size_t)(p - b);
+    memcpy(c->head_txt, b, c->head_n);
+    c->hk = k;
+    c->head_ok = 1;
+    return p;
+}
+
+/* ",\"cat\"" to the end of the event. */
+static char *tail_text(cx *c, char *p, const tt_slice *s)
+{
+    tail_key k;
+    memset(&k, 0, sizeof k);
+    k.self_dur = s->self_dur;
+    k.thread_dur = s->thread_dur;
+    k.block_dur = s->block_dur;
+    k.gap_before = s->gap_before;
+    k.gap_after = s->gap_after;
+    k.msg_id = s->msg_id;
+    k.ctr_known = s->ctr_known & ((1u << TT_CTR_COUNT) - 1);
+    for (int i = 0; i < TT_CTR_COUNT; i++)
+        if (k.ctr_known & (1u << i))
+            k.ctr[i] = s->ctr[i];
+    k.sample_count = s->sample_count;
+    k.wakeup_utid = s->wakeup_utid;
+    k.type = s->type;
+    k.end_kind = s->end_kind;
+    k.is_synthetic = s->is_synthetic;
+    if (c->tail_ok && !memcmp(&k, &c->tk, sizeof k)) {
+        memcpy(p, c->tail_txt, c->tail_n);
+        return p + c->tail_n;
+    }
+    char *b = p;
+    p = LIT(p, ",\"cat\":\"");
+    p = put_str(p, cat_of(s));
+    p = ARG_MS(p, "\",\"args\":{\"self_ms\":", s->self_dur);
+    if (s->thread_dur >= 0)
+        p = ARG_MS(p, ",\"cpu_ms\":", s->thread_dur);
+    if (s->block_dur > 0)
+        p = ARG_MS(p, ",\"block_ms\":", s->block_dur);
+    p = LIT(p, ",\"samples\":");
+    p = tt__fmt_u64(p, s->sample_count);
+    if (s->msg_id) {
+        p = LIT(p, ",\"msg_id\":");
+        p = tt__fmt_u64(p, s->msg_id);
+    }
+    if (s->type != TT_ST_CPU) {
+        p = LIT(p, ",\"type\":\"");
+        p = put_str(p, tt_sample_type_name(s->type));
+        *p++ = '"';
+    }
+    for (int i = 0; i < TT_CTR_COUNT; i++)
+        if (k.ctr_known & (1u << i)) {
+            memcpy(p, c->ctr_key[i], c->ctr_key_n[i]);
+            p = tt__fmt_u64(p + c->ctr_key_n[i], s->ctr[i]);
+        }
+    if (s->gap_before >= 0)
+        p = ARG_MS(p, ",\"gap_before_ms\":", s->gap_before);
+    if (s->gap_after >= 0)
+        p = ARG_MS(p, ",\"gap_after_ms\":", s->gap_after);
+    if (s->wakeup_utid != TT_NONE) {
+        p = LIT(p, ",\"wakeup_tid\":");
+        p = tt__fmt_i64(p, tid_of(tt_profile_thread(c->p, s->wakeup_utid)));
+    }
+    if (s->end_kind == TT_ENDK_UNTERMINATED || s->end_kind == TT_ENDK_TRUNCATED) {
+        p = LIT(p, ",\"end_kind\":\"");
+        p = put_str(p, tt_end_kind_name(s->end_kind));
+        *p++ = '"';
+    }
+    p = LIT(p, "}}");
+    c->tail_n = (size_t)(p - b);
+    memcpy(c->tail_txt, b, c->tail_n);
+    c->tk = k;
+    c->tail_ok = 1;
+    return p;
+}
+
+/* Ends an event written at p: the buffer length follows. */
+static void done(cx *c, char *p)
+{
+    c->w.buf.len = (size_t)(p - c->w.buf.data);
+    c->w.buf.data[c->w.buf.len] = 0;
+}
+
+static int x_event(cx *c, const tt_slice *s)
+{
+    size_t nn;
+    const char *name = frame_name(c, s->frame, &nn);
+    char *p = name ? tt__buf_room(&c->w.buf, EVENT_FIXED + nn) : NULL;
+    if (!p)
+        return -1;
+    if (!c->first)
+        p = LIT(p, ",\n");
+    c->first = 0;
+    memcpy(p, c->prefix, c->prefix_n);
+    p = head_text(c, p + c->prefix_n, s);
+    p = LIT(p, ",\"name\":");
+    memcpy(p, name, nn);
+    done(c, tail_text(c, p + nn, s));
+    return 0;
+}
+
+static int e_event(cx *c, const tt_slice *s)
+{
+    char *p = tt__buf_room(&c->w.buf, 256);
+    if (!p)
+        return -1;
+    if (!c->first)
+        p = LIT(p, ",\n");
+    c->first = 0;
+    p = LIT(p, "{\"ph\":\"E\",\"pid\":");
+    p = tt__fmt_i64(p, c->pid);
+    p = LIT(p, ",\"tid\":");
+    p = tt__fmt_i64(p, c->tid);
+    p = LIT(p, ",\"ts\":");
+    p = tt__fmt_dec3(p, s->ts + s->dur - c->base);
+    if (s->thread_ts >= 0 && s->thread_dur >= 0) {
+        p = LIT(p, ",\"tts\":");
+        p = tt__fmt_dec3(p, s->thread_ts + s->thread_dur);
+    }
+    done(c, LIT(p, "}"));
+    return 0;
 }
 
 static void flow(cx *c, const tt_slice *s, int64_t pid, int64_t tid)
@@ -281,14 +338,16 @@ static int chunk(void *ctx, const tt_slice *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (c->o->be_events) { /* close everything at or below this depth first */
             while (c->open.len > s[i].depth) {
-                e_event(c, &s[TT_VEC_AT(&c->open, uint32_t, c->open.len - 1)], c->pid, c->tid);
+                if (e_event(c, &s[TT_VEC_AT(&c->open, uint32_t, c->open.len - 1)]))
+                    return -1;
                 c->open.len--;
             }
             uint32_t idx = (uint32_t)i;
             if (!tt_vec_push(&c->open, &idx))
                 return -1;
         }
-        x_event(c, &s[i], c->pid, c->tid);
+        if (x_event(c, &s[i]))
+            return -1;
         /* the arrow goes to the leaf of the slices opened by the woken wait */
         if (s[i].wakeup_utid != TT_NONE && s[i].waker_ts &&
             !(i + 1 < n && s[i + 1].parent == i && s[i + 1].wakeup_utid != TT_NONE))
@@ -297,7 +356,8 @@ static int chunk(void *ctx, const tt_slice *s, size_t n)
             return -1;
     }
     while (c->open.len) {
-        e_event(c, &s[TT_VEC_AT(&c->open, uint32_t, c->open.len - 1)], c->pid, c->tid);
+        if (e_event(c, &s[TT_VEC_AT(&c->open, uint32_t, c->open.len - 1)]))
+            return -1;
         c->open.len--;
     }
     return tt__flush(&c->w, c->fn, c->ctx, 0, c->err) ? -1 : 0;
@@ -309,6 +369,11 @@ static int write_thread(cx *c, uint32_t utid, tt_vec *sl)
     int64_t pid = pid_of(c, t), tid = tid_of(t);
     c->pid = pid;
     c->tid = tid;
+    char *q = c->o->be_events ? LIT(c->prefix, "{\"ph\":\"B\",\"pid\":")
+                              : LIT(c->prefix, "{\"ph\":\"X\",\"pid\":");
+    q = LIT(tt__fmt_i64(q, pid), ",\"tid\":");
+    q = LIT(tt__fmt_i64(q, tid), ",\"ts\":");
+    c->prefix_n = (size_t)(q - c->prefix);
     c->tmp.len = 0;
     tt_thread_format(&c->tmp, c->p, utid);
     meta_ev(c, pid, tid, "thread_name", "name", c->tmp.data, 0);
@@ -383,6 +448,9 @@ int tt_export_chrome(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, voi
     c.err = err;
     c.first = 1;
     c.base = o->relative_time ? tt__profile_start(p) : 0;
+    for (int k = 0; k < TT_CTR_COUNT; k++)
+        c.ctr_key_n[k] = (size_t)snprintf(c.ctr_key[k], sizeof c.ctr_key[k], ",\"%s\":",
+                                          tt_counter_name(k));
     tt_jsonw_init(&c.w, 0);
     tt_vec_init(&c.open, sizeof(uint32_t));
     tt_vec_init(&c.name_end, sizeof(size_t));

@@ -7,6 +7,65 @@
 
 #include "tt_int.h"
 
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                      "25262728293031323334353637383940414243444546474849"
+                                      "50515253545556575859606162636465666768697071727374"
+                                      "75767778798081828384858687888990919293949596979899";
+
+char *tt__fmt_u64(char *p, uint64_t v)
+{
+    char tmp[20];
+    char *q = tmp + sizeof tmp;
+    while (v >= 100) {
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * v, 2);
+    } else {
+        *--q = (char)('0' + v);
+    }
+    size_t n = (size_t)(tmp + sizeof tmp - q);
+    memcpy(p, q, n);
+    return p + n;
+}
+
+/* '-' for a negative v; *a = |v| */
+static char *put_sign(char *p, int64_t v, uint64_t *a)
+{
+    *a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    if (v < 0)
+        *p++ = '-';
+    return p;
+}
+
+char *tt__fmt_i64(char *p, int64_t v)
+{
+    uint64_t a;
+    p = put_sign(p, v, &a);
+    return tt__fmt_u64(p, a);
+}
+
+/* v / div with `digits` fraction digits (div = 10^digits), exactly */
+static inline char *fmt_frac(char *p, int64_t v, uint64_t div, int digits)
+{
+    uint64_t a;
+    p = put_sign(p, v, &a);
+    p = tt__fmt_u64(p, a / div);
+    uint64_t r = a % div;
+    *p = '.';
+    for (int i = digits; i > 0; i--) {
+        p[i] = (char)('0' + r % 10);
+        r /= 10;
+    }
+    return p + digits + 1;
+}
+
+char *tt__fmt_dec3(char *p, int64_t v) { return fmt_frac(p, v, 1000, 3); }
+char *tt__fmt_dec6(char *p, int64_t v) { return fmt_frac(p, v, 1000000, 6); }
+
 void tt_jsonw_init(tt_jsonw *w, int android_escaping)
 {
     memset(w, 0, sizeof *w);
@@ -120,14 +179,16 @@ void tt_jsonw_str(tt_jsonw *w, const char *s)
 
 void tt_jsonw_int(tt_jsonw *w, int64_t v)
 {
+    char tmp[24];
     value_prefix(w);
-    tt_buf_printf(&w->buf, "%lld", (long long)v);
+    tt_buf_put(&w->buf, tmp, (size_t)(tt__fmt_i64(tmp, v) - tmp));
 }
 
 void tt_jsonw_uint(tt_jsonw *w, uint64_t v)
 {
+    char tmp[24];
     value_prefix(w);
-    tt_buf_printf(&w->buf, "%llu", (unsigned long long)v);
+    tt_buf_put(&w->buf, tmp, (size_t)(tt__fmt_u64(tmp, v) - tmp));
 }
 
 int tt_json_format_double(char *dst, size_t cap, double v)

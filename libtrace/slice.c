@@ -13,13 +13,15 @@ typedef struct item {
     int64_t t, cpu;
     int64_t block;       /* blocking duration carried by an end item */
     uint64_t msg_id;
-    uint32_t callsite, seq, sample, count, run;
+    uint32_t callsite, seq, ctr, count, run; /* ctr: counters index, TT_NONE when none */
     uint32_t waker_utid, waker_seq;
-    uint8_t kind, type, has_ctr, end_flag;
+    uint8_t kind, type, end_flag;
 } item;
 
 typedef struct open_slice {
-    uint32_t slice, first;
+    uint32_t slice, first, callsite;
+    int64_t cpu_begin; /* CPU clock at the begin per policy, -1 unknown */
+    const tt_counters *ctr_begin;
     int64_t child_dur, child_tdur;
     int child_tdur_unknown;
 } open_slice;
@@ -108,14 +110,14 @@ static void item_point(item *it, const tt_sample *s, uint32_t idx, int kind, uin
     it->msg_id = s->msg_id;
     it->callsite = s->callsite;
     it->seq = s->seq;
-    it->sample = idx;
+    (void)idx;
     it->count = count;
     it->kind = (uint8_t)kind;
     it->type = s->type;
     it->end_flag = kind == IT_END || kind == IT_LAST;
     it->waker_utid = it->waker_seq = TT_NONE;
     /* counters of an interval sample were read at its end (2.1.3) */
-    it->has_ctr = s->ctr != TT_NONE && (kind != IT_BEGIN);
+    it->ctr = kind != IT_BEGIN ? s->ctr : TT_NONE;
 }
 
 /* Items of one thread (5.1), sorted by (t, seq, begin before end). */
@@ -212,33 +214,64 @@ static int64_t end_time(const bctx *c, size_t last)
     return c->it[last].t + pad_after(c, last);
 }
 
-static int64_t cpu_span(const bctx *c, size_t first, size_t last, int64_t *begin)
+/* What the slices opened at item i share (5.5, 5.6). */
+typedef struct at_begin {
+    int64_t ts, gap_before, cpu_begin, waker_ts;
+    const tt_counters *ctr;
+    uint32_t wakeup_utid;
+} at_begin;
+
+/* What the slices closed at item last share. */
+typedef struct at_end {
+    int64_t end, gap_after, cpu_end, cum_block;
+    uint64_t cum_count;
+    const tt_counters *ctr;
+} at_end;
+
+static const tt_counters *item_counters(const bctx *c, const item *it)
 {
-    const item *it = c->it;
-    int64_t b = it[first].cpu, e = it[last].cpu;
-    if (c->o->end_policy == TT_END_MID) {
-        if (near_prev(c, first) && it[first - 1].cpu >= 0 && b >= 0)
-            b = mid(it[first - 1].cpu, b);
-        if (near_next(c, last) && it[last + 1].cpu >= 0 && e >= 0)
-            e = mid(e, it[last + 1].cpu);
-    } else if (c->o->end_policy == TT_END_NEXT && near_next(c, last)) {
-        e = it[last + 1].cpu;
-    }
-    *begin = b >= 0 ? b : -1;
-    if (b < 0 || e < 0 || e < b)
-        return -1;
-    return e - b;
+    return it->ctr == TT_NONE ? NULL : &TT_VEC_AT(&c->p->counters, tt_counters, it->ctr);
 }
 
-static void counters(const bctx *c, tt_slice *s, size_t first, size_t last)
+static void begin_at(const bctx *c, size_t i, at_begin *b)
 {
-    const item *b = &c->it[first], *e = &c->it[last];
-    if (!b->has_ctr || !e->has_ctr)
-        return;
-    const tt_counters *cb = tt_profile_counters(c->p, TT_VEC_AT(&c->p->samples, tt_sample,
-                                                                b->sample).ctr);
-    const tt_counters *ce = tt_profile_counters(c->p, TT_VEC_AT(&c->p->samples, tt_sample,
-                                                                e->sample).ctr);
+    const item *it = c->it;
+    int prev = near_prev(c, i);
+    b->ts = begin_time(c, i);
+    b->gap_before = prev ? it[i].t - it[i - 1].t : -1;
+    /* CPU time uses the same policy on the CPU clock */
+    int64_t cpu = it[i].cpu;
+    if (c->o->end_policy == TT_END_MID && prev && it[i - 1].cpu >= 0 && cpu >= 0)
+        cpu = mid(it[i - 1].cpu, cpu);
+    b->cpu_begin = cpu >= 0 ? cpu : -1;
+    b->ctr = item_counters(c, &it[i]);
+    b->wakeup_utid = it[i].kind == IT_BEGIN ? it[i].waker_utid : TT_NONE;
+    b->waker_ts = 0;
+    if (b->wakeup_utid != TT_NONE && it[i].waker_seq != TT_NONE)
+        b->waker_ts = TT_VEC_AT(&c->p->samples, tt_sample, it[i].waker_seq).ts;
+}
+
+static void end_at(const bctx *c, size_t last, at_end *e)
+{
+    const item *it = c->it;
+    int next = near_next(c, last);
+    e->end = end_time(c, last);
+    e->gap_after = next ? it[last + 1].t - it[last].t : -1;
+    int64_t cpu = it[last].cpu;
+    if (c->o->end_policy == TT_END_MID) {
+        if (next && it[last + 1].cpu >= 0 && cpu >= 0)
+            cpu = mid(cpu, it[last + 1].cpu);
+    } else if (c->o->end_policy == TT_END_NEXT && next) {
+        cpu = it[last + 1].cpu;
+    }
+    e->cpu_end = cpu;
+    e->cum_block = c->cum_block[last + 1];
+    e->cum_count = c->cum_count[last + 1];
+    e->ctr = item_counters(c, &it[last]);
+}
+
+static void counters(const bctx *c, tt_slice *s, const tt_counters *cb, const tt_counters *ce)
+{
     if (!cb || !ce)
         return;
     for (int k = 0; k < TT_CTR_COUNT; k++) {
@@ -257,43 +290,50 @@ static void counters(const bctx *c, tt_slice *s, size_t first, size_t last)
     }
 }
 
-static int open_slice_at(bctx *c, tt_vec *open, size_t i, uint32_t callsite, uint32_t depth)
+static int open_slice_at(bctx *c, tt_vec *open, size_t i, const at_begin *b, uint32_t callsite,
+                         uint32_t depth)
 {
-    const tt_callsite *cs = tt_profile_callsite(c->p, callsite);
-    tt_slice s;
-    memset(&s, 0, sizeof s);
-    s.ts = begin_time(c, i);
-    s.thread_dur = s.self_thread_dur = s.block_dur = s.thread_ts = -1;
-    s.gap_before = near_prev(c, i) ? c->it[i].t - c->it[i - 1].t : -1;
-    s.gap_after = -1;
-    s.msg_id = c->it[i].msg_id;
-    s.type = c->it[i].type;
-    s.depth = depth;
-    s.frame = cs->frame;
-    s.callsite = callsite;
-    s.parent = open->len ? TT_VEC_AT(open, open_slice, open->len - 1).slice : TT_NONE;
-    s.wakeup_utid = c->it[i].kind == IT_BEGIN ? c->it[i].waker_utid : TT_NONE;
-    if (s.wakeup_utid != TT_NONE && c->it[i].waker_seq != TT_NONE)
-        s.waker_ts = TT_VEC_AT(&c->p->samples, tt_sample, c->it[i].waker_seq).ts;
-    s.is_recursive = c->open_frames[cs->frame] > 0;
-    c->open_frames[cs->frame]++;
-    s.end_kind = TT_ENDK_INFERRED;
+    uint32_t frame = TT_VEC_AT(&c->p->callsites, tt_callsite, callsite).frame;
     if (c->out->len >= TT_NONE - 1)
         return TT_ELIMIT;
-    if (!tt_vec_push(c->out, &s))
+    tt_slice *s = tt_vec_push(c->out, NULL);
+    if (!s)
         return TT_ENOMEM;
-    open_slice os = {(uint32_t)(c->out->len - 1), (uint32_t)i, 0, 0, 0};
-    return tt_vec_push(open, &os) ? 0 : TT_ENOMEM;
+    s->ts = b->ts;
+    s->thread_dur = s->self_thread_dur = s->block_dur = s->thread_ts = -1;
+    s->gap_before = b->gap_before;
+    s->gap_after = -1;
+    s->msg_id = c->it[i].msg_id;
+    s->type = c->it[i].type;
+    s->depth = depth;
+    s->frame = frame;
+    s->callsite = callsite;
+    s->parent = open->len ? TT_VEC_AT(open, open_slice, open->len - 1).slice : TT_NONE;
+    s->wakeup_utid = b->wakeup_utid;
+    s->waker_ts = b->waker_ts;
+    s->is_recursive = c->open_frames[frame] > 0;
+    c->open_frames[frame]++;
+    s->end_kind = TT_ENDK_INFERRED;
+    open_slice *os = tt_vec_push(open, NULL);
+    if (!os)
+        return TT_ENOMEM;
+    os->slice = (uint32_t)(c->out->len - 1);
+    os->first = (uint32_t)i;
+    os->callsite = callsite;
+    os->cpu_begin = b->cpu_begin;
+    os->ctr_begin = b->ctr;
+    return 0;
 }
 
-static void close_top(bctx *c, tt_vec *open, size_t last, int final)
+static void close_top(bctx *c, tt_vec *open, const at_end *e, int final)
 {
     open_slice os = TT_VEC_AT(open, open_slice, open->len - 1);
     open->len--;
     tt_slice *s = &TT_VEC_AT(c->out, tt_slice, os.slice);
-    int64_t end = end_time(c, last);
-    s->dur = end > s->ts ? end - s->ts : 0;
-    s->thread_dur = cpu_span(c, os.first, last, &s->thread_ts);
+    s->dur = e->end > s->ts ? e->end - s->ts : 0;
+    int64_t b = os.cpu_begin;
+    s->thread_ts = b;
+    s->thread_dur = b < 0 || e->cpu_end < 0 || e->cpu_end < b ? -1 : e->cpu_end - b;
     s->self_dur = s->dur - os.child_dur;
     if (s->self_dur < 0)
         s->self_dur = 0;
@@ -302,12 +342,12 @@ static void close_top(bctx *c, tt_vec *open, size_t last, int final)
         if (s->self_thread_dur < 0)
             s->self_thread_dur = 0;
     }
-    s->block_dur = c->cum_block[last + 1] - c->cum_block[os.first];
-    s->sample_count = (uint32_t)(c->cum_count[last + 1] - c->cum_count[os.first]);
-    s->gap_after = near_next(c, last) ? c->it[last + 1].t - c->it[last].t : -1;
+    s->block_dur = e->cum_block - c->cum_block[os.first];
+    s->sample_count = (uint32_t)(e->cum_count - c->cum_count[os.first]);
+    s->gap_after = e->gap_after;
     if (final)
         s->end_kind = c->p->meta.truncated ? TT_ENDK_TRUNCATED : TT_ENDK_UNTERMINATED;
-    counters(c, s, os.first, last);
+    counters(c, s, os.ctr_begin, e->ctr);
     c->open_frames[s->frame]--;
     if (s->depth == 0)
         c->info->covered_dur += s->dur;
@@ -321,16 +361,42 @@ static void close_top(bctx *c, tt_vec *open, size_t last, int final)
     }
 }
 
+/* Closes the open slices above depth k at item last. */
+static void close_to(bctx *c, tt_vec *open, size_t k, size_t last, int final)
+{
+    if (open->len <= k)
+        return;
+    at_end e;
+    end_at(c, last, &e);
+    while (open->len > k)
+        close_top(c, open, &e, final);
+}
+
 /* Deepest loop frame in the common prefix (5.3 rule 1): keep up to and including it. */
 static size_t msg_split(const bctx *c, const uint8_t *is_loop, const tt_vec *open, size_t k)
 {
     for (size_t d = k; d-- > 0;) {
-        const tt_slice *s = &TT_VEC_AT(c->out, tt_slice,
-                                       TT_VEC_AT(open, open_slice, d).slice);
-        if (is_loop[s->frame])
+        uint32_t cs = TT_VEC_AT(open, open_slice, d).callsite;
+        if (is_loop[TT_VEC_AT(&c->p->callsites, tt_callsite, cs).frame])
             return d + 1;
     }
     return 0;
+}
+
+/* Length of the common prefix of the open stack and the stack of callsite cs (n frames);
+ * path[d] is set for the depths d at and above it. The open stack is one root path of the
+ * prefix tree, so the prefixes agree exactly up to the deepest depth where the callsites do. */
+static size_t common_prefix(const bctx *c, const tt_vec *open, uint32_t cs, size_t n,
+                            uint32_t *path)
+{
+    const tt_callsite *cst = c->p->callsites.data;
+    const open_slice *os = open->data;
+    size_t d = n;
+    while (d > 0 && (d - 1 >= open->len || os[d - 1].callsite != cs)) {
+        path[--d] = cs;
+        cs = cst[cs].parent;
+    }
+    return d;
 }
 
 static int mark_gap(bctx *c, size_t i, uint32_t gap_cs)
@@ -369,20 +435,11 @@ static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t
     int rc = 0;
     for (size_t i = 0; i < c->m && !rc; i++) {
         const item *cur = &c->it[i];
-        size_t n = (size_t)tt_profile_callsite(c->p, cur->callsite)->depth + 1;
-        uint32_t cs = cur->callsite; /* path[d]: the callsite at depth d */
-        for (size_t d = n; d-- > 0;) {
-            path[d] = cs;
-            cs = tt_profile_callsite(c->p, cs)->parent;
-        }
-        size_t k = 0;
+        size_t n = (size_t)TT_VEC_AT(&c->p->callsites, tt_callsite, cur->callsite).depth + 1;
+        size_t k = common_prefix(c, &open, cur->callsite, n, path), shared = k;
         int gap = 0;
         if (i > 0) {
             const item *prev = &c->it[i - 1];
-            while (k < open.len && k < n &&
-                   TT_VEC_AT(c->out, tt_slice, TT_VEC_AT(&open, open_slice, k).slice).callsite ==
-                       path[k])
-                k++;
             if (!c->o->no_msg_split && prev->msg_id && cur->msg_id &&
                 prev->msg_id != cur->msg_id) {
                 size_t k2 = msg_split(c, is_loop, &open, k);
@@ -400,17 +457,23 @@ static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t
                 c->info->gap_splits++;
             }
         }
-        while (open.len > k)
-            close_top(c, &open, i - 1, 0);
+        for (size_t d = k; d < shared; d++) /* reopened although shared */
+            path[d] = TT_VEC_AT(&open, open_slice, d).callsite;
+        if (i > 0)
+            close_to(c, &open, k, i - 1, 0);
         if (!open.len)
             rc = flush(c);
         if (!rc && gap && c->o->mark_gaps && gap_cs != TT_NONE && !(rc = mark_gap(c, i, gap_cs)))
             rc = flush(c);
-        for (size_t d = open.len; d < n && !rc; d++)
-            rc = open_slice_at(c, &open, i, path[d], (uint32_t)d);
+        if (!rc && open.len < n) {
+            at_begin b;
+            begin_at(c, i, &b);
+            for (size_t d = open.len; d < n && !rc; d++)
+                rc = open_slice_at(c, &open, i, &b, path[d], (uint32_t)d);
+        }
     }
-    while (!rc && open.len)
-        close_top(c, &open, c->m - 1, 1);
+    if (!rc)
+        close_to(c, &open, 0, c->m - 1, 1);
     if (!rc)
         rc = flush(c);
     *openv = open;

@@ -141,6 +141,16 @@ int tt_startup__matrix_stack(tt_startup *s, int64_t base_ms, int64_t end_ms, int
  * time (5.4, method-beat.md 8.2). *out is arena-owned. */
 int tt_startup__native_stack(tt_startup *s, int64_t base_ms, int64_t from_ms, int64_t to_ms,
                              tt_su_native **out);
+/* Decimal text without printf (jsonw.c): each writes at p (room for 21 bytes, 28 for the
+ * decimals) and returns the end; no NUL. dec3/dec6: v / 10^3 or v / 10^6 exactly, with 3 or 6
+ * fraction digits (ns as us or ms). */
+char *tt__fmt_u64(char *p, uint64_t v);
+char *tt__fmt_i64(char *p, int64_t v);
+char *tt__fmt_dec3(char *p, int64_t v);
+char *tt__fmt_dec6(char *p, int64_t v);
+/* The write position of b with room for n more bytes (and the NUL), or NULL when out of
+ * memory; the caller sets b->len afterwards (vec.c). */
+char *tt__buf_room(tt_buf *b, size_t n);
 /* Asks the kernel for transparent huge pages over the 2 MiB-aligned interior of a large
  * array (vec.c); a no-op for small arrays or where unsupported. */
 void tt__hint_huge(void *p, size_t n);

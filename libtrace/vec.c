@@ -92,6 +92,11 @@ static int buf_grow(tt_buf *b, size_t extra)
     return 0;
 }
 
+char *tt__buf_room(tt_buf *b, size_t n)
+{
+    return buf_grow(b, n) ? NULL : b->data + b->len;
+}
+
 int tt_buf_put(tt_buf *b, const char *p, size_t n)
 {
     if (buf_grow(b, n))
