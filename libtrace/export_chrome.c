@@ -20,6 +20,16 @@ typedef struct tail_key {
     uint8_t type, end_kind, is_synthetic, pad;
 } tail_key;
 
+/* One number's last value and its text (a miss of the whole part still mostly repeats). */
+typedef struct num_memo {
+    int64_t v;
+    size_t n;
+    char txt[32];
+} num_memo;
+enum { NM_TS, NM_DUR, NM_TTS, NM_TDUR, NM_SELF, NM_CPU, NM_BLOCK, NM_SAMPLES, NM_MSG, NM_GAPB,
+       NM_GAPA, NM_CTR, NM_COUNT = NM_CTR + TT_CTR_COUNT };
+enum { NK_U64, NK_DEC3, NK_DEC6 };
+
 #define HEAD_MAX 256  /* 4 decimals of at most 28 bytes and their keys */
 #define TAIL_MAX 1024 /* 14 args of at most 60 bytes and the category */
 #define EVENT_FIXED (2 + 96 + HEAD_MAX + 8 + TAIL_MAX)
@@ -50,6 +60,7 @@ typedef struct cx {
     int head_ok, tail_ok;
     size_t head_n, tail_n;
     char head_txt[HEAD_MAX], tail_txt[TAIL_MAX];
+    num_memo nm[NM_COUNT];
 } cx;
 
 /* Hot path: slice events are written as raw text straight into the buffer (no printf, one
@@ -129,18 +140,30 @@ static void meta_ev(cx *c, int64_t pid, int64_t tid, const char *name, const cha
     tt_jsonw_obj_end(&c->w);
 }
 
-static char *arg_ms(char *p, const char *key, size_t kn, int64_t ns)
-{
-    memcpy(p, key, kn);
-    return tt__fmt_dec6(p + kn, ns);
-}
-#define ARG_MS(p, lit, v) arg_ms((p), (lit), sizeof(lit) - 1, (v))
+#define ARG_MS(p, lit, which, v) num(c, LIT(p, lit), (which), NK_DEC6, (v))
 
 static const char *cat_of(const tt_slice *s)
 {
     if (s->is_synthetic)
         return "synthetic";
     return s->end_kind == TT_ENDK_EXACT ? "beat" : "sampled";
+}
+
+/* Writes v at p through its memo (room for 32 bytes at p). */
+static inline char *num(cx *c, char *p, int which, int kind, int64_t v)
+{
+    num_memo *m = &c->nm[which];
+    if (m->n && m->v == v) {
+        memcpy(p, m->txt, sizeof m->txt);
+        return p + m->n;
+    }
+    char *e = kind == NK_DEC3   ? tt__fmt_dec3(m->txt, v)
+              : kind == NK_DEC6 ? tt__fmt_dec6(m->txt, v)
+                                : tt__fmt_u64(m->txt, (uint64_t)v);
+    m->n = (size_t)(e - m->txt);
+    m->v = v;
+    memcpy(p, m->txt, sizeof m->txt);
+    return p + m->n;
 }
 
 static char *put_str(char *p, const char *s)
@@ -161,17 +184,17 @@ static char *head_text(cx *c, char *p, const tt_slice *s)
         return p + c->head_n;
     }
     char *b = p;
-    p = tt__fmt_dec3(p, k.ts);
+    p = num(c, p, NM_TS, NK_DEC3, k.ts);
     if (!be) {
         p = LIT(p, ",\"dur\":");
-        p = tt__fmt_dec3(p, s->dur);
+        p = num(c, p, NM_DUR, NK_DEC3, s->dur);
     }
     if (thr) {
         p = LIT(p, ",\"tts\":");
-        p = tt__fmt_dec3(p, s->thread_ts);
+        p = num(c, p, NM_TTS, NK_DEC3, s->thread_ts);
         if (!be) {
             p = LIT(p, ",\"tdur\":");
-            p = tt__fmt_dec3(p, s->thread_dur);
+            p = num(c, p, NM_TDUR, NK_DEC3, s->thread_dur);
         }
     }
     c->head_n = (size_t)(p - b);
@@ -208,16 +231,16 @@ static char *tail_text(cx *c, char *p, const tt_slice *s)
     char *b = p;
     p = LIT(p, ",\"cat\":\"");
     p = put_str(p, cat_of(s));
-    p = ARG_MS(p, "\",\"args\":{\"self_ms\":", s->self_dur);
+    p = ARG_MS(p, "\",\"args\":{\"self_ms\":", NM_SELF, s->self_dur);
     if (s->thread_dur >= 0)
-        p = ARG_MS(p, ",\"cpu_ms\":", s->thread_dur);
+        p = ARG_MS(p, ",\"cpu_ms\":", NM_CPU, s->thread_dur);
     if (s->block_dur > 0)
-        p = ARG_MS(p, ",\"block_ms\":", s->block_dur);
+        p = ARG_MS(p, ",\"block_ms\":", NM_BLOCK, s->block_dur);
     p = LIT(p, ",\"samples\":");
-    p = tt__fmt_u64(p, s->sample_count);
+    p = num(c, p, NM_SAMPLES, NK_U64, s->sample_count);
     if (s->msg_id) {
         p = LIT(p, ",\"msg_id\":");
-        p = tt__fmt_u64(p, s->msg_id);
+        p = num(c, p, NM_MSG, NK_U64, (int64_t)s->msg_id);
     }
     if (s->type != TT_ST_CPU) {
         p = LIT(p, ",\"type\":\"");
@@ -227,12 +250,12 @@ static char *tail_text(cx *c, char *p, const tt_slice *s)
     for (int i = 0; i < TT_CTR_COUNT; i++)
         if (k.ctr_known & (1u << i)) {
             memcpy(p, c->ctr_key[i], c->ctr_key_n[i]);
-            p = tt__fmt_u64(p + c->ctr_key_n[i], s->ctr[i]);
+            p = num(c, p + c->ctr_key_n[i], NM_CTR + i, NK_U64, (int64_t)s->ctr[i]);
         }
     if (s->gap_before >= 0)
-        p = ARG_MS(p, ",\"gap_before_ms\":", s->gap_before);
+        p = ARG_MS(p, ",\"gap_before_ms\":", NM_GAPB, s->gap_before);
     if (s->gap_after >= 0)
-        p = ARG_MS(p, ",\"gap_after_ms\":", s->gap_after);
+        p = ARG_MS(p, ",\"gap_after_ms\":", NM_GAPA, s->gap_after);
     if (s->wakeup_utid != TT_NONE) {
         p = LIT(p, ",\"wakeup_tid\":");
         p = tt__fmt_i64(p, tid_of(tt_profile_thread(c->p, s->wakeup_utid)));
