@@ -18,9 +18,10 @@
 typedef struct bthread {
     uint32_t utid;                 /* TT_NONE until the first usable record */
     uint32_t n;                    /* valid entries below */
-    uint64_t ptr[BT_MAX_DEPTH];    /* root first */
-    uint32_t cs[BT_MAX_DEPTH];     /* callsite after ptr[0..i]; TT_NONE while all dropped */
-    uint32_t drops[BT_MAX_DEPTH];  /* <runtime frames dropped among ptr[0..i] */
+    unsigned char raw[8 * BT_MAX_DEPTH]; /* the last stack as saved: leaf first */
+    uint32_t cs[BT_MAX_DEPTH];     /* callsite after the i + 1 root frames; TT_NONE while all
+                                      dropped */
+    uint32_t drops[BT_MAX_DEPTH];  /* <runtime frames dropped among them */
 } bthread;
 
 typedef struct btstate {
@@ -294,8 +295,12 @@ static int bthread_for(btstate *st, uint16_t tid, bthread **out)
 static int intern_stack(btstate *st, bthread *bt, const unsigned char *fr, uint32_t n,
                         uint32_t *leaf)
 {
-    uint32_t k = 0;
-    while (k < n && k < bt->n && tt__le64(fr + 8 * (size_t)(n - 1 - k)) == bt->ptr[k])
+    /* shared root frames = common tail of the two saved lists, compared 4 frames at a time */
+    uint32_t k = 0, m = n < bt->n ? n : bt->n;
+    const unsigned char *a = fr + 8 * (size_t)n, *b = bt->raw + 8 * (size_t)bt->n;
+    while (k + 4 <= m && !memcmp(a - 8 * (size_t)(k + 4), b - 8 * (size_t)(k + 4), 32))
+        k += 4;
+    while (k < m && !memcmp(a - 8 * (size_t)(k + 1), b - 8 * (size_t)(k + 1), 8))
         k++;
     bt->n = 0; /* valid again only after success */
     uint32_t parent = k ? bt->cs[k - 1] : TT_NONE, drops = k ? bt->drops[k - 1] : 0;
@@ -314,10 +319,10 @@ static int intern_stack(btstate *st, bthread *bt, const unsigned char *fr, uint3
         } else if (tt__callsite_child(st->p, &parent, parent, id, depth++)) {
             return oom(st);
         }
-        bt->ptr[i] = ptr;
         bt->cs[i] = parent;
         bt->drops[i] = drops;
     }
+    memcpy(bt->raw, fr, 8 * (size_t)n);
     bt->n = n;
     *leaf = parent;
     return 0;

@@ -443,11 +443,20 @@ int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t ut
     size_t nc = p->callsites.len;
     memset(out, 0, nc * sizeof *out);
     const tt_sample *s = p->samples.data;
-    for (size_t i = 0; i < p->samples.len; i++) {
-        if (utid != TT_NONE && s[i].utid != utid)
-            continue;
-        out[s[i].callsite].self_weight += s[i].weight;
-        out[s[i].callsite].self_samples += s[i].count;
+    if (utid != TT_NONE && p->finished) { /* the thread's own samples, not a pass over all */
+        size_t n;
+        const uint32_t *o = tt_profile_thread_order(p, utid, &n);
+        for (size_t i = 0; i < n; i++) {
+            out[s[o[i]].callsite].self_weight += s[o[i]].weight;
+            out[s[o[i]].callsite].self_samples += s[o[i]].count;
+        }
+    } else {
+        for (size_t i = 0; i < p->samples.len; i++) {
+            if (utid != TT_NONE && s[i].utid != utid)
+                continue;
+            out[s[i].callsite].self_weight += s[i].weight;
+            out[s[i].callsite].self_samples += s[i].count;
+        }
     }
     for (size_t i = 0; i < nc; i++) {
         out[i].total_weight = out[i].self_weight;

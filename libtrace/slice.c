@@ -104,8 +104,9 @@ static int item_cmp(const void *a, const void *b)
 
 static void item_point(item *it, const tt_sample *s, uint32_t idx, int kind, uint32_t count)
 {
-    memset(it, 0, sizeof *it);
     it->t = kind == IT_END ? s->end_ts : s->ts;
+    it->block = 0;
+    it->run = 0;
     it->cpu = kind == IT_END ? s->end_cpu : s->cpu;
     it->msg_id = s->msg_id;
     it->callsite = s->callsite;
@@ -120,42 +121,44 @@ static void item_point(item *it, const tt_sample *s, uint32_t idx, int kind, uin
     it->ctr = kind != IT_BEGIN ? s->ctr : TT_NONE;
 }
 
-/* Items of one thread (5.1), sorted by (t, seq, begin before end). */
+/* Items of one thread (5.1), sorted by (t, seq, begin before end). Written in place: at most
+ * two per run, room for them is made before each run. */
 static int build_items(tt_vec *items, const tt_profile *p, uint32_t utid, int64_t max_gap)
 {
     items->len = 0;
     size_t n, pos = 0;
     const uint32_t *o = tt_profile_thread_order(p, utid, &n);
     const tt_sample *s = p->samples.data;
-    int sorted = 1, rc = 0;
-    tt_run run;
-    const tt_run *r = &run;
-    for (size_t i = 0; !rc && tt__run_next(&run, p, o, n, &pos, max_gap); i++) {
-        item a, b;
-        if (r->is_interval) {
-            item_point(&a, &s[r->first], r->first, IT_BEGIN, r->count);
-            item_point(&b, &s[r->first], r->first, IT_END, 0);
-            b.block = r->is_blocking ? r->end_ts - r->ts : 0;
-            a.waker_utid = r->waker_utid;
-            a.waker_seq = r->waker_seq;
+    int sorted = 1;
+    tt_run r;
+    for (size_t i = 0; tt__run_next(&r, p, o, n, &pos, max_gap); i++) {
+        if (items->cap - items->len < 2 && tt_vec_reserve(items, items->len + 2))
+            return TT_ENOMEM;
+        item *a = (item *)items->data + items->len, *b = a + 1;
+        int two = r.is_interval || r.first != r.last;
+        if (r.is_interval) {
+            item_point(a, &s[r.first], r.first, IT_BEGIN, r.count);
+            item_point(b, &s[r.first], r.first, IT_END, 0);
+            b->block = r.is_blocking ? r.end_ts - r.ts : 0;
+            a->waker_utid = r.waker_utid;
+            a->waker_seq = r.waker_seq;
         } else {
-            item_point(&a, &s[r->first], r->first, IT_FIRST, r->count);
-            if (r->first != r->last)
-                item_point(&b, &s[r->last], r->last, IT_LAST, 0);
+            item_point(a, &s[r.first], r.first, IT_FIRST, r.count);
+            if (two)
+                item_point(b, &s[r.last], r.last, IT_LAST, 0);
         }
-        a.run = b.run = (uint32_t)i;
-        if (items->len && item_cmp(&TT_VEC_AT(items, item, items->len - 1), &a) > 0)
+        a->run = (uint32_t)i;
+        if (two)
+            b->run = (uint32_t)i;
+        if (items->len && item_cmp(a - 1, a) > 0)
             sorted = 0;
-        if (!tt_vec_push(items, &a))
-            rc = TT_ENOMEM;
-        else if ((r->is_interval || r->first != r->last) && !tt_vec_push(items, &b))
-            rc = TT_ENOMEM;
-        else if (r->is_interval || r->first != r->last)
-            sorted = sorted && item_cmp(&a, &b) <= 0;
+        if (two)
+            sorted = sorted && item_cmp(a, b) <= 0;
+        items->len += two ? 2 : 1;
     }
-    if (!rc && !sorted)
+    if (!sorted)
         qsort(items->data, items->len, sizeof(item), item_cmp);
-    return rc;
+    return 0;
 }
 
 typedef struct bctx {
@@ -226,6 +229,10 @@ typedef struct at_end {
     int64_t end, gap_after, cpu_end, cum_block;
     uint64_t cum_count;
     const tt_counters *ctr;
+    const tt_counters *memo_cb; /* counters(): begin counters of the remembered deltas */
+    uint64_t memo_ctr[TT_CTR_COUNT];
+    unsigned memo_known;
+    uint64_t memo_neg;
 } at_end;
 
 static const tt_counters *item_counters(const bctx *c, const item *it)
@@ -268,64 +275,81 @@ static void end_at(const bctx *c, size_t last, at_end *e)
     e->cum_block = c->cum_block[last + 1];
     e->cum_count = c->cum_count[last + 1];
     e->ctr = item_counters(c, &it[last]);
+    e->memo_cb = NULL;
 }
 
-static void counters(const bctx *c, tt_slice *s, const tt_counters *cb, const tt_counters *ce)
+/* Counter deltas of one slice; the slices closed together and opened together (a chain) share
+ * them, so the last pair's result is remembered in the at_end. */
+static void counters(const bctx *c, tt_slice *s, const tt_counters *cb, at_end *e)
 {
+    const tt_counters *ce = e->ctr;
     if (!cb || !ce)
         return;
-    for (int k = 0; k < TT_CTR_COUNT; k++) {
-        unsigned bit = 1u << k;
-        if (!(cb->known & ce->known & bit))
-            continue;
-        if (k >= TT_CTR_MAJ_FLT) { /* u32 rusage counters wrap */
-            s->ctr[k] = (uint32_t)(ce->v[k] - cb->v[k]);
-        } else if (ce->v[k] < cb->v[k]) {
-            c->info->negative_counter_deltas++;
-            continue;
-        } else {
-            s->ctr[k] = ce->v[k] - cb->v[k];
+    if (e->memo_cb != cb) {
+        e->memo_cb = cb;
+        e->memo_known = 0;
+        e->memo_neg = 0;
+        for (int k = 0; k < TT_CTR_COUNT; k++) {
+            unsigned bit = 1u << k;
+            e->memo_ctr[k] = 0;
+            if (!(cb->known & ce->known & bit))
+                continue;
+            if (k >= TT_CTR_MAJ_FLT) { /* u32 rusage counters wrap */
+                e->memo_ctr[k] = (uint32_t)(ce->v[k] - cb->v[k]);
+            } else if (ce->v[k] < cb->v[k]) {
+                e->memo_neg++;
+                continue;
+            } else {
+                e->memo_ctr[k] = ce->v[k] - cb->v[k];
+            }
+            e->memo_known |= bit;
         }
-        s->ctr_known |= bit;
     }
+    c->info->negative_counter_deltas += e->memo_neg;
+    memcpy(s->ctr, e->memo_ctr, sizeof s->ctr); /* zero where unknown, as opened */
+    s->ctr_known |= e->memo_known;
 }
 
-static int open_slice_at(bctx *c, tt_vec *open, size_t i, const at_begin *b, uint32_t callsite,
-                         uint32_t depth)
+/* Opens one slice; the caller reserved room in c->out and open. Every field is stored one by
+ * one: zeroing the struct first compiles to a string store that costs more than the rest. */
+static void open_slice_at(bctx *c, tt_vec *open, size_t i, const at_begin *b, uint32_t callsite,
+                          uint32_t depth)
 {
     uint32_t frame = TT_VEC_AT(&c->p->callsites, tt_callsite, callsite).frame;
-    if (c->out->len >= TT_NONE - 1)
-        return TT_ELIMIT;
-    tt_slice *s = tt_vec_push(c->out, NULL);
-    if (!s)
-        return TT_ENOMEM;
+    tt_slice *s = (tt_slice *)c->out->data + c->out->len++;
     s->ts = b->ts;
+    s->dur = s->self_dur = 0;
     s->thread_dur = s->self_thread_dur = s->block_dur = s->thread_ts = -1;
     s->gap_before = b->gap_before;
     s->gap_after = -1;
+    s->waker_ts = b->waker_ts;
     s->msg_id = c->it[i].msg_id;
-    s->type = c->it[i].type;
+    for (int k = 0; k < TT_CTR_COUNT; k++)
+        s->ctr[k] = 0;
+    s->ctr_known = 0;
+    s->utid = 0;
     s->depth = depth;
+    s->parent = open->len ? TT_VEC_AT(open, open_slice, open->len - 1).slice : TT_NONE;
     s->frame = frame;
     s->callsite = callsite;
-    s->parent = open->len ? TT_VEC_AT(open, open_slice, open->len - 1).slice : TT_NONE;
+    s->sample_count = 0;
     s->wakeup_utid = b->wakeup_utid;
-    s->waker_ts = b->waker_ts;
-    s->is_recursive = c->open_frames[frame] > 0;
-    c->open_frames[frame]++;
+    s->type = c->it[i].type;
     s->end_kind = TT_ENDK_INFERRED;
-    open_slice *os = tt_vec_push(open, NULL);
-    if (!os)
-        return TT_ENOMEM;
+    s->is_recursive = c->open_frames[frame] > 0;
+    s->is_synthetic = 0;
+    c->open_frames[frame]++;
+    open_slice *os = (open_slice *)open->data + open->len++;
     os->slice = (uint32_t)(c->out->len - 1);
     os->first = (uint32_t)i;
     os->callsite = callsite;
     os->cpu_begin = b->cpu_begin;
     os->ctr_begin = b->ctr;
-    return 0;
+    os->child_dur = os->child_tdur = 0;
+    os->child_tdur_unknown = 0;
 }
 
-static void close_top(bctx *c, tt_vec *open, const at_end *e, int final)
+static void close_top(bctx *c, tt_vec *open, at_end *e, int final)
 {
     open_slice os = TT_VEC_AT(open, open_slice, open->len - 1);
     open->len--;
@@ -347,7 +371,7 @@ static void close_top(bctx *c, tt_vec *open, const at_end *e, int final)
     s->gap_after = e->gap_after;
     if (final)
         s->end_kind = c->p->meta.truncated ? TT_ENDK_TRUNCATED : TT_ENDK_UNTERMINATED;
-    counters(c, s, os.ctr_begin, e->ctr);
+    counters(c, s, os.ctr_begin, e);
     c->open_frames[s->frame]--;
     if (s->depth == 0)
         c->info->covered_dur += s->dur;
@@ -468,8 +492,12 @@ static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t
         if (!rc && open.len < n) {
             at_begin b;
             begin_at(c, i, &b);
+            if (c->out->len + (n - open.len) > TT_NONE - 1)
+                rc = TT_ELIMIT;
+            else if (tt_vec_reserve(c->out, c->out->len + n) || tt_vec_reserve(&open, n))
+                rc = TT_ENOMEM;
             for (size_t d = open.len; d < n && !rc; d++)
-                rc = open_slice_at(c, &open, i, &b, path[d], (uint32_t)d);
+                open_slice_at(c, &open, i, &b, path[d], (uint32_t)d);
         }
     }
     if (!rc)
