@@ -32,7 +32,8 @@ enum { NK_U64, NK_DEC3, NK_DEC6 };
 
 #define HEAD_MAX 256  /* 4 decimals of at most 28 bytes and their keys */
 #define TAIL_MAX 1024 /* 14 args of at most 60 bytes and the category */
-#define EVENT_FIXED (2 + 96 + HEAD_MAX + 8 + TAIL_MAX)
+#define SLACK 64 /* copy32 and num may write up to 32 bytes past the text's end */
+#define EVENT_FIXED (2 + 96 + HEAD_MAX + 8 + TAIL_MAX + SLACK)
 
 typedef struct cx {
     tt_profile *p;
@@ -61,11 +62,27 @@ typedef struct cx {
     size_t head_n, tail_n;
     char head_txt[HEAD_MAX], tail_txt[TAIL_MAX];
     num_memo nm[NM_COUNT];
+    /* Memo texts are copied from the output at the end of the event, not right after they were
+     * written: a load of bytes just stored one by one stalls until the stores retire. */
+    struct {
+        char *dst;
+        const char *src;
+        size_t n;
+    } pend[NM_COUNT + 2];
+    int npend;
 } cx;
 
 /* Hot path: slice events are written as raw text straight into the buffer (no printf, one
  * room check per event) with cached escaped names. */
 #define LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/* Copies n bytes in whole 32-byte blocks (fixed-size copies stay inline; a library call per
+ * short text costs more): dst and src both have room for n rounded up to 32. */
+static inline void copy32(char *dst, const char *src, size_t n)
+{
+    for (size_t i = 0; i < n; i += 32)
+        memcpy(dst + i, src + i, 32);
+}
 
 /* The quoted, escaped name of a frame: *n bytes at the returned pointer (NULL: no memory). */
 static const char *frame_name(cx *c, uint32_t frame, size_t *n)
@@ -78,8 +95,8 @@ static const char *frame_name(cx *c, uint32_t frame, size_t *n)
                             w.buf.data ? w.buf.len : 2);
         tt_jsonw_free(&w);
         size_t end = c->names.len;
-        if (rc || !tt_vec_push(&c->name_end, &end))
-            return NULL;
+        if (rc || !tt__buf_room(&c->names, 32) || !tt_vec_push(&c->name_end, &end))
+            return NULL; /* (room: copy32 reads past the last name) */
     }
     size_t e = TT_VEC_AT(&c->name_end, size_t, frame);
     size_t b = frame ? TT_VEC_AT(&c->name_end, size_t, frame - 1) : 0;
@@ -149,6 +166,20 @@ static const char *cat_of(const tt_slice *s)
     return s->end_kind == TT_ENDK_EXACT ? "beat" : "sampled";
 }
 
+static void defer_copy(cx *c, char *dst, const char *src, size_t n)
+{
+    c->pend[c->npend].dst = dst;
+    c->pend[c->npend].src = src;
+    c->pend[c->npend++].n = n;
+}
+
+static void run_copies(cx *c)
+{
+    for (int i = 0; i < c->npend; i++)
+        copy32(c->pend[i].dst, c->pend[i].src, c->pend[i].n);
+    c->npend = 0;
+}
+
 /* Writes v at p through its memo (room for 32 bytes at p). */
 static inline char *num(cx *c, char *p, int which, int kind, int64_t v)
 {
@@ -157,13 +188,13 @@ static inline char *num(cx *c, char *p, int which, int kind, int64_t v)
         memcpy(p, m->txt, sizeof m->txt);
         return p + m->n;
     }
-    char *e = kind == NK_DEC3   ? tt__fmt_dec3(m->txt, v)
-              : kind == NK_DEC6 ? tt__fmt_dec6(m->txt, v)
-                                : tt__fmt_u64(m->txt, (uint64_t)v);
-    m->n = (size_t)(e - m->txt);
+    char *e = kind == NK_DEC3   ? tt__fmt_dec3(p, v)
+              : kind == NK_DEC6 ? tt__fmt_dec6(p, v)
+                                : tt__fmt_u64(p, (uint64_t)v);
+    m->n = (size_t)(e - p);
     m->v = v;
-    memcpy(p, m->txt, sizeof m->txt);
-    return p + m->n;
+    defer_copy(c, m->txt, p, sizeof m->txt);
+    return e;
 }
 
 static char *put_str(char *p, const char *s)
@@ -179,8 +210,10 @@ static char *head_text(cx *c, char *p, const tt_slice *s)
     int be = c->o->be_events, thr = s->thread_ts >= 0 && s->thread_dur >= 0;
     head_key k = {s->ts - c->base, be ? 0 : s->dur, thr ? s->thread_ts : -1,
                   thr && !be ? s->thread_dur : -1};
-    if (c->head_ok && !memcmp(&k, &c->hk, sizeof k)) {
-        memcpy(p, c->head_txt, c->head_n);
+    /* fields compared one by one: a wide load of a key just stored field by field stalls */
+    if (c->head_ok && k.ts == c->hk.ts && k.dur == c->hk.dur && k.tts == c->hk.tts &&
+        k.tdur == c->hk.tdur) {
+        copy32(p, c->head_txt, c->head_n);
         return p + c->head_n;
     }
     char *b = p;
@@ -198,36 +231,50 @@ static char *head_text(cx *c, char *p, const tt_slice *s)
         }
     }
     c->head_n = (size_t)(p - b);
-    memcpy(c->head_txt, b, c->head_n);
+    defer_copy(c, c->head_txt, b, c->head_n);
     c->hk = k;
     c->head_ok = 1;
     return p;
 }
 
+/* The previous event's tail values equal those of s (field by field, see head_text). */
+static int tail_same(const tail_key *t, const tt_slice *s, unsigned known)
+{
+    if (t->self_dur != s->self_dur || t->thread_dur != s->thread_dur ||
+        t->block_dur != s->block_dur || t->gap_before != s->gap_before ||
+        t->gap_after != s->gap_after || t->msg_id != s->msg_id || t->ctr_known != known ||
+        t->sample_count != s->sample_count || t->wakeup_utid != s->wakeup_utid ||
+        t->type != s->type || t->end_kind != s->end_kind || t->is_synthetic != s->is_synthetic)
+        return 0;
+    for (int i = 0; i < TT_CTR_COUNT; i++)
+        if (t->ctr[i] != (known & (1u << i) ? s->ctr[i] : 0))
+            return 0;
+    return 1;
+}
+
 /* ",\"cat\"" to the end of the event. */
 static char *tail_text(cx *c, char *p, const tt_slice *s)
 {
-    tail_key k;
-    memset(&k, 0, sizeof k);
-    k.self_dur = s->self_dur;
-    k.thread_dur = s->thread_dur;
-    k.block_dur = s->block_dur;
-    k.gap_before = s->gap_before;
-    k.gap_after = s->gap_after;
-    k.msg_id = s->msg_id;
-    k.ctr_known = s->ctr_known & ((1u << TT_CTR_COUNT) - 1);
-    for (int i = 0; i < TT_CTR_COUNT; i++)
-        if (k.ctr_known & (1u << i))
-            k.ctr[i] = s->ctr[i];
-    k.sample_count = s->sample_count;
-    k.wakeup_utid = s->wakeup_utid;
-    k.type = s->type;
-    k.end_kind = s->end_kind;
-    k.is_synthetic = s->is_synthetic;
-    if (c->tail_ok && !memcmp(&k, &c->tk, sizeof k)) {
-        memcpy(p, c->tail_txt, c->tail_n);
+    unsigned known = s->ctr_known & ((1u << TT_CTR_COUNT) - 1);
+    if (c->tail_ok && tail_same(&c->tk, s, known)) {
+        copy32(p, c->tail_txt, c->tail_n);
         return p + c->tail_n;
     }
+    tail_key *k = &c->tk;
+    k->self_dur = s->self_dur;
+    k->thread_dur = s->thread_dur;
+    k->block_dur = s->block_dur;
+    k->gap_before = s->gap_before;
+    k->gap_after = s->gap_after;
+    k->msg_id = s->msg_id;
+    k->ctr_known = known;
+    for (int i = 0; i < TT_CTR_COUNT; i++)
+        k->ctr[i] = known & (1u << i) ? s->ctr[i] : 0;
+    k->sample_count = s->sample_count;
+    k->wakeup_utid = s->wakeup_utid;
+    k->type = s->type;
+    k->end_kind = s->end_kind;
+    k->is_synthetic = s->is_synthetic;
     char *b = p;
     p = LIT(p, ",\"cat\":\"");
     p = put_str(p, cat_of(s));
@@ -248,8 +295,8 @@ static char *tail_text(cx *c, char *p, const tt_slice *s)
         *p++ = '"';
     }
     for (int i = 0; i < TT_CTR_COUNT; i++)
-        if (k.ctr_known & (1u << i)) {
-            memcpy(p, c->ctr_key[i], c->ctr_key_n[i]);
+        if (known & (1u << i)) {
+            memcpy(p, c->ctr_key[i], sizeof c->ctr_key[i]);
             p = num(c, p + c->ctr_key_n[i], NM_CTR + i, NK_U64, (int64_t)s->ctr[i]);
         }
     if (s->gap_before >= 0)
@@ -267,8 +314,7 @@ static char *tail_text(cx *c, char *p, const tt_slice *s)
     }
     p = LIT(p, "}}");
     c->tail_n = (size_t)(p - b);
-    memcpy(c->tail_txt, b, c->tail_n);
-    c->tk = k;
+    defer_copy(c, c->tail_txt, b, c->tail_n);
     c->tail_ok = 1;
     return p;
 }
@@ -290,11 +336,12 @@ static int x_event(cx *c, const tt_slice *s)
     if (!c->first)
         p = LIT(p, ",\n");
     c->first = 0;
-    memcpy(p, c->prefix, c->prefix_n);
+    copy32(p, c->prefix, c->prefix_n);
     p = head_text(c, p + c->prefix_n, s);
     p = LIT(p, ",\"name\":");
-    memcpy(p, name, nn);
+    copy32(p, name, nn);
     done(c, tail_text(c, p + nn, s));
+    run_copies(c);
     return 0;
 }
 

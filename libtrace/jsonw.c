@@ -14,21 +14,26 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 
 char *tt__fmt_u64(char *p, uint64_t v)
 {
-    char tmp[20];
-    char *q = tmp + sizeof tmp;
+    /* digits written in place from the end (a copy out of a scratch array right after its
+     * byte stores waits for them to retire) */
+    static const uint64_t pow10[19] = {
+        10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+        1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+        100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+        100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+    size_t n = 1;
+    while (n < 20 && v >= pow10[n - 1])
+        n++;
+    char *q = p + n;
     while (v >= 100) {
         q -= 2;
         memcpy(q, digit_pairs + 2 * (v % 100), 2);
         v /= 100;
     }
-    if (v >= 10) {
-        q -= 2;
-        memcpy(q, digit_pairs + 2 * v, 2);
-    } else {
-        *--q = (char)('0' + v);
-    }
-    size_t n = (size_t)(tmp + sizeof tmp - q);
-    memcpy(p, q, n);
+    if (v >= 10)
+        memcpy(q - 2, digit_pairs + 2 * v, 2);
+    else
+        q[-1] = (char)('0' + v);
     return p + n;
 }
 

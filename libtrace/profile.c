@@ -19,7 +19,7 @@ int tt_profile_new(tt_profile **out, int identity)
     tt_vec_init(&p->callsites, sizeof(tt_callsite));
     tt_vec_init(&p->threads, sizeof(tt_thread));
     tt_vec_init(&p->samples, sizeof(tt_sample));
-    tt_vec_init(&p->counters, sizeof(tt_counters));
+    tt_vec_init(&p->counters, sizeof(tt__ctr_packed));
     p->meta.pid = -1;
     p->meta.clock = "unknown";
     p->meta.source_format = "unknown";
@@ -77,9 +77,16 @@ tt_sample *tt_profile_sample(tt_profile *p, uint32_t i)
     return &TT_VEC_AT(&p->samples, tt_sample, i);
 }
 
-const tt_counters *tt_profile_counters(const tt_profile *p, uint32_t ctr)
+int tt_profile_counters(tt_counters *out, const tt_profile *p, uint32_t ctr)
 {
-    return ctr == TT_NONE ? NULL : &TT_VEC_AT(&p->counters, tt_counters, ctr);
+    memset(out, 0, sizeof *out);
+    if (ctr == TT_NONE || ctr >= p->counters.len)
+        return TT_ENOTFOUND;
+    const tt__ctr_packed *c = &TT_VEC_AT(&p->counters, tt__ctr_packed, ctr);
+    for (int k = 0; k < TT_CTR_COUNT; k++)
+        out->v[k] = tt__ctr_get(c, k);
+    out->known = c->known;
+    return 0;
 }
 
 typedef struct tkey {
@@ -181,7 +188,13 @@ int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c)
         d->count = 1;
     d->ctr = TT_NONE;
     if (c && c->known) {
-        if (!tt_vec_push(&p->counters, c)) {
+        tt__ctr_packed pk;
+        for (int k = 0; k < TT_CTR_MAJ_FLT; k++)
+            pk.alloc[k] = c->v[k];
+        for (int k = TT_CTR_MAJ_FLT; k < TT_CTR_COUNT; k++)
+            pk.rusage[k - TT_CTR_MAJ_FLT] = (uint32_t)c->v[k];
+        pk.known = c->known;
+        if (!tt_vec_push(&p->counters, &pk)) {
             p->samples.len--;
             return TT_ENOMEM;
         }

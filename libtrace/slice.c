@@ -21,7 +21,7 @@ typedef struct item {
 typedef struct open_slice {
     uint32_t slice, first, callsite;
     int64_t cpu_begin; /* CPU clock at the begin per policy, -1 unknown */
-    const tt_counters *ctr_begin;
+    const tt__ctr_packed *ctr_begin;
     int64_t child_dur, child_tdur;
     int child_tdur_unknown;
 } open_slice;
@@ -220,7 +220,7 @@ static int64_t end_time(const bctx *c, size_t last)
 /* What the slices opened at item i share (5.5, 5.6). */
 typedef struct at_begin {
     int64_t ts, gap_before, cpu_begin, waker_ts;
-    const tt_counters *ctr;
+    const tt__ctr_packed *ctr;
     uint32_t wakeup_utid;
 } at_begin;
 
@@ -228,16 +228,16 @@ typedef struct at_begin {
 typedef struct at_end {
     int64_t end, gap_after, cpu_end, cum_block;
     uint64_t cum_count;
-    const tt_counters *ctr;
-    const tt_counters *memo_cb; /* counters(): begin counters of the remembered deltas */
+    const tt__ctr_packed *ctr;
+    const tt__ctr_packed *memo_cb; /* counters(): begin counters of the remembered deltas */
     uint64_t memo_ctr[TT_CTR_COUNT];
     unsigned memo_known;
     uint64_t memo_neg;
 } at_end;
 
-static const tt_counters *item_counters(const bctx *c, const item *it)
+static const tt__ctr_packed *item_counters(const bctx *c, const item *it)
 {
-    return it->ctr == TT_NONE ? NULL : &TT_VEC_AT(&c->p->counters, tt_counters, it->ctr);
+    return it->ctr == TT_NONE ? NULL : &TT_VEC_AT(&c->p->counters, tt__ctr_packed, it->ctr);
 }
 
 static void begin_at(const bctx *c, size_t i, at_begin *b)
@@ -280,9 +280,9 @@ static void end_at(const bctx *c, size_t last, at_end *e)
 
 /* Counter deltas of one slice; the slices closed together and opened together (a chain) share
  * them, so the last pair's result is remembered in the at_end. */
-static void counters(const bctx *c, tt_slice *s, const tt_counters *cb, at_end *e)
+static void counters(const bctx *c, tt_slice *s, const tt__ctr_packed *cb, at_end *e)
 {
-    const tt_counters *ce = e->ctr;
+    const tt__ctr_packed *ce = e->ctr;
     if (!cb || !ce)
         return;
     if (e->memo_cb != cb) {
@@ -294,13 +294,14 @@ static void counters(const bctx *c, tt_slice *s, const tt_counters *cb, at_end *
             e->memo_ctr[k] = 0;
             if (!(cb->known & ce->known & bit))
                 continue;
+            uint64_t vb = tt__ctr_get(cb, k), ve = tt__ctr_get(ce, k);
             if (k >= TT_CTR_MAJ_FLT) { /* u32 rusage counters wrap */
-                e->memo_ctr[k] = (uint32_t)(ce->v[k] - cb->v[k]);
-            } else if (ce->v[k] < cb->v[k]) {
+                e->memo_ctr[k] = (uint32_t)(ve - vb);
+            } else if (ve < vb) {
                 e->memo_neg++;
                 continue;
             } else {
-                e->memo_ctr[k] = ce->v[k] - cb->v[k];
+                e->memo_ctr[k] = ve - vb;
             }
             e->memo_known |= bit;
         }

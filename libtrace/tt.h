@@ -1050,7 +1050,9 @@ const tt_stack_frame *tt_profile_frame(const tt_profile *p, uint32_t id);
 const tt_callsite *tt_profile_callsite(const tt_profile *p, uint32_t id);
 const tt_thread *tt_profile_thread(const tt_profile *p, uint32_t utid);
 tt_sample *tt_profile_sample(tt_profile *p, uint32_t i);
-const tt_counters *tt_profile_counters(const tt_profile *p, uint32_t ctr);
+/* The counters of a sample (its ctr index) into *out: 0, or TT_ENOTFOUND for TT_NONE. The
+ * u32 rusage counters come back modulo 2^32. */
+int tt_profile_counters(tt_counters *out, const tt_profile *p, uint32_t ctr);
 /* After finish: the thread's sample indices in (ts, seq) order. Borrowed. */
 const uint32_t *tt_profile_thread_order(const tt_profile *p, uint32_t utid, size_t *n);
 /* Root-first frame ids of a callsite into out (cap >= depth + 1); returns the count. */

@@ -214,6 +214,17 @@ static inline uint64_t tt__mix64(uint64_t x)
 }
 
 /* ---- sampled-stack profile internals (callsite.c, profile.c, slice.c, import_*.c) ---- */
+/* Stored counters of one sample: the u32 rusage counters (samples.md 2.1.2) are kept modulo
+ * 2^32, which is all their wrapping differences use; 32 bytes instead of 48 per sample. */
+typedef struct tt__ctr_packed {
+    uint64_t alloc[TT_CTR_MAJ_FLT];              /* alloc_objects, alloc_bytes */
+    uint32_t rusage[TT_CTR_COUNT - TT_CTR_MAJ_FLT]; /* maj_flt, nv_csw, niv_csw */
+    uint32_t known;
+} tt__ctr_packed;
+static inline uint64_t tt__ctr_get(const tt__ctr_packed *c, int k)
+{
+    return k < TT_CTR_MAJ_FLT ? c->alloc[k] : c->rusage[k - TT_CTR_MAJ_FLT];
+}
 struct tt_profile {
     tt_arena *arena;
     int identity;
@@ -226,7 +237,7 @@ struct tt_profile {
     tt_vec threads;    /* tt_thread */
     tt__idtab ttab;
     tt_vec samples;    /* tt_sample */
-    tt_vec counters;   /* tt_counters */
+    tt_vec counters;   /* tt__ctr_packed */
     uint32_t *order;   /* after finish: sample indices grouped by thread, time-sorted */
     size_t *toff;      /* per utid: offset into order; toff[utid + 1] - toff[utid] = count */
     int finished;
