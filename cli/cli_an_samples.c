@@ -299,7 +299,7 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
         const tt_stack_frame *f = tt_profile_frame(p, i);
         tdb_frame row = {.trace_id = trace_id, .name = f->name, .raw_name = f->raw_name,
                          .kind = tt_frame_kind_name(f->kind), .have_rel_pc = f->has_rel_pc,
-                         .rel_pc = (int64_t)f->rel_pc};
+                         .rel_pc = (int64_t)f->rel_pc, .file = f->file, .line = f->line};
         if (f->module && f->kind != TT_FRAME_JAVA)
             rc = module_row(sc, f, NULL, &row.module_id);
         uint32_t k;

@@ -18,6 +18,9 @@ static const char usage[] =
     "                        [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                        [--frame-identity name|address] [--keep-runtime-frames]\n"
     "                        [-e FILE]... [--symbols DIR]... [--kind KIND] INPUT...\n"
+    "       tracetool export --format chrome|folded|speedscope [-o FILE] [--trace ID]...\n"
+    "                        [--chrome-events x|be] [--chrome-samples] [--relative-time]\n"
+    "                        [--weight W] [--folded-root R] [--thread NAME|TID]... DATABASE\n"
     "\n"
     "      --format FMT        chrome (trace-event JSON), folded, speedscope\n"
     "  -o, --output FILE       write to FILE instead of standard output\n"
@@ -39,7 +42,10 @@ static const char usage[] =
     "      --keep-runtime-frames  keep btrace <runtime ...> frames\n"
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
-    "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat)\n"
+    "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat,\n"
+    "                          database)\n"
+    "      --trace ID          DATABASE: only this trace (repeatable; default: every trace\n"
+    "                          with sampled stacks)\n"
     "  -h, --help              show this help\n";
 
 enum { O_FORMAT = 256, O_CEV, O_CSAMPLES, O_REL, O_WEIGHT, O_ROOT, O_TRACE };
@@ -137,8 +143,8 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The traces to export, in id order: those asked for with --trace (each must hold samples or
- * slices), else every trace that does. */
+/* The traces to export, in id order: those asked for with --trace (each must hold sampled
+ * stacks), else every trace that does. */
 static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
                          int64_t *want, size_t nwant)
 {
@@ -170,20 +176,22 @@ static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
             cli_errorf("%s: no trace %lld (see: tracetool query %s \"select id, source_format "
                        "from trace\")", path, (long long)want[i], path);
             rc = CLI_BAD;
-        } else if (!f->has_samples && !f->has_slices) {
-            cli_errorf("%s: trace %lld (%s) has no sampled stacks or slices to export", path,
-                       (long long)want[i], f->source_format);
+        } else if (!f->has_samples) {
+            cli_errorf("%s: trace %lld (%s) has no sampled stacks to export%s", path,
+                       (long long)want[i], f->source_format,
+                       f->has_slices ? " (method-beat slices: export the beat buffer itself)"
+                                     : "");
             rc = CLI_BAD;
         } else {
             sel[(*n)++] = want[i];
         }
     }
     for (size_t i = 0; i < nt && !nwant && !rc; i++)
-        if (t[i].has_samples || t[i].has_slices)
+        if (t[i].has_samples)
             sel[(*n)++] = t[i].id;
     if (!rc && !*n) {
-        cli_errorf("%s: no trace with sampled stacks or slices (analyze writes them for btrace, "
-                   "perf script, folded, JSON-lines samples and method-beat inputs)", path);
+        cli_errorf("%s: no trace with sampled stacks (analyze writes them for btrace, perf "
+                   "script, folded and JSON-lines samples inputs)", path);
         rc = CLI_BAD;
     }
     free(t);

@@ -12,11 +12,9 @@ typedef struct fline {
     int64_t w;
 } fline;
 
-static void put_name(tt_buf *b, const char *s)
+/* The format has no escaping: from start on, ';' becomes ':', line breaks and tabs blanks. */
+static void sanitize(tt_buf *b, size_t start)
 {
-    /* the format has no escaping: ';' becomes ':', line breaks and tabs blanks */
-    size_t start = b->len;
-    tt_buf_puts(b, s);
     for (size_t i = start; i < b->len; i++) {
         char c = b->data[i];
         if (c == ';')
@@ -24,6 +22,13 @@ static void put_name(tt_buf *b, const char *s)
         else if (c == '\n' || c == '\r' || c == '\t')
             b->data[i] = ' ';
     }
+}
+
+static void put_name(tt_buf *b, const char *s)
+{
+    size_t start = b->len;
+    tt_buf_puts(b, s);
+    sanitize(b, start);
 }
 
 static int add_paths(tt_buf *text, tt_vec *lines, const tt_profile *p, const int64_t *w,
@@ -37,8 +42,8 @@ static int add_paths(tt_buf *text, tt_vec *lines, const tt_profile *p, const int
         if (!w[cs])
             continue;
         fline l = {text->len, 0, w[cs]};
-        if (root) {
-            put_name(text, root);
+        if (root) { /* frame names, already sanitised */
+            tt_buf_puts(text, root);
             tt_buf_puts(text, ";");
         }
         size_t n = tt_callsite_frames(p, cs, fr, TT_MAX_STACK_DEPTH + 1);
@@ -161,16 +166,18 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
         if ((rc = thread_weights(w, &f->touched, p, (uint32_t)t, o, err)))
             break;
         f->root.len = 0;
-        if (label && o->folded_root != TT_ROOT_NONE) { /* the part is the outermost frame */
+        if (label) /* the part is the outermost frame, also with --folded-root none */
             put_name(&f->root, label);
+        if (label && o->folded_root != TT_ROOT_NONE)
             tt_buf_puts(&f->root, ";");
-        }
+        size_t start = f->root.len;
         if (o->folded_root == TT_ROOT_THREAD)
             tt_thread_format(&f->root, p, (uint32_t)t);
         else if (o->folded_root == TT_ROOT_PROCESS)
             tt_buf_puts(&f->root, p->meta.process ? p->meta.process : "unknown");
+        sanitize(&f->root, start);
         rc = add_paths(&f->text, &f->lines, p, w, f->touched.data, f->touched.len,
-                       o->folded_root == TT_ROOT_NONE ? NULL : f->root.data);
+                       o->folded_root == TT_ROOT_NONE && !label ? NULL : f->root.data);
         for (size_t i = 0; i < f->touched.len; i++)
             w[TT_VEC_AT(&f->touched, uint32_t, i)] = 0;
         f->touched.len = 0;

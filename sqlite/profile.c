@@ -17,9 +17,11 @@
 #define SQL_PROCESS "SELECT pid FROM process WHERE trace_id = ?1 ORDER BY upid LIMIT 1"
 #define SQL_INTERVAL                                                                           \
     "SELECT int_value FROM metadata WHERE trace_id = ?1 AND name = 'sample_interval_ns'"
-#define SQL_FRAMES                                                                             \
-    "SELECT f.id, f.name, f.raw_name, f.kind, f.rel_pc, m.name FROM stack_frame f "            \
-    "LEFT JOIN module m ON m.id = f.module_id WHERE f.trace_id = ?1 ORDER BY f.id"
+/* schema 1 has no stack_frame.file and .line */
+#define SQL_HAS_FILE "SELECT 1 FROM pragma_table_info('stack_frame') WHERE name = 'line'"
+#define SQL_FRAMES(file_line)                                                                  \
+    "SELECT f.id, f.name, f.raw_name, f.kind, f.rel_pc, m.name, " file_line " FROM "            \
+    "stack_frame f LEFT JOIN module m ON m.id = f.module_id WHERE f.trace_id = ?1 ORDER BY f.id"
 #define SQL_CALLSITES                                                                          \
     "SELECT id, parent_id, frame_id FROM callsite WHERE trace_id = ?1 ORDER BY id"
 #define SQL_THREADS                                                                            \
@@ -182,7 +184,10 @@ static int frame_kind(const char *s)
 
 static int load_frames(ld *l)
 {
-    int rc = prepare(l, SQL_FRAMES);
+    int rc = prepare(l, SQL_HAS_FILE);
+    if (rc || (rc = step(l)) < 0)
+        return rc;
+    rc = prepare(l, rc ? SQL_FRAMES("f.file, f.line") : SQL_FRAMES("NULL, NULL"));
     while (!rc && (rc = step(l)) == SQLITE_ROW) {
         int64_t id = i64(l, 0);
         tt_stack_frame f;
@@ -193,6 +198,9 @@ static int load_frames(ld *l)
         f.has_rel_pc = !is_null(l, 4);
         f.rel_pc = (uint64_t)i64(l, 4);
         f.module = text(l, 5);
+        f.file = text(l, 6);
+        int64_t line = i64_or(l, 7, 0);
+        f.line = line > 0 && line <= INT32_MAX ? (int32_t)line : 0;
         if (!f.name || f.kind < 0)
             return bad(l, "stack_frame", id, f.name ? "unknown kind" : "no name");
         uint32_t fid;

@@ -20,7 +20,11 @@
 static const struct {
     int from;
     const char *sql;
-} migrations[] = {{0, NULL}};
+} migrations[] = {
+    /* 1 -> 2: the source location an input gives for a frame */
+    {1, "ALTER TABLE stack_frame ADD COLUMN file TEXT; "
+        "ALTER TABLE stack_frame ADD COLUMN line INTEGER;"},
+};
 
 int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what)
 {
@@ -689,7 +693,7 @@ int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
 {
     sqlite3_stmt *st = prep(db, ST_FRAME_ADD,
                             "INSERT INTO stack_frame (trace_id, name, raw_name, kind, rel_pc, "
-                            "module_id, symbol_set_id) VALUES (?,?,?,?,?,?,?)",
+                            "module_id, symbol_set_id, file, line) VALUES (?,?,?,?,?,?,?,?,?)",
                             err);
     if (!st)
         return TT_EIO;
@@ -700,6 +704,8 @@ int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
     b_int(st, 5, f->have_rel_pc, f->rel_pc);
     b_id(st, 6, f->module_id);
     b_id(st, 7, f->symbol_set_id);
+    b_text(st, 8, f->file);
+    b_int(st, 9, f->line > 0, f->line);
     return step_done(db, st, id, err);
 }
 

@@ -8,7 +8,7 @@
 
 #include "../libtrace/tt.h"
 
-#define TDB_SCHEMA_VERSION 1
+#define TDB_SCHEMA_VERSION 2
 #define TDB_APPLICATION_ID 0x54544442 /* 'TTDB' */
 
 typedef struct tdb_db tdb_db;
@@ -154,6 +154,8 @@ typedef struct tdb_frame {
     int have_rel_pc;
     int64_t rel_pc;
     int64_t module_id, symbol_set_id;   /* 0 = none */
+    const char *file;                   /* source file the input names, or NULL */
+    int32_t line;                       /* 0 = unknown */
 } tdb_frame;
 
 /* Native modules and symbolication results (storage.md 3.7, symbolication.md 5.6). */
