@@ -143,6 +143,27 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* "1, 3, 4" (the ids of the traces with samples), shortened with "..." to fit, or "none". */
+static void list_ids(char *b, size_t size, const tdb_trace_info *t, size_t nt)
+{
+    size_t len = 0;
+    b[0] = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (!t[i].has_samples)
+            continue;
+        char one[32];
+        int k = snprintf(one, sizeof one, "%s%lld", len ? ", " : "", (long long)t[i].id);
+        if (len + (size_t)k + 5 > size) {
+            snprintf(b + len, size - len, ", ...");
+            return;
+        }
+        memcpy(b + len, one, (size_t)k + 1);
+        len += (size_t)k;
+    }
+    if (!len)
+        snprintf(b, size, "none");
+}
+
 /* The traces to export, in id order: those asked for with --trace (each must hold sampled
  * stacks), else every trace that does. */
 static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
@@ -173,8 +194,10 @@ static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
                 hi = m;
         }
         if (!f) {
-            cli_errorf("%s: no trace %lld (see: tracetool query %s \"select id, source_format "
-                       "from trace\")", path, (long long)want[i], path);
+            char ids[160];
+            list_ids(ids, sizeof ids, t, nt);
+            cli_errorf("%s: no trace %lld (traces with sampled stacks: %s)", path,
+                       (long long)want[i], ids);
             rc = CLI_BAD;
         } else if (!f->has_samples) {
             cli_errorf("%s: trace %lld (%s) has no sampled stacks to export%s", path,
