@@ -12,7 +12,7 @@ typedef struct sctx {
     cli_an *a;
     tt_profile *p;
     int64_t trace_id, db_utid;
-    const int64_t *frame_rows, *cs_rows;
+    const int64_t *frame_rows, *cs_rows, *thread_rows;
     int64_t next_id;
     tt_vec ids;   /* int64_t: db ids of the current chunk */
     tt_error *err;
@@ -138,6 +138,17 @@ static int on_lookup(void *ctx, const tt_stack_frame *f, tsym_module *m, uint64_
     return 0;
 }
 
+/* What ended the wait (storage.md 3.7 wakeup.kind), from the woken wait's type. */
+static const char *wakeup_kind(int type)
+{
+    switch (type) {
+    case TT_ST_WAIT: return "notify";
+    case TT_ST_MONITOR:
+    case TT_ST_MUTEX: return "unlock";
+    default: return "unpark";
+    }
+}
+
 static int put_slices(void *ctx, const tt_slice *s, size_t n)
 {
     sctx *c = ctx;
@@ -164,8 +175,15 @@ static int put_slices(void *ctx, const tt_slice *s, size_t n)
             .block_dur = s[i].block_dur, .gap_before = s[i].gap_before,
             .gap_after = s[i].gap_after, .sample_count = s[i].sample_count,
             .have_msg_id = s[i].msg_id != 0, .msg_id = (int64_t)s[i].msg_id,
-            .type = tt_sample_type_name(s[i].type)};
+            .type = tt_sample_type_name(s[i].type), .ctr_known = s[i].ctr_known,
+            .wakeup_utid = s[i].wakeup_utid != TT_NONE ? c->thread_rows[s[i].wakeup_utid] : 0};
+        memcpy(row.ctr, s[i].ctr, sizeof row.ctr);
         if (tdb_slice_add(c->a->db, &row, c->err))
+            return 1;
+        /* the waker's wake-up sample time, as the Chrome export's flow arrow needs it */
+        if (row.wakeup_utid && s[i].waker_ts &&
+            tdb_wakeup_add(c->a->db, c->trace_id, id, row.wakeup_utid, s[i].waker_ts,
+                           wakeup_kind(s[i].type), c->err))
             return 1;
     }
     return 0;
@@ -194,6 +212,75 @@ static int store_runs(sctx *c, uint32_t utid, const tt_profile_meta *m, tt_error
     return rc;
 }
 
+typedef struct pidrow {
+    int64_t pid, upid;
+    size_t first; /* the first thread with this pid */
+} pidrow;
+
+static int by_pid(const void *a, const void *b)
+{
+    const pidrow *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int by_pid_only(const void *a, const void *b)
+{
+    const pidrow *x = a, *y = b;
+    return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const pidrow *x = *(pidrow *const *)a, *y = *(pidrow *const *)b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Process rows: the profile's own (its pid and name, also for threads without a pid) and
+ * one per other thread pid, in the order threads first show them; thread_upid[u] per thread. */
+static int store_processes(cli_an *a, tt_profile *p, int64_t trace_id, int64_t *thread_upid,
+                           tt_error *err)
+{
+    const tt_profile_meta *m = tt_profile_meta_get(p);
+    size_t nt = tt_profile_nthreads(p), n = 0;
+    int64_t upid = 0;
+    int rc = tdb_process_add(a->db, trace_id, m->pid >= 0 ? &m->pid : NULL, m->process, &upid,
+                             err);
+    pidrow *r = malloc((nt ? nt : 1) * sizeof *r);
+    pidrow **order = malloc((nt ? nt : 1) * sizeof *order);
+    if (!rc && (!r || !order))
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t u = 0; u < nt && !rc; u++) {
+        int64_t pid = tt_profile_thread(p, (uint32_t)u)->pid;
+        if (pid >= 0 && pid != m->pid)
+            r[n++] = (pidrow){pid, 0, u};
+    }
+    if (!rc && n) {
+        qsort(r, n, sizeof *r, by_pid);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) /* the first thread of each pid */
+            if (!k || r[k - 1].pid != r[i].pid)
+                r[k++] = r[i];
+        n = k;
+        for (size_t i = 0; i < n; i++)
+            order[i] = &r[i];
+        qsort(order, n, sizeof *order, by_first);
+        for (size_t i = 0; i < n && !rc; i++)
+            rc = tdb_process_add(a->db, trace_id, &order[i]->pid, NULL, &order[i]->upid, err);
+    }
+    for (size_t u = 0; u < nt && !rc; u++) {
+        pidrow key = {tt_profile_thread(p, (uint32_t)u)->pid, 0, 0};
+        const pidrow *f = key.pid >= 0 && key.pid != m->pid && n
+                              ? bsearch(&key, r, n, sizeof *r, by_pid_only)
+                              : NULL;
+        thread_upid[u] = f ? f->upid : upid;
+    }
+    free(r);
+    free(order);
+    return rc;
+}
+
 static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
                          tt_error *err)
 {
@@ -201,18 +288,18 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
     size_t nf = tt_profile_nframes(p), nc = tt_profile_ncallsites(p), nt = tt_profile_nthreads(p);
     int64_t *frame_rows = calloc(nf ? nf : 1, sizeof *frame_rows);
     int64_t *cs_rows = calloc(nc ? nc : 1, sizeof *cs_rows);
-    if (!frame_rows || !cs_rows) {
-        free(frame_rows);
-        free(cs_rows);
-        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    int64_t upid = 0;
-    int rc = tdb_process_add(a->db, trace_id, m->pid >= 0 ? &m->pid : NULL, m->process, &upid, err);
+    int64_t *thread_rows = calloc(nt ? nt : 1, sizeof *thread_rows);
+    int64_t *thread_upid = calloc(nt ? nt : 1, sizeof *thread_upid);
+    int rc = frame_rows && cs_rows && thread_rows && thread_upid
+                 ? 0
+                 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!rc)
+        rc = store_processes(a, p, trace_id, thread_upid, err);
     for (uint32_t i = 0; i < nf && !rc; i++) {
         const tt_stack_frame *f = tt_profile_frame(p, i);
         tdb_frame row = {.trace_id = trace_id, .name = f->name, .raw_name = f->raw_name,
                          .kind = tt_frame_kind_name(f->kind), .have_rel_pc = f->has_rel_pc,
-                         .rel_pc = (int64_t)f->rel_pc};
+                         .rel_pc = (int64_t)f->rel_pc, .file = f->file, .line = f->line};
         if (f->module && f->kind != TT_FRAME_JAVA)
             rc = module_row(sc, f, NULL, &row.module_id);
         uint32_t k;
@@ -231,19 +318,23 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
         rc = tdb_callsite_add(a->db, trace_id, cs->parent != TT_NONE ? cs_rows[cs->parent] : 0,
                               cs->depth, frame_rows[cs->frame], &cs_rows[i], err);
     }
-    sctx c = {.a = a, .p = p, .trace_id = trace_id, .frame_rows = frame_rows,
-              .cs_rows = cs_rows, .err = err};
-    tt_vec_init(&c.ids, sizeof(int64_t));
-    if (!rc)
-        rc = tdb_next_id(a->db, "slice", &c.next_id, err);
+    /* every thread first: slices refer to their wakers */
     for (uint32_t u = 0; u < nt && !rc; u++) {
         const tt_thread *t = tt_profile_thread(p, u);
         tt_buf name = {0};
         tt_thread_format(&name, p, u);
-        rc = tdb_thread_add(a->db, trace_id, upid, &t->tid, name.data, t->is_main, &c.db_utid, err);
+        rc = tdb_thread_add(a->db, trace_id, thread_upid[u], &t->tid, name.data, t->is_main,
+                            &thread_rows[u], err);
         tt_buf_free(&name);
-        if (!rc)
-            rc = store_runs(&c, u, m, err);
+    }
+    sctx c = {.a = a, .p = p, .trace_id = trace_id, .frame_rows = frame_rows,
+              .cs_rows = cs_rows, .thread_rows = thread_rows, .err = err};
+    tt_vec_init(&c.ids, sizeof(int64_t));
+    if (!rc)
+        rc = tdb_next_id(a->db, "slice", &c.next_id, err);
+    for (uint32_t u = 0; u < nt && !rc; u++) {
+        c.db_utid = thread_rows[u];
+        rc = store_runs(&c, u, m, err);
         if (!rc && !m->timeless) {
             tt_slice_opts so;
             tt_slice_opts_init(&so);
@@ -262,6 +353,8 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
     tt_vec_free(&c.ids);
     free(frame_rows);
     free(cs_rows);
+    free(thread_rows);
+    free(thread_upid);
     return rc;
 }
 

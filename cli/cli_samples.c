@@ -11,7 +11,7 @@
 #include "cli_load.h"
 
 static const char *const kinds[] = {"auto", "btrace", "btrace-mapping", "perf", "folded",
-                                    "samples-jsonl", "beat", NULL};
+                                    "samples-jsonl", "beat", "database", NULL};
 
 void cli_samples_opts_init(cli_samples_opts *o)
 {
@@ -224,6 +224,14 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
             mapping = files[i];
             mapping_i = i;
         }
+        if (kinds_of[i] == TT_SKIND_DATABASE) {
+            if (!strcmp(files[i], "-"))
+                cli_errorf("<stdin>: a tracetool database is read from a file: give its path");
+            else
+                cli_errorf("%s: a tracetool database: use 'tracetool export' (with the database "
+                           "as its only input) or 'tracetool query'", files[i]);
+            rc = CLI_BAD;
+        }
         if (kinds_of[i] == TT_SKIND_BEAT && !o->allow_beat) {
             cli_errorf("%s: a method-beat buffer: use 'tracetool beat' or 'tracetool export'",
                        files[i]);
@@ -419,6 +427,17 @@ int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *c
 int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,
                         const cli_samples_opts *o)
 {
+    int rc = cli_samples_threads_any(out, n, p, o);
+    if (!rc && o->nthreads && !*n) {
+        cli_errorf("no thread matches --thread %s", o->threads[0]);
+        rc = CLI_BAD;
+    }
+    return rc;
+}
+
+int cli_samples_threads_any(uint32_t **out, size_t *n, const tt_profile *p,
+                            const cli_samples_opts *o)
+{
     *out = NULL;
     *n = 0;
     if (!o->nthreads)
@@ -445,8 +464,7 @@ int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,
     tt_buf_free(&b);
     if (!*n) {
         free(sel);
-        cli_errorf("no thread matches --thread %s", o->threads[0]);
-        return CLI_BAD;
+        return 0;
     }
     *out = sel;
     return 0;

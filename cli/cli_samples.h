@@ -61,8 +61,12 @@ int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *c
  * symbolicates it when o->sym names executables or symbol directories. */
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
                      cli_ctx *ctx);
-/* Selected utids for --thread (NULL when all); owned by the caller (free()). */
+/* Selected utids for --thread (NULL when all); owned by the caller (free()). No match is an
+ * error. */
 int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,
                         const cli_samples_opts *o);
+/* The same, but no match gives *n = 0 and no error. */
+int cli_samples_threads_any(uint32_t **out, size_t *n, const tt_profile *p,
+                            const cli_samples_opts *o);
 
 #endif

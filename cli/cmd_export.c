@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_samples.h"
+#include "../sqlite/tdb.h"
 
 static const char usage[] =
     "usage: tracetool export --format chrome|folded|speedscope [-o FILE]\n"
@@ -17,6 +18,9 @@ static const char usage[] =
     "                        [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                        [--frame-identity name|address] [--keep-runtime-frames]\n"
     "                        [-e FILE]... [--symbols DIR]... [--kind KIND] INPUT...\n"
+    "       tracetool export --format chrome|folded|speedscope [-o FILE] [--trace ID]...\n"
+    "                        [--chrome-events x|be] [--chrome-samples] [--relative-time]\n"
+    "                        [--weight W] [--folded-root R] [--thread NAME|TID]... DATABASE\n"
     "\n"
     "      --format FMT        chrome (trace-event JSON), folded, speedscope\n"
     "  -o, --output FILE       write to FILE instead of standard output\n"
@@ -38,10 +42,13 @@ static const char usage[] =
     "      --keep-runtime-frames  keep btrace <runtime ...> frames\n"
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
-    "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat)\n"
+    "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat,\n"
+    "                          database)\n"
+    "      --trace ID          DATABASE: only this trace (repeatable; default: every trace\n"
+    "                          with sampled stacks)\n"
     "  -h, --help              show this help\n";
 
-enum { O_FORMAT = 256, O_CEV, O_CSAMPLES, O_REL, O_WEIGHT, O_ROOT };
+enum { O_FORMAT = 256, O_CEV, O_CSAMPLES, O_REL, O_WEIGHT, O_ROOT, O_TRACE };
 
 static const struct option longopts[] = {
     {"format", required_argument, NULL, O_FORMAT},
@@ -52,6 +59,7 @@ static const struct option longopts[] = {
     {"weight", required_argument, NULL, O_WEIGHT},
     {"folded-root", required_argument, NULL, O_ROOT},
     {"mapping", required_argument, NULL, 'm'},
+    {"trace", required_argument, NULL, O_TRACE},
     CLI_SAMPLES_LONGOPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -71,6 +79,290 @@ static int write_out(void *ctx, const char *p, size_t n)
     return fwrite(p, 1, n, s->f) == n ? 0 : -1;
 }
 
+static int open_out(sink *s, const char *outpath)
+{
+    s->f = NULL;
+    if (outpath && !(s->f = fopen(outpath, "w"))) {
+        cli_errorf("%s: cannot create: %s", outpath, strerror(errno));
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+/* Closes the output; a write error of the document (x) or of the close is reported. */
+static int close_out(sink *s, const char *outpath, int x, const tt_error *err)
+{
+    int rc = 0;
+    if (x == TT_EIO)
+        cli_errorf("%s: write error: %s", outpath ? outpath : "standard output",
+                   strerror(errno));
+    if (x)
+        rc = x == TT_EIO ? CLI_BAD : cli_err(err);
+    if (s->f && fclose(s->f) && !rc) {
+        cli_errorf("%s: write error: %s", outpath, strerror(errno));
+        rc = CLI_BAD;
+    }
+    return rc;
+}
+
+static int export_raw(char **files, size_t n, int format, tt_export_opts *eo,
+                      cli_samples_opts *so, const char *outpath, cli_ctx *ctx)
+{
+    tt_profile *p = NULL;
+    int rc = cli_samples_load(&p, files, n, so, ctx);
+    if (rc)
+        return rc;
+    uint32_t *sel = NULL;
+    size_t nsel = 0;
+    if ((rc = cli_samples_threads(&sel, &nsel, p, so))) {
+        tt_profile_free(p);
+        return rc;
+    }
+    eo->threads = sel;
+    eo->n_threads = nsel;
+    sink s;
+    tt_error err = {0};
+    if (!(rc = open_out(&s, outpath))) {
+        int x = format == TT_EXPORT_CHROME   ? tt_export_chrome(p, eo, write_out, &s, &err)
+                : format == TT_EXPORT_FOLDED ? tt_export_folded(p, eo, write_out, &s, &err)
+                                             : tt_export_speedscope(p, eo, write_out, &s, &err);
+        rc = close_out(&s, outpath, x, &err);
+    }
+    if (!rc)
+        cli_stats_report(ctx->stats);
+    free(sel);
+    tt_profile_free(p);
+    return rc;
+}
+
+/* ---- a database written by analyze ---- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* "1, 3, 4" (the ids of the traces with samples), shortened with "..." to fit, or "none". */
+static void list_ids(char *b, size_t size, const tdb_trace_info *t, size_t nt)
+{
+    size_t len = 0;
+    b[0] = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (!t[i].has_samples)
+            continue;
+        char one[32];
+        int k = snprintf(one, sizeof one, "%s%lld", len ? ", " : "", (long long)t[i].id);
+        if (len + (size_t)k + 5 > size) {
+            snprintf(b + len, size - len, ", ...");
+            return;
+        }
+        memcpy(b + len, one, (size_t)k + 1);
+        len += (size_t)k;
+    }
+    if (!len)
+        snprintf(b, size, "none");
+}
+
+/* The traces to export, in id order: those asked for with --trace (each must hold sampled
+ * stacks), else every trace that does. */
+static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
+                         int64_t *want, size_t nwant)
+{
+    *out = NULL;
+    *n = 0;
+    tdb_trace_info *t;
+    size_t nt;
+    tt_error err = {0};
+    if (tdb_trace_list(&t, &nt, db, &err))
+        return cli_err(&err);
+    int64_t *sel = malloc((nt + nwant + 1) * sizeof *sel);
+    int rc = sel ? 0 : (cli_errorf("out of memory"), CLI_BAD);
+    qsort(want, nwant, sizeof *want, cmp_i64);
+    for (size_t i = 0; i < nwant && !rc; i++) {
+        if (i && want[i] == want[i - 1])
+            continue;
+        tdb_trace_info key = {.id = want[i]};
+        const tdb_trace_info *f = NULL;
+        for (size_t lo = 0, hi = nt; lo < hi && !f;) { /* t is in id order */
+            size_t m = lo + (hi - lo) / 2;
+            if (t[m].id == key.id)
+                f = &t[m];
+            else if (t[m].id < key.id)
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        if (!f) {
+            char ids[160];
+            list_ids(ids, sizeof ids, t, nt);
+            cli_errorf("%s: no trace %lld (traces with sampled stacks: %s)", path,
+                       (long long)want[i], ids);
+            rc = CLI_BAD;
+        } else if (!f->has_samples) {
+            cli_errorf("%s: trace %lld (%s) has no sampled stacks to export%s", path,
+                       (long long)want[i], f->source_format,
+                       f->has_slices ? " (method-beat slices: export the beat buffer itself)"
+                                     : "");
+            rc = CLI_BAD;
+        } else {
+            sel[(*n)++] = want[i];
+        }
+    }
+    for (size_t i = 0; i < nt && !nwant && !rc; i++)
+        if (t[i].has_samples)
+            sel[(*n)++] = t[i].id;
+    if (!rc && !*n) {
+        cli_errorf("%s: no trace with sampled stacks (analyze writes them for btrace, perf "
+                   "script, folded and JSON-lines samples inputs)", path);
+        rc = CLI_BAD;
+    }
+    free(t);
+    if (rc) {
+        free(sel);
+        *n = 0;
+        return rc;
+    }
+    *out = sel;
+    return 0;
+}
+
+typedef struct dbx {
+    tdb_db *db;
+    const char *path;
+    int format;
+    const tt_export_opts *eo;
+    const cli_samples_opts *so;
+    tt_export *x;
+    size_t nsel, added;
+    cli_ctx *ctx;
+} dbx;
+
+/* Loads and writes one trace; a trace the format cannot show is skipped (and counted) when
+ * there are several. */
+static int export_trace(dbx *d, int64_t id)
+{
+    tt_error err = {0};
+    tt_profile *p;
+    if (tdb_profile_load(&p, d->db, id, &err))
+        return cli_err(&err);
+    const tt_profile_meta *m = tt_profile_meta_get(p);
+    int wall = d->eo->weight == TT_WEIGHT_WALL || d->eo->weight == TT_WEIGHT_CPU;
+    char label[48], why[160];
+    snprintf(label, sizeof label, "trace %lld", (long long)id);
+    if (d->nsel > 1 && m->timeless && (d->format == TT_EXPORT_CHROME || wall)) {
+        snprintf(why, sizeof why, "%s (%s) has no timestamps: left out (%s)", label,
+                 m->source_format, d->format == TT_EXPORT_CHROME ? "Chrome JSON shows slices"
+                                                                 : "--weight needs times");
+        tt_stats_add(d->ctx->stats, "export_trace_skipped", d->path, TT_SEV_WARN, 1, why);
+        tt_profile_free(p);
+        return 0;
+    }
+    uint32_t *sel = NULL;
+    size_t n = 0;
+    int rc = cli_samples_threads_any(&sel, &n, p, d->so);
+    if (!rc && (!d->so->nthreads || n)) {
+        tt_export_part part = {d->nsel > 1 ? label : NULL, id, sel, n};
+        rc = tt_export_add(d->x, p, &part, &err);
+        if (rc)
+            rc = rc == TT_EIO ? rc : cli_err(&err);
+        else
+            d->added++;
+    }
+    free(sel);
+    tt_profile_free(p);
+    return rc;
+}
+
+static int export_db(const char *path, int64_t *want, size_t nwant, int format,
+                     const tt_export_opts *eo, const cli_samples_opts *so, const char *outpath,
+                     cli_ctx *ctx)
+{
+    tt_error err = {0};
+    dbx d = {.path = path, .format = format, .eo = eo, .so = so, .ctx = ctx};
+    int newer;
+    if (tdb_open_read(&d.db, path, 0, &newer, &err))
+        return cli_err(&err);
+    if (newer)
+        cli_warnf("%s: written by a newer tracetool (schema > %d): columns may be missing",
+                  path, TDB_SCHEMA_VERSION);
+    int64_t *ids = NULL;
+    int rc = select_traces(&ids, &d.nsel, d.db, path, want, nwant);
+    sink s = {NULL};
+    if (!rc)
+        rc = open_out(&s, outpath);
+    if (rc) {
+        free(ids);
+        tdb_close(d.db);
+        return rc;
+    }
+    char doc[512];
+    snprintf(doc, sizeof doc, "%s (%zu traces)", path, d.nsel);
+    int x = tt_export_open(&d.x, format, eo, d.nsel, doc, write_out, &s, &err);
+    for (size_t i = 0; i < d.nsel && !x && !rc; i++) {
+        rc = export_trace(&d, ids[i]);
+        if (rc == TT_EIO)
+            x = rc, rc = 0;
+    }
+    if (!x && !rc && !d.added) {
+        if (so->nthreads)
+            cli_errorf("no thread matches --thread %s", so->threads[0]);
+        else
+            cli_errorf("%s: no selected trace has timestamps: use --format folded or "
+                       "speedscope (with --weight samples or period)", path);
+        rc = CLI_BAD;
+    }
+    if (!x && !rc)
+        x = tt_export_close(d.x, &err);
+    int crc = close_out(&s, outpath, x, &err);
+    if (!rc)
+        rc = crc;
+    if (!rc)
+        cli_stats_report(ctx->stats);
+    tt_export_free(d.x);
+    free(ids);
+    tdb_close(d.db);
+    return rc;
+}
+
+/* 1 when path holds an SQLite database (standard input is never one: it is read once). */
+static int is_database(const char *path, int kind)
+{
+    if (kind == TT_SKIND_DATABASE)
+        return 1;
+    if (kind != TT_SKIND_UNKNOWN || !strcmp(path, "-"))
+        return 0;
+    tt_input *in;
+    tt_error err = {0};
+    const unsigned char *p;
+    size_t n;
+    if (tt_input_open(&in, path, &err))
+        return 0; /* the raw reader reports it */
+    int db = !tt_input_peek(in, &p, &n, 16, &err) && tt_samples_detect(p, n) == TT_SKIND_DATABASE;
+    tt_input_close(in);
+    return db;
+}
+
+/* Options that only apply to raw inputs: the first one given, for the error message. */
+static const char *raw_only(int ch)
+{
+    switch (ch) {
+    case 'm': return "-m";
+    case 'e': return "-e";
+    case CLI_SYM_O_SYMBOLS: return "--symbols";
+    case CS_EVENT: return "--event";
+    case CS_IDENT: return "--frame-identity";
+    case CS_KEEP_RT: return "--keep-runtime-frames";
+    case CS_MAXGAP: return "--max-gap";
+    case CS_SLICE_END: return "--slice-end";
+    case CS_END_PAD: return "--end-pad";
+    case CS_NO_MSG_SPLIT: return "--no-msg-split";
+    case CS_LOOP: return "--loop-frame";
+    case CS_MARK_GAPS: return "--mark-gaps";
+    default: return NULL;
+    }
+}
+
 int cmd_export(int argc, char **argv, cli_ctx *ctx)
 {
     static const char *const formats[] = {"chrome", "folded", "speedscope", NULL};
@@ -84,9 +376,13 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     tt_export_opts_init(&eo);
     eo.version = TRACETOOL_VERSION;
     int format = -1, v;
-    const char *outpath = NULL;
+    const char *outpath = NULL, *raw_opt = NULL;
+    int64_t want[64];
+    size_t nwant = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "+o:m:e:h", longopts, NULL)) != -1) {
+        if (!raw_opt)
+            raw_opt = raw_only(ch);
         int r = cli_samples_opt(&so, ch, optarg);
         if (r < 0)
             return CLI_BAD;
@@ -115,6 +411,15 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
                 return CLI_BAD;
             eo.folded_root = v;
             break;
+        case O_TRACE:
+            if (nwant == 64) {
+                cli_errorf("too many --trace options (at most 64)");
+                return CLI_BAD;
+            }
+            if (cli_opt_i64("--trace", optarg, &want[nwant]))
+                return CLI_BAD;
+            nwant++;
+            break;
         case 'm':
             if (so.nmaps == 64) {
                 cli_errorf("too many -m options (at most 64)");
@@ -134,42 +439,26 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("export: missing INPUT");
         return cli_usage(usage, 1);
     }
-    tt_profile *p = NULL;
-    int rc = cli_samples_load(&p, argv + optind, (size_t)(argc - optind), &so, ctx);
-    if (rc)
-        return rc;
-    uint32_t *sel = NULL;
-    size_t nsel = 0;
-    if ((rc = cli_samples_threads(&sel, &nsel, p, &so))) {
-        tt_profile_free(p);
-        return rc;
+    char **files = argv + optind;
+    size_t n = (size_t)(argc - optind), ndb = 0;
+    for (size_t i = 0; i < n; i++)
+        ndb += (size_t)is_database(files[i], so.kind);
+    if (ndb && n > 1) {
+        cli_errorf("export: a database is exported on its own: give it as the only INPUT "
+                   "(analyze raw inputs into it first)");
+        return CLI_BAD;
+    }
+    if (ndb && raw_opt) {
+        cli_errorf("export: %s applies to raw inputs; %s holds what analyze built from them",
+                   raw_opt, files[0]);
+        return CLI_BAD;
+    }
+    if (!ndb && nwant) {
+        cli_errorf("export: --trace selects traces of a database written by tracetool analyze");
+        return CLI_BAD;
     }
     eo.slice = so.slice;
-    eo.threads = sel;
-    eo.n_threads = nsel;
-    sink s = {NULL};
-    if (outpath && !(s.f = fopen(outpath, "w"))) {
-        cli_errorf("%s: cannot create: %s", outpath, strerror(errno));
-        rc = CLI_BAD;
-    }
-    tt_error err = {0};
-    if (!rc) {
-        int x = format == 0   ? tt_export_chrome(p, &eo, write_out, &s, &err)
-                : format == 1 ? tt_export_folded(p, &eo, write_out, &s, &err)
-                              : tt_export_speedscope(p, &eo, write_out, &s, &err);
-        if (x == TT_EIO)
-            cli_errorf("%s: write error: %s", outpath ? outpath : "standard output",
-                       strerror(errno));
-        if (x)
-            rc = x == TT_EIO ? CLI_BAD : cli_err(&err);
-    }
-    if (s.f && fclose(s.f) && !rc) {
-        cli_errorf("%s: write error: %s", outpath, strerror(errno));
-        rc = CLI_BAD;
-    }
-    if (!rc)
-        cli_stats_report(ctx->stats);
-    free(sel);
-    tt_profile_free(p);
-    return rc;
+    if (ndb)
+        return export_db(files[0], want, nwant, format, &eo, &so, outpath, ctx);
+    return export_raw(files, n, format, &eo, &so, outpath, ctx);
 }

@@ -168,7 +168,8 @@ static const char *dup0(tt_profile *p, const char *s)
 
 static int rebuild_ftab(tt_profile *p);
 
-int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f)
+/* Interns f, or appends it without looking for an equal frame when !merge. */
+static int frame_put(tt_profile *p, uint32_t *id, const tt_stack_frame *f, int merge)
 {
     if (p->ftab_stale && rebuild_ftab(p))
         return TT_ENOMEM;
@@ -186,7 +187,7 @@ int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f)
     key.name = name;
     fkey k = {&key, p->identity};
     uint64_t h = frame_hash(p->identity, &key);
-    uint32_t found = tt__idtab_find(&p->ftab, h, frame_eq, p, &k);
+    uint32_t found = merge ? tt__idtab_find(&p->ftab, h, frame_eq, p, &k) : TT_NONE;
     int rc = 0;
     if (found != TT_NONE) {
         *id = found;
@@ -213,6 +214,16 @@ out:
     if (name != small)
         free(name);
     return rc;
+}
+
+int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f)
+{
+    return frame_put(p, id, f, 1);
+}
+
+int tt_frame_add(tt_profile *p, uint32_t *id, const tt_stack_frame *f)
+{
+    return frame_put(p, id, f, 0);
 }
 
 int tt__frame_simple(tt_profile *p, uint32_t *id, const char *name, size_t n, int kind,
@@ -377,6 +388,26 @@ int tt_callsite_intern(tt_profile *p, uint32_t *leaf, const uint32_t *frames, si
     if (n == 0 || n > TT_MAX_STACK_DEPTH)
         return TT_EINVAL;
     return intern_from(p, leaf, TT_NONE, 0, frames, n, NULL);
+}
+
+int tt_callsite_child(tt_profile *p, uint32_t *id, uint32_t parent, uint32_t frame)
+{
+    if (frame >= p->frames.len || (parent != TT_NONE && parent >= p->callsites.len))
+        return TT_EINVAL;
+    uint32_t depth =
+        parent == TT_NONE ? 0 : TT_VEC_AT(&p->callsites, tt_callsite, parent).depth + 1;
+    if (depth >= TT_MAX_STACK_DEPTH)
+        return TT_ELIMIT;
+    uint64_t key = ((uint64_t)parent << 32) | frame;
+    if (tt__map_get(&p->csmap, key, id))
+        return 0;
+    if (p->callsites.len >= TT_NONE - 1)
+        return TT_ELIMIT;
+    tt_callsite c = {parent, frame, depth};
+    if (!tt_vec_push(&p->callsites, &c))
+        return TT_ENOMEM;
+    *id = (uint32_t)(p->callsites.len - 1);
+    return tt__map_put(&p->csmap, key, *id) ? TT_ENOMEM : 0;
 }
 
 int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n,

@@ -2,6 +2,7 @@
  * formatting, streaming flush, run weights; input-kind detection by content (cli.md). */
 #include "tt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt_int.h"
@@ -92,6 +93,116 @@ int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap
     return e > b ? e - b : 0;
 }
 
+struct tt_export {
+    int format;
+    const tt_export_opts *o;
+    size_t n_parts, parts;
+    void *impl; /* tt__chrome, tt__folded or tt__speedscope */
+};
+
+int tt_export_open(tt_export **out, int format, const tt_export_opts *o, size_t n_parts,
+                   const char *doc_name, tt_write_fn fn, void *ctx, tt_error *err)
+{
+    *out = NULL;
+    tt_export *x = calloc(1, sizeof *x);
+    int rc = x ? 0 : TT_ENOMEM;
+    if (!rc) {
+        x->format = format;
+        x->o = o;
+        x->n_parts = n_parts;
+        if (format == TT_EXPORT_CHROME)
+            rc = tt__chrome_open((tt__chrome **)&x->impl, o, fn, ctx);
+        else if (format == TT_EXPORT_FOLDED)
+            rc = tt__folded_open((tt__folded **)&x->impl, o, fn, ctx);
+        else if (format == TT_EXPORT_SPEEDSCOPE)
+            rc = tt__speedscope_open((tt__speedscope **)&x->impl, o, n_parts, doc_name, fn,
+                                     ctx);
+        else
+            rc = TT_EINVAL;
+    }
+    if (rc) {
+        free(x);
+        return tt_error_set(err, rc, NULL, 0, 0,
+                            rc == TT_EINVAL ? "unknown export format" : "out of memory");
+    }
+    *out = x;
+    return 0;
+}
+
+int tt_export_add(tt_export *x, tt_profile *p, const tt_export_part *part, tt_error *err)
+{
+    if (x->parts >= x->n_parts || !p->finished)
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "export: unexpected part");
+    tt_export_opts o = *x->o; /* the part's thread selection */
+    o.threads = part->threads;
+    o.n_threads = part->n_threads;
+    int rc;
+    if (x->format == TT_EXPORT_CHROME)
+        rc = tt__chrome_add(x->impl, p, &o, part, err);
+    else if (x->format == TT_EXPORT_FOLDED)
+        rc = tt__folded_add(x->impl, p, &o, part->label, err);
+    else
+        rc = tt__speedscope_add(x->impl, p, &o, part, err);
+    if (!rc)
+        x->parts++;
+    return rc;
+}
+
+int tt_export_close(tt_export *x, tt_error *err)
+{
+    if (x->format == TT_EXPORT_CHROME)
+        return tt__chrome_close(x->impl, err);
+    if (x->format == TT_EXPORT_FOLDED)
+        return tt__folded_close(x->impl, err);
+    return tt__speedscope_close(x->impl, err);
+}
+
+void tt_export_free(tt_export *x)
+{
+    if (!x)
+        return;
+    if (x->format == TT_EXPORT_CHROME)
+        tt__chrome_free(x->impl);
+    else if (x->format == TT_EXPORT_FOLDED)
+        tt__folded_free(x->impl);
+    else
+        tt__speedscope_free(x->impl);
+    free(x);
+}
+
+static int export_one(int format, tt_profile *p, const tt_export_opts *o, tt_write_fn fn,
+                      void *ctx, tt_error *err)
+{
+    tt_export *x;
+    int rc = tt_export_open(&x, format, o, 1, NULL, fn, ctx, err);
+    if (rc)
+        return rc;
+    tt_export_part part = {NULL, 0, o->threads, o->n_threads};
+    rc = tt_export_add(x, p, &part, err);
+    if (!rc)
+        rc = tt_export_close(x, err);
+    tt_export_free(x);
+    return rc;
+}
+
+int tt_export_chrome(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
+                     tt_error *err)
+{
+    return export_one(TT_EXPORT_CHROME, p, o, fn, ctx, err);
+}
+
+int tt_export_folded(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
+                     tt_error *err)
+{
+    return export_one(TT_EXPORT_FOLDED, p, o, fn, ctx, err);
+}
+
+int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
+                         tt_error *err)
+{
+    return export_one(TT_EXPORT_SPEEDSCOPE, p, o, fn, ctx, err);
+}
+
 const char *tt_samples_kind_name(int kind)
 {
     switch (kind) {
@@ -101,6 +212,7 @@ const char *tt_samples_kind_name(int kind)
     case TT_SKIND_FOLDED: return "folded";
     case TT_SKIND_JSONL: return "samples-jsonl";
     case TT_SKIND_BEAT: return "beat";
+    case TT_SKIND_DATABASE: return "database";
     default: return "unknown";
     }
 }
@@ -137,6 +249,8 @@ static int perf_header(const char *s, size_t n)
 
 int tt_samples_detect(const unsigned char *p, size_t n)
 {
+    if (n >= 16 && !memcmp(p, "SQLite format 3", 16)) /* a database written by analyze */
+        return TT_SKIND_DATABASE;
     if (n >= 4 && p[0] == 4 && p[1] == 3 && p[2] == 2 && p[3] == 1)
         return TT_SKIND_BTRACE;
     if (n >= 12 && !memcmp(p, "\0\0\0\0\0\0\0\0\1\0\0\0", 12))

@@ -3,6 +3,8 @@
  * process/thread names, wake-up flow arrows; streamed thread by thread. */
 #include "tt.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt_int.h"
@@ -46,6 +48,10 @@ typedef struct cx {
     int first;      /* no event written yet */
     uint64_t flow_id;
     int64_t pid, tid;  /* of the thread being written */
+    int64_t pid_off;   /* added to the pids of the current part */
+    tt__map pids;      /* pids (after pid_off) of the parts written so far */
+    size_t parts;      /* parts added */
+    char src[64], clock[32]; /* of the parts: one value, or "mixed" */
     tt_vec open;       /* B/E mode: indices of open slices */
     tt_buf names;      /* JSON-escaped frame names, quoted, back to back */
     tt_vec name_end;   /* size_t per frame id: end offset in names */
@@ -104,11 +110,16 @@ static const char *frame_name(cx *c, uint32_t frame, size_t *n)
     return c->names.data + b;
 }
 
-static int64_t pid_of(const cx *c, const tt_thread *t)
+static int64_t raw_pid(const cx *c, const tt_thread *t)
 {
     if (t->pid >= 0)
         return t->pid;
     return c->p->meta.pid >= 0 ? c->p->meta.pid : 0;
+}
+
+static int64_t pid_of(const cx *c, const tt_thread *t)
+{
+    return raw_pid(c, t) + c->pid_off;
 }
 
 static int64_t tid_of(const tt_thread *t) { return t->tid >= 0 ? t->tid : 0; }
@@ -163,7 +174,7 @@ static const char *cat_of(const tt_slice *s)
 {
     if (s->is_synthetic)
         return "synthetic";
-    return s->end_kind == TT_ENDK_EXACT ? "beat" : "sampled";
+    return s->is_instrumented || s->end_kind == TT_ENDK_EXACT ? "beat" : "sampled";
 }
 
 static void defer_copy(cx *c, char *dst, const char *src, size_t n)
@@ -478,80 +489,161 @@ static int write_thread(cx *c, uint32_t utid, tt_vec *sl)
     return tt__flush(&c->w, c->fn, c->ctx, 0, c->err);
 }
 
-static void process_names(cx *c)
+/* One process_name per distinct pid, in thread order: the meta name for the meta pid, else
+ * the name of the first thread whose tid is the pid, else unknown; a label is appended. */
+static int process_names(cx *c, const char *label)
 {
-    /* one process_name per distinct pid: the main thread's name, the meta name, or unknown */
     size_t nt = tt_profile_nthreads(c->p);
-    for (size_t i = 0; i < nt; i++) {
-        const tt_thread *t = tt_profile_thread(c->p, (uint32_t)i);
-        int64_t pid = pid_of(c, t);
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = pid_of(c, tt_profile_thread(c->p, (uint32_t)j)) == pid;
-        if (seen)
-            continue;
+    tt__map idx = {0}; /* pid -> index into order */
+    tt_vec order;      /* uint32_t: a thread of each distinct pid, first seen first */
+    tt_vec_init(&order, sizeof(uint32_t));
+    uint32_t *namer = malloc((nt ? nt : 1) * sizeof *namer); /* per order entry */
+    int rc = namer ? 0 : TT_ENOMEM;
+    for (uint32_t i = 0; i < nt && !rc; i++) {
+        const tt_thread *t = tt_profile_thread(c->p, i);
+        uint64_t pid = (uint64_t)raw_pid(c, t);
+        uint32_t k;
+        if (!tt__map_get(&idx, pid, &k)) {
+            k = (uint32_t)order.len;
+            namer[k] = TT_NONE;
+            if (!tt_vec_push(&order, &i) || tt__map_put(&idx, pid, k))
+                rc = TT_ENOMEM;
+        }
+        if (!rc && namer[k] == TT_NONE && t->tid == raw_pid(c, t) && t->name)
+            namer[k] = i;
+    }
+    for (size_t k = 0; k < order.len && !rc; k++) {
+        const tt_thread *t = tt_profile_thread(c->p, TT_VEC_AT(&order, uint32_t, k));
+        int64_t pid = raw_pid(c, t);
         const char *name = NULL;
         if (pid == c->p->meta.pid && c->p->meta.process)
             name = c->p->meta.process;
-        for (size_t j = 0; j < nt && !name; j++) {
-            const tt_thread *u = tt_profile_thread(c->p, (uint32_t)j);
-            if (pid_of(c, u) == pid && u->tid == pid && u->name)
-                name = u->name;
-        }
-        meta_ev(c, pid, pid, "process_name", "name", name ? name : "unknown", 0);
+        else if (namer[k] != TT_NONE)
+            name = tt_profile_thread(c->p, namer[k])->name;
+        c->tmp.len = 0;
+        tt_buf_puts(&c->tmp, name ? name : "unknown");
+        if (label)
+            tt_buf_printf(&c->tmp, " (%s)", label);
+        meta_ev(c, pid + c->pid_off, pid + c->pid_off, "process_name", "name", c->tmp.data, 0);
     }
+    free(namer);
+    tt_vec_free(&order);
+    tt__map_free(&idx);
+    return rc;
 }
 
-int tt_export_chrome(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
-                     tt_error *err)
+/* A part whose pids an earlier part used moves to id * 10^7 + pid (its own process). */
+static int choose_pids(cx *c, int64_t id)
+{
+    c->pid_off = 0;
+    size_t nt = tt_profile_nthreads(c->p);
+    int clash = 0;
+    for (uint32_t i = 0; i < nt && !clash; i++) {
+        uint32_t v;
+        clash = tt__map_get(&c->pids, (uint64_t)raw_pid(c, tt_profile_thread(c->p, i)), &v);
+    }
+    if (clash)
+        c->pid_off = id * 10000000;
+    for (uint32_t i = 0; i < nt; i++)
+        if (tt__map_put(&c->pids, (uint64_t)pid_of(c, tt_profile_thread(c->p, i)), 1))
+            return TT_ENOMEM;
+    return 0;
+}
+
+static void same_or_mixed(char *dst, size_t cap, const char *v, int first)
+{
+    if (first)
+        snprintf(dst, cap, "%s", v);
+    else if (strcmp(dst, v))
+        snprintf(dst, cap, "mixed");
+}
+
+struct tt__chrome {
+    cx c;
+};
+
+int tt__chrome_open(tt__chrome **out, const tt_export_opts *o, tt_write_fn fn, void *ctx)
+{
+    tt__chrome *x = calloc(1, sizeof *x);
+    if (!x)
+        return TT_ENOMEM;
+    cx *c = &x->c;
+    c->o = o;
+    c->fn = fn;
+    c->ctx = ctx;
+    c->first = 1;
+    tt_jsonw_init(&c->w, 0);
+    tt_vec_init(&c->open, sizeof(uint32_t));
+    tt_vec_init(&c->name_end, sizeof(size_t));
+    for (int k = 0; k < TT_CTR_COUNT; k++)
+        c->ctr_key_n[k] = (size_t)snprintf(c->ctr_key[k], sizeof c->ctr_key[k], ",\"%s\":",
+                                           tt_counter_name(k));
+    tt_buf_puts(&c->w.buf, "{\"traceEvents\":[\n");
+    *out = x;
+    return 0;
+}
+
+void tt__chrome_free(tt__chrome *x)
+{
+    if (!x)
+        return;
+    tt_jsonw_free(&x->c.w);
+    tt_vec_free(&x->c.open);
+    tt_vec_free(&x->c.name_end);
+    tt_buf_free(&x->c.names);
+    tt_buf_free(&x->c.tmp);
+    tt__map_free(&x->c.pids);
+    free(x);
+}
+
+int tt__chrome_add(tt__chrome *x, tt_profile *p, const tt_export_opts *o,
+                   const tt_export_part *part, tt_error *err)
 {
     if (p->meta.timeless)
         return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
                             "the input has no timestamps (folded stacks): Chrome JSON needs "
                             "slices; use --format folded or speedscope");
-    cx c;
-    memset(&c, 0, sizeof c);
-    c.p = p;
-    c.o = o;
-    c.fn = fn;
-    c.ctx = ctx;
-    c.err = err;
-    c.first = 1;
-    c.base = o->relative_time ? tt__profile_start(p) : 0;
-    for (int k = 0; k < TT_CTR_COUNT; k++)
-        c.ctr_key_n[k] = (size_t)snprintf(c.ctr_key[k], sizeof c.ctr_key[k], ",\"%s\":",
-                                          tt_counter_name(k));
-    tt_jsonw_init(&c.w, 0);
-    tt_vec_init(&c.open, sizeof(uint32_t));
-    tt_vec_init(&c.name_end, sizeof(size_t));
-    tt_buf_puts(&c.w.buf, "{\"traceEvents\":[\n");
-    process_names(&c);
+    cx *c = &x->c;
+    const tt_export_opts *doc = c->o;
+    c->p = p;
+    c->o = o;
+    c->err = err;
+    c->base = o->relative_time ? tt__profile_start(p) : 0;
+    c->names.len = 0; /* frame ids are the profile's own */
+    c->name_end.len = 0;
+    same_or_mixed(c->src, sizeof c->src, p->meta.source_format, !c->parts);
+    same_or_mixed(c->clock, sizeof c->clock, p->meta.clock, !c->parts);
+    c->parts++;
+    int rc = choose_pids(c, part->id);
+    if (!rc)
+        rc = process_names(c, part->label);
+    if (rc)
+        tt_error_set(err, rc, NULL, 0, 0, "out of memory");
     tt_vec sl;
     tt_vec_init(&sl, sizeof(tt_slice));
-    int rc = 0;
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++)
         if (tt__export_wants(o, (uint32_t)t))
-            rc = write_thread(&c, (uint32_t)t, &sl);
+            rc = write_thread(c, (uint32_t)t, &sl);
     tt_vec_free(&sl);
-    if (!rc) {
-        tt_buf_puts(&c.w.buf, "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":");
-        tt_jsonw_obj_begin(&c.w);
-        tt_jsonw_key(&c.w, "exporter");
-        c.tmp.len = 0;
-        tt_buf_printf(&c.tmp, "tracetool %s", o->version ? o->version : "");
-        tt_jsonw_str(&c.w, c.tmp.data);
-        tt_jsonw_key(&c.w, "source_format");
-        tt_jsonw_str(&c.w, p->meta.source_format);
-        tt_jsonw_key(&c.w, "clock");
-        tt_jsonw_str(&c.w, o->relative_time ? "relative" : p->meta.clock);
-        tt_jsonw_obj_end(&c.w);
-        tt_buf_puts(&c.w.buf, "}\n");
-        rc = tt__flush(&c.w, fn, ctx, 1, err);
-    }
-    tt_jsonw_free(&c.w);
-    tt_vec_free(&c.open);
-    tt_vec_free(&c.name_end);
-    tt_buf_free(&c.names);
-    tt_buf_free(&c.tmp);
+    c->o = doc;
+    c->p = NULL;
     return rc;
+}
+
+int tt__chrome_close(tt__chrome *x, tt_error *err)
+{
+    cx *c = &x->c;
+    tt_buf_puts(&c->w.buf, "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":");
+    tt_jsonw_obj_begin(&c->w);
+    tt_jsonw_key(&c->w, "exporter");
+    c->tmp.len = 0;
+    tt_buf_printf(&c->tmp, "tracetool %s", c->o->version ? c->o->version : "");
+    tt_jsonw_str(&c->w, c->tmp.data);
+    tt_jsonw_key(&c->w, "source_format");
+    tt_jsonw_str(&c->w, c->parts ? c->src : "unknown");
+    tt_jsonw_key(&c->w, "clock");
+    tt_jsonw_str(&c->w, c->o->relative_time ? "relative" : c->parts ? c->clock : "unknown");
+    tt_jsonw_obj_end(&c->w);
+    tt_buf_puts(&c->w.buf, "}\n");
+    return tt__flush(&c->w, c->fn, c->ctx, 1, err);
 }

@@ -12,11 +12,9 @@ typedef struct fline {
     int64_t w;
 } fline;
 
-static void put_name(tt_buf *b, const char *s)
+/* The format has no escaping: from start on, ';' becomes ':', line breaks and tabs blanks. */
+static void sanitize(tt_buf *b, size_t start)
 {
-    /* the format has no escaping: ';' becomes ':', line breaks and tabs blanks */
-    size_t start = b->len;
-    tt_buf_puts(b, s);
     for (size_t i = start; i < b->len; i++) {
         char c = b->data[i];
         if (c == ';')
@@ -24,6 +22,13 @@ static void put_name(tt_buf *b, const char *s)
         else if (c == '\n' || c == '\r' || c == '\t')
             b->data[i] = ' ';
     }
+}
+
+static void put_name(tt_buf *b, const char *s)
+{
+    size_t start = b->len;
+    tt_buf_puts(b, s);
+    sanitize(b, start);
 }
 
 static int add_paths(tt_buf *text, tt_vec *lines, const tt_profile *p, const int64_t *w,
@@ -37,8 +42,8 @@ static int add_paths(tt_buf *text, tt_vec *lines, const tt_profile *p, const int
         if (!w[cs])
             continue;
         fline l = {text->len, 0, w[cs]};
-        if (root) {
-            put_name(text, root);
+        if (root) { /* frame names, already sanitised */
+            tt_buf_puts(text, root);
             tt_buf_puts(text, ";");
         }
         size_t n = tt_callsite_frames(p, cs, fr, TT_MAX_STACK_DEPTH + 1);
@@ -78,8 +83,10 @@ static int sref_cmp(const void *a, const void *b)
 static int thread_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t utid,
                           const tt_export_opts *o, tt_error *err)
 {
-    if (utid < p->nfixed && p->fixed[utid].len) {
-        /* instrumented slices: self time per callsite */
+    size_t ns;
+    tt_profile_thread_order(p, utid, &ns);
+    if (!ns && utid < p->nfixed && p->fixed[utid].len) {
+        /* instrumented slices of a thread without samples: self time per callsite */
         const tt_slice *s = p->fixed[utid].data;
         for (size_t i = 0; i < p->fixed[utid].len; i++) {
             if (!w[s[i].callsite] && !tt_vec_push(touched, &s[i].callsite))
@@ -114,63 +121,99 @@ static int thread_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
     return 0;
 }
 
-int tt_export_folded(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
-                     tt_error *err)
+struct tt__folded {
+    const tt_export_opts *o;
+    tt_write_fn fn;
+    void *ctx;
+    tt_vec touched, lines; /* uint32_t callsites of the current thread; fline of all parts */
+    tt_buf text, root;     /* the paths of every line back to back; the current root */
+};
+
+int tt__folded_open(tt__folded **out, const tt_export_opts *o, tt_write_fn fn, void *ctx)
+{
+    tt__folded *f = calloc(1, sizeof *f);
+    if (!f)
+        return TT_ENOMEM;
+    f->o = o;
+    f->fn = fn;
+    f->ctx = ctx;
+    tt_vec_init(&f->touched, sizeof(uint32_t));
+    tt_vec_init(&f->lines, sizeof(fline));
+    *out = f;
+    return 0;
+}
+
+void tt__folded_free(tt__folded *f)
+{
+    if (!f)
+        return;
+    tt_vec_free(&f->touched);
+    tt_vec_free(&f->lines);
+    tt_buf_free(&f->text);
+    tt_buf_free(&f->root);
+    free(f);
+}
+
+int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const char *label,
+                   tt_error *err)
 {
     size_t nc = tt_profile_ncallsites(p);
     int64_t *w = calloc(nc ? nc : 1, sizeof *w);
-    tt_vec touched, lines;
-    tt_vec_init(&touched, sizeof(uint32_t));
-    tt_vec_init(&lines, sizeof(fline));
-    tt_buf text = {0}, root = {0};
     int rc = w ? 0 : TT_ENOMEM;
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
         if (!tt__export_wants(o, (uint32_t)t))
             continue;
-        if ((rc = thread_weights(w, &touched, p, (uint32_t)t, o, err)))
+        if ((rc = thread_weights(w, &f->touched, p, (uint32_t)t, o, err)))
             break;
-        root.len = 0;
+        f->root.len = 0;
+        if (label) /* the part is the outermost frame, also with --folded-root none */
+            put_name(&f->root, label);
+        if (label && o->folded_root != TT_ROOT_NONE)
+            tt_buf_puts(&f->root, ";");
+        size_t start = f->root.len;
         if (o->folded_root == TT_ROOT_THREAD)
-            tt_thread_format(&root, p, (uint32_t)t);
+            tt_thread_format(&f->root, p, (uint32_t)t);
         else if (o->folded_root == TT_ROOT_PROCESS)
-            tt_buf_puts(&root, p->meta.process ? p->meta.process : "unknown");
-        rc = add_paths(&text, &lines, p, w, touched.data, touched.len,
-                       o->folded_root == TT_ROOT_NONE ? NULL : root.data);
-        for (size_t i = 0; i < touched.len; i++)
-            w[TT_VEC_AT(&touched, uint32_t, i)] = 0;
-        touched.len = 0;
+            tt_buf_puts(&f->root, p->meta.process ? p->meta.process : "unknown");
+        sanitize(&f->root, start);
+        rc = add_paths(&f->text, &f->lines, p, w, f->touched.data, f->touched.len,
+                       o->folded_root == TT_ROOT_NONE && !label ? NULL : f->root.data);
+        for (size_t i = 0; i < f->touched.len; i++)
+            w[TT_VEC_AT(&f->touched, uint32_t, i)] = 0;
+        f->touched.len = 0;
     }
-    sref *r = NULL;
-    if (!rc && lines.len && !(r = malloc(lines.len * sizeof *r)))
-        rc = TT_ENOMEM;
-    if (!rc) {
-        for (size_t i = 0; i < lines.len; i++) {
-            const fline *l = &TT_VEC_AT(&lines, fline, i);
-            r[i] = (sref){text.data + l->off, l->len, l->w};
-        }
-        if (lines.len)
-            qsort(r, lines.len, sizeof *r, sref_cmp);
-        tt_jsonw out; /* only its buffer is used, for the streaming flush */
-        tt_jsonw_init(&out, 0);
-        for (size_t i = 0; i < lines.len && !rc; i++) {
-            int64_t sum = r[i].w; /* equal paths from several threads merge */
-            while (i + 1 < lines.len && !sref_cmp(&r[i], &r[i + 1]))
-                sum += r[++i].w;
-            tt_buf_put(&out.buf, r[i].s, r[i].n);
-            tt_buf_printf(&out.buf, " %lld\n", (long long)sum);
-            rc = tt__flush(&out, fn, ctx, 0, err);
-        }
-        if (!rc)
-            rc = tt__flush(&out, fn, ctx, 1, err);
-        tt_jsonw_free(&out);
-    }
+    free(w);
     if (rc == TT_ENOMEM)
         tt_error_set(err, rc, NULL, 0, 0, "out of memory");
+    return rc;
+}
+
+int tt__folded_close(tt__folded *f, tt_error *err)
+{
+    sref *r = NULL;
+    size_t n = f->lines.len;
+    int rc = 0;
+    if (n && !(r = malloc(n * sizeof *r)))
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const fline *l = &TT_VEC_AT(&f->lines, fline, i);
+        r[i] = (sref){f->text.data + l->off, l->len, l->w};
+    }
+    if (n)
+        qsort(r, n, sizeof *r, sref_cmp);
+    tt_jsonw out; /* only its buffer is used, for the streaming flush */
+    tt_jsonw_init(&out, 0);
+    for (size_t i = 0; i < n && !rc; i++) {
+        int64_t sum = r[i].w; /* equal paths from several threads (and parts) merge */
+        while (i + 1 < n && !sref_cmp(&r[i], &r[i + 1]))
+            sum += r[++i].w;
+        tt_buf_put(&out.buf, r[i].s, r[i].n);
+        tt_buf_printf(&out.buf, " %lld\n", (long long)sum);
+        rc = tt__flush(&out, f->fn, f->ctx, 0, err);
+    }
+    if (!rc)
+        rc = tt__flush(&out, f->fn, f->ctx, 1, err);
+    tt_jsonw_free(&out);
     free(r);
-    free(w);
-    tt_vec_free(&touched);
-    tt_vec_free(&lines);
-    tt_buf_free(&text);
-    tt_buf_free(&root);
     return rc;
 }

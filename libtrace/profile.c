@@ -162,13 +162,14 @@ void tt_sample_init(tt_sample *s)
 #define TIME_LIMIT ((int64_t)1 << 62)
 #define WEIGHT_LIMIT ((int64_t)1 << 40)
 
-static int in_range(const tt_sample *s)
+static int in_range(const tt_sample *s, int runs)
 {
     /* keeps every difference, midpoint and sum of the slice builder inside int64 */
+    int has_end = s->is_interval || runs;
     return s->ts >= -TIME_LIMIT && s->ts <= TIME_LIMIT &&
-           (!s->is_interval || (s->end_ts >= s->ts && s->end_ts <= TIME_LIMIT)) &&
+           (!has_end || (s->end_ts >= s->ts && s->end_ts <= TIME_LIMIT)) &&
            s->cpu >= -1 && s->cpu <= TIME_LIMIT &&
-           (!s->is_interval || (s->end_cpu >= -1 && s->end_cpu <= TIME_LIMIT)) &&
+           (!has_end || (s->end_cpu >= -1 && s->end_cpu <= TIME_LIMIT)) &&
            s->weight >= 0 && s->weight <= WEIGHT_LIMIT;
 }
 
@@ -176,7 +177,7 @@ int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c)
 {
     if (p->finished || s->callsite >= p->callsites.len || s->utid >= p->threads.len)
         return TT_EINVAL;
-    if (!in_range(s))
+    if (!in_range(s, p->meta.runs))
         return TT_ELIMIT;
     if (p->samples.len >= TT_NONE - 1)
         return TT_ELIMIT;
@@ -200,7 +201,7 @@ int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c)
         }
         d->ctr = (uint32_t)(p->counters.len - 1);
     }
-    if (!d->is_interval)
+    if (!d->is_interval && !p->meta.runs)
         d->end_ts = d->ts, d->end_cpu = d->cpu;
     return 0;
 }
@@ -337,6 +338,56 @@ int64_t tt__select_i64(int64_t *d, size_t n, size_t k)
     return d[k];
 }
 
+typedef struct wval {
+    int64_t v;
+    uint64_t w;
+} wval;
+
+static int cmp_wval(const void *a, const void *b)
+{
+    return cmp_i64(&((const wval *)a)->v, &((const wval *)b)->v);
+}
+
+/* Median interval of a thread of stored runs: a run of n samples over dur stands for n - 1
+ * intervals of dur / (n - 1) (the single intervals are not stored), the time from one run's
+ * last sample to the next run's first is one interval. -1 without intervals. */
+static int64_t runs_median(const tt_profile *p, const uint32_t *o, size_t n)
+{
+    const tt_sample *s = p->samples.data;
+    wval *d = malloc((2 * n + 1) * sizeof *d);
+    if (!d)
+        return -1;
+    size_t m = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tt_sample *x = &s[o[i]];
+        if (x->count > 1 && !x->is_interval && x->end_ts >= x->ts) {
+            d[m++] = (wval){(x->end_ts - x->ts) / (x->count - 1), x->count - 1};
+            total += x->count - 1;
+        }
+        if (i > 0) {
+            const tt_sample *q = &s[o[i - 1]];
+            int64_t a = q->end_ts > q->ts ? q->end_ts : q->ts;
+            if (x->ts >= a) {
+                d[m++] = (wval){x->ts - a, 1};
+                total++;
+            }
+        }
+    }
+    int64_t med = -1;
+    if (m) {
+        qsort(d, m, sizeof *d, cmp_wval);
+        uint64_t want = (total - 1) / 2, seen = 0;
+        for (size_t i = 0; i < m && med < 0; i++) {
+            seen += d[i].w;
+            if (seen > want)
+                med = d[i].v;
+        }
+    }
+    free(d);
+    return med;
+}
+
 int64_t tt_profile_max_gap(const tt_profile *p, uint32_t utid, int64_t max_gap)
 {
     if (max_gap != TT_GAP_AUTO)
@@ -345,7 +396,11 @@ int64_t tt_profile_max_gap(const tt_profile *p, uint32_t utid, int64_t max_gap)
     const uint32_t *o = tt_profile_thread_order(p, utid, &n);
     const tt_sample *s = p->samples.data;
     int64_t med = 1000000; /* no intervals: as for 1 ms sampling */
-    if (n >= 2) {
+    if (p->meta.runs) {
+        int64_t r = runs_median(p, o, n);
+        if (r >= 0)
+            med = r;
+    } else if (n >= 2) {
         int64_t *d = malloc((n - 1) * sizeof *d);
         if (d) {
             size_t m = 0;
@@ -403,7 +458,8 @@ int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, si
         return 0;
     const tt_sample *s = p->samples.data;
     run_from(r, &s[o[i]], o[i]);
-    for (i++; i < n && !p->meta.timeless; i++) {
+    /* stored runs (a profile read back from a database) are already merged */
+    for (i++; i < n && !p->meta.timeless && !p->meta.runs; i++) {
         const tt_sample *x = &s[o[i]];
         if (!mergeable(&s[r->last], x, max_gap_ns) || r->count >= UINT32_MAX - x->count)
             break;

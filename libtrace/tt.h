@@ -998,6 +998,8 @@ typedef struct tt_profile_meta {
     int timeless;              /* folded: no times, slices cannot be built */
     int truncated;             /* the input ended early: open slices are `truncated` */
     int ambiguous_ts;          /* old simpleperf fractions: slices are unreliable */
+    int runs;                  /* every sample is a stored run (a database's sample row): runs
+                                * are never merged again and a point run keeps end_ts/end_cpu */
 } tt_profile_meta;
 
 /* Frames, callsites, threads and samples of one analysis. Owned by the caller, free with
@@ -1011,8 +1013,13 @@ tt_profile_meta *tt_profile_meta_get(tt_profile *p);
 const char *tt_profile_str(tt_profile *p, const char *s, size_t n);
 /* Interns a frame by identity (strings are copied); *id is its dense id. */
 int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f);
+/* Appends a frame as given (strings copied), without merging it into an equal frame: rows
+ * read back from a database keep their ids. Later interning finds the first equal frame. */
+int tt_frame_add(tt_profile *p, uint32_t *id, const tt_stack_frame *f);
 /* Interns a root-first frame list (n >= 1) as callsites; *leaf is the leaf callsite. */
 int tt_callsite_intern(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n);
+/* Interns the one callsite (parent, frame); parent TT_NONE for a root frame. */
+int tt_callsite_child(tt_profile *p, uint32_t *id, uint32_t parent, uint32_t frame);
 /* Thread handle for (source, pid, tid); pid -1 = unknown. */
 int tt_thread_intern(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, int64_t tid,
                      int tid_bits);
@@ -1125,6 +1132,7 @@ struct tt_slice {
     unsigned ctr_known;
     uint32_t utid, depth, parent, frame, callsite, sample_count, wakeup_utid;
     uint8_t type, end_kind, is_recursive, is_synthetic;
+    uint8_t is_instrumented; /* a method-beat call (category beat), not rebuilt from samples */
 };
 
 typedef struct tt_slice_info {
@@ -1145,7 +1153,7 @@ int tt_profile_set_slices(tt_profile *p, uint32_t utid, const tt_slice *s, size_
 
 /* ---- sample readers (import_*.c; samples.md 2) ---- */
 enum { TT_SKIND_UNKNOWN = 0, TT_SKIND_BTRACE, TT_SKIND_BTRACE_MAPPING, TT_SKIND_PERF,
-       TT_SKIND_FOLDED, TT_SKIND_JSONL, TT_SKIND_BEAT };
+       TT_SKIND_FOLDED, TT_SKIND_JSONL, TT_SKIND_BEAT, TT_SKIND_DATABASE };
 const char *tt_samples_kind_name(int kind);
 /* Detects an input kind from its first bytes (by content, never by name). */
 int tt_samples_detect(const unsigned char *p, size_t n);
@@ -1230,6 +1238,31 @@ int tt_export_folded(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, voi
                      tt_error *err);
 int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
                          tt_error *err);
+/* One document from several profiles, e.g. the traces of a database (tracetool-export(1)):
+ * tt_export_open, tt_export_add for each profile in turn (a profile may be freed once
+ * added; at most n_parts), tt_export_close. A single part without a label gives exactly what
+ * tt_export_chrome/folded/speedscope write. Several parts: Chrome JSON names each part's
+ * processes "<name> (<label>)" and moves a part whose pids an earlier part used to
+ * id * 10000000 + pid; folded lines get the label as their outermost frame (unless the root
+ * is none) and equal lines of all parts add up; speedscope names profiles "<label>: ...",
+ * writes "shared" after "profiles" and calls the document doc_name. */
+enum { TT_EXPORT_CHROME = 0, TT_EXPORT_FOLDED, TT_EXPORT_SPEEDSCOPE };
+typedef struct tt_export tt_export;
+typedef struct tt_export_part {
+    const char *label;       /* names the part ("trace 2"); NULL = none */
+    int64_t id;              /* chrome: pid offset id * 10000000 on a pid clash */
+    const uint32_t *threads; /* restrict to these utids (NULL = all) */
+    size_t n_threads;
+} tt_export_part;
+/* o (borrowed) must outlive the exporter. Owned by the caller: tt_export_close writes the
+ * end of the document, tt_export_free (after close, or instead of it) releases. */
+int tt_export_open(tt_export **out, int format, const tt_export_opts *o, size_t n_parts,
+                   const char *doc_name, tt_write_fn fn, void *ctx, tt_error *err);
+/* Writes one finished profile. TT_EUNSUPPORTED when the format cannot show it (no
+ * timestamps: Chrome JSON, wall/cpu weights); nothing of the part is written then. */
+int tt_export_add(tt_export *x, tt_profile *p, const tt_export_part *part, tt_error *err);
+int tt_export_close(tt_export *x, tt_error *err);
+void tt_export_free(tt_export *x);
 /* Writes ns as exact microseconds "<ns/1000>.<3 digits>" (7.1). */
 int tt_format_us(char *dst, size_t cap, int64_t ns);
 /* Method-beat structured stack as one thread of fixed slices laid out from the tree

@@ -284,5 +284,27 @@ int64_t tt__profile_start(const tt_profile *p);
 int tt__export_wants(const tt_export_opts *o, uint32_t utid);
 /* Streaming JSON output helper of the exporters: flushes w->buf through fn when large. */
 int tt__flush(tt_jsonw *w, tt_write_fn fn, void *ctx, int force, tt_error *err);
+/* The document writers behind tt_export_open/add/close (export_<format>.c): open allocates,
+ * add writes one part under its own options o (the document's with the part's threads),
+ * close writes the end, free releases. open returns TT_ENOMEM only. */
+typedef struct tt__chrome tt__chrome;
+int tt__chrome_open(tt__chrome **out, const tt_export_opts *o, tt_write_fn fn, void *ctx);
+int tt__chrome_add(tt__chrome *x, tt_profile *p, const tt_export_opts *o,
+                   const tt_export_part *part, tt_error *err);
+int tt__chrome_close(tt__chrome *x, tt_error *err);
+void tt__chrome_free(tt__chrome *x);
+typedef struct tt__folded tt__folded;
+int tt__folded_open(tt__folded **out, const tt_export_opts *o, tt_write_fn fn, void *ctx);
+int tt__folded_add(tt__folded *x, tt_profile *p, const tt_export_opts *o, const char *label,
+                   tt_error *err);
+int tt__folded_close(tt__folded *x, tt_error *err);
+void tt__folded_free(tt__folded *x);
+typedef struct tt__speedscope tt__speedscope;
+int tt__speedscope_open(tt__speedscope **out, const tt_export_opts *o, size_t n_parts,
+                        const char *doc_name, tt_write_fn fn, void *ctx);
+int tt__speedscope_add(tt__speedscope *x, tt_profile *p, const tt_export_opts *o,
+                       const tt_export_part *part, tt_error *err);
+int tt__speedscope_close(tt__speedscope *x, tt_error *err);
+void tt__speedscope_free(tt__speedscope *x);
 
 #endif

@@ -239,7 +239,9 @@ CREATE TABLE stack_frame (
   module_id     INTEGER REFERENCES module(id),
   rel_pc        INTEGER,                   -- ELF vaddr / pointer, when address identity applies
   symbol_set_id INTEGER,                   -- -> symbol.symbol_set_id
-  method_id     INTEGER REFERENCES method(id)
+  method_id     INTEGER REFERENCES method(id),
+  file          TEXT,                      -- source file the input names (perf srcline, JSON-lines)
+  line          INTEGER                    -- its line, 1-based
 );
 CREATE TABLE callsite (                    -- prefix tree: (parent, frame)
   id        INTEGER PRIMARY KEY,

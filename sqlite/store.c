@@ -20,7 +20,11 @@
 static const struct {
     int from;
     const char *sql;
-} migrations[] = {{0, NULL}};
+} migrations[] = {
+    /* 1 -> 2: the source location an input gives for a frame */
+    {1, "ALTER TABLE stack_frame ADD COLUMN file TEXT; "
+        "ALTER TABLE stack_frame ADD COLUMN line INTEGER;"},
+};
 
 int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what)
 {
@@ -633,8 +637,9 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
                             "INSERT INTO slice (id, trace_id, utid, ts, dur, depth, parent_id, "
                             "name, category, method_id, end_kind, self_dur, is_recursive, "
                             "frame_id, callsite_id, thread_dur, self_thread_dur, block_dur, "
-                            "gap_before, gap_after, sample_count, msg_id, type) "
-                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            "gap_before, gap_after, sample_count, msg_id, type, wakeup_utid, "
+                            "alloc_objects, alloc_bytes, maj_flt, nv_csw, niv_csw) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             err);
     if (!st)
         return TT_EIO;
@@ -661,6 +666,26 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
     b_opt(st, 21, s->sample_count);
     b_int(st, 22, s->have_msg_id, s->msg_id);
     b_text(st, 23, s->type);
+    b_id(st, 24, s->wakeup_utid);
+    for (int k = 0; k < TT_CTR_COUNT; k++) /* columns in TT_CTR_* order */
+        b_int(st, 25 + k, (s->ctr_known >> k) & 1, (int64_t)s->ctr[k]);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_wakeup_add(tdb_db *db, int64_t trace_id, int64_t wakee_slice_id, int64_t waker_utid,
+                   int64_t waker_ts, const char *kind, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_WAKEUP_ADD,
+                            "INSERT INTO wakeup (trace_id, wakee_slice_id, waker_utid, waker_ts, "
+                            "kind) VALUES (?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, trace_id);
+    sqlite3_bind_int64(st, 2, wakee_slice_id);
+    sqlite3_bind_int64(st, 3, waker_utid);
+    sqlite3_bind_int64(st, 4, waker_ts);
+    b_text(st, 5, kind);
     return step_done(db, st, NULL, err);
 }
 
@@ -668,7 +693,7 @@ int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
 {
     sqlite3_stmt *st = prep(db, ST_FRAME_ADD,
                             "INSERT INTO stack_frame (trace_id, name, raw_name, kind, rel_pc, "
-                            "module_id, symbol_set_id) VALUES (?,?,?,?,?,?,?)",
+                            "module_id, symbol_set_id, file, line) VALUES (?,?,?,?,?,?,?,?,?)",
                             err);
     if (!st)
         return TT_EIO;
@@ -679,6 +704,8 @@ int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
     b_int(st, 5, f->have_rel_pc, f->rel_pc);
     b_id(st, 6, f->module_id);
     b_id(st, 7, f->symbol_set_id);
+    b_text(st, 8, f->file);
+    b_int(st, 9, f->line > 0, f->line);
     return step_done(db, st, id, err);
 }
 

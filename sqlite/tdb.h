@@ -8,7 +8,7 @@
 
 #include "../libtrace/tt.h"
 
-#define TDB_SCHEMA_VERSION 1
+#define TDB_SCHEMA_VERSION 2
 #define TDB_APPLICATION_ID 0x54544442 /* 'TTDB' */
 
 typedef struct tdb_db tdb_db;
@@ -105,10 +105,16 @@ typedef struct tdb_slice {
     int have_msg_id;
     int64_t msg_id;
     const char *type;                        /* NULL = none */
+    int64_t wakeup_utid;                     /* 0 = none */
+    unsigned ctr_known;                      /* bit TT_CTR_*: ctr[] valid (alloc_objects ...) */
+    uint64_t ctr[TT_CTR_COUNT];
 } tdb_slice;
 /* The next free id of a table that takes explicit ids ("slice", "call_node"). */
 int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err);
 int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err);
+/* kind: 'unpark','notify','unlock'. */
+int tdb_wakeup_add(tdb_db *db, int64_t trace_id, int64_t wakee_slice_id, int64_t waker_utid,
+                   int64_t waker_ts, const char *kind, tt_error *err);
 
 /* kind: 'issue_stack','beat_slice','sample_profile'. issue_id/utid 0 = none. */
 int tdb_tree_add(tdb_db *db, int64_t trace_id, const char *kind, int64_t issue_id,
@@ -148,6 +154,8 @@ typedef struct tdb_frame {
     int have_rel_pc;
     int64_t rel_pc;
     int64_t module_id, symbol_set_id;   /* 0 = none */
+    const char *file;                   /* source file the input names, or NULL */
+    int32_t line;                       /* 0 = unknown */
 } tdb_frame;
 
 /* Native modules and symbolication results (storage.md 3.7, symbolication.md 5.6). */
@@ -258,6 +266,23 @@ int tdb_summary_scenes(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn
 /* Startups: (kind, source, dur_ms, ttid_ms, ttfd_ms, startup_duration_ms), slowest first. */
 int tdb_summary_startups(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
                          tt_error *err);
+
+/* ---- export (tracetool-export(1)): stored traces read back as profiles ---- */
+typedef struct tdb_trace_info {
+    int64_t id;
+    char source_format[32];
+    int has_samples, has_slices;
+} tdb_trace_info;
+/* Every trace in id order; *out owned by the caller (free()). */
+int tdb_trace_list(tdb_trace_info **out, size_t *n, tdb_db *db, tt_error *err);
+/* Rebuilds one trace as a finished profile (owned by the caller, tt_profile_free): its
+ * stack_frame rows in id order (never merged), callsites, threads (process pid, "Thread-N"
+ * names read back as unnamed), one sample per stored run (meta.runs; no sample rows with a
+ * NULL ts: timeless) and its slices as fixed slices per thread. Slices must be stored
+ * parent first, each inside its parent; a slice without frame_id (method-beat) gets a frame
+ * by name. TT_ENOTFOUND for an unknown trace; TT_EFORMAT naming table and row for rows
+ * that do not fit together. */
+int tdb_profile_load(tt_profile **out, tdb_db *db, int64_t trace_id, tt_error *err);
 
 /* ---- diff (storage.md 8): two databases compared by canonical name, never by id ---- */
 typedef struct tdb_diff tdb_diff;

@@ -1,0 +1,1 @@
+d="$TT_TMP/db-err" && mkdir -p "$d" && rm -f "$d/b.db" "$d/j.db" && tracetool analyze -o "$d/b.db" ../../samples/beat.bin > /dev/null 2>&1 && tracetool analyze -o "$d/j.db" ../../samples/samples.jsonl > /dev/null && cd "$d" && tracetool export --format folded --trace 1 b.db

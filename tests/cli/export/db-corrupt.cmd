@@ -1,0 +1,1 @@
+tracetool export --format folded an-corrupt-db.dat

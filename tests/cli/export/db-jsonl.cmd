@@ -1,0 +1,1 @@
+d="$TT_TMP/db-jsonl" && mkdir -p "$d" && tracetool analyze -o "$d/a.db" ../../samples/samples.jsonl > /dev/null && for f in folded chrome speedscope; do tracetool export --format $f ../../samples/samples.jsonl > "$d/raw.$f" && tracetool export --format $f "$d/a.db" > "$d/db.$f" && cmp "$d/raw.$f" "$d/db.$f" && echo "$f: identical"; done && cat "$d/db.folded" "$d/db.chrome"

@@ -1,0 +1,1 @@
+sh symprof/mk.sh "$TT_TMP/symprof" && cd "$TT_TMP/symprof" && tracetool analyze -o dbx.db -e prof -e pprof perf-mmap.txt > /dev/null 2>&1 && for f in folded chrome; do tracetool export --format $f -e prof -e pprof perf-mmap.txt > raw.$f 2> /dev/null && tracetool export --format $f dbx.db > db.$f && cmp raw.$f db.$f && echo "$f: identical"; done && cat db.folded; rm -f dbx.db*

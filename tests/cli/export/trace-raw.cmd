@@ -1,0 +1,1 @@
+tracetool export --format folded --trace 1 ../../samples/samples.jsonl
