@@ -13,7 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char *const keys[] = {"type", "scene", "start_ns", "end_ns", "refresh_hz",
                                    "vsync", "m", "x"};
 static const char *const sub_keys[] = {"TOTAL_DURATION", "a", "b"};
-static const tt_jscan_spec spec = {keys, 8, 6, sub_keys, 3};
+static const uint8_t key_lens[] = {4, 5, 8, 6, 10, 5, 1, 1}, sub_lens[] = {14, 1, 1};
+static const tt_jscan_spec spec = {keys, 8, 6, sub_keys, 3, key_lens, sub_lens};
 
 static void same(const tt_jval *v, const json_t *j)
 {

@@ -403,6 +403,7 @@ static int sort_frames(tt_frames *f, size_t **first_out)
         free(tmp);
         return TT_ENOMEM;
     }
+    tt__hint_huge(tmp, n * sizeof *tmp);
     tt_ui_frame *fr = f->frames.data;
     for (size_t i = 0; i < n; i++)
         first[fr[i].scene_id + 1]++;

@@ -73,6 +73,15 @@ static const char *const col_names[C_NCOLS] = {
     "SyncStart", "IssueDrawCommandsStart", "SwapBuffers", "FrameCompleted",
     "SwapBuffersCompleted", "GpuCompleted", "FrameTimelineVsyncId"};
 
+/* The keys a record may have; each line is scanned by tt_jscan (the fast path) or, when the
+ * scanner declines, parsed by jansson; both fill the same view. */
+enum { K_TYPE, K_SCENE, K_START, K_END, K_IV, K_VSYNC_NS, K_INPUT, K_ANIM, K_TRAV, K_VSYNC,
+       K_HZ, K_INTERVAL, K_FM, K_TS, K_COUNT };
+static const char *const jkeys[K_COUNT] = {
+    "type", "scene", "start_ns", "end_ns", "intended_vsync_ns", "vsync_ns", "input_ns",
+    "animation_ns", "traversal_ns", "vsync", "refresh_hz", "frame_interval_ns",
+    "frame_metrics", "ts_ns"};
+
 struct tt_frames_reader {
     tt_input *in;
     int kind;
@@ -88,6 +97,8 @@ struct tt_frames_reader {
     int have_window, have_vri;
     /* JSON lines */
     json_t *cur;            /* the object of the current record (holds the scene string) */
+    tt_jscan_spec jspec;    /* the fast path's keys, with their lengths */
+    uint8_t klen[K_COUNT], slen[TT_FM_COUNT];
 };
 
 int tt_frames_reader_new(tt_frames_reader **out, tt_input *in, int kind, tt_error *err)
@@ -114,6 +125,11 @@ int tt_frames_reader_new(tt_frames_reader **out, tt_input *in, int kind, tt_erro
         return tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
     r->in = in;
     r->kind = kind;
+    for (int k = 0; k < K_COUNT; k++)
+        r->klen[k] = (uint8_t)strlen(jkeys[k]);
+    for (int k = 0; k < TT_FM_COUNT; k++)
+        r->slen[k] = (uint8_t)strlen(fm_names[k]);
+    r->jspec = (tt_jscan_spec){jkeys, K_COUNT, K_FM, fm_names, TT_FM_COUNT, r->klen, r->slen};
     *out = r;
     return 0;
 }
@@ -143,15 +159,6 @@ static void rec_init(tt_frame_rec *rec, int source, uint64_t line)
 
 /* ---- JSON lines (7.2) ---- */
 
-/* The keys a record may have; each line is scanned by tt_jscan (the fast path) or, when the
- * scanner declines, parsed by jansson; both fill the same view. */
-enum { K_TYPE, K_SCENE, K_START, K_END, K_IV, K_VSYNC_NS, K_INPUT, K_ANIM, K_TRAV, K_VSYNC,
-       K_HZ, K_INTERVAL, K_FM, K_TS, K_COUNT };
-static const char *const jkeys[K_COUNT] = {
-    "type", "scene", "start_ns", "end_ns", "intended_vsync_ns", "vsync_ns", "input_ns",
-    "animation_ns", "traversal_ns", "vsync", "refresh_hz", "frame_interval_ns",
-    "frame_metrics", "ts_ns"};
-static const tt_jscan_spec jspec = {jkeys, K_COUNT, K_FM, fm_names, TT_FM_COUNT};
 
 typedef struct jview {
     tt_jval v[K_COUNT];
@@ -336,7 +343,7 @@ static int jsonl_fields(tt_frame_rec *rec, const jview *w, const char *file, uin
 static int jsonl_view(tt_frames_reader *r, jview *w, const char *l, size_t n, const char *file,
                       uint64_t line, tt_error *err)
 {
-    if (tt_jscan(&jspec, l, n, w->v, w->fm))
+    if (tt_jscan(&r->jspec, l, n, w->v, w->fm))
         return 0;
     json_error_t je;
     json_decref(r->cur);

@@ -88,8 +88,15 @@ static const char *num(const char *p, const char *e, tt_jval *v)
     return p;
 }
 
-static int key_index(const char *const *keys, size_t nk, const char *s, size_t n)
+static int key_index(const char *const *keys, const uint8_t *lens, size_t nk, const char *s,
+                     size_t n)
 {
+    if (lens) {
+        for (size_t i = 0; i < nk; i++)
+            if (lens[i] == n && keys[i][0] == s[0] && !memcmp(keys[i], s, n))
+                return (int)i;
+        return -1;
+    }
     for (size_t i = 0; i < nk; i++)
         if (keys[i][0] == s[0] && !strncmp(keys[i], s, n) && keys[i][n] == 0)
             return (int)i;
@@ -102,6 +109,7 @@ static const char *object(const tt_jscan_spec *sp, const char *p, const char *e,
 {
     const char *const *keys = top ? sp->keys : sp->sub_keys;
     size_t nk = top ? sp->n_keys : sp->n_sub;
+    const uint8_t *lens = top ? sp->key_lens : sp->sub_lens;
     p = ws(p, e);
     if (p < e && *p == '}')
         return p + 1;
@@ -118,7 +126,7 @@ static const char *object(const tt_jscan_spec *sp, const char *p, const char *e,
         p = ws(p + 1, e);
         if (p >= e)
             return NULL;
-        int ki = kn ? key_index(keys, nk, k, kn) : -1;
+        int ki = kn ? key_index(keys, lens, nk, k, kn) : -1;
         tt_jval tmp, *v = ki >= 0 ? &vals[ki] : &tmp;
         memset(v, 0, sizeof *v);
         switch (*p) {

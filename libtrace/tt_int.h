@@ -34,6 +34,7 @@ typedef struct tt_jscan_spec {
     int nested;              /* index of the one key whose object value is scanned, or -1 */
     const char *const *sub_keys; /* its keys of interest, into sub[] */
     size_t n_sub;
+    const uint8_t *key_lens, *sub_lens; /* optional: strlen of each key (faster matching) */
 } tt_jscan_spec;
 /* 1 when p[0..n) is one JSON object in the subset the scanner accepts (vals and sub
  * filled, absent keys TT_JV_ABSENT); 0 when the caller must parse the line itself. */

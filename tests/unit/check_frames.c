@@ -818,35 +818,41 @@ START_TEST(jscan_subset)
 {
     static const char *const keys[] = {"a", "s", "m", "b"};
     static const char *const sub[] = {"X", "Y"};
-    static const tt_jscan_spec sp = {keys, 4, 2, sub, 2};
-    tt_jval v[4], w[2];
-    const char *ok = " {\"a\": -12, \"s\":\"x/y\",\"zz\":1.5e2, \"m\":{\"X\":7,\"Q\":null},"
-                     "\"b\":true,\"a\":3} ";
-    ck_assert_int_eq(tt_jscan(&sp, ok, strlen(ok), v, w), 1);
-    ck_assert_int_eq(v[0].type, TT_JV_INT);
-    ck_assert_int_eq(v[0].i, 3); /* the last occurrence wins, as in jansson */
-    ck_assert_int_eq(v[1].type, TT_JV_STR);
-    ck_assert_int_eq((int)v[1].n, 3);
-    ck_assert(!memcmp(v[1].s, "x/y", 3));
-    ck_assert_int_eq(v[2].type, TT_JV_OBJ);
-    ck_assert_int_eq(w[0].type, TT_JV_INT);
-    ck_assert_int_eq(w[0].i, 7);
-    ck_assert_int_eq(w[1].type, TT_JV_ABSENT);
-    ck_assert_int_eq(v[3].type, TT_JV_TRUE);
-    const char *real = "{\"a\":59.94}";
-    ck_assert_int_eq(tt_jscan(&sp, real, strlen(real), v, w), 1);
-    ck_assert_int_eq(v[0].type, TT_JV_REAL);
-    ck_assert(fabs(v[0].d - 59.94) < 1e-12);
-    ck_assert_int_eq(tt_jscan(&sp, "{}", 2, v, w), 1);
-    ck_assert_int_eq(v[0].type, TT_JV_ABSENT);
-    /* declined: left to jansson, which parses or reports them */
-    static const char *const no[] = {
-        "{\"s\":\"caf\\u00e9\"}", "{\"s\":\"caf\xc3\xa9\"}", "{\"a\":[1]}", "{\"b\":{\"X\":1}}",
-        "{\"m\":{\"X\":{}}}", "{\"a\":01}", "{\"a\":1234567890123456789}", "{\"a\":1.}",
-        "{\"a\":1e999}", "{\"a\":1} x", "{\"a\":1,}", "{\"a\" 1}", "[1]", "{\"a\":tru}",
-        "{\"a\":-}", "{\"a\":+1}", "{\"a\":1", ""};
-    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-        ck_assert_msg(!tt_jscan(&sp, no[i], strlen(no[i]), v, w), "accepted %s", no[i]);
+    static const uint8_t kl[] = {1, 1, 1, 1}, sl[] = {1, 1};
+    /* key matching without and with the lengths given */
+    static const tt_jscan_spec sps[2] = {{keys, 4, 2, sub, 2, NULL, NULL},
+                                         {keys, 4, 2, sub, 2, kl, sl}};
+    for (int pass = 0; pass < 2; pass++) {
+        const tt_jscan_spec sp = sps[pass];
+        tt_jval v[4], w[2];
+        const char *ok = " {\"a\": -12, \"s\":\"x/y\",\"zz\":1.5e2, \"m\":{\"X\":7,\"Q\":null},"
+                         "\"b\":true,\"a\":3} ";
+        ck_assert_int_eq(tt_jscan(&sp, ok, strlen(ok), v, w), 1);
+        ck_assert_int_eq(v[0].type, TT_JV_INT);
+        ck_assert_int_eq(v[0].i, 3); /* the last occurrence wins, as in jansson */
+        ck_assert_int_eq(v[1].type, TT_JV_STR);
+        ck_assert_int_eq((int)v[1].n, 3);
+        ck_assert(!memcmp(v[1].s, "x/y", 3));
+        ck_assert_int_eq(v[2].type, TT_JV_OBJ);
+        ck_assert_int_eq(w[0].type, TT_JV_INT);
+        ck_assert_int_eq(w[0].i, 7);
+        ck_assert_int_eq(w[1].type, TT_JV_ABSENT);
+        ck_assert_int_eq(v[3].type, TT_JV_TRUE);
+        const char *real = "{\"a\":59.94}";
+        ck_assert_int_eq(tt_jscan(&sp, real, strlen(real), v, w), 1);
+        ck_assert_int_eq(v[0].type, TT_JV_REAL);
+        ck_assert(fabs(v[0].d - 59.94) < 1e-12);
+        ck_assert_int_eq(tt_jscan(&sp, "{}", 2, v, w), 1);
+        ck_assert_int_eq(v[0].type, TT_JV_ABSENT);
+        /* declined: left to jansson, which parses or reports them */
+        static const char *const no[] = {
+            "{\"s\":\"caf\\u00e9\"}", "{\"s\":\"caf\xc3\xa9\"}", "{\"a\":[1]}", "{\"b\":{\"X\":1}}",
+            "{\"m\":{\"X\":{}}}", "{\"a\":01}", "{\"a\":1234567890123456789}", "{\"a\":1.}",
+            "{\"a\":1e999}", "{\"a\":1} x", "{\"a\":1,}", "{\"a\" 1}", "[1]", "{\"a\":tru}",
+            "{\"a\":-}", "{\"a\":+1}", "{\"a\":1", ""};
+        for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+            ck_assert_msg(!tt_jscan(&sp, no[i], strlen(no[i]), v, w), "accepted %s", no[i]);
+    }
 }
 END_TEST
 
