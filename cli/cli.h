@@ -70,7 +70,8 @@ int cli_opt_i64(const char *opt, const char *val, int64_t *out);
 int cli_opt_int(const char *opt, const char *val, int min, int max, int *out);
 /* Returns the index of val in the NULL-terminated list, or -1 after printing an error. */
 int cli_opt_enum(const char *opt, const char *val, const char *const *choices);
-/* Runs getopt_long with "+" semantics reset; returns the option char. */
+/* Resets getopt_long for a subcommand. Options are permuted (GNU style): they may follow
+ * operands, and "--" ends them. */
 void cli_opt_reset(void);
 
 #endif

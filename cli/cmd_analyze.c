@@ -545,7 +545,7 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
 static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
 {
     int c;
-    while ((c = getopt_long(argc, argv, "+o:m:e:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:m:e:h", longopts, NULL)) != -1) {
         int sr = cli_sym_opt(&a->sym, c, optarg);
         if (sr < 0)
             return CLI_BAD;

@@ -255,7 +255,7 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
     int format = 0, style = TT_NAME_JAVA, buffmt = TT_BEAT_FMT_AUTO;
     int64_t ring = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "m:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (nmaps == 64) {

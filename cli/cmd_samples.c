@@ -579,7 +579,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     c.top = 10;
     c.min_pct = 1;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+e:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
         int r = cli_samples_opt(&so, ch, optarg);
         if (r < 0)
             return CLI_BAD;

@@ -504,7 +504,7 @@ static int parse_opts(run *r, cli_sym_opts *so, const char **build_id, const cha
                       int argc, char **argv)
 {
     int c, style = 0;
-    while ((c = getopt_long(argc, argv, "+e:afiCsph", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "e:afiCsph", longopts, NULL)) != -1) {
         int s = cli_sym_opt(so, c, optarg);
         if (s < 0)
             return CLI_BAD;
