@@ -377,7 +377,9 @@ static int summ_row(void *ctx, int event, int ncol, const char *const *names,
         return 0;
     s->rows++;
     if (!strcmp(s->section, "counts")) {
-        tt_buf_printf(&s->text, "%s%s %lld", s->rows > 1 ? ", " : "", v[0].s, (long long)v[1].i);
+        if (strcmp(v[0].s, "warnings")) /* text: "notices", the stats table's severity word */
+            tt_buf_printf(&s->text, "%s%s %lld", s->rows > 1 ? ", " : "", v[0].s,
+                          (long long)v[1].i);
         tt_jsonw_key(&s->json, v[0].s);
         tt_jsonw_int(&s->json, v[1].i);
         return 0;
