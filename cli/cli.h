@@ -18,6 +18,14 @@
 
 enum { CLI_OK = 0, CLI_CHECK_FAILED = 1, CLI_BAD = 2 };
 
+/* ---- progress line (cli_progress.c) ---- */
+/* mode: -1 automatic (stderr is a terminal and CI is not set), 0 off, 1 forced. */
+void cli_progress_init(int mode, const char *cmd);
+/* Reports the reads of in on the progress line when it is on. */
+void cli_progress_attach(tt_input *in);
+/* Erases the progress line (before any other output to the terminal). */
+void cli_progress_clear(void);
+
 typedef struct cli_ctx {
     const char *cmd;      /* subcommand name */
     tt_stats *stats;

@@ -163,8 +163,12 @@ static char *stdin_data;
 static size_t stdin_len;
 static int open_input(tt_input **in, const char *path, tt_error *err)
 {
-    if (strcmp(path, "-"))
-        return tt_input_open(in, path, err);
+    if (strcmp(path, "-")) {
+        int rc = tt_input_open(in, path, err);
+        if (!rc)
+            cli_progress_attach(*in);
+        return rc;
+    }
     if (!stdin_data) {
         tt_input *s;
         int rc = tt_input_open(&s, "-", err);

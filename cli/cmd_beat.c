@@ -71,6 +71,7 @@ static int feed_buffer(tt_mstack *ms, const char *path, int fmt, int64_t ring_ne
     tt_input *in;
     if (tt_input_open(&in, path, &err))
         return cli_err(&err);
+    cli_progress_attach(in);
     tt_beat_reader *r;
     if (tt_beat_reader_new(&r, in, fmt, &err)) {
         tt_input_close(in);

@@ -20,7 +20,7 @@ static const char usage[] =
     "      --thread NAME|TID   only these threads (repeatable)\n"
     "      --top N             rows in the function and slice tables (default 10)\n"
     "      --inverted          bottom-up call tree (leaf functions first)\n"
-    "      --min-percent P     hide call-tree nodes below P%% of the thread (default 1)\n"
+    "      --min-percent P     hide call-tree nodes below P% of the thread (default 1)\n"
     "      --max-gap DUR       close every slice across a gap longer than DUR (default auto)\n"
     "      --slice-end P       slice end policy: last (default), mid, next\n"
     "      --end-pad DUR       pad after the last sample of a slice (default 10ns)\n"
