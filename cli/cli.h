@@ -23,6 +23,9 @@ enum { CLI_OK = 0, CLI_CHECK_FAILED = 1, CLI_BAD = 2 };
 void cli_progress_init(int mode, const char *cmd);
 /* Reports the reads of in on the progress line when it is on. */
 void cli_progress_attach(tt_input *in);
+/* Progress of a long loop over total items (e.g. rows written); the line is erased when
+ * done reaches total. Cheap when the line is off; call it every few thousand items. */
+void cli_progress_items(const char *what, uint64_t done, uint64_t total);
 /* Erases the progress line (before any other output to the terminal). */
 void cli_progress_clear(void);
 

@@ -37,20 +37,22 @@ void cli_progress_clear(void)
     P.shown = 0;
 }
 
-static void human(char *out, size_t n, double bytes)
+/* bytes: "12.3 MB"; items: "12.3 k" */
+static void human(char *out, size_t n, double v, int bytes)
 {
-    static const char *const unit[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char *const unit[] = {"", "k", "M", "G", "T"};
     int u = 0;
-    while (bytes >= 1000 && u < 4) {
-        bytes /= 1000;
+    while (v >= 1000 && u < 4) {
+        v /= 1000;
         u++;
     }
-    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+    snprintf(out, n, u ? "%.1f %s%s" : "%.0f %s%s", v, unit[u], bytes ? "B" : "");
+    if (!bytes && !u)
+        out[strlen(out) - 1] = '\0'; /* no unit: drop the space */
 }
 
-static void draw(void *ud, const char *name, uint64_t done, uint64_t total, int end)
+static void draw_line(const char *name, uint64_t done, uint64_t total, int end, int bytes)
 {
-    (void)ud;
     double t = now_s();
     if (end) {
         cli_progress_clear();
@@ -70,22 +72,34 @@ static void draw(void *ud, const char *name, uint64_t done, uint64_t total, int 
     if (len > 40)
         name += len - 40;
     char d[32], tot[32], rate[32];
-    human(d, sizeof d, (double)done);
+    human(d, sizeof d, (double)done, bytes);
     fprintf(stderr, "\r\033[Ktracetool %s: %s  %s", P.cmd, name, d);
     if (total) {
-        human(tot, sizeof tot, (double)total);
+        human(tot, sizeof tot, (double)total, bytes);
         fprintf(stderr, " of %s (%d%%)", tot, (int)(100.0 * (double)done / (double)total));
     }
     double el = t - P.t0;
     if (el >= 0.2) {
         double r = (double)done / el;
-        human(rate, sizeof rate, r);
+        human(rate, sizeof rate, r, bytes);
         fprintf(stderr, "  %s/s", rate);
         if (total && r > 0)
             fprintf(stderr, "  %.0f s left", ((double)total - (double)done) / r);
     }
     fflush(stderr);
     P.shown = 1;
+}
+
+static void draw(void *ud, const char *name, uint64_t done, uint64_t total, int end)
+{
+    (void)ud;
+    draw_line(name, done, total, end, 1);
+}
+
+void cli_progress_items(const char *what, uint64_t done, uint64_t total)
+{
+    if (P.on)
+        draw_line(what, done, total, done >= total, 0);
 }
 
 void cli_progress_attach(tt_input *in)
