@@ -1,1 +1,1 @@
-make --no-print-directory -s -n -C ../.. install DESTDIR=/D PREFIX=/P 2>/dev/null | grep "^install" | sed "s/  */ /g"
+MAKEFLAGS= make --no-print-directory -s -n -C ../.. install DESTDIR=/D PREFIX=/P 2>/dev/null | grep "^install" | sed "s/  */ /g"
