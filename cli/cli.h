@@ -18,6 +18,17 @@
 
 enum { CLI_OK = 0, CLI_CHECK_FAILED = 1, CLI_BAD = 2 };
 
+/* ---- progress line (cli_progress.c) ---- */
+/* mode: -1 automatic (stderr is a terminal and CI is not set), 0 off, 1 forced. */
+void cli_progress_init(int mode, const char *cmd);
+/* Reports the reads of in on the progress line when it is on. */
+void cli_progress_attach(tt_input *in);
+/* Progress of a long loop over total items (e.g. rows written); the line is erased when
+ * done reaches total. Cheap when the line is off; call it every few thousand items. */
+void cli_progress_items(const char *what, uint64_t done, uint64_t total);
+/* Erases the progress line (before any other output to the terminal). */
+void cli_progress_clear(void);
+
 typedef struct cli_ctx {
     const char *cmd;      /* subcommand name */
     tt_stats *stats;
@@ -70,7 +81,8 @@ int cli_opt_i64(const char *opt, const char *val, int64_t *out);
 int cli_opt_int(const char *opt, const char *val, int min, int max, int *out);
 /* Returns the index of val in the NULL-terminated list, or -1 after printing an error. */
 int cli_opt_enum(const char *opt, const char *val, const char *const *choices);
-/* Runs getopt_long with "+" semantics reset; returns the option char. */
+/* Resets getopt_long for a subcommand. Options are permuted (GNU style): they may follow
+ * operands, and "--" ends them. */
 void cli_opt_reset(void);
 
 #endif

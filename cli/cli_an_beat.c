@@ -194,6 +194,8 @@ static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bsli
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     int64_t next = base;
     for (size_t i = 0; i < n && !rc; i++) {
+        if (i % 16384 == 0)
+            cli_progress_items("slices written", i, n);
         if (S[i].dropped)
             continue;
         newid[i] = next++;
@@ -224,6 +226,7 @@ static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bsli
         else
             rc = tdb_slice_add(a->db, &s, err);
     }
+    cli_progress_items("slices written", n, n);
     free(newid);
     return rc;
 }

@@ -378,8 +378,21 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     o.on_lookup_ctx = &sc;
     tt_profile *p = NULL;
     char *files[1] = {(char *)path};
+    /* the reader's warnings of this input go to its trace's stats rows and are printed */
+    tt_stats *outer = a->cli->stats, *st = tt_stats_new();
+    if (!st) {
+        symctx_free(&sc);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    a->cli->stats = st;
     int rc = cli_samples_load(&p, files, 1, &o, a->cli);
+    a->cli->stats = outer;
+    for (size_t i = 0; i < tt_stats_count(st); i++) {
+        const tt_stat *x = tt_stats_get(st, i);
+        tt_stats_add(outer, x->name, x->file, x->severity, x->count, x->example);
+    }
     if (rc) {
+        tt_stats_free(st);
         symctx_free(&sc);
         if (err->msg[0])
             return err->code ? err->code : TT_EIO;
@@ -395,6 +408,9 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
         rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
     if (!rc)
         rc = store_profile(a, p, t->trace_id, &sc, err);
+    if (!rc)
+        rc = cli_an_reader_stats(a, t->trace_id, st, err);
+    tt_stats_free(st);
     if (!rc && m->interval_ns) {
         int64_t v = m->interval_ns;
         rc = tdb_metadata_add(a->db, t->trace_id, "sample_interval_ns", &v, NULL, err);

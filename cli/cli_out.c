@@ -17,6 +17,7 @@ static void out_failed(void)
 
 void cli_out_write(const char *p, size_t n)
 {
+    cli_progress_clear();
     if (n && fwrite(p, 1, n, stdout) != n)
         out_failed();
 }
@@ -54,6 +55,7 @@ int cli_out_finish(void)
 
 int cli_err(const tt_error *err)
 {
+    cli_progress_clear();
     if (err->file[0]) {
         if (err->loc_kind == TT_LOC_LINE)
             fprintf(stderr, "tracetool: %s:%llu: %s\n", err->file,
@@ -71,6 +73,7 @@ int cli_err(const tt_error *err)
 
 void cli_errorf(const char *fmt, ...)
 {
+    cli_progress_clear();
     va_list ap;
     va_start(ap, fmt);
     fputs("tracetool: ", stderr);
@@ -81,6 +84,7 @@ void cli_errorf(const char *fmt, ...)
 
 void cli_warnf(const char *fmt, ...)
 {
+    cli_progress_clear();
     va_list ap;
     va_start(ap, fmt);
     fputs("tracetool: warning: ", stderr);
@@ -91,6 +95,7 @@ void cli_warnf(const char *fmt, ...)
 
 void cli_stats_report(const tt_stats *s)
 {
+    cli_progress_clear();
     for (size_t i = 0; i < tt_stats_count(s); i++) {
         const tt_stat *st = tt_stats_get(s, i);
         if (st->severity == TT_SEV_INFO)

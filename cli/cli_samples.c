@@ -112,6 +112,7 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
     *in = NULL;
     if (tt_input_open(in, path, &err))
         return cli_err(&err);
+    cli_progress_attach(*in);
     const unsigned char *p;
     size_t n;
     if (tt_input_peek(*in, &p, &n, 65536, &err)) {

@@ -163,8 +163,12 @@ static char *stdin_data;
 static size_t stdin_len;
 static int open_input(tt_input **in, const char *path, tt_error *err)
 {
-    if (strcmp(path, "-"))
-        return tt_input_open(in, path, err);
+    if (strcmp(path, "-")) {
+        int rc = tt_input_open(in, path, err);
+        if (!rc)
+            cli_progress_attach(*in);
+        return rc;
+    }
     if (!stdin_data) {
         tt_input *s;
         int rc = tt_input_open(&s, "-", err);
@@ -377,7 +381,9 @@ static int summ_row(void *ctx, int event, int ncol, const char *const *names,
         return 0;
     s->rows++;
     if (!strcmp(s->section, "counts")) {
-        tt_buf_printf(&s->text, "%s%s %lld", s->rows > 1 ? ", " : "", v[0].s, (long long)v[1].i);
+        if (strcmp(v[0].s, "warnings")) /* text: "notices", the stats table's severity word */
+            tt_buf_printf(&s->text, "%s%s %lld", s->rows > 1 ? ", " : "", v[0].s,
+                          (long long)v[1].i);
         tt_jsonw_key(&s->json, v[0].s);
         tt_jsonw_int(&s->json, v[1].i);
         return 0;
@@ -545,7 +551,7 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
 static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
 {
     int c;
-    while ((c = getopt_long(argc, argv, "+o:m:e:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:m:e:h", longopts, NULL)) != -1) {
         int sr = cli_sym_opt(&a->sym, c, optarg);
         if (sr < 0)
             return CLI_BAD;

@@ -71,6 +71,7 @@ static int feed_buffer(tt_mstack *ms, const char *path, int fmt, int64_t ring_ne
     tt_input *in;
     if (tt_input_open(&in, path, &err))
         return cli_err(&err);
+    cli_progress_attach(in);
     tt_beat_reader *r;
     if (tt_beat_reader_new(&r, in, fmt, &err)) {
         tt_input_close(in);
@@ -255,7 +256,7 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
     int format = 0, style = TT_NAME_JAVA, buffmt = TT_BEAT_FMT_AUTO;
     int64_t ring = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "m:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (nmaps == 64) {

@@ -380,7 +380,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     int64_t want[64];
     size_t nwant = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+o:m:e:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "o:m:e:h", longopts, NULL)) != -1) {
         if (!raw_opt)
             raw_opt = raw_only(ch);
         int r = cli_samples_opt(&so, ch, optarg);

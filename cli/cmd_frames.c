@@ -173,7 +173,7 @@ typedef struct run_opts {
 static int parse_args(int argc, char **argv, tt_frames_opts *o, run_opts *ro)
 {
     int c, v;
-    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case O_FORMAT:
             if ((ro->format = cli_opt_enum("--format", optarg, formats)) < 0)

@@ -247,7 +247,7 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
 {
     (void)ctx;
     int format = F_TABLE, writable = 0, c;
-    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case O_FORMAT:
             if ((format = cli_opt_enum("--format", optarg, formats)) < 0)

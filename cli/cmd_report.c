@@ -618,7 +618,7 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
     int opt;
     c.style = TT_NAME_JAVA;
     c.stats = ctx->stats;
-    while ((opt = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "m:h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'm':
             if (nmaps == 64) {

@@ -20,7 +20,7 @@ static const char usage[] =
     "      --thread NAME|TID   only these threads (repeatable)\n"
     "      --top N             rows in the function and slice tables (default 10)\n"
     "      --inverted          bottom-up call tree (leaf functions first)\n"
-    "      --min-percent P     hide call-tree nodes below P%% of the thread (default 1)\n"
+    "      --min-percent P     hide call-tree nodes below P% of the thread (default 1)\n"
     "      --max-gap DUR       close every slice across a gap longer than DUR (default auto)\n"
     "      --slice-end P       slice end policy: last (default), mid, next\n"
     "      --end-pad DUR       pad after the last sample of a slice (default 10ns)\n"
@@ -579,7 +579,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     c.top = 10;
     c.min_pct = 1;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+e:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
         int r = cli_samples_opt(&so, ch, optarg);
         if (r < 0)
             return CLI_BAD;

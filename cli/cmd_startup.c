@@ -90,7 +90,7 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
 {
     int c;
     *done = 0;
-    while ((c = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "m:h", longopts, NULL)) != -1) {
         int bad = 0;
         switch (c) {
         case O_FORMAT: bad = (o->format = cli_opt_enum("--format", optarg, formats)) < 0; break;

@@ -11,7 +11,7 @@
 static const char usage[] =
     "usage: tracetool symbolicate -e FILE [-a] [-f] [-i] [-C] [-s] [-p] [--offsets]\n"
     "                             [--return-addresses] [--nearest-symbol] [--names debug|symbol]\n"
-    "                             [--build-id HEX] [--format text|json|jsonl|tsv] [ADDR...]\n"
+    "                             [--build-id HEX] [--format text|json|jsonl|tsv|csv] [ADDR...]\n"
     "       tracetool symbolicate --symbols DIR... [--kind KIND] [-e FILE]... [-s]\n"
     "                             [--resymbolize] [--format text|json|jsonl] [FILE...]\n"
     "       tracetool symbolicate --add-to-store DIR FILE...\n"
@@ -29,7 +29,7 @@ static const char usage[] =
     "      --return-addresses  addresses are return addresses: look up ADDR-1\n"
     "      --nearest-symbol    name padding after the preceding symbol (addr2line's way)\n"
     "      --names STYLE       debug (DWARF name, default) or symbol (ELF symbol name)\n"
-    "      --format FMT        text (default), json, jsonl, tsv\n"
+    "      --format FMT        text (default), json, jsonl, tsv, csv\n"
     "      --symbols DIR       symbol store directory (repeatable; also\n"
     "                          TRACETOOL_SYMBOL_PATH)\n"
     "      --kind KIND         backtrace lines: auto (default without -e), tombstone,\n"
@@ -62,8 +62,8 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-enum { F_TEXT, F_JSON, F_JSONL, F_TSV };
-static const char *const formats[] = {"text", "json", "jsonl", "tsv", NULL};
+enum { F_TEXT, F_JSON, F_JSONL, F_TSV, F_CSV };
+static const char *const formats[] = {"text", "json", "jsonl", "tsv", "csv", NULL};
 static const char *const names_styles[] = {"debug", "symbol", NULL};
 enum { K_AUTO, K_TOMB, K_PERF, K_MODOFF };
 static const char *const kinds[] = {"auto", "tombstone", "perf", "modoff", NULL};
@@ -129,16 +129,32 @@ static void text_result(run *r, uint64_t addr, int width, const tsym_result *res
     }
 }
 
+/* tsv: ADDRESS<TAB>CHAIN; csv: the same two fields quoted as RFC 4180 says (C++ names
+ * hold commas and quotes) */
 static void tsv_result(run *r, const char *addr_text, const tsym_result *res)
 {
-    tt_buf_printf(&r->out, "%s\t", addr_text);
+    tt_buf chain = {0};
     for (size_t j = 0; j < res->n_frames; j++) {
         const tsym_frame *f = &res->frames[j];
         const char *file = shown_file(r, f->file);
-        tt_buf_printf(&r->out, "%s%s@%s:%u", j ? ";" : "", f->function ? f->function : "??",
+        tt_buf_printf(&chain, "%s%s@%s:%u", j ? ";" : "", f->function ? f->function : "??",
                       file ? file : "??", f->line);
     }
-    tt_buf_puts(&r->out, "\n");
+    const char *c = chain.len ? chain.data : "";
+    if (r->fmt == F_TSV) {
+        tt_buf_printf(&r->out, "%s\t%s\n", addr_text, c);
+    } else {
+        tt_buf_printf(&r->out, "%s,", addr_text);
+        if (strpbrk(c, ",\"\r\n")) {
+            tt_buf_puts(&r->out, "\"");
+            for (const char *q = c; *q; q++)
+                tt_buf_put(&r->out, *q == '"' ? "\"\"" : q, *q == '"' ? 2 : 1);
+            tt_buf_puts(&r->out, "\"\n");
+        } else {
+            tt_buf_printf(&r->out, "%s\n", c);
+        }
+    }
+    tt_buf_free(&chain);
 }
 
 static void hex_str(char *dst, size_t cap, uint64_t v)
@@ -251,7 +267,7 @@ static void raw_one(run *r, tsym_module *m, const char *label, const char *tok, 
         tsym_result none = {.n_frames = 1};
         if (r->fmt == F_TEXT)
             text_result(r, 0, width, &none);
-        else if (r->fmt == F_TSV)
+        else if (r->fmt >= F_TSV)
             tsv_result(r, text, &none);
         else
             emit_json(r, text, m, label, NULL, "not a hexadecimal address", 0, -1);
@@ -265,7 +281,7 @@ static void raw_one(run *r, tsym_module *m, const char *label, const char *tok, 
     hex_str(text, sizeof text, addr);
     if (r->fmt == F_TEXT)
         text_result(r, addr, width, &res);
-    else if (r->fmt == F_TSV)
+    else if (r->fmt >= F_TSV)
         tsv_result(r, text, &res);
     else
         emit_json(r, text, m, label, &res, NULL, 0, -1);
@@ -504,7 +520,7 @@ static int parse_opts(run *r, cli_sym_opts *so, const char **build_id, const cha
                       int argc, char **argv)
 {
     int c, style = 0;
-    while ((c = getopt_long(argc, argv, "+e:afiCsph", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "e:afiCsph", longopts, NULL)) != -1) {
         int s = cli_sym_opt(so, c, optarg);
         if (s < 0)
             return CLI_BAD;
@@ -597,8 +613,8 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
         tt_jsonw_free(&r.json);
         return cli_usage(usage, 1);
     }
-    if (!raw && r.fmt == F_TSV) {
-        cli_errorf("--format tsv is for raw addresses (-e FILE)");
+    if (!raw && r.fmt >= F_TSV) {
+        cli_errorf("--format %s is for raw addresses (-e FILE)", formats[r.fmt]);
         tt_jsonw_free(&r.json);
         return CLI_BAD;
     }
@@ -613,6 +629,8 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
         r.flags |= TSYM_F_DEMANGLE; /* backtraces are for people: always demangled */
     if (r.fmt == F_JSON)
         tt_jsonw_arr_begin(&r.json);
+    if (r.fmt == F_CSV)
+        tt_buf_puts(&r.out, "address,frames\n");
     if (raw && !bid_opt) {
         tsym_module *m = cli_sym_module(r.sym, so.exes[0], NULL, 1, NULL);
         for (int i = 0; i < argc; i++)

@@ -43,14 +43,16 @@ const cli_cmd *cli_cmd_find(const char *name)
 
 static void usage_main(FILE *f)
 {
-    fputs("usage: tracetool [-h | --help] [--version] <command> [<args>]\n\n"
+    fputs("usage: tracetool [-h | --help] [--version] [--quiet | --progress] <command> [<args>]\n\n"
           "Commands:\n",
           f);
     size_t n;
     const cli_cmd *c = cli_cmd_list(&n);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "  %-12s %s\n", c[i].name, c[i].summary);
-    fputs("\nRun 'tracetool <command> -h' for a command's options; see tracetool(1).\n", f);
+    fputs("\n--quiet and --progress (also after the command) hide or force the progress line\n"
+          "shown on a terminal while large inputs are read.\n"
+          "Run 'tracetool <command> -h' for a command's options; see tracetool(1).\n", f);
 }
 
 int cmd_help(int argc, char **argv, cli_ctx *ctx)
@@ -73,9 +75,34 @@ int cmd_help(int argc, char **argv, cli_ctx *ctx)
     return c->fn(2, av, ctx);
 }
 
+/* The global --quiet and --progress may come before or after the command (not after "--");
+ * they are taken out of argv. Returns the progress mode for cli_progress_init. */
+static int global_opts(int *argc, char **argv)
+{
+    int mode = -1, n = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            for (; i < *argc; i++)
+                argv[n++] = argv[i];
+        else if (!strcmp(a, "--quiet"))
+            mode = 0;
+        else if (!strcmp(a, "--progress"))
+            mode = 1;
+        else
+            argv[n++] = argv[i];
+        if (i >= *argc)
+            break;
+    }
+    argv[n] = NULL;
+    *argc = n;
+    return mode;
+}
+
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN);
+    int progress = global_opts(&argc, argv);
     if (argc < 2) {
         usage_main(stderr);
         return CLI_BAD;
@@ -107,12 +134,14 @@ int main(int argc, char **argv)
         cli_errorf("out of memory");
         return CLI_BAD;
     }
+    cli_progress_init(progress, c->name);
     cli_opt_reset();
     /* getopt's own messages then read "tracetool beat: unrecognized option ..." */
     char prog[64];
     snprintf(prog, sizeof prog, "tracetool %s", c->name);
     argv[1] = prog;
     int rc = c->fn(argc - 1, argv + 1, &ctx);
+    cli_progress_clear();
     tt_stats_free(ctx.stats);
     int orc = cli_out_finish();
     return rc ? rc : orc;

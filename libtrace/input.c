@@ -39,6 +39,10 @@ struct tt_input {
     int detected;
     EVP_MD_CTX *sha;   /* content hash of the decompressed bytes, when requested */
     uint64_t produced; /* decompressed bytes produced so far */
+    tt_progress_fn progress; /* optional; see tt_input_set_progress */
+    void *progress_ud;
+    uint64_t progress_total; /* file size, 0 when unknown */
+    int progress_ended;
 };
 
 const char *tt_input_name(const tt_input *in) { return in->name; }
@@ -117,6 +121,25 @@ void tt_input_close(tt_input *in)
     free(in);
 }
 
+void tt_input_set_progress(tt_input *in, tt_progress_fn fn, void *ud)
+{
+    struct stat sb;
+    in->progress = fn;
+    in->progress_ud = ud;
+    in->progress_total = in->fd < 0                                          ? in->mem_len
+                         : !fstat(in->fd, &sb) && S_ISREG(sb.st_mode) && sb.st_size > 0
+                             ? (uint64_t)sb.st_size
+                             : 0;
+}
+
+static void report_progress(tt_input *in)
+{
+    if (!in->progress || in->progress_ended)
+        return;
+    in->progress_ended = in->raw_eof;
+    in->progress(in->progress_ud, in->name, in->raw_total, in->progress_total, in->raw_eof);
+}
+
 /* Refill the raw staging buffer; sets raw_eof at the end. */
 static int raw_fill(tt_input *in, tt_error *err)
 {
@@ -146,6 +169,7 @@ static int raw_fill(tt_input *in, tt_error *err)
     in->raw_total += in->raw_len;
     if (in->raw_len == 0)
         in->raw_eof = 1;
+    report_progress(in);
     return 0;
 }
 
@@ -308,6 +332,7 @@ static int read_direct(tt_input *in, unsigned char *d, size_t n, size_t *got, tt
     in->consumed += *got;
     if (*got == 0)
         in->raw_eof = in->eof = 1;
+    report_progress(in);
     return 0;
 }
 

@@ -136,6 +136,13 @@ int tt_sha256_buf(char hex[65], const void *data, size_t n);
 void tt_sha256_hex(char hex[65], const unsigned char md[32]);
 /* Reads the rest of the input into memory. Owned by the caller (free()). */
 int tt_input_slurp(tt_input *in, char **data, size_t *n, tt_error *err);
+/* Progress of the reads from the underlying file (the library never prints it): fn gets the
+ * raw (for gzip: compressed) bytes read so far and the file size (0 when unknown, e.g. a
+ * pipe) after every read, and once more with end = 1 at the end of the file. fn must not
+ * use the input. */
+typedef void (*tt_progress_fn)(void *ud, const char *name, uint64_t done, uint64_t total,
+                               int end);
+void tt_input_set_progress(tt_input *in, tt_progress_fn fn, void *ud);
 
 /* ---- method-beat records (method-beat.md sections 1-3) ---- */
 #define TT_BEAT_ID_MAX 0xFFFFFu

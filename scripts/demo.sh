@@ -22,12 +22,14 @@ run() {
 echo "== the main job: every sample input into one database"
 run $tt analyze -o "$db" -m $s/methodMapping.txt $s/beat.bin $s/reports.jsonl \
     $s/framestats.txt $s/startup-events.jsonl $s/startup-am.txt $s/perf-fib.txt.gz \
-    $s/sampling.bin 2>/dev/null
+    $s/sampling.bin 2>&1
 
 echo "== questions are one query away"
 run $tt query "$db" "select name, calls, self_ms from top_self_methods where trace_id = 1 order by self_dur desc limit 5"
-run $tt query "$db" "select kind, stack_key, issues, max_cost_ms from issues_by_stack_key order by max_cost_ms desc"
-run $tt query "$db" "select scene, model, frames, round(avg_fps, 1) as fps, bad_per_1000 from worst_scenes order by bad_per_1000 desc limit 5"
+run $tt query "$db" "select kind, issues, max_cost_ms, stack_key from issues_by_stack_key where stack_key is not null and max_cost_ms is not null order by max_cost_ms desc"
+run $tt query "$db" "select scene, model, frames, avg_fps, bad_per_1000 from worst_scenes order by bad_per_1000 desc limit 5"
+echo "== the summary's notices: the warnings printed above and the repairs counted while reading"
+run $tt query "$db" "select trace_id, severity, name, value from stats where severity <> 'info' order by trace_id, name"
 run $tt query "$db" "select seg.name, seg.dur / 1000000 as ms from startup st join startup_segment seg on seg.startup_id = st.id order by seg.ordinal"
 
 echo "== Matrix reports made readable (first report)"

@@ -221,6 +221,10 @@ int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx
         "UNION ALL SELECT 'startups', COUNT(*) FROM startup WHERE trace_id >= ?1 "
         "UNION ALL SELECT 'launches', COUNT(*) FROM launch WHERE trace_id >= ?1 "
         "UNION ALL SELECT 'warnings', COALESCE(SUM(value), 0) FROM stats WHERE trace_id >= ?1 "
+        "  AND severity IN ('notice','data_loss','error') "
+        /* the same count under the stats table's own word (the text summary shows this one;
+         * 'warnings' stays for JSON readers) */
+        "UNION ALL SELECT 'notices', COALESCE(SUM(value), 0) FROM stats WHERE trace_id >= ?1 "
         "  AND severity IN ('notice','data_loss','error')";
     return summary(db, sql, first_trace, 0, fn, ctx, err);
 }

@@ -1,4 +1,6 @@
 -- Views: part of the documented interface (storage.md section 4; tracetool-schema(5)).
+-- Views are for people: derived REAL columns are rounded (milliseconds to 3 decimals, i.e.
+-- microseconds; rates and averages to 2); tables keep the exact integer values.
 -- Only SQL that SQLite 3.8.3 understands: no window functions.
 -- Functions/methods by self time, from rebuilt slices (sampled or instrumented).
 -- total_dur skips calls nested inside a call of the same function (recursion).
@@ -9,7 +11,7 @@ SELECT trace_id, name,
        SUM(CASE WHEN is_recursive = 0 THEN dur END) AS total_dur,
        SUM(self_thread_dur)                       AS self_thread_dur,
        MAX(dur)                                   AS max_dur,
-       SUM(self_dur) / 1e6                        AS self_ms
+       ROUND(SUM(self_dur) / 1e6, 3)              AS self_ms
 FROM slice GROUP BY trace_id, name;
 
 -- Matrix issues grouped by the blamed method; canonical name when resolved.
@@ -20,7 +22,7 @@ SELECT kind,
        COUNT(DISTINCT trace_id) AS traces,
        COUNT(DISTINCT scene)    AS scenes,
        MAX(cost_ms)             AS max_cost_ms,
-       AVG(cost_ms)             AS avg_cost_ms,
+       ROUND(AVG(cost_ms), 2)   AS avg_cost_ms,
        MIN(report_unix_ms)      AS first_unix_ms,
        MAX(report_unix_ms)      AS last_unix_ms
 FROM issue WHERE kind <> 'fps'
@@ -34,8 +36,9 @@ SELECT scene, model,
        SUM(level_high_count)                               AS high_level_frames,
        SUM(dropped_sum)                                    AS dropped_sum,
        SUM(jank_count)                                     AS jank_frames,
-       1000.0 * (SUM(level_frozen_count) + SUM(level_high_count)) / SUM(frames) AS bad_per_1000,
-       SUM(fps * frames) / SUM(frames)                     AS avg_fps
+       ROUND(1000.0 * (SUM(level_frozen_count) + SUM(level_high_count)) / SUM(frames), 2)
+                                                           AS bad_per_1000,
+       ROUND(SUM(fps * frames) / SUM(frames), 2)           AS avg_fps
 FROM scene_frame_stats
 WHERE ts IS NULL AND scene <> '*' AND frames > 0
 GROUP BY scene, model;
@@ -51,9 +54,9 @@ GROUP BY t.utid;
 -- Slices with thread names and millisecond columns, for people reading results.
 CREATE VIEW slice_ms AS
 SELECT s.id, s.trace_id, t.tid, t.name AS thread_name, s.depth, s.name,
-       s.ts, s.dur / 1e6 AS dur_ms, s.self_dur / 1e6 AS self_ms,
-       s.thread_dur / 1e6 AS cpu_ms, s.block_dur / 1e6 AS block_ms,
-       (s.dur - COALESCE(s.thread_dur, s.dur)) / 1e6 AS off_cpu_ms
+       s.ts, ROUND(s.dur / 1e6, 3) AS dur_ms, ROUND(s.self_dur / 1e6, 3) AS self_ms,
+       ROUND(s.thread_dur / 1e6, 3) AS cpu_ms, ROUND(s.block_dur / 1e6, 3) AS block_ms,
+       ROUND((s.dur - COALESCE(s.thread_dur, s.dur)) / 1e6, 3) AS off_cpu_ms
 FROM slice s JOIN thread t ON t.utid = s.utid;
 
 -- Methods by self time inside Matrix stacks (issue stacks and evil dispatches): for
@@ -65,7 +68,7 @@ SELECT t.trace_id, n.name,
        SUM(n.self_dur)       AS self_dur,
        SUM(n.total_dur)      AS total_dur,
        MAX(n.total_dur)      AS max_dur,
-       SUM(n.self_dur) / 1e6 AS self_ms
+       ROUND(SUM(n.self_dur) / 1e6, 3) AS self_ms
 FROM call_node n JOIN call_tree t ON t.id = n.tree_id
 GROUP BY t.trace_id, n.name;
 

@@ -271,8 +271,10 @@ def case_perf():
     rt = start + (a - vaddr)
     with open(os.path.join(SRC, "perf.txt")) as f:
         text = f.read()
-    text = (text.replace("LIB", lib).replace("START", "%x" % start)
-            .replace("PGOFF", "%x" % off).replace("RT1", "%x" % (rt + 1)).replace("RT", "%x" % rt))
+    # the path goes in last: a temporary directory name may contain "RT" or "START"
+    text = (text.replace("START", "%x" % start)
+            .replace("PGOFF", "%x" % off).replace("RT1", "%x" % (rt + 1)).replace("RT", "%x" % rt)
+            .replace("LIB", lib))
     out, err, rc = tt("-s", *ARGS, stdin=text)
     sys.stdout.write(norm_text(out, lib).replace(lib, "libfx.so"))
     sys.stdout.write(norm_text(err, lib).replace(lib, "libfx.so"))

@@ -1,0 +1,1 @@
+v=$(tracetool --version | sed "s/^tracetool //"); for m in ../../man/*.[1-9]; do t=$(sed -n "1s/.*\"tracetool \([0-9][^\"]*\)\".*/\1/p" "$m"); [ "$t" = "$v" ] || echo "${m#../../}: tracetool $t, but tracetool --version says $v"; done; echo checked

@@ -1,0 +1,1 @@
+tracetool beat beat-small.txt -m beat-small-mapping.txt --format json > "$TT_TMP/a" && tracetool beat --format json -m beat-small-mapping.txt beat-small.txt > "$TT_TMP/b" && cmp "$TT_TMP/a" "$TT_TMP/b" && head -c 60 "$TT_TMP/a"; echo

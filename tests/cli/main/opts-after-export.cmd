@@ -1,0 +1,1 @@
+tracetool export beat-small.txt --format folded -m beat-small-mapping.txt

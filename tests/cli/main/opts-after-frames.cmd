@@ -1,0 +1,1 @@
+tracetool frames ../../samples/framestats.txt --format csv | head -3

@@ -1,0 +1,1 @@
+tracetool report ../../samples/reports.jsonl --format json -m ../../samples/methodMapping.txt > "$TT_TMP/a" && tracetool report --format json -m ../../samples/methodMapping.txt ../../samples/reports.jsonl > "$TT_TMP/b" && cmp "$TT_TMP/a" "$TT_TMP/b" && echo same

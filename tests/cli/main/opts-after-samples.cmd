@@ -1,0 +1,1 @@
+tracetool samples ../../samples/sampling.bin --top 3 --format json 2>/dev/null > "$TT_TMP/a" && tracetool samples --format json --top 3 ../../samples/sampling.bin 2>/dev/null > "$TT_TMP/b" && cmp "$TT_TMP/a" "$TT_TMP/b" && head -c 1 "$TT_TMP/a" && echo

@@ -1,0 +1,1 @@
+tracetool startup ../../samples/startup-am.txt --format csv --table launches | head -3

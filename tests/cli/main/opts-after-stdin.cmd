@@ -1,0 +1,1 @@
+tracetool beat - --format matrix --cost 10 < beat-small.txt

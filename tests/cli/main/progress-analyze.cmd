@@ -1,0 +1,1 @@
+tracetool analyze --progress -o "$TT_TMP/p.db" ../../samples/perf-fib.txt.gz 2>&1 >/dev/null | tr "\r" "\n" | sed "s/\x1b\[K//" | grep . | sort -u; tracetool analyze -o "$TT_TMP/b.db" -m an-map.txt an-v1.bin --progress 2>&1 >/dev/null | tr "\r" "\n" | sed "s/\x1b\[K//" | grep . | sort -u

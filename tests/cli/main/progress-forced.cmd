@@ -1,0 +1,1 @@
+tracetool --progress beat -m beat-small-mapping.txt beat-small.txt 2>&1 >/dev/null | tr "\r" "\n" | sed "s/\x1b\[K//" | grep .; tracetool beat beat-small.txt --progress 2>&1 >/dev/null | tr "\r" "\n" | sed "s/\x1b\[K//" | grep .

@@ -1,0 +1,1 @@
+tracetool beat -m beat-small-mapping.txt beat-small.txt 2>&1 >/dev/null | wc -c; tracetool --progress beat --quiet beat-small.txt 2>&1 >/dev/null | wc -c; CI=true tracetool samples ../../samples/stacks.folded 2>&1 >/dev/null | wc -c
