@@ -260,7 +260,9 @@ START_TEST(detection)
     } cases[] = {
         {"1,1,com.a.B c ()V\n", 0, TT_KIND_MAPPING},
         {"ignore methods:\ncom.a.B c\n", 0, TT_KIND_IGNORE},
-        {"# comment\n-9223363240761753624\n0x7ffff000000009ec\n42\n", 0, TT_KIND_BEAT},
+        {"# comment\n-9223363240761752600\n0x7ffff000000009ec\n0x00003800000009ec\n", 0,
+         TT_KIND_BEAT},
+        {"1\n2\n3\n", 0, TT_KIND_UNKNOWN}, /* small numbers: method id 0 */
         {"com.example.Foo -> a.a:\n    void bar() -> a\n", 0, TT_KIND_PROGUARD},
         {"{\"machine\":\"HIGH\",\"tag\":\"Trace_EvilMethod\"}\n", 0, TT_KIND_REPORT},
         {"[ {\"tag\": \"Trace_FPS\"} ]", 0, TT_KIND_REPORT},
@@ -269,7 +271,7 @@ START_TEST(detection)
         {"{\"some\":\"json\"}\n", 0, TT_KIND_UNKNOWN},
         {"hello world\n", 0, TT_KIND_UNKNOWN},
         {"", 0, TT_KIND_UNKNOWN},
-        {"SQLite format 3\0xxxx", 20, TT_KIND_DATABASE},
+        {"SQLite format 3\0xxxx", 20, TT_KIND_UNKNOWN}, /* no tracetool application_id */
         {"\xe8\x03\0\0\0\xf0\xff\xff", 8, TT_KIND_BEAT},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -277,6 +279,9 @@ START_TEST(detection)
         ck_assert_msg(tt_detect((const unsigned char *)cases[i].text, n) == cases[i].kind,
                       "case %zu", i);
     }
+    unsigned char db[100] = "SQLite format 3";
+    memcpy(db + 68, "TTDB", 4); /* tracetool's application_id */
+    ck_assert_int_eq(tt_detect(db, sizeof db), TT_KIND_DATABASE);
     ck_assert_str_eq(tt_kind_name(TT_KIND_BEAT), "beat");
     ck_assert_int_eq(tt_kind_parse("report"), TT_KIND_REPORT);
     ck_assert_int_eq(tt_kind_parse("nope"), -1);
