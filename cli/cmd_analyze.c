@@ -778,6 +778,7 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         }
     }
     o->sym_given = a->sym.n_exes || a->sym.n_dirs;
+    a->beat_forced = o->kind == TT_KIND_BEAT;
     return 0;
 }
 
@@ -875,11 +876,15 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     if (!rc && !npending) {
         /* nothing to import: the database stays as it is (no empty replacement) */
+        struct stat sb;
+        int one_dir = nargs == 1 && !stat(args[0], &sb) && S_ISDIR(sb.st_mode);
+        char sk[64] = "";
         if (nskipped)
-            cli_errorf("analyze: no trace among the inputs (%zu file%s skipped); %s not written",
-                       nskipped, nskipped == 1 ? "" : "s", o.out);
+            snprintf(sk, sizeof sk, " (%zu file%s skipped)", nskipped, nskipped == 1 ? "" : "s");
+        if (one_dir)
+            cli_errorf("%s: no trace found in the directory%s", args[0], sk);
         else
-            cli_errorf("analyze: no trace among the inputs; %s not written", o.out);
+            cli_errorf("analyze: no trace among the inputs%s", sk);
         rc = CLI_BAD;
     }
     char map_sha[65] = "", pg_sha[65] = "";

@@ -255,7 +255,7 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
     for (int s = 0; s < 2 && !rc; s++) {
         const char *path = argv[optind + s];
         o.path[s] = path;
-        if ((rc = cli_input_path(path)) || (rc = is_database(path, &o.is_db[s])))
+        if ((rc = is_database(path, &o.is_db[s])))
             break;
         if (o.is_db[s]) {
             if (sides[s].nmaps || sides[s].proguard) {

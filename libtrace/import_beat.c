@@ -91,7 +91,8 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
     if (!r)
         return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
     r->in = in;
-    if (fmt == TT_BEAT_FMT_AUTO) {
+    r->fmt = fmt;
+    if (fmt == TT_BEAT_FMT_AUTO || fmt == TT_BEAT_FMT_AUTO_ANY) {
         const unsigned char *p;
         size_t n;
         int rc = tt_input_peek(in, &p, &n, 4096, err);
@@ -108,7 +109,8 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
         }
         if (n == 0)
             fmt = TT_BEAT_FMT_BIN;
-        else if (fmt == TT_BEAT_FMT_BIN && (rc = check_binary(in, err))) {
+        else if (fmt == TT_BEAT_FMT_BIN && r->fmt != TT_BEAT_FMT_AUTO_ANY &&
+                 (rc = check_binary(in, err))) {
             free(r);
             return rc;
         }

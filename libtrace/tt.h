@@ -151,7 +151,10 @@ static inline uint64_t tt_beat_encode(int entry, uint32_t id, int64_t t_ms)
            ((uint64_t)t_ms & TT_BEAT_TIME_MASK);
 }
 
-enum { TT_BEAT_FMT_AUTO = 0, TT_BEAT_FMT_BIN = 1, TT_BEAT_FMT_TEXT = 2 };
+/* AUTO tells binary from text by content and refuses binary data that is no plausible buffer
+ * ("not a trace: ..."); AUTO_ANY decides the same way but reads whatever it is given (the
+ * kind was forced). */
+enum { TT_BEAT_FMT_AUTO = 0, TT_BEAT_FMT_BIN = 1, TT_BEAT_FMT_TEXT = 2, TT_BEAT_FMT_AUTO_ANY = 3 };
 
 typedef struct tt_beat_reader tt_beat_reader;
 /* Streaming reader over an open input (borrowed). Owned by the caller, free with
