@@ -244,7 +244,8 @@ START_TEST(detect_magic)
                       i, what_of(cases[i].bytes, cases[i].n));
     /* a gzip-compressed foreign file says so */
     unsigned char gzb[512];
-    size_t gn = gz("%PDF-1.4\n%\xe2\xe3\n", 15, gzb, sizeof gzb);
+    static const char pdf[] = "%PDF-1.4\n%\xe2\xe3\n";
+    size_t gn = gz(pdf, sizeof pdf - 1, gzb, sizeof gzb);
     tt_input *in = unit_mem("doc.pdf.gz", (const char *)gzb, gn);
     tt_detection d;
     ck_assert_int_eq(tt_input_detect(&d, in, NULL), 0);
