@@ -305,12 +305,12 @@ static int detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
                               ? "is an SQLite database; analyze reads raw inputs (use tracetool "
                                 "query, or ATTACH it in SQL)"
                           : d.what[0] ? what
-                          : ai->bytes == 0 ? "empty input: expected a method-beat buffer, a "
-                                             "methodMapping.txt or Matrix reports"
-                                           : "unknown input kind: expected a method-beat buffer, a "
-                                             "methodMapping.txt, a ProGuard mapping, Matrix reports, "
-                                             "frame, startup or sample data (--kind overrides "
-                                             "detection)";
+                          : ai->bytes == 0
+                              ? "empty input: expected a method-beat buffer, a methodMapping.txt "
+                                "or Matrix reports"
+                              : "unknown input kind: expected a method-beat buffer, a "
+                                "methodMapping.txt, a ProGuard mapping, Matrix reports, frame, "
+                                "startup or sample data (--kind overrides detection)";
         if (!o->skip_unknown) {
             cli_errorf("%s: %s", ai->path, why);
             return CLI_BAD;
