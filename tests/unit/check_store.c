@@ -263,6 +263,14 @@ START_TEST(detection)
         {"# comment\n-9223363240761752600\n0x7ffff000000009ec\n0x00003800000009ec\n", 0,
          TT_KIND_BEAT},
         {"1\n2\n3\n", 0, TT_KIND_UNKNOWN}, /* small numbers: method id 0 */
+        /* launches and startup events need their shape, not just the words */
+        {"Traces. Displayed (with total, for user), Fully drawn and TotalTime: lines\n", 0,
+         TT_KIND_UNKNOWN},
+        {"11-23 09:14:03.402  1402  1460 I ActivityTaskManager: Displayed com.ex/.Main: +612ms\n",
+         0, TT_KIND_LAUNCHES},
+        {"Status: ok\nTotalTime: 612\n", 0, TT_KIND_LAUNCHES},
+        {"{\"kind\":\"Deployment\",\"spec\":{}}\n", 0, TT_KIND_UNKNOWN},
+        {"{\"kind\": \"process_start\", \"ts_ms\": 1}\n", 0, TT_KIND_STARTUP},
         {"com.example.Foo -> a.a:\n    void bar() -> a\n", 0, TT_KIND_PROGUARD},
         {"{\"machine\":\"HIGH\",\"tag\":\"Trace_EvilMethod\"}\n", 0, TT_KIND_REPORT},
         {"[ {\"tag\": \"Trace_FPS\"} ]", 0, TT_KIND_REPORT},
