@@ -23,7 +23,7 @@ uint64_t tt_beat_reader_count(const tt_beat_reader *r) { return r->count; }
 /* ---- plausibility (tt.h: thresholds) ---- */
 int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *why, size_t cap)
 {
-    size_t nz = 0, bad_id = 0, far = 0, back = 0, unmapped = 0;
+    size_t nz = 0, bad_id = 0, far = 0, back = 0, unmapped = 0, entries = 0;
     int64_t last = 0;
     int use_map = m && tt_mapping_count(m) > 0;
     for (size_t i = 0; i < n; i++) {
@@ -32,6 +32,7 @@ int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *wh
         uint32_t id = tt_beat_id(w[i]);
         int64_t t = tt_beat_time(w[i]);
         bad_id += id == 0 || id == TT_BEAT_ID_MAX;
+        entries += tt_beat_is_entry(w[i]);
         far += t >= (int64_t)1 << 36;
         back += nz > 0 && t < last;
         unmapped += use_map && id != TT_BEAT_DISPATCH && !tt_mapping_get(m, id);
@@ -50,6 +51,9 @@ int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *wh
     else if (back > allow + 1)
         snprintf(why, cap, "binary data, not method-beat records: the time goes backwards at "
                  "%zu of %zu words", back, nz);
+    else if (nz >= 64 && (entries == 0 || entries == nz))
+        snprintf(why, cap, "binary data, not method-beat records: all %zu words are method %s",
+                 nz, entries ? "entries" : "exits");
     else if (unmapped > nz / 2)
         snprintf(why, cap, "%zu of %zu records have method ids missing from the mapping",
                  unmapped, nz);

@@ -288,6 +288,11 @@ START_TEST(detect_beat_plausible)
     for (int i = 0; i < N; i++)
         put_le(b + i * 8, tt_beat_encode(1, 5, (int64_t)((i * 7919) % N)));
     ck_assert(strstr(what_of(b, sizeof b), "the time goes backwards"));
+    /* plausible ids and rising times, but every word an exit */
+    for (int i = 0; i < N; i++)
+        put_le(b + i * 8, tt_beat_encode(0, 5, 100 + i));
+    ck_assert_str_eq(what_of(b, sizeof b),
+                     "binary data, not method-beat records: all 1000 words are method exits");
     memset(b, 0, sizeof b);
     ck_assert_str_eq(what_of(b, 64), "binary data of zero bytes only, no method-beat record");
     /* with a mapping: ids must mostly be in it */
