@@ -69,6 +69,8 @@ int cli_out_finish(void);
 /* ---- diagnostics ---- */
 /* "tracetool: FILE:LOC: message" for a library error; returns CLI_BAD. */
 int cli_err(const tt_error *err);
+/* The same text without "tracetool: " and newline: "FILE:LOC: message". */
+void cli_err_text(char *dst, size_t cap, const tt_error *err);
 void cli_errorf(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_warnf(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Prints the counted warnings of stats as "tracetool: warning: ..." lines. */
@@ -81,6 +83,15 @@ int cli_opt_i64(const char *opt, const char *val, int64_t *out);
 int cli_opt_int(const char *opt, const char *val, int min, int max, int *out);
 /* Returns the index of val in the NULL-terminated list, or -1 after printing an error. */
 int cli_opt_enum(const char *opt, const char *val, const char *const *choices);
+/* A file argument that must not be a directory: prints "tracetool: PATH: is a directory" and
+ * returns CLI_BAD for one, 0 otherwise ("-" and missing files are the opener's business). */
+int cli_input_path(const char *path);
+int cli_input_paths(char *const *paths, int n);
+/* cli_input_path, then (unless CLI_TRACE_FORCED: --kind) "tracetool: PATH: not a trace: WHAT"
+ * for a file in a known non-trace format or binary data that is no method-beat buffer;
+ * CLI_TRACE_DB leaves SQLite files to the command's database reader. */
+enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u };
+int cli_trace_paths(char *const *paths, int n, unsigned flags);
 /* Resets getopt_long for a subcommand. Options are permuted (GNU style): they may follow
  * operands, and "--" ends them. */
 void cli_opt_reset(void);

@@ -28,6 +28,7 @@ typedef struct cli_an {
     int beat_fmt;
     int64_t base_ms, end_ms, evil_ms;
     int have_base, have_end, trim;
+    int beat_forced;      /* --kind beat: buffers are read whatever detection says */
     cli_sym_opts sym;     /* -e / --symbols: names for native frames of sampled stacks */
     /* counters for the summary */
     uint64_t unknown_ids;

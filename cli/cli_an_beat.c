@@ -262,7 +262,8 @@ static int beat_stats(cli_an *a, int64_t trace_id, const tt_bslicer_stats *st, t
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
 {
     tt_beat_reader *r;
-    int rc = tt_beat_reader_new(&r, in, a->beat_fmt, err);
+    int rc = tt_beat_reader_new(&r, in, a->beat_fmt == TT_BEAT_FMT_AUTO && a->beat_forced
+                                            ? TT_BEAT_FMT_AUTO_ANY : a->beat_fmt, err);
     if (rc)
         return rc;
     tt_bslicer_opts o = {.base_ms = a->base_ms, .have_end = a->have_end, .end_ms = a->end_ms,

@@ -49,6 +49,10 @@ int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *prog
     tt_error err = {0};
     for (size_t i = 0; i < n; i++) {
         tt_input *in;
+        if (cli_input_path(paths[i])) {
+            tt_mapping_free(m);
+            return CLI_BAD;
+        }
         if (tt_input_open(&in, paths[i], &err)) {
             tt_mapping_free(m);
             return cli_err(&err);
@@ -110,6 +114,8 @@ int cli_load_proguard(tt_proguard **out, const char *path, char sha[65])
         return 0;
     tt_error err = {0};
     tt_input *in;
+    if (cli_input_path(path))
+        return CLI_BAD;
     if (tt_input_open(&in, path, &err))
         return cli_err(&err);
     int rc = sha ? tt_input_hash_begin(in, &err) : 0;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cli_usage(const char *usage, int error)
 {
@@ -55,4 +56,44 @@ void cli_opt_reset(void)
 {
     optind = 0; /* glibc: full reinitialisation */
     opterr = 1;
+}
+
+int cli_input_paths(char *const *paths, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (cli_input_path(paths[i]))
+            return CLI_BAD;
+    return 0;
+}
+
+int cli_trace_paths(char *const *paths, int n, unsigned flags)
+{
+    for (int i = 0; i < n; i++) {
+        if (cli_input_path(paths[i]))
+            return CLI_BAD;
+        tt_input *in;
+        tt_detection d;
+        if ((flags & CLI_TRACE_FORCED) || !strcmp(paths[i], "-") ||
+            tt_input_open(&in, paths[i], NULL))
+            continue; /* the command reports what cannot be opened */
+        int rc = tt_input_detect(&d, in, NULL);
+        tt_input_close(in);
+        /* a known foreign format, or binary data that is no method-beat buffer */
+        if (!rc && d.kind == TT_KIND_UNKNOWN && d.what[0] &&
+            !(d.sqlite && (flags & CLI_TRACE_DB))) {
+            cli_errorf("%s: not a trace: %s", paths[i], d.what);
+            return CLI_BAD;
+        }
+    }
+    return 0;
+}
+
+int cli_input_path(const char *path)
+{
+    struct stat sb;
+    if (strcmp(path, "-") && !stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+        cli_errorf("%s: is a directory", path);
+        return CLI_BAD;
+    }
+    return 0;
 }

@@ -53,21 +53,24 @@ int cli_out_finish(void)
     return CLI_OK;
 }
 
+void cli_err_text(char *dst, size_t cap, const tt_error *err)
+{
+    if (!err->file[0])
+        snprintf(dst, cap, "%s", err->msg[0] ? err->msg : tt_strerror(err->code));
+    else if (err->loc_kind == TT_LOC_LINE)
+        snprintf(dst, cap, "%s:%llu: %s", err->file, (unsigned long long)err->loc, err->msg);
+    else if (err->loc_kind == TT_LOC_OFFSET)
+        snprintf(dst, cap, "%s:0x%llx: %s", err->file, (unsigned long long)err->loc, err->msg);
+    else
+        snprintf(dst, cap, "%s: %s", err->file, err->msg);
+}
+
 int cli_err(const tt_error *err)
 {
     cli_progress_clear();
-    if (err->file[0]) {
-        if (err->loc_kind == TT_LOC_LINE)
-            fprintf(stderr, "tracetool: %s:%llu: %s\n", err->file,
-                    (unsigned long long)err->loc, err->msg);
-        else if (err->loc_kind == TT_LOC_OFFSET)
-            fprintf(stderr, "tracetool: %s:0x%llx: %s\n", err->file,
-                    (unsigned long long)err->loc, err->msg);
-        else
-            fprintf(stderr, "tracetool: %s: %s\n", err->file, err->msg);
-    } else {
-        fprintf(stderr, "tracetool: %s\n", err->msg[0] ? err->msg : tt_strerror(err->code));
-    }
+    char text[sizeof err->file + sizeof err->msg + 32];
+    cli_err_text(text, sizeof text, err);
+    fprintf(stderr, "tracetool: %s\n", text);
     return CLI_BAD;
 }
 

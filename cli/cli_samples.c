@@ -157,7 +157,7 @@ static int load_beat(tt_profile *p, const char *path, cli_samples_opts *o, cli_c
     tt_input *in = NULL;
     tt_beat_reader *r = NULL;
     if (tt_mstack_new(&ms, &mo) || tt_input_open(&in, path, &err) ||
-        tt_beat_reader_new(&r, in, TT_BEAT_FMT_AUTO, &err)) {
+        tt_beat_reader_new(&r, in, o->kind ? TT_BEAT_FMT_AUTO_ANY : TT_BEAT_FMT_AUTO, &err)) {
         rc = err.msg[0] ? cli_err(&err) : (cli_errorf("out of memory"), CLI_BAD);
         goto out;
     }

@@ -20,6 +20,8 @@ int cli_sym_opt(cli_sym_opts *o, int c, const char *arg)
             cli_errorf("too many -e options (at most %d)", CLI_SYM_MAX);
             return -1;
         }
+        if (cli_input_path(arg))
+            return -1;
         o->exes[o->n_exes++] = arg;
         return 1;
     }

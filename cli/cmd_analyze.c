@@ -17,7 +17,8 @@
 
 static const char usage[] =
     "usage: tracetool analyze [-o DB] [-m MAPPING]... [--proguard FILE] [--append] [--replace]\n"
-    "                         [--skip-unknown] [--kind KIND] [--format text|json]\n"
+    "                         [--skip-unknown] [--keep-going] [--kind KIND]\n"
+    "                         [--format text|json]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [-e BINARY]... [--symbols DIR]...\n"
     "                         INPUT...\n"
@@ -28,6 +29,7 @@ static const char usage[] =
     "      --append            add to an existing database instead of replacing it\n"
     "      --replace           re-import inputs already in the database\n"
     "      --skip-unknown      skip inputs of unknown kind with a warning instead of failing\n"
+    "      --keep-going        an input that fails to import is recorded and skipped (exit 1)\n"
     "      --kind KIND         override detection: beat, report, frames, startup, launches,\n"
     "                          samples, mapping, ignore_mapping, proguard\n"
     "      --format FMT        summary as text (default) or json\n"
@@ -41,7 +43,7 @@ static const char usage[] =
     "  -h, --help              show this help\n";
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
-       O_TRIM, O_BUFFMT };
+       O_TRIM, O_BUFFMT, O_KEEP };
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
     {"mapping", required_argument, NULL, 'm'},
@@ -49,6 +51,7 @@ static const struct option longopts[] = {
     {"append", no_argument, NULL, O_APPEND},
     {"replace", no_argument, NULL, O_REPLACE},
     {"skip-unknown", no_argument, NULL, O_SKIP},
+    {"keep-going", no_argument, NULL, O_KEEP},
     {"kind", required_argument, NULL, O_KIND},
     {"format", required_argument, NULL, O_FORMAT},
     {"base-ms", required_argument, NULL, O_BASE},
@@ -64,9 +67,9 @@ static const struct option longopts[] = {
 static const char *const formats[] = {"text", "json", NULL};
 static const char *const buffmts[] = {"auto", "bin", "text", NULL};
 
-enum { IN_PENDING, IN_IMPORTED, IN_DUPLICATE, IN_MAPPING, IN_SKIPPED };
+enum { IN_PENDING, IN_IMPORTED, IN_DUPLICATE, IN_MAPPING, IN_SKIPPED, IN_FAILED, IN_SYMBOLS };
 static const char *const status_names[] = {"pending", "imported", "already_imported", "mapping",
-                                           "skipped"};
+                                           "skipped", "failed", "symbols"};
 
 typedef struct ainput {
     char *path;
@@ -74,13 +77,18 @@ typedef struct ainput {
     char sha[65];
     uint64_t bytes;
     int status;
+    int from_dir; /* found by a directory scan: imported only when detection is positive */
     int64_t trace_id;
     char key[65];
+    char *error; /* --keep-going: why it failed ("FILE:LOC: message"), malloc'ed */
 } ainput;
 
 typedef struct aopts {
     const char *out, *proguard;
-    int append, replace, skip_unknown, kind, format;
+    int append, replace, skip_unknown, keep_going, kind, format;
+    int proguard_given, sym_given; /* --proguard, -e/--symbols on the command line */
+    const char *dir_map[2];        /* mapping and ignore mapping taken from a directory */
+    char skip_buf[512];
     char **maps;
     size_t nmaps;
 } aopts;
@@ -108,10 +116,11 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int add_input(tt_vec *v, const char *path)
+static int add_input(tt_vec *v, const char *path, int from_dir)
 {
     ainput in = {0};
     in.path = strdup(path);
+    in.from_dir = from_dir;
     if (!in.path || !tt_vec_push(v, &in)) {
         free(in.path);
         cli_errorf("out of memory");
@@ -120,7 +129,10 @@ static int add_input(tt_vec *v, const char *path)
     return 0;
 }
 
-static int expand_dir(tt_vec *v, const char *dir)
+/* Regular files of dir and of its subdirectories, depth first, each directory sorted by
+ * name. Names starting with '.' are ignored; symbolic links are followed to files only (no
+ * directory loops). */
+static int expand_dir(tt_vec *v, const char *dir, int depth)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -131,30 +143,35 @@ static int expand_dir(tt_vec *v, const char *dir)
     tt_vec_init(&names, sizeof(char *));
     struct dirent *e;
     int rc = 0;
+    size_t dl = strlen(dir);
     while ((e = readdir(d)) && !rc) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+        if (e->d_name[0] == '.')
             continue;
-        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        size_t n = dl + strlen(e->d_name) + 2;
         char *p = malloc(n);
-        if (!p) {
+        if (!p || !tt_vec_push(&names, &p)) {
+            free(p);
+            cli_errorf("out of memory");
             rc = CLI_BAD;
             break;
         }
-        snprintf(p, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
-        struct stat sb;
-        if (stat(p, &sb) || !S_ISREG(sb.st_mode) || !tt_vec_push(&names, &p))
-            free(p);
+        snprintf(p, n, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
     }
     closedir(d);
-    qsort(names.data, names.len, sizeof(char *), cmp_str);
+    if (names.len)
+        qsort(names.data, names.len, sizeof(char *), cmp_str);
     for (size_t i = 0; i < names.len; i++) {
-        if (!rc)
-            rc = add_input(v, TT_VEC_AT(&names, char *, i));
-        free(TT_VEC_AT(&names, char *, i));
+        char *p = TT_VEC_AT(&names, char *, i);
+        struct stat sb;
+        if (!rc && !lstat(p, &sb)) {
+            if (S_ISDIR(sb.st_mode) && depth < 64)
+                rc = expand_dir(v, p, depth + 1);
+            else if (!S_ISDIR(sb.st_mode) && !stat(p, &sb) && S_ISREG(sb.st_mode))
+                rc = add_input(v, p, 1);
+        }
+        free(p);
     }
     tt_vec_free(&names);
-    if (rc)
-        cli_errorf("out of memory");
     return rc;
 }
 
@@ -181,45 +198,123 @@ static int open_input(tt_input **in, const char *path, tt_error *err)
     return tt_input_open_mem(in, "<stdin>", stdin_data, stdin_len, err);
 }
 
-/* Pass 1: detect, hash, and load mapping inputs into map. */
-static int detect_input(ainput *ai, const aopts *o, tt_mapping *map, cli_ctx *ctx)
+/* An input that could not be read or imported: fatal (exit 2) unless --keep-going, which
+ * keeps the message for the stats table and goes on. */
+static int input_failed(ainput *ai, const aopts *o, const tt_error *err)
+{
+    int rc = cli_err(err);
+    if (!o->keep_going)
+        return rc;
+    char text[1024];
+    cli_err_text(text, sizeof text, err);
+    free(ai->error);
+    ai->error = strdup(text);
+    ai->status = IN_FAILED;
+    return ai->error ? 0 : CLI_BAD;
+}
+
+/* Why a file found in a directory is not imported, or NULL when it is used. Of several
+ * mappings of one kind the first (by name) is used. */
+static const char *dir_skip(const ainput *ai, aopts *o)
+{
+    if (o->kind > 0)
+        return NULL;
+    int ig = ai->kind == TT_KIND_IGNORE;
+    switch (ai->kind) {
+    case TT_KIND_UNKNOWN: return "not a trace";
+    case TT_KIND_DATABASE: return "a tracetool database (analyze reads raw inputs)";
+    case TT_KIND_MAPPING:
+    case TT_KIND_IGNORE:
+        if (o->nmaps)
+            return "method mapping not used (-m given)";
+        if (!o->dir_map[ig]) {
+            o->dir_map[ig] = ai->path;
+            return NULL;
+        }
+        snprintf(o->skip_buf, sizeof o->skip_buf, "another %smethod mapping (using %s; -m "
+                 "chooses)", ig ? "ignore " : "", o->dir_map[ig]);
+        return o->skip_buf;
+    case TT_KIND_PROGUARD:
+        if (o->proguard_given)
+            return "ProGuard mapping not used (--proguard given)";
+        if (!o->proguard)
+            return NULL;
+        snprintf(o->skip_buf, sizeof o->skip_buf, "another ProGuard mapping (using %s; "
+                 "--proguard chooses)", o->proguard);
+        return o->skip_buf;
+    default: return NULL;
+    }
+}
+
+/* Directory entries that are not imported: ELF files with debug information name native
+ * frames when no -e/--symbols was given; everything else gets one notice. */
+static void skip_dir_entry(ainput *ai, const char *why, const tt_detection *d, cli_an *a,
+                           const aopts *o)
+{
+    if (d->elf && !o->sym_given && a->sym.n_exes < CLI_SYM_MAX &&
+        tsym_elf_has_debug_info(ai->path, NULL) == 1) {
+        a->sym.exes[a->sym.n_exes++] = ai->path;
+        ai->status = IN_SYMBOLS;
+        fprintf(stderr, "tracetool: %s: note: used for native symbols (ELF with debug "
+                        "information)\n", ai->path);
+        return;
+    }
+    ai->status = IN_SKIPPED;
+    if (ai->bytes == 0)
+        why = "empty file";
+    fprintf(stderr, "tracetool: %s: skipped: %s%s%s\n", ai->path, why,
+            d->what[0] && ai->bytes ? ": " : "", ai->bytes ? d->what : "");
+}
+
+/* Pass 1: detect and hash one input; load mapping inputs into the mapping. */
+static int detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
 {
     tt_error err = {0};
     tt_input *in;
     if (open_input(&in, ai->path, &err))
-        return cli_err(&err);
-    const unsigned char *p;
-    size_t n;
+        return input_failed(ai, o, &err);
+    tt_detection d;
     int rc = tt_input_hash_begin(in, &err);
     if (!rc)
-        rc = tt_input_peek(in, &p, &n, 65536, &err);
+        rc = tt_input_detect(&d, in, &err);
     if (rc) {
         tt_input_close(in);
-        return cli_err(&err);
+        return input_failed(ai, o, &err);
     }
-    ai->kind = o->kind > 0 ? (tt_kind)o->kind : tt_detect(p, n);
-    if (ai->kind == TT_KIND_MAPPING || ai->kind == TT_KIND_IGNORE) {
+    ai->kind = o->kind > 0 ? (tt_kind)o->kind : d.kind;
+    const char *skip = ai->from_dir ? dir_skip(ai, o) : NULL;
+    if (!skip && (ai->kind == TT_KIND_MAPPING || ai->kind == TT_KIND_IGNORE)) {
         ai->status = IN_MAPPING;
-        rc = cli_load_mapping_input(map, in, ctx->stats);
+        rc = cli_load_mapping_input(a->map, in, ctx->stats);
         if (rc) {
             tt_input_close(in);
             return rc;
         }
+        if (ai->from_dir)
+            fprintf(stderr, "tracetool: %s: note: used as the %s mapping\n", ai->path,
+                    ai->kind == TT_KIND_IGNORE ? "ignore-method" : "method");
     }
     rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
     tt_input_close(in);
     if (rc)
-        return cli_err(&err);
+        return input_failed(ai, o, &err);
+    if (skip) {
+        skip_dir_entry(ai, skip, &d, a, o);
+        return 0;
+    }
     if (ai->kind == TT_KIND_UNKNOWN || ai->kind == TT_KIND_DATABASE) {
+        char what[sizeof d.what + 16];
+        snprintf(what, sizeof what, "not a trace: %s", d.what);
         const char *why = ai->kind == TT_KIND_DATABASE
                               ? "is an SQLite database; analyze reads raw inputs (use tracetool "
                                 "query, or ATTACH it in SQL)"
-                              : n == 0 ? "empty input: expected a method-beat buffer, a "
-                                         "methodMapping.txt or Matrix reports"
-                                       : "unknown input kind: expected a method-beat buffer, a "
-                                         "methodMapping.txt, a ProGuard mapping, Matrix reports, "
-                                         "frame, startup or sample data (--kind overrides "
-                                         "detection)";
+                          : d.what[0] ? what
+                          : ai->bytes == 0
+                              ? "empty input: expected a method-beat buffer, a methodMapping.txt "
+                                "or Matrix reports"
+                              : "unknown input kind: expected a method-beat buffer, a "
+                                "methodMapping.txt, a ProGuard mapping, Matrix reports, frame, "
+                                "startup or sample data (--kind overrides detection)";
         if (!o->skip_unknown) {
             cli_errorf("%s: %s", ai->path, why);
             return CLI_BAD;
@@ -228,6 +323,24 @@ static int detect_input(ainput *ai, const aopts *o, tt_mapping *map, cli_ctx *ct
         ai->status = IN_SKIPPED;
     }
     return 0;
+}
+
+/* Binary buffers found in a directory must mostly use ids of the mapping (tt_beat_plausible). */
+static void check_dir_beat(ainput *ai, const tt_mapping *map)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (open_input(&in, ai->path, &err))
+        return; /* the import reports it */
+    const unsigned char *p;
+    size_t n;
+    char why[200];
+    if (!tt_input_peek(in, &p, &n, TT_DETECT_PEEK, &err) && memchr(p, 0, n < 4096 ? n : 4096) &&
+        !tt_beat_plausible_bytes(p, n, map, why, sizeof why)) {
+        ai->status = IN_SKIPPED;
+        fprintf(stderr, "tracetool: %s: skipped: not a trace: %s\n", ai->path, why);
+    }
+    tt_input_close(in);
 }
 
 /* ---- canonical options and keys (storage.md 5.2) ---- */
@@ -365,6 +478,62 @@ out:
     return rc;
 }
 
+/* import_one; with --keep-going inside a savepoint, so that a failing input leaves nothing
+ * behind and the run goes on (errors of the database itself stay fatal). */
+static int import_kept(cli_an *a, ainput *ai, int ordinal_seen, const char *map_sha,
+                       const char *pg_sha, tt_vec *inputs, const aopts *o, tt_error *err)
+{
+    if (!o->keep_going)
+        return import_one(a, ai, ordinal_seen, map_sha, pg_sha, inputs, o, err);
+    int rc = tdb_savepoint(a->db, TDB_SP_BEGIN, err);
+    if (!rc)
+        rc = import_one(a, ai, ordinal_seen, map_sha, pg_sha, inputs, o, err);
+    if (!rc)
+        return tdb_savepoint(a->db, TDB_SP_RELEASE, err);
+    if (!err->file[0] || !strcmp(err->file, o->out))
+        return rc;
+    tt_error e2 = {0};
+    if (tdb_savepoint(a->db, TDB_SP_ROLLBACK, &e2)) {
+        *err = e2;
+        return TT_EIO;
+    }
+    rc = input_failed(ai, o, err) ? TT_ENOMEM : 0;
+    memset(err, 0, sizeof *err);
+    return rc;
+}
+
+/* A failed input (--keep-going) is a trace row without data: its input, an import_failed
+ * stats row and the message as import_error metadata. */
+static int record_failure(cli_an *a, ainput *ai, tt_error *err)
+{
+    char key[65], content[65];
+    tt_buf b = {0};
+    tt_buf_printf(&b, "import_failed\n%s\n%s", ai->sha, ai->path);
+    tt_sha256_buf(key, b.data, b.len);
+    tt_buf_free(&b);
+    tt_sha256_buf(content, ai->sha, strlen(ai->sha));
+    int64_t old;
+    int rc = tdb_trace_find(a->db, key, &old, err);
+    if (rc == 1)
+        rc = tdb_trace_delete(a->db, old, err);
+    if (rc < 0)
+        return rc;
+    tdb_trace tr = {.import_key = key, .content_sha256 = content,
+                    .source_format = tt_kind_name(ai->kind), .options = "{}",
+                    .clock = "unknown"};
+    rc = tdb_trace_add(a->db, &tr, &ai->trace_id, err);
+    if (!rc)
+        rc = tdb_input_add(a->db, ai->trace_id, 0, ai->path, tt_kind_name(ai->kind), ai->sha,
+                           ai->bytes, err);
+    if (!rc)
+        rc = cli_an_stat(a, ai->trace_id, "import_failed", "error", "trace", 1,
+                         "the input could not be imported (analyze --keep-going); the error is "
+                         "the trace's import_error metadata", err);
+    if (!rc)
+        rc = tdb_metadata_add(a->db, ai->trace_id, "import_error", NULL, ai->error, err);
+    return rc;
+}
+
 /* ---- summary ---- */
 typedef struct summ {
     tt_buf text;
@@ -481,6 +650,7 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
     tt_jsonw_key(&s->json, "inputs");
     tt_jsonw_arr_begin(&s->json);
     tt_buf_puts(&s->text, "inputs:\n");
+    size_t nskip = 0, nfail = 0;
     for (size_t i = 0; i < inputs->len; i++) {
         ainput *ai = &TT_VEC_AT(inputs, ainput, i);
         tt_jsonw_obj_begin(&s->json);
@@ -505,8 +675,16 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
         if (ai->trace_id)
             tt_buf_printf(&s->text, " (trace %lld)", (long long)ai->trace_id);
         tt_buf_puts(&s->text, "\n");
+        nskip += ai->status == IN_SKIPPED;
+        nfail += ai->status == IN_FAILED;
     }
     tt_jsonw_arr_end(&s->json);
+    tt_jsonw_key(&s->json, "skipped");
+    tt_jsonw_uint(&s->json, nskip);
+    tt_jsonw_key(&s->json, "failed");
+    tt_jsonw_uint(&s->json, nfail);
+    if (nskip || nfail)
+        tt_buf_printf(&s->text, "  %zu skipped, %zu failed\n", nskip, nfail);
     static const struct {
         const char *key, *title;
         int (*fn)(tdb_db *, int64_t, int, tdb_row_fn, void *, tt_error *);
@@ -560,10 +738,14 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         switch (c) {
         case 'o': o->out = optarg; break;
         case 'm': o->maps[o->nmaps++] = optarg; break;
-        case O_PROGUARD: o->proguard = optarg; break;
+        case O_PROGUARD:
+            o->proguard = optarg;
+            o->proguard_given = 1;
+            break;
         case O_APPEND: o->append = 1; break;
         case O_REPLACE: o->replace = 1; break;
         case O_SKIP: o->skip_unknown = 1; break;
+        case O_KEEP: o->keep_going = 1; break;
         case O_KIND:
             if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
                 cli_errorf("option --kind: expected one of beat, report, frames, startup, launches, "
@@ -601,6 +783,8 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         default: return cli_usage(usage, 1);
         }
     }
+    o->sym_given = a->sym.n_exes || a->sym.n_dirs;
+    a->beat_forced = o->kind == TT_KIND_BEAT;
     return 0;
 }
 
@@ -637,15 +821,15 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     /* -m mappings first, then the arguments (directories expanded) */
     for (size_t i = 0; i < o.nmaps && !rc; i++)
-        rc = add_input(&inputs, o.maps[i]);
+        rc = cli_input_path(o.maps[i]) ? CLI_BAD : add_input(&inputs, o.maps[i], 0);
     int nstdin = 0;
     for (int i = 0; i < nargs && !rc; i++) {
         struct stat sb;
         nstdin += !strcmp(args[i], "-");
         if (strcmp(args[i], "-") && !stat(args[i], &sb) && S_ISDIR(sb.st_mode))
-            rc = expand_dir(&inputs, args[i]);
+            rc = expand_dir(&inputs, args[i], 0);
         else
-            rc = add_input(&inputs, args[i]);
+            rc = add_input(&inputs, args[i], 0);
     }
     if (!rc && nstdin > 1) {
         cli_errorf("analyze: standard input ('-') given more than once");
@@ -659,10 +843,12 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         int saved = o.kind; /* -m files are mappings whatever --kind says */
         if (i < o.nmaps)
             o.kind = -1;
-        rc = detect_input(ai, &o, a.map, ctx);
+        rc = detect_input(ai, &o, &a, ctx);
         o.kind = saved;
         if (rc)
             break;
+        if (ai->status == IN_FAILED || ai->status == IN_SKIPPED || ai->status == IN_SYMBOLS)
+            continue;
         if (i < o.nmaps && ai->status != IN_MAPPING) {
             cli_errorf("%s: expected a methodMapping.txt or ignoreMethodMapping.txt (-m), found "
                        "%s", ai->path, tt_kind_name(ai->kind));
@@ -680,7 +866,32 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             }
             o.proguard = ai->path;
             ai->status = IN_MAPPING;
+            if (ai->from_dir)
+                fprintf(stderr, "tracetool: %s: note: used as the ProGuard mapping\n",
+                        ai->path);
         }
+    }
+    size_t npending = 0, nskipped = 0;
+    for (size_t i = 0; i < inputs.len && !rc; i++) {
+        ainput *ai = &TT_VEC_AT(&inputs, ainput, i);
+        if (ai->status == IN_PENDING && ai->from_dir && ai->kind == TT_KIND_BEAT && o.kind <= 0 &&
+            a.beat_fmt == TT_BEAT_FMT_AUTO && have_map)
+            check_dir_beat(ai, a.map);
+        npending += ai->status == IN_PENDING || ai->status == IN_FAILED;
+        nskipped += ai->status == IN_SKIPPED;
+    }
+    if (!rc && !npending) {
+        /* nothing to import: the database stays as it is (no empty replacement) */
+        struct stat sb;
+        int one_dir = nargs == 1 && !stat(args[0], &sb) && S_ISDIR(sb.st_mode);
+        char sk[64] = "";
+        if (nskipped)
+            snprintf(sk, sizeof sk, " (%zu file%s skipped)", nskipped, nskipped == 1 ? "" : "s");
+        if (one_dir)
+            cli_errorf("%s: no trace found in the directory%s", args[0], sk);
+        else
+            cli_errorf("analyze: no trace among the inputs%s", sk);
+        rc = CLI_BAD;
     }
     char map_sha[65] = "", pg_sha[65] = "";
     if (!rc && have_map)
@@ -719,12 +930,18 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
                             &err)))
         goto fail;
     int64_t first = 0;
+    size_t nfailed = 0;
     for (size_t i = 0; i < inputs.len && !rc; i++) {
         ainput *ai = &TT_VEC_AT(&inputs, ainput, i);
-        if (ai->status != IN_PENDING)
+        if (ai->status != IN_PENDING && ai->status != IN_FAILED)
             continue;
-        rc = import_one(&a, ai, (int)i, have_map ? map_sha : NULL, o.proguard ? pg_sha : NULL,
-                        &inputs, &o, &err);
+        if (ai->status == IN_PENDING)
+            rc = import_kept(&a, ai, (int)i, have_map ? map_sha : NULL,
+                             o.proguard ? pg_sha : NULL, &inputs, &o, &err);
+        if (!rc && ai->status == IN_FAILED) {
+            nfailed++;
+            rc = record_failure(&a, ai, &err);
+        }
         if (!rc && ai->status == IN_IMPORTED && !first)
             first = ai->trace_id;
     }
@@ -739,6 +956,11 @@ fail:
     }
     guard_tmp(NULL);
     cli_stats_report(ctx->stats);
+    if (nfailed) {
+        cli_warnf("%zu input%s failed and %s recorded in the stats table (--keep-going)",
+                  nfailed, nfailed == 1 ? "" : "s", nfailed == 1 ? "is" : "are");
+        rc = CLI_CHECK_FAILED;
+    }
     if (a.unknown_ids)
         cli_warnf("%llu stack lines or calls have method ids missing from the mapping: the "
                   "mapping probably belongs to another build",
@@ -753,8 +975,10 @@ done:
     if (s.json.buf.data)
         tt_jsonw_free(&s.json);
     an_free(&a);
-    for (size_t i = 0; i < inputs.len; i++)
+    for (size_t i = 0; i < inputs.len; i++) {
         free(TT_VEC_AT(&inputs, ainput, i).path);
+        free(TT_VEC_AT(&inputs, ainput, i).error);
+    }
     tt_vec_free(&inputs);
     free(stdin_data);
     stdin_data = NULL;
@@ -764,8 +988,8 @@ done:
 int cli_analyze_paths(const char *out, char *const *maps, size_t nmaps, const char *proguard,
                       char *const *inputs, int ninputs, cli_ctx *ctx)
 {
-    aopts o = {.out = out, .proguard = proguard, .kind = -1, .maps = (char **)maps,
-               .nmaps = nmaps};
+    aopts o = {.out = out, .proguard = proguard, .proguard_given = proguard != NULL, .kind = -1,
+               .maps = (char **)maps, .nmaps = nmaps};
     cli_an a = {.cli = ctx, .evil_ms = 700, .trim = 30};
     return analyze_run(o, a, inputs, ninputs, ctx, 0);
 }

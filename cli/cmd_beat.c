@@ -314,6 +314,8 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
         return cli_usage(usage, 1);
     }
     const char *path = argv[optind];
+    if (cli_input_path(path))
+        return CLI_BAD;
     tt_mapping *m = NULL;
     int rc = cli_load_mappings(&m, maps, nmaps, proguard, ctx->stats);
     if (rc)

@@ -127,7 +127,9 @@ static int is_database(const char *path, int *is_db)
         tt_input_close(in);
         return cli_err(&err);
     }
-    *is_db = tt_detect(p, n) == TT_KIND_DATABASE;
+    tt_detection d;
+    tt_detect_full(&d, p, n);
+    *is_db = d.sqlite; /* a foreign or corrupt one fails with the store's message */
     tt_input_close(in);
     return 0;
 }

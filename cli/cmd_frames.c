@@ -279,7 +279,8 @@ int cmd_frames(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("frames: missing FILE");
         return cli_usage(usage, 1);
     }
-    if ((rc = check_combos(&o, &ro)))
+    if ((rc = check_combos(&o, &ro)) ||
+        (rc = cli_trace_paths(argv + optind, argc - optind, ro.kind ? CLI_TRACE_FORCED : 0)))
         return rc;
     /* Matrix v2.0.5-v2.0.8 on API < 26 (Looper path): the fps cap is never set (3.3) */
     o.b_cap_zero = ro.version >= 20005 && !o.b_frame_metrics;

@@ -264,6 +264,8 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
         return cli_usage(usage, 1);
     }
     const char *path = argv[optind];
+    if (cli_input_path(path))
+        return CLI_BAD;
     char *sql = read_sql(nargs == 2 ? argv[optind + 1] : NULL);
     if (!sql)
         return CLI_BAD;

@@ -645,6 +645,8 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("report: missing REPORT");
         return cli_usage(usage, 1);
     }
+    if (cli_trace_paths(argv + optind, argc - optind, 0))
+        return CLI_BAD;
     tt_mapping *m = NULL;
     tt_proguard *pg = NULL;
     int rc = cli_load_proguard(&pg, proguard, NULL);

@@ -311,6 +311,9 @@ int cmd_startup(int argc, char **argv, cli_ctx *ctx)
     int done, rc = parse_opts(&o, argc, argv, &done);
     if (rc || done)
         return rc;
+    if (cli_trace_paths(argv + optind, argc - optind, o.kind > 0 ? CLI_TRACE_FORCED : 0) ||
+        (o.beat && cli_input_path(o.beat)))
+        return CLI_BAD;
     int nsrc = argc - optind;
     src *srcs = calloc((size_t)nsrc, sizeof *srcs);
     tt_vec beat, maps;

@@ -590,6 +590,11 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     }
     argc -= optind;
     argv += optind;
+    /* files: backtraces and --add inputs; with -e or --build-id the arguments are addresses */
+    if (((!so.n_exes || r.kind_set || store_dir) && !bid_opt && cli_input_paths(argv, argc))) {
+        tt_jsonw_free(&r.json);
+        return CLI_BAD;
+    }
     if (store_dir) {
         tt_jsonw_free(&r.json);
         return add_to_store(store_dir, argc, argv);

@@ -264,6 +264,13 @@ int tsym_elf_build_id(char *hex, size_t cap, const char *path, tt_error *err)
     return 0;
 }
 
+int tsym_elf_has_debug_info(const char *path, tt_error *err)
+{
+    tsym__elf e;
+    int rc = tsym__elf_read(&e, NULL, 0, path, err);
+    return rc ? rc : e.has_debug_info;
+}
+
 /* ---- raw DWARF sections for the line-table decoder (spec 4.4, 5.2 step 8) ---- */
 
 static const char *const dsec_names[TSYM_DS_N] = {"line", "line_str", "str", "str_offsets"};

@@ -100,6 +100,9 @@ int tsym_demangle_available(void);
 /* Reads the GNU build id of an ELF file as lowercase hex into hex (cap bytes). Returns 0,
  * TT_ENOTFOUND (ELF without build id), TT_EFORMAT (not ELF) or TT_EIO. */
 int tsym_elf_build_id(char *hex, size_t cap, const char *path, tt_error *err);
+/* 1 when the ELF file has a non-empty .debug_info (or .zdebug_info), 0 when not; negative
+ * TT_EFORMAT (not ELF) or TT_EIO. */
+int tsym_elf_has_debug_info(const char *path, tt_error *err);
 
 /* ---- symbol stores and the module cache (spec 4.2, 4.3, 5.5) ---- */
 typedef struct tsym_store tsym_store;

@@ -2,6 +2,7 @@
  * first meaningful lines, JSON keys. Looks only at the bytes it is given (a 64 KiB peek). */
 #include "tt.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "tt_int.h"
@@ -44,23 +45,6 @@ static int next_line(const char *p, size_t n, size_t *i, const char **l, size_t 
     return 0;
 }
 
-/* Text method-beat buffer: the first meaningful lines are all 64-bit integers (3.3). */
-static int looks_beat_text(const char *p, size_t n)
-{
-    size_t i = 0, good = 0;
-    const char *l;
-    size_t ll;
-    while (good < 8 && next_line(p, n, &i, &l, &ll)) {
-        if (l[0] == '#')
-            continue;
-        uint64_t w;
-        if (tt_beat_parse_word(l, ll, &w))
-            return 0;
-        good++;
-    }
-    return good > 0;
-}
-
 /* ProGuard/R8: the first meaningful line is a class line "a.b.C -> x.y:". */
 static int looks_proguard(const char *p, size_t n)
 {
@@ -89,17 +73,176 @@ static int looks_samples_jsonl(const char *p, size_t n)
            tt__memmem(p, ln, "\"kind\":\"module\"", 15);
 }
 
-int tt__looks_launches(const char *p, size_t n)
+/* ---- known file formats that are not traces (magic numbers) ---- */
+
+static uint16_t rd16(const unsigned char *p, int be)
 {
-    static const char *const marks[] = {"Displayed ", "Fully drawn ", "Starting: Intent",
-                                        "TotalTime:", "LaunchState:", "Status: "};
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (tt__memmem(p, n, marks[i], strlen(marks[i])))
+    return be ? (uint16_t)(p[0] << 8 | p[1]) : tt__le16(p);
+}
+
+static uint32_t rd32(const unsigned char *p, int be)
+{
+    return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+              : tt__le32(p);
+}
+
+/* ELF: the file type, and for a shared object whether it asks for an interpreter (a PIE
+ * executable such as /bin/ls does, a library does not). Program headers beyond the peek
+ * leave "ELF shared object". */
+static const char *elf_what(const unsigned char *p, size_t n)
+{
+    if (n < 52 || (p[4] != 1 && p[4] != 2) || (p[5] != 1 && p[5] != 2))
+        return "ELF file";
+    int is64 = p[4] == 2, be = p[5] == 2;
+    switch (rd16(p + 16, be)) {
+    case 1: return "ELF relocatable object";
+    case 2: return "ELF executable";
+    case 4: return "ELF core dump";
+    case 3: break;
+    default: return "ELF file";
+    }
+    if (is64 && n < 64)
+        return "ELF shared object";
+    uint64_t phoff = is64 ? (uint64_t)rd32(p + 32 + (be ? 4 : 0), be) |
+                                (uint64_t)rd32(p + 32 + (be ? 0 : 4), be) << 32
+                          : rd32(p + 28, be);
+    size_t phentsize = rd16(p + (is64 ? 54 : 42), be), phnum = rd16(p + (is64 ? 56 : 44), be);
+    if (phentsize < 4)
+        return "ELF shared object";
+    for (size_t i = 0; i < phnum; i++) {
+        uint64_t at = phoff + (uint64_t)i * phentsize;
+        if (at > n || n - at < 4)
+            break;
+        if (rd32(p + at, be) == 3) /* PT_INTERP */
+            return "ELF executable";
+    }
+    return "ELF shared object";
+}
+
+static int has_at(const unsigned char *p, size_t n, size_t off, const char *m, size_t mn)
+{
+    return n >= off + mn && !memcmp(p + off, m, mn);
+}
+
+static const char *zip_what(const unsigned char *p, size_t n)
+{
+    const char *s = (const char *)p;
+    if (tt__memmem(s, n, "AndroidManifest.xml", 19) || tt__memmem(s, n, "classes.dex", 11))
+        return "Android package (APK, a zip archive)";
+    if (tt__memmem(s, n, "META-INF/MANIFEST.MF", 20))
+        return "Java archive (JAR, a zip archive)";
+    return "zip archive";
+}
+
+const char *tt_detect_foreign(const unsigned char *p, size_t n)
+{
+    static const struct {
+        size_t off, len;
+        const char *magic, *what;
+    } magics[] = {
+        {0, 8, "\x89PNG\r\n\x1a\n", "PNG image"},
+        {0, 6, "GIF87a", "GIF image"},
+        {0, 6, "GIF89a", "GIF image"},
+        {0, 5, "%PDF-", "PDF document"},
+        {0, 4, "\xfe\xed\xfa\xce", "Mach-O binary"},
+        {0, 4, "\xfe\xed\xfa\xcf", "Mach-O binary"},
+        {0, 4, "\xce\xfa\xed\xfe", "Mach-O binary"},
+        {0, 4, "\xcf\xfa\xed\xfe", "Mach-O binary"},
+        {0, 4, "\xca\xfe\xba\xbf", "Mach-O universal binary"},
+        {0, 4, "dex\n", "Android DEX file"},
+        {0, 6, "7z\xbc\xaf\x27\x1c", "7-Zip archive"},
+        {0, 6, "\xfd" "7zXZ\0", "xz-compressed data"},
+        {0, 4, "\x28\xb5\x2f\xfd", "zstd-compressed data"},
+        {0, 3, "\x1f\x8b\x08", "gzip-compressed data (compressed twice)"},
+        {0, 4, "OggS", "Ogg media"},
+        {0, 4, "fLaC", "FLAC audio"},
+        {0, 4, "\x1a\x45\xdf\xa3", "Matroska/WebM media"},
+        {0, 18, "JAVA PROFILE 1.0.", "Java heap dump (HPROF)"},
+        {0, 4, "\0asm", "WebAssembly module"},
+        {4, 4, "ftyp", "MP4/QuickTime media"},
+        {257, 5, "ustar", "tar archive"},
+        {0, 30, "** This file contains an SQLite", "SQLite 2 database"},
+    };
+    if (n >= 4 && !memcmp(p, "\x7f" "ELF", 4))
+        return elf_what(p, n);
+    if (n >= 4 && p[0] == 'P' && p[1] == 'K' &&
+        ((p[2] == 3 && p[3] == 4) || (p[2] == 5 && p[3] == 6) || (p[2] == 7 && p[3] == 8)))
+        return zip_what(p, n);
+    if (n >= 8 && !memcmp(p, "\xca\xfe\xba\xbe", 4)) /* fat Mach-O counts a few archs */
+        return rd32(p + 4, 1) < 45 ? "Mach-O universal binary" : "Java class file";
+    if (n >= 16 && !memcmp(p, "SQLite format 3", 16) &&
+        (n < 72 || memcmp(p + 68, "TTDB", 4))) /* tracetool's application_id */
+        return "SQLite database not written by tracetool";
+    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+        if (has_at(p, n, magics[i].off, magics[i].magic, magics[i].len))
+            return magics[i].what;
+    /* short magics only with the structure that follows them */
+    if (n >= 4 && p[0] == 0xff && p[1] == 0xd8 && p[2] == 0xff &&
+        (p[3] == 0xdb || p[3] == 0xee || p[3] == 0xfe || (p[3] >= 0xc0 && p[3] <= 0xef)))
+        return "JPEG image";
+    if (n >= 12 && !memcmp(p, "RIFF", 4))
+        return !memcmp(p + 8, "WEBP", 4) ? "WebP image" : "RIFF media (WAV, AVI)";
+    if (n >= 10 && !memcmp(p, "BZh", 3) && p[3] >= '1' && p[3] <= '9' &&
+        !memcmp(p + 4, "1AY&SY", 6))
+        return "bzip2-compressed data";
+    if (n >= 0x40 && p[0] == 'M' && p[1] == 'Z') {
+        uint32_t pe = tt__le32(p + 0x3c);
+        if (pe <= n - 4 && !memcmp(p + pe, "PE\0\0", 4))
+            return "Windows executable (PE)";
+    }
+    if (n >= 6 && ((p[0] == 0xff && p[1] == 0xfe && p[3] == 0 && p[5] == 0 && p[2] >= 0x20 &&
+                    p[4] >= 0x09) ||
+                   (p[0] == 0xfe && p[1] == 0xff && p[2] == 0 && p[4] == 0 && p[3] >= 0x20 &&
+                    p[5] >= 0x09)))
+        return "UTF-16 text (tracetool reads UTF-8)";
+    if (n >= 3 && p[0] == 'I' && p[1] == 'D' && p[2] == '3' && n >= 10 && p[3] >= 2 && p[3] <= 4)
+        return "MP3 audio";
+    return NULL;
+}
+
+/* Text that is known not to be a trace input of analyze. */
+static const char *text_what(const char *p, size_t n)
+{
+    if (tt__memmem(p, n, "*** *** *** *** *** ***", 23) && tt__memmem(p, n, "backtrace:", 10))
+        return "Android tombstone (read it with tracetool symbolicate)";
+    return NULL;
+}
+
+/* Text method-beat buffer: the first meaningful lines are all 64-bit integers (3.3) and the
+ * words they hold are plausible records. */
+static int beat_text(const char *p, size_t n, char *why, size_t cap)
+{
+    enum { MAXW = 1024 };
+    uint64_t w[MAXW];
+    size_t i = 0, k = 0;
+    const char *l;
+    size_t ll;
+    while (k < MAXW && next_line(p, n, &i, &l, &ll)) {
+        if (l[0] == '#')
+            continue;
+        if (tt_beat_parse_word(l, ll, &w[k])) {
+            if (k < 8)
+                return 0;
+            break; /* the reader reports it with its line number */
+        }
+        k++;
+    }
+    return k > 0 && tt_beat_plausible(w, k, NULL, why, cap);
+}
+
+static int is_binary(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n && i < 4096; i++) { /* method-beat.md 3.4 */
+        unsigned char c = p[i];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
             return 1;
+    }
     return 0;
 }
 
-tt_kind tt_detect(const unsigned char *up, size_t n)
+/* Everything that is not a known foreign format. Text kinds need their own positive
+ * evidence; binary data is a beat buffer only when its words are plausible records. */
+static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
 {
     const char *p = (const char *)up;
     if (n >= 16 && !memcmp(p, "SQLite format 3", 16))
@@ -109,12 +252,12 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
         return TT_KIND_SAMPLES;
     if (sk == TT_SKIND_BTRACE_MAPPING)
         return TT_KIND_BTRACE_MAPPING;
-    size_t skip = n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    for (size_t i = 0; i < n && i < 4096; i++) { /* binary: method-beat.md 3.4 */
-        unsigned char c = up[i];
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-            return TT_KIND_BEAT; /* binary: raw little-endian records (3.4) */
+    if (is_binary(up, n)) { /* raw little-endian records (3.2) */
+        if (tt_beat_plausible_bytes(up, n, NULL, d->what, sizeof d->what))
+            return TT_KIND_BEAT;
+        return TT_KIND_UNKNOWN;
     }
+    size_t skip = n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
     p += skip;
     n -= skip;
     if (tt_mapping_looks_ignore(p, n))
@@ -132,8 +275,8 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
             return TT_KIND_SAMPLES;
         if (tt_frames_detect(p, n) == TT_FIN_JSONL)
             return TT_KIND_FRAMES;
-        if (p[k] == '{' && tt__memmem(p + k, n - k, "\"kind\"", 6))
-            return TT_KIND_STARTUP; /* startup.md 4.2 events carry "kind" */
+        if (p[k] == '{' && tt__looks_startup_events(p + k, n - k))
+            return TT_KIND_STARTUP; /* startup.md 4.2 */
         return TT_KIND_UNKNOWN;
     }
     if (tt__memmem(p, n, "tag[", 4) && tt__memmem(p, n, "content[{", 9))
@@ -144,9 +287,38 @@ tt_kind tt_detect(const unsigned char *up, size_t n)
         return TT_KIND_LAUNCHES;
     if (sk == TT_SKIND_PERF || sk == TT_SKIND_FOLDED)
         return TT_KIND_SAMPLES;
-    if (looks_beat_text(p, n))
+    if (beat_text(p, n, d->what, sizeof d->what))
         return TT_KIND_BEAT;
+    d->what[0] = 0;
     if (looks_proguard(p, n))
         return TT_KIND_PROGUARD;
+    const char *what = text_what(p, n);
+    if (what) {
+        snprintf(d->what, sizeof d->what, "%s", what);
+        d->foreign = 1;
+        return TT_KIND_UNKNOWN;
+    }
     return TT_KIND_UNKNOWN;
+}
+
+void tt_detect_full(tt_detection *d, const unsigned char *up, size_t n)
+{
+    memset(d, 0, sizeof *d);
+    const char *p = (const char *)up;
+    const char *what = tt_detect_foreign(up, n);
+    d->sqlite = n >= 16 && !memcmp(p, "SQLite format 3", 16);
+    if (what) {
+        snprintf(d->what, sizeof d->what, "%s", what);
+        d->foreign = 1;
+        d->elf = n >= 4 && !memcmp(p, "\x7f" "ELF", 4);
+        return;
+    }
+    d->kind = classify(d, up, n);
+}
+
+tt_kind tt_detect(const unsigned char *p, size_t n)
+{
+    tt_detection d;
+    tt_detect_full(&d, p, n);
+    return d.kind;
 }

@@ -20,13 +20,83 @@ int tt_beat_reader_format(const tt_beat_reader *r) { return r->fmt; }
 uint64_t tt_beat_reader_backwards(const tt_beat_reader *r) { return r->backwards; }
 uint64_t tt_beat_reader_count(const tt_beat_reader *r) { return r->count; }
 
+/* ---- plausibility (tt.h: thresholds) ---- */
+int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *why, size_t cap)
+{
+    size_t nz = 0, bad_id = 0, far = 0, back = 0, unmapped = 0, entries = 0;
+    int64_t last = 0;
+    int use_map = m && tt_mapping_count(m) > 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!w[i])
+            continue;
+        uint32_t id = tt_beat_id(w[i]);
+        int64_t t = tt_beat_time(w[i]);
+        bad_id += id == 0 || id == TT_BEAT_ID_MAX;
+        entries += tt_beat_is_entry(w[i]);
+        far += t >= (int64_t)1 << 36;
+        back += nz > 0 && t < last;
+        unmapped += use_map && id != TT_BEAT_DISPATCH && !tt_mapping_get(m, id);
+        last = t;
+        nz++;
+    }
+    size_t allow = nz / 16;
+    if (nz == 0)
+        snprintf(why, cap, "binary data of zero bytes only, no method-beat record");
+    else if (bad_id > allow)
+        snprintf(why, cap, "binary data, not method-beat records: %zu of %zu words have method "
+                 "id 0 or 0xFFFFF", bad_id, nz);
+    else if (far > allow)
+        snprintf(why, cap, "binary data, not method-beat records: %zu of %zu words have a time "
+                 "of 2^36 ms or more", far, nz);
+    else if (back > allow + 1)
+        snprintf(why, cap, "binary data, not method-beat records: the time goes backwards at "
+                 "%zu of %zu words", back, nz);
+    else if (nz >= 64 && (entries == 0 || entries == nz))
+        snprintf(why, cap, "binary data, not method-beat records: all %zu words are method %s",
+                 nz, entries ? "entries" : "exits");
+    else if (unmapped > nz / 2)
+        snprintf(why, cap, "%zu of %zu records have method ids missing from the mapping",
+                 unmapped, nz);
+    else
+        return 1;
+    return 0;
+}
+
+int tt_beat_plausible_bytes(const unsigned char *p, size_t n, const tt_mapping *m, char *why,
+                            size_t cap)
+{
+    static const size_t max_words = TT_DETECT_PEEK / 8;
+    uint64_t w[TT_DETECT_PEEK / 8]; /* the whole peek: the backwards count needs neighbours */
+    size_t nw = n / 8 < max_words ? n / 8 : max_words;
+    for (size_t i = 0; i < nw; i++)
+        w[i] = tt__le64(p + i * 8);
+    return tt_beat_plausible(w, nw, m, why, cap);
+}
+
+/* Binary auto-detected buffers must be plausible records and no known file format. */
+static int check_binary(tt_input *in, tt_error *err)
+{
+    tt_detection d;
+    int rc = tt_input_detect(&d, in, err);
+    if (rc)
+        return rc;
+    if (d.kind == TT_KIND_BEAT)
+        return 0;
+    if (!d.what[0]) /* another binary kind (btrace, a database): not a method-beat buffer */
+        snprintf(d.what, sizeof d.what, "%s input, not a method-beat buffer",
+                 tt_kind_name(d.kind));
+    return tt_error_set(err, TT_EFORMAT, tt_input_name(in), 0, 0, "not a trace: %s%s", d.what,
+                        d.foreign ? "" : " (--buffer-format bin reads it anyway)");
+}
+
 int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *err)
 {
     tt_beat_reader *r = calloc(1, sizeof *r);
     if (!r)
         return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
     r->in = in;
-    if (fmt == TT_BEAT_FMT_AUTO) {
+    r->fmt = fmt;
+    if (fmt == TT_BEAT_FMT_AUTO || fmt == TT_BEAT_FMT_AUTO_ANY) {
         const unsigned char *p;
         size_t n;
         int rc = tt_input_peek(in, &p, &n, 4096, err);
@@ -43,6 +113,11 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
         }
         if (n == 0)
             fmt = TT_BEAT_FMT_BIN;
+        else if (fmt == TT_BEAT_FMT_BIN && r->fmt != TT_BEAT_FMT_AUTO_ANY &&
+                 (rc = check_binary(in, err))) {
+            free(r);
+            return rc;
+        }
     }
     r->fmt = fmt;
     *out = r;

@@ -93,6 +93,38 @@ static size_t *last_slot(tt_startup *s, uint32_t id)
     return &TT_VEC_AT(&s->last_logcat, size_t, id);
 }
 
+/* Detection (cli.md "Inputs"): some line is a parsable Displayed / Fully drawn line, or starts
+ * with an `am start -W` key that only that output has. A text that merely mentions the words
+ * (a README) is not a capture. */
+int tt__looks_launches(const char *p, size_t n)
+{
+    static const char *const am[] = {"Starting: Intent", "LaunchState:", "TotalTime:",
+                                     "WaitTime:", "ThisTime:"};
+    size_t i = 0;
+    while (i < n) {
+        const char *e = memchr(p + i, '\n', n - i);
+        size_t ln = e ? (size_t)(e - (p + i)) : n - i;
+        const char *l = p + i;
+        i += ln + 1;
+        tt__trim(&l, &ln);
+        for (size_t k = 0; k < sizeof am / sizeof am[0]; k++)
+            if (ln >= strlen(am[k]) && !memcmp(l, am[k], strlen(am[k])))
+                return 1;
+        static const char *const marks[] = {"Displayed ", "Fully drawn "};
+        for (size_t k = 0; k < 2; k++) {
+            size_t ml = strlen(marks[k]);
+            const char *q = tt__memmem(l, ln, marks[k], ml);
+            size_t clen;
+            int64_t first, total;
+            int has_total;
+            if (q && !parse_displayed(q + ml, ln - (size_t)(q + ml - l), &clen, &first, &total,
+                                      &has_total))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static int logcat_line(tt_startup *s, const char *p, size_t n, const char *file, uint64_t line,
                        tt_error *err)
 {

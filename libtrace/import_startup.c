@@ -26,6 +26,33 @@ static int has(const char *p, size_t n, const char *needle)
     return tt__memmem(p, n, needle, strlen(needle)) != NULL;
 }
 
+/* The first line is an event object whose "kind" is one of the event kinds (startup.md 4.2). */
+int tt__looks_startup_events(const char *p, size_t n)
+{
+    const char *e = memchr(p, '\n', n);
+    size_t ln = e ? (size_t)(e - p) : n;
+    const char *k = tt__memmem(p, ln, "\"kind\"", 6);
+    if (!k)
+        return 0;
+    size_t i = (size_t)(k - p) + 6;
+    while (i < ln && (p[i] == ' ' || p[i] == '\t'))
+        i++;
+    if (i >= ln || p[i++] != ':')
+        return 0;
+    while (i < ln && (p[i] == ' ' || p[i] == '\t'))
+        i++;
+    if (i >= ln || p[i++] != '"')
+        return 0;
+    const char *q = memchr(p + i, '"', ln - i);
+    if (!q)
+        return 0;
+    for (int j = 0; j < TT_SU_NKINDS; j++)
+        if ((size_t)(q - (p + i)) == strlen(kind_names[j]) &&
+            !memcmp(p + i, kind_names[j], strlen(kind_names[j])))
+            return 1;
+    return 0;
+}
+
 int tt_su_detect(const char *p, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
@@ -40,7 +67,7 @@ int tt_su_detect(const char *p, size_t n)
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
         i++;
     if (i < n && (p[i] == '{' || p[i] == '[')) {
-        if (p[i] == '{' && has(p + i, n - i, "\"kind\""))
+        if (p[i] == '{' && tt__looks_startup_events(p + i, n - i))
             return TT_SU_IN_EVENTS;
         if (has(p + i, n - i, "\"tag\""))
             return TT_SU_IN_REPORT;

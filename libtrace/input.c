@@ -447,6 +447,21 @@ int tt_input_slurp(tt_input *in, char **data, size_t *n, tt_error *err)
     return 0;
 }
 
+int tt_input_detect(tt_detection *d, tt_input *in, tt_error *err)
+{
+    const unsigned char *p;
+    size_t n;
+    int rc = tt_input_peek(in, &p, &n, TT_DETECT_PEEK, err);
+    if (rc)
+        return rc;
+    tt_detect_full(d, p, n);
+    if (d->foreign && in->gzip) {
+        size_t l = strlen(d->what);
+        snprintf(d->what + l, sizeof d->what - l, ", gzip-compressed");
+    }
+    return 0;
+}
+
 int tt_input_hash_begin(tt_input *in, tt_error *err)
 {
     /* after a peek the window still holds every byte produced so far */

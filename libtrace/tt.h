@@ -158,7 +158,10 @@ static inline uint64_t tt_beat_encode(int entry, uint32_t id, int64_t t_ms)
            ((uint64_t)t_ms & TT_BEAT_TIME_MASK);
 }
 
-enum { TT_BEAT_FMT_AUTO = 0, TT_BEAT_FMT_BIN = 1, TT_BEAT_FMT_TEXT = 2 };
+/* AUTO tells binary from text by content and refuses binary data that is no plausible buffer
+ * ("not a trace: ..."); AUTO_ANY decides the same way but reads whatever it is given (the
+ * kind was forced). */
+enum { TT_BEAT_FMT_AUTO = 0, TT_BEAT_FMT_BIN = 1, TT_BEAT_FMT_TEXT = 2, TT_BEAT_FMT_AUTO_ANY = 3 };
 
 typedef struct tt_beat_reader tt_beat_reader;
 /* Streaming reader over an open input (borrowed). Owned by the caller, free with
@@ -174,6 +177,18 @@ uint64_t tt_beat_reader_backwards(const tt_beat_reader *r);
 uint64_t tt_beat_reader_count(const tt_beat_reader *r);
 /* Parses one text-form record ("-123", "123", "0x7b"); 0 on success. */
 int tt_beat_parse_word(const char *s, size_t n, uint64_t *out);
+typedef struct tt_mapping tt_mapping;
+/* Plausibility of the first records of a buffer (method-beat.md 3.4, detection): among the
+ * non-zero words, at most 1/16 may have an invalid method id (0, 0xFFFFF), at most 1/16 a
+ * time of 2^36 ms (2.2 years) or more, and at most 1/16 + 1 may be older than their
+ * predecessor (one wrap of a ring dump, a few concatenated slices); at least one word must
+ * be non-zero, and 64 or more may not all be entries or all exits (the direction bit).
+ * With a mapping (may be NULL; one with methods), at least half of the ids must be in it.
+ * 1 when plausible; otherwise 0 and why says what was found. */
+int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *why, size_t cap);
+/* The same over little-endian bytes (whole words only; a trailing partial word is ignored). */
+int tt_beat_plausible_bytes(const unsigned char *p, size_t n, const tt_mapping *m, char *why,
+                            size_t cap);
 
 /* ---- Matrix structured stack (method-beat.md section 5) ---- */
 typedef struct tt_mitem {
@@ -354,8 +369,28 @@ typedef enum tt_kind {
     TT_KIND_BTRACE_MAPPING, /* btrace sampling-mapping: read with its sampling file */
     TT_KIND__COUNT
 } tt_kind;
-/* Kind of an input from its first (decompressed) bytes, up to 64 KiB from tt_input_peek. */
+/* Kind of an input from its first (decompressed) bytes, up to 64 KiB from tt_input_peek.
+ * Every kind needs positive evidence: binary data is a method-beat buffer only when its
+ * words are plausible records (tt_beat_plausible), text only when its lines have the
+ * kind's shape; anything else is TT_KIND_UNKNOWN. */
 tt_kind tt_detect(const unsigned char *p, size_t n);
+#define TT_DETECT_PEEK 65536 /* bytes detection looks at */
+typedef struct tt_detection {
+    tt_kind kind;
+    /* when kind is TT_KIND_UNKNOWN: what the input is instead ("ELF executable", "binary data,
+     * not method-beat records: ..."), or "" when nothing is known */
+    char what[200];
+    int foreign; /* what names a known file format that is not a trace (magic number) */
+    int elf;     /* an ELF file: possibly symbols */
+    int sqlite;  /* an SQLite 3 file, tracetool's (kind TT_KIND_DATABASE) or not */
+} tt_detection;
+void tt_detect_full(tt_detection *d, const unsigned char *p, size_t n);
+/* Peeks TT_DETECT_PEEK bytes of in (nothing is consumed) and detects them; a gzip-compressed
+ * input's foreign format is described as such ("tar archive, gzip-compressed"). */
+int tt_input_detect(tt_detection *d, tt_input *in, tt_error *err);
+/* The known file format (magic number) of p that is not a trace, e.g. "PNG image", "ELF
+ * executable", "SQLite database not written by tracetool"; NULL when none. Static text. */
+const char *tt_detect_foreign(const unsigned char *p, size_t n);
 /* Stable lowercase name ("beat", "mapping", ...); tt_kind_parse returns -1 if unknown. */
 const char *tt_kind_name(tt_kind k);
 int tt_kind_parse(const char *name);

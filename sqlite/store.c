@@ -214,7 +214,7 @@ static int open_new(tdb_db *db, tt_error *err)
         SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot create the database");
     int rc = tdb__exec(db,
-                       "PRAGMA page_size=8192; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                       "PRAGMA page_size=8192; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
                        "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY;"
                        "PRAGMA cache_size=-65536; PRAGMA foreign_keys=OFF;",
                        err);
@@ -422,6 +422,16 @@ static int step_int(tdb_db *db, sqlite3_stmt *st, int *found, int64_t *v, tt_err
 }
 
 /* ---- rows ---- */
+int tdb_savepoint(tdb_db *db, int op, tt_error *err)
+{
+    /* a new database keeps its rollback journal in memory: a fresh file has no pages to
+     * journal, so only savepoints cost anything (their sub-journal, temp_store=MEMORY) */
+    return tdb__exec(db, op == TDB_SP_BEGIN      ? "SAVEPOINT tt_input"
+                         : op == TDB_SP_RELEASE ? "RELEASE tt_input"
+                                                : "ROLLBACK TO tt_input; RELEASE tt_input",
+                     err);
+}
+
 int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *err)
 {
     sqlite3_stmt *st = prep(db, ST_TRACE_FIND, "SELECT id FROM trace WHERE import_key = ?", err);

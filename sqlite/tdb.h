@@ -60,6 +60,10 @@ typedef struct tdb_trace {
     int64_t mapping_id; /* 0 = none */
 } tdb_trace;
 
+/* Savepoint around one input (analyze --keep-going): TDB_SP_BEGIN starts it, TDB_SP_RELEASE
+ * keeps what was written since, TDB_SP_ROLLBACK undoes it and ends the savepoint. */
+enum { TDB_SP_BEGIN, TDB_SP_RELEASE, TDB_SP_ROLLBACK };
+int tdb_savepoint(tdb_db *db, int op, tt_error *err);
 /* 1 and *id when a trace with this import key exists, 0 when not, negative on error. */
 int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *err);
 int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err);

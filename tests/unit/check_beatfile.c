@@ -87,7 +87,8 @@ END_TEST
 
 START_TEST(binary_odd_length)
 {
-    unsigned char b[20] = {0};
+    /* two plausible records (entry of 1 at 1000, exit of 7 at 900), then 4 stray bytes */
+    unsigned char b[20] = {0xe8, 0x03, 0, 0, 0, 0x08, 0, 0x80, 0x84, 0x03, 0, 0, 0, 0x38, 0, 0};
     uint64_t w[8];
     size_t n;
     tt_error err;

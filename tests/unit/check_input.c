@@ -198,6 +198,120 @@ START_TEST(missing_file)
 }
 END_TEST
 
+/* ---- detection: magic numbers and method-beat plausibility (tt.h tt_detect_full) ---- */
+static const char *what_of(const void *p, size_t n)
+{
+    static tt_detection d;
+    tt_detect_full(&d, p, n);
+    return d.kind == TT_KIND_UNKNOWN ? d.what : tt_kind_name(d.kind);
+}
+
+START_TEST(detect_magic)
+{
+    /* 64-bit little-endian ELF: e_type at 16, e_phoff at 32, e_phentsize 54, e_phnum 56 */
+    unsigned char elf[200] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+    elf[16] = 3;  /* ET_DYN */
+    elf[32] = 64; /* program headers right after the header */
+    elf[54] = 56;
+    elf[56] = 2;
+    elf[64] = 6;       /* PT_PHDR */
+    ck_assert_str_eq(what_of(elf, sizeof elf), "ELF shared object");
+    elf[64 + 56] = 3; /* PT_INTERP: a PIE executable */
+    ck_assert_str_eq(what_of(elf, sizeof elf), "ELF executable");
+    elf[16] = 1;
+    ck_assert_str_eq(what_of(elf, sizeof elf), "ELF relocatable object");
+    static const struct {
+        const char *bytes;
+        size_t n;
+        const char *what;
+    } cases[] = {
+        {"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16, "PNG image"},
+        {"\xff\xd8\xff\xe0\0\x10JFIF", 10, "JPEG image"},
+        {"PK\3\4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x13\0\0\0AndroidManifest.xml", 49,
+         "Android package (APK, a zip archive)"},
+        {"PK\3\4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\5\0\0\0a.txt", 35, "zip archive"},
+        {"\xcf\xfa\xed\xfe\x0c\0\0\x01", 8, "Mach-O binary"},
+        {"\xca\xfe\xba\xbe\0\0\0\2", 8, "Mach-O universal binary"},
+        {"\xca\xfe\xba\xbe\0\0\0\x34", 8, "Java class file"},
+        {"%PDF-1.7\n", 9, "PDF document"},
+        {"SQLite format 3\0", 16, "SQLite database not written by tracetool"},
+        {"dex\n035\0", 8, "Android DEX file"},
+        {"*** *** *** *** *** *** *** ***\nbacktrace:\n", 43,
+         "Android tombstone (read it with tracetool symbolicate)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(!strcmp(what_of(cases[i].bytes, cases[i].n), cases[i].what), "case %zu: %s",
+                      i, what_of(cases[i].bytes, cases[i].n));
+    /* a gzip-compressed foreign file says so */
+    unsigned char gzb[512];
+    static const char pdf[] = "%PDF-1.4\n%\xe2\xe3\n";
+    size_t gn = gz(pdf, sizeof pdf - 1, gzb, sizeof gzb);
+    tt_input *in = unit_mem("doc.pdf.gz", (const char *)gzb, gn);
+    tt_detection d;
+    ck_assert_int_eq(tt_input_detect(&d, in, NULL), 0);
+    ck_assert_str_eq(d.what, "PDF document, gzip-compressed");
+    tt_input_close(in);
+}
+END_TEST
+
+static void put_le(unsigned char *p, uint64_t w)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(w >> (8 * i));
+}
+
+START_TEST(detect_beat_plausible)
+{
+    enum { N = 1000 };
+    static unsigned char b[N * 8];
+    /* a raw ring dump: times rise, wrap once in the middle, zero slots at the end */
+    for (int i = 0; i < N; i++) {
+        int64_t t = i < 600 ? 50000 + i * 5 : 10000 + (i - 600) * 5;
+        put_le(b + i * 8, i >= 950 ? 0 : tt_beat_encode(i % 2 == 0, (uint32_t)(i % 40 + 1), t));
+    }
+    ck_assert_str_eq(what_of(b, sizeof b), "beat");
+    /* random-looking words: times far beyond 2^36 ms */
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        put_le(b + i * 8, x);
+    }
+    ck_assert_str_eq(what_of(b, sizeof b),
+                     "binary data, not method-beat records: 991 of 1000 words have a time of 2^36 "
+                     "ms or more");
+    /* small integers: method id 0 */
+    for (int i = 0; i < N; i++)
+        put_le(b + i * 8, (uint64_t)i * 3 + 1);
+    ck_assert_str_eq(what_of(b, sizeof b), "binary data, not method-beat records: 1000 of 1000 "
+                                           "words have method id 0 or 0xFFFFF");
+    /* plausible fields but shuffled times */
+    for (int i = 0; i < N; i++)
+        put_le(b + i * 8, tt_beat_encode(1, 5, (int64_t)((i * 7919) % N)));
+    ck_assert(strstr(what_of(b, sizeof b), "the time goes backwards"));
+    /* plausible ids and rising times, but every word an exit */
+    for (int i = 0; i < N; i++)
+        put_le(b + i * 8, tt_beat_encode(0, 5, 100 + i));
+    ck_assert_str_eq(what_of(b, sizeof b),
+                     "binary data, not method-beat records: all 1000 words are method exits");
+    memset(b, 0, sizeof b);
+    ck_assert_str_eq(what_of(b, 64), "binary data of zero bytes only, no method-beat record");
+    /* with a mapping: ids must mostly be in it */
+    uint64_t w[4] = {tt_beat_encode(1, 1, 10), tt_beat_encode(1, 2, 11), tt_beat_encode(0, 2, 12),
+                     tt_beat_encode(0, 1, 13)};
+    tt_mapping *m = tt_mapping_new();
+    tt_input *in = unit_mem("map", "1,1,a.B c ()V\n2,1,a.B d ()V\n", 28);
+    ck_assert_int_eq(tt_mapping_load(m, in, NULL, NULL), 0);
+    tt_input_close(in);
+    char why[200];
+    ck_assert_int_eq(tt_beat_plausible(w, 4, m, why, sizeof why), 1);
+    for (int i = 0; i < 4; i++)
+        w[i] = tt_beat_encode(i < 2, (uint32_t)(900 + i), 10 + i);
+    ck_assert_int_eq(tt_beat_plausible(w, 4, m, why, sizeof why), 0);
+    ck_assert_str_eq(why, "4 of 4 records have method ids missing from the mapping");
+    tt_mapping_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("input");
@@ -210,6 +324,8 @@ static Suite *suite(void)
     tcase_add_test(tc, missing_file);
     tcase_add_test(tc, bulk_read);
     tcase_add_test(tc, empty_memory_input);
+    tcase_add_test(tc, detect_magic);
+    tcase_add_test(tc, detect_beat_plausible);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -260,7 +260,17 @@ START_TEST(detection)
     } cases[] = {
         {"1,1,com.a.B c ()V\n", 0, TT_KIND_MAPPING},
         {"ignore methods:\ncom.a.B c\n", 0, TT_KIND_IGNORE},
-        {"# comment\n-9223363240761753624\n0x7ffff000000009ec\n42\n", 0, TT_KIND_BEAT},
+        {"# comment\n-9223363240761752600\n0x7ffff000000009ec\n0x00003800000009ec\n", 0,
+         TT_KIND_BEAT},
+        {"1\n2\n3\n", 0, TT_KIND_UNKNOWN}, /* small numbers: method id 0 */
+        /* launches and startup events need their shape, not just the words */
+        {"Traces. Displayed (with total, for user), Fully drawn and TotalTime: lines\n", 0,
+         TT_KIND_UNKNOWN},
+        {"11-23 09:14:03.402  1402  1460 I ActivityTaskManager: Displayed com.ex/.Main: +612ms\n",
+         0, TT_KIND_LAUNCHES},
+        {"Status: ok\nTotalTime: 612\n", 0, TT_KIND_LAUNCHES},
+        {"{\"kind\":\"Deployment\",\"spec\":{}}\n", 0, TT_KIND_UNKNOWN},
+        {"{\"kind\": \"process_start\", \"ts_ms\": 1}\n", 0, TT_KIND_STARTUP},
         {"com.example.Foo -> a.a:\n    void bar() -> a\n", 0, TT_KIND_PROGUARD},
         {"{\"machine\":\"HIGH\",\"tag\":\"Trace_EvilMethod\"}\n", 0, TT_KIND_REPORT},
         {"[ {\"tag\": \"Trace_FPS\"} ]", 0, TT_KIND_REPORT},
@@ -269,7 +279,7 @@ START_TEST(detection)
         {"{\"some\":\"json\"}\n", 0, TT_KIND_UNKNOWN},
         {"hello world\n", 0, TT_KIND_UNKNOWN},
         {"", 0, TT_KIND_UNKNOWN},
-        {"SQLite format 3\0xxxx", 20, TT_KIND_DATABASE},
+        {"SQLite format 3\0xxxx", 20, TT_KIND_UNKNOWN}, /* no tracetool application_id */
         {"\xe8\x03\0\0\0\xf0\xff\xff", 8, TT_KIND_BEAT},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -277,6 +287,9 @@ START_TEST(detection)
         ck_assert_msg(tt_detect((const unsigned char *)cases[i].text, n) == cases[i].kind,
                       "case %zu", i);
     }
+    unsigned char db[100] = "SQLite format 3";
+    memcpy(db + 68, "TTDB", 4); /* tracetool's application_id */
+    ck_assert_int_eq(tt_detect(db, sizeof db), TT_KIND_DATABASE);
     ck_assert_str_eq(tt_kind_name(TT_KIND_BEAT), "beat");
     ck_assert_int_eq(tt_kind_parse("report"), TT_KIND_REPORT);
     ck_assert_int_eq(tt_kind_parse("nope"), -1);

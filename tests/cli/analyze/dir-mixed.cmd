@@ -1,0 +1,1 @@
+sh ../cli/analyze/mkmixed.sh "$TT_TMP/mixed" && tracetool analyze -o "$TT_TMP/keep.db" an-v1.txt > /dev/null && cp "$TT_TMP/keep.db" "$TT_TMP/orig.db" && cd "$TT_TMP" && tracetool analyze -o keep.db mixed; echo "exit $?"; cmp keep.db orig.db && echo "database untouched"

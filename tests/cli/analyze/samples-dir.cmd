@@ -1,0 +1,1 @@
+cd ../../samples && tracetool analyze -o "$TT_TMP/s.db" . > "$TT_TMP/sd.out" 2> "$TT_TMP/sd.err"; echo "exit $?"; sed -n '/^inputs:/,/ skipped, /p' "$TT_TMP/sd.out"; grep -v ': warning: ' "$TT_TMP/sd.err"

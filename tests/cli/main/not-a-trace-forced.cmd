@@ -1,0 +1,1 @@
+tracetool beat --buffer-format bin --format json detect-random.bin > /dev/null 2>&1; echo "beat --buffer-format bin: exit $?"; tracetool analyze --kind beat -o "$TT_TMP/f.db" detect-random.bin > /dev/null 2>&1; echo "analyze --kind beat: exit $?"
