@@ -307,7 +307,8 @@ typedef int (*tt_write_fn)(void *ctx, const char *p, size_t n);
 typedef struct tt_jsonw {
     tt_buf buf;
     int depth;
-    unsigned char first[64]; /* per level: no element written yet */
+    int has_elem;  /* the innermost open container has an element (next one needs a comma) */
+    int after_key; /* a key was written, its value follows */
     int android;             /* Android org.json escaping: '/' escaped */
     int pretty;
 } tt_jsonw;
