@@ -11,6 +11,7 @@ void tt_export_opts_init(tt_export_opts *o)
 {
     memset(o, 0, sizeof *o);
     tt_slice_opts_init(&o->slice);
+    o->weight = TT_WEIGHT_DEFAULT;
     o->version = "";
 }
 
@@ -133,9 +134,18 @@ int tt_export_add(tt_export *x, tt_profile *p, const tt_export_part *part, tt_er
 {
     if (x->parts >= x->n_parts || !p->finished)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "export: unexpected part");
-    tt_export_opts o = *x->o; /* the part's thread selection */
+    tt_export_opts o = *x->o; /* the part's thread selection and weight unit */
     o.threads = part->threads;
     o.n_threads = part->n_threads;
+    int instrumented = !p->samples.len && p->nfixed; /* method-beat call trees */
+    if (o.weight == TT_WEIGHT_DEFAULT)
+        o.weight = instrumented ? TT_WEIGHT_WALL : TT_WEIGHT_SAMPLES;
+    if (instrumented && o.weight != TT_WEIGHT_WALL && x->format == TT_EXPORT_FOLDED)
+        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                            "a method-beat call tree is instrumented, not sampled: its weights "
+                            "are wall time (--weight wall, the default for it), not %s",
+                            o.weight == TT_WEIGHT_CPU ? "cpu" : o.weight == TT_WEIGHT_PERIOD
+                                                                    ? "period" : "samples");
     int rc;
     if (x->format == TT_EXPORT_CHROME)
         rc = tt__chrome_add(x->impl, p, &o, part, err);
