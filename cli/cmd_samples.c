@@ -56,7 +56,7 @@ typedef struct sctx {
     int weight; /* TT_WEIGHT_*: the one unit of every weight column */
     double min_pct;
     const cli_samples_opts *so;
-    tt_weight *cw, *fw;
+    tt_weight *cw, *fw, *ov; /* callsites of one thread, frames, callsites of all shown */
     tt_vec sl; /* one thread's slices, reused: its pages stay mapped */
     tt_jsonw w;
     tt_buf b;
@@ -390,26 +390,22 @@ static int longest(sctx *c, uint32_t utid)
     return 0;
 }
 
-static int64_t weights_for(sctx *c, uint32_t utid, const uint32_t *sel, size_t nsel,
-                           uint64_t *samples)
+/* One thread's weights into c->cw, also added to c->ov; utid TT_NONE: the sum over the
+ * threads shown (all, or the selected ones), without another pass over the samples. */
+static int64_t weights_for(sctx *c, uint32_t utid, uint64_t *samples)
 {
     size_t nc = tt_profile_ncallsites(c->p);
-    int64_t gap = c->so->slice.max_gap, pad = c->so->slice.end_pad;
-    if (utid != TT_NONE || !sel) {
-        tt_profile_callsite_weights(c->cw, c->p, utid, c->weight, gap, pad);
-    } else { /* overall over the selected threads */
-        tt_weight *tmp = calloc(nc ? nc : 1, sizeof *tmp);
-        memset(c->cw, 0, nc * sizeof *c->cw);
-        for (size_t i = 0; tmp && i < nsel; i++) {
-            tt_profile_callsite_weights(tmp, c->p, sel[i], c->weight, gap, pad);
-            for (size_t k = 0; k < nc; k++) {
-                c->cw[k].self_weight += tmp[k].self_weight;
-                c->cw[k].total_weight += tmp[k].total_weight;
-                c->cw[k].self_samples += tmp[k].self_samples;
-                c->cw[k].total_samples += tmp[k].total_samples;
-            }
+    if (utid != TT_NONE) {
+        tt_profile_callsite_weights(c->cw, c->p, utid, c->weight, c->so->slice.max_gap,
+                                    c->so->slice.end_pad);
+        for (size_t k = 0; k < nc; k++) {
+            c->ov[k].self_weight += c->cw[k].self_weight;
+            c->ov[k].total_weight += c->cw[k].total_weight;
+            c->ov[k].self_samples += c->cw[k].self_samples;
+            c->ov[k].total_samples += c->cw[k].total_samples;
         }
-        free(tmp);
+    } else {
+        memcpy(c->cw, c->ov, nc * sizeof *c->cw);
     }
     tt_profile_frame_weights(c->fw, c->p, c->cw);
     int64_t total = 0;
@@ -429,7 +425,7 @@ static int thread_section(sctx *c, uint32_t utid)
 {
     const tt_thread *t = tt_profile_thread(c->p, utid);
     uint64_t samples;
-    int64_t total = weights_for(c, utid, NULL, 0, &samples);
+    int64_t total = weights_for(c, utid, &samples);
     c->b.len = 0;
     tt_thread_format(&c->b, c->p, utid);
     if (c->json) {
@@ -556,7 +552,7 @@ static int run(sctx *c, char **files, size_t n, const uint32_t *sel, size_t nsel
     if (rc)
         return rc;
     uint64_t samples;
-    int64_t total = weights_for(c, TT_NONE, sel, nsel, &samples);
+    int64_t total = weights_for(c, TT_NONE, &samples);
     if (c->json) {
         tt_jsonw_arr_end(&c->w);
         tt_jsonw_key(&c->w, "overall");
@@ -656,8 +652,9 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     size_t nsel = 0;
     rc = cli_samples_threads(&sel, &nsel, c.p, &so);
     c.cw = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.cw);
+    c.ov = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.ov);
     c.fw = calloc(tt_profile_nframes(c.p) + 2, sizeof *c.fw);
-    if (!rc && (!c.cw || !c.fw)) {
+    if (!rc && (!c.cw || !c.fw || !c.ov)) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
     }
@@ -671,6 +668,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     tt_buf_free(&c.b);
     free(sel);
     free(c.cw);
+    free(c.ov);
     free(c.fw);
     tt_profile_free(c.p);
     return rc;

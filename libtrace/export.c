@@ -65,9 +65,9 @@ int64_t tt__profile_start(const tt_profile *p)
     return m == INT64_MAX ? 0 : m;
 }
 
-int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap, int64_t pad)
+int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int weight,
+                        int64_t max_gap, int64_t pad)
 {
-    const tt_run *r = &TT_VEC_AT(runs, tt_run, j);
     if (weight == TT_WEIGHT_SAMPLES)
         return r->count;
     if (weight == TT_WEIGHT_PERIOD)
@@ -77,21 +77,26 @@ int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap
     if (first < 0 || last < 0)
         return 0;
     int64_t b = first, e = last + (cpu ? 0 : pad);
-    if (j > 0) {
-        const tt_run *q = &TT_VEC_AT(runs, tt_run, j - 1);
+    if (q) {
         int64_t qt = cpu ? q->end_cpu : q->end_ts;
         if (r->ts - q->end_ts <= max_gap && qt >= 0 && qt <= first)
             b = qt + (first - qt) / 2;
     }
-    if (j + 1 < runs->len) {
-        const tt_run *q = &TT_VEC_AT(runs, tt_run, j + 1);
-        int64_t qt = cpu ? q->cpu : q->ts;
-        if (q->ts - r->end_ts <= max_gap && qt >= last)
+    if (nx) {
+        int64_t qt = cpu ? nx->cpu : nx->ts;
+        if (nx->ts - r->end_ts <= max_gap && qt >= last)
             e = last + (qt - last) / 2;
         else if (!cpu && qt >= last && qt - last < pad)
             e = qt;
     }
     return e > b ? e - b : 0;
+}
+
+int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap, int64_t pad)
+{
+    const tt_run *r = &TT_VEC_AT(runs, tt_run, j);
+    return tt__run_weight3(j > 0 ? r - 1 : NULL, r, j + 1 < runs->len ? r + 1 : NULL, weight,
+                           max_gap, pad);
 }
 
 struct tt_export {

@@ -528,24 +528,31 @@ const char *tt_weight_unit(int weight)
     }
 }
 
-/* Self weights of one thread's runs (wall/cpu: each run's share of the time, as exports) */
-static int run_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
-                       int64_t max_gap, int64_t end_pad)
+/* Self weights of one thread's runs (wall/cpu: each run's share of the time, as exports);
+ * the runs stream through a window of three (a run's weight needs its neighbours) */
+static void run_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
+                        int64_t max_gap, int64_t end_pad)
 {
-    tt_vec runs;
-    tt_vec_init(&runs, sizeof(tt_run));
+    size_t n, pos = 0;
+    const uint32_t *o = tt_profile_thread_order(p, utid, &n);
     int64_t gap = tt_profile_max_gap(p, utid, max_gap);
-    if (tt_profile_runs(&runs, p, utid, gap)) {
-        tt_vec_free(&runs);
-        return TT_ENOMEM;
-    }
-    for (size_t j = 0; j < runs.len; j++) {
-        const tt_run *r = &TT_VEC_AT(&runs, tt_run, j);
-        out[r->callsite].self_weight += tt__run_weight(&runs, j, weight, gap, end_pad);
+    tt_run w[3];
+    size_t have = 0; /* runs read so far, the last three in w[k % 3] */
+    for (;;) {
+        int more = tt__run_next(&w[have % 3], p, o, n, &pos, gap);
+        if (more)
+            have++;
+        if (!have || (more && have < 2))
+            continue;
+        /* the run before the newest one (or the last one when there are no more) */
+        size_t j = more ? have - 2 : have - 1;
+        const tt_run *r = &w[j % 3];
+        const tt_run *q = j ? &w[(j - 1) % 3] : NULL, *nx = more ? &w[(j + 1) % 3] : NULL;
+        out[r->callsite].self_weight += tt__run_weight3(q, r, nx, weight, gap, end_pad);
         out[r->callsite].self_samples += r->count;
+        if (!more)
+            break;
     }
-    tt_vec_free(&runs);
-    return 0;
 }
 
 int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
@@ -560,9 +567,7 @@ int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t ut
         for (uint32_t t = 0; t < p->threads.len; t++) {
             if (utid != TT_NONE && t != utid)
                 continue;
-            int rc = run_weights(out, p, t, weight, max_gap, end_pad);
-            if (rc)
-                return rc;
+            run_weights(out, p, t, weight, max_gap, end_pad);
         }
     } else if (utid != TT_NONE && p->finished) { /* the thread's own samples, not all */
         size_t n;
