@@ -542,7 +542,9 @@ static void run_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int 
         int more = tt__run_next(&w[have % 3], p, o, n, &pos, gap);
         if (more)
             have++;
-        if (!have || (more && have < 2))
+        else if (!have) /* a thread without samples */
+            break;
+        if (more && have < 2)
             continue;
         /* the run before the newest one (or the last one when there are no more) */
         size_t j = more ? have - 2 : have - 1;

@@ -63,7 +63,7 @@ def check(name, argv, jsonl, stdout_file=None, must=False):
     r = subprocess.run([tt] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL)
     err = r.stderr.decode("utf-8", "replace")
-    if r.returncode > 128 or "runtime error" in err or "AddressSanitizer" in err:
+    if r.returncode > 128 or "runtime error" in err or "Sanitizer" in err:
         print("FAIL %s: crashed (exit %d): %s" % (name, r.returncode, " ".join(argv)))
         failed += 1
         return

@@ -823,8 +823,9 @@ END_TEST
 START_TEST(weight_units)
 {
     tt_profile *p = prof();
-    uint32_t t;
+    uint32_t t, idle;
     tt_thread_intern(p, &t, 0, 1, 1, 32);
+    tt_thread_intern(p, &idle, 0, 1, 2, 32); /* no samples: nothing to walk */
     for (int i = 0; i < 17; i++)
         point(p, t, i * 1000000, "mAB", 0);
     tt_sample x;
