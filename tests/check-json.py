@@ -114,7 +114,9 @@ def main():
         ("report-group-json", ["report", "--group", "--format", "json"], False),
         ("frames-json", ["frames", "--format", "json"], False),
         ("frames-jsonl-a1", ["frames", "--format", "jsonl", "--model", "matrix-a1"], True),
+        ("frames-jsonl-a2", ["frames", "--format", "jsonl", "--model", "matrix-a2"], True),
         ("frames-jsonl-b", ["frames", "--format", "jsonl", "--model", "matrix-b"], True),
+        ("frames-jsonl-c", ["frames", "--format", "jsonl", "--model", "matrix-c"], True),
         ("startup-json", ["startup", "--format", "json"], False),
         ("startup-jsonl", ["startup", "--format", "jsonl"], True),
         ("startup-matrix-jsonl", ["startup", "--matrix-compat", "--format", "jsonl"], True),
@@ -146,6 +148,22 @@ def main():
     for fmt, jsonl in (("json", False), ("jsonl", True)):
         check("report-" + fmt, ["report", "-m", MAP, "--proguard", "samples/mapping.txt",
                                 "--format", fmt, "samples/reports.jsonl"], jsonl, must=True)
+    # diff of two different builds: gen_diffpair's regression pair (tests/cli/diff/mkpair.sh)
+    env = dict(os.environ, TT_TMP=tmp,
+               PATH=os.path.dirname(tt) + ":" + os.path.join(os.path.dirname(tt), "gen") + ":" +
+               os.environ.get("PATH", ""))
+    r = subprocess.run(["sh", "../cli/diff/mkpair.sh", "cj", "regress"], cwd="tests/data",
+                       env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if r.returncode:
+        print("FAIL diff pair: mkpair.sh exit %d: %s" % (r.returncode, r.stderr.decode()[:300]))
+        global failed
+        failed += 1
+    else:
+        pair = os.path.join(tmp, "diff", "cj")
+        check("diff-json", ["diff", "--format", "json", pair + "/base.db", pair + "/new.db"],
+              False, must=True)
+    check("diff-json", ["diff", "--format", "json", "samples/stacks.folded",
+                        "tests/data/deep.folded"], False, must=True)
     # symbolicate raw addresses: functions of the tracetool binary itself
     nm = subprocess.run(["nm", tt], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     addrs = ["0x" + ln.split()[0] for ln in nm.stdout.decode().splitlines()
@@ -161,7 +179,6 @@ def main():
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if r.returncode not in (0, 1):
         print("FAIL analyze of samples/: exit %d\n%s" % (r.returncode, r.stderr.decode()[:300]))
-        global failed
         failed += 1
     else:
         q = subprocess.run([tt, "query", "--format", "jsonl", db,
