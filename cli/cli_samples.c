@@ -17,6 +17,7 @@ void cli_samples_opts_init(cli_samples_opts *o)
 {
     memset(o, 0, sizeof *o);
     tt_slice_opts_init(&o->slice);
+    o->weight = -1;
 }
 
 int cli_parse_dur(const char *opt, const char *s, int64_t *ns)
@@ -55,8 +56,14 @@ int cli_samples_opt(cli_samples_opts *o, int c, const char *arg)
         return r;
     static const char *const ends[] = {"last", "mid", "next", NULL};
     static const char *const idents[] = {"name", "address", NULL};
+    static const char *const weights[] = {"samples", "wall", "cpu", "period", NULL};
     int v;
     switch (c) {
+    case CS_WEIGHT: /* TT_WEIGHT_* order */
+        if ((v = cli_opt_enum("--weight", arg, weights)) < 0)
+            return -1;
+        o->weight = v;
+        return 1;
     case CS_KIND:
         if ((v = cli_opt_enum("--kind", arg, kinds)) < 0)
             return -1;

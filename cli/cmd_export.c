@@ -48,7 +48,7 @@ static const char usage[] =
     "                          with sampled stacks)\n"
     "  -h, --help              show this help\n";
 
-enum { O_FORMAT = 256, O_CEV, O_CSAMPLES, O_REL, O_WEIGHT, O_ROOT, O_TRACE };
+enum { O_FORMAT = 256, O_CEV, O_CSAMPLES, O_REL, O_ROOT, O_TRACE };
 
 static const struct option longopts[] = {
     {"format", required_argument, NULL, O_FORMAT},
@@ -56,7 +56,6 @@ static const struct option longopts[] = {
     {"chrome-events", required_argument, NULL, O_CEV},
     {"chrome-samples", no_argument, NULL, O_CSAMPLES},
     {"relative-time", no_argument, NULL, O_REL},
-    {"weight", required_argument, NULL, O_WEIGHT},
     {"folded-root", required_argument, NULL, O_ROOT},
     {"mapping", required_argument, NULL, 'm'},
     {"trace", required_argument, NULL, O_TRACE},
@@ -367,7 +366,6 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
 {
     static const char *const formats[] = {"chrome", "folded", "speedscope", NULL};
     static const char *const cevs[] = {"x", "be", NULL};
-    static const char *const weights[] = {"samples", "wall", "cpu", "period", NULL};
     static const char *const roots[] = {"thread", "process", "none", NULL};
     cli_samples_opts so;
     cli_samples_opts_init(&so);
@@ -401,11 +399,6 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
             break;
         case O_CSAMPLES: eo.chrome_samples = 1; break;
         case O_REL: eo.relative_time = 1; break;
-        case O_WEIGHT:
-            if ((v = cli_opt_enum("--weight", optarg, weights)) < 0)
-                return CLI_BAD;
-            eo.weight = v;
-            break;
         case O_ROOT:
             if ((v = cli_opt_enum("--folded-root", optarg, roots)) < 0)
                 return CLI_BAD;
@@ -460,6 +453,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
         return CLI_BAD;
     }
     eo.slice = so.slice;
+    eo.weight = so.weight;
     if (ndb)
         return export_db(files[0], want, nwant, format, &eo, &so, outpath, ctx);
     return export_raw(files, n, format, &eo, &so, outpath, ctx);

@@ -14,9 +14,12 @@ static const char usage[] =
     "                         [--slice-end last|mid|next] [--end-pad DUR] [--no-msg-split]\n"
     "                         [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                         [--frame-identity name|address] [--keep-runtime-frames]\n"
+    "                         [--weight samples|wall|cpu|period]\n"
     "                         [-e FILE]... [--symbols DIR]... [--kind KIND] FILE...\n"
     "\n"
     "      --format FMT        text (default) or json\n"
+    "      --weight W          unit of the weights: samples, wall, cpu (ns) or period; default\n"
+    "                          wall for btrace and JSON-lines, period for perf, samples for folded\n"
     "      --thread NAME|TID   only these threads (repeatable)\n"
     "      --top N             rows in the function and slice tables (default 10)\n"
     "      --inverted          bottom-up call tree (leaf functions first)\n"
@@ -50,9 +53,10 @@ static const struct option longopts[] = {
 typedef struct sctx {
     tt_profile *p;
     int json, inverted, top;
+    int weight; /* TT_WEIGHT_*: the one unit of every weight column */
     double min_pct;
     const cli_samples_opts *so;
-    tt_weight *cw, *fw;
+    tt_weight *cw, *fw, *ov; /* callsites of one thread, frames, callsites of all shown */
     tt_vec sl; /* one thread's slices, reused: its pages stay mapped */
     tt_jsonw w;
     tt_buf b;
@@ -137,8 +141,8 @@ static void top_tables(sctx *c, int64_t total, const char *indent)
             tt_jsonw_arr_end(&c->w);
         } else {
             tt_buf_printf(&c->b, "%stop %s:\n%s  %7s %7s %14s %9s  function\n", indent,
-                          pass ? "total" : "self", indent, "self%", "total%", "weight",
-                          "samples");
+                          pass ? "total" : "self", indent, "self%", "total%",
+                          tt_weight_unit(c->weight), "samples");
             for (size_t i = 0; i < lim; i++) {
                 const tt_weight *w = r[i].w;
                 if (!pass && !w->self_weight && !w->self_samples)
@@ -257,9 +261,9 @@ static int tree(sctx *c, int64_t total)
         tt_jsonw_key(&c->w, c->inverted ? "tree_inverted" : "tree");
         tt_jsonw_arr_begin(&c->w);
     } else {
-        tt_buf_printf(&c->b, "call tree (%s, nodes >= %g%% of the weight):\n  %7s %7s %9s  "
-                      "function\n", c->inverted ? "bottom-up" : "top-down", c->min_pct,
-                      "total%", "self%", "samples");
+        tt_buf_printf(&c->b, "call tree (%s, nodes >= %g%% of the %s weight):\n  %7s %7s "
+                      "%9s  function\n", c->inverted ? "bottom-up" : "top-down", c->min_pct,
+                      tt_weight_unit(c->weight), "total%", "self%", "samples");
     }
     tree_rec(c, &t, TT_NONE, total, min, 0);
     if (c->json)
@@ -386,25 +390,22 @@ static int longest(sctx *c, uint32_t utid)
     return 0;
 }
 
-static int64_t weights_for(sctx *c, uint32_t utid, const uint32_t *sel, size_t nsel,
-                           uint64_t *samples)
+/* One thread's weights into c->cw, also added to c->ov; utid TT_NONE: the sum over the
+ * threads shown (all, or the selected ones), without another pass over the samples. */
+static int64_t weights_for(sctx *c, uint32_t utid, uint64_t *samples)
 {
     size_t nc = tt_profile_ncallsites(c->p);
-    if (utid != TT_NONE || !sel) {
-        tt_profile_callsite_weights(c->cw, c->p, utid);
-    } else { /* overall over the selected threads */
-        tt_weight *tmp = calloc(nc ? nc : 1, sizeof *tmp);
-        memset(c->cw, 0, nc * sizeof *c->cw);
-        for (size_t i = 0; tmp && i < nsel; i++) {
-            tt_profile_callsite_weights(tmp, c->p, sel[i]);
-            for (size_t k = 0; k < nc; k++) {
-                c->cw[k].self_weight += tmp[k].self_weight;
-                c->cw[k].total_weight += tmp[k].total_weight;
-                c->cw[k].self_samples += tmp[k].self_samples;
-                c->cw[k].total_samples += tmp[k].total_samples;
-            }
+    if (utid != TT_NONE) {
+        tt_profile_callsite_weights(c->cw, c->p, utid, c->weight, c->so->slice.max_gap,
+                                    c->so->slice.end_pad);
+        for (size_t k = 0; k < nc; k++) {
+            c->ov[k].self_weight += c->cw[k].self_weight;
+            c->ov[k].total_weight += c->cw[k].total_weight;
+            c->ov[k].self_samples += c->cw[k].self_samples;
+            c->ov[k].total_samples += c->cw[k].total_samples;
         }
-        free(tmp);
+    } else {
+        memcpy(c->cw, c->ov, nc * sizeof *c->cw);
     }
     tt_profile_frame_weights(c->fw, c->p, c->cw);
     int64_t total = 0;
@@ -424,7 +425,7 @@ static int thread_section(sctx *c, uint32_t utid)
 {
     const tt_thread *t = tt_profile_thread(c->p, utid);
     uint64_t samples;
-    int64_t total = weights_for(c, utid, NULL, 0, &samples);
+    int64_t total = weights_for(c, utid, &samples);
     c->b.len = 0;
     tt_thread_format(&c->b, c->p, utid);
     if (c->json) {
@@ -453,9 +454,10 @@ static int thread_section(sctx *c, uint32_t utid)
         char pid[48] = "";
         if (t->pid >= 0)
             snprintf(pid, sizeof pid, ", pid %lld", (long long)t->pid);
-        tt_buf_printf(&c->b, " (tid %lld%s%s%s)\nsamples %llu, weight %lld\n",
+        tt_buf_printf(&c->b, " (tid %lld%s%s%s)\nsamples %llu, weight %lld %s\n",
                       (long long)t->tid, t->tid_bits == 16 ? " low 16 bits" : "", pid,
-                      t->is_main ? ", main" : "", (unsigned long long)samples, (long long)total);
+                      t->is_main ? ", main" : "", (unsigned long long)samples, (long long)total,
+                      tt_weight_unit(c->weight));
         cli_out_puts("== thread ");
         cli_out_buf(&c->b);
     }
@@ -498,6 +500,8 @@ static void header(sctx *c, char **files, size_t n)
         tt_jsonw_uint(&c->w, tt_profile_nframes(c->p));
         tt_jsonw_key(&c->w, "callsites");
         tt_jsonw_uint(&c->w, tt_profile_ncallsites(c->p));
+        tt_jsonw_key(&c->w, "weight_unit");
+        tt_jsonw_str(&c->w, tt_weight_unit(c->weight));
         return;
     }
     c->b.len = 0;
@@ -507,9 +511,20 @@ static void header(sctx *c, char **files, size_t n)
     tt_buf_printf(&c->b, " (%s", m->source_format);
     if (m->event)
         tt_buf_printf(&c->b, ", event %s", m->event);
-    tt_buf_printf(&c->b, ", clock %s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n\n",
+    tt_buf_printf(&c->b, ", clock %s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n",
                   m->clock, tt_profile_nsamples(c->p), tt_profile_nthreads(c->p),
                   tt_profile_nframes(c->p), tt_profile_ncallsites(c->p));
+    static const char *const what[] = {
+        "the number of samples (a merged run counts the samples it merged)",
+        "wall time in ns, each run of samples up to the midpoints to its neighbours",
+        "thread CPU time in ns, each run of samples up to the midpoints to its neighbours",
+        "the input's sample weights (perf: the event period; 1 when none)"};
+    if (c->so->weight < 0)
+        tt_buf_printf(&c->b, "weight: %s (default for %s input): %s\n\n",
+                      tt_weight_unit(c->weight), m->source_format, what[c->weight]);
+    else
+        tt_buf_printf(&c->b, "weight: %s (--weight): %s\n\n", tt_weight_unit(c->weight),
+                      what[c->weight]);
     cli_out_buf(&c->b);
 }
 
@@ -537,7 +552,7 @@ static int run(sctx *c, char **files, size_t n, const uint32_t *sel, size_t nsel
     if (rc)
         return rc;
     uint64_t samples;
-    int64_t total = weights_for(c, TT_NONE, sel, nsel, &samples);
+    int64_t total = weights_for(c, TT_NONE, &samples);
     if (c->json) {
         tt_jsonw_arr_end(&c->w);
         tt_jsonw_key(&c->w, "overall");
@@ -560,9 +575,9 @@ static int run(sctx *c, char **files, size_t n, const uint32_t *sel, size_t nsel
         tt_buf_puts(&c->w.buf, "\n");
         cli_out_buf(&c->w.buf);
     } else {
-        tt_buf_printf(&c->b, "== overall (%s): samples %llu, weight %lld\n",
+        tt_buf_printf(&c->b, "== overall (%s): samples %llu, weight %lld %s\n",
                       sel ? "selected threads" : "all threads", (unsigned long long)samples,
-                      (long long)total);
+                      (long long)total, tt_weight_unit(c->weight));
         top_tables(c, total, "");
         cli_out_buf(&c->b);
     }
@@ -627,12 +642,21 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     int rc = cli_samples_load(&c.p, argv + optind, (size_t)(argc - optind), &so, ctx);
     if (rc)
         return rc;
+    c.weight = so.weight >= 0 ? so.weight : tt_weight_default(tt_profile_meta_get(c.p));
+    if (tt_profile_meta_get(c.p)->timeless &&
+        (c.weight == TT_WEIGHT_WALL || c.weight == TT_WEIGHT_CPU)) {
+        cli_errorf("the input has no timestamps: --weight %s needs times (use samples or "
+                   "period)", c.weight == TT_WEIGHT_WALL ? "wall" : "cpu");
+        tt_profile_free(c.p);
+        return CLI_BAD;
+    }
     uint32_t *sel = NULL;
     size_t nsel = 0;
     rc = cli_samples_threads(&sel, &nsel, c.p, &so);
     c.cw = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.cw);
+    c.ov = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.ov);
     c.fw = calloc(tt_profile_nframes(c.p) + 2, sizeof *c.fw);
-    if (!rc && (!c.cw || !c.fw)) {
+    if (!rc && (!c.cw || !c.fw || !c.ov)) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
     }
@@ -646,6 +670,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     tt_buf_free(&c.b);
     free(sel);
     free(c.cw);
+    free(c.ov);
     free(c.fw);
     tt_profile_free(c.p);
     return rc;

@@ -2,6 +2,7 @@
  * (section 5) and every exporter (section 7) on what was read. */
 #include <stdint.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../libtrace/tt.h"
@@ -29,6 +30,11 @@ static void exercise(tt_profile *p)
     tt_export_speedscope(p, &o, sink, NULL, NULL);
     o.weight = TT_WEIGHT_SAMPLES;
     tt_export_folded(p, &o, sink, NULL, NULL);
+    size_t nc = tt_profile_ncallsites(p); /* the samples command's weights in every unit */
+    tt_weight *w = malloc((nc ? nc : 1) * sizeof *w);
+    for (int u = TT_WEIGHT_SAMPLES; w && u <= TT_WEIGHT_PERIOD; u++)
+        tt_profile_callsite_weights(w, p, TT_NONE, u, TT_GAP_AUTO, 10);
+    free(w);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

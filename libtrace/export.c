@@ -11,6 +11,7 @@ void tt_export_opts_init(tt_export_opts *o)
 {
     memset(o, 0, sizeof *o);
     tt_slice_opts_init(&o->slice);
+    o->weight = TT_WEIGHT_DEFAULT;
     o->version = "";
 }
 
@@ -64,9 +65,9 @@ int64_t tt__profile_start(const tt_profile *p)
     return m == INT64_MAX ? 0 : m;
 }
 
-int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap, int64_t pad)
+int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int weight,
+                        int64_t max_gap, int64_t pad)
 {
-    const tt_run *r = &TT_VEC_AT(runs, tt_run, j);
     if (weight == TT_WEIGHT_SAMPLES)
         return r->count;
     if (weight == TT_WEIGHT_PERIOD)
@@ -76,21 +77,26 @@ int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap
     if (first < 0 || last < 0)
         return 0;
     int64_t b = first, e = last + (cpu ? 0 : pad);
-    if (j > 0) {
-        const tt_run *q = &TT_VEC_AT(runs, tt_run, j - 1);
+    if (q) {
         int64_t qt = cpu ? q->end_cpu : q->end_ts;
         if (r->ts - q->end_ts <= max_gap && qt >= 0 && qt <= first)
             b = qt + (first - qt) / 2;
     }
-    if (j + 1 < runs->len) {
-        const tt_run *q = &TT_VEC_AT(runs, tt_run, j + 1);
-        int64_t qt = cpu ? q->cpu : q->ts;
-        if (q->ts - r->end_ts <= max_gap && qt >= last)
+    if (nx) {
+        int64_t qt = cpu ? nx->cpu : nx->ts;
+        if (nx->ts - r->end_ts <= max_gap && qt >= last)
             e = last + (qt - last) / 2;
         else if (!cpu && qt >= last && qt - last < pad)
             e = qt;
     }
     return e > b ? e - b : 0;
+}
+
+int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap, int64_t pad)
+{
+    const tt_run *r = &TT_VEC_AT(runs, tt_run, j);
+    return tt__run_weight3(j > 0 ? r - 1 : NULL, r, j + 1 < runs->len ? r + 1 : NULL, weight,
+                           max_gap, pad);
 }
 
 struct tt_export {
@@ -133,9 +139,18 @@ int tt_export_add(tt_export *x, tt_profile *p, const tt_export_part *part, tt_er
 {
     if (x->parts >= x->n_parts || !p->finished)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "export: unexpected part");
-    tt_export_opts o = *x->o; /* the part's thread selection */
+    tt_export_opts o = *x->o; /* the part's thread selection and weight unit */
     o.threads = part->threads;
     o.n_threads = part->n_threads;
+    int instrumented = !p->samples.len && p->nfixed; /* method-beat call trees */
+    if (o.weight == TT_WEIGHT_DEFAULT)
+        o.weight = instrumented ? TT_WEIGHT_WALL : TT_WEIGHT_SAMPLES;
+    if (instrumented && o.weight != TT_WEIGHT_WALL && x->format == TT_EXPORT_FOLDED)
+        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                            "a method-beat call tree is instrumented, not sampled: its weights "
+                            "are wall time (--weight wall, the default for it), not %s",
+                            o.weight == TT_WEIGHT_CPU ? "cpu" : o.weight == TT_WEIGHT_PERIOD
+                                                                    ? "period" : "samples");
     int rc;
     if (x->format == TT_EXPORT_CHROME)
         rc = tt__chrome_add(x->impl, p, &o, part, err);

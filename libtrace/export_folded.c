@@ -89,6 +89,10 @@ static int thread_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
         /* instrumented slices of a thread without samples: self time per callsite */
         const tt_slice *s = p->fixed[utid].data;
         for (size_t i = 0; i < p->fixed[utid].len; i++) {
+            /* a zero weight would leave w at 0 and list the callsite again: every listed
+             * copy then wrote the callsite's whole sum (issue 11 item 7) */
+            if (s[i].self_dur <= 0)
+                continue;
             if (!w[s[i].callsite] && !tt_vec_push(touched, &s[i].callsite))
                 return TT_ENOMEM;
             w[s[i].callsite] += s[i].self_dur;

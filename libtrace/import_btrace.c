@@ -375,9 +375,8 @@ static int add_record(btstate *st, const brec *b, const unsigned char *fr)
             s.end_ts = (int64_t)b->end_nano;
             s.end_cpu = (int64_t)b->end_cpu;
             s.is_blocking = (uint8_t)blocking;
-            /* times beyond 2^62 are rejected by tt_profile_add: no overflow here */
-            s.weight = b->end_nano - b->nano <= ((uint64_t)1 << 62)
-                           ? (int64_t)(b->end_nano - b->nano) : -1;
+            /* weight stays 1: btrace has no period, and the interval's time is what the
+             * wall and cpu weights attribute (one unit a weight column, samples.md 1) */
         } else if (b->end_nano && b->end_nano < b->nano) {
             tt_stats_add(st->stats, "btrace_negative_interval", st->file, TT_SEV_WARN, 1,
                          "end_nano < nano: imported as a point sample");

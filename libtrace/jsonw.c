@@ -75,25 +75,25 @@ void tt_jsonw_init(tt_jsonw *w, int android_escaping)
 {
     memset(w, 0, sizeof *w);
     w->android = android_escaping;
-    w->first[0] = 1;
 }
 
 void tt_jsonw_free(tt_jsonw *w) { tt_buf_free(&w->buf); }
 
+/* The separator state needs no per-level memory, so any depth works: only the innermost
+ * open container can receive the next element, and a container that was just closed is
+ * an element of its parent, so the parent needs a comma before its next element. */
 static void sep(tt_jsonw *w)
 {
-    if (w->depth > 0 && w->depth < 64) {
-        if (!w->first[w->depth])
-            tt_buf_put(&w->buf, ",", 1);
-        w->first[w->depth] = 0;
-    }
+    if (w->depth > 0 && w->has_elem)
+        tt_buf_put(&w->buf, ",", 1);
+    w->has_elem = 1;
 }
 
-/* keys set first[depth] = 2 meaning "value follows a key: no separator" */
+/* a value right after a key takes no separator */
 static void value_prefix(tt_jsonw *w)
 {
-    if (w->depth > 0 && w->depth < 64 && w->first[w->depth] == 2) {
-        w->first[w->depth] = 0;
+    if (w->after_key) {
+        w->after_key = 0;
         return;
     }
     sep(w);
@@ -104,13 +104,13 @@ static void open_(tt_jsonw *w, char c)
     value_prefix(w);
     tt_buf_put(&w->buf, &c, 1);
     w->depth++;
-    if (w->depth < 64)
-        w->first[w->depth] = 1;
+    w->has_elem = 0;
 }
 
 static void close_(tt_jsonw *w, char c)
 {
     w->depth--;
+    w->has_elem = 1;
     tt_buf_put(&w->buf, &c, 1);
 }
 
@@ -163,8 +163,7 @@ void tt_jsonw_key(tt_jsonw *w, const char *k)
     sep(w);
     put_str(w, k, strlen(k));
     tt_buf_put(&w->buf, ":", 1);
-    if (w->depth > 0 && w->depth < 64)
-        w->first[w->depth] = 2;
+    w->after_key = 1;
 }
 
 void tt_jsonw_strn(tt_jsonw *w, const char *s, size_t n)

@@ -507,23 +507,84 @@ const uint8_t *tt__callsite_recursive(tt_profile *p)
     return r;
 }
 
-int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t utid)
+int tt_weight_default(const tt_profile_meta *m)
+{
+    const char *f = m->source_format ? m->source_format : "";
+    if (m->timeless || !strcmp(f, "folded"))
+        return TT_WEIGHT_SAMPLES;
+    if (!strcmp(f, "perf_script"))
+        return TT_WEIGHT_PERIOD;
+    return TT_WEIGHT_WALL; /* btrace, JSON-lines samples, method-beat: not periodic */
+}
+
+const char *tt_weight_unit(int weight)
+{
+    switch (weight) {
+    case TT_WEIGHT_SAMPLES: return "samples";
+    case TT_WEIGHT_WALL: return "wall_ns";
+    case TT_WEIGHT_CPU: return "cpu_ns";
+    case TT_WEIGHT_PERIOD: return "period";
+    default: return "unknown";
+    }
+}
+
+/* Self weights of one thread's runs (wall/cpu: each run's share of the time, as exports);
+ * the runs stream through a window of three (a run's weight needs its neighbours) */
+static void run_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
+                        int64_t max_gap, int64_t end_pad)
+{
+    size_t n, pos = 0;
+    const uint32_t *o = tt_profile_thread_order(p, utid, &n);
+    int64_t gap = tt_profile_max_gap(p, utid, max_gap);
+    tt_run w[3];
+    size_t have = 0; /* runs read so far, the last three in w[k % 3] */
+    for (;;) {
+        int more = tt__run_next(&w[have % 3], p, o, n, &pos, gap);
+        if (more)
+            have++;
+        else if (!have) /* a thread without samples */
+            break;
+        if (more && have < 2)
+            continue;
+        /* the run before the newest one (or the last one when there are no more) */
+        size_t j = more ? have - 2 : have - 1;
+        const tt_run *r = &w[j % 3];
+        const tt_run *q = j ? &w[(j - 1) % 3] : NULL, *nx = more ? &w[(j + 1) % 3] : NULL;
+        out[r->callsite].self_weight += tt__run_weight3(q, r, nx, weight, gap, end_pad);
+        out[r->callsite].self_samples += r->count;
+        if (!more)
+            break;
+    }
+}
+
+int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
+                                int64_t max_gap, int64_t end_pad)
 {
     size_t nc = p->callsites.len;
     memset(out, 0, nc * sizeof *out);
     const tt_sample *s = p->samples.data;
-    if (utid != TT_NONE && p->finished) { /* the thread's own samples, not a pass over all */
+    if (weight == TT_WEIGHT_WALL || weight == TT_WEIGHT_CPU) {
+        if (p->meta.timeless || !p->finished)
+            return TT_EUNSUPPORTED;
+        for (uint32_t t = 0; t < p->threads.len; t++) {
+            if (utid != TT_NONE && t != utid)
+                continue;
+            run_weights(out, p, t, weight, max_gap, end_pad);
+        }
+    } else if (utid != TT_NONE && p->finished) { /* the thread's own samples, not all */
         size_t n;
         const uint32_t *o = tt_profile_thread_order(p, utid, &n);
         for (size_t i = 0; i < n; i++) {
-            out[s[o[i]].callsite].self_weight += s[o[i]].weight;
-            out[s[o[i]].callsite].self_samples += s[o[i]].count;
+            const tt_sample *x = &s[o[i]];
+            out[x->callsite].self_weight += weight == TT_WEIGHT_PERIOD ? x->weight : x->count;
+            out[x->callsite].self_samples += x->count;
         }
     } else {
         for (size_t i = 0; i < p->samples.len; i++) {
             if (utid != TT_NONE && s[i].utid != utid)
                 continue;
-            out[s[i].callsite].self_weight += s[i].weight;
+            out[s[i].callsite].self_weight += weight == TT_WEIGHT_PERIOD ? s[i].weight
+                                                                         : s[i].count;
             out[s[i].callsite].self_samples += s[i].count;
         }
     }

@@ -329,7 +329,8 @@ typedef int (*tt_write_fn)(void *ctx, const char *p, size_t n);
 typedef struct tt_jsonw {
     tt_buf buf;
     int depth;
-    unsigned char first[64]; /* per level: no element written yet */
+    int has_elem;  /* the innermost open container has an element (next one needs a comma) */
+    int after_key; /* a key was written, its value follows */
     int android;             /* Android org.json escaping: '/' escaped */
     int pretty;
 } tt_jsonw;
@@ -1009,7 +1010,7 @@ typedef struct tt_counters {
 typedef struct tt_sample {
     int64_t ts, end_ts;   /* end_ts == ts for point samples */
     int64_t cpu, end_cpu; /* thread CPU ns, -1 = unknown */
-    int64_t weight;       /* perf period, btrace interval length, 1 otherwise */
+    int64_t weight;       /* the source's weight: perf period, else 1 */
     uint64_t msg_id;      /* 0 = unknown */
     uint32_t utid, callsite, seq;
     uint32_t count;       /* raw samples represented (folded lines carry a count) */
@@ -1123,9 +1124,23 @@ typedef struct tt_weight {
     int64_t self_weight, total_weight;
     uint64_t self_samples, total_samples;
 } tt_weight;
-/* Per callsite: self at the leaf, total over the subtree. utid TT_NONE = all threads.
- * out has tt_profile_ncallsites entries (zeroed here). */
-int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t utid);
+/* Weight units: one unit a column. SAMPLES counts samples (a merged run or folded line
+ * its count), WALL and CPU attribute ns (each run up to the midpoints to its neighbours,
+ * samples.md 7.2), PERIOD sums the source's sample weights (perf period, else 1). */
+enum { TT_WEIGHT_DEFAULT = -1, TT_WEIGHT_SAMPLES, TT_WEIGHT_WALL, TT_WEIGHT_CPU,
+       TT_WEIGHT_PERIOD };
+/* The unit whose percentages mean what a reader of the source expects: wall time for btrace
+ * and JSON-lines samples (not periodic, with intervals) and method-beat trees, the period
+ * for perf, sample counts for folded stacks and other inputs without times. */
+int tt_weight_default(const tt_profile_meta *m);
+/* "samples", "wall_ns", "cpu_ns", "period". Static. */
+const char *tt_weight_unit(int weight);
+/* Per callsite in the unit weight (TT_WEIGHT_*): self at the leaf, total over the subtree;
+ * utid TT_NONE = all threads. Wall and cpu need a finished profile with times (else
+ * TT_EUNSUPPORTED) and use the max gap option and end pad of the slice options. out has
+ * tt_profile_ncallsites entries (zeroed here). */
+int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
+                                int64_t max_gap, int64_t end_pad);
 /* Per frame (flat profile) from callsite weights: recursion counted once per sample. out has
  * tt_profile_nframes entries (zeroed here). */
 int tt_profile_frame_weights(tt_weight *out, const tt_profile *p, const tt_weight *cw);
@@ -1259,14 +1274,14 @@ const tt_perf_map *tt_perf_maps_find(const tt_perf_maps *t, int64_t pid, const c
                                      size_t path_len, uint64_t addr, uint64_t *file_off);
 
 /* ---- exports (export_*.c; samples.md 7) ---- */
-enum { TT_WEIGHT_SAMPLES = 0, TT_WEIGHT_WALL, TT_WEIGHT_CPU, TT_WEIGHT_PERIOD };
 enum { TT_ROOT_THREAD = 0, TT_ROOT_PROCESS, TT_ROOT_NONE };
 typedef struct tt_export_opts {
     tt_slice_opts slice;
     int be_events;          /* chrome: B/E pairs instead of X */
     int chrome_samples;     /* chrome: an instant event per sample */
     int relative_time;      /* subtract the trace start */
-    int weight;             /* TT_WEIGHT_* (folded, speedscope) */
+    int weight;             /* TT_WEIGHT_* (folded, speedscope); DEFAULT (the init value):
+                             * samples (7.2), wall for instrumented method-beat trees */
     int folded_root;        /* TT_ROOT_* */
     const char *version;    /* exporter version string */
     const uint32_t *threads; /* restrict to these utids (NULL = all) */

@@ -281,6 +281,9 @@ int tt__frame_simple(tt_profile *p, uint32_t *id, const char *name, size_t n, in
 /* Weight of run j of a thread's runs for folded/speedscope output (7.2): count, period, or
  * the run's wall/CPU span under the mid policy. */
 int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap, int64_t pad);
+/* The same for run r between its neighbours q and nx (NULL when none): no run array needed. */
+int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int weight,
+                        int64_t max_gap, int64_t pad);
 /* Smallest timestamp of the profile (samples or fixed slices); 0 when empty. */
 int64_t tt__profile_start(const tt_profile *p);
 /* 1 when utid passes the export's thread filter. */

@@ -36,15 +36,24 @@ for t in "$build"/tests/check_*; do
     passed=$((passed + n - f - e))
     failed=$((failed + bad))
 done
-cli=$(cat "$tmp/cli.log")
-crc=$(cat "$tmp/cli.rc")
-echo "$cli" | grep -v '^ok ' | grep .
-cp=$(echo "$cli" | sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-cf=$(echo "$cli" | sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-[ -n "$cp" ] || { cp=0; cf=1; }
-[ $crc -ne 0 ] && [ "$cf" = 0 ] && cf=1
-passed=$((passed + cp))
-failed=$((failed + cf))
+# adds the "<name>: N passed, N failed" summary of a suite's output ($1) and exit code ($2)
+add_suite() {
+    echo "$1" | grep -v '^ok ' | grep .
+    line=$(echo "$1" | grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed$' | tail -1)
+    p=$(echo "$line" | sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+    f=$(echo "$line" | sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    [ -n "$p" ] || { p=0; f=1; }
+    [ "$2" -ne 0 ] && [ "$f" = 0 ] && f=1
+    passed=$((passed + p))
+    failed=$((failed + f))
+}
+add_suite "$(cat "$tmp/cli.log")" "$(cat "$tmp/cli.rc")"
+# checkers over the outputs of every command (python3, scripts/deps.sh)
+for chk in tests/check-json.py tests/check-weights.py; do
+    [ -f "$chk" ] || continue
+    out=$(python3 "$chk" "$build" 2>&1)
+    add_suite "$out" $?
+done
 echo "$passed $failed" > "$build/results.txt"
 echo "$build: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -721,7 +721,7 @@ START_TEST(aggregates_recursion)
     point(p, t, 2, "mG", 0);
     tt_profile_finish(p, NULL);
     tt_weight cw[16], fw[16];
-    tt_profile_callsite_weights(cw, p, TT_NONE);
+    tt_profile_callsite_weights(cw, p, TT_NONE, TT_WEIGHT_PERIOD, TT_GAP_AUTO, 10);
     tt_profile_frame_weights(fw, p, cw);
     uint32_t fF = tt_profile_callsite(p, stack(p, "mF"))->frame;
     ck_assert_uint_eq(fw[fF].total_samples, 2); /* not 4: recursion counted once */
@@ -816,10 +816,54 @@ START_TEST(perf_maps)
 }
 END_TEST
 
+/* One unit a weight column (issue 11 item 8): 17 point samples 1 ms apart and one 27 ms
+ * blocking interval. By samples the point samples weigh 17 and the interval 1; by wall time
+ * each run gets the time up to the midpoints to its neighbours (17 ms and 27 ms plus half a
+ * gap); the source weight (period) is 1 a sample, never the interval's ns. */
+START_TEST(weight_units)
+{
+    tt_profile *p = prof();
+    uint32_t t, idle;
+    tt_thread_intern(p, &t, 0, 1, 1, 32);
+    tt_thread_intern(p, &idle, 0, 1, 2, 32); /* no samples: nothing to walk */
+    for (int i = 0; i < 17; i++)
+        point(p, t, i * 1000000, "mAB", 0);
+    tt_sample x;
+    tt_sample_init(&x);
+    x.utid = t;
+    x.ts = 18000000;
+    x.end_ts = 45000000;
+    x.is_interval = x.is_blocking = 1;
+    x.callsite = stack(p, "mAP");
+    ck_assert_int_eq(tt_profile_add(p, &x, NULL), 0);
+    tt_profile_finish(p, NULL);
+    tt_profile_meta_get(p)->source_format = "btrace";
+    ck_assert_int_eq(tt_weight_default(tt_profile_meta_get(p)), TT_WEIGHT_WALL);
+    ck_assert_str_eq(tt_weight_unit(TT_WEIGHT_WALL), "wall_ns");
+    uint32_t b = stack(p, "mAB"), pk = stack(p, "mAP");
+    tt_weight cw[16];
+    ck_assert_int_eq(tt_profile_callsite_weights(cw, p, t, TT_WEIGHT_SAMPLES, TT_GAP_AUTO, 10), 0);
+    ck_assert_int_eq(cw[b].self_weight, 17);
+    ck_assert_int_eq(cw[pk].self_weight, 1);
+    ck_assert_int_eq(tt_profile_callsite_weights(cw, p, t, TT_WEIGHT_PERIOD, TT_GAP_AUTO, 10), 0);
+    ck_assert_int_eq(cw[pk].self_weight, 1);
+    ck_assert_int_eq(tt_profile_callsite_weights(cw, p, TT_NONE, TT_WEIGHT_WALL, TT_GAP_AUTO, 10),
+                     0);
+    /* 0 .. 16 ms and half the 2 ms gap to the interval; the interval from there to its end
+     * plus the 10 ns pad */
+    ck_assert_int_eq(cw[b].self_weight, 17000000);
+    ck_assert_int_eq(cw[pk].self_weight, 28000010);
+    ck_assert_uint_eq(cw[b].self_samples, 17);
+    ck_assert_int_eq(cw[stack(p, "m")].total_weight, 45000010);
+    tt_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("samples");
     TCase *tc = tcase_create("core");
+    tcase_add_test(tc, weight_units);
     tcase_add_test(tc, interning);
     tcase_add_test(tc, rename_merge);
     tcase_add_test(tc, run_merging);

@@ -1,6 +1,8 @@
 /* Stack strings and call trees (method-beat.md 5.10, 7.7); the JSON writer (7.6). */
 #include "unit.h"
 
+#include <jansson.h>
+
 START_TEST(parse_both_forms)
 {
     tt_mitem *it;
@@ -74,6 +76,67 @@ START_TEST(json_writer)
 }
 END_TEST
 
+/* Any depth: the separator state of a level is not kept in a fixed-size array (10,000
+ * levels written and compared with the expected text; 2,000 parsed back with jansson,
+ * whose parser stops at JSON_PARSER_MAX_DEPTH = 2048 levels). */
+static void deep_doc(tt_jsonw *w, int levels)
+{
+    for (int i = 0; i < levels; i++) {
+        tt_jsonw_obj_begin(w);
+        tt_jsonw_key(w, "i");
+        tt_jsonw_int(w, i);
+        tt_jsonw_key(w, "a");
+        tt_jsonw_arr_begin(w);
+        tt_jsonw_str(w, "x");
+    }
+    for (int i = levels; i-- > 0;) {
+        tt_jsonw_bool(w, 1);
+        tt_jsonw_arr_end(w);
+        tt_jsonw_key(w, "z");
+        tt_jsonw_null(w);
+        tt_jsonw_obj_end(w);
+    }
+}
+
+START_TEST(json_writer_any_depth)
+{
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    deep_doc(&w, 10000);
+    tt_buf want = {0};
+    for (int i = 0; i < 10000; i++)
+        tt_buf_printf(&want, "{\"i\":%d,\"a\":[\"x\",", i);
+    for (int i = 0; i < 10000; i++) {
+        /* the innermost array holds "x" and true; the others "x", the child and true */
+        tt_buf_puts(&want, "true],\"z\":null}");
+        if (i + 1 < 10000)
+            tt_buf_puts(&want, ",");
+    }
+    ck_assert_uint_eq(w.buf.len, want.len);
+    ck_assert(!memcmp(w.buf.data, want.data, want.len));
+    ck_assert_int_eq(w.depth, 0);
+    tt_buf_free(&want);
+    tt_jsonw_free(&w);
+
+    tt_jsonw_init(&w, 0);
+    deep_doc(&w, 1000); /* 2,000 nested containers */
+    json_error_t je;
+    json_t *root = json_loadb(w.buf.data, w.buf.len, 0, &je);
+    ck_assert_msg(root != NULL, "jansson: %s at %d", je.text, je.position);
+    json_t *o = root;
+    for (int i = 0; i < 1000; i++) {
+        ck_assert_int_eq(json_integer_value(json_object_get(o, "i")), i);
+        ck_assert(json_is_null(json_object_get(o, "z")));
+        json_t *a = json_object_get(o, "a");
+        ck_assert_uint_eq(json_array_size(a), i + 1 < 1000 ? 3 : 2);
+        ck_assert(json_is_true(json_array_get(a, json_array_size(a) - 1)));
+        o = json_array_get(a, 1);
+    }
+    json_decref(root);
+    tt_jsonw_free(&w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("stack");
@@ -82,6 +145,7 @@ static Suite *suite(void)
     tcase_add_test(tc, parse_errors);
     tcase_add_test(tc, tree_gaps_and_clamps);
     tcase_add_test(tc, json_writer);
+    tcase_add_test(tc, json_writer_any_depth);
     suite_add_tcase(s, tc);
     return s;
 }

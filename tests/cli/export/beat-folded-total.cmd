@@ -1,0 +1,1 @@
+tracetool export --format folded -m ../../samples/methodMapping.txt ../../samples/beat.bin 2>/dev/null | awk '{s += $NF} /JsonUtils[.]optFloat/ {print "optFloat", $NF} END {print "total", s / 1000000 " ms"}'

@@ -1,0 +1,1 @@
+tracetool export --format folded --weight samples -m beat-small-mapping.txt beat-small.txt

@@ -1,0 +1,1 @@
+tracetool samples --weight samples --top 3 --thread main ../../samples/sampling.bin 2>/dev/null | sed -n '1,12p' && tracetool samples --weight cpu --format json ../../samples/sampling.bin 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["weight_unit"], [(f["name"], f["self_weight"]) for f in d["functions"][:3]])'

@@ -1,0 +1,1 @@
+tracetool samples --weight wall ../../samples/stacks.folded
