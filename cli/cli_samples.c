@@ -24,7 +24,7 @@ int cli_parse_dur(const char *opt, const char *s, int64_t *ns)
     char *end;
     double v = strtod(s, &end);
     double mul = 1;
-    if (end == s || v < 0) {
+    if (end == s || !(v >= 0)) { /* NaN too */
         cli_errorf("option %s: expected a duration such as 20ms, got \"%s\"", opt, s);
         return -1;
     }
@@ -40,7 +40,7 @@ int cli_parse_dur(const char *opt, const char *s, int64_t *ns)
         cli_errorf("option %s: unknown unit \"%s\" (use ns, us, ms or s)", opt, end);
         return -1;
     }
-    if (v * mul > 9e18) {
+    if (!(v * mul <= 9e18)) {
         cli_errorf("option %s: duration too large", opt);
         return -1;
     }

@@ -570,12 +570,12 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
                 return CLI_BAD;
             break;
         case O_BASE:
-            if (cli_opt_i64("--base-ms", optarg, &a->base_ms))
+            if (cli_opt_ms("--base-ms", optarg, &a->base_ms))
                 return CLI_BAD;
             a->have_base = 1;
             break;
         case O_END:
-            if (cli_opt_i64("--end-ms", optarg, &a->end_ms))
+            if (cli_opt_ms("--end-ms", optarg, &a->end_ms))
                 return CLI_BAD;
             a->have_end = 1;
             break;

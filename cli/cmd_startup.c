@@ -77,7 +77,7 @@ typedef struct opts {
 
 static int parse_ms(const char *opt, const char *val, int64_t *out)
 {
-    if (cli_opt_i64(opt, val, out))
+    if (cli_opt_ms(opt, val, out))
         return CLI_BAD;
     if (*out < 0) {
         cli_errorf("option %s: expected milliseconds >= 0, got %s", opt, val);
@@ -109,7 +109,7 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
             o->maps[o->nmaps++] = optarg;
             break;
         case O_BASE:
-            bad = cli_opt_i64("--base-ms", optarg, &o->su.base_ms) != 0;
+            bad = cli_opt_ms("--base-ms", optarg, &o->su.base_ms) != 0;
             o->su.have_base = 1;
             break;
         case O_FORCE: o->su.force_stack = 1; break;

@@ -589,10 +589,17 @@ static void fill_levels(fill_ctx *fc, const char *key, int64_t *dst)
         return;
     fill_ctx sub = *fc;
     sub.o = m;
-    for (int i = 0; i < TT_DROP_LEVELS; i++)
+    for (int i = 0; i < TT_DROP_LEVELS; i++) {
         if (!get_int(&sub, drop_keys[i], 0, &dst[i]))
             warn_report(fc, "report_bad_field", TT_SEV_WARN, "%s without %s; taken as 0", key,
                         drop_keys[i]);
+        else if (dst[i] < 0 || dst[i] > INT32_MAX) {
+            /* Java int counters: bounded values keep their sums in range */
+            dst[i] = 0;
+            warn_report(fc, "report_bad_field", TT_SEV_WARN,
+                        "%s %s out of range (0..2147483647); taken as 0", key, drop_keys[i]);
+        }
+    }
 }
 
 static void fill_fps(fill_ctx *fc)
