@@ -1404,7 +1404,8 @@ int tt_diff_parse_gates(tt_gate *out, size_t cap, size_t *n, const char *s, tt_e
  * > value % of |base| (never when base is 0: a relative change from nothing is undefined).
  * *amount (may be NULL) receives dir * (new - base). */
 int tt_gate_trips(const tt_gate *g, double base, double new_value, double *amount);
-/* Writes g as "metric=+10%" into out (cap bytes). */
+/* Writes g as "metric=+10%" into out (cap bytes); the text of a gate that
+ * tt_diff_parse_gates produced parses back to the same gate (shortest exact decimal). */
 void tt_gate_format(char *out, size_t cap, const tt_gate *g);
 /* Cross-build matching (storage.md 8): TT_NAME_UNRESOLVED for "<unknown id N>",
  * "unresolved:..." keys, raw addresses and "??"; TT_NAME_OBFUSCATED when both the class
