@@ -142,7 +142,8 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
     return 0;
 }
 
-/* Reads the whole buffer: the Matrix slice and native windows index into it. */
+/* Reads the whole buffer: the Matrix slice and native windows index into it. At most
+ * TT_LINE_MAX bytes (8 Matrix rings), so an endless stream cannot take all memory. */
 static int load_beat(tt_vec *v, tt_input *in, int fmt)
 {
     tt_error err = {0};
@@ -151,6 +152,12 @@ static int load_beat(tt_vec *v, tt_input *in, int fmt)
         return cli_err(&err);
     int rc = 0;
     for (;;) {
+        if (v->len * sizeof(uint64_t) >= TT_LINE_MAX) {
+            cli_errorf("%s: method-beat buffer longer than %zu records (64 MiB)",
+                       tt_input_name(in), TT_LINE_MAX / sizeof(uint64_t));
+            rc = CLI_BAD;
+            break;
+        }
         if (tt_vec_reserve(v, v->len + 4096)) {
             cli_errorf("out of memory");
             rc = CLI_BAD;

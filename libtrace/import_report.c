@@ -10,7 +10,6 @@
 #include "tt_int.h"
 
 #define CHUNK ((size_t)64 * 1024)
-#define MAX_OBJECT ((size_t)256 * 1024 * 1024)
 
 struct tt_report_reader {
     tt_input *in;
@@ -216,9 +215,12 @@ static int collect_object(tt_report_reader *r, tt_error *err)
         if (tt_buf_put(&r->obj, (const char *)p, i))
             return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
         r->cpos += i;
-        if (r->obj.len > MAX_OBJECT)
+        if (r->obj.len > tt_input_line_max(r->in)) {
+            char cap[32];
+            tt_input_line_max_text(cap, sizeof cap, tt_input_line_max(r->in));
             return tt_error_set(err, TT_ELIMIT, r->file, TT_LOC_LINE, r->line,
-                                "report object larger than %zu bytes", MAX_OBJECT);
+                                "report object longer than %s", cap);
+        }
         if (depth == 0)
             return 0;
     }

@@ -171,12 +171,20 @@ int tt_input_open_mem(tt_input **out, const char *name, const void *data, size_t
                       tt_error *err);
 void tt_input_close(tt_input *in);
 const char *tt_input_name(const tt_input *in);
+/* The longest line (and multi-line report object) an input accepts: 64 MiB by default. */
+#define TT_LINE_MAX ((size_t)64 * 1024 * 1024)
+void tt_input_set_line_max(tt_input *in, size_t bytes);
+size_t tt_input_line_max(const tt_input *in);
+/* "64 MiB" or "1000 bytes": the cap as the messages name it. */
+void tt_input_line_max_text(char *out, size_t cap, size_t bytes);
 /* Up to n bytes of the (decompressed) start of the input, without consuming them. */
 int tt_input_peek(tt_input *in, const unsigned char **p, size_t *n, size_t want, tt_error *err);
 /* Reads up to n bytes; *got = 0 at end. */
 int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err);
 /* Next line without its '\n' (a trailing '\r' is kept). Borrowed until the next call.
- * Returns TT_DONE at end of input. *lineno is 1-based. */
+ * Returns TT_DONE at end of input. *lineno is 1-based. A line longer than the input's
+ * line cap (TT_LINE_MAX unless set) is TT_ELIMIT "line longer than 64 MiB" at its line:
+ * memory stays bounded on a stream without newlines. */
 int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno,
                   tt_error *err);
 /* Total size of a plain (not compressed) regular file or memory input: 0, or TT_ENOTFOUND when

@@ -61,6 +61,31 @@ START_TEST(long_line)
 }
 END_TEST
 
+/* Issue 12 item 10: a line beyond the cap stops with its line number, memory bounded. */
+START_TEST(line_cap)
+{
+    static const char s[] = "short\n0123456789\n0123456789abc\nlast";
+    tt_input *in = unit_mem("cap.txt", s, sizeof s - 1);
+    ck_assert_uint_eq(tt_input_line_max(in), TT_LINE_MAX);
+    tt_input_set_line_max(in, 10);
+    const char *l;
+    size_t n;
+    uint64_t ln;
+    tt_error err;
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, &err), 0);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, &err), 0); /* exactly 10: accepted */
+    ck_assert_uint_eq(n, 10);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, &err), TT_ELIMIT);
+    ck_assert_uint_eq(err.loc, 3);
+    ck_assert_int_eq(err.loc_kind, TT_LOC_LINE);
+    ck_assert_str_eq(err.msg, "line longer than 10 bytes");
+    tt_input_close(in);
+    char t[32];
+    tt_input_line_max_text(t, sizeof t, TT_LINE_MAX);
+    ck_assert_str_eq(t, "64 MiB");
+}
+END_TEST
+
 START_TEST(gzip_multi_member)
 {
     unsigned char buf[4096];
@@ -204,6 +229,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("input");
     tcase_add_test(tc, lines);
     tcase_add_test(tc, long_line);
+    tcase_add_test(tc, line_cap);
     tcase_add_test(tc, gzip_multi_member);
     tcase_add_test(tc, gzip_corrupt);
     tcase_add_test(tc, peek_then_read);
