@@ -358,6 +358,26 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
     return rc;
 }
 
+/* The warnings the sample readers counted into the run's sink (printed at the end) since
+ * `before` entries had the counts `was`: stored as stats rows of the trace, so that the
+ * summary's warning count includes what is printed. */
+static int store_new_warnings(cli_an *a, int64_t trace_id, const int64_t *was, size_t before,
+                              tt_error *err)
+{
+    const tt_stats *st = a->cli->stats;
+    int rc = 0;
+    for (size_t i = 0; i < tt_stats_count(st) && !rc; i++) {
+        const tt_stat *s = tt_stats_get(st, i);
+        int64_t n = s->count - (i < before ? was[i] : 0);
+        if (n <= 0 || s->severity == TT_SEV_INFO)
+            continue;
+        rc = tdb_stat_add(a->db, trace_id, s->name, NULL,
+                          s->severity == TT_SEV_DATA_LOSS ? "data_loss" : "notice", "trace", n,
+                          s->example[0] ? s->example : s->name, err);
+    }
+    return rc;
+}
+
 int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
 {
     if (!strcmp(path, "-"))
@@ -376,10 +396,19 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     }
     o.on_lookup = on_lookup;
     o.on_lookup_ctx = &sc;
+    size_t before = tt_stats_count(a->cli->stats);
+    int64_t *was = malloc((before ? before : 1) * sizeof *was);
+    if (!was) {
+        symctx_free(&sc);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < before; i++)
+        was[i] = tt_stats_get(a->cli->stats, i)->count;
     tt_profile *p = NULL;
     char *files[1] = {(char *)path};
     int rc = cli_samples_load(&p, files, 1, &o, a->cli);
     if (rc) {
+        free(was);
         symctx_free(&sc);
         if (err->msg[0])
             return err->code ? err->code : TT_EIO;
@@ -399,6 +428,9 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
         int64_t v = m->interval_ns;
         rc = tdb_metadata_add(a->db, t->trace_id, "sample_interval_ns", &v, NULL, err);
     }
+    if (!rc)
+        rc = store_new_warnings(a, t->trace_id, was, before, err);
+    free(was);
     tt_profile_free(p);
     symctx_free(&sc);
     return rc;

@@ -114,7 +114,7 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
         return cli_err(&err);
     const unsigned char *p;
     size_t n;
-    if (tt_input_peek(*in, &p, &n, 65536, &err)) {
+    if (tt_input_peek_text(*in, &p, &n, 65536, &err)) {
         tt_input_close(*in);
         *in = NULL;
         return cli_err(&err);

@@ -188,7 +188,7 @@ static int detect_input(ainput *ai, const aopts *o, tt_mapping *map, cli_ctx *ct
     size_t n;
     int rc = tt_input_hash_begin(in, &err);
     if (!rc)
-        rc = tt_input_peek(in, &p, &n, 65536, &err);
+        rc = tt_input_peek_text(in, &p, &n, 65536, &err);
     if (rc) {
         tt_input_close(in);
         return cli_err(&err);
@@ -340,6 +340,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind), .sha256 = ai->sha,
                       .content_sha256 = content, .import_key = ai->key, .options = opts.data,
                       .bytes = ai->bytes};
+    a->cur_path = ai->path;
     switch (ai->kind) {
     case TT_KIND_BEAT: rc = cli_an_beat(a, in, &t, err); break;
     case TT_KIND_REPORT: rc = cli_an_report(a, in, &t, err); break;

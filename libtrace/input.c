@@ -289,6 +289,41 @@ int tt_input_peek(tt_input *in, const unsigned char **p, size_t *n, size_t want,
     return 0;
 }
 
+/* 1 when p[0..n) holds its first meaningful line (not blank, not a '#' comment) up to its
+ * newline, or looks binary (a control byte in the first 4096 bytes): detection has what it
+ * needs. */
+static int first_line_seen(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n && i < 4096; i++)
+        if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+            return 1;
+    size_t i = 0;
+    for (;;) {
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+        const unsigned char *nl = i < n ? memchr(p + i, '\n', n - i) : NULL;
+        if (!nl)
+            return 0;
+        if (p[i] != '#')
+            return 1;
+        i = (size_t)(nl - p) + 1;
+    }
+}
+
+int tt_input_peek_text(tt_input *in, const unsigned char **p, size_t *n, size_t want,
+                       tt_error *err)
+{
+    int rc = ensure(in, want, err);
+    while (!rc && !in->eof && in->end - in->start < in->line_max &&
+           !first_line_seen(in->buf + in->start, in->end - in->start))
+        rc = ensure(in, (in->end - in->start) * 2, err);
+    if (rc)
+        return rc;
+    *p = in->buf + in->start;
+    *n = in->end - in->start;
+    return 0;
+}
+
 /* Bulk read of plain (not compressed) data straight into dst, bypassing both staging
  * buffers: binary buffers are 8 MB and would otherwise be copied twice. Only when the
  * window and the raw staging buffer are empty, so the byte order is unchanged. */

@@ -179,6 +179,11 @@ size_t tt_input_line_max(const tt_input *in);
 void tt_input_line_max_text(char *out, size_t cap, size_t bytes);
 /* Up to n bytes of the (decompressed) start of the input, without consuming them. */
 int tt_input_peek(tt_input *in, const unsigned char **p, size_t *n, size_t want, tt_error *err);
+/* Like tt_input_peek (at least want bytes), but the window grows (up to the line cap)
+ * until it holds the first meaningful line (not blank, not '#') whole, so content
+ * detection sees a folded stack or perf header even when that line is long. */
+int tt_input_peek_text(tt_input *in, const unsigned char **p, size_t *n, size_t want,
+                       tt_error *err);
 /* Reads up to n bytes; *got = 0 at end. */
 int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err);
 /* Next line without its '\n' (a trailing '\r' is kept). Borrowed until the next call.

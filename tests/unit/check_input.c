@@ -86,6 +86,31 @@ START_TEST(line_cap)
 }
 END_TEST
 
+/* Issue 12 item 12: the detection window holds the whole first line, however long. */
+START_TEST(peek_text_long_first_line)
+{
+    size_t big = 200 * 1024;
+    char *s = malloc(big + 16);
+    memcpy(s, "# comment\n", 10);
+    memset(s + 10, 'x', big);
+    memcpy(s + 10 + big, " 5\nb 1\n", 6);
+    tt_input *in = unit_mem("long.folded", s, big + 16);
+    const unsigned char *p;
+    size_t n;
+    ck_assert_int_eq(tt_input_peek_text(in, &p, &n, 65536, NULL), 0);
+    ck_assert_uint_ge(n, big + 13);
+    ck_assert(memchr(p + 10, '\n', n - 10) != NULL);
+    /* binary input: detection needs no line */
+    tt_input_close(in);
+    memset(s, 0, big + 16);
+    in = unit_mem("zeros.bin", s, big + 16);
+    ck_assert_int_eq(tt_input_peek_text(in, &p, &n, 4096, NULL), 0);
+    ck_assert_uint_ge(n, 4096);
+    tt_input_close(in);
+    free(s);
+}
+END_TEST
+
 START_TEST(gzip_multi_member)
 {
     unsigned char buf[4096];
@@ -230,6 +255,7 @@ static Suite *suite(void)
     tcase_add_test(tc, lines);
     tcase_add_test(tc, long_line);
     tcase_add_test(tc, line_cap);
+    tcase_add_test(tc, peek_text_long_first_line);
     tcase_add_test(tc, gzip_multi_member);
     tcase_add_test(tc, gzip_corrupt);
     tcase_add_test(tc, peek_then_read);
