@@ -30,6 +30,7 @@ typedef struct cli_an {
     int have_base, have_end, trim;
     int beat_forced;      /* --kind beat: buffers are read whatever detection says */
     cli_sym_opts sym;     /* -e / --symbols: names for native frames of sampled stacks */
+    const char *cur_path; /* the input being imported (warnings name it) */
     /* counters for the summary */
     uint64_t unknown_ids;
     struct cli_an_acc *acc; /* per Matrix id: calls and times of this run's slices, or NULL */
@@ -49,10 +50,15 @@ int cli_an_store_stack(cli_an *a, int64_t trace_id, const char *kind, int64_t is
 /* Root-to-blamed-item names joined by ';' (arena), or NULL without a key item. */
 const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_t key_index);
 
-/* Stores one counted repair or warning of an import (storage.md 3.1 stats). */
+/* Stores one counted repair or warning of an import (storage.md 3.1 stats); a severity
+ * above info is also printed at the end of the run (cli_an_print_stat), so the summary's
+ * warning count is what was printed. */
 int cli_an_stat(cli_an *a, int64_t trace_id, const char *name, const char *severity,
                 const char *source, uint64_t value, const char *description, tt_error *err);
 
+/* Adds a stored warning (severity above info) to the run's printed warnings. */
+void cli_an_print_stat(cli_an *a, const char *name, const char *severity, const char *file,
+                       uint64_t value, const char *example);
 /* Counted warnings of a reader (a tt_stats sink) become stats rows of the trace. */
 int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_error *err);
 

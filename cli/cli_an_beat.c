@@ -98,13 +98,25 @@ int cli_an_store_stack(cli_an *a, int64_t trace_id, const char *kind, int64_t is
     return rc;
 }
 
+void cli_an_print_stat(cli_an *a, const char *name, const char *severity, const char *file,
+                       uint64_t value, const char *example)
+{
+    if (value && strcmp(severity, "info"))
+        tt_stats_add(a->cli->stats, name, file ? file : "",
+                     strcmp(severity, "data_loss") ? TT_SEV_WARN : TT_SEV_DATA_LOSS,
+                     (int64_t)value, example);
+}
+
 int cli_an_stat(cli_an *a, int64_t trace_id, const char *name, const char *severity,
                 const char *source, uint64_t value, const char *description, tt_error *err)
 {
     if (!value)
         return 0;
-    return tdb_stat_add(a->db, trace_id, name, NULL, severity, source, (int64_t)value,
-                        description, err);
+    int rc = tdb_stat_add(a->db, trace_id, name, NULL, severity, source, (int64_t)value,
+                          description, err);
+    if (!rc)
+        cli_an_print_stat(a, name, severity, a->cur_path, value, NULL);
+    return rc;
 }
 
 /* The Matrix JSON of an evil-method issue found in a buffer (method-beat.md 7.3 order). */
@@ -158,7 +170,7 @@ static int store_evil(cli_an *a, int64_t trace_id, int64_t utid, const tt_bevil 
         .stack_key_path = mapped ? cli_an_key_path(a, e->items, e->n_items, e->key_index) : NULL,
         .utid = utid,
         .have_ts = 1,
-        .ts = (e->ts_ms + a->base_ms) * NS_PER_MS,
+        .ts = (e->ts_ms + a->base_ms) * NS_PER_MS, /* a slice's start: checked */
         .raw_json = json.data,
     };
     int64_t issue_id, tree_id;
@@ -182,6 +194,14 @@ static const char *end_kind_name(int k)
     }
 }
 
+/* Absolute start and end of a slice in ns; 1 when they leave the int64 ns range. */
+static int slice_ns(const cli_an *a, const tt_bslice *s, int64_t *s0, int64_t *s1)
+{
+    int64_t ms, d;
+    return tt_add_i64(&ms, s->ts_ms, a->base_ms) || tt_ms_to_ns(s0, ms) ||
+           tt_ms_to_ns(&d, s->dur_ms) || tt_add_i64(s1, *s0, d);
+}
+
 static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bslice *S,
                         size_t n, tt_error *err)
 {
@@ -199,12 +219,14 @@ static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bsli
         if (S[i].dropped)
             continue;
         newid[i] = next++;
+        int64_t s0 = 0, s1 = 0;
+        slice_ns(a, &S[i], &s0, &s1); /* checked by cli_an_beat */
         tdb_slice s = {
             .id = newid[i],
             .trace_id = trace_id,
             .utid = utid,
-            .ts = (S[i].ts_ms + a->base_ms) * NS_PER_MS,
-            .dur = S[i].dur_ms * NS_PER_MS,
+            .ts = s0,
+            .dur = s1 - s0,
             .depth = S[i].depth,
             .parent_id = S[i].parent >= 0 ? newid[S[i].parent] : 0,
             .name = cli_an_name(a, S[i].id),
@@ -269,8 +291,11 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     tt_bslicer_opts o = {.base_ms = a->base_ms, .have_end = a->have_end, .end_ms = a->end_ms,
                          .evil_ms = a->evil_ms, .trim = a->trim};
     tt_bslicer *b;
-    if (tt_bslicer_new(&b, &o)) {
+    if ((rc = tt_bslicer_new(&b, &o))) {
         tt_beat_reader_free(r);
+        if (rc == TT_EINVAL)
+            return tt_error_set(err, rc, NULL, 0, 0, "base_ms or end_ms out of range (%lld..%lld)",
+                                -TT_MS_MAX, TT_MS_MAX);
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
     uint64_t blk[4096];
@@ -296,10 +321,18 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     tdb_trace tr = {.import_key = t->import_key, .content_sha256 = t->content_sha256,
                     .source_format = "matrix_beat", .options = t->options,
                     .clock = a->have_base ? "uptime" : "relative", .mapping_id = a->mapping_row};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !rc; i++) {
         if (S[i].dropped)
             continue;
-        int64_t s0 = (S[i].ts_ms + a->base_ms) * NS_PER_MS, s1 = s0 + S[i].dur_ms * NS_PER_MS;
+        int64_t s0, s1;
+        if (slice_ns(a, &S[i], &s0, &s1)) {
+            rc = tt_error_set(err, TT_EFORMAT, t->path, 0, 0,
+                              "call at %lld ms (duration %lld ms) with base_ms %lld: time out of "
+                              "range (%lld..%lld ms)", (long long)S[i].ts_ms,
+                              (long long)S[i].dur_ms, (long long)a->base_ms, -TT_MS_MAX,
+                              TT_MS_MAX);
+            break;
+        }
         if (!tr.have_start || s0 < tr.start_ts)
             tr.start_ts = s0;
         if (!tr.have_end || s1 > tr.end_ts)

@@ -140,8 +140,11 @@ int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         const tt_ui_frame *fr = tt_frames_frame_get(f, i);
         if (!tr.have_start || fr->ts < tr.start_ts)
             tr.start_ts = fr->ts;
-        if (!tr.have_end || fr->ts + fr->dur > tr.end_ts)
-            tr.end_ts = fr->ts + fr->dur;
+        int64_t end;
+        if (tt_add_i64(&end, fr->ts, fr->dur))
+            end = fr->dur > 0 ? INT64_MAX : INT64_MIN; /* garbage times: clamp the bound */
+        if (!tr.have_end || end > tr.end_ts)
+            tr.end_ts = end;
         tr.have_start = tr.have_end = 1;
     }
     if (!rc)

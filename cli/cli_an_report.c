@@ -59,8 +59,13 @@ int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_erro
         const char *sev = s->severity == TT_SEV_DATA_LOSS ? "data_loss"
                           : s->severity == TT_SEV_WARN    ? "notice"
                                                           : "info";
-        rc = cli_an_stat(a, trace_id, s->name, sev, "trace", (uint64_t)s->count,
-                         s->example[0] ? s->example : s->name, err);
+        if (!s->count)
+            continue;
+        rc = tdb_stat_add(a->db, trace_id, s->name, NULL, sev, "trace", s->count,
+                          s->example[0] ? s->example : s->name, err);
+        if (!rc)
+            cli_an_print_stat(a, s->name, sev, s->file, (uint64_t)s->count,
+                              s->example[0] ? s->example : NULL);
     }
     return rc;
 }

@@ -22,7 +22,8 @@ static int store_issue(cli_an *a, int64_t trace_id, const tt_su_matrix *m, int64
     int32_t key = -1;
     ptrdiff_t key_index = -1;
     if (!rc && m->stack_key[0]) {
-        key = (int32_t)strtol(m->stack_key, NULL, 10);
+        long v = strtol(m->stack_key, NULL, 10);
+        key = v >= 0 && v <= INT32_MAX ? (int32_t)v : -1;
         key_index = tt_mstack_tree_key(items, n, m->cost);
     }
     int mapped = key >= 0 && (tt_mapping_get(a->map, (uint32_t)key) ||

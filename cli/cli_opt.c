@@ -17,11 +17,29 @@ int cli_opt_i64(const char *opt, const char *val, int64_t *out)
     char *end;
     errno = 0;
     long long v = strtoll(val, &end, 10);
-    if (errno || end == val || *end) {
+    if (end == val || *end || (errno && errno != ERANGE)) {
         cli_errorf("option %s: expected an integer, got \"%s\"", opt, val);
         return CLI_BAD;
     }
+    if (errno == ERANGE) {
+        cli_errorf("option %s: %s out of range (%lld..%lld)", opt, val, (long long)INT64_MIN,
+                   (long long)INT64_MAX);
+        return CLI_BAD;
+    }
     *out = (int64_t)v;
+    return 0;
+}
+
+int cli_opt_ms(const char *opt, const char *val, int64_t *out)
+{
+    int64_t v;
+    if (cli_opt_i64(opt, val, &v))
+        return CLI_BAD;
+    if (v < -TT_MS_MAX || v > TT_MS_MAX) {
+        cli_errorf("option %s: %s out of range (%lld..%lld ms)", opt, val, -TT_MS_MAX, TT_MS_MAX);
+        return CLI_BAD;
+    }
+    *out = v;
     return 0;
 }
 

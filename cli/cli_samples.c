@@ -25,7 +25,7 @@ int cli_parse_dur(const char *opt, const char *s, int64_t *ns)
     char *end;
     double v = strtod(s, &end);
     double mul = 1;
-    if (end == s || v < 0) {
+    if (end == s || !(v >= 0)) { /* NaN too */
         cli_errorf("option %s: expected a duration such as 20ms, got \"%s\"", opt, s);
         return -1;
     }
@@ -41,7 +41,7 @@ int cli_parse_dur(const char *opt, const char *s, int64_t *ns)
         cli_errorf("option %s: unknown unit \"%s\" (use ns, us, ms or s)", opt, end);
         return -1;
     }
-    if (v * mul > 9e18) {
+    if (!(v * mul <= 9e18)) {
         cli_errorf("option %s: duration too large", opt);
         return -1;
     }
@@ -122,7 +122,7 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
     cli_progress_attach(*in);
     const unsigned char *p;
     size_t n;
-    if (tt_input_peek(*in, &p, &n, 65536, &err)) {
+    if (tt_input_peek_text(*in, &p, &n, 65536, &err)) {
         tt_input_close(*in);
         *in = NULL;
         return cli_err(&err);

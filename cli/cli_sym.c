@@ -1,8 +1,10 @@
 /* Symbol options and the tt_resolver adapter over libsym (spec/symbolication.md 4.2, 10). */
 #include "cli_sym.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct cli_sym {
     tsym_store *store;
@@ -12,6 +14,26 @@ struct cli_sym {
     char *env_copy;
     char why[TT_ERRMSG_MAX + 300];
 };
+
+/* A symbol store that does not exist is an error: a typo would otherwise resolve nothing
+ * without a word (issue 12). */
+static int check_dir(const char *dir, int from_option)
+{
+    struct stat st;
+    const char *src = from_option ? "--symbols" : "TRACETOOL_SYMBOL_PATH";
+    if (stat(dir, &st)) {
+        if (errno == ENOENT)
+            cli_errorf("%s %s: no such directory", src, dir);
+        else
+            cli_errorf("%s %s: cannot access: %s", src, dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        cli_errorf("%s %s: not a directory", src, dir);
+        return -1;
+    }
+    return 0;
+}
 
 int cli_sym_opt(cli_sym_opts *o, int c, const char *arg)
 {
@@ -30,6 +52,8 @@ int cli_sym_opt(cli_sym_opts *o, int c, const char *arg)
             cli_errorf("too many --symbols options (at most %d)", CLI_SYM_MAX);
             return -1;
         }
+        if (check_dir(arg, 1))
+            return -1;
         o->dirs[o->n_dirs++] = arg;
         return 1;
     }
@@ -77,6 +101,11 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
              d = strtok_r(NULL, ":", &save))
             dirs[nd++] = d;
     }
+    for (size_t i = o->n_dirs; i < nd; i++) /* --symbols were checked by cli_sym_opt */
+        if (check_dir(dirs[i], 0)) {
+            cli_sym_close(s);
+            return CLI_BAD;
+        }
     tt_error err = {0};
     if (tsym_store_new(&s->store, dirs, nd, ctx->stats, &err)) {
         cli_sym_close(s);

@@ -457,6 +457,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind), .sha256 = ai->sha,
                       .content_sha256 = content, .import_key = ai->key, .options = opts.data,
                       .bytes = ai->bytes};
+    a->cur_path = ai->path;
     switch (ai->kind) {
     case TT_KIND_BEAT: rc = cli_an_beat(a, in, &t, err); break;
     case TT_KIND_REPORT: rc = cli_an_report(a, in, &t, err); break;
@@ -758,12 +759,12 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
                 return CLI_BAD;
             break;
         case O_BASE:
-            if (cli_opt_i64("--base-ms", optarg, &a->base_ms))
+            if (cli_opt_ms("--base-ms", optarg, &a->base_ms))
                 return CLI_BAD;
             a->have_base = 1;
             break;
         case O_END:
-            if (cli_opt_i64("--end-ms", optarg, &a->end_ms))
+            if (cli_opt_ms("--end-ms", optarg, &a->end_ms))
                 return CLI_BAD;
             a->have_end = 1;
             break;

@@ -274,7 +274,7 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
             o.have_end = 1;
             break;
         case O_BASE:
-            if (cli_opt_i64("--base-ms", optarg, &o.base_ms))
+            if (cli_opt_ms("--base-ms", optarg, &o.base_ms))
                 return CLI_BAD;
             break;
         case O_COST:

@@ -617,7 +617,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
         case O_MINPCT: {
             char *end;
             c.min_pct = strtod(optarg, &end);
-            if (end == optarg || *end || c.min_pct < 0 || c.min_pct > 100) {
+            if (end == optarg || *end || !(c.min_pct >= 0 && c.min_pct <= 100)) {
                 cli_errorf("option --min-percent: expected a number in 0..100, got \"%s\"",
                            optarg);
                 return CLI_BAD;

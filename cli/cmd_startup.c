@@ -77,7 +77,7 @@ typedef struct opts {
 
 static int parse_ms(const char *opt, const char *val, int64_t *out)
 {
-    if (cli_opt_i64(opt, val, out))
+    if (cli_opt_ms(opt, val, out))
         return CLI_BAD;
     if (*out < 0) {
         cli_errorf("option %s: expected milliseconds >= 0, got %s", opt, val);
@@ -109,7 +109,7 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
             o->maps[o->nmaps++] = optarg;
             break;
         case O_BASE:
-            bad = cli_opt_i64("--base-ms", optarg, &o->su.base_ms) != 0;
+            bad = cli_opt_ms("--base-ms", optarg, &o->su.base_ms) != 0;
             o->su.have_base = 1;
             break;
         case O_FORCE: o->su.force_stack = 1; break;
@@ -142,7 +142,8 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
     return 0;
 }
 
-/* Reads the whole buffer: the Matrix slice and native windows index into it. */
+/* Reads the whole buffer: the Matrix slice and native windows index into it. At most
+ * TT_LINE_MAX bytes (8 Matrix rings), so an endless stream cannot take all memory. */
 static int load_beat(tt_vec *v, tt_input *in, int fmt)
 {
     tt_error err = {0};
@@ -151,6 +152,12 @@ static int load_beat(tt_vec *v, tt_input *in, int fmt)
         return cli_err(&err);
     int rc = 0;
     for (;;) {
+        if (v->len * sizeof(uint64_t) >= TT_LINE_MAX) {
+            cli_errorf("%s: method-beat buffer longer than %zu records (64 MiB)",
+                       tt_input_name(in), TT_LINE_MAX / sizeof(uint64_t));
+            rc = CLI_BAD;
+            break;
+        }
         if (tt_vec_reserve(v, v->len + 4096)) {
             cli_errorf("out of memory");
             rc = CLI_BAD;

@@ -77,7 +77,52 @@ typedef struct run {
     tt_buf out;
     tt_perf_maps *maps; /* PERF_RECORD_MMAP lines seen so far (NULL after out of memory) */
     int perf_depth; /* index of the next perf frame in the current callchain */
+    uint64_t frames, hits; /* backtrace frames looked up / resolved, for the summary */
+    struct miss {
+        char label[128], bid[TSYM_BUILD_ID_HEX_MAX];
+    } miss[8];            /* modules without debug information (the first 8) */
+    size_t n_miss, more_miss;
 } run;
+
+/* Remembers a module that resolved nothing, once per name and build id. */
+static void note_miss(run *r, const char *label, const char *bid)
+{
+    const char *base = strrchr(label, '/');
+    base = base ? base + 1 : label;
+    bid = bid ? bid : "";
+    for (size_t i = 0; i < r->n_miss; i++)
+        if (!strcmp(r->miss[i].bid, bid) && !strcmp(r->miss[i].label, base))
+            return;
+    if (r->n_miss == sizeof r->miss / sizeof r->miss[0]) {
+        r->more_miss++;
+        return;
+    }
+    snprintf(r->miss[r->n_miss].label, sizeof r->miss[0].label, "%s", base);
+    snprintf(r->miss[r->n_miss].bid, sizeof r->miss[0].bid, "%s", bid);
+    r->n_miss++;
+}
+
+/* A backtrace run that resolved nothing says so, naming what was missing (ndk-stack users
+ * otherwise see their input echoed unchanged and cannot tell why). */
+static void summary(const run *r)
+{
+    if (r->hits)
+        return;
+    if (!r->frames) {
+        cli_warnf("nothing symbolicated: no tombstone, perf script or module+offset frames "
+                  "in the input");
+        return;
+    }
+    tt_buf b = {0};
+    for (size_t i = 0; i < r->n_miss; i++)
+        tt_buf_printf(&b, "%s%s (%s%s)", i ? ", " : "", r->miss[i].label,
+                      r->miss[i].bid[0] ? "build id " : "no build id", r->miss[i].bid);
+    if (r->more_miss)
+        tt_buf_printf(&b, " and %zu more", r->more_miss);
+    cli_warnf("nothing symbolicated: none of %llu frames resolved; no debug information for %s",
+              (unsigned long long)r->frames, b.data ? b.data : "their modules");
+    tt_buf_free(&b);
+}
 
 static const char *shown_file(const run *r, const char *f)
 {
@@ -304,6 +349,17 @@ static void raw_tokens(run *r, tsym_module *m, const char *label, const char *li
     }
 }
 
+/* Text only: a NUL byte means a binary file (an ELF given as input?), which is refused
+ * instead of being echoed to the terminal. */
+static int binary_line(tt_input *in, const char *line, size_t n, uint64_t ln)
+{
+    if (!memchr(line, 0, n))
+        return 0;
+    cli_errorf("%s:%llu: binary data (NUL byte): expected text with backtraces or addresses",
+               tt_input_name(in), (unsigned long long)ln);
+    return CLI_BAD;
+}
+
 static int raw_stdin(run *r, tsym_module *m, const char *label)
 {
     tt_error err = {0};
@@ -315,13 +371,15 @@ static int raw_stdin(run *r, tsym_module *m, const char *label)
     uint64_t ln;
     int rc;
     while ((rc = tt_input_line(in, &line, &n, &ln, &err)) == 0) {
+        if ((rc = binary_line(in, line, n, ln)))
+            break;
         raw_tokens(r, m, label, line, n);
         /* answer each line at once: scripts talk to us through a pipe, like addr2line */
         if (r->fmt != F_JSON)
             flush(r);
     }
     tt_input_close(in);
-    return rc == TT_DONE ? 0 : cli_err(&err);
+    return rc == TT_DONE ? 0 : rc == CLI_BAD ? rc : cli_err(&err);
 }
 
 /* ---- backtraces in text (spec 7.2-7.4) ---- */
@@ -340,14 +398,19 @@ static void chain_lines(run *r, const char *prefix, size_t plen, const tsym_resu
 }
 
 static void resolved(run *r, const char *line, size_t n, size_t plen, tsym_module *m,
-                     const char *label, uint64_t addr_in, uint64_t vaddr, uint64_t ln,
-                     int frame_no, const char *why)
+                     const char *label, const char *bid, uint64_t addr_in, uint64_t vaddr,
+                     uint64_t ln, int frame_no, const char *why)
 {
     char text[32];
     hex_str(text, sizeof text, addr_in);
     tsym_result res;
     if (m)
         tsym_module_lookup(&res, m, vaddr, r->flags);
+    r->frames++;
+    if (m && (res.found || res.frames[0].file))
+        r->hits++;
+    else
+        note_miss(r, label, m ? tsym_module_info_get(m)->build_id : bid);
     if (r->fmt == F_TEXT) {
         (void)line;
         (void)n;
@@ -381,7 +444,7 @@ static int tomb_line(run *r, const char *line, size_t n, uint64_t ln)
     tsym_module *m = cli_sym_module(r->sym, path, t.build_id, 0, &why);
     /* tombstone pcs are already ELF virtual addresses, with the PC adjustment applied
      * by the unwinder for frames >= 1 (spec 3.2, 3.3) */
-    resolved(r, line, n, t.prefix_len, m, path, t.pc, t.pc, ln, (int)t.frame, why);
+    resolved(r, line, n, t.prefix_len, m, path, t.build_id, t.pc, t.pc, ln, (int)t.frame, why);
     return 1;
 }
 
@@ -424,7 +487,7 @@ static int perf_frame_line(run *r, const char *line, size_t n, uint64_t ln)
     }
     if (depth > 0 && vaddr > 0)
         vaddr--; /* return address (spec 3.3) */
-    resolved(r, line, n, pf.indent, m, path, pf.addr, vaddr, ln, depth, why);
+    resolved(r, line, n, pf.indent, m, path, NULL, pf.addr, vaddr, ln, depth, why);
     return 1;
 }
 
@@ -445,7 +508,7 @@ static int modoff_line(run *r, const char *line, size_t n, uint64_t ln)
         size_t ind = 0;
         while (ind < n && (line[ind] == ' ' || line[ind] == '\t'))
             ind++;
-        resolved(r, line, n, ind, m, path, mo.offset, v, ln, -1, why);
+        resolved(r, line, n, ind, m, path, NULL, mo.offset, v, ln, -1, why);
     }
     return any;
 }
@@ -461,6 +524,8 @@ static int text_file(run *r, const char *path)
     uint64_t ln;
     int rc;
     while ((rc = tt_input_line(in, &line, &n, &ln, &err)) == 0) {
+        if ((rc = binary_line(in, line, n, ln)))
+            break;
         int done = 0;
         if (r->kind == K_AUTO || r->kind == K_TOMB)
             done = tomb_line(r, line, n, ln);
@@ -474,7 +539,7 @@ static int text_file(run *r, const char *path)
             flush(r);
     }
     tt_input_close(in);
-    return rc == TT_DONE ? 0 : cli_err(&err);
+    return rc == TT_DONE ? 0 : rc == CLI_BAD ? rc : cli_err(&err);
 }
 
 static int add_to_store(const char *dir, int argc, char **argv)
@@ -647,6 +712,8 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     } else {
         for (int i = 0; i < (argc ? argc : 1) && !rc; i++)
             rc = text_file(&r, argc ? argv[i] : "-");
+        if (!rc)
+            summary(&r);
     }
     if (r.fmt == F_JSON && !rc) {
         tt_jsonw_arr_end(&r.json);

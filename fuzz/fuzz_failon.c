@@ -27,9 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tt_gate_format(out, sizeof out, &g[i]);
             tt_gate g2[1];
             size_t n2;
-            /* a formatted gate parses back to the same gate */
+            /* a formatted gate parses back to the same gate, value included */
             if (tt_diff_parse_gates(g2, 1, &n2, out, &err) != 0 || g2[0].dir != g[i].dir ||
-                g2[0].is_pct != g[i].is_pct || strcmp(g2[0].metric, g[i].metric))
+                g2[0].is_pct != g[i].is_pct || strcmp(g2[0].metric, g[i].metric) ||
+                g2[0].value != g[i].value)
                 abort();
             sink += tt_gate_trips(&g[i], 100, 100 + g[i].value, NULL);
         }

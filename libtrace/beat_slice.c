@@ -23,8 +23,13 @@ struct tt_bslicer {
     tt_bslicer_stats st;
 };
 
+static int ms_ok(int64_t ms) { return ms >= -TT_MS_MAX && ms <= TT_MS_MAX; }
+
 int tt_bslicer_new(tt_bslicer **out, const tt_bslicer_opts *opts)
 {
+    /* bounded times keep every sum and difference of ms times below in range */
+    if (!ms_ok(opts->base_ms) || (opts->have_end && !ms_ok(opts->end_ms)))
+        return TT_EINVAL;
     tt_bslicer *b = calloc(1, sizeof *b);
     if (!b)
         return TT_ENOMEM;

@@ -180,15 +180,37 @@ int tt_gate_trips(const tt_gate *g, double base, double new_value, double *amoun
     return d * 100.0 / fabs(base) > g->value;
 }
 
-void tt_gate_format(char *out, size_t cap, const tt_gate *g)
+/* The shortest "%.Nf" text of v (leading "0" dropped when needed to fit) that parse_number
+ * reads back as exactly v: every value the parser accepts round-trips, since its input had
+ * at most 15 characters and 15 significant digits survive a double. */
+static void format_number(char *out, size_t cap, double v)
 {
     char num[48];
-    snprintf(num, sizeof num, "%.6f", g->value); /* never an exponent: it must parse back */
+    for (int prec = 0; prec <= 14; prec++) {
+        snprintf(num, sizeof num, "%.*f", prec, v);
+        const char *p = num;
+        if (strlen(p) > 15 && p[0] == '0' && p[1] == '.')
+            p++;
+        double back;
+        if (parse_number(p, strlen(p), &back) == 0 && back == v) {
+            snprintf(out, cap, "%s", p);
+            return;
+        }
+    }
+    /* not a parsed value (set by a program): six decimals, trailing zeros trimmed */
+    snprintf(num, sizeof num, "%.6f", v);
     char *e = num + strlen(num);
     while (e[-1] == '0')
         *--e = 0;
     if (e[-1] == '.')
         e[-1] = 0;
+    snprintf(out, cap, "%s", num);
+}
+
+void tt_gate_format(char *out, size_t cap, const tt_gate *g)
+{
+    char num[48];
+    format_number(num, sizeof num, g->value);
     snprintf(out, cap, "%s=%c%s%s", g->metric, g->dir > 0 ? '+' : '-', num,
              g->is_pct ? "%" : "");
 }

@@ -97,9 +97,9 @@ int tt_frames__report_stats(tt_frame_stats *stats, size_t ns, tt_frame_stats *al
         report_acc(all, &a[ns], &r[i]);
         tt_frame_stats *p = tt_vec_push(series, NULL);
         p->scene = r[i].scene;
-        p->has_start = r[i].has_time && r[i].time_unix_ms < INT64_MAX / 1000000 &&
-                       r[i].time_unix_ms > INT64_MIN / 1000000;
-        p->start_ns = p->has_start ? r[i].time_unix_ms * 1000000 : 0;
+        p->has_start = r[i].has_time && !tt_ms_to_ns(&p->start_ns, r[i].time_unix_ms);
+        if (!p->has_start)
+            p->start_ns = 0;
         p->frames = r[i].frames;
         p->has_fps = 1;
         p->fps = r[i].fps;

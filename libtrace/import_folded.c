@@ -55,11 +55,25 @@ typedef struct fstate {
     char bad_msg[200];
 } fstate;
 
+/* Frame name of the leaf that replaces the frames beyond TT_MAX_STACK_DEPTH. */
+#define TRUNCATED_FRAME "[deeper frames truncated]"
+
+static int push_frame(fstate *st, const char *f, size_t fn, uint64_t lineno, tt_error *err)
+{
+    uint32_t id;
+    if (tt__frame_simple(st->p, &id, f, fn, TT_FRAME_NATIVE, NULL) ||
+        !tt_vec_push(&st->frames, &id))
+        return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
+    return 0;
+}
+
 static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, uint64_t lineno,
                     tt_error *err)
 {
     st->frames.len = 0;
-    size_t i = 0;
+    size_t i = 0, depth = 0, last_fn = 0;
+    const char *last_f = NULL;
+    int rc;
     while (i <= n) {
         size_t j = i;
         while (j < n && s[j] != ';')
@@ -67,19 +81,31 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
         const char *f = s + i;
         size_t fn = j - i;
         tt__trim(&f, &fn);
-        if (fn) {
-            uint32_t id;
-            if (tt__frame_simple(st->p, &id, f, fn, TT_FRAME_NATIVE, NULL) ||
-                !tt_vec_push(&st->frames, &id))
-                return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno,
-                                    "out of memory");
-        }
+        /* a stack deeper than the limit keeps its outermost frames under a marker leaf, so
+         * its weight still counts (only frames that are kept are interned) */
+        if (fn && ++depth < TT_MAX_STACK_DEPTH && (rc = push_frame(st, f, fn, lineno, err)))
+            return rc;
+        if (fn)
+            last_f = f, last_fn = fn;
         i = j + 1;
     }
-    if (!st->frames.len || st->frames.len > TT_MAX_STACK_DEPTH) {
-        tt_stats_add(st->stats, st->frames.len ? "stack_too_deep" : "folded_empty_stack",
-                     st->file, TT_SEV_WARN, 1, NULL);
+    char ex[200];
+    if (!depth) {
+        snprintf(ex, sizeof ex, "%s:%llu: stack without frames; line ignored", st->file,
+                 (unsigned long long)lineno);
+        tt_stats_add(st->stats, "folded_empty_stack", st->file, TT_SEV_WARN, 1, ex);
         return 0;
+    }
+    if (depth == TT_MAX_STACK_DEPTH) { /* exactly at the limit: the leaf fits */
+        if ((rc = push_frame(st, last_f, last_fn, lineno, err)))
+            return rc;
+    } else if (depth > TT_MAX_STACK_DEPTH) {
+        if ((rc = push_frame(st, TRUNCATED_FRAME, strlen(TRUNCATED_FRAME), lineno, err)))
+            return rc;
+        snprintf(ex, sizeof ex, "%s:%llu: stack of %zu frames truncated to the %d outermost "
+                 "and a \"%s\" leaf", st->file, (unsigned long long)lineno, depth,
+                 TT_MAX_STACK_DEPTH - 1, TRUNCATED_FRAME);
+        tt_stats_add(st->stats, "folded_stack_truncated", st->file, TT_SEV_DATA_LOSS, 1, ex);
     }
     uint32_t cs;
     if (tt_callsite_intern(st->p, &cs, st->frames.data, st->frames.len))
@@ -93,7 +119,7 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
         smp.callsite = cs;
         smp.weight = w[c];
         smp.count = w[c] > UINT32_MAX ? UINT32_MAX : (uint32_t)w[c];
-        int rc = tt_profile_add(st->p, &smp, NULL);
+        rc = tt_profile_add(st->p, &smp, NULL);
         if (rc == TT_ELIMIT)
             return tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, lineno,
                                 "count %lld is above 2^40", (long long)w[c]);

@@ -522,13 +522,7 @@ static int64_t col(const tt_frames_reader *r, int c) { return r->vals[r->col[c]]
 static int has_col(const tt_frames_reader *r, int c) { return r->col[c] >= 0; }
 
 /* a - b without overflow; 0 when the difference does not fit (garbage columns). */
-static int diff_ok(int64_t a, int64_t b, int64_t *out)
-{
-    if ((b > 0 && a < INT64_MIN + b) || (b < 0 && a > INT64_MAX + b))
-        return 0;
-    *out = a - b;
-    return 1;
-}
+static int diff_ok(int64_t a, int64_t b, int64_t *out) { return !tt_sub_i64(out, a, b); }
 
 /* FrameMetrics-equivalent durations from the columns present (frames.md section 4). */
 static void fs_metrics(const tt_frames_reader *r, tt_frame_rec *rec)

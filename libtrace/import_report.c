@@ -10,7 +10,6 @@
 #include "tt_int.h"
 
 #define CHUNK ((size_t)64 * 1024)
-#define MAX_OBJECT ((size_t)256 * 1024 * 1024)
 
 struct tt_report_reader {
     tt_input *in;
@@ -216,9 +215,12 @@ static int collect_object(tt_report_reader *r, tt_error *err)
         if (tt_buf_put(&r->obj, (const char *)p, i))
             return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
         r->cpos += i;
-        if (r->obj.len > MAX_OBJECT)
+        if (r->obj.len > tt_input_line_max(r->in)) {
+            char cap[32];
+            tt_input_line_max_text(cap, sizeof cap, tt_input_line_max(r->in));
             return tt_error_set(err, TT_ELIMIT, r->file, TT_LOC_LINE, r->line,
-                                "report object larger than %zu bytes", MAX_OBJECT);
+                                "report object longer than %s", cap);
+        }
         if (depth == 0)
             return 0;
     }
@@ -589,10 +591,17 @@ static void fill_levels(fill_ctx *fc, const char *key, int64_t *dst)
         return;
     fill_ctx sub = *fc;
     sub.o = m;
-    for (int i = 0; i < TT_DROP_LEVELS; i++)
+    for (int i = 0; i < TT_DROP_LEVELS; i++) {
         if (!get_int(&sub, drop_keys[i], 0, &dst[i]))
             warn_report(fc, "report_bad_field", TT_SEV_WARN, "%s without %s; taken as 0", key,
                         drop_keys[i]);
+        else if (dst[i] < 0 || dst[i] > INT32_MAX) {
+            /* Java int counters: bounded values keep their sums in range */
+            dst[i] = 0;
+            warn_report(fc, "report_bad_field", TT_SEV_WARN,
+                        "%s %s out of range (0..2147483647); taken as 0", key, drop_keys[i]);
+        }
+    }
 }
 
 static void fill_fps(fill_ctx *fc)

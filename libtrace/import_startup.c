@@ -203,6 +203,10 @@ static int parse_fields(tt_startup *s, json_t *o, tt__su_event *e, const char *f
                           r ? "%s: expected an integer for \"%s\""
                             : "%s: missing required field \"%s\"",
                           kind_names[k], "base_ms");
+        if (e->base_ms < -TT_MS_MAX || e->base_ms > TT_MS_MAX)
+            return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
+                                "%s: base_ms %lld out of range (%lld..%lld ms)", kind_names[k],
+                                (long long)e->base_ms, -TT_MS_MAX, TT_MS_MAX);
     }
     return 0;
 }
@@ -224,11 +228,11 @@ static int parse_time(json_t *o, tt__su_event *e, const char *file, tt_error *er
     if ((a && ms < 0) || (b && ns < 0))
         return ev_err(err, file, e->line, "%s: negative time in \"%s\"", kind_names[e->kind],
                       a ? "ts_ms" : "ts_ns");
-    if (a && ms > INT64_MAX / 1000000)
+    e->ns = ns;
+    if (a && tt_ms_to_ns(&e->ns, ms))
         return ev_err(err, file, e->line, "%s: \"%s\" out of range", kind_names[e->kind],
                       "ts_ms");
-    e->ms = a ? ms : ns / 1000000;
-    e->ns = a ? ms * 1000000 : ns;
+    e->ms = a ? ms : ns / TT_NS_PER_MS;
     return 0;
 }
 

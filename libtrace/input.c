@@ -14,7 +14,6 @@
 #include "tt_int.h"
 
 #define RAW_CHUNK (256 * 1024)
-#define MAX_LINE ((size_t)512 * 1024 * 1024)
 
 struct tt_input {
     char name[256];
@@ -36,6 +35,7 @@ struct tt_input {
     int eof;
     uint64_t consumed; /* bytes before buf[start] */
     uint64_t lineno;
+    size_t line_max;        /* longest line accepted (TT_LINE_MAX) */
     int detected;
     EVP_MD_CTX *sha;   /* content hash of the decompressed bytes, when requested */
     uint64_t produced; /* decompressed bytes produced so far */
@@ -46,6 +46,16 @@ struct tt_input {
 };
 
 const char *tt_input_name(const tt_input *in) { return in->name; }
+void tt_input_set_line_max(tt_input *in, size_t bytes) { in->line_max = bytes ? bytes : 1; }
+size_t tt_input_line_max(const tt_input *in) { return in->line_max; }
+
+void tt_input_line_max_text(char *out, size_t cap, size_t bytes)
+{
+    if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+        snprintf(out, cap, "%zu MiB", bytes / (1024 * 1024));
+    else
+        snprintf(out, cap, "%zu bytes", bytes);
+}
 uint64_t tt_input_offset(const tt_input *in) { return in->consumed; }
 int tt_input_is_gzip(const tt_input *in) { return in->gzip; }
 
@@ -58,6 +68,7 @@ static int input_alloc(tt_input **out, const char *name, size_t cap, int with_ra
         return tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
     snprintf(in->name, sizeof in->name, "%s", name);
     in->fd = -1;
+    in->line_max = TT_LINE_MAX;
     in->cap = cap;
     in->buf = malloc(in->cap);
     in->raw = with_raw ? malloc(RAW_CHUNK) : NULL;
@@ -272,9 +283,9 @@ static int ensure(tt_input *in, size_t want, tt_error *err)
             in->start = 0;
         }
         if (in->cap - in->end < 4096) {
-            if (in->cap >= MAX_LINE)
-                return tt_error_set(err, TT_ELIMIT, in->name, TT_LOC_OFFSET, in->consumed,
-                                    "line longer than %zu bytes", MAX_LINE);
+            /* callers bound `want`: tt_input_line by the line cap, peeks by small sizes */
+            if (in->cap > SIZE_MAX / 2)
+                return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "out of memory");
             unsigned char *nb = realloc(in->buf, in->cap * 2);
             if (!nb)
                 return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "out of memory");
@@ -299,6 +310,41 @@ int tt_input_peek(tt_input *in, const unsigned char **p, size_t *n, size_t want,
     *n = in->end - in->start;
     if (*n > want)
         *n = want;
+    return 0;
+}
+
+/* 1 when p[0..n) holds its first meaningful line (not blank, not a '#' comment) up to its
+ * newline, or looks binary (a control byte in the first 4096 bytes): detection has what it
+ * needs. */
+static int first_line_seen(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n && i < 4096; i++)
+        if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+            return 1;
+    size_t i = 0;
+    for (;;) {
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            i++;
+        const unsigned char *nl = i < n ? memchr(p + i, '\n', n - i) : NULL;
+        if (!nl)
+            return 0;
+        if (p[i] != '#')
+            return 1;
+        i = (size_t)(nl - p) + 1;
+    }
+}
+
+int tt_input_peek_text(tt_input *in, const unsigned char **p, size_t *n, size_t want,
+                       tt_error *err)
+{
+    int rc = ensure(in, want, err);
+    while (!rc && !in->eof && in->end - in->start < in->line_max &&
+           !first_line_seen(in->buf + in->start, in->end - in->start))
+        rc = ensure(in, (in->end - in->start) * 2, err);
+    if (rc)
+        return rc;
+    *p = in->buf + in->start;
+    *n = in->end - in->start;
     return 0;
 }
 
@@ -396,7 +442,7 @@ int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno
         unsigned char *s = in->buf + in->start;
         size_t avail = in->end - in->start;
         unsigned char *nl = avail > scanned ? memchr(s + scanned, '\n', avail - scanned) : NULL;
-        if (nl) {
+        if (nl && (size_t)(nl - s) <= in->line_max) {
             size_t l = (size_t)(nl - s);
             *line = (const char *)s;
             *len = l;
@@ -406,6 +452,12 @@ int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno
             return 0;
         }
         scanned = avail;
+        if (nl || avail > in->line_max) {
+            char cap[32];
+            tt_input_line_max_text(cap, sizeof cap, in->line_max);
+            return tt_error_set(err, TT_ELIMIT, in->name, TT_LOC_LINE, in->lineno + 1,
+                                "line longer than %s", cap);
+        }
         if (in->eof) {
             if (avail == 0)
                 return TT_DONE;
@@ -451,7 +503,8 @@ int tt_input_detect(tt_detection *d, tt_input *in, tt_error *err)
 {
     const unsigned char *p;
     size_t n;
-    int rc = tt_input_peek(in, &p, &n, TT_DETECT_PEEK, err);
+    /* a text file's whole first line, however long (up to the line cap) */
+    int rc = tt_input_peek_text(in, &p, &n, TT_DETECT_PEEK, err);
     if (rc)
         return rc;
     tt_detect_full(d, p, n);

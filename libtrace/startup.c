@@ -113,6 +113,9 @@ int tt_startup__is_splash(const tt_startup *s, uint32_t cls)
 
 int tt_startup_new(tt_startup **out, const tt_su_opts *opts, tt_stats *stats, tt_error *err)
 {
+    if (opts->have_base && (opts->base_ms < -TT_MS_MAX || opts->base_ms > TT_MS_MAX))
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "base_ms %lld out of range (%lld..%lld ms)",
+                            (long long)opts->base_ms, -TT_MS_MAX, TT_MS_MAX);
     tt_startup *s = calloc(1, sizeof *s);
     if (!s || !(s->arena = tt_arena_new())) {
         free(s);

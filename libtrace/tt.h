@@ -46,6 +46,65 @@ int tt_error_set(tt_error *err, int code, const char *file, int loc_kind, uint64
 void tt_error_clear(tt_error *err);
 const char *tt_strerror(int code);
 
+/* ---- checked int64 arithmetic: the one place for overflow tests ----
+ * Each returns 0 and stores the exact result, or returns 1 (out untouched) when the result
+ * does not fit in int64_t. Values read from input go through these before they are
+ * combined, so untrusted numbers never reach signed overflow. */
+#define TT_NS_PER_MS 1000000LL
+/* The largest millisecond time whose nanosecond value fits in int64_t (about 292 years):
+ * the accepted range of every input time given in ms (--base-ms, base_ms, ts_ms). */
+#define TT_MS_MAX (INT64_MAX / TT_NS_PER_MS)
+
+static inline int tt_add_i64(int64_t *out, int64_t a, int64_t b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        return 1;
+    *out = r;
+#else
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+        return 1;
+    *out = a + b;
+#endif
+    return 0;
+}
+
+static inline int tt_sub_i64(int64_t *out, int64_t a, int64_t b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r))
+        return 1;
+    *out = r;
+#else
+    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
+        return 1;
+    *out = a - b;
+#endif
+    return 0;
+}
+
+static inline int tt_mul_i64(int64_t *out, int64_t a, int64_t b)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r))
+        return 1;
+    *out = r;
+#else
+    if (a && b &&
+        ((a > 0 && b > 0 && a > INT64_MAX / b) || (a > 0 && b < 0 && b < INT64_MIN / a) ||
+         (a < 0 && b > 0 && a < INT64_MIN / b) || (a < 0 && b < 0 && a < INT64_MAX / b)))
+        return 1;
+    *out = a * b;
+#endif
+    return 0;
+}
+
+/* ms -> ns; 1 when the result does not fit (|ms| > TT_MS_MAX). */
+static inline int tt_ms_to_ns(int64_t *ns, int64_t ms) { return tt_mul_i64(ns, ms, TT_NS_PER_MS); }
+
 /* ---- stats sink: counted repairs and warnings ---- */
 enum { TT_SEV_INFO = 0, TT_SEV_WARN = 1, TT_SEV_DATA_LOSS = 2 };
 
@@ -112,12 +171,25 @@ int tt_input_open_mem(tt_input **out, const char *name, const void *data, size_t
                       tt_error *err);
 void tt_input_close(tt_input *in);
 const char *tt_input_name(const tt_input *in);
+/* The longest line (and multi-line report object) an input accepts: 64 MiB by default. */
+#define TT_LINE_MAX ((size_t)64 * 1024 * 1024)
+void tt_input_set_line_max(tt_input *in, size_t bytes);
+size_t tt_input_line_max(const tt_input *in);
+/* "64 MiB" or "1000 bytes": the cap as the messages name it. */
+void tt_input_line_max_text(char *out, size_t cap, size_t bytes);
 /* Up to n bytes of the (decompressed) start of the input, without consuming them. */
 int tt_input_peek(tt_input *in, const unsigned char **p, size_t *n, size_t want, tt_error *err);
+/* Like tt_input_peek (at least want bytes), but the window grows (up to the line cap)
+ * until it holds the first meaningful line (not blank, not '#') whole, so content
+ * detection sees a folded stack or perf header even when that line is long. */
+int tt_input_peek_text(tt_input *in, const unsigned char **p, size_t *n, size_t want,
+                       tt_error *err);
 /* Reads up to n bytes; *got = 0 at end. */
 int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err);
 /* Next line without its '\n' (a trailing '\r' is kept). Borrowed until the next call.
- * Returns TT_DONE at end of input. *lineno is 1-based. */
+ * Returns TT_DONE at end of input. *lineno is 1-based. A line longer than the input's
+ * line cap (TT_LINE_MAX unless set) is TT_ELIMIT "line longer than 64 MiB" at its line:
+ * memory stays bounded on a stream without newlines. */
 int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno,
                   tt_error *err);
 /* Total size of a plain (not compressed) regular file or memory input: 0, or TT_ENOTFOUND when
@@ -437,7 +509,8 @@ typedef struct tt_bslicer_stats {
 } tt_bslicer_stats;
 
 typedef struct tt_bslicer tt_bslicer;
-/* Owned by the caller, free with tt_bslicer_free. Feed records in file order, then finish. */
+/* Owned by the caller, free with tt_bslicer_free. Feed records in file order, then finish.
+ * TT_EINVAL when base_ms or end_ms lies outside -TT_MS_MAX..TT_MS_MAX. */
 int tt_bslicer_new(tt_bslicer **out, const tt_bslicer_opts *opts);
 void tt_bslicer_free(tt_bslicer *b);
 void tt_bslicer_feed(tt_bslicer *b, const uint64_t *recs, size_t n);
@@ -1401,7 +1474,8 @@ int tt_diff_parse_gates(tt_gate *out, size_t cap, size_t *n, const char *s, tt_e
  * > value % of |base| (never when base is 0: a relative change from nothing is undefined).
  * *amount (may be NULL) receives dir * (new - base). */
 int tt_gate_trips(const tt_gate *g, double base, double new_value, double *amount);
-/* Writes g as "metric=+10%" into out (cap bytes). */
+/* Writes g as "metric=+10%" into out (cap bytes); the text of a gate that
+ * tt_diff_parse_gates produced parses back to the same gate (shortest exact decimal). */
 void tt_gate_format(char *out, size_t cap, const tt_gate *g);
 /* Cross-build matching (storage.md 8): TT_NAME_UNRESOLVED for "<unknown id N>",
  * "unresolved:..." keys, raw addresses and "??"; TT_NAME_OBFUSCATED when both the class

@@ -61,11 +61,10 @@ int tt_frames__replay_unflushed(const tt_fps_replay *rp, tt_vec *out);
 /* Saturating int64 addition (counters over hostile input). */
 static inline int64_t tt__sat_add(int64_t a, int64_t b)
 {
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
+    int64_t r;
+    if (tt_add_i64(&r, a, b))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
 }
 /* Reports model (frames_report.c): fills stats[ns] (scene names set) and all from the
  * reports, sid[i] being report i's scene, and appends one series point per report. */

@@ -83,6 +83,52 @@ START_TEST(gates_defaults_and_units)
 }
 END_TEST
 
+/* Issue 12 item 6: what diff prints for a gate must be accepted by --fail-on again. */
+static void round_trip(const char *item)
+{
+    tt_gate g[1], g2[1];
+    size_t n;
+    tt_error err;
+    if (tt_diff_parse_gates(g, 1, &n, item, &err))
+        return;
+    char s[64];
+    tt_gate_format(s, sizeof s, &g[0]);
+    ck_assert_msg(tt_diff_parse_gates(g2, 1, &n, s, &err) == 0, "%s -> %s: %s", item, s, err.msg);
+    ck_assert_msg(g2[0].value == g[0].value && g2[0].dir == g[0].dir &&
+                      g2[0].is_pct == g[0].is_pct,
+                  "%s -> %s", item, s);
+}
+
+START_TEST(gate_format_round_trip)
+{
+    tt_gate g[1];
+    size_t n;
+    tt_error err;
+    char s[64];
+    ck_assert_int_eq(tt_diff_parse_gates(g, 1, &n, "fps=100000000001.4", &err), 0);
+    tt_gate_format(s, sizeof s, &g[0]);
+    ck_assert_str_eq(s, "scene.fps=-100000000001.4");
+    ck_assert_int_eq(tt_diff_parse_gates(g, 1, &n, "jank=.12345678901234%", &err), 0);
+    tt_gate_format(s, sizeof s, &g[0]);
+    ck_assert_str_eq(s, "scene.jank=+.12345678901234%");
+    ck_assert_int_eq(tt_diff_parse_gates(g, 1, &n, "jank=0.5", &err), 0);
+    tt_gate_format(s, sizeof s, &g[0]);
+    ck_assert_str_eq(s, "scene.jank=+0.5");
+    /* random numbers of up to 15 digits and dots */
+    unsigned x = 12345;
+    for (int i = 0; i < 20000; i++) {
+        char item[32] = "fps=";
+        size_t len = 1 + (x = x * 1103515245u + 12345u) % 15, k = 4;
+        for (size_t j = 0; j < len; j++) {
+            x = x * 1103515245u + 12345u;
+            item[k++] = (x >> 16) % 11 == 10 ? '.' : (char)('0' + (x >> 16) % 10);
+        }
+        item[k] = 0;
+        round_trip(item);
+    }
+}
+END_TEST
+
 START_TEST(gates_errors)
 {
     tt_gate g[2];
@@ -320,6 +366,7 @@ static Suite *suite(void)
     tcase_add_test(c, gates_issue_example);
     tcase_add_test(c, gates_defaults_and_units);
     tcase_add_test(c, gates_errors);
+    tcase_add_test(c, gate_format_round_trip);
     tcase_add_test(c, gate_trips);
     tcase_add_test(c, name_classes);
     tcase_add_test(c, intern_ids);

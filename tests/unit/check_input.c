@@ -61,6 +61,56 @@ START_TEST(long_line)
 }
 END_TEST
 
+/* Issue 12 item 10: a line beyond the cap stops with its line number, memory bounded. */
+START_TEST(line_cap)
+{
+    static const char s[] = "short\n0123456789\n0123456789abc\nlast";
+    tt_input *in = unit_mem("cap.txt", s, sizeof s - 1);
+    ck_assert_uint_eq(tt_input_line_max(in), TT_LINE_MAX);
+    tt_input_set_line_max(in, 10);
+    const char *l;
+    size_t n;
+    uint64_t ln;
+    tt_error err;
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, &err), 0);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, &err), 0); /* exactly 10: accepted */
+    ck_assert_uint_eq(n, 10);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, &err), TT_ELIMIT);
+    ck_assert_uint_eq(err.loc, 3);
+    ck_assert_int_eq(err.loc_kind, TT_LOC_LINE);
+    ck_assert_str_eq(err.msg, "line longer than 10 bytes");
+    tt_input_close(in);
+    char t[32];
+    tt_input_line_max_text(t, sizeof t, TT_LINE_MAX);
+    ck_assert_str_eq(t, "64 MiB");
+}
+END_TEST
+
+/* Issue 12 item 12: the detection window holds the whole first line, however long. */
+START_TEST(peek_text_long_first_line)
+{
+    size_t big = 200 * 1024;
+    char *s = malloc(big + 16);
+    memcpy(s, "# comment\n", 10);
+    memset(s + 10, 'x', big);
+    memcpy(s + 10 + big, " 5\nb 1\n", 6);
+    tt_input *in = unit_mem("long.folded", s, big + 16);
+    const unsigned char *p;
+    size_t n;
+    ck_assert_int_eq(tt_input_peek_text(in, &p, &n, 65536, NULL), 0);
+    ck_assert_uint_ge(n, big + 13);
+    ck_assert(memchr(p + 10, '\n', n - 10) != NULL);
+    /* binary input: detection needs no line */
+    tt_input_close(in);
+    memset(s, 0, big + 16);
+    in = unit_mem("zeros.bin", s, big + 16);
+    ck_assert_int_eq(tt_input_peek_text(in, &p, &n, 4096, NULL), 0);
+    ck_assert_uint_ge(n, 4096);
+    tt_input_close(in);
+    free(s);
+}
+END_TEST
+
 START_TEST(gzip_multi_member)
 {
     unsigned char buf[4096];
@@ -318,6 +368,8 @@ static Suite *suite(void)
     TCase *tc = tcase_create("input");
     tcase_add_test(tc, lines);
     tcase_add_test(tc, long_line);
+    tcase_add_test(tc, line_cap);
+    tcase_add_test(tc, peek_text_long_first_line);
     tcase_add_test(tc, gzip_multi_member);
     tcase_add_test(tc, gzip_corrupt);
     tcase_add_test(tc, peek_then_read);

@@ -1,0 +1,1 @@
+cd "$TT_TMP" && awk 'BEGIN { for (i = 0; i < 5000; i++) printf "f%d;", i; print "leaf 7"; print ";; 4"; print "main;a 3" }' > deep.folded && tracetool analyze -o w.db deep.folded 2>&1 && tracetool query w.db "select name, severity, value from stats order by name"

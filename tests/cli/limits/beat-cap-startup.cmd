@@ -1,0 +1,1 @@
+head -c 70000000 /dev/zero | tracetool startup -

@@ -1,0 +1,1 @@
+g=$(tracetool diff --format json --fail-on fps=100000000001.4,jank=.12345678901234% folded-diff.folded folded-diff.folded 2>/dev/null | sed -n 's/.*"gates":\[\([^]]*\)\].*/\1/p' | tr -d '"'); echo "$g"; tracetool diff --format json --fail-on "$g" folded-diff.folded folded-diff.folded 2>/dev/null | sed -n 's/.*"gates":\[\([^]]*\)\].*/\1/p'

@@ -1,0 +1,1 @@
+cd "$TT_TMP" && awk 'BEGIN { for (i = 0; i < 5000; i++) printf "f%d;", i; print "leaf 7"; for (i = 0; i < 4095; i++) printf "g%d;", i; print "fits 2"; print ";; 4"; print "main;a 3" }' > deep.folded && tracetool samples --top 3 deep.folded | sed -n 1,12p

@@ -1,0 +1,1 @@
+cd "$TT_TMP" && awk 'BEGIN { printf "main"; for (i = 0; i < 4000; i++) printf ";a_rather_long_function_name_%d", i; print " 5"; print "main;b 2" }' > long.folded && tracetool samples --top 2 long.folded | sed -n 1,12p && tracetool analyze -o long.db long.folded

@@ -1,0 +1,1 @@
+{ printf '{"tag":"Trace_FPS","x":"'; head -c 70000000 /dev/zero | tr '\0' a; } | tracetool report -

@@ -1,0 +1,1 @@
+cp beat-v1.txt "$TT_TMP/b.txt" && cd "$TT_TMP" && printf '{"kind":"time_base","ts_ms":0,"base_ms":9223372036854775807}\n{"kind":"first_method","ts_ms":180}\n' > tb.jsonl && tracetool startup --beat b.txt tb.jsonl

@@ -1,0 +1,1 @@
+tracetool symbolicate --symbols . an-v1.bin

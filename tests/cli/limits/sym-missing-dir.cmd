@@ -1,0 +1,1 @@
+tracetool symbolicate --symbols no-such-store ../../samples/tombstone.txt

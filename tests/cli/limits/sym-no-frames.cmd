@@ -1,0 +1,1 @@
+echo "no backtrace here" | tracetool symbolicate --symbols . -

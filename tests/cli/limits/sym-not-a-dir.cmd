@@ -1,0 +1,1 @@
+tracetool samples --symbols beat-v1.txt ../../samples/samples.jsonl

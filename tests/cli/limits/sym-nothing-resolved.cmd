@@ -1,0 +1,1 @@
+tracetool symbolicate --symbols . ../../samples/tombstone.txt
