@@ -49,7 +49,7 @@ int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *prog
     tt_error err = {0};
     for (size_t i = 0; i < n; i++) {
         tt_input *in;
-        if (tt_input_open(&in, paths[i], &err)) {
+        if (cli_input_open(&in, paths[i], 0, &err)) {
             tt_mapping_free(m);
             return cli_err(&err);
         }
@@ -110,7 +110,7 @@ int cli_load_proguard(tt_proguard **out, const char *path, char sha[65])
         return 0;
     tt_error err = {0};
     tt_input *in;
-    if (tt_input_open(&in, path, &err))
+    if (cli_input_open(&in, path, 0, &err))
         return cli_err(&err);
     int rc = sha ? tt_input_hash_begin(in, &err) : 0;
     if (!rc)

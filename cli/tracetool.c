@@ -114,6 +114,7 @@ int main(int argc, char **argv)
     argv[1] = prog;
     int rc = c->fn(argc - 1, argv + 1, &ctx);
     tt_stats_free(ctx.stats);
+    cli_input_release();
     int orc = cli_out_finish();
     return rc ? rc : orc;
 }
