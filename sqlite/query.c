@@ -47,7 +47,9 @@ static int open_ro(tdb_db *db, int immutable, tt_error *err)
 static int ro_authorizer(void *ctx, int action, const char *a, const char *b, const char *db,
                          const char *view)
 {
-    (void)ctx, (void)db, (void)view;
+    (void)db, (void)view;
+    if (action == SQLITE_PRAGMA && !b) /* reading a setting: SQLite may not call it read-only */
+        ((tdb_db *)ctx)->pragma_read = 1;
     if (action == SQLITE_PRAGMA && b &&
         (!sqlite3_stricmp(a, "query_only") || !sqlite3_stricmp(a, "temp_store_directory") ||
          !sqlite3_stricmp(a, "data_store_directory") || !sqlite3_stricmp(a, "writable_schema")))
@@ -104,7 +106,7 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
     if (!rc && !writable)
         rc = tdb__exec(db, "PRAGMA query_only = ON", err);
     if (!rc && !writable)
-        sqlite3_set_authorizer(db->h, ro_authorizer, NULL);
+        sqlite3_set_authorizer(db->h, ro_authorizer, db);
     if (rc) {
         tdb_close(db);
         return rc;
@@ -188,6 +190,7 @@ int tdb_exec_user(tdb_db *db, const char *sql, tdb_row_fn fn, void *ctx, tt_erro
     while (*p && !stopped) {
         sqlite3_stmt *st = NULL;
         const char *tail;
+        db->pragma_read = 0;
         if (sqlite3_prepare_v2(db->h, p, -1, &st, &tail) != SQLITE_OK) {
             int auth = db->readonly && sqlite3_errcode(db->h) == SQLITE_AUTH;
             return tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "SQL statement %d: %s%s",
@@ -199,7 +202,7 @@ int tdb_exec_user(tdb_db *db, const char *sql, tdb_row_fn fn, void *ctx, tt_erro
             continue;
         }
         nstmt++;
-        if (db->readonly && !sqlite3_stmt_readonly(st)) {
+        if (db->readonly && !sqlite3_stmt_readonly(st) && !db->pragma_read) {
             /* refused before it runs: VACUUM INTO would create its file first */
             int n = (int)(tail - p);
             while (n > 0 && (p[n - 1] == ';' || p[n - 1] == ' ' || p[n - 1] == '\n' ||

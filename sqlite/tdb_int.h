@@ -22,6 +22,7 @@ struct tdb_db {
     char *tmp;      /* temporary file being built, NULL when in place */
     int in_tx, committed, readonly;
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
+    int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
     int64_t next_symbol_set; /* next symbol.symbol_set_id, 0 until first needed */
 };
