@@ -177,7 +177,8 @@ START_TEST(refuses_foreign_and_newer)
 }
 END_TEST
 
-START_TEST(read_only_and_statement_errors)
+/* A database holding one trace, opened read-only. */
+static tdb_db *one_trace_read_only(void)
 {
     tdb_db *db;
     tt_error err = {0};
@@ -187,6 +188,13 @@ START_TEST(read_only_and_statement_errors)
     ck_assert_int_eq(tdb_commit(db, &err), 0);
     tdb_close(db);
     ck_assert_int_eq(tdb_open_read(&db, path, 0, &newer, &err), 0);
+    return db;
+}
+
+START_TEST(read_only_and_statement_errors)
+{
+    tt_error err = {0};
+    tdb_db *db = one_trace_read_only();
     rows r = {0};
     ck_assert_int_ne(tdb_exec_user(db, "delete from trace", count_rows, &r, &err), 0);
     ck_assert_int_ne(tdb_exec_user(db, "create temp table x(a)", count_rows, &r, &err), 0);
@@ -209,14 +217,9 @@ END_TEST
  * create a database, and a pipe is refused before SQLite opens it. */
 START_TEST(read_only_creates_nothing)
 {
-    tdb_db *db;
     tt_error err = {0};
     int newer;
-    ck_assert_int_eq(tdb_open_write(&db, path, 0, &err), 0);
-    add_trace(db, "k1");
-    ck_assert_int_eq(tdb_commit(db, &err), 0);
-    tdb_close(db);
-    ck_assert_int_eq(tdb_open_read(&db, path, 0, &newer, &err), 0);
+    tdb_db *db = one_trace_read_only();
     char out[192], sql[256];
     struct stat sb;
     rows r = {0};
