@@ -668,6 +668,13 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         rc = CLI_BAD;
         goto done;
     }
+    struct stat tsb;
+    if (stat(target, &tsb) == 0 && !S_ISREG(tsb.st_mode)) {
+        /* never rename a database over /dev/null or a directory */
+        cli_errorf("%s: not a regular file: the database is written to a file", o.out);
+        rc = CLI_BAD;
+        goto done;
+    }
     if (!(lock = cli_out_lock_take(target))) {
         rc = CLI_BAD;
         goto done;

@@ -32,6 +32,7 @@ tracetool export --format speedscope -o "$t/link.json" ../../samples/stacks.fold
 head -c 30 "$t/prev.json"; echo
 tracetool export --format folded -o /dev/null ../../samples/stacks.folded && [ -c /dev/null ] && echo "/dev/null: still a device"
 tracetool export --format folded -o "$t" ../../samples/stacks.folded 2>&1 | sed "s|$TT_TMP|TMP|g"
+tracetool analyze -o /dev/null an-v1.bin 2>&1; [ -c /dev/null ] && echo "analyze /dev/null: still a device"
 ln -s s.db "$t/link.db"
 tracetool analyze -o "$t/link.db" -m an-map.txt an-v1.bin > /dev/null
 [ -L "$t/link.db" ] && echo "analyze: link still a symbolic link"
