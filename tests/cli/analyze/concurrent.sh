@@ -17,7 +17,7 @@ for mode in --append replace; do
     tracetool analyze $opt -o "$t/same.db" "$t/s.bin" > /dev/null 2> "$t/err1" &
     p1=$!
     i=0
-    while ! ls "$t" | grep -q 'same\.db\.tmp-' && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+    while [ ! -e "$t/same.db.tmp-$p1" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
     tracetool analyze $opt -o "$t/same.db" -m an-map.txt an-v1.bin > "$t/out2" 2> "$t/err2" &
     p2=$!
     i=0

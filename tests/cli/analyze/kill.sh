@@ -16,9 +16,9 @@ for sig in KILL INT TERM; do
     tracetool analyze -o "$t/a.db" "$t/s.bin" > /dev/null 2>&1 &
     pid=$!
     i=0
-    while [ -z "$(ls "$t" | grep 'a\.db\.tmp-')" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-    tmpfile=$(ls "$t" | grep 'a\.db\.tmp-')
-    [ -n "$tmpfile" ] && echo "$sig: temporary database created beside the target"
+    while [ ! -e "$t/a.db.tmp-$pid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+    # this run's own file: its signal handlers are in place once it exists
+    [ -e "$t/a.db.tmp-$pid" ] && echo "$sig: temporary database created beside the target"
     kill -"$sig" $pid
     wait $pid 2> /dev/null
     echo "$sig: exit status $?"
