@@ -66,6 +66,44 @@ void cli_out_buf(tt_buf *b); /* writes and empties b */
 /* Flush and close stdout; returns 0 or CLI_BAD after printing the error. */
 int cli_out_finish(void);
 
+/* Output files (-o FILE): written to "FILE.tmp-PID" beside FILE and renamed over it by
+ * cli_out_file_commit, so FILE is the old file or the complete new one. A symbolic link is
+ * followed (its target is replaced, the link stays); a FILE that exists and is not a regular
+ * file (/dev/null, a FIFO) is written in place. On an error, cli_out_file_abort, SIGINT,
+ * SIGTERM or SIGHUP the temporary file is removed. */
+typedef struct cli_out_file cli_out_file;
+/* NULL after printing an error (exit code CLI_BAD). */
+cli_out_file *cli_out_file_open(const char *path);
+FILE *cli_out_file_stream(cli_out_file *f);
+/* Flushes, syncs and renames into place; frees f. 0, or CLI_BAD after printing the error. */
+int cli_out_file_commit(cli_out_file *f);
+/* Closes f and removes its temporary file; NULL is a no-op. */
+void cli_out_file_abort(cli_out_file *f);
+/* path with symbolic links of its last component followed; malloc'd, NULL on out of memory. */
+char *cli_out_resolve(const char *path);
+/* Exclusive lock of the writers of the database target: "TARGET.lock" beside it, an fcntl
+ * write lock; a second writer prints a note and waits. NULL after printing an error. The
+ * lock file is removed by cli_out_lock_release (and on the signals above). */
+typedef struct cli_out_lock cli_out_lock;
+cli_out_lock *cli_out_lock_take(const char *target);
+void cli_out_lock_release(cli_out_lock *l);
+/* Files unlinked when SIGINT, SIGTERM or SIGHUP arrives (then the handler installed before,
+ * or the default action, runs); at most 8 at a time. */
+void cli_out_guard(const char *path);
+void cli_out_unguard(const char *path);
+/* Blocks (1) or restores (0) those signals around creating and guarding a file. */
+void cli_out_block_signals(int block);
+
+/* ---- inputs (cli_input.c): each input is read once ---- */
+/* Opens path ("-" = standard input). again: the caller opens it a second time later; an
+ * input that cannot be read twice (standard input, a FIFO, a device) is then read into
+ * memory now, and this and every later open of path read that copy. */
+int cli_input_open(tt_input **in, const char *path, int again, tt_error *err);
+/* 1 for standard input and paths that are neither regular files nor directories. */
+int cli_input_is_stream(const char *path);
+/* Frees the in-memory copies (at exit). */
+void cli_input_release(void);
+
 /* ---- diagnostics ---- */
 /* "tracetool: FILE:LOC: message" for a library error; returns CLI_BAD. */
 int cli_err(const tt_error *err);

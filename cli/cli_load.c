@@ -53,7 +53,7 @@ int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *prog
             tt_mapping_free(m);
             return CLI_BAD;
         }
-        if (tt_input_open(&in, paths[i], &err)) {
+        if (cli_input_open(&in, paths[i], 0, &err)) {
             tt_mapping_free(m);
             return cli_err(&err);
         }
@@ -116,7 +116,7 @@ int cli_load_proguard(tt_proguard **out, const char *path, char sha[65])
     tt_input *in;
     if (cli_input_path(path))
         return CLI_BAD;
-    if (tt_input_open(&in, path, &err))
+    if (cli_input_open(&in, path, 0, &err))
         return cli_err(&err);
     int rc = sha ? tt_input_hash_begin(in, &err) : 0;
     if (!rc)

@@ -92,7 +92,7 @@ int cli_trace_paths(char *const *paths, int n, unsigned flags)
         tt_input *in;
         tt_detection d;
         if ((flags & CLI_TRACE_FORCED) || !strcmp(paths[i], "-") ||
-            tt_input_open(&in, paths[i], NULL))
+            cli_input_open(&in, paths[i], 1, NULL))
             continue; /* the command reports what cannot be opened */
         int rc = tt_input_detect(&d, in, NULL);
         tt_input_close(in);

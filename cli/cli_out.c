@@ -1,10 +1,15 @@
-/* Checked output and diagnostics (STYLE.md section 7, cli.md "Outputs"). */
+/* Checked output and diagnostics (STYLE.md section 7, cli.md "Outputs"); output files written
+ * aside and renamed into place, the lock of database writers, temporary-file cleanup on
+ * signals. */
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void out_failed(void)
@@ -111,4 +116,304 @@ void cli_stats_report(const tt_stats *s)
                     st->file[0] ? ": " : "", st->name, (long long)st->count,
                     st->count == 1 ? "" : "s");
     }
+}
+
+/* ---- temporary files removed on SIGINT/SIGTERM/SIGHUP ----
+ * A fixed table (a handler may only touch static memory); the handler unlinks every entry,
+ * then hands the signal to the handler installed before (diff's cleanup) or to the default
+ * action. */
+#define GUARD_SLOTS 8
+static char guarded[GUARD_SLOTS][4096];
+static struct sigaction prev_action[3];
+static const int guard_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+static int guard_installed;
+
+static void guard_signal(int sig)
+{
+    for (int i = 0; i < GUARD_SLOTS; i++)
+        if (guarded[i][0])
+            unlink(guarded[i]);
+    for (int i = 0; i < 3; i++) {
+        if (guard_sigs[i] != sig)
+            continue;
+        if (prev_action[i].sa_handler != SIG_DFL && prev_action[i].sa_handler != SIG_IGN &&
+            !(prev_action[i].sa_flags & SA_SIGINFO)) {
+            prev_action[i].sa_handler(sig);
+            return;
+        }
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_out_guard(const char *path)
+{
+    if (!path || strlen(path) >= sizeof guarded[0])
+        return;
+    if (!guard_installed) {
+        guard_installed = 1;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = guard_signal;
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < 3; i++)
+            sigaction(guard_sigs[i], &sa, &prev_action[i]);
+    }
+    for (int i = 0; i < GUARD_SLOTS; i++) {
+        if (!guarded[i][0]) {
+            strcpy(guarded[i], path);
+            return;
+        }
+    }
+}
+
+void cli_out_unguard(const char *path)
+{
+    for (int i = 0; path && i < GUARD_SLOTS; i++)
+        if (!strcmp(guarded[i], path))
+            guarded[i][0] = 0;
+}
+
+void cli_out_block_signals(int block)
+{
+    static sigset_t old;
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&set, guard_sigs[i]);
+    if (block)
+        sigprocmask(SIG_BLOCK, &set, &old);
+    else
+        sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* ---- output files: a temporary file beside the target, renamed over it on success ---- */
+char *cli_out_resolve(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur && hops < 40; hops++) {
+        struct stat sb;
+        if (lstat(cur, &sb) || !S_ISLNK(sb.st_mode))
+            return cur;
+        char link[4096];
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            return cur;
+        link[n] = 0;
+        const char *slash = strrchr(cur, '/');
+        size_t dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        char *next = malloc(dir + (size_t)n + 1);
+        if (next) {
+            memcpy(next, cur, dir);
+            memcpy(next + dir, link, (size_t)n + 1);
+        }
+        free(cur);
+        cur = next;
+    }
+    return cur; /* a loop: opening it reports ELOOP */
+}
+
+struct cli_out_file {
+    FILE *f;
+    char *target, *tmp; /* tmp NULL: written in place (a device or FIFO) */
+    const char *shown;  /* the path as the user gave it */
+};
+
+static void file_free(cli_out_file *o)
+{
+    if (o->tmp) {
+        unlink(o->tmp);
+        cli_out_unguard(o->tmp);
+    }
+    free(o->target);
+    free(o->tmp);
+    free(o);
+}
+
+cli_out_file *cli_out_file_open(const char *path)
+{
+    cli_out_file *o = calloc(1, sizeof *o);
+    if (!o || !(o->target = cli_out_resolve(path))) {
+        free(o);
+        cli_errorf("out of memory");
+        return NULL;
+    }
+    o->shown = path;
+    struct stat sb;
+    int exists = stat(o->target, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode)) {
+        cli_errorf("%s: cannot write: %s", path, strerror(EISDIR));
+        file_free(o);
+        return NULL;
+    }
+    int fd;
+    if (exists && !S_ISREG(sb.st_mode)) {
+        /* /dev/null, /dev/stdout, a FIFO: no file to replace, written as it is */
+        fd = open(o->target, O_WRONLY | O_CLOEXEC);
+    } else {
+        size_t n = strlen(o->target) + 32;
+        if (!(o->tmp = malloc(n))) {
+            file_free(o);
+            cli_errorf("out of memory");
+            return NULL;
+        }
+        snprintf(o->tmp, n, "%s.tmp-%ld", o->target, (long)getpid());
+        cli_out_block_signals(1); /* no signal between creating and registering it */
+        unlink(o->tmp);           /* ours: this process's id */
+        fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            cli_out_guard(o->tmp);
+        cli_out_block_signals(0);
+        if (fd >= 0 && exists) { /* the replacement keeps the old file's mode and owner */
+            if (fchown(fd, sb.st_uid, sb.st_gid)) {
+                /* not permitted: the new file belongs to us */
+            }
+            fchmod(fd, sb.st_mode & 07777);
+        }
+    }
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        else
+            free(o->tmp), o->tmp = NULL; /* nothing was created */
+        cli_errorf("%s: cannot create: %s", path, strerror(e));
+        file_free(o);
+        return NULL;
+    }
+    return o;
+}
+
+FILE *cli_out_file_stream(cli_out_file *o) { return o->f; }
+
+static int sync_dir(const char *target)
+{
+    const char *slash = strrchr(target, '/');
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else if ((size_t)(slash - target) >= sizeof dir)
+        return 0;
+    else {
+        memcpy(dir, target, (size_t)(slash - target));
+        dir[slash - target] = 0;
+        if (!dir[0])
+            strcpy(dir, "/");
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    return 0;
+}
+
+int cli_out_file_commit(cli_out_file *o)
+{
+    int rc = 0;
+    if (fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) && errno != EINVAL)) {
+        cli_errorf("%s: write error: %s", o->shown, strerror(errno));
+        rc = CLI_BAD;
+    }
+    if (fclose(o->f) && !rc) {
+        cli_errorf("%s: write error: %s", o->shown, strerror(errno));
+        rc = CLI_BAD;
+    }
+    o->f = NULL;
+    if (!rc && o->tmp) {
+        if (rename(o->tmp, o->target)) {
+            cli_errorf("%s: cannot rename %s into place: %s", o->shown, o->tmp,
+                       strerror(errno));
+            rc = CLI_BAD;
+        } else {
+            cli_out_unguard(o->tmp);
+            free(o->tmp);
+            o->tmp = NULL;
+            sync_dir(o->target);
+        }
+    }
+    file_free(o);
+    return rc;
+}
+
+void cli_out_file_abort(cli_out_file *o)
+{
+    if (!o)
+        return;
+    if (o->f)
+        fclose(o->f);
+    file_free(o);
+}
+
+/* ---- the lock of a database's writers: "<db>.lock" beside it ---- */
+struct cli_out_lock {
+    int fd;
+    char *path;
+};
+
+cli_out_lock *cli_out_lock_take(const char *target)
+{
+    cli_out_lock *l = calloc(1, sizeof *l);
+    size_t n = strlen(target) + 6;
+    if (!l || !(l->path = malloc(n))) {
+        free(l);
+        cli_errorf("out of memory");
+        return NULL;
+    }
+    snprintf(l->path, n, "%s.lock", target);
+    int noted = 0;
+    for (;;) {
+        l->fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (l->fd < 0) {
+            cli_errorf("%s: cannot create the lock file %s: %s", target, l->path,
+                       strerror(errno));
+            break;
+        }
+        struct flock fl;
+        memset(&fl, 0, sizeof fl);
+        fl.l_type = F_WRLCK;
+        fl.l_whence = SEEK_SET;
+        int r = fcntl(l->fd, F_SETLK, &fl);
+        if (r < 0 && (errno == EACCES || errno == EAGAIN)) {
+            struct flock who = fl;
+            if (!noted && fcntl(l->fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK &&
+                who.l_pid > 0)
+                fprintf(stderr, "tracetool: %s: waiting for process %ld to finish writing it "
+                        "(lock file %s)\n", target, (long)who.l_pid, l->path);
+            else if (!noted)
+                fprintf(stderr, "tracetool: %s: waiting for another process to finish writing "
+                        "it (lock file %s)\n", target, l->path);
+            noted = 1;
+            while ((r = fcntl(l->fd, F_SETLKW, &fl)) < 0 && errno == EINTR)
+                ;
+        }
+        if (r < 0) {
+            cli_errorf("%s: cannot lock %s: %s", target, l->path, strerror(errno));
+            break;
+        }
+        /* the holder removes the file when it is done: lock the file that is there now */
+        struct stat a, b;
+        if (fstat(l->fd, &a) == 0 && stat(l->path, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+            cli_out_guard(l->path);
+            return l;
+        }
+        close(l->fd);
+    }
+    if (l->fd >= 0)
+        close(l->fd);
+    free(l->path);
+    free(l);
+    return NULL;
+}
+
+void cli_out_lock_release(cli_out_lock *l)
+{
+    if (!l)
+        return;
+    unlink(l->path); /* before the lock goes: a waiter then sees the file is gone */
+    cli_out_unguard(l->path);
+    close(l->fd);
+    free(l->path);
+    free(l);
 }

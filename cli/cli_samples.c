@@ -117,7 +117,7 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
 {
     tt_error err = {0};
     *in = NULL;
-    if (tt_input_open(in, path, &err))
+    if (cli_input_open(in, path, 0, &err))
         return cli_err(&err);
     cli_progress_attach(*in);
     const unsigned char *p;
@@ -152,7 +152,9 @@ static int sibling_mapping(char *dst, size_t cap, const char *path)
     return access(dst, R_OK) == 0;
 }
 
-static int load_beat(tt_profile *p, const char *path, cli_samples_opts *o, cli_ctx *ctx)
+/* in: the buffer, opened and peeked by open_kind (read once: it may be a pipe). */
+static int load_beat(tt_profile *p, tt_input *in, const char *path, cli_samples_opts *o,
+                     cli_ctx *ctx)
 {
     tt_mapping *m = NULL;
     int rc = cli_load_mappings(&m, o->maps, o->nmaps, NULL, ctx->stats);
@@ -161,10 +163,9 @@ static int load_beat(tt_profile *p, const char *path, cli_samples_opts *o, cli_c
     tt_mstack_opts mo = {.strict = 1, .trim = 0};
     tt_mstack *ms = NULL;
     tt_error err = {0};
-    tt_input *in = NULL;
     tt_beat_reader *r = NULL;
-    if (tt_mstack_new(&ms, &mo) || tt_input_open(&in, path, &err) ||
-        tt_beat_reader_new(&r, in, o->kind ? TT_BEAT_FMT_AUTO_ANY : TT_BEAT_FMT_AUTO, &err)) {
+    int fmt = o->kind ? TT_BEAT_FMT_AUTO_ANY : TT_BEAT_FMT_AUTO;
+    if (tt_mstack_new(&ms, &mo) || tt_beat_reader_new(&r, in, fmt, &err)) {
         rc = err.msg[0] ? cli_err(&err) : (cli_errorf("out of memory"), CLI_BAD);
         goto out;
     }
@@ -196,7 +197,6 @@ static int load_beat(tt_profile *p, const char *path, cli_samples_opts *o, cli_c
     }
 out:
     tt_beat_reader_free(r);
-    tt_input_close(in);
     tt_mstack_free(ms);
     tt_mapping_free(m);
     return rc;
@@ -257,9 +257,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         tt_input *in = ins[i], *min = NULL;
         used++;
         if (k == TT_SKIND_BEAT) {
-            tt_input_close(ins[i]); /* the beat reader opens it itself */
-            ins[i] = NULL;
-            rc = load_beat(p, files[i], o, ctx);
+            rc = load_beat(p, in, files[i], o, ctx);
             continue;
         }
         int x;

@@ -93,23 +93,6 @@ typedef struct aopts {
     size_t nmaps;
 } aopts;
 
-/* ---- removal of the temporary database on SIGINT/SIGTERM/SIGHUP ---- */
-static char tmp_path[4096];
-static void on_signal(int sig)
-{
-    if (tmp_path[0])
-        unlink(tmp_path);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-static void guard_tmp(const char *p)
-{
-    if (p && strlen(p) < sizeof tmp_path)
-        strcpy(tmp_path, p);
-    else
-        tmp_path[0] = 0;
-}
-
 /* ---- inputs: arguments, directories (regular files sorted by name), stdin ---- */
 static int cmp_str(const void *a, const void *b)
 {
@@ -175,27 +158,14 @@ static int expand_dir(tt_vec *v, const char *dir, int depth)
     return rc;
 }
 
-/* Opens an input; stdin is read once into memory (it is read again for the analysis). */
-static char *stdin_data;
-static size_t stdin_len;
+/* Opens an input; one that cannot be read twice (stdin, a FIFO) is read once into memory:
+ * pass 1 detects and hashes it, pass 2 analyses it. */
 static int open_input(tt_input **in, const char *path, tt_error *err)
 {
-    if (strcmp(path, "-")) {
-        int rc = tt_input_open(in, path, err);
-        if (!rc)
-            cli_progress_attach(*in);
-        return rc;
-    }
-    if (!stdin_data) {
-        tt_input *s;
-        int rc = tt_input_open(&s, "-", err);
-        if (!rc)
-            rc = tt_input_slurp(s, &stdin_data, &stdin_len, err);
-        tt_input_close(s);
-        if (rc)
-            return rc;
-    }
-    return tt_input_open_mem(in, "<stdin>", stdin_data, stdin_len, err);
+    int rc = cli_input_open(in, path, 1, err);
+    if (!rc)
+        cli_progress_attach(*in);
+    return rc;
 }
 
 /* An input that could not be read or imported: fatal (exit 2) unless --keep-going, which
@@ -815,6 +785,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     tt_vec_init(&inputs, sizeof(ainput));
     tt_error err = {0};
     summ s = {0};
+    char *target = NULL, tmpname[4096] = "";
+    cli_out_lock *lock = NULL;
     if (!a.map || !a.arena || !a.names || !a.method_rows || !a.acc) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
@@ -905,18 +877,33 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     if (rc)
         goto done;
-    /* pass 2: the database */
+    /* pass 2: the database. Writers of one database take turns (the lock beside it), so
+     * --append reads what the previous writer committed and no rename drops a run. A
+     * symbolic link is followed: its target is replaced, as export's -o does. */
+    if (!(target = cli_out_resolve(o.out))) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+        goto done;
+    }
+    struct stat tsb;
+    if (stat(target, &tsb) == 0 && !S_ISREG(tsb.st_mode)) {
+        /* never rename a database over /dev/null or a directory */
+        cli_errorf("%s: not a regular file: the database is written to a file", o.out);
+        rc = CLI_BAD;
+        goto done;
+    }
+    if (!(lock = cli_out_lock_take(target))) {
+        rc = CLI_BAD;
+        goto done;
+    }
     /* no signal between creating the temporary file and registering it for removal */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    rc = tdb_open_write(&a.db, o.out, o.append, &err);
-    if (!rc)
-        guard_tmp(tdb_tmp_path(a.db));
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    cli_out_block_signals(1);
+    rc = tdb_open_write(&a.db, target, o.append, &err);
+    if (!rc && tdb_tmp_path(a.db)) {
+        snprintf(tmpname, sizeof tmpname, "%s", tdb_tmp_path(a.db));
+        cli_out_guard(tmpname);
+    }
+    cli_out_block_signals(0);
     if (rc) {
         rc = cli_err(&err);
         goto done;
@@ -955,7 +942,7 @@ fail:
         rc = cli_err(&err);
         goto done;
     }
-    guard_tmp(NULL);
+    cli_out_unguard(tmpname);
     cli_stats_report(ctx->stats);
     if (nfailed) {
         cli_warnf("%zu input%s failed and %s recorded in the stats table (--keep-going)",
@@ -971,18 +958,18 @@ fail:
     else if (print)
         cli_out_buf(&s.text);
 done:
-    guard_tmp(NULL);
     tt_buf_free(&s.text);
     if (s.json.buf.data)
         tt_jsonw_free(&s.json);
-    an_free(&a);
+    an_free(&a); /* closes the database (and removes an uncommitted temporary file) */
+    cli_out_unguard(tmpname);
+    cli_out_lock_release(lock);
+    free(target);
     for (size_t i = 0; i < inputs.len; i++) {
         free(TT_VEC_AT(&inputs, ainput, i).path);
         free(TT_VEC_AT(&inputs, ainput, i).error);
     }
     tt_vec_free(&inputs);
-    free(stdin_data);
-    stdin_data = NULL;
     return rc;
 }
 
@@ -1007,10 +994,5 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("analyze: missing INPUT");
         return cli_usage(usage, 1);
     }
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
     return analyze_run(o, a, argv + optind, argc - optind, ctx, 1);
 }

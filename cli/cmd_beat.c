@@ -69,7 +69,7 @@ static int feed_buffer(tt_mstack *ms, const char *path, int fmt, int64_t ring_ne
 {
     tt_error err = {0};
     tt_input *in;
-    if (tt_input_open(&in, path, &err))
+    if (cli_input_open(&in, path, 0, &err))
         return cli_err(&err);
     cli_progress_attach(in);
     tt_beat_reader *r;

@@ -123,7 +123,8 @@ static int is_database(const char *path, int *is_db)
     tt_input *in;
     const unsigned char *p;
     size_t n;
-    if (tt_input_open(&in, path, &err) || tt_input_peek(in, &p, &n, 512, &err)) {
+    /* a pipe is read once, here, and analysed from memory */
+    if (cli_input_open(&in, path, 1, &err) || tt_input_peek(in, &p, &n, 512, &err)) {
         tt_input_close(in);
         return cli_err(&err);
     }

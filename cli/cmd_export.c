@@ -65,6 +65,7 @@ static const struct option longopts[] = {
 };
 
 typedef struct sink {
+    cli_out_file *o; /* NULL: standard output */
     FILE *f;
 } sink;
 
@@ -78,29 +79,33 @@ static int write_out(void *ctx, const char *p, size_t n)
     return fwrite(p, 1, n, s->f) == n ? 0 : -1;
 }
 
+/* -o FILE is written aside and renamed over FILE only when the export succeeds. */
 static int open_out(sink *s, const char *outpath)
 {
+    s->o = NULL;
     s->f = NULL;
-    if (outpath && !(s->f = fopen(outpath, "w"))) {
-        cli_errorf("%s: cannot create: %s", outpath, strerror(errno));
+    if (outpath && !(s->o = cli_out_file_open(outpath)))
         return CLI_BAD;
-    }
+    if (s->o)
+        s->f = cli_out_file_stream(s->o);
     return 0;
 }
 
-/* Closes the output; a write error of the document (x) or of the close is reported. */
-static int close_out(sink *s, const char *outpath, int x, const tt_error *err)
+/* Closes the output; a write error of the document (x) or of the close is reported. A
+ * failed export leaves FILE as it was. */
+static int close_out(sink *s, const char *outpath, int x, const tt_error *err, int rc)
 {
-    int rc = 0;
     if (x == TT_EIO)
         cli_errorf("%s: write error: %s", outpath ? outpath : "standard output",
                    strerror(errno));
-    if (x)
+    if (x && !rc)
         rc = x == TT_EIO ? CLI_BAD : cli_err(err);
-    if (s->f && fclose(s->f) && !rc) {
-        cli_errorf("%s: write error: %s", outpath, strerror(errno));
-        rc = CLI_BAD;
-    }
+    if (s->o && rc)
+        cli_out_file_abort(s->o);
+    else if (s->o)
+        rc = cli_out_file_commit(s->o);
+    s->o = NULL;
+    s->f = NULL;
     return rc;
 }
 
@@ -125,7 +130,7 @@ static int export_raw(char **files, size_t n, int format, tt_export_opts *eo,
         int x = format == TT_EXPORT_CHROME   ? tt_export_chrome(p, eo, write_out, &s, &err)
                 : format == TT_EXPORT_FOLDED ? tt_export_folded(p, eo, write_out, &s, &err)
                                              : tt_export_speedscope(p, eo, write_out, &s, &err);
-        rc = close_out(&s, outpath, x, &err);
+        rc = close_out(&s, outpath, x, &err, 0);
     }
     if (!rc)
         cli_stats_report(ctx->stats);
@@ -287,7 +292,7 @@ static int export_db(const char *path, int64_t *want, size_t nwant, int format,
                   path, TDB_SCHEMA_VERSION);
     int64_t *ids = NULL;
     int rc = select_traces(&ids, &d.nsel, d.db, path, want, nwant);
-    sink s = {NULL};
+    sink s = {NULL, NULL};
     if (!rc)
         rc = open_out(&s, outpath);
     if (rc) {
@@ -313,9 +318,7 @@ static int export_db(const char *path, int64_t *want, size_t nwant, int format,
     }
     if (!x && !rc)
         x = tt_export_close(d.x, &err);
-    int crc = close_out(&s, outpath, x, &err);
-    if (!rc)
-        rc = crc;
+    rc = close_out(&s, outpath, x, &err, rc);
     if (!rc)
         cli_stats_report(ctx->stats);
     tt_export_free(d.x);
@@ -335,7 +338,7 @@ static int is_database(const char *path, int kind)
     tt_error err = {0};
     const unsigned char *p;
     size_t n;
-    if (tt_input_open(&in, path, &err))
+    if (cli_input_open(&in, path, 1, &err)) /* a pipe is kept for the raw reader */
         return 0; /* the raw reader reports it */
     int db = !tt_input_peek(in, &p, &n, 16, &err) && tt_samples_detect(p, n) == TT_SKIND_DATABASE;
     tt_input_close(in);

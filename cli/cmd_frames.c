@@ -148,7 +148,7 @@ static int read_input(tt_frames *f, const char *path, int kind, cli_ctx *ctx)
 {
     tt_error err = {0};
     tt_input *in;
-    if (tt_input_open(&in, path, &err))
+    if (cli_input_open(&in, path, 0, &err))
         return cli_err(&err);
     int k = kind;
     if (k == TT_FIN_UNKNOWN) {

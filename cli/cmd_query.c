@@ -272,7 +272,16 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
     tt_error err = {0};
     tdb_db *db;
     int newer;
+    /* --write takes its turn with analyze (the lock file beside the database) */
+    char *target = writable ? cli_out_resolve(path) : NULL;
+    cli_out_lock *lock = target ? cli_out_lock_take(target) : NULL;
+    free(target);
+    if (writable && !lock) {
+        free(sql);
+        return CLI_BAD;
+    }
     if (tdb_open_read(&db, path, writable, &newer, &err)) {
+        cli_out_lock_release(lock);
         free(sql);
         return cli_err(&err);
     }
@@ -296,6 +305,7 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
     tt_vec_free(&q.numeric);
     tt_buf_free(&q.out);
     tdb_close(db);
+    cli_out_lock_release(lock);
     free(sql);
     if (rc) {
         if (strstr(err.msg, "readonly") || strstr(err.msg, "query_only") ||

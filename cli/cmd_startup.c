@@ -188,7 +188,7 @@ static int open_input(src *x, const char *path, int kind)
     tt_error err = {0};
     x->path = path;
     x->kind = kind;
-    if (tt_input_open(&x->in, path, &err))
+    if (cli_input_open(&x->in, path, 0, &err))
         return cli_err(&err);
     const unsigned char *p;
     size_t n;

@@ -143,6 +143,7 @@ int main(int argc, char **argv)
     int rc = c->fn(argc - 1, argv + 1, &ctx);
     cli_progress_clear();
     tt_stats_free(ctx.stats);
+    cli_input_release();
     int orc = cli_out_finish();
     return rc ? rc : orc;
 }

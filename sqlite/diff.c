@@ -12,6 +12,7 @@
 struct tdb_diff {
     tdb_db db; /* main is ":memory:"; the sides are schemas "b" and "n" */
     int64_t trace[2];
+    char *path[2]; /* the side's file: errors name the file that is wrong */
 };
 
 static const char *const schema[2] = {"b", "n"};
@@ -82,12 +83,16 @@ static const char *const sql_traces[2] = SIDES(SQL_TRACES);
 static const char *const sql_fold[2][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES)};
 
 /* ---- opening ---- */
+/* Attaches a side read-only, as tdb_open_read opens it: when the plain read-only open
+ * cannot be used (a WAL database in a directory we cannot write gets no -shm file, and
+ * then ATTACH itself or the first read fails), the immutable=1 open is tried. */
 static int attach(tdb_diff *d, int side, const char *path, int immutable, tt_error *err)
 {
     char *uri = tdb__path_uri(path, immutable);
     if (!uri)
         return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
     sqlite3_stmt *st;
+    const char *what = "cannot open the database";
     int rc = sqlite3_prepare_v2(d->db.h, "ATTACH DATABASE ?1 AS ?2", -1, &st, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
@@ -96,21 +101,19 @@ static int attach(tdb_diff *d, int side, const char *path, int immutable, tt_err
         sqlite3_finalize(st);
     }
     free(uri);
-    if (rc != SQLITE_OK)
-        return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open the database: %s",
-                            sqlite3_errmsg(d->db.h));
-    /* a WAL database in a directory we cannot write needs immutable=1 (storage.md 5.4) */
-    const char *probe = side ? "SELECT COUNT(*) FROM n.sqlite_master"
-                             : "SELECT COUNT(*) FROM b.sqlite_master";
-    rc = sqlite3_prepare_v2(d->db.h, probe, -1, &st, NULL);
     if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : SQLITE_ERROR;
-        sqlite3_finalize(st);
+        what = "cannot read the database";
+        const char *probe = side ? "SELECT COUNT(*) FROM n.sqlite_master"
+                                 : "SELECT COUNT(*) FROM b.sqlite_master";
+        rc = sqlite3_prepare_v2(d->db.h, probe, -1, &st, NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : SQLITE_ERROR;
+            sqlite3_finalize(st);
+        }
+        if (rc == SQLITE_OK)
+            return 0;
     }
-    if (rc == SQLITE_OK)
-        return 0;
-    tt_error_set(err, TT_EIO, path, 0, 0, "cannot read the database: %s",
-                 sqlite3_errmsg(d->db.h));
+    tt_error_set(err, TT_EIO, path, 0, 0, "%s: %s", what, sqlite3_errmsg(d->db.h));
     tdb__exec(&d->db, side ? "DETACH DATABASE n" : "DETACH DATABASE b", NULL);
     return immutable ? TT_EIO : attach(d, side, path, 1, err);
 }
@@ -133,18 +136,23 @@ int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
 {
     *out = NULL;
     const char *paths[2] = {base_path, new_path};
+    int immutable[2] = {0, 0};
     for (int i = 0; i < 2; i++) {
         tdb_db *check;
         int rc = tdb_open_read(&check, paths[i], 0, &newer[i], err);
         if (rc)
             return rc;
+        immutable[i] = tdb__immutable(check);
         tdb_close(check);
     }
     tdb_diff *d = calloc(1, sizeof *d);
-    if (d)
+    if (d) {
         d->db.path = strdup(base_path);
-    if (!d || !d->db.path) {
-        free(d);
+        d->path[0] = strdup(base_path);
+        d->path[1] = strdup(new_path);
+    }
+    if (!d || !d->db.path || !d->path[0] || !d->path[1]) {
+        tdb_diff_close(d);
         return tt_error_set(err, TT_ENOMEM, base_path, 0, 0, "out of memory");
     }
     d->db.readonly = 1;
@@ -157,7 +165,7 @@ int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
                         NULL) != SQLITE_OK)
         rc = tdb__sqlerr(&d->db, err, "cannot open an in-memory database");
     for (int i = 0; i < 2 && !rc; i++)
-        rc = attach(d, i, paths[i], 0, err);
+        rc = attach(d, i, paths[i], immutable[i], err);
     if (!rc)
         rc = tdb__exec(&d->db, "PRAGMA query_only = ON", err);
     for (int i = 0; i < 2 && !rc; i++)
@@ -176,21 +184,30 @@ void tdb_diff_close(tdb_diff *d)
         return;
     sqlite3_close(d->db.h);
     free(d->db.path);
+    free(d->path[0]);
+    free(d->path[1]);
     free(d);
+}
+
+/* Every statement reads one side only: its errors name that side's file. */
+static int side_error(tdb_diff *d, int side, tt_error *err)
+{
+    return tt_error_set(err, TT_EIO, d->path[side], 0, 0, "diff query: %s",
+                        sqlite3_errmsg(d->db.h));
 }
 
 static int prepare_side(tdb_diff *d, const char *sql, int side, sqlite3_stmt **st,
                         tt_error *err)
 {
     if (sqlite3_prepare_v2(d->db.h, sql, -1, st, NULL) != SQLITE_OK)
-        return tdb__sqlerr(&d->db, err, "diff query");
+        return side_error(d, side, err);
     sqlite3_bind_int64(*st, 1, d->trace[side]);
     return 0;
 }
 
-static int step_error(tdb_diff *d, sqlite3_stmt *st, tt_error *err)
+static int step_error(tdb_diff *d, int side, sqlite3_stmt *st, tt_error *err)
 {
-    int rc = tdb__sqlerr(&d->db, err, "diff query");
+    int rc = side_error(d, side, err);
     sqlite3_finalize(st);
     return rc;
 }
@@ -202,7 +219,7 @@ int tdb_diff_traces(tdb_diff *d, int side, int64_t *n, tt_error *err)
     if (rc)
         return rc;
     if (sqlite3_step(st) != SQLITE_ROW)
-        return step_error(d, st, err);
+        return step_error(d, side, st, err);
     *n = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return 0;
@@ -253,7 +270,7 @@ static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec
         }
     }
     if (rc != SQLITE_DONE)
-        return step_error(d, st, err);
+        return step_error(d, side, st, err);
     sqlite3_finalize(st);
     return 0;
 nomem:
@@ -369,7 +386,7 @@ static int fold_rows(tdb_diff *d, fold *f, const char *sql, int side, tt_error *
     }
     tt_vec_free(&rows);
     if (rc != SQLITE_DONE)
-        return step_error(d, st, err);
+        return step_error(d, side, st, err);
     sqlite3_finalize(st);
     return 0;
 nomem:

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tdb_int.h"
 
@@ -39,10 +40,35 @@ static int open_ro(tdb_db *db, int immutable, tt_error *err)
     return 0;
 }
 
+/* Read-only connections (storage.md 5.4): besides SQLITE_OPEN_READONLY and query_only, no
+ * statement may switch query_only off or move SQLite's own files elsewhere. Statements that
+ * would write (VACUUM INTO creates its file before any check) are refused by tdb_exec_user
+ * before they run. */
+static int ro_authorizer(void *ctx, int action, const char *a, const char *b, const char *db,
+                         const char *view)
+{
+    (void)db, (void)view;
+    if (action == SQLITE_PRAGMA && !b) /* reading a setting: SQLite may not call it read-only */
+        ((tdb_db *)ctx)->pragma_read = 1;
+    if (action == SQLITE_PRAGMA && b &&
+        (!sqlite3_stricmp(a, "query_only") || !sqlite3_stricmp(a, "temp_store_directory") ||
+         !sqlite3_stricmp(a, "data_store_directory") || !sqlite3_stricmp(a, "writable_schema")))
+        return SQLITE_DENY;
+    return SQLITE_OK;
+}
+
+int tdb__immutable(const tdb_db *db) { return db->immutable; }
+
 int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_error *err)
 {
     *out = NULL;
     *newer = 0;
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return tt_error_set(err, TT_EUNSUPPORTED, path, 0, 0,
+                            S_ISDIR(sb.st_mode) ? "is a directory, not a database"
+                                                : "a database cannot be read from a pipe or "
+                                                  "device: copy it to a file first");
     tdb_db *db = calloc(1, sizeof *db);
     if (db)
         db->path = strdup(path);
@@ -68,8 +94,10 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
             sqlite3_close(db->h);
             db->h = NULL;
             tt_error e2 = {0};
-            if (!open_ro(db, 1, &e2) && !tdb__check_header(db, &version, &e2))
+            if (!open_ro(db, 1, &e2) && !tdb__check_header(db, &version, &e2)) {
                 rc = 0;
+                db->immutable = 1;
+            }
         }
     }
     if (!rc && version == 0)
@@ -77,6 +105,8 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
                           "not a tracetool database (empty; write one with tracetool analyze)");
     if (!rc && !writable)
         rc = tdb__exec(db, "PRAGMA query_only = ON", err);
+    if (!rc && !writable)
+        sqlite3_set_authorizer(db->h, ro_authorizer, db);
     if (rc) {
         tdb_close(db);
         return rc;
@@ -160,15 +190,31 @@ int tdb_exec_user(tdb_db *db, const char *sql, tdb_row_fn fn, void *ctx, tt_erro
     while (*p && !stopped) {
         sqlite3_stmt *st = NULL;
         const char *tail;
+        db->pragma_read = 0;
         if (sqlite3_prepare_v2(db->h, p, -1, &st, &tail) != SQLITE_OK) {
-            return tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "SQL statement %d: %s",
-                                nstmt + 1, sqlite3_errmsg(db->h));
+            int auth = db->readonly && sqlite3_errcode(db->h) == SQLITE_AUTH;
+            return tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "SQL statement %d: %s%s",
+                                nstmt + 1, sqlite3_errmsg(db->h),
+                                auth ? ": the database is open read-only" : "");
         }
         if (!st) { /* whitespace or a comment */
             p = tail;
             continue;
         }
         nstmt++;
+        if (db->readonly && !sqlite3_stmt_readonly(st) && !db->pragma_read) {
+            /* refused before it runs: VACUUM INTO would create its file first */
+            int n = (int)(tail - p);
+            while (n > 0 && (p[n - 1] == ';' || p[n - 1] == ' ' || p[n - 1] == '\n' ||
+                             p[n - 1] == '\t' || p[n - 1] == '\r'))
+                n--;
+            while (n > 0 && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+                p++, n--;
+            sqlite3_finalize(st);
+            return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,
+                                "SQL statement %d: %.*s%s: refused, it would write and "
+                                "the database is open read-only", nstmt, n > 60 ? 57 : n, p, n > 60 ? "..." : "");
+        }
         int rc = run_stmt(db, st, fn, ctx, &stopped, err);
         sqlite3_finalize(st);
         if (rc) {

@@ -21,6 +21,8 @@ struct tdb_db {
     char *path;     /* target */
     char *tmp;      /* temporary file being built, NULL when in place */
     int in_tx, committed, readonly;
+    int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
+    int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
     int64_t next_symbol_set; /* next symbol.symbol_set_id, 0 until first needed */
 };
@@ -34,6 +36,8 @@ int tdb__rows(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, tt_error *
 /* Reads application_id and user_version; refuses foreign files. */
 int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err);
 
+/* 1 when tdb_open_read had to open db with immutable=1. */
+int tdb__immutable(const tdb_db *db);
 /* "file:PATH?mode=ro" (with "&immutable=1"), every unsafe byte percent-encoded; malloc'd. */
 char *tdb__path_uri(const char *path, int immutable);
 

@@ -177,7 +177,8 @@ START_TEST(refuses_foreign_and_newer)
 }
 END_TEST
 
-START_TEST(read_only_and_statement_errors)
+/* A database holding one trace, opened read-only. */
+static tdb_db *one_trace_read_only(void)
 {
     tdb_db *db;
     tt_error err = {0};
@@ -187,6 +188,13 @@ START_TEST(read_only_and_statement_errors)
     ck_assert_int_eq(tdb_commit(db, &err), 0);
     tdb_close(db);
     ck_assert_int_eq(tdb_open_read(&db, path, 0, &newer, &err), 0);
+    return db;
+}
+
+START_TEST(read_only_and_statement_errors)
+{
+    tt_error err = {0};
+    tdb_db *db = one_trace_read_only();
     rows r = {0};
     ck_assert_int_ne(tdb_exec_user(db, "delete from trace", count_rows, &r, &err), 0);
     ck_assert_int_ne(tdb_exec_user(db, "create temp table x(a)", count_rows, &r, &err), 0);
@@ -201,6 +209,44 @@ START_TEST(read_only_and_statement_errors)
     ck_assert_int_eq(r.n, 2);
     tdb_close(db);
     ck_assert_int_eq(query("select count(*) from trace").n, 1);
+}
+END_TEST
+
+/* Read-only means no file is created: statements that would write are refused before they
+ * run (VACUUM INTO creates its file first), query_only cannot be switched off, ATTACH cannot
+ * create a database, and a pipe is refused before SQLite opens it. */
+START_TEST(read_only_creates_nothing)
+{
+    tt_error err = {0};
+    int newer;
+    tdb_db *db = one_trace_read_only();
+    char out[192], sql[256];
+    struct stat sb;
+    rows r = {0};
+    snprintf(out, sizeof out, "%s/vacuumed.db", dir);
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", out);
+    ck_assert_int_ne(tdb_exec_user(db, sql, count_rows, &r, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err.msg, "read-only"));
+    ck_assert_int_ne(stat(out, &sb), 0);
+    snprintf(sql, sizeof sql, "ATTACH '%s' AS x", out);
+    ck_assert_int_ne(tdb_exec_user(db, sql, count_rows, &r, &err), 0);
+    snprintf(sql, sizeof sql, "ATTACH 'file:%s?mode=rwc' AS x", out);
+    ck_assert_int_ne(tdb_exec_user(db, sql, count_rows, &r, &err), 0);
+    ck_assert_int_ne(stat(out, &sb), 0);
+    ck_assert_int_ne(tdb_exec_user(db, "PRAGMA query_only = 0", count_rows, &r, &err), 0);
+    ck_assert_int_ne(tdb_exec_user(db, "PRAGMA user_version = 9", count_rows, &r, &err), 0);
+    /* reading pragmas and pragma functions still work */
+    ck_assert_int_eq(tdb_exec_user(db, "PRAGMA user_version; PRAGMA table_info(trace); "
+                                       "PRAGMA journal_mode",
+                                   count_rows, &r, &err),
+                     0);
+    tdb_close(db);
+    ck_assert_str_eq(query("PRAGMA user_version").first, "2");
+    char fifo[192];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(tdb_open_read(&db, fifo, 0, &newer, &err), TT_EUNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(err.msg, "pipe"));
 }
 END_TEST
 
@@ -308,6 +354,7 @@ static Suite *suite(void)
     tcase_add_test(tc, delete_cascades);
     tcase_add_test(tc, refuses_foreign_and_newer);
     tcase_add_test(tc, read_only_and_statement_errors);
+    tcase_add_test(tc, read_only_creates_nothing);
     tcase_add_test(tc, views_parse);
     tcase_add_test(tc, content_hash);
     tcase_add_test(tc, detection);

@@ -1,0 +1,1 @@
+sh ../cli/diff/wal-readonly-dir.sh

@@ -1,0 +1,1 @@
+sh ../cli/export/atomic-output.sh
