@@ -487,6 +487,10 @@ static void header(sctx *c, char **files, size_t n)
         tt_jsonw_str(&c->w, m->clock);
         tt_jsonw_key(&c->w, "event");
         tt_jsonw_str(&c->w, m->event);
+        if (m->event_variants) {
+            tt_jsonw_key(&c->w, "event_variants");
+            tt_jsonw_str(&c->w, m->event_variants);
+        }
         tt_jsonw_key(&c->w, "process");
         tt_jsonw_str(&c->w, m->process);
         tt_jsonw_key(&c->w, "pid");
@@ -507,6 +511,8 @@ static void header(sctx *c, char **files, size_t n)
     tt_buf_printf(&c->b, " (%s", m->source_format);
     if (m->event)
         tt_buf_printf(&c->b, ", event %s", m->event);
+    if (m->event_variants)
+        tt_buf_printf(&c->b, " (written %s)", m->event_variants);
     tt_buf_printf(&c->b, ", clock %s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n\n",
                   m->clock, tt_profile_nsamples(c->p), tt_profile_nthreads(c->p),
                   tt_profile_nframes(c->p), tt_profile_ncallsites(c->p));

@@ -15,6 +15,9 @@ int tt__parse_i64(const char *s, size_t n, int64_t *out);
 void tt__trim(const char **s, size_t *n);
 /* Logcat Displayed/Fully drawn lines or `am start -W` output (startup.md 4.3, 4.4). */
 int tt__looks_launches(const char *p, size_t n);
+/* perf script detection (import_perf.c, samples.md 2.2): 1 when line, the first meaningful
+ * line of an input, starts perf script output; next is the line after it (NULL at the end). */
+int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn);
 /* memmem without _GNU_SOURCE. */
 const char *tt__memmem(const char *h, size_t hn, const char *n, size_t nn);
 
