@@ -234,7 +234,7 @@ static int parse_header(hdr *h, const char *s, size_t n)
     size_t p = 0;
     while (p < k && !is_pid_tok(&t[p]) && t[p].p[0] != '(')
         p++;
-    if (p == 0 && k >= 2 && s[n - 1] == ')')
+    if (p == 0 && k >= 2 && (s[n - 1] == ')' || (!is_hex_tok(&t[1]) && !is_cpu_tok(&t[1]))))
         p = k; /* "5011 [unknown] (/usr/bin/dash)": an all-decimal address, not a tid */
     if (p == k || t[p].p[0] == '(') {
         if (is_hex_tok(&t[0])) {
@@ -747,7 +747,7 @@ static int start_block(pstate *st, const hdr *h, int kind, uint64_t lineno)
     }
     /* no call graph: the frame is on the header line */
     if (h->inline_frame) {
-        st->inline_only = 1;
+        st->inline_only = kind == HDR_STRONG;
         return add_frame(st, h->rest.p, h->rest.n);
     }
     return 0;
