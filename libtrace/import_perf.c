@@ -237,9 +237,18 @@ static int parse_header(hdr *h, const char *s, size_t n)
     if (p == 0 && k >= 2 && (s[n - 1] == ')' || (!is_hex_tok(&t[1]) && !is_cpu_tok(&t[1]))))
         p = k; /* "5011 [unknown] (/usr/bin/dash)": an all-decimal address, not a tid */
     if (p == k || t[p].p[0] == '(') {
-        if (is_hex_tok(&t[0])) {
-            h->rest.p = t[0].p;
-            h->rest.n = n - (size_t)(t[0].p - s);
+        size_t q = is_hex_tok(&t[0]) && !(p >= 2 && is_hex_tok(&t[1])) ? 0 : 1;
+        while (q && q < p && !(t[q].n >= 5 && is_hex_tok(&t[q]))) /* not "a", "cafe" */
+            q++;
+        if (q < p) { /* [comm] <address> [symbol] [(dso)]: -F [comm,]ip,sym without -g */
+            if (q) {
+                h->comm.p = t[0].p;
+                h->comm.n = (size_t)(t[q - 1].p + t[q - 1].n - t[0].p);
+                if (h->comm.n > 16 || memchr(h->comm.p, ';', h->comm.n))
+                    return HDR_BAD;
+            }
+            h->rest.p = t[q].p;
+            h->rest.n = n - (size_t)(t[q].p - s);
             h->inline_frame = 1;
             return HDR_WEAK;
         }

@@ -535,6 +535,15 @@ START_TEST(perf_layouts)
     ck_assert_str_eq(leaf_name(p, 1), "g");
     ck_assert_int_eq(tt_profile_thread(p, 0)->tid, 28589);
     tt_profile_free(p);
+    /* -F comm,ip,sym,dso without call graphs: no tid, the comm before the address */
+    ck_assert_int_eq(import_text(tt_perf_import,
+                                 "              sh      7feb52015588 f (/lib/c.so)\n"
+                                 "              sh      55a4a5189022 [unknown] (/bin/dash)\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    ck_assert_str_eq(tt_profile_thread(p, 0)->name, "sh");
+    ck_assert_str_eq(leaf_name(p, 1), "[unknown] dash");
+    tt_profile_free(p);
     tt_stats_free(st);
 }
 END_TEST
