@@ -220,7 +220,10 @@ static int parse_header(hdr *h, const char *s, size_t n)
     if (ev_i < k) {
         hdr save = *h;
         int any = left_fields(h, t, ev_i, 1);
-        if (any || ev_i == 0 || !h->comm_first_hex) {
+        int arrow = 0; /* "a.b.C -> x.y:" is a ProGuard class line */
+        for (size_t i = 0; i < ev_i; i++)
+            arrow |= t[i].n == 2 && t[i].p[0] == '-' && t[i].p[1] == '>';
+        if (!arrow && (any || ev_i == 0 || !h->comm_first_hex)) {
             h->event.p = t[ev_i].p;
             h->event.n = t[ev_i].n - 1;
             set_rest(h, t, ev_i + 1, k, end);
@@ -290,6 +293,30 @@ static int frame_like(const char *s, size_t n)
     return !all_digits(s, n); /* "ab 3" is a folded line */
 }
 
+static int event_like(const tok *e)
+{
+    int letter = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        char c = e->p[i];
+        if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+            letter = 1;
+        else if (!is_digit(c) && !strchr("_:/=,.@-", c))
+            return 0;
+    }
+    return letter;
+}
+
+static size_t blank_copy(char *b, size_t cap, const char *line, size_t n, const char **s)
+{
+    if (n > cap)
+        n = cap;
+    for (size_t i = 0; i < n; i++)
+        b[i] = line[i] == '\t' || line[i] == '\r' ? ' ' : line[i];
+    *s = b;
+    tt__trim(s, &n);
+    return n;
+}
+
 int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
 {
     char b[512];
@@ -297,30 +324,35 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
         return 1;
     if (n && line[0] == '\t' && frame_like(line, n))
         return 1; /* call chain after an empty header line (-F ip,sym) */
-    if (n > sizeof b)
-        n = sizeof b;
-    for (size_t i = 0; i < n; i++)
-        b[i] = line[i] == '\t' || line[i] == '\r' ? ' ' : line[i];
-    const char *s = b;
-    tt__trim(&s, &n);
+    const char *s;
+    n = blank_copy(b, sizeof b, line, n, &s);
     hdr h;
     int kind = parse_header(&h, s, n);
-    if (kind == HDR_STRONG)
-        return 1;
-    if (kind != HDR_WEAK || !next)
+    if (kind == HDR_BAD)
         return 0;
-    if (h.inline_frame) { /* one-line samples without time or event: the next is alike */
+    if (kind == HDR_STRONG && (h.has_ts || (h.has_pid && event_like(&h.event))))
+        return 1;
+    if (!next)
+        return 0;
+    if (kind == HDR_STRONG && h.inline_frame && event_like(&h.event)) {
+        /* "cpu-clock:  7feb52015588 f" lines (-F event,ip,sym without -g) */
         hdr h2;
-        if (nn > sizeof b)
-            nn = sizeof b;
-        for (size_t i = 0; i < nn; i++)
-            b[i] = next[i] == '\t' || next[i] == '\r' ? ' ' : next[i];
-        s = b;
-        tt__trim(&s, &nn);
+        char b2[512];
+        nn = blank_copy(b2, sizeof b2, next, nn, &s);
+        return parse_header(&h2, s, nn) == HDR_STRONG && h2.inline_frame &&
+               h2.event.n == h.event.n && !memcmp(h2.event.p, h.event.p, h.event.n);
+    }
+    if (kind == HDR_WEAK && h.inline_frame) {
+        /* one-line samples without time or event: the next line is alike */
+        tok t[2];
+        if (!h.has_pid && !h.comm.n && split(t, 2, h.rest.p, h.rest.n) < 2)
+            return 0; /* a lone number (a method-beat text word) is no frame */
+        hdr h2;
+        nn = blank_copy(b, sizeof b, next, nn, &s);
         return parse_header(&h2, s, nn) == HDR_WEAK && h2.inline_frame &&
                h2.has_pid == h.has_pid && !h.comm_only && !h2.comm_only;
     }
-    return frame_like(next, nn); /* "comm tid" or "comm" and a call chain */
+    return frame_like(next, nn); /* a header with few fields and a call chain */
 }
 
 typedef struct pstate {

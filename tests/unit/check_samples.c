@@ -906,7 +906,8 @@ START_TEST(detect)
         "           false 39654 19115.489719:          1 cycles:      7fa68b1f2d84 _dl_start+0x4 "
         "(/usr/lib/ld-2.31.so)\n",
         "sh 22732\n\t5011 [unknown] (/usr/bin/dash)\n", "\n\t5011 [unknown]\n",
-        "  sh 28589  7feb52015588 f\n  sh 28589  7feb5201 g\n"};
+        "  sh 28589  7feb52015588 f\n  sh 28589  7feb5201 g\n",
+        "cpu-clock:      7feb52015588 f\ncpu-clock:      7feb5200a14b g\n"};
     for (size_t i = 0; i < sizeof perf_shapes / sizeof perf_shapes[0]; i++)
         ck_assert_int_eq(tt_samples_detect((const unsigned char *)perf_shapes[i],
                                            strlen(perf_shapes[i])), TT_SKIND_PERF);
@@ -914,6 +915,15 @@ START_TEST(detect)
                      TT_SKIND_FOLDED);
     ck_assert_int_eq(tt_samples_detect((const unsigned char *)"main 12\nab 3\n", 13),
                      TT_SKIND_FOLDED);
+    /* not perf: a ProGuard class line, dumpsys and am output, method-beat words */
+    static const char *const not_perf[] = {
+        "com.example.Foo -> a.a:\n    void bar() -> a\n",
+        "Applications Graphics Acceleration Info:\nUptime: 30918925 Realtime: 30918925\n",
+        "Stopping: com.example.shop\nStarting: Intent { act=x }\n",
+        "1275433488225358\n1266637395203150\n"};
+    for (size_t i = 0; i < sizeof not_perf / sizeof not_perf[0]; i++)
+        ck_assert_int_ne(tt_samples_detect((const unsigned char *)not_perf[i], strlen(not_perf[i])),
+                         TT_SKIND_PERF);
 }
 END_TEST
 
