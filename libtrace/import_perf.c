@@ -735,6 +735,19 @@ static void note_variant(pstate *st, const hdr *h)
         m->event_variants = tt_profile_str(st->p, v->data, v->len);
 }
 
+/* A frame on the header line ends at its "(dso)": perf prints some fields after it
+ * ("insn: 89 c8"). */
+static size_t inline_len(const char *s, size_t n)
+{
+    for (size_t i = n; i > 2; i--) {
+        if (s[i - 3] != ' ' || s[i - 2] != '(' || (s[i - 1] != '/' && s[i - 1] != '['))
+            continue;
+        const char *c = memchr(s + i, ')', n - i);
+        return c ? (size_t)(c - s) + 1 : n;
+    }
+    return n;
+}
+
 static int start_block(pstate *st, const hdr *h, int kind, uint64_t lineno)
 {
     st->h = *h;
@@ -789,7 +802,7 @@ static int start_block(pstate *st, const hdr *h, int kind, uint64_t lineno)
     /* no call graph: the frame is on the header line */
     if (h->inline_frame) {
         st->inline_only = kind == HDR_STRONG;
-        return add_frame(st, h->rest.p, h->rest.n);
+        return add_frame(st, h->rest.p, inline_len(h->rest.p, h->rest.n));
     }
     return 0;
 }
@@ -851,8 +864,13 @@ static int block_line(pstate *st, const char *line, size_t n, const char *s, siz
         return 0;
     if (colon_blank(s, sn)) {
         hdr h;
-        if (tt__memmem(line, n, "PERF_RECORD_", 12) || parse_header(&h, s, sn) == HDR_STRONG)
+        if (tt__memmem(line, n, "PERF_RECORD_", 12))
             return 1;
+        if (sn > 5 && !memcmp(s, "insn:", 5))
+            return 0; /* -F +insn: the instruction bytes after a call chain */
+        if (parse_header(&h, s, sn) == HDR_STRONG &&
+            (h.has_ts || h.has_pid || h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))
+            return 1; /* a lone "word:" is a header only in files whose headers are that */
     }
     if (st->weak_inline)
         return 1; /* the next one-line sample */
