@@ -860,7 +860,11 @@ static int sideband(pstate *st, const char *line, size_t n, uint64_t lineno, tt_
 static int block_line(pstate *st, const char *line, size_t n, const char *s, size_t sn,
                       uint64_t lineno, tt_error *err)
 {
-    if ((st->have_frame || !st->keep) && srcline(st, s, sn))
+    size_t sp = 0;
+    while (sp < sn && s[sp] != ' ')
+        sp++;
+    int addr = sp <= 16 && is_hex(s, sp); /* a srcline never starts with hex digits alone */
+    if (!addr && (st->have_frame || !st->keep) && srcline(st, s, sn))
         return 0;
     if (colon_blank(s, sn)) {
         hdr h;
@@ -874,10 +878,6 @@ static int block_line(pstate *st, const char *line, size_t n, const char *s, siz
     }
     if (st->weak_inline)
         return 1; /* the next one-line sample */
-    size_t sp = 0;
-    while (sp < sn && s[sp] != ' ')
-        sp++;
-    int addr = sp <= 16 && is_hex(s, sp);
     if (!addr && (line[0] != ' ' || st->addr_frames == 1 || !st->keep)) {
         if (st->comm_only && !st->have_frame) {
             /* the lone word before was no header either */
