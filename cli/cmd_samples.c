@@ -514,8 +514,9 @@ static void header(sctx *c, char **files, size_t n)
     if (m->event_variants)
         tt_buf_printf(&c->b, " (written %s)", m->event_variants);
     tt_buf_printf(&c->b, ", clock %s%s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n\n",
-                  m->clock, m->timeless ? ", no timestamps: no slices" : "", tt_profile_nsamples(c->p), tt_profile_nthreads(c->p),
-                  tt_profile_nframes(c->p), tt_profile_ncallsites(c->p));
+                  m->clock, m->timeless ? ", no timestamps: no slices" : "",
+                  tt_profile_nsamples(c->p), tt_profile_nthreads(c->p), tt_profile_nframes(c->p),
+                  tt_profile_ncallsites(c->p));
     cli_out_buf(&c->b);
 }
 

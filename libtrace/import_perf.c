@@ -1,6 +1,6 @@
 /* `perf script` / simpleperf report_sample.py text reader, spec/samples.md section 2.2:
- * header lines found by their timestamp, leaf-first frame lines, one point sample per block
- * weighted by the period. Streams line by line. */
+ * header lines found by their shape in any `perf script -F` layout (time optional), leaf-first
+ * frame lines, one point sample per block weighted by the period. Streams line by line. */
 #include "tt.h"
 
 #include <string.h>
@@ -184,6 +184,7 @@ static void set_rest(hdr *h, const tok *t, size_t i, size_t k, const char *end)
  * HDR_STRONG when a time or an event was found, HDR_WEAK when only comm/pid/cpu/period or a
  * bare frame, HDR_BAD when nothing fits. */
 enum { HDR_BAD = 0, HDR_WEAK, HDR_STRONG };
+static int parse_weak(hdr *h, const tok *t, size_t k, const char *s, size_t n);
 static int parse_header(hdr *h, const char *s, size_t n)
 {
     memset(h, 0, sizeof *h);
@@ -231,9 +232,13 @@ static int parse_header(hdr *h, const char *s, size_t n)
         }
         *h = save;
     }
-    if (!k)
-        return HDR_BAD;
-    /* neither time nor event: [comm] pid [cpu] [period] [frame], or a bare frame */
+    return k ? parse_weak(h, t, k, s, n) : HDR_BAD;
+}
+
+/* Neither time nor event: [comm] pid [cpu] [period] [frame], [comm] frame, or comm alone. */
+static int parse_weak(hdr *h, const tok *t, size_t k, const char *s, size_t n)
+{
+    const char *end = s + n;
     size_t p = 0;
     while (p < k && !is_pid_tok(&t[p]) && t[p].p[0] != '(')
         p++;
