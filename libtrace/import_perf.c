@@ -381,7 +381,7 @@ typedef struct pstate {
     char path[1024];         /* the current frame's module path */
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
-    int timed, untimed;
+    uint64_t timed, untimed;
     hdr h;
     uint64_t samples, bad_lines, bad_first;
     char bad_example[160];
@@ -1008,9 +1008,13 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
         if (rc || (rc = perf_line(&st, line, n, lineno, &skipping, err)))
             break;
     }
-    if (!rc && st.timed && st.untimed)
-        tt_stats_add(stats, "perf_some_timestamps", st.file, TT_SEV_WARN, (int64_t)st.untimed,
-                     "some samples have no time field: the input is read without times");
+    if (!rc && st.timed && st.untimed) {
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s: %llu of %llu samples have no time field: the input is read "
+                 "without times (no slices)", st.file, (unsigned long long)st.untimed,
+                 (unsigned long long)(st.timed + st.untimed));
+        tt_stats_add(stats, "perf_some_timestamps", st.file, TT_SEV_WARN, (int64_t)st.untimed, ex);
+    }
     if (!rc && st.samples == 0) {
         if (st.bad_lines)
             rc = tt_error_set(err, TT_EFORMAT, st.file, TT_LOC_LINE, st.bad_first,
