@@ -648,6 +648,8 @@ static int finish_block(pstate *st, tt_error *err, uint64_t lineno)
                      "a stack deeper than 4096 frames was skipped");
         return 0;
     }
+    if (!st->want.data && tt_buf_put(&st->want, "", 0))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     uint32_t *f = st->frames.data;
     for (size_t i = 0; i < n / 2; i++) { /* leaf first -> root first */
         uint32_t t = f[i];
@@ -776,6 +778,10 @@ static int start_block(pstate *st, const hdr *h, int kind, uint64_t lineno)
     tt_profile_meta *m = tt_profile_meta_get(st->p);
     const char *ev = h->event.p ? h->event.p : "";
     size_t evn = event_base(ev, h->event.n);
+    if (!st->want.data && h->comm_only) {
+        st->keep = 1; /* a lone word decides nothing until frames follow it */
+        return 0;
+    }
     if (!st->want.data) {
         const char *w = st->o->event ? st->o->event : ev;
         size_t wn = st->o->event ? event_base(w, strlen(w)) : evn;

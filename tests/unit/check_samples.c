@@ -518,6 +518,12 @@ START_TEST(perf_layouts)
     ck_assert_int_eq(w->count, 1);
     ck_assert_ptr_nonnull(strstr(w->example, "t.txt:4:"));
     tt_profile_free(p);
+    /* a lone word before the first sample decides no event */
+    ck_assert_int_eq(import_text(tt_perf_import, "hello\n\na 1 1.0: 1 cycles:\n\t7f0010 x (/x)\n\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 1);
+    ck_assert_str_eq(tt_profile_meta_get(p)->event, "cycles");
+    tt_profile_free(p);
     /* only -F ip,sym with call graphs: an empty header line, then the chain */
     ck_assert_int_eq(import_text(tt_perf_import, "\n\t5011 f\n\t5000 g\n\n\n\t5011 f\n\n", &p,
                                  st, &err), 0);
