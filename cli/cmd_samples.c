@@ -489,6 +489,10 @@ static void header(sctx *c, char **files, size_t n)
         tt_jsonw_str(&c->w, m->clock);
         tt_jsonw_key(&c->w, "event");
         tt_jsonw_str(&c->w, m->event);
+        if (m->event_variants) {
+            tt_jsonw_key(&c->w, "event_variants");
+            tt_jsonw_str(&c->w, m->event_variants);
+        }
         tt_jsonw_key(&c->w, "process");
         tt_jsonw_str(&c->w, m->process);
         tt_jsonw_key(&c->w, "pid");
@@ -511,9 +515,12 @@ static void header(sctx *c, char **files, size_t n)
     tt_buf_printf(&c->b, " (%s", m->source_format);
     if (m->event)
         tt_buf_printf(&c->b, ", event %s", m->event);
-    tt_buf_printf(&c->b, ", clock %s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n",
-                  m->clock, tt_profile_nsamples(c->p), tt_profile_nthreads(c->p),
-                  tt_profile_nframes(c->p), tt_profile_ncallsites(c->p));
+    if (m->event_variants)
+        tt_buf_printf(&c->b, " (written %s)", m->event_variants);
+    tt_buf_printf(&c->b, ", clock %s%s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n",
+                  m->clock, m->timeless ? ", no timestamps: no slices" : "",
+                  tt_profile_nsamples(c->p), tt_profile_nthreads(c->p), tt_profile_nframes(c->p),
+                  tt_profile_ncallsites(c->p));
     static const char *const what[] = {
         "the number of samples (a merged run counts the samples it merged)",
         "wall time in ns, each run of samples up to the midpoints to its neighbours",

@@ -246,20 +246,26 @@ static int is_int_token(const char *s, size_t n)
     return 1;
 }
 
-/* A perf script header: some ":" preceded by "<digits>.<digits>". */
-static int perf_header(const char *s, size_t n)
+/* The meaningful line after p[e] (a '\n' or the end), for perf's two-line shapes. */
+static const char *line_after(const unsigned char *p, size_t n, size_t e, size_t *ln)
 {
-    for (size_t j = 0; j < n; j++) {
-        if (s[j] != ':')
-            continue;
-        size_t b = j;
-        while (b > 0 && s[b - 1] != ' ' && s[b - 1] != '\t')
-            b--;
-        int64_t ns;
-        if (!tt_perf_parse_ts(s + b, j - b, &ns, NULL))
-            return 1;
+    for (size_t i = e + 1; i < n;) {
+        size_t j = i;
+        while (j < n && p[j] != '\n')
+            j++;
+        const char *s = (const char *)p + i;
+        size_t k = j - i, t = 0;
+        while (t < k && (s[t] == ' ' || s[t] == '\t' || s[t] == '\r'))
+            t++;
+        if (t < k && (j < n || n < 4096)) {
+            *ln = k;
+            return s;
+        }
+        if (t < k)
+            return NULL;
+        i = j + 1;
     }
-    return 0;
+    return NULL;
 }
 
 int tt_samples_detect(const unsigned char *p, size_t n)
@@ -288,7 +294,9 @@ int tt_samples_detect(const unsigned char *p, size_t n)
         if (ln && s[0] != '#') {
             if (s[0] == '{')
                 return TT_SKIND_JSONL;
-            if (perf_header(s, ln))
+            size_t nn = 0;
+            const char *raw = (const char *)p + i, *nx = line_after(p, n, e, &nn);
+            if (tt__perf_detect(raw, e - i, nx, nn))
                 return TT_SKIND_PERF;
             if (is_int_token(s, ln))
                 return TT_SKIND_BEAT;

@@ -123,6 +123,21 @@ int tt_thread_intern(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid
     return 0;
 }
 
+int tt_thread_add(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, int64_t tid,
+                  int tid_bits)
+{
+    if (p->finished)
+        return TT_EINVAL;
+    if (p->threads.len >= TT_NONE - 1)
+        return TT_ELIMIT;
+    tt_thread t = {.utid = (uint32_t)p->threads.len, .source = source, .pid = pid, .tid = tid,
+                   .tid_bits = tid_bits};
+    if (!tt_vec_push(&p->threads, &t))
+        return TT_ENOMEM;
+    *utid = t.utid;
+    return 0;
+}
+
 int tt_thread_set_name(tt_profile *p, uint32_t utid, const char *name, size_t n, int keep_first)
 {
     tt_thread *t = &TT_VEC_AT(&p->threads, tt_thread, utid);

@@ -1108,10 +1108,12 @@ typedef struct tt_profile_meta {
     const char *source_format; /* 'btrace','perf_script','folded','tt_samples','matrix_beat' */
     const char *clock;         /* 'boottime','monotonic','realtime','relative','unknown' */
     const char *process;       /* NULL = unknown */
-    const char *event;         /* perf event kept, or NULL */
+    const char *event;         /* perf event kept, without modifiers ("cycles"), or NULL */
+    const char *event_variants; /* its spellings in the input when they differ from event
+                                 * ("cycles:u, cycles:ppp, cycles"), or NULL */
     int64_t pid;               /* -1 = unknown */
     int64_t interval_ns;       /* 0 = unknown */
-    int timeless;              /* folded: no times, slices cannot be built */
+    int timeless;              /* folded, perf without times: slices cannot be built */
     int truncated;             /* the input ended early: open slices are `truncated` */
     int ambiguous_ts;          /* old simpleperf fractions: slices are unreliable */
     int runs;                  /* every sample is a stored run (a database's sample row): runs
@@ -1139,6 +1141,10 @@ int tt_callsite_child(tt_profile *p, uint32_t *id, uint32_t parent, uint32_t fra
 /* Thread handle for (source, pid, tid); pid -1 = unknown. */
 int tt_thread_intern(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, int64_t tid,
                      int tid_bits);
+/* Appends a new thread row for (source, pid, tid) even when one exists: perf gives a thread
+ * renamed by exec or prctl a row per name. Interning keeps finding the first row. */
+int tt_thread_add(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, int64_t tid,
+                  int tid_bits);
 /* Sets a thread's name (copied); the last name wins unless keep_first. 1 if a different
  * name was already set. */
 int tt_thread_set_name(tt_profile *p, uint32_t utid, const char *name, size_t n, int keep_first);

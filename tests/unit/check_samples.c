@@ -417,6 +417,143 @@ START_TEST(perf_reader)
 }
 END_TEST
 
+static const tt_stat *stat_named(const tt_stats *st, const char *name)
+{
+    for (size_t i = 0; i < tt_stats_count(st); i++)
+        if (!strcmp(tt_stats_get(st, i)->name, name))
+            return tt_stats_get(st, i);
+    return NULL;
+}
+
+static const char *leaf_name(tt_profile *p, uint32_t i)
+{
+    uint32_t fr[64];
+    size_t n = tt_callsite_frames(p, tt_profile_sample(p, i)->callsite, fr, 64);
+    return tt_profile_frame(p, fr[n - 1])->name;
+}
+
+/* Issue 11 items 1-5: every header layout perf script writes, by shape */
+START_TEST(perf_layouts)
+{
+    tt_profile *p;
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    /* 1: no time (perf 3.x, -F comm,pid,event,ip,sym,dso): a profile without timestamps */
+    ck_assert_int_eq(import_text(tt_perf_import,
+                                 "func_ab 15294 cpu-clock:\n"
+                                 "      7f1e2215d058 func_b (/tmp/ab)\n"
+                                 "      7f1e2215d000 func_a (/tmp/ab)\n\n"
+                                 "java  3244 cpu-clock:\n"
+                                 "\t7f1e2215d100 Interpreter ([unknown])\n\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    ck_assert(tt_profile_meta_get(p)->timeless);
+    ck_assert_str_eq(tt_profile_meta_get(p)->event, "cpu-clock");
+    ck_assert_str_eq(tt_profile_thread(p, 0)->name, "func_ab");
+    ck_assert_int_eq(tt_profile_thread(p, 0)->tid, 15294);
+    ck_assert_str_eq(tt_profile_thread(p, 1)->name, "java");
+    ck_assert_str_eq(leaf_name(p, 0), "func_b");
+    ck_assert_ptr_nonnull(stat_named(st, "perf_no_timestamps"));
+    tt_profile_free(p);
+    /* 2: one-line samples (no -g) with comm padded to 16 columns; a +srcline line after one;
+     * a comm that is all hex digits */
+    ck_assert_int_eq(import_text(tt_perf_import,
+                                 "           false 39654 19115.489719:          1 cycles:      "
+                                 "7fa68b1f2d84 _dl_start+0x4 (/usr/lib/ld-2.31.so)\n"
+                                 "  rtld.c:512\n"
+                                 "              cc 39655 19115.489720:          1 cycles:      "
+                                 "7fa68b1f2d90 main+0x10 (/usr/bin/cc)\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    ck_assert(!tt_profile_meta_get(p)->timeless);
+    ck_assert_str_eq(leaf_name(p, 0), "_dl_start");
+    uint32_t fr[8];
+    tt_callsite_frames(p, tt_profile_sample(p, 0)->callsite, fr, 8);
+    ck_assert_str_eq(tt_profile_frame(p, fr[0])->file, "rtld.c");
+    ck_assert_str_eq(tt_profile_thread(p, 1)->name, "cc");
+    ck_assert_str_eq(leaf_name(p, 1), "main");
+    tt_profile_free(p);
+    /* 3: exec renames the thread: each sample keeps the comm it was recorded with */
+    ck_assert_int_eq(import_text(tt_perf_import,
+                                 "perf 47119 1.000000: 1 cycles:\n\tffff do_lookup_x (/l)\n\n"
+                                 "sleep 47119 1.000100: 1 cycles:\n\tfff0 main (/s)\n\n"
+                                 "sleep 47119 1.000200: 1 cycles:\n\tfff0 main (/s)\n\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nthreads(p), 2);
+    ck_assert_str_eq(tt_profile_thread(p, 0)->name, "perf");
+    ck_assert_str_eq(tt_profile_thread(p, 1)->name, "sleep");
+    ck_assert_int_eq(tt_profile_thread(p, 1)->tid, 47119);
+    ck_assert_uint_eq(tt_profile_sample(p, 0)->utid, 0);
+    ck_assert_uint_eq(tt_profile_sample(p, 2)->utid, 1);
+    tt_profile_free(p);
+    /* 4: modifiers: one event */
+    ck_assert_int_eq(import_text(tt_perf_import,
+                                 "a 1 1.0: 1 cycles:u:\n\tf1 x (/a)\n\n"
+                                 "a 1 1.1: 1 cycles:ppp:\n\tf1 x (/a)\n\n"
+                                 "a 1 1.2: 1 cycles:\n\tf1 x (/a)\n\n"
+                                 "a 1 1.3: 1 instructions:u:\n\tf1 x (/a)\n\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 3);
+    ck_assert_str_eq(tt_profile_meta_get(p)->event, "cycles");
+    ck_assert_str_eq(tt_profile_meta_get(p)->event_variants, "cycles:u, cycles:ppp, cycles");
+    tt_profile_free(p);
+    /* 5: a line inside a stack that is no frame; frames with short addresses, no indentation
+     * or an empty symbol; srcline "dso[offset]" lines */
+    tt_stats_free(st);
+    st = tt_stats_new();
+    ck_assert_int_eq(import_text(tt_perf_import,
+                                 "a 1/1 [000] 1.0: 1 cpu-clock:\n"
+                                 "\t7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)\n"
+                                 "  libc-2.15.so[1d058]\n"
+                                 "THIS_IS_A_WEIRD_LINE\n"
+                                 "  [kernel.kallsyms][ffffffff813a4413]\n"
+                                 "4005d0 main (/a)\n"
+                                 "\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 1);
+    ck_assert_uint_eq(tt_profile_callsite(p, tt_profile_sample(p, 0)->callsite)->depth, 1);
+    ck_assert_str_eq(leaf_name(p, 0), "[unknown] libc-2.15.so");
+    const tt_stat *w = stat_named(st, "perf_not_a_frame");
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(w->count, 1);
+    ck_assert_ptr_nonnull(strstr(w->example, "t.txt:4:"));
+    tt_profile_free(p);
+    /* a lone word before the first sample decides no event */
+    ck_assert_int_eq(import_text(tt_perf_import, "hello\n\na 1 1.0: 1 cycles:\n\t7f0010 x (/x)\n\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 1);
+    ck_assert_str_eq(tt_profile_meta_get(p)->event, "cycles");
+    tt_profile_free(p);
+    /* only -F ip,sym with call graphs: an empty header line, then the chain */
+    ck_assert_int_eq(import_text(tt_perf_import, "\n\t5011 f\n\t5000 g\n\n\n\t5011 f\n\n", &p,
+                                 st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    ck_assert_str_eq(leaf_name(p, 0), "f");
+    tt_profile_free(p);
+    /* and without call graphs: one sample a line */
+    ck_assert_int_eq(import_text(tt_perf_import, "  5011 f\n  5000 g\n", &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    tt_profile_free(p);
+    /* -F comm,tid,ip,sym without call graphs */
+    ck_assert_int_eq(import_text(tt_perf_import, "  sh 28589  7feb52015588 f\n  sh 28589  5011 g\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    ck_assert_str_eq(leaf_name(p, 1), "g");
+    ck_assert_int_eq(tt_profile_thread(p, 0)->tid, 28589);
+    tt_profile_free(p);
+    /* -F comm,ip,sym,dso without call graphs: no tid, the comm before the address */
+    ck_assert_int_eq(import_text(tt_perf_import,
+                                 "              sh      7feb52015588 f (/lib/c.so)\n"
+                                 "              sh      55a4a5189022 [unknown] (/bin/dash)\n",
+                                 &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    ck_assert_str_eq(tt_profile_thread(p, 0)->name, "sh");
+    ck_assert_str_eq(leaf_name(p, 1), "[unknown] dash");
+    tt_profile_free(p);
+    tt_stats_free(st);
+}
+END_TEST
+
 START_TEST(folded_reader)
 {
     tt_profile *p;
@@ -770,6 +907,31 @@ START_TEST(detect)
     ck_assert_int_eq(tt_samples_detect((const unsigned char *)"a;b 3\n", 6), TT_SKIND_FOLDED);
     ck_assert_int_eq(tt_samples_detect((const unsigned char *)"{\"a\":1}\n", 8), TT_SKIND_JSONL);
     ck_assert_int_eq(tt_samples_detect((const unsigned char *)"hello\n", 6), TT_SKIND_UNKNOWN);
+    static const char *const perf_shapes[] = {
+        "func_ab 15294 cpu-clock:\n", "java  3244 cpu-clock:\n\t7f00 f (/a)\n",
+        "           false 39654 19115.489719:          1 cycles:      7fa68b1f2d84 _dl_start+0x4 "
+        "(/usr/lib/ld-2.31.so)\n",
+        "sh 22732\n\t5011 [unknown] (/usr/bin/dash)\n", "\n\t5011 [unknown]\n",
+        "  sh 28589  7feb52015588 f\n  sh 28589  7feb5201 g\n",
+        "cpu-clock:      7feb52015588 f\ncpu-clock:      7feb5200a14b g\n"};
+    for (size_t i = 0; i < sizeof perf_shapes / sizeof perf_shapes[0]; i++)
+        ck_assert_int_eq(tt_samples_detect((const unsigned char *)perf_shapes[i],
+                                           strlen(perf_shapes[i])), TT_SKIND_PERF);
+    ck_assert_int_eq(tt_samples_detect((const unsigned char *)"main;a;b 10 12\nmain;d 0 7\n", 26),
+                     TT_SKIND_FOLDED);
+    ck_assert_int_eq(tt_samples_detect((const unsigned char *)"main 12\nab 3\n", 13),
+                     TT_SKIND_FOLDED);
+    /* not perf: a ProGuard class line, dumpsys and am output, method-beat words, a script */
+    static const char *const not_perf[] = {
+        "com.example.Foo -> a.a:\n    void bar() -> a\n",
+        "Applications Graphics Acceleration Info:\nUptime: 30918925 Realtime: 30918925\n",
+        "Stopping: com.example.shop\nStarting: Intent { act=x }\n",
+        "1275433488225358\n1266637395203150\n",
+        /* a shell script: "cd" is hex digits, but an unindented frame needs a real address */
+        "set -eu\ncd \"$(dirname \"$0\")\"\ngcc -O2 -o a a.c\n"};
+    for (size_t i = 0; i < sizeof not_perf / sizeof not_perf[0]; i++)
+        ck_assert_int_ne(tt_samples_detect((const unsigned char *)not_perf[i], strlen(not_perf[i])),
+                         TT_SKIND_PERF);
 }
 END_TEST
 
@@ -872,6 +1034,7 @@ static Suite *suite(void)
     tcase_add_test(tc, max_gap_and_marks);
     tcase_add_test(tc, interval_ownership);
     tcase_add_test(tc, perf_reader);
+    tcase_add_test(tc, perf_layouts);
     tcase_add_test(tc, folded_reader);
     tcase_add_test(tc, jsonl_reader);
     tcase_add_test(tc, btrace_reader);

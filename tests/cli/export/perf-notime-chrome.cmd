@@ -1,0 +1,1 @@
+tracetool export --format chrome perf-notime.txt

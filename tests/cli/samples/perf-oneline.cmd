@@ -1,0 +1,1 @@
+tracetool samples --top 3 perf-oneline.txt
