@@ -130,7 +130,7 @@ check-layers:
 	@sh scripts/check-layers.sh
 
 check-headers:
-	@for h in libtrace/tt.h $(wildcard libsym/tsym.h sqlite/tdb.h); do \
+	@for h in libtrace/tt.h libtrace/tt_checked.h $(wildcard libsym/tsym.h sqlite/tdb.h); do \
 		echo "#include \"$$h\"" | $(CC) $(CSTD) $(WARN) $(PKG_CFLAGS) $(DWARF_CFLAGS) -I. -x c -fsyntax-only - \
 		|| { echo "check-headers: $$h does not compile alone"; exit 1; }; done
 
