@@ -640,6 +640,34 @@ static int load_units(cu_state *s)
     return 0;
 }
 
+/* Indexes every unit of an open dbg; secs (opened or not: have_secs) feeds line.c. */
+static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, tsym__dsecs *secs, int have_secs,
+                    const char *secs_msg, const char *path, tt_error *err)
+{
+    cu_state s = {.dbg = dbg, .ix = ix, .secs = *secs, .have_secs = have_secs};
+    tt_vec_init(&s.infos, sizeof(name_info));
+    tt_vec_init(&s.stack, sizeof(walk_frame));
+    tsym__lhdr_init(&s.lh);
+    /* compilers spend 2-4 bytes of line program per row: one allocation up front, the
+     * pages are touched only as rows arrive; when it fails the rows grow as they come */
+    if (have_secs)
+        (void)tt_vec_reserve(&ix->rows, ix->rows.len + s.secs.size[TSYM_DS_LINE] / 2);
+    if (secs_msg)
+        snprintf(s.msg, sizeof s.msg, "%.190s", secs_msg);
+    int rc = load_units(&s);
+    *secs = s.secs;
+    tsym__lhdr_free(&s.lh);
+    tt_vec_free(&s.infos);
+    tt_vec_free(&s.stack);
+    tsym__map_free(&s.names);
+    free(s.files);
+    if (rc)
+        return tt_error_set(err, rc, path, TT_LOC_NONE, 0, "out of memory");
+    if (s.msg[0])
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", s.msg);
+    return 0;
+}
+
 int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
 {
     Dwarf_Debug dbg = NULL;
@@ -657,34 +685,112 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
             dwarf_dealloc_error(dbg, e);
         return rc;
     }
-    cu_state s = {.dbg = dbg, .ix = ix};
-    tt_vec_init(&s.infos, sizeof(name_info));
-    tt_vec_init(&s.stack, sizeof(walk_frame));
-    tsym__lhdr_init(&s.lh);
     tt_error serr = {0};
-    int rc = tsym__dsecs_open(&s.secs, path, &serr);
-    s.have_secs = rc == 0;
-    /* compilers spend 2-4 bytes of line program per row: one allocation up front, the
-     * pages are touched only as rows arrive; when it fails the rows grow as they come */
-    if (!rc)
-        (void)tt_vec_reserve(&ix->rows, ix->rows.len + s.secs.size[TSYM_DS_LINE] / 2);
-    if (rc && rc != TT_ENOMEM)
-        snprintf(s.msg, sizeof s.msg, "%.190s", serr.msg);
-    if (rc != TT_ENOMEM)
-        rc = load_units(&s);
-    tsym__dsecs_close(&s.secs);
-    tsym__lhdr_free(&s.lh);
-    tt_vec_free(&s.infos);
-    tt_vec_free(&s.stack);
-    tsym__map_free(&s.names);
-    free(s.files);
+    tsym__dsecs secs;
+    int rc = tsym__dsecs_open(&secs, path, &serr);
+    if (rc == TT_ENOMEM)
+        rc = tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    else
+        rc = load_dbg(ix, dbg, &secs, rc == 0, rc ? serr.msg : NULL, path, err);
+    tsym__dsecs_close(&secs);
     if (dwarf_finish(dbg, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
-    if (rc)
-        return tt_error_set(err, rc, path, TT_LOC_NONE, 0, "out of memory");
-    if (s.msg[0])
-        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", s.msg);
-    return 0;
+    return rc;
+}
+
+/* ---- libdwarf's object-access interface over sections in memory (spec/ios.md 6.2):
+ * index 0 is an empty dummy, the DWARF sections are 1..n ---- */
+
+typedef struct osects {
+    const tsym__osect *s;
+    size_t n;
+    unsigned ptr_size;
+} osects;
+
+static int os_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *out, int *errc)
+{
+    const osects *o = obj;
+    (void)errc;
+    memset(out, 0, sizeof *out);
+    if (i > o->n)
+        return DW_DLV_NO_ENTRY;
+    if (i == 0) {
+        out->name = "";
+        return DW_DLV_OK;
+    }
+    out->addr = o->s[i - 1].addr;
+    out->size = o->s[i - 1].size;
+    out->name = o->s[i - 1].name;
+    return DW_DLV_OK;
+}
+
+static Dwarf_Endianness os_order(void *obj)
+{
+    (void)obj;
+    return DW_OBJECT_LSB;
+}
+
+static Dwarf_Small os_length(void *obj)
+{
+    (void)obj;
+    return 4;
+}
+
+static Dwarf_Small os_pointer(void *obj) { return (Dwarf_Small)((const osects *)obj)->ptr_size; }
+
+static Dwarf_Unsigned os_count(void *obj) { return ((const osects *)obj)->n + 1; }
+
+static int os_load(void *obj, Dwarf_Half i, Dwarf_Small **data, int *errc)
+{
+    const osects *o = obj;
+    (void)errc;
+    if (i == 0 || i > o->n)
+        return DW_DLV_NO_ENTRY;
+    /* libdwarf only reads sections it does not relocate (relocate_a_section is NULL) */
+    *data = (Dwarf_Small *)(uintptr_t)o->s[i - 1].data;
+    return DW_DLV_OK;
+}
+
+static const Dwarf_Obj_Access_Methods os_methods = {os_info,  os_order, os_length, os_pointer,
+                                                   os_count, os_load,  NULL};
+
+int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n,
+                              unsigned ptr_size, const char *label, tt_error *err)
+{
+    static const char *const line_names[TSYM_DS_N] = {".debug_line", ".debug_line_str",
+                                                      ".debug_str", ".debug_str_offsets"};
+    tsym__dsecs ls;
+    memset(&ls, 0, sizeof ls);
+    ls.fd_ = -1;
+    int have_info = 0;
+    for (size_t i = 0; i < n; i++) {
+        have_info |= !strcmp(secs[i].name, ".debug_info") && secs[i].size;
+        for (int k = 0; k < TSYM_DS_N; k++)
+            if (!strcmp(secs[i].name, line_names[k])) {
+                ls.data[k] = secs[i].data;
+                ls.size[k] = (size_t)secs[i].size;
+            }
+    }
+    if (!have_info)
+        return 0;
+    osects o = {secs, n, ptr_size};
+    Dwarf_Obj_Access_Interface iface = {&o, &os_methods};
+    Dwarf_Debug dbg = NULL;
+    Dwarf_Error e = NULL;
+    int res = dwarf_object_init_b(&iface, NULL, NULL, DW_GROUPNUMBER_ANY, &dbg, &e);
+    if (res == DW_DLV_NO_ENTRY)
+        return 0;
+    if (res != DW_DLV_OK) {
+        int rc = tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0, "DWARF: %s",
+                              e ? dwarf_errmsg(e) : "cannot open");
+        if (e)
+            dwarf_dealloc_error(dbg, e);
+        return rc;
+    }
+    int rc = load_dbg(ix, dbg, &ls, ls.size[TSYM_DS_LINE] > 0, NULL, label, err);
+    if (dwarf_object_finish(dbg, &e) != DW_DLV_OK && e)
+        dwarf_dealloc_error(NULL, e);
+    return rc;
 }
 
 int tsym_init(void)
