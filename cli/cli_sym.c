@@ -31,6 +31,14 @@ int cli_sym_opt(cli_sym_opts *o, int c, const char *arg)
         o->dirs[o->n_dirs++] = arg;
         return 1;
     }
+    if (c == CLI_SYM_O_DSYM) {
+        if (o->n_dsyms == CLI_SYM_MAX) {
+            cli_errorf("too many --dsym options (at most %d)", CLI_SYM_MAX);
+            return -1;
+        }
+        o->dsyms[o->n_dsyms++] = arg;
+        return 1;
+    }
     return 0;
 }
 
@@ -80,6 +88,11 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
         cli_sym_close(s);
         return cli_err(&err);
     }
+    for (size_t i = 0; i < o->n_dsyms; i++)
+        if (tsym_store_add_dsym(s->store, o->dsyms[i], &err)) {
+            cli_sym_close(s);
+            return cli_err(&err);
+        }
     for (size_t i = 0; i < o->n_exes; i++) {
         int fresh;
         tsym_module *m;

@@ -73,8 +73,8 @@ int tsym__macho_magic(const unsigned char *p, size_t n)
     if (n < 8)
         return 0;
     uint32_t l = le32(p), b = be32(p);
-    if (l == MH_MAGIC || l == MH_MAGIC_64)
-        return 1;
+    if (l == MH_MAGIC || l == MH_MAGIC_64 || l == MH_CIGAM || l == MH_CIGAM_64)
+        return 1; /* big-endian files are recognised to be refused clearly */
     /* 0xCAFEBABE is also a Java class file: a fat file has at most 64 slices */
     return (b == FAT_MAGIC || b == FAT_MAGIC_64) && be32(p + 4) >= 1 && be32(p + 4) <= 64;
 }
@@ -97,7 +97,8 @@ static int read_fat(tsym__macho *m, tt_error *err)
                    "file?)", "", nfat, 0, err);
     uint64_t esz = is64 ? 32 : 20;
     if (8 + nfat * esz > m->size)
-        return bad(m, 8, "%sfat header: %llu slice entries end beyond the file size 0x%llx", "",
+        return bad(m, 8, "%sfat header: %llu slice entries end beyond the file size 0x%llx (truncated, or "
+                   "a Java class file)", "",
                    nfat, m->size, err);
     m->fat = 1;
     for (uint32_t i = 0; i < nfat; i++) {
@@ -586,8 +587,9 @@ int tsym__macho_file(const char *path)
 int tsym__macho_split(char *file, size_t fcap, char *arch, size_t acap, const char *path)
 {
     arch[0] = 0;
-    if (tsym__macho_file(path)) {
-        snprintf(file, fcap, "%s", path);
+    char f[4096];
+    if (!tsym_dsym_file(f, sizeof f, path) && tsym__macho_file(f)) {
+        snprintf(file, fcap, "%s", f);
         return 1;
     }
     const char *c = strrchr(path, ':');

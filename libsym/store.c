@@ -724,8 +724,13 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
+static int add_macho(char *dest, size_t cap, const char *dir, const char *file, tt_error *err);
+
 int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt_error *err)
 {
+    char f[4096];
+    if (!tsym_dsym_file(f, sizeof f, file) && tsym__macho_file(f))
+        return add_macho(dest, cap, dir, file, err);
     tsym__elf e;
     int rc = tsym__elf_read(&e, NULL, 0, file, err);
     if (rc)
@@ -743,4 +748,79 @@ int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt
     if (link(file, dest) == 0 || copy_file(file, dest) == 0)
         return 0;
     return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "%s", strerror(errno));
+}
+
+int tsym_store_add_dsym(tsym_store *s, const char *arg, tt_error *err)
+{
+    const char *path = arg, *eq = strchr(arg, '=');
+    struct stat st;
+    if (eq && eq != arg && stat(arg, &st) != 0)
+        path = eq + 1; /* NAME=PATH */
+    if (stat(path, &st) != 0)
+        return tt_error_set(err, TT_ENOTFOUND, path, TT_LOC_NONE, 0, "%s", strerror(errno));
+    char **nd = realloc(s->dsyms, (s->n_dsyms + 1) * sizeof *nd);
+    if (!nd)
+        return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    s->dsyms = nd;
+    if (!(nd[s->n_dsyms] = dup_str(path)))
+        return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    s->n_dsyms++;
+    s->scanned_done = 0;
+    for (size_t i = 0; i < s->files.len; i++)
+        free(TT_VEC_AT(&s->files, scanned, i).path);
+    s->files.len = 0;
+    for (size_t i = 0; i < s->dfiles.len; i++)
+        free(TT_VEC_AT(&s->dfiles, scanned, i).path);
+    s->dfiles.len = 0;
+    return 0;
+}
+
+int tsym_store_macho_path(char *dest, size_t cap, const char *dir, const char *uuid)
+{
+    return strlen(uuid) == 32 && store_layout_file(dest, cap, dir, uuid) ? 0 : TT_EINVAL;
+}
+
+/* Writes each slice with a UUID to DIR/uuid/aa/rest.macho, once per UUID (spec/ios.md 8.2) */
+static int add_macho(char *dest, size_t cap, const char *dir, const char *file, tt_error *err)
+{
+    char f[4096];
+    if (tsym_dsym_file(f, sizeof f, file))
+        return tt_error_set(err, TT_ENOTFOUND, file, TT_LOC_NONE, 0, "no such file");
+    tsym__macho m;
+    int rc = tsym__macho_open(&m, f, err);
+    dest[0] = 0;
+    for (size_t i = 0; !rc && i < m.n_slices; i++) {
+        if ((rc = tsym__macho_select(&m, i, err)))
+            break;
+        if (!m.uuid[0])
+            continue;
+        char p[4200];
+        store_layout_file(p, sizeof p, dir, m.uuid);
+        if (!dest[0])
+            snprintf(dest, cap, "%s", p);
+        if (is_file(p))
+            continue; /* written once per UUID */
+        char *slash = strrchr(p, '/');
+        *slash = 0;
+        if (mkdirs(p)) {
+            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
+            break;
+        }
+        *slash = '/';
+        int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0 || write(fd, m.p, (size_t)m.n) != (ssize_t)m.n) {
+            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            unlink(p);
+            break;
+        }
+        if (close(fd))
+            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
+    }
+    tsym__macho_close(&m);
+    if (!rc && !dest[0])
+        rc = tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0,
+                          "no LC_UUID: cannot be stored by UUID");
+    return rc;
 }

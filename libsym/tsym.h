@@ -146,8 +146,17 @@ void tsym_store_free(tsym_store *s);
 int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
                    const char *build_id, tt_error *err);
 
+/* --dsym PATH (spec/ios.md 8.2): a .dSYM bundle, its DWARF file or a directory of them,
+ * searched before the stores for Mach-O UUIDs; "NAME=PATH" is accepted, NAME is not used
+ * yet. TT_ENOTFOUND when PATH does not exist. */
+int tsym_store_add_dsym(tsym_store *s, const char *path, tt_error *err);
+/* The store file of a Mach-O slice: DIR/uuid/<aa>/<rest>.macho. 0 or TT_EINVAL. */
+int tsym_store_macho_path(char *dest, size_t cap, const char *dir, const char *uuid);
+
 /* Copies (or hard-links) an ELF file into DIR/.build-id/xx/rest[.debug] (spec 4.2); the
- * ".debug" name is used for files with DWARF. dest (cap bytes) receives the path. */
+ * ".debug" name is used for files with DWARF. dest (cap bytes) receives the path. A Mach-O
+ * file or .dSYM bundle is written slice by slice to tsym_store_macho_path (once per UUID;
+ * dest is the first slice's path). */
 int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt_error *err);
 
 /* ---- input line parsers (parse_tombstone.c, parse_addr.c; spec 7) ---- */

@@ -68,3 +68,20 @@ cd "$dst"
 llvm-nm-14 -n app > app.nm
 llvm-nm-14 -n Kit > Kit.nm
 llvm-nm-14 -n m5.elf > m5.nm
+# every instruction of __text, and llvm-symbolizer-14's answers for them (the goldens)
+addrs() { # FILE [ARCH]: one vmaddr per 4 bytes of __text
+    llvm-objdump-14 -h ${2:+--arch=$2} "$1" | awk '$2=="__text"{print $3, $4}' |
+        { read -r size vma; python3 -c "import sys; s,v=int(sys.argv[1],16),int(sys.argv[2],16); print(' '.join(hex(a) for a in range(v, v+s, 4)))" "$size" "$vma"; }
+}
+addrs app > app.addrs
+addrs Kit > Kit.addrs
+addrs fat x86_64 > appx.addrs
+addrs single > single.addrs
+printf '0x1000103a0 0x1000103a8 0x1000103b0 0x1000103c0 0x1000103d0 0x1000103e0 0x1000103e4 0x1000103f0\n' > d5.addrs
+orc() { llvm-symbolizer-14 --inlining -C --output-style=JSON "$@"; }
+orc --obj=app $(cat app.addrs) > app.oracle.json
+orc --obj=Kit --dsym-hint=Kit.framework.dSYM $(cat Kit.addrs) > Kit.oracle.json
+orc --obj=fat:x86_64 $(cat appx.addrs) > appx.oracle.json
+orc --obj=fat:arm64 $(cat app.addrs) > fat-arm64.oracle.json
+orc --obj=single $(cat single.addrs) > single.oracle.json
+orc --obj=m5.elf $(cat d5.addrs) > d5.oracle.json
