@@ -558,7 +558,9 @@ static int search_module(tsym_module **out, tsym_store *s, const char *path, con
         scan_stores(s);
         for (size_t i = 0; i < s->files.len && !local; i++) {
             const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
-            if (!strcmp(f->base, base_name(path)))
+            if (!strcmp(f->base, base_name(path)) && f->macho)
+                return search_macho(out, s, NULL, f->build_id, err); /* by its UUID */
+            if (!strcmp(f->base, base_name(path)) && !f->macho)
                 local = f->path;
         }
         if (!local) {
@@ -798,8 +800,12 @@ static int add_macho(char *dest, size_t cap, const char *dir, const char *file, 
         store_layout_file(p, sizeof p, dir, m.uuid);
         if (!dest[0])
             snprintf(dest, cap, "%s", p);
-        if (is_file(p))
-            continue; /* written once per UUID */
+        tsym_macho_slice old[TSYM_MACHO_MAX_SLICES];
+        size_t n_old = 0;
+        tt_error oe;
+        if (is_file(p) && (!m.has_dwarf ||
+                           (!tsym_macho_slices(old, 1, &n_old, p, &oe) && old[0].has_dwarf)))
+            continue; /* written once per UUID; a dSYM slice replaces a binary */
         char *slash = strrchr(p, '/');
         *slash = 0;
         if (mkdirs(p)) {
@@ -807,6 +813,7 @@ static int add_macho(char *dest, size_t cap, const char *dir, const char *file, 
             break;
         }
         *slash = '/';
+        unlink(p);
         int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0 || write(fd, m.p, (size_t)m.n) != (ssize_t)m.n) {
             rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
