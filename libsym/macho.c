@@ -499,6 +499,37 @@ static const char *const dwarf_names[][2] = {
     {"__debug_loclists", ".debug_loclists"}, {"__debug_names", ".debug_names"},
 };
 
+/* .debug_rnglists / .debug_loclists unit headers (DWARF 5, 7.28-7.29) all inside the
+ * section. libdwarf 20210528 frees memory twice when it meets a bad header while loading
+ * them (found by fuzz_macho), so such a section is not handed over. */
+static int lists_ok(const unsigned char *p, uint64_t n)
+{
+    uint64_t off = 0;
+    while (off < n) {
+        if (n - off < 12)
+            return 0;
+        uint64_t len = le32(p + off), hdr = 4;
+        if (len == 0xffffffffu) {
+            if (n - off < 20)
+                return 0;
+            len = le64(p + off + 4);
+            hdr = 12;
+        } else if (len >= 0xfffffff0u) {
+            return 0;
+        }
+        unsigned osz = hdr == 4 ? 4 : 8;
+        if (len < 8 || len > n - off - hdr)
+            return 0;
+        const unsigned char *h = p + off + hdr;
+        uint32_t version = (uint32_t)h[0] | (uint32_t)h[1] << 8, count = le32(h + 4);
+        if (version != 5 || (h[2] != 4 && h[2] != 8) || h[3] != 0 ||
+            (uint64_t)count * osz > len - 8)
+            return 0;
+        off += hdr + len;
+    }
+    return 1;
+}
+
 int tsym__macho_dwarf(tsym__index *ix, const tsym__macho *m, tt_error *err)
 {
     size_t nn = sizeof dwarf_names / sizeof dwarf_names[0];
@@ -514,6 +545,9 @@ int tsym__macho_dwarf(tsym__index *ix, const tsym__macho *m, tt_error *err)
             int dup = 0;
             for (size_t j = 0; j < n; j++)
                 dup |= secs[j].name == dwarf_names[k][1];
+            int lists = !strcmp(s->sect, "__debug_rnglists") || !strcmp(s->sect, "__debug_loclists");
+            if (lists && !lists_ok(m->p + s->offset, s->size))
+                dup = 1; /* left out: ranges and locations of this file are lost */
             if (!dup && n < nn)
                 secs[n++] = (tsym__osect){dwarf_names[k][1], s->addr, s->size, m->p + s->offset};
         }
