@@ -457,6 +457,14 @@ static int macho_known(tsym_store *s, const char *uuid)
     return 0;
 }
 
+static const char *bad_stat(const tt_error *err)
+{
+    if (err && (strstr(err->msg, "load command") || strstr(err->msg, "LC_") ||
+                strstr(err->msg, "section ")))
+        return "macho_bad_load_command";
+    return "macho_bad_header";
+}
+
 static int search_macho(tsym_module **out, tsym_store *s, const char *path, const char *bid,
                         tt_error *err)
 {
@@ -469,7 +477,7 @@ static int search_macho(tsym_module **out, tsym_store *s, const char *path, cons
         size_t n = 0;
         int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, file, err);
         if (rc) {
-            count(s, "macho_bad_header", label, err ? err->msg : NULL);
+            count(s, bad_stat(err), label, err ? err->msg : NULL);
             return rc;
         }
         int pick = -1;
@@ -522,7 +530,7 @@ static int search_macho(tsym_module **out, tsym_store *s, const char *path, cons
                                      uuid[0] ? uuid : NULL,
                                      q.mismatch[0] && !have ? q.mismatch : NULL, err);
     if (rc) {
-        count(s, "macho_bad_header", label, err ? err->msg : NULL);
+        count(s, bad_stat(err), label, err ? err->msg : NULL);
         return rc;
     }
     if (tsym_module_info_get(*out)->symtab_only)

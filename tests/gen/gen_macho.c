@@ -341,6 +341,15 @@ static void hostile(const char *dir)
     buf t = b;
     t.n = b.n - 0x100;
     save(dir, "hostile-fat-trunc.macho", &t);
+    /* fat: the second slice overlaps the first */
+    buf ov = {0};
+    put(&ov, b.p, b.n);
+    ov.p[8 + 20 + 8] = ov.p[8 + 8];
+    ov.p[8 + 20 + 9] = ov.p[8 + 9];
+    ov.p[8 + 20 + 10] = ov.p[8 + 10];
+    ov.p[8 + 20 + 11] = (unsigned char)(ov.p[8 + 11] + 0x10);
+    save(dir, "hostile-fat-overlap.macho", &ov);
+    free(ov.p);
     /* a truncated fat header: 2 slices announced, 1 entry present */
     t.n = 8 + 20;
     save(dir, "hostile-fat-header.macho", &t);
