@@ -467,6 +467,8 @@ int tsym__macho_syms(tsym__index *ix, const tsym__macho *m, tt_error *err)
             continue;
         tsym__sym s = {.lo = m->is64 ? le64(e + 8) : le32(e + 8), .file = TSYM_NONE,
                        .global = (type & N_EXT) != 0, .name_len = (uint32_t)len};
+        if (m->cputype == 12)
+            s.lo &= ~(uint64_t)1; /* 32-bit ARM: the Thumb bit */
         if (tsym__str_intern(&s.name, &ix->str, name, len) || !tt_vec_push(&ix->syms, &s))
             return tt_error_set(err, TT_ENOMEM, m->label, TT_LOC_NONE, 0, "out of memory");
     }
