@@ -35,6 +35,7 @@ struct tsym_store {
     int scanned_done;
     tt_vec files;   /* scanned, sorted by path */
     char **dsyms;   /* --dsym paths (spec/ios.md 8.2), searched first */
+    char **dsym_names; /* NAME of --dsym NAME=PATH, or NULL */
     size_t n_dsyms;
     tt_vec dfiles;  /* scanned files of the --dsym paths */
     tt_vec entries; /* entry; entries[i].key is keys' string i */
@@ -113,9 +114,12 @@ void tsym_store_free(tsym_store *s)
     for (size_t i = 0; i < s->dfiles.len; i++)
         free(TT_VEC_AT(&s->dfiles, scanned, i).path);
     tt_vec_free(&s->dfiles);
-    for (size_t i = 0; i < s->n_dsyms; i++)
+    for (size_t i = 0; i < s->n_dsyms; i++) {
         free(s->dsyms[i]);
+        free(s->dsym_names[i]);
+    }
     free(s->dsyms);
+    free(s->dsym_names);
     for (size_t i = 0; i < s->entries.len; i++) {
         entry *e = &TT_VEC_AT(&s->entries, entry, i);
         if (e->owner)
@@ -542,6 +546,13 @@ static int search_module(tsym_module **out, tsym_store *s, const char *path, con
                          tt_error *err)
 {
     char mf[4096], ma[32];
+    /* --dsym NAME=PATH binds a dSYM to an image named NAME given without UUID (spec/ios.md
+     * 4.1): the dSYM's own UUID and __TEXT are used, unverified */
+    for (size_t i = 0; path && (!bid_in || !*bid_in) && i < s->n_dsyms; i++)
+        if (s->dsym_names[i] && !strcmp(s->dsym_names[i], base_name(path))) {
+            count(s, "sym_unverified_module", path, "bound by --dsym NAME=PATH, no UUID to check");
+            return tsym__module_open_macho(out, NULL, NULL, s->dsyms[i], NULL, NULL, err);
+        }
     if ((path && tsym__macho_split(mf, sizeof mf, ma, sizeof ma, path)) ||
         (bid_in && !(path && is_file(path)) && macho_known(s, bid_in)))
         return search_macho(out, s, path, bid_in && *bid_in ? bid_in : NULL, err);
@@ -769,11 +780,25 @@ int tsym_store_add_dsym(tsym_store *s, const char *arg, tt_error *err)
     if (stat(path, &st) != 0)
         return tt_error_set(err, TT_ENOTFOUND, path, TT_LOC_NONE, 0, "%s", strerror(errno));
     char **nd = realloc(s->dsyms, (s->n_dsyms + 1) * sizeof *nd);
-    if (!nd)
+    if (nd)
+        s->dsyms = nd;
+    char **nn = nd ? realloc(s->dsym_names, (s->n_dsyms + 1) * sizeof *nn) : NULL;
+    if (!nn)
         return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
-    s->dsyms = nd;
-    if (!(nd[s->n_dsyms] = dup_str(path)))
+    s->dsym_names = nn;
+    nn[s->n_dsyms] = NULL;
+    if (path != arg) {
+        size_t k = (size_t)(path - 1 - arg);
+        if ((nn[s->n_dsyms] = malloc(k + 1))) {
+            memcpy(nn[s->n_dsyms], arg, k);
+            nn[s->n_dsyms][k] = 0;
+        }
+    }
+    if (!(nd[s->n_dsyms] = dup_str(path)) || (path != arg && !nn[s->n_dsyms])) {
+        free(nd[s->n_dsyms]);
+        free(nn[s->n_dsyms]);
         return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    }
     s->n_dsyms++;
     s->scanned_done = 0;
     for (size_t i = 0; i < s->files.len; i++)

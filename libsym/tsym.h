@@ -147,8 +147,9 @@ int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *pat
                    const char *build_id, tt_error *err);
 
 /* --dsym PATH (spec/ios.md 8.2): a .dSYM bundle, its DWARF file or a directory of them,
- * searched before the stores for Mach-O UUIDs; "NAME=PATH" is accepted, NAME is not used
- * yet. TT_ENOTFOUND when PATH does not exist. */
+ * searched before the stores for Mach-O UUIDs. "NAME=PATH" also binds the file to modules
+ * named NAME asked for without a build id (spec/ios.md 4.1; counted sym_unverified_module).
+ * TT_ENOTFOUND when PATH does not exist. */
 int tsym_store_add_dsym(tsym_store *s, const char *path, tt_error *err);
 /* The store file of a Mach-O slice: DIR/uuid/<aa>/<rest>.macho. 0 or TT_EINVAL. */
 int tsym_store_macho_path(char *dest, size_t cap, const char *dir, const char *uuid);
