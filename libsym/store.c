@@ -513,6 +513,12 @@ static int search_macho(tsym_module **out, tsym_store *s, const char *path, cons
         char p[4200];
         if (!have && local && snprintf(p, sizeof p, "%s.dSYM", file) < (int)sizeof p)
             have = check_file(&q, p, 1);
+        /* X.framework/X, X.app/X: Xcode puts X.framework.dSYM beside the bundle */
+        const char *slash = local ? strrchr(file, '/') : NULL;
+        if (!have && slash && slash > file &&
+            snprintf(p, sizeof p, "%.*s.dSYM", (int)(slash - file), file) < (int)sizeof p &&
+            (strstr(p, ".framework.dSYM") || strstr(p, ".app.dSYM") || strstr(p, ".appex.dSYM")))
+            have = check_file(&q, p, 1);
         for (size_t i = 0; i < s->n_dirs && !have; i++)
             if (store_layout_file(p, sizeof p, s->dirs[i], uuid))
                 have = check_file(&q, p, 0);
