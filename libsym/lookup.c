@@ -66,6 +66,7 @@ static tsym_module *module_new(void)
     tt_vec_init(&m->ix.rblocks, sizeof(tsym__rblock));
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
+    tt_vec_init(&m->ix.fstarts, sizeof(uint64_t));
     tt_vec_init(&m->dnames, sizeof(const char *));
     return m;
 }
@@ -485,6 +486,14 @@ void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsign
             out->approximate = 1;
             out->has_start = 1;
             out->start_addr = s->lo;
+        } else if (ix->fstarts.len && tsym__index_live(ix, vaddr, vaddr + 1)) {
+            /* Mach-O without a symbol here: the function start from LC_FUNCTION_STARTS
+             * (spec/ios.md 6.5), found stays 0 */
+            size_t k = tsym__count_le(ix->fstarts.data, ix->fstarts.len, sizeof(uint64_t), vaddr);
+            if (k) {
+                out->has_start = 1;
+                out->start_addr = TT_VEC_AT(&ix->fstarts, uint64_t, k - 1);
+            }
         }
         return;
     }

@@ -406,7 +406,35 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Sorted function starts: symbol addresses, LC_FUNCTION_STARTS, section ends. */
+/* LC_FUNCTION_STARTS into ix->fstarts (sorted), for images without symbols (spec 6.5) */
+static int function_starts(tsym__index *ix, const tsym__macho *m)
+{
+    if (!m->fs_size || !m->has_text || ix->fstarts.len)
+        return 0;
+    const unsigned char *p = m->p + m->fs_off, *end = p + m->fs_size;
+    uint64_t a = m->text_vmaddr;
+    while (p < end) {
+        uint64_t delta = 0;
+        unsigned shift = 0;
+        while (p < end && shift < 64) {
+            delta |= (uint64_t)(*p & 0x7f) << shift;
+            shift += 7;
+            if (!(*p++ & 0x80))
+                break;
+        }
+        if (delta == 0)
+            break;
+        a += delta;
+        if (!tt_vec_push(&ix->fstarts, &a))
+            return TT_ENOMEM;
+    }
+    if (ix->fstarts.len)
+        qsort(ix->fstarts.data, ix->fstarts.len, sizeof(uint64_t), cmp_u64);
+    return 0;
+}
+
+/* Sorted function starts: symbol addresses, LC_FUNCTION_STARTS (ix->fstarts), section
+ * ends. */
 static int bounds(tt_vec *v, const tsym__macho *m, const tsym__index *ix, size_t first)
 {
     const tsym__sym *s = ix->syms.data;
@@ -418,25 +446,9 @@ static int bounds(tt_vec *v, const tsym__macho *m, const tsym__index *ix, size_t
         if (!strcmp(m->sects[i].seg, "__TEXT") && !tt_vec_push(v, &e))
             return TT_ENOMEM;
     }
-    if (m->fs_size && m->has_text) {
-        const unsigned char *p = m->p + m->fs_off, *end = p + m->fs_size;
-        uint64_t a = m->text_vmaddr;
-        while (p < end) {
-            uint64_t delta = 0;
-            unsigned shift = 0;
-            while (p < end && shift < 64) {
-                delta |= (uint64_t)(*p & 0x7f) << shift;
-                shift += 7;
-                if (!(*p++ & 0x80))
-                    break;
-            }
-            if (delta == 0)
-                break;
-            a += delta;
-            if (!tt_vec_push(v, &a))
-                return TT_ENOMEM;
-        }
-    }
+    for (size_t i = 0; i < ix->fstarts.len; i++)
+        if (!tt_vec_push(v, &TT_VEC_AT(&ix->fstarts, uint64_t, i)))
+            return TT_ENOMEM;
     if (v->len)
         qsort(v->data, v->len, sizeof(uint64_t), cmp_u64);
     return 0;
@@ -445,7 +457,9 @@ static int bounds(tt_vec *v, const tsym__macho *m, const tsym__index *ix, size_t
 int tsym__macho_syms(tsym__index *ix, const tsym__macho *m, tt_error *err)
 {
     if (!m->has_symtab)
-        return 0;
+        return function_starts(ix, m) ? tt_error_set(err, TT_ENOMEM, m->label, TT_LOC_NONE, 0,
+                                                     "out of memory")
+                                      : 0;
     size_t first = ix->syms.len, esz = m->is64 ? 16 : 12;
     const char *strs = (const char *)m->p + m->stroff;
     for (uint32_t i = 0; i < m->nsyms; i++) {
@@ -469,13 +483,16 @@ int tsym__macho_syms(tsym__index *ix, const tsym__macho *m, tt_error *err)
                        .global = (type & N_EXT) != 0, .name_len = (uint32_t)len};
         if (m->cputype == 12)
             s.lo &= ~(uint64_t)1; /* 32-bit ARM: the Thumb bit */
+        const tsym__msect *sec = &m->sects[sect - 1];
+        if (s.lo < sec->addr || s.lo - sec->addr >= sec->size)
+            continue; /* outside its section: __mh_execute_header (the Mach-O header) */
         if (tsym__str_intern(&s.name, &ix->str, name, len) || !tt_vec_push(&ix->syms, &s))
             return tt_error_set(err, TT_ENOMEM, m->label, TT_LOC_NONE, 0, "out of memory");
     }
     /* Mach-O symbols have no size: up to the next function start (spec 5.4) */
     tt_vec b;
     tt_vec_init(&b, sizeof(uint64_t));
-    if (bounds(&b, m, ix, first)) {
+    if (function_starts(ix, m) || bounds(&b, m, ix, first)) {
         tt_vec_free(&b);
         return tt_error_set(err, TT_ENOMEM, m->label, TT_LOC_NONE, 0, "out of memory");
     }

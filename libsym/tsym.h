@@ -90,7 +90,8 @@ typedef struct tsym_result {
     int found;              /* a function (DWARF or symbol) covers the address */
     int approximate;        /* the name came from the symbol table only */
     int has_start;
-    uint64_t start_addr;    /* low address of the out-of-line function */
+    uint64_t start_addr;    /* low address of the out-of-line function; with found 0, the
+                             * LC_FUNCTION_STARTS entry of a Mach-O image without symbols */
     const char *symbol;     /* ELF symbol containing the address (clone suffix kept), or NULL */
     uint64_t symbol_addr;
 } tsym_result;

@@ -78,6 +78,7 @@ typedef struct tsym__load {
 typedef struct tsym__index {
     tsym__strtab str;
     tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
+    tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
     size_t n_cus, n_inlines;
     int split_dwarf;
 } tsym__index;

@@ -140,6 +140,8 @@ START_TEST(symtab_fallback)
     ck_assert_uint_eq(r.start_addr, 0x100004038);
     tsym_module_lookup(&r, m, 0x1000040a0, 0); /* -[Foo baz]: local, stripped */
     ck_assert(!r.found);
+    ck_assert(r.has_start); /* LC_FUNCTION_STARTS still knows where it begins */
+    ck_assert_uint_eq(r.start_addr, 0x10000409c);
     tsym_module_free(m);
     /* the unstripped binary: ObjC methods keep their names, one '_' removed elsewhere */
     ck_assert_int_eq(tsym_module_open_arch(&m, FX "app", NULL, NULL, &err), 0);
