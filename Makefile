@@ -49,7 +49,7 @@ GEN_BIN := $(patsubst tests/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 .PHONY: all deps deps-test deps-bench clean check test asan fuzz fuzz-smoke demo bench install \
-	check-layers check-headers check-man update-golden gen fuzz-bins
+	check-layers check-headers check-man update-golden gen fuzz-bins check-oracle
 
 all: $(BUILD)/tracetool $(GEN_BIN)
 ifeq ($(BUILD),build)
@@ -128,6 +128,10 @@ update-golden: $(BUILD)/tracetool $(GEN_BIN)
 
 check-layers:
 	@sh scripts/check-layers.sh
+
+# optional: Mach-O chains against llvm-symbolizer-14 run now (skipped when not installed)
+check-oracle: $(BUILD)/tracetool
+	@sh tests/sym/macho-oracle.sh $(BUILD)
 
 check-headers:
 	@for h in libtrace/tt.h libtrace/tt_checked.h $(wildcard libsym/tsym.h sqlite/tdb.h); do \

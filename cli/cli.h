@@ -127,6 +127,8 @@ int cli_opt_enum(const char *opt, const char *val, const char *const *choices);
  * returns CLI_BAD for one, 0 otherwise ("-" and missing files are the opener's business). */
 int cli_input_path(const char *path);
 int cli_input_paths(char *const *paths, int n);
+/* 1 for a path naming a dSYM bundle (a directory that symbol commands take as a file). */
+int cli_is_dsym(const char *path);
 /* cli_input_path, then (unless CLI_TRACE_FORCED: --kind) "tracetool: PATH: not a trace: WHAT"
  * for a file in a known non-trace format or binary data that is no method-beat buffer;
  * CLI_TRACE_DB leaves SQLite files to the command's database reader. */

@@ -106,6 +106,14 @@ int cli_trace_paths(char *const *paths, int n, unsigned flags)
     return 0;
 }
 
+int cli_is_dsym(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    return n >= 5 && !memcmp(path + n - 5, ".dSYM", 5);
+}
+
 int cli_input_path(const char *path)
 {
     struct stat sb;

@@ -42,7 +42,7 @@ int cli_sym_opt(cli_sym_opts *o, int c, const char *arg)
             cli_errorf("too many -e options (at most %d)", CLI_SYM_MAX);
             return -1;
         }
-        if (cli_input_path(arg))
+        if (!cli_is_dsym(arg) && cli_input_path(arg))
             return -1;
         o->exes[o->n_exes++] = arg;
         return 1;
@@ -55,6 +55,14 @@ int cli_sym_opt(cli_sym_opts *o, int c, const char *arg)
         if (check_dir(arg, 1))
             return -1;
         o->dirs[o->n_dirs++] = arg;
+        return 1;
+    }
+    if (c == CLI_SYM_O_DSYM) {
+        if (o->n_dsyms == CLI_SYM_MAX) {
+            cli_errorf("too many --dsym options (at most %d)", CLI_SYM_MAX);
+            return -1;
+        }
+        o->dsyms[o->n_dsyms++] = arg;
         return 1;
     }
     return 0;
@@ -111,6 +119,11 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
         cli_sym_close(s);
         return cli_err(&err);
     }
+    for (size_t i = 0; i < o->n_dsyms; i++)
+        if (tsym_store_add_dsym(s->store, o->dsyms[i], &err)) {
+            cli_sym_close(s);
+            return cli_err(&err);
+        }
     for (size_t i = 0; i < o->n_exes; i++) {
         int fresh;
         tsym_module *m;

@@ -9,17 +9,19 @@
 #define CLI_SYM_MAX 64
 
 /* Long-option values shared by every command taking -e/--symbols. */
-enum { CLI_SYM_O_SYMBOLS = 0x5300, CLI_SYM_O_NEAREST };
+enum { CLI_SYM_O_SYMBOLS = 0x5300, CLI_SYM_O_NEAREST, CLI_SYM_O_DSYM };
 
 typedef struct cli_sym_opts {
     const char *exes[CLI_SYM_MAX]; /* -e FILE: modules given explicitly */
     size_t n_exes;
     const char *dirs[CLI_SYM_MAX]; /* --symbols DIR, in order */
     size_t n_dirs;
+    const char *dsyms[CLI_SYM_MAX]; /* --dsym [NAME=]PATH (Mach-O), searched first */
+    size_t n_dsyms;
     unsigned flags;                /* TSYM_F_* used by the resolver */
 } cli_sym_opts;
 
-/* Handles -e ('e') and --symbols (CLI_SYM_O_SYMBOLS); returns 1 when c was consumed,
+/* Handles -e ('e'), --symbols (CLI_SYM_O_SYMBOLS) and --dsym (CLI_SYM_O_DSYM); returns 1 when c was consumed,
  * 0 when c is not a symbol option, -1 after an error message. */
 int cli_sym_opt(cli_sym_opts *o, int c, const char *arg);
 

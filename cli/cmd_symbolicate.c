@@ -12,6 +12,10 @@ static const char usage[] =
     "usage: tracetool symbolicate -e FILE [-a] [-f] [-i] [-C] [-s] [-p] [--offsets]\n"
     "                             [--return-addresses] [--nearest-symbol] [--names debug|symbol]\n"
     "                             [--build-id HEX] [--format text|json|jsonl|tsv|csv] [ADDR...]\n"
+    "       tracetool symbolicate -e MACHO[:ARCH] [--dsym PATH]... [--load-address ADDR]\n"
+    "                             [-a] [-f] [-i] [-C] [-s] [-p] [--format FMT] [ADDR...]\n"
+    "       tracetool symbolicate --uuid HEX [--arch ARCH] [--dsym PATH]... [--symbols DIR]...\n"
+    "                             [-a] [-f] [-i] [-C] [-s] [-p] [--format FMT] [ADDR...]\n"
     "       tracetool symbolicate --symbols DIR... [--kind KIND] [-e FILE]... [-s]\n"
     "                             [--resymbolize] [--format text|json|jsonl] [FILE...]\n"
     "       tracetool symbolicate --add-to-store DIR FILE...\n"
@@ -35,10 +39,17 @@ static const char usage[] =
     "      --kind KIND         backtrace lines: auto (default without -e), tombstone,\n"
     "                          perf, modoff\n"
     "      --resymbolize       replace perf's own symbols too\n"
-    "      --add-to-store DIR  copy FILEs into DIR's .build-id layout\n"
+    "      --add-to-store DIR  copy FILEs into DIR's .build-id layout (Mach-O: DIR/uuid/)\n"
+    "      --dsym [NAME=]PATH  Mach-O debug information: a .dSYM bundle, its DWARF file or a\n"
+    "                          directory of them, searched first (repeatable); NAME=\n"
+    "                          binds it to frames of image NAME given without UUID\n"
+    "      --uuid HEX          find the Mach-O image or dSYM by LC_UUID in the stores\n"
+    "      --arch ARCH         with --uuid: the slice must be this architecture\n"
+    "      --load-address ADDR addresses are runtime addresses of an image loaded at ADDR\n"
     "  -h, --help              show this help\n";
 
 enum { O_BUILD_ID = 256, O_FORMAT, O_OFFSETS, O_RETADDR, O_NAMES, O_KIND, O_RESYM, O_ADD };
+enum { O_UUID = 300, O_ARCH, O_LOAD }; /* Mach-O (spec/ios.md 11) */
 
 static const struct option longopts[] = {
     {"exe", required_argument, NULL, 'e'},
@@ -58,6 +69,10 @@ static const struct option longopts[] = {
     {"kind", required_argument, NULL, O_KIND},
     {"resymbolize", no_argument, NULL, O_RESYM},
     {"add-to-store", required_argument, NULL, O_ADD},
+    {"dsym", required_argument, NULL, CLI_SYM_O_DSYM},
+    {"uuid", required_argument, NULL, O_UUID},
+    {"arch", required_argument, NULL, O_ARCH},
+    {"load-address", required_argument, NULL, O_LOAD},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -72,6 +87,9 @@ typedef struct run {
     cli_sym *sym;
     int fmt, kind, kind_set;
     int opt_a, opt_f, opt_i, opt_s, opt_p, offsets, retaddr, resym;
+    int load_set;        /* --load-address */
+    uint64_t load;
+    const char *uuid, *arch; /* --uuid, --arch */
     unsigned flags;
     tt_jsonw json; /* --format json: one array over the whole run */
     tt_buf out;
@@ -319,6 +337,8 @@ static void raw_one(run *r, tsym_module *m, const char *label, const char *tok, 
         return;
     }
     uint64_t v = r->offsets ? tsym_module_offset_to_vaddr(m, addr) : addr;
+    if (r->load_set) /* atos -l: vmaddr = addr - load address + __TEXT vmaddr */
+        v = tsym_module_offset_to_vaddr(m, addr - r->load);
     if (r->retaddr && v > 0)
         v--;
     tsym_result res;
@@ -552,10 +572,20 @@ static int add_to_store(const char *dir, int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         char dest[4096];
         tt_error err = {0};
+        tsym_macho_slice sl[8];
+        size_t n = 0;
+        char df[4096];
         if (tsym_store_add(dest, sizeof dest, dir, argv[i], &err))
             rc = cli_err(&err);
-        else
+        else if (!tsym_dsym_file(df, sizeof df, argv[i]) &&
+                 !tsym_macho_slices(sl, 8, &n, df, &err) && n > 0) {
+            /* Mach-O: one line per slice with a UUID */
+            for (size_t k = 0; k < n && k < 8; k++)
+                if (!tsym_store_macho_path(dest, sizeof dest, dir, sl[k].uuid))
+                    cli_out_printf("%s\t%s\t%s\n", argv[i], sl[k].arch, dest);
+        } else {
             cli_out_printf("%s\t%s\n", argv[i], dest);
+        }
     }
     return rc;
 }
@@ -576,6 +606,11 @@ static int raw_mode(run *r, const char *build_id, int argc, char **argv)
         return CLI_BAD;
     const tsym_module_info *mi = tsym_module_info_get(m);
     const char *label = mi->path ? mi->path : mi->debug_path;
+    if (r->arch && strcmp(mi->arch, r->arch)) {
+        cli_errorf("%s: UUID %s is the %s slice, not %s", label, build_id,
+                   mi->arch[0] ? mi->arch : "non-Mach-O", r->arch);
+        return CLI_BAD;
+    }
     for (int i = 0; i < argc; i++)
         raw_tokens(r, m, label, argv[i], strlen(argv[i]));
     return argc ? 0 : raw_stdin(r, m, label);
@@ -604,6 +639,16 @@ static int parse_opts(run *r, cli_sym_opts *so, const char **build_id, const cha
         case CLI_SYM_O_NEAREST: r->flags |= TSYM_F_NEAREST; break;
         case O_RESYM: r->resym = 1; break;
         case O_ADD: *store_dir = optarg; break;
+        case O_UUID: r->uuid = optarg; break;
+        case O_ARCH: r->arch = optarg; break;
+        case O_LOAD:
+            if (tsym_addr_parse(&r->load, optarg, strlen(optarg))) {
+                cli_errorf("option --load-address: expected a hexadecimal address, got \"%s\"",
+                           optarg);
+                return CLI_BAD;
+            }
+            r->load_set = 1;
+            break;
         case O_NAMES:
             if ((style = cli_opt_enum("--names", optarg, names_styles)) < 0)
                 return CLI_BAD;
@@ -656,16 +701,30 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     argc -= optind;
     argv += optind;
     /* files: backtraces and --add inputs; with -e or --build-id the arguments are addresses */
-    if (((!so.n_exes || r.kind_set || store_dir) && !bid_opt && cli_input_paths(argv, argc))) {
-        tt_jsonw_free(&r.json);
-        return CLI_BAD;
-    }
+    if ((!so.n_exes || r.kind_set || store_dir) && !bid_opt)
+        for (int i = 0; i < argc; i++)
+            if (!(store_dir && cli_is_dsym(argv[i])) && cli_input_path(argv[i])) {
+                tt_jsonw_free(&r.json);
+                return CLI_BAD;
+            }
     if (store_dir) {
         tt_jsonw_free(&r.json);
         return add_to_store(store_dir, argc, argv);
     }
     char bid[TSYM_BUILD_ID_HEX_MAX];
-    if (bid_opt && normalise_build_id(bid, sizeof bid, bid_opt)) {
+    if (r.uuid && !bid_opt) {
+        if (normalise_build_id(bid, sizeof bid, r.uuid) || strlen(bid) != 32) {
+            cli_errorf("option --uuid: expected 32 hexadecimal digits, got \"%s\"", r.uuid);
+            tt_jsonw_free(&r.json);
+            return CLI_BAD;
+        }
+        bid_opt = r.uuid;
+    } else if (r.arch) {
+        cli_errorf("--arch goes with --uuid; with -e write -e FILE:ARCH");
+        tt_jsonw_free(&r.json);
+        return CLI_BAD;
+    }
+    if (bid_opt && bid_opt != r.uuid && normalise_build_id(bid, sizeof bid, bid_opt)) {
         cli_errorf("option --build-id: expected a hexadecimal build id, got \"%s\"", bid_opt);
         tt_jsonw_free(&r.json);
         return CLI_BAD;

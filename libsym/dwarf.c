@@ -35,6 +35,11 @@ typedef struct cu_state {
     tsym__dsecs secs;     /* .debug_line and its string sections (line.c) */
     int have_secs;
     tsym__lhdr lh;        /* line table header of the current CU */
+    const unsigned char *rl; /* .debug_rnglists bytes when known (Mach-O), else NULL */
+    uint64_t rl_size;
+    uint64_t rl_base, rl_end; /* the CU's range list table: offsets array .. table end */
+    uint32_t rl_count;        /* offset_entry_count of that table, 0: none found */
+    unsigned rl_osz;
     char msg[200];        /* first DWARF error */
     char lmsg[200];       /* line table error */
     int nomem;
@@ -152,6 +157,58 @@ static int push_range(cu_state *s, uint64_t lo, uint64_t hi)
     return 1;
 }
 
+static uint64_t rd_le(const unsigned char *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = n; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* libdwarf 20210528 reads outside .debug_rnglists for a DW_FORM_rnglistx index or an offset
+ * beyond the CU's table (found by fuzz_macho): check them when the bytes are known. */
+static int rnglist_ok(const cu_state *s, Dwarf_Half form, uint64_t val)
+{
+    if (form != DW_FORM_rnglistx)
+        return val < s->rl_size;
+    if (!s->rl_count || val >= s->rl_count)
+        return 0;
+    uint64_t off = rd_le(s->rl + s->rl_base + val * s->rl_osz, s->rl_osz);
+    return off < s->rl_end - s->rl_base;
+}
+
+/* Finds the range list table whose offsets array starts at base (DW_AT_rnglists_base). */
+static void rnglist_table(cu_state *s, uint64_t base)
+{
+    s->rl_count = 0;
+    uint64_t off = 0, n = s->rl_size;
+    while (off + 12 <= n) {
+        uint64_t len = rd_le(s->rl + off, 4), hdr = 4;
+        unsigned osz = 4;
+        if (len == 0xffffffffu) {
+            if (off + 20 > n)
+                return;
+            len = rd_le(s->rl + off + 4, 8);
+            hdr = 12;
+            osz = 8;
+        }
+        if (len < 8 || len > n - off - hdr)
+            return;
+        uint64_t arr = off + hdr + 8, end = off + hdr + len;
+        uint32_t count = (uint32_t)rd_le(s->rl + off + hdr + 4, 4);
+        if (arr == base || (base == 0 && off == 0)) {
+            if ((uint64_t)count * osz <= end - arr) {
+                s->rl_base = arr;
+                s->rl_end = end;
+                s->rl_count = count;
+                s->rl_osz = osz;
+            }
+            return;
+        }
+        off = end;
+    }
+}
+
 static uint32_t rnglists(cu_state *s, Dwarf_Attribute a, Dwarf_Half form)
 {
     Dwarf_Error e = NULL;
@@ -168,6 +225,8 @@ static uint32_t rnglists(cu_state *s, Dwarf_Attribute a, Dwarf_Half form)
             return 0;
         }
     }
+    if (s->rl && !rnglist_ok(s, form, val))
+        return 0;
     Dwarf_Rnglists_Head head = NULL;
     int res = dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &goff, &e);
     if (res != DW_DLV_OK) {
@@ -624,6 +683,10 @@ static int load_units(cu_state *s)
         s->cu_end = next;
         prev_next = next;
         s->base = cu_base(s, cu_die);
+        if (s->rl) {
+            Dwarf_Off rb = 0;
+            rnglist_table(s, attr_offset(s, cu_die, DW_AT_rnglists_base, &rb) ? rb : 0);
+        }
         if (utype == DW_UT_skeleton)
             s->ix->split_dwarf = 1;
         /* the line table first: its header names the files decl/call attributes use */
@@ -637,6 +700,38 @@ static int load_units(cu_state *s)
         if (s->nomem)
             return TT_ENOMEM;
     }
+    return 0;
+}
+
+/* Indexes every unit of an open dbg; secs (opened or not: have_secs) feeds line.c. */
+static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, tsym__dsecs *secs, int have_secs,
+                    const char *secs_msg, const tsym__osect *rl, const char *path, tt_error *err)
+{
+    cu_state s = {.dbg = dbg, .ix = ix, .secs = *secs, .have_secs = have_secs};
+    if (rl) {
+        s.rl = rl->data;
+        s.rl_size = rl->size;
+    }
+    tt_vec_init(&s.infos, sizeof(name_info));
+    tt_vec_init(&s.stack, sizeof(walk_frame));
+    tsym__lhdr_init(&s.lh);
+    /* compilers spend 2-4 bytes of line program per row: one allocation up front, the
+     * pages are touched only as rows arrive; when it fails the rows grow as they come */
+    if (have_secs)
+        (void)tt_vec_reserve(&ix->rows, ix->rows.len + s.secs.size[TSYM_DS_LINE] / 2);
+    if (secs_msg)
+        snprintf(s.msg, sizeof s.msg, "%.190s", secs_msg);
+    int rc = load_units(&s);
+    *secs = s.secs;
+    tsym__lhdr_free(&s.lh);
+    tt_vec_free(&s.infos);
+    tt_vec_free(&s.stack);
+    tsym__map_free(&s.names);
+    free(s.files);
+    if (rc)
+        return tt_error_set(err, rc, path, TT_LOC_NONE, 0, "out of memory");
+    if (s.msg[0])
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", s.msg);
     return 0;
 }
 
@@ -657,34 +752,117 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
             dwarf_dealloc_error(dbg, e);
         return rc;
     }
-    cu_state s = {.dbg = dbg, .ix = ix};
-    tt_vec_init(&s.infos, sizeof(name_info));
-    tt_vec_init(&s.stack, sizeof(walk_frame));
-    tsym__lhdr_init(&s.lh);
     tt_error serr = {0};
-    int rc = tsym__dsecs_open(&s.secs, path, &serr);
-    s.have_secs = rc == 0;
-    /* compilers spend 2-4 bytes of line program per row: one allocation up front, the
-     * pages are touched only as rows arrive; when it fails the rows grow as they come */
-    if (!rc)
-        (void)tt_vec_reserve(&ix->rows, ix->rows.len + s.secs.size[TSYM_DS_LINE] / 2);
-    if (rc && rc != TT_ENOMEM)
-        snprintf(s.msg, sizeof s.msg, "%.190s", serr.msg);
-    if (rc != TT_ENOMEM)
-        rc = load_units(&s);
-    tsym__dsecs_close(&s.secs);
-    tsym__lhdr_free(&s.lh);
-    tt_vec_free(&s.infos);
-    tt_vec_free(&s.stack);
-    tsym__map_free(&s.names);
-    free(s.files);
+    tsym__dsecs secs;
+    int rc = tsym__dsecs_open(&secs, path, &serr);
+    if (rc == TT_ENOMEM)
+        rc = tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    else
+        rc = load_dbg(ix, dbg, &secs, rc == 0, rc ? serr.msg : NULL, NULL, path, err);
+    tsym__dsecs_close(&secs);
     if (dwarf_finish(dbg, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
-    if (rc)
-        return tt_error_set(err, rc, path, TT_LOC_NONE, 0, "out of memory");
-    if (s.msg[0])
-        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", s.msg);
-    return 0;
+    return rc;
+}
+
+/* ---- libdwarf's object-access interface over sections in memory (spec/ios.md 6.2):
+ * index 0 is an empty dummy, the DWARF sections are 1..n ---- */
+
+typedef struct osects {
+    const tsym__osect *s;
+    size_t n;
+    unsigned ptr_size;
+} osects;
+
+static int os_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *out, int *errc)
+{
+    const osects *o = obj;
+    (void)errc;
+    memset(out, 0, sizeof *out);
+    if (i > o->n)
+        return DW_DLV_NO_ENTRY;
+    if (i == 0) {
+        out->name = "";
+        return DW_DLV_OK;
+    }
+    out->addr = o->s[i - 1].addr;
+    out->size = o->s[i - 1].size;
+    out->name = o->s[i - 1].name;
+    return DW_DLV_OK;
+}
+
+static Dwarf_Endianness os_order(void *obj)
+{
+    (void)obj;
+    return DW_OBJECT_LSB;
+}
+
+static Dwarf_Small os_length(void *obj)
+{
+    (void)obj;
+    return 4;
+}
+
+static Dwarf_Small os_pointer(void *obj) { return (Dwarf_Small)((const osects *)obj)->ptr_size; }
+
+static Dwarf_Unsigned os_count(void *obj) { return ((const osects *)obj)->n + 1; }
+
+static int os_load(void *obj, Dwarf_Half i, Dwarf_Small **data, int *errc)
+{
+    const osects *o = obj;
+    (void)errc;
+    if (i == 0 || i > o->n)
+        return DW_DLV_NO_ENTRY;
+    /* libdwarf only reads sections it does not relocate (relocate_a_section is NULL) */
+    *data = (Dwarf_Small *)(uintptr_t)o->s[i - 1].data;
+    return DW_DLV_OK;
+}
+
+static const Dwarf_Obj_Access_Methods os_methods = {os_info,  os_order, os_length, os_pointer,
+                                                   os_count, os_load,  NULL};
+
+int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n,
+                              unsigned ptr_size, const char *label, tt_error *err)
+{
+    static const char *const line_names[TSYM_DS_N] = {".debug_line", ".debug_line_str",
+                                                      ".debug_str", ".debug_str_offsets"};
+    tsym__dsecs ls;
+    memset(&ls, 0, sizeof ls);
+    ls.fd_ = -1;
+    int have_info = 0;
+    const tsym__osect *rl = NULL;
+    static const tsym__osect no_lists = {".debug_rnglists", 0, 0, NULL};
+    for (size_t i = 0; i < n; i++) {
+        have_info |= !strcmp(secs[i].name, ".debug_info") && secs[i].size;
+        if (!strcmp(secs[i].name, ".debug_rnglists"))
+            rl = &secs[i];
+        for (int k = 0; k < TSYM_DS_N; k++)
+            if (!strcmp(secs[i].name, line_names[k])) {
+                ls.data[k] = secs[i].data;
+                ls.size[k] = (size_t)secs[i].size;
+            }
+    }
+    if (!have_info)
+        return 0;
+    osects o = {secs, n, ptr_size};
+    Dwarf_Obj_Access_Interface iface = {&o, &os_methods};
+    Dwarf_Debug dbg = NULL;
+    Dwarf_Error e = NULL;
+    int res = dwarf_object_init_b(&iface, NULL, NULL, DW_GROUPNUMBER_ANY, &dbg, &e);
+    if (res == DW_DLV_NO_ENTRY)
+        return 0;
+    if (res != DW_DLV_OK) {
+        int rc = tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0, "DWARF: %s",
+                              e ? dwarf_errmsg(e) : "cannot open");
+        if (e)
+            dwarf_dealloc_error(dbg, e);
+        return rc;
+    }
+    int rc = load_dbg(ix, dbg, &ls, ls.size[TSYM_DS_LINE] > 0, NULL, rl ? rl : &no_lists, label,
+                      err);
+    if (dwarf_object_finish(dbg, &e) != DW_DLV_OK && e)
+        dwarf_dealloc_error(NULL, e);
+    return rc;
 }
 
 int tsym_init(void)

@@ -46,7 +46,7 @@ static int open_elf(Elf **out, int *fd, const char *path, tt_error *err)
     if (st.st_size < 52 || pread(*fd, magic, 4, 0) != 4 || memcmp(magic, "\177ELF", 4)) {
         close(*fd);
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
-                            "not an ELF file (Mach-O and PE are not supported)");
+                            "not an ELF or Mach-O file (PE is not supported)");
     }
     *out = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
     if (!*out || elf_kind(*out) != ELF_K_ELF) {

@@ -337,6 +337,7 @@ void tsym__index_free(tsym__index *ix)
     tt_vec_free(&ix->rblocks);
     tt_vec_free(&ix->syms);
     tt_vec_free(&ix->loads);
+    tt_vec_free(&ix->fstarts);
 }
 
 int tsym__index_live(const tsym__index *ix, uint64_t lo, uint64_t hi)

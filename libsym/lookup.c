@@ -52,16 +52,12 @@ static int load_debug(tsym_module *m, const char *dbg, const tsym__elf *de)
     return 0;
 }
 
-int tsym_module_open(tsym_module **out, const char *path, const char *debug_path,
-                     tt_error *err)
+static tsym_module *module_new(void)
 {
-    *out = NULL;
-    if (!path && !debug_path)
-        return tt_error_set(err, TT_EINVAL, NULL, TT_LOC_NONE, 0, "no module file given");
     tsym_module *m = calloc(1, sizeof *m);
     if (!m || !(m->arena = tt_arena_new())) {
         free(m);
-        return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+        return NULL;
     }
     tt_vec_init(&m->ix.funcs, sizeof(tsym__func));
     tt_vec_init(&m->ix.nodes, sizeof(tsym__node));
@@ -70,7 +66,29 @@ int tsym_module_open(tsym_module **out, const char *path, const char *debug_path
     tt_vec_init(&m->ix.rblocks, sizeof(tsym__rblock));
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
+    tt_vec_init(&m->ix.fstarts, sizeof(uint64_t));
     tt_vec_init(&m->dnames, sizeof(const char *));
+    return m;
+}
+
+static int macho_arch_path(const char *path)
+{
+    char file[4096], arch[32];
+    return tsym__macho_split(file, sizeof file, arch, sizeof arch, path);
+}
+
+int tsym_module_open(tsym_module **out, const char *path, const char *debug_path,
+                     tt_error *err)
+{
+    *out = NULL;
+    if (!path && !debug_path)
+        return tt_error_set(err, TT_EINVAL, NULL, TT_LOC_NONE, 0, "no module file given");
+    if ((path && (tsym__macho_file(path) || macho_arch_path(path))) ||
+        (!path && tsym__macho_file(debug_path)))
+        return tsym__module_open_macho(out, path, NULL, debug_path, NULL, NULL, err);
+    tsym_module *m = module_new();
+    if (!m)
+        return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
     tsym__elf pe = {0}, de = {0};
     const char *dbg = debug_path ? debug_path : path;
     int rc = 0;
@@ -134,6 +152,154 @@ nomem:
 fail:
     tsym_module_free(m);
     return rc;
+}
+
+/* ---- Mach-O modules (spec/ios.md 6) ---- */
+
+static void slice_list(char *out, size_t cap, const tsym__macho *mo)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < mo->n_slices && k < cap; i++) {
+        int r = snprintf(out + k, cap - k, "%s%s", i ? ", " : "", mo->slices[i].arch);
+        if (r < 0)
+            break;
+        k += (size_t)r;
+    }
+}
+
+/* Opens file (a .dSYM bundle is resolved) and selects the slice named arch or with uuid. */
+static int macho_pick(tsym__macho *mo, char *file, size_t cap, const char *path,
+                      const char *arch, const char *uuid, const char *what, tt_error *err)
+{
+    if (tsym_dsym_file(file, cap, path))
+        return tt_error_set(err, TT_ENOTFOUND, path, TT_LOC_NONE, 0,
+                            "no such file (or a .dSYM bundle without Contents/Resources/DWARF/)");
+    int rc = tsym__macho_open(mo, file, err);
+    if (rc)
+        return rc;
+    char list[200];
+    slice_list(list, sizeof list, mo);
+    int i = mo->n_slices == 1 && !arch && !uuid ? 0 : tsym__macho_find(mo, arch, uuid);
+    if (i < 0 && uuid) {
+        /* name the UUID of the slice of the same arch (or the only one) in the message */
+        int j = tsym__macho_find(mo, arch, NULL);
+        if (j < 0 && mo->n_slices == 1)
+            j = 0;
+        if (j >= 0 && !tsym__macho_select(mo, (size_t)j, err))
+            return tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0,
+                                "%s%s has UUID %s, %s %s", what, file,
+                                mo->uuid[0] ? mo->uuid : "(none)",
+                                what[0] ? "image has" : "expected", uuid);
+        return tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0,
+                            "no slice with UUID %s (slices: %s)", uuid, list);
+    }
+    if (i < 0 && arch)
+        return tt_error_set(err, TT_ENOTFOUND, file, TT_LOC_NONE, 0,
+                            "no slice for architecture %s (slices: %s)", arch, list);
+    if (i < 0)
+        return tt_error_set(err, TT_EINVAL, file, TT_LOC_NONE, 0,
+                            "universal file: choose an architecture with %s:ARCH (slices: %s)",
+                            file, list);
+    return tsym__macho_select(mo, (size_t)i, err);
+}
+
+static int macho_index(tsym_module *m, const tsym__macho *img, const tsym__macho *dbg,
+                       tt_error *err)
+{
+    const tsym__macho *text = dbg && dbg->has_text ? dbg : img;
+    if (tsym__macho_text_load(&m->ix, text))
+        return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    const tsym__macho *symsrc = dbg && dbg->has_symtab && dbg->nsyms ? dbg : img;
+    int rc = symsrc ? tsym__macho_syms(&m->ix, symsrc, err) : 0;
+    if (rc)
+        return rc;
+    const tsym__macho *dw = dbg && dbg->has_dwarf ? dbg : img && img->has_dwarf ? img : NULL;
+    if (dw) {
+        tt_error derr = {0};
+        rc = tsym__macho_dwarf(&m->ix, dw, &derr);
+        if (rc == TT_ENOMEM)
+            return tt_error_set(err, rc, dw->label, TT_LOC_NONE, 0, "out of memory");
+        if (rc)
+            snprintf(m->info.warning, sizeof m->info.warning, "%s", derr.msg);
+        if (m->ix.n_cus && !(m->debug_path = dup_str(dw->label)))
+            return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    }
+    return tsym__index_finish(&m->ix)
+               ? tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory")
+               : 0;
+}
+
+int tsym__module_open_macho(tsym_module **out, const char *path, const char *arch,
+                            const char *debug_path, const char *uuid, const char *note,
+                            tt_error *err)
+{
+    *out = NULL;
+    char file[4096] = "", dfile[4096] = "", archbuf[32] = "";
+    if (path && !arch && tsym__macho_split(file, sizeof file, archbuf, sizeof archbuf, path)) {
+        arch = archbuf[0] ? archbuf : NULL;
+        path = file;
+    }
+    tsym__macho img = {0}, dbg = {0};
+    int rc = 0;
+    tsym_module *m = module_new();
+    if (!m)
+        return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    char ifile[4096];
+    if (path && (rc = macho_pick(&img, ifile, sizeof ifile, path, arch, arch ? NULL : uuid, "", err)))
+        goto done;
+    if (path && uuid && img.uuid[0] && strcmp(uuid, img.uuid)) {
+        rc = tt_error_set(err, TT_EFORMAT, ifile, TT_LOC_NONE, 0, "image has UUID %s, expected %s",
+                          img.uuid, uuid);
+        goto done;
+    }
+    if (debug_path &&
+        (rc = macho_pick(&dbg, dfile, sizeof dfile, debug_path, path || uuid ? NULL : arch,
+                         path && img.uuid[0] ? img.uuid : uuid, "dSYM ", err)))
+        goto done;
+    if (path && debug_path && !img.uuid[0] && dbg.uuid[0] && strcmp(img.arch, dbg.arch)) {
+        rc = tt_error_set(err, TT_EFORMAT, dfile, TT_LOC_NONE, 0,
+                          "dSYM slice is %s, image is %s", dbg.arch, img.arch);
+        goto done;
+    }
+    if ((rc = macho_index(m, path ? &img : NULL, debug_path ? &dbg : NULL, err)))
+        goto done;
+    const tsym__macho *id = path ? &img : &dbg;
+    if ((path && !(m->path = dup_str(path))) || (!path && !(m->path = dup_str(dfile)))) {
+        rc = tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+        goto done;
+    }
+    tsym_module_info *i = &m->info;
+    i->path = m->path;
+    i->debug_path = m->debug_path;
+    i->macho = 1;
+    snprintf(i->build_id, sizeof i->build_id, "%s", id->uuid);
+    snprintf(i->arch, sizeof i->arch, "%s", id->arch);
+    i->text_vmaddr = (debug_path && dbg.has_text ? &dbg : id)->text_vmaddr;
+    i->elf_class = id->is64 ? 64 : 32;
+    i->load_bias_vaddr = i->text_vmaddr;
+    i->n_cus = m->ix.n_cus;
+    i->n_funcs = m->ix.funcs.len;
+    i->n_inlines = m->ix.n_inlines;
+    i->n_rows = m->ix.rows.len;
+    i->n_syms = m->ix.syms.len;
+    i->symtab_only = m->ix.funcs.len == 0;
+    if (note && !i->warning[0])
+        snprintf(i->warning, sizeof i->warning, "%s", note);
+done:
+    tsym__macho_close(&img);
+    tsym__macho_close(&dbg);
+    if (rc)
+        tsym_module_free(m);
+    else
+        *out = m;
+    return rc;
+}
+
+int tsym_module_open_arch(tsym_module **out, const char *path, const char *arch,
+                          const char *debug_path, tt_error *err)
+{
+    return tsym__module_open_macho(out, path, arch, debug_path, NULL, NULL, err);
 }
 
 uint64_t tsym_module_offset_to_vaddr(const tsym_module *m, uint64_t offset)
@@ -320,6 +486,14 @@ void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsign
             out->approximate = 1;
             out->has_start = 1;
             out->start_addr = s->lo;
+        } else if (ix->fstarts.len && tsym__index_live(ix, vaddr, vaddr + 1)) {
+            /* Mach-O without a symbol here: the function start from LC_FUNCTION_STARTS
+             * (spec/ios.md 6.5), found stays 0 */
+            size_t k = tsym__count_le(ix->fstarts.data, ix->fstarts.len, sizeof(uint64_t), vaddr);
+            if (k) {
+                out->has_start = 1;
+                out->start_addr = TT_VEC_AT(&ix->fstarts, uint64_t, k - 1);
+            }
         }
         return;
     }

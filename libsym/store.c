@@ -17,6 +17,8 @@ typedef struct scanned {
     char *path;
     const char *base;
     char build_id[TSYM_BUILD_ID_HEX_MAX];
+    int macho, has_dwarf; /* Mach-O: one entry per slice, build_id = its LC_UUID */
+    char arch[16];
 } scanned;
 
 typedef struct entry {
@@ -32,6 +34,10 @@ struct tsym_store {
     tt_stats *stats;
     int scanned_done;
     tt_vec files;   /* scanned, sorted by path */
+    char **dsyms;   /* --dsym paths (spec/ios.md 8.2), searched first */
+    char **dsym_names; /* NAME of --dsym NAME=PATH, or NULL */
+    size_t n_dsyms;
+    tt_vec dfiles;  /* scanned files of the --dsym paths */
     tt_vec entries; /* entry; entries[i].key is keys' string i */
     tt_intern *keys;
 };
@@ -78,6 +84,7 @@ int tsym_store_new(tsym_store **out, const char *const *dirs, size_t n_dirs, tt_
     }
     s->stats = stats;
     tt_vec_init(&s->files, sizeof(scanned));
+    tt_vec_init(&s->dfiles, sizeof(scanned));
     tt_vec_init(&s->entries, sizeof(entry));
     if (!(s->keys = tt_intern_new())) {
         tsym_store_free(s);
@@ -104,6 +111,15 @@ void tsym_store_free(tsym_store *s)
     for (size_t i = 0; i < s->files.len; i++)
         free(TT_VEC_AT(&s->files, scanned, i).path);
     tt_vec_free(&s->files);
+    for (size_t i = 0; i < s->dfiles.len; i++)
+        free(TT_VEC_AT(&s->dfiles, scanned, i).path);
+    tt_vec_free(&s->dfiles);
+    for (size_t i = 0; i < s->n_dsyms; i++) {
+        free(s->dsyms[i]);
+        free(s->dsym_names[i]);
+    }
+    free(s->dsyms);
+    free(s->dsym_names);
     for (size_t i = 0; i < s->entries.len; i++) {
         entry *e = &TT_VEC_AT(&s->entries, entry, i);
         if (e->owner)
@@ -117,7 +133,42 @@ void tsym_store_free(tsym_store *s)
 
 /* ---- scanning (plain file names anywhere below a store, spec 4.2) ---- */
 
+/* Records every slice of a Mach-O file; 1 when p was one (p then owned by v). */
+static int scan_macho(tt_vec *v, char *p)
+{
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    tt_error e;
+    if (!tsym__macho_file(p) || tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e) || !n)
+        return 0;
+    size_t pushed = 0;
+    for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++) {
+        if (!sl[i].uuid[0])
+            continue;
+        scanned f = {.path = pushed ? dup_str(p) : p, .macho = 1, .has_dwarf = sl[i].has_dwarf};
+        if (!f.path)
+            break;
+        f.base = base_name(f.path);
+        snprintf(f.build_id, sizeof f.build_id, "%s", sl[i].uuid);
+        snprintf(f.arch, sizeof f.arch, "%s", sl[i].arch);
+        if (!tt_vec_push(v, &f)) {
+            if (pushed)
+                free(f.path);
+            break;
+        }
+        pushed++;
+    }
+    return pushed > 0;
+}
+
+static void scan_dir_into(tt_vec *v, const char *dir, int depth);
+
 static void scan_dir(tsym_store *s, const char *dir, int depth)
+{
+    scan_dir_into(&s->files, dir, depth);
+}
+
+static void scan_dir_into(tt_vec *v, const char *dir, int depth)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -134,15 +185,17 @@ static void scan_dir(tsym_store *s, const char *dir, int depth)
         snprintf(p, n, "%s/%s", dir, de->d_name);
         struct stat st;
         if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < SCAN_DEPTH) {
-            scan_dir(s, p, depth + 1);
+            scan_dir_into(v, p, depth + 1);
         } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
             scanned f = {.path = p};
             tt_error e;
             int r = tsym_elf_build_id(f.build_id, sizeof f.build_id, p, &e);
             if (r == 0 || r == TT_ENOTFOUND) {
                 f.base = base_name(p);
-                if (tt_vec_push(&s->files, &f))
+                if (tt_vec_push(v, &f))
                     continue;
+            } else if (scan_macho(v, p)) {
+                continue;
             }
         }
         free(p);
@@ -160,6 +213,22 @@ static void scan_stores(tsym_store *s)
     if (s->scanned_done)
         return;
     s->scanned_done = 1;
+    for (size_t i = 0; i < s->n_dsyms; i++) {
+        size_t from = s->dfiles.len;
+        char f[4096];
+        struct stat st;
+        if (!tsym_dsym_file(f, sizeof f, s->dsyms[i]) && stat(f, &st) == 0 &&
+            S_ISREG(st.st_mode)) {
+            char *p = dup_str(f);
+            if (p && !scan_macho(&s->dfiles, p))
+                free(p);
+        } else {
+            scan_dir_into(&s->dfiles, s->dsyms[i], 0);
+        }
+        if (s->dfiles.len > from)
+            qsort(&TT_VEC_AT(&s->dfiles, scanned, from), s->dfiles.len - from, sizeof(scanned),
+                  cmp_scanned);
+    }
     for (size_t i = 0; i < s->n_dirs; i++) {
         size_t from = s->files.len;
         scan_dir(s, s->dirs[i], 0);
@@ -295,9 +364,204 @@ static void count(tsym_store *s, const char *name, const char *file, const char 
     tt_stats_add(s->stats, name, file, TT_SEV_WARN, 1, msg);
 }
 
+/* ---- Mach-O: debug information by LC_UUID only (spec/ios.md 8) ---- */
+
+typedef struct msearch {
+    const char *uuid;
+    char mismatch[600]; /* first refused dSYM */
+    char found[4096];   /* a file with DWARF for uuid */
+    char symfile[4096]; /* a file with uuid but no DWARF (symbol table only) */
+} msearch;
+
+static void note_mismatch(msearch *q, const char *file, const char *other)
+{
+    if (!q->mismatch[0])
+        snprintf(q->mismatch, sizeof q->mismatch, "dSYM %.400s has UUID %s, image has %s", file,
+                 other[0] ? other : "(none)", q->uuid);
+}
+
+/* Looks through scanned entries; 1 when one with DWARF was found. */
+static int scan_hits(msearch *q, const tt_vec *v, int refuse_others)
+{
+    for (size_t i = 0; i < v->len; i++) {
+        const scanned *f = &TT_VEC_AT(v, scanned, i);
+        if (!f->macho)
+            continue;
+        if (!strcmp(f->build_id, q->uuid)) {
+            if (f->has_dwarf) {
+                snprintf(q->found, sizeof q->found, "%s", f->path);
+                return 1;
+            }
+            if (!q->symfile[0])
+                snprintf(q->symfile, sizeof q->symfile, "%s", f->path);
+        }
+    }
+    if (refuse_others)
+        for (size_t i = 0; i < v->len; i++) {
+            const scanned *f = &TT_VEC_AT(v, scanned, i);
+            int same_path = 0;
+            for (size_t k = 0; k < v->len; k++)
+                same_path |= k != i && !strcmp(TT_VEC_AT(v, scanned, k).path, f->path) &&
+                             !strcmp(TT_VEC_AT(v, scanned, k).build_id, q->uuid);
+            if (f->macho && f->has_dwarf && !same_path)
+                note_mismatch(q, f->path, f->build_id);
+        }
+    return 0;
+}
+
+/* A single file (beside dSYM, store layout): 1 when it has DWARF for uuid. */
+static int check_file(msearch *q, const char *path, int refuse)
+{
+    char f[4096];
+    if (tsym_dsym_file(f, sizeof f, path) || !tsym__macho_file(f))
+        return 0;
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    tt_error e;
+    if (tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, f, &e))
+        return 0;
+    for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++)
+        if (!strcmp(sl[i].uuid, q->uuid)) {
+            if (sl[i].has_dwarf) {
+                snprintf(q->found, sizeof q->found, "%s", f);
+                return 1;
+            }
+            if (!q->symfile[0])
+                snprintf(q->symfile, sizeof q->symfile, "%s", f);
+            return 0;
+        }
+    if (refuse && n)
+        note_mismatch(q, f, sl[0].uuid);
+    return 0;
+}
+
+static int store_layout_file(char *out, size_t cap, const char *dir, const char *uuid)
+{
+    int r = snprintf(out, cap, "%s/uuid/%.2s/%s.macho", dir, uuid, uuid + 2);
+    return r > 0 && (size_t)r < cap;
+}
+
+/* Is uuid known to the stores as a Mach-O image or dSYM? */
+static int macho_known(tsym_store *s, const char *uuid)
+{
+    if (!uuid || strlen(uuid) != 32)
+        return 0;
+    char p[4200];
+    for (size_t i = 0; i < s->n_dirs; i++)
+        if (store_layout_file(p, sizeof p, s->dirs[i], uuid) && is_file(p))
+            return 1;
+    scan_stores(s);
+    const tt_vec *vs[2] = {&s->dfiles, &s->files};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < vs[k]->len; i++) {
+            const scanned *f = &TT_VEC_AT(vs[k], scanned, i);
+            if (f->macho && !strcmp(f->build_id, uuid))
+                return 1;
+        }
+    return 0;
+}
+
+static const char *bad_stat(const tt_error *err)
+{
+    if (err && (strstr(err->msg, "load command") || strstr(err->msg, "LC_") ||
+                strstr(err->msg, "section ")))
+        return "macho_bad_load_command";
+    return "macho_bad_header";
+}
+
+static int search_macho(tsym_module **out, tsym_store *s, const char *path, const char *bid,
+                        tt_error *err)
+{
+    char file[4096] = "", arch[32] = "";
+    const char *label = path ? path : bid;
+    int local = path && tsym__macho_split(file, sizeof file, arch, sizeof arch, path);
+    char uuid[TSYM_BUILD_ID_HEX_MAX] = "";
+    if (local) {
+        tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+        size_t n = 0;
+        int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, file, err);
+        if (rc) {
+            count(s, bad_stat(err), label, err ? err->msg : NULL);
+            return rc;
+        }
+        int pick = -1;
+        for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++)
+            if ((arch[0] && !strcmp(sl[i].arch, arch)) ||
+                (!arch[0] && bid && !strcmp(sl[i].uuid, bid)) || (!arch[0] && !bid && n == 1))
+                pick = (int)i;
+        if (pick < 0) {
+            /* no such slice, or a universal file without ARCH: the open names the slices */
+            int rc2 = tsym__module_open_macho(out, file, arch[0] ? arch : NULL, NULL, bid, NULL,
+                                              err);
+            if (rc2)
+                count(s, "macho_no_slice", label, err ? err->msg : NULL);
+            return rc2;
+        }
+        snprintf(uuid, sizeof uuid, "%s", sl[pick].uuid);
+        snprintf(arch, sizeof arch, "%s", sl[pick].arch);
+        if (sl[pick].has_dwarf)
+            return tsym__module_open_macho(out, file, arch, NULL, NULL, NULL, err);
+    } else {
+        snprintf(uuid, sizeof uuid, "%s", bid ? bid : "");
+    }
+    msearch q = {.uuid = uuid};
+    int have = 0;
+    if (uuid[0]) {
+        scan_stores(s);
+        /* --dsym paths first; a dSYM there with another UUID is refused and named */
+        have = scan_hits(&q, &s->dfiles, 1);
+        char p[4200];
+        if (!have && local && snprintf(p, sizeof p, "%s.dSYM", file) < (int)sizeof p)
+            have = check_file(&q, p, 1);
+        /* X.framework/X, X.app/X: Xcode puts X.framework.dSYM beside the bundle */
+        const char *slash = local ? strrchr(file, '/') : NULL;
+        if (!have && slash && slash > file &&
+            snprintf(p, sizeof p, "%.*s.dSYM", (int)(slash - file), file) < (int)sizeof p &&
+            (strstr(p, ".framework.dSYM") || strstr(p, ".app.dSYM") || strstr(p, ".appex.dSYM")))
+            have = check_file(&q, p, 1);
+        for (size_t i = 0; i < s->n_dirs && !have; i++)
+            if (store_layout_file(p, sizeof p, s->dirs[i], uuid))
+                have = check_file(&q, p, 0);
+        if (!have)
+            have = scan_hits(&q, &s->files, 0);
+    }
+    if (q.mismatch[0])
+        count(s, "macho_uuid_mismatch", label, q.mismatch);
+    const char *img = local ? file : q.symfile[0] ? q.symfile : NULL;
+    if (!have && !img) {
+        if (q.mismatch[0])
+            return tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0, "%s", q.mismatch);
+        count(s, "sym_module_not_found", label, NULL);
+        return tt_error_set(err, TT_ENOTFOUND, label, TT_LOC_NONE, 0,
+                            "no Mach-O image or dSYM with UUID %s found",
+                            uuid[0] ? uuid : "(none)");
+    }
+    int rc = tsym__module_open_macho(out, img, img && local ? arch : NULL, have ? q.found : NULL,
+                                     uuid[0] ? uuid : NULL,
+                                     q.mismatch[0] && !have ? q.mismatch : NULL, err);
+    if (rc) {
+        count(s, bad_stat(err), label, err ? err->msg : NULL);
+        return rc;
+    }
+    if (tsym_module_info_get(*out)->symtab_only)
+        count(s, "macho_no_dwarf", label, NULL);
+    return 0;
+}
+
 static int search_module(tsym_module **out, tsym_store *s, const char *path, const char *bid_in,
                          tt_error *err)
 {
+    char mf[4096], ma[32];
+    /* --dsym NAME=PATH binds a dSYM to an image named NAME given without UUID (spec/ios.md
+     * 4.1): the dSYM's own UUID and __TEXT are used, unverified */
+    for (size_t i = 0; path && (!bid_in || !*bid_in) && i < s->n_dsyms; i++)
+        if (s->dsym_names[i] && !strcmp(s->dsym_names[i], base_name(path))) {
+            count(s, "sym_unverified_module", path, "bound by --dsym NAME=PATH, no UUID to check");
+            return tsym__module_open_macho(out, NULL, NULL, s->dsyms[i], NULL, NULL, err);
+        }
+    if ((path && tsym__macho_split(mf, sizeof mf, ma, sizeof ma, path)) ||
+        (bid_in && !(path && is_file(path)) && macho_known(s, bid_in)))
+        return search_macho(out, s, path, bid_in && *bid_in ? bid_in : NULL, err);
     const char *local = is_file(path) ? path : NULL;
     const char *label = path ? path : bid_in;
     char bid[TSYM_BUILD_ID_HEX_MAX] = "";
@@ -319,7 +583,9 @@ static int search_module(tsym_module **out, tsym_store *s, const char *path, con
         scan_stores(s);
         for (size_t i = 0; i < s->files.len && !local; i++) {
             const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
-            if (!strcmp(f->base, base_name(path)))
+            if (!strcmp(f->base, base_name(path)) && f->macho)
+                return search_macho(out, s, NULL, f->build_id, err); /* by its UUID */
+            if (!strcmp(f->base, base_name(path)) && !f->macho)
                 local = f->path;
         }
         if (!local) {
@@ -485,8 +751,13 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
+static int add_macho(char *dest, size_t cap, const char *dir, const char *file, tt_error *err);
+
 int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt_error *err)
 {
+    char f[4096];
+    if (!tsym_dsym_file(f, sizeof f, file) && tsym__macho_file(f))
+        return add_macho(dest, cap, dir, file, err);
     tsym__elf e;
     int rc = tsym__elf_read(&e, NULL, 0, file, err);
     if (rc)
@@ -504,4 +775,98 @@ int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt
     if (link(file, dest) == 0 || copy_file(file, dest) == 0)
         return 0;
     return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "%s", strerror(errno));
+}
+
+int tsym_store_add_dsym(tsym_store *s, const char *arg, tt_error *err)
+{
+    const char *path = arg, *eq = strchr(arg, '=');
+    struct stat st;
+    if (eq && eq != arg && stat(arg, &st) != 0)
+        path = eq + 1; /* NAME=PATH */
+    if (stat(path, &st) != 0)
+        return tt_error_set(err, TT_ENOTFOUND, path, TT_LOC_NONE, 0, "%s", strerror(errno));
+    char **nd = realloc(s->dsyms, (s->n_dsyms + 1) * sizeof *nd);
+    if (nd)
+        s->dsyms = nd;
+    char **nn = nd ? realloc(s->dsym_names, (s->n_dsyms + 1) * sizeof *nn) : NULL;
+    if (!nn)
+        return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    s->dsym_names = nn;
+    nn[s->n_dsyms] = NULL;
+    if (path != arg) {
+        size_t k = (size_t)(path - 1 - arg);
+        if ((nn[s->n_dsyms] = malloc(k + 1))) {
+            memcpy(nn[s->n_dsyms], arg, k);
+            nn[s->n_dsyms][k] = 0;
+        }
+    }
+    if (!(nd[s->n_dsyms] = dup_str(path)) || (path != arg && !nn[s->n_dsyms])) {
+        free(nd[s->n_dsyms]);
+        free(nn[s->n_dsyms]);
+        return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    }
+    s->n_dsyms++;
+    s->scanned_done = 0;
+    for (size_t i = 0; i < s->files.len; i++)
+        free(TT_VEC_AT(&s->files, scanned, i).path);
+    s->files.len = 0;
+    for (size_t i = 0; i < s->dfiles.len; i++)
+        free(TT_VEC_AT(&s->dfiles, scanned, i).path);
+    s->dfiles.len = 0;
+    return 0;
+}
+
+int tsym_store_macho_path(char *dest, size_t cap, const char *dir, const char *uuid)
+{
+    return strlen(uuid) == 32 && store_layout_file(dest, cap, dir, uuid) ? 0 : TT_EINVAL;
+}
+
+/* Writes each slice with a UUID to DIR/uuid/aa/rest.macho, once per UUID (spec/ios.md 8.2) */
+static int add_macho(char *dest, size_t cap, const char *dir, const char *file, tt_error *err)
+{
+    char f[4096];
+    if (tsym_dsym_file(f, sizeof f, file))
+        return tt_error_set(err, TT_ENOTFOUND, file, TT_LOC_NONE, 0, "no such file");
+    tsym__macho m;
+    int rc = tsym__macho_open(&m, f, err);
+    dest[0] = 0;
+    for (size_t i = 0; !rc && i < m.n_slices; i++) {
+        if ((rc = tsym__macho_select(&m, i, err)))
+            break;
+        if (!m.uuid[0])
+            continue;
+        char p[4200];
+        store_layout_file(p, sizeof p, dir, m.uuid);
+        if (!dest[0])
+            snprintf(dest, cap, "%s", p);
+        tsym_macho_slice old[TSYM_MACHO_MAX_SLICES];
+        size_t n_old = 0;
+        tt_error oe;
+        if (is_file(p) && (!m.has_dwarf ||
+                           (!tsym_macho_slices(old, 1, &n_old, p, &oe) && old[0].has_dwarf)))
+            continue; /* written once per UUID; a dSYM slice replaces a binary */
+        char *slash = strrchr(p, '/');
+        *slash = 0;
+        if (mkdirs(p)) {
+            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
+            break;
+        }
+        *slash = '/';
+        unlink(p);
+        int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0 || write(fd, m.p, (size_t)m.n) != (ssize_t)m.n) {
+            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            unlink(p);
+            break;
+        }
+        if (close(fd))
+            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
+    }
+    tsym__macho_close(&m);
+    if (!rc && !dest[0])
+        rc = tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0,
+                          "no LC_UUID: cannot be stored by UUID");
+    return rc;
 }

@@ -32,6 +32,9 @@ typedef struct tsym_module_info {
     int symtab_only;        /* no usable DWARF: names from .symtab/.dynsym (R5) */
     int split_dwarf;        /* skeleton units found: functions from the symbol table */
     char warning[TT_ERRMSG_MAX]; /* non-fatal per-module problem (DWARF error, ...) or "" */
+    int macho;              /* a Mach-O image (spec/ios.md): build_id is its LC_UUID */
+    char arch[16];          /* Mach-O slice architecture (arm64, x86_64, ...), "" for ELF */
+    uint64_t text_vmaddr;   /* Mach-O: __TEXT vmaddr (module offset 0) */
 } tsym_module_info;
 
 /* Opens a module and builds its index. path is the module file (identity, program
@@ -41,6 +44,13 @@ typedef struct tsym_module_info {
  * sections give TT_EUNSUPPORTED. Owned by the caller, free with tsym_module_free. */
 int tsym_module_open(tsym_module **out, const char *path, const char *debug_path,
                      tt_error *err);
+/* Mach-O (spec/ios.md 5, 6): path and debug_path may be thin or universal Mach-O files or
+ * .dSYM bundles; path may also be "FILE:ARCH". arch (NULL: from path or the only slice)
+ * selects the slice of path; the debug file's slice is the one with the same LC_UUID
+ * (TT_EFORMAT naming both UUIDs otherwise). A universal file without an arch is TT_EINVAL
+ * with the slice list in the message. tsym_module_open calls this for Mach-O files. */
+int tsym_module_open_arch(tsym_module **out, const char *path, const char *arch,
+                          const char *debug_path, tt_error *err);
 void tsym_module_free(tsym_module *m);
 /* Borrowed, valid until tsym_module_free. */
 const tsym_module_info *tsym_module_info_get(const tsym_module *m);
@@ -80,7 +90,8 @@ typedef struct tsym_result {
     int found;              /* a function (DWARF or symbol) covers the address */
     int approximate;        /* the name came from the symbol table only */
     int has_start;
-    uint64_t start_addr;    /* low address of the out-of-line function */
+    uint64_t start_addr;    /* low address of the out-of-line function; with found 0, the
+                             * LC_FUNCTION_STARTS entry of a Mach-O image without symbols */
     const char *symbol;     /* ELF symbol containing the address (clone suffix kept), or NULL */
     uint64_t symbol_addr;
 } tsym_result;
@@ -104,6 +115,22 @@ int tsym_elf_build_id(char *hex, size_t cap, const char *path, tt_error *err);
  * TT_EFORMAT (not ELF) or TT_EIO. */
 int tsym_elf_has_debug_info(const char *path, tt_error *err);
 
+/* ---- Mach-O identity helpers (macho.c) ---- */
+typedef struct tsym_macho_slice {
+    char arch[16];
+    char uuid[33];          /* lowercase hex, "" without LC_UUID */
+    uint32_t filetype;      /* MH_EXECUTE 2, MH_DYLIB 6, MH_DSYM 0xA, ... */
+    int has_dwarf;          /* a __DWARF,__debug_info section with contents */
+    uint64_t offset, size;  /* the slice in the file */
+} tsym_macho_slice;
+/* Lists the slices of a Mach-O file (one for a thin file; at most cap are stored, *n is the
+ * number found). TT_EFORMAT with the byte offset when the file is not (valid) Mach-O. */
+int tsym_macho_slices(tsym_macho_slice *out, size_t cap, size_t *n, const char *path,
+                      tt_error *err);
+/* The DWARF file of a .dSYM bundle (X.dSYM/Contents/Resources/DWARF/<first file>) into out,
+ * or path itself when it is not a directory. 0, or TT_ENOTFOUND. */
+int tsym_dsym_file(char *out, size_t cap, const char *path);
+
 /* ---- symbol stores and the module cache (spec 4.2, 4.3, 5.5) ---- */
 typedef struct tsym_store tsym_store;
 
@@ -123,8 +150,18 @@ void tsym_store_free(tsym_store *s);
 int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
                    const char *build_id, tt_error *err);
 
+/* --dsym PATH (spec/ios.md 8.2): a .dSYM bundle, its DWARF file or a directory of them,
+ * searched before the stores for Mach-O UUIDs. "NAME=PATH" also binds the file to modules
+ * named NAME asked for without a build id (spec/ios.md 4.1; counted sym_unverified_module).
+ * TT_ENOTFOUND when PATH does not exist. */
+int tsym_store_add_dsym(tsym_store *s, const char *path, tt_error *err);
+/* The store file of a Mach-O slice: DIR/uuid/<aa>/<rest>.macho. 0 or TT_EINVAL. */
+int tsym_store_macho_path(char *dest, size_t cap, const char *dir, const char *uuid);
+
 /* Copies (or hard-links) an ELF file into DIR/.build-id/xx/rest[.debug] (spec 4.2); the
- * ".debug" name is used for files with DWARF. dest (cap bytes) receives the path. */
+ * ".debug" name is used for files with DWARF. dest (cap bytes) receives the path. A Mach-O
+ * file or .dSYM bundle is written slice by slice to tsym_store_macho_path (once per UUID;
+ * dest is the first slice's path). */
 int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt_error *err);
 
 /* ---- input line parsers (parse_tombstone.c, parse_addr.c; spec 7) ---- */

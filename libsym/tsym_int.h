@@ -78,6 +78,7 @@ typedef struct tsym__load {
 typedef struct tsym__index {
     tsym__strtab str;
     tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
+    tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
     size_t n_cus, n_inlines;
     int split_dwarf;
 } tsym__index;
@@ -167,5 +168,83 @@ const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a);
 void tsym__index_free(tsym__index *ix);
 /* Is [lo, hi) a live code range (spec 5.2 step 5)? */
 int tsym__index_live(const tsym__index *ix, uint64_t lo, uint64_t hi);
+
+/* ---- Mach-O (macho.c; spec/ios.md 5, 6) ---- */
+typedef struct tsym__msect {
+    char seg[17], sect[17];
+    uint64_t addr, size;
+    uint32_t offset, flags;
+    uint64_t hdr_off; /* file offset of the section header (messages) */
+} tsym__msect;
+
+typedef struct tsym__mslice {
+    uint32_t cputype, cpusubtype;
+    uint64_t offset, size; /* in the file */
+    char arch[16];
+} tsym__mslice;
+
+#define TSYM_MACHO_MAX_SLICES 64
+
+/* A mapped Mach-O or universal file and, after tsym__macho_select, one parsed slice. */
+typedef struct tsym__macho {
+    const unsigned char *data; /* the whole file (read-only mapping) */
+    size_t size;
+    const char *label;         /* file name for messages (borrowed) */
+    tsym__mslice slices[TSYM_MACHO_MAX_SLICES];
+    size_t n_slices;
+    int fat, mapped;
+    /* the selected slice */
+    const unsigned char *p;
+    uint64_t n, slice_off;
+    int is64, selected;
+    uint32_t cputype, cpusubtype, filetype;
+    char arch[16];
+    char uuid[33];             /* "" when the slice has no LC_UUID */
+    uint64_t text_vmaddr, text_vmsize;
+    tsym__msect *sects;        /* malloc'ed */
+    uint32_t n_sects;
+    uint32_t symoff, nsyms, stroff, strsize;
+    uint32_t fs_off, fs_size;  /* LC_FUNCTION_STARTS */
+    int has_text, has_symtab, has_dwarf;
+} tsym__macho;
+
+/* 1 when p starts like a thin little-endian Mach-O or a universal file. */
+int tsym__macho_magic(const unsigned char *p, size_t n);
+/* 1 when the file at path starts like Mach-O (regular files only). */
+int tsym__macho_file(const char *path);
+/* 1 when path is a Mach-O file (arch "") or "FILE:ARCH" with FILE a Mach-O file. */
+int tsym__macho_split(char *file, size_t fcap, char *arch, size_t acap, const char *path);
+/* Opens a Mach-O module (lookup.c); uuid (may be NULL) selects the slices when no arch
+ * is given; note (may be NULL) becomes the module's warning. */
+int tsym__module_open_macho(tsym_module **out, const char *path, const char *arch,
+                            const char *debug_path, const char *uuid, const char *note,
+                            tt_error *err);
+/* Maps path and reads its slice list. TT_EFORMAT with the byte offset for files that are
+ * not (well-formed) Mach-O. Close with tsym__macho_close (accepts a failed m). */
+int tsym__macho_open(tsym__macho *m, const char *path, tt_error *err);
+/* The same over memory (borrowed, must outlive m). */
+int tsym__macho_open_mem(tsym__macho *m, const unsigned char *d, size_t n, const char *label,
+                         tt_error *err);
+void tsym__macho_close(tsym__macho *m);
+/* Parses slice i's header and load commands. */
+int tsym__macho_select(tsym__macho *m, size_t i, tt_error *err);
+/* Index of the slice named arch, or of the slice whose UUID is uuid (either may be NULL);
+ * -1 when none. */
+int tsym__macho_find(const tsym__macho *m, const char *arch, const char *uuid);
+/* Function symbols of the selected slice (spec/ios.md 5.4, 6.4, 6.5), sized to the next
+ * function start; the __TEXT segment as the only executable load. */
+int tsym__macho_syms(tsym__index *ix, const tsym__macho *m, tt_error *err);
+int tsym__macho_text_load(tsym__index *ix, const tsym__macho *m);
+/* DWARF of the selected slice through libdwarf's object-access interface (dwarf.c). */
+int tsym__macho_dwarf(tsym__index *ix, const tsym__macho *m, tt_error *err);
+
+/* A DWARF section handed to libdwarf by name (dwarf.c's object-access provider). */
+typedef struct tsym__osect {
+    const char *name; /* ELF-style, ".debug_info" */
+    uint64_t addr, size;
+    const unsigned char *data;
+} tsym__osect;
+int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n,
+                              unsigned ptr_size, const char *label, tt_error *err);
 
 #endif

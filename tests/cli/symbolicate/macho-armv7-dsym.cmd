@@ -1,0 +1,1 @@
+tracetool symbolicate -e macho/armv7-dsym.macho -a -f 0x4010

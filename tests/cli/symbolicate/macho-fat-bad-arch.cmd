@@ -1,0 +1,1 @@
+tracetool symbolicate -e macho/fat:armv7 0x100004050

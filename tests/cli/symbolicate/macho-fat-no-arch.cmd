@@ -1,0 +1,1 @@
+tracetool symbolicate -e macho/fat 0x100004050

@@ -1,0 +1,1 @@
+rm -rf "$TT_TMP/fw" && mkdir -p "$TT_TMP/fw/Kit.framework" && cp macho/Kit "$TT_TMP/fw/Kit.framework/" && cp -r macho/Kit.framework.dSYM "$TT_TMP/fw/" && tracetool symbolicate -e "$TT_TMP/fw/Kit.framework/Kit" -f -i -C 0x4030

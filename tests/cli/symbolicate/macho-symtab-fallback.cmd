@@ -1,0 +1,1 @@
+tracetool symbolicate -e macho/app_x --format json 0x100004040 0x100004080 0x1000040a0 0x1000040b0 0x1000040e0 0x100004110

@@ -1,0 +1,1 @@
+tracetool symbolicate --symbols macho --uuid 4C4C44AF-5555-3144-A1BC-C437781A73D8 --arch x86_64 0x100004050

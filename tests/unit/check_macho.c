@@ -1,0 +1,227 @@
+/* libsym's Mach-O reader on the committed fixtures of tests/data/macho/ (built by
+ * tests/gen/ios-fixtures.sh with clang-14, lld-14, dsymutil-14; spec/ios.md 12): slices,
+ * UUIDs, the address model, dSYM lookup by UUID, the symbol-table fallback, DWARF 5 through
+ * the object-access interface and hostile containers. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../../libsym/tsym_int.h"
+
+#define FX "tests/data/macho/"
+
+static void uuid_of(char *out, const char *file, size_t slice)
+{
+    tsym_macho_slice sl[4];
+    size_t n = 0;
+    tt_error err;
+    ck_assert_int_eq(tsym_macho_slices(sl, 4, &n, file, &err), 0);
+    ck_assert_uint_gt(n, slice);
+    snprintf(out, 33, "%s", sl[slice].uuid);
+}
+
+START_TEST(slices)
+{
+    tsym_macho_slice sl[4];
+    size_t n = 0;
+    tt_error err;
+    ck_assert_int_eq(tsym_macho_slices(sl, 4, &n, FX "fat", &err), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(sl[0].arch, "x86_64");
+    ck_assert_str_eq(sl[1].arch, "arm64");
+    ck_assert_uint_eq(sl[1].offset % 16384, 0);
+    char app[33], dsym[33];
+    uuid_of(app, FX "app", 0);
+    uuid_of(dsym, FX "app.dSYM/Contents/Resources/DWARF/app", 0);
+    ck_assert_str_eq(sl[1].uuid, app);
+    ck_assert_str_eq(app, dsym);
+    ck_assert_uint_eq(strlen(app), 32);
+    ck_assert_int_eq(tsym_macho_slices(sl, 4, &n, FX "fat.dSYM/Contents/Resources/DWARF/fat", &err), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(sl[0].filetype, 0xA);
+    ck_assert(sl[0].has_dwarf && sl[1].has_dwarf);
+    ck_assert_int_eq(tsym_macho_slices(sl, 4, &n, FX "mini-fat64.macho", &err), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(sl[1].arch, "x86_64");
+    char f[4096];
+    ck_assert_int_eq(tsym_dsym_file(f, sizeof f, FX "Kit.framework.dSYM"), 0);
+    ck_assert_str_eq(f, FX "Kit.framework.dSYM/Contents/Resources/DWARF/Kit");
+}
+END_TEST
+
+/* The contract of the KSCrash importer's frames (tt_resolver): build_id = image UUID,
+ * module = device path, addr = pc - image_addr as a module offset (spec/ios.md 4.2). */
+START_TEST(resolver_contract)
+{
+    tsym_init();
+    char uuid[33];
+    uuid_of(uuid, FX "app", 0);
+    const char *dirs[] = {FX};
+    tsym_store *s;
+    tt_error err = {0};
+    ck_assert_int_eq(tsym_store_new(&s, dirs, 1, NULL, &err), 0);
+    tsym_module *m;
+    int fresh;
+    ck_assert_int_eq(tsym_store_get(&m, &fresh, s,
+                                    "/private/var/containers/Bundle/Application/X/MyApp.app/app",
+                                    uuid, &err),
+                     0);
+    const tsym_module_info *i = tsym_module_info_get(m);
+    ck_assert(i->macho);
+    ck_assert_str_eq(i->build_id, uuid);
+    ck_assert_str_eq(i->arch, "arm64");
+    ck_assert_uint_eq(i->text_vmaddr, 0x100000000);
+    ck_assert_ptr_nonnull(i->debug_path);
+    ck_assert_ptr_nonnull(strstr(i->debug_path, ".dSYM/"));
+    uint64_t v = tsym_module_offset_to_vaddr(m, 0x4050);
+    ck_assert_uint_eq(v, 0x100004050);
+    tsym_result r;
+    tsym_module_lookup(&r, m, v, TSYM_F_DEMANGLE);
+    ck_assert_uint_eq(r.n_frames, 2);
+    ck_assert_str_eq(r.frames[0].function, "leaf");
+    ck_assert_uint_eq(r.frames[0].line, 7);
+    ck_assert_str_eq(r.frames[1].function, "mid");
+    ck_assert_uint_eq(r.frames[1].line, 14);
+    ck_assert_uint_eq(r.start_addr, 0x100004038);
+    /* a dylib at __TEXT vmaddr 0: offset = vmaddr */
+    uuid_of(uuid, FX "Kit", 0);
+    ck_assert_int_eq(tsym_store_get(&m, &fresh, s, "@rpath/Kit.framework/Kit", uuid, &err), 0);
+    ck_assert_uint_eq(tsym_module_offset_to_vaddr(m, 0x4030), 0x4030);
+    tsym_module_lookup(&r, m, 0x4030, TSYM_F_DEMANGLE);
+    ck_assert_str_eq(r.frames[r.n_frames - 1].function, "ns::Acc<long>::total(int) const");
+    ck_assert_uint_gt(tsym_module_info_get(m)->n_cus, 0);
+    /* an unknown UUID */
+    ck_assert_int_eq(tsym_store_get(&m, &fresh, s, "/x/Other", "00112233445566778899aabbccddeeff",
+                                    &err),
+                     TT_ENOTFOUND);
+    tsym_store_free(s);
+}
+END_TEST
+
+START_TEST(fat_selection)
+{
+    tsym_init();
+    tsym_module *m = NULL;
+    tt_error err = {0};
+    ck_assert_int_eq(tsym_module_open(&m, FX "fat", NULL, &err), TT_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "slices: x86_64, arm64"));
+    ck_assert_int_eq(tsym_module_open(&m, FX "fat:armv7", NULL, &err), TT_ENOTFOUND);
+    ck_assert_int_eq(tsym_module_open(&m, FX "fat:x86_64", NULL, &err), 0);
+    ck_assert_str_eq(tsym_module_info_get(m)->arch, "x86_64");
+    tsym_module_free(m);
+    /* the fat dSYM's slice is chosen by the image's UUID */
+    ck_assert_int_eq(tsym_module_open_arch(&m, FX "fat", "arm64", FX "fat.dSYM", &err), 0);
+    tsym_result r;
+    tsym_module_lookup(&r, m, 0x100004050, 0);
+    ck_assert_uint_eq(r.n_frames, 2);
+    ck_assert_str_eq(r.frames[0].function, "leaf");
+    tsym_module_free(m);
+    /* a dSYM with another UUID is refused and both UUIDs are named */
+    ck_assert_int_eq(tsym_module_open_arch(&m, FX "app_x", NULL, FX "Kit.framework.dSYM", &err),
+                     TT_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "has UUID"));
+    ck_assert_ptr_nonnull(strstr(err.msg, "image has"));
+}
+END_TEST
+
+START_TEST(symtab_fallback)
+{
+    tsym_init();
+    tsym_module *m = NULL;
+    tt_error err = {0};
+    ck_assert_int_eq(tsym_module_open(&m, FX "app_x", NULL, &err), 0);
+    const tsym_module_info *i = tsym_module_info_get(m);
+    ck_assert(i->symtab_only);
+    tsym_result r;
+    tsym_module_lookup(&r, m, 0x100004040, 0); /* llvm-nm: 100004038 T _mid */
+    ck_assert(r.found && r.approximate);
+    ck_assert_str_eq(r.frames[0].function, "mid");
+    ck_assert_uint_eq(r.start_addr, 0x100004038);
+    tsym_module_lookup(&r, m, 0x1000040a0, 0); /* -[Foo baz]: local, stripped */
+    ck_assert(!r.found);
+    ck_assert(r.has_start); /* LC_FUNCTION_STARTS still knows where it begins */
+    ck_assert_uint_eq(r.start_addr, 0x10000409c);
+    tsym_module_free(m);
+    /* the unstripped binary: ObjC methods keep their names, one '_' removed elsewhere */
+    ck_assert_int_eq(tsym_module_open_arch(&m, FX "app", NULL, NULL, &err), 0);
+    tsym_module_lookup(&r, m, 0x1000040a0, TSYM_F_SYMBOL_NAMES);
+    ck_assert_str_eq(r.symbol, "-[Foo baz]");
+    tsym_module_lookup(&r, m, 0x100004110, TSYM_F_SYMBOL_NAMES | TSYM_F_DEMANGLE);
+    ck_assert_str_eq(r.symbol, "ns::Acc<long>::total(int) const");
+    tsym_module_free(m);
+}
+END_TEST
+
+START_TEST(dwarf5_and_32bit)
+{
+    tsym_init();
+    tsym_module *m = NULL;
+    tt_error err = {0};
+    ck_assert_int_eq(tsym_module_open(&m, FX "d5.dSYM", NULL, &err), 0);
+    tsym_result r;
+    tsym_module_lookup(&r, m, 0x1000103e4, 0);
+    ck_assert(r.found);
+    ck_assert_str_eq(r.frames[r.n_frames - 1].function, "top");
+    ck_assert_uint_eq(r.frames[r.n_frames - 1].line, 19);
+    ck_assert_str_eq(tsym_module_info_get(m)->build_id, "5a5a5a5a000040008000000000000005");
+    tsym_module_free(m);
+    ck_assert_int_eq(tsym_module_open(&m, FX "armv7-dsym.macho", NULL, &err), 0);
+    ck_assert_int_eq(tsym_module_info_get(m)->elf_class, 32);
+    ck_assert_str_eq(tsym_module_info_get(m)->arch, "armv7");
+    ck_assert_uint_eq(tsym_module_offset_to_vaddr(m, 0x10), 0x4010);
+    tsym_module_free(m);
+}
+END_TEST
+
+/* Every prefix of a valid thin and fat file: an error with a byte offset or a clean parse,
+ * never a read outside the buffer (ASan and the fork mode catch that). */
+START_TEST(truncations)
+{
+    FILE *f = fopen(FX "mini-fat64.macho", "rb");
+    ck_assert_ptr_nonnull(f);
+    static unsigned char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    ck_assert_uint_gt(n, 4096);
+    for (size_t len = 0; len <= n; len += len < 600 ? 1 : 97) {
+        unsigned char *copy = malloc(len ? len : 1);
+        memcpy(copy, buf, len);
+        tsym__macho m;
+        tt_error err = {0};
+        int rc = tsym__macho_open_mem(&m, copy, len, "mem", &err);
+        if (rc)
+            ck_assert_int_eq(err.loc_kind, TT_LOC_OFFSET);
+        for (size_t i = 0; !rc && i < m.n_slices; i++) {
+            if (tsym__macho_select(&m, i, &err)) {
+                ck_assert_int_eq(err.loc_kind, TT_LOC_OFFSET);
+                continue;
+            }
+            tsym__index ix = {0};
+            tt_vec_init(&ix.syms, sizeof(tsym__sym));
+            tt_vec_init(&ix.loads, sizeof(tsym__load));
+            ck_assert_int_eq(tsym__macho_syms(&ix, &m, &err), 0);
+            tsym__index_free(&ix);
+        }
+        tsym__macho_close(&m);
+        free(copy);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("macho");
+    TCase *tc = tcase_create("fixtures");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, slices);
+    tcase_add_test(tc, resolver_contract);
+    tcase_add_test(tc, fat_selection);
+    tcase_add_test(tc, symtab_fallback);
+    tcase_add_test(tc, dwarf5_and_32bit);
+    tcase_add_test(tc, truncations);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+UNIT_MAIN(suite)
