@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fuzz smoke run (part of `make check`): every target in BUILD runs its seed corpus
-# fuzz/corpus/<name>/ plus FUZZ_RUNS (default 3000) mutations, JOBS targets at a time
+# fuzz/corpus/<name>/ plus FUZZ_RUNS (default 3000) mutations from FUZZ_SEED (default 1, so a CI
+# run is repeatable; set another seed to explore). JOBS targets at a time
 # (default: the number of cores). A crash, leak or sanitizer report fails the target.
 # Writes BUILD/results.txt ("passed failed").
 runs=${FUZZ_RUNS:-3000}
@@ -12,7 +13,7 @@ one() { # bin tmp: runs one target, writes tmp/NAME/result
     d=$tmp/$name
     mkdir -p "$d/new"
     if [ -d "$seeds" ]; then set -- "$seeds"; else set --; fi
-    if "$bin" -runs="$runs" -max_total_time=60 -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
+    if "$bin" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time=60 -max_len=65536 -timeout=10 -rss_limit_mb=1024 \
         -artifact_prefix="$d/" "$d/new" "$@" > "$d/log" 2>&1; then
         echo "ok fuzz $name ($(ls "$d/new" | wc -l) new inputs)" > "$d/result"
     else
