@@ -395,6 +395,13 @@ int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
         if (rc == TT_ENOMEM)
             return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
         if (rc) {
+            char ex[TT_ERRMSG_MAX + 64];
+            snprintf(ex, sizeof ex, "line %llu: report %llu skipped: %s",
+                     (unsigned long long)r->value_line, (unsigned long long)r->count + 1,
+                     r->warn);
+            size_t n = strlen(ex) < sizeof r->warn - 1 ? strlen(ex) : sizeof r->warn - 1;
+            memcpy(r->warn, ex, n);
+            r->warn[n] = 0;
             tt_stats_add(r->stats, "kscrash_bad_report", r->file, TT_SEV_DATA_LOSS, 1, r->warn);
             r->count++;
             continue;
