@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_kscrash.h"
 #include "cli_sym.h"
 
 static const char usage[] =
@@ -14,6 +15,8 @@ static const char usage[] =
     "                             [--build-id HEX] [--format text|json|jsonl|tsv] [ADDR...]\n"
     "       tracetool symbolicate --symbols DIR... [--kind KIND] [-e FILE]... [-s]\n"
     "                             [--resymbolize] [--format text|json|jsonl] [FILE...]\n"
+    "       tracetool symbolicate --kind kscrash [--symbols DIR]... [--dsym [NAME=]PATH]...\n"
+    "                             [--no-adjust] [--format text|json|jsonl] FILE...\n"
     "       tracetool symbolicate --add-to-store DIR FILE...\n"
     "\n"
     "  -e, --exe FILE          module of the raw addresses; with --kind an extra module\n"
@@ -33,7 +36,9 @@ static const char usage[] =
     "      --symbols DIR       symbol store directory (repeatable; also\n"
     "                          TRACETOOL_SYMBOL_PATH)\n"
     "      --kind KIND         backtrace lines: auto (default without -e), tombstone,\n"
-    "                          perf, modoff\n"
+    "                          perf, modoff, kscrash (KSCrash / Matrix iOS JSON reports)\n"
+    "      --dsym [NAME=]PATH  with --kind kscrash: dSYM bundle, DWARF file or directory\n"
+    "      --no-adjust         with --kind kscrash: look return addresses up unchanged\n"
     "      --resymbolize       replace perf's own symbols too\n"
     "      --add-to-store DIR  copy FILEs into DIR's .build-id layout\n"
     "  -h, --help              show this help\n";
@@ -58,6 +63,8 @@ static const struct option longopts[] = {
     {"kind", required_argument, NULL, O_KIND},
     {"resymbolize", no_argument, NULL, O_RESYM},
     {"add-to-store", required_argument, NULL, O_ADD},
+    {"dsym", required_argument, NULL, CLI_KS_O_DSYM},
+    {"no-adjust", no_argument, NULL, CLI_KS_O_NOADJ},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -65,8 +72,8 @@ static const struct option longopts[] = {
 enum { F_TEXT, F_JSON, F_JSONL, F_TSV };
 static const char *const formats[] = {"text", "json", "jsonl", "tsv", NULL};
 static const char *const names_styles[] = {"debug", "symbol", NULL};
-enum { K_AUTO, K_TOMB, K_PERF, K_MODOFF };
-static const char *const kinds[] = {"auto", "tombstone", "perf", "modoff", NULL};
+enum { K_AUTO, K_TOMB, K_PERF, K_MODOFF, K_KSCRASH };
+static const char *const kinds[] = {"auto", "tombstone", "perf", "modoff", "kscrash", NULL};
 
 typedef struct run {
     cli_sym *sym;
@@ -77,6 +84,8 @@ typedef struct run {
     tt_buf out;
     tt_perf_maps *maps; /* PERF_RECORD_MMAP lines seen so far (NULL after out of memory) */
     int perf_depth; /* index of the next perf frame in the current callchain */
+    cli_ks_opts ks;  /* --kind kscrash: --dsym, --no-adjust */
+    int ks_opt;
 } run;
 
 static const char *shown_file(const run *r, const char *f)
@@ -523,6 +532,12 @@ static int parse_opts(run *r, cli_sym_opts *so, const char **build_id, const cha
         case CLI_SYM_O_NEAREST: r->flags |= TSYM_F_NEAREST; break;
         case O_RESYM: r->resym = 1; break;
         case O_ADD: *store_dir = optarg; break;
+        case CLI_KS_O_DSYM:
+        case CLI_KS_O_NOADJ:
+            if (cli_ks_opt(&r->ks, c, optarg) < 0)
+                return CLI_BAD;
+            r->ks_opt = 1;
+            break;
         case O_NAMES:
             if ((style = cli_opt_enum("--names", optarg, names_styles)) < 0)
                 return CLI_BAD;
@@ -561,6 +576,34 @@ static int normalise_build_id(char *dst, size_t cap, const char *s)
     return k >= 2 ? 0 : -1;
 }
 
+static int kscrash(run *r, const cli_sym_opts *so, int argc, char **argv, cli_ctx *ctx)
+{
+    if (r->kind != K_KSCRASH) {
+        cli_errorf("--dsym and --no-adjust need --kind kscrash");
+        return CLI_BAD;
+    }
+    if (r->fmt == F_TSV) {
+        cli_errorf("--format tsv is for raw addresses (-e FILE)");
+        return CLI_BAD;
+    }
+    if (!argc) {
+        cli_errorf("symbolicate: --kind kscrash needs FILE...");
+        return CLI_BAD;
+    }
+    cli_ks_opts *o = &r->ks;
+    o->format = r->fmt == F_JSON ? CLI_KS_JSON : r->fmt == F_JSONL ? CLI_KS_JSONL : CLI_KS_TEXT;
+    o->interval_ms = 50;
+    o->full_path = !r->opt_s;
+    for (size_t i = 0; i < so->n_dirs && o->sym.n_dirs < CLI_SYM_MAX; i++)
+        o->sym.dirs[o->sym.n_dirs++] = so->dirs[i];
+    for (size_t i = 0; i < so->n_exes; i++)
+        o->sym.exes[o->sym.n_exes++] = so->exes[i];
+    o->sym.flags = r->flags;
+    int rc = cli_ks_run(o, argv, argc, ctx);
+    cli_stats_report(ctx->stats);
+    return rc;
+}
+
 int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
 {
     run r = {.fmt = F_TEXT, .kind = K_AUTO};
@@ -577,6 +620,10 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     if (store_dir) {
         tt_jsonw_free(&r.json);
         return add_to_store(store_dir, argc, argv);
+    }
+    if (r.kind == K_KSCRASH || r.ks_opt) { /* KSCrash / Matrix iOS reports (ios.md 11) */
+        tt_jsonw_free(&r.json);
+        return kscrash(&r, &so, argc, argv, ctx);
     }
     char bid[TSYM_BUILD_ID_HEX_MAX];
     if (bid_opt && normalise_build_id(bid, sizeof bid, bid_opt)) {

@@ -177,6 +177,16 @@ static void value(wctx *c, const json_t *v)
     }
 }
 
+void tt_ks_json_raw(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *rep)
+{
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    wctx c = {.w = &w, .r = r, .rep = rep};
+    value(&c, rep->json);
+    tt_buf_put(out, w.buf.data, w.buf.len);
+    tt_jsonw_free(&w);
+}
+
 void tt_ks_json_write(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *rep,
                       const char *tt_members)
 {

@@ -141,5 +141,7 @@ const char *tt_ks_arch_name(int64_t cpu_type, int64_t cpu_subtype);
  * to out. Not recursion-limited beyond jansson's own parse depth limit. */
 void tt_ks_json_write(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *rep,
                       const char *tt_members);
+/* The report as read (key order kept, unsigned values >= 2^63 restored), nothing added. */
+void tt_ks_json_raw(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *rep);
 
 #endif
