@@ -24,11 +24,36 @@ typedef struct miss {
     uint64_t frames;
 } miss;
 
+/* Standard input is read once and kept, so detection can look at it first. */
+static char *stdin_data;
+static size_t stdin_len;
+static int stdin_read;
+
+static void free_stdin(void) { free(stdin_data); }
+
+int cli_ks_open(tt_input **in, const char *path, tt_error *err)
+{
+    if (strcmp(path, "-"))
+        return tt_input_open(in, path, err);
+    if (!stdin_read) {
+        tt_input *s;
+        int rc = tt_input_open(&s, "-", err);
+        if (!rc)
+            rc = tt_input_slurp(s, &stdin_data, &stdin_len, err);
+        tt_input_close(s);
+        if (rc)
+            return rc;
+        stdin_read = 1;
+        atexit(free_stdin);
+    }
+    return tt_input_open_mem(in, "<stdin>", stdin_data ? stdin_data : "", stdin_len, err);
+}
+
 int cli_ks_file_is_ios(const char *path)
 {
     tt_input *in;
     tt_error err = {0};
-    if (tt_input_open(&in, path, &err))
+    if (cli_ks_open(&in, path, &err))
         return 0;
     const unsigned char *p;
     size_t n;
@@ -156,6 +181,8 @@ static void header(kctx *c, const tt_ks_report *rep)
     tt_buf_printf(b, "Report %s  ", rep->id ? rep->id : "(no id)");
     if (rep->has_dump_type)
         tt_buf_printf(b, "%s (%lld)", rep->dump_name, (long long)rep->dump_type);
+    else if (rep->shape == TT_KS_PROFILE)
+        tt_buf_puts(b, "Matrix lag profile (stack_string)");
     else
         tt_buf_printf(b, "crash: %s", rep->crash_text  ? rep->crash_text
                                       : rep->error_type ? rep->error_type
@@ -199,7 +226,7 @@ static void header(kctx *c, const tt_ks_report *rep)
             tt_buf_printf(b, " snapshot_status=%lld", (long long)rep->snapshot_status);
         tt_buf_puts(b, "\n");
     }
-    if (rep->reason)
+    if (rep->reason && *rep->reason)
         tt_buf_printf(b, "Reason:  %s\n", rep->reason);
     for (size_t i = 0; i < rep->n_images; i++)
         for (int k = 0; k < 4; k++)
@@ -491,7 +518,7 @@ static int read_file(kctx *c, const tt_resolver *res, const char *path, cli_ctx 
 {
     tt_error err = {0};
     tt_input *in;
-    if (tt_input_open(&in, path, &err))
+    if (cli_ks_open(&in, path, &err))
         return cli_err(&err);
     tt_ks_opts ko = {.resolver = res, .no_adjust = c->o->no_adjust};
     tt_ks_reader *r;

@@ -27,6 +27,8 @@ enum { CLI_KS_O_DSYM = 0x4b00, CLI_KS_O_THREADS, CLI_KS_O_SKIP, CLI_KS_O_APP, CL
 /* Handles the options above and --symbols: 1 consumed, 0 not ours, -1 after an error. */
 int cli_ks_opt(cli_ks_opts *o, int c, const char *arg);
 
+/* tt_input_open, except that "-" (standard input) is read once and can be opened again. */
+int cli_ks_open(tt_input **in, const char *path, tt_error *err);
 /* 1 when the file's first bytes look like a KSCrash / Matrix iOS report. */
 int cli_ks_file_is_ios(const char *path);
 /* Reads and prints every file; returns the exit code. */

@@ -575,7 +575,7 @@ static int read_file(rctx *c, tt_jsonw *doc, const char *path)
 {
     tt_error err = {0};
     tt_input *in;
-    if (tt_input_open(&in, path, &err))
+    if (cli_ks_open(&in, path, &err))
         return cli_err(&err);
     tt_report_reader *rr;
     int rc = tt_report_reader_new(&rr, in, c->stats, &err);

@@ -118,6 +118,44 @@ static int read_images(bctx *c, const json_t *arr)
     return 0;
 }
 
+/* 4.1 without binary_images (KSCrash omitBinaryImages): images from the frames' object_addr
+ * and object_name; no UUID, no vmaddr, each ends where the next begins. */
+static int images_from_frames(bctx *c, const json_t *threads)
+{
+    size_t i, j;
+    const json_t *t, *fo;
+    json_array_foreach(threads, i, t) {
+        json_array_foreach(json_object_get(json_object_get(t, "backtrace"), "contents"), j, fo) {
+            uint64_t addr;
+            const char *name = jstr(fo, "object_name");
+            if (!name || !tt_ks__u64(json_object_get(fo, "object_addr"), &addr))
+                continue;
+            int seen = 0;
+            for (size_t k = 0; k < c->r->images.len && !seen; k++)
+                seen = ((tt_ks_image *)c->r->images.data)[k].addr == addr;
+            if (seen)
+                continue;
+            tt_ks_image *g = tt_vec_push(&c->r->images, NULL);
+            if (!g)
+                return TT_ENOMEM;
+            g->addr = addr;
+            g->path = g->name = name;
+            g->uuid = "";
+        }
+    }
+    tt_ks_image *a = c->r->images.data;
+    size_t n = c->r->images.len;
+    if (n > 1)
+        qsort(a, n, sizeof *a, cmp_image);
+    for (size_t k = 0; k < n; k++)
+        a[k].size = k + 1 < n ? a[k + 1].addr - a[k].addr : UINT64_C(0x100000000);
+    if (n)
+        tt_stats_add(c->r->stats, "sym_unverified_module", c->r->file, TT_SEV_WARN, (int64_t)n,
+                     "no binary_images: images taken from the frames' object_addr and "
+                     "object_name, without UUIDs");
+    return 0;
+}
+
 static int32_t find_image(bctx *c, uint64_t pc)
 {
     const tt_ks_image *a = c->r->images.data;
@@ -499,7 +537,9 @@ static int build(bctx *c, const json_t *o)
         return TT_ENOMEM;
     const char *arch = rep->arch ? rep->arch : "";
     c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
-    int rc = read_images(c, json_object_get(o, "binary_images"));
+    const json_t *bi = json_object_get(o, "binary_images");
+    int rc = bi ? read_images(c, bi)
+                : images_from_frames(c, json_object_get(crash, "threads"));
     if (rc)
         return rc;
     if (!rep->arch && c->r->images.len) { /* the architecture of the images */
