@@ -377,6 +377,7 @@ static int next_value(tt_ks_reader *r, tt_error *err)
 
 int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
 {
+    r->warn[0] = 0;
     for (;;) {
         const json_t *o = NULL;
         if (r->value && json_is_array(r->value) && r->elem < json_array_size(r->value))
@@ -390,7 +391,6 @@ int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
                 return rc;
             continue;
         }
-        r->warn[0] = 0;
         int rc = tt_ks__build(r, &r->rep, o, r->value_line, r->count);
         if (rc == TT_ENOMEM)
             return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
