@@ -235,8 +235,11 @@ void cli_ks_key_compute(cli_ks_key *k, cli_ks_names *n, const tt_ks_report *rep)
         n->tmp.len = 0;
         cli_ks_short_name(&n->tmp, rep, f);
         tt_buf_put(&n->tmp, "", 1);
-        snprintf(k->key, sizeof k->key, "system:%s!%s",
-                 f->image >= 0 ? rep->images[f->image].name : "?", n->tmp.data);
+        if (cli_ks_function(rep, f) || device_name(rep, f))
+            snprintf(k->key, sizeof k->key, "system:%s!%s",
+                     f->image >= 0 ? rep->images[f->image].name : "?", n->tmp.data);
+        else /* the short name already says image+0x<offset> or 0x<pc> */
+            snprintf(k->key, sizeof k->key, "system:%s", n->tmp.data);
         for (uint32_t j = count; j-- > 0;) {
             cli_ks_short_name(&k->path, rep, &rep->frames[idx[j]]);
             if (j)

@@ -1,0 +1,1 @@
+tracetool symbolicate --dsym x.dSYM ios-lag-2001.json
