@@ -17,6 +17,7 @@ typedef struct kctx {
     uint64_t reports, json_count;
     tt_vec missing; /* miss: images without symbols, over all reports */
     int resolving;
+    tt_stats *stats;
 } kctx;
 
 typedef struct miss {
@@ -118,8 +119,18 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
         if (i == 0 && f->has_repeat)
             tt_buf_printf(b, "  \u00d7%lld \u2248%lld ms", (long long)f->repeat,
                           (long long)(f->repeat * c->o->interval_ms));
-        if (i == 0 && c->o->show_device_names && f->device_name && f->n_sym)
+        if (i == 0 && c->o->show_device_names && f->device_name && f->n_sym) {
+            const char *fn = cli_ks_function(rep, f);
             tt_buf_printf(b, "  [device: %s]", f->device_name);
+            if (!fn || strcmp(fn, f->device_name)) { /* 9.5, Matrix #423 */
+                char ex[300];
+                snprintf(ex, sizeof ex, "report %s: pc 0x%llx: device %s, debug info %s",
+                         rep->id ? rep->id : "?", (unsigned long long)f->pc, f->device_name,
+                         fn ? fn : "??");
+                tt_stats_add(c->stats, "kscrash_device_name_mismatch", rep->file, TT_SEV_INFO,
+                             1, ex);
+            }
+        }
         tt_buf_puts(b, "\n");
     }
 }
@@ -403,9 +414,19 @@ static void folded_frames(kctx *c, const tt_ks_report *rep, const uint32_t *idx,
     if (!n || weight <= 0)
         return;
     for (size_t i = 0; i < n; i++) {
+        const tt_ks_frame *f = &rep->frames[idx[i]];
         if (i)
             tt_buf_puts(&c->b, ";");
-        cli_ks_short_name(&c->b, rep, &rep->frames[idx[i]]);
+        if (f->n_sym < 2) {
+            cli_ks_short_name(&c->b, rep, f);
+            continue;
+        }
+        for (uint32_t k = f->n_sym; k-- > 0;) { /* inline chain, outermost first */
+            const char *fn = rep->syms[f->sym + k].function;
+            tt_buf_puts(&c->b, fn && *fn ? fn : "??");
+            if (k)
+                tt_buf_puts(&c->b, ";");
+        }
     }
     tt_buf_printf(&c->b, " %lld\n", (long long)weight);
 }
@@ -557,7 +578,7 @@ static int read_file(kctx *c, const tt_resolver *res, const char *path, cli_ctx 
 
 int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
 {
-    kctx c = {.o = o};
+    kctx c = {.o = o, .stats = ctx->stats};
     tt_vec_init(&c.missing, sizeof(miss));
     if (cli_ks_names_init(&c.names, o))
         return CLI_BAD;

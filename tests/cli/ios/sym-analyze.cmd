@@ -1,0 +1,1 @@
+tracetool analyze --symbols ios-store -o "$TT_TMP/s.db" ios-symbolicated.json >/dev/null 2>&1 && tracetool query "$TT_TMP/s.db" "select stack_key, stack_key_raw, stack_key_path from issue; select n.depth, n.name, n.count from call_node n order by n.id"
