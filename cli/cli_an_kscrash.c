@@ -16,6 +16,10 @@ typedef struct ksan {
     tt_buf text, name, json;
     int64_t *module_ids;
     size_t cap_modules;
+    /* stack_frame and callsite rows of this trace, interned (storage.md 3.7) */
+    tt_intern *frames, *sites;
+    tt_vec frame_rows, site_rows; /* int64 row ids by interned id */
+    tt_buf fkey;
 } ksan;
 
 /* The main (or key) thread as text: "n image 0xpc name" per frame. */
@@ -80,6 +84,87 @@ static int store_profile(ksan *k, const tt_ks_report *rep, int64_t issue_id, tt_
     return rc;
 }
 
+/* The interned row id for key (0 when new: *idx receives the slot to fill). */
+static int intern_row(tt_intern *t, tt_vec *rows, const tt_buf *key, int64_t **slot)
+{
+    uint32_t id;
+    if (tt_intern_get(t, key->data, key->len, &id))
+        return TT_ENOMEM;
+    while (rows->len <= id)
+        if (!tt_vec_push(rows, NULL))
+            return TT_ENOMEM;
+    *slot = &TT_VEC_AT(rows, int64_t, id);
+    return 0;
+}
+
+/* stack_frame row of a frame: module + vmaddr of the original pc, the on-device name as
+ * raw_name, the symbol set of the looked-up address. */
+static int frame_row(ksan *k, const tt_ks_report *rep, uint32_t fi, int64_t *row, tt_error *err)
+{
+    const tt_ks_frame *f = &rep->frames[fi];
+    const tt_ks_image *g = f->image >= 0 ? &rep->images[f->image] : NULL;
+    int64_t mod = g ? k->module_ids[f->image] : 0;
+    const char *name = short_name(k, rep, fi);
+    k->fkey.len = 0;
+    tt_buf_printf(&k->fkey, "%lld|%llx|%s|%s", (long long)mod,
+                  (unsigned long long)(g ? f->offset + g->vmaddr : f->pc), name,
+                  f->device_name ? f->device_name : "");
+    int64_t *slot;
+    if (intern_row(k->frames, &k->frame_rows, &k->fkey, &slot))
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    if (*slot) {
+        *row = *slot;
+        return 0;
+    }
+    int64_t set = 0;
+    int rc = 0;
+    if (mod && f->n_sym) {
+        tdb_symbol sy[TT_KS_MAX_CHAIN];
+        for (uint32_t i = 0; i < f->n_sym; i++) {
+            const tt_native_frame *n = &rep->syms[f->sym + i];
+            sy[i] = (tdb_symbol){.name = n->function, .file = n->file, .line = n->line,
+                                 .column = n->column, .is_inlined = n->inlined};
+        }
+        rc = tdb_symbolized_pc_add(k->a->db, mod, (int64_t)(f->lookup + g->vmaddr), sy, f->n_sym,
+                                   &set, err);
+    }
+    tdb_frame fr = {.trace_id = k->trace_id, .name = name, .raw_name = f->device_name,
+                    .kind = "native", .have_rel_pc = g != NULL,
+                    .rel_pc = g ? (int64_t)(f->offset + g->vmaddr) : 0, .module_id = mod,
+                    .symbol_set_id = set};
+    if (!rc)
+        rc = tdb_frame_add(k->a->db, &fr, row, err);
+    if (!rc)
+        *slot = *row;
+    return rc;
+}
+
+/* A backtrace as a callsite chain, root first. */
+static int store_callsites(ksan *k, const tt_ks_report *rep, const tt_ks_thread *th,
+                           tt_error *err)
+{
+    int64_t parent = 0;
+    int rc = 0;
+    for (uint32_t d = 0; d < th->n_frames && !rc; d++) {
+        int64_t frame;
+        if ((rc = frame_row(k, rep, th->frame + th->n_frames - 1 - d, &frame, err)))
+            break;
+        k->fkey.len = 0;
+        tt_buf_printf(&k->fkey, "%lld|%lld", (long long)parent, (long long)frame);
+        int64_t *slot;
+        if (intern_row(k->sites, &k->site_rows, &k->fkey, &slot))
+            return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        if (!*slot) {
+            int64_t id;
+            if ((rc = tdb_callsite_add(k->a->db, k->trace_id, parent, d, frame, &id, err)))
+                break;
+            *slot = id;
+        }
+        parent = *slot;
+    }
+    return rc;
+}
+
 static int store_modules(ksan *k, const tt_ks_report *rep, tt_error *err)
 {
     if (rep->n_images > k->cap_modules) {
@@ -119,6 +204,8 @@ static int store_report(ksan *k, const tt_ks_reader *r, const tt_ks_report *rep,
     }
     if (!rc)
         rc = store_modules(k, rep, err);
+    for (size_t i = 0; i < rep->n_threads && !rc; i++)
+        rc = store_callsites(k, rep, &rep->threads[i], err);
     if (rc)
         return rc;
     cli_ks_mark_app(&k->names, (tt_ks_report *)rep);
@@ -202,9 +289,11 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     }
     tt_ks_opts ko = {.resolver = sym ? &res : NULL};
     tt_ks_reader *r = NULL;
-    ksan k = {.a = a};
+    ksan k = {.a = a, .frames = tt_intern_new(), .sites = tt_intern_new()};
+    tt_vec_init(&k.frame_rows, sizeof(int64_t));
+    tt_vec_init(&k.site_rows, sizeof(int64_t));
     cli_ks_opts no = {0};
-    if (cli_ks_names_init(&k.names, &no))
+    if (!k.frames || !k.sites || cli_ks_names_init(&k.names, &no))
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc)
         rc = tt_ks_reader_new(&r, in, &ko, st, err);
@@ -254,6 +343,11 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     tt_buf_free(&k.name);
     tt_buf_free(&k.json);
     free(k.module_ids);
+    tt_intern_free(k.frames);
+    tt_intern_free(k.sites);
+    tt_vec_free(&k.frame_rows);
+    tt_vec_free(&k.site_rows);
+    tt_buf_free(&k.fkey);
     cli_sym_close(sym);
     tt_stats_free(st);
     return rc;
