@@ -249,6 +249,31 @@ static int store_report(ksan *k, const tt_ks_reader *r, const tt_ks_report *rep,
     return rc;
 }
 
+/* 2.3: the system keys of the first report as metadata rows ios_<key>. */
+static int system_metadata(ksan *k, const tt_ks_report *rep, tt_error *err)
+{
+    const struct {
+        const char *name, *value;
+    } m[] = {
+        {"ios_system_name", rep->system_name},
+        {"ios_system_version", rep->system_version},
+        {"ios_os_version", rep->os_version},
+        {"ios_machine", rep->machine},
+        {"ios_cpu_arch", rep->cpu_arch},
+        {"ios_CFBundleExecutable", rep->bundle_exec},
+        {"ios_CFBundleIdentifier", rep->bundle_id},
+        {"ios_CFBundleShortVersionString", rep->short_version},
+        {"ios_CFBundleVersion", rep->bundle_version},
+        {"ios_app_uuid", rep->app_uuid[0] ? rep->app_uuid : NULL},
+        {"ios_report_version", rep->version},
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof m / sizeof m[0] && !rc; i++)
+        if (m[i].value)
+            rc = tdb_metadata_add(k->a->db, k->trace_id, m[i].name, NULL, m[i].value, err);
+    return rc;
+}
+
 static int contains(const unsigned char *p, size_t n, const char *s)
 {
     size_t m = strlen(s);
@@ -297,24 +322,31 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc)
         rc = tt_ks_reader_new(&r, in, &ko, st, err);
+    /* the first report names the app for the trace row (package, app_version) */
+    const tt_ks_report *rep = NULL;
+    int first = rc ? rc : tt_ks_reader_next(r, &rep, err);
+    if (first && first != TT_DONE)
+        rc = first;
     tdb_trace tr = {.import_key = t->import_key, .content_sha256 = t->content_sha256,
                     .source_format = matrix ? "matrix_ios" : "kscrash", .options = t->options,
                     .clock = "realtime"};
+    if (rep) {
+        tr.package = rep->bundle_id ? rep->bundle_id : rep->process_name;
+        tr.app_version = rep->short_version;
+        if (rep->has_time) {
+            tr.have_start = 1;
+            tr.start_ts = rep->unix_ms * INT64_C(1000000);
+        }
+    }
     if (!rc)
         rc = tdb_trace_add(a->db, &tr, &k.trace_id, err);
     t->trace_id = k.trace_id;
     if (!rc)
         rc = tdb_input_add(a->db, k.trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
+    if (!rc && rep)
+        rc = system_metadata(&k, rep, err);
     int64_t n = 0, tmin = 0, tmax = 0;
-    while (!rc) {
-        const tt_ks_report *rep;
-        rc = tt_ks_reader_next(r, &rep, err);
-        if (rc == TT_DONE) {
-            rc = 0;
-            break;
-        }
-        if (rc)
-            break;
+    while (!rc && rep) {
         if (rep->has_time) {
             if (!n || rep->unix_ms < tmin)
                 tmin = rep->unix_ms;
@@ -322,7 +354,13 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
                 tmax = rep->unix_ms;
         }
         n++;
-        rc = store_report(&k, r, rep, err);
+        if ((rc = store_report(&k, r, rep, err)))
+            break;
+        rc = tt_ks_reader_next(r, &rep, err);
+        if (rc == TT_DONE) {
+            rc = 0;
+            break;
+        }
     }
     if (!rc && !n)
         rc = tt_error_set(err, TT_EFORMAT, t->path, 0, 0,
