@@ -20,13 +20,20 @@ typedef struct group {
 
 struct cli_ks_groups {
     tt_vec groups; /* group */
+    tt_intern *ids; /* "class\0key" -> index into groups */
+    tt_buf k;
 };
 
 cli_ks_groups *cli_ks_groups_new(void)
 {
     cli_ks_groups *g = calloc(1, sizeof *g);
-    if (g)
-        tt_vec_init(&g->groups, sizeof(group));
+    if (!g)
+        return NULL;
+    tt_vec_init(&g->groups, sizeof(group));
+    if (!(g->ids = tt_intern_new())) {
+        free(g);
+        return NULL;
+    }
     return g;
 }
 
@@ -52,6 +59,8 @@ void cli_ks_groups_free(cli_ks_groups *g)
         cstr_free(&x->paths);
     }
     tt_vec_free(&g->groups);
+    tt_intern_free(g->ids);
+    tt_buf_free(&g->k);
     free(g);
 }
 
@@ -79,11 +88,15 @@ int cli_ks_groups_add(cli_ks_groups *g, const tt_ks_report *rep, const cli_ks_ke
     const char *key = k->key[0] ? k->key : "(no stack)";
     const char *cls = cli_ks_class(rep);
     group *x = NULL;
-    for (size_t i = 0; i < g->groups.len && !x; i++) {
-        group *y = &TT_VEC_AT(&g->groups, group, i);
-        if (!strcmp(y->key, key) && !strcmp(y->cls, cls))
-            x = y;
-    }
+    g->k.len = 0;
+    tt_buf_puts(&g->k, cls);
+    tt_buf_put(&g->k, "", 1);
+    tt_buf_puts(&g->k, key);
+    uint32_t id;
+    if (!g->k.data || tt_intern_get(g->ids, g->k.data, g->k.len, &id))
+        return -1;
+    if (id < g->groups.len)
+        x = &TT_VEC_AT(&g->groups, group, id);
     if (!x) {
         if (!(x = tt_vec_push(&g->groups, NULL)))
             return -1;

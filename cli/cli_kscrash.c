@@ -18,6 +18,7 @@ typedef struct kctx {
     tt_vec missing; /* miss: images without symbols, over all reports */
     int resolving;
     tt_stats *stats;
+    tt_intern *miss_ids; /* "uuid/name" -> index into missing */
 } kctx;
 
 typedef struct miss {
@@ -303,19 +304,22 @@ static void note_missing(kctx *c, const tt_ks_report *rep)
         const tt_ks_image *g = &rep->images[i];
         if (!g->n_unresolved)
             continue;
-        miss *m = NULL;
-        for (size_t k = 0; k < c->missing.len && !m; k++) {
-            miss *x = &TT_VEC_AT(&c->missing, miss, k);
-            if (!strcmp(x->uuid, g->uuid) && !strcmp(x->name, g->name))
-                m = x;
-        }
-        if (!m && (m = tt_vec_push(&c->missing, NULL))) {
+        c->b.len = 0;
+        tt_buf_printf(&c->b, "%s/%s", g->uuid, g->name);
+        uint32_t id;
+        if (!c->miss_ids || tt_intern_get(c->miss_ids, c->b.data, c->b.len, &id))
+            continue;
+        if (id == c->missing.len) {
+            miss *m = tt_vec_push(&c->missing, NULL);
+            if (!m)
+                continue;
             snprintf(m->name, sizeof m->name, "%s", g->name);
             snprintf(m->uuid, sizeof m->uuid, "%s", g->uuid);
         }
-        if (m)
-            m->frames += g->n_unresolved;
+        if (id < c->missing.len)
+            TT_VEC_AT(&c->missing, miss, id).frames += g->n_unresolved;
     }
+    c->b.len = 0;
 }
 
 static int cmp_miss(const void *x, const void *y)
@@ -578,7 +582,7 @@ static int read_file(kctx *c, const tt_resolver *res, const char *path, cli_ctx 
 
 int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
 {
-    kctx c = {.o = o, .stats = ctx->stats};
+    kctx c = {.o = o, .stats = ctx->stats, .miss_ids = tt_intern_new()};
     tt_vec_init(&c.missing, sizeof(miss));
     if (cli_ks_names_init(&c.names, o))
         return CLI_BAD;
@@ -612,6 +616,7 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
     cli_ks_names_free(&c.names);
     cli_sym_close(sym);
     tt_vec_free(&c.missing);
+    tt_intern_free(c.miss_ids);
     tt_buf_free(&c.b);
     return rc;
 }
