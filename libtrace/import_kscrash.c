@@ -236,8 +236,10 @@ int tt_ks__u64(const json_t *v, uint64_t *out)
     return 0;
 }
 
-/* ---- reader ---- */
+/* ---- reader: one top-level value (or top-level array element) at a time ---- */
 
+#define CHUNK ((size_t)256 * 1024)
+#define MAX_VALUE ((size_t)512 * 1024 * 1024)
 
 const char *tt_ks_reader_warning(const tt_ks_reader *r) { return r->warn; }
 
@@ -268,8 +270,12 @@ int tt_ks_reader_new(tt_ks_reader **out, tt_input *in, const tt_ks_opts *o, tt_s
 {
     *out = NULL;
     tt_ks_reader *r = calloc(1, sizeof *r);
-    if (!r)
+    if (!r || !(r->text = malloc(CHUNK))) {
+        free(r);
         return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
+    }
+    r->in = in;
+    r->cap = CHUNK;
     r->stats = stats;
     if (o)
         r->opts = *o;
@@ -281,13 +287,6 @@ int tt_ks_reader_new(tt_ks_reader **out, tt_input *in, const tt_ks_opts *o, tt_s
     tt_vec_init(&r->frames, sizeof(tt_ks_frame));
     tt_vec_init(&r->syms, sizeof(tt_native_frame));
     tt_vec_init(&r->nodes, sizeof(tt_ks_node));
-    int rc = tt_input_slurp(in, &r->text, &r->len, err);
-    if (rc) {
-        tt_ks_reader_free(r);
-        return rc;
-    }
-    if (r->len >= 3 && !memcmp(r->text, "\xEF\xBB\xBF", 3))
-        r->pos = r->line_pos = 3;
     *out = r;
     return 0;
 }
@@ -308,70 +307,178 @@ void tt_ks_reader_free(tt_ks_reader *r)
     free(r);
 }
 
-static void advance_line(tt_ks_reader *r, size_t to)
+/* More input after text[len): drops the consumed prefix, grows when full. 0 and *got. */
+static int fill(tt_ks_reader *r, size_t *got, tt_error *err)
 {
-    for (size_t i = r->line_pos; i < to && i < r->len; i++)
-        r->line += r->text[i] == '\n';
-    r->line_pos = to;
-}
-
-static int rewrite_rest(tt_ks_reader *r)
-{
-    char *t;
-    size_t n;
-    uint64_t rw, ov;
-    int rc = tt_ks__rewrite(&t, &n, r->text + r->pos, r->len - r->pos, &rw, &ov, &r->big);
+    *got = 0;
+    if (r->eof)
+        return 0;
+    if (r->pos) {
+        memmove(r->text, r->text + r->pos, r->len - r->pos);
+        r->len -= r->pos;
+        r->pos = 0;
+    }
+    if (r->len == r->cap) {
+        if (r->cap >= MAX_VALUE)
+            return tt_error_set(err, TT_ELIMIT, r->file, TT_LOC_LINE, r->line,
+                                "a report larger than %zu MiB", MAX_VALUE >> 20);
+        char *t = realloc(r->text, r->cap * 2);
+        if (!t)
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        r->text = t;
+        r->cap *= 2;
+    }
+    int rc = tt_input_read(r->in, r->text + r->len, r->cap - r->len, got, err);
     if (rc)
         return rc;
-    char *all = malloc(r->pos + n + 1);
-    if (!all) {
-        free(t);
-        return TT_ENOMEM;
+    if (!*got)
+        r->eof = 1;
+    if (!r->started && r->len + *got >= 3 && !memcmp(r->text, "\xEF\xBB\xBF", 3)) {
+        memmove(r->text, r->text + 3, r->len + *got - 3); /* UTF-8 byte-order mark */
+        r->len -= 3;
     }
-    memcpy(all, r->text, r->pos);
-    memcpy(all + r->pos, t, n + 1);
-    free(t);
-    free(r->text);
-    r->text = all;
-    r->len = r->pos + n;
-    r->rewritten = 1;
-    if (r->big.len)
-        qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
-    tt_stats_add(r->stats, "kscrash_big_uint_rewritten", r->file, TT_SEV_INFO, (int64_t)rw, NULL);
-    if (ov)
-        tt_stats_add(r->stats, "kscrash_number_overflow", r->file, TT_SEV_DATA_LOSS, (int64_t)ov,
-                     "an integer >= 2^64 was replaced by 0");
+    r->started = 1;
+    r->len += *got;
     return 0;
 }
 
-/* Parses the next top-level JSON value into r->value: 0, TT_DONE or an error. */
+/* The next byte after whitespace (lines counted); 0 with *c = -1 at the end of input. */
+static int peek(tt_ks_reader *r, int *c, tt_error *err)
+{
+    for (;;) {
+        while (r->pos < r->len && strchr(" \t\r\n", r->text[r->pos]) && r->text[r->pos]) {
+            r->line += r->text[r->pos] == '\n';
+            r->pos++;
+        }
+        if (r->pos < r->len) {
+            *c = (unsigned char)r->text[r->pos];
+            return 0;
+        }
+        size_t got;
+        int rc = fill(r, &got, err);
+        if (rc)
+            return rc;
+        if (!got) {
+            *c = -1;
+            return 0;
+        }
+    }
+}
+
+/* Length of the value at text[pos): brackets and strings tracked, nothing else parsed.
+ * *complete = 0 when the input ended first. */
+static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
+{
+    size_t i = 0, depth = 0;
+    int in_str = 0, esc = 0, scalar = r->text[r->pos] != '{' && r->text[r->pos] != '[';
+    for (;;) {
+        while (r->pos + i < r->len) {
+            char ch = r->text[r->pos + i];
+            if (in_str) {
+                if (esc)
+                    esc = 0;
+                else if (ch == '\\')
+                    esc = 1;
+                else if (ch == '"')
+                    in_str = 0;
+            } else if (scalar && (strchr(" \t\r\n,]}[{", ch) && ch)) {
+                *n = i;
+                *complete = 1;
+                return 0;
+            } else if (ch == '"') {
+                in_str = 1;
+            } else if (ch == '{' || ch == '[') {
+                depth++;
+            } else if (ch == '}' || ch == ']') {
+                if (depth && --depth == 0) {
+                    *n = i + 1;
+                    *complete = 1;
+                    return 0;
+                }
+            }
+            i++;
+        }
+        size_t got;
+        int rc = fill(r, &got, err);
+        if (rc)
+            return rc;
+        if (!got) {
+            *n = i;
+            *complete = scalar && !in_str;
+            return 0;
+        }
+    }
+}
+
+static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_error *err)
+{
+    json_error_t je;
+    *v = json_loadb(p, n, 0, &je);
+    if (!*v && strstr(je.text, "too big integer")) {
+        char *t;
+        size_t tn;
+        uint64_t rw, ov;
+        size_t before = r->big.len;
+        if (tt_ks__rewrite(&t, &tn, p, n, &rw, &ov, &r->big))
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        if (r->big.len > before)
+            qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
+        r->rewritten = 1;
+        tt_stats_add(r->stats, "kscrash_big_uint_rewritten", r->file, TT_SEV_INFO, (int64_t)rw,
+                     NULL);
+        if (ov)
+            tt_stats_add(r->stats, "kscrash_number_overflow", r->file, TT_SEV_DATA_LOSS,
+                         (int64_t)ov, "an integer >= 2^64 was replaced by 0");
+        *v = json_loadb(t, tn, 0, &je);
+        free(t);
+    }
+    if (!*v)
+        return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE,
+                            r->value_line + (je.line > 0 ? (uint64_t)je.line - 1 : 0),
+                            "invalid JSON: %s", je.text);
+    return 0;
+}
+
+/* The next report object (a top-level value, or an element of a top-level array) into
+ * r->value: 0, TT_DONE or an error. */
 static int next_value(tt_ks_reader *r, tt_error *err)
 {
     json_decref(r->value);
     r->value = NULL;
-    r->elem = 0;
-    while (r->pos < r->len && strchr(" \t\r\n", r->text[r->pos]))
-        r->pos++;
-    if (r->pos >= r->len)
-        return TT_DONE;
-    advance_line(r, r->pos);
     for (;;) {
-        json_error_t je;
-        json_t *v = json_loadb(r->text + r->pos, r->len - r->pos, JSON_DISABLE_EOF_CHECK, &je);
-        if (v) {
-            r->value = v;
-            r->value_line = r->line;
-            r->pos += (size_t)je.position;
-            return 0;
+        int c, rc = peek(r, &c, err);
+        if (rc)
+            return rc;
+        if (c < 0) {
+            if (r->in_array)
+                return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->array_line,
+                                    "invalid JSON: the array opened here is not closed");
+            return TT_DONE;
         }
-        if (!r->rewritten && strstr(je.text, "too big integer")) {
-            if (rewrite_rest(r))
-                return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        if (r->in_array && (c == ',' || c == ']')) {
+            r->pos++;
+            r->in_array = c == ',';
             continue;
         }
-        return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE,
-                            r->line + (je.line > 0 ? (uint64_t)je.line - 1 : 0),
-                            "invalid JSON: %s", je.text);
+        if (!r->in_array && c == '[') {
+            r->pos++;
+            r->in_array = 1;
+            r->array_line = r->line;
+            continue;
+        }
+        r->value_line = r->line;
+        size_t n;
+        int complete;
+        if ((rc = scan_value(r, &n, &complete, err)))
+            return rc;
+        rc = parse_value(r, r->text + r->pos, n, &r->value, err);
+        if (!rc && !complete)
+            rc = tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
+                              "invalid JSON: the value starting here is cut off");
+        for (size_t i = 0; i < n; i++)
+            r->line += r->text[r->pos + i] == '\n';
+        r->pos += n;
+        return rc;
     }
 }
 
@@ -379,19 +486,10 @@ int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
 {
     r->warn[0] = 0;
     for (;;) {
-        const json_t *o = NULL;
-        if (r->value && json_is_array(r->value) && r->elem < json_array_size(r->value))
-            o = json_array_get(r->value, r->elem++);
-        else if (r->value && !json_is_array(r->value) && r->elem == 0) {
-            o = r->value;
-            r->elem = 1;
-        } else {
-            int rc = next_value(r, err);
-            if (rc)
-                return rc;
-            continue;
-        }
-        int rc = tt_ks__build(r, &r->rep, o, r->value_line, r->count);
+        int rc = next_value(r, err);
+        if (rc)
+            return rc;
+        rc = tt_ks__build(r, &r->rep, r->value, r->value_line, r->count);
         if (rc == TT_ENOMEM)
             return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
         if (rc) {

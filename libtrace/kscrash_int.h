@@ -7,17 +7,19 @@
 #include "tt_kscrash.h"
 
 struct tt_ks_reader {
+    tt_input *in;
     tt_stats *stats;
     tt_ks_opts opts;
     const char *file;
-    char *text;
-    size_t len, pos;
-    uint64_t line;       /* line of text[line_pos] */
-    size_t line_pos;
-    int rewritten;       /* 2.2 applied */
+    char *text;          /* input window: text[pos..len) not yet consumed */
+    size_t len, pos, cap;
+    int eof, started;
+    uint64_t line;       /* line of text[pos] */
+    int in_array;        /* inside a top-level array */
+    uint64_t array_line;
+    int rewritten;       /* 2.2 applied to some report */
     tt_vec big;          /* int64 values produced by the rewrite, sorted */
-    json_t *value;       /* current top-level value */
-    size_t elem;         /* next element of an array value */
+    json_t *value;       /* current report value */
     uint64_t value_line;
     uint64_t count;
     /* current report */
