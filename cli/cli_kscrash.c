@@ -584,10 +584,13 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
 {
     kctx c = {.o = o, .stats = ctx->stats, .miss_ids = tt_intern_new()};
     tt_vec_init(&c.missing, sizeof(miss));
-    if (cli_ks_names_init(&c.names, o))
+    if (cli_ks_names_init(&c.names, o)) {
+        tt_intern_free(c.miss_ids);
         return CLI_BAD;
+    }
     if (o->group && !(c.groups = cli_ks_groups_new())) {
         cli_ks_names_free(&c.names);
+        tt_intern_free(c.miss_ids);
         cli_errorf("out of memory");
         return CLI_BAD;
     }
