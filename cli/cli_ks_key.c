@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cli_ks_opt(cli_ks_opts *o, int c, const char *arg)
 {
@@ -12,6 +13,9 @@ int cli_ks_opt(cli_ks_opts *o, int c, const char *arg)
         const char *slash = strchr(arg, '/');
         if (eq && (!slash || eq < slash))
             arg = eq + 1; /* NAME=PATH: the binding needs Mach-O support in libsym */
+        struct stat st;
+        if (!stat(arg, &st) && S_ISREG(st.st_mode)) /* a DWARF file: a module given directly */
+            return cli_sym_opt(&o->sym, 'e', arg);
         if (o->sym.n_dirs == CLI_SYM_MAX) {
             cli_errorf("too many --dsym/--symbols options (at most %d)", CLI_SYM_MAX);
             return -1;
