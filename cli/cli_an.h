@@ -70,6 +70,8 @@ typedef struct cli_an_trace {
 } cli_an_trace;
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+/* KSCrash / Matrix iOS reports (ios.md 10): issues, threads, modules, call trees, stats. */
+int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 /* Stores the startups of a finished analysis (startup, startup_segment); make_issues adds
  * the STARTUP issue Matrix's state machine emitted (not for report inputs, whose issues are

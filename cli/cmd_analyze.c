@@ -431,6 +431,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     switch (ai->kind) {
     case TT_KIND_BEAT: rc = cli_an_beat(a, in, &t, err); break;
     case TT_KIND_REPORT: rc = cli_an_report(a, in, &t, err); break;
+    case TT_KIND_KSCRASH: rc = cli_an_kscrash(a, in, &t, err); break;
     case TT_KIND_FRAMES: rc = cli_an_frames(a, in, &t, err); break;
     case TT_KIND_STARTUP: rc = cli_an_startup(a, in, &t, 0, err); break;
     case TT_KIND_LAUNCHES: rc = cli_an_startup(a, in, &t, 1, err); break;

@@ -7,18 +7,33 @@
 #include <time.h>
 
 #include "cli_group.h"
+#include "cli_kscrash.h"
 #include "cli_load.h"
 #include "cli_tree.h"
 
 static const char usage[] =
     "usage: tracetool report [-m MAPPING]... [--proguard FILE] [--group]\n"
     "                        [--format text|json|jsonl] [--names java|full|raw] REPORT...\n"
+    "       tracetool report [--symbols DIR]... [--dsym [NAME=]PATH]... [--threads point|main|all]\n"
+    "                        [--group] [--skip-frame RE]... [--app-image RE] [--interval-ms N]\n"
+    "                        [--no-adjust] [--show-device-names] [--full-path]\n"
+    "                        [--format text|json|jsonl|folded|csv] IOS-REPORT...\n"
     "\n"
     "  -m, --mapping FILE   methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
     "      --proguard FILE  ProGuard/R8 mapping.txt: retrace method names and threadStack\n"
     "      --group          aggregate reports by stack-key method name\n"
     "      --format FMT     text (default), json (one document), jsonl (one object a line)\n"
     "      --names STYLE    method names: java (default), full, raw\n"
+    "iOS reports (KSCrash, Matrix iOS; detected by content):\n"
+    "      --symbols DIR    symbol store (repeatable; also TRACETOOL_SYMBOL_PATH)\n"
+    "      --dsym [NAME=]PATH  dSYM bundle, DWARF file or directory, searched first\n"
+    "      --threads WHICH  point, main or all (default: point, main, crashed/CPU threads)\n"
+    "      --skip-frame RE  frames --group passes over (repeatable)\n"
+    "      --app-image RE   images counted as the app's (default: app UUID, bundle path)\n"
+    "      --interval-ms N  main-thread sampling interval for estimates (default 50)\n"
+    "      --no-adjust      look return addresses up unchanged\n"
+    "      --show-device-names  print on-device symbol names too\n"
+    "      --full-path      full source paths\n"
     "  -h, --help           show this help\n";
 
 enum { O_PROGUARD = 256, O_GROUP, O_FORMAT, O_NAMES };
@@ -29,12 +44,21 @@ static const struct option longopts[] = {
     {"group", no_argument, NULL, O_GROUP},
     {"format", required_argument, NULL, O_FORMAT},
     {"names", required_argument, NULL, O_NAMES},
+    {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},
+    {"dsym", required_argument, NULL, CLI_KS_O_DSYM},
+    {"threads", required_argument, NULL, CLI_KS_O_THREADS},
+    {"skip-frame", required_argument, NULL, CLI_KS_O_SKIP},
+    {"app-image", required_argument, NULL, CLI_KS_O_APP},
+    {"interval-ms", required_argument, NULL, CLI_KS_O_INTERVAL},
+    {"no-adjust", no_argument, NULL, CLI_KS_O_NOADJ},
+    {"show-device-names", no_argument, NULL, CLI_KS_O_DEVNAMES},
+    {"full-path", no_argument, NULL, CLI_KS_O_FULLPATH},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
-enum { F_TEXT = 0, F_JSON = 1, F_JSONL = 2 };
-static const char *const formats[] = {"text", "json", "jsonl", NULL};
+enum { F_TEXT = 0, F_JSON = 1, F_JSONL = 2, F_FOLDED = 3, F_CSV = 4 };
+static const char *const formats[] = {"text", "json", "jsonl", "folded", "csv", NULL};
 static const char *const names[] = {"java", "full", "raw", NULL};
 
 typedef struct rctx {
@@ -551,7 +575,7 @@ static int read_file(rctx *c, tt_jsonw *doc, const char *path)
 {
     tt_error err = {0};
     tt_input *in;
-    if (cli_input_open(&in, path, 0, &err))
+    if (cli_ks_open(&in, path, &err))
         return cli_err(&err);
     tt_report_reader *rr;
     int rc = tt_report_reader_new(&rr, in, c->stats, &err);
@@ -618,7 +642,16 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
     int opt;
     c.style = TT_NAME_JAVA;
     c.stats = ctx->stats;
+    cli_ks_opts ko = {.interval_ms = 50};
+    int ios_opt = 0;
     while ((opt = getopt_long(argc, argv, "m:h", longopts, NULL)) != -1) {
+        int k = cli_ks_opt(&ko, opt, optarg);
+        if (k < 0)
+            return CLI_BAD;
+        if (k) {
+            ios_opt = 1;
+            continue;
+        }
         switch (opt) {
         case 'm':
             if (nmaps == 64) {
@@ -644,6 +677,22 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
     if (optind >= argc) {
         cli_errorf("report: missing REPORT");
         return cli_usage(usage, 1);
+    }
+    if (cli_ks_file_is_ios(argv[optind])) { /* KSCrash / Matrix iOS (ios.md 9, 11) */
+        if (nmaps || proguard) {
+            cli_errorf("-m and --proguard are for Android Matrix reports, not iOS reports");
+            return CLI_BAD;
+        }
+        ko.format = c.format;
+        ko.group = c.grouping;
+        int rc = cli_ks_run(&ko, argv + optind, argc - optind, ctx);
+        cli_stats_report(ctx->stats);
+        return rc;
+    }
+    if (ios_opt || c.format >= F_FOLDED) {
+        cli_errorf("%s: iOS report options and --format folded|csv need KSCrash or Matrix iOS "
+                   "reports", argv[optind]);
+        return CLI_BAD;
     }
     if (cli_trace_paths(argv + optind, argc - optind, 0))
         return CLI_BAD;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_kscrash.h"
 #include "cli_sym.h"
 
 static const char usage[] =
@@ -18,6 +19,8 @@ static const char usage[] =
     "                             [-a] [-f] [-i] [-C] [-s] [-p] [--format FMT] [ADDR...]\n"
     "       tracetool symbolicate --symbols DIR... [--kind KIND] [-e FILE]... [-s]\n"
     "                             [--resymbolize] [--format text|json|jsonl] [FILE...]\n"
+    "       tracetool symbolicate --kind kscrash [--symbols DIR]... [--dsym [NAME=]PATH]...\n"
+    "                             [--no-adjust] [--format text|json|jsonl] FILE...\n"
     "       tracetool symbolicate --add-to-store DIR FILE...\n"
     "\n"
     "  -e, --exe FILE          module of the raw addresses; with --kind an extra module\n"
@@ -37,7 +40,9 @@ static const char usage[] =
     "      --symbols DIR       symbol store directory (repeatable; also\n"
     "                          TRACETOOL_SYMBOL_PATH)\n"
     "      --kind KIND         backtrace lines: auto (default without -e), tombstone,\n"
-    "                          perf, modoff\n"
+    "                          perf, modoff, kscrash (KSCrash / Matrix iOS JSON reports)\n"
+    "      --dsym [NAME=]PATH  with --kind kscrash: dSYM bundle, DWARF file or directory\n"
+    "      --no-adjust         with --kind kscrash: look return addresses up unchanged\n"
     "      --resymbolize       replace perf's own symbols too\n"
     "      --add-to-store DIR  copy FILEs into DIR's .build-id layout (Mach-O: DIR/uuid/)\n"
     "      --dsym [NAME=]PATH  Mach-O debug information: a .dSYM bundle, its DWARF file or a\n"
@@ -73,6 +78,7 @@ static const struct option longopts[] = {
     {"uuid", required_argument, NULL, O_UUID},
     {"arch", required_argument, NULL, O_ARCH},
     {"load-address", required_argument, NULL, O_LOAD},
+    {"no-adjust", no_argument, NULL, CLI_KS_O_NOADJ},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -80,8 +86,8 @@ static const struct option longopts[] = {
 enum { F_TEXT, F_JSON, F_JSONL, F_TSV, F_CSV };
 static const char *const formats[] = {"text", "json", "jsonl", "tsv", "csv", NULL};
 static const char *const names_styles[] = {"debug", "symbol", NULL};
-enum { K_AUTO, K_TOMB, K_PERF, K_MODOFF };
-static const char *const kinds[] = {"auto", "tombstone", "perf", "modoff", NULL};
+enum { K_AUTO, K_TOMB, K_PERF, K_MODOFF, K_KSCRASH };
+static const char *const kinds[] = {"auto", "tombstone", "perf", "modoff", "kscrash", NULL};
 
 typedef struct run {
     cli_sym *sym;
@@ -100,6 +106,8 @@ typedef struct run {
         char label[128], bid[TSYM_BUILD_ID_HEX_MAX];
     } miss[8];            /* modules without debug information (the first 8) */
     size_t n_miss, more_miss;
+    cli_ks_opts ks;  /* --kind kscrash: --dsym, --no-adjust */
+    int ks_opt;
 } run;
 
 /* Remembers a module that resolved nothing, once per name and build id. */
@@ -649,6 +657,11 @@ static int parse_opts(run *r, cli_sym_opts *so, const char **build_id, const cha
             }
             r->load_set = 1;
             break;
+        case CLI_KS_O_NOADJ:
+            if (cli_ks_opt(&r->ks, c, optarg) < 0)
+                return CLI_BAD;
+            r->ks_opt = 1;
+            break;
         case O_NAMES:
             if ((style = cli_opt_enum("--names", optarg, names_styles)) < 0)
                 return CLI_BAD;
@@ -687,6 +700,37 @@ static int normalise_build_id(char *dst, size_t cap, const char *s)
     return k >= 2 ? 0 : -1;
 }
 
+static int kscrash(run *r, const cli_sym_opts *so, int argc, char **argv, cli_ctx *ctx)
+{
+    if (r->kind != K_KSCRASH) {
+        cli_errorf("--no-adjust needs --kind kscrash");
+        return CLI_BAD;
+    }
+    if (r->fmt == F_TSV) {
+        cli_errorf("--format tsv is for raw addresses (-e FILE)");
+        return CLI_BAD;
+    }
+    if (!argc) {
+        cli_errorf("symbolicate: --kind kscrash needs FILE...");
+        return CLI_BAD;
+    }
+    cli_ks_opts *o = &r->ks;
+    o->format = r->fmt == F_JSON ? CLI_KS_JSON : r->fmt == F_JSONL ? CLI_KS_JSONL : CLI_KS_TEXT;
+    o->interval_ms = 50;
+    o->full_path = !r->opt_s;
+    for (size_t i = 0; i < so->n_dirs && o->sym.n_dirs < CLI_SYM_MAX; i++)
+        o->sym.dirs[o->sym.n_dirs++] = so->dirs[i];
+    for (size_t i = 0; i < so->n_exes; i++)
+        o->sym.exes[o->sym.n_exes++] = so->exes[i];
+    for (size_t i = 0; i < so->n_dsyms; i++) /* --dsym as report takes it */
+        if (cli_ks_opt(o, CLI_KS_O_DSYM, so->dsyms[i]) < 0)
+            return CLI_BAD;
+    o->sym.flags = r->flags;
+    int rc = cli_ks_run(o, argv, argc, ctx);
+    cli_stats_report(ctx->stats);
+    return rc;
+}
+
 int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
 {
     run r = {.fmt = F_TEXT, .kind = K_AUTO};
@@ -710,6 +754,10 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     if (store_dir) {
         tt_jsonw_free(&r.json);
         return add_to_store(store_dir, argc, argv);
+    }
+    if (r.kind == K_KSCRASH || r.ks_opt) { /* KSCrash / Matrix iOS reports (ios.md 11) */
+        tt_jsonw_free(&r.json);
+        return kscrash(&r, &so, argc, argv, ctx);
     }
     char bid[TSYM_BUILD_ID_HEX_MAX];
     if (r.uuid && !bid_opt) {

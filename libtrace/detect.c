@@ -6,10 +6,11 @@
 #include <string.h>
 
 #include "tt_int.h"
+#include "tt_kscrash.h"
 
 static const char *const names[TT_KIND__COUNT] = {
     "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database", "frames",
-    "startup", "launches", "samples", "btrace_mapping",
+    "startup", "launches", "samples", "btrace_mapping", "kscrash",
 };
 
 const char *tt_kind_name(tt_kind k)
@@ -268,6 +269,8 @@ static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
     while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n'))
         k++;
     if (k < n && (p[k] == '{' || p[k] == '[')) {
+        if (tt_ks_detect((const unsigned char *)p + k, n - k))
+            return TT_KIND_KSCRASH; /* ios.md 2.1 */
         /* Matrix reports carry a "tag" key with a Trace_* value */
         if (tt__memmem(p, n, "\"tag\"", 5) && tt__memmem(p, n, "Trace_", 6))
             return TT_KIND_REPORT;

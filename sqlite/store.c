@@ -861,8 +861,8 @@ int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
 {
     sqlite3_stmt *st = prep(db, ST_NODE_ADD,
                             "INSERT INTO call_node (id, tree_id, parent_id, depth, ordinal, "
-                            "name, method_id, count, total_dur, self_dur) "
-                            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                            "name, method_id, count, total_dur, self_dur, self_count) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                             err);
     if (!st)
         return TT_EIO;
@@ -876,6 +876,7 @@ int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
     sqlite3_bind_int64(st, 8, n->count);
     b_int(st, 9, n->have_dur, n->total_dur);
     b_int(st, 10, n->have_dur, n->self_dur);
+    b_int(st, 11, n->have_self_count, n->self_count);
     return step_done(db, st, NULL, err);
 }
 

@@ -131,6 +131,8 @@ typedef struct tdb_node {
     int64_t count;
     int have_dur;
     int64_t total_dur, self_dur;
+    int have_self_count;  /* samples with this node as leaf (sample_profile trees) */
+    int64_t self_count;
 } tdb_node;
 int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err);
 

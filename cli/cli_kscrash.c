@@ -1,0 +1,607 @@
+/* tracetool report / symbolicate --kind kscrash on KSCrash and Matrix iOS reports
+ * (spec/ios.md 9.1-9.5): ks2apple-style text, symbolicated JSON, folded stacks, CSV. */
+#include "cli_kscrash.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_ks_group.h"
+
+typedef struct kctx {
+    const cli_ks_opts *o;
+    cli_ks_names names;
+    cli_ks_key key;
+    cli_ks_groups *groups;
+    tt_buf b;
+    uint64_t reports, json_count;
+    tt_vec missing; /* miss: images without symbols, over all reports */
+    int resolving;
+    tt_stats *stats;
+    tt_intern *miss_ids; /* "uuid/name" -> index into missing */
+} kctx;
+
+typedef struct miss {
+    char name[128], uuid[40];
+    uint64_t frames;
+} miss;
+
+/* Standard input and FIFOs are read once and kept (cli_input_open), so detection can look at
+ * them first. */
+int cli_ks_open(tt_input **in, const char *path, tt_error *err)
+{
+    return cli_input_open(in, path, 1, err);
+}
+
+int cli_ks_file_is_ios(const char *path)
+{
+    tt_input *in;
+    tt_error err = {0};
+    if (cli_ks_open(&in, path, &err))
+        return 0;
+    const unsigned char *p;
+    size_t n;
+    int r = !tt_input_peek(in, &p, &n, 65536, &err) && tt_ks_detect(p, n);
+    tt_input_close(in);
+    return r;
+}
+
+/* ---- text (9.1) ---- */
+
+static void put_time(tt_buf *b, int64_t ms)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (ms < 0 || !gmtime_r(&t, &tm))
+        return;
+    tt_buf_printf(b, "%04d-%02d-%02d %02d:%02d:%02d UTC", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+static const char *file_part(const kctx *c, const char *f)
+{
+    if (c->o->full_path)
+        return f;
+    const char *s = strrchr(f, '/');
+    return s ? s + 1 : f;
+}
+
+static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_ks_frame *f)
+{
+    tt_buf *b = &c->b;
+    const tt_ks_image *g = f->image >= 0 ? &rep->images[f->image] : NULL;
+    uint32_t lines = f->n_sym ? f->n_sym : 1;
+    for (uint32_t i = 0; i < lines; i++) {
+        tt_buf_printf(b, "%-4u%-31s 0x%016llx ", n, g ? g->name : "???",
+                      (unsigned long long)f->pc);
+        if (f->n_sym) {
+            const tt_native_frame *s = &rep->syms[f->sym + i];
+            tt_buf_puts(b, s->function && *s->function ? s->function : "??");
+            if (s->file && *s->file) {
+                tt_buf_printf(b, " (%s", file_part(c, s->file));
+                if (s->line)
+                    tt_buf_printf(b, ":%u", s->line);
+                tt_buf_puts(b, ")");
+            }
+            if (s->inlined)
+                tt_buf_puts(b, " [inlined]");
+        } else if (g) {
+            const char *dn = f->device_name;
+            int usable = dn && *dn && strcmp(dn, "<redacted>") && !g->is_app;
+            if (usable && f->has_device_addr && f->pc >= f->device_addr)
+                tt_buf_printf(b, "%s + %llu", dn,
+                              (unsigned long long)(f->pc - f->device_addr));
+            else if (usable)
+                tt_buf_puts(b, dn);
+            else
+                tt_buf_printf(b, "0x%llx + %llu", (unsigned long long)g->addr,
+                              (unsigned long long)f->offset);
+        } else {
+            b->len--; /* a pc in no image: the address alone */
+        }
+        if (i == 0 && f->has_repeat)
+            tt_buf_printf(b, "  \u00d7%lld \u2248%lld ms", (long long)f->repeat,
+                          (long long)(f->repeat * c->o->interval_ms));
+        if (i == 0 && c->o->show_device_names && f->device_name && f->n_sym) {
+            const char *fn = cli_ks_function(rep, f);
+            tt_buf_printf(b, "  [device: %s]", f->device_name);
+            if (!fn || strcmp(fn, f->device_name)) { /* 9.5, Matrix #423 */
+                char ex[300];
+                snprintf(ex, sizeof ex, "report %s: pc 0x%llx: device %s, debug info %s",
+                         rep->id ? rep->id : "?", (unsigned long long)f->pc, f->device_name,
+                         fn ? fn : "??");
+                tt_stats_add(c->stats, "kscrash_device_name_mismatch", rep->file, TT_SEV_INFO,
+                             1, ex);
+            }
+        }
+        tt_buf_puts(b, "\n");
+    }
+}
+
+static void thread_block(kctx *c, const tt_ks_report *rep, int ti, const char *title)
+{
+    const tt_ks_thread *t = &rep->threads[ti];
+    tt_buf *b = &c->b;
+    tt_buf_puts(b, title);
+    tt_buf_puts(b, " (");
+    if (t->has_index)
+        tt_buf_printf(b, "index %lld", (long long)t->index);
+    else
+        tt_buf_puts(b, "no index");
+    if (t->name)
+        tt_buf_printf(b, ", %s", t->name);
+    if (t->queue)
+        tt_buf_printf(b, ", %s", t->queue);
+    if (t->has_cpu)
+        tt_buf_printf(b, ", cpu %.1f%%", t->cpu);
+    if (t->crashed)
+        tt_buf_puts(b, ", crashed");
+    tt_buf_puts(b, ")\n");
+    if (!t->n_frames)
+        tt_buf_puts(b, "    (no frames)\n");
+    for (uint32_t i = 0; i < t->n_frames; i++)
+        frame_lines(c, rep, i, &rep->frames[t->frame + i]);
+    tt_buf_puts(b, "\n");
+}
+
+static void profile_block(kctx *c, const tt_ks_report *rep)
+{
+    tt_buf *b = &c->b;
+    tt_buf_printf(b, "Profile (%s; samples, self in brackets)\n",
+                  rep->shape == TT_KS_STANDARD ? "threads_profile" : "stack_string");
+    for (size_t i = 0; i < rep->n_nodes; i++) {
+        const tt_ks_node *nd = &rep->nodes[i];
+        const tt_ks_frame *f = &rep->frames[nd->frame];
+        for (uint32_t d = 0; d < nd->depth && d < 64; d++)
+            tt_buf_puts(b, "  ");
+        tt_buf_printf(b, "%lld [%lld]", (long long)nd->sample, (long long)nd->self);
+        if (nd->sample_bg)
+            tt_buf_printf(b, " bg %lld", (long long)nd->sample_bg);
+        tt_buf_puts(b, "  ");
+        cli_ks_short_name(b, rep, f);
+        if (f->n_sym) {
+            const tt_native_frame *s = &rep->syms[f->sym + f->n_sym - 1];
+            if (s->file && *s->file)
+                tt_buf_printf(b, " (%s:%u)", file_part(c, s->file), s->line);
+        }
+        tt_buf_puts(b, "\n");
+    }
+    tt_buf_puts(b, "\n");
+}
+
+static void header(kctx *c, const tt_ks_report *rep)
+{
+    tt_buf *b = &c->b;
+    tt_buf_printf(b, "Report %s  ", rep->id ? rep->id : "(no id)");
+    if (rep->has_dump_type)
+        tt_buf_printf(b, "%s (%lld)", rep->dump_name, (long long)rep->dump_type);
+    else if (rep->shape == TT_KS_PROFILE)
+        tt_buf_puts(b, "Matrix lag profile (stack_string)");
+    else
+        tt_buf_printf(b, "crash: %s", rep->crash_text  ? rep->crash_text
+                                      : rep->error_type ? rep->error_type
+                                                        : "unknown");
+    if (rep->has_time) {
+        tt_buf_puts(b, "  ");
+        put_time(b, rep->unix_ms);
+    }
+    tt_buf_puts(b, "\n");
+    const char *app = rep->bundle_name ? rep->bundle_name
+                      : rep->bundle_exec ? rep->bundle_exec
+                                         : rep->process_name;
+    if (app || rep->app_uuid[0]) {
+        tt_buf_printf(b, "App:     %s", app ? app : "?");
+        if (rep->short_version)
+            tt_buf_printf(b, " %s", rep->short_version);
+        if (rep->bundle_version)
+            tt_buf_printf(b, " (%s)", rep->bundle_version);
+        if (rep->bundle_id)
+            tt_buf_printf(b, "  %s", rep->bundle_id);
+        if (rep->app_uuid[0])
+            tt_buf_printf(b, "  UUID %s", rep->app_uuid);
+        tt_buf_puts(b, "\n");
+    }
+    if (rep->machine || rep->system_name || rep->arch) {
+        tt_buf_printf(b, "Device:  %s", rep->machine ? rep->machine : "?");
+        if (rep->system_name)
+            tt_buf_printf(b, "  %s %s", rep->system_name,
+                          rep->system_version ? rep->system_version : "");
+        if (rep->os_version)
+            tt_buf_printf(b, " (%s)", rep->os_version);
+        if (rep->arch)
+            tt_buf_printf(b, "  %s", rep->arch);
+        tt_buf_puts(b, "\n");
+    }
+    if (rep->has_suspend || rep->has_snapshot) {
+        tt_buf_puts(b, "Dump:   ");
+        if (rep->has_suspend)
+            tt_buf_printf(b, " suspend_all_threads=%s", rep->suspend_all ? "true" : "false");
+        if (rep->has_snapshot)
+            tt_buf_printf(b, " snapshot_status=%lld", (long long)rep->snapshot_status);
+        tt_buf_puts(b, "\n");
+    }
+    if (rep->reason && *rep->reason)
+        tt_buf_printf(b, "Reason:  %s\n", rep->reason);
+    for (size_t i = 0; i < rep->n_images; i++)
+        for (int k = 0; k < 4; k++)
+            if (rep->images[i].crash_info[k])
+                tt_buf_printf(b, "Crash info %s: %s\n", rep->images[i].name,
+                              rep->images[i].crash_info[k]);
+    tt_buf_puts(b, "\n");
+}
+
+static void print_text(kctx *c, const tt_ks_report *rep)
+{
+    tt_buf *b = &c->b;
+    header(c, rep);
+    int th = c->o->threads;
+    if (th == CLI_KS_THREADS_ALL) {
+        for (size_t i = 0; i < rep->n_threads; i++)
+            thread_block(c, rep, (int)i,
+                         (int)i == rep->point_thread  ? "Point stack"
+                         : (int)i == rep->main_thread ? "Main thread"
+                                                      : "Thread");
+    } else {
+        int pt = rep->point_thread;
+        if (pt >= 0 && th != CLI_KS_THREADS_MAIN) {
+            tt_buf_printf(b, "Point stack: HandledThread is Matrix's pick among its main-thread "
+                             "samples, not a real thread (hence two \"index 0\")\n"
+                             "\u00d7N = samples holding the frame (repeat_count); \u2248 ms = N \u00d7 %lld ms, "
+                             "an estimate\n",
+                          (long long)c->o->interval_ms);
+            thread_block(c, rep, pt, "Point stack");
+        }
+        if (th != CLI_KS_THREADS_POINT) {
+            if (rep->main_thread >= 0)
+                thread_block(c, rep, rep->main_thread, "Main thread");
+            else if (rep->shape == TT_KS_STANDARD)
+                tt_buf_puts(b, "Main thread: not in this dump\n\n");
+            if (th == CLI_KS_THREADS_DEFAULT) {
+                int cpu = rep->has_dump_type && rep->dump_type == 2003;
+                for (size_t i = 0; i < rep->n_threads; i++) {
+                    int t = (int)i;
+                    if (t == pt || t == rep->main_thread)
+                        continue;
+                    if (cpu && rep->threads[i].has_cpu)
+                        thread_block(c, rep, t, "CPU thread");
+                    else if (!rep->has_dump_type && t == rep->crashed_thread)
+                        thread_block(c, rep, t, "Crashed thread");
+                }
+            }
+        }
+    }
+    if (rep->n_nodes && th != CLI_KS_THREADS_MAIN && th != CLI_KS_THREADS_POINT)
+        profile_block(c, rep);
+    if (c->key.key[0])
+        tt_buf_printf(b, "Top app frame: %s        group key: %s\n\n",
+                      c->key.top[0] ? c->key.top : "(none)", c->key.key);
+    cli_out_buf(b);
+}
+
+/* ---- missing symbols (9.5) ---- */
+
+static void note_missing(kctx *c, const tt_ks_report *rep)
+{
+    for (size_t i = 0; i < rep->n_images; i++) {
+        const tt_ks_image *g = &rep->images[i];
+        if (!g->n_unresolved)
+            continue;
+        c->b.len = 0;
+        tt_buf_printf(&c->b, "%s/%s", g->uuid, g->name);
+        uint32_t id;
+        if (!c->miss_ids || tt_intern_get(c->miss_ids, c->b.data, c->b.len, &id))
+            continue;
+        if (id == c->missing.len) {
+            miss *m = tt_vec_push(&c->missing, NULL);
+            if (!m)
+                continue;
+            snprintf(m->name, sizeof m->name, "%s", g->name);
+            snprintf(m->uuid, sizeof m->uuid, "%s", g->uuid);
+        }
+        if (id < c->missing.len)
+            TT_VEC_AT(&c->missing, miss, id).frames += g->n_unresolved;
+    }
+    c->b.len = 0;
+}
+
+static int cmp_miss(const void *x, const void *y)
+{
+    const miss *a = x, *b = y;
+    if (a->frames != b->frames)
+        return a->frames > b->frames ? -1 : 1;
+    int r = strcmp(a->name, b->name);
+    return r ? r : strcmp(a->uuid, b->uuid);
+}
+
+static void print_missing(kctx *c)
+{
+    if (!c->missing.len)
+        return;
+    qsort(c->missing.data, c->missing.len, sizeof(miss), cmp_miss);
+    tt_buf_printf(&c->b, "Images without symbols (%zu; frames show image + offset):\n",
+                  c->missing.len);
+    for (size_t i = 0; i < c->missing.len; i++) {
+        const miss *m = &TT_VEC_AT(&c->missing, miss, i);
+        tt_buf_printf(&c->b, "  %-31s %-32s %llu frame%s\n", m->name, m->uuid[0] ? m->uuid : "(no uuid)",
+                      (unsigned long long)m->frames, m->frames == 1 ? "" : "s");
+    }
+    cli_out_buf(&c->b);
+}
+
+/* ---- JSON (9.2), folded (9.3), CSV ---- */
+
+static void tt_members(kctx *c, const tt_ks_report *rep, tt_buf *m)
+{
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    tt_jsonw_obj_begin(&w);
+    tt_jsonw_key(&w, "version");
+    tt_jsonw_str(&w, TT_VERSION_STRING);
+    tt_jsonw_key(&w, "group_key");
+    if (c->key.key[0])
+        tt_jsonw_str(&w, c->key.key);
+    else
+        tt_jsonw_null(&w);
+    tt_jsonw_key(&w, "top_app_frame");
+    if (c->key.top[0])
+        tt_jsonw_str(&w, c->key.top);
+    else
+        tt_jsonw_null(&w);
+    static const char *const k[3] = {"main_thread", "point_thread", "crashed_thread"};
+    int v[3] = {rep->main_thread, rep->point_thread, rep->crashed_thread};
+    for (int i = 0; i < 3; i++) {
+        tt_jsonw_key(&w, k[i]);
+        if (v[i] >= 0)
+            tt_jsonw_int(&w, v[i]);
+        else
+            tt_jsonw_null(&w);
+    }
+    uint64_t noimg = 0, pac = 0, unres = 0;
+    for (size_t i = 0; i < rep->n_frames; i++) {
+        noimg += rep->frames[i].image < 0;
+        pac += rep->frames[i].pac;
+        unres += rep->frames[i].image >= 0 && !rep->frames[i].n_sym;
+    }
+    tt_jsonw_key(&w, "stats");
+    tt_jsonw_obj_begin(&w);
+    tt_jsonw_key(&w, "frames");
+    tt_jsonw_uint(&w, rep->n_frames);
+    tt_jsonw_key(&w, "kscrash_no_image");
+    tt_jsonw_uint(&w, noimg);
+    tt_jsonw_key(&w, "kscrash_pac_stripped");
+    tt_jsonw_uint(&w, pac);
+    tt_jsonw_key(&w, "unresolved");
+    tt_jsonw_uint(&w, unres);
+    tt_jsonw_obj_end(&w);
+    tt_jsonw_obj_end(&w);
+    /* members only: drop the braces */
+    if (w.buf.len >= 2)
+        tt_buf_put(m, w.buf.data + 1, w.buf.len - 2);
+    tt_buf_put(m, "", 1);
+    tt_jsonw_free(&w);
+}
+
+static void print_json(kctx *c, const tt_ks_reader *r, const tt_ks_report *rep)
+{
+    tt_buf m = {0};
+    tt_members(c, rep, &m);
+    if (c->o->format == CLI_KS_JSON)
+        tt_buf_puts(&c->b, c->json_count++ ? ",\n" : "[\n");
+    tt_ks_json_write(&c->b, r, rep, m.data);
+    if (c->o->format == CLI_KS_JSONL)
+        tt_buf_puts(&c->b, "\n");
+    tt_buf_free(&m);
+    cli_out_buf(&c->b);
+}
+
+static void folded_frames(kctx *c, const tt_ks_report *rep, const uint32_t *idx, size_t n,
+                          int64_t weight)
+{
+    if (!n || weight <= 0)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const tt_ks_frame *f = &rep->frames[idx[i]];
+        if (i)
+            tt_buf_puts(&c->b, ";");
+        if (f->n_sym < 2) {
+            cli_ks_short_name(&c->b, rep, f);
+            continue;
+        }
+        for (uint32_t k = f->n_sym; k-- > 0;) { /* inline chain, outermost first */
+            const char *fn = rep->syms[f->sym + k].function;
+            tt_buf_puts(&c->b, fn && *fn ? fn : "??");
+            if (k)
+                tt_buf_puts(&c->b, ";");
+        }
+    }
+    tt_buf_printf(&c->b, " %lld\n", (long long)weight);
+}
+
+static void print_folded(kctx *c, const tt_ks_report *rep)
+{
+    uint32_t path[256 + 1];
+    for (size_t i = 0; i < rep->n_nodes; i++) { /* root-to-node paths weighted by self */
+        const tt_ks_node *nd = &rep->nodes[i];
+        size_t n = 0;
+        for (int32_t p = (int32_t)i; p >= 0 && n < 257; p = rep->nodes[p].parent)
+            path[n++] = rep->nodes[p].frame;
+        for (size_t k = 0; k < n / 2; k++) {
+            uint32_t t = path[k];
+            path[k] = path[n - 1 - k];
+            path[n - 1 - k] = t;
+        }
+        folded_frames(c, rep, path, n, nd->self);
+    }
+    int t = c->key.thread;
+    if (t >= 0) { /* the key stack (point stack, main thread, ...) with weight 1 */
+        const tt_ks_thread *th = &rep->threads[t];
+        uint32_t *idx = malloc((th->n_frames + 1) * sizeof *idx);
+        if (idx) {
+            for (uint32_t i = 0; i < th->n_frames; i++)
+                idx[i] = th->frame + th->n_frames - 1 - i;
+            folded_frames(c, rep, idx, th->n_frames, 1);
+            free(idx);
+        }
+    }
+    cli_out_buf(&c->b);
+}
+
+static void csv_str(tt_buf *b, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\n\r")) {
+        tt_buf_puts(b, s);
+        return;
+    }
+    tt_buf_puts(b, "\"");
+    for (; *s; s++)
+        tt_buf_put(b, *s == '"' ? "\"\"" : s, *s == '"' ? 2 : 1);
+    tt_buf_puts(b, "\"");
+}
+
+static void print_csv(kctx *c, const tt_ks_report *rep)
+{
+    tt_buf *b = &c->b;
+    if (!c->reports)
+        tt_buf_puts(b, "report_id,thread,frame,image,uuid,pc,offset,repeat_count,function,"
+                       "file,line,inlined\n");
+    for (size_t t = 0; t < rep->n_threads; t++) {
+        const tt_ks_thread *th = &rep->threads[t];
+        for (uint32_t i = 0; i < th->n_frames; i++) {
+            const tt_ks_frame *f = &rep->frames[th->frame + i];
+            const tt_ks_image *g = f->image >= 0 ? &rep->images[f->image] : NULL;
+            uint32_t lines = f->n_sym ? f->n_sym : 1;
+            for (uint32_t k = 0; k < lines; k++) {
+                const tt_native_frame *s = f->n_sym ? &rep->syms[f->sym + k] : NULL;
+                csv_str(b, rep->id);
+                tt_buf_printf(b, ",%zu,%u,", t, i);
+                csv_str(b, g ? g->name : "");
+                tt_buf_printf(b, ",%s,0x%llx,", g ? g->uuid : "", (unsigned long long)f->pc);
+                if (g)
+                    tt_buf_printf(b, "%llu", (unsigned long long)f->offset);
+                tt_buf_puts(b, ",");
+                if (f->has_repeat)
+                    tt_buf_printf(b, "%lld", (long long)f->repeat);
+                tt_buf_puts(b, ",");
+                csv_str(b, s ? s->function : NULL);
+                tt_buf_puts(b, ",");
+                csv_str(b, s ? s->file : NULL);
+                tt_buf_puts(b, ",");
+                if (s && s->line)
+                    tt_buf_printf(b, "%u", s->line);
+                tt_buf_printf(b, ",%d\n", s ? s->inlined : 0);
+            }
+        }
+    }
+    cli_out_buf(b);
+}
+
+/* ---- driver ---- */
+
+static int one_report(kctx *c, const tt_ks_reader *r, tt_ks_report *rep)
+{
+    cli_ks_mark_app(&c->names, rep);
+    cli_ks_key_compute(&c->key, &c->names, rep);
+    if (c->resolving)
+        note_missing(c, rep);
+    if (c->o->group) {
+        if (cli_ks_groups_add(c->groups, rep, &c->key))
+            return -1;
+    } else if (c->o->format == CLI_KS_TEXT) {
+        print_text(c, rep);
+    } else if (c->o->format == CLI_KS_JSON || c->o->format == CLI_KS_JSONL) {
+        print_json(c, r, rep);
+    } else if (c->o->format == CLI_KS_FOLDED) {
+        print_folded(c, rep);
+    } else {
+        print_csv(c, rep);
+    }
+    c->reports++;
+    return 0;
+}
+
+static int read_file(kctx *c, const tt_resolver *res, const char *path, cli_ctx *ctx)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (cli_ks_open(&in, path, &err))
+        return cli_err(&err);
+    tt_ks_opts ko = {.resolver = res, .no_adjust = c->o->no_adjust};
+    tt_ks_reader *r;
+    int rc = tt_ks_reader_new(&r, in, &ko, ctx->stats, &err);
+    if (rc) {
+        tt_input_close(in);
+        return cli_err(&err);
+    }
+    uint64_t good = 0;
+    for (;;) {
+        const tt_ks_report *rep;
+        rc = tt_ks_reader_next(r, &rep, &err);
+        if (rc == TT_DONE) {
+            rc = 0;
+            break;
+        }
+        if (rc) {
+            rc = cli_err(&err);
+            break;
+        }
+        good++;
+        if (one_report(c, r, (tt_ks_report *)rep)) {
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
+            break;
+        }
+    }
+    if (!rc && !good) {
+        fprintf(stderr, "tracetool: %s: no usable KSCrash or Matrix iOS report\n", path);
+        rc = CLI_BAD;
+    }
+    tt_ks_reader_free(r);
+    tt_input_close(in);
+    return rc;
+}
+
+int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
+{
+    kctx c = {.o = o, .stats = ctx->stats, .miss_ids = tt_intern_new()};
+    tt_vec_init(&c.missing, sizeof(miss));
+    if (cli_ks_names_init(&c.names, o)) {
+        tt_intern_free(c.miss_ids);
+        return CLI_BAD;
+    }
+    if (o->group && !(c.groups = cli_ks_groups_new())) {
+        cli_ks_names_free(&c.names);
+        tt_intern_free(c.miss_ids);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    cli_sym *sym = NULL;
+    tt_resolver res = {0};
+    int rc = 0;
+    const char *env = getenv("TRACETOOL_SYMBOL_PATH");
+    if (o->sym.n_dirs || o->sym.n_exes || (env && *env)) {
+        if (!(rc = cli_sym_open(&sym, &o->sym, ctx))) {
+            cli_sym_resolver(&res, sym);
+            c.resolving = 1;
+        }
+    }
+    for (int i = 0; i < nfiles && !rc; i++)
+        rc = read_file(&c, c.resolving ? &res : NULL, files[i], ctx);
+    if (c.o->format == CLI_KS_JSON && !o->group) {
+        tt_buf_puts(&c.b, c.json_count ? "\n]\n" : "[]\n");
+        cli_out_buf(&c.b);
+    }
+    if (o->group)
+        cli_ks_groups_print(c.groups, o->format, c.reports);
+    else if (o->format == CLI_KS_TEXT)
+        print_missing(&c);
+    cli_ks_groups_free(c.groups);
+    cli_ks_key_free(&c.key);
+    cli_ks_names_free(&c.names);
+    cli_sym_close(sym);
+    tt_vec_free(&c.missing);
+    tt_intern_free(c.miss_ids);
+    tt_buf_free(&c.b);
+    return rc;
+}

@@ -1,0 +1,511 @@
+/* KSCrash and Matrix iOS reports (spec/ios.md 2-4): containers (one report, arrays, JSON
+ * lines), the big-integer rewrite of 2.2, images, PAC masking, slides, return-address
+ * adjustment, threads, the point stack and the profile tree; names come from tt_resolver. */
+#include "tt_kscrash.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+#include "kscrash_int.h"
+
+/* ---- names ---- */
+
+static const struct {
+    int64_t v;
+    const char *name;
+    int lag;
+} dump_types[] = {
+    {2000, "Unlag", 0},          {2001, "MainThreadBlock", 1}, {2002, "BackgroundMainThreadBlock", 1},
+    {2003, "CPUBlock", 0},       {2004, "FrameDropBlock", 0},  {2005, "SelfDefinedDump", 0},
+    {2006, "B2FBlock", 0},       {2007, "LaunchBlock", 1},     {2008, "CPUIntervalHigh", 0},
+    {2009, "BlockThreadTooMuch", 1}, {2010, "BlockAndBeKilled", 1}, {2011, "PowerConsume", 0},
+    {2013, "DiskIO", 0},         {2014, "FPS", 0},             {10000, "Test", 0},
+};
+
+const char *tt_ks_dump_type_name(int64_t t)
+{
+    for (size_t i = 0; i < sizeof dump_types / sizeof dump_types[0]; i++)
+        if (dump_types[i].v == t)
+            return dump_types[i].name;
+    return NULL;
+}
+
+int tt_ks_dump_type_is_lag(int64_t t)
+{
+    for (size_t i = 0; i < sizeof dump_types / sizeof dump_types[0]; i++)
+        if (dump_types[i].v == t)
+            return dump_types[i].lag;
+    return 0;
+}
+
+const char *tt_ks_arch_name(int64_t cpu_type, int64_t cpu_subtype)
+{
+    int64_t sub = cpu_subtype & 0x00FFFFFF;
+    switch (cpu_type) {
+    case 0x0100000C: return sub == 0 ? "arm64" : sub == 1 ? "arm64v8" : sub == 2 ? "arm64e" : NULL;
+    case 0x0200000C: return sub == 1 ? "arm64_32" : NULL;
+    case 12: return sub == 9 ? "armv7" : sub == 11 ? "armv7s" : sub == 12 ? "armv7k" : NULL;
+    case 0x01000007: return sub == 3 ? "x86_64" : sub == 8 ? "x86_64h" : NULL;
+    case 7: return sub == 3 ? "i386" : NULL;
+    default: return NULL;
+    }
+}
+
+/* ---- detection (2.1) ---- */
+
+static int has_key(const char *p, size_t n, const char *k)
+{
+    return tt__memmem(p, n, k, strlen(k)) != NULL;
+}
+
+int tt_ks_detect(const unsigned char *up, size_t n)
+{
+    const char *p = (const char *)up;
+    size_t i = 0;
+    if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        i = 3;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    if (i == n || (p[i] != '{' && p[i] != '['))
+        return 0;
+    p += i;
+    n -= i;
+    if (has_key(p, n, "\"stack_string\""))
+        return 1;
+    return has_key(p, n, "\"report\"") &&
+           (has_key(p, n, "\"binary_images\"") || has_key(p, n, "\"crash\""));
+}
+
+/* ---- the big-integer rewrite (2.2) ---- */
+
+static int is_num_char(char c)
+{
+    return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E';
+}
+
+int tt_ks__rewrite(char **out, size_t *out_n, const char *p, size_t n, uint64_t *rewritten,
+                   uint64_t *overflow, tt_vec *values)
+{
+    tt_buf b = {0};
+    *rewritten = *overflow = 0;
+    int in_str = 0;
+    size_t i = 0;
+    while (i < n) {
+        char c = p[i];
+        if (in_str) {
+            size_t s = i;
+            while (i < n && p[i] != '"' && p[i] != '\\')
+                i++;
+            if (i < n && p[i] == '\\')
+                i = i + 2 < n ? i + 2 : n;
+            else if (i < n) {
+                i++;
+                in_str = 0;
+            }
+            if (tt_buf_put(&b, p + s, i - s))
+                goto oom;
+            continue;
+        }
+        if (c == '"') {
+            in_str = 1;
+            if (tt_buf_put(&b, p + i++, 1))
+                goto oom;
+            continue;
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t s = i, digits = 1;
+            while (i < n && is_num_char(p[i])) {
+                if (p[i] < '0' || p[i] > '9')
+                    digits = 0;
+                i++;
+            }
+            size_t len = i - s;
+            /* 2^63 has 19 digits; leading zeros are not JSON, so length decides first */
+            if (digits && len >= 19) {
+                uint64_t v = 0;
+                int big = len > 20;
+                for (size_t k = s; k < i && !big; k++) {
+                    unsigned d = (unsigned)(p[k] - '0');
+                    if (v > (UINT64_MAX - d) / 10)
+                        big = 1;
+                    else
+                        v = v * 10 + d;
+                }
+                if (big) {
+                    (*overflow)++;
+                    if (tt_buf_puts(&b, "0"))
+                        goto oom;
+                    continue;
+                }
+                if (v > (uint64_t)INT64_MAX) {
+                    int64_t neg = (int64_t)(v - UINT64_C(9223372036854775808)) + INT64_MIN;
+                    (*rewritten)++;
+                    if (values && !tt_vec_push(values, &neg))
+                        goto oom;
+                    if (tt_buf_printf(&b, "%lld", (long long)neg))
+                        goto oom;
+                    continue;
+                }
+            }
+            if (tt_buf_put(&b, p + s, len))
+                goto oom;
+            continue;
+        }
+        size_t s = i;
+        while (i < n && p[i] != '"' && p[i] != '-' && (p[i] < '0' || p[i] > '9'))
+            i++;
+        if (tt_buf_put(&b, p + s, i - s))
+            goto oom;
+    }
+    if (tt_buf_put(&b, "", 0))
+        goto oom;
+    *out = b.data ? b.data : calloc(1, 1);
+    *out_n = b.len;
+    return *out ? 0 : TT_ENOMEM;
+oom:
+    tt_buf_free(&b);
+    return TT_ENOMEM;
+}
+
+int tt_ks_rewrite_big(char **out, size_t *out_n, const char *p, size_t n, uint64_t *rewritten,
+                      uint64_t *overflow)
+{
+    return tt_ks__rewrite(out, out_n, p, n, rewritten, overflow, NULL);
+}
+
+/* ---- the point-stack rule (3.1) ---- */
+
+int tt_ks_point_select(size_t *chosen, int64_t *repeat, const uint64_t *const *stacks,
+                       const size_t *lens, size_t n)
+{
+    *chosen = 0;
+    if (!n)
+        return TT_EINVAL;
+    int64_t *top = calloc(n, sizeof *top);
+    if (!top)
+        return TT_ENOMEM;
+    int64_t max = 0;
+    for (size_t k = 1; k < n; k++) {
+        size_t p = k - 1;
+        if (lens[k] && lens[p] && stacks[p][0] == stacks[k][0])
+            top[k] = top[p] + 1;
+        if (top[k] > max)
+            max = top[k];
+    }
+    size_t c = n;
+    while (c-- > 0)
+        if (top[c] == max && lens[c])
+            break;
+    if (c == SIZE_MAX)
+        c = n - 1;
+    *chosen = c;
+    for (size_t i = 0; i < lens[c]; i++) {
+        repeat[i] = 0;
+        for (size_t k = 0; k < n; k++)
+            for (size_t j = 0; j < lens[k]; j++)
+                repeat[i] += stacks[k][j] == stacks[c][i];
+    }
+    free(top);
+    return 0;
+}
+
+/* ---- JSON helpers ---- */
+
+/* An address or unsigned field: an integer (bit pattern kept), "0x..." or decimal text. */
+int tt_ks__u64(const json_t *v, uint64_t *out)
+{
+    if (json_is_integer(v)) {
+        *out = (uint64_t)json_integer_value(v);
+        return 1;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        char *end;
+        int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+        if (!*s || (!hex && (*s < '0' || *s > '9')))
+            return 0;
+        unsigned long long x = strtoull(s, &end, hex ? 16 : 10);
+        if (*end || (hex && !s[2]))
+            return 0;
+        *out = (uint64_t)x;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- reader: one top-level value (or top-level array element) at a time ---- */
+
+#define CHUNK ((size_t)256 * 1024)
+#define MAX_VALUE ((size_t)512 * 1024 * 1024)
+
+const char *tt_ks_reader_warning(const tt_ks_reader *r) { return r->warn; }
+
+int tt_ks__is_big(const tt_ks_reader *r, int64_t v)
+{
+    size_t lo = 0, hi = r->big.len;
+    const int64_t *a = r->big.data;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (a[m] == v)
+            return 1;
+        if (a[m] < v)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return 0;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+int tt_ks_reader_new(tt_ks_reader **out, tt_input *in, const tt_ks_opts *o, tt_stats *stats,
+                     tt_error *err)
+{
+    *out = NULL;
+    tt_ks_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->text = malloc(CHUNK))) {
+        free(r);
+        return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
+    }
+    r->in = in;
+    r->cap = CHUNK;
+    r->stats = stats;
+    if (o)
+        r->opts = *o;
+    r->file = tt_input_name(in);
+    r->line = 1;
+    tt_vec_init(&r->big, sizeof(int64_t));
+    tt_vec_init(&r->images, sizeof(tt_ks_image));
+    tt_vec_init(&r->threads, sizeof(tt_ks_thread));
+    tt_vec_init(&r->frames, sizeof(tt_ks_frame));
+    tt_vec_init(&r->syms, sizeof(tt_native_frame));
+    tt_vec_init(&r->nodes, sizeof(tt_ks_node));
+    *out = r;
+    return 0;
+}
+
+void tt_ks_reader_free(tt_ks_reader *r)
+{
+    if (!r)
+        return;
+    json_decref(r->value);
+    free(r->text);
+    tt_arena_free(r->arena);
+    tt_vec_free(&r->big);
+    tt_vec_free(&r->images);
+    tt_vec_free(&r->threads);
+    tt_vec_free(&r->frames);
+    tt_vec_free(&r->syms);
+    tt_vec_free(&r->nodes);
+    free(r);
+}
+
+/* More input after text[len): drops the consumed prefix, grows when full. 0 and *got. */
+static int fill(tt_ks_reader *r, size_t *got, tt_error *err)
+{
+    *got = 0;
+    if (r->eof)
+        return 0;
+    if (r->pos) {
+        memmove(r->text, r->text + r->pos, r->len - r->pos);
+        r->len -= r->pos;
+        r->pos = 0;
+    }
+    if (r->len == r->cap) {
+        if (r->cap >= MAX_VALUE)
+            return tt_error_set(err, TT_ELIMIT, r->file, TT_LOC_LINE, r->line,
+                                "a report larger than %zu MiB", MAX_VALUE >> 20);
+        char *t = realloc(r->text, r->cap * 2);
+        if (!t)
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        r->text = t;
+        r->cap *= 2;
+    }
+    int rc = tt_input_read(r->in, r->text + r->len, r->cap - r->len, got, err);
+    if (rc)
+        return rc;
+    if (!*got)
+        r->eof = 1;
+    if (!r->started && r->len + *got >= 3 && !memcmp(r->text, "\xEF\xBB\xBF", 3)) {
+        memmove(r->text, r->text + 3, r->len + *got - 3); /* UTF-8 byte-order mark */
+        r->len -= 3;
+    }
+    r->started = 1;
+    r->len += *got;
+    return 0;
+}
+
+/* The next byte after whitespace (lines counted); 0 with *c = -1 at the end of input. */
+static int peek(tt_ks_reader *r, int *c, tt_error *err)
+{
+    for (;;) {
+        while (r->pos < r->len && strchr(" \t\r\n", r->text[r->pos]) && r->text[r->pos]) {
+            r->line += r->text[r->pos] == '\n';
+            r->pos++;
+        }
+        if (r->pos < r->len) {
+            *c = (unsigned char)r->text[r->pos];
+            return 0;
+        }
+        size_t got;
+        int rc = fill(r, &got, err);
+        if (rc)
+            return rc;
+        if (!got) {
+            *c = -1;
+            return 0;
+        }
+    }
+}
+
+/* Length of the value at text[pos): brackets and strings tracked, nothing else parsed.
+ * *complete = 0 when the input ended first. */
+static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
+{
+    size_t i = 0, depth = 0;
+    int in_str = 0, esc = 0, scalar = r->text[r->pos] != '{' && r->text[r->pos] != '[';
+    for (;;) {
+        while (r->pos + i < r->len) {
+            char ch = r->text[r->pos + i];
+            if (in_str) {
+                if (esc)
+                    esc = 0;
+                else if (ch == '\\')
+                    esc = 1;
+                else if (ch == '"')
+                    in_str = 0;
+            } else if (scalar && (strchr(" \t\r\n,]}[{", ch) && ch)) {
+                *n = i;
+                *complete = 1;
+                return 0;
+            } else if (ch == '"') {
+                in_str = 1;
+            } else if (ch == '{' || ch == '[') {
+                depth++;
+            } else if (ch == '}' || ch == ']') {
+                if (depth && --depth == 0) {
+                    *n = i + 1;
+                    *complete = 1;
+                    return 0;
+                }
+            }
+            i++;
+        }
+        size_t got;
+        int rc = fill(r, &got, err);
+        if (rc)
+            return rc;
+        if (!got) {
+            *n = i;
+            *complete = scalar && !in_str;
+            return 0;
+        }
+    }
+}
+
+static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_error *err)
+{
+    json_error_t je;
+    *v = json_loadb(p, n, 0, &je);
+    if (!*v && strstr(je.text, "too big integer")) {
+        char *t;
+        size_t tn;
+        uint64_t rw, ov;
+        size_t before = r->big.len;
+        if (tt_ks__rewrite(&t, &tn, p, n, &rw, &ov, &r->big))
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        if (r->big.len > before)
+            qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
+        r->rewritten = 1;
+        tt_stats_add(r->stats, "kscrash_big_uint_rewritten", r->file, TT_SEV_INFO, (int64_t)rw,
+                     NULL);
+        if (ov)
+            tt_stats_add(r->stats, "kscrash_number_overflow", r->file, TT_SEV_DATA_LOSS,
+                         (int64_t)ov, "an integer >= 2^64 was replaced by 0");
+        *v = json_loadb(t, tn, 0, &je);
+        free(t);
+    }
+    if (!*v)
+        return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE,
+                            r->value_line + (je.line > 0 ? (uint64_t)je.line - 1 : 0),
+                            "invalid JSON: %s", je.text);
+    return 0;
+}
+
+/* The next report object (a top-level value, or an element of a top-level array) into
+ * r->value: 0, TT_DONE or an error. */
+static int next_value(tt_ks_reader *r, tt_error *err)
+{
+    json_decref(r->value);
+    r->value = NULL;
+    for (;;) {
+        int c, rc = peek(r, &c, err);
+        if (rc)
+            return rc;
+        if (c < 0) {
+            if (r->in_array)
+                return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->array_line,
+                                    "invalid JSON: the array opened here is not closed");
+            return TT_DONE;
+        }
+        if (r->in_array && (c == ',' || c == ']')) {
+            r->pos++;
+            r->in_array = c == ',';
+            continue;
+        }
+        if (!r->in_array && c == '[') {
+            r->pos++;
+            r->in_array = 1;
+            r->array_line = r->line;
+            continue;
+        }
+        r->value_line = r->line;
+        size_t n;
+        int complete;
+        if ((rc = scan_value(r, &n, &complete, err)))
+            return rc;
+        rc = parse_value(r, r->text + r->pos, n, &r->value, err);
+        if (!rc && !complete)
+            rc = tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
+                              "invalid JSON: the value starting here is cut off");
+        for (size_t i = 0; i < n; i++)
+            r->line += r->text[r->pos + i] == '\n';
+        r->pos += n;
+        return rc;
+    }
+}
+
+int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
+{
+    r->warn[0] = 0;
+    for (;;) {
+        int rc = next_value(r, err);
+        if (rc)
+            return rc;
+        rc = tt_ks__build(r, &r->rep, r->value, r->value_line, r->count);
+        if (rc == TT_ENOMEM)
+            return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
+        if (rc) {
+            char ex[TT_ERRMSG_MAX + 64];
+            snprintf(ex, sizeof ex, "line %llu: report %llu skipped: %s",
+                     (unsigned long long)r->value_line, (unsigned long long)r->count + 1,
+                     r->warn);
+            size_t n = strlen(ex) < sizeof r->warn - 1 ? strlen(ex) : sizeof r->warn - 1;
+            memcpy(r->warn, ex, n);
+            r->warn[n] = 0;
+            tt_stats_add(r->stats, "kscrash_bad_report", r->file, TT_SEV_DATA_LOSS, 1, r->warn);
+            r->count++;
+            continue;
+        }
+        r->count++;
+        *rep = &r->rep;
+        return 0;
+    }
+}

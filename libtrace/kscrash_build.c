@@ -1,0 +1,609 @@
+/* One KSCrash / Matrix iOS report object into tt_ks_report (spec/ios.md 2.3-2.6, 3, 4):
+ * images sorted by load address, frames mapped to images (PAC mask, 4.3 adjustment) and
+ * resolved, threads, main and point thread, the profile tree in sorted pre-order. */
+#include "kscrash_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAC_MASK UINT64_C(0x0000000FFFFFFFFF)
+#define MAX_NODE_DEPTH 256
+
+typedef struct bctx {
+    tt_ks_reader *r;
+    tt_ks_report *rep;
+    int arch_kind; /* 0 arm64, 1 arm32, 2 x86 */
+    uint64_t bad_frames, no_image, pac, unresolved, neg_self, deep;
+} bctx;
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int jint(const json_t *o, const char *k, int64_t *out)
+{
+    const json_t *v = json_object_get(o, k);
+    if (json_is_integer(v)) {
+        *out = json_integer_value(v);
+        return 1;
+    }
+    if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (d > -9.2e18 && d < 9.2e18) {
+            *out = (int64_t)d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int warn(bctx *c, const char *fmt, const char *a)
+{
+    snprintf(c->r->warn, sizeof c->r->warn, fmt, a);
+    return TT_EFORMAT;
+}
+
+static const char *norm_uuid(bctx *c, const char *u)
+{
+    if (!u)
+        return "";
+    char tmp[64];
+    size_t n = 0;
+    for (const char *p = u; *p && n < sizeof tmp - 1; p++) {
+        char ch = *p;
+        if (ch == '-')
+            continue;
+        if (ch >= 'A' && ch <= 'F')
+            ch = (char)(ch - 'A' + 'a');
+        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f')))
+            return "";
+        tmp[n++] = ch;
+    }
+    if (n != 32)
+        return "";
+    return tt_arena_strndup(c->r->arena, tmp, n);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* ---- images (2.3, 4.1) ---- */
+
+static int cmp_image(const void *x, const void *y)
+{
+    const tt_ks_image *a = x, *b = y;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int read_images(bctx *c, const json_t *arr)
+{
+    size_t i;
+    const json_t *im;
+    json_array_foreach(arr, i, im) {
+        uint64_t addr, size;
+        if (!json_is_object(im) || !tt_ks__u64(json_object_get(im, "image_addr"), &addr) ||
+            !tt_ks__u64(json_object_get(im, "image_size"), &size)) {
+            tt_stats_add(c->r->stats, "kscrash_bad_image", c->r->file, TT_SEV_WARN, 1,
+                         "a binary image without image_addr or image_size was ignored");
+            continue;
+        }
+        tt_ks_image *g = tt_vec_push(&c->r->images, NULL);
+        if (!g)
+            return TT_ENOMEM;
+        g->addr = addr;
+        g->size = size;
+        tt_ks__u64(json_object_get(im, "image_vmaddr"), &g->vmaddr);
+        const char *path = jstr(im, "name");
+        g->path = path ? path : "";
+        g->name = base_name(g->path);
+        if (!(g->uuid = norm_uuid(c, jstr(im, "uuid"))))
+            return TT_ENOMEM;
+        jint(im, "cpu_type", &g->cpu_type);
+        jint(im, "cpu_subtype", &g->cpu_subtype);
+        g->arch = tt_ks_arch_name(g->cpu_type, g->cpu_subtype);
+        static const char *const ci[4] = {"crash_info_message", "crash_info_message2",
+                                          "crash_info_backtrace", "crash_info_signature"};
+        for (int k = 0; k < 4; k++)
+            g->crash_info[k] = jstr(im, ci[k]);
+    }
+    tt_ks_image *a = c->r->images.data;
+    if (c->r->images.len > 1)
+        qsort(a, c->r->images.len, sizeof *a, cmp_image);
+    return 0;
+}
+
+/* 4.1 without binary_images (KSCrash omitBinaryImages): images from the frames' object_addr
+ * and object_name; no UUID, no vmaddr, each ends where the next begins. */
+static int images_from_frames(bctx *c, const json_t *threads)
+{
+    size_t i, j;
+    const json_t *t, *fo;
+    json_array_foreach(threads, i, t) {
+        json_array_foreach(json_object_get(json_object_get(t, "backtrace"), "contents"), j, fo) {
+            uint64_t addr;
+            const char *name = jstr(fo, "object_name");
+            if (!name || !tt_ks__u64(json_object_get(fo, "object_addr"), &addr))
+                continue;
+            int seen = 0;
+            for (size_t k = 0; k < c->r->images.len && !seen; k++)
+                seen = ((tt_ks_image *)c->r->images.data)[k].addr == addr;
+            if (seen)
+                continue;
+            tt_ks_image *g = tt_vec_push(&c->r->images, NULL);
+            if (!g)
+                return TT_ENOMEM;
+            g->addr = addr;
+            g->path = g->name = name;
+            g->uuid = "";
+        }
+    }
+    tt_ks_image *a = c->r->images.data;
+    size_t n = c->r->images.len;
+    if (n > 1)
+        qsort(a, n, sizeof *a, cmp_image);
+    for (size_t k = 0; k < n; k++)
+        a[k].size = k + 1 < n ? a[k + 1].addr - a[k].addr : UINT64_C(0x100000000);
+    if (n)
+        tt_stats_add(c->r->stats, "sym_unverified_module", c->r->file, TT_SEV_WARN, (int64_t)n,
+                     "no binary_images: images taken from the frames' object_addr and "
+                     "object_name, without UUIDs");
+    return 0;
+}
+
+static int32_t find_image(bctx *c, uint64_t pc)
+{
+    const tt_ks_image *a = c->r->images.data;
+    size_t lo = 0, hi = c->r->images.len;
+    while (lo < hi) { /* first image with addr > pc */
+        size_t m = lo + (hi - lo) / 2;
+        if (a[m].addr <= pc)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo && pc - a[lo - 1].addr < a[lo - 1].size)
+        return (int32_t)(lo - 1);
+    return -1;
+}
+
+/* App images (9.4 default): app_uuid, CFBundleExecutable, or a path inside ".app/". */
+static void mark_app(tt_ks_report *rep)
+{
+    for (size_t i = 0; i < rep->n_images; i++) {
+        tt_ks_image *g = &rep->images[i];
+        g->is_app = (rep->app_uuid[0] && !strcmp(g->uuid, rep->app_uuid)) ||
+                    (rep->bundle_exec && !strcmp(g->name, rep->bundle_exec)) ||
+                    strstr(g->path, ".app/") != NULL;
+    }
+}
+
+/* ---- frames (4.1-4.3) ---- */
+
+static int add_frame(bctx *c, const json_t *fo, uint64_t pc, int is_return)
+{
+    tt_ks_frame *f = tt_vec_push(&c->r->frames, NULL);
+    if (!f)
+        return TT_ENOMEM;
+    f->pc = pc;
+    f->json = fo;
+    f->is_return = is_return;
+    f->image = find_image(c, pc);
+    if (f->image < 0 && c->arch_kind == 0 && (pc & PAC_MASK) != pc) {
+        f->image = find_image(c, pc & PAC_MASK);
+        if (f->image >= 0) {
+            f->pac = 1;
+            c->pac++;
+        }
+    }
+    const json_t *sn = json_object_get(fo, "symbol_name");
+    if (json_is_string(sn))
+        f->device_name = json_string_value(sn);
+    else if (json_is_string(sn = json_object_get(fo, "object_name")) &&
+             json_object_get(fo, "instruction_address"))
+        f->device_name = json_string_value(sn); /* Matrix custom nodes (2.5) */
+    f->has_device_addr = tt_ks__u64(json_object_get(fo, "symbol_addr"), &f->device_addr);
+    if (json_object_get(fo, "instruction_addr"))
+        f->object_name = jstr(fo, "object_name");
+    f->sym = (uint32_t)c->r->syms.len;
+    if (f->image < 0) {
+        c->no_image++;
+        return 0;
+    }
+    tt_ks_image *g = &((tt_ks_image *)c->r->images.data)[f->image];
+    g->n_frames++;
+    f->offset = (f->pac ? pc & PAC_MASK : pc) - g->addr;
+    uint64_t a = f->offset;
+    int ret = is_return && !c->r->opts.no_adjust;
+    if (ret)
+        a &= c->arch_kind == 0 ? ~UINT64_C(3) : c->arch_kind == 1 ? ~UINT64_C(1) : ~UINT64_C(0);
+    if (ret && a == 0)
+        ret = 0;
+    f->lookup = ret ? a - 1 : a;
+    tt_native_frame chain[TT_KS_MAX_CHAIN];
+    tt_native_loc loc = {.module = g->path[0] ? g->path : g->name,
+                         .build_id = g->uuid[0] ? g->uuid : NULL,
+                         .addr = a,
+                         .addr_kind = TT_NADDR_OFFSET,
+                         .return_address = ret};
+    tt_error e = {0};
+    int n = tt_resolve(c->r->opts.resolver, chain, TT_KS_MAX_CHAIN, &loc, &e);
+    if (n < 0) {
+        f->resolve_err = n;
+        n = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        tt_native_frame *s = tt_vec_push(&c->r->syms, &chain[i]);
+        if (!s)
+            return TT_ENOMEM;
+    }
+    f = &((tt_ks_frame *)c->r->frames.data)[c->r->frames.len - 1];
+    f->n_sym = (uint32_t)n;
+    if (!n) {
+        g->n_unresolved++;
+        c->unresolved++;
+    }
+    return 0;
+}
+
+static int read_thread(bctx *c, const json_t *t)
+{
+    tt_ks_thread th = {0};
+    th.has_index = jint(t, "index", &th.index);
+    th.name = jstr(t, "name");
+    th.queue = jstr(t, "dispatch_queue");
+    th.crashed = json_is_true(json_object_get(t, "crashed"));
+    th.current = json_is_true(json_object_get(t, "current_thread"));
+    th.handled = th.name && !strcmp(th.name, "HandledThread");
+    const json_t *cpu = json_object_get(t, "cpu_usage");
+    if (json_is_number(cpu)) {
+        th.has_cpu = 1;
+        th.cpu = json_number_value(cpu);
+    }
+    th.frame = (uint32_t)c->r->frames.len;
+    const json_t *bt = json_object_get(json_object_get(t, "backtrace"), "contents");
+    size_t i;
+    const json_t *fo;
+    json_array_foreach(bt, i, fo) {
+        uint64_t pc;
+        if (!json_is_object(fo) || !tt_ks__u64(json_object_get(fo, "instruction_addr"), &pc)) {
+            c->bad_frames++;
+            continue;
+        }
+        int rc = add_frame(c, fo, pc, c->r->frames.len > th.frame);
+        if (rc)
+            return rc;
+        int64_t rpt;
+        if (jint(fo, "repeat_count", &rpt)) {
+            tt_ks_frame *f = &((tt_ks_frame *)c->r->frames.data)[c->r->frames.len - 1];
+            f->has_repeat = 1;
+            f->repeat = rpt;
+        }
+    }
+    th.n_frames = (uint32_t)(c->r->frames.len - th.frame);
+    return tt_vec_push(&c->r->threads, &th) ? 0 : TT_ENOMEM;
+}
+
+/* ---- profile tree (3.2) ---- */
+
+typedef struct kid {
+    const json_t *o;
+    uint64_t addr;
+    int64_t sample;
+} kid;
+
+static int cmp_kid(const void *x, const void *y)
+{
+    const kid *a = x, *b = y;
+    if (a->sample != b->sample)
+        return a->sample > b->sample ? -1 : 1;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int read_nodes(bctx *c, const json_t *arr, int32_t parent, uint32_t depth)
+{
+    size_t n = json_array_size(arr), k = 0;
+    if (!n)
+        return 0;
+    if (depth >= MAX_NODE_DEPTH) {
+        c->deep += n;
+        return 0;
+    }
+    kid *kids = calloc(n, sizeof *kids);
+    if (!kids)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o) || !tt_ks__u64(json_object_get(o, "instruction_address"),
+                                              &kids[k].addr)) {
+            c->bad_frames++;
+            continue;
+        }
+        kids[k].o = o;
+        jint(o, "sample", &kids[k].sample);
+        k++;
+    }
+    qsort(kids, k, sizeof *kids, cmp_kid);
+    int rc = 0;
+    for (size_t i = 0; i < k && !rc; i++) {
+        const json_t *ch = json_object_get(kids[i].o, "child");
+        int has_kids = json_array_size(ch) > 0;
+        tt_ks_node nd = {.parent = parent, .depth = depth, .sample = kids[i].sample,
+                         .frame = (uint32_t)c->r->frames.len};
+        jint(kids[i].o, "sample_background", &nd.sample_bg);
+        if ((rc = add_frame(c, kids[i].o, kids[i].addr, has_kids)))
+            break;
+        int32_t me = (int32_t)c->r->nodes.len;
+        if (!tt_vec_push(&c->r->nodes, &nd)) {
+            rc = TT_ENOMEM;
+            break;
+        }
+        if (parent >= 0)
+            ((tt_ks_node *)c->r->nodes.data)[parent].n_children++;
+        rc = read_nodes(c, ch, me, depth + 1);
+    }
+    free(kids);
+    return rc;
+}
+
+static void node_self(bctx *c)
+{
+    tt_ks_node *nd = c->r->nodes.data;
+    size_t n = c->r->nodes.len;
+    for (size_t i = 0; i < n; i++)
+        nd[i].self = nd[i].sample;
+    for (size_t i = 0; i < n; i++)
+        if (nd[i].parent >= 0)
+            nd[nd[i].parent].self -= nd[i].sample;
+    for (size_t i = 0; i < n; i++)
+        if (nd[i].self < 0) {
+            nd[i].self = 0;
+            c->neg_self++;
+        }
+}
+
+/* ---- report fields ---- */
+
+static void read_header(bctx *c, const json_t *o)
+{
+    tt_ks_report *rep = c->rep;
+    const json_t *h = json_object_get(o, "report");
+    rep->id = jstr(h, "id");
+    rep->process_name = jstr(h, "process_name");
+    rep->type = jstr(h, "type");
+    rep->version = jstr(h, "version");
+    int64_t ts;
+    if (jint(h, "timestamp", &ts)) {
+        rep->has_time = 1;
+        rep->unix_ms = ts < INT64_C(100000000000)    ? ts * 1000
+                       : ts >= INT64_C(100000000000000) ? ts / 1000
+                                                        : ts;
+    }
+    const json_t *s = json_object_get(o, "system");
+    rep->system_name = jstr(s, "system_name");
+    rep->system_version = jstr(s, "system_version");
+    rep->os_version = jstr(s, "os_version");
+    rep->machine = jstr(s, "machine");
+    rep->cpu_arch = jstr(s, "cpu_arch");
+    rep->bundle_name = jstr(s, "CFBundleName");
+    rep->bundle_exec = jstr(s, "CFBundleExecutable");
+    rep->bundle_id = jstr(s, "CFBundleIdentifier");
+    rep->short_version = jstr(s, "CFBundleShortVersionString");
+    rep->bundle_version = jstr(s, "CFBundleVersion");
+    rep->app_uuid = norm_uuid(c, jstr(s, "app_uuid"));
+    rep->has_pid = jint(s, "process_id", &rep->pid);
+    if (!rep->process_name)
+        rep->process_name = jstr(s, "process_name");
+    int64_t ct, cs;
+    if (jint(s, "cpu_type", &ct) && jint(s, "cpu_subtype", &cs))
+        rep->arch = tt_ks_arch_name(ct, cs);
+    if (!rep->arch)
+        rep->arch = rep->cpu_arch;
+}
+
+static void read_error(bctx *c, const json_t *err)
+{
+    tt_ks_report *rep = c->rep;
+    rep->error_type = jstr(err, "type");
+    rep->reason = jstr(err, "reason");
+    const json_t *u = json_object_get(err, "user_reported");
+    int64_t dt;
+    if (jint(u, "dump_type", &dt)) {
+        rep->has_dump_type = 1;
+        rep->dump_type = dt;
+    }
+    const json_t *v = json_object_get(u, "suspend_all_threads");
+    if (json_is_boolean(v)) {
+        rep->has_suspend = 1;
+        rep->suspend_all = json_is_true(v);
+    }
+    rep->has_snapshot = jint(u, "snapshot_status", &rep->snapshot_status);
+    const char *mach = jstr(json_object_get(err, "mach"), "exception_name");
+    const char *sig = jstr(json_object_get(err, "signal"), "name");
+    const char *nse = jstr(json_object_get(err, "nsexception"), "name");
+    const char *cpp = jstr(json_object_get(err, "cpp_exception"), "name");
+    if (nse)
+        rep->crash_text = nse;
+    else if (cpp)
+        rep->crash_text = cpp;
+    else if (mach && sig) {
+        size_t n = strlen(mach) + strlen(sig) + 4;
+        char *t = tt_arena_alloc(c->r->arena, n);
+        if (t) {
+            snprintf(t, n, "%s (%s)", mach, sig);
+            rep->crash_text = t;
+        }
+    } else
+        rep->crash_text = mach ? mach : sig ? sig : jstr(u, "name");
+}
+
+static void dump_type(bctx *c)
+{
+    tt_ks_report *rep = c->rep;
+    if (!rep->has_dump_type)
+        return;
+    rep->dump_name = tt_ks_dump_type_name(rep->dump_type);
+    rep->is_lag = tt_ks_dump_type_is_lag(rep->dump_type);
+    if (!rep->dump_name) {
+        char t[40];
+        snprintf(t, sizeof t, "dump_type_%lld", (long long)rep->dump_type);
+        rep->dump_name = tt_arena_strndup(c->r->arena, t, strlen(t));
+        tt_stats_add(c->r->stats, "kscrash_unknown_dump_type", c->r->file, TT_SEV_WARN, 1,
+                     rep->dump_name);
+    }
+}
+
+/* 2.6 */
+static void find_threads(tt_ks_report *rep)
+{
+    rep->main_thread = rep->point_thread = rep->crashed_thread = -1;
+    int queue = -1, nqueue = 0;
+    for (size_t i = 0; i < rep->n_threads; i++) {
+        const tt_ks_thread *t = &rep->threads[i];
+        if (t->queue && !strcmp(t->queue, "com.apple.main-thread") && !t->handled) {
+            queue = (int)i;
+            nqueue++;
+        }
+        if (t->handled && rep->point_thread < 0)
+            rep->point_thread = (int)i;
+        if (t->crashed && rep->crashed_thread < 0)
+            rep->crashed_thread = (int)i;
+    }
+    if (nqueue == 1) {
+        rep->main_thread = queue;
+        return;
+    }
+    if (rep->has_dump_type && rep->dump_type == 2003)
+        return; /* CPU dumps: indexes are list positions, not task indexes (2.4) */
+    for (size_t i = 0; i < rep->n_threads; i++)
+        if (rep->threads[i].has_index && rep->threads[i].index == 0 && !rep->threads[i].handled) {
+            rep->main_thread = (int)i;
+            return;
+        }
+}
+
+static void flush_stats(bctx *c)
+{
+    tt_stats *st = c->r->stats;
+    const char *f = c->r->file;
+    char ex[200];
+    const char *id = c->rep->id ? c->rep->id : "?";
+    if (c->bad_frames) {
+        snprintf(ex, sizeof ex, "report %s: a frame without a usable address was skipped", id);
+        tt_stats_add(st, "kscrash_bad_frame", f, TT_SEV_DATA_LOSS, (int64_t)c->bad_frames, ex);
+    }
+    if (c->no_image) {
+        snprintf(ex, sizeof ex, "report %s: a pc is in no binary image", id);
+        tt_stats_add(st, "kscrash_no_image", f, TT_SEV_WARN, (int64_t)c->no_image, ex);
+    }
+    if (c->pac)
+        tt_stats_add(st, "kscrash_pac_stripped", f, TT_SEV_INFO, (int64_t)c->pac, NULL);
+    if (c->unresolved && c->r->opts.resolver && c->r->opts.resolver->fn)
+        tt_stats_add(st, "kscrash_unresolved", f, TT_SEV_WARN, (int64_t)c->unresolved, NULL);
+    if (c->neg_self) {
+        snprintf(ex, sizeof ex, "report %s: profile children exceed their parent's samples", id);
+        tt_stats_add(st, "ios_profile_negative_self", f, TT_SEV_WARN, (int64_t)c->neg_self, ex);
+    }
+    if (c->deep) {
+        snprintf(ex, sizeof ex, "report %s: profile nodes deeper than %d were dropped", id,
+                 MAX_NODE_DEPTH);
+        tt_stats_add(st, "ios_profile_too_deep", f, TT_SEV_DATA_LOSS, (int64_t)c->deep, ex);
+    }
+}
+
+static int build(bctx *c, const json_t *o)
+{
+    tt_ks_report *rep = c->rep;
+    if (!json_is_object(o))
+        return warn(c, "%sexpected a JSON object", "");
+    const json_t *ss = json_object_get(o, "stack_string");
+    const json_t *hdr = json_object_get(o, "report");
+    const json_t *crash = json_object_get(o, "crash");
+    if (json_is_array(ss))
+        rep->shape = json_object_get(o, "dump_type") || json_is_object(hdr) ? TT_KS_CUSTOM
+                                                                           : TT_KS_PROFILE;
+    else if (json_is_object(hdr) && (json_is_object(crash) || json_object_get(o, "binary_images")))
+        rep->shape = TT_KS_STANDARD;
+    else
+        return warn(c, "%sneither a KSCrash report (\"report\" and \"crash\") nor a Matrix "
+                       "\"stack_string\" report", "");
+    read_header(c, o);
+    if (!rep->app_uuid)
+        return TT_ENOMEM;
+    const char *arch = rep->arch ? rep->arch : "";
+    c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
+    const json_t *bi = json_object_get(o, "binary_images");
+    int rc = bi ? read_images(c, bi)
+                : images_from_frames(c, json_object_get(crash, "threads"));
+    if (rc)
+        return rc;
+    if (!rep->arch && c->r->images.len) { /* the architecture of the images */
+        const tt_ks_image *g = c->r->images.data;
+        rep->arch = g[0].arch;
+        arch = rep->arch ? rep->arch : "";
+        c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
+    }
+    if (rep->shape == TT_KS_STANDARD) {
+        read_error(c, json_object_get(crash, "error"));
+        const json_t *ths = json_object_get(crash, "threads");
+        size_t i;
+        const json_t *t;
+        json_array_foreach(ths, i, t) {
+            if (json_is_object(t) && (rc = read_thread(c, t)))
+                return rc;
+        }
+        const json_t *tp = json_array_get(json_object_get(crash, "threads_profile"), 0);
+        const json_t *prof = json_object_get(tp, "profile");
+        if (json_is_object(prof) && (rc = read_nodes(c, json_object_get(prof, "stack_string"), -1, 0)))
+            return rc;
+    } else {
+        int64_t dt;
+        if (jint(o, "dump_type", &dt)) {
+            rep->has_dump_type = 1;
+            rep->dump_type = dt;
+        }
+        if ((rc = read_nodes(c, ss, -1, 0)))
+            return rc;
+    }
+    dump_type(c);
+    node_self(c);
+    return 0;
+}
+
+int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const json_t *o, uint64_t line,
+                 uint64_t index)
+{
+    tt_arena_free(r->arena);
+    if (!(r->arena = tt_arena_new()))
+        return TT_ENOMEM;
+    r->images.len = r->threads.len = r->frames.len = r->syms.len = r->nodes.len = 0;
+    memset(rep, 0, sizeof *rep);
+    rep->file = r->file;
+    rep->line = line;
+    rep->index = index;
+    rep->json = o;
+    rep->app_uuid = "";
+    bctx c = {.r = r, .rep = rep};
+    int rc = build(&c, o);
+    if (rc)
+        return rc;
+    rep->images = r->images.data;
+    rep->n_images = r->images.len;
+    rep->threads = r->threads.data;
+    rep->n_threads = r->threads.len;
+    rep->frames = r->frames.data;
+    rep->n_frames = r->frames.len;
+    rep->syms = r->syms.data;
+    rep->n_syms = r->syms.len;
+    rep->nodes = r->nodes.data;
+    rep->n_nodes = r->nodes.len;
+    mark_app(rep);
+    find_threads(rep);
+    flush_stats(&c);
+    return 0;
+}

@@ -1,0 +1,43 @@
+/* Internal to import_kscrash.c, kscrash_build.c and kscrash_json.c (spec/ios.md). */
+#ifndef KSCRASH_INT_H
+#define KSCRASH_INT_H
+
+#include <jansson.h>
+
+#include "tt_kscrash.h"
+
+struct tt_ks_reader {
+    tt_input *in;
+    tt_stats *stats;
+    tt_ks_opts opts;
+    const char *file;
+    char *text;          /* input window: text[pos..len) not yet consumed */
+    size_t len, pos, cap;
+    int eof, started;
+    uint64_t line;       /* line of text[pos] */
+    int in_array;        /* inside a top-level array */
+    uint64_t array_line;
+    int rewritten;       /* 2.2 applied to some report */
+    tt_vec big;          /* int64 values produced by the rewrite, sorted */
+    json_t *value;       /* current report value */
+    uint64_t value_line;
+    uint64_t count;
+    /* current report */
+    tt_arena *arena;
+    tt_ks_report rep;
+    tt_vec images, threads, frames, syms, nodes;
+    char warn[TT_ERRMSG_MAX];
+};
+
+/* 2.2 rewrite; values (may be NULL) collects the negative values written. */
+int tt_ks__rewrite(char **out, size_t *out_n, const char *p, size_t n, uint64_t *rewritten,
+                   uint64_t *overflow, tt_vec *values);
+/* An address field: integer (bit pattern), "0x..." or decimal string; 1 when read. */
+int tt_ks__u64(const json_t *v, uint64_t *out);
+/* Whether v was produced by the rewrite (an unsigned value >= 2^63 in the input). */
+int tt_ks__is_big(const tt_ks_reader *r, int64_t v);
+/* Fills *rep from the report object o: 0, TT_ENOMEM, or TT_EFORMAT with r->warn set. */
+int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const json_t *o, uint64_t line,
+                 uint64_t index);
+
+#endif

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/m.db" ios-array.json >/dev/null 2>&1 && tracetool query "$TT_TMP/m.db" "select source_format, clock, start_ts, package, app_version from trace; select name, str_value, int_value from metadata order by name"

@@ -1,0 +1,1 @@
+tracetool report --threads point ios-array.json

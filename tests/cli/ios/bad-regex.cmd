@@ -1,0 +1,1 @@
+tracetool report --group --skip-frame '(' ios-lag-2001.json

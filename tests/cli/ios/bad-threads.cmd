@@ -1,0 +1,1 @@
+tracetool report --threads some ios-lag-2001.json

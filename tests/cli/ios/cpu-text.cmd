@@ -1,0 +1,1 @@
+tracetool report ios-cpu-2003.json

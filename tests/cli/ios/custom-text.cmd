@@ -1,0 +1,1 @@
+tracetool report ios-custom-2011.json

@@ -1,0 +1,1 @@
+tracetool report --format folded ios-lag-2001.json ios-custom-2011.json

@@ -1,0 +1,1 @@
+tracetool report --format folded ../../samples/reports.jsonl

@@ -1,0 +1,1 @@
+tracetool report --format json ios-lag-2001.json ios-crash-kscrash.json ios-cpu-2003.json ios-custom-2011.json ios-profile.json ios-array.json ios-lines.jsonl ios-no-images.json ios-bignum.json 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); print(len(d), sorted(set(r[\"tt\"][\"group_key\"] or \"-\" for r in d)))"

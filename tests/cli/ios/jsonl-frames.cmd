@@ -1,0 +1,1 @@
+tracetool report --format jsonl ios-lag-2001.json | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); [print(f[\"instruction_addr\"], f.get(\"repeat_count\"), f[\"tt_module\"] and f[\"tt_module\"][\"lookup\"], f[\"tt_symbols\"][0][\"Error\"][\"Message\"]) for t in r[\"crash\"][\"threads\"] for f in t[\"backtrace\"][\"contents\"]]"

@@ -1,0 +1,1 @@
+tracetool report --format jsonl ios-array.json ios-lines.jsonl ios-custom-2011.json 2>/dev/null | python3 -c "import json,sys; [print(json.loads(l)[\"tt\"][\"main_thread\"], json.loads(l)[\"tt\"][\"point_thread\"]) for l in sys.stdin]"

@@ -1,0 +1,1 @@
+tracetool report ios-lag-2001.json

@@ -1,0 +1,1 @@
+tracetool report --format jsonl --no-adjust ios-lag-2001.json | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); [print(f[\"tt_module\"] and f[\"tt_module\"][\"lookup\"]) for f in r[\"crash\"][\"threads\"][0][\"backtrace\"][\"contents\"]]"

@@ -1,0 +1,1 @@
+tracetool report --format csv - < ios-cpu-2003.json

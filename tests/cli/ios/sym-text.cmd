@@ -1,0 +1,1 @@
+tracetool report --symbols ios-store --show-device-names ios-symbolicated.json 2>/dev/null

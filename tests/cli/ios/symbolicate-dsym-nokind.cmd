@@ -1,0 +1,1 @@
+tracetool symbolicate --no-adjust ios-lag-2001.json

@@ -1,0 +1,1 @@
+tracetool symbolicate --kind kscrash ios-crash-kscrash.json

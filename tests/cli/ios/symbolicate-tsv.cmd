@@ -1,0 +1,1 @@
+tracetool symbolicate --kind kscrash --format tsv ios-lag-2001.json

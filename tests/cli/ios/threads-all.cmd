@@ -1,0 +1,1 @@
+tracetool report --threads all ios-lag-2001.json

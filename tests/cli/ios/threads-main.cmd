@@ -1,0 +1,1 @@
+tracetool report --threads main --interval-ms 16 ios-lag-2001.json

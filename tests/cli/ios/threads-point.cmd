@@ -1,0 +1,1 @@
+tracetool report --threads point --interval-ms 16 ios-lag-2001.json
