@@ -21,6 +21,7 @@ struct tdb_db {
     char *path;     /* target */
     char *tmp;      /* temporary file being built, NULL when in place */
     int in_tx, committed, readonly;
+    int copy;       /* TDB_WRITE_COPY of an existing database */
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
