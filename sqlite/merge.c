@@ -342,6 +342,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
     if (!db->tmp || !db->in_tx)
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
                             "merge needs a database built aside");
+    sqlite3_busy_timeout(db->h, 5000); /* a writer of the source finishing */
     if ((rc = attach_src(db, src_path, err)))
         return rc;
     rc = tdb__exec(db, "PRAGMA src.locking_mode = NORMAL", err);
