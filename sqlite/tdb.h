@@ -270,6 +270,16 @@ typedef struct tdb_merge_stats {
  * file on its own (tdb_commit still decides whether it replaces the target). */
 int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_error *err);
 
+/* ---- every row of a run (analyze --format jsonl) ---- */
+/* fn gets the table name, its column names and one row's values (text borrowed for the call);
+ * a non-zero return stops and is returned. */
+typedef int (*tdb_dump_fn)(void *ctx, const char *table, int ncol, const char *const *names,
+                           const tdb_value *vals);
+/* Every row of the traces with id >= first_trace (tables in schema order, rows in id order),
+ * and every row of the shared tables (method_mapping, method, module, symbol, symbolized_pc,
+ * args). */
+int tdb_dump_rows(tdb_db *db, int64_t first_trace, tdb_dump_fn fn, void *ctx, tt_error *err);
+
 /* ---- summaries for analyze (rows of traces with id >= first_trace) ---- */
 /* Row counts of the main tables: columns (table, rows). */
 int tdb_summary_counts(tdb_db *db, int64_t first_trace, tdb_row_fn fn, void *ctx,
