@@ -20,14 +20,16 @@ static const struct {
                         "startup WHERE trace_id >= ?1) ORDER BY rowid"},
 };
 
-static int has_trace_id(tdb_db *db, const char *table)
+int tdb__has_column(tdb_db *db, const char *schema, const char *table, const char *col)
 {
     sqlite3_stmt *st;
     int found = 0;
-    if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM pragma_table_info(?1) WHERE name = 'trace_id'",
-                           -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM pragma_table_info(?1, ?2) WHERE name = ?3", -1,
+                           &st, NULL) != SQLITE_OK)
         return 0;
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, schema, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, col, -1, SQLITE_STATIC);
     found = sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
     return found;
@@ -57,7 +59,7 @@ int tdb_dump_rows(tdb_db *db, int64_t first_trace, tdb_dump_fn fn, void *ctx, tt
             if (!strcmp(special[i].table, t))
                 sql = special[i].sql;
         if (!sql) /* table names come from the schema itself, quoted */
-            sql = own = has_trace_id(db, t)
+            sql = own = tdb__has_column(db, "main", t, "trace_id")
                             ? sqlite3_mprintf("SELECT * FROM \"%w\" WHERE trace_id >= ?1 "
                                               "ORDER BY rowid", t)
                             : sqlite3_mprintf("SELECT * FROM \"%w\" ORDER BY rowid", t);
@@ -82,26 +84,7 @@ int tdb_dump_rows(tdb_db *db, int64_t first_trace, tdb_dump_fn fn, void *ctx, tt
                 cols[i] = sqlite3_column_name(st, i);
             int s;
             while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-                for (int i = 0; i < ncol; i++) {
-                    tdb_value *v = &vals[i];
-                    memset(v, 0, sizeof *v);
-                    switch (sqlite3_column_type(st, i)) {
-                    case SQLITE_INTEGER:
-                        v->type = TDB_INT;
-                        v->i = sqlite3_column_int64(st, i);
-                        break;
-                    case SQLITE_FLOAT:
-                        v->type = TDB_REAL;
-                        v->r = sqlite3_column_double(st, i);
-                        break;
-                    case SQLITE_NULL: v->type = TDB_NULL; break;
-                    default:
-                        v->type = TDB_TEXT;
-                        v->s = (const char *)sqlite3_column_text(st, i);
-                        v->n = (size_t)sqlite3_column_bytes(st, i);
-                        break;
-                    }
-                }
+                tdb__values(st, ncol, vals);
                 rc = fn(ctx, t, ncol, cols, vals);
             }
             if (!rc && s != SQLITE_DONE)

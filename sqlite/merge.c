@@ -258,16 +258,7 @@ static int run(tdb_db *db, const char *sql, const int64_t *off, int64_t set_base
 /* 1 when the source table has the column (older schemas lack columns added since). */
 static int src_has(tdb_db *db, const char *table, const char *col)
 {
-    sqlite3_stmt *st;
-    int found = 0;
-    if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM pragma_table_info(?1, 'src') WHERE name = ?2",
-                           -1, &st, NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-    found = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    return found;
+    return tdb__has_column(db, "src", table, col);
 }
 
 /* INSERT INTO main.T (cols) SELECT exprs FROM ...: the statement text is assembled from the

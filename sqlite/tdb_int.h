@@ -37,6 +37,11 @@ int tdb__rows(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, tt_error *
 /* Reads application_id and user_version; refuses foreign files. */
 int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err);
 
+/* The values of the current row of st (strings borrowed until the next step). */
+void tdb__values(sqlite3_stmt *st, int ncol, tdb_value *vals);
+/* 1 when table of schema ("main", "src", ...) has column col. */
+int tdb__has_column(tdb_db *db, const char *schema, const char *table, const char *col);
+
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);
 /* "file:PATH?mode=ro" (with "&immutable=1"), every unsafe byte percent-encoded; malloc'd. */
