@@ -221,15 +221,16 @@ static int query_int(tdb_db *db, const char *sql, int64_t dflt, int64_t *v, tt_e
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tdb__sqlerr(db, err, "merge");
 }
 
-/* Binds every named parameter of st (":o_<table>", ":set_base") from the offsets. */
-static void bind_offsets(sqlite3_stmt *st, const int64_t *off, int64_t set_base)
+/* Binds every named parameter of st (":o_<table>", ":set_base", ":d_method"). */
+static void bind_offsets(sqlite3_stmt *st, const int64_t *off, int64_t set_base,
+                         int64_t d_method)
 {
     for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
         const char *p = sqlite3_bind_parameter_name(st, i);
         if (!p)
             continue;
-        if (!strcmp(p, ":set_base")) {
-            sqlite3_bind_int64(st, i, set_base);
+        if (!strcmp(p, ":set_base") || !strcmp(p, ":d_method")) {
+            sqlite3_bind_int64(st, i, p[1] == 's' ? set_base : d_method);
             continue;
         }
         for (size_t t = 0; t < NSHIFTED; t++)
@@ -240,12 +241,12 @@ static void bind_offsets(sqlite3_stmt *st, const int64_t *off, int64_t set_base)
 
 /* Runs one statement with the offsets bound; *changes += rows written. */
 static int run(tdb_db *db, const char *sql, const int64_t *off, int64_t set_base,
-               int64_t *changes, tt_error *err)
+               int64_t d_method, int64_t *changes, tt_error *err)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "merge");
-    bind_offsets(st, off, set_base);
+    bind_offsets(st, off, set_base, d_method);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -264,8 +265,8 @@ static int src_has(tdb_db *db, const char *table, const char *col)
 /* INSERT INTO main.T (cols) SELECT exprs FROM ...: the statement text is assembled from the
  * static table above only (no value is ever part of it). A column the source's schema
  * version does not have yet reads as NULL, as the migration adding it leaves it. */
-static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int64_t *changes,
-                      tt_error *err)
+static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int method_shift,
+                      int64_t d_method, int64_t *changes, tt_error *err)
 {
     if (!src_has(db, t->name, t->cols[0].name))
         return 0; /* a table the source's schema does not have */
@@ -285,6 +286,8 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int64_t *
         const char *sep = i ? ", " : "";
         if (!src_has(db, t->name, c->name))
             tt_buf_printf(&sql, "%sNULL", sep);
+        else if (method_shift && c->expr && strstr(c->expr, "temp.m_method"))
+            tt_buf_printf(&sql, "%ss.%s + :d_method", sep, c->name); /* no lookup per row */
         else if (c->expr)
             tt_buf_printf(&sql, "%s%s", sep, c->expr);
         else
@@ -297,7 +300,7 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int64_t *
         tt_buf_free(&sql);
         return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
     }
-    int rc = run(db, sql.data, off, 0, changes, err);
+    int rc = run(db, sql.data, off, 0, d_method, changes, err);
     tt_buf_free(&sql);
     return rc;
 }
@@ -367,14 +370,26 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
     if (!rc)
         rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
     for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
-        rc = run(db, shared_sql[i], off, set_base,
+        rc = run(db, shared_sql[i], off, set_base, 0,
                  strncmp(shared_sql[i], "INSERT INTO main.", 17) ? NULL : &ms->rows, err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM temp.m_trace", 0, &ms->traces_added, err);
+    /* methods usually keep their order (one mapping copied whole, or found whole): then
+     * one difference maps every method id, without a lookup per row */
+    int64_t dmin = 0, dmax = 0, nmeth = 0, nsrc = 0;
+    if (!rc)
+        rc = query_int(db, "SELECT MIN(new - old) FROM temp.m_method", 0, &dmin, err);
+    if (!rc)
+        rc = query_int(db, "SELECT MAX(new - old) FROM temp.m_method", 0, &dmax, err);
+    if (!rc)
+        rc = query_int(db, "SELECT COUNT(*) FROM temp.m_method", 0, &nmeth, err);
+    if (!rc)
+        rc = query_int(db, "SELECT COUNT(*) FROM src.method", 0, &nsrc, err);
+    int method_shift = dmin == dmax && nmeth == nsrc;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && !rc && ms->traces_added; i++)
-        rc = copy_table(db, &tables[i], off, &ms->rows, err);
+        rc = copy_table(db, &tables[i], off, method_shift, dmin, &ms->rows, err);
     /* committed to the temporary file (a source's read lock ends with its transaction, and
      * only then can it be detached); the target is replaced by tdb_commit only */
     if (!rc && !(rc = tdb__exec(db, "COMMIT", err)))

@@ -20,3 +20,10 @@ tracetool merge --append -o "$t/again.db" "$t/a.db" "$t/b.db" "$t/c.db" "$t/a.db
 python3 ../cli/merge/dbcanon.py "$t/cba.db" "$t/again.db"
 tracetool merge --format json -o "$t/twice.db" "$t/a.db" "$t/a.db" | sed "s|$t|T|"
 tracetool query --format csv "$t/twice.db" "SELECT COUNT(*) AS traces FROM trace"
+# two method mappings: merging Y then Z (which holds both) renumbers the methods of one
+# mapping and keeps the other's, so method references are looked up row by row
+tracetool analyze -o "$t/y.db" -m an-map.txt an-v1.bin > /dev/null 2>&1 || echo "y failed"
+tracetool merge -o "$t/z.db" "$t/a.db" "$t/y.db" > /dev/null
+tracetool merge -o "$t/yz.db" "$t/y.db" "$t/z.db" 2> /dev/null
+python3 ../cli/merge/dbcanon.py "$t/z.db" "$t/yz.db"
+tracetool query --format csv "$t/yz.db" "SELECT COUNT(*) AS mappings FROM method_mapping; SELECT COUNT(*) AS slices_without_method FROM slice WHERE method_id IS NULL AND category = 'beat'; PRAGMA foreign_key_check"
