@@ -366,7 +366,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         off[t] = dmax + 1 - smin;
     }
     if (!rc)
-        rc = query_int(db, "SELECT MAX(symbol_set_id) FROM main.symbol", 0, &set_base, err);
+        rc = query_int(db,
+                       "SELECT MAX(m) FROM (SELECT MAX(symbol_set_id) AS m FROM main.symbol "
+                       "UNION ALL SELECT MAX(symbol_set_id) FROM main.symbolized_pc)",
+                       0, &set_base, err);
     if (!rc)
         rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
     for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
