@@ -18,7 +18,7 @@
 static const char usage[] =
     "usage: tracetool analyze [-o DB] [-m MAPPING]... [--proguard FILE] [--append] [--replace]\n"
     "                         [--skip-unknown] [--keep-going] [--kind KIND]\n"
-    "                         [--format text|json]\n"
+    "                         [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [-e BINARY]... [--symbols DIR]...\n"
     "                         INPUT...\n"
@@ -32,7 +32,7 @@ static const char usage[] =
     "      --keep-going        an input that fails to import is recorded and skipped (exit 1)\n"
     "      --kind KIND         override detection: beat, report, frames, startup, launches,\n"
     "                          samples, mapping, ignore_mapping, proguard\n"
-    "      --format FMT        summary as text (default) or json\n"
+    "      --format FMT        summary as text (default) or json; jsonl: every row written\n"
     "      --base-ms MS        method-beat time base (uptime ms of the buffer's zero)\n"
     "      --end-ms MS         absolute end time for method-beat frames still open\n"
     "      --evil-ms MS        dispatches at least this long become evil-method issues (700)\n"
@@ -64,7 +64,7 @@ static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-static const char *const formats[] = {"text", "json", NULL};
+static const char *const formats[] = {"text", "json", "jsonl", NULL};
 static const char *const buffmts[] = {"auto", "bin", "text", NULL};
 
 enum { IN_PENDING, IN_IMPORTED, IN_DUPLICATE, IN_MAPPING, IN_SKIPPED, IN_FAILED, IN_SYMBOLS };
@@ -772,6 +772,51 @@ static void an_free(cli_an *a)
     tt_buf_free(&a->tmp);
 }
 
+/* --format jsonl: one JSON object per row written, its table under "table". */
+static int dump_row(void *ctx, const char *table, int ncol, const char *const *names,
+                    const tdb_value *v)
+{
+    tt_jsonw *w = ctx;
+    tt_jsonw_obj_begin(w);
+    tt_jsonw_key(w, "table");
+    tt_jsonw_str(w, table);
+    for (int i = 0; i < ncol; i++) {
+        tt_jsonw_key(w, names[i]);
+        switch (v[i].type) {
+        case TDB_INT: tt_jsonw_int(w, v[i].i); break;
+        case TDB_REAL: tt_jsonw_double(w, v[i].r); break;
+        case TDB_TEXT: tt_jsonw_strn(w, v[i].s, v[i].n); break;
+        default: tt_jsonw_null(w);
+        }
+    }
+    tt_jsonw_obj_end(w);
+    tt_buf_puts(&w->buf, "\n");
+    if (w->buf.len >= 1 << 16) {
+        cli_out_write(w->buf.data, w->buf.len);
+        w->buf.len = 0;
+    }
+    return 0;
+}
+
+/* The rows of traces >= first and the shared rows of the committed database at path. */
+static int dump_jsonl(const char *path, int64_t first)
+{
+    tdb_db *db;
+    int newer;
+    tt_error err = {0};
+    int rc = tdb_open_read(&db, path, 0, &newer, &err);
+    if (rc)
+        return cli_err(&err);
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    rc = tdb_dump_rows(db, first, dump_row, &w, &err);
+    if (!rc && w.buf.len)
+        cli_out_write(w.buf.data, w.buf.len);
+    tt_jsonw_free(&w);
+    tdb_close(db);
+    return rc ? cli_err(&err) : 0;
+}
+
 /* Everything after option parsing: the inputs args[0..nargs) into o.out; the summary is
  * printed when print is set. Signal handlers are the caller's. */
 static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx *ctx, int print)
@@ -954,7 +999,11 @@ fail:
         cli_warnf("%llu stack lines or calls have method ids missing from the mapping: the "
                   "mapping probably belongs to another build",
                   (unsigned long long)a.unknown_ids);
-    if (print && o.format == 1)
+    if (print && o.format == 2) {
+        int drc = dump_jsonl(target, first ? first : INT64_MAX);
+        if (drc)
+            rc = drc;
+    } else if (print && o.format == 1)
         cli_out_buf(&s.json.buf);
     else if (print)
         cli_out_buf(&s.text);

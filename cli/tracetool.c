@@ -7,6 +7,7 @@
 
 static const cli_cmd commands[] = {
     {"analyze", cmd_analyze, "the main job: analyse any inputs into one SQLite database", CLI_WRITES_DB},
+    {"merge", cmd_merge, "combine databases written by analyze (shards) into one", CLI_WRITES_DB},
     {"query", cmd_query, "run SQL against a database written by analyze", 0},
 
     {"beat", cmd_beat, "decode a method-beat buffer: stack, call tree, stack key", 0},

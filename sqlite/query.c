@@ -116,8 +116,7 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
     return 0;
 }
 
-static int emit_row(sqlite3_stmt *st, int ncol, const char *const *names, tdb_value *vals,
-                    tdb_row_fn fn, void *ctx)
+void tdb__values(sqlite3_stmt *st, int ncol, tdb_value *vals)
 {
     for (int c = 0; c < ncol; c++) {
         tdb_value *v = &vals[c];
@@ -144,6 +143,12 @@ static int emit_row(sqlite3_stmt *st, int ncol, const char *const *names, tdb_va
         default: v->type = TDB_NULL;
         }
     }
+}
+
+static int emit_row(sqlite3_stmt *st, int ncol, const char *const *names, tdb_value *vals,
+                    tdb_row_fn fn, void *ctx)
+{
+    tdb__values(st, ncol, vals);
     return fn(ctx, TDB_EV_ROW, ncol, names, vals);
 }
 

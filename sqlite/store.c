@@ -191,6 +191,8 @@ static void no_memstatus(void)
     }
 }
 
+static int copy_existing(tdb_db *db, tt_error *err);
+
 static int open_new(tdb_db *db, tt_error *err)
 {
     no_memstatus();
@@ -218,13 +220,59 @@ static int open_new(tdb_db *db, tt_error *err)
                        "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY;"
                        "PRAGMA cache_size=-65536; PRAGMA foreign_keys=OFF;",
                        err);
-    if (!rc)
+    if (!rc && db->copy) {
+        rc = copy_existing(db, err);
+    } else if (!rc) {
         rc = tdb__exec(db, "BEGIN", err);
-    if (!rc) {
-        db->in_tx = 1;
-        rc = create_schema(db, err);
+        db->in_tx = !rc;
+        if (!rc)
+            rc = create_schema(db, err);
     }
     return rc;
+}
+
+/* TDB_WRITE_COPY: the temporary file starts as a copy of the existing database (the SQLite
+ * backup API, so a WAL database's committed pages are included), upgraded to the current
+ * schema; its views are dropped and recreated by tdb_commit. */
+static int copy_existing(tdb_db *db, tt_error *err)
+{
+    sqlite3 *from = NULL;
+    int rc = sqlite3_open_v2(db->path, &from, SQLITE_OPEN_READONLY, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_busy_timeout(from, 5000);
+        sqlite3_backup *b = sqlite3_backup_init(db->h, "main", from, "main");
+        if (b) {
+            rc = sqlite3_backup_step(b, -1);
+            sqlite3_backup_finish(b);
+            rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        } else {
+            rc = SQLITE_ERROR;
+        }
+    }
+    if (rc != SQLITE_OK) {
+        tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot copy the database: %s",
+                     sqlite3_errmsg(from ? from : db->h));
+        sqlite3_close(from);
+        return TT_EIO;
+    }
+    sqlite3_close(from);
+    int64_t version;
+    if ((rc = tdb__check_header(db, &version, err)))
+        return rc;
+    if (version > TDB_SCHEMA_VERSION)
+        return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
+                            "written by a newer tracetool; schema %lld > %d", (long long)version,
+                            TDB_SCHEMA_VERSION);
+    if ((rc = tdb__exec(db, "PRAGMA journal_mode=MEMORY; PRAGMA locking_mode=EXCLUSIVE;", err)) ||
+        (rc = tdb__exec(db, "BEGIN", err)))
+        return rc;
+    db->in_tx = 1;
+    if (version == 0)
+        return create_schema(db, err);
+    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0] && !rc; i++)
+        if (migrations[i].sql && migrations[i].from >= version)
+            rc = tdb__exec(db, migrations[i].sql, err);
+    return rc ? rc : drop_views(db, err);
 }
 
 static int open_append(tdb_db *db, tt_error *err)
@@ -263,7 +311,8 @@ int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err)
         return rc;
     remove_stale_tmp(path);
     struct stat sb;
-    if (append && stat(path, &sb) == 0)
+    db->copy = append == TDB_WRITE_COPY && stat(path, &sb) == 0;
+    if (append == TDB_WRITE_APPEND && stat(path, &sb) == 0)
         rc = open_append(db, err);
     else
         rc = open_new(db, err);

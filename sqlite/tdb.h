@@ -20,6 +20,9 @@ typedef struct tdb_db tdb_db;
  * older ones are migrated, newer ones refused) and written in place in one transaction.
  * Stale temporary files of dead processes are removed. Owned by the caller, free with
  * tdb_close (which rolls back and removes the temporary file unless committed). */
+enum { TDB_WRITE_NEW = 0, TDB_WRITE_APPEND = 1, TDB_WRITE_COPY = 2 };
+/* mode TDB_WRITE_COPY builds aside too, starting from a copy of the existing database
+ * (upgraded to the current schema): readers never see a partial write (tracetool merge). */
 int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);
 /* The temporary file being built, or NULL when writing in place; for signal handlers. */
 const char *tdb_tmp_path(const tdb_db *db);
@@ -253,6 +256,31 @@ typedef struct tdb_launch {
     int64_t total_ms, wait_ms, this_ms, fully_drawn_ms;
 } tdb_launch;
 int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err);
+
+/* ---- merge (storage.md 9): traces of other tracetool databases ---- */
+typedef struct tdb_merge_stats {
+    int64_t traces_in;    /* traces in the source */
+    int64_t traces_added; /* not present yet (import key), copied */
+    int64_t rows;         /* rows written */
+} tdb_merge_stats;
+/* Copies every trace of the database at src_path whose import key db does not hold yet, with
+ * all its rows, ids shifted past db's; method mappings, methods, modules and symbol sets are
+ * matched by their keys (storage.md 8) and added when new. The source is checked as by
+ * tdb_open_read: a newer schema is TT_EUNSUPPORTED, another file TT_EFORMAT; an older schema
+ * is read through the current one (columns added since read as NULL). db must have been
+ * opened with TDB_WRITE_NEW or TDB_WRITE_COPY: each source is committed to the temporary
+ * file on its own (tdb_commit still decides whether it replaces the target). */
+int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_error *err);
+
+/* ---- every row of a run (analyze --format jsonl) ---- */
+/* fn gets the table name, its column names and one row's values (text borrowed for the call);
+ * a non-zero return stops and is returned. */
+typedef int (*tdb_dump_fn)(void *ctx, const char *table, int ncol, const char *const *names,
+                           const tdb_value *vals);
+/* Every row of the traces with id >= first_trace (tables in schema order, rows in id order),
+ * and every row of the shared tables (method_mapping, method, module, symbol, symbolized_pc,
+ * args). */
+int tdb_dump_rows(tdb_db *db, int64_t first_trace, tdb_dump_fn fn, void *ctx, tt_error *err);
 
 /* ---- summaries for analyze (rows of traces with id >= first_trace) ---- */
 /* Row counts of the main tables: columns (table, rows). */

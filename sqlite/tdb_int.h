@@ -21,6 +21,7 @@ struct tdb_db {
     char *path;     /* target */
     char *tmp;      /* temporary file being built, NULL when in place */
     int in_tx, committed, readonly;
+    int copy;       /* TDB_WRITE_COPY of an existing database */
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
@@ -35,6 +36,11 @@ int tdb__exec(tdb_db *db, const char *sql, tt_error *err);
 int tdb__rows(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, tt_error *err);
 /* Reads application_id and user_version; refuses foreign files. */
 int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err);
+
+/* The values of the current row of st (strings borrowed until the next step). */
+void tdb__values(sqlite3_stmt *st, int ncol, tdb_value *vals);
+/* 1 when table of schema ("main", "src", ...) has column col. */
+int tdb__has_column(tdb_db *db, const char *schema, const char *table, const char *col);
 
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);

@@ -1,0 +1,159 @@
+/* tracetool merge: the reduce step of fleet-scale analysis (storage.md 9). Databases written by
+ * analyze (per shard, per machine) become one, built aside and renamed into place under the
+ * writer lock, as analyze writes; traces already present (import key) are skipped. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../sqlite/tdb.h"
+
+static const char usage[] =
+    "usage: tracetool merge -o DB [--append] [--format text|json] INPUT_DB...\n"
+    "\n"
+    "  -o, --output DB     database to write (required)\n"
+    "      --append        merge into an existing DB instead of replacing it\n"
+    "      --format FMT    summary as text (default) or json\n"
+    "  -h, --help          show this help\n";
+
+enum { O_APPEND = 256, O_FORMAT };
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"append", no_argument, NULL, O_APPEND},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char *const formats[] = {"text", "json", NULL};
+
+/* 1 when a and b name the same file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int cmd_merge(int argc, char **argv, cli_ctx *ctx)
+{
+    (void)ctx;
+    const char *out = NULL;
+    int append = 0, format = 0, c;
+    cli_opt_reset();
+    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case O_APPEND: append = 1; break;
+        case O_FORMAT:
+            if ((format = cli_opt_enum("--format", optarg, formats)) < 0)
+                return CLI_BAD;
+            break;
+        case 'h': return cli_usage(usage, 0);
+        default: return cli_usage(usage, 1);
+        }
+    }
+    if (!out) {
+        cli_errorf("merge: missing -o DB");
+        return cli_usage(usage, 1);
+    }
+    if (optind >= argc) {
+        cli_errorf("merge: missing INPUT_DB");
+        return cli_usage(usage, 1);
+    }
+    char *const *ins = argv + optind;
+    int nin = argc - optind;
+    for (int i = 0; i < nin; i++) {
+        if (!strcmp(ins[i], "-") || cli_input_is_stream(ins[i])) {
+            cli_errorf("%s: a database cannot be read from a pipe or device: copy it to a file "
+                       "first", ins[i]);
+            return CLI_BAD;
+        }
+        if (cli_input_path(ins[i]))
+            return CLI_BAD;
+        if (append && same_file(ins[i], out)) {
+            cli_errorf("%s: is the output database", ins[i]);
+            return CLI_BAD;
+        }
+    }
+    char *target = cli_out_resolve(out);
+    if (!target) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    struct stat tsb;
+    if (stat(target, &tsb) == 0 && !S_ISREG(tsb.st_mode)) {
+        cli_errorf("%s: not a regular file: the database is written to a file", out);
+        free(target);
+        return CLI_BAD;
+    }
+    int rc = 0;
+    tdb_db *db = NULL;
+    tt_error err = {0};
+    char tmpname[4096] = "";
+    int64_t traces = 0, added = 0, rows = 0;
+    cli_out_lock *lock = cli_out_lock_take(target);
+    if (!lock) {
+        free(target);
+        return CLI_BAD;
+    }
+    /* no signal between creating the temporary file and registering it for removal */
+    cli_out_block_signals(1);
+    rc = tdb_open_write(&db, target, append ? TDB_WRITE_COPY : TDB_WRITE_NEW, &err);
+    if (!rc) {
+        snprintf(tmpname, sizeof tmpname, "%s", tdb_tmp_path(db));
+        cli_out_guard(tmpname);
+    }
+    cli_out_block_signals(0);
+    tt_buf text = {0};
+    for (int i = 0; i < nin && !rc; i++) {
+        tdb_merge_stats ms;
+        rc = tdb_merge_add(db, ins[i], &ms, &err);
+        if (rc)
+            break;
+        traces += ms.traces_in;
+        added += ms.traces_added;
+        rows += ms.rows;
+        if (ms.traces_added < ms.traces_in)
+            fprintf(stderr, "tracetool: %s: note: %lld of %lld traces already in %s\n", ins[i],
+                    (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in, out);
+    }
+    if (!rc)
+        rc = tdb_commit(db, &err);
+    if (rc) {
+        rc = cli_err(&err);
+    } else if (format == 1) {
+        tt_jsonw w;
+        tt_jsonw_init(&w, 0);
+        tt_jsonw_obj_begin(&w);
+        tt_jsonw_key(&w, "database");
+        tt_jsonw_str(&w, out);
+        tt_jsonw_key(&w, "inputs");
+        tt_jsonw_int(&w, nin);
+        tt_jsonw_key(&w, "traces");
+        tt_jsonw_int(&w, traces);
+        tt_jsonw_key(&w, "added");
+        tt_jsonw_int(&w, added);
+        tt_jsonw_key(&w, "already_present");
+        tt_jsonw_int(&w, traces - added);
+        tt_jsonw_key(&w, "rows");
+        tt_jsonw_int(&w, rows);
+        tt_jsonw_obj_end(&w);
+        tt_buf_puts(&w.buf, "\n");
+        tt_buf_put(&text, w.buf.data, w.buf.len);
+        tt_jsonw_free(&w);
+    } else {
+        tt_buf_printf(&text,
+                      "merged %d database%s: %lld traces, %lld added, %lld already present, "
+                      "%lld rows written\n",
+                      nin, nin == 1 ? "" : "s", (long long)traces, (long long)added,
+                      (long long)(traces - added), (long long)rows);
+    }
+    tdb_close(db); /* removes an uncommitted temporary file */
+    cli_out_unguard(tmpname);
+    cli_out_lock_release(lock);
+    free(target);
+    if (!rc)
+        cli_out_buf(&text);
+    tt_buf_free(&text);
+    return rc;
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Map/reduce of tracetool on a Dask distributed cluster (tracetool-merge(1), EXAMPLES).
+
+usage: dask-analyze.py -o OUT.db [--shards N] [--workers W] [--fan-in K]
+                       [--scheduler ADDRESS] [--work DIR] [--tracetool PATH]
+                       [--analyze-opt OPT]... INPUT...
+
+The inputs are split into N shards (contiguous, in argument order). Map: each shard is one
+`tracetool analyze -o DIR/part-I.db` task. Reduce: the shard databases are merged K at a
+time with `tracetool merge` tasks, level by level, into OUT.db (merge is associative and
+skips traces already present, so the tree shape does not change the result and a task that
+is run twice is harmless). Without --scheduler a LocalCluster of W worker processes
+listening on 127.0.0.1 only is started and stopped; with it an existing cluster is used
+(its workers must see the same file system paths, e.g. a shared volume). --analyze-opt
+passes one option to every analyze (repeat it: --analyze-opt=-m --analyze-opt=map.txt).
+Prints one JSON line: shards, merge tasks, levels, and the merged summary.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def analyze(tracetool, out, opts, inputs):
+    """Map task: one shard analysed into its own database."""
+    r = subprocess.run([tracetool, "analyze", "-o", out] + opts + inputs,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode not in (0, 1):
+        raise RuntimeError("analyze %s: exit %d: %s" % (out, r.returncode, r.stderr.strip()))
+    return {"path": out}
+
+
+def merge(tracetool, out, *parts):
+    """Reduce task: databases merged into one (parts: the results of earlier tasks)."""
+    r = subprocess.run([tracetool, "merge", "--format", "json", "-o", out] +
+                       [p["path"] for p in parts],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("merge %s: exit %d: %s" % (out, r.returncode, r.stderr.strip()))
+    return {"path": out, "summary": json.loads(r.stdout)}
+
+
+def main():
+    ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--shards", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--fan-in", type=int, default=4)
+    ap.add_argument("--scheduler")
+    ap.add_argument("--work")
+    ap.add_argument("--tracetool", default="tracetool")
+    ap.add_argument("--analyze-opt", action="append", default=[])
+    ap.add_argument("inputs", nargs="+")
+    a = ap.parse_args()
+    if a.shards < 1 or a.workers < 1 or a.fan_in < 2:
+        ap.error("--shards and --workers must be >= 1, --fan-in >= 2")
+    from dask.distributed import Client, LocalCluster  # python3-distributed
+
+    tracetool = a.tracetool
+    if os.sep not in tracetool:
+        import shutil
+        tracetool = shutil.which(tracetool) or tracetool
+    out = os.path.abspath(a.output)
+    work = a.work or tempfile.mkdtemp(prefix="tracetool-dask-", dir=os.path.dirname(out))
+    os.makedirs(work, exist_ok=True)
+    n = min(a.shards, len(a.inputs))
+    size = -(-len(a.inputs) // n)
+    shards = [a.inputs[i:i + size] for i in range(0, len(a.inputs), size)]
+    inputs = [[os.path.abspath(p) for p in s] for s in shards]
+    cluster = None
+    if a.scheduler:
+        client = Client(a.scheduler)
+    else:
+        cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=None)
+        client = Client(cluster)
+    try:
+        level = [client.submit(analyze, tracetool, os.path.join(work, "part-%d.db" % i),
+                               a.analyze_opt, s, pure=False)
+                 for i, s in enumerate(inputs)]
+        tasks = depth = 0
+        while True:
+            depth += 1
+            final = len(level) <= a.fan_in
+            nxt = []
+            for j in range(0, len(level), a.fan_in):
+                dst = out if final else os.path.join(work, "merge-%d-%d.db" % (depth, j))
+                nxt.append(client.submit(merge, tracetool, dst, *level[j:j + a.fan_in],
+                                         pure=False))
+                tasks += 1
+            level = nxt
+            if final:
+                break
+        summary = level[0].result()["summary"]
+    finally:
+        client.close()
+        if cluster:
+            cluster.close()
+    if not a.work:
+        for f in os.listdir(work):
+            os.unlink(os.path.join(work, f))
+        os.rmdir(work)
+    print(json.dumps({"shards": len(inputs), "merge_tasks": tasks, "levels": depth,
+                      "merged": summary}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

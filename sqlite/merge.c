@@ -1,0 +1,405 @@
+/* tracetool merge (storage.md 9): the traces of other tracetool databases copied into the one
+ * being written, in INSERT ... SELECT statements over an attached source. Row ids are
+ * shifted past the destination's (per table, one offset, so the order of rows is kept);
+ * method mappings, methods, modules and symbol sets are shared rows matched by their keys
+ * (mapping sha256, (mapping, Matrix method id), (build id, name), (module, rel_pc)); a trace
+ * whose import key is already present is skipped with all its rows. */
+#include "tdb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tdb_int.h"
+
+/* Tables with an INTEGER PRIMARY KEY that is shifted, and the name of that key. */
+static const struct {
+    const char *table, *pk;
+} shifted[] = {
+    {"trace", "id"},         {"stats", "id"},        {"process", "upid"},
+    {"thread", "utid"},      {"call_tree", "id"},    {"call_node", "id"},
+    {"issue", "id"},         {"ui_frame", "id"},     {"scene_frame_stats", "id"},
+    {"startup", "id"},       {"startup_segment", "id"}, {"launch", "id"},
+    {"stack_frame", "id"},   {"callsite", "id"},     {"sample", "id"},
+    {"slice", "id"},         {"wakeup", "id"},       {"args", "arg_set_id"},
+};
+#define NSHIFTED (sizeof shifted / sizeof shifted[0])
+
+/* A column of a copied table: its value from the source row "s" (NULL: s.<name> verbatim).
+ * :o_<table> is the id offset of that table; the temp.m_* tables map shared rows. */
+typedef struct mcol {
+    const char *name, *expr;
+} mcol;
+#define TRACE_REF {"trace_id", "k.new"}
+#define KEPT "src.%s s JOIN temp.m_trace k ON k.old = s.trace_id"
+#define METHOD(c) {c, "(SELECT new FROM temp.m_method WHERE old = s." c ")"}
+#define ARGS {"arg_set_id", "s.arg_set_id + :o_args"}
+
+typedef struct mtable {
+    const char *name;
+    const char *from; /* FROM clause ("%s" = the table name); NULL = KEPT */
+    const mcol cols[32];
+} mtable;
+
+/* The per-trace tables, parents before children (foreign keys are checked at COMMIT). */
+static const mtable tables[] = {
+    {"trace", "src.trace s JOIN temp.m_trace k ON k.old = s.id",
+     {{"id", "k.new"}, {"import_key", NULL}, {"content_sha256", NULL}, {"source_format", NULL},
+      {"tool_version", NULL}, {"options", NULL}, {"clock", NULL}, {"start_ts", NULL},
+      {"end_ts", NULL}, {"package", NULL}, {"app_version", NULL},
+      {"mapping_id", "(SELECT new FROM temp.m_mapping WHERE old = s.mapping_id)"},
+      {"imported_unix_ms", NULL}}},
+    {"trace_input", NULL,
+     {TRACE_REF, {"ordinal", NULL}, {"path", NULL}, {"kind", NULL}, {"sha256", NULL},
+      {"bytes", NULL}}},
+    {"metadata", NULL,
+     {TRACE_REF, {"name", NULL}, {"int_value", NULL}, {"str_value", NULL}}},
+    {"stats", NULL,
+     {{"id", "s.id + :o_stats"}, TRACE_REF, {"name", NULL}, {"idx", NULL}, {"severity", NULL},
+      {"source", NULL}, {"value", NULL}, {"description", NULL}}},
+    {"process", NULL,
+     {{"upid", "s.upid + :o_process"}, TRACE_REF, {"pid", NULL}, {"name", NULL},
+      {"start_ts", NULL}, {"end_ts", NULL}}},
+    {"thread", NULL,
+     {{"utid", "s.utid + :o_thread"}, TRACE_REF, {"upid", "s.upid + :o_process"},
+      {"tid", NULL}, {"tid_bits", NULL}, {"name", NULL}, {"is_main_thread", NULL},
+      {"start_ts", NULL}, {"end_ts", NULL}}},
+    {"issue", NULL,
+     {{"id", "s.id + :o_issue"}, TRACE_REF, {"tag", NULL}, {"detail", NULL}, {"kind", NULL},
+      {"scene", NULL}, {"process_name", NULL}, {"report_unix_ms", NULL}, {"cost_ms", NULL},
+      {"sub_type", NULL}, {"stack_key_raw", NULL}, METHOD("stack_key_method_id"),
+      {"stack_key", NULL}, {"stack_key_path", NULL}, {"is_foreground", NULL},
+      {"thread_stack", NULL}, {"call_tree_id", "s.call_tree_id + :o_call_tree"},
+      {"utid", "s.utid + :o_thread"}, {"ts", NULL}, ARGS, {"raw_json", NULL}}},
+    {"call_tree", NULL,
+     {{"id", "s.id + :o_call_tree"}, TRACE_REF, {"kind", NULL},
+      {"issue_id", "s.issue_id + :o_issue"}, {"utid", "s.utid + :o_thread"}}},
+    {"stack_frame", NULL,
+     {{"id", "s.id + :o_stack_frame"}, TRACE_REF, {"name", NULL}, {"raw_name", NULL},
+      {"kind", NULL}, {"module_id", "(SELECT new FROM temp.m_module WHERE old = s.module_id)"},
+      {"rel_pc", NULL},
+      {"symbol_set_id", "(SELECT new FROM temp.m_set WHERE old = s.symbol_set_id)"},
+      METHOD("method_id"), {"file", NULL}, {"line", NULL}}},
+    {"callsite", NULL,
+     {{"id", "s.id + :o_callsite"}, TRACE_REF, {"parent_id", "s.parent_id + :o_callsite"},
+      {"depth", NULL}, {"frame_id", "s.frame_id + :o_stack_frame"}}},
+    {"call_node",
+     "src.%s s JOIN src.call_tree ct ON ct.id = s.tree_id JOIN temp.m_trace k ON k.old = "
+     "ct.trace_id",
+     {{"id", "s.id + :o_call_node"}, {"tree_id", "s.tree_id + :o_call_tree"},
+      {"parent_id", "s.parent_id + :o_call_node"}, {"depth", NULL}, {"ordinal", NULL},
+      {"name", NULL}, METHOD("method_id"), {"callsite_id", "s.callsite_id + :o_callsite"},
+      {"count", NULL}, {"self_count", NULL}, {"total_dur", NULL}, {"self_dur", NULL}}},
+    {"ui_frame", NULL,
+     {{"id", "s.id + :o_ui_frame"}, TRACE_REF, {"utid", "s.utid + :o_thread"}, {"scene", NULL},
+      {"ts", NULL}, {"dur", NULL}, {"interval_dur", NULL}, {"expected_dur", NULL},
+      {"busy_dur", NULL}, {"dropped_frames", NULL}, {"drop_level", NULL}, {"is_jank", NULL},
+      {"is_slow", NULL}, {"is_frozen", NULL}, {"vsync_id", NULL}, ARGS}},
+    {"scene_frame_stats", NULL,
+     {{"id", "s.id + :o_scene_frame_stats"}, TRACE_REF, {"model", NULL}, {"scene", NULL},
+      {"ts", NULL}, {"dur", NULL}, {"frames", NULL}, {"busy_dur", NULL}, {"fps", NULL},
+      {"dropped_sum", NULL}, {"level_best_count", NULL}, {"level_best_sum", NULL},
+      {"level_normal_count", NULL}, {"level_normal_sum", NULL}, {"level_middle_count", NULL},
+      {"level_middle_sum", NULL}, {"level_high_count", NULL}, {"level_high_sum", NULL},
+      {"level_frozen_count", NULL}, {"level_frozen_sum", NULL}, {"jank_count", NULL},
+      {"slow_count", NULL}, {"frozen_count", NULL}, {"p50_dur", NULL}, {"p90_dur", NULL},
+      {"p95_dur", NULL}, {"p99_dur", NULL}, {"max_dur", NULL}, {"mean_dur", NULL},
+      {"issue_id", "s.issue_id + :o_issue"}, ARGS}},
+    {"startup", NULL,
+     {{"id", "s.id + :o_startup"}, TRACE_REF, {"kind", NULL}, {"source", NULL}, {"ts", NULL},
+      {"dur", NULL}, {"start_event", NULL}, {"end_event", NULL},
+      {"application_create_ms", NULL}, {"application_create_scene", NULL},
+      {"first_activity_create_ms", NULL}, {"startup_duration_ms", NULL}, {"ttid_dur", NULL},
+      {"ttfd_dur", NULL}, {"matrix_over_threshold", NULL}, {"matrix_stack_collected", NULL},
+      {"vitals_excessive", NULL}, {"issue_id", "s.issue_id + :o_issue"}}},
+    {"startup_segment",
+     "src.%s s JOIN src.startup st ON st.id = s.startup_id JOIN temp.m_trace k ON k.old = "
+     "st.trace_id",
+     {{"id", "s.id + :o_startup_segment"}, {"startup_id", "s.startup_id + :o_startup"},
+      {"ordinal", NULL}, {"name", NULL}, {"from_event", NULL}, {"to_event", NULL},
+      {"ts", NULL}, {"dur", NULL}}},
+    {"launch", NULL,
+     {{"id", "s.id + :o_launch"}, TRACE_REF, {"source", NULL}, {"component", NULL},
+      {"launch_state", NULL}, {"status", NULL}, {"total_ms", NULL}, {"wait_ms", NULL},
+      {"this_ms", NULL}, {"fully_drawn_ms", NULL}, {"log_time", NULL}}},
+    {"sample", NULL,
+     {{"id", "s.id + :o_sample"}, TRACE_REF, {"utid", "s.utid + :o_thread"}, {"ts", NULL},
+      {"dur", NULL}, {"callsite_id", "s.callsite_id + :o_callsite"}, {"count", NULL},
+      {"weight", NULL}, {"type", NULL}, {"event", NULL}, {"msg_id", NULL},
+      {"is_interval", NULL}, {"is_blocking", NULL}, {"thread_ts", NULL},
+      {"thread_dur", NULL}}},
+    {"slice", NULL,
+     {{"id", "s.id + :o_slice"}, TRACE_REF, {"utid", "s.utid + :o_thread"}, {"ts", NULL},
+      {"dur", NULL}, {"depth", NULL}, {"parent_id", "s.parent_id + :o_slice"},
+      {"name", NULL}, {"category", NULL}, {"frame_id", "s.frame_id + :o_stack_frame"},
+      {"callsite_id", "s.callsite_id + :o_callsite"}, METHOD("method_id"),
+      {"end_kind", NULL}, {"thread_dur", NULL}, {"self_dur", NULL},
+      {"self_thread_dur", NULL}, {"block_dur", NULL}, {"sample_count", NULL},
+      {"gap_before", NULL}, {"gap_after", NULL}, {"msg_id", NULL}, {"type", NULL},
+      {"is_recursive", NULL}, {"wakeup_utid", "s.wakeup_utid + :o_thread"},
+      {"alloc_objects", NULL}, {"alloc_bytes", NULL}, {"maj_flt", NULL}, {"nv_csw", NULL},
+      {"niv_csw", NULL}, ARGS}},
+    {"wakeup", NULL,
+     {{"id", "s.id + :o_wakeup"}, TRACE_REF, {"wakee_slice_id", "s.wakee_slice_id + :o_slice"},
+      {"waker_utid", "s.waker_utid + :o_thread"}, {"waker_ts", NULL}, {"kind", NULL}}},
+    /* argument sets of the copied rows (none is written today; kept for completeness) */
+    {"args",
+     "src.%s s WHERE s.arg_set_id IN (SELECT arg_set_id FROM src.issue WHERE trace_id IN "
+     "(SELECT old FROM temp.m_trace) UNION SELECT arg_set_id FROM src.ui_frame WHERE trace_id "
+     "IN (SELECT old FROM temp.m_trace) UNION SELECT arg_set_id FROM src.scene_frame_stats "
+     "WHERE trace_id IN (SELECT old FROM temp.m_trace) UNION SELECT arg_set_id FROM src.slice "
+     "WHERE trace_id IN (SELECT old FROM temp.m_trace))",
+     {ARGS, {"key", NULL}, {"value_type", NULL}, {"int_value", NULL}, {"real_value", NULL},
+      {"string_value", NULL}}},
+};
+
+/* Shared rows: inserted when their key is new, then mapped old -> new (temp.m_*). */
+static const char *const shared_sql[] = {
+    "INSERT INTO main.method_mapping (sha256, path, method_count, retrace_sha256) "
+    "SELECT s.sha256, s.path, s.method_count, s.retrace_sha256 FROM src.method_mapping s "
+    "WHERE NOT EXISTS (SELECT 1 FROM main.method_mapping d WHERE d.sha256 = s.sha256) "
+    "ORDER BY s.id",
+    "INSERT INTO temp.m_mapping SELECT s.id, d.id FROM src.method_mapping s "
+    "JOIN main.method_mapping d ON d.sha256 = s.sha256",
+    "INSERT INTO main.method (mapping_id, method_id, access_flags, class_name, method_name, "
+    "descriptor, name) SELECT mm.new, s.method_id, s.access_flags, s.class_name, "
+    "s.method_name, s.descriptor, s.name FROM src.method s "
+    "JOIN temp.m_mapping mm ON mm.old = s.mapping_id WHERE NOT EXISTS (SELECT 1 FROM "
+    "main.method d WHERE d.mapping_id = mm.new AND d.method_id = s.method_id) ORDER BY s.id",
+    "INSERT INTO temp.m_method SELECT s.id, d.id FROM src.method s "
+    "JOIN temp.m_mapping mm ON mm.old = s.mapping_id "
+    "JOIN main.method d ON d.mapping_id = mm.new AND d.method_id = s.method_id",
+    "INSERT INTO main.module (build_id, name, path, kind, has_debug_info) "
+    "SELECT s.build_id, s.name, s.path, s.kind, s.has_debug_info FROM src.module s "
+    "WHERE NOT EXISTS (SELECT 1 FROM main.module d WHERE d.build_id IS s.build_id "
+    "AND d.name = s.name) ORDER BY s.id",
+    "INSERT INTO temp.m_module SELECT s.id, (SELECT d.id FROM main.module d "
+    "WHERE d.build_id IS s.build_id AND d.name = s.name) FROM src.module s",
+    /* symbol sets: the destination's set for a (module, rel_pc) it already has, else a new
+     * set number past the destination's largest (:set_base) */
+    "INSERT INTO temp.m_set SELECT s.symbol_set_id, d.symbol_set_id FROM src.symbolized_pc s "
+    "JOIN temp.m_module mm ON mm.old = s.module_id "
+    "JOIN main.symbolized_pc d ON d.module_id = mm.new AND d.rel_pc = s.rel_pc",
+    "INSERT OR IGNORE INTO temp.m_set SELECT symbol_set_id, symbol_set_id + :set_base "
+    "FROM src.symbol UNION SELECT symbol_set_id, symbol_set_id + :set_base "
+    "FROM src.symbolized_pc UNION SELECT symbol_set_id, symbol_set_id + :set_base "
+    "FROM src.stack_frame WHERE symbol_set_id IS NOT NULL",
+    "INSERT INTO main.symbol (symbol_set_id, inline_depth, name, file, line, column_no, "
+    "is_inlined, symbol_name, is_approximate) SELECT ms.new, s.inline_depth, s.name, s.file, "
+    "s.line, s.column_no, s.is_inlined, s.symbol_name, s.is_approximate FROM src.symbol s "
+    "JOIN temp.m_set ms ON ms.old = s.symbol_set_id WHERE ms.new > :set_base ORDER BY s.id",
+    "INSERT INTO main.symbolized_pc (module_id, rel_pc, symbol_set_id) "
+    "SELECT mm.new, s.rel_pc, ms.new FROM src.symbolized_pc s "
+    "JOIN temp.m_module mm ON mm.old = s.module_id "
+    "JOIN temp.m_set ms ON ms.old = s.symbol_set_id WHERE ms.new > :set_base",
+    /* the traces not present yet (by import key), new ids past the destination's */
+    "INSERT INTO temp.m_trace SELECT s.id, s.id + :o_trace FROM src.trace s "
+    "WHERE NOT EXISTS (SELECT 1 FROM main.trace d WHERE d.import_key = s.import_key)",
+};
+
+static const char temp_tables[] =
+    "CREATE TEMP TABLE IF NOT EXISTS m_trace (old INTEGER PRIMARY KEY, new INTEGER);"
+    "CREATE TEMP TABLE IF NOT EXISTS m_mapping (old INTEGER PRIMARY KEY, new INTEGER);"
+    "CREATE TEMP TABLE IF NOT EXISTS m_method (old INTEGER PRIMARY KEY, new INTEGER);"
+    "CREATE TEMP TABLE IF NOT EXISTS m_module (old INTEGER PRIMARY KEY, new INTEGER);"
+    "CREATE TEMP TABLE IF NOT EXISTS m_set (old INTEGER PRIMARY KEY, new INTEGER);"
+    "DELETE FROM temp.m_trace; DELETE FROM temp.m_mapping; DELETE FROM temp.m_method;"
+    "DELETE FROM temp.m_module; DELETE FROM temp.m_set;";
+
+/* One integer from sql (NULL reads as dflt). */
+static int query_int(tdb_db *db, const char *sql, int64_t dflt, int64_t *v, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "merge");
+    int rc = sqlite3_step(st);
+    *v = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
+             ? sqlite3_column_int64(st, 0)
+             : dflt;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tdb__sqlerr(db, err, "merge");
+}
+
+/* Binds every named parameter of st (":o_<table>", ":set_base", ":d_method"). */
+static void bind_offsets(sqlite3_stmt *st, const int64_t *off, int64_t set_base,
+                         int64_t d_method)
+{
+    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
+        const char *p = sqlite3_bind_parameter_name(st, i);
+        if (!p)
+            continue;
+        if (!strcmp(p, ":set_base") || !strcmp(p, ":d_method")) {
+            sqlite3_bind_int64(st, i, p[1] == 's' ? set_base : d_method);
+            continue;
+        }
+        for (size_t t = 0; t < NSHIFTED; t++)
+            if (!strncmp(p, ":o_", 3) && !strcmp(p + 3, shifted[t].table))
+                sqlite3_bind_int64(st, i, off[t]);
+    }
+}
+
+/* Runs one statement with the offsets bound; *changes += rows written. */
+static int run(tdb_db *db, const char *sql, const int64_t *off, int64_t set_base,
+               int64_t d_method, int64_t *changes, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "merge");
+    bind_offsets(st, off, set_base, d_method);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return tdb__sqlerr(db, err, "merge");
+    if (changes)
+        *changes += sqlite3_changes(db->h);
+    return 0;
+}
+
+/* 1 when the source table has the column (older schemas lack columns added since). */
+static int src_has(tdb_db *db, const char *table, const char *col)
+{
+    return tdb__has_column(db, "src", table, col);
+}
+
+/* INSERT INTO main.T (cols) SELECT exprs FROM ...: the statement text is assembled from the
+ * static table above only (no value is ever part of it). A column the source's schema
+ * version does not have yet reads as NULL, as the migration adding it leaves it. */
+static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int method_shift,
+                      int64_t d_method, int64_t *changes, tt_error *err)
+{
+    if (!src_has(db, t->name, t->cols[0].name))
+        return 0; /* a table the source's schema does not have */
+    if (!strcmp(t->name, "args")) { /* nothing writes args yet: skip its four scans */
+        int64_t any;
+        int rc = query_int(db, "SELECT EXISTS (SELECT 1 FROM src.args)", 0, &any, err);
+        if (rc || !any)
+            return rc;
+    }
+    tt_buf sql = {0};
+    tt_buf_printf(&sql, "INSERT INTO main.%s (", t->name);
+    for (int i = 0; t->cols[i].name; i++)
+        tt_buf_printf(&sql, "%s%s", i ? ", " : "", t->cols[i].name);
+    tt_buf_puts(&sql, ") SELECT ");
+    for (int i = 0; t->cols[i].name; i++) {
+        const mcol *c = &t->cols[i];
+        const char *sep = i ? ", " : "";
+        if (!src_has(db, t->name, c->name))
+            tt_buf_printf(&sql, "%sNULL", sep);
+        else if (method_shift && c->expr && strstr(c->expr, "temp.m_method"))
+            tt_buf_printf(&sql, "%ss.%s + :d_method", sep, c->name); /* no lookup per row */
+        else if (c->expr)
+            tt_buf_printf(&sql, "%s%s", sep, c->expr);
+        else
+            tt_buf_printf(&sql, "%ss.%s", sep, c->name);
+    }
+    tt_buf_puts(&sql, " FROM ");
+    tt_buf_printf(&sql, t->from ? t->from : KEPT, t->name);
+    tt_buf_puts(&sql, " ORDER BY s.rowid");
+    if (!sql.data) {
+        tt_buf_free(&sql);
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    }
+    int rc = run(db, sql.data, off, 0, d_method, changes, err);
+    tt_buf_free(&sql);
+    return rc;
+}
+
+static int attach_src(tdb_db *db, const char *path, tt_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db->h, "ATTACH DATABASE ?1 AS src", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+        sqlite3_finalize(st);
+    }
+    if (rc != SQLITE_OK)
+        return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open the database: %s",
+                            sqlite3_errmsg(db->h));
+    return 0;
+}
+
+int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_error *err)
+{
+    memset(ms, 0, sizeof *ms);
+    /* the source is checked as query opens it: a tracetool database of a schema we read */
+    tdb_db *check;
+    int newer;
+    int rc = tdb_open_read(&check, src_path, 0, &newer, err);
+    if (rc)
+        return rc;
+    int64_t version = 0;
+    rc = tdb__check_header(check, &version, err);
+    tdb_close(check);
+    if (rc)
+        return rc;
+    if (newer || version > TDB_SCHEMA_VERSION)
+        return tt_error_set(err, TT_EUNSUPPORTED, src_path, 0, 0,
+                            "written by a newer tracetool; schema %lld > %d: merge it with "
+                            "that version",
+                            (long long)version, TDB_SCHEMA_VERSION);
+    if (!db->tmp || !db->in_tx)
+        return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
+                            "merge needs a database built aside");
+    sqlite3_busy_timeout(db->h, 5000); /* a writer of the source finishing */
+    if ((rc = attach_src(db, src_path, err)))
+        return rc;
+    rc = tdb__exec(db, "PRAGMA src.locking_mode = NORMAL", err);
+    int64_t off[NSHIFTED], set_base = 0;
+    if (!rc)
+        rc = tdb__exec(db, temp_tables, err);
+    /* one offset per table: the source's first row lands just past the destination's last */
+    for (size_t t = 0; t < NSHIFTED && !rc; t++) {
+        char sql[256];
+        int64_t dmax, smin;
+        snprintf(sql, sizeof sql, "SELECT MAX(%s) FROM main.%s", shifted[t].pk,
+                 shifted[t].table);
+        rc = query_int(db, sql, 0, &dmax, err);
+        if (!rc && src_has(db, shifted[t].table, shifted[t].pk)) {
+            snprintf(sql, sizeof sql, "SELECT MIN(%s) FROM src.%s", shifted[t].pk,
+                     shifted[t].table);
+            rc = query_int(db, sql, 1, &smin, err);
+        } else {
+            smin = 1;
+        }
+        off[t] = dmax + 1 - smin;
+    }
+    if (!rc)
+        rc = query_int(db,
+                       "SELECT MAX(m) FROM (SELECT MAX(symbol_set_id) AS m FROM main.symbol "
+                       "UNION ALL SELECT MAX(symbol_set_id) FROM main.symbolized_pc)",
+                       0, &set_base, err);
+    if (!rc)
+        rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
+    for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
+        rc = run(db, shared_sql[i], off, set_base, 0,
+                 strncmp(shared_sql[i], "INSERT INTO main.", 17) ? NULL : &ms->rows, err);
+    if (!rc)
+        rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);
+    if (!rc)
+        rc = query_int(db, "SELECT COUNT(*) FROM temp.m_trace", 0, &ms->traces_added, err);
+    /* methods usually keep their order (one mapping copied whole, or found whole): then
+     * one difference maps every method id, without a lookup per row */
+    int64_t dmin = 0, dmax = 0, nmeth = 0, nsrc = 0;
+    if (!rc)
+        rc = query_int(db, "SELECT MIN(new - old) FROM temp.m_method", 0, &dmin, err);
+    if (!rc)
+        rc = query_int(db, "SELECT MAX(new - old) FROM temp.m_method", 0, &dmax, err);
+    if (!rc)
+        rc = query_int(db, "SELECT COUNT(*) FROM temp.m_method", 0, &nmeth, err);
+    if (!rc)
+        rc = query_int(db, "SELECT COUNT(*) FROM src.method", 0, &nsrc, err);
+    int method_shift = dmin == dmax && nmeth == nsrc;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0] && !rc && ms->traces_added; i++)
+        rc = copy_table(db, &tables[i], off, method_shift, dmin, &ms->rows, err);
+    /* committed to the temporary file (a source's read lock ends with its transaction, and
+     * only then can it be detached); the target is replaced by tdb_commit only */
+    if (!rc && !(rc = tdb__exec(db, "COMMIT", err)))
+        db->in_tx = 0;
+    if (!rc)
+        rc = tdb__exec(db, "DETACH DATABASE src", err);
+    if (!rc && !(rc = tdb__exec(db, "BEGIN", err)))
+        db->in_tx = 1;
+    return rc;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Merge is associative and order-independent (same rows modulo ids): ((a+b)+c), (a+(b+c)) and
+# (c+b+a) compare equal; merging again (--append, or a shard given twice) adds nothing.
+set -u
+t=$TT_TMP/merge-assoc
+rm -rf "$t" && mkdir -p "$t"
+s=../../samples
+an() { tracetool analyze -m $s/methodMapping.txt "$@" > /dev/null 2>&1; }
+an -o "$t/a.db" $s/beat.bin $s/reports.jsonl || echo "a failed"
+an -o "$t/b.db" $s/perf-fib.txt.gz $s/samples.jsonl $s/reports.log || echo "b failed"
+an -o "$t/c.db" $s/startup-events.jsonl $s/frames.jsonl $s/beat.bin || echo "c failed"
+tracetool merge -o "$t/ab.db" "$t/a.db" "$t/b.db" > /dev/null &&
+    tracetool merge -o "$t/ab_c.db" "$t/ab.db" "$t/c.db" 2> /dev/null
+tracetool merge -o "$t/bc.db" "$t/b.db" "$t/c.db" > /dev/null &&
+    tracetool merge -o "$t/a_bc.db" "$t/a.db" "$t/bc.db" 2> /dev/null
+tracetool merge -o "$t/cba.db" "$t/c.db" "$t/b.db" "$t/a.db"
+python3 ../cli/merge/dbcanon.py "$t/ab_c.db" "$t/a_bc.db" "$t/cba.db"
+cp "$t/cba.db" "$t/again.db"
+tracetool merge --append -o "$t/again.db" "$t/a.db" "$t/b.db" "$t/c.db" "$t/a.db"
+python3 ../cli/merge/dbcanon.py "$t/cba.db" "$t/again.db"
+tracetool merge --format json -o "$t/twice.db" "$t/a.db" "$t/a.db" | sed "s|$t|T|"
+tracetool query --format csv "$t/twice.db" "SELECT COUNT(*) AS traces FROM trace"
+# two method mappings: merging Y then Z (which holds both) renumbers the methods of one
+# mapping and keeps the other's, so method references are looked up row by row
+tracetool analyze -o "$t/y.db" -m an-map.txt an-v1.bin > /dev/null 2>&1 || echo "y failed"
+tracetool merge -o "$t/z.db" "$t/a.db" "$t/y.db" > /dev/null
+tracetool merge -o "$t/yz.db" "$t/y.db" "$t/z.db" 2> /dev/null
+python3 ../cli/merge/dbcanon.py "$t/z.db" "$t/yz.db"
+tracetool query --format csv "$t/yz.db" "SELECT COUNT(*) AS mappings FROM method_mapping; SELECT COUNT(*) AS slices_without_method FROM slice WHERE method_id IS NULL AND category = 'beat'; PRAGMA foreign_key_check"

@@ -1,0 +1,26 @@
+#!/bin/sh
+# merge refuses what it cannot merge (exit 2, the output untouched): a database of a newer
+# schema, a file that is not a tracetool database, a missing input, no -o, no input. A
+# database of an older schema (1) is read through the current one.
+set -u
+t=$TT_TMP/merge-errors
+rm -rf "$t" && mkdir -p "$t"
+tracetool analyze -o "$t/a.db" ../../samples/stacks.folded > /dev/null 2>&1
+cp "$t/a.db" "$t/out.db"
+cp "$t/a.db" "$t/new.db"
+python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 99'); c.commit()" "$t/new.db"
+python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE t (x)'); c.commit()" "$t/other.db"
+m() { tracetool merge "$@" > "$t/stdout" 2> "$t/stderr"; rc=$?; sed "s|$t/||g; s|$t|DIR|g" "$t/stderr" | head -2; return $rc; }
+m --append -o "$t/out.db" "$t/a.db" "$t/new.db"; echo "newer schema: exit $?"
+m -o "$t/out.db" "$t/other.db"; echo "foreign database: exit $?"
+m -o "$t/out.db" an-corrupt-db.dat; echo "not SQLite: exit $?"
+m -o "$t/out.db" "$t/missing.db"; echo "missing: exit $?"
+m -o "$t/out.db" "$t"; echo "directory: exit $?"
+m --append -o "$t/out.db" "$t/out.db"; echo "itself: exit $?"
+m "$t/a.db"; echo "no -o: exit $?"
+m -o "$t/out.db"; echo "no input: exit $?"
+cmp -s "$t/a.db" "$t/out.db" && echo "output untouched"
+ls "$t" | grep -q 'out.db.tmp-' && echo "temporary file left"
+gunzip -c db-schema-v1.db.gz > "$t/v1.db"
+tracetool merge -o "$t/from-v1.db" "$t/v1.db" && tracetool query "$t/from-v1.db" "PRAGMA user_version; SELECT COUNT(*) AS frames_without_file FROM stack_frame WHERE file IS NULL"
+tracetool export --format folded "$t/v1.db" > "$t/v1.folded" && tracetool export --format folded "$t/from-v1.db" | cmp - "$t/v1.folded" && echo "schema 1 merged: folded identical"
