@@ -217,3 +217,9 @@ int tt__folded_close(tt__folded *f, tt_error *err)
     free(r);
     return rc;
 }
+
+int tt__folded_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t utid,
+                       const tt_export_opts *o, tt_error *err)
+{
+    return thread_weights(w, touched, p, utid, o, err);
+}
