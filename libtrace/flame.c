@@ -154,7 +154,10 @@ int tt_flame_intern(tt_flame *f, uint32_t *id, const char *name, int cat, const 
     for (; f->nh[h]; h = (h + 1) & (f->nhcap - 1)) {
         size_t l;
         const char *s = tt_flame_name(f, f->nh[h] - 1, &l);
-        if (l == len && !memcmp(s, name, len)) {
+        /* a thread root and a function of the same name stay apart */
+        if (l == len && !memcmp(s, name, len) &&
+            (tt_flame_name_cat(f, f->nh[h] - 1) == TT_FCAT_SYNTHETIC) ==
+                (cat == TT_FCAT_SYNTHETIC)) {
             *id = f->nh[h] - 1;
             return 0;
         }
@@ -256,10 +259,10 @@ int tt_flame_add_stack(tt_flame *f, uint32_t *names, size_t n, int64_t w, int si
         memmove(names + k, names + i, (n - i) * sizeof *names);
         n -= i - k;
     }
-    if (x && x->fold_recursion && n) {
-        size_t m = 1;
-        for (size_t i = 1; i < n; i++)
-            if (names[i] != names[m - 1])
+    if (x && x->fold_recursion) { /* never across the synthetic roots */
+        size_t k = x->keep_roots < n ? x->keep_roots : n, m = k;
+        for (size_t i = k; i < n; i++)
+            if (m == k || names[i] != names[m - 1])
                 names[m++] = names[i];
         n = m;
     }
