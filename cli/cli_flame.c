@@ -249,7 +249,7 @@ static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *
     eo.threads = sel;
     eo.n_threads = nsel;
     regex_t re;
-    tt_flame_xform x = {o->reverse, o->fold_recursion, NULL, 0};
+    tt_flame_xform x = {o->reverse, o->fold_recursion, NULL, 0, o->norm_roots};
     if (o->focus) {
         int e = regcomp(&re, o->focus, REG_EXTENDED | REG_NOSUB);
         if (e) {

@@ -25,6 +25,7 @@ typedef struct cli_flame_opts {
     const char *output;
     /* differential (diff --format svg) */
     int widths, diff_total, normalize;
+    int norm_roots;             /* thread roots with digit runs as '#' (cross-build) */
     int64_t diff_min_milli;
     tt_svg_opts svg;
 } cli_flame_opts;

@@ -84,6 +84,18 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
             const char *pr = tt_profile_meta_get(p)->process;
             tt_buf_puts(&label, pr ? pr : "unknown");
         }
+        if (label.len && x && x->norm_roots && eo->folded_root == TT_ROOT_THREAD) {
+            /* Thread-123 and Thread-456 of two builds pair as Thread-# */
+            size_t k = 0;
+            for (size_t i = 0; i < label.len; i++) {
+                int d = label.data[i] >= '0' && label.data[i] <= '9';
+                if (d && k && label.data[k - 1] == '#')
+                    continue;
+                label.data[k++] = d ? '#' : label.data[i];
+            }
+            label.len = k;
+            label.data[k] = 0;
+        }
         if (label.len)
             rc = tt_flame_intern(f, &root, label.data, TT_FCAT_SYNTHETIC, NULL);
         if (!rc)

@@ -1399,6 +1399,7 @@ typedef struct tt_flame_xform {
     int fold_recursion;      /* A;A;A -> A */
     const void *focus;       /* a compiled regex_t, or NULL */
     size_t keep_roots;       /* leading frames kept above a focus cut (thread roots) */
+    int norm_roots;          /* tt_flame_add_profile: thread roots with digit runs as '#' */
 } tt_flame_xform;
 /* Adds weight w to the self of the path names[0..n) (root first) below the root, on side
  * (0 new, 1 base), after the transformations of x (may be NULL). A focus without a match
