@@ -84,6 +84,8 @@ $(BUILD)/libtrace/tt_assets.h: $(ASSET_FILES) scripts/embed-assets.sh
 	$(Q)sh scripts/embed-assets.sh $(ASSET_FILES) > $@.tmp && mv $@.tmp $@
 $(BUILD)/libtrace/export_svg.o: $(BUILD)/libtrace/tt_assets.h
 $(BUILD)/libtrace/export_svg.o: CFLAGS_ALL += -I$(BUILD)/libtrace
+$(BUILD)/libtrace/html.o: $(BUILD)/libtrace/tt_assets.h
+$(BUILD)/libtrace/html.o: CFLAGS_ALL += -I$(BUILD)/libtrace
 
 $(BUILD)/libtracetool.a: $(LIB_OBJ)
 	@rm -f $@

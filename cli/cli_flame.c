@@ -203,6 +203,8 @@ static int select_threads(uint32_t **out, size_t *n, tt_profile *p, const cli_fl
     tt_buf_free(&b);
     if (!*n) {
         free(sel);
+        if (o->threads_optional)
+            return CLI_FLAME_NONE;
         cli_errorf("no thread matches --thread %s", o->threads[0]);
         return CLI_BAD;
     }

@@ -26,6 +26,7 @@ typedef struct cli_flame_opts {
     /* differential (diff --format svg) */
     int widths, diff_total, normalize;
     int norm_roots;             /* thread roots with digit runs as '#' (cross-build) */
+    int threads_optional;       /* no --thread match: CLI_FLAME_NONE, no message */
     int64_t diff_min_milli;
     tt_svg_opts svg;
 } cli_flame_opts;
@@ -68,6 +69,7 @@ enum { CF_TRACE = 2000, CF_SOURCE, CF_THREAD, CF_ROOT, CF_WEIGHT, CF_CHART, CF_I
     {"normalize", no_argument, NULL, CF_NORMALIZE},                                          \
     {"diff-min", required_argument, NULL, CF_DMIN}
 
+#define CLI_FLAME_NONE (-1)
 void cli_flame_opts_init(cli_flame_opts *o);
 /* Handles one option (CF_*): 1 handled, 0 not one of them, -1 after an error message. */
 int cli_flame_opt(cli_flame_opts *o, int c, const char *arg);

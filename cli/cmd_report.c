@@ -13,12 +13,14 @@
 static const char usage[] =
     "usage: tracetool report [-m MAPPING]... [--proguard FILE] [--group]\n"
     "                        [--format text|json|jsonl] [--names java|full|raw] REPORT...\n"
+    "       tracetool report --html [HTML OPTIONS] DB [NEW_DB]\n"
     "\n"
     "  -m, --mapping FILE   methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
     "      --proguard FILE  ProGuard/R8 mapping.txt: retrace method names and threadStack\n"
     "      --group          aggregate reports by stack-key method name\n"
     "      --format FMT     text (default), json (one document), jsonl (one object a line)\n"
     "      --names STYLE    method names: java (default), full, raw\n"
+    "      --html           DB: the HTML report of a tracetool database (tracetool html -h)\n"
     "  -h, --help           show this help\n";
 
 enum { O_PROGUARD = 256, O_GROUP, O_FORMAT, O_NAMES };
@@ -611,6 +613,17 @@ static int run(rctx *c, char **files, int nfiles)
 
 int cmd_report(int argc, char **argv, cli_ctx *ctx)
 {
+    /* report --html DB: the HTML report of a tracetool database (tracetool-html(1)) */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--html")) {
+            char *av[argc > 0 ? argc : 1];
+            int n = 0;
+            for (int j = 0; j < argc; j++)
+                if (j != i)
+                    av[n++] = argv[j];
+            av[n] = NULL;
+            return cmd_html(n, av, ctx);
+        }
     rctx c = {0};
     char *maps[64];
     size_t nmaps = 0;

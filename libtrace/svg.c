@@ -192,7 +192,7 @@ static size_t candidates(cand *c, const char *s, size_t n)
 
 int tt_svg_fit(tt_buf *b, const char *name, size_t n, size_t cells, int truncate_left)
 {
-    if (cells < 3)
+    if (cells < 3 || !n)
         return 0;
     cand c[16];
     size_t k = candidates(c, name, n);

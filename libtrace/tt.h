@@ -1493,4 +1493,56 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
                          const tt_flame_xform *x, const char *const *app, size_t napp,
                          int side, tt_error *err);
 
+/* ---- the HTML report (html.c, chart.c; spec/visual.md 10) ---- */
+enum { TT_RCHART_NONE = 0, TT_RCHART_BARS, TT_RCHART_LEVELS };
+#define TT_HREPORT_TABLES 32
+typedef struct tt_hreport_table {
+    const char *section;     /* summary, inputs, startup, frames, issues, methods */
+    const char *caption;
+    size_t ncol, nrow;
+    const char **cols;
+    tt_vec cells;            /* const char * (NULL = empty), nrow * ncol */
+    tt_vec nums;             /* double per cell; NAN = text */
+    int chart;               /* TT_RCHART_* */
+    int label_col, value_col; /* bars: label and value; levels: the first of 5 count columns */
+    const char *unit;        /* of the charted value */
+    int details;             /* the table folds into <details> */
+} tt_hreport_table;
+typedef struct tt_hreport {
+    tt_arena *arena;
+    tt_hreport_table tables[TT_HREPORT_TABLES];
+    size_t ntables;
+} tt_hreport;
+/* Owned by the caller, free with tt_hreport_free. */
+int tt_hreport_new(tt_hreport **out);
+void tt_hreport_free(tt_hreport *r);
+/* A new table (cols copied); *out borrowed until tt_hreport_free. TT_ELIMIT when full. */
+int tt_hreport_table_add(tt_hreport *r, tt_hreport_table **out, const char *section,
+                        const char *caption, size_t ncol, const char *const *cols);
+/* One row: ncol texts (copied; NULL = empty) and values (NAN = not a number). */
+int tt_hreport_row_add(tt_hreport *r, tt_hreport_table *t, const char *const *cells,
+                      const double *nums);
+typedef struct tt_html_graph {
+    const char *title;
+    const char *svg;         /* inline SVG (tt_svg_opts.inline_html) */
+} tt_html_graph;
+typedef struct tt_html_opts {
+    const char *title;       /* document title */
+    const char *inputs;      /* input names shown under the title */
+    const tt_html_graph *graphs;
+    size_t ngraphs;
+    int script;              /* the page script (graph interaction, sorting) */
+    const char *about;       /* the About section's extra text (options), or NULL */
+} tt_html_opts;
+/* Writes the self-contained HTML document (visual.md 10) into b. */
+int tt_html_write(tt_buf *b, const tt_hreport *r, const tt_html_opts *o);
+/* Horizontal bar chart (visual.md 10.3) of labels/values (n) into b; unit names values. */
+int tt_chart_bars(tt_buf *b, const char *title, const char *const *labels,
+                  const double *values, size_t n, const char *unit, const char *color);
+/* 100% stacked drop-level bars: counts[i * 5 + level] for best..frozen. */
+int tt_chart_levels(tt_buf *b, const char *title, const char *const *labels,
+                    const double *counts, size_t n);
+/* The axis step of max (1, 2 or 5 x 10^k, max / step <= 6) in units of 10^-3. */
+int64_t tt_chart_step_milli(double max);
+
 #endif
