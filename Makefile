@@ -134,6 +134,11 @@ check-plain:
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test
 
+# headless Chromium checks of the pictures (tests/browser.sh; not part of `make check`)
+.PHONY: check-visual
+check-visual: $(BUILD)/tracetool
+	@sh tests/browser.sh $(BUILD)
+
 update-golden: $(BUILD)/tracetool $(GEN_BIN)
 	@UPDATE_GOLDEN=1 sh tests/run-cli-tests.sh $(BUILD)
 
