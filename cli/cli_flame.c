@@ -239,8 +239,10 @@ static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *
 {
     tt_export_opts eo;
     tt_export_opts_init(&eo);
-    eo.weight = o->weight;
-    if (o->source == CF_SRC_SLICES && !o->weight_given)
+    /* the default weight is export's (samples.md 7.2), so both print the same numbers */
+    if (o->weight_given)
+        eo.weight = o->weight;
+    else if (o->source == CF_SRC_SLICES)
         eo.weight = TT_WEIGHT_WALL;
     eo.folded_root = o->root;
     uint32_t *sel = NULL;

@@ -35,7 +35,7 @@ static const rq queries[] = {
      "UNION ALL SELECT 9, 'issues', COUNT(*) FROM issue WHERE trace_id BETWEEN ?1 AND ?2 "
      "UNION ALL SELECT 10, 'startups', COUNT(*) FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
      "UNION ALL SELECT 11, 'worst scene', COALESCE((SELECT scene || ' (' || "
-     "  printf('%.2f', fps) || ' fps)' FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
+     "  ROUND(fps, 2) || ' fps)' FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
      "  AND ts IS NULL AND scene <> '*' AND frames > 0 ORDER BY fps, scene LIMIT 1), '-') "
      ") ORDER BY o"},
     {"inputs", "Inputs", TT_RCHART_NONE, 0, 0, 0, NULL,

@@ -164,7 +164,7 @@ START_TEST(transforms)
 {
     const char *p[] = {"t;f;f;f;g", "t;f;g;g", "t;h;f"};
     const int64_t w[] = {5, 3, 2};
-    tt_flame_xform x = {0, 1, NULL, 1};
+    tt_flame_xform x = {.fold_recursion = 1, .keep_roots = 1};
     tt_flame *f = tree(p, w, 3, &x);
     tt_flame_layout_opts o = {0, 1200, 0, 0, 0, 0};
     tt_flame_layout l;
@@ -174,7 +174,7 @@ START_TEST(transforms)
     ck_assert_str_eq(s, "all:0:0:10|t:1:0:10|f:2:0:8|g:3:0:8|h:2:8:2|f:3:8:2");
     tt_flame_layout_free(&l);
     tt_flame_free(f);
-    tt_flame_xform r = {1, 0, NULL, 1};
+    tt_flame_xform r = {.reverse = 1, .keep_roots = 1};
     f = tree(p, w, 3, &r);
     ck_assert_int_eq(tt_flame_layout_build(&l, f, &o), 0);
     rows(s, sizeof s, f, &l);
@@ -184,7 +184,7 @@ START_TEST(transforms)
     tt_flame_free(f);
     regex_t re;
     ck_assert_int_eq(regcomp(&re, "^g$", REG_EXTENDED | REG_NOSUB), 0);
-    tt_flame_xform fo = {0, 0, &re, 1};
+    tt_flame_xform fo = {.focus = &re, .keep_roots = 1};
     f = tree(p, w, 3, &fo);
     ck_assert_int_eq(tt_flame_layout_build(&l, f, &o), 0);
     rows(s, sizeof s, f, &l);
