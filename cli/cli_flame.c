@@ -89,9 +89,7 @@ int cli_flame_opt(cli_flame_opts *o, int c, const char *arg)
     case CF_WEIGHT:
         o->weight_given = 1;
         return pick("--weight", arg, weights, &o->weight);
-    case CF_CHART:
-        cli_errorf("option --chart: flame charts are not supported yet");
-        return -1;
+    case CF_CHART: o->chart = o->svg.chart = 1; return 1;
     case CF_ICICLE: o->svg.icicle = 1; return 1;
     case CF_REVERSE: o->reverse = 1; return 1;
     case CF_SORT: return pick("--sort", arg, sorts, &o->sort_weight);
@@ -235,6 +233,45 @@ static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want)
     return 0;
 }
 
+/* A flame chart of one thread: the --thread selection, else the main or only thread. */
+static int build_chart(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o,
+                       const uint32_t *sel, size_t nsel)
+{
+    if (o->reverse || o->fold_recursion || o->focus) {
+        cli_errorf("--chart keeps time order: --reverse, --fold-recursion and --focus do not "
+                   "apply");
+        return CLI_BAD;
+    }
+    if (tt_profile_meta_get(p)->timeless) {
+        cli_errorf("%s: the input has no timestamps: a flame chart needs times", label);
+        return CLI_BAD;
+    }
+    uint32_t utid = TT_NONE;
+    if (nsel == 1)
+        utid = sel[0];
+    else if (!nsel) {
+        size_t nt = tt_profile_nthreads(p);
+        for (size_t t = 0; t < nt && utid == TT_NONE; t++)
+            if (tt_profile_thread(p, (uint32_t)t)->is_main)
+                utid = (uint32_t)t;
+        if (utid == TT_NONE && nt == 1)
+            utid = 0;
+    }
+    if (utid == TT_NONE) {
+        cli_errorf("--chart draws one thread: select it with one --thread (%zu match)", nsel);
+        return CLI_BAD;
+    }
+    tt_slice_opts so;
+    tt_slice_opts_init(&so);
+    tt_error err = {0};
+    if (tt_flame_add_chart(f, p, utid, &so, o->root == TT_ROOT_THREAD, o->app, o->napp, &err)) {
+        if (!err.file[0])
+            snprintf(err.file, sizeof err.file, "%s", label);
+        return cli_err(&err);
+    }
+    return 0;
+}
+
 static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o, int side)
 {
     tt_export_opts eo;
@@ -252,6 +289,14 @@ static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *
         return rc;
     eo.threads = sel;
     eo.n_threads = nsel;
+    if (o->chart) {
+        rc = build_chart(f, p, label, o, sel, nsel);
+        free(sel);
+        o->svg.weight_ns = 1;
+        if (!o->countname_given)
+            o->svg.countname = "ms";
+        return rc;
+    }
     regex_t re;
     tt_flame_xform x = {o->reverse, o->fold_recursion, NULL, 0, o->norm_roots};
     if (o->focus) {

@@ -15,6 +15,7 @@ typedef struct cli_flame_opts {
     int root, weight;           /* TT_ROOT_*, TT_WEIGHT_* */
     int weight_given, countname_given;
     int reverse, fold_recursion, sort_weight;
+    int chart;                  /* flame chart: time order, no merging */
     const char *focus;
     int64_t minwidth_milli;
     int minwidth_pct;

@@ -254,6 +254,10 @@ static int analyse_side(int s, const char *path, const side *sd, char *db, size_
 static int draw_diff(char dbs[2][1100], const cli_diff_opts *o, const side *sides,
                      cli_flame_opts *fo, cli_ctx *ctx)
 {
+    if (fo->chart) {
+        cli_errorf("diff: --chart does not apply to a differential flame graph");
+        return CLI_BAD;
+    }
     tt_flame *f;
     if (tt_flame_new(&f)) {
         cli_errorf("out of memory");
@@ -270,7 +274,8 @@ static int draw_diff(char dbs[2][1100], const cli_diff_opts *o, const side *side
     if (!rc) {
         tt_flame_finish(f);
         if (!tt_flame_width_of(tt_flame_node_at(f, 0), fo->widths)) {
-            cli_errorf("%s: no weighted stacks to draw", o->path[fo->widths == TT_FLAME_WIDTH_BASE ? 0 : 1]);
+            cli_errorf("%s: no weighted stacks to draw",
+                       o->path[fo->widths == TT_FLAME_WIDTH_BASE ? 0 : 1]);
             rc = CLI_BAD;
         }
     }

@@ -402,7 +402,10 @@ int tt_svg_write(tt_buf *b, tt_flame *f, const tt_flame_layout *l, const tt_svg_
     }
     char summary[256];
     snprintf(summary, sizeof summary, "%s of %lld %s, %zu of %zu frames drawn",
-             o->diff ? "differential flame graph" : o->icicle ? "icicle graph" : "flame graph",
+             o->diff    ? "differential flame graph"
+             : o->chart ? "flame chart"
+             : o->icicle ? "icicle graph"
+                         : "flame graph",
              (long long)l->total, o->weight_ns ? "ns" : "samples", l->n, l->nodes);
     header(&c, summary);
     tt_buf_puts(b, "<g class=\"frames\">\n");
@@ -410,7 +413,8 @@ int tt_svg_write(tt_buf *b, tt_flame *f, const tt_flame_layout *l, const tt_svg_
         frame(&c, &l->frames[i]);
     tt_buf_puts(b, "</g>\n");
     if (o->script) {
-        tt_buf_printf(b, "<text class=\"details\" x=\"10\" y=\"%d\"> </text>", c.height - 2 * fs - 12);
+        tt_buf_printf(b, "<text class=\"details\" x=\"10\" y=\"%d\"> </text>",
+                      c.height - 2 * fs - 12);
         tt_buf_printf(b, "<text class=\"matched\" x=\"%d\" y=\"%d\"> </text>\n", o->width - 10,
                       c.height - 2 * fs - 12);
     }

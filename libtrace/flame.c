@@ -78,7 +78,7 @@ int tt_flame_new(tt_flame **out)
         tt_flame_free(f);
         return TT_ENOMEM;
     }
-    *root = (tt_flame_node){all, TT_NONE, TT_NONE, TT_NONE, 0, 0, 0, 0, 0, -1, -1};
+    *root = (tt_flame_node){all, TT_NONE, TT_NONE, TT_NONE, 0, 0, 0, 0, 0, -1, -1, -1};
     *out = f;
     return 0;
 }
@@ -226,7 +226,7 @@ int tt_flame_child(tt_flame *f, uint32_t *out, uint32_t parent, uint32_t name)
     if (f->nodes.len >= TT_NONE - 1)
         return TT_ELIMIT;
     tt_flame_node *p = tt_flame_node_at(f, parent);
-    tt_flame_node n = {name, parent, TT_NONE, p->child, p->depth + 1, 0, 0, 0, 0, -1, -1};
+    tt_flame_node n = {name, parent, TT_NONE, p->child, p->depth + 1, 0, 0, 0, 0, -1, -1, -1};
     uint32_t id = (uint32_t)f->nodes.len;
     if (!tt_vec_push(&f->nodes, &n))
         return TT_ENOMEM;
@@ -234,6 +234,22 @@ int tt_flame_child(tt_flame *f, uint32_t *out, uint32_t parent, uint32_t name)
     f->ck[h] = key + 1;
     f->cv[h] = id;
     f->chlen++;
+    *out = id;
+    return 0;
+}
+
+int tt_flame_chart_node(tt_flame *f, uint32_t *out, uint32_t parent, uint32_t name,
+                        int64_t x0, int64_t total, int64_t self)
+{
+    if (f->nodes.len >= TT_NONE - 1)
+        return TT_ELIMIT;
+    tt_flame_node *p = tt_flame_node_at(f, parent);
+    tt_flame_node n = {name, parent, TT_NONE, p->child, p->depth + 1, 0, self, 0, 0, total,
+                       -1, x0};
+    uint32_t id = (uint32_t)f->nodes.len;
+    if (!tt_vec_push(&f->nodes, &n))
+        return TT_ENOMEM;
+    tt_flame_node_at(f, parent)->child = id;
     *out = id;
     return 0;
 }
@@ -368,6 +384,8 @@ static int kid_cmp(const void *x, const void *y)
     tt_flame *f = sort_ctx->f;
     const tt_flame_node *a = tt_flame_node_at(f, *(const uint32_t *)x);
     const tt_flame_node *b = tt_flame_node_at(f, *(const uint32_t *)y);
+    if (a->x0 >= 0 && b->x0 >= 0 && a->x0 != b->x0) /* flame chart: time order */
+        return a->x0 < b->x0 ? -1 : 1;
     if (sort_ctx->o->sort_weight) {
         int64_t wa = tt_flame_width_of(a, sort_ctx->o->widths);
         int64_t wb = tt_flame_width_of(b, sort_ctx->o->widths);
@@ -472,11 +490,16 @@ static int lay_out(lctx *c)
         for (size_t i = 0; i < c->kids.len && !rc; i++) {
             uint32_t k = TT_VEC_AT(&c->kids, uint32_t, i);
             int64_t w = tt_flame_width_of(tt_flame_node_at(c->f, k), c->o->widths);
+            const tt_flame_node *kn = tt_flame_node_at(c->f, k);
+            if (kn->x0 >= 0) /* flame chart: at its time, gaps stay empty */
+                x = kn->x0;
             tt_flame_frame fr = {k, parent.depth + 1, fi, x, w, 0, 0, {TT_NONE, TT_NONE, TT_NONE}};
             rc = push_frame(c, &fr);
             x += w;
         }
-        if (!rc && en && ew >= c->t) {
+        /* a flame chart moves nothing: pruned slices only count in the tooltip */
+        if (!rc && en && ew >= c->t && pn->x0 < 0 &&
+            (pn->child == TT_NONE || tt_flame_node_at(c->f, pn->child)->x0 < 0)) {
             tt_flame_frame fr = {TT_NONE, parent.depth + 1, fi, x, ew, en, ew,
                                  {top[0], top[1], top[2]}};
             rc = push_frame(c, &fr);

@@ -114,3 +114,57 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
     free(c.fr);
     return rc;
 }
+
+int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice_opts *so,
+                       int root_thread, const char *const *app, size_t napp, tt_error *err)
+{
+    tt_vec sl;
+    tt_vec_init(&sl, sizeof(tt_slice));
+    tt_slice_info info;
+    int rc = tt_slice_build(&sl, &info, p, utid, so, err);
+    size_t n = sl.len, nf = tt_profile_nframes(p);
+    uint32_t *node = malloc((n ? n : 1) * sizeof *node);
+    pctx c = {f, p, malloc((nf ? nf : 1) * sizeof(uint32_t)), NULL, NULL, app, napp};
+    if (!rc && (!node || !c.names))
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < nf && !rc; i++)
+        c.names[i] = TT_NONE;
+    const tt_slice *s = sl.data;
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].ts < t0)
+            t0 = s[i].ts;
+        if (s[i].ts + s[i].dur > t1)
+            t1 = s[i].ts + s[i].dur;
+    }
+    uint32_t root = 0;
+    if (!rc && n) {
+        tt_flame_node *all = tt_flame_node_at(f, 0);
+        all->reported = t1 - t0;
+        all->x0 = 0;
+        if (root_thread) {
+            tt_buf label = {0};
+            uint32_t name;
+            tt_thread_format(&label, p, utid);
+            rc = tt_flame_intern(f, &name, label.data ? label.data : "thread",
+                                 TT_FCAT_SYNTHETIC, NULL);
+            if (!rc)
+                rc = tt_flame_chart_node(f, &root, 0, name, 0, t1 - t0, 0);
+            tt_buf_free(&label);
+        }
+    }
+    /* pre-order: a slice's parent (an index into the array) comes before it */
+    for (size_t i = 0; i < n && !rc; i++) {
+        uint32_t name, par = s[i].parent == TT_NONE ? root : node[s[i].parent];
+        rc = frame_name(&c, s[i].frame, &name);
+        if (!rc)
+            rc = tt_flame_chart_node(f, &node[i], par, name, s[i].ts - t0, s[i].dur,
+                                     s[i].self_dur > 0 ? s[i].self_dur : 0);
+    }
+    if (rc == TT_ENOMEM || rc == TT_ELIMIT)
+        tt_error_set(err, rc, NULL, 0, 0, "out of memory");
+    free(node);
+    free(c.names);
+    tt_vec_free(&sl);
+    return rc;
+}

@@ -173,7 +173,8 @@ static void section_tables(tt_buf *b, const tt_hreport *r, const char *id)
         if (t->details || t->chart) {
             tt_buf_printf(b, "<details%s><summary>", t->chart ? "" : " open");
             esc(b, t->caption);
-            tt_buf_printf(b, " (%zu rows%s)</summary>\n", t->nrow, t->chart ? ", the chart's data" : "");
+            tt_buf_printf(b, " (%zu rows%s)</summary>\n", t->nrow,
+                          t->chart ? ", the chart's data" : "");
         }
         table(b, t);
         if (t->details || t->chart)

@@ -1377,6 +1377,7 @@ typedef struct tt_flame_node {
     int64_t total, self, total_b, self_b;
     int64_t reported;                   /* a tree source's own total (-1: none) */
     int64_t matrix_depth;               /* Matrix depth when it skips levels (-1: none) */
+    int64_t x0;                         /* flame chart: position in units (-1: graph) */
 } tt_flame_node;
 typedef struct tt_flame tt_flame;
 /* Owned by the caller, free with tt_flame_free. */
@@ -1388,6 +1389,10 @@ int tt_flame_intern(tt_flame *f, uint32_t *id, const char *name, int cat, const 
 const char *tt_flame_name(const tt_flame *f, uint32_t id, size_t *len);
 int tt_flame_name_cat(const tt_flame *f, uint32_t id);
 const char *tt_flame_name_module(const tt_flame *f, uint32_t id);
+/* A flame chart node (visual.md 3.1): never merged, at x0 (units from the chart start) with
+ * width total and self weight self. */
+int tt_flame_chart_node(tt_flame *f, uint32_t *out, uint32_t parent, uint32_t name,
+                        int64_t x0, int64_t total, int64_t self);
 /* The child of parent named name, created when missing (siblings merge by display name). */
 int tt_flame_child(tt_flame *f, uint32_t *out, uint32_t parent, uint32_t name);
 size_t tt_flame_nnodes(const tt_flame *f);
@@ -1489,6 +1494,10 @@ const char *tt_flame_style(void);
 /* Adds the weighted stacks of the profile's threads (eo: weight, thread filter, root kind,
  * slice options) to side of f, through the transformations of x (may be NULL); app (napp)
  * marks app Java packages. */
+/* The flame chart of one thread (visual.md 3.1): its slices (rebuilt or instrumented) in
+ * time order, x = ts - first ts, w = dur; root_thread adds the thread as the root frame. */
+int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice_opts *so,
+                       int root_thread, const char *const *app, size_t napp, tt_error *err);
 int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
                          const tt_flame_xform *x, const char *const *app, size_t napp,
                          int side, tt_error *err);
