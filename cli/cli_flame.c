@@ -72,9 +72,21 @@ int cli_flame_opt(cli_flame_opts *o, int c, const char *arg)
     int v;
     switch (c) {
     case CF_SOURCE:
-        if (!strncmp(arg, "tree:", 5) || !strncmp(arg, "issue:", 6) ||
-            !strncmp(arg, "startup", 7)) {
-            cli_errorf("option --source: '%s' is not supported yet (samples or slices)", arg);
+        if (!strncmp(arg, "tree:", 5) || !strncmp(arg, "issue:", 6)) {
+            const char *id = strchr(arg, ':') + 1;
+            char *end;
+            o->source = arg[0] == 't' ? CF_SRC_TREE : CF_SRC_ISSUE;
+            o->source_id = strtoll(id, &end, 10);
+            if (!*id || *end || o->source_id <= 0) {
+                cli_errorf("option --source: expected %.*s:ID with ID >= 1, got '%s'",
+                           (int)(id - arg - 1), arg, arg);
+                return -1;
+            }
+            return 1;
+        }
+        if (!strncmp(arg, "startup", 7)) {
+            cli_errorf("option --source: '%s' is not supported yet (samples, slices, tree:ID, "
+                       "issue:ID)", arg);
             return -1;
         }
         return pick("--source", arg, sources, &o->source);
@@ -330,6 +342,86 @@ static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *
     return rc;
 }
 
+/* ---- a Matrix call tree (call_node rows): self = self_dur, total = total_dur ---- */
+typedef struct tctx {
+    tt_flame *f;
+    tt_vec map; /* tmap, in call_node id order */
+    int rc;
+} tctx;
+typedef struct tmap {
+    int64_t id, depth;
+    uint32_t node;
+} tmap;
+
+static int tmap_cmp(const void *k, const void *e)
+{
+    int64_t a = *(const int64_t *)k, b = ((const tmap *)e)->id;
+    return a < b ? -1 : a > b;
+}
+
+static int tree_row(void *ctx, int event, int ncol, const char *const *names,
+                    const tdb_value *v)
+{
+    (void)names;
+    tctx *c = ctx;
+    if (event != TDB_EV_ROW || ncol < 7)
+        return 0;
+    uint32_t parent = 0, name, node;
+    int64_t pdepth = -1;
+    if (v[1].type == TDB_INT) { /* rows follow parent_id, not Matrix depth */
+        const tmap *m = bsearch(&v[1].i, c->map.data, c->map.len, sizeof(tmap), tmap_cmp);
+        if (m) {
+            parent = m->node;
+            pdepth = m->depth;
+        }
+    }
+    const char *nm = v[3].type == TDB_TEXT ? v[3].s : "?";
+    if ((c->rc = tt_flame_intern(c->f, &name, nm,
+                                 tt_flame_category(TT_FRAME_JAVA, nm, NULL, NULL, 0), NULL)) ||
+        (c->rc = tt_flame_child(c->f, &node, parent, name)))
+        return 1;
+    tt_flame_node *n = tt_flame_node_at(c->f, node);
+    int64_t total = v[5].type == TDB_INT ? v[5].i : 0, self = v[6].type == TDB_INT ? v[6].i : 0;
+    n->reported = (n->reported < 0 ? 0 : n->reported) + total; /* merged siblings add up */
+    n->self += self > 0 ? self : 0;
+    if (v[1].type == TDB_INT && pdepth >= 0 && v[2].i != pdepth + 1)
+        n->matrix_depth = v[2].i;
+    tmap m = {v[0].i, v[2].i, node};
+    if (!tt_vec_push(&c->map, &m))
+        return c->rc = TT_ENOMEM, 1;
+    return 0;
+}
+
+static int load_tree(tt_flame *f, tdb_db *db, const char *label, cli_flame_opts *o)
+{
+    if (o->chart || o->reverse || o->focus || o->fold_recursion) {
+        cli_errorf("--source %s: --chart, --reverse, --focus and --fold-recursion apply to "
+                   "samples and slices", o->source == CF_SRC_ISSUE ? "issue:ID" : "tree:ID");
+        return CLI_BAD;
+    }
+    tctx c = {f, {0}, 0};
+    tt_vec_init(&c.map, sizeof(tmap));
+    tt_error err = {0};
+    int rc = tdb_call_tree_rows(db, o->source_id, o->source == CF_SRC_ISSUE, tree_row, &c, &err);
+    size_t n = c.map.len;
+    tt_vec_free(&c.map);
+    if (rc && !c.rc)
+        return cli_err(&err);
+    if (c.rc) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    if (!n) {
+        cli_errorf("%s: no call tree %s%lld", label,
+                   o->source == CF_SRC_ISSUE ? "for issue " : "", (long long)o->source_id);
+        return CLI_BAD;
+    }
+    o->svg.weight_ns = 1;
+    if (!o->countname_given)
+        o->svg.countname = "ms";
+    return 0;
+}
+
 int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_t trace,
                       cli_flame_opts *o, int side, cli_ctx *ctx)
 {
@@ -343,6 +435,11 @@ int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_
         if (!strcmp(err.file, dbpath))
             snprintf(err.file, sizeof err.file, "%s", label);
         return cli_err(&err);
+    }
+    if (o->source == CF_SRC_TREE || o->source == CF_SRC_ISSUE) {
+        int rc = load_tree(f, db, label, o);
+        tdb_close(db);
+        return rc;
     }
     int64_t id = 0;
     int rc = pick_trace(&id, db, label, trace);

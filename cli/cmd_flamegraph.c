@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "usage: tracetool flamegraph [-o FILE] [--format svg|tsv] [--trace ID]\n"
-    "                            [--source samples|slices] [--thread SPEC]...\n"
+    "                            [--source samples|slices|tree:ID|issue:ID] [--thread SPEC]...\n"
     "                            [--root thread|process|none] [--weight samples|wall|cpu|period]\n"
     "                            [--chart] [--icicle] [--reverse] [--sort name|weight]\n"
     "                            [--fold-recursion]\n"
@@ -29,7 +29,8 @@ static const char usage[] =
     "      --format FMT        svg (default) or tsv (the layout: depth, x, w, self, category,\n"
     "                          name per frame)\n"
     "      --trace ID          trace of a multi-trace database (default: the newest with data)\n"
-    "      --source SRC        samples (default; slices when there are none) or slices\n"
+    "      --source SRC        samples (default; slices when there are none), slices, or one\n"
+    "                          Matrix call tree: tree:ID (call_tree.id) or issue:ID\n"
     "      --thread SPEC       only these threads: main, a tid, or a name ('#' = digits)\n"
     "      --root R            synthetic root frames: thread (default), process, none\n"
     "      --weight W          samples (default), wall, cpu (ns, shown as ms), period\n"
@@ -185,7 +186,11 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
     if (!rc)
         rc = cli_flame_load_db(f, path, label, o.trace, &o, 0, ctx);
     if (!rc) {
-        tt_flame_finish(f);
+        size_t inflated = tt_flame_finish(f);
+        if (inflated)
+            cli_warnf("%s: %zu call tree nodes have children summing to more than their "
+                      "reported time (ms rounding, merged calls): drawn as wide as their "
+                      "children", label, inflated);
         if (!tt_flame_node_at(f, 0)->total) {
             cli_errorf("%s: no weighted stacks to draw%s", label,
                        o.focus ? " (nothing matches --focus)" : "");

@@ -155,3 +155,21 @@ int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_h
     }
     return 0;
 }
+
+int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void *ctx,
+                       tt_error *err)
+{
+    static const char by_tree[] =
+        "SELECT id, parent_id, depth, name, count, total_dur, self_dur FROM call_node "
+        "WHERE tree_id = ?1 ORDER BY id";
+    static const char by_iss[] =
+        "SELECT id, parent_id, depth, name, count, total_dur, self_dur FROM call_node "
+        "WHERE tree_id = (SELECT call_tree_id FROM issue WHERE id = ?1) ORDER BY id";
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, by_issue ? by_iss : by_tree, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "call tree");
+    sqlite3_bind_int64(st, 1, id);
+    int rc = tdb__rows(db, st, fn, ctx, err);
+    sqlite3_finalize(st);
+    return rc;
+}
