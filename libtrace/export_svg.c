@@ -362,6 +362,11 @@ static void legend(wctx *c, const unsigned *used)
             tt_buf_printf(b, "%lld.%d%% of base (see --diff-widths=base|sum)</text>",
                           (long long)(p / 10), (int)(p % 10));
         }
+    } else if (o->colors != TT_COLORS_LANG) {
+        static const char *const scheme[] = {"", "module", "package", "hot", "mono"};
+        tt_buf_printf(b, "<text x=\"%d\" y=\"%d\">colours: %s%s</text>", x, y + 10,
+                      scheme[o->colors],
+                      o->colors <= TT_COLORS_PACKAGE ? " (12 colours by a hash of its name)" : "");
     } else {
         for (int k = 0; k < TT_FCAT_COUNT; k++) {
             if (!used[k])

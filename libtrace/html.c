@@ -103,7 +103,7 @@ static void table(tt_buf *b, const tt_hreport_table *t)
             double v = val(t, r, c);
             const char *s = cell(t, r, c);
             if (isnan(v)) {
-                tt_buf_puts(b, c ? "<td>" : "<td>");
+                tt_buf_puts(b, "<td>");
             } else {
                 char vs[64];
                 snprintf(vs, sizeof vs, "%.17g", v);
@@ -127,7 +127,6 @@ static void chart(tt_buf *b, const tt_hreport_table *t)
         free(v);
         return;
     }
-    char *lbuf = NULL;
     for (size_t r = 0; r < n; r++) {
         labels[r] = cell(t, r, (size_t)t->label_col);
         if (t->chart == TT_RCHART_LEVELS)
@@ -142,7 +141,6 @@ static void chart(tt_buf *b, const tt_hreport_table *t)
         tt_chart_levels(b, t->caption, labels, v, n);
     else
         tt_chart_bars(b, t->caption, labels, v, n, t->unit ? t->unit : "", "#0072B2");
-    free(lbuf);
     free(labels);
     free(v);
 }
@@ -156,7 +154,6 @@ static const struct {
 
 static void section_tables(tt_buf *b, const tt_hreport *r, const char *id)
 {
-    int any = 0;
     for (size_t i = 0; i < r->ntables; i++) {
         const tt_hreport_table *t = &r->tables[i];
         if (strcmp(t->section, id))
@@ -167,7 +164,6 @@ static void section_tables(tt_buf *b, const tt_hreport *r, const char *id)
             tt_buf_puts(b, ": no data</p>\n");
             continue;
         }
-        any = 1;
         if (t->chart)
             chart(b, t);
         if (t->details || t->chart) {
@@ -180,7 +176,6 @@ static void section_tables(tt_buf *b, const tt_hreport *r, const char *id)
         if (t->details || t->chart)
             tt_buf_puts(b, "</details>\n");
     }
-    (void)any;
 }
 
 int tt_html_write(tt_buf *b, const tt_hreport *r, const tt_html_opts *o)
