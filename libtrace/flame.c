@@ -481,7 +481,8 @@ static int lay_out(lctx *c)
         if (rc)
             break;
         sort_ctx = c;
-        qsort(c->kids.data, c->kids.len, sizeof(uint32_t), kid_cmp);
+        if (c->kids.len > 1)
+            qsort(c->kids.data, c->kids.len, sizeof(uint32_t), kid_cmp);
         TT_VEC_AT(&c->frames, tt_flame_frame, fi).elided_n = en;
         TT_VEC_AT(&c->frames, tt_flame_frame, fi).elided_w = ew;
         /* children are written in x order; push their indices in reverse for pre-order */
