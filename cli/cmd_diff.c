@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: tracetool diff [--format text|json|folded-diff|svg] [--threshold PCT] [--min-ms MS]\n"
+    "usage: tracetool diff [--format text|json|folded-diff|svg|html] [--threshold PCT]\n"
+    "                      [--min-ms MS]\n"
     "                      [--min-count N] [--top N] [--fail-on GATES]\n"
     "                      [--base-trace ID] [--new-trace ID]\n"
     "                      [--base-mapping FILE]... [--new-mapping FILE]...\n"
@@ -22,7 +23,8 @@ static const char usage[] =
     "                      BASE NEW\n"
     "\n"
     "      --format FMT          text (default), json, folded-diff (flamegraph.pl difffolded),\n"
-    "                            or svg (differential flame graph; the verdict goes to stderr)\n"
+    "                            svg (differential flame graph) or html (the report of NEW\n"
+    "                            with it; see tracetool html -h); the verdict goes to stderr\n"
     "      --threshold PCT       relative change to report and default gate (10%; 25% or 25)\n"
     "      --min-ms MS           ignore time changes smaller than MS ms (default 5)\n"
     "      --min-count N         ignore rows with fewer than N calls/issues/frames (default 1)\n"
@@ -34,7 +36,7 @@ static const char usage[] =
     "      --new-mapping FILE    methodMapping.txt for raw new inputs (repeatable)\n"
     "      --base-proguard FILE  ProGuard/R8 mapping.txt for raw base inputs\n"
     "      --new-proguard FILE   ProGuard/R8 mapping.txt for raw new inputs\n"
-    "  -o, --output FILE         svg: write to FILE instead of standard output\n"
+    "  -o, --output FILE         svg, html: write to FILE instead of standard output\n"
     "      --diff-widths W       svg: widths from new (default), base, or sum of both\n"
     "      --diff-color C        svg: colour by self (default) or total difference\n"
     "      --normalize           svg: scale base to the new total first\n"
@@ -71,7 +73,7 @@ static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-static const char *const formats[] = {"text", "json", "folded-diff", "svg", NULL};
+static const char *const formats[] = {"text", "json", "folded-diff", "svg", "html", NULL};
 
 typedef struct side {
     char **maps;
@@ -355,6 +357,24 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
     if (!rc)
         rc = cli_diff_run(d, &o);
     tdb_diff_close(d);
+    if ((rc == CLI_OK || rc == CLI_CHECK_FAILED) && o.format == DIFF_HTML) {
+        /* the HTML report in diff mode, with the verdict's exit code */
+        char *av[8];
+        int n = 0;
+        av[n++] = "html";
+        if (fo.output) {
+            av[n++] = "-o";
+            av[n++] = (char *)fo.output;
+        }
+        if (!fo.svg.script)
+            av[n++] = "--script=none";
+        av[n++] = dbs[0];
+        av[n++] = dbs[1];
+        av[n] = NULL;
+        int hrc = cmd_html(n, av, ctx);
+        if (hrc)
+            rc = hrc;
+    }
     if ((rc == CLI_OK || rc == CLI_CHECK_FAILED) && o.format == DIFF_SVG) {
         /* the picture, with the verdict's exit code (visual.md 1.2) */
         int src = draw_diff(dbs, &o, sides, &fo, ctx);
