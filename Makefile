@@ -76,6 +76,17 @@ $(BUILD)/sqlite/sql_blobs.h: $(SQL_FILES) scripts/embed.sh
 	$(E) GEN $@
 	$(Q)sh scripts/embed.sh $(SQL_FILES) > $@.tmp && mv $@.tmp $@
 
+# Script and style sheet of the flame graphs (libtrace/assets/) compiled in as C strings
+ASSET_FILES := $(sort $(wildcard libtrace/assets/*.js libtrace/assets/*.css))
+$(BUILD)/libtrace/tt_assets.h: $(ASSET_FILES) scripts/embed-assets.sh
+	@mkdir -p $(dir $@)
+	$(E) GEN $@
+	$(Q)sh scripts/embed-assets.sh $(ASSET_FILES) > $@.tmp && mv $@.tmp $@
+$(BUILD)/libtrace/export_svg.o: $(BUILD)/libtrace/tt_assets.h
+$(BUILD)/libtrace/export_svg.o: CFLAGS_ALL += -I$(BUILD)/libtrace
+$(BUILD)/libtrace/html.o: $(BUILD)/libtrace/tt_assets.h
+$(BUILD)/libtrace/html.o: CFLAGS_ALL += -I$(BUILD)/libtrace
+
 $(BUILD)/libtracetool.a: $(LIB_OBJ)
 	@rm -f $@
 	$(E) AR $@
@@ -122,6 +133,11 @@ check-passes: check-layers check-headers check-man check-plain asan fuzz-smoke
 check-plain:
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test
+
+# headless Chromium checks of the pictures (tests/browser.sh; not part of `make check`)
+.PHONY: check-visual
+check-visual: $(BUILD)/tracetool
+	@sh tests/browser.sh $(BUILD)
 
 update-golden: $(BUILD)/tracetool $(GEN_BIN)
 	@UPDATE_GOLDEN=1 sh tests/run-cli-tests.sh $(BUILD)

@@ -673,7 +673,7 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
         json_out(&w, &c, rc);
         cli_out_buf(&w.buf);
         tt_jsonw_free(&w);
-    } else {
+    } else if (o->format == DIFF_FOLDED) {
         int frc = tdb_diff_folded(d, folded_line, &b, &err);
         if (frc) {
             tt_buf_free(&b);

@@ -7,7 +7,7 @@
 
 #include "../sqlite/tdb.h"
 
-enum { DIFF_TEXT, DIFF_JSON, DIFF_FOLDED };
+enum { DIFF_TEXT, DIFF_JSON, DIFF_FOLDED, DIFF_SVG, DIFF_HTML }; /* SVG, HTML: drawn by the caller */
 
 typedef struct cli_diff_opts {
     double threshold_pct; /* --threshold */

@@ -2,6 +2,7 @@
  * (cli.md exit codes, storage.md 8). Raw inputs are analysed into temporary databases. */
 #include "cli_an.h"
 #include "cli_diff.h"
+#include "cli_flame.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -11,13 +12,19 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: tracetool diff [--format text|json|folded-diff] [--threshold PCT] [--min-ms MS]\n"
+    "usage: tracetool diff [--format text|json|folded-diff|svg|html] [--threshold PCT]\n"
+    "                      [--min-ms MS]\n"
     "                      [--min-count N] [--top N] [--fail-on GATES]\n"
     "                      [--base-trace ID] [--new-trace ID]\n"
     "                      [--base-mapping FILE]... [--new-mapping FILE]...\n"
-    "                      [--base-proguard FILE] [--new-proguard FILE] BASE NEW\n"
+    "                      [--base-proguard FILE] [--new-proguard FILE]\n"
+    "                      [-o FILE] [--diff-widths new|base|sum] [--diff-color self|total]\n"
+    "                      [--normalize] [--diff-min PCT] [--thread SPEC]... [FLAMEGRAPH OPTIONS]\n"
+    "                      BASE NEW\n"
     "\n"
-    "      --format FMT          text (default), json, or folded-diff (flamegraph.pl difffolded)\n"
+    "      --format FMT          text (default), json, folded-diff (flamegraph.pl difffolded),\n"
+    "                            svg (differential flame graph) or html (the report of NEW\n"
+    "                            with it; see tracetool html -h); the verdict goes to stderr\n"
     "      --threshold PCT       relative change to report and default gate (10%; 25% or 25)\n"
     "      --min-ms MS           ignore time changes smaller than MS ms (default 5)\n"
     "      --min-count N         ignore rows with fewer than N calls/issues/frames (default 1)\n"
@@ -29,6 +36,17 @@ static const char usage[] =
     "      --new-mapping FILE    methodMapping.txt for raw new inputs (repeatable)\n"
     "      --base-proguard FILE  ProGuard/R8 mapping.txt for raw base inputs\n"
     "      --new-proguard FILE   ProGuard/R8 mapping.txt for raw new inputs\n"
+    "  -o, --output FILE         svg, html: write to FILE instead of standard output\n"
+    "      --diff-widths W       svg: widths from new (default), base, or sum of both\n"
+    "      --diff-color C        svg: colour by self (default) or total difference\n"
+    "      --normalize           svg: scale base to the new total first\n"
+    "      --diff-min PCT        svg: differences below PCT % of the total stay neutral\n"
+    "      --thread SPEC         svg: only these threads (main, tid, name with '#' digits)\n"
+    "  FLAMEGRAPH OPTIONS        svg: --source --root --weight --icicle --inverted --reverse\n"
+    "                            --sort --fold-recursion --focus --width --height --fontsize\n"
+    "                            --minwidth --max-frames --colors --app-package --title\n"
+    "                            --subtitle --countname --nametype --truncate --script,\n"
+    "                            as in tracetool flamegraph -h\n"
     "  -h, --help                show this help\n"
     "BASE and NEW are databases written by analyze, or raw inputs (a file or a directory).\n"
     "Exit status: 0 no gate tripped, 1 a gate tripped, 2 error.\n";
@@ -48,10 +66,14 @@ static const struct option longopts[] = {
     {"new-mapping", required_argument, NULL, O_NMAP},
     {"base-proguard", required_argument, NULL, O_BPG},
     {"new-proguard", required_argument, NULL, O_NPG},
+    {"output", required_argument, NULL, 'o'},
+    {"thread", required_argument, NULL, CF_THREAD},
+    CLI_FLAME_LONGOPTS,
+    CLI_FLAME_DIFF_LONGOPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-static const char *const formats[] = {"text", "json", "folded-diff", NULL};
+static const char *const formats[] = {"text", "json", "folded-diff", "svg", "html", NULL};
 
 typedef struct side {
     char **maps;
@@ -135,11 +157,21 @@ static int is_database(const char *path, int *is_db)
     return 0;
 }
 
-static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides, const char **failon)
+static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides, const char **failon,
+                      cli_flame_opts *fo)
 {
     int c;
     tt_error err = {0};
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        int fr = cli_flame_opt(fo, c, optarg);
+        if (fr < 0)
+            return CLI_BAD;
+        if (fr)
+            continue;
+        if (c == 'o') {
+            fo->output = optarg;
+            continue;
+        }
         side *sd = &sides[c == O_NTRACE || c == O_NMAP || c == O_NPG];
         switch (c) {
         case O_FORMAT:
@@ -223,13 +255,52 @@ static int analyse_side(int s, const char *path, const side *sd, char *db, size_
     return rc;
 }
 
+/* The differential flame graph of both sides (visual.md 5). */
+static int draw_diff(char dbs[2][1100], const cli_diff_opts *o, const side *sides,
+                     cli_flame_opts *fo, cli_ctx *ctx)
+{
+    if (fo->chart) {
+        cli_errorf("diff: --chart does not apply to a differential flame graph");
+        return CLI_BAD;
+    }
+    tt_flame *f;
+    if (tt_flame_new(&f)) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    fo->norm_roots = 1;
+    int rc = cli_flame_load_db(f, dbs[0], o->path[0], sides[0].trace, fo, 1, ctx);
+    if (!rc)
+        rc = cli_flame_load_db(f, dbs[1], o->path[1], sides[1].trace, fo, 0, ctx);
+    if (!rc && fo->normalize && tt_flame_normalize(f)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    if (!rc) {
+        tt_flame_finish(f);
+        if (!tt_flame_width_of(tt_flame_node_at(f, 0), fo->widths)) {
+            cli_errorf("%s: no weighted stacks to draw",
+                       o->path[fo->widths == TT_FLAME_WIDTH_BASE ? 0 : 1]);
+            rc = CLI_BAD;
+        }
+    }
+    if (!rc) {
+        fo->svg.diff = 1;
+        rc = cli_flame_render(f, fo);
+    }
+    tt_flame_free(f);
+    return rc;
+}
+
 int cmd_diff(int argc, char **argv, cli_ctx *ctx)
 {
     char *maps[2][argc > 0 ? argc : 1];
     side sides[2] = {{.maps = maps[0]}, {.maps = maps[1]}};
     cli_diff_opts o = {.threshold_pct = 10, .min_ms = 5, .min_count = 1, .top = 10};
     const char *failon = NULL;
-    int rc = parse_opts(argc, argv, &o, sides, &failon);
+    cli_flame_opts fo;
+    cli_flame_opts_init(&fo);
+    int rc = parse_opts(argc, argv, &o, sides, &failon, &fo);
     if (rc)
         return rc == -100 ? CLI_OK : rc;
     if (argc - optind != 2) {
@@ -289,6 +360,30 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
     if (!rc)
         rc = cli_diff_run(d, &o);
     tdb_diff_close(d);
+    if ((rc == CLI_OK || rc == CLI_CHECK_FAILED) && o.format == DIFF_HTML) {
+        /* the HTML report in diff mode, with the verdict's exit code */
+        char *av[8];
+        int n = 0;
+        av[n++] = "html";
+        if (fo.output) {
+            av[n++] = "-o";
+            av[n++] = (char *)fo.output;
+        }
+        if (!fo.svg.script)
+            av[n++] = "--script=none";
+        av[n++] = dbs[0];
+        av[n++] = dbs[1];
+        av[n] = NULL;
+        int hrc = cmd_html(n, av, ctx);
+        if (hrc)
+            rc = hrc;
+    }
+    if ((rc == CLI_OK || rc == CLI_CHECK_FAILED) && o.format == DIFF_SVG) {
+        /* the picture, with the verdict's exit code (visual.md 1.2) */
+        int src = draw_diff(dbs, &o, sides, &fo, ctx);
+        if (src)
+            rc = src;
+    }
     tmp_cleanup();
     return rc;
 }

@@ -18,6 +18,7 @@ static const char usage[] =
     "                        [--group] [--skip-frame RE]... [--app-image RE] [--interval-ms N]\n"
     "                        [--no-adjust] [--show-device-names] [--full-path]\n"
     "                        [--format text|json|jsonl|folded|csv] IOS-REPORT...\n"
+    "       tracetool report --html [HTML OPTIONS] DB [NEW_DB]\n"
     "\n"
     "  -m, --mapping FILE   methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
     "      --proguard FILE  ProGuard/R8 mapping.txt: retrace method names and threadStack\n"
@@ -34,6 +35,7 @@ static const char usage[] =
     "      --no-adjust      look return addresses up unchanged\n"
     "      --show-device-names  print on-device symbol names too\n"
     "      --full-path      full source paths\n"
+    "      --html           DB: the HTML report of a tracetool database (tracetool html -h)\n"
     "  -h, --help           show this help\n";
 
 enum { O_PROGUARD = 256, O_GROUP, O_FORMAT, O_NAMES };
@@ -635,6 +637,17 @@ static int run(rctx *c, char **files, int nfiles)
 
 int cmd_report(int argc, char **argv, cli_ctx *ctx)
 {
+    /* report --html DB: the HTML report of a tracetool database (tracetool-html(1)) */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--html")) {
+            char *av[argc > 0 ? argc : 1];
+            int n = 0;
+            for (int j = 0; j < argc; j++)
+                if (j != i)
+                    av[n++] = argv[j];
+            av[n] = NULL;
+            return cmd_html(n, av, ctx);
+        }
     rctx c = {0};
     char *maps[64];
     size_t nmaps = 0;

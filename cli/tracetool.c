@@ -20,6 +20,8 @@ static const cli_cmd commands[] = {
 
     {"samples", cmd_samples, "sampled stacks: top functions, call tree, rebuilt slices", 0},
     {"export", cmd_export, "write Chrome/Perfetto JSON, folded stacks or speedscope JSON", 0},
+    {"flamegraph", cmd_flamegraph, "flame graph SVG (zoom, search) or its layout as TSV", 0},
+    {"html", cmd_html, "one self-contained HTML report of a database, with flame graphs", 0},
 
     {"symbolicate", cmd_symbolicate, "native addresses to functions, source lines, inline chains", 0},
 

@@ -135,6 +135,12 @@ int tt_export_open(tt_export **out, int format, const tt_export_opts *o, size_t 
     return 0;
 }
 
+int tt_export_default_weight(const tt_profile *p)
+{
+    /* samples (samples.md 7.2); wall time for instrumented method-beat call trees */
+    return !p->samples.len && p->nfixed ? TT_WEIGHT_WALL : TT_WEIGHT_SAMPLES;
+}
+
 int tt_export_add(tt_export *x, tt_profile *p, const tt_export_part *part, tt_error *err)
 {
     if (x->parts >= x->n_parts || !p->finished)
@@ -144,7 +150,7 @@ int tt_export_add(tt_export *x, tt_profile *p, const tt_export_part *part, tt_er
     o.n_threads = part->n_threads;
     int instrumented = !p->samples.len && p->nfixed; /* method-beat call trees */
     if (o.weight == TT_WEIGHT_DEFAULT)
-        o.weight = instrumented ? TT_WEIGHT_WALL : TT_WEIGHT_SAMPLES;
+        o.weight = tt_export_default_weight(p);
     if (instrumented && o.weight != TT_WEIGHT_WALL && x->format == TT_EXPORT_FOLDED)
         return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
                             "a method-beat call tree is instrumented, not sampled: its weights "

@@ -221,3 +221,12 @@ int tt__folded_close(tt__folded *f, tt_error *err)
     free(r);
     return rc;
 }
+
+int tt__folded_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t utid,
+                       const tt_export_opts *o, tt_error *err)
+{
+    tt_export_opts r = *o;
+    if (r.weight == TT_WEIGHT_DEFAULT)
+        r.weight = tt_export_default_weight(p);
+    return thread_weights(w, touched, p, utid, &r, err);
+}

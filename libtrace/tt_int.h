@@ -315,4 +315,9 @@ int tt__speedscope_add(tt__speedscope *x, tt_profile *p, const tt_export_opts *o
 int tt__speedscope_close(tt__speedscope *x, tt_error *err);
 void tt__speedscope_free(tt__speedscope *x);
 
+/* Per-callsite weights of one thread as folded export computes them (w indexed by callsite,
+ * touched receives the callsites made non-zero); flame graphs use the same numbers. */
+int tt__folded_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t utid,
+                       const tt_export_opts *o, tt_error *err);
+
 #endif

@@ -358,4 +358,15 @@ int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_err
 typedef int (*tdb_folded_fn)(void *ctx, const char *path, int64_t base_ns, int64_t new_ns);
 int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err);
 
+/* ---- the HTML report (visual.md 10) ---- */
+/* Adds the report's tables (summary, inputs, startup, frames, issues, methods) of the
+ * traces trace_lo..trace_hi to r; top limits the ranked tables. */
+int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
+                    tt_error *err);
+
+/* The call_node rows (id, parent_id, depth, name, count, total_dur, self_dur) of call tree
+ * id, or of issue id's tree (by_issue), in id order (parents first). */
+int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void *ctx,
+                       tt_error *err);
+
 #endif

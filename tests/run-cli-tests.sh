@@ -19,6 +19,8 @@ mkdir -p "$tmp/bin"
 ln -s "$bin/tracetool" "$tmp/bin/tracetool"
 [ -d "$bin/gen" ] && for g in "$bin"/gen/*; do [ -x "$g" ] && ln -sf "$g" "$tmp/bin/"; done
 PATH="$tmp/bin:$PATH"
+xmllint=$(command -v xmllint || true)
+[ -n "$xmllint" ] || echo "cli: notice: xmllint (libxml2-utils) missing: SVG outputs are not parsed" >&2
 export PATH
 
 # one golden case; prints "ok NAME" or FAIL lines, counts into $tmp/$shard.count
@@ -54,6 +56,10 @@ run_case() { # cmdf dir
     fi
     if [ -f "$base.err" ] && ! cmp -s "$d.err" "$base.err"; then
         echo "FAIL $name: stderr differs"; diff "$base.err" "$d.err" | head -10; ok=0
+    fi
+    # every SVG a case prints must parse (visual.md 11); xmllint is libxml2-utils
+    if [ -n "$xmllint" ] && head -c 200 "$d.out" | grep -q '<svg\|<?xml'; then
+        xmllint --noout --nonet "$d.out" 2> "$d.xml" || { echo "FAIL $name: SVG does not parse"; head -5 "$d.xml"; ok=0; }
     fi
     if grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' "$d.err"; then
         echo "FAIL $name: sanitizer report"; head -20 "$d.err"; ok=0

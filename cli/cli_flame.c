@@ -1,0 +1,522 @@
+/* Flame graph options, loading from a database and writing, shared by flamegraph, diff
+ * --format svg and html (spec/visual.md sections 1, 2 and 7). */
+#include "cli_flame.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../sqlite/tdb.h"
+
+void cli_flame_opts_init(cli_flame_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->root = TT_ROOT_THREAD;
+    o->weight = TT_WEIGHT_SAMPLES;
+    o->minwidth_milli = 100; /* 0.1 px */
+    o->max_frames = 20000;
+    tt_svg_opts_init(&o->svg);
+}
+
+int64_t cli_flame_milli(const char *s)
+{
+    int64_t v = 0;
+    int digits = 0, dec = -1;
+    for (; *s; s++) {
+        if (*s == '.' && dec < 0) {
+            dec = 0;
+            continue;
+        }
+        if (!isdigit((unsigned char)*s) || dec >= 3 || v > INT64_MAX / 100)
+            return -1;
+        v = v * 10 + (*s - '0');
+        digits++;
+        if (dec >= 0)
+            dec++;
+    }
+    if (!digits)
+        return -1;
+    for (int k = dec < 0 ? 0 : dec; k < 3; k++)
+        v *= 10;
+    return v;
+}
+
+static int num(const char *opt, const char *arg, int min, int max, int *out)
+{
+    return cli_opt_int(opt, arg, min, max, out) ? -1 : 1;
+}
+
+static int pick(const char *opt, const char *arg, const char *const *list, int *out)
+{
+    int v = cli_opt_enum(opt, arg, list);
+    if (v < 0)
+        return -1;
+    *out = v;
+    return 1;
+}
+
+int cli_flame_opt(cli_flame_opts *o, int c, const char *arg)
+{
+    static const char *const sources[] = {"samples", "slices", NULL};
+    static const char *const roots[] = {"thread", "process", "none", NULL};
+    static const char *const weights[] = {"samples", "wall", "cpu", "period", NULL};
+    static const char *const sorts[] = {"name", "weight", NULL};
+    static const char *const colors[] = {"lang", "module", "package", "hot", "mono", NULL};
+    static const char *const truncs[] = {"right", "left", NULL};
+    static const char *const scripts[] = {"embed", "none", NULL};
+    static const char *const widths[] = {"new", "base", "sum", NULL};
+    static const char *const dcolors[] = {"self", "total", NULL};
+    int v;
+    switch (c) {
+    case CF_SOURCE:
+        if (!strncmp(arg, "tree:", 5) || !strncmp(arg, "issue:", 6)) {
+            const char *id = strchr(arg, ':') + 1;
+            char *end;
+            o->source = arg[0] == 't' ? CF_SRC_TREE : CF_SRC_ISSUE;
+            o->source_id = strtoll(id, &end, 10);
+            if (!*id || *end || o->source_id <= 0) {
+                cli_errorf("option --source: expected %.*s:ID with ID >= 1, got '%s'",
+                           (int)(id - arg - 1), arg, arg);
+                return -1;
+            }
+            return 1;
+        }
+        if (!strncmp(arg, "startup", 7)) {
+            cli_errorf("option --source: '%s' is not supported yet (samples, slices, tree:ID, "
+                       "issue:ID)", arg);
+            return -1;
+        }
+        return pick("--source", arg, sources, &o->source);
+    case CF_THREAD:
+        if (o->nthreads >= CLI_FLAME_MAX_LIST) {
+            cli_errorf("option --thread: at most %d", CLI_FLAME_MAX_LIST);
+            return -1;
+        }
+        o->threads[o->nthreads++] = arg;
+        return 1;
+    case CF_ROOT: return pick("--root", arg, roots, &o->root);
+    case CF_WEIGHT:
+        o->weight_given = 1;
+        return pick("--weight", arg, weights, &o->weight);
+    case CF_CHART: o->chart = o->svg.chart = 1; return 1;
+    case CF_ICICLE: o->svg.icicle = 1; return 1;
+    case CF_REVERSE: o->reverse = 1; return 1;
+    case CF_SORT: return pick("--sort", arg, sorts, &o->sort_weight);
+    case CF_FOLD: o->fold_recursion = 1; return 1;
+    case CF_FOCUS: o->focus = arg; return 1;
+    case CF_WIDTH: return num("--width", arg, 100, 100000, &o->svg.width);
+    case CF_HEIGHT: return num("--height", arg, 4, 200, &o->svg.row_height);
+    case CF_FONTSIZE: return num("--fontsize", arg, 4, 100, &o->svg.font_size);
+    case CF_MINWIDTH: {
+        size_t n = strlen(arg);
+        char tmp[64];
+        o->minwidth_pct = n && arg[n - 1] == '%';
+        snprintf(tmp, sizeof tmp, "%.*s", (int)(n - (size_t)o->minwidth_pct), arg);
+        if ((o->minwidth_milli = cli_flame_milli(tmp)) < 0 || n >= sizeof tmp ||
+            (o->minwidth_pct && o->minwidth_milli > 100000)) {
+            cli_errorf("option --minwidth: expected PX or PCT%% (up to 3 decimals), got '%s'",
+                       arg);
+            return -1;
+        }
+        return 1;
+    }
+    case CF_MAXFRAMES:
+        if (cli_opt_i64("--max-frames", arg, &o->max_frames))
+            return -1;
+        if (o->max_frames < 0) {
+            cli_errorf("option --max-frames: expected N >= 0, got %s", arg);
+            return -1;
+        }
+        return 1;
+    case CF_COLORS: return pick("--colors", arg, colors, &o->svg.colors);
+    case CF_APP:
+        if (o->napp >= CLI_FLAME_MAX_LIST) {
+            cli_errorf("option --app-package: at most %d", CLI_FLAME_MAX_LIST);
+            return -1;
+        }
+        o->app[o->napp++] = arg;
+        return 1;
+    case CF_TITLE: o->svg.title = arg; return 1;
+    case CF_SUBTITLE: o->svg.subtitle = arg; return 1;
+    case CF_COUNTNAME:
+        o->countname_given = 1;
+        o->svg.countname = arg;
+        return 1;
+    case CF_NAMETYPE: o->svg.nametype = arg; return 1;
+    case CF_TRUNCATE: return pick("--truncate", arg, truncs, &o->svg.truncate_left);
+    case CF_SCRIPT:
+        if (pick("--script", arg, scripts, &v) < 0)
+            return -1;
+        o->svg.script = !v;
+        return 1;
+    case CF_DWIDTHS: return pick("--diff-widths", arg, widths, &o->widths);
+    case CF_DCOLOR: return pick("--diff-color", arg, dcolors, &o->diff_total);
+    case CF_NORMALIZE: o->normalize = 1; return 1;
+    case CF_DMIN:
+        if ((o->diff_min_milli = cli_flame_milli(arg)) < 0 || o->diff_min_milli > 100000) {
+            cli_errorf("option --diff-min: expected a percentage 0..100 (up to 3 decimals), "
+                       "got '%s'", arg);
+            return -1;
+        }
+        return 1;
+    default: return 0;
+    }
+}
+
+/* A thread SPEC: "main", a tid, or a name in which digit runs may be written '#'. */
+static int digits_match(const char *spec, const char *name)
+{
+    while (*spec && *name) {
+        if (*spec == '#' && isdigit((unsigned char)*name)) {
+            while (isdigit((unsigned char)*name))
+                name++;
+            spec++;
+            continue;
+        }
+        if (*spec++ != *name++)
+            return 0;
+    }
+    return !*spec && !*name;
+}
+
+static int select_threads(uint32_t **out, size_t *n, tt_profile *p, const cli_flame_opts *o)
+{
+    *out = NULL;
+    *n = 0;
+    if (!o->nthreads)
+        return 0;
+    size_t nt = tt_profile_nthreads(p);
+    uint32_t *sel = malloc((nt ? nt : 1) * sizeof *sel);
+    if (!sel) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    tt_buf b = {0};
+    for (size_t t = 0; t < nt; t++) {
+        const tt_thread *th = tt_profile_thread(p, (uint32_t)t);
+        b.len = 0;
+        tt_thread_format(&b, p, (uint32_t)t);
+        char tid[32];
+        snprintf(tid, sizeof tid, "%lld", (long long)th->tid);
+        for (size_t i = 0; i < o->nthreads; i++) {
+            const char *s = o->threads[i];
+            if ((!strcmp(s, "main") && th->is_main) || !strcmp(s, tid) ||
+                (b.data && (!strcmp(s, b.data) || digits_match(s, b.data)))) {
+                sel[(*n)++] = (uint32_t)t;
+                break;
+            }
+        }
+    }
+    tt_buf_free(&b);
+    if (!*n) {
+        free(sel);
+        if (o->threads_optional)
+            return CLI_FLAME_NONE;
+        cli_errorf("no thread matches --thread %s", o->threads[0]);
+        return CLI_BAD;
+    }
+    *out = sel;
+    return 0;
+}
+
+static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want)
+{
+    tt_error err = {0};
+    tdb_trace_info *t;
+    size_t nt;
+    if (tdb_trace_list(&t, &nt, db, &err))
+        return cli_err(&err);
+    *id = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (want ? t[i].id == want : (t[i].has_samples || t[i].has_slices))
+            *id = t[i].id;
+    }
+    free(t);
+    if (!*id) {
+        if (want)
+            cli_errorf("%s: no trace %lld", label, (long long)want);
+        else
+            cli_errorf("%s: no trace with sampled stacks or slices", label);
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+/* A flame chart of one thread: the --thread selection, else the main or only thread. */
+static int build_chart(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o,
+                       const uint32_t *sel, size_t nsel)
+{
+    if (o->reverse || o->fold_recursion || o->focus) {
+        cli_errorf("--chart keeps time order: --reverse, --fold-recursion and --focus do not "
+                   "apply");
+        return CLI_BAD;
+    }
+    if (tt_profile_meta_get(p)->timeless) {
+        cli_errorf("%s: the input has no timestamps: a flame chart needs times", label);
+        return CLI_BAD;
+    }
+    uint32_t utid = TT_NONE;
+    if (nsel == 1)
+        utid = sel[0];
+    else if (!nsel) {
+        size_t nt = tt_profile_nthreads(p);
+        for (size_t t = 0; t < nt && utid == TT_NONE; t++)
+            if (tt_profile_thread(p, (uint32_t)t)->is_main)
+                utid = (uint32_t)t;
+        if (utid == TT_NONE && nt == 1)
+            utid = 0;
+    }
+    if (utid == TT_NONE) {
+        cli_errorf("--chart draws one thread: select it with one --thread (%zu match)", nsel);
+        return CLI_BAD;
+    }
+    tt_slice_opts so;
+    tt_slice_opts_init(&so);
+    tt_error err = {0};
+    if (tt_flame_add_chart(f, p, utid, &so, o->root == TT_ROOT_THREAD, o->app, o->napp, &err)) {
+        if (!err.file[0])
+            snprintf(err.file, sizeof err.file, "%s", label);
+        return cli_err(&err);
+    }
+    return 0;
+}
+
+static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o, int side)
+{
+    tt_export_opts eo;
+    tt_export_opts_init(&eo);
+    /* the default weight is export's (samples.md 7.2), so both print the same numbers */
+    if (o->weight_given)
+        eo.weight = o->weight;
+    else if (o->source == CF_SRC_SLICES)
+        eo.weight = TT_WEIGHT_WALL;
+    else
+        eo.weight = tt_export_default_weight(p);
+    eo.folded_root = o->root;
+    uint32_t *sel = NULL;
+    size_t nsel = 0;
+    int rc = select_threads(&sel, &nsel, p, o);
+    if (rc)
+        return rc;
+    eo.threads = sel;
+    eo.n_threads = nsel;
+    if (o->chart) {
+        rc = build_chart(f, p, label, o, sel, nsel);
+        free(sel);
+        o->svg.weight_ns = 1;
+        if (!o->countname_given)
+            o->svg.countname = "ms";
+        return rc;
+    }
+    regex_t re;
+    tt_flame_xform x = {o->reverse, o->fold_recursion, NULL, 0, o->norm_roots};
+    if (o->focus) {
+        int e = regcomp(&re, o->focus, REG_EXTENDED | REG_NOSUB);
+        if (e) {
+            char msg[128];
+            regerror(e, &re, msg, sizeof msg);
+            cli_errorf("option --focus: %s: '%s'", msg, o->focus);
+            free(sel);
+            return CLI_BAD;
+        }
+        x.focus = &re;
+    }
+    tt_error err = {0};
+    if (tt_flame_add_profile(f, p, &eo, &x, o->app, o->napp, side, &err)) {
+        if (!err.file[0])
+            snprintf(err.file, sizeof err.file, "%s", label);
+        rc = cli_err(&err);
+    }
+    if (o->focus)
+        regfree(&re);
+    free(sel);
+    const tt_profile_meta *m = tt_profile_meta_get(p);
+    int ns = eo.weight == TT_WEIGHT_WALL || eo.weight == TT_WEIGHT_CPU ||
+             !tt_profile_nsamples(p);
+    o->svg.weight_ns = ns;
+    if (o->countname_given)
+        return rc;
+    o->svg.countname = ns ? "ms" : eo.weight == TT_WEIGHT_PERIOD ? (m->event ? m->event : "period")
+                                                                  : "samples";
+    return rc;
+}
+
+/* ---- a Matrix call tree (call_node rows): self = self_dur, total = total_dur ---- */
+typedef struct tctx {
+    tt_flame *f;
+    tt_vec map; /* tmap, in call_node id order */
+    int rc;
+} tctx;
+typedef struct tmap {
+    int64_t id, depth;
+    uint32_t node;
+} tmap;
+
+static int tmap_cmp(const void *k, const void *e)
+{
+    int64_t a = *(const int64_t *)k, b = ((const tmap *)e)->id;
+    return a < b ? -1 : a > b;
+}
+
+static int tree_row(void *ctx, int event, int ncol, const char *const *names,
+                    const tdb_value *v)
+{
+    (void)names;
+    tctx *c = ctx;
+    if (event != TDB_EV_ROW || ncol < 7)
+        return 0;
+    uint32_t parent = 0, name, node;
+    int64_t pdepth = -1;
+    if (v[1].type == TDB_INT) { /* rows follow parent_id, not Matrix depth */
+        const tmap *m = bsearch(&v[1].i, c->map.data, c->map.len, sizeof(tmap), tmap_cmp);
+        if (m) {
+            parent = m->node;
+            pdepth = m->depth;
+        }
+    }
+    const char *nm = v[3].type == TDB_TEXT ? v[3].s : "?";
+    if ((c->rc = tt_flame_intern(c->f, &name, nm,
+                                 tt_flame_category(TT_FRAME_JAVA, nm, NULL, NULL, 0), NULL)) ||
+        (c->rc = tt_flame_child(c->f, &node, parent, name)))
+        return 1;
+    tt_flame_node *n = tt_flame_node_at(c->f, node);
+    int64_t total = v[5].type == TDB_INT ? v[5].i : 0, self = v[6].type == TDB_INT ? v[6].i : 0;
+    n->reported = (n->reported < 0 ? 0 : n->reported) + total; /* merged siblings add up */
+    n->self += self > 0 ? self : 0;
+    if (v[1].type == TDB_INT && pdepth >= 0 && v[2].i != pdepth + 1)
+        n->matrix_depth = v[2].i;
+    tmap m = {v[0].i, v[2].i, node};
+    if (!tt_vec_push(&c->map, &m))
+        return c->rc = TT_ENOMEM, 1;
+    return 0;
+}
+
+static int load_tree(tt_flame *f, tdb_db *db, const char *label, cli_flame_opts *o)
+{
+    if (o->chart || o->reverse || o->focus || o->fold_recursion) {
+        cli_errorf("--source %s: --chart, --reverse, --focus and --fold-recursion apply to "
+                   "samples and slices", o->source == CF_SRC_ISSUE ? "issue:ID" : "tree:ID");
+        return CLI_BAD;
+    }
+    tctx c = {f, {0}, 0};
+    tt_vec_init(&c.map, sizeof(tmap));
+    tt_error err = {0};
+    int rc = tdb_call_tree_rows(db, o->source_id, o->source == CF_SRC_ISSUE, tree_row, &c, &err);
+    size_t n = c.map.len;
+    tt_vec_free(&c.map);
+    if (rc && !c.rc)
+        return cli_err(&err);
+    if (c.rc) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    if (!n) {
+        cli_errorf("%s: no call tree %s%lld", label,
+                   o->source == CF_SRC_ISSUE ? "for issue " : "", (long long)o->source_id);
+        return CLI_BAD;
+    }
+    o->svg.weight_ns = 1;
+    if (!o->countname_given)
+        o->svg.countname = "ms";
+    return 0;
+}
+
+int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_t trace,
+                      cli_flame_opts *o, int side, cli_ctx *ctx)
+{
+    (void)ctx;
+    tt_error err = {0};
+    tdb_db *db;
+    int newer;
+    if (!label)
+        label = dbpath;
+    if (tdb_open_read(&db, dbpath, 0, &newer, &err)) {
+        if (!strcmp(err.file, dbpath))
+            snprintf(err.file, sizeof err.file, "%s", label);
+        return cli_err(&err);
+    }
+    if (o->source == CF_SRC_TREE || o->source == CF_SRC_ISSUE) {
+        int rc = load_tree(f, db, label, o);
+        tdb_close(db);
+        return rc;
+    }
+    int64_t id = 0;
+    int rc = pick_trace(&id, db, label, trace);
+    tt_profile *p = NULL;
+    if (!rc && tdb_profile_load(&p, db, id, &err))
+        rc = cli_err(&err);
+    if (!rc)
+        rc = build(f, p, label, o, side);
+    tt_profile_free(p);
+    tdb_close(db);
+    return rc;
+}
+
+int cli_flame_write_file(const char *path, const tt_buf *b)
+{
+    if (!path) {
+        cli_out_write(b->data ? b->data : "", b->len);
+        return 0;
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) {
+        cli_errorf("%s: cannot create: %s", path, strerror(errno));
+        return CLI_BAD;
+    }
+    int bad = b->len && fwrite(b->data, 1, b->len, fp) != b->len;
+    if (fclose(fp) || bad || rename(tmp, path)) {
+        cli_errorf("%s: write error: %s", path, strerror(errno));
+        unlink(tmp);
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+static int lay_out(tt_flame_layout *l, tt_flame *f, cli_flame_opts *o)
+{
+    tt_flame_layout_opts lo = {o->sort_weight, o->svg.width, o->minwidth_milli,
+                               o->minwidth_pct, (size_t)o->max_frames, o->widths};
+    o->svg.widths = o->widths;
+    o->svg.diff_total = o->diff_total;
+    o->svg.diff_min_milli = o->diff_min_milli;
+    if (tt_flame_layout_build(l, f, &lo)) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+int cli_flame_render_buf(tt_buf *b, tt_flame *f, cli_flame_opts *o)
+{
+    tt_flame_layout l;
+    int rc = lay_out(&l, f, o);
+    if (!rc && tt_svg_write(b, f, &l, &o->svg)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    tt_flame_layout_free(&l);
+    return rc;
+}
+
+int cli_flame_render(tt_flame *f, cli_flame_opts *o)
+{
+    tt_flame_layout l;
+    int rc = lay_out(&l, f, o);
+    if (rc)
+        return rc;
+    tt_buf b = {0};
+    if (o->format ? tt_flame_write_tsv(&b, f, &l) : tt_svg_write(&b, f, &l, &o->svg)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    if (!rc)
+        rc = cli_flame_write_file(o->output, &b);
+    tt_buf_free(&b);
+    tt_flame_layout_free(&l);
+    return rc;
+}

@@ -1,0 +1,205 @@
+/* tracetool flamegraph: flame graphs (SVG) and their layout (TSV) from a database or raw
+ * inputs, spec/visual.md section 1.1. Raw inputs are analysed into a temporary database
+ * first, so both give the same bytes. */
+#include "cli_an.h"
+#include "cli_flame.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "usage: tracetool flamegraph [-o FILE] [--format svg|tsv] [--trace ID]\n"
+    "                            [--source samples|slices|tree:ID|issue:ID] [--thread SPEC]...\n"
+    "                            [--root thread|process|none] [--weight samples|wall|cpu|period]\n"
+    "                            [--chart] [--icicle] [--reverse] [--sort name|weight]\n"
+    "                            [--fold-recursion]\n"
+    "                            [--focus REGEX] [--width PX] [--height PX] [--fontsize PX]\n"
+    "                            [--minwidth PX|PCT%] [--max-frames N]\n"
+    "                            [--colors lang|module|package|hot|mono]\n"
+    "                            [--app-package PREFIX]...\n"
+    "                            [--title TEXT] [--subtitle TEXT] [--countname TEXT]\n"
+    "                            [--nametype TEXT] [--truncate right|left] [--script embed|none]\n"
+    "                            [-m MAPPING]... (DB | INPUT...)\n"
+    "\n"
+    "  -o, --output FILE       write to FILE (via FILE.tmp-<pid>) instead of standard output\n"
+    "      --format FMT        svg (default) or tsv (the layout: depth, x, w, self, category,\n"
+    "                          name per frame)\n"
+    "      --trace ID          trace of a multi-trace database (default: the newest with data)\n"
+    "      --source SRC        samples (default; slices when there are none), slices, or one\n"
+    "                          Matrix call tree: tree:ID (call_tree.id) or issue:ID\n"
+    "      --thread SPEC       only these threads: main, a tid, or a name ('#' = digits)\n"
+    "      --root R            synthetic root frames: thread (default), process, none\n"
+    "      --weight W          samples (default), wall, cpu (ns, shown as ms), period\n"
+    "      --chart             flame chart of one thread: calls in time order, not merged\n"
+    "                          (alias --flamechart)\n"
+    "      --icicle            root on top (alias --inverted)\n"
+    "      --reverse           merge stacks leaf first (callers of the hot leaves)\n"
+    "      --sort ORDER        siblings by name (default) or weight\n"
+    "      --fold-recursion    collapse directly recursive frames A;A;A into A\n"
+    "      --focus REGEX       only stacks with a matching frame, rooted at the outermost match\n"
+    "      --width PX          image width (default 1200)\n"
+    "      --height PX         row height (default 16)\n"
+    "      --fontsize PX       font size (default 12)\n"
+    "      --minwidth W        prune frames narrower than W px or PCT% (default 0.1)\n"
+    "      --max-frames N      frame budget (default 20000, 0 = none)\n"
+    "      --colors SCHEME     lang (default), module, package, hot, mono\n"
+    "      --app-package P     Java package prefix of app code (repeatable)\n"
+    "      --title, --subtitle, --countname, --nametype TEXT   labels\n"
+    "      --truncate END      which end of a long name '..' replaces: right (default), left\n"
+    "      --script S          embed (default: zoom, search) or none\n"
+    "  -m, --mapping FILE      methodMapping.txt for raw method-beat inputs (repeatable)\n"
+    "  -h, --help              show this help\n";
+
+enum { O_FORMAT = 3000 };
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"trace", required_argument, NULL, CF_TRACE},
+    {"thread", required_argument, NULL, CF_THREAD},
+    {"mapping", required_argument, NULL, 'm'},
+    CLI_FLAME_LONGOPTS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* ---- the temporary database of raw inputs, removed on exit and on signals ---- */
+static char tmp_dir[1024], tmp_db[1100], tmp_side[1200];
+
+static void tmp_remove(void)
+{
+    static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
+    char p[1300];
+    for (size_t i = 0; tmp_db[0] && i < sizeof sfx / sizeof sfx[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", tmp_db, sfx[i]);
+        unlink(p);
+    }
+    if (tmp_side[0])
+        unlink(tmp_side);
+    if (tmp_dir[0])
+        rmdir(tmp_dir);
+}
+
+static void on_signal(int sig)
+{
+    tmp_remove();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, cli_ctx *ctx)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/tracetool-flame-XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(tmp_dir)) {
+        cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
+                   strerror(errno));
+        tmp_dir[0] = 0;
+        return CLI_BAD;
+    }
+    snprintf(tmp_db, sizeof tmp_db, "%s/in.db", tmp_dir);
+    snprintf(tmp_side, sizeof tmp_side, "%s.tmp-%ld", tmp_db, (long)getpid());
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    return cli_analyze_paths(tmp_db, maps, nmaps, NULL, inputs, n, ctx);
+}
+
+static int is_db(const char *path)
+{
+    struct stat sb;
+    if (!strcmp(path, "-") || stat(path, &sb) || !S_ISREG(sb.st_mode))
+        return 0;
+    tt_error err = {0};
+    tt_input *in;
+    const unsigned char *p;
+    size_t n;
+    int r = 0;
+    if (!tt_input_open(&in, path, &err) && !tt_input_peek(in, &p, &n, 512, &err))
+        r = tt_detect(p, n) == TT_KIND_DATABASE;
+    tt_input_close(in);
+    return r;
+}
+
+int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
+{
+    static const char *const formats[] = {"svg", "tsv", NULL};
+    cli_flame_opts o;
+    cli_flame_opts_init(&o);
+    char *maps[argc > 0 ? argc : 1];
+    size_t nmaps = 0;
+    int c;
+    cli_opt_reset();
+    while ((c = getopt_long(argc, argv, "ho:m:", longopts, NULL)) != -1) {
+        int r = cli_flame_opt(&o, c, optarg);
+        if (r < 0)
+            return CLI_BAD;
+        if (r)
+            continue;
+        switch (c) {
+        case 'o': o.output = optarg; break;
+        case 'm': maps[nmaps++] = optarg; break;
+        case O_FORMAT:
+            if ((o.format = cli_opt_enum("--format", optarg, formats)) < 0)
+                return CLI_BAD;
+            break;
+        case CF_TRACE:
+            if (cli_opt_i64("--trace", optarg, &o.trace))
+                return CLI_BAD;
+            if (o.trace <= 0) {
+                cli_errorf("option --trace: expected a trace id >= 1, got %s", optarg);
+                return CLI_BAD;
+            }
+            break;
+        case 'h': cli_usage(usage, 0); return CLI_OK;
+        default: return cli_usage(usage, 1);
+        }
+    }
+    int nin = argc - optind;
+    if (nin < 1) {
+        cli_errorf("flamegraph: missing DB or INPUT");
+        return cli_usage(usage, 1);
+    }
+    int db = nin == 1 && is_db(argv[optind]);
+    if (db && nmaps) {
+        cli_errorf("%s: is a database; -m applies to raw inputs", argv[optind]);
+        return CLI_BAD;
+    }
+    int rc = 0;
+    const char *path = argv[optind], *label = path;
+    if (!db) {
+        cli_ctx sctx = *ctx;
+        rc = analyse_raw(argv + optind, nin, maps, nmaps, &sctx);
+        path = tmp_db;
+        label = nin == 1 ? argv[optind] : "inputs";
+    }
+    tt_flame *f = NULL;
+    if (!rc && tt_flame_new(&f)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    if (!rc)
+        rc = cli_flame_load_db(f, path, label, o.trace, &o, 0, ctx);
+    if (!rc) {
+        size_t inflated = tt_flame_finish(f);
+        if (inflated)
+            cli_warnf("%s: %zu call tree nodes have children summing to more than their "
+                      "reported time (ms rounding, merged calls): drawn as wide as their "
+                      "children", label, inflated);
+        if (!tt_flame_node_at(f, 0)->total) {
+            cli_errorf("%s: no weighted stacks to draw%s", label,
+                       o.focus ? " (nothing matches --focus)" : "");
+            rc = CLI_BAD;
+        }
+    }
+    if (!rc)
+        rc = cli_flame_render(f, &o);
+    tt_flame_free(f);
+    tmp_remove();
+    return rc;
+}

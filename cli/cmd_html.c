@@ -1,0 +1,194 @@
+/* tracetool html: one self-contained HTML report of a database (spec/visual.md 10): tables
+ * and static charts from sqlite/report.c, flame graphs, a differential one for two. */
+#include "cli.h"
+#include "cli_flame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sqlite/tdb.h"
+
+static const char usage[] =
+    "usage: tracetool html [-o FILE] [--trace ID] [--thread SPEC]... [--max-frames N]\n"
+    "                      [--top N] [--script embed|none] [--orientation icicle|flame]\n"
+    "                      DB [NEW_DB]\n"
+    "\n"
+    "  -o, --output FILE       write to FILE (via FILE.tmp-<pid>) instead of standard output\n"
+    "      --trace ID          only this trace of DB (default: every trace; the flame graphs\n"
+    "                          show the newest with samples or slices)\n"
+    "      --thread SPEC       flame graphs of these threads only (main, tid, name with '#')\n"
+    "      --max-frames N      frame budget per flame graph (default 10000)\n"
+    "      --top N             rows of the ranked tables (default 20)\n"
+    "      --script S          embed (default: zoom, search, sorting) or none\n"
+    "      --orientation O     flame graphs as icicle (default, root on top) or flame\n"
+    "  -h, --help              show this help\n"
+    "With NEW_DB the report shows NEW_DB and adds the differential flame graph DB -> NEW_DB.\n"
+    "tracetool report --html runs this command.\n";
+
+enum { O_TOP = 3100, O_ORIENT, O_SCRIPT };
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"trace", required_argument, NULL, CF_TRACE},
+    {"thread", required_argument, NULL, CF_THREAD},
+    {"max-frames", required_argument, NULL, CF_MAXFRAMES},
+    {"top", required_argument, NULL, O_TOP},
+    {"script", required_argument, NULL, O_SCRIPT},
+    {"orientation", required_argument, NULL, O_ORIENT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct hctx {
+    cli_flame_opts base;      /* the options every graph starts from */
+    tt_html_graph graphs[4];
+    tt_buf svg[4];
+    char titles[4][160];
+    size_t n;
+    cli_ctx *cli;
+} hctx;
+
+/* One flame graph: threads NULL = all. Returns 0 also when there is nothing to draw. */
+static int graph(hctx *h, const char *db, const char *newdb, const char *main_only,
+                 const char *title)
+{
+    cli_flame_opts o = h->base;
+    tt_flame *f;
+    if (tt_flame_new(&f)) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    if (main_only) {
+        o.threads[0] = main_only;
+        o.nthreads = 1;
+        o.threads_optional = 1;
+    }
+    o.norm_roots = newdb != NULL;
+    int rc = cli_flame_load_db(f, db, NULL, h->base.trace, &o, newdb ? 1 : 0, h->cli);
+    if (!rc && newdb)
+        rc = cli_flame_load_db(f, newdb, NULL, 0, &o, 0, h->cli);
+    if (rc == CLI_FLAME_NONE)
+        rc = 0;
+    else if (!rc) {
+        tt_flame_finish(f);
+        if (tt_flame_node_at(f, 0)->total) {
+            char prefix[8];
+            snprintf(prefix, sizeof prefix, "tt%zu", h->n + 1);
+            o.svg.id_prefix = prefix;
+            o.svg.inline_html = 1;
+            o.svg.diff = newdb != NULL;
+            rc = cli_flame_render_buf(&h->svg[h->n], f, &o);
+            if (!rc) {
+                snprintf(h->titles[h->n], sizeof h->titles[h->n], "%s", title);
+                h->graphs[h->n] = (tt_html_graph){h->titles[h->n], h->svg[h->n].data};
+                h->n++;
+            }
+        }
+    }
+    tt_flame_free(f);
+    return rc;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+int cmd_html(int argc, char **argv, cli_ctx *ctx)
+{
+    static const char *const scripts[] = {"embed", "none", NULL};
+    static const char *const orients[] = {"icicle", "flame", NULL};
+    hctx h = {.cli = ctx};
+    cli_flame_opts_init(&h.base);
+    h.base.max_frames = 10000;
+    h.base.svg.icicle = 1;
+    int top = 20, c, v;
+    cli_opt_reset();
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': h.base.output = optarg; break;
+        case CF_TRACE:
+            if (cli_opt_i64("--trace", optarg, &h.base.trace))
+                return CLI_BAD;
+            if (h.base.trace <= 0) {
+                cli_errorf("option --trace: expected a trace id >= 1, got %s", optarg);
+                return CLI_BAD;
+            }
+            break;
+        case CF_THREAD:
+        case CF_MAXFRAMES:
+            if (cli_flame_opt(&h.base, c, optarg) < 0)
+                return CLI_BAD;
+            break;
+        case O_TOP:
+            if (cli_opt_int("--top", optarg, 1, 100000, &top))
+                return CLI_BAD;
+            break;
+        case O_SCRIPT:
+            if ((v = cli_opt_enum("--script", optarg, scripts)) < 0)
+                return CLI_BAD;
+            h.base.svg.script = !v;
+            break;
+        case O_ORIENT:
+            if ((v = cli_opt_enum("--orientation", optarg, orients)) < 0)
+                return CLI_BAD;
+            h.base.svg.icicle = !v;
+            break;
+        case 'h': cli_usage(usage, 0); return CLI_OK;
+        default: return cli_usage(usage, 1);
+        }
+    }
+    int n = argc - optind;
+    if (n < 1 || n > 2) {
+        cli_errorf("html: expected DB [NEW_DB], got %d argument%s", n, n == 1 ? "" : "s");
+        return cli_usage(usage, 1);
+    }
+    const char *db = argv[optind], *newdb = n == 2 ? argv[optind + 1] : NULL;
+    const char *shown = newdb ? newdb : db;
+    tt_error err = {0};
+    tdb_db *d;
+    int newer;
+    if (tdb_open_read(&d, shown, 0, &newer, &err))
+        return cli_err(&err);
+    tt_hreport *r;
+    int rc = 0;
+    if (tt_hreport_new(&r)) {
+        tdb_close(d);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    int64_t lo = h.base.trace ? h.base.trace : 1, hi = h.base.trace ? h.base.trace : INT64_MAX;
+    if (tdb_report_fill(r, d, newdb ? 1 : lo, newdb ? INT64_MAX : hi, top, &err))
+        rc = cli_err(&err);
+    tdb_close(d);
+    /* flame graphs: the main thread, then all threads (or the --thread selection) */
+    if (!rc && !h.base.nthreads)
+        rc = graph(&h, shown, NULL, "main", "Main thread");
+    if (!rc)
+        rc = graph(&h, shown, NULL, NULL, h.base.nthreads ? "Selected threads" : "All threads");
+    if (!rc && newdb)
+        rc = graph(&h, db, newdb, NULL, "Differential flame graph: base -> new (red: grew)");
+    tt_buf out = {0};
+    if (!rc) {
+        char title[600], inputs[1200];
+        snprintf(title, sizeof title, "tracetool report: %s", base_name(shown));
+        if (newdb)
+            snprintf(inputs, sizeof inputs, "base %s, new %s", base_name(db), base_name(newdb));
+        else
+            snprintf(inputs, sizeof inputs, "database %s", base_name(db));
+        tt_html_opts ho = {title, inputs, h.graphs, h.n, h.base.svg.script, NULL};
+        if (tt_html_write(&out, r, &ho)) {
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
+        } else {
+            rc = cli_flame_write_file(h.base.output, &out);
+        }
+        if (!rc && out.len > 20u * 1024 * 1024)
+            cli_warnf("the report is %zu MB: lower --max-frames or --top", out.len >> 20);
+    }
+    tt_buf_free(&out);
+    for (size_t i = 0; i < 4; i++)
+        tt_buf_free(&h.svg[i]);
+    tt_hreport_free(r);
+    return rc;
+}

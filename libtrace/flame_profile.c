@@ -1,0 +1,170 @@
+/* Flame trees from sampled stacks and slices, spec/visual.md section 2: the per-callsite
+ * weights of folded export (samples.md 6, 7.2) under a thread, process or no root. */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+typedef struct pctx {
+    tt_flame *f;
+    tt_profile *p;
+    uint32_t *names; /* flame name id per frame id, TT_NONE = not interned yet */
+    uint32_t *path, *fr;
+    const char *const *app;
+    size_t napp;
+} pctx;
+
+static int frame_name(pctx *c, uint32_t frame, uint32_t *out)
+{
+    if (c->names[frame] == TT_NONE) {
+        const tt_stack_frame *sf = tt_profile_frame(c->p, frame);
+        int cat = tt_flame_category(sf->kind, sf->name, sf->module, c->app, c->napp);
+        int rc = tt_flame_intern(c->f, &c->names[frame], sf->name, cat, sf->module);
+        if (rc)
+            return rc;
+    }
+    *out = c->names[frame];
+    return 0;
+}
+
+static int add_thread(pctx *c, const int64_t *w, const tt_vec *touched, uint32_t root,
+                      const tt_flame_xform *x, int side)
+{
+    for (size_t i = 0; i < touched->len; i++) {
+        uint32_t cs = TT_VEC_AT(touched, uint32_t, i);
+        if (!w[cs])
+            continue;
+        size_t n = tt_callsite_frames(c->p, cs, c->fr, TT_MAX_STACK_DEPTH + 1), k = 0;
+        if (root != TT_NONE)
+            c->path[k++] = root;
+        for (size_t j = 0; j < n; j++) {
+            int rc = frame_name(c, c->fr[j], &c->path[k++]);
+            if (rc)
+                return rc;
+        }
+        tt_flame_xform xx = {0};
+        if (x)
+            xx = *x;
+        xx.keep_roots = root != TT_NONE;
+        int rc = tt_flame_add_stack(c->f, c->path, k, w[cs], side, &xx);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
+                         const tt_flame_xform *x, const char *const *app, size_t napp,
+                         int side, tt_error *err)
+{
+    size_t nc = tt_profile_ncallsites(p), nf = tt_profile_nframes(p);
+    pctx c = {f, p, malloc((nf ? nf : 1) * sizeof(uint32_t)),
+              malloc((TT_MAX_STACK_DEPTH + 2) * sizeof(uint32_t)),
+              malloc((TT_MAX_STACK_DEPTH + 1) * sizeof(uint32_t)), app, napp};
+    int64_t *w = calloc(nc ? nc : 1, sizeof *w);
+    tt_vec touched;
+    tt_vec_init(&touched, sizeof(uint32_t));
+    tt_buf label = {0};
+    int rc = c.names && c.path && c.fr && w ? 0 : TT_ENOMEM;
+    for (size_t i = 0; i < nf && !rc; i++)
+        c.names[i] = TT_NONE;
+    for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
+        if (!tt__export_wants(eo, (uint32_t)t))
+            continue;
+        touched.len = 0;
+        if ((rc = tt__folded_weights(w, &touched, p, (uint32_t)t, eo, err)))
+            break;
+        uint32_t root = TT_NONE;
+        label.len = 0;
+        if (eo->folded_root == TT_ROOT_THREAD)
+            tt_thread_format(&label, p, (uint32_t)t);
+        else if (eo->folded_root == TT_ROOT_PROCESS) {
+            const char *pr = tt_profile_meta_get(p)->process;
+            tt_buf_puts(&label, pr ? pr : "unknown");
+        }
+        if (label.len && x && x->norm_roots && eo->folded_root == TT_ROOT_THREAD) {
+            /* Thread-123 and Thread-456 of two builds pair as Thread-# */
+            size_t k = 0;
+            for (size_t i = 0; i < label.len; i++) {
+                int d = label.data[i] >= '0' && label.data[i] <= '9';
+                if (d && k && label.data[k - 1] == '#')
+                    continue;
+                label.data[k++] = d ? '#' : label.data[i];
+            }
+            label.len = k;
+            label.data[k] = 0;
+        }
+        if (label.len)
+            rc = tt_flame_intern(f, &root, label.data, TT_FCAT_SYNTHETIC, NULL);
+        if (!rc)
+            rc = add_thread(&c, w, &touched, root, x, side);
+        for (size_t i = 0; i < touched.len; i++)
+            w[TT_VEC_AT(&touched, uint32_t, i)] = 0;
+    }
+    if (rc == TT_ENOMEM || rc == TT_ELIMIT)
+        tt_error_set(err, rc, NULL, 0, 0, rc == TT_ENOMEM ? "out of memory"
+                                                          : "flame graph too large");
+    tt_buf_free(&label);
+    tt_vec_free(&touched);
+    free(w);
+    free(c.names);
+    free(c.path);
+    free(c.fr);
+    return rc;
+}
+
+int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice_opts *so,
+                       int root_thread, const char *const *app, size_t napp, tt_error *err)
+{
+    tt_vec sl;
+    tt_vec_init(&sl, sizeof(tt_slice));
+    tt_slice_info info;
+    int rc = tt_slice_build(&sl, &info, p, utid, so, err);
+    size_t n = sl.len, nf = tt_profile_nframes(p);
+    uint32_t *node = malloc((n ? n : 1) * sizeof *node);
+    pctx c = {f, p, malloc((nf ? nf : 1) * sizeof(uint32_t)), NULL, NULL, app, napp};
+    if (!rc && (!node || !c.names))
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < nf && !rc; i++)
+        c.names[i] = TT_NONE;
+    const tt_slice *s = sl.data;
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].ts < t0)
+            t0 = s[i].ts;
+        if (s[i].ts + s[i].dur > t1)
+            t1 = s[i].ts + s[i].dur;
+    }
+    uint32_t root = 0;
+    if (!rc && n) {
+        tt_flame_node *all = tt_flame_node_at(f, 0);
+        all->reported = t1 - t0;
+        all->x0 = 0;
+        if (root_thread) {
+            tt_buf label = {0};
+            uint32_t name;
+            tt_thread_format(&label, p, utid);
+            rc = tt_flame_intern(f, &name, label.data ? label.data : "thread",
+                                 TT_FCAT_SYNTHETIC, NULL);
+            if (!rc)
+                rc = tt_flame_chart_node(f, &root, 0, name, 0, t1 - t0, 0);
+            tt_buf_free(&label);
+        }
+    }
+    /* pre-order: a slice's parent (an index into the array) comes before it */
+    for (size_t i = 0; i < n && !rc; i++) {
+        uint32_t name, par = s[i].parent == TT_NONE ? root : node[s[i].parent];
+        rc = frame_name(&c, s[i].frame, &name);
+        if (!rc)
+            rc = tt_flame_chart_node(f, &node[i], par, name, s[i].ts - t0, s[i].dur,
+                                     s[i].self_dur > 0 ? s[i].self_dur : 0);
+    }
+    if (rc == TT_ENOMEM || rc == TT_ELIMIT)
+        tt_error_set(err, rc, NULL, 0, 0, "out of memory");
+    free(node);
+    free(c.names);
+    tt_vec_free(&sl);
+    return rc;
+}

@@ -1,0 +1,175 @@
+/* The rows of the HTML report (spec/visual.md 10.2): one query per table, every one totally
+ * ordered so that the document is deterministic. The only SQL of the report. */
+#include "tdb.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tdb_int.h"
+
+typedef struct rq {
+    const char *section, *caption;
+    int chart, label_col, value_col, details;
+    const char *unit;
+    const char *sql; /* ?1, ?2: trace id range; ?3: top N */
+} rq;
+
+static const rq queries[] = {
+    {"summary", "Summary", TT_RCHART_NONE, 0, 0, 0, NULL,
+     "SELECT item, value FROM ("
+     "SELECT 1 AS o, 'package' AS item, COALESCE(MAX(package), '-') AS value FROM trace "
+     "  WHERE id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 2, 'app version', COALESCE(MAX(app_version), '-') FROM trace "
+     "  WHERE id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 3, 'traces', COUNT(*) FROM trace WHERE id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 4, 'source formats', COALESCE(GROUP_CONCAT(source_format, ', '), '-') "
+     "  FROM (SELECT DISTINCT source_format FROM trace WHERE id BETWEEN ?1 AND ?2 "
+     "  ORDER BY source_format) "
+     "UNION ALL SELECT 5, 'samples', COALESCE(SUM(count), 0) FROM sample "
+     "  WHERE trace_id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 6, 'threads', COUNT(*) FROM thread WHERE trace_id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 7, 'slices', COUNT(*) FROM slice WHERE trace_id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 8, 'UI frames', COUNT(*) FROM ui_frame WHERE trace_id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 9, 'issues', COUNT(*) FROM issue WHERE trace_id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 10, 'startups', COUNT(*) FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 11, 'worst scene', COALESCE((SELECT scene || ' (' || "
+     "  ROUND(fps, 2) || ' fps)' FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
+     "  AND ts IS NULL AND scene <> '*' AND frames > 0 ORDER BY fps, scene LIMIT 1), '-') "
+     ") ORDER BY o"},
+    {"inputs", "Inputs", TT_RCHART_NONE, 0, 0, 0, NULL,
+     "SELECT trace_id AS trace, path AS name, kind, bytes, substr(sha256, 1, 12) AS sha256 "
+     "FROM trace_input WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY trace_id, ordinal"},
+    {"inputs", "Import statistics (data loss and errors first)", TT_RCHART_NONE, 0, 0, 1, NULL,
+     "SELECT name, severity, value, description FROM stats WHERE trace_id BETWEEN ?1 AND ?2 "
+     "ORDER BY severity = 'error' DESC, severity = 'data_loss' DESC, name, id"},
+    {"startup", "Startups", TT_RCHART_NONE, 0, 0, 0, NULL,
+     "SELECT kind, source, ROUND(COALESCE(dur / 1e6, startup_duration_ms), 3) AS dur_ms, "
+     "ROUND(ttid_dur / 1e6, 3) AS ttid_ms, ROUND(ttfd_dur / 1e6, 3) AS ttfd_ms FROM startup "
+     "WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY id"},
+    {"startup", "Startup segments", TT_RCHART_BARS, 0, 2, 0, "ms",
+     "SELECT s.kind || ' #' || s.id || ': ' || g.name AS segment, g.from_event || ' -> ' || "
+     "g.to_event AS events, ROUND(g.dur / 1e6, 3) AS dur_ms FROM startup_segment g "
+     "JOIN startup s ON s.id = g.startup_id WHERE s.trace_id BETWEEN ?1 AND ?2 "
+     "ORDER BY s.id, g.ordinal, g.id"},
+    {"frames", "FPS per scene (worst first)", TT_RCHART_BARS, 0, 3, 0, "fps",
+     "SELECT scene, model, frames, ROUND(fps, 2) AS fps, jank_count AS jank, "
+     "ROUND(1000.0 * (COALESCE(level_frozen_count, 0) + COALESCE(level_high_count, 0)) / "
+     "frames, 2) AS bad_per_1000 FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
+     "AND ts IS NULL AND scene <> '*' AND frames > 0 "
+     "ORDER BY bad_per_1000 DESC, fps, scene, model, id LIMIT ?3"},
+    {"frames", "Drop levels per scene", TT_RCHART_LEVELS, 0, 1, 0, "frames",
+     "SELECT scene || ' (' || model || ')' AS scene, COALESCE(level_best_count, 0) AS best, "
+     "COALESCE(level_normal_count, 0) AS normal, COALESCE(level_middle_count, 0) AS middle, "
+     "COALESCE(level_high_count, 0) AS high, COALESCE(level_frozen_count, 0) AS frozen "
+     "FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL "
+     "AND scene <> '*' AND frames > 0 ORDER BY scene, model, id LIMIT ?3"},
+    {"issues", "Issues by stack key", TT_RCHART_BARS, 1, 2, 0, "issues",
+     "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS stack_key, "
+     "COUNT(*) AS issues, MAX(cost_ms) AS max_cost_ms, ROUND(AVG(cost_ms), 2) AS avg_cost_ms, "
+     "COUNT(DISTINCT scene) AS scenes FROM issue WHERE trace_id BETWEEN ?1 AND ?2 "
+     "AND kind <> 'fps' GROUP BY kind, 2 ORDER BY issues DESC, max_cost_ms DESC, kind, 2 "
+     "LIMIT ?3"},
+    {"issues", "Costliest issues", TT_RCHART_NONE, 0, 0, 1, NULL,
+     "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS stack_key, "
+     "cost_ms, scene FROM issue WHERE trace_id BETWEEN ?1 AND ?2 AND kind <> 'fps' "
+     "ORDER BY cost_ms DESC, id LIMIT 10"},
+    {"methods", "Top methods by self time", TT_RCHART_BARS, 0, 2, 0, "ms",
+     "SELECT name, SUM(calls) AS calls, ROUND(SUM(self_dur) / 1e6, 3) AS self_ms, "
+     "ROUND(SUM(total_dur) / 1e6, 3) AS total_ms FROM top_self_methods "
+     "WHERE trace_id BETWEEN ?1 AND ?2 GROUP BY name ORDER BY SUM(self_dur) DESC, name "
+     "LIMIT ?3"},
+};
+
+typedef struct rctx {
+    tt_hreport *r;
+    tt_hreport_table *t;
+    const rq *q;
+    int oom;
+} rctx;
+
+static int on_row(void *ctx, int event, int ncol, const char *const *names,
+                  const tdb_value *vals)
+{
+    rctx *c = ctx;
+    if (event == TDB_EV_BEGIN) {
+        if (tt_hreport_table_add(c->r, &c->t, c->q->section, c->q->caption, (size_t)ncol, names))
+            return c->oom = 1;
+        c->t->chart = c->q->chart;
+        c->t->label_col = c->q->label_col;
+        c->t->value_col = c->q->value_col;
+        c->t->unit = c->q->unit;
+        c->t->details = c->q->details;
+        return 0;
+    }
+    if (event != TDB_EV_ROW)
+        return 0;
+    const char *cells[16];
+    double nums[16];
+    char tmp[16][48];
+    for (int i = 0; i < ncol && i < 16; i++) {
+        nums[i] = NAN;
+        cells[i] = NULL;
+        if (vals[i].type == TDB_INT) {
+            snprintf(tmp[i], sizeof tmp[i], "%lld", (long long)vals[i].i);
+            cells[i] = tmp[i];
+            nums[i] = (double)vals[i].i;
+        } else if (vals[i].type == TDB_REAL) {
+            /* views round to 3 decimals; print as rounded, without trailing zeros */
+            snprintf(tmp[i], sizeof tmp[i], "%.3f", vals[i].r);
+            char *e = tmp[i] + strlen(tmp[i]);
+            while (e > tmp[i] && e[-1] == '0')
+                *--e = 0;
+            if (e > tmp[i] && e[-1] == '.')
+                *--e = 0;
+            cells[i] = tmp[i];
+            nums[i] = vals[i].r;
+        } else if (vals[i].type == TDB_TEXT) {
+            cells[i] = vals[i].s;
+        }
+    }
+    if (tt_hreport_row_add(c->r, c->t, cells, nums))
+        return c->oom = 1;
+    return 0;
+}
+
+int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
+                    tt_error *err)
+{
+    for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(db->h, queries[i].sql, -1, &st, NULL) != SQLITE_OK)
+            return tdb__sqlerr(db, err, "report");
+        sqlite3_bind_int64(st, 1, trace_lo);
+        sqlite3_bind_int64(st, 2, trace_hi);
+        if (sqlite3_bind_parameter_count(st) >= 3)
+            sqlite3_bind_int(st, 3, top);
+        rctx c = {r, NULL, &queries[i], 0};
+        int rc = tdb__rows(db, st, on_row, &c, err);
+        sqlite3_finalize(st);
+        if (c.oom)
+            return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void *ctx,
+                       tt_error *err)
+{
+    static const char by_tree[] =
+        "SELECT id, parent_id, depth, name, count, total_dur, self_dur FROM call_node "
+        "WHERE tree_id = ?1 ORDER BY id";
+    static const char by_iss[] =
+        "SELECT id, parent_id, depth, name, count, total_dur, self_dur FROM call_node "
+        "WHERE tree_id = (SELECT call_tree_id FROM issue WHERE id = ?1) ORDER BY id";
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, by_issue ? by_iss : by_tree, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "call tree");
+    sqlite3_bind_int64(st, 1, id);
+    int rc = tdb__rows(db, st, fn, ctx, err);
+    sqlite3_finalize(st);
+    return rc;
+}

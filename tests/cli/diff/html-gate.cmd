@@ -1,0 +1,1 @@
+tracetool diff --fail-on=sampled.samples=+10% --format html --script none -o "$TT_TMP.html" flame-diff-base.folded flame-diff-new.folded; echo "rc=$?"; python3 ../check_html.py "$TT_TMP.html"; grep -o "<figcaption>[^<]*" "$TT_TMP.html"; rm -f "$TT_TMP.html"

@@ -1,0 +1,1 @@
+tracetool flamegraph --minwidth=abc flame-spec34.folded

@@ -1,0 +1,1 @@
+tracetool flamegraph --chart --script none --minwidth 1 ../../samples/sampling.bin 2>/dev/null

@@ -1,0 +1,1 @@
+tracetool flamegraph --chart flame-spec34.folded

@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --focus "^nomatch$" flame-recursive.folded

@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --root=process --focus '^f$' flame-recursive.folded

@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --root=none --fold-recursion flame-recursive.folded

@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --minwidth 30% --truncate left --root=none flame-recursive.folded

@@ -1,0 +1,1 @@
+tracetool flamegraph --minwidth=4% nosuch.db

@@ -1,0 +1,1 @@
+for f in ../../samples/sampling.bin ../../samples/perf-fib.txt.gz ../../samples/stacks.folded ../../samples/samples.jsonl; do tracetool analyze -o "$TT_TMP-x.db" "$f" >/dev/null 2>&1 && tracetool flamegraph "$TT_TMP-x.db" > "$TT_TMP-a.svg" && tracetool flamegraph "$f" 2>/dev/null | cmp - "$TT_TMP-a.svg" && echo "same: ${f##*/}"; rm -f "$TT_TMP-x.db" "$TT_TMP-a.svg"; done

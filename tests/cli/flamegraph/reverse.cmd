@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --root=none --reverse flame-recursive.folded

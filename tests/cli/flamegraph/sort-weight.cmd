@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --root=none --sort weight flame-recursive.folded

@@ -1,0 +1,1 @@
+tracetool flamegraph --source tree:x flame-spec34.folded

@@ -1,0 +1,1 @@
+tracetool flamegraph --minwidth=4% --root=none flame-spec34.folded

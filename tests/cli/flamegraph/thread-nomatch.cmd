@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --thread nosuch ../../samples/perf-fib.txt.gz

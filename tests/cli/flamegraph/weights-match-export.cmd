@@ -1,0 +1,1 @@
+for f in ../../samples/perf-fib.txt.gz ../../samples/sampling.bin ../../samples/samples.jsonl; do a=$(tracetool flamegraph --format tsv "$f" 2>/dev/null | awk 'NR == 2 {print $3}'); b=$(tracetool export --format folded "$f" 2>/dev/null | awk '{s += $NF} END {print s}'); echo "${f##*/}: flamegraph $a, export $b"; done

@@ -1,0 +1,1 @@
+tracetool html nosuch.db

@@ -1,0 +1,1 @@
+tracetool html flame-spec34.folded

@@ -1,0 +1,1 @@
+mkdir -p "$TT_TMP-d" && SOURCE_DATE_EPOCH=1700000000 tracetool analyze -o "$TT_TMP-d/demo.db" -m ../../samples/methodMapping.txt ../../samples/beat.bin ../../samples/reports.jsonl ../../samples/frames.jsonl ../../samples/startup-events.jsonl ../../samples/sampling.bin >/dev/null 2>&1 && tracetool html --script none --top 5 --max-frames 40 "$TT_TMP-d/demo.db"; rm -rf "$TT_TMP-d"

@@ -1,0 +1,1 @@
+tracetool html a b c
