@@ -202,9 +202,22 @@ static void tsv_result(run *r, const char *addr_text, const tsym_result *res)
     tt_buf_free(&chain);
 }
 
+/* "0x%llx" without printf's format parsing (two per JSON result) */
 static void hex_str(char *dst, size_t cap, uint64_t v)
 {
-    snprintf(dst, cap, "0x%llx", (unsigned long long)v);
+    char tmp[19];
+    size_t n = 0;
+    do {
+        tmp[sizeof tmp - 1 - n++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    tmp[sizeof tmp - 1 - n++] = 'x';
+    tmp[sizeof tmp - 1 - n++] = '0';
+    const char *start = tmp + sizeof tmp - n;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, start, n);
+    dst[n] = 0;
 }
 
 /* One llvm-symbolizer style object (spec 8.2); res NULL with error set for failures. */
