@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_sym.h"
 
@@ -657,6 +658,11 @@ static int normalise_build_id(char *dst, size_t cap, const char *s)
 
 int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
 {
+    /* results to a file or pipe go out in 64 KiB writes (stdio's default is one write
+     * per 4 KiB; a JSON result is about 700 bytes) */
+    static char out_buf[1 << 16];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
     run r = {.fmt = F_TEXT, .kind = K_AUTO};
     cli_sym_opts so = {0};
     const char *bid_opt = NULL, *store_dir = NULL;
