@@ -221,6 +221,9 @@ static void hex_str(char *dst, size_t cap, uint64_t v)
     dst[n] = 0;
 }
 
+/* keys are literals: written without an escape scan */
+#define KEY(w, k) tt_jsonw_key_plain(w, k, sizeof k - 1)
+
 /* One llvm-symbolizer style object (spec 8.2); res NULL with error set for failures. */
 static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_module *m,
                         const char *label, const tsym_result *res, const char *error,
@@ -229,64 +232,66 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
     char hx[32];
     tt_jsonw_obj_begin(w);
     if (input_line) {
-        tt_jsonw_key(w, "InputLine");
+        KEY(w, "InputLine");
         tt_jsonw_uint(w, input_line);
     }
     if (frame_no >= 0) {
-        tt_jsonw_key(w, "Frame");
+        KEY(w, "Frame");
         tt_jsonw_int(w, frame_no);
     }
-    tt_jsonw_key(w, "Address");
+    KEY(w, "Address");
     tt_jsonw_str(w, addr_text);
-    tt_jsonw_key(w, "ModuleName");
+    KEY(w, "ModuleName");
     tt_jsonw_str(w, label ? label : "");
-    tt_jsonw_key(w, "BuildId");
+    KEY(w, "BuildId");
     tt_jsonw_str(w, m ? tsym_module_info_get(m)->build_id : "");
     if (error) {
-        tt_jsonw_key(w, "Error");
+        KEY(w, "Error");
         tt_jsonw_obj_begin(w);
-        tt_jsonw_key(w, "Message");
+        KEY(w, "Message");
         tt_jsonw_str(w, error);
         tt_jsonw_obj_end(w);
         tt_jsonw_obj_end(w);
         return;
     }
-    tt_jsonw_key(w, "Symbol");
+    KEY(w, "Symbol");
     tt_jsonw_arr_begin(w);
     for (size_t j = 0; j < res->n_frames; j++) {
         const tsym_frame *f = &res->frames[j];
         int outer = j + 1 == res->n_frames;
         tt_jsonw_obj_begin(w);
-        tt_jsonw_key(w, "FunctionName");
+        KEY(w, "FunctionName");
         tt_jsonw_str(w, f->function ? f->function : "");
-        tt_jsonw_key(w, "FileName");
+        KEY(w, "FileName");
         tt_jsonw_str(w, f->file ? shown_file(r, f->file) : "");
-        tt_jsonw_key(w, "Line");
+        KEY(w, "Line");
         tt_jsonw_uint(w, f->line);
-        tt_jsonw_key(w, "Column");
+        KEY(w, "Column");
         tt_jsonw_uint(w, f->column);
-        tt_jsonw_key(w, "Discriminator");
+        KEY(w, "Discriminator");
         tt_jsonw_uint(w, f->discriminator);
-        tt_jsonw_key(w, "StartFileName");
+        KEY(w, "StartFileName");
         tt_jsonw_str(w, f->start_file ? shown_file(r, f->start_file) : "");
-        tt_jsonw_key(w, "StartLine");
+        KEY(w, "StartLine");
         tt_jsonw_uint(w, f->start_line);
-        tt_jsonw_key(w, "StartAddress");
+        KEY(w, "StartAddress");
         hx[0] = 0;
         if (outer && res->has_start)
             hex_str(hx, sizeof hx, res->start_addr);
         tt_jsonw_str(w, hx);
-        tt_jsonw_key(w, "Inlined");
+        KEY(w, "Inlined");
         tt_jsonw_bool(w, !outer);
-        tt_jsonw_key(w, "SymbolName");
+        KEY(w, "SymbolName");
         tt_jsonw_str(w, outer && res->symbol ? res->symbol : "");
-        tt_jsonw_key(w, "Approximate");
+        KEY(w, "Approximate");
         tt_jsonw_bool(w, outer && res->approximate);
         tt_jsonw_obj_end(w);
     }
     tt_jsonw_arr_end(w);
     tt_jsonw_obj_end(w);
 }
+
+#undef KEY
 
 /* Emits one JSON result in the current format (array element or one line). */
 static void emit_json(run *r, const char *addr_text, const tsym_module *m, const char *label,

@@ -204,6 +204,20 @@ void tt_jsonw_key(tt_jsonw *w, const char *k)
     w->after_key = 1;
 }
 
+void tt_jsonw_key_plain(tt_jsonw *w, const char *k, size_t n)
+{
+    sep(w);
+    char *p = n <= SIZE_MAX - 4 ? tt__buf_room(&w->buf, n + 3) : NULL;
+    if (p) {
+        *p++ = '"';
+        memcpy(p, k, n);
+        p += n;
+        memcpy(p, "\":", 3); /* and the NUL */
+        w->buf.len += n + 3;
+    }
+    w->after_key = 1;
+}
+
 void tt_jsonw_strn(tt_jsonw *w, const char *s, size_t n)
 {
     value_prefix(w);

@@ -89,6 +89,24 @@ START_TEST(json_writer_escapes)
                                          : "\"\\b\\f\\t\\r\\n\\u001f\\u007f\xc3\xa9/\\\"\\\\x\"");
         tt_jsonw_free(&w);
     }
+    /* a plain key writes what tt_jsonw_key writes */
+    tt_jsonw k1, k2;
+    tt_jsonw_init(&k1, 0);
+    tt_jsonw_init(&k2, 0);
+    tt_jsonw_obj_begin(&k1);
+    tt_jsonw_obj_begin(&k2);
+    for (int i = 0; i < 2; i++) {
+        tt_jsonw_key(&k1, "Line");
+        tt_jsonw_key_plain(&k2, "Line", 4);
+        tt_jsonw_uint(&k1, 7);
+        tt_jsonw_uint(&k2, 7);
+    }
+    tt_jsonw_obj_end(&k1);
+    tt_jsonw_obj_end(&k2);
+    ck_assert_str_eq(k2.buf.data, "{\"Line\":7,\"Line\":7}");
+    ck_assert_str_eq(k1.buf.data, k2.buf.data);
+    tt_jsonw_free(&k1);
+    tt_jsonw_free(&k2);
     tt_jsonw w;
     tt_jsonw_init(&w, 0);
     char big[5000];
