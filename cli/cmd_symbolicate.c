@@ -663,9 +663,9 @@ static int normalise_build_id(char *dst, size_t cap, const char *s)
 
 int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
 {
-    /* results to a file or pipe go out in 64 KiB writes (stdio's default is one write
+    /* results to a file or pipe go out in 32 KiB writes (stdio's default is one write
      * per 4 KiB; a JSON result is about 700 bytes) */
-    static char out_buf[1 << 16];
+    static char out_buf[1 << 15];
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
     run r = {.fmt = F_TEXT, .kind = K_AUTO};

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define MAX_ORIGIN_HOPS 8
-#define ABBREV_CACHE 4096
+#define ABBREV_CACHE 1024
 #define ABBREV_KNOWN 0x80000000u
 
 typedef struct name_info {
