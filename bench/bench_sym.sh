@@ -34,7 +34,7 @@ for cc in gcc clang; do
             -lm 2>/dev/null || { echo "bench_sym: $cc build failed"; continue; }
     fi
     echo "-- $cc: $(basename "$lib"), $n random .text addresses"
-    python3 bench/sym_compare.py -n "$n" --time "$tt" "$lib"
+    python3 bench/sym_compare.py -n "$n" --time --runs "${SYM_BENCH_RUNS:-5}" "$tt" "$lib"
 done
 # C++: agreement only, on mangled names (the two demanglers differ in style, not in meaning)
 for cxx in g++ clang++; do

@@ -8,7 +8,8 @@ With --mangled every tool prints linkage names undemangled (tracetool and addr2l
 the two demanglers' styles (libiberty writes `operator< <char>` and `{lambda()#1}` where
 LLVM's writes `operator<<char>` and `'lambda'()`).
 Usage: sym_compare.py [-n N] [--seed S] [--time] [--show K] [--mangled] TRACETOOL BINARY
-Prints one line per tool: agreement with tracetool, and with --time wall time / peak RSS."""
+Prints one line per tool: agreement with tracetool, and with --time wall and CPU time (medians
+of --runs runs), peak RSS, each reference's ratio and tracetool's CPU against the fastest."""
 import argparse, json, os, random, re, resource, shutil, subprocess, sys, time
 
 CLONE = re.compile(r"(\.(isra|part|constprop|cold|lto_priv|localalias)(\.\d+)*)+$")
@@ -106,6 +107,7 @@ def main():
     ap.add_argument("-n", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--time", action="store_true")
+    ap.add_argument("--runs", type=int, default=1, help="timed runs per tool (medians)")
     ap.add_argument("--show", type=int, default=0)
     ap.add_argument("--mangled", action="store_true")
     ap.add_argument("tracetool")
@@ -132,6 +134,10 @@ def main():
     results, walls, cpus = {}, {}, {}
     for name, cmd, parse in tools:
         out, (wall, cpu), rss = run(cmd, stdin, a.time)
+        if a.time and a.runs > 1:
+            more = [run(cmd, stdin, a.time)[1] for _ in range(a.runs - 1)] + [(wall, cpu)]
+            wall = sorted(w for w, _ in more)[len(more) // 2]
+            cpu = sorted(c for _, c in more)[len(more) // 2]
         res = parse(out)
         results[name] = res if a.mangled else demangle_leftovers(res)
         walls[name], cpus[name] = wall, cpu
@@ -146,6 +152,11 @@ def main():
             if name != "tracetool" and walls["tracetool"] > 0 and cpus["tracetool"] > 0:
                 print("%-16s / tracetool: wall %.2fx, cpu %.2fx" %
                       (name, walls[name] / walls["tracetool"], cpus[name] / cpus["tracetool"]))
+        refs = [n for n in cpus if n != "tracetool"]
+        if refs:
+            best = min(refs, key=lambda n: cpus[n])
+            print("tracetool / best reference (%s) cpu: %.2fx (target <= 0.25)" %
+                  (best, cpus["tracetool"] / cpus[best]))
     ours = results["tracetool"]
     uniq = sorted(set(addrs))
     worst = 100.0

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_kscrash.h"
 #include "cli_sym.h"
@@ -228,10 +229,26 @@ static void tsv_result(run *r, const char *addr_text, const tsym_result *res)
     tt_buf_free(&chain);
 }
 
+/* "0x%llx" without printf's format parsing (two per JSON result) */
 static void hex_str(char *dst, size_t cap, uint64_t v)
 {
-    snprintf(dst, cap, "0x%llx", (unsigned long long)v);
+    char tmp[19];
+    size_t n = 0;
+    do {
+        tmp[sizeof tmp - 1 - n++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    tmp[sizeof tmp - 1 - n++] = 'x';
+    tmp[sizeof tmp - 1 - n++] = '0';
+    const char *start = tmp + sizeof tmp - n;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, start, n);
+    dst[n] = 0;
 }
+
+/* keys are literals: written without an escape scan */
+#define KEY(w, k) tt_jsonw_key_plain(w, k, sizeof k - 1)
 
 /* One llvm-symbolizer style object (spec 8.2); res NULL with error set for failures. */
 static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_module *m,
@@ -241,64 +258,66 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
     char hx[32];
     tt_jsonw_obj_begin(w);
     if (input_line) {
-        tt_jsonw_key(w, "InputLine");
+        KEY(w, "InputLine");
         tt_jsonw_uint(w, input_line);
     }
     if (frame_no >= 0) {
-        tt_jsonw_key(w, "Frame");
+        KEY(w, "Frame");
         tt_jsonw_int(w, frame_no);
     }
-    tt_jsonw_key(w, "Address");
+    KEY(w, "Address");
     tt_jsonw_str(w, addr_text);
-    tt_jsonw_key(w, "ModuleName");
+    KEY(w, "ModuleName");
     tt_jsonw_str(w, label ? label : "");
-    tt_jsonw_key(w, "BuildId");
+    KEY(w, "BuildId");
     tt_jsonw_str(w, m ? tsym_module_info_get(m)->build_id : "");
     if (error) {
-        tt_jsonw_key(w, "Error");
+        KEY(w, "Error");
         tt_jsonw_obj_begin(w);
-        tt_jsonw_key(w, "Message");
+        KEY(w, "Message");
         tt_jsonw_str(w, error);
         tt_jsonw_obj_end(w);
         tt_jsonw_obj_end(w);
         return;
     }
-    tt_jsonw_key(w, "Symbol");
+    KEY(w, "Symbol");
     tt_jsonw_arr_begin(w);
     for (size_t j = 0; j < res->n_frames; j++) {
         const tsym_frame *f = &res->frames[j];
         int outer = j + 1 == res->n_frames;
         tt_jsonw_obj_begin(w);
-        tt_jsonw_key(w, "FunctionName");
+        KEY(w, "FunctionName");
         tt_jsonw_str(w, f->function ? f->function : "");
-        tt_jsonw_key(w, "FileName");
+        KEY(w, "FileName");
         tt_jsonw_str(w, f->file ? shown_file(r, f->file) : "");
-        tt_jsonw_key(w, "Line");
+        KEY(w, "Line");
         tt_jsonw_uint(w, f->line);
-        tt_jsonw_key(w, "Column");
+        KEY(w, "Column");
         tt_jsonw_uint(w, f->column);
-        tt_jsonw_key(w, "Discriminator");
+        KEY(w, "Discriminator");
         tt_jsonw_uint(w, f->discriminator);
-        tt_jsonw_key(w, "StartFileName");
+        KEY(w, "StartFileName");
         tt_jsonw_str(w, f->start_file ? shown_file(r, f->start_file) : "");
-        tt_jsonw_key(w, "StartLine");
+        KEY(w, "StartLine");
         tt_jsonw_uint(w, f->start_line);
-        tt_jsonw_key(w, "StartAddress");
+        KEY(w, "StartAddress");
         hx[0] = 0;
         if (outer && res->has_start)
             hex_str(hx, sizeof hx, res->start_addr);
         tt_jsonw_str(w, hx);
-        tt_jsonw_key(w, "Inlined");
+        KEY(w, "Inlined");
         tt_jsonw_bool(w, !outer);
-        tt_jsonw_key(w, "SymbolName");
+        KEY(w, "SymbolName");
         tt_jsonw_str(w, outer && res->symbol ? res->symbol : "");
-        tt_jsonw_key(w, "Approximate");
+        KEY(w, "Approximate");
         tt_jsonw_bool(w, outer && res->approximate);
         tt_jsonw_obj_end(w);
     }
     tt_jsonw_arr_end(w);
     tt_jsonw_obj_end(w);
 }
+
+#undef KEY
 
 /* Emits one JSON result in the current format (array element or one line). */
 static void emit_json(run *r, const char *addr_text, const tsym_module *m, const char *label,
@@ -733,6 +752,11 @@ static int kscrash(run *r, const cli_sym_opts *so, int argc, char **argv, cli_ct
 
 int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
 {
+    /* results to a file or pipe go out in 32 KiB writes (stdio's default is one write
+     * per 4 KiB; a JSON result is about 700 bytes) */
+    static char out_buf[1 << 15];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
     run r = {.fmt = F_TEXT, .kind = K_AUTO};
     cli_sym_opts so = {0};
     const char *bid_opt = NULL, *store_dir = NULL;

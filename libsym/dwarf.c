@@ -11,6 +11,8 @@
 #include <string.h>
 
 #define MAX_ORIGIN_HOPS 8
+#define ABBREV_CACHE 1024
+#define ABBREV_KNOWN 0x80000000u
 
 typedef struct name_info {
     uint32_t name, decl_file, decl_line;
@@ -43,7 +45,25 @@ typedef struct cu_state {
     char msg[200];        /* first DWARF error */
     char lmsg[200];       /* line table error */
     int nomem;
+    /* attributes a node DIE's abbreviation has, by abbreviation code (this CU's table):
+     * bit 31 = known, other bits = attr_bit(); lookups of absent ones skip libdwarf */
+    uint32_t abbrev_attrs[ABBREV_CACHE];
+    Dwarf_Die mask_die;   /* the DIE make_node reads (in this CU), or NULL */
+    uint32_t mask;        /* its abbreviation's bits */
 } cu_state;
+
+/* Attributes make_node asks for, one bit each; others are always looked up. */
+static uint32_t attr_bit(Dwarf_Half at)
+{
+    static const Dwarf_Half known[] = {
+        DW_AT_low_pc,    DW_AT_high_pc,   DW_AT_ranges,           DW_AT_abstract_origin,
+        DW_AT_specification, DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name,
+        DW_AT_decl_file, DW_AT_decl_line, DW_AT_call_file, DW_AT_call_line, DW_AT_call_column};
+    for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i] == at)
+            return 1u << i;
+    return 0;
+}
 
 /* Records the first message and frees e. Called after every libdwarf call that can set an
  * error, whatever it returned: some calls (dwarf_die_text through dwarf_attr) leave an
@@ -67,37 +87,43 @@ static void drop(cu_state *s, Dwarf_Error *e)
 /* dwarf_attr with its error noted; 1 when die has the attribute */
 static int find_attr(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Attribute *a)
 {
+    if (die == s->mask_die) {
+        uint32_t bit = attr_bit(at);
+        if (bit && !(s->mask & bit))
+            return 0;
+    }
     Dwarf_Error e = NULL;
     int res = dwarf_attr(die, at, a, &e);
     note_error(s, e);
     return res == DW_DLV_OK;
 }
 
-/* Unsigned attribute value; GCC 12 writes call_file/call_line as DW_FORM_implicit_const,
- * which this libdwarf's dwarf_formudata rejects while dwarf_formsdata accepts (spec 5.2.7). */
+/* Unsigned value of a; GCC 12 writes call_file/call_line as DW_FORM_implicit_const, which
+ * this libdwarf's dwarf_formudata rejects while dwarf_formsdata accepts (spec 5.2.7). */
+static int form_udata(cu_state *s, Dwarf_Attribute a, uint64_t *out)
+{
+    Dwarf_Error e = NULL;
+    Dwarf_Unsigned u;
+    if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
+        *out = u;
+        return 1;
+    }
+    drop(s, &e);
+    Dwarf_Signed v;
+    if (dwarf_formsdata(a, &v, &e) == DW_DLV_OK && v >= 0) {
+        *out = (uint64_t)v;
+        return 1;
+    }
+    drop(s, &e);
+    return 0;
+}
+
 static int attr_udata(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
 {
     Dwarf_Attribute a;
-    Dwarf_Error e = NULL;
     if (!find_attr(s, die, at, &a))
         return 0;
-    Dwarf_Unsigned u;
-    int ok = 0;
-    if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
-        *out = u;
-        ok = 1;
-    } else {
-        if (e)
-            dwarf_dealloc_error(s->dbg, e);
-        e = NULL;
-        Dwarf_Signed v;
-        if (dwarf_formsdata(a, &v, &e) == DW_DLV_OK && v >= 0) {
-            *out = (uint64_t)v;
-            ok = 1;
-        } else if (e) {
-            dwarf_dealloc_error(s->dbg, e);
-        }
-    }
+    int ok = form_udata(s, a, out);
     dwarf_dealloc_attribute(a);
     return ok;
 }
@@ -342,16 +368,13 @@ static int attr_addr(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out, i
             break;
         }
         default:
-            dwarf_dealloc_attribute(a);
-            a = NULL;
-            if (attr_udata(s, die, at, out)) {
+            if (form_udata(s, a, out)) {
                 *is_const = 1;
                 ok = 1;
             }
         }
     }
-    if (a)
-        dwarf_dealloc_attribute(a);
+    dwarf_dealloc_attribute(a);
     return ok;
 }
 
@@ -502,17 +525,54 @@ static int container_tag(Dwarf_Half tag)
     }
 }
 
+/* The attributes of die's abbreviation, read once per abbreviation code of the CU with
+ * dwarf_attrlist (every DIE of one code has the same attributes); 0 when unknown. */
+static uint32_t abbrev_mask(cu_state *s, Dwarf_Die die)
+{
+    int code = dwarf_die_abbrev_code(die);
+    if (code <= 0 || code >= ABBREV_CACHE)
+        return 0;
+    if (s->abbrev_attrs[code] & ABBREV_KNOWN)
+        return s->abbrev_attrs[code];
+    Dwarf_Attribute *list = NULL;
+    Dwarf_Signed n = 0;
+    Dwarf_Error e = NULL;
+    if (dwarf_attrlist(die, &list, &n, &e) != DW_DLV_OK) {
+        drop(s, &e);
+        return 0;
+    }
+    uint32_t m = ABBREV_KNOWN;
+    for (Dwarf_Signed i = 0; i < n; i++) {
+        Dwarf_Half at = 0;
+        if (m && dwarf_whatattr(list[i], &at, &e) == DW_DLV_OK)
+            m |= attr_bit(at);
+        else
+            m = 0;
+        drop(s, &e);
+        dwarf_dealloc_attribute(list[i]);
+    }
+    dwarf_dealloc(s->dbg, list, DW_DLA_LIST);
+    if (m)
+        s->abbrev_attrs[code] = m;
+    return m;
+}
+
 /* Creates the node of a concrete subprogram (parent TSYM_NONE) or inline subroutine;
  * returns its index or TSYM_NONE when it has no live code. */
 static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
 {
     tsym__index *ix = s->ix;
     size_t first = ix->ranges.len;
+    s->mask = abbrev_mask(s, die);
+    s->mask_die = s->mask ? die : NULL;
     uint32_t nr = die_ranges(s, die);
-    if (nr == 0 || ix->nodes.len >= TSYM_NONE - 1)
+    if (nr == 0 || ix->nodes.len >= TSYM_NONE - 1) {
+        s->mask_die = NULL;
         return TSYM_NONE;
+    }
     name_info ni;
     if (die_name(s, die, &ni)) {
+        s->mask_die = NULL;
         s->nomem = 1;
         return TSYM_NONE;
     }
@@ -537,6 +597,7 @@ static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
                 s->nomem = 1;
         }
     }
+    s->mask_die = NULL;
     if (!tt_vec_push(&ix->nodes, &n))
         s->nomem = 1;
     return s->nomem ? TSYM_NONE : id;
@@ -687,6 +748,7 @@ static int load_units(cu_state *s)
             Dwarf_Off rb = 0;
             rnglist_table(s, attr_offset(s, cu_die, DW_AT_rnglists_base, &rb) ? rb : 0);
         }
+        memset(s->abbrev_attrs, 0, sizeof s->abbrev_attrs); /* each CU has its own table */
         if (utype == DW_UT_skeleton)
             s->ix->split_dwarf = 1;
         /* the line table first: its header names the files decl/call attributes use */

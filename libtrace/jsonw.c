@@ -79,13 +79,36 @@ void tt_jsonw_init(tt_jsonw *w, int android_escaping)
 
 void tt_jsonw_free(tt_jsonw *w) { tt_buf_free(&w->buf); }
 
+/* Appends n bytes: the common case (room left) is one compare and a copy, the rest goes
+ * through tt_buf_put (growth, NUL termination as always). */
+static inline void put(tt_buf *b, const char *p, size_t n)
+{
+    if (b->cap - b->len > n) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = 0;
+        return;
+    }
+    tt_buf_put(b, p, n);
+}
+
+static inline void put_c(tt_buf *b, char c)
+{
+    if (b->cap - b->len > 1) {
+        b->data[b->len++] = c;
+        b->data[b->len] = 0;
+        return;
+    }
+    tt_buf_put(b, &c, 1);
+}
+
 /* The separator state needs no per-level memory, so any depth works: only the innermost
  * open container can receive the next element, and a container that was just closed is
  * an element of its parent, so the parent needs a comma before its next element. */
 static void sep(tt_jsonw *w)
 {
     if (w->depth > 0 && w->has_elem)
-        tt_buf_put(&w->buf, ",", 1);
+        put_c(&w->buf, ',');
     w->has_elem = 1;
 }
 
@@ -102,7 +125,7 @@ static void value_prefix(tt_jsonw *w)
 static void open_(tt_jsonw *w, char c)
 {
     value_prefix(w);
-    tt_buf_put(&w->buf, &c, 1);
+    put_c(&w->buf, c);
     w->depth++;
     w->has_elem = 0;
 }
@@ -111,7 +134,7 @@ static void close_(tt_jsonw *w, char c)
 {
     w->depth--;
     w->has_elem = 1;
-    tt_buf_put(&w->buf, &c, 1);
+    put_c(&w->buf, c);
 }
 
 void tt_jsonw_obj_begin(tt_jsonw *w) { open_(w, '{'); }
@@ -119,50 +142,79 @@ void tt_jsonw_obj_end(tt_jsonw *w) { close_(w, '}'); }
 void tt_jsonw_arr_begin(tt_jsonw *w) { open_(w, '['); }
 void tt_jsonw_arr_end(tt_jsonw *w) { close_(w, ']'); }
 
+/* bytes that need an escape: 1 always, 2 only with Android escaping ('/') */
+static const unsigned char esc_class[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* control characters */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ['"'] = 1, ['\\'] = 1, ['/'] = 2, [0x7f] = 1};
+
+static char *put_esc(char *p, unsigned char c)
+{
+    static const char hex[] = "0123456789abcdef";
+    *p++ = '\\';
+    switch (c) {
+    case '"': *p++ = '"'; break;
+    case '\\': *p++ = '\\'; break;
+    case '/': *p++ = '/'; break;
+    case '\n': *p++ = 'n'; break;
+    case '\r': *p++ = 'r'; break;
+    case '\t': *p++ = 't'; break;
+    case '\b': *p++ = 'b'; break;
+    case '\f': *p++ = 'f'; break;
+    default:
+        memcpy(p, "u00", 3);
+        p[3] = hex[c >> 4];
+        p[4] = hex[c & 15];
+        p += 5;
+    }
+    return p;
+}
+
+/* The quoted string, written straight into room reserved for the worst case (every byte
+ * a six-byte \u escape); plain runs are copied whole. */
 static void put_str(tt_jsonw *w, const char *s, size_t n)
 {
     tt_buf *b = &w->buf;
-    tt_buf_put(b, "\"", 1);
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *esc = NULL;
-        char tmp[8];
-        switch (c) {
-        case '"': esc = "\\\""; break;
-        case '\\': esc = "\\\\"; break;
-        case '\n': esc = "\\n"; break;
-        case '\r': esc = "\\r"; break;
-        case '\t': esc = "\\t"; break;
-        case '\b': esc = "\\b"; break;
-        case '\f': esc = "\\f"; break;
-        case '/':
-            if (w->android)
-                esc = "\\/";
-            break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                snprintf(tmp, sizeof tmp, "\\u%04x", c);
-                esc = tmp;
-            }
-        }
-        if (esc) {
-            tt_buf_put(b, s + i - run, run);
-            run = 0;
-            tt_buf_puts(b, esc);
-        } else {
+    char *p = n <= (SIZE_MAX - 3) / 6 ? tt__buf_room(b, n * 6 + 2) : NULL;
+    if (!p)
+        return;
+    unsigned char mask = w->android ? 3 : 1;
+    *p++ = '"';
+    size_t i = 0;
+    while (i < n) {
+        size_t run = i;
+        while (run < n && !(esc_class[(unsigned char)s[run]] & mask))
             run++;
-        }
+        memcpy(p, s + i, run - i);
+        p += run - i;
+        if (run == n)
+            break;
+        p = put_esc(p, (unsigned char)s[run]);
+        i = run + 1;
     }
-    tt_buf_put(b, s + n - run, run);
-    tt_buf_put(b, "\"", 1);
+    *p++ = '"';
+    *p = 0;
+    b->len = (size_t)(p - b->data);
 }
 
 void tt_jsonw_key(tt_jsonw *w, const char *k)
 {
     sep(w);
     put_str(w, k, strlen(k));
-    tt_buf_put(&w->buf, ":", 1);
+    put_c(&w->buf, ':');
+    w->after_key = 1;
+}
+
+void tt_jsonw_key_plain(tt_jsonw *w, const char *k, size_t n)
+{
+    sep(w);
+    char *p = n <= SIZE_MAX - 4 ? tt__buf_room(&w->buf, n + 3) : NULL;
+    if (p) {
+        *p++ = '"';
+        memcpy(p, k, n);
+        p += n;
+        memcpy(p, "\":", 3); /* and the NUL */
+        w->buf.len += n + 3;
+    }
     w->after_key = 1;
 }
 
@@ -185,14 +237,14 @@ void tt_jsonw_int(tt_jsonw *w, int64_t v)
 {
     char tmp[24];
     value_prefix(w);
-    tt_buf_put(&w->buf, tmp, (size_t)(tt__fmt_i64(tmp, v) - tmp));
+    put(&w->buf, tmp, (size_t)(tt__fmt_i64(tmp, v) - tmp));
 }
 
 void tt_jsonw_uint(tt_jsonw *w, uint64_t v)
 {
     char tmp[24];
     value_prefix(w);
-    tt_buf_put(&w->buf, tmp, (size_t)(tt__fmt_u64(tmp, v) - tmp));
+    put(&w->buf, tmp, (size_t)(tt__fmt_u64(tmp, v) - tmp));
 }
 
 int tt_json_format_double(char *dst, size_t cap, double v)
@@ -220,7 +272,10 @@ void tt_jsonw_double(tt_jsonw *w, double v)
 void tt_jsonw_bool(tt_jsonw *w, int v)
 {
     value_prefix(w);
-    tt_buf_puts(&w->buf, v ? "true" : "false");
+    if (v)
+        put(&w->buf, "true", 4);
+    else
+        put(&w->buf, "false", 5);
 }
 
 void tt_jsonw_null(tt_jsonw *w)

@@ -356,6 +356,9 @@ void tt_jsonw_obj_end(tt_jsonw *w);
 void tt_jsonw_arr_begin(tt_jsonw *w);
 void tt_jsonw_arr_end(tt_jsonw *w);
 void tt_jsonw_key(tt_jsonw *w, const char *k);
+/* A key of n bytes that needs no escaping (a literal such as "FunctionName"): written
+ * without scanning it. */
+void tt_jsonw_key_plain(tt_jsonw *w, const char *k, size_t n);
 void tt_jsonw_str(tt_jsonw *w, const char *s);
 void tt_jsonw_strn(tt_jsonw *w, const char *s, size_t n);
 void tt_jsonw_int(tt_jsonw *w, int64_t v);

@@ -76,6 +76,56 @@ START_TEST(json_writer)
 }
 END_TEST
 
+/* Every escape class, with and without Android's '/', and strings longer than the
+ * buffer's free room (the writer reserves the worst case and copies plain runs whole). */
+START_TEST(json_writer_escapes)
+{
+    for (int android = 0; android <= 1; android++) {
+        tt_jsonw w;
+        tt_jsonw_init(&w, android);
+        tt_jsonw_str(&w, "\b\f\t\r\n\x1f\x7f\xc3\xa9/\"\\x");
+        ck_assert_str_eq(w.buf.data, android
+                                         ? "\"\\b\\f\\t\\r\\n\\u001f\\u007f\xc3\xa9\\/\\\"\\\\x\""
+                                         : "\"\\b\\f\\t\\r\\n\\u001f\\u007f\xc3\xa9/\\\"\\\\x\"");
+        tt_jsonw_free(&w);
+    }
+    /* a plain key writes what tt_jsonw_key writes */
+    tt_jsonw k1, k2;
+    tt_jsonw_init(&k1, 0);
+    tt_jsonw_init(&k2, 0);
+    tt_jsonw_obj_begin(&k1);
+    tt_jsonw_obj_begin(&k2);
+    for (int i = 0; i < 2; i++) {
+        tt_jsonw_key(&k1, "Line");
+        tt_jsonw_key_plain(&k2, "Line", 4);
+        tt_jsonw_uint(&k1, 7);
+        tt_jsonw_uint(&k2, 7);
+    }
+    tt_jsonw_obj_end(&k1);
+    tt_jsonw_obj_end(&k2);
+    ck_assert_str_eq(k2.buf.data, "{\"Line\":7,\"Line\":7}");
+    ck_assert_str_eq(k1.buf.data, k2.buf.data);
+    tt_jsonw_free(&k1);
+    tt_jsonw_free(&k2);
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    char big[5000];
+    for (size_t i = 0; i < sizeof big - 1; i++)
+        big[i] = i % 100 == 99 ? '\n' : (char)('a' + i % 26);
+    big[sizeof big - 1] = 0;
+    tt_jsonw_arr_begin(&w);
+    for (int k = 0; k < 3; k++)
+        tt_jsonw_str(&w, big);
+    tt_jsonw_arr_end(&w);
+    /* 3 x (4999 bytes + 49 escapes one byte longer + 2 quotes) + 2 commas + brackets */
+    ck_assert_uint_eq(w.buf.len, 3 * (4999 + 49 + 2) + 2 + 2);
+    ck_assert_uint_eq(strlen(w.buf.data), w.buf.len);
+    ck_assert(!memcmp(w.buf.data, "[\"abc", 5));
+    ck_assert(!memcmp(w.buf.data + 1 + 1 + 99, "\\nw", 3));
+    tt_jsonw_free(&w);
+}
+END_TEST
+
 /* Any depth: the separator state of a level is not kept in a fixed-size array (10,000
  * levels written and compared with the expected text; 2,000 parsed back with jansson,
  * whose parser stops at JSON_PARSER_MAX_DEPTH = 2048 levels). */
@@ -145,6 +195,7 @@ static Suite *suite(void)
     tcase_add_test(tc, parse_errors);
     tcase_add_test(tc, tree_gaps_and_clamps);
     tcase_add_test(tc, json_writer);
+    tcase_add_test(tc, json_writer_escapes);
     tcase_add_test(tc, json_writer_any_depth);
     suite_add_tcase(s, tc);
     return s;
