@@ -85,5 +85,6 @@ if [ -f "$OUT/report.html" ]; then
     fi
     shot report "$OUT/report.html" 1280 4000
 fi
-echo "browser: $pass passed, $fail failed (screenshots in $OUT)"
+echo "browser: screenshots in $OUT"
+echo "browser: $pass passed, $fail failed"
 [ "$fail" = 0 ]
