@@ -340,7 +340,9 @@ static int is_database(const char *path, int kind)
     size_t n;
     if (cli_input_open(&in, path, 1, &err)) /* a pipe is kept for the raw reader */
         return 0; /* the raw reader reports it */
-    int db = !tt_input_peek(in, &p, &n, 16, &err) && tt_samples_detect(p, n) == TT_SKIND_DATABASE;
+    /* enough of the schema to tell a btrace iOS database (a raw input) from ours */
+    int db = !tt_input_peek(in, &p, &n, 65536, &err) &&
+             tt_samples_detect(p, n) == TT_SKIND_DATABASE;
     tt_input_close(in);
     return db;
 }

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" -e macho/app.dSYM ios-bt-batch.db.gz 2>&1 | sed "s|$TT_TMP|TMP|g" && tracetool query "$TT_TMP/a.db" "SELECT source_format, clock FROM trace" && tracetool export --format folded "$TT_TMP/a.db"
