@@ -531,6 +531,12 @@ int tdb_btrace_ios_import(tt_profile *p, const void *data, size_t n, const char 
     if (sqlite3_deserialize(st.db, "main", (unsigned char *)(uintptr_t)data, (sqlite3_int64)n,
                             (sqlite3_int64)n, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
         rc = sqlfail(&st);
+    if (!rc) { /* a damaged schema fails here with SQLite's message */
+        sqlite3_stmt *s = NULL;
+        if (!(rc = prep(&st, &s, "SELECT count(*) FROM sqlite_master")))
+            rc = sqlite3_step(s) == SQLITE_ROW ? 0 : sqlfail(&st);
+        sqlite3_finalize(s);
+    }
     if (!rc && (!has_table(&st, "BTraceModel") || !has_table(&st, "CallStackTableModel")))
         rc = fail(&st, "no BTraceModel or CallStackTableModel table");
     if (!rc)

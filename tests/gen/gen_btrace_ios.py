@@ -104,6 +104,7 @@ def write(outdir, name, fill):
     if os.path.exists(tmp):
         os.unlink(tmp)
     db = sqlite3.connect(tmp)
+    db.execute("PRAGMA page_size = 512")  # small fixtures and fuzz seeds
     fill(db)
     db.commit()
     db.close()
