@@ -283,7 +283,8 @@ static int read_nodes(ios_state *st)
     sqlite3_finalize(s);
     if (rc)
         return rc;
-    qsort(st->nodes, st->nnodes, sizeof *st->nodes, by_node_id);
+    if (st->nnodes)
+        qsort(st->nodes, st->nnodes, sizeof *st->nodes, by_node_id);
     for (size_t i = 0; i + 1 < st->nnodes; i++)
         if (st->nodes[i].id == st->nodes[i + 1].id)
             return fail(st, "trace_id %lld: stack id %lld appears twice in CallStackTableModel",
