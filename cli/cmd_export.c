@@ -43,7 +43,7 @@ static const char usage[] =
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
     "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat,\n"
-    "                          database)\n"
+    "                          database, btrace-ios)\n"
     "      --trace ID          DATABASE: only this trace (repeatable; default: every trace\n"
     "                          with sampled stacks)\n"
     "  -h, --help              show this help\n";
