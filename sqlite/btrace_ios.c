@@ -349,8 +349,9 @@ static int callsite_of(ios_state *st, uint32_t *out, uint32_t id)
         if (i == SIZE_MAX)
             return cur == id ? fail(st, "trace_id %lld: stack id %lld does not exist in "
                                     "CallStackTableModel", (long long)st->trace_id, (long long)cur)
-                             : fail(st, "trace_id %lld: stack id %lld: parent does not exist",
-                                    (long long)st->trace_id, (long long)id);
+                             : fail(st, "trace_id %lld: stack id %lld: parent stack id %lld "
+                                    "does not exist", (long long)st->trace_id, (long long)id,
+                                    (long long)cur);
         if (st->cs_of[i] != TT_NONE) {
             parent_cs = st->cs_of[i];
             break;

@@ -6,7 +6,8 @@ Writes (gzipped, mtime 0): ios-bt-point.db.gz (version 3, CPUSampleModel rows),
 ios-bt-interval-v2.db.gz (version 2, microseconds, CPUIntervalSampleModel rows),
 ios-bt-batch.db.gz (version 3, CPUBatchSampleModel + CPUIntervalBatchSampleModel BLOBs),
 and broken ones: ios-bt-cycle.db.gz (parent cycle), ios-bt-badblob.db.gz (batch BLOB of 21
-bytes), ios-bt-nostack.db.gz (a sample naming a stack id that does not exist).
+bytes), ios-bt-nostack.db.gz (a sample naming a stack id that does not exist),
+ios-bt-orphan.db.gz (a stack node whose parent does not exist).
 The app image has the UUID of tests/data/macho/app (__TEXT at 0x100000000), loaded at
 0x104000000: offsets 0x4000 _main, 0x4038 _mid, 0x407c _top, 0x4094 +[Foo bar:].
 """
@@ -126,6 +127,10 @@ def main():
                                                       "(7, 259, 5000, 5000, 8, 1, 1)")))
     write(out, "ios-bt-badblob", lambda db: (base(db, 3), batch(db, bad=True)))
     write(out, "ios-bt-nostack", lambda db: (base(db, 3), point_rows(db, nostack=True)))
+    orphan = NODES + [(10, 42, APP + 0x4000)]
+    write(out, "ios-bt-orphan", lambda db: (base(db, 3, orphan), point_rows(db),
+                                            db.execute("INSERT INTO CPUSampleModel VALUES "
+                                                       "(7, 259, 5000, 5000, 10, 1, 1)")))
 
 
 main()
