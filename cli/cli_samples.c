@@ -9,9 +9,10 @@
 #include <unistd.h>
 
 #include "cli_load.h"
+#include "../sqlite/tdb.h"
 
 static const char *const kinds[] = {"auto", "btrace", "btrace-mapping", "perf", "folded",
-                                    "samples-jsonl", "beat", "database", NULL};
+                                    "samples-jsonl", "beat", "database", "btrace-ios", NULL};
 
 void cli_samples_opts_init(cli_samples_opts *o)
 {
@@ -282,6 +283,13 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
             x = tt_btrace_import(p, in, min, &io, ctx->stats, &err);
             if (!mapping)
                 tt_input_close(min);
+        } else if (k == TT_SKIND_BTRACE_IOS) {
+            char *data = NULL;
+            size_t len = 0;
+            x = tt_input_slurp(in, &data, &len, &err);
+            if (!x)
+                x = tdb_btrace_ios_import(p, data, len, files[i], &io, ctx->stats, &err);
+            free(data);
         } else if (k == TT_SKIND_PERF) {
             x = tt_perf_import(p, in, &io, ctx->stats, &err);
         } else if (k == TT_SKIND_FOLDED) {
@@ -335,6 +343,13 @@ static int frame_loc(tt_native_loc *loc, const tt_stack_frame *f, cli_sym *s, cl
     memset(loc, 0, sizeof *loc);
     loc->module = f->module;
     loc->addr_kind = TT_NADDR_VADDR;
+    if (f->addr_is_offset) { /* a Mach-O image offset (btrace iOS): the resolver maps it */
+        loc->module = f->module_path ? f->module_path : f->module;
+        loc->build_id = f->build_id;
+        loc->addr_kind = TT_NADDR_OFFSET;
+        loc->addr = f->addr;
+        return 1;
+    }
     if (f->has_rel_pc) {
         loc->addr = f->rel_pc;
         return 1;
@@ -396,13 +411,20 @@ int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *c
         int n = tt_resolve(&r, fr, sizeof fr / sizeof fr[0], &loc, &err);
         if (n < 0)
             continue; /* cli_sym reported and counted the module */
+        if (loc.addr_kind == TT_NADDR_OFFSET) { /* Mach-O: the vmaddr from here on */
+            tsym_module *m = cli_sym_module(s, loc.module, loc.build_id, 0, NULL);
+            if (!m)
+                continue;
+            loc.addr = tsym_module_offset_to_vaddr(m, loc.addr);
+            loc.addr_kind = TT_NADDR_VADDR;
+        }
         if (tt_frame_set_rel_pc(p, (uint32_t)id, loc.addr)) {
             cli_errorf("out of memory");
             rc = CLI_BAD;
             break;
         }
         if (o->on_lookup) {
-            tsym_module *m = cli_sym_module(s, loc.module, NULL, 0, NULL);
+            tsym_module *m = cli_sym_module(s, loc.module, loc.build_id, 0, NULL);
             if (m && o->on_lookup(o->on_lookup_ctx, f, m, loc.addr, loc.return_address)) {
                 rc = CLI_BAD;
                 break;

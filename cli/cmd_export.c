@@ -43,7 +43,7 @@ static const char usage[] =
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
     "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat,\n"
-    "                          database)\n"
+    "                          database, btrace-ios)\n"
     "      --trace ID          DATABASE: only this trace (repeatable; default: every trace\n"
     "                          with sampled stacks)\n"
     "  -h, --help              show this help\n";
@@ -340,7 +340,9 @@ static int is_database(const char *path, int kind)
     size_t n;
     if (cli_input_open(&in, path, 1, &err)) /* a pipe is kept for the raw reader */
         return 0; /* the raw reader reports it */
-    int db = !tt_input_peek(in, &p, &n, 16, &err) && tt_samples_detect(p, n) == TT_SKIND_DATABASE;
+    /* enough of the schema to tell a btrace iOS database (a raw input) from ours */
+    int db = !tt_input_peek(in, &p, &n, 65536, &err) &&
+             tt_samples_detect(p, n) == TT_SKIND_DATABASE;
     tt_input_close(in);
     return db;
 }

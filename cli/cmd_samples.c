@@ -35,7 +35,8 @@ static const char usage[] =
     "      --keep-runtime-frames  keep btrace <runtime ...> frames\n"
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
-    "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl)\n"
+    "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl,\n"
+    "                          btrace-ios)\n"
     "  -h, --help              show this help\n";
 
 enum { O_FORMAT = 256, O_TOP, O_INVERTED, O_MINPCT };

@@ -172,7 +172,8 @@ const char *tt_detect_foreign(const unsigned char *p, size_t n)
     if (n >= 8 && !memcmp(p, "\xca\xfe\xba\xbe", 4)) /* fat Mach-O counts a few archs */
         return rd32(p + 4, 1) < 45 ? "Mach-O universal binary" : "Java class file";
     if (n >= 16 && !memcmp(p, "SQLite format 3", 16) &&
-        (n < 72 || memcmp(p + 68, "TTDB", 4))) /* tracetool's application_id */
+        (n < 72 || memcmp(p + 68, "TTDB", 4)) && /* tracetool's application_id */
+        !tt_btrace_ios_detect(p, n))
         return "SQLite database not written by tracetool";
     for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
         if (has_at(p, n, magics[i].off, magics[i].magic, magics[i].len))
@@ -246,6 +247,8 @@ static int is_binary(const unsigned char *p, size_t n)
 static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
 {
     const char *p = (const char *)up;
+    if (tt_btrace_ios_detect(up, n))
+        return TT_KIND_SAMPLES; /* samples.md 2.1.6 */
     if (n >= 16 && !memcmp(p, "SQLite format 3", 16))
         return TT_KIND_DATABASE;
     int sk = tt_samples_detect(up, n);

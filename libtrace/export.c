@@ -234,6 +234,7 @@ const char *tt_samples_kind_name(int kind)
     case TT_SKIND_JSONL: return "samples-jsonl";
     case TT_SKIND_BEAT: return "beat";
     case TT_SKIND_DATABASE: return "database";
+    case TT_SKIND_BTRACE_IOS: return "btrace-ios";
     default: return "unknown";
     }
 }
@@ -274,8 +275,17 @@ static const char *line_after(const unsigned char *p, size_t n, size_t e, size_t
     return NULL;
 }
 
+int tt_btrace_ios_detect(const unsigned char *p, size_t n)
+{
+    /* the schema (sqlite_master) is on the first pages: its CREATE TABLE texts */
+    return n >= 100 && !memcmp(p, "SQLite format 3", 16) && memcmp(p + 68, "TTDB", 4) &&
+           tt__memmem((const char *)p, n, "BTraceModel", 11) && tt__memmem((const char *)p, n, "CallStackTableModel", 19);
+}
+
 int tt_samples_detect(const unsigned char *p, size_t n)
 {
+    if (tt_btrace_ios_detect(p, n))
+        return TT_SKIND_BTRACE_IOS;
     if (n >= 16 && !memcmp(p, "SQLite format 3", 16)) /* a database written by analyze */
         return TT_SKIND_DATABASE;
     if (n >= 4 && p[0] == 4 && p[1] == 3 && p[2] == 2 && p[3] == 1)

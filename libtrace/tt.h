@@ -995,6 +995,11 @@ typedef struct tt_stack_frame {
     int has_file_off;
     uint64_t file_off;
     const char *module_path;
+    /* Mach-O image of an iOS address (btrace iOS, samples.md 2.1.6): its UUID (lowercase hex,
+     * the build id) or NULL; addr_is_offset: addr is pc - image load address and module_path
+     * the image path, so symbolication looks it up as a TT_NADDR_OFFSET */
+    const char *build_id;
+    int addr_is_offset;
 } tt_stack_frame;
 
 /* One callsite row: node (parent, frame) of the prefix tree (samples.md 4.2). Children
@@ -1236,7 +1241,10 @@ int tt_profile_set_slices(tt_profile *p, uint32_t utid, const tt_slice *s, size_
 
 /* ---- sample readers (import_*.c; samples.md 2) ---- */
 enum { TT_SKIND_UNKNOWN = 0, TT_SKIND_BTRACE, TT_SKIND_BTRACE_MAPPING, TT_SKIND_PERF,
-       TT_SKIND_FOLDED, TT_SKIND_JSONL, TT_SKIND_BEAT, TT_SKIND_DATABASE };
+       TT_SKIND_FOLDED, TT_SKIND_JSONL, TT_SKIND_BEAT, TT_SKIND_DATABASE, TT_SKIND_BTRACE_IOS };
+/* 1 when p (the first bytes of a file) is a btrace iOS SQLite database (samples.md 2.1.6):
+ * an SQLite header whose schema names BTraceModel and CallStackTableModel. */
+int tt_btrace_ios_detect(const unsigned char *p, size_t n);
 const char *tt_samples_kind_name(int kind);
 /* Detects an input kind from its first bytes (by content, never by name). */
 int tt_samples_detect(const unsigned char *p, size_t n);

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" -e macho/app.dSYM ios-bt-batch.db.gz 2>&1 | sed "s|$TT_TMP|TMP|g" && tracetool query "$TT_TMP/a.db" "SELECT source_format, clock FROM trace; SELECT build_id, name, kind FROM module; SELECT name, printf('0x%x', rel_pc) FROM stack_frame WHERE rel_pc IS NOT NULL" && tracetool export --format folded "$TT_TMP/a.db"

@@ -1,0 +1,1 @@
+tracetool samples ios-bt-cycle.db.gz

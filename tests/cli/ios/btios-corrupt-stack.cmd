@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/n.db" ios-bt-nostack.db.gz

@@ -1,0 +1,1 @@
+tracetool export --format folded ios-bt-batch.db.gz

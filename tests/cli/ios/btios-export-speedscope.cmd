@@ -1,0 +1,1 @@
+tracetool export --format speedscope ios-bt-point.db.gz

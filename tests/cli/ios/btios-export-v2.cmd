@@ -1,0 +1,1 @@
+tracetool export --format folded --weight wall ios-bt-interval-v2.db.gz

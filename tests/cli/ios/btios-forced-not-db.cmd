@@ -1,0 +1,1 @@
+tracetool export --format folded --kind btrace-ios deep.folded

@@ -1,0 +1,1 @@
+tracetool samples --top 3 -e macho/app.dSYM ios-bt-point.db.gz

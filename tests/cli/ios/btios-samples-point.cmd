@@ -1,0 +1,1 @@
+tracetool samples --top 3 ios-bt-point.db.gz

@@ -1,0 +1,1 @@
+tracetool samples --top 3 --weight cpu ios-bt-interval-v2.db.gz
