@@ -54,6 +54,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx);
 int cmd_export(int argc, char **argv, cli_ctx *ctx);
 int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx);
 int cmd_diff(int argc, char **argv, cli_ctx *ctx);
+int cmd_art(int argc, char **argv, cli_ctx *ctx);
 
 const cli_cmd *cli_cmd_find(const char *name);
 const cli_cmd *cli_cmd_list(size_t *n);

@@ -17,6 +17,8 @@ void tt__trim(const char **s, size_t *n);
 int tt__looks_launches(const char *p, size_t n);
 /* A JSON-lines startup event stream: the first line's "kind" is an event kind (4.2). */
 int tt__looks_startup_events(const char *p, size_t n);
+/* A dex method descriptor "(params)ret" that tt_method_format can convert (mapping.c). */
+int tt__desc_valid(const char *d);
 /* memmem without _GNU_SOURCE. */
 const char *tt__memmem(const char *h, size_t hn, const char *n, size_t nn);
 
