@@ -123,6 +123,12 @@ check-plain:
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test
 
+# dmtracedump as oracle for `tracetool art` (spec/art-trace.md 7.4); skipped with a notice
+# when it is not installed. `make test` runs it too.
+.PHONY: check-oracle
+check-oracle: $(BUILD)/tracetool $(GEN_BIN)
+	@python3 tests/check-oracle-art.py $(BUILD)
+
 update-golden: $(BUILD)/tracetool $(GEN_BIN)
 	@UPDATE_GOLDEN=1 sh tests/run-cli-tests.sh $(BUILD)
 

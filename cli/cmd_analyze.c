@@ -193,6 +193,7 @@ static const char *dir_skip(const ainput *ai, aopts *o)
     switch (ai->kind) {
     case TT_KIND_UNKNOWN: return "not a trace";
     case TT_KIND_DATABASE: return "a tracetool database (analyze reads raw inputs)";
+    case TT_KIND_ART: return "ART method trace (not stored by analyze yet; read it with tracetool art)";
     case TT_KIND_MAPPING:
     case TT_KIND_IGNORE:
         if (o->nmaps)

@@ -440,6 +440,7 @@ typedef enum tt_kind {
     TT_KIND_LAUNCHES,      /* logcat Displayed/Fully drawn lines, am start -W output (4.3, 4.4) */
     TT_KIND_SAMPLES,       /* btrace sampling, perf script, folded, JSON-lines samples (samples.md 2) */
     TT_KIND_BTRACE_MAPPING, /* btrace sampling-mapping: read with its sampling file */
+    TT_KIND_ART,           /* ART method trace .trace, legacy or streaming (art-trace.md 2.1) */
     TT_KIND__COUNT
 } tt_kind;
 /* Kind of an input from its first (decompressed) bytes, up to 64 KiB from tt_input_peek.
