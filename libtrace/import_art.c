@@ -284,7 +284,8 @@ static int thread_line(art_parse *s, const char *l, size_t n, uint64_t off)
     if (i < n)
         i++;
     /* the records carry the id truncated to 16 bits (8 bits in version 1) */
-    return thread_name(s, (uint32_t)id & 0xFFFFu, l + i, n - i, off);
+    return thread_name(s, (uint32_t)id & (s->hdr_version == 1 ? 0xFFu : 0xFFFFu), l + i, n - i,
+                       off);
 }
 
 /* Parses a text header (legacy file or streaming summary) from p[0..n) at file offset base;
