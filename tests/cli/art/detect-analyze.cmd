@@ -1,1 +1,0 @@
-gen_art art/ex52.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool analyze -o db a.trace
