@@ -1263,7 +1263,8 @@ struct tt_slice {
     unsigned ctr_known;
     uint32_t utid, depth, parent, frame, callsite, sample_count, wakeup_utid;
     uint8_t type, end_kind, is_recursive, is_synthetic;
-    uint8_t is_instrumented; /* a method-beat call (category beat), not rebuilt from samples */
+    uint8_t is_instrumented; /* a method-beat call (category beat), not rebuilt from samples;
+                              * 2: an ART method trace call (category art) */
 };
 
 typedef struct tt_slice_info {
