@@ -245,15 +245,22 @@ static void dump_line(const art_run *r, tt_jsonw *w, const tt_art_thread *t,
     const tt_art_method *m = &a->methods[TT_ART_EV_METHOD(e)];
     int act = TT_ART_EV_ACTION(e);
     int64_t v = r->use_cpu ? e->cpu_us : e->wall_us;
-    if (r->format == F_TEXT) {
-        cli_out_printf("%2u %s  ", t->id, tt_art_action_name(act));
-        if (r->us)
-            cli_out_printf("%8lld ", (long long)v);
-        else
-            cli_out_printf("%8lld.%03lld ", (long long)(v / 1000), (long long)(v % 1000));
-        for (uint32_t i = 0; i < depth + 3; i++)
-            cli_out_puts(".");
-        cli_out_printf("%s\n", m->raw);
+    if (r->format == F_TEXT) { /* built in w->buf: one write per 64 KiB (2 M-record dumps) */
+        static const char dots[] = "................................................................";
+        char head[96];
+        int k = r->us ? snprintf(head, sizeof head, "%2u %s  %8lld ", t->id,
+                                 tt_art_action_name(act), (long long)v)
+                      : snprintf(head, sizeof head, "%2u %s  %8lld.%03lld ", t->id,
+                                 tt_art_action_name(act), (long long)(v / 1000),
+                                 (long long)(v % 1000));
+        tt_buf_put(&w->buf, head, (size_t)k);
+        for (uint32_t d = depth + 3; d;) {
+            uint32_t c = d < 64 ? d : 64;
+            tt_buf_put(&w->buf, dots, c);
+            d -= c;
+        }
+        tt_buf_puts(&w->buf, m->raw);
+        tt_buf_put(&w->buf, "\n", 1);
     } else if (r->format == F_CSV) {
         cli_out_printf("%u,%u,%s,", e->rec, t->id, tt_art_action_name(act));
         if (e->wall_us != TT_ART_NONE)

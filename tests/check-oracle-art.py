@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """dmtracedump as oracle for `tracetool art` (spec/art-trace.md 7.4): for every legacy fixture
-script tests/data/art/*.txt marked "# oracle", the generated .trace is read by both tools:
+script tests/data/art/*.txt marked "# oracle" and a random 20,002-record trace, the .trace is read by both tools:
 (1) `dmtracedump -o` vs `art --dump --units us --clock first` (the "\t<file>" suffix that
 dmtracedump prints after 5-field method lines is stripped, 7.3); (2) dmtracedump's exclusive
 and inclusive sections and "Total cycles" vs `art --profile --format json` on the first clock.
@@ -65,13 +65,13 @@ def dm_profile(text):
 
 tmp = tempfile.mkdtemp()
 try:
-    for script in sorted(glob.glob("tests/data/art/*.txt")):
-        src = open(script).read()
-        if "# oracle" not in src:
-            continue
-        name = os.path.basename(script)[:-4]
+    scripts = [s for s in sorted(glob.glob("tests/data/art/*.txt")) if "# oracle" in open(s).read()]
+    # plus a random well-nested 20,002-record trace (gen_art bench: 2,000 methods, 2 threads)
+    for script in scripts + ["bench"]:
+        name = os.path.basename(script)[:-4] if script != "bench" else "bench-20002"
         trace = os.path.join(tmp, name + ".trace")
-        if run([gen, script, trace]).returncode:
+        g = [gen, script, trace] if script != "bench" else [gen, "bench", "20002", trace]
+        if run(g).returncode:
             fail(name, "gen_art failed")
             continue
         # (1) records
@@ -95,10 +95,15 @@ try:
         prof = json.loads(j.stdout)
         cpu = prof["cpu_span_us"] is not None
         excl, incl, total = dm_profile(p.stdout)
+        excl.pop("(toplevel)", None)  # time between top-level calls: no method of tracetool's
         span = prof["cpu_span_us"] if cpu else prof["span_us"]
         bad = []
         if total != span:
             bad.append("Total cycles %s, tracetool span %s" % (total, span))
+        if len(excl) != sum(1 for m in prof["methods"]
+                            if (m["cpu_self_us"] if cpu else m["self_us"])):
+            bad.append("%d methods with exclusive time, tracetool has a different count"
+                       % len(excl))
         for m in prof["methods"]:
             raw = m["raw_name"]
             s = m["cpu_self_us"] if cpu else m["self_us"]
@@ -106,7 +111,8 @@ try:
             calls = m["calls"] + m["recursive_calls"]
             if s and excl.get(raw) != s:
                 bad.append("%s: exclusive %s vs self %s" % (raw, excl.get(raw), s))
-            if incl.get(raw) != (calls, tot):
+            # dmtracedump lists only methods with non-zero times (7.2)
+            if (tot or raw in incl) and incl.get(raw) != (calls, tot):
                 bad.append("%s: inclusive %s vs calls/total %s" % (raw, incl.get(raw),
                                                                   (calls, tot)))
         if bad:
