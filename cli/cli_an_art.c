@@ -205,6 +205,12 @@ int cli_an_art(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     }
     rc = tt_art_parse(&art, (const unsigned char *)data, n, t->path, NULL, st, err);
     free(data);
+    size_t amb = 0;
+    if (!rc && a->pg && tt_art_retrace(art, a->pg, &amb)) /* --proguard (3.2) */
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    if (amb)
+        tt_stats_add(st, "art_retrace_ambiguous", t->path, TT_SEV_WARN, (int64_t)amb,
+                     "obfuscated methods with several original names: the first was used");
     if (!rc)
         rc = store(a, art, t, st, err);
     if (!rc)

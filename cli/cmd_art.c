@@ -6,13 +6,15 @@
 #include <string.h>
 
 #include "../libtrace/tt_art.h"
+#include "cli_load.h"
 
 static const char usage[] =
     "usage: tracetool art [--dump] [--profile] [--tree [--max-nodes N]] [--threads main|all|NAME]\n"
     "                     [--clock wall|cpu|first] [--units us|ms]\n"
     "                     [--art-mode auto|instrumented|sampled] [--art-clock wall|thread-cpu]\n"
-    "                     [--art-close-at thread-last|trace-end] [--window NAME]\n"
-    "                     [--threshold-ms N] [--format text|json|jsonl|csv] FILE\n"
+    "                     [--art-close-at thread-last|trace-end] [--retrace MAPPING]\n"
+    "                     [--window NAME] [--threshold-ms N] [--format text|json|jsonl|csv]\n"
+    "                     FILE\n"
     "\n"
     "      --dump              one line per record in file order (dmtracedump -o)\n"
     "      --profile           per-method calls, self and total time on both clocks\n"
@@ -25,6 +27,7 @@ static const char usage[] =
     "      --art-clock CLOCK   clock of a streaming file without summary (default wall)\n"
     "      --art-close-at AT   close open frames at the thread's last event (default) or\n"
     "                          at the trace end\n"
+    "      --retrace MAPPING   de-obfuscate method names with a ProGuard/R8 mapping.txt\n"
     "      --window NAME       slow-message window method (repeatable; default\n"
     "                          android.os.Handler.dispatchMessage(android.os.Message))\n"
     "      --threshold-ms N    slow-message threshold (default 700)\n"
@@ -32,7 +35,7 @@ static const char usage[] =
     "  -h, --help              show this help\n";
 
 enum { O_DUMP = 256, O_PROFILE, O_TREE, O_MAXN, O_THREADS, O_CLOCK, O_UNITS, O_MODE, O_ACLOCK,
-       O_CLOSE, O_WINDOW, O_THRESH, O_FORMAT };
+       O_CLOSE, O_WINDOW, O_THRESH, O_FORMAT, O_RETRACE };
 
 static const struct option longopts[] = {
     {"dump", no_argument, NULL, O_DUMP},
@@ -46,6 +49,7 @@ static const struct option longopts[] = {
     {"art-clock", required_argument, NULL, O_ACLOCK},
     {"art-close-at", required_argument, NULL, O_CLOSE},
     {"window", required_argument, NULL, O_WINDOW},
+    {"retrace", required_argument, NULL, O_RETRACE},
     {"threshold-ms", required_argument, NULL, O_THRESH},
     {"format", required_argument, NULL, O_FORMAT},
     {"help", no_argument, NULL, 'h'},
@@ -70,6 +74,7 @@ typedef struct art_run {
     const char *win[MAX_WIN];
     int nwin;
     int64_t threshold_ms;
+    const char *retrace;
     /* after parsing */
     tt_art *a;
     const char *file;
@@ -142,6 +147,7 @@ static int parse_args(int argc, char **argv, art_run *r)
             if ((r->format = cli_opt_enum("--format", optarg, formats)) < 0)
                 return CLI_BAD;
             break;
+        case O_RETRACE: r->retrace = optarg; break;
         case 'h': return -1;
         default: return cli_usage(usage, 1);
         }
@@ -987,7 +993,24 @@ static int load(art_run *r, const char *path)
     tt_art_opts o = {r->aclock == 1 ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL};
     rc = tt_art_parse(&r->a, (const unsigned char *)data, n, path, &o, r->ctx->stats, &err);
     free(data);
-    return rc ? cli_err(&err) : 0;
+    if (rc)
+        return cli_err(&err);
+    if (r->retrace) { /* art-trace.md 3.2: before canonical keys are used */
+        tt_proguard *pg = NULL;
+        size_t amb = 0;
+        if ((rc = cli_load_proguard(&pg, r->retrace, NULL)))
+            return rc;
+        rc = tt_art_retrace(r->a, pg, &amb);
+        tt_proguard_free(pg);
+        if (rc) {
+            cli_errorf("out of memory");
+            return CLI_BAD;
+        }
+        if (amb)
+            tt_stats_add(r->ctx->stats, "art_retrace_ambiguous", path, TT_SEV_WARN, (int64_t)amb,
+                         "obfuscated methods with several original names: the first was used");
+    }
+    return 0;
 }
 
 static int check_clock(art_run *r)

@@ -159,8 +159,8 @@ static int thread_name(art_parse *s, uint32_t id, const char *name, size_t n, ui
     return 0;
 }
 
-/* Canonical key and raw name of m (3.2). */
-static int method_names(art_parse *s, tt_art_method *m)
+/* Canonical key and raw name of m (3.2), copied into ar. */
+static int method_names(tt_arena *ar, tt_art_method *m)
 {
     tt_buf b = {0};
     int rc = 0;
@@ -171,33 +171,72 @@ static int method_names(art_parse *s, tt_art_method *m)
         tm.cls = m->cls;
         tm.name = m->name;
         tm.desc = m->sig;
+        m->bad_desc = 0;
         rc = tt_method_format(&b, &tm, TT_NAME_JAVA);
     } else {
         m->bad_desc = m->sig[0] != 0;
         rc = tt_buf_printf(&b, "%s.%s%s", m->cls, m->name, m->sig);
     }
-    if (rc || !(m->key = dup(s, b.data ? b.data : "", b.len))) {
+    if (rc || !(m->key = tt_arena_strndup(ar, b.data ? b.data : "", b.len))) {
         tt_buf_free(&b);
-        return nomem(s);
+        return TT_ENOMEM;
     }
     b.len = 0;
     if (!m->cls[0])
         rc = tt_buf_puts(&b, m->name);
     else
         rc = tt_buf_printf(&b, "%s.%s%s%s", m->cls, m->name, m->sig[0] ? " " : "", m->sig);
-    if (rc || !(m->raw = dup(s, b.data ? b.data : "", b.len))) {
+    if (rc || !(m->raw = tt_arena_strndup(ar, b.data ? b.data : "", b.len))) {
         tt_buf_free(&b);
-        return nomem(s);
+        return TT_ENOMEM;
     }
     tt_buf_free(&b);
+    return 0;
+}
+
+/* A descriptor with its class names' separators replaced (from -> to); borrowed from ar. */
+static const char *desc_sep(tt_arena *ar, const char *d, char from, char to)
+{
+    char *c = tt_arena_strndup(ar, d, strlen(d));
+    for (char *q = c; q && *q; q++)
+        if (*q == from)
+            *q = to;
+    return c;
+}
+
+int tt_art_retrace(tt_art *a, const tt_proguard *p, size_t *ambiguous)
+{
+    size_t amb = 0;
+    for (size_t i = 0; i < a->nmethods; i++) {
+        tt_art_method *m = &a->methods[i];
+        if (m->unknown || !m->cls[0])
+            continue;
+        tt_method tm = {0};
+        tm.cls = m->cls;
+        tm.name = m->name;
+        /* mapping.txt names classes with dots, dex descriptors with slashes */
+        tm.desc = m->sig[0] ? desc_sep(a->arena, m->sig, '/', '.') : NULL;
+        tm.bad_desc = m->bad_desc;
+        if (m->sig[0] && !tm.desc)
+            return TT_ENOMEM;
+        amb += (size_t)tt_proguard_retrace_method(p, a->arena, &tm);
+        m->cls = tm.cls;
+        m->name = tm.name;
+        if (tm.desc && !(m->sig = desc_sep(a->arena, tm.desc, '.', '/')))
+            return TT_ENOMEM;
+        if (method_names(a->arena, m))
+            return TT_ENOMEM;
+    }
+    if (ambiguous)
+        *ambiguous = amb;
     return 0;
 }
 
 static int method_add(art_parse *s, tt_art_method *m, uint64_t off)
 {
     uint32_t idx;
-    if (method_names(s, m))
-        return TT_ENOMEM;
+    if (method_names(s->a->arena, m))
+        return nomem(s);
     if (tt__map_get(&s->mids, m->id, &idx)) {
         tt_art_method *old = &TT_VEC_AT(&s->methods, tt_art_method, idx);
         if (strcmp(old->raw, m->raw))

@@ -142,6 +142,11 @@ int tt_art_profile(tt_art_prof *prof, int64_t *span_us, int64_t *cpu_span_us, co
                    const unsigned char *use, const tt_art_rebuild_opts *o, tt_stats *stats,
                    const char *file, tt_error *err);
 
+/* Retraces every method through a ProGuard/R8 mapping (method-beat.md 4.6 "obfuscated method
+ * with descriptor"): class, name and descriptor, then the canonical keys again. *ambiguous
+ * (may be NULL) counts ambiguous choices. 0 or TT_ENOMEM. */
+int tt_art_retrace(tt_art *a, const tt_proguard *p, size_t *ambiguous);
+
 /* Adds every thread's calls to p as fixed slices (Java frames named by canonical key, raw
  * names kept), for the exporters (6.2). */
 int tt_art_to_profile(tt_profile *p, const tt_art *a, const tt_art_rebuild_opts *o,
