@@ -427,6 +427,12 @@ static int parse_bin_header(art_parse *s, size_t at, bin_hdr *h)
     h->rec_size = h->version == 1 ? 9 : h->version == 2 && !streaming ? 10 : rs;
     if (streaming && h->version == 2 && rs == 0)
         h->rec_size = 10;
+    /* the smallest record: thread id, method value and one clock (2.3) */
+    unsigned min = h->version == 1 ? 9u : 10u;
+    if (h->rec_size < min)
+        return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, at + 16,
+                            "record size %u smaller than the %u bytes of a version %u record",
+                            h->rec_size, min, h->version);
     return 0;
 }
 
@@ -702,7 +708,8 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
         return rc;
     a->methods = s->methods.data;
     a->nmethods = s->methods.len;
-    qsort(a->threads, a->nthreads, sizeof *a->threads, cmp_thread);
+    if (a->nthreads)
+        qsort(a->threads, a->nthreads, sizeof *a->threads, cmp_thread);
     if (a->overflow)
         tt_stats_add(s->stats, "art_overflow", s->file, TT_SEV_DATA_LOSS, 1,
                      "data-file-overflow=true: recording stopped when the buffer was full");
