@@ -124,6 +124,68 @@ static int store_meta(cli_an *a, int64_t id, const tt_art *art, int sampled, int
     return rc ? TT_EIO : 0;
 }
 
+/* Slow-message issues of a main thread (6.3): issue row 'art_slow_message' and its trimmed
+ * stack as an issue_stack call tree. */
+static int store_issues(actx *c, const tt_art *art, size_t t, tt_error *err)
+{
+    tt_vec win;
+    tt_vec_init(&win, sizeof(uint32_t));
+    uint32_t wm = TT_NONE;
+    for (uint32_t m = 0; m < art->nmethods; m++)
+        if (!strcmp(art->methods[m].key, "android.os.Handler.dispatchMessage(android.os.Message)")) {
+            if (!tt_vec_push(&win, &m)) {
+                tt_vec_free(&win);
+                return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+            wm = m;
+        }
+    tt_vec iss;
+    int64_t thr_ms = c->a->evil_ms > 0 ? c->a->evil_ms : 700;
+    int rc = win.len ? tt_art_slow_messages(&iss, art, t, win.data, win.len, thr_ms * 1000, err)
+                     : (tt_vec_init(&iss, sizeof(tt_art_issue)), 0);
+    tt_vec_free(&win);
+    tt_buf name = {0}, path = {0};
+    for (size_t i = 0; i < iss.len && !rc; i++) {
+        const tt_art_issue *is = &TT_VEC_AT(&iss, tt_art_issue, i);
+        if (tt_art_issue_blame(&name, &path, art, is, wm)) {
+            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            break;
+        }
+        tdb_issue row = {.trace_id = c->trace_id, .tag = "art_slow_message", .detail = "ART",
+                         .kind = "evil_method", .have_cost = 1, .cost_ms = is->dur_us / 1000,
+                         .stack_key = name.len ? name.data : NULL,
+                         .stack_key_path = path.len ? path.data : NULL, .utid = c->utid,
+                         .have_ts = 1, .ts = c->start_ns + is->ts_us * 1000};
+        int64_t id, tree;
+        tt_stree_node *nd = NULL;
+        size_t clamps;
+        rc = tdb_issue_add(c->a->db, &row, &id, err) ||
+             tdb_tree_add(c->a->db, c->trace_id, "issue_stack", id, c->utid, &tree, err) ||
+             tdb_issue_set_tree(c->a->db, id, tree, err);
+        if (!rc && tt_stree_build(&nd, is->items, is->n, &clamps))
+            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        int64_t base = 0;
+        if (!rc)
+            rc = tdb_next_id(c->a->db, "call_node", &base, err);
+        for (size_t k = 0; k < is->n && !rc; k++) {
+            uint32_t m = tt_art_issue_method(is, is->items[k].id, wm);
+            tdb_node node = {.id = base + (int64_t)k, .tree_id = tree,
+                             .parent_id = nd[k].parent >= 0 ? base + nd[k].parent : 0,
+                             .depth = is->items[k].depth, .ordinal = (int64_t)k,
+                             .name = m != TT_NONE ? art->methods[m].key : "?",
+                             .count = is->items[k].count, .have_dur = 1,
+                             .total_dur = (int64_t)is->items[k].dur * 1000000,
+                             .self_dur = nd[k].self_ms * 1000000};
+            rc = tdb_node_add(c->a->db, &node, err);
+        }
+        free(nd);
+    }
+    tt_buf_free(&name);
+    tt_buf_free(&path);
+    tt_art_issues_free(&iss);
+    return rc ? (err->code ? err->code : TT_EIO) : 0;
+}
+
 static int store_threads(actx *c, const tt_art *art, int64_t upid, tt_error *err)
 {
     tt_art_rebuild_opts ro = {TT_ART_CLOSE_THREAD_LAST, c->sampled};
@@ -137,6 +199,8 @@ static int store_threads(actx *c, const tt_art *art, int64_t upid, tt_error *err
                                  err)))
             break;
         rc = tt_art_rebuild(art, i, &ro, &v, c->st, c->a->cur_path, err);
+        if (!rc && is_main)
+            rc = store_issues(c, art, i, err);
     }
     return rc;
 }

@@ -778,16 +778,6 @@ static int do_tree(art_run *r)
 
 /* ---- default: summary, top methods of the main thread, slow messages (6.3) ---- */
 
-typedef struct win {
-    int64_t ts, dur;
-    uint32_t depth;
-} win;
-
-typedef struct slow {
-    const art_run *r;
-    tt_vec wins; /* win */
-} slow;
-
 static int is_window(const art_run *r, uint32_t m)
 {
     const char *k = r->a->methods[m].key;
@@ -799,24 +789,29 @@ static int is_window(const art_run *r, uint32_t m)
     return 0;
 }
 
-static int slow_slice(void *ud, const tt_art_slice *s)
+/* Slow messages of thread t (6.3): windows, method-beat pipeline, blame by name. */
+static int slow_messages(tt_vec *out, const art_run *r, size_t t)
 {
-    slow *sl = ud;
-    if (!is_window(sl->r, s->method) || s->dur_us < sl->r->threshold_ms * 1000)
+    tt_vec_init(out, sizeof(tt_art_issue));
+    if (t >= r->a->nthreads)
         return 0;
-    /* closes come innermost first: an enclosing window replaces the ones it contains */
-    while (sl->wins.len) {
-        win *w = &TT_VEC_AT(&sl->wins, win, sl->wins.len - 1);
-        if (w->depth > s->depth && w->ts >= s->ts_us)
-            sl->wins.len--;
-        else
-            break;
-    }
-    win w = {s->ts_us, s->dur_us, s->depth};
-    return tt_vec_push(&sl->wins, &w) ? 0 : TT_ENOMEM;
+    tt_vec win;
+    tt_vec_init(&win, sizeof(uint32_t));
+    for (uint32_t m = 0; m < r->a->nmethods; m++)
+        if (is_window(r, m) && !tt_vec_push(&win, &m)) {
+            tt_vec_free(&win);
+            cli_errorf("out of memory");
+            return CLI_BAD;
+        }
+    tt_error err = {0};
+    int rc = win.len ? tt_art_slow_messages(out, r->a, t, win.data, win.len,
+                                            r->threshold_ms * 1000, &err)
+                     : 0;
+    tt_vec_free(&win);
+    return rc ? cli_err(&err) : 0;
 }
 
-static void summary_text(const art_run *r, const slow *sl, size_t main_i)
+static void summary_text(const art_run *r, size_t main_i)
 {
     const tt_art *a = r->a;
     cli_out_printf("ART method trace: %s, version %d, clock %s%s, mode %s",
@@ -841,7 +836,6 @@ static void summary_text(const art_run *r, const slow *sl, size_t main_i)
     if (main_i < a->nthreads)
         cli_out_printf("top methods of thread %u %s by self time (%s):\n",
                        a->threads[main_i].id, a->threads[main_i].name, r->us ? "us" : "ms");
-    (void)sl;
 }
 
 static int64_t last_time(const art_run *r)
@@ -876,21 +870,22 @@ static int do_summary(art_run *r)
     for (size_t i = 0; i < a->nthreads && main_i == a->nthreads; i++)
         if (r->use[i])
             main_i = i;
-    slow sl = {r, {0}};
-    tt_vec_init(&sl.wins, sizeof(win));
+    tt_vec iss;
     tt_error err = {0};
-    tt_art_visit v = {NULL, slow_slice, &sl};
-    if (main_i < a->nthreads && tt_art_rebuild(a, main_i, &r->ro, &v, NULL, r->file, &err)) {
-        tt_vec_free(&sl.wins);
-        return cli_err(&err);
-    }
+    if (slow_messages(&iss, r, main_i))
+        return CLI_BAD;
+    uint32_t wm = TT_NONE;
+    for (uint32_t m = 0; m < a->nmethods && wm == TT_NONE; m++)
+        if (is_window(r, m))
+            wm = m;
+    tt_buf bname = {0}, bpath = {0};
     tt_art_prof *prof = calloc(a->nmethods + 1, sizeof *prof);
     int64_t span, cspan;
     unsigned char *one = calloc(a->nthreads + 1, 1);
     if (!prof || !one) {
         free(prof);
         free(one);
-        tt_vec_free(&sl.wins);
+        tt_art_issues_free(&iss);
         cli_errorf("out of memory");
         return CLI_BAD;
     }
@@ -908,20 +903,22 @@ static int do_summary(art_run *r)
         rc = CLI_BAD;
     }
     if (!rc && r->format == F_TEXT) {
-        summary_text(r, &sl, main_i);
+        summary_text(r, main_i);
         if (n)
             prof_header();
         for (size_t i = 0; i < n && i < 20; i++)
             prof_row(r, &w, &a->methods[ix[i]], &prof[ix[i]], 0);
         cli_out_printf("slow messages (>= %lld ms): %zu\n", (long long)r->threshold_ms,
-                       sl.wins.len);
-        for (size_t i = 0; i < sl.wins.len; i++) {
-            const win *wi = &TT_VEC_AT(&sl.wins, win, i);
+                       iss.len);
+        for (size_t i = 0; i < iss.len; i++) {
+            const tt_art_issue *is = &TT_VEC_AT(&iss, tt_art_issue, i);
+            tt_art_issue_blame(&bname, &bpath, a, is, wm);
             cli_out_puts("  at ");
-            put_time(wi->ts, 1, r->us);
+            put_time(is->ts_us, 1, r->us);
             cli_out_puts(", duration ");
-            put_time(wi->dur, 1, r->us);
-            cli_out_puts("\n");
+            put_time(is->dur_us, 1, r->us);
+            cli_out_printf(": %s\n    path: %s\n", bname.len ? bname.data : "(no key)",
+                           bpath.len ? bpath.data : "-");
         }
     } else if (!rc) {
         tt_jsonw_obj_begin(&w);
@@ -954,12 +951,24 @@ static int do_summary(art_run *r)
         tt_jsonw_arr_end(&w);
         tt_jsonw_key(&w, "slow_messages");
         tt_jsonw_arr_begin(&w);
-        for (size_t i = 0; i < sl.wins.len; i++) {
+        for (size_t i = 0; i < iss.len; i++) {
+            const tt_art_issue *is = &TT_VEC_AT(&iss, tt_art_issue, i);
+            tt_art_issue_blame(&bname, &bpath, a, is, wm);
             tt_jsonw_obj_begin(&w);
             tt_jsonw_key(&w, "ts_us");
-            tt_jsonw_int(&w, TT_VEC_AT(&sl.wins, win, i).ts);
+            tt_jsonw_int(&w, is->ts_us);
             tt_jsonw_key(&w, "dur_us");
-            tt_jsonw_int(&w, TT_VEC_AT(&sl.wins, win, i).dur);
+            tt_jsonw_int(&w, is->dur_us);
+            tt_jsonw_key(&w, "stack_key");
+            if (bname.len)
+                tt_jsonw_str(&w, bname.data);
+            else
+                tt_jsonw_null(&w);
+            tt_jsonw_key(&w, "stack_key_path");
+            if (bpath.len)
+                tt_jsonw_str(&w, bpath.data);
+            else
+                tt_jsonw_null(&w);
             tt_jsonw_obj_end(&w);
         }
         tt_jsonw_arr_end(&w);
@@ -971,7 +980,9 @@ static int do_summary(art_run *r)
     free(ix);
     free(prof);
     free(one);
-    tt_vec_free(&sl.wins);
+    tt_art_issues_free(&iss);
+    tt_buf_free(&bname);
+    tt_buf_free(&bpath);
     return rc;
 }
 

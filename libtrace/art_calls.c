@@ -16,6 +16,7 @@ const char *tt_art_end_kind_name(int k)
 typedef struct frame {
     uint32_t method;
     uint32_t group;
+    uint64_t ev;
     int64_t t, c;           /* begin on the layout clock and the CPU clock */
     int64_t child, cchild;  /* sum of direct children's durations */
 } frame;
@@ -27,6 +28,7 @@ typedef struct rebuild {
     size_t n, cap;
     uint32_t *open;         /* per method: frames of it on the stack */
     uint32_t group;
+    uint64_t cur;           /* index of the event being applied */
     int sampled;
 } rebuild;
 
@@ -56,6 +58,8 @@ static int close_top(rebuild *r, int64_t t, int64_t c, int kind, int unwound, in
     }
     s.end_kind = kind;
     s.unwound = unwound;
+    s.begin_ev = f->ev;
+    s.end_ev = r->cur;
     r->open[f->method]--;
     s.recursive = r->open[f->method] > 0;
     uint32_t g = r->group - f->group;
@@ -81,6 +85,7 @@ static int push(rebuild *r, uint32_t m, int64_t t, int64_t c)
     frame *f = &r->st[r->n++];
     f->method = m;
     f->group = r->group;
+    f->ev = r->cur;
     f->t = t;
     f->c = c;
     f->child = f->cchild = 0;
@@ -117,6 +122,7 @@ static int run(rebuild *r, const tt_art_thread *th, const tt_art_rebuild_opts *o
     for (size_t i = 0; i < th->nev && !rc; i++) {
         const tt_art_event *e = &th->ev[i];
         uint32_t m = TT_ART_EV_METHOD(e);
+        r->cur = i;
         int64_t t = layout_t(a, e);
         if (i && t != last_t)
             r->group++;
@@ -248,3 +254,164 @@ int tt_art_profile(tt_art_prof *prof, int64_t *span_us, int64_t *cpu_span_us, co
     }
     return 0;
 }
+
+/* ---- Matrix-style slow messages (6.3) ---- */
+
+typedef struct win_ud {
+    const uint32_t *win;
+    size_t nwin;
+    int64_t threshold_us;
+    tt_vec wins; /* tt_art_slice */
+} win_ud;
+
+static int win_slice(void *ud, const tt_art_slice *s)
+{
+    win_ud *w = ud;
+    int hit = 0;
+    for (size_t i = 0; i < w->nwin && !hit; i++)
+        hit = w->win[i] == s->method;
+    if (!hit || s->dur_us < w->threshold_us)
+        return 0;
+    /* closes come innermost first: an enclosing window replaces those inside it */
+    while (w->wins.len && TT_VEC_AT(&w->wins, tt_art_slice, w->wins.len - 1).begin_ev > s->begin_ev)
+        w->wins.len--;
+    return tt_vec_push(&w->wins, s) ? 0 : TT_ENOMEM;
+}
+
+#define BEAT_DISPATCH 1048574u
+
+uint32_t tt_art_issue_method(const tt_art_issue *is, int32_t id, uint32_t window_method)
+{
+    if ((uint32_t)id == BEAT_DISPATCH)
+        return window_method;
+    return id > 0 && (size_t)id < is->nmethods ? is->methods[id] : TT_NONE;
+}
+
+/* Method-beat records of one window (method-beat.md 1.1) and their pipeline. */
+static int one_window(tt_art_issue *is, const tt_art *a, const tt_art_thread *th,
+                      const tt_art_slice *w)
+{
+    uint32_t *local = calloc(a->nmethods + 1, sizeof *local); /* method -> local id */
+    size_t nw = (size_t)(w->end_ev - w->begin_ev + 1);
+    uint64_t *words = malloc(nw * sizeof *words);
+    tt_vec ids;
+    tt_vec_init(&ids, sizeof(uint32_t));
+    uint32_t none = TT_NONE;
+    int rc = local && words && tt_vec_push(&ids, &none) ? 0 : TT_ENOMEM;
+    uint32_t next = 1;
+    int64_t begin = w->ts_us;
+    for (size_t k = 0; k < nw && !rc; k++) {
+        const tt_art_event *e = &th->ev[w->begin_ev + k];
+        uint32_t m = TT_ART_EV_METHOD(e);
+        uint64_t id;
+        if (m == w->method) {
+            id = BEAT_DISPATCH;
+        } else {
+            if (!local[m]) {
+                if (next == BEAT_DISPATCH) { /* the window's own id: a placeholder slot */
+                    if (!tt_vec_push(&ids, &none)) {
+                        rc = TT_ENOMEM;
+                        break;
+                    }
+                    next++;
+                }
+                if (next > 0xFFFFFu || !tt_vec_push(&ids, &m)) {
+                    rc = next > 0xFFFFFu ? TT_ELIMIT : TT_ENOMEM;
+                    break;
+                }
+                local[m] = next++;
+            }
+            id = local[m];
+        }
+        int64_t t = tt_art_has_wall(a) ? e->wall_us : e->cpu_us;
+        uint64_t ms = (uint64_t)((t - begin) / 1000) & 0x7FFFFFFFFFFull;
+        words[k] = (TT_ART_EV_ACTION(e) == TT_ART_ENTER ? 1ull << 63 : 0) | id << 43 | ms;
+    }
+    tt_mstack *ms = NULL;
+    tt_mstack_opts mo = {.strict = 1, .have_end = 1, .end_ms = w->dur_us / 1000,
+                         .have_cost = 1, .cost_ms = w->dur_us / 1000, .trim = 30};
+    if (!rc && tt_mstack_new(&ms, &mo))
+        rc = TT_ENOMEM;
+    if (!rc) {
+        tt_mstack_feed(ms, words, nw);
+        if (tt_mstack_finish(ms, NULL))
+            rc = TT_ENOMEM;
+    }
+    if (!rc) {
+        const tt_mstack_result *res = tt_mstack_result_get(ms);
+        is->ts_us = w->ts_us;
+        is->dur_us = w->dur_us;
+        is->key_index = res->key_index;
+        is->n = res->n_items;
+        is->items = malloc((res->n_items + 1) * sizeof *is->items);
+        if (!is->items)
+            rc = TT_ENOMEM;
+        else if (res->n_items)
+            memcpy(is->items, res->items, res->n_items * sizeof *is->items);
+        is->methods = ids.data;
+        is->nmethods = ids.len;
+        ids.data = NULL;
+    }
+    tt_mstack_free(ms);
+    tt_vec_free(&ids);
+    free(words);
+    free(local);
+    return rc;
+}
+
+int tt_art_slow_messages(tt_vec *out, const tt_art *a, size_t t, const uint32_t *win,
+                         size_t nwin, int64_t threshold_us, tt_error *err)
+{
+    tt_vec_init(out, sizeof(tt_art_issue));
+    win_ud w = {win, nwin, threshold_us, {0}};
+    tt_vec_init(&w.wins, sizeof(tt_art_slice));
+    tt_art_visit v = {NULL, win_slice, &w};
+    int rc = tt_art_rebuild(a, t, NULL, &v, NULL, NULL, err);
+    for (size_t i = 0; i < w.wins.len && !rc; i++) {
+        tt_art_issue *is = tt_vec_push(out, NULL);
+        rc = is ? one_window(is, a, &a->threads[t], &TT_VEC_AT(&w.wins, tt_art_slice, i))
+                : TT_ENOMEM;
+    }
+    tt_vec_free(&w.wins);
+    if (rc)
+        tt_art_issues_free(out);
+    return rc ? tt_error_set(err, rc, NULL, TT_LOC_NONE, 0,
+                             rc == TT_ELIMIT ? "more than 2^20 methods in one slow message"
+                                             : "out of memory")
+              : 0;
+}
+
+void tt_art_issues_free(tt_vec *v)
+{
+    for (size_t i = 0; i < v->len; i++) {
+        free(TT_VEC_AT(v, tt_art_issue, i).items);
+        free(TT_VEC_AT(v, tt_art_issue, i).methods);
+    }
+    tt_vec_free(v);
+}
+
+/* The blamed item's name and its root-to-item path (names joined by ';'). */
+int tt_art_issue_blame(tt_buf *name, tt_buf *path, const tt_art *a, const tt_art_issue *is,
+                        uint32_t window_method)
+{
+    name->len = path->len = 0;
+    if (is->key_index < 0)
+        return 0;
+    int32_t want = is->items[is->key_index].depth;
+    size_t nstack = 0;
+    uint32_t stack[64];
+    for (ptrdiff_t i = is->key_index; i >= 0 && nstack < 64; i--)
+        if (is->items[i].depth == want) {
+            stack[nstack++] = (uint32_t)i;
+            want--;
+        }
+    for (size_t k = nstack; k-- > 0;) {
+        uint32_t m = tt_art_issue_method(is, is->items[stack[k]].id, window_method);
+        const char *nm = m != TT_NONE ? a->methods[m].key : "?";
+        tt_buf_printf(path, "%s%s", path->len ? ";" : "", nm);
+        if (!k)
+            tt_buf_puts(name, nm);
+    }
+    return name->len || !nstack ? 0 : TT_ENOMEM;
+}
+

@@ -107,6 +107,7 @@ typedef struct tt_art_slice {
     int64_t self_us, cpu_self_us;
     int end_kind, unwound, recursive;
     uint32_t sample_count;        /* sampled mode: sample groups within the slice */
+    uint64_t begin_ev, end_ev;    /* indices of the thread's enter and closing events */
 } tt_art_slice;
 
 /* Visitor: enter is called when a frame is pushed (depth = its depth), slice when it is closed
@@ -126,6 +127,30 @@ typedef struct tt_art_rebuild_opts {
  * into stats (file names the trace). Returns 0, the visitor's non-zero value, or TT_ENOMEM. */
 int tt_art_rebuild(const tt_art *a, size_t t, const tt_art_rebuild_opts *o,
                    const tt_art_visit *v, tt_stats *stats, const char *file, tt_error *err);
+
+/* Matrix-style slow messages (6.3) of thread t: the outermost calls of a window method
+ * (win[nwin], method indices) lasting at least threshold_us, each converted to method-beat
+ * records (window method = 1048574, other methods window-local ids from 1) and run through
+ * the method-beat section 5 pipeline (strict, trim to 30 lines). */
+typedef struct tt_art_issue {
+    int64_t ts_us, dur_us;
+    tt_mitem *items;      /* trimmed stack in pre-order, window-local ids; malloc'd */
+    size_t n;
+    ptrdiff_t key_index;  /* the blamed item (getTreeKey), -1 when none */
+    uint32_t *methods;    /* window-local id -> method index (TT_NONE for 1048574's slot) */
+    size_t nmethods;
+} tt_art_issue;
+/* out receives tt_art_issue elements; free them with tt_art_issues_free. */
+int tt_art_slow_messages(tt_vec *out, const tt_art *a, size_t t, const uint32_t *win,
+                         size_t nwin, int64_t threshold_us, tt_error *err);
+void tt_art_issues_free(tt_vec *v);
+/* The method index of a window-local id of an issue (the window method for 1048574). */
+uint32_t tt_art_issue_method(const tt_art_issue *is, int32_t id, uint32_t window_method);
+
+/* The blamed item's canonical name and its root-to-item path (names joined by ';') into
+ * name and path (emptied first; empty without a key item). 0 or TT_ENOMEM. */
+int tt_art_issue_blame(tt_buf *name, tt_buf *path, const tt_art *a, const tt_art_issue *is,
+                       uint32_t window_method);
 
 /* Sampled-trace detection of section 5.5: 1 when sampled, with the interval in us. */
 int tt_art_detect_sampled(const tt_art *a, int64_t *interval_us);
