@@ -1,5 +1,5 @@
 /* libFuzzer target: the ART method trace reader (spec/art-trace.md 2-4), then call rebuilding
- * (5.1) in both modes, the profile and sampled-trace detection on what was read. */
+ * (5.1) in both modes, the profile, sampled-trace detection and slow messages (6.3). */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -36,6 +36,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tt_art_profile(prof, &s1, &s2, a, NULL, &ro, st, "fuzz", NULL);
         free(prof);
         tt_art_detect_sampled(a, &iv);
+        uint32_t win = 0; /* every call of the first method is a slow message */
+        tt_buf name = {0}, path = {0};
+        for (size_t i = 0; i < a->nthreads && a->nmethods; i++) {
+            tt_vec iss;
+            if (tt_art_slow_messages(&iss, a, i, &win, 1, 0, NULL))
+                continue;
+            for (size_t k = 0; k < iss.len; k++)
+                tt_art_issue_blame(&name, &path, a, &TT_VEC_AT(&iss, tt_art_issue, k), win);
+            tt_art_issues_free(&iss);
+        }
+        tt_buf_free(&name);
+        tt_buf_free(&path);
     }
     tt_art_free(a);
     tt_stats_free(st);
