@@ -13,6 +13,7 @@ static const char usage[] =
     "                     [--clock wall|cpu|first] [--units us|ms]\n"
     "                     [--art-mode auto|instrumented|sampled] [--art-clock wall|thread-cpu]\n"
     "                     [--art-close-at thread-last|trace-end] [--retrace MAPPING]\n"
+    "                     [--normalize-synthetic]\n"
     "                     [--window NAME] [--threshold-ms N] [--format text|json|jsonl|csv]\n"
     "                     FILE\n"
     "\n"
@@ -28,6 +29,7 @@ static const char usage[] =
     "      --art-close-at AT   close open frames at the thread's last event (default) or\n"
     "                          at the trace end\n"
     "      --retrace MAPPING   de-obfuscate method names with a ProGuard/R8 mapping.txt\n"
+    "      --normalize-synthetic  '#' for the digits of synthetic names (Foo$1, Lambda3)\n"
     "      --window NAME       slow-message window method (repeatable; default\n"
     "                          android.os.Handler.dispatchMessage(android.os.Message))\n"
     "      --threshold-ms N    slow-message threshold (default 700)\n"
@@ -35,7 +37,7 @@ static const char usage[] =
     "  -h, --help              show this help\n";
 
 enum { O_DUMP = 256, O_PROFILE, O_TREE, O_MAXN, O_THREADS, O_CLOCK, O_UNITS, O_MODE, O_ACLOCK,
-       O_CLOSE, O_WINDOW, O_THRESH, O_FORMAT, O_RETRACE };
+       O_CLOSE, O_WINDOW, O_THRESH, O_FORMAT, O_RETRACE, O_NORM };
 
 static const struct option longopts[] = {
     {"dump", no_argument, NULL, O_DUMP},
@@ -50,6 +52,7 @@ static const struct option longopts[] = {
     {"art-close-at", required_argument, NULL, O_CLOSE},
     {"window", required_argument, NULL, O_WINDOW},
     {"retrace", required_argument, NULL, O_RETRACE},
+    {"normalize-synthetic", no_argument, NULL, O_NORM},
     {"threshold-ms", required_argument, NULL, O_THRESH},
     {"format", required_argument, NULL, O_FORMAT},
     {"help", no_argument, NULL, 'h'},
@@ -75,6 +78,7 @@ typedef struct art_run {
     int nwin;
     int64_t threshold_ms;
     const char *retrace;
+    int normalize;
     /* after parsing */
     tt_art *a;
     const char *file;
@@ -148,6 +152,7 @@ static int parse_args(int argc, char **argv, art_run *r)
                 return CLI_BAD;
             break;
         case O_RETRACE: r->retrace = optarg; break;
+        case O_NORM: r->normalize = 1; break;
         case 'h': return -1;
         default: return cli_usage(usage, 1);
         }
@@ -1021,6 +1026,14 @@ static int load(art_run *r, const char *path)
             tt_stats_add(r->ctx->stats, "art_retrace_ambiguous", path, TT_SEV_WARN, (int64_t)amb,
                          "obfuscated methods with several original names: the first was used");
     }
+    size_t coll = 0;
+    if (r->normalize && tt_art_normalize_synthetic(r->a, &coll)) {
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    if (coll)
+        tt_stats_add(r->ctx->stats, "art_synthetic_collision", path, TT_SEV_WARN, (int64_t)coll,
+                     "--normalize-synthetic gave distinct methods the same name");
     return 0;
 }
 

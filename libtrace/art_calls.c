@@ -415,3 +415,76 @@ int tt_art_issue_blame(tt_buf *name, tt_buf *path, const tt_art *a, const tt_art
     return name->len || !nstack ? 0 : TT_ENOMEM;
 }
 
+
+/* ---- synthetic-name normalisation (3.2) ---- */
+
+static int ends_with(const char *b, size_t n, const char *suf)
+{
+    size_t k = strlen(suf);
+    return n >= k && !memcmp(b + n - k, suf, k);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+int tt_art_normalize_synthetic(tt_art *a, size_t *collisions)
+{
+    tt_buf b = {0};
+    const char **before = malloc((a->nmethods + 1) * sizeof *before);
+    const char **after = malloc((a->nmethods + 1) * sizeof *after);
+    int rc = before && after ? 0 : TT_ENOMEM;
+    for (size_t i = 0; i < a->nmethods && !rc; i++) {
+        tt_art_method *m = &a->methods[i];
+        before[i] = m->key;
+        b.len = 0;
+        for (const char *p = m->key; *p;) {
+            if (*p >= '0' && *p <= '9' &&
+                ((b.len && b.data[b.len - 1] == '$') || ends_with(b.data, b.len, "Lambda") ||
+                 ends_with(b.data, b.len, "$Proxy"))) {
+                while (*p >= '0' && *p <= '9')
+                    p++;
+                rc = tt_buf_put(&b, "#", 1);
+            } else {
+                rc = tt_buf_put(&b, p++, 1);
+            }
+            if (rc)
+                break;
+        }
+        if (!rc && !(m->key = tt_arena_strndup(a->arena, b.data ? b.data : "", b.len)))
+            rc = TT_ENOMEM;
+        after[i] = m->key;
+    }
+    /* collisions: distinct keys that became one */
+    size_t n = 0;
+    if (!rc && a->nmethods) {
+        char **pairs = malloc(a->nmethods * sizeof *pairs);
+        tt_buf t = {0};
+        for (size_t i = 0; pairs && i < a->nmethods && !rc; i++) {
+            t.len = 0;
+            rc = tt_buf_printf(&t, "%s\t%s", after[i], before[i]) ? TT_ENOMEM : 0;
+            pairs[i] = rc ? NULL : tt_arena_strndup(a->arena, t.data, t.len);
+            if (!pairs[i])
+                rc = TT_ENOMEM;
+        }
+        if (!pairs)
+            rc = TT_ENOMEM;
+        if (!rc) {
+            qsort(pairs, a->nmethods, sizeof *pairs, cmp_str);
+            for (size_t i = 1; i < a->nmethods; i++) {
+                const char *x = pairs[i - 1], *y = pairs[i];
+                size_t kx = (size_t)(strchr(x, '\t') - x), ky = (size_t)(strchr(y, '\t') - y);
+                n += kx == ky && !memcmp(x, y, kx) && strcmp(x + kx, y + ky);
+            }
+        }
+        free(pairs);
+        tt_buf_free(&t);
+    }
+    if (collisions)
+        *collisions = n;
+    free(before);
+    free(after);
+    tt_buf_free(&b);
+    return rc;
+}

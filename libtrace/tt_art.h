@@ -172,6 +172,12 @@ int tt_art_profile(tt_art_prof *prof, int64_t *span_us, int64_t *cpu_span_us, co
  * (may be NULL) counts ambiguous choices. 0 or TT_ENOMEM. */
 int tt_art_retrace(tt_art *a, const tt_proguard *p, size_t *ambiguous);
 
+/* --normalize-synthetic (3.2): digit runs of R8/D8/javac synthetic names in the canonical
+ * keys become '#' (after '$', "Lambda" or "$Proxy": Foo$1, lambda$onCreate$0,
+ * $$ExternalSyntheticLambda3, $Proxy12). *collisions (may be NULL) counts distinct keys
+ * merged by it. 0 or TT_ENOMEM. */
+int tt_art_normalize_synthetic(tt_art *a, size_t *collisions);
+
 /* Adds every thread's calls to p as fixed slices (Java frames named by canonical key, raw
  * names kept), for the exporters (6.2). */
 int tt_art_to_profile(tt_profile *p, const tt_art *a, const tt_art_rebuild_opts *o,
