@@ -24,6 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tt_art_detect(data, size, what, sizeof what);
     if (st && !tt_art_parse(&a, data, size, "fuzz", &o, st, NULL)) {
         size_t n = 0;
+        if (size & 2)
+            tt_art_normalize_synthetic(a, &n);
         tt_art_visit v = {NULL, on_slice, &n};
         tt_art_rebuild_opts ro = {TT_ART_CLOSE_TRACE_END, 1};
         for (size_t i = 0; i < a->nthreads; i++)
