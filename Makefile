@@ -138,16 +138,19 @@ check-plain:
 .PHONY: check-visual
 check-visual: $(BUILD)/tracetool
 	@sh tests/browser.sh $(BUILD)
+# reference tools as oracles, each skipped with a notice when it is not installed:
+# dmtracedump for `tracetool art` (`make test` runs it too) and llvm-symbolizer-14 for Mach-O
+# inline chains (run live here; the recorded answers are golden tests)
+.PHONY: check-oracle
+check-oracle: $(BUILD)/tracetool $(GEN_BIN)
+	@python3 tests/check-oracle-art.py $(BUILD)
+	@sh tests/sym/macho-oracle.sh $(BUILD)
 
 update-golden: $(BUILD)/tracetool $(GEN_BIN)
 	@UPDATE_GOLDEN=1 sh tests/run-cli-tests.sh $(BUILD)
 
 check-layers:
 	@sh scripts/check-layers.sh
-
-# optional: Mach-O chains against llvm-symbolizer-14 run now (skipped when not installed)
-check-oracle: $(BUILD)/tracetool
-	@sh tests/sym/macho-oracle.sh $(BUILD)
 
 check-headers:
 	@for h in libtrace/tt.h libtrace/tt_checked.h $(wildcard libsym/tsym.h sqlite/tdb.h); do \

@@ -57,6 +57,7 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx);
 int cmd_merge(int argc, char **argv, cli_ctx *ctx);
 int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx);
 int cmd_html(int argc, char **argv, cli_ctx *ctx);
+int cmd_art(int argc, char **argv, cli_ctx *ctx);
 
 const cli_cmd *cli_cmd_find(const char *name);
 const cli_cmd *cli_cmd_list(size_t *n);

@@ -80,6 +80,8 @@ int cli_an_startup_rows(cli_an *a, int64_t trace_id, const tt_startup *s, int ma
                         tt_error *err);
 /* Sampled stacks (read by path: a btrace sampling file finds its mapping beside it). */
 int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err);
+/* ART method traces (art-trace.md 6.1). */
+int cli_an_art(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 /* Startup event streams (launches = 0) or logcat/am start -W launches (launches = 1). */
 int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_error *err);
 /* Stores the per-scene, all-scene and series statistics of a finished frames analysis;

@@ -10,6 +10,7 @@
 
 #include "cli_load.h"
 #include "../sqlite/tdb.h"
+#include "../libtrace/tt_art.h"
 
 static const char *const kinds[] = {"auto", "btrace", "btrace-mapping", "perf", "folded",
                                     "samples-jsonl", "beat", "database", "btrace-ios", NULL};
@@ -114,6 +115,9 @@ int cli_samples_opt(cli_samples_opts *o, int c, const char *arg)
     }
 }
 
+/* An ART method trace: read by tt_art_parse, not a samples reader. */
+#define SKIND_ART 100
+
 static int open_kind(tt_input **in, int *kind, const char *path, int forced)
 {
     tt_error err = {0};
@@ -129,6 +133,11 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
         return cli_err(&err);
     }
     *kind = forced ? forced : tt_samples_detect(p, n);
+    if (!forced && *kind == TT_SKIND_UNKNOWN) {
+        int ak = tt_art_detect(p, n, NULL, 0);
+        if (ak == TT_ART_LEGACY || ak == TT_ART_STREAMING)
+            *kind = SKIND_ART;
+    }
     if (*kind == TT_SKIND_UNKNOWN) {
         tt_input_close(*in);
         *in = NULL;
@@ -138,6 +147,24 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
         return CLI_BAD;
     }
     return 0;
+}
+
+/* An ART method trace as fixed slices (art-trace.md 6.2). */
+static int load_art(tt_profile *p, tt_input *in, const char *path, cli_ctx *ctx)
+{
+    char *data = NULL;
+    size_t n = 0;
+    tt_error err = {0};
+    tt_art *a = NULL;
+    int rc = tt_input_slurp(in, &data, &n, &err) ||
+             tt_art_parse(&a, (const unsigned char *)data, n, path, NULL, ctx->stats, &err);
+    free(data);
+    if (!rc) {
+        tt_art_rebuild_opts ro = {TT_ART_CLOSE_THREAD_LAST, tt_art_detect_sampled(a, NULL)};
+        rc = tt_art_to_profile(p, a, &ro, ctx->stats, path, &err);
+    }
+    tt_art_free(a);
+    return rc ? cli_err(&err) : 0;
 }
 
 /* "sampling.bin" -> "sampling-mapping.bin", "sampling" -> "sampling-mapping". */
@@ -259,6 +286,10 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         used++;
         if (k == TT_SKIND_BEAT) {
             rc = load_beat(p, in, files[i], o, ctx);
+            continue;
+        }
+        if (k == SKIND_ART) {
+            rc = load_art(p, in, files[i], ctx);
             continue;
         }
         int x;

@@ -436,6 +436,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     case TT_KIND_STARTUP: rc = cli_an_startup(a, in, &t, 0, err); break;
     case TT_KIND_LAUNCHES: rc = cli_an_startup(a, in, &t, 1, err); break;
     case TT_KIND_SAMPLES: rc = cli_an_samples(a, ai->path, &t, err); break;
+    case TT_KIND_ART: rc = cli_an_art(a, in, &t, err); break;
     default:
         rc = tt_error_set(err, TT_EUNSUPPORTED, ai->path, 0, 0, "%s inputs are not analysed yet",
                           tt_kind_name(ai->kind));

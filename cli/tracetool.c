@@ -18,6 +18,7 @@ static const cli_cmd commands[] = {
 
     {"startup", cmd_startup, "startup segments, TTID/TTFD, Matrix startup replay, verdicts", 0},
 
+    {"art", cmd_art, "ART method traces (.trace): summary, dump, profile, call tree", 0},
     {"samples", cmd_samples, "sampled stacks: top functions, call tree, rebuilt slices", 0},
     {"export", cmd_export, "write Chrome/Perfetto JSON, folded stacks or speedscope JSON", 0},
     {"flamegraph", cmd_flamegraph, "flame graph SVG (zoom, search) or its layout as TSV", 0},

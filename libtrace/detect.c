@@ -5,12 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tt_art.h"
 #include "tt_int.h"
 #include "tt_kscrash.h"
 
 static const char *const names[TT_KIND__COUNT] = {
     "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database", "frames",
-    "startup", "launches", "samples", "btrace_mapping", "kscrash",
+    "startup", "launches", "samples", "btrace_mapping", "kscrash", "art",
 };
 
 const char *tt_kind_name(tt_kind k)
@@ -251,6 +252,20 @@ static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
         return TT_KIND_SAMPLES; /* samples.md 2.1.6 */
     if (n >= 16 && !memcmp(p, "SQLite format 3", 16))
         return TT_KIND_DATABASE;
+    /* ART method traces: "*version" + 1-3, or "SLOW" with a streaming version (2.1); format
+     * V2, a bare data section and simpleperf files are named instead */
+    switch (tt_art_detect(up, n, d->what, sizeof d->what)) {
+    case TT_ART_LEGACY:
+    case TT_ART_STREAMING: return TT_KIND_ART;
+    case TT_ART_V2:
+    case TT_ART_BARE: d->foreign = 1; return TT_KIND_UNKNOWN;
+    default:
+        if (n >= 10 && !memcmp(p, "SIMPLEPERF", 10)) {
+            d->foreign = 1;
+            return TT_KIND_UNKNOWN;
+        }
+        d->what[0] = 0;
+    }
     int sk = tt_samples_detect(up, n);
     if (sk == TT_SKIND_BTRACE)
         return TT_KIND_SAMPLES;

@@ -174,6 +174,8 @@ static const char *cat_of(const tt_slice *s)
 {
     if (s->is_synthetic)
         return "synthetic";
+    if (s->is_instrumented == 2)
+        return "art";
     return s->is_instrumented || s->end_kind == TT_ENDK_EXACT ? "beat" : "sampled";
 }
 

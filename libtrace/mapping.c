@@ -111,6 +111,8 @@ static int valid_desc(const char *d)
     }
 }
 
+int tt__desc_valid(const char *d) { return valid_desc(d); }
+
 /* Splits "class method[ desc]" (4.1 rule 3). */
 static int split_rest(const char *r, size_t n, const char **cls, size_t *cl, const char **name,
                       size_t *nl, const char **desc, size_t *dl)

@@ -387,6 +387,7 @@ typedef enum tt_kind {
     TT_KIND_SAMPLES,       /* btrace sampling, perf script, folded, JSON-lines samples (samples.md 2) */
     TT_KIND_BTRACE_MAPPING, /* btrace sampling-mapping: read with its sampling file */
     TT_KIND_KSCRASH,       /* KSCrash / Matrix iOS JSON reports (ios.md 2.1; tt_kscrash.h) */
+    TT_KIND_ART,           /* ART method trace .trace, legacy or streaming (art-trace.md 2.1) */
     TT_KIND__COUNT
 } tt_kind;
 /* Kind of an input from its first (decompressed) bytes, up to 64 KiB from tt_input_peek.
@@ -1220,7 +1221,8 @@ struct tt_slice {
     unsigned ctr_known;
     uint32_t utid, depth, parent, frame, callsite, sample_count, wakeup_utid;
     uint8_t type, end_kind, is_recursive, is_synthetic;
-    uint8_t is_instrumented; /* a method-beat call (category beat), not rebuilt from samples */
+    uint8_t is_instrumented; /* a method-beat call (category beat), not rebuilt from samples;
+                              * 2: an ART method trace call (category art) */
 };
 
 typedef struct tt_slice_info {

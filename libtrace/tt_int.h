@@ -20,6 +20,8 @@ int tt__looks_startup_events(const char *p, size_t n);
 /* perf script detection (import_perf.c, samples.md 2.2): 1 when line, the first meaningful
  * line of an input, starts perf script output; next is the line after it (NULL at the end). */
 int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn);
+/* A dex method descriptor "(params)ret" that tt_method_format can convert (mapping.c). */
+int tt__desc_valid(const char *d);
 /* memmem without _GNU_SOURCE. */
 const char *tt__memmem(const char *h, size_t hn, const char *n, size_t nn);
 

@@ -9,10 +9,10 @@ what=${1:-build}
 pkgs="build-essential pkg-config python3 zlib1g-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
 case "$what" in
 build) ;;
-test) pkgs="$pkgs check mandoc binutils g++ clang python3-distributed libxml2-utils" ;;
+test) pkgs="$pkgs check mandoc binutils g++ clang python3-distributed libxml2-utils dmtracedump" ;;
 fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
 bench) pkgs="$pkgs binutils elfutils llvm-14 clang linux-perf time" ;;
-all) pkgs="$pkgs check mandoc binutils g++ clang libclang-rt-14-dev python3-distributed libxml2-utils" ;;
+all) pkgs="$pkgs check mandoc binutils g++ clang libclang-rt-14-dev python3-distributed libxml2-utils dmtracedump" ;;
 *) echo "usage: $0 [build|test|fuzz|bench|all]" >&2; exit 2 ;;
 esac
 missing=""

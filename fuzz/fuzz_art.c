@@ -1,0 +1,57 @@
+/* libFuzzer target: the ART method trace reader (spec/art-trace.md 2-4), then call rebuilding
+ * (5.1) in both modes, the profile, sampled-trace detection and slow messages (6.3). */
+#include <stdint.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "../libtrace/tt_art.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int on_slice(void *ud, const tt_art_slice *s)
+{
+    (void)s;
+    ++*(size_t *)ud;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tt_stats *st = tt_stats_new();
+    tt_art *a = NULL;
+    tt_art_opts o = {(size & 1) ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL};
+    char what[200];
+    tt_art_detect(data, size, what, sizeof what);
+    if (st && !tt_art_parse(&a, data, size, "fuzz", &o, st, NULL)) {
+        size_t n = 0;
+        if (size & 2)
+            tt_art_normalize_synthetic(a, &n);
+        tt_art_visit v = {NULL, on_slice, &n};
+        tt_art_rebuild_opts ro = {TT_ART_CLOSE_TRACE_END, 1};
+        for (size_t i = 0; i < a->nthreads; i++)
+            tt_art_rebuild(a, i, &ro, &v, st, "fuzz", NULL);
+        tt_art_prof *prof = calloc(a->nmethods + 1, sizeof *prof);
+        int64_t s1, s2, iv;
+        ro.close_at = TT_ART_CLOSE_THREAD_LAST;
+        ro.sampled = 0;
+        if (prof)
+            tt_art_profile(prof, &s1, &s2, a, NULL, &ro, st, "fuzz", NULL);
+        free(prof);
+        tt_art_detect_sampled(a, &iv);
+        uint32_t win = 0; /* every call of the first method is a slow message */
+        tt_buf name = {0}, path = {0};
+        for (size_t i = 0; i < a->nthreads && a->nmethods; i++) {
+            tt_vec iss;
+            if (tt_art_slow_messages(&iss, a, i, &win, 1, 0, NULL))
+                continue;
+            for (size_t k = 0; k < iss.len; k++)
+                tt_art_issue_blame(&name, &path, a, &TT_VEC_AT(&iss, tt_art_issue, k), win);
+            tt_art_issues_free(&iss);
+        }
+        tt_buf_free(&name);
+        tt_buf_free(&path);
+    }
+    tt_art_free(a);
+    tt_stats_free(st);
+    return 0;
+}

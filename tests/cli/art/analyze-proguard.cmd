@@ -1,0 +1,1 @@
+gen_art art/obfuscated.txt $TT_TMP/a.trace && tracetool analyze --proguard ../../samples/mapping.txt -o $TT_TMP/db $TT_TMP/a.trace > /dev/null && tracetool query $TT_TMP/db "SELECT name, raw_name FROM stack_frame ORDER BY id"

@@ -1,0 +1,1 @@
+gen_art art/slow.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool analyze -o db a.trace > /dev/null && tracetool query db "SELECT tag, kind, detail, cost_ms, stack_key, stack_key_path FROM issue" && tracetool query db "SELECT n.depth, n.name, n.count, n.total_dur, n.self_dur FROM call_node n JOIN call_tree t ON t.id = n.tree_id WHERE t.kind = 'issue_stack' ORDER BY n.id"

@@ -1,0 +1,1 @@
+awk "BEGIN{print \"format legacy 3 dual\"; print \"thread 1 main\"; print \"method 0x4 a.B f (I)I B.java\"; for(i=0;i<100000;i++) print \"ev 1 0x4 enter \" i \" \" i; for(i=0;i<100000;i++) print \"ev 1 0x4 exit \" 100000+i \" \" 100000+i}" > $TT_TMP/s.txt && gen_art $TT_TMP/s.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool art --profile --units us a.trace

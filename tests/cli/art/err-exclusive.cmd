@@ -1,0 +1,1 @@
+tracetool art --dump --profile x.trace

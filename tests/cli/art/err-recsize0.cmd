@@ -1,0 +1,1 @@
+tracetool art art/recsize0.trace

@@ -1,0 +1,1 @@
+gen_art art/ex52-v2wall.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool art --profile --format csv a.trace

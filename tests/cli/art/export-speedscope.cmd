@@ -1,0 +1,1 @@
+tracetool export --format speedscope ../../samples/app.trace

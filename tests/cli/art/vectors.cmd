@@ -1,0 +1,1 @@
+gen_art art/vectors.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool art --profile --units us a.trace
