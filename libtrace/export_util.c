@@ -1,0 +1,99 @@
+/* Helpers every exporter backend shares (spec/samples.md section 7): exact microsecond
+ * formatting, streaming flush, thread selection, trace start, run weights, default weight. */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_int.h"
+
+int tt_format_us(char *dst, size_t cap, int64_t ns)
+{
+    /* exact decimal from integer ns: Perfetto reads it back with llround(ts * 1000);
+     * snprintf's contract (truncated to cap - 1 bytes, full length returned) */
+    char tmp[32];
+    size_t n = (size_t)(tt__fmt_dec3(tmp, ns) - tmp);
+    if (cap) {
+        size_t k = n < cap - 1 ? n : cap - 1;
+        memcpy(dst, tmp, k);
+        dst[k] = 0;
+    }
+    return (int)n;
+}
+
+int tt__flush(tt_jsonw *w, tt_write_fn fn, void *ctx, int force, tt_error *err)
+{
+    if (!force && w->buf.len < 256 * 1024)
+        return 0;
+    if (w->buf.len && fn(ctx, w->buf.data, w->buf.len))
+        return tt_error_set(err, TT_EIO, NULL, 0, 0, "write failed");
+    w->buf.len = 0;
+    return 0;
+}
+
+int tt__export_wants(const tt_export_opts *o, uint32_t utid)
+{
+    if (!o->threads)
+        return 1;
+    for (size_t i = 0; i < o->n_threads; i++)
+        if (o->threads[i] == utid)
+            return 1;
+    return 0;
+}
+
+int64_t tt__profile_start(const tt_profile *p)
+{
+    int64_t m = INT64_MAX;
+    const tt_sample *s = p->samples.data;
+    for (size_t i = 0; i < p->samples.len; i++)
+        if (s[i].ts < m)
+            m = s[i].ts;
+    for (size_t t = 0; t < p->nfixed; t++) {
+        const tt_slice *f = p->fixed[t].data;
+        for (size_t i = 0; i < p->fixed[t].len; i++)
+            if (f[i].ts < m)
+                m = f[i].ts;
+    }
+    return m == INT64_MAX ? 0 : m;
+}
+
+int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int weight,
+                        int64_t max_gap, int64_t pad)
+{
+    if (weight == TT_WEIGHT_SAMPLES)
+        return r->count;
+    if (weight == TT_WEIGHT_PERIOD)
+        return r->weight;
+    int cpu = weight == TT_WEIGHT_CPU;
+    int64_t first = cpu ? r->cpu : r->ts, last = cpu ? r->end_cpu : r->end_ts;
+    if (first < 0 || last < 0)
+        return 0;
+    int64_t b = first, e = last + (cpu ? 0 : pad);
+    if (q) {
+        int64_t qt = cpu ? q->end_cpu : q->end_ts;
+        if (r->ts - q->end_ts <= max_gap && qt >= 0 && qt <= first)
+            b = qt + (first - qt) / 2;
+    }
+    if (nx) {
+        int64_t qt = cpu ? nx->cpu : nx->ts;
+        if (nx->ts - r->end_ts <= max_gap && qt >= last)
+            e = last + (qt - last) / 2;
+        else if (!cpu && qt >= last && qt - last < pad)
+            e = qt;
+    }
+    return e > b ? e - b : 0;
+}
+
+int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap, int64_t pad)
+{
+    const tt_run *r = &TT_VEC_AT(runs, tt_run, j);
+    return tt__run_weight3(j > 0 ? r - 1 : NULL, r, j + 1 < runs->len ? r + 1 : NULL, weight,
+                           max_gap, pad);
+}
+
+int tt_export_default_weight(const tt_profile *p)
+{
+    /* samples (samples.md 7.2); wall time for instrumented method-beat call trees */
+    return !p->samples.len && p->nfixed ? TT_WEIGHT_WALL : TT_WEIGHT_SAMPLES;
+}
+
