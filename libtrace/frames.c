@@ -14,22 +14,6 @@
 
 static const int32_t default_levels[4] = {3, 9, 24, 42};
 
-int tt_level_of(int64_t d, const int32_t t[4])
-{
-    /* top-down, FROZEN first (section 2) */
-    for (int l = 3; l >= 0; l--)
-        if (d >= t[l])
-            return l + 1;
-    return TT_DROP_BEST;
-}
-
-void tt_frames__level_add(int64_t *count, int64_t *sum, int64_t d, const int32_t t[4])
-{
-    int l = tt_level_of(d, t);
-    count[l]++;
-    sum[l] = tt__sat_add(sum[l], l == TT_DROP_BEST && d < 0 ? 0 : d);
-}
-
 const char *tt_fmodel_name(int model)
 {
     static const char *const n[] = {"native", "matrix-a1", "matrix-a2", "matrix-b", "matrix-c",

@@ -1,6 +1,6 @@
-/* Startup analysis: Matrix's startup state machine (startup.md 1.4-1.5), replayed exactly,
- * and the context that holds rows, launches and reports (5.5). Native start types and
- * segments are in startup_native.c. */
+/* Startup analysis context (startup.md 5.5): rows, launches and Matrix reports, their
+ * statistics and pairing. Native start types and segments are in startup_native.c, Matrix's
+ * state machine in startup_matrix.c, names and the splash set in startup_names.c. */
 #include "tt.h"
 
 #include <stdlib.h>
@@ -10,106 +10,6 @@
 
 #define COLD_DEFAULT_MS 10000
 #define WARM_DEFAULT_MS 4000
-#define GUARD_MS 30000 /* Matrix's create->focus guard */
-
-static const char *const type_names[] = {"cold", "warm", "hot", "unknown"};
-
-const char *tt_su_type_name(int type)
-{
-    return type >= 0 && type <= TT_SU_UNKNOWN ? type_names[type] : "unknown";
-}
-
-/* ---- interning ---- */
-static uint64_t hash_bytes(const char *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
-    return h;
-}
-
-static int rehash(tt_startup *s, size_t cap)
-{
-    uint32_t *h = malloc(cap * sizeof *h);
-    if (!h)
-        return TT_ENOMEM;
-    memset(h, 0xFF, cap * sizeof *h);
-    for (uint32_t id = 0; id < s->strs.len; id++) {
-        const char *str = TT_VEC_AT(&s->strs, const char *, id);
-        size_t j = hash_bytes(str, strlen(str)) & (cap - 1);
-        while (h[j] != TT__SU_NONE)
-            j = (j + 1) & (cap - 1);
-        h[j] = id;
-    }
-    free(s->hash);
-    s->hash = h;
-    s->hash_cap = cap;
-    return 0;
-}
-
-uint32_t tt_startup__intern(tt_startup *s, const char *p, size_t n)
-{
-    if ((s->strs.len + 1) * 2 > s->hash_cap && rehash(s, s->hash_cap ? s->hash_cap * 2 : 64))
-        return TT__SU_NONE;
-    size_t j = hash_bytes(p, n) & (s->hash_cap - 1);
-    while (s->hash[j] != TT__SU_NONE) {
-        const char *str = TT_VEC_AT(&s->strs, const char *, s->hash[j]);
-        if (!strncmp(str, p, n) && str[n] == 0)
-            return s->hash[j];
-        j = (j + 1) & (s->hash_cap - 1);
-    }
-    char *c = tt_arena_strndup(s->arena, p, n);
-    if (!c || s->strs.len >= TT__SU_NONE - 1 || !tt_vec_push(&s->strs, &c))
-        return TT__SU_NONE;
-    s->hash[j] = (uint32_t)(s->strs.len - 1);
-    return s->hash[j];
-}
-
-const char *tt_startup__str(const tt_startup *s, uint32_t id)
-{
-    return id < s->strs.len ? TT_VEC_AT(&s->strs, const char *, id) : NULL;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int parse_splash(tt_startup *s)
-{
-    const char *p = s->o.splash;
-    if (!p || !*p)
-        return 0;
-    size_t cap = strlen(p) / 2 + 1, n = 0;
-    s->splash = tt_arena_alloc(s->arena, cap * sizeof *s->splash);
-    if (!s->splash)
-        return TT_ENOMEM;
-    while (*p) {
-        const char *e = strchr(p, ';');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        const char *q = p;
-        size_t qn = len;
-        tt__trim(&q, &qn);
-        while (qn && *q == ' ')
-            q++, qn--;
-        if (qn) {
-            uint32_t id = tt_startup__intern(s, q, qn);
-            if (id == TT__SU_NONE)
-                return TT_ENOMEM;
-            s->splash[n++] = id;
-        }
-        p += len + (e ? 1 : 0);
-    }
-    qsort(s->splash, n, sizeof *s->splash, cmp_u32);
-    s->n_splash = n;
-    return 0;
-}
-
-int tt_startup__is_splash(const tt_startup *s, uint32_t cls)
-{
-    return s->n_splash && bsearch(&cls, s->splash, s->n_splash, sizeof cls, cmp_u32) != NULL;
-}
 
 int tt_startup_new(tt_startup **out, const tt_su_opts *opts, tt_stats *stats, tt_error *err)
 {
@@ -134,7 +34,7 @@ int tt_startup_new(tt_startup **out, const tt_su_opts *opts, tt_stats *stats, tt
     tt_vec_init(&s->launches, sizeof(tt_su_launch));
     tt_vec_init(&s->last_logcat, sizeof(size_t));
     tt_vec_init(&s->reports, sizeof(tt_su_matrix *));
-    if (parse_splash(s)) {
+    if (tt_startup__parse_splash(s)) {
         tt_startup_free(s);
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
@@ -158,157 +58,6 @@ void tt_startup_free(tt_startup *s)
     free(s);
 }
 
-/* ---- Matrix's state machine (1.4) ---- */
-typedef struct mx_inst {
-    int has_created;
-    int64_t created;   /* creation time, overwritten by `between` (quirk) */
-    int focused;       /* per class name: in Matrix's focused set */
-} mx_inst;
-
-static int64_t threshold(const tt_startup *s, int warm)
-{
-    return warm ? s->o.warm_ms : s->o.cold_ms;
-}
-
-/* analyse() of 1.5: appends one emitted report. */
-static int analyse(tt_startup *s, tt__su_mx *m, int64_t app_cost, int64_t first_screen,
-                   int64_t all_cost, int warm, int64_t now)
-{
-    tt_su_matrix *r = tt_arena_alloc(s->arena, sizeof *r);
-    if (!r)
-        return TT_ENOMEM;
-    memset(r, 0, sizeof *r);
-    int64_t thr = threshold(s, warm);
-    r->application_create = app_cost;
-    r->first_activity_create = first_screen;
-    r->scene = m->scene;
-    r->is_warm = warm;
-    r->all_cost = all_cost;
-    r->at_ms = now;
-    r->stack_collected = all_cost >= thr;
-    r->stack = r->stack_key = "";
-    r->startup_duration = all_cost;
-    r->process = s->nproc;
-    r->time_ms = r->issue_time_ms = -1;
-    /* warm data is always empty since v0.8 (the warm mark is never set) */
-    if (!warm && r->stack_collected && s->o.n_beat) {
-        int rc = tt_startup__matrix_stack(s, m->base_ms, now, all_cost, &r->stack,
-                                          &r->stack_key, &r->startup_duration);
-        if (rc)
-            return rc;
-    }
-    r->cost = r->startup_duration;
-    r->has_issue = r->startup_duration > thr; /* strictly greater, while the copy uses >= */
-    r->sub_type = warm ? 2 : 1;
-    if (!tt_vec_push(&s->matrix, &r))
-        return TT_ENOMEM;
-    m->last = r;
-    return 0;
-}
-
-static void mx_app_create_end(tt_startup *s, tt__su_mx *m, const tt__su_event *e)
-{
-    if (m->app_done)
-        return; /* first qualifying message only */
-    m->app_done = 1;
-    m->A = e->ms;
-    m->scene = e->scene;
-    m->launch = e->launch;
-    if (s->o.no_ui)
-        m->rc = analyse(s, m, m->A - m->E, 0, m->A - m->E, 0, e->ms);
-}
-
-static void mx_activity_create(tt__su_mx *m, const tt__su_event *e)
-{
-    if (m->active == 0 && m->cold_cost > 0) {
-        m->last_create = e->ms;
-        m->warm_pending = 1;
-    }
-    m->active++;
-    m->inst[e->instance].has_created = 1;
-    m->inst[e->instance].created = e->ms;
-}
-
-static void mx_focus(tt_startup *s, tt__su_mx *m, const tt__su_event *e)
-{
-    if (m->scene == TT_SU_SCENE_UNKNOWN)
-        return; /* "start up from unknown scene" (issue #800) */
-    int64_t now = e->ms;
-    if (m->cold_cost == 0) {
-        mx_inst *in = &m->inst[e->instance];
-        int64_t between = now - (in->has_created ? in->created : 0);
-        in->has_created = 1;
-        in->created = between; /* Matrix overwrites the creation time (quirk) */
-        if (m->first_screen == 0)
-            m->first_screen = now - m->E;
-        if (m->splash_seen)
-            m->cold_cost = now - m->E;
-        else if (tt_startup__is_splash(s, e->activity))
-            m->splash_seen = 1;
-        else if (m->launch)
-            m->cold_cost = m->first_screen;
-        else {
-            m->first_screen = 0;
-            m->cold_cost = m->A - m->E;
-        }
-        if (m->cold_cost > 0) {
-            if (between >= GUARD_MS) {
-                m->discarded = 1;
-                return; /* coldCost stays set: no cold report ever */
-            }
-            m->rc = analyse(s, m, m->A - m->E, m->first_screen, m->cold_cost, 0, now);
-        }
-    } else if (m->warm_pending) {
-        m->warm_pending = 0;
-        int64_t warm = now - m->last_create;
-        if (warm > 0)
-            m->rc = analyse(s, m, 0, 0, warm, 1, now);
-    }
-}
-
-int tt_startup__mx_init(tt_startup *s, tt__su_mx *m, int64_t base_ms)
-{
-    memset(m, 0, sizeof *m);
-    m->scene = TT_SU_SCENE_UNKNOWN;
-    m->base_ms = base_ms;
-    m->inst = calloc(s->strs.len + 1, sizeof *m->inst);
-    return m->inst ? 0 : TT_ENOMEM;
-}
-
-void tt_startup__mx_free(tt__su_mx *m) { free(m->inst); }
-
-/* Feeds one event; m->last is the report emitted by it, if any. */
-int tt_startup__mx_event(tt_startup *s, tt__su_mx *m, const tt__su_event *e)
-{
-    m->last = NULL;
-    switch (e->kind) {
-    case TT_SU_FIRST_METHOD:
-        if (!m->have_E) {
-            m->have_E = 1;
-            m->E = e->ms;
-        }
-        break;
-    case TT_SU_APP_CREATE_END: mx_app_create_end(s, m, e); break;
-    case TT_SU_ACTIVITY_CREATE: mx_activity_create(m, e); break;
-    case TT_SU_ACTIVITY_DESTROY: m->active--; break;
-    case TT_SU_WINDOW_FOCUS: {
-        mx_inst *cls = &m->inst[e->activity];
-        if (!e->focus) {
-            cls->focused = 0; /* losing focus notifies nothing */
-            break;
-        }
-        if (cls->focused)
-            break; /* per-class dedupe (1.2) */
-        cls->focused = 1;
-        mx_focus(s, m, e);
-        break;
-    }
-    default: break;
-    }
-    return m->rc;
-}
-
-/* ---- distributions ---- */
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -441,7 +190,7 @@ int tt_startup_add_report(tt_startup *s, const tt_su_report *r, tt_error *err)
         m->is_warm = r->is_warm;
         m->sub_type = r->is_warm ? 2 : 1;
     }
-    m->stack_collected = m->startup_duration >= threshold(s, m->is_warm);
+    m->stack_collected = m->startup_duration >= (m->is_warm ? s->o.warm_ms : s->o.cold_ms);
     m->process = UINT32_MAX; /* set at finish; UINT32_MAX - 2 marks an attached issue */
     if ((r->process && !m->process_name) || !m->stack || !m->stack_key ||
         !tt_vec_push(&s->reports, &m))

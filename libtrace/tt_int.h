@@ -134,6 +134,8 @@ int tt_startup__is_splash(const tt_startup *s, uint32_t cls);
 void tt_startup__row_flags(const tt_startup *s, tt_su_row *r);
 
 /* Interns s[0..n) and returns its id (TT__SU_NONE on out of memory). */
+/* Parses o.splash (';'-separated class names) into the sorted splash set (startup_names.c). */
+int tt_startup__parse_splash(tt_startup *s);
 uint32_t tt_startup__intern(tt_startup *s, const char *p, size_t n);
 const char *tt_startup__str(const tt_startup *s, uint32_t id);
 /* Analyses the events of one process (s->ev, sorted). */
