@@ -273,6 +273,12 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
                        files[i]);
             rc = CLI_BAD;
         }
+        if (kinds_of[i] == SKIND_ART && !o->allow_beat) {
+            /* instrumented calls, not samples: this command would print empty tables */
+            cli_errorf("%s: an ART method trace (instrumented calls, not samples): use "
+                       "'tracetool art --profile' or 'tracetool export'", files[i]);
+            rc = CLI_BAD;
+        }
     }
     size_t used = 0;
     for (size_t i = 0; i < n && !rc; i++) {

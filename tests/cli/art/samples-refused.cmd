@@ -1,0 +1,1 @@
+tracetool samples ../../samples/app.trace
