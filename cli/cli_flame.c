@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../sqlite/tdb.h"
+#include "cli_samples.h"
 
 void cli_flame_opts_init(cli_flame_opts *o)
 {
@@ -166,62 +167,17 @@ int cli_flame_opt(cli_flame_opts *o, int c, const char *arg)
     }
 }
 
-/* A thread SPEC: "main", a tid, or a name in which digit runs may be written '#'. */
-static int digits_match(const char *spec, const char *name)
-{
-    while (*spec && *name) {
-        if (*spec == '#' && isdigit((unsigned char)*name)) {
-            while (isdigit((unsigned char)*name))
-                name++;
-            spec++;
-            continue;
-        }
-        if (*spec++ != *name++)
-            return 0;
-    }
-    return !*spec && !*name;
-}
-
+/* --thread SPEC: "main", a tid, or a name in which digit runs may be written '#'. */
 static int select_threads(uint32_t **out, size_t *n, tt_profile *p, const cli_flame_opts *o)
 {
-    *out = NULL;
-    *n = 0;
-    if (!o->nthreads)
-        return 0;
-    size_t nt = tt_profile_nthreads(p);
-    uint32_t *sel = malloc((nt ? nt : 1) * sizeof *sel);
-    if (!sel) {
-        cli_errorf("out of memory");
-        return CLI_BAD;
-    }
-    tt_buf b = {0};
-    for (size_t t = 0; t < nt; t++) {
-        const tt_thread *th = tt_profile_thread(p, (uint32_t)t);
-        b.len = 0;
-        tt_thread_format(&b, p, (uint32_t)t);
-        char tid[32];
-        snprintf(tid, sizeof tid, "%lld", (long long)th->tid);
-        for (size_t i = 0; i < o->nthreads; i++) {
-            const char *s = o->threads[i];
-            if ((!strcmp(s, "main") && th->is_main) || !strcmp(s, tid) ||
-                (b.data && (!strcmp(s, b.data) || digits_match(s, b.data)))) {
-                sel[(*n)++] = (uint32_t)t;
-                break;
-            }
-        }
-    }
-    tt_buf_free(&b);
-    if (!*n) {
-        free(sel);
-        if (o->threads_optional)
-            return CLI_FLAME_NONE;
-        cli_errorf("no thread matches --thread %s", o->threads[0]);
-        return CLI_BAD;
-    }
-    *out = sel;
-    return 0;
+    int rc = cli_threads_pick(out, n, p, o->threads, o->nthreads, 1);
+    if (rc || !o->nthreads || *n)
+        return rc;
+    if (o->threads_optional)
+        return CLI_FLAME_NONE;
+    cli_errorf("no thread matches --thread %s", o->threads[0]);
+    return CLI_BAD;
 }
-
 static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want)
 {
     tt_error err = {0};

@@ -500,12 +500,28 @@ int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,
     return rc;
 }
 
-int cli_samples_threads_any(uint32_t **out, size_t *n, const tt_profile *p,
-                            const cli_samples_opts *o)
+/* A thread name in which each run of digits may be written '#' (Thread-# for Thread-123). */
+static int digits_match(const char *spec, const char *name)
+{
+    while (*spec && *name) {
+        if (*spec == '#' && *name >= '0' && *name <= '9') {
+            while (*name >= '0' && *name <= '9')
+                name++;
+            spec++;
+            continue;
+        }
+        if (*spec++ != *name++)
+            return 0;
+    }
+    return !*spec && !*name;
+}
+
+int cli_threads_pick(uint32_t **out, size_t *n, const tt_profile *p, const char *const *specs,
+                     size_t nspecs, int extended)
 {
     *out = NULL;
     *n = 0;
-    if (!o->nthreads)
+    if (!nspecs)
         return 0;
     size_t nt = tt_profile_nthreads(p);
     uint32_t *sel = malloc((nt ? nt : 1) * sizeof *sel);
@@ -520,8 +536,11 @@ int cli_samples_threads_any(uint32_t **out, size_t *n, const tt_profile *p,
         tt_thread_format(&b, p, (uint32_t)t);
         char tid[32];
         snprintf(tid, sizeof tid, "%lld", (long long)th->tid);
-        for (size_t i = 0; i < o->nthreads; i++)
-            if (!strcmp(o->threads[i], b.data) || !strcmp(o->threads[i], tid)) {
+        const char *name = b.data ? b.data : "";
+        for (size_t i = 0; i < nspecs; i++)
+            if (!strcmp(specs[i], name) || !strcmp(specs[i], tid) ||
+                (extended && ((!strcmp(specs[i], "main") && th->is_main) ||
+                              digits_match(specs[i], name)))) {
                 sel[(*n)++] = (uint32_t)t;
                 break;
             }
@@ -533,4 +552,10 @@ int cli_samples_threads_any(uint32_t **out, size_t *n, const tt_profile *p,
     }
     *out = sel;
     return 0;
+}
+
+int cli_samples_threads_any(uint32_t **out, size_t *n, const tt_profile *p,
+                            const cli_samples_opts *o)
+{
+    return cli_threads_pick(out, n, p, o->threads, o->nthreads, 0);
 }

@@ -68,6 +68,11 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
 int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,
                         const cli_samples_opts *o);
 /* The same, but no match gives *n = 0 and no error. */
+/* The utids whose name (tt_thread_format) or tid equals one of specs; extended also takes
+ * "main" and names with '#' for each run of digits. *out (malloc'ed, owned by the caller) is
+ * NULL when nothing matches. CLI_BAD after printing an error. */
+int cli_threads_pick(uint32_t **out, size_t *n, const tt_profile *p, const char *const *specs,
+                     size_t nspecs, int extended);
 int cli_samples_threads_any(uint32_t **out, size_t *n, const tt_profile *p,
                             const cli_samples_opts *o);
 
