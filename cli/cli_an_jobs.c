@@ -1,6 +1,6 @@
 /* analyze --jobs: worker threads parse inputs into recorded rows (tdb_rec_new) while the one
- * writer replays them in input order (storage.md 5.5), so the database, the warnings and the
- * summary are those of --jobs 1. At most 2 x jobs inputs are in flight. */
+ * writer replays them in input order (storage.md 5.1 and 9), so the database, the warnings
+ * and the summary are those of --jobs 1. At most 2 x jobs inputs are in flight. */
 #include "cli_an.h"
 
 #include <pthread.h>

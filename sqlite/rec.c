@@ -1,6 +1,7 @@
-/* Recorded writes (analyze --jobs, storage.md 5.5): a handle without a connection whose row
- * writers append their statements to memory; replayed later, in input order, through the
- * same prepared statements, so the database is the one the writers would have built. */
+/* Recorded writes (analyze --jobs; one writer, storage.md 5.1): a handle without a
+ * connection whose row writers append their statements to memory; replayed later, in input
+ * order, through the same prepared statements, so the database is the one the writers would
+ * have built. */
 #include "tdb.h"
 
 #include <stdlib.h>
@@ -66,8 +67,13 @@ void tdb__rec_free(tdb_rec *r)
 /* ---- recording ---- */
 static void put(tdb_rec *r, const void *p, size_t n)
 {
-    if (!r->oom && tt_buf_put(&r->log, p, n))
+    tt_buf *b = &r->log;
+    if (b->len + n < b->cap) { /* the common case, without a call */
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+    } else if (!r->oom && tt_buf_put(b, p, n)) {
         r->oom = 1;
+    }
 }
 static void put_u8(tdb_rec *r, int v)
 {
