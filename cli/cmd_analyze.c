@@ -1035,7 +1035,10 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     int64_t first = 0;
     size_t nfailed = 0, next = 0;
     int njobs = o.jobs ? o.jobs : online_cores();
-    if (njobs > 1 && npending > 1) {
+    if ((size_t)njobs > npending)
+        njobs = (int)npending;
+    if (njobs > 1) {
+        tsym_init(); /* libdwarf's process-wide switch: set before threads read DWARF */
         if (!(jobs = calloc(inputs.len, sizeof *jobs))) {
             cli_errorf("out of memory");
             rc = CLI_BAD;

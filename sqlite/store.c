@@ -505,11 +505,17 @@ int tdb__step_done(tdb_db *db, sqlite3_stmt *st, int64_t *rowid, tt_error *err)
     return step_done(db, st, rowid, err);
 }
 
-/* One integer result, or *found = 0. Reads need the database: not while recording. */
+/* Reads need the database: a recording handle refuses them (before recording anything). */
+static int no_reads(tt_error *err)
+{
+    return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "no reads while recording rows");
+}
+
+/* One integer result, or *found = 0. */
 static int step_int(tdb_db *db, sqlite3_stmt *st, int *found, int64_t *v, tt_error *err)
 {
     if (db->rec)
-        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "no reads while recording rows");
+        return no_reads(err);
     int rc = sqlite3_step(st);
     *found = rc == SQLITE_ROW;
     if (*found)
@@ -535,6 +541,8 @@ int tdb_savepoint(tdb_db *db, int op, tt_error *err)
 
 int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *err)
 {
+    if (db->rec)
+        return no_reads(err);
     sqlite3_stmt *st = prep(db, ST_TRACE_FIND, "SELECT id FROM trace WHERE import_key = ?", err);
     if (!st)
         return TT_EIO;
@@ -632,6 +640,8 @@ int tdb_stat_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *
 
 int tdb_mapping_find(tdb_db *db, const char *sha256, int64_t *id, tt_error *err)
 {
+    if (db->rec)
+        return no_reads(err);
     sqlite3_stmt *st = prep(db, ST_MAP_FIND, "SELECT id FROM method_mapping WHERE sha256 = ?",
                             err);
     if (!st)
@@ -681,7 +691,7 @@ int tdb_method_each(tdb_db *db, int64_t mapping_id,
                     tt_error *err)
 {
     if (db->rec)
-        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "no reads while recording rows");
+        return no_reads(err);
     sqlite3_stmt *st = prep(db, ST_METHOD_EACH,
                             "SELECT method_id, id FROM method WHERE mapping_id = ?", err);
     if (!st)
