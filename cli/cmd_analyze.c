@@ -434,8 +434,9 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
                       cli_an_job *job, tt_error *err)
 {
     tt_buf opts = {0};
-    char content[65];
-    input_key(a, ai, map_sha, pg_sha, &opts, content);
+    char content[65] = "";
+    if (!job) /* else computed when the job was queued */
+        input_key(a, ai, map_sha, pg_sha, &opts, content);
     int rc = 0;
     for (int j = 0; j < ordinal_seen; j++) {
         ainput *prev = &TT_VEC_AT(inputs, ainput, j);
@@ -495,7 +496,8 @@ static size_t dispatch(cli_an *a, tt_vec *inputs, size_t next, cli_an_pool *pool
         input_key(a, ai, map_sha, pg_sha, &opts, content);
         int64_t id;
         tt_error e = {0};
-        if (o->replace || tdb_trace_find(a->db, ai->key, &id, &e) != 1) {
+        /* only traces of an appended database: this run's are not written yet */
+        if (!o->append || o->replace || tdb_trace_find(a->db, ai->key, &id, &e) != 1) {
             cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind),
                               .sha256 = ai->sha, .content_sha256 = content,
                               .import_key = ai->key, .options = opts.data, .bytes = ai->bytes};
