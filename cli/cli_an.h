@@ -114,6 +114,10 @@ int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t
 /* Frees j (after it finished); NULL is a no-op. */
 void cli_an_pool_release(cli_an_pool *p, cli_an_job *j);
 
+/* Calls fn(ctx, i) for every i < n on jobs threads (this one included); returns when all are
+ * done. fn must touch nothing shared but its own slot of ctx. */
+void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *ctx);
+
 /* analyze without its summary, for other commands (diff): maps are -m files, inputs the
  * arguments (directories expanded), the database is written to out. Returns an exit code
  * after printing any error; the caller handles signals (out's "<out>.tmp-<pid>"). */

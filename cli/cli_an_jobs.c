@@ -310,3 +310,39 @@ void cli_an_pool_release(cli_an_pool *p, cli_an_job *j)
     pthread_mutex_unlock(&p->mu);
     job_free(j);
 }
+
+/* ---- a parallel loop (pass 1's detection and hashing) ---- */
+typedef struct loop {
+    pthread_mutex_t mu;
+    size_t next, n;
+    void (*fn)(void *ctx, size_t i);
+    void *ctx;
+} loop;
+
+static void *loop_work(void *arg)
+{
+    loop *l = arg;
+    for (;;) {
+        pthread_mutex_lock(&l->mu);
+        size_t i = l->next < l->n ? l->next++ : l->n;
+        pthread_mutex_unlock(&l->mu);
+        if (i >= l->n)
+            return NULL;
+        l->fn(l->ctx, i);
+    }
+}
+
+void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *ctx)
+{
+    loop l = {.n = n, .fn = fn, .ctx = ctx};
+    pthread_mutex_init(&l.mu, NULL);
+    pthread_t th[jobs > 1 ? jobs - 1 : 1];
+    int started = 0;
+    for (int k = 0; k + 1 < jobs; k++, started++)
+        if (pthread_create(&th[k], NULL, loop_work, &l))
+            break;
+    loop_work(&l); /* this thread too; the others only help */
+    for (int k = 0; k < started; k++)
+        pthread_join(th[k], NULL);
+    pthread_mutex_destroy(&l.mu);
+}

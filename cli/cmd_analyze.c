@@ -85,6 +85,7 @@ typedef struct ainput {
     int64_t trace_id;
     char key[65];
     char *error; /* --keep-going: why it failed ("FILE:LOC: message"), malloc'ed */
+    tt_detection *pre; /* --jobs: detected and hashed ahead (sha, bytes set), or NULL */
 } ainput;
 
 typedef struct aopts {
@@ -241,20 +242,51 @@ static void skip_dir_entry(ainput *ai, const char *why, const tt_detection *d, c
             d->what[0] && ai->bytes ? ": " : "", ai->bytes ? d->what : "");
 }
 
+/* --jobs: pass 1's reading (detection, content hash) of the regular files, on several threads
+ * ahead of pass 1; an input that fails or has to be read again (a mapping) is read by pass 1. */
+static void pre_detect(void *ctx, size_t i)
+{
+    ainput *ai = &TT_VEC_AT((tt_vec *)ctx, ainput, i);
+    tt_error err = {0};
+    tt_input *in;
+    tt_detection d;
+    if (cli_input_is_stream(ai->path) || tt_input_open(&in, ai->path, &err))
+        return;
+    int rc = tt_input_hash_begin(in, &err);
+    if (!rc)
+        rc = tt_input_detect(&d, in, &err);
+    if (!rc)
+        rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
+    tt_input_close(in);
+    if (!rc && (ai->pre = malloc(sizeof *ai->pre)))
+        *ai->pre = d;
+}
+
 /* Pass 1: detect and hash one input; load mapping inputs into the mapping. */
 static int detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
 {
     tt_error err = {0};
-    tt_input *in;
-    if (open_input(&in, ai->path, &err))
-        return input_failed(ai, o, &err);
+    tt_input *in = NULL;
     tt_detection d;
-    int rc = tt_input_hash_begin(in, &err);
-    if (!rc)
-        rc = tt_input_detect(&d, in, &err);
-    if (rc) {
-        tt_input_close(in);
-        return input_failed(ai, o, &err);
+    int rc = 0;
+    if (ai->pre) {
+        tt_kind k = o->kind > 0 ? (tt_kind)o->kind : ai->pre->kind;
+        d = *ai->pre;
+        if (k == TT_KIND_MAPPING || k == TT_KIND_IGNORE) { /* loaded while read: read again */
+            free(ai->pre);
+            ai->pre = NULL;
+        }
+    }
+    if (!ai->pre) {
+        if (open_input(&in, ai->path, &err))
+            return input_failed(ai, o, &err);
+        rc = tt_input_hash_begin(in, &err);
+        if (!rc)
+            rc = tt_input_detect(&d, in, &err);
+        if (rc) {
+            tt_input_close(in);
+            return input_failed(ai, o, &err);
+        }
     }
     ai->kind = o->kind > 0 ? (tt_kind)o->kind : d.kind;
     const char *skip = ai->from_dir ? dir_skip(ai, o) : NULL;
@@ -269,8 +301,10 @@ static int detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
             fprintf(stderr, "tracetool: %s: note: used as the %s mapping\n", ai->path,
                     ai->kind == TT_KIND_IGNORE ? "ignore-method" : "method");
     }
-    rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
-    tt_input_close(in);
+    if (in) { /* else hashed ahead */
+        rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
+        tt_input_close(in);
+    }
     if (rc)
         return input_failed(ai, o, &err);
     if (skip) {
@@ -925,6 +959,9 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         cli_errorf("analyze: standard input ('-') given more than once");
         rc = CLI_BAD;
     }
+    int njobs = o.jobs ? o.jobs : online_cores();
+    if (!rc && njobs > 1 && inputs.len > 1)
+        cli_an_parallel(inputs.len, njobs, pre_detect, &inputs);
     /* pass 1: detect and hash every input; load mappings */
     tt_buf map_cat = {0};
     int have_map = 0;
@@ -1036,7 +1073,6 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         goto fail;
     int64_t first = 0;
     size_t nfailed = 0, next = 0;
-    int njobs = o.jobs ? o.jobs : online_cores();
     if ((size_t)njobs > npending)
         njobs = (int)npending;
     if (njobs > 1) {
@@ -1114,6 +1150,7 @@ done:
     for (size_t i = 0; i < inputs.len; i++) {
         free(TT_VEC_AT(&inputs, ainput, i).path);
         free(TT_VEC_AT(&inputs, ainput, i).error);
+        free(TT_VEC_AT(&inputs, ainput, i).pre);
     }
     tt_vec_free(&inputs);
     return rc;
