@@ -359,6 +359,10 @@ int tdb_commit(tdb_db *db, tt_error *err)
         sqlite3_finalize(db->st[i]);
         db->st[i] = NULL;
     }
+    for (int i = 0; i < 2; i++) {
+        sqlite3_finalize(db->next_id_st[i]);
+        db->next_id_st[i] = NULL;
+    }
     if (!db->tmp) {
         db->committed = 1;
         return 0;
@@ -394,6 +398,8 @@ void tdb_close(tdb_db *db)
         return;
     for (int i = 0; i < ST__COUNT; i++)
         sqlite3_finalize(db->st[i]);
+    sqlite3_finalize(db->next_id_st[0]);
+    sqlite3_finalize(db->next_id_st[1]);
     tdb__rec_free(db->rec);
     if (db->h && db->in_tx)
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
@@ -743,14 +749,16 @@ int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err)
         sql = "SELECT COALESCE(MAX(id), 0) + 1 FROM call_node";
     else
         return tt_error_set(err, TT_EINVAL, db->path, 0, 0, "no explicit ids for %s", table);
+    int k = table[0] == 's' ? 0 : 1;
     if (db->rec)
-        return tdb__rec_next_id(db->rec, table[0] == 's' ? ST_SLICE_ADD : ST_NODE_ADD, id, err);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__rec_next_id(db->rec, k ? ST_NODE_ADD : ST_SLICE_ADD, id, err);
+    /* kept prepared: an importer asks once per stack it stores */
+    if (!db->next_id_st[k] &&
+        sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->next_id_st[k], NULL) !=
+            SQLITE_OK)
         return tdb__sqlerr(db, err, "read");
-    int found, rc = step_int(db, st, &found, id, err);
-    sqlite3_finalize(st);
-    return rc;
+    int found;
+    return step_int(db, db->next_id_st[k], &found, id, err);
 }
 
 /* -1 means unknown for optional sampled-slice values */

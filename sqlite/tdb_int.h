@@ -25,6 +25,7 @@ struct tdb_db {
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
+    sqlite3_stmt *next_id_st[2]; /* tdb_next_id of slice, call_node */
     int64_t next_symbol_set; /* next symbol.symbol_set_id, 0 until first needed */
     struct tdb_rec *rec;     /* tdb_rec_new: rows are recorded, there is no connection */
     int rec_slot;            /* the statement slot of the row being recorded */
