@@ -39,3 +39,44 @@ echo "  SQLite floor: $ns slice rows + their 3 indexes by one INSERT...SELECT in
 run "analyze 10,000 reports in one file  " "$d/an-rep.db" "$d/reports10k.jsonl"
 run "analyze 10,000 reports in 1,000 files" "$d/an-rep1k.db" "$d/reports1k"
 echo "targets: >= 500000 rows/s; 10,000 reports < 2 s"
+# analyze --jobs (issue 17): the 1,000 report files, and a mixed corpus (those files, 40 perf
+# script texts, 4 method-beat buffers of 50,000 records with the 60k mapping), with one job
+# and with two (same database). Target: --jobs 2 on 2 cores >= 1.7 x faster than --jobs 1.
+# cpu: user + system seconds of the run; on a shared machine the wall ratio is unreliable
+# (the best of 3 runs is taken).
+if [ ! -d "$d/mixed" ]; then
+    mkdir -p "$d/mixed.tmp"
+    cp "$d"/reports1k/* "$d/mixed.tmp/"
+    for i in $(seq 1 40); do
+        { gzip -dc samples/perf-fib.txt.gz; echo "# copy $i"; } > "$d/mixed.tmp/perf$i.txt"
+    done
+    for i in 1 2 3 4; do
+        gen_beat buffer --records 50000 --ids 60000 --seed "$i" -o "$d/mixed.tmp/beat$i.bin"
+    done
+    mv "$d/mixed.tmp" "$d/mixed"
+fi
+jobs_run() { # name args...: the best of 3 runs each (other load on a shared machine)
+    name=$1
+    shift
+    for j in 1 2; do
+        best=
+        for rep in 1 2 3; do
+            rm -f "$d/jobs-$j.db"
+            python3 bench/measure.py tracetool analyze --jobs "$j" -o "$d/jobs-$j.db" "$@" \
+                2> "$d/m.txt"
+            w=$(sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p' "$d/m.txt")
+            c=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$d/m.txt")
+            if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN{exit !(a < b)}'; then
+                best=$w
+                eval "c$j=$c"
+            fi
+        done
+        eval "w$j=$best"
+    done
+    echo "$name: --jobs 1 $w1 s (cpu $c1 s), --jobs 2 $w2 s (cpu $c2 s):" \
+        "$(awk -v a="$w1" -v b="$w2" 'BEGIN{printf "%.2f", a / b}') x faster"
+}
+echo "analyze --jobs on $(nproc) cores (load average $(cut -d' ' -f1 /proc/loadavg)):"
+jobs_run "  1,000 report files  " "$d/reports1k"
+jobs_run "  mixed corpus (1,044)" -m "$d/map60k.txt" "$d/mixed"
+echo "target: --jobs 2 >= 1.7 x faster than --jobs 1 on 2 idle cores"

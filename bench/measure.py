@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs one command, prints 'wall_s=<seconds> peak_rss_mib=<MiB> rc=<exit>' on stderr.
+"""Runs one command, prints 'wall_s=<seconds> peak_rss_mib=<MiB> rc=<exit> cpu_s=<seconds>' on
+stderr.
 Usage: bench/measure.py [-o OUTFILE] CMD ARG...  (stdout of CMD goes to OUTFILE or /dev/null)
 
 Peak RSS: Linux carries the parent's high-water mark into a child across fork/exec, so a
@@ -26,5 +27,7 @@ with open(out, "wb") as f, tempfile.NamedTemporaryFile("r") as tf:
         if lines:
             rss_kib, mark = int(lines[-1]), ""
 rc = os.waitstatus_to_exitcode(status)
-print(f"wall_s={wall:.3f} peak_rss_mib={mark}{rss_kib / 1024:.1f} rc={rc}", file=sys.stderr)
+cpu = ru.ru_utime + ru.ru_stime  # the command's (and GNU time's, negligible) CPU seconds
+print(f"wall_s={wall:.3f} peak_rss_mib={mark}{rss_kib / 1024:.1f} rc={rc} cpu_s={cpu:.3f}",
+      file=sys.stderr)
 sys.exit(0 if rc == 0 else 1)

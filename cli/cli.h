@@ -115,6 +115,13 @@ int cli_err(const tt_error *err);
 void cli_err_text(char *dst, size_t cap, const tt_error *err);
 void cli_errorf(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_warnf(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Raw text to standard error ("tracetool: FILE: warning: ...\n" written by the caller). */
+void cli_stderrf(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* While b is set, this thread's diagnostics (cli_err, cli_errorf, cli_warnf, cli_stderrf)
+ * are appended to b instead of written (analyze --jobs: printed later, in input order);
+ * NULL writes them again. Progress is off in such a thread. */
+void cli_msg_capture(tt_buf *b);
+int cli_msg_capturing(void);
 /* Prints the counted warnings of stats as "tracetool: warning: ..." lines. */
 void cli_stats_report(const tt_stats *s);
 

@@ -34,6 +34,7 @@ typedef struct cli_an {
     /* counters for the summary */
     uint64_t unknown_ids;
     struct cli_an_acc *acc; /* per Matrix id: calls and times of this run's slices, or NULL */
+    tt_vec *acc_ids;        /* analyze --jobs: ids whose acc entry became non-zero, or NULL */
 } cli_an;
 
 /* Canonical method name (storage.md 8) of a Matrix id, "<unknown id N>" when unmapped;
@@ -88,6 +89,34 @@ int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_er
  * issue_id (0 = none) links Matrix FPS reports. */
 int cli_an_frame_stats(cli_an *a, int64_t trace_id, const tt_frames *f, int64_t issue_id,
                        tt_error *err);
+
+/* analyze --jobs (cli_an_jobs.c): worker threads run parse on inputs with a->db a recording
+ * (tdb_rec_new) and their diagnostics captured; the writer replays each job in input order.
+ * parse opens path and imports it as import_one would. */
+typedef int (*cli_an_parse_fn)(cli_an *a, const char *path, tt_kind kind, cli_an_trace *t,
+                               tt_error *err);
+typedef struct cli_an_pool cli_an_pool;
+typedef struct cli_an_job cli_an_job;
+/* Starts jobs threads, each with a copy of a (shared read-only: mapping, method rows,
+ * options; own caches). CLI_BAD after printing an error. */
+int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse_fn parse);
+/* Stops the threads and frees every job not released; NULL is a no-op. */
+void cli_an_pool_stop(cli_an_pool *p);
+/* 1 when 2 x jobs inputs are in flight (submitted, not released). */
+int cli_an_pool_full(const cli_an_pool *p);
+/* Queues an input (t's strings are copied); NULL on out of memory. */
+cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
+                               const cli_an_trace *t);
+/* Waits for j, prints its diagnostics, adds its warnings and totals to a and replays its rows
+ * into a->db; t->trace_id gets the real trace id. The parse's error or the database's. */
+int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t,
+                       tt_error *err);
+/* Frees j (after it finished); NULL is a no-op. */
+void cli_an_pool_release(cli_an_pool *p, cli_an_job *j);
+
+/* Calls fn(ctx, i) for every i < n on jobs threads (this one included); returns when all are
+ * done. fn must touch nothing shared but its own slot of ctx. */
+void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *ctx);
 
 /* analyze without its summary, for other commands (diff): maps are -m files, inputs the
  * arguments (directories expanded), the database is written to out. Returns an exit code

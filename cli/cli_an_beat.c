@@ -239,7 +239,10 @@ static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bsli
             .gap_after = -1, .sample_count = -1,
         };
         cli_an_acc *acc = &a->acc[S[i].id & TT_BEAT_ID_MAX];
-        acc->calls++;
+        if (!acc->calls++ && a->acc_ids) {
+            uint32_t id = S[i].id & TT_BEAT_ID_MAX;
+            tt_vec_push(a->acc_ids, &id); /* out of memory: the summary misses it */
+        }
         acc->self_ms += S[i].self_ms;
         if (!S[i].recursive)
             acc->total_ms += S[i].dur_ms;

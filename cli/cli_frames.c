@@ -583,7 +583,7 @@ void cli_frames_print(const tt_frames *f, int format)
             uint32_t sid;
             int64_t n;
             tt_frames_unflushed_get(f, i, &sid, &n);
-            fprintf(stderr, "tracetool: note: unflushed at the end (never reported): %s, %lld "
+            cli_stderrf("tracetool: note: unflushed at the end (never reported): %s, %lld "
                             "frames\n",
                     tt_frames_scene_name(f, sid), (long long)n);
         }

@@ -554,7 +554,7 @@ static int read_file(kctx *c, const tt_resolver *res, const char *path, cli_ctx 
         }
     }
     if (!rc && !good) {
-        fprintf(stderr, "tracetool: %s: no usable KSCrash or Matrix iOS report\n", path);
+        cli_stderrf("tracetool: %s: no usable KSCrash or Matrix iOS report\n", path);
         rc = CLI_BAD;
     }
     tt_ks_reader_free(r);

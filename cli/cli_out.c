@@ -70,35 +70,60 @@ void cli_err_text(char *dst, size_t cap, const tt_error *err)
         snprintf(dst, cap, "%s: %s", err->file, err->msg);
 }
 
+/* Diagnostics of a thread that parses inputs for analyze --jobs go to its buffer, printed
+ * by the writer in input order; every other thread writes standard error directly. */
+static _Thread_local tt_buf *capture;
+
+void cli_msg_capture(tt_buf *b) { capture = b; }
+
+int cli_msg_capturing(void) { return capture != NULL; }
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+    if (!capture) {
+        cli_progress_clear();
+        fputs(prefix, stderr);
+        vfprintf(stderr, fmt, ap);
+        return;
+    }
+    char line[4096];
+    vsnprintf(line, sizeof line, fmt, ap);
+    tt_buf_puts(capture, prefix);
+    tt_buf_puts(capture, line);
+}
+
+void cli_stderrf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("", fmt, ap);
+    va_end(ap);
+}
+
 int cli_err(const tt_error *err)
 {
-    cli_progress_clear();
     char text[sizeof err->file + sizeof err->msg + 32];
     cli_err_text(text, sizeof text, err);
-    fprintf(stderr, "tracetool: %s\n", text);
+    cli_stderrf("tracetool: %s\n", text);
     return CLI_BAD;
 }
 
 void cli_errorf(const char *fmt, ...)
 {
-    cli_progress_clear();
     va_list ap;
     va_start(ap, fmt);
-    fputs("tracetool: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vmsg("tracetool: ", fmt, ap);
     va_end(ap);
+    cli_stderrf("\n");
 }
 
 void cli_warnf(const char *fmt, ...)
 {
-    cli_progress_clear();
     va_list ap;
     va_start(ap, fmt);
-    fputs("tracetool: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vmsg("tracetool: warning: ", fmt, ap);
     va_end(ap);
+    cli_stderrf("\n");
 }
 
 void cli_stats_report(const tt_stats *s)

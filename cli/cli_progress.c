@@ -98,12 +98,12 @@ static void draw(void *ud, const char *name, uint64_t done, uint64_t total, int 
 
 void cli_progress_items(const char *what, uint64_t done, uint64_t total)
 {
-    if (P.on)
+    if (P.on && !cli_msg_capturing())
         draw_line(what, done, total, done >= total, 0);
 }
 
 void cli_progress_attach(tt_input *in)
 {
-    if (P.on && in)
+    if (P.on && in && !cli_msg_capturing())
         tt_input_set_progress(in, draw, NULL);
 }

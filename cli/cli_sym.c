@@ -78,14 +78,14 @@ static void module_warnings(const tsym_module *m, const char *label)
 {
     const tsym_module_info *i = tsym_module_info_get(m);
     if (i->warning[0])
-        fprintf(stderr, "tracetool: %s: warning: %s\n", label, i->warning);
+        cli_stderrf("tracetool: %s: warning: %s\n", label, i->warning);
     if (i->symtab_only)
-        fprintf(stderr,
+        cli_stderrf(
                 "tracetool: %s: warning: no usable DWARF debug information: function names from the "
                 "symbol table, no inline frames%s\n",
                 label, i->n_syms ? "" : " (and no symbol table either)");
     if (!i->build_id[0])
-        fprintf(stderr, "tracetool: %s: warning: module has no build id: unverified\n", label);
+        cli_stderrf("tracetool: %s: warning: module has no build id: unverified\n", label);
 }
 
 int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
@@ -174,7 +174,7 @@ tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, 
     if (tsym_store_get(&m, &fresh, s->store, path, have_bid ? build_id : NULL, &err)) {
         snprintf(s->why, sizeof s->why, "%s", err.msg);
         if (fresh)
-            fprintf(stderr, "tracetool: %s: %s%s\n", label, fatal ? "" : "warning: ", err.msg);
+            cli_stderrf("tracetool: %s: %s%s\n", label, fatal ? "" : "warning: ", err.msg);
         if (why)
             *why = s->why;
         return NULL;

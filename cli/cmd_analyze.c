@@ -17,7 +17,7 @@
 
 static const char usage[] =
     "usage: tracetool analyze [-o DB] [-m MAPPING]... [--proguard FILE] [--append] [--replace]\n"
-    "                         [--skip-unknown] [--keep-going] [--kind KIND]\n"
+    "                         [--skip-unknown] [--keep-going] [--kind KIND] [-j N]\n"
     "                         [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [-e BINARY]... [--symbols DIR]...\n"
@@ -33,6 +33,8 @@ static const char usage[] =
     "      --kind KIND         override detection: beat, report, frames, startup, launches,\n"
     "                          samples, mapping, ignore_mapping, proguard\n"
     "      --format FMT        summary as text (default) or json; jsonl: every row written\n"
+    "  -j, --jobs N            parse N inputs at a time (default: the online cores); the\n"
+    "                          database and output are those of --jobs 1\n"
     "      --base-ms MS        method-beat time base (uptime ms of the buffer's zero)\n"
     "      --end-ms MS         absolute end time for method-beat frames still open\n"
     "      --evil-ms MS        dispatches at least this long become evil-method issues (700)\n"
@@ -44,6 +46,7 @@ static const char usage[] =
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
        O_TRIM, O_BUFFMT, O_KEEP };
+#define MAX_JOBS 256
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
     {"mapping", required_argument, NULL, 'm'},
@@ -52,6 +55,7 @@ static const struct option longopts[] = {
     {"replace", no_argument, NULL, O_REPLACE},
     {"skip-unknown", no_argument, NULL, O_SKIP},
     {"keep-going", no_argument, NULL, O_KEEP},
+    {"jobs", required_argument, NULL, 'j'},
     {"kind", required_argument, NULL, O_KIND},
     {"format", required_argument, NULL, O_FORMAT},
     {"base-ms", required_argument, NULL, O_BASE},
@@ -81,11 +85,13 @@ typedef struct ainput {
     int64_t trace_id;
     char key[65];
     char *error; /* --keep-going: why it failed ("FILE:LOC: message"), malloc'ed */
+    tt_detection *pre; /* --jobs: detected and hashed ahead (sha, bytes set), or NULL */
 } ainput;
 
 typedef struct aopts {
     const char *out, *proguard;
     int append, replace, skip_unknown, keep_going, kind, format;
+    int jobs;                      /* --jobs; 0 = the online cores */
     int proguard_given, sym_given; /* --proguard, -e/--symbols on the command line */
     const char *dir_map[2];        /* mapping and ignore mapping taken from a directory */
     char skip_buf[512];
@@ -236,20 +242,51 @@ static void skip_dir_entry(ainput *ai, const char *why, const tt_detection *d, c
             d->what[0] && ai->bytes ? ": " : "", ai->bytes ? d->what : "");
 }
 
+/* --jobs: pass 1's reading (detection, content hash) of the regular files, on several threads
+ * ahead of pass 1; an input that fails or has to be read again (a mapping) is read by pass 1. */
+static void pre_detect(void *ctx, size_t i)
+{
+    ainput *ai = &TT_VEC_AT((tt_vec *)ctx, ainput, i);
+    tt_error err = {0};
+    tt_input *in;
+    tt_detection d;
+    if (cli_input_is_stream(ai->path) || tt_input_open(&in, ai->path, &err))
+        return;
+    int rc = tt_input_hash_begin(in, &err);
+    if (!rc)
+        rc = tt_input_detect(&d, in, &err);
+    if (!rc)
+        rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
+    tt_input_close(in);
+    if (!rc && (ai->pre = malloc(sizeof *ai->pre)))
+        *ai->pre = d;
+}
+
 /* Pass 1: detect and hash one input; load mapping inputs into the mapping. */
 static int detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
 {
     tt_error err = {0};
-    tt_input *in;
-    if (open_input(&in, ai->path, &err))
-        return input_failed(ai, o, &err);
+    tt_input *in = NULL;
     tt_detection d;
-    int rc = tt_input_hash_begin(in, &err);
-    if (!rc)
-        rc = tt_input_detect(&d, in, &err);
-    if (rc) {
-        tt_input_close(in);
-        return input_failed(ai, o, &err);
+    int rc = 0;
+    if (ai->pre) {
+        tt_kind k = o->kind > 0 ? (tt_kind)o->kind : ai->pre->kind;
+        d = *ai->pre;
+        if (k == TT_KIND_MAPPING || k == TT_KIND_IGNORE) { /* loaded while read: read again */
+            free(ai->pre);
+            ai->pre = NULL;
+        }
+    }
+    if (!ai->pre) {
+        if (open_input(&in, ai->path, &err))
+            return input_failed(ai, o, &err);
+        rc = tt_input_hash_begin(in, &err);
+        if (!rc)
+            rc = tt_input_detect(&d, in, &err);
+        if (rc) {
+            tt_input_close(in);
+            return input_failed(ai, o, &err);
+        }
     }
     ai->kind = o->kind > 0 ? (tt_kind)o->kind : d.kind;
     const char *skip = ai->from_dir ? dir_skip(ai, o) : NULL;
@@ -264,8 +301,10 @@ static int detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
             fprintf(stderr, "tracetool: %s: note: used as the %s mapping\n", ai->path,
                     ai->kind == TT_KIND_IGNORE ? "ignore-method" : "method");
     }
-    rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
-    tt_input_close(in);
+    if (in) { /* else hashed ahead */
+        rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
+        tt_input_close(in);
+    }
     if (rc)
         return input_failed(ai, o, &err);
     if (skip) {
@@ -384,16 +423,54 @@ static int store_mapping(cli_an *a, const char *sha, const char *path, const cha
 }
 
 /* ---- one input ---- */
-static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_sha,
-                      const char *pg_sha, tt_vec *inputs, const aopts *o, tt_error *err)
+/* Reads one input and writes its rows into a->db (a recording under --jobs: then this runs
+ * on a worker thread, so it touches nothing but a and t). */
+static int import_parse(cli_an *a, const char *path, tt_kind kind, cli_an_trace *t,
+                        tt_error *err)
 {
-    tt_buf opts = {0}, cat = {0};
-    options_json(&opts, a, ai, map_sha, pg_sha);
-    char content[65];
+    tt_input *in;
+    int rc = open_input(&in, path, err);
+    if (rc)
+        return rc;
+    a->cur_path = path;
+    switch (kind) {
+    case TT_KIND_BEAT: rc = cli_an_beat(a, in, t, err); break;
+    case TT_KIND_REPORT: rc = cli_an_report(a, in, t, err); break;
+    case TT_KIND_KSCRASH: rc = cli_an_kscrash(a, in, t, err); break;
+    case TT_KIND_FRAMES: rc = cli_an_frames(a, in, t, err); break;
+    case TT_KIND_STARTUP: rc = cli_an_startup(a, in, t, 0, err); break;
+    case TT_KIND_LAUNCHES: rc = cli_an_startup(a, in, t, 1, err); break;
+    case TT_KIND_SAMPLES: rc = cli_an_samples(a, path, t, err); break;
+    case TT_KIND_ART: rc = cli_an_art(a, in, t, err); break;
+    default:
+        rc = tt_error_set(err, TT_EUNSUPPORTED, path, 0, 0, "%s inputs are not analysed yet",
+                          tt_kind_name(kind));
+    }
+    tt_input_close(in);
+    return rc;
+}
+
+/* The canonical options (opts) and import key (ai->key) of an input (storage.md 5.2). */
+static void input_key(cli_an *a, ainput *ai, const char *map_sha, const char *pg_sha,
+                      tt_buf *opts, char content[65])
+{
+    tt_buf cat = {0};
+    options_json(opts, a, ai, map_sha, pg_sha);
     tt_sha256_buf(content, ai->sha, 64);
-    tt_buf_printf(&cat, "%s\n%s", content, opts.data);
+    tt_buf_printf(&cat, "%s\n%s", content, opts->data);
     tt_sha256_buf(ai->key, cat.data, cat.len);
     tt_buf_free(&cat);
+}
+
+/* job: the input parsed by a worker (--jobs), replayed here; NULL parses it now. */
+static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_sha,
+                      const char *pg_sha, tt_vec *inputs, const aopts *o, cli_an_pool *pool,
+                      cli_an_job *job, tt_error *err)
+{
+    tt_buf opts = {0};
+    char content[65] = "";
+    if (!job) /* else computed when the job was queued */
+        input_key(a, ai, map_sha, pg_sha, &opts, content);
     int rc = 0;
     for (int j = 0; j < ordinal_seen; j++) {
         ainput *prev = &TT_VEC_AT(inputs, ainput, j);
@@ -421,27 +498,13 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
         if ((rc = tdb_trace_delete(a->db, existing, err)))
             goto out;
     }
-    tt_input *in;
-    if ((rc = open_input(&in, ai->path, err)))
-        goto out;
     cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind), .sha256 = ai->sha,
                       .content_sha256 = content, .import_key = ai->key, .options = opts.data,
                       .bytes = ai->bytes};
-    a->cur_path = ai->path;
-    switch (ai->kind) {
-    case TT_KIND_BEAT: rc = cli_an_beat(a, in, &t, err); break;
-    case TT_KIND_REPORT: rc = cli_an_report(a, in, &t, err); break;
-    case TT_KIND_KSCRASH: rc = cli_an_kscrash(a, in, &t, err); break;
-    case TT_KIND_FRAMES: rc = cli_an_frames(a, in, &t, err); break;
-    case TT_KIND_STARTUP: rc = cli_an_startup(a, in, &t, 0, err); break;
-    case TT_KIND_LAUNCHES: rc = cli_an_startup(a, in, &t, 1, err); break;
-    case TT_KIND_SAMPLES: rc = cli_an_samples(a, ai->path, &t, err); break;
-    case TT_KIND_ART: rc = cli_an_art(a, in, &t, err); break;
-    default:
-        rc = tt_error_set(err, TT_EUNSUPPORTED, ai->path, 0, 0, "%s inputs are not analysed yet",
-                          tt_kind_name(ai->kind));
-    }
-    tt_input_close(in);
+    if (job)
+        rc = cli_an_pool_replay(pool, job, a, &t, err);
+    else
+        rc = import_parse(a, ai->path, ai->kind, &t, err);
     if (!rc) {
         ai->status = IN_IMPORTED;
         ai->trace_id = t.trace_id;
@@ -451,16 +514,51 @@ out:
     return rc;
 }
 
+/* --jobs: queues the pending inputs from next on while fewer than 2 x jobs are in flight and
+ * returns the first one not queued. An input already in the database is not parsed (unless
+ * --replace): import_one skips it. Out of memory leaves an input to import_one too. */
+static size_t dispatch(cli_an *a, tt_vec *inputs, size_t next, cli_an_pool *pool,
+                       cli_an_job **jobs, const aopts *o, const char *map_sha,
+                       const char *pg_sha)
+{
+    for (; next < inputs->len && !cli_an_pool_full(pool); next++) {
+        ainput *ai = &TT_VEC_AT(inputs, ainput, next);
+        if (ai->status != IN_PENDING)
+            continue;
+        tt_buf opts = {0};
+        char content[65];
+        input_key(a, ai, map_sha, pg_sha, &opts, content);
+        int64_t id;
+        tt_error e = {0};
+        /* only traces of an appended database: this run's are not written yet */
+        if (!o->append || o->replace || tdb_trace_find(a->db, ai->key, &id, &e) != 1) {
+            cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind),
+                              .sha256 = ai->sha, .content_sha256 = content,
+                              .import_key = ai->key, .options = opts.data, .bytes = ai->bytes};
+            jobs[next] = cli_an_pool_submit(pool, ai->path, ai->kind, &t);
+        }
+        tt_buf_free(&opts);
+    }
+    return next;
+}
+
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
+}
+
 /* import_one; with --keep-going inside a savepoint, so that a failing input leaves nothing
  * behind and the run goes on (errors of the database itself stay fatal). */
 static int import_kept(cli_an *a, ainput *ai, int ordinal_seen, const char *map_sha,
-                       const char *pg_sha, tt_vec *inputs, const aopts *o, tt_error *err)
+                       const char *pg_sha, tt_vec *inputs, const aopts *o, cli_an_pool *pool,
+                       cli_an_job *job, tt_error *err)
 {
     if (!o->keep_going)
-        return import_one(a, ai, ordinal_seen, map_sha, pg_sha, inputs, o, err);
+        return import_one(a, ai, ordinal_seen, map_sha, pg_sha, inputs, o, pool, job, err);
     int rc = tdb_savepoint(a->db, TDB_SP_BEGIN, err);
     if (!rc)
-        rc = import_one(a, ai, ordinal_seen, map_sha, pg_sha, inputs, o, err);
+        rc = import_one(a, ai, ordinal_seen, map_sha, pg_sha, inputs, o, pool, job, err);
     if (!rc)
         return tdb_savepoint(a->db, TDB_SP_RELEASE, err);
     if (!err->file[0] || !strcmp(err->file, o->out))
@@ -702,7 +800,7 @@ static int summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_v
 static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
 {
     int c;
-    while ((c = getopt_long(argc, argv, "o:m:e:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:m:e:j:h", longopts, NULL)) != -1) {
         int sr = cli_sym_opt(&a->sym, c, optarg);
         if (sr < 0)
             return CLI_BAD;
@@ -719,6 +817,10 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_REPLACE: o->replace = 1; break;
         case O_SKIP: o->skip_unknown = 1; break;
         case O_KEEP: o->keep_going = 1; break;
+        case 'j':
+            if (cli_opt_int("--jobs", optarg, 1, MAX_JOBS, &o->jobs))
+                return CLI_BAD;
+            break;
         case O_KIND:
             if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
                 cli_errorf("option --kind: expected one of beat, report, frames, startup, launches, "
@@ -834,6 +936,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     summ s = {0};
     char *target = NULL, tmpname[4096] = "";
     cli_out_lock *lock = NULL;
+    cli_an_pool *pool = NULL;
+    cli_an_job **jobs = NULL; /* --jobs: the job of each input, while in flight */
     if (!a.map || !a.arena || !a.names || !a.method_rows || !a.acc) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
@@ -855,6 +959,9 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         cli_errorf("analyze: standard input ('-') given more than once");
         rc = CLI_BAD;
     }
+    int njobs = o.jobs ? o.jobs : online_cores();
+    if (!rc && njobs > 1 && inputs.len > 1)
+        cli_an_parallel(inputs.len, njobs, pre_detect, &inputs);
     /* pass 1: detect and hash every input; load mappings */
     tt_buf map_cat = {0};
     int have_map = 0;
@@ -965,14 +1072,34 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
                             &err)))
         goto fail;
     int64_t first = 0;
-    size_t nfailed = 0;
+    size_t nfailed = 0, next = 0;
+    if ((size_t)njobs > npending)
+        njobs = (int)npending;
+    if (njobs > 1) {
+        tsym_init(); /* libdwarf's process-wide switch: set before threads read DWARF */
+        if (!(jobs = calloc(inputs.len, sizeof *jobs))) {
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
+            goto done;
+        }
+        if ((rc = cli_an_pool_start(&pool, &a, njobs, import_parse)))
+            goto done;
+    }
     for (size_t i = 0; i < inputs.len && !rc; i++) {
         ainput *ai = &TT_VEC_AT(&inputs, ainput, i);
         if (ai->status != IN_PENDING && ai->status != IN_FAILED)
             continue;
+        if (pool)
+            next = dispatch(&a, &inputs, next, pool, jobs, &o, have_map ? map_sha : NULL,
+                            o.proguard ? pg_sha : NULL);
         if (ai->status == IN_PENDING)
             rc = import_kept(&a, ai, (int)i, have_map ? map_sha : NULL,
-                             o.proguard ? pg_sha : NULL, &inputs, &o, &err);
+                             o.proguard ? pg_sha : NULL, &inputs, &o, pool,
+                             jobs ? jobs[i] : NULL, &err);
+        if (jobs) {
+            cli_an_pool_release(pool, jobs[i]);
+            jobs[i] = NULL;
+        }
         if (!rc && ai->status == IN_FAILED) {
             nfailed++;
             rc = record_failure(&a, ai, &err);
@@ -980,6 +1107,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         if (!rc && ai->status == IN_IMPORTED && !first)
             first = ai->trace_id;
     }
+    cli_an_pool_stop(pool); /* an error stopped the loop: inputs parsed ahead are dropped */
+    pool = NULL;
     if (!rc)
         rc = summarize(&s, &a, first ? first : INT64_MAX, o.out, &inputs, &err);
     if (!rc)
@@ -1009,6 +1138,8 @@ fail:
     else if (print)
         cli_out_buf(&s.text);
 done:
+    cli_an_pool_stop(pool);
+    free(jobs);
     tt_buf_free(&s.text);
     if (s.json.buf.data)
         tt_jsonw_free(&s.json);
@@ -1019,6 +1150,7 @@ done:
     for (size_t i = 0; i < inputs.len; i++) {
         free(TT_VEC_AT(&inputs, ainput, i).path);
         free(TT_VEC_AT(&inputs, ainput, i).error);
+        free(TT_VEC_AT(&inputs, ainput, i).pre);
     }
     tt_vec_free(&inputs);
     return rc;

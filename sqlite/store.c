@@ -359,6 +359,10 @@ int tdb_commit(tdb_db *db, tt_error *err)
         sqlite3_finalize(db->st[i]);
         db->st[i] = NULL;
     }
+    for (int i = 0; i < 2; i++) {
+        sqlite3_finalize(db->next_id_st[i]);
+        db->next_id_st[i] = NULL;
+    }
     if (!db->tmp) {
         db->committed = 1;
         return 0;
@@ -394,6 +398,9 @@ void tdb_close(tdb_db *db)
         return;
     for (int i = 0; i < ST__COUNT; i++)
         sqlite3_finalize(db->st[i]);
+    sqlite3_finalize(db->next_id_st[0]);
+    sqlite3_finalize(db->next_id_st[1]);
+    tdb__rec_free(db->rec);
     if (db->h && db->in_tx)
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     if (db->h)
@@ -417,9 +424,17 @@ void tdb_close(tdb_db *db)
     free(db);
 }
 
-/* ---- prepared statements and binding ---- */
+/* ---- prepared statements and binding ----
+ * A recording handle (tdb_rec_new) has no connection: prep starts a recorded row, the
+ * binders record values (references as references, so replay can give them their real
+ * ids) and step_done ends the row. */
 static sqlite3_stmt *prep(tdb_db *db, int slot, const char *sql, tt_error *err)
 {
+    if (db->rec) {
+        tdb__rec_row(db->rec, slot, sql);
+        db->rec_slot = slot;
+        return (sqlite3_stmt *)(void *)db->rec; /* a marker: never used as a statement */
+    }
     if (!db->st[slot] &&
         sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->st[slot], NULL) !=
             SQLITE_OK) {
@@ -429,25 +444,59 @@ static sqlite3_stmt *prep(tdb_db *db, int slot, const char *sql, tt_error *err)
     return db->st[slot];
 }
 
-static void b_text(sqlite3_stmt *st, int i, const char *s)
+sqlite3_stmt *tdb__prep(tdb_db *db, int slot, const char *sql, tt_error *err)
 {
-    if (s)
+    return prep(db, slot, sql, err);
+}
+
+static void b_text(tdb_db *db, sqlite3_stmt *st, int i, const char *s)
+{
+    if (db->rec)
+        tdb__rec_text(db->rec, i, s);
+    else if (s)
         sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(st, i);
 }
-static void b_int(sqlite3_stmt *st, int i, int have, int64_t v)
+static void b_int(tdb_db *db, sqlite3_stmt *st, int i, int have, int64_t v)
 {
-    if (have)
+    if (db->rec)
+        tdb__rec_int(db->rec, i, have, v);
+    else if (have)
         sqlite3_bind_int64(st, i, v);
     else
         sqlite3_bind_null(st, i);
 }
-/* ids: 0 means "no reference" */
-static void b_id(sqlite3_stmt *st, int i, int64_t id) { b_int(st, i, id != 0, id); }
+static void b_i64(tdb_db *db, sqlite3_stmt *st, int i, int64_t v) { b_int(db, st, i, 1, v); }
+/* references to rows (ids); b_id: 0 means "no reference" */
+static void b_ref(tdb_db *db, sqlite3_stmt *st, int i, int64_t id)
+{
+    if (db->rec)
+        tdb__rec_ref(db->rec, i, 1, id);
+    else
+        sqlite3_bind_int64(st, i, id);
+}
+static void b_id(tdb_db *db, sqlite3_stmt *st, int i, int64_t id)
+{
+    if (db->rec)
+        tdb__rec_ref(db->rec, i, id != 0, id);
+    else
+        b_int(db, st, i, id != 0, id);
+}
+static void b_real(tdb_db *db, sqlite3_stmt *st, int i, int have, double v)
+{
+    if (db->rec)
+        tdb__rec_real(db->rec, i, have, v);
+    else if (have)
+        sqlite3_bind_double(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
 
 static int step_done(tdb_db *db, sqlite3_stmt *st, int64_t *rowid, tt_error *err)
 {
+    if (db->rec)
+        return tdb__rec_end(db->rec, db->rec_slot, rowid, err);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
@@ -457,9 +506,22 @@ static int step_done(tdb_db *db, sqlite3_stmt *st, int64_t *rowid, tt_error *err
     return 0;
 }
 
+int tdb__step_done(tdb_db *db, sqlite3_stmt *st, int64_t *rowid, tt_error *err)
+{
+    return step_done(db, st, rowid, err);
+}
+
+/* Reads need the database: a recording handle refuses them (before recording anything). */
+static int no_reads(tt_error *err)
+{
+    return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "no reads while recording rows");
+}
+
 /* One integer result, or *found = 0. */
 static int step_int(tdb_db *db, sqlite3_stmt *st, int *found, int64_t *v, tt_error *err)
 {
+    if (db->rec)
+        return no_reads(err);
     int rc = sqlite3_step(st);
     *found = rc == SQLITE_ROW;
     if (*found)
@@ -473,6 +535,8 @@ static int step_int(tdb_db *db, sqlite3_stmt *st, int *found, int64_t *v, tt_err
 /* ---- rows ---- */
 int tdb_savepoint(tdb_db *db, int op, tt_error *err)
 {
+    if (db->rec)
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "no savepoints while recording rows");
     /* a new database keeps its rollback journal in memory: a fresh file has no pages to
      * journal, so only savepoints cost anything (their sub-journal, temp_store=MEMORY) */
     return tdb__exec(db, op == TDB_SP_BEGIN      ? "SAVEPOINT tt_input"
@@ -483,10 +547,12 @@ int tdb_savepoint(tdb_db *db, int op, tt_error *err)
 
 int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *err)
 {
+    if (db->rec)
+        return no_reads(err);
     sqlite3_stmt *st = prep(db, ST_TRACE_FIND, "SELECT id FROM trace WHERE import_key = ?", err);
     if (!st)
         return TT_EIO;
-    b_text(st, 1, import_key);
+    b_text(db, st, 1, import_key);
     int found, rc = step_int(db, st, &found, id, err);
     return rc ? rc : found;
 }
@@ -496,7 +562,7 @@ int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
     sqlite3_stmt *st = prep(db, ST_TRACE_DELETE, "DELETE FROM trace WHERE id = ?", err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, id);
+    b_ref(db, st, 1, id);
     return step_done(db, st, NULL, err);
 }
 
@@ -510,17 +576,17 @@ int tdb_trace_add(tdb_db *db, const tdb_trace *t, int64_t *id, tt_error *err)
                             err);
     if (!st)
         return TT_EIO;
-    b_text(st, 1, t->import_key);
-    b_text(st, 2, t->content_sha256);
-    b_text(st, 3, t->source_format);
-    b_text(st, 4, TT_VERSION_STRING);
-    b_text(st, 5, t->options ? t->options : "{}");
-    b_text(st, 6, t->clock ? t->clock : "unknown");
-    b_int(st, 7, t->have_start, t->start_ts);
-    b_int(st, 8, t->have_end, t->end_ts);
-    b_text(st, 9, t->package);
-    b_text(st, 10, t->app_version);
-    b_id(st, 11, t->mapping_id);
+    b_text(db, st, 1, t->import_key);
+    b_text(db, st, 2, t->content_sha256);
+    b_text(db, st, 3, t->source_format);
+    b_text(db, st, 4, TT_VERSION_STRING);
+    b_text(db, st, 5, t->options ? t->options : "{}");
+    b_text(db, st, 6, t->clock ? t->clock : "unknown");
+    b_int(db, st, 7, t->have_start, t->start_ts);
+    b_int(db, st, 8, t->have_end, t->end_ts);
+    b_text(db, st, 9, t->package);
+    b_text(db, st, 10, t->app_version);
+    b_id(db, st, 11, t->mapping_id);
     return step_done(db, st, id, err);
 }
 
@@ -533,12 +599,12 @@ int tdb_input_add(tdb_db *db, int64_t trace_id, int ordinal, const char *path,
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, trace_id);
-    sqlite3_bind_int(st, 2, ordinal);
-    b_text(st, 3, path);
-    b_text(st, 4, kind);
-    b_text(st, 5, sha256);
-    sqlite3_bind_int64(st, 6, (int64_t)bytes);
+    b_ref(db, st, 1, trace_id);
+    b_i64(db, st, 2, ordinal);
+    b_text(db, st, 3, path);
+    b_text(db, st, 4, kind);
+    b_text(db, st, 5, sha256);
+    b_i64(db, st, 6, (int64_t)bytes);
     return step_done(db, st, NULL, err);
 }
 
@@ -551,10 +617,10 @@ int tdb_metadata_add(tdb_db *db, int64_t trace_id, const char *name, const int64
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, trace_id);
-    b_text(st, 2, name);
-    b_int(st, 3, int_value != NULL, int_value ? *int_value : 0);
-    b_text(st, 4, str_value);
+    b_ref(db, st, 1, trace_id);
+    b_text(db, st, 2, name);
+    b_int(db, st, 3, int_value != NULL, int_value ? *int_value : 0);
+    b_text(db, st, 4, str_value);
     return step_done(db, st, NULL, err);
 }
 
@@ -568,23 +634,25 @@ int tdb_stat_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, trace_id);
-    b_text(st, 2, name);
-    b_int(st, 3, idx != NULL, idx ? *idx : 0);
-    b_text(st, 4, severity);
-    b_text(st, 5, source);
-    sqlite3_bind_int64(st, 6, value);
-    b_text(st, 7, description ? description : "");
+    b_ref(db, st, 1, trace_id);
+    b_text(db, st, 2, name);
+    b_int(db, st, 3, idx != NULL, idx ? *idx : 0);
+    b_text(db, st, 4, severity);
+    b_text(db, st, 5, source);
+    b_i64(db, st, 6, value);
+    b_text(db, st, 7, description ? description : "");
     return step_done(db, st, NULL, err);
 }
 
 int tdb_mapping_find(tdb_db *db, const char *sha256, int64_t *id, tt_error *err)
 {
+    if (db->rec)
+        return no_reads(err);
     sqlite3_stmt *st = prep(db, ST_MAP_FIND, "SELECT id FROM method_mapping WHERE sha256 = ?",
                             err);
     if (!st)
         return TT_EIO;
-    b_text(st, 1, sha256);
+    b_text(db, st, 1, sha256);
     int found, rc = step_int(db, st, &found, id, err);
     return rc ? rc : found;
 }
@@ -598,10 +666,10 @@ int tdb_mapping_add(tdb_db *db, const char *sha256, const char *path, int64_t me
                             err);
     if (!st)
         return TT_EIO;
-    b_text(st, 1, sha256);
-    b_text(st, 2, path);
-    sqlite3_bind_int64(st, 3, method_count);
-    b_text(st, 4, retrace_sha256);
+    b_text(db, st, 1, sha256);
+    b_text(db, st, 2, path);
+    b_i64(db, st, 3, method_count);
+    b_text(db, st, 4, retrace_sha256);
     return step_done(db, st, id, err);
 }
 
@@ -614,13 +682,13 @@ int tdb_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const cha
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, mapping_id);
-    sqlite3_bind_int64(st, 2, m->id);
-    sqlite3_bind_int64(st, 3, m->flags);
-    b_text(st, 4, m->cls);
-    b_text(st, 5, m->name);
-    b_text(st, 6, m->desc);
-    b_text(st, 7, name);
+    b_ref(db, st, 1, mapping_id);
+    b_i64(db, st, 2, m->id);
+    b_i64(db, st, 3, m->flags);
+    b_text(db, st, 4, m->cls);
+    b_text(db, st, 5, m->name);
+    b_text(db, st, 6, m->desc);
+    b_text(db, st, 7, name);
     return step_done(db, st, id, err);
 }
 
@@ -628,11 +696,13 @@ int tdb_method_each(tdb_db *db, int64_t mapping_id,
                     void (*fn)(void *ctx, uint32_t method_id, int64_t row_id), void *ctx,
                     tt_error *err)
 {
+    if (db->rec)
+        return no_reads(err);
     sqlite3_stmt *st = prep(db, ST_METHOD_EACH,
                             "SELECT method_id, id FROM method WHERE mapping_id = ?", err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, mapping_id);
+    b_ref(db, st, 1, mapping_id);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         fn(ctx, (uint32_t)sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
@@ -647,9 +717,9 @@ int tdb_process_add(tdb_db *db, int64_t trace_id, const int64_t *pid, const char
                             "INSERT INTO process (trace_id, pid, name) VALUES (?,?,?)", err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, trace_id);
-    b_int(st, 2, pid != NULL, pid ? *pid : 0);
-    b_text(st, 3, name);
+    b_ref(db, st, 1, trace_id);
+    b_int(db, st, 2, pid != NULL, pid ? *pid : 0);
+    b_text(db, st, 3, name);
     return step_done(db, st, upid, err);
 }
 
@@ -662,11 +732,11 @@ int tdb_thread_add(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *ti
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, trace_id);
-    b_id(st, 2, upid);
-    b_int(st, 3, tid != NULL, tid ? *tid : 0);
-    b_text(st, 4, name);
-    sqlite3_bind_int(st, 5, is_main ? 1 : 0);
+    b_ref(db, st, 1, trace_id);
+    b_id(db, st, 2, upid);
+    b_int(db, st, 3, tid != NULL, tid ? *tid : 0);
+    b_text(db, st, 4, name);
+    b_i64(db, st, 5, is_main ? 1 : 0);
     return step_done(db, st, utid, err);
 }
 
@@ -679,16 +749,23 @@ int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err)
         sql = "SELECT COALESCE(MAX(id), 0) + 1 FROM call_node";
     else
         return tt_error_set(err, TT_EINVAL, db->path, 0, 0, "no explicit ids for %s", table);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+    int k = table[0] == 's' ? 0 : 1;
+    if (db->rec)
+        return tdb__rec_next_id(db->rec, k ? ST_NODE_ADD : ST_SLICE_ADD, id, err);
+    /* kept prepared: an importer asks once per stack it stores */
+    if (!db->next_id_st[k] &&
+        sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->next_id_st[k], NULL) !=
+            SQLITE_OK)
         return tdb__sqlerr(db, err, "read");
-    int found, rc = step_int(db, st, &found, id, err);
-    sqlite3_finalize(st);
-    return rc;
+    int found;
+    return step_int(db, db->next_id_st[k], &found, id, err);
 }
 
 /* -1 means unknown for optional sampled-slice values */
-static void b_opt(sqlite3_stmt *st, int i, int64_t v) { b_int(st, i, v >= 0, v); }
+static void b_opt(tdb_db *db, sqlite3_stmt *st, int i, int64_t v)
+{
+    b_int(db, st, i, v >= 0, v);
+}
 
 int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
 {
@@ -702,32 +779,32 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, s->id);
-    sqlite3_bind_int64(st, 2, s->trace_id);
-    sqlite3_bind_int64(st, 3, s->utid);
-    sqlite3_bind_int64(st, 4, s->ts);
-    sqlite3_bind_int64(st, 5, s->dur);
-    sqlite3_bind_int64(st, 6, s->depth);
-    b_id(st, 7, s->parent_id);
-    b_text(st, 8, s->name);
-    b_text(st, 9, s->category);
-    b_id(st, 10, s->method_id);
-    b_text(st, 11, s->end_kind);
-    sqlite3_bind_int64(st, 12, s->self_dur);
-    sqlite3_bind_int(st, 13, s->is_recursive ? 1 : 0);
-    b_id(st, 14, s->frame_id);
-    b_id(st, 15, s->callsite_id);
-    b_opt(st, 16, s->thread_dur);
-    b_opt(st, 17, s->self_thread_dur);
-    b_opt(st, 18, s->block_dur);
-    b_opt(st, 19, s->gap_before);
-    b_opt(st, 20, s->gap_after);
-    b_opt(st, 21, s->sample_count);
-    b_int(st, 22, s->have_msg_id, s->msg_id);
-    b_text(st, 23, s->type);
-    b_id(st, 24, s->wakeup_utid);
+    b_ref(db, st, 1, s->id);
+    b_ref(db, st, 2, s->trace_id);
+    b_ref(db, st, 3, s->utid);
+    b_i64(db, st, 4, s->ts);
+    b_i64(db, st, 5, s->dur);
+    b_i64(db, st, 6, s->depth);
+    b_id(db, st, 7, s->parent_id);
+    b_text(db, st, 8, s->name);
+    b_text(db, st, 9, s->category);
+    b_id(db, st, 10, s->method_id);
+    b_text(db, st, 11, s->end_kind);
+    b_i64(db, st, 12, s->self_dur);
+    b_i64(db, st, 13, s->is_recursive ? 1 : 0);
+    b_id(db, st, 14, s->frame_id);
+    b_id(db, st, 15, s->callsite_id);
+    b_opt(db, st, 16, s->thread_dur);
+    b_opt(db, st, 17, s->self_thread_dur);
+    b_opt(db, st, 18, s->block_dur);
+    b_opt(db, st, 19, s->gap_before);
+    b_opt(db, st, 20, s->gap_after);
+    b_opt(db, st, 21, s->sample_count);
+    b_int(db, st, 22, s->have_msg_id, s->msg_id);
+    b_text(db, st, 23, s->type);
+    b_id(db, st, 24, s->wakeup_utid);
     for (int k = 0; k < TT_CTR_COUNT; k++) /* columns in TT_CTR_* order */
-        b_int(st, 25 + k, (s->ctr_known >> k) & 1, (int64_t)s->ctr[k]);
+        b_int(db, st, 25 + k, (s->ctr_known >> k) & 1, (int64_t)s->ctr[k]);
     return step_done(db, st, NULL, err);
 }
 
@@ -740,11 +817,11 @@ int tdb_wakeup_add(tdb_db *db, int64_t trace_id, int64_t wakee_slice_id, int64_t
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, trace_id);
-    sqlite3_bind_int64(st, 2, wakee_slice_id);
-    sqlite3_bind_int64(st, 3, waker_utid);
-    sqlite3_bind_int64(st, 4, waker_ts);
-    b_text(st, 5, kind);
+    b_ref(db, st, 1, trace_id);
+    b_ref(db, st, 2, wakee_slice_id);
+    b_ref(db, st, 3, waker_utid);
+    b_i64(db, st, 4, waker_ts);
+    b_text(db, st, 5, kind);
     return step_done(db, st, NULL, err);
 }
 
@@ -756,26 +833,28 @@ int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, f->trace_id);
-    b_text(st, 2, f->name);
-    b_text(st, 3, f->raw_name);
-    b_text(st, 4, f->kind);
-    b_int(st, 5, f->have_rel_pc, f->rel_pc);
-    b_id(st, 6, f->module_id);
-    b_id(st, 7, f->symbol_set_id);
-    b_text(st, 8, f->file);
-    b_int(st, 9, f->line > 0, f->line);
+    b_ref(db, st, 1, f->trace_id);
+    b_text(db, st, 2, f->name);
+    b_text(db, st, 3, f->raw_name);
+    b_text(db, st, 4, f->kind);
+    b_int(db, st, 5, f->have_rel_pc, f->rel_pc);
+    b_id(db, st, 6, f->module_id);
+    b_id(db, st, 7, f->symbol_set_id);
+    b_text(db, st, 8, f->file);
+    b_int(db, st, 9, f->line > 0, f->line);
     return step_done(db, st, id, err);
 }
 
 int tdb_module_get(tdb_db *db, const tdb_module *m, int64_t *id, tt_error *err)
 {
+    if (db->rec) /* matched at replay */
+        return tdb__rec_module(db->rec, m, id, err);
     sqlite3_stmt *st = prep(db, ST_MODULE_FIND,
                             "SELECT id FROM module WHERE build_id IS ? AND name = ?", err);
     if (!st)
         return TT_EIO;
-    b_text(st, 1, m->build_id);
-    b_text(st, 2, m->name);
+    b_text(db, st, 1, m->build_id);
+    b_text(db, st, 2, m->name);
     int found, rc = step_int(db, st, &found, id, err);
     if (rc || found)
         return rc;
@@ -785,25 +864,27 @@ int tdb_module_get(tdb_db *db, const tdb_module *m, int64_t *id, tt_error *err)
               err);
     if (!st)
         return TT_EIO;
-    b_text(st, 1, m->build_id);
-    b_text(st, 2, m->name);
-    b_text(st, 3, m->path);
-    b_text(st, 4, m->kind);
-    b_int(st, 5, m->have_debug_info, m->has_debug_info);
+    b_text(db, st, 1, m->build_id);
+    b_text(db, st, 2, m->name);
+    b_text(db, st, 3, m->path);
+    b_text(db, st, 4, m->kind);
+    b_int(db, st, 5, m->have_debug_info, m->has_debug_info);
     return step_done(db, st, id, err);
 }
 
 int tdb_symbolized_pc_add(tdb_db *db, int64_t module_id, int64_t rel_pc,
                           const tdb_symbol *frames, size_t n, int64_t *set_id, tt_error *err)
 {
+    if (db->rec) /* matched at replay */
+        return tdb__rec_sympc(db->rec, module_id, rel_pc, frames, n, set_id, err);
     sqlite3_stmt *st = prep(db, ST_SYMPC_FIND,
                             "SELECT symbol_set_id FROM symbolized_pc "
                             "WHERE module_id = ? AND rel_pc = ?",
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, module_id);
-    sqlite3_bind_int64(st, 2, rel_pc);
+    b_ref(db, st, 1, module_id);
+    b_i64(db, st, 2, rel_pc);
     int found, rc = step_int(db, st, &found, set_id, err);
     if (rc || found)
         return rc;
@@ -826,15 +907,15 @@ int tdb_symbolized_pc_add(tdb_db *db, int64_t module_id, int64_t rel_pc,
         return TT_EIO;
     for (size_t i = 0; i < n; i++) {
         const tdb_symbol *f = &frames[i];
-        sqlite3_bind_int64(st, 1, *set_id);
-        sqlite3_bind_int64(st, 2, (int64_t)i);
-        b_text(st, 3, f->name ? f->name : "??");
-        b_text(st, 4, f->file);
-        b_int(st, 5, f->line > 0, f->line);
-        b_int(st, 6, f->column > 0, f->column);
-        sqlite3_bind_int(st, 7, f->is_inlined);
-        b_text(st, 8, f->symbol_name);
-        sqlite3_bind_int(st, 9, f->is_approximate);
+        b_i64(db, st, 1, *set_id);
+        b_i64(db, st, 2, (int64_t)i);
+        b_text(db, st, 3, f->name ? f->name : "??");
+        b_text(db, st, 4, f->file);
+        b_int(db, st, 5, f->line > 0, f->line);
+        b_int(db, st, 6, f->column > 0, f->column);
+        b_i64(db, st, 7, f->is_inlined);
+        b_text(db, st, 8, f->symbol_name);
+        b_i64(db, st, 9, f->is_approximate);
         if ((rc = step_done(db, st, NULL, err)))
             return rc;
     }
@@ -842,9 +923,9 @@ int tdb_symbolized_pc_add(tdb_db *db, int64_t module_id, int64_t rel_pc,
               "INSERT INTO symbolized_pc (module_id, rel_pc, symbol_set_id) VALUES (?,?,?)", err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, module_id);
-    sqlite3_bind_int64(st, 2, rel_pc);
-    sqlite3_bind_int64(st, 3, *set_id);
+    b_ref(db, st, 1, module_id);
+    b_i64(db, st, 2, rel_pc);
+    b_i64(db, st, 3, *set_id);
     return step_done(db, st, NULL, err);
 }
 
@@ -857,10 +938,10 @@ int tdb_callsite_add(tdb_db *db, int64_t trace_id, int64_t parent_id, int64_t de
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, trace_id);
-    b_id(st, 2, parent_id);
-    sqlite3_bind_int64(st, 3, depth);
-    sqlite3_bind_int64(st, 4, frame_id);
+    b_ref(db, st, 1, trace_id);
+    b_id(db, st, 2, parent_id);
+    b_i64(db, st, 3, depth);
+    b_ref(db, st, 4, frame_id);
     return step_done(db, st, id, err);
 }
 
@@ -873,20 +954,20 @@ int tdb_sample_add(tdb_db *db, const tdb_sample *s, tt_error *err)
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, s->trace_id);
-    sqlite3_bind_int64(st, 2, s->utid);
-    b_int(st, 3, s->have_ts, s->ts);
-    sqlite3_bind_int64(st, 4, s->dur);
-    sqlite3_bind_int64(st, 5, s->callsite_id);
-    sqlite3_bind_int64(st, 6, s->count);
-    sqlite3_bind_int64(st, 7, s->weight);
-    b_text(st, 8, s->type ? s->type : "cpu");
-    b_text(st, 9, s->event);
-    b_int(st, 10, s->have_msg_id, s->msg_id);
-    sqlite3_bind_int(st, 11, s->is_interval ? 1 : 0);
-    sqlite3_bind_int(st, 12, s->is_blocking ? 1 : 0);
-    b_int(st, 13, s->have_thread, s->thread_ts);
-    b_int(st, 14, s->have_thread, s->thread_dur);
+    b_ref(db, st, 1, s->trace_id);
+    b_ref(db, st, 2, s->utid);
+    b_int(db, st, 3, s->have_ts, s->ts);
+    b_i64(db, st, 4, s->dur);
+    b_ref(db, st, 5, s->callsite_id);
+    b_i64(db, st, 6, s->count);
+    b_i64(db, st, 7, s->weight);
+    b_text(db, st, 8, s->type ? s->type : "cpu");
+    b_text(db, st, 9, s->event);
+    b_int(db, st, 10, s->have_msg_id, s->msg_id);
+    b_i64(db, st, 11, s->is_interval ? 1 : 0);
+    b_i64(db, st, 12, s->is_blocking ? 1 : 0);
+    b_int(db, st, 13, s->have_thread, s->thread_ts);
+    b_int(db, st, 14, s->have_thread, s->thread_dur);
     return step_done(db, st, NULL, err);
 }
 
@@ -899,10 +980,10 @@ int tdb_tree_add(tdb_db *db, int64_t trace_id, const char *kind, int64_t issue_i
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, trace_id);
-    b_text(st, 2, kind);
-    b_id(st, 3, issue_id);
-    b_id(st, 4, utid);
+    b_ref(db, st, 1, trace_id);
+    b_text(db, st, 2, kind);
+    b_id(db, st, 3, issue_id);
+    b_id(db, st, 4, utid);
     return step_done(db, st, id, err);
 }
 
@@ -915,17 +996,17 @@ int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, n->id);
-    sqlite3_bind_int64(st, 2, n->tree_id);
-    b_id(st, 3, n->parent_id);
-    sqlite3_bind_int64(st, 4, n->depth);
-    sqlite3_bind_int64(st, 5, n->ordinal);
-    b_text(st, 6, n->name);
-    b_id(st, 7, n->method_id);
-    sqlite3_bind_int64(st, 8, n->count);
-    b_int(st, 9, n->have_dur, n->total_dur);
-    b_int(st, 10, n->have_dur, n->self_dur);
-    b_int(st, 11, n->have_self_count, n->self_count);
+    b_ref(db, st, 1, n->id);
+    b_ref(db, st, 2, n->tree_id);
+    b_id(db, st, 3, n->parent_id);
+    b_i64(db, st, 4, n->depth);
+    b_i64(db, st, 5, n->ordinal);
+    b_text(db, st, 6, n->name);
+    b_id(db, st, 7, n->method_id);
+    b_i64(db, st, 8, n->count);
+    b_int(db, st, 9, n->have_dur, n->total_dur);
+    b_int(db, st, 10, n->have_dur, n->self_dur);
+    b_int(db, st, 11, n->have_self_count, n->self_count);
     return step_done(db, st, NULL, err);
 }
 
@@ -940,24 +1021,24 @@ int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err)
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, i->trace_id);
-    b_text(st, 2, i->tag);
-    b_text(st, 3, i->detail);
-    b_text(st, 4, i->kind);
-    b_text(st, 5, i->scene);
-    b_text(st, 6, i->process_name);
-    b_int(st, 7, i->have_report_time, i->report_unix_ms);
-    b_int(st, 8, i->have_cost, i->cost_ms);
-    b_int(st, 9, i->have_sub_type, i->sub_type);
-    b_text(st, 10, i->stack_key_raw);
-    b_id(st, 11, i->stack_key_method_id);
-    b_text(st, 12, i->stack_key);
-    b_text(st, 13, i->stack_key_path);
-    b_int(st, 14, i->have_foreground, i->is_foreground);
-    b_text(st, 15, i->thread_stack);
-    b_id(st, 16, i->utid);
-    b_int(st, 17, i->have_ts, i->ts);
-    b_text(st, 18, i->raw_json ? i->raw_json : "{}");
+    b_ref(db, st, 1, i->trace_id);
+    b_text(db, st, 2, i->tag);
+    b_text(db, st, 3, i->detail);
+    b_text(db, st, 4, i->kind);
+    b_text(db, st, 5, i->scene);
+    b_text(db, st, 6, i->process_name);
+    b_int(db, st, 7, i->have_report_time, i->report_unix_ms);
+    b_int(db, st, 8, i->have_cost, i->cost_ms);
+    b_int(db, st, 9, i->have_sub_type, i->sub_type);
+    b_text(db, st, 10, i->stack_key_raw);
+    b_id(db, st, 11, i->stack_key_method_id);
+    b_text(db, st, 12, i->stack_key);
+    b_text(db, st, 13, i->stack_key_path);
+    b_int(db, st, 14, i->have_foreground, i->is_foreground);
+    b_text(db, st, 15, i->thread_stack);
+    b_id(db, st, 16, i->utid);
+    b_int(db, st, 17, i->have_ts, i->ts);
+    b_text(db, st, 18, i->raw_json ? i->raw_json : "{}");
     return step_done(db, st, id, err);
 }
 
@@ -967,8 +1048,8 @@ int tdb_issue_set_tree(tdb_db *db, int64_t issue_id, int64_t tree_id, tt_error *
         prep(db, ST_ISSUE_TREE, "UPDATE issue SET call_tree_id = ? WHERE id = ?", err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, tree_id);
-    sqlite3_bind_int64(st, 2, issue_id);
+    b_ref(db, st, 1, tree_id);
+    b_ref(db, st, 2, issue_id);
     return step_done(db, st, NULL, err);
 }
 
@@ -981,20 +1062,20 @@ int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err)
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, f->trace_id);
-    b_id(st, 2, f->utid);
-    b_text(st, 3, f->scene);
-    sqlite3_bind_int64(st, 4, f->ts);
-    sqlite3_bind_int64(st, 5, f->dur);
-    sqlite3_bind_int64(st, 6, f->interval_dur);
-    b_id(st, 7, f->expected_dur);
-    sqlite3_bind_int64(st, 8, f->busy_dur);
-    sqlite3_bind_int64(st, 9, f->dropped_frames);
-    b_text(st, 10, f->drop_level);
-    sqlite3_bind_int(st, 11, f->is_jank ? 1 : 0);
-    sqlite3_bind_int(st, 12, f->is_slow ? 1 : 0);
-    sqlite3_bind_int(st, 13, f->is_frozen ? 1 : 0);
-    b_int(st, 14, f->have_vsync_id, f->vsync_id);
+    b_ref(db, st, 1, f->trace_id);
+    b_id(db, st, 2, f->utid);
+    b_text(db, st, 3, f->scene);
+    b_i64(db, st, 4, f->ts);
+    b_i64(db, st, 5, f->dur);
+    b_i64(db, st, 6, f->interval_dur);
+    b_id(db, st, 7, f->expected_dur);
+    b_i64(db, st, 8, f->busy_dur);
+    b_i64(db, st, 9, f->dropped_frames);
+    b_text(db, st, 10, f->drop_level);
+    b_i64(db, st, 11, f->is_jank ? 1 : 0);
+    b_i64(db, st, 12, f->is_slow ? 1 : 0);
+    b_i64(db, st, 13, f->is_frozen ? 1 : 0);
+    b_int(db, st, 14, f->have_vsync_id, f->vsync_id);
     return step_done(db, st, NULL, err);
 }
 
@@ -1011,30 +1092,27 @@ int tdb_scene_stats_add(tdb_db *db, const tdb_scene_stats *s, tt_error *err)
              err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, s->trace_id);
-    b_text(st, 2, s->model);
-    b_text(st, 3, s->scene);
-    b_int(st, 4, s->have_window, s->ts);
-    b_int(st, 5, s->have_window, s->dur);
-    sqlite3_bind_int64(st, 6, s->frames);
-    b_int(st, 7, s->have_busy, s->busy_dur);
-    if (s->have_fps)
-        sqlite3_bind_double(st, 8, s->fps);
-    else
-        sqlite3_bind_null(st, 8);
-    sqlite3_bind_int64(st, 9, s->dropped_sum);
+    b_ref(db, st, 1, s->trace_id);
+    b_text(db, st, 2, s->model);
+    b_text(db, st, 3, s->scene);
+    b_int(db, st, 4, s->have_window, s->ts);
+    b_int(db, st, 5, s->have_window, s->dur);
+    b_i64(db, st, 6, s->frames);
+    b_int(db, st, 7, s->have_busy, s->busy_dur);
+    b_real(db, st, 8, s->have_fps, s->fps);
+    b_i64(db, st, 9, s->dropped_sum);
     for (int l = 0; l < 5; l++) {
-        sqlite3_bind_int64(st, 10 + 2 * l, s->level_count[l]);
-        sqlite3_bind_int64(st, 11 + 2 * l, s->level_sum[l]);
+        b_i64(db, st, 10 + 2 * l, s->level_count[l]);
+        b_i64(db, st, 11 + 2 * l, s->level_sum[l]);
     }
-    b_int(st, 20, s->have_flags, s->jank_count);
-    b_int(st, 21, s->have_flags, s->slow_count);
-    b_int(st, 22, s->have_flags, s->frozen_count);
+    b_int(db, st, 20, s->have_flags, s->jank_count);
+    b_int(db, st, 21, s->have_flags, s->slow_count);
+    b_int(db, st, 22, s->have_flags, s->frozen_count);
     const int64_t times[] = {s->p50_dur, s->p90_dur, s->p95_dur, s->p99_dur, s->max_dur,
                              s->mean_dur};
     for (int i = 0; i < 6; i++)
-        b_int(st, 23 + i, s->have_times, times[i]);
-    b_id(st, 29, s->issue_id);
+        b_int(db, st, 23 + i, s->have_times, times[i]);
+    b_id(db, st, 29, s->issue_id);
     return step_done(db, st, NULL, err);
 }
 
@@ -1050,23 +1128,23 @@ int tdb_startup_add(tdb_db *db, const tdb_startup *s, int64_t *id, tt_error *err
              err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, s->trace_id);
-    b_text(st, 2, s->kind);
-    b_text(st, 3, s->source);
-    b_int(st, 4, s->have_ts, s->ts);
-    b_int(st, 5, s->have_dur, s->dur);
-    b_text(st, 6, s->start_event);
-    b_text(st, 7, s->end_event);
-    b_int(st, 8, s->have_matrix, s->application_create_ms);
-    b_int(st, 9, s->have_matrix, s->application_create_scene);
-    b_int(st, 10, s->have_matrix, s->first_activity_create_ms);
-    b_int(st, 11, s->have_matrix, s->startup_duration_ms);
-    b_int(st, 12, s->have_ttid, s->ttid_dur);
-    b_int(st, 13, s->have_ttfd, s->ttfd_dur);
-    sqlite3_bind_int(st, 14, s->matrix_over_threshold ? 1 : 0);
-    sqlite3_bind_int(st, 15, s->matrix_stack_collected ? 1 : 0);
-    sqlite3_bind_int(st, 16, s->vitals_excessive ? 1 : 0);
-    b_id(st, 17, s->issue_id);
+    b_ref(db, st, 1, s->trace_id);
+    b_text(db, st, 2, s->kind);
+    b_text(db, st, 3, s->source);
+    b_int(db, st, 4, s->have_ts, s->ts);
+    b_int(db, st, 5, s->have_dur, s->dur);
+    b_text(db, st, 6, s->start_event);
+    b_text(db, st, 7, s->end_event);
+    b_int(db, st, 8, s->have_matrix, s->application_create_ms);
+    b_int(db, st, 9, s->have_matrix, s->application_create_scene);
+    b_int(db, st, 10, s->have_matrix, s->first_activity_create_ms);
+    b_int(db, st, 11, s->have_matrix, s->startup_duration_ms);
+    b_int(db, st, 12, s->have_ttid, s->ttid_dur);
+    b_int(db, st, 13, s->have_ttfd, s->ttfd_dur);
+    b_i64(db, st, 14, s->matrix_over_threshold ? 1 : 0);
+    b_i64(db, st, 15, s->matrix_stack_collected ? 1 : 0);
+    b_i64(db, st, 16, s->vitals_excessive ? 1 : 0);
+    b_id(db, st, 17, s->issue_id);
     return step_done(db, st, id, err);
 }
 
@@ -1080,13 +1158,13 @@ int tdb_segment_add(tdb_db *db, int64_t startup_id, int ordinal, const char *nam
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, startup_id);
-    sqlite3_bind_int(st, 2, ordinal);
-    b_text(st, 3, name);
-    b_text(st, 4, from_event);
-    b_text(st, 5, to_event);
-    b_int(st, 6, have_ts, ts);
-    sqlite3_bind_int64(st, 7, dur);
+    b_ref(db, st, 1, startup_id);
+    b_i64(db, st, 2, ordinal);
+    b_text(db, st, 3, name);
+    b_text(db, st, 4, from_event);
+    b_text(db, st, 5, to_event);
+    b_int(db, st, 6, have_ts, ts);
+    b_i64(db, st, 7, dur);
     return step_done(db, st, NULL, err);
 }
 
@@ -1099,15 +1177,15 @@ int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err)
                             err);
     if (!st)
         return TT_EIO;
-    sqlite3_bind_int64(st, 1, l->trace_id);
-    b_text(st, 2, l->source);
-    b_text(st, 3, l->component ? l->component : "");
-    b_text(st, 4, l->launch_state);
-    b_text(st, 5, l->status);
-    b_int(st, 6, l->have_total, l->total_ms);
-    b_int(st, 7, l->have_wait, l->wait_ms);
-    b_int(st, 8, l->have_this, l->this_ms);
-    b_int(st, 9, l->have_fully_drawn, l->fully_drawn_ms);
-    b_text(st, 10, l->log_time && l->log_time[0] ? l->log_time : NULL);
+    b_ref(db, st, 1, l->trace_id);
+    b_text(db, st, 2, l->source);
+    b_text(db, st, 3, l->component ? l->component : "");
+    b_text(db, st, 4, l->launch_state);
+    b_text(db, st, 5, l->status);
+    b_int(db, st, 6, l->have_total, l->total_ms);
+    b_int(db, st, 7, l->have_wait, l->wait_ms);
+    b_int(db, st, 8, l->have_this, l->this_ms);
+    b_int(db, st, 9, l->have_fully_drawn, l->fully_drawn_ms);
+    b_text(db, st, 10, l->log_time && l->log_time[0] ? l->log_time : NULL);
     return step_done(db, st, NULL, err);
 }

@@ -30,6 +30,21 @@ const char *tdb_tmp_path(const tdb_db *db);
 int tdb_commit(tdb_db *db, tt_error *err);
 void tdb_close(tdb_db *db);
 
+/* A recording handle (analyze --jobs): the row writers below append their rows to memory
+ * instead of writing them, and hand out provisional ids; reads (tdb_trace_find, savepoints,
+ * tdb_method_each ...) fail with TT_EINVAL. No SQLite connection, so one per thread. Owned by
+ * the caller, free with tdb_close. */
+int tdb_rec_new(tdb_db **out, tt_error *err);
+/* Writes the recorded rows into db in the order they were recorded, each provisional id
+ * replaced by the real id its row got (module and symbol-set lookups and tdb_next_id run
+ * now), so db ends up as if the writers had written to it directly. Once per recording. */
+int tdb_rec_replay(tdb_db *db, tdb_db *rec, tt_error *err);
+/* The real id of a provisional id handed out by rec (after tdb_rec_replay); other ids are
+ * returned unchanged. */
+int64_t tdb_rec_resolve(const tdb_db *rec, int64_t id);
+/* Bytes of recorded rows not replayed yet. */
+size_t tdb_rec_bytes(const tdb_db *rec);
+
 /* Opens an existing database for queries: read-only unless writable (storage.md 5.4, 6). A
  * newer schema is accepted with *newer set; a file that is not a tracetool database is an
  * error naming it. */

@@ -25,8 +25,33 @@ struct tdb_db {
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
+    sqlite3_stmt *next_id_st[2]; /* tdb_next_id of slice, call_node */
     int64_t next_symbol_set; /* next symbol.symbol_set_id, 0 until first needed */
+    struct tdb_rec *rec;     /* tdb_rec_new: rows are recorded, there is no connection */
+    int rec_slot;            /* the statement slot of the row being recorded */
 };
+
+/* Prepared statement of slot (prepared on first use) and its step, for the replay (rec.c). */
+sqlite3_stmt *tdb__prep(tdb_db *db, int slot, const char *sql, tt_error *err);
+int tdb__step_done(tdb_db *db, sqlite3_stmt *st, int64_t *rowid, tt_error *err);
+
+/* Recording (rec.c): a row of statement slot, its values in bind order (i is the 1-based
+ * parameter; have = 0 binds NULL), its end (rowid: a new recorded id of slot's table). A
+ * reference (tdb__rec_ref) to a recorded id is replayed as the real id it got. */
+typedef struct tdb_rec tdb_rec;
+void tdb__rec_free(tdb_rec *r);
+void tdb__rec_row(tdb_rec *r, int slot, const char *sql);
+void tdb__rec_int(tdb_rec *r, int i, int have, int64_t v);
+void tdb__rec_ref(tdb_rec *r, int i, int have, int64_t v);
+void tdb__rec_text(tdb_rec *r, int i, const char *s);
+void tdb__rec_real(tdb_rec *r, int i, int have, double v);
+int tdb__rec_end(tdb_rec *r, int slot, int64_t *rowid, tt_error *err);
+/* tdb_next_id (slot ST_SLICE_ADD or ST_NODE_ADD), tdb_module_get, tdb_symbolized_pc_add:
+ * their lookups happen at replay. */
+int tdb__rec_next_id(tdb_rec *r, int slot, int64_t *id, tt_error *err);
+int tdb__rec_module(tdb_rec *r, const tdb_module *m, int64_t *id, tt_error *err);
+int tdb__rec_sympc(tdb_rec *r, int64_t module_id, int64_t rel_pc, const tdb_symbol *f,
+                   size_t n, int64_t *set_id, tt_error *err);
 
 /* Fills err with SQLite's current message about db->h (file = the target path). */
 int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what);

@@ -3,6 +3,7 @@
 #include "unit.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -342,6 +343,135 @@ START_TEST(detection)
 }
 END_TEST
 
+/* ---- recorded rows (analyze --jobs): replayed in order, they build the same database ---- */
+static void write_some(tdb_db *db, const char *key, int64_t *trace_id)
+{
+    tt_error err = {0};
+    int64_t tid, upid, utid, base, tree, issue, nb, mod, set, fr, cs;
+    tdb_trace t = {.import_key = key, .content_sha256 = "c", .source_format = "x"};
+    ck_assert_int_eq(tdb_trace_add(db, &t, &tid, &err), 0);
+    int64_t pid = 7;
+    ck_assert_int_eq(tdb_process_add(db, tid, &pid, "app", &upid, &err), 0);
+    ck_assert_int_eq(tdb_thread_add(db, tid, upid, &pid, "main", 1, &utid, &err), 0);
+    ck_assert_int_eq(tdb_next_id(db, "slice", &base, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        tdb_slice sl = {.id = base + i, .trace_id = tid, .utid = utid, .ts = 10 * i, .dur = 5,
+                        .depth = i, .parent_id = i ? base + i - 1 : 0, .name = "m",
+                        .category = "beat", .end_kind = "exact", .thread_dur = -1, .self_thread_dur = -1,
+                        .block_dur = -1, .gap_before = -1, .gap_after = -1,
+                        .sample_count = -1};
+        ck_assert_int_eq(tdb_slice_add(db, &sl, &err), 0);
+    }
+    ck_assert_int_eq(tdb_wakeup_add(db, tid, base + 2, utid, 3, "unpark", &err), 0);
+    tdb_issue is = {.trace_id = tid, .tag = "Trace_EvilMethod", .kind = "evil_method",
+                    .utid = utid};
+    ck_assert_int_eq(tdb_issue_add(db, &is, &issue, &err), 0);
+    ck_assert_int_eq(tdb_tree_add(db, tid, "issue_stack", issue, 0, &tree, &err), 0);
+    ck_assert_int_eq(tdb_issue_set_tree(db, issue, tree, &err), 0);
+    for (int k = 0; k < 2; k++) { /* two id ranges of one table */
+        ck_assert_int_eq(tdb_next_id(db, "call_node", &nb, &err), 0);
+        for (int i = 0; i < 2; i++) {
+            tdb_node n = {.id = nb + i, .tree_id = tree, .parent_id = i ? nb : 0, .depth = i,
+                          .ordinal = i, .name = "n", .count = 1};
+            ck_assert_int_eq(tdb_node_add(db, &n, &err), 0);
+        }
+    }
+    tdb_module m = {.build_id = "abcd", .name = "libx.so", .kind = "elf"};
+    ck_assert_int_eq(tdb_module_get(db, &m, &mod, &err), 0);
+    tdb_symbol sy[2] = {{.name = "inl", .file = "x.c", .line = 3, .is_inlined = 1},
+                        {.name = "f", .symbol_name = "f"}};
+    ck_assert_int_eq(tdb_symbolized_pc_add(db, mod, 0x10, sy, 2, &set, &err), 0);
+    tdb_frame f = {.trace_id = tid, .name = "f", .kind = "native", .have_rel_pc = 1,
+                   .rel_pc = 0x10, .module_id = mod, .symbol_set_id = set};
+    ck_assert_int_eq(tdb_frame_add(db, &f, &fr, &err), 0);
+    ck_assert_int_eq(tdb_callsite_add(db, tid, 0, 0, fr, &cs, &err), 0);
+    tdb_sample sa = {.trace_id = tid, .utid = utid, .callsite_id = cs, .have_ts = 1, .ts = 4,
+                     .count = 1, .weight = 1};
+    ck_assert_int_eq(tdb_sample_add(db, &sa, &err), 0);
+    tdb_scene_stats ss = {.trace_id = tid, .model = "matrix", .scene = "*", .frames = 2,
+                          .have_fps = 1, .fps = 59.5, .issue_id = issue};
+    ck_assert_int_eq(tdb_scene_stats_add(db, &ss, &err), 0);
+    int64_t v = 1;
+    ck_assert_int_eq(tdb_metadata_add(db, tid, "n", &v, NULL, &err), 0);
+    *trace_id = tid;
+}
+
+static int dump_row(void *ctx, int ev, int ncol, const char *const *names, const tdb_value *v)
+{
+    (void)names;
+    tt_buf *b = ctx;
+    for (int i = 0; ev == TDB_EV_ROW && i < ncol; i++) {
+        if (v[i].type == TDB_INT)
+            tt_buf_printf(b, "%lld|", (long long)v[i].i);
+        else if (v[i].type == TDB_REAL)
+            tt_buf_printf(b, "%g|", v[i].r);
+        else if (v[i].type == TDB_TEXT)
+            tt_buf_printf(b, "%s|", v[i].s);
+        else
+            tt_buf_puts(b, "NULL|");
+    }
+    if (ev == TDB_EV_ROW)
+        tt_buf_puts(b, "\n");
+    return 0;
+}
+
+static void dump(tt_buf *b, const char *file)
+{
+    static const char *const sql =
+        "select id, trace_id is null from slice; select * from slice; select * from wakeup; "
+        "select * from issue; select * from call_tree; select * from call_node; "
+        "select * from module; select * from symbol; select * from symbolized_pc; "
+        "select * from stack_frame; select * from callsite; select * from sample; "
+        "select * from scene_frame_stats; select * from metadata; select * from process; "
+        "select * from thread; select id, import_key from trace";
+    tdb_db *db;
+    int newer;
+    tt_error err = {0};
+    ck_assert_msg(tdb_open_read(&db, file, 0, &newer, &err) == 0, "%s", err.msg);
+    ck_assert_msg(tdb_exec_user(db, sql, dump_row, b, &err) == 0, "%s", err.msg);
+    tdb_close(db);
+}
+
+START_TEST(recorded_rows_replay)
+{
+    tdb_db *db, *rec[2];
+    tt_error err = {0};
+    int64_t direct[2], recorded[2];
+    ck_assert_int_eq(tdb_open_write(&db, path, 0, &err), 0);
+    write_some(db, "k1", &direct[0]);
+    write_some(db, "k2", &direct[1]);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    /* both recorded before either is replayed, as two threads would */
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(tdb_rec_new(&rec[i], &err), 0);
+        write_some(rec[i], i ? "k2" : "k1", &recorded[i]);
+        ck_assert_int_gt(tdb_rec_bytes(rec[i]), 0);
+    }
+    int64_t id;
+    ck_assert_int_lt(tdb_trace_find(rec[0], "k1", &id, &err), 0); /* no reads */
+    ck_assert_int_lt(tdb_savepoint(rec[0], TDB_SP_BEGIN, &err), 0);
+    char path2[160];
+    snprintf(path2, sizeof path2, "%s/r.db", dir);
+    ck_assert_int_eq(tdb_open_write(&db, path2, 0, &err), 0);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_msg(tdb_rec_replay(db, rec[i], &err) == 0, "%s", err.msg);
+        ck_assert_int_eq(tdb_rec_resolve(rec[i], recorded[i]), direct[i]);
+        tdb_close(rec[i]);
+    }
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    tt_buf a = {0}, b = {0};
+    dump(&a, path);
+    dump(&b, path2);
+    ck_assert_str_eq(a.data, b.data);
+    ck_assert_ptr_nonnull(strstr(a.data, "abcd|libx.so|")); /* one module row, shared */
+    ck_assert_ptr_null(strstr(strstr(a.data, "abcd|libx.so|") + 1, "abcd|libx.so|"));
+    tt_buf_free(&a);
+    tt_buf_free(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("store");
@@ -358,6 +488,7 @@ static Suite *suite(void)
     tcase_add_test(tc, views_parse);
     tcase_add_test(tc, content_hash);
     tcase_add_test(tc, detection);
+    tcase_add_test(tc, recorded_rows_replay);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,1 @@
+tracetool analyze --jobs 0 -o "$TT_TMP/j0.db" an-v1.bin

@@ -1,0 +1,55 @@
+#!/bin/sh
+# analyze --jobs N is deterministic: the database (byte for byte, once the run's clock time
+# trace.imported_unix_ms is set aside), standard output, standard error and the exit status
+# are those of --jobs 1, for a directory of every input kind, --keep-going over corrupt
+# inputs, a run that fails at a bad input, and --append re-runs (run in tests/data).
+set -u
+t=$TT_TMP/an-jobs
+rm -rf "$t" && mkdir -p "$t/c/more"
+cp ../../samples/* "$t/c/" 2> /dev/null
+cp perf-variants.txt perf-mixed.txt ios-lag-2001.json ios-crash-kscrash.json ios-cpu-2003.json \
+    frames-120hz.jsonl report-v04.jsonl msg-split.jsonl deep.folded art/ex52-v2wall.txt \
+    "$t/c/more/"
+sh ../cli/analyze/mkmixed.sh "$t/mixed"
+# run NAME JOBS ARGS...: in $t/NAME-JOBS, database t.db
+run() {
+    name=$1 j=$2
+    shift 2
+    d=$t/$name-$j
+    mkdir -p "$d"
+    (cd "$d" && tracetool analyze --jobs "$j" -o t.db "$@" > out 2> err; echo "exit $?" > rc)
+}
+# same NAME: every --jobs run of NAME against --jobs 1
+same() {
+    for j in 2 4; do
+        a=$t/$1-1 b=$t/$1-$j r=""
+        for f in out err rc; do
+            cmp -s "$a/$f" "$b/$f" || r="$r $f"
+        done
+        if [ -f "$a/t.db" ] || [ -f "$b/t.db" ]; then
+            for x in "$a" "$b"; do
+                cp "$x/t.db" "$x/n.db" 2> /dev/null &&
+                    tracetool query --write "$x/n.db" "UPDATE trace SET imported_unix_ms = 0"
+            done
+            cmp -s "$a/n.db" "$b/n.db" || r="$r database"
+        fi
+        echo "$1 --jobs $j: $(cat "$b/rc"), ${r:+DIFFERENT:}${r:-same as --jobs 1}"
+    done
+}
+for j in 1 2 4; do
+    run corpus $j ../c
+    run keep $j --keep-going ../mixed ../c/beat.bin ../c/perf-fib.txt.gz
+    run fail $j ../c/reports.jsonl ../c/perf-fib.txt.gz ../mixed/nested/corrupt.bin ../c/beat.bin \
+        ../c/samples.jsonl
+    run append $j --append ../c/more
+    (cd "$t/append-$j" && tracetool analyze --jobs "$j" --append -o t.db ../c/more ../c/beat.bin \
+        > out 2> err; echo "exit $?" > rc)
+done
+for n in corpus keep fail append; do
+    same $n
+done
+grep -c imported "$t/corpus-4/out" | sed 's/^/corpus: inputs imported: /'
+sed -n 's/^rows: /corpus: rows: /p' "$t/corpus-4/out"
+grep -c 'already imported' "$t/append-4/err" | sed 's/^/append again: already imported: /'
+[ -f "$t/fail-4/t.db" ] && echo "fail: database written" || echo "fail: no database"
+tail -n 1 "$t/fail-4/err"
