@@ -32,8 +32,8 @@ SYS_LIBS = -ldwarf -lelf -liberty -lm
 ifneq ($(SAN),)
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
-CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) $(DWARF_CFLAGS) $(CFLAGS)
-LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
+CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread $(SANFLAGS) $(PKG_CFLAGS) $(DWARF_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = -pthread $(SANFLAGS) $(LDFLAGS)
 
 LIBTRACE_SRC := $(sort $(wildcard libtrace/*.c))
 LIBSYM_SRC := $(sort $(wildcard libsym/*.c))

@@ -1255,6 +1255,7 @@ typedef struct tt_import_opts {
     uint32_t source;        /* input ordinal for thread identity */
     const char *event;      /* perf: event to keep; NULL = the first one seen */
     int keep_runtime;       /* btrace: keep <runtime ...> frames */
+    int jobs;               /* perf text in a plain file: threads reading it (0, 1: none) */
 } tt_import_opts;
 
 /* Each reader streams `in` into p, counting repairs into stats (may be NULL) and failing with
