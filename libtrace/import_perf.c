@@ -3,6 +3,7 @@
  * frame lines, one point sample per block weighted by the period. Streams line by line. */
 #include "tt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt_int.h"
@@ -399,6 +400,7 @@ typedef struct pstate {
     int have_maps;           /* a memory map was read: unnamed file frames depend on the pid */
     tt__ltab lines;          /* frame lines of all chunks; kind LINE_*, val the frame id */
     tt_vec lmap;             /* uint32_t per chunk-local line id: its id in lines */
+    tt__cscache *cs;         /* the previous stack: most of its root side is shared */
 } pstate;
 
 static const char *basename_of(const char *s, size_t n, size_t *bn)
@@ -681,7 +683,7 @@ static int finish_block(pstate *st, tt_error *err, uint64_t lineno)
     hdr *h = &st->h;
     int rc = block_thread(st, &s.utid);
     if (!rc)
-        rc = tt_callsite_intern(st->p, &s.callsite, f, n);
+        rc = tt__callsite_intern_cached(st->p, &s.callsite, f, n, st->cs);
     if (rc)
         return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory");
     tt_profile_meta *m = tt_profile_meta_get(st->p);
@@ -1122,8 +1124,10 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     tt_vec_init(&st.tutid, sizeof(uint32_t));
     tt_vec_init(&st.claimed, 1);
     st.tkeys = tt_intern_new();
-    if (!st.tkeys || tt_perf_maps_new(&st.maps)) {
+    st.cs = calloc(1, sizeof *st.cs);
+    if (!st.tkeys || !st.cs || tt_perf_maps_new(&st.maps)) {
         tt_intern_free(st.tkeys);
+        free(st.cs);
         return tt_error_set(err, TT_ENOMEM, st.file, 0, 0, "out of memory");
     }
     tt_profile_meta *m = tt_profile_meta_get(p);
@@ -1132,7 +1136,8 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     uint64_t lineno = tt__input_lineno(in);
     tt__lreader *rd = NULL;
     tt_vec_init(&st.lmap, sizeof(uint32_t));
-    rc = tt__lreader_open(&rd, in, o->jobs, frame_candidate, err);
+    rc = tt__lreader_open(&rd, in, o->jobs, o->chunk_bytes, o->jobs < 0 ? NULL : frame_candidate,
+                          err);
     while (!rc) {
         const tt__lchunk *c;
         rc = tt__lreader_next(rd, &c, err);
@@ -1166,6 +1171,7 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     tt_vec_free(&st.tutid);
     tt_vec_free(&st.claimed);
     tt_vec_free(&st.lmap);
+    free(st.cs);
     tt__ltab_free(&st.lines);
     tt_intern_free(st.tkeys);
     tt_perf_maps_free(st.maps);

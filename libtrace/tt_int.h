@@ -246,9 +246,9 @@ typedef struct tt__lchunk {
 typedef int (*tt__lwant_fn)(const char *s, size_t n);
 typedef struct tt__lreader tt__lreader;
 /* Reads the rest of in: with jobs > 1 and a plain regular file (tt__input_take_file) by jobs
- * threads, else through tt_input_read. Free with tt__lreader_close. */
-int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, tt__lwant_fn want,
-                     tt_error *err);
+ * threads in chunks of chunk_bytes (0: 8 MiB), else through tt_input_read. Free with tt__lreader_close. */
+int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_bytes,
+                     tt__lwant_fn want, tt_error *err);
 /* The next chunk in input order, borrowed until the next call; TT_DONE at the end; a line
  * longer than the cap is TT_ELIMIT at its line after the chunk before it. */
 int tt__lreader_next(tt__lreader *r, const tt__lchunk **c, tt_error *err);
