@@ -9,12 +9,16 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tt_int.h"
 
-#define CHUNK_BYTES ((size_t)8 << 20)
+#define CHUNK_BYTES ((size_t)4 << 20)
 #define SCAN_STEP ((size_t)64 << 10)
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0 /* Linux: map the page-cache pages at once instead of faulting each */
+#endif
 
 /* Four independent lanes of eight bytes (rotate, xor, multiply, as intern.c does with one):
  * frame lines are 50 to 200 bytes and one lane would wait on its multiplies. */
@@ -163,7 +167,9 @@ static int chunk_reserve(tt__lchunk *c, size_t n)
 enum { SLOT_EMPTY, SLOT_BUSY, SLOT_READY };
 
 typedef struct slot {
-    tt__lchunk c;
+    tt__lchunk c;   /* c.data points into map */
+    void *map;
+    size_t map_len;
     int state, rc;
     size_t index; /* chunk number */
     int err_no;
@@ -181,7 +187,7 @@ struct tt__lreader {
     size_t carry_len, carry_cap;
     /* file mode */
     int fd, jobs;
-    uint64_t base, size, chunk;
+    uint64_t base, size, chunk, page;
     size_t nchunks, next_take, next_give;
     slot *slots;
     size_t nslots;
@@ -240,6 +246,16 @@ static int boundary(tt__lreader *r, size_t k, uint64_t *at)
     return 0;
 }
 
+static void slot_unmap(slot *s)
+{
+    if (s->map)
+        munmap(s->map, s->map_len);
+    s->map = NULL;
+    s->c.data = NULL;
+}
+
+/* Maps the chunk's bytes (no copy: page-cache pages are mapped in one call). The file must
+ * not shrink while it is read, as for any reader that maps its input. */
 static int fill_slot(tt__lreader *r, slot *s)
 {
     uint64_t a, b;
@@ -250,17 +266,22 @@ static int fill_slot(tt__lreader *r, slot *s)
         s->err_no = e;
         return TT_EIO;
     }
+    slot_unmap(s);
     chunk_reset(&s->c);
     if (b <= a)
         return 0;
-    if (b - a > SIZE_MAX / 2 || chunk_reserve(&s->c, (size_t)(b - a)))
+    uint64_t start = a - a % r->page;
+    if (b - start > SIZE_MAX / 2)
         return TT_ENOMEM;
-    size_t got;
-    if ((e = pread_all(r->fd, s->c.data, (size_t)(b - a), a, &got))) {
-        s->err_no = e;
+    s->map_len = (size_t)(b - start);
+    void *m = mmap(NULL, s->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd, (off_t)start);
+    if (m == MAP_FAILED) {
+        s->err_no = errno;
         return TT_EIO;
     }
-    s->c.len = got;
+    s->map = m;
+    s->c.data = (char *)m + (a - start);
+    s->c.len = (size_t)(b - a);
     return chunk_index(&s->c, r->want, r->line_max);
 }
 
@@ -288,10 +309,11 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* One thread: chunks are mapped and numbered in turn, no workers. */
 static int start_file(tt__lreader *r, int jobs, tt_error *err)
 {
     r->nchunks = (size_t)((r->size - r->base + r->chunk - 1) / r->chunk);
-    r->nslots = (size_t)jobs * 2;
+    r->nslots = jobs > 1 ? (size_t)jobs * 2 : 1;
     r->slots = calloc(r->nslots, sizeof *r->slots);
     r->threads = calloc((size_t)jobs, sizeof *r->threads);
     if (!r->slots || !r->threads)
@@ -299,6 +321,8 @@ static int start_file(tt__lreader *r, int jobs, tt_error *err)
     if (pthread_mutex_init(&r->mu, NULL) || pthread_cond_init(&r->cv, NULL))
         return tt_error_set(err, TT_ENOMEM, tt_input_name(r->in), 0, 0, "cannot start threads");
     r->jobs = jobs;
+    if (jobs == 1)
+        return 0;
     for (int i = 0; i < jobs; i++) {
         if (pthread_create(&r->threads[i], NULL, worker, r))
             break;
@@ -321,8 +345,10 @@ int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_byt
     r->fd = -1;
     r->lines = tt__input_lineno(in);
     r->chunk = chunk_bytes ? chunk_bytes : CHUNK_BYTES;
+    long page = sysconf(_SC_PAGESIZE);
+    r->page = page > 0 ? (uint64_t)page : 4096;
     *out = r;
-    if (jobs > 1 && tt__input_take_file(in, &r->fd, &r->base, &r->size) == 0) {
+    if (jobs >= 1 && tt__input_take_file(in, &r->fd, &r->base, &r->size) == 0) {
         if (jobs > 64)
             jobs = 64;
         int rc = start_file(r, jobs, err);
@@ -349,8 +375,10 @@ void tt__lreader_close(tt__lreader *r)
         pthread_mutex_destroy(&r->mu);
         pthread_cond_destroy(&r->cv);
     }
-    for (size_t i = 0; r->slots && i < r->nslots; i++)
+    for (size_t i = 0; r->slots && i < r->nslots; i++) {
+        slot_unmap(&r->slots[i]);
         chunk_free(&r->slots[i].c);
+    }
     free(r->slots);
     free(r->threads);
     chunk_free(&r->sc);
@@ -422,7 +450,7 @@ static int stream_next(tt__lreader *r, tt_error *err)
 
 static int file_next(tt__lreader *r, const tt__lchunk **out, tt_error *err)
 {
-    if (r->next_give) { /* hand the previous slot back to the workers */
+    if (r->next_give && r->nthreads) { /* hand the previous slot back to the workers */
         pthread_mutex_lock(&r->mu);
         r->slots[(r->next_give - 1) % r->nslots].state = SLOT_EMPTY;
         pthread_cond_broadcast(&r->cv);
@@ -431,10 +459,15 @@ static int file_next(tt__lreader *r, const tt__lchunk **out, tt_error *err)
     if (r->next_give >= r->nchunks)
         return TT_DONE;
     slot *s = &r->slots[r->next_give % r->nslots];
-    pthread_mutex_lock(&r->mu);
-    while (s->state != SLOT_READY || s->index != r->next_give)
-        pthread_cond_wait(&r->cv, &r->mu);
-    pthread_mutex_unlock(&r->mu);
+    if (!r->nthreads) {
+        s->index = r->next_give;
+        s->rc = fill_slot(r, s);
+    } else {
+        pthread_mutex_lock(&r->mu);
+        while (s->state != SLOT_READY || s->index != r->next_give)
+            pthread_cond_wait(&r->cv, &r->mu);
+        pthread_mutex_unlock(&r->mu);
+    }
     r->next_give++;
     tt__input_progress(r->in, r->next_give >= r->nchunks
                                   ? r->size

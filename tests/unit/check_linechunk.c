@@ -58,8 +58,9 @@ static char *run(const char *path, int identity, int jobs, size_t chunk, size_t 
     return b.data;
 }
 
-/* One to four threads, chunks of 1 byte up to larger than the file (one thread: the stream
- * path in pieces of that size), all against the reference that parses every line. */
+/* The stream path (jobs 0: read through tt_input in pieces of the chunk size), one to four
+ * threads mapping chunks of 1 byte up to larger than the file, all against the reference
+ * that parses every line on its own. */
 static void same_everywhere(const char *path, size_t line_max)
 {
     static const size_t chunks[] = {1, 2, 3, 5, 7, 13, 31, 64, 100, 257, 4096, 0};
@@ -67,7 +68,7 @@ static void same_everywhere(const char *path, size_t line_max)
     for (size_t k = 0; k < 3; k++) {
         char *want = run(path, idents[k], -1, 0, line_max); /* no line table */
         for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
-            for (int jobs = 1; jobs <= 4; jobs++) {
+            for (int jobs = 0; jobs <= 4; jobs++) {
                 char *got = run(path, idents[k], jobs, chunks[c], line_max);
                 if (strcmp(want, got)) {
                     size_t i = 0, l = 0;
