@@ -506,6 +506,8 @@ int tt__lreader_next(tt__lreader *r, const tt__lchunk **c, tt_error *err)
 
 /* ---- lines seen in any chunk: text to a dense id, with the chunk's hash ---- */
 
+uint64_t tt__ltab_hash(const char *s, size_t n) { return line_hash(s, n); }
+
 int tt__ltab_get(tt__ltab *t, uint32_t *id, uint64_t h, const char *s, size_t n)
 {
     if ((t->len + 1) * 2 > t->nslots) {

@@ -269,6 +269,7 @@ typedef struct tt__ltab {
     size_t nslots;
 } tt__ltab;
 int tt__ltab_get(tt__ltab *t, uint32_t *id, uint64_t h, const char *s, size_t n);
+uint64_t tt__ltab_hash(const char *s, size_t n); /* the hash chunks give their lines */
 void tt__ltab_free(tt__ltab *t);
 /* input.c for the reader: the current line number; the file behind a plain (not gzip, not
  * hashed) regular-file input, marked as read to its end (0, else TT_ENOTFOUND); progress. */
