@@ -91,6 +91,20 @@ for k in json folded; do
         printf "%-6s %d samples, %.0f MB: %.3f s CPU, %.0f MB/s per core (target 400); reference perf report --no-children at its rate on the recording %.1f s; ratio %.1fx\n",
                k, n, b / 1e6, t, b / 1e6 / t, pr, (t > 0 ? pr / t : 0) }'
 done
+# folded stacks input: the recording's stacks, unaggregated lines repeated to ~1M lines;
+# reference: awk summing the counts per stack (what a script over folded files does)
+tracetool export --format folded "$dir/cxx.txt" > "$dir/cxx.folded" || exit 1
+reps=$(( 1000000 / $(wc -l < "$dir/cxx.folded") + 1 ))
+i=0; while [ $i -lt $reps ]; do cat "$dir/cxx.folded"; i=$((i + 1)); done > "$dir/cxx-big.folded"
+cat > "$dir/sum.awk" <<'AWK'
+{ n = $NF; $NF = ""; s[$0] += n } END { for (k in s) print k s[k] }
+AWK
+fb=$(wc -c < "$dir/cxx-big.folded"); fl=$(wc -l < "$dir/cxx-big.folded")
+c=$(python3 bench/cpu.py 3 "json=tracetool samples --format json $dir/cxx-big.folded" \
+    "awk=awk -f $dir/sum.awk $dir/cxx-big.folded" 2>&1) || { echo "$c"; exit 1; }
+awk -v t="$(ms "$c" json)" -v r="$(ms "$c" awk)" -v b="$fb" -v n="$fl" 'BEGIN {
+    printf "folded input %d lines, %.0f MB: samples --format json %.3f s CPU, %.0f MB/s (target 400); reference awk sum per stack %.3f s; ratio %.1fx\n",
+           n, b / 1e6, t / 1000, b / 1e6 / (t / 1000), r / 1000, (t > 0 ? r / t : 0) }'
 # wall time: 2 threads against 1 (reference: tracetool --jobs 1), medians of 3, interleaved
 for k in 1 2 1 2 1 2; do
     w=$(python3 bench/measure.py tracetool samples --format json --jobs $k "$dir/cxx-big.txt" 2>&1 |

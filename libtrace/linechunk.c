@@ -309,7 +309,6 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* One thread: chunks are mapped and numbered in turn, no workers. */
 static int start_file(tt__lreader *r, int jobs, tt_error *err)
 {
     r->nchunks = (size_t)((r->size - r->base + r->chunk - 1) / r->chunk);
@@ -321,15 +320,12 @@ static int start_file(tt__lreader *r, int jobs, tt_error *err)
     if (pthread_mutex_init(&r->mu, NULL) || pthread_cond_init(&r->cv, NULL))
         return tt_error_set(err, TT_ENOMEM, tt_input_name(r->in), 0, 0, "cannot start threads");
     r->jobs = jobs;
-    if (jobs == 1)
-        return 0;
-    for (int i = 0; i < jobs; i++) {
+    /* jobs - 1 workers: the caller's thread is the last one (file_next) */
+    for (int i = 0; i < jobs - 1; i++) {
         if (pthread_create(&r->threads[i], NULL, worker, r))
             break;
         r->nthreads++;
     }
-    if (!r->nthreads)
-        return tt_error_set(err, TT_ENOMEM, tt_input_name(r->in), 0, 0, "cannot start threads");
     return 0;
 }
 
@@ -448,26 +444,36 @@ static int stream_next(tt__lreader *r, tt_error *err)
     return 0;
 }
 
+/* The next chunk in file order. While it is not ready the caller maps and numbers the next
+ * chunk nobody took (with one job it does them all), so --jobs N keeps N threads busy. */
 static int file_next(tt__lreader *r, const tt__lchunk **out, tt_error *err)
 {
-    if (r->next_give && r->nthreads) { /* hand the previous slot back to the workers */
-        pthread_mutex_lock(&r->mu);
+    pthread_mutex_lock(&r->mu);
+    if (r->next_give) { /* hand the previous slot back */
         r->slots[(r->next_give - 1) % r->nslots].state = SLOT_EMPTY;
         pthread_cond_broadcast(&r->cv);
-        pthread_mutex_unlock(&r->mu);
     }
-    if (r->next_give >= r->nchunks)
+    if (r->next_give >= r->nchunks) {
+        pthread_mutex_unlock(&r->mu);
         return TT_DONE;
-    slot *s = &r->slots[r->next_give % r->nslots];
-    if (!r->nthreads) {
-        s->index = r->next_give;
-        s->rc = fill_slot(r, s);
-    } else {
-        pthread_mutex_lock(&r->mu);
-        while (s->state != SLOT_READY || s->index != r->next_give)
-            pthread_cond_wait(&r->cv, &r->mu);
-        pthread_mutex_unlock(&r->mu);
     }
+    slot *s = &r->slots[r->next_give % r->nslots];
+    while (s->state != SLOT_READY || s->index != r->next_give) {
+        slot *h = &r->slots[r->next_take % r->nslots];
+        if (r->next_take < r->nchunks && h->state == SLOT_EMPTY) {
+            h->index = r->next_take++;
+            h->state = SLOT_BUSY;
+            pthread_mutex_unlock(&r->mu);
+            int rc = fill_slot(r, h);
+            pthread_mutex_lock(&r->mu);
+            h->rc = rc;
+            h->state = SLOT_READY;
+            pthread_cond_broadcast(&r->cv);
+            continue;
+        }
+        pthread_cond_wait(&r->cv, &r->mu);
+    }
+    pthread_mutex_unlock(&r->mu);
     r->next_give++;
     tt__input_progress(r->in, r->next_give >= r->nchunks
                                   ? r->size
