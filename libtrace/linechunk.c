@@ -434,7 +434,8 @@ static int stream_next(tt__lreader *r, tt_error *err)
             r->carry = d;
             r->carry_cap = keep;
         }
-        memcpy(r->carry, c->data + last, keep);
+        if (keep)
+            memcpy(r->carry, c->data + last, keep);
         r->carry_len = keep;
         c->len -= keep;
     }
