@@ -579,13 +579,14 @@ int tt__input_take_file(tt_input *in, int *fd, uint64_t *offset, uint64_t *size)
     struct stat sb;
     if (in->fd >= 0 && !in->detected && ensure(in, 2, NULL))
         return TT_ENOTFOUND;
-    if (in->fd < 0 || in->gzip || in->sha || fstat(in->fd, &sb) ||
+    /* not standard input: its offset may not be where this input started */
+    if (in->fd < 0 || !in->own_fd || in->gzip || in->sha || fstat(in->fd, &sb) ||
         !S_ISREG(sb.st_mode) || sb.st_size < 0 || (uint64_t)sb.st_size < in->consumed)
         return TT_ENOTFOUND;
     *fd = in->fd;
     *offset = in->consumed;
     *size = (uint64_t)sb.st_size;
-    /* the caller reads the rest with pread: this input is at its end */
+    /* the caller maps the rest itself: this input is at its end */
     in->start = in->end = 0;
     in->raw_pos = in->raw_len = 0;
     in->eof = in->raw_eof = 1;
