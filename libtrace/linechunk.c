@@ -1,6 +1,6 @@
 /* Text input in chunks of whole lines for the sampled-stack text readers (issue 16): each
  * chunk numbers its distinct lines, so a reader parses a repeated line (a perf frame) once per
- * chunk. A plain regular file is read and numbered by worker threads in parallel; chunks are
+ * chunk. A plain regular file is mapped and numbered by threads in parallel; chunks are
  * handed over in file order, so the reader's state machine sees exactly the lines, in the
  * order, that tt_input_line gives, whatever the number of threads. */
 #include "tt.h"

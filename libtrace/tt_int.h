@@ -245,8 +245,9 @@ typedef struct tt__lchunk {
 /* Which lines get a chunk-local id (a pure function of the text: called from any thread). */
 typedef int (*tt__lwant_fn)(const char *s, size_t n);
 typedef struct tt__lreader tt__lreader;
-/* Reads the rest of in: with jobs > 1 and a plain regular file (tt__input_take_file) by jobs
- * threads in chunks of chunk_bytes (0: 8 MiB), else through tt_input_read. Free with tt__lreader_close. */
+/* Reads the rest of in: a plain regular file (tt__input_take_file) with jobs >= 1 is mapped
+ * in chunks of chunk_bytes (0: 4 MiB) by jobs threads (the caller's included), anything else
+ * goes through tt_input_read. Free with tt__lreader_close. */
 int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_bytes,
                      tt__lwant_fn want, tt_error *err);
 /* The next chunk in input order, borrowed until the next call; TT_DONE at the end; a line
