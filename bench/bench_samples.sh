@@ -5,6 +5,12 @@
 # <= 200 MiB). Then, when perf can record here, one recording of a small C program is timed
 # through `perf report --stdio` and through `tracetool samples` on its `perf script` text,
 # and the ratio is printed. N=... overrides the sample count (try a small one first).
+# Then real-shaped perf script text (issue 16): a recursive C++ program (bench/perf_cxx.cc,
+# kernel frames from system calls and page faults) recorded with `perf record -g` for
+# PERF_SECONDS, its text repeated with shifted times to PERF_N samples (bench/perf_repeat.py):
+# CPU seconds and MB/s of `samples --format json` and `export --format folded`, `perf report
+# --no-children` on the same recording as the reference, and wall time with --jobs 2 against
+# --jobs 1.
 set -u
 N=${N:-1000000}
 dir=${BENCH_DIR:-build-bench}/samples
@@ -50,3 +56,61 @@ tw=$(echo "$t" | sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p')
 awk -v n="$ns" -v p="$pw" -v t="$tw" 'BEGIN {
     printf "perf report --stdio: %.3f s; tracetool samples (perf script text): %.3f s; %d samples; ratio perf/tracetool %.2f\n",
            p, t, n, (t > 0 ? p / t : 0) }'
+
+# ---- real-shaped: a C++ program, perf record -g, 1M samples of perf script text ----
+PERF_N=${PERF_N:-1000000}
+PERF_SECONDS=${PERF_SECONDS:-5}
+command -v g++ >/dev/null 2>&1 || { echo "g++: not installed; real-shaped perf bench skipped"; exit 0; }
+g++ -O2 -g -fno-omit-frame-pointer -o "$dir/perf_cxx" bench/perf_cxx.cc || exit 1
+perf record -q -g -F 20000 -o "$dir/cxx.data" "$dir/perf_cxx" "$PERF_SECONDS" >/dev/null 2>&1 ||
+    { echo "perf record failed; real-shaped perf bench skipped"; exit 0; }
+perf script -i "$dir/cxx.data" > "$dir/cxx.txt" 2>/dev/null
+python3 bench/perf_repeat.py "$dir/cxx.txt" "$PERF_N" "$dir/cxx-big.txt" || exit 1
+awk 'BEGIN { RS = ""; FS = "\n" } { n++; f += NF - 1; if (/kallsyms/) k++ }
+     END { printf "recording: %d samples, %.1f frames per sample, %.0f%% with kernel frames\n",
+                  n, f / n, 100 * k / n }' "$dir/cxx.txt"
+ms() { echo "$1" | sed -n "s/^$2 cpu_ms=\([0-9.]*\).*/\1/p"; }
+# the recording itself: perf report against tracetool, CPU seconds (medians of 3, interleaved)
+c=$(python3 bench/cpu.py 3 "report=perf report --no-children --stdio -i $dir/cxx.data" \
+    "json=tracetool samples --format json --jobs 1 $dir/cxx.txt" \
+    "folded=tracetool export --format folded --jobs 1 $dir/cxx.txt" 2>&1) || { echo "$c"; exit 1; }
+rep=$(ms "$c" report)
+rn=$(grep -c 'cpu-clock\|cycles' "$dir/cxx.txt")
+for k in json folded; do
+    awk -v k="$k" -v r="$rep" -v t="$(ms "$c" "$k")" -v n="$rn" 'BEGIN {
+        printf "recording, %-6s %7d samples: tracetool %.3f s CPU; reference perf report --no-children %.3f s CPU; ratio %.1fx\n",
+               k, n, t / 1000, r / 1000, (t > 0 ? r / t : 0) }'
+done
+# the repeated text: CPU seconds and MB/s on one thread; perf report's rate per sample above
+bytes=$(wc -c < "$dir/cxx-big.txt")
+c=$(python3 bench/cpu.py 3 "json=tracetool samples --format json --jobs 1 $dir/cxx-big.txt" \
+    "folded=tracetool export --format folded --jobs 1 $dir/cxx-big.txt" 2>&1) || { echo "$c"; exit 1; }
+for k in json folded; do
+    awk -v k="$k" -v t="$(ms "$c" "$k")" -v b="$bytes" -v n="$PERF_N" -v r="$rep" -v rn="$rn" 'BEGIN {
+        t /= 1000; pr = r / 1000 / rn * n
+        printf "%-6s %d samples, %.0f MB: %.3f s CPU, %.0f MB/s per core (target 400); reference perf report --no-children at its rate on the recording %.1f s; ratio %.1fx\n",
+               k, n, b / 1e6, t, b / 1e6 / t, pr, (t > 0 ? pr / t : 0) }'
+done
+# folded stacks input: the recording's stacks, unaggregated lines repeated to ~1M lines;
+# reference: awk summing the counts per stack (what a script over folded files does)
+tracetool export --format folded "$dir/cxx.txt" > "$dir/cxx.folded" || exit 1
+reps=$(( 1000000 / $(wc -l < "$dir/cxx.folded") + 1 ))
+i=0; while [ $i -lt $reps ]; do cat "$dir/cxx.folded"; i=$((i + 1)); done > "$dir/cxx-big.folded"
+cat > "$dir/sum.awk" <<'AWK'
+{ n = $NF; $NF = ""; s[$0] += n } END { for (k in s) print k s[k] }
+AWK
+fb=$(wc -c < "$dir/cxx-big.folded"); fl=$(wc -l < "$dir/cxx-big.folded")
+c=$(python3 bench/cpu.py 3 "json=tracetool samples --format json $dir/cxx-big.folded" \
+    "awk=awk -f $dir/sum.awk $dir/cxx-big.folded" 2>&1) || { echo "$c"; exit 1; }
+awk -v t="$(ms "$c" json)" -v r="$(ms "$c" awk)" -v b="$fb" -v n="$fl" 'BEGIN {
+    printf "folded input %d lines, %.0f MB: samples --format json %.3f s CPU, %.0f MB/s (target 400); reference awk sum per stack %.3f s; ratio %.1fx\n",
+           n, b / 1e6, t / 1000, b / 1e6 / (t / 1000), r / 1000, (t > 0 ? r / t : 0) }'
+# wall time: 2 threads against 1 (reference: tracetool --jobs 1), medians of 3, interleaved
+for k in 1 2 1 2 1 2; do
+    w=$(python3 bench/measure.py tracetool samples --format json --jobs $k "$dir/cxx-big.txt" 2>&1 |
+        sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p')
+    echo "$k $w"
+done | sort -k1,1 -k2,2n | awk '{ w[$1] = w[$1] " " $2 } END {
+    split(substr(w[1], 2), a, " "); split(substr(w[2], 2), b, " ")
+    printf "wall, samples --format json: --jobs 1 %.3f s, --jobs 2 %.3f s (reference --jobs 1); ratio %.2f (target <= 0.60)\n",
+           a[2], b[2], (a[2] > 0 ? b[2] / a[2] : 0) }'

@@ -380,6 +380,7 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     }
     o.on_lookup = on_lookup;
     o.on_lookup_ctx = &sc;
+    o.jobs = 1; /* analyze's parallelism is across inputs: one thread per input */
     tt_profile *p = NULL;
     char *files[1] = {(char *)path};
     /* the reader's warnings of this input go to its trace's stats rows and are printed */

@@ -72,6 +72,7 @@ int cli_samples_opt(cli_samples_opts *o, int c, const char *arg)
         o->kind = v;
         return 1;
     case CS_EVENT: o->event = arg; return 1;
+    case CS_JOBS: return cli_opt_int("--jobs", arg, 1, 64, &o->jobs) ? -1 : 1;
     case CS_MAXGAP:
         if (!strcmp(arg, "auto"))
             o->slice.max_gap = TT_GAP_AUTO;
@@ -281,12 +282,15 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         }
     }
     size_t used = 0;
+    /* perf text files are read by one thread per core unless --jobs says otherwise */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int jobs = o->jobs ? o->jobs : cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     for (size_t i = 0; i < n && !rc; i++) {
         int k = kinds_of[i];
         if (k == TT_SKIND_BTRACE_MAPPING)
             continue;
         tt_import_opts io = {.source = (uint32_t)i, .event = o->event,
-                             .keep_runtime = o->keep_runtime};
+                             .keep_runtime = o->keep_runtime, .jobs = jobs};
         tt_error err = {0};
         tt_input *in = ins[i], *min = NULL;
         used++;

@@ -23,6 +23,7 @@ typedef struct cli_samples_opts {
     size_t nthreads;
     cli_sym_opts sym;         /* -e / --symbols: name unnamed native frames */
     int weight;               /* --weight: TT_WEIGHT_*, -1 = the default per source */
+    int jobs;                 /* --jobs: threads reading a perf text file, 0 = every core */
     /* analyze: called for every frame looked up, with its module (m) and the ELF address
      * of the frame (vaddr; return_address: the lookup is at vaddr - 1); non-zero aborts */
     int (*on_lookup)(void *ctx, const tt_stack_frame *f, tsym_module *m, uint64_t vaddr,
@@ -33,7 +34,7 @@ typedef struct cli_samples_opts {
 /* Common long options (values >= 1000) and their handling; returns 1 if c was one of them,
  * 0 if not, -1 after an error message. */
 enum { CS_KIND = 1000, CS_EVENT, CS_MAXGAP, CS_SLICE_END, CS_END_PAD, CS_NO_MSG_SPLIT,
-       CS_LOOP, CS_IDENT, CS_KEEP_RT, CS_MARK_GAPS, CS_THREAD, CS_WEIGHT };
+       CS_LOOP, CS_IDENT, CS_KEEP_RT, CS_MARK_GAPS, CS_THREAD, CS_WEIGHT, CS_JOBS };
 #define CLI_SAMPLES_LONGOPTS                                                                 \
     {"kind", required_argument, NULL, CS_KIND},                                              \
     {"event", required_argument, NULL, CS_EVENT},                                            \
@@ -47,6 +48,7 @@ enum { CS_KIND = 1000, CS_EVENT, CS_MAXGAP, CS_SLICE_END, CS_END_PAD, CS_NO_MSG_
     {"mark-gaps", no_argument, NULL, CS_MARK_GAPS},                                          \
     {"thread", required_argument, NULL, CS_THREAD},                                          \
     {"weight", required_argument, NULL, CS_WEIGHT},                                          \
+    {"jobs", required_argument, NULL, CS_JOBS},                                              \
     {"exe", required_argument, NULL, 'e'},                                                   \
     {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS}
 void cli_samples_opts_init(cli_samples_opts *o);

@@ -3,6 +3,7 @@
  * columns become two synthetic threads, "before" and "after". */
 #include "tt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt_int.h"
@@ -53,16 +54,26 @@ typedef struct fstate {
     int diff; /* -1 unknown, 0 single, 1 two columns */
     uint64_t lines, bad, bad_first, decimals;
     char bad_msg[200];
+    tt__ltab names;   /* frame text seen so far; val: its frame id (issue 16) */
+    tt__cscache *cs;  /* the previous stack: sorted folded files share long prefixes */
 } fstate;
 
 /* Frame name of the leaf that replaces the frames beyond TT_MAX_STACK_DEPTH. */
 #define TRUNCATED_FRAME "[deeper frames truncated]"
 
+/* A frame name is interned once: repeats find its id by the text as written. */
 static int push_frame(fstate *st, const char *f, size_t fn, uint64_t lineno, tt_error *err)
 {
-    uint32_t id;
-    if (tt__frame_simple(st->p, &id, f, fn, TT_FRAME_NATIVE, NULL) ||
-        !tt_vec_push(&st->frames, &id))
+    uint32_t e;
+    if (tt__ltab_get(&st->names, &e, tt__ltab_hash(f, fn), f, fn))
+        return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
+    uint32_t id = st->names.ents[e].val;
+    if (id == TT_NONE) {
+        if (tt__frame_simple(st->p, &id, f, fn, TT_FRAME_NATIVE, NULL))
+            return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
+        st->names.ents[e].val = id;
+    }
+    if (!tt_vec_push(&st->frames, &id))
         return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
     return 0;
 }
@@ -108,7 +119,7 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
         tt_stats_add(st->stats, "folded_stack_truncated", st->file, TT_SEV_DATA_LOSS, 1, ex);
     }
     uint32_t cs;
-    if (tt_callsite_intern(st->p, &cs, st->frames.data, st->frames.len))
+    if (tt__callsite_intern_cached(st->p, &cs, st->frames.data, st->frames.len, st->cs))
         return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
     for (int c = 0; c < ncols; c++) {
         if (w[c] <= 0)
@@ -201,6 +212,9 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
     st.file = tt_input_name(in);
     st.diff = -1;
     tt_vec_init(&st.frames, sizeof(uint32_t));
+    st.cs = calloc(1, sizeof *st.cs);
+    if (!st.cs)
+        return tt_error_set(err, TT_ENOMEM, st.file, 0, 0, "out of memory");
     tt_profile_meta *m = tt_profile_meta_get(p);
     m->source_format = "folded";
     m->clock = "unknown";
@@ -228,5 +242,7 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
                                  : "no stacks in folded input%s",
                           st.bad_msg);
     tt_vec_free(&st.frames);
+    tt__ltab_free(&st.names);
+    free(st.cs);
     return rc;
 }

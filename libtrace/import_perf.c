@@ -3,6 +3,7 @@
  * frame lines, one point sample per block weighted by the period. Streams line by line. */
 #include "tt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt_int.h"
@@ -396,6 +397,10 @@ typedef struct pstate {
     char bad_example[160];
     char hdr_snip[64]; /* a comm-only header, reported when no frame follows */
     uint64_t hdr_line;
+    int have_maps;           /* a memory map was read: unnamed file frames depend on the pid */
+    tt__ltab lines;          /* frame lines of all chunks; kind LINE_*, val the frame id */
+    tt_vec lmap;             /* uint32_t per chunk-local line id: its id in lines */
+    tt__cscache *cs;         /* the previous stack: most of its root side is shared */
 } pstate;
 
 static const char *basename_of(const char *s, size_t n, size_t *bn)
@@ -437,11 +442,10 @@ static size_t strip_offset(const char *s, size_t n)
     return n;
 }
 
-static int add_frame(pstate *st, const char *s, size_t n)
+/* The frame of a frame line (s trimmed, not empty). *mapdep: its identity depends on the
+ * memory maps and the sample's pid (an unnamed frame in a file path). */
+static int frame_id(pstate *st, const char *s, size_t n, uint32_t *id, int *mapdep)
 {
-    tt__trim(&s, &n);
-    if (!n)
-        return 0;
     tt_stack_frame f;
     memset(&f, 0, sizeof f);
     size_t sp = 0;
@@ -474,7 +478,8 @@ static int add_frame(pstate *st, const char *s, size_t n)
     size_t symn = strip_offset(s, n);
     int unnamed = symn == 0 || (symn == 9 && !memcmp(s, "[unknown]", 9));
     const tt_perf_map *map = NULL;
-    if (unnamed && f.has_addr && dso && dn && dso[0] == '/')
+    *mapdep = unnamed && f.has_addr && dso && dn && dso[0] == '/';
+    if (*mapdep)
         map = tt_perf_maps_find(st->maps, st->h.pid, dso, dn, f.addr, &f.file_off);
     if (map) {
         /* the same code has the same file offset in every process (symbolication.md 3.2) */
@@ -520,8 +525,16 @@ static int add_frame(pstate *st, const char *s, size_t n)
     if (!nb->data)
         return TT_ENOMEM;
     f.name = nb->data;
+    return tt_frame_intern(st->p, id, &f);
+}
+
+static int add_frame(pstate *st, const char *s, size_t n)
+{
+    tt__trim(&s, &n);
+    if (!n)
+        return 0;
     uint32_t id;
-    int rc = tt_frame_intern(st->p, &id, &f);
+    int mapdep, rc = frame_id(st, s, n, &id, &mapdep);
     if (rc)
         return rc;
     st->have_frame = 1;
@@ -670,7 +683,7 @@ static int finish_block(pstate *st, tt_error *err, uint64_t lineno)
     hdr *h = &st->h;
     int rc = block_thread(st, &s.utid);
     if (!rc)
-        rc = tt_callsite_intern(st->p, &s.callsite, f, n);
+        rc = tt__callsite_intern_cached(st->p, &s.callsite, f, n, st->cs);
     if (rc)
         return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory");
     tt_profile_meta *m = tt_profile_meta_get(st->p);
@@ -868,6 +881,7 @@ static int sideband(pstate *st, const char *line, size_t n, uint64_t lineno, tt_
         if (rc)
             return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno,
                                 rc == TT_ELIMIT ? "too many memory maps" : "out of memory");
+        st->have_maps = 1;
         tt_stats_add(st->stats, "perf_mmap_records", st->file, TT_SEV_INFO, 1, NULL);
         return 0;
     }
@@ -923,21 +937,31 @@ static int block_line(pstate *st, const char *line, size_t n, const char *s, siz
     return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
 }
 
+/* The line with tabs and carriage returns as blanks (simpleperf separates fields with both)
+ * in st->line; *s, *sn: it trimmed. */
+static int blank_line(pstate *st, const char *line, size_t n, const char **s, size_t *sn)
+{
+    st->line.len = 0;
+    if (tt_buf_put(&st->line, line, n) || !st->line.data)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (st->line.data[i] == '\t' || st->line.data[i] == '\r')
+            st->line.data[i] = ' ';
+    *s = st->line.data;
+    *sn = n;
+    tt__trim(s, sn);
+    return 0;
+}
+
 static int perf_line(pstate *st, const char *line, size_t n, uint64_t lineno, int *skipping,
                      tt_error *err)
 {
     int tab = n && line[0] == '\t'; /* perf's call chain lines, never a header */
-    /* tabs separate fields as blanks do (simpleperf writes both) */
-    st->line.len = 0;
-    if (tt_buf_put(&st->line, line, n))
+    const char *s;
+    size_t sn;
+    if (blank_line(st, line, n, &s, &sn))
         return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        if (st->line.data[i] == '\t' || st->line.data[i] == '\r')
-            st->line.data[i] = ' ';
     line = st->line.data;
-    const char *s = line;
-    size_t sn = n;
-    tt__trim(&s, &sn);
     if (!sn) {
         *skipping = 0;
         st->after_blank = 1;
@@ -987,6 +1011,102 @@ static int perf_line(pstate *st, const char *line, size_t n, uint64_t lineno, in
     return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
 }
 
+/* Which lines a chunk numbers: the ones that may be frame lines (indented, or an address
+ * first as simpleperf writes them). */
+static int frame_candidate(const char *s, size_t n)
+{
+    return n && (s[0] == '\t' || s[0] == ' ' || is_hex(s, 1));
+}
+
+enum { LINE_UNSEEN = 0, LINE_OTHER, LINE_FRAME, LINE_FRAME_MAPDEP };
+
+/* Whether a numbered line is a frame line by its text alone: an address first, no time or
+ * event in it (what block_line tests before it adds a frame). */
+static int line_kind(pstate *st, const char *line, size_t n)
+{
+    const char *s;
+    size_t sn;
+    if (blank_line(st, line, n, &s, &sn))
+        return -1;
+    size_t sp = 0;
+    while (sp < sn && s[sp] != ' ')
+        sp++;
+    return sp <= 16 && is_hex(s, sp) && !colon_blank(s, sn) ? LINE_FRAME : LINE_OTHER;
+}
+
+/* A frame line inside a kept or skipped block, read by what the text gave the first time:
+ * block_line's frame branch without its tests. 1 done, 0 for the slow way, <0 an error. */
+static int fast_frame(pstate *st, const tt__lchunk *c, uint32_t lid, const char *line,
+                      size_t n, uint64_t lineno, tt_error *err)
+{
+    uint32_t *gid = &TT_VEC_AT(&st->lmap, uint32_t, lid);
+    if (*gid == TT_NONE) {
+        const tt__ldist *d = &c->dist[lid];
+        if (tt__ltab_get(&st->lines, gid, d->hash, line, n))
+            return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    }
+    tt__lent *e = &st->lines.ents[*gid];
+    if (e->kind == LINE_UNSEEN) {
+        int k = line_kind(st, line, n);
+        if (k < 0)
+            return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+        e->kind = (uint32_t)k;
+    }
+    if (e->kind == LINE_OTHER || (e->kind == LINE_FRAME_MAPDEP && st->have_maps))
+        return 0;
+    if (st->addr_frames < 0)
+        st->addr_frames = 1;
+    if (!st->keep)
+        return 1;
+    if (st->inline_only) {
+        st->frames.len = 0;
+        st->inline_only = 0;
+    }
+    uint32_t id = e->val;
+    if (id == TT_NONE) {
+        const char *s;
+        size_t sn;
+        int mapdep = 0, rc = blank_line(st, line, n, &s, &sn);
+        if (!rc)
+            rc = frame_id(st, s, sn, &id, &mapdep);
+        if (rc)
+            return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory");
+        if (mapdep)
+            e->kind = LINE_FRAME_MAPDEP;
+        if (!mapdep || !st->have_maps)
+            e->val = id;
+    }
+    st->have_frame = 1;
+    if (!tt_vec_push(&st->frames, &id))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    return 1;
+}
+
+static int perf_chunk(pstate *st, const tt__lchunk *c, uint64_t *lineno, int *skipping,
+                      tt_error *err)
+{
+    st->lmap.len = 0;
+    uint32_t none = TT_NONE;
+    for (size_t i = 0; i < c->ndistinct; i++)
+        if (!tt_vec_push(&st->lmap, &none))
+            return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    const char *line = c->data;
+    for (size_t i = 0; i < c->nrecs; i++) {
+        const tt__lrec *r = &c->recs[i];
+        size_t n = r->len;
+        ++*lineno;
+        int rc = 0;
+        if (r->id != TT_NONE && st->in_block && !*skipping && !st->weak_inline)
+            rc = fast_frame(st, c, r->id, line, n, *lineno, err);
+        if (!rc)
+            rc = perf_line(st, line, n, *lineno, skipping, err);
+        if (rc < 0)
+            return rc;
+        line += n + 1;
+    }
+    return 0;
+}
+
 int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stats *stats,
                    tt_error *err)
 {
@@ -1004,25 +1124,31 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     tt_vec_init(&st.tutid, sizeof(uint32_t));
     tt_vec_init(&st.claimed, 1);
     st.tkeys = tt_intern_new();
-    if (!st.tkeys || tt_perf_maps_new(&st.maps)) {
+    st.cs = calloc(1, sizeof *st.cs);
+    if (!st.tkeys || !st.cs || tt_perf_maps_new(&st.maps)) {
         tt_intern_free(st.tkeys);
+        free(st.cs);
         return tt_error_set(err, TT_ENOMEM, st.file, 0, 0, "out of memory");
     }
     tt_profile_meta *m = tt_profile_meta_get(p);
     m->source_format = "perf_script";
     int rc = 0, skipping = 0;
-    const char *line;
-    size_t n;
-    uint64_t lineno = 0;
-    for (;;) {
-        rc = tt_input_line(in, &line, &n, &lineno, err);
+    uint64_t lineno = tt__input_lineno(in);
+    tt__lreader *rd = NULL;
+    tt_vec_init(&st.lmap, sizeof(uint32_t));
+    rc = tt__lreader_open(&rd, in, o->jobs, o->chunk_bytes, o->jobs < 0 ? NULL : frame_candidate,
+                          err);
+    while (!rc) {
+        const tt__lchunk *c;
+        rc = tt__lreader_next(rd, &c, err);
         if (rc == TT_DONE) {
             rc = finish_block(&st, err, lineno);
             break;
         }
-        if (rc || (rc = perf_line(&st, line, n, lineno, &skipping, err)))
-            break;
+        if (!rc)
+            rc = perf_chunk(&st, c, &lineno, &skipping, err);
     }
+    tt__lreader_close(rd);
     if (!rc && st.timed && st.untimed) {
         char ex[200];
         snprintf(ex, sizeof ex, "%s: %llu of %llu samples have no time field: the input is read "
@@ -1044,6 +1170,9 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     tt_vec_free(&st.last_ts);
     tt_vec_free(&st.tutid);
     tt_vec_free(&st.claimed);
+    tt_vec_free(&st.lmap);
+    free(st.cs);
+    tt__ltab_free(&st.lines);
     tt_intern_free(st.tkeys);
     tt_perf_maps_free(st.maps);
     tt_buf_free(&st.line);

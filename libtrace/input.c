@@ -571,3 +571,33 @@ int tt_sha256_buf(char hex[65], const void *data, size_t n)
     tt_sha256_hex(hex, md);
     return 0;
 }
+
+uint64_t tt__input_lineno(const tt_input *in) { return in->lineno; }
+
+int tt__input_take_file(tt_input *in, int *fd, uint64_t *offset, uint64_t *size)
+{
+    struct stat sb;
+    if (in->fd >= 0 && !in->detected && ensure(in, 2, NULL))
+        return TT_ENOTFOUND;
+    /* not standard input: its offset may not be where this input started */
+    if (in->fd < 0 || !in->own_fd || in->gzip || in->sha || fstat(in->fd, &sb) ||
+        !S_ISREG(sb.st_mode) || sb.st_size < 0 || (uint64_t)sb.st_size < in->consumed)
+        return TT_ENOTFOUND;
+    *fd = in->fd;
+    *offset = in->consumed;
+    *size = (uint64_t)sb.st_size;
+    /* the caller maps the rest itself: this input is at its end */
+    in->start = in->end = 0;
+    in->raw_pos = in->raw_len = 0;
+    in->eof = in->raw_eof = 1;
+    in->consumed = in->produced = *size;
+    return 0;
+}
+
+void tt__input_progress(tt_input *in, uint64_t done_bytes, int end)
+{
+    if (!in->progress || in->progress_ended)
+        return;
+    in->progress_ended = end;
+    in->progress(in->progress_ud, in->name, done_bytes, in->progress_total, end);
+}

@@ -1255,6 +1255,10 @@ typedef struct tt_import_opts {
     uint32_t source;        /* input ordinal for thread identity */
     const char *event;      /* perf: event to keep; NULL = the first one seen */
     int keep_runtime;       /* btrace: keep <runtime ...> frames */
+    int jobs;               /* perf text: threads mapping a plain file's chunks (>= 1; the
+                               output is the same for any number); 0: read as a stream;
+                               -1: every line parsed on its own (the tests' reference) */
+    size_t chunk_bytes;     /* bytes per chunk (0: 4 MiB; tests cut small ones) */
 } tt_import_opts;
 
 /* Each reader streams `in` into p, counting repairs into stats (may be NULL) and failing with

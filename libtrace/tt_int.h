@@ -222,6 +222,62 @@ static inline uint64_t tt__mix64(uint64_t x)
     return x;
 }
 
+/* ---- linechunk.c: text input in chunks of whole lines, read in parallel (issue 16) ---- */
+typedef struct tt__lrec {
+    uint32_t len; /* bytes, without the '\n'; the next line starts len + 1 further */
+    uint32_t id;  /* chunk-local id of the line's text (want() picked it), else TT_NONE */
+} tt__lrec;
+typedef struct tt__ldist {
+    uint64_t hash;
+    uint32_t off, len; /* the text's first occurrence in the chunk */
+} tt__ldist;
+typedef struct tt__lchunk {
+    char *data;       /* whole lines; the last one lacks '\n' at the end of the input */
+    size_t len, cap;
+    tt__lrec *recs;   /* one per line, in order */
+    size_t nrecs, rcap;
+    tt__ldist *dist;  /* per chunk-local id */
+    size_t ndistinct, dcap;
+    uint32_t *slots;
+    size_t nslots;
+    int too_long;     /* the line after the records is longer than the input's line cap */
+} tt__lchunk;
+/* Which lines get a chunk-local id (a pure function of the text: called from any thread). */
+typedef int (*tt__lwant_fn)(const char *s, size_t n);
+typedef struct tt__lreader tt__lreader;
+/* Reads the rest of in: a plain regular file (tt__input_take_file) with jobs >= 1 is mapped
+ * in chunks of chunk_bytes (0: 4 MiB) by jobs threads (the caller's included), anything else
+ * goes through tt_input_read. Free with tt__lreader_close. */
+int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_bytes,
+                     tt__lwant_fn want, tt_error *err);
+/* The next chunk in input order, borrowed until the next call; TT_DONE at the end; a line
+ * longer than the cap is TT_ELIMIT at its line after the chunk before it. */
+int tt__lreader_next(tt__lreader *r, const tt__lchunk **c, tt_error *err);
+void tt__lreader_close(tt__lreader *r);
+/* Lines of all chunks: text (hash from the chunk) to a dense id and the reader's notes. */
+typedef struct tt__lent {
+    uint64_t hash;
+    const char *s;
+    uint32_t len;
+    uint32_t kind; /* the reader's: 0 until it looked at the text */
+    uint32_t val;  /* the reader's: TT_NONE until set */
+} tt__lent;
+typedef struct tt__ltab {
+    tt_arena *arena;
+    tt__lent *ents;
+    size_t len, cap;
+    uint32_t *slots;
+    size_t nslots;
+} tt__ltab;
+int tt__ltab_get(tt__ltab *t, uint32_t *id, uint64_t h, const char *s, size_t n);
+uint64_t tt__ltab_hash(const char *s, size_t n); /* the hash chunks give their lines */
+void tt__ltab_free(tt__ltab *t);
+/* input.c for the reader: the current line number; the file behind a plain (not gzip, not
+ * hashed) regular-file input, marked as read to its end (0, else TT_ENOTFOUND); progress. */
+uint64_t tt__input_lineno(const tt_input *in);
+int tt__input_take_file(tt_input *in, int *fd, uint64_t *offset, uint64_t *size);
+void tt__input_progress(tt_input *in, uint64_t done_bytes, int end);
+
 /* ---- sampled-stack profile internals (callsite.c, profile.c, slice.c, import_*.c) ---- */
 /* Stored counters of one sample: the u32 rusage counters (samples.md 2.1.2) are kept modulo
  * 2^32, which is all their wrapping differences use; 32 bytes instead of 48 per sample. */

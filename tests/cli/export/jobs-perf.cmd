@@ -1,0 +1,1 @@
+tracetool export --format folded --jobs 2 perf-variants.txt

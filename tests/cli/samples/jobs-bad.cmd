@@ -1,0 +1,1 @@
+tracetool samples --jobs 0 perf-chunks.txt

@@ -1,0 +1,1 @@
+tracetool samples --format json --frame-identity address --jobs 3 perf-chunks.txt

@@ -1,0 +1,230 @@
+/* Chunked and threaded reading of perf script text (linechunk.c, issue 16): every number of
+ * threads and every chunk size gives the profile, the warnings, their counts and examples, and
+ * the errors that one thread reading line by line gives. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+static int collect(void *ctx, const char *p, size_t n) { return tt_buf_put(ctx, p, n); }
+
+/* Every frame with its identity fields, in id order. */
+static void dump_frames(tt_buf *b, const tt_profile *p)
+{
+    for (uint32_t i = 0; i < tt_profile_nframes(p); i++) {
+        const tt_stack_frame *f = tt_profile_frame(p, i);
+        tt_buf_printf(b, "frame %u %s|%s|%s|%d|%d|%llx|%d|%llx|%s\n", i, f->name,
+                      f->module ? f->module : "-", f->file ? f->file : "-", f->line,
+                      f->has_addr, (unsigned long long)f->addr, f->has_file_off,
+                      (unsigned long long)f->file_off, f->module_path ? f->module_path : "-");
+    }
+}
+
+/* Everything a run shows: rc and error, stats, frames, folded, Chrome JSON and speedscope. */
+static char *run(const char *path, int identity, int jobs, size_t chunk, size_t line_max)
+{
+    tt_buf b = {0};
+    tt_input *in = NULL;
+    tt_error err = {0};
+    ck_assert_int_eq(tt_input_open(&in, path, &err), 0);
+    if (line_max)
+        tt_input_set_line_max(in, line_max);
+    tt_profile *p;
+    ck_assert_int_eq(tt_profile_new(&p, identity), 0);
+    tt_stats *st = tt_stats_new();
+    tt_import_opts o = {.jobs = jobs, .chunk_bytes = chunk};
+    int rc = tt_perf_import(p, in, &o, st, &err);
+    tt_input_close(in);
+    tt_buf_printf(&b, "rc %d %s %d %llu %s\n", rc, err.file, err.loc_kind,
+                  (unsigned long long)err.loc, rc ? err.msg : "");
+    for (size_t i = 0; i < tt_stats_count(st); i++) {
+        const tt_stat *s = tt_stats_get(st, i);
+        tt_buf_printf(&b, "stat %s %d %lld ", s->name, s->severity, (long long)s->count);
+        tt_buf_puts(&b, s->example);
+        tt_buf_puts(&b, "\n");
+    }
+    dump_frames(&b, p);
+    if (!rc && !tt_profile_finish(p, NULL)) {
+        tt_export_opts eo;
+        tt_export_opts_init(&eo);
+        ck_assert_int_eq(tt_export_folded(p, &eo, collect, &b, NULL), 0);
+        tt_error e2 = {0};
+        if (tt_export_chrome(p, &eo, collect, &b, &e2))
+            tt_buf_printf(&b, "chrome: %s\n", e2.msg);
+        ck_assert_int_eq(tt_export_speedscope(p, &eo, collect, &b, NULL), 0);
+    }
+    tt_stats_free(st);
+    tt_profile_free(p);
+    return b.data;
+}
+
+/* The stream path (jobs 0: read through tt_input in pieces of the chunk size), one to four
+ * threads mapping chunks of 1 byte up to larger than the file, all against the reference
+ * that parses every line on its own. */
+static void same_everywhere(const char *path, size_t line_max)
+{
+    static const size_t chunks[] = {1, 2, 3, 5, 7, 13, 31, 64, 100, 257, 4096, 0};
+    static const int idents[] = {TT_IDENT_NAME, TT_IDENT_ADDRESS, TT_IDENT_NAME_UNNAMED_ADDRESS};
+    for (size_t k = 0; k < 3; k++) {
+        char *want = run(path, idents[k], -1, 0, line_max); /* no line table */
+        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+            for (int jobs = 0; jobs <= 4; jobs++) {
+                char *got = run(path, idents[k], jobs, chunks[c], line_max);
+                if (strcmp(want, got)) {
+                    size_t i = 0, l = 0;
+                    while (want[i] == got[i])
+                        if (want[i++] == '\n')
+                            l = i;
+                    ck_abort_msg("%s: identity %d, %d threads, chunks of %zu bytes: first "
+                                 "difference in \"%.120s\" against \"%.120s\"", path,
+                                 idents[k], jobs, chunks[c], want + l, got + l);
+                }
+                free(got);
+            }
+        }
+        free(want);
+    }
+}
+
+static char *temp_file(const char *text)
+{
+    char *path = strdup("/tmp/check_linechunk.XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return path;
+}
+
+static void same_for_text(const char *text, size_t line_max)
+{
+    char *path = temp_file(text);
+    same_everywhere(path, line_max);
+    unlink(path);
+    free(path);
+}
+
+START_TEST(fixtures)
+{
+    static const char *const files[] = {
+        "tests/data/perf-variants.txt", "tests/data/perf-bad.txt", "tests/data/perf-exec.txt",
+        "tests/data/perf-mixed.txt", "tests/data/perf-modifiers.txt",
+        "tests/data/perf-notime.txt", "tests/data/perf-oneline.txt",
+        "tests/data/perf-weird.txt", "tests/sym/perf.txt"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        same_everywhere(files[i], 0);
+}
+END_TEST
+
+/* The last sample without its newline; CRLF lines; blank lines at both ends. */
+START_TEST(edges)
+{
+    same_for_text("app 10/10 [000] 1.000000: 1 cycles:\n"
+                  "\t1000 main+0x1 (/bin/app)\n"
+                  "\n"
+                  "app 10/10 [000] 1.000100: 1 cycles:\n"
+                  "\t1004 f+0x4 (/bin/app)\n"
+                  "\t1000 main+0x1 (/bin/app)",
+                  0);
+    same_for_text("\n\napp 10/10 [000] 1.000000: 1 cycles:\r\n"
+                  "\t1000 main+0x1 (/bin/app)\r\n"
+                  "\r\n"
+                  "app 10/11 [000] 1.000100: 1 cycles:\r\n"
+                  "\t1004 f+0x4 (/bin/app)\r\n"
+                  "\t1000 main+0x1 (/bin/app)\r\n\n\n",
+                  0);
+}
+END_TEST
+
+/* Memory maps: an unnamed frame in a file is named by the pid's mapping once maps exist, so
+ * the same frame line means different frames before and after a map line and per process. */
+START_TEST(maps_and_skips)
+{
+    same_for_text(
+        "p 10/10 [000] 1.000000: 1 cycles:\n"
+        "\t5100 [unknown] (/bin/a)\n"
+        "\t5200 main+0x2 (/bin/a)\n"
+        "\n"
+        "p 10/10 [000] 1.0: PERF_RECORD_MMAP2 10/10: [0x5000(0x1000) @ 0x1000 08:01 7 0]: r-xp "
+        "/bin/a\n"
+        "p 11/11 [000] 1.0: PERF_RECORD_MMAP2 11/11: [0x9000(0x1000) @ 0x1000 08:01 7 0]: r-xp "
+        "/bin/a\n"
+        "p 10/10 [000] 1.000100: 1 cycles:\n"
+        "\t5100 [unknown] (/bin/a)\n"
+        "\t5200 main+0x2 (/bin/a)\n"
+        "\n"
+        "p 11/11 [000] 1.000200: 1 cycles:\n"
+        "\t5100 [unknown] (/bin/a)\n"
+        "\t9100 [unknown] (/bin/a)\n"
+        "\tthis is not a frame\n"
+        "\t5200 main+0x2 (/bin/a)\n"
+        "\t    a.c:12\n"
+        "\n"
+        "q 12/12 [000] 1.000300: 1 sched:sched_switch: prev_comm=q\n"
+        "\t5100 [unknown] (/bin/a)\n"
+        "\n"
+        "garbage without a time\n"
+        "\t5200 main+0x2 (/bin/a)\n"
+        "\n"
+        "p 10/10 [000] 1.000400: 1 cycles:\n"
+        "\n"
+        "p 10/10 [000] 1.000500: 1 cycles:\n"
+        "\t5100 [unknown] (/bin/a)\n",
+        0);
+}
+END_TEST
+
+/* One-line samples without call graphs (every line a sample, frames on the header line). */
+START_TEST(one_line_samples)
+{
+    same_for_text("app 10 1.000000: 1 cycles: 1000 main+0x1 (/bin/app)\n"
+                  "app 10 1.000100: 1 cycles: 1004 f+0x4 (/bin/app)\n"
+                  "app 10 1.000200: 1 cycles: 1000 main+0x1 (/bin/app)\n"
+                  "app 11 1.000300: 1 cycles: 1000 main+0x1 (/bin/app)\n",
+                  0);
+    same_for_text("app 10 1000 main (/bin/app)\n"
+                  "app 10 1004 f (/bin/app)\n"
+                  "app 10 1000 main (/bin/app)\n",
+                  0);
+}
+END_TEST
+
+/* A line longer than the cap fails at the same line for every split. */
+START_TEST(long_line)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "app 10/10 [000] 1.000000: 1 cycles:\n"
+             "\t1000 main+0x1 (/bin/app)\n"
+             "\n"
+             "app 10/10 [000] 1.000100: 1 cycles:\n"
+             "\t1004 %0200d (/bin/app)\n"
+             "\t1000 main+0x1 (/bin/app)\n",
+             7);
+    same_for_text(text, 100);
+    char *r = NULL;
+    char *path = temp_file(text);
+    r = run(path, TT_IDENT_NAME, 3, 16, 100);
+    ck_assert_ptr_ne(strstr(r, "rc -6"), NULL);
+    ck_assert_ptr_ne(strstr(r, " 5 line longer than 100 bytes"), NULL);
+    free(r);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("linechunk");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, fixtures);
+    tcase_add_test(tc, edges);
+    tcase_add_test(tc, maps_and_skips);
+    tcase_add_test(tc, one_line_samples);
+    tcase_add_test(tc, long_line);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+UNIT_MAIN(suite)
