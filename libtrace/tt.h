@@ -1495,6 +1495,8 @@ typedef struct tt_flame_xform {
     const void *focus;       /* a compiled regex_t, or NULL */
     size_t keep_roots;       /* leading frames kept above a focus cut (thread roots) */
     int norm_roots;          /* tt_flame_add_profile: thread roots with digit runs as '#' */
+    int windowed;            /* only the time in [win_from, win_to] (ns, the startup window) */
+    int64_t win_from, win_to;
 } tt_flame_xform;
 /* Adds weight w to the self of the path names[0..n) (root first) below the root, on side
  * (0 new, 1 base), after the transformations of x (may be NULL). A focus without a match
@@ -1585,9 +1587,15 @@ const char *tt_flame_style(void);
  * slice options) to side of f, through the transformations of x (may be NULL); app (napp)
  * marks app Java packages. */
 /* The flame chart of one thread (visual.md 3.1): its slices (rebuilt or instrumented) in
- * time order, x = ts - first ts, w = dur; root_thread adds the thread as the root frame. */
+ * time order, x = ts - first ts, w = dur; root_thread adds the thread as the root frame.
+ * x (may be NULL): only its window counts (slices clipped to it, x from its start). */
 int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice_opts *so,
-                       int root_thread, const char *const *app, size_t napp, tt_error *err);
+                       int root_thread, const tt_flame_xform *x, const char *const *app,
+                       size_t napp, tt_error *err);
+/* A call tree without times as a flame chart (visual.md 3.1, Matrix trees): after
+ * tt_flame_finish, every chart node is placed at its parent's left edge plus the totals of
+ * the siblings created before it (Matrix line order). */
+int tt_flame_chart_pack(tt_flame *f);
 int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
                          const tt_flame_xform *x, const char *const *app, size_t napp,
                          int side, tt_error *err);

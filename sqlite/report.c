@@ -173,3 +173,35 @@ int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void
     sqlite3_finalize(st);
     return rc;
 }
+
+int tdb_startup_window(tdb_startup_win *out, tdb_db *db, int64_t id, int64_t prefer_trace,
+                       tt_error *err)
+{
+    static const char sql[] =
+        "SELECT s.id, s.trace_id, s.kind, s.ts, s.dur, COALESCE(t.clock, 'unknown') "
+        "FROM startup s JOIN trace t ON t.id = s.trace_id "
+        "WHERE (?1 = 0 OR s.id = ?1) AND s.ts IS NOT NULL AND s.dur IS NOT NULL "
+        "ORDER BY s.trace_id = ?2 DESC, s.id LIMIT 1";
+    sqlite3_stmt *st;
+    memset(out, 0, sizeof *out);
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "startup window");
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, prefer_trace);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        out->id = sqlite3_column_int64(st, 0);
+        out->trace_id = sqlite3_column_int64(st, 1);
+        snprintf(out->kind, sizeof out->kind, "%s", (const char *)sqlite3_column_text(st, 2));
+        out->ts = sqlite3_column_int64(st, 3);
+        out->dur = sqlite3_column_int64(st, 4);
+        snprintf(out->clock, sizeof out->clock, "%s", (const char *)sqlite3_column_text(st, 5));
+        rc = 0;
+    } else if (rc == SQLITE_DONE) {
+        rc = tt_error_set(err, TT_ENOTFOUND, NULL, 0, 0, "no startup");
+    } else {
+        rc = tdb__sqlerr(db, err, "startup window");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
