@@ -140,7 +140,8 @@ static void chart(tt_buf *b, const tt_hreport_table *t)
     if (t->chart == TT_RCHART_LEVELS)
         tt_chart_levels(b, t->caption, labels, v, n);
     else
-        tt_chart_bars(b, t->caption, labels, v, n, t->unit ? t->unit : "", "#0072B2");
+        tt_chart_bars(b, t->caption, labels, v, n, t->unit ? t->unit : "",
+                      t->color ? t->color : "#0072B2");
     free(labels);
     free(v);
 }
@@ -149,7 +150,7 @@ static const struct {
     const char *id, *title;
 } sections[] = {{"summary", "Summary"}, {"inputs", "Inputs"},   {"startup", "Startup"},
                 {"frames", "Frames"},   {"issues", "Issues"},   {"methods", "Methods"},
-                {"flame", "Flame graphs"}, {"about", "About"}};
+                {"flame", "Flame graphs"}, {"diff", "Diff"}, {"about", "About"}};
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 static void section_tables(tt_buf *b, const tt_hreport *r, const char *id)
@@ -200,16 +201,28 @@ int tt_html_write(tt_buf *b, const tt_hreport *r, const tt_html_opts *o)
     }
     tt_buf_puts(b, "</header>\n<nav aria-label=\"Sections\"><ul>");
     for (size_t i = 0; i < NSECTIONS; i++)
-        tt_buf_printf(b, "<li><a href=\"#%s\">%s</a></li>", sections[i].id, sections[i].title);
+        if (o->diff || strcmp(sections[i].id, "diff"))
+            tt_buf_printf(b, "<li><a href=\"#%s\">%s</a></li>", sections[i].id,
+                          sections[i].title);
     tt_buf_puts(b, "</ul></nav>\n<main>\n");
     for (size_t i = 0; i < NSECTIONS; i++) {
         const char *id = sections[i].id;
+        if (!o->diff && !strcmp(id, "diff"))
+            continue;
         tt_buf_printf(b, "<section id=\"%s\" aria-labelledby=\"h-%s\">\n<h2 id=\"h-%s\">%s</h2>\n",
                       id, id, id, sections[i].title);
-        if (!strcmp(id, "flame")) {
-            if (!o->ngraphs)
-                tt_buf_puts(b, "<p class=\"nodata\">Flame graphs: no data</p>\n");
+        if (!strcmp(id, "flame") || !strcmp(id, "diff")) {
+            int d = !strcmp(id, "diff"), any = 0;
+            if (d)
+                section_tables(b, r, id);
+            for (size_t g = 0; g < o->ngraphs; g++)
+                any += o->graphs[g].diff == d;
+            if (!any)
+                tt_buf_printf(b, "<p class=\"nodata\">%s: no data</p>\n",
+                              d ? "Differential flame graph" : "Flame graphs");
             for (size_t g = 0; g < o->ngraphs; g++) {
+                if (o->graphs[g].diff != d)
+                    continue;
                 tt_buf_puts(b, "<figure class=\"flame\"><figcaption>");
                 esc(b, o->graphs[g].title);
                 tt_buf_puts(b, "</figcaption>\n");

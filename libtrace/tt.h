@@ -1614,6 +1614,7 @@ typedef struct tt_hreport_table {
     int label_col, value_col; /* bars: label and value; levels: the first of 5 count columns */
     const char *unit;        /* of the charted value */
     int details;             /* the table folds into <details> */
+    const char *color;       /* bars: fill (static string; NULL = #0072B2) */
 } tt_hreport_table;
 typedef struct tt_hreport {
     tt_arena *arena;
@@ -1632,6 +1633,7 @@ int tt_hreport_row_add(tt_hreport *r, tt_hreport_table *t, const char *const *ce
 typedef struct tt_html_graph {
     const char *title;
     const char *svg;         /* inline SVG (tt_svg_opts.inline_html) */
+    int diff;                /* drawn in the Diff section (the differential flame graph) */
 } tt_html_graph;
 typedef struct tt_html_opts {
     const char *title;       /* document title */
@@ -1640,6 +1642,7 @@ typedef struct tt_html_opts {
     size_t ngraphs;
     int script;              /* the page script (graph interaction, sorting) */
     const char *about;       /* the About section's extra text (options), or NULL */
+    int diff;                /* diff mode: the Diff section */
 } tt_html_opts;
 /* Writes the self-contained HTML document (visual.md 10) into b. */
 int tt_html_write(tt_buf *b, const tt_hreport *r, const tt_html_opts *o);
