@@ -1601,7 +1601,12 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
                          int side, tt_error *err);
 
 /* ---- the HTML report (html.c, chart.c; spec/visual.md 10) ---- */
-enum { TT_RCHART_NONE = 0, TT_RCHART_BARS, TT_RCHART_LEVELS };
+/* Charts of a table: BARS (label_col, value_col), LEVELS (value_col .. +4 level counts),
+ * WATERFALL (a chart per value of column 0, the startup; column 1 its kind; value_col the
+ * start ms, the next the duration ms), HIST (value_col the count, the next the drop level
+ * that colours the bar). */
+enum { TT_RCHART_NONE = 0, TT_RCHART_BARS, TT_RCHART_LEVELS, TT_RCHART_WATERFALL,
+       TT_RCHART_HIST };
 #define TT_HREPORT_TABLES 32
 typedef struct tt_hreport_table {
     const char *section;     /* summary, inputs, startup, frames, issues, methods */
@@ -1615,11 +1620,29 @@ typedef struct tt_hreport_table {
     const char *unit;        /* of the charted value */
     int details;             /* the table folds into <details> */
     const char *color;       /* bars: fill (static string; NULL = #0072B2) */
+    int ref_col;             /* bars: 1 + the column whose largest value gets a dashed line
+                              * (refresh rate); 0 = none */
 } tt_hreport_table;
+/* An issue's call tree in the report (visual.md 10.2 item 5): nodes in pre-order. */
+typedef struct tt_hreport_node {
+    uint32_t depth;          /* 0 = a root */
+    const char *name;
+    int64_t count, total_dur, self_dur; /* -1 = unknown */
+} tt_hreport_node;
+typedef struct tt_hreport_tree {
+    const char *title;       /* kind, stack key, cost, scene */
+    int64_t issue_id;
+    tt_vec nodes;            /* tt_hreport_node */
+    size_t omitted;          /* nodes beyond the report's cap */
+} tt_hreport_tree;
+#define TT_HREPORT_TREES 10
+#define TT_HREPORT_TREE_NODES 400
 typedef struct tt_hreport {
     tt_arena *arena;
     tt_hreport_table tables[TT_HREPORT_TABLES];
     size_t ntables;
+    tt_hreport_tree trees[TT_HREPORT_TREES];
+    size_t ntrees;
 } tt_hreport;
 /* Owned by the caller, free with tt_hreport_free. */
 int tt_hreport_new(tt_hreport **out);
@@ -1627,6 +1650,12 @@ void tt_hreport_free(tt_hreport *r);
 /* A new table (cols copied); *out borrowed until tt_hreport_free. TT_ELIMIT when full. */
 int tt_hreport_table_add(tt_hreport *r, tt_hreport_table **out, const char *section,
                         const char *caption, size_t ncol, const char *const *cols);
+/* A new issue tree (title copied); *out borrowed until tt_hreport_free. TT_ELIMIT when
+ * full. Nodes beyond TT_HREPORT_TREE_NODES are counted in omitted, not kept. */
+int tt_hreport_tree_add(tt_hreport *r, tt_hreport_tree **out, int64_t issue_id,
+                        const char *title);
+int tt_hreport_node_add(tt_hreport *r, tt_hreport_tree *t, uint32_t depth, const char *name,
+                        int64_t count, int64_t total_dur, int64_t self_dur);
 /* One row: ncol texts (copied; NULL = empty) and values (NAN = not a number). */
 int tt_hreport_row_add(tt_hreport *r, tt_hreport_table *t, const char *const *cells,
                       const double *nums);
@@ -1649,6 +1678,15 @@ int tt_html_write(tt_buf *b, const tt_hreport *r, const tt_html_opts *o);
 /* Horizontal bar chart (visual.md 10.3) of labels/values (n) into b; unit names values. */
 int tt_chart_bars(tt_buf *b, const char *title, const char *const *labels,
                   const double *values, size_t n, const char *unit, const char *color);
+/* The same with a colour per bar (colors[i % ncolors]) and, when ref > 0, a dashed line at
+ * ref named ref_name (the refresh rate of an FPS chart). */
+int tt_chart_bars_ex(tt_buf *b, const char *title, const char *const *labels,
+                     const double *values, size_t n, const char *unit,
+                     const char *const *colors, size_t ncolors, double ref, const char *ref_name);
+/* A startup waterfall (visual.md 10.3): a row per segment from start_ms for dur_ms, dashed
+ * lines at the Vitals TTID limit and Matrix's threshold of kind when they fit the axis. */
+int tt_chart_waterfall(tt_buf *b, const char *title, const char *const *labels,
+                       const double *start_ms, const double *dur_ms, size_t n, const char *kind);
 /* 100% stacked drop-level bars: counts[i * 5 + level] for best..frozen. */
 int tt_chart_levels(tt_buf *b, const char *title, const char *const *labels,
                     const double *counts, size_t n);
