@@ -185,7 +185,7 @@ static int select_threads(uint32_t **out, size_t *n, tt_profile *p, const cli_fl
     cli_errorf("no thread matches --thread %s", o->threads[0]);
     return CLI_BAD;
 }
-static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want)
+static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want, int optional)
 {
     tt_error err = {0};
     tdb_trace_info *t;
@@ -199,6 +199,8 @@ static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want)
     }
     free(t);
     if (!*id) {
+        if (optional)
+            return CLI_FLAME_NONE;
         if (want)
             cli_errorf("%s: no trace %lld", label, (long long)want);
         else
@@ -465,7 +467,7 @@ int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_
         return rc;
     }
     int64_t id = 0;
-    int rc = pick_trace(&id, db, label, trace);
+    int rc = pick_trace(&id, db, label, trace, o->data_optional && !trace);
     tt_flame_xform win = {0};
     if (!rc && o->source == CF_SRC_STARTUP)
         rc = startup_window(&win, db, label, id, o);

@@ -29,6 +29,7 @@ typedef struct cli_flame_opts {
     int widths, diff_total, normalize;
     int norm_roots;             /* thread roots with digit runs as '#' (cross-build) */
     int threads_optional;       /* no --thread match: CLI_FLAME_NONE, no message */
+    int data_optional;          /* no trace with stacks: CLI_FLAME_NONE, no message (html) */
     int64_t diff_min_milli;
     tt_svg_opts svg;
     char note[200];             /* the default subtitle of a startup window or Matrix chart */

@@ -64,6 +64,7 @@ static int graph(hctx *h, const char *db, const char *newdb, const char *main_on
         o.threads_optional = 1;
     }
     o.norm_roots = newdb != NULL;
+    o.data_optional = 1; /* a database of reports only has no flame graph */
     int rc = cli_flame_load_db(f, db, NULL, h->base.trace, &o, newdb ? 1 : 0, h->cli);
     if (!rc && newdb)
         rc = cli_flame_load_db(f, newdb, NULL, 0, &o, 0, h->cli);

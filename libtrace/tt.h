@@ -1545,6 +1545,10 @@ int64_t tt_muldiv(int64_t a, int64_t b, int64_t c);
 enum { TT_COLORS_LANG = 0, TT_COLORS_MODULE, TT_COLORS_PACKAGE, TT_COLORS_HOT, TT_COLORS_MONO };
 uint64_t tt_fnv1a64(const char *s, size_t n);
 uint32_t tt_flame_color(int scheme, int cat, const char *name, size_t len, const char *module);
+/* The colour key of the module and package schemes (visual.md 4.2): *n bytes at the result
+ * (borrowed from name or module). */
+const char *tt_flame_color_key(int scheme, int cat, const char *name, size_t len,
+                               const char *module, size_t *n);
 /* Differential colour: delta against the scale max m (>= 1); dead = below --diff-min. */
 uint32_t tt_flame_diff_color(int64_t delta, int64_t m, int dead);
 /* WCAG 2.1 contrast ratio of rgb against black, times 100. */
