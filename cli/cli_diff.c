@@ -318,6 +318,8 @@ static void num(tt_buf *b, double v)
         char *e = s + strlen(s);
         while (e[-1] == '0')
             *--e = 0;
+        if (e[-1] == '.') /* 153.999 prints 154.00: no bare point */
+            *--e = 0;
     }
     tt_buf_puts(b, s);
 }
