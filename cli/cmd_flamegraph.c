@@ -195,7 +195,9 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
                       "children", label, inflated);
         if (!tt_flame_node_at(f, 0)->total) {
             cli_errorf("%s: no weighted stacks to draw%s", label,
-                       o.focus ? " (nothing matches --focus)" : "");
+                       o.focus                         ? " (nothing matches --focus)"
+                       : o.source == CF_SRC_STARTUP ? " (nothing inside the startup window)"
+                                                      : "");
             rc = CLI_BAD;
         }
     }
