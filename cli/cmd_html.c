@@ -46,7 +46,44 @@ typedef struct hctx {
     char titles[4][160];
     size_t n;
     cli_ctx *cli;
+    tt_buf trees[TT_HREPORT_TREES]; /* the icicles of the issue call trees */
 } hctx;
+
+/* The icicle of each issue call tree in r (visual.md 10.2 item 5), ids tt5, tt6, ... */
+static int tree_icicles(hctx *h, tt_hreport *r, const char *db)
+{
+    for (size_t i = 0; i < r->ntrees; i++) {
+        if (!r->trees[i].nodes.len)
+            continue;
+        cli_flame_opts o = h->base;
+        o.source = CF_SRC_ISSUE;
+        o.source_id = r->trees[i].issue_id;
+        o.nthreads = 0;
+        o.svg.icicle = 1;
+        char prefix[8];
+        snprintf(prefix, sizeof prefix, "tt%zu", 5 + i);
+        o.svg.id_prefix = prefix;
+        o.svg.inline_html = 1;
+        o.svg.title = "Icicle Graph";
+        tt_flame *f;
+        if (tt_flame_new(&f)) {
+            cli_errorf("out of memory");
+            return CLI_BAD;
+        }
+        int rc = cli_flame_load_db(f, db, NULL, 0, &o, 0, h->cli);
+        if (!rc) {
+            tt_flame_finish(f);
+            if (tt_flame_node_at(f, 0)->total) {
+                rc = cli_flame_render_buf(&h->trees[i], f, &o);
+                r->trees[i].svg = rc ? NULL : h->trees[i].data;
+            }
+        }
+        tt_flame_free(f);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
 
 /* One flame graph: threads NULL = all. Returns 0 also when there is nothing to draw. */
 static int graph(hctx *h, const char *db, const char *newdb, const char *main_only,
@@ -191,6 +228,8 @@ int cli_html_run(int argc, char **argv, cli_ctx *ctx, tt_hreport *diff_report)
     tdb_close(d);
     if (!rc && newdb && !diff_report)
         rc = diff_tables(r, db, newdb);
+    if (!rc)
+        rc = tree_icicles(&h, r, shown);
     /* flame graphs: the main thread, then all threads (or the --thread selection) */
     if (!rc && !h.base.nthreads)
         rc = graph(&h, shown, NULL, "main", "Main thread", 0);
@@ -220,6 +259,8 @@ int cli_html_run(int argc, char **argv, cli_ctx *ctx, tt_hreport *diff_report)
     tt_buf_free(&out);
     for (size_t i = 0; i < 4; i++)
         tt_buf_free(&h.svg[i]);
+    for (size_t i = 0; i < TT_HREPORT_TREES; i++)
+        tt_buf_free(&h.trees[i]);
     if (r != diff_report)
         tt_hreport_free(r);
     return rc;

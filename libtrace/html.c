@@ -341,7 +341,14 @@ static void tree(tt_buf *b, const tt_hreport_tree *t)
     free(stack);
     if (t->omitted)
         tt_buf_printf(b, "<p class=\"nodata\">%zu more calls not shown</p>\n", t->omitted);
-    tt_buf_puts(b, "</div></details>\n");
+    tt_buf_puts(b, "</div>\n");
+    if (t->svg) {
+        tt_buf_puts(b, "<figure class=\"flame\"><figcaption>Icicle of this call tree"
+                       "</figcaption>\n");
+        tt_buf_puts(b, t->svg);
+        tt_buf_puts(b, "</figure>\n");
+    }
+    tt_buf_puts(b, "</details>\n");
 }
 
 /* Swatches of the flame graph colours (visual.md 4.1) and the drop levels. */

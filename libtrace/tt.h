@@ -1638,6 +1638,7 @@ typedef struct tt_hreport_tree {
     int64_t issue_id;
     tt_vec nodes;            /* tt_hreport_node */
     size_t omitted;          /* nodes beyond the report's cap */
+    const char *svg;         /* its icicle (inline SVG, borrowed from the caller) or NULL */
 } tt_hreport_tree;
 #define TT_HREPORT_TREES 10
 #define TT_HREPORT_TREE_NODES 400
