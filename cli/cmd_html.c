@@ -60,6 +60,8 @@ static int tree_icicles(hctx *h, tt_hreport *r, const char *db)
         o.source_id = r->trees[i].issue_id;
         o.nthreads = 0;
         o.svg.icicle = 1;
+        if (!o.max_frames || o.max_frames > 1000) /* ten small graphs: keep the page light */
+            o.max_frames = 1000;
         char prefix[8];
         snprintf(prefix, sizeof prefix, "tt%zu", 5 + i);
         o.svg.id_prefix = prefix;
