@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench_flame: flame graphs (issue 14, visual.md 9). 1,000,000 samples over 200,000
-# distinct stacks: tree + layout + SVG in process (tests/gen/gen_flame.c; goal <= 150 ms,
+# distinct stacks: merge + layout + SVG in process (tests/gen/gen_flame.c; goal <= 150 ms,
 # target < 1 s) and the SVG size (goal <= 4 MB, target < 5 MB); then the same stacks as
 # folded input through analyze and `tracetool flamegraph DB` end to end, with peak RSS.
 set -u

@@ -85,10 +85,17 @@ int cli_flame_opt(cli_flame_opts *o, int c, const char *arg)
             }
             return 1;
         }
-        if (!strncmp(arg, "startup", 7)) {
-            cli_errorf("option --source: '%s' is not supported yet (samples, slices, tree:ID, "
-                       "issue:ID)", arg);
-            return -1;
+        if (!strcmp(arg, "startup") || !strncmp(arg, "startup:", 8)) {
+            char *end;
+            o->source = CF_SRC_STARTUP;
+            o->source_id = 0;
+            if (arg[7] && ((o->source_id = strtoll(arg + 8, &end, 10)) <= 0 || *end ||
+                           !arg[8])) {
+                cli_errorf("option --source: expected startup or startup:ID with ID >= 1, "
+                           "got '%s'", arg);
+                return -1;
+            }
+            return 1;
         }
         return pick("--source", arg, sources, &o->source);
     case CF_THREAD:
@@ -178,7 +185,7 @@ static int select_threads(uint32_t **out, size_t *n, tt_profile *p, const cli_fl
     cli_errorf("no thread matches --thread %s", o->threads[0]);
     return CLI_BAD;
 }
-static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want)
+static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want, int optional)
 {
     tt_error err = {0};
     tdb_trace_info *t;
@@ -192,6 +199,8 @@ static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want)
     }
     free(t);
     if (!*id) {
+        if (optional)
+            return CLI_FLAME_NONE;
         if (want)
             cli_errorf("%s: no trace %lld", label, (long long)want);
         else
@@ -203,7 +212,7 @@ static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want)
 
 /* A flame chart of one thread: the --thread selection, else the main or only thread. */
 static int build_chart(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o,
-                       const uint32_t *sel, size_t nsel)
+                       const uint32_t *sel, size_t nsel, const tt_flame_xform *win)
 {
     if (o->reverse || o->fold_recursion || o->focus) {
         cli_errorf("--chart keeps time order: --reverse, --fold-recursion and --focus do not "
@@ -232,7 +241,8 @@ static int build_chart(tt_flame *f, tt_profile *p, const char *label, cli_flame_
     tt_slice_opts so;
     tt_slice_opts_init(&so);
     tt_error err = {0};
-    if (tt_flame_add_chart(f, p, utid, &so, o->root == TT_ROOT_THREAD, o->app, o->napp, &err)) {
+    if (tt_flame_add_chart(f, p, utid, &so, o->root == TT_ROOT_THREAD, win, o->app, o->napp,
+                           &err)) {
         if (!err.file[0])
             snprintf(err.file, sizeof err.file, "%s", label);
         return cli_err(&err);
@@ -240,7 +250,8 @@ static int build_chart(tt_flame *f, tt_profile *p, const char *label, cli_flame_
     return 0;
 }
 
-static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o, int side)
+static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o, int side,
+                 const tt_flame_xform *win)
 {
     tt_export_opts eo;
     tt_export_opts_init(&eo);
@@ -260,7 +271,7 @@ static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *
     eo.threads = sel;
     eo.n_threads = nsel;
     if (o->chart) {
-        rc = build_chart(f, p, label, o, sel, nsel);
+        rc = build_chart(f, p, label, o, sel, nsel, win);
         free(sel);
         o->svg.weight_ns = 1;
         if (!o->countname_given)
@@ -268,7 +279,9 @@ static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *
         return rc;
     }
     regex_t re;
-    tt_flame_xform x = {o->reverse, o->fold_recursion, NULL, 0, o->norm_roots};
+    tt_flame_xform x = {o->reverse, o->fold_recursion, NULL, 0, o->norm_roots, 0, 0, 0};
+    if (win)
+        x.windowed = 1, x.win_from = win->win_from, x.win_to = win->win_to;
     if (o->focus) {
         int e = regcomp(&re, o->focus, REG_EXTENDED | REG_NOSUB);
         if (e) {
@@ -305,6 +318,7 @@ typedef struct tctx {
     tt_flame *f;
     tt_vec map; /* tmap, in call_node id order */
     int rc;
+    int chart;  /* no merging: one box per row, in Matrix line order */
 } tctx;
 typedef struct tmap {
     int64_t id, depth;
@@ -334,12 +348,13 @@ static int tree_row(void *ctx, int event, int ncol, const char *const *names,
         }
     }
     const char *nm = v[3].type == TDB_TEXT ? v[3].s : "?";
+    int64_t total = v[5].type == TDB_INT ? v[5].i : 0, self = v[6].type == TDB_INT ? v[6].i : 0;
     if ((c->rc = tt_flame_intern(c->f, &name, nm,
                                  tt_flame_category(TT_FRAME_JAVA, nm, NULL, NULL, 0), NULL)) ||
-        (c->rc = tt_flame_child(c->f, &node, parent, name)))
+        (c->rc = c->chart ? tt_flame_chart_node(c->f, &node, parent, name, 0, 0, 0)
+                          : tt_flame_child(c->f, &node, parent, name)))
         return 1;
     tt_flame_node *n = tt_flame_node_at(c->f, node);
-    int64_t total = v[5].type == TDB_INT ? v[5].i : 0, self = v[6].type == TDB_INT ? v[6].i : 0;
     n->reported = (n->reported < 0 ? 0 : n->reported) + total; /* merged siblings add up */
     n->self += self > 0 ? self : 0;
     if (v[1].type == TDB_INT && pdepth >= 0 && v[2].i != pdepth + 1)
@@ -352,12 +367,12 @@ static int tree_row(void *ctx, int event, int ncol, const char *const *names,
 
 static int load_tree(tt_flame *f, tdb_db *db, const char *label, cli_flame_opts *o)
 {
-    if (o->chart || o->reverse || o->focus || o->fold_recursion) {
-        cli_errorf("--source %s: --chart, --reverse, --focus and --fold-recursion apply to "
-                   "samples and slices", o->source == CF_SRC_ISSUE ? "issue:ID" : "tree:ID");
+    if (o->reverse || o->focus || o->fold_recursion) {
+        cli_errorf("--source %s: --reverse, --focus and --fold-recursion apply to samples and "
+                   "slices", o->source == CF_SRC_ISSUE ? "issue:ID" : "tree:ID");
         return CLI_BAD;
     }
-    tctx c = {f, {0}, 0};
+    tctx c = {f, {0}, 0, o->chart};
     tt_vec_init(&c.map, sizeof(tmap));
     tt_error err = {0};
     int rc = tdb_call_tree_rows(db, o->source_id, o->source == CF_SRC_ISSUE, tree_row, &c, &err);
@@ -377,6 +392,58 @@ static int load_tree(tt_flame *f, tdb_db *db, const char *label, cli_flame_opts 
     o->svg.weight_ns = 1;
     if (!o->countname_given)
         o->svg.countname = "ms";
+    if (o->chart) { /* Matrix trees have no times: children packed in line order */
+        tt_flame_finish(f);
+        if (tt_flame_chart_pack(f)) {
+            cli_errorf("out of memory");
+            return CLI_BAD;
+        }
+        if (!o->svg.subtitle) {
+            snprintf(o->note, sizeof o->note, "Matrix line order, not times: calls packed "
+                     "from their caller's left edge");
+            o->svg.subtitle = o->note;
+        }
+    }
+    return 0;
+}
+
+static void put_ms(char *out, size_t cap, int64_t ns)
+{
+    int64_t us = (ns < 0 ? -ns : ns) / 1000;
+    snprintf(out, cap, "%s%lld.%03d", ns < 0 ? "-" : "", (long long)(us / 1000), (int)(us % 1000));
+}
+
+/* --source=startup[:ID]: the window of that startup (or the first with times, one of the
+ * drawn trace first). */
+static int startup_window(tt_flame_xform *x, tdb_db *db, const char *label, int64_t trace,
+                          cli_flame_opts *o)
+{
+    tdb_startup_win w;
+    tt_error err = {0};
+    int rc = tdb_startup_window(&w, db, o->source_id, trace, &err);
+    if (rc == TT_ENOTFOUND) {
+        if (o->source_id)
+            cli_errorf("%s: no startup %lld with a start time and a duration", label,
+                       (long long)o->source_id);
+        else
+            cli_errorf("%s: no startup with a start time and a duration (Matrix startup "
+                       "reports carry durations only)", label);
+        return CLI_BAD;
+    }
+    if (rc)
+        return cli_err(&err);
+    x->windowed = 1;
+    x->win_from = w.ts;
+    x->win_to = w.ts + w.dur;
+    char a[32], d[32];
+    put_ms(a, sizeof a, w.ts);
+    put_ms(d, sizeof d, w.dur);
+    if (!o->svg.subtitle) {
+        snprintf(o->note, sizeof o->note, "%s startup %lld: %s ms from %s ms", w.kind,
+                 (long long)w.id, d, a);
+        o->svg.subtitle = o->note;
+    }
+    snprintf(o->win_clock, sizeof o->win_clock, "%s", w.clock);
     return 0;
 }
 
@@ -400,12 +467,22 @@ int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_
         return rc;
     }
     int64_t id = 0;
-    int rc = pick_trace(&id, db, label, trace);
+    int rc = pick_trace(&id, db, label, trace, o->data_optional && !trace);
+    tt_flame_xform win = {0};
+    if (!rc && o->source == CF_SRC_STARTUP)
+        rc = startup_window(&win, db, label, id, o);
     tt_profile *p = NULL;
     if (!rc && tdb_profile_load(&p, db, id, &err))
         rc = cli_err(&err);
+    if (!rc && win.windowed) {
+        const char *ck = tt_profile_meta_get(p)->clock;
+        if (ck && strcmp(ck, o->win_clock))
+            cli_warnf("%s: trace %lld has clock '%s', the startup's trace '%s': the window may "
+                      "not line up with its times", label, (long long)id, ck,
+                      o->win_clock);
+    }
     if (!rc)
-        rc = build(f, p, label, o, side);
+        rc = build(f, p, label, o, side, win.windowed ? &win : NULL);
     tt_profile_free(p);
     tdb_close(db);
     return rc;

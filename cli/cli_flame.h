@@ -10,7 +10,7 @@
 typedef struct cli_flame_opts {
     int64_t trace;              /* 0 = newest with data */
     int source;                 /* CF_SRC_* */
-    int64_t source_id;          /* tree:ID, issue:ID */
+    int64_t source_id;          /* tree:ID, issue:ID, startup:ID (0: the first) */
     const char *threads[CLI_FLAME_MAX_LIST];
     size_t nthreads;
     int root, weight;           /* TT_ROOT_*, TT_WEIGHT_* */
@@ -29,10 +29,13 @@ typedef struct cli_flame_opts {
     int widths, diff_total, normalize;
     int norm_roots;             /* thread roots with digit runs as '#' (cross-build) */
     int threads_optional;       /* no --thread match: CLI_FLAME_NONE, no message */
+    int data_optional;          /* no trace with stacks: CLI_FLAME_NONE, no message (html) */
     int64_t diff_min_milli;
     tt_svg_opts svg;
+    char note[200];             /* the default subtitle of a startup window or Matrix chart */
+    char win_clock[32];         /* clock of the startup window's trace */
 } cli_flame_opts;
-enum { CF_SRC_SAMPLES = 0, CF_SRC_SLICES, CF_SRC_TREE, CF_SRC_ISSUE };
+enum { CF_SRC_SAMPLES = 0, CF_SRC_SLICES, CF_SRC_TREE, CF_SRC_ISSUE, CF_SRC_STARTUP };
 
 enum { CF_TRACE = 2000, CF_SOURCE, CF_THREAD, CF_ROOT, CF_WEIGHT, CF_CHART, CF_ICICLE,
        CF_REVERSE, CF_SORT, CF_FOLD, CF_FOCUS, CF_WIDTH, CF_HEIGHT, CF_FONTSIZE, CF_MINWIDTH,

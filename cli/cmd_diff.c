@@ -225,17 +225,6 @@ static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides, cons
     return 0;
 }
 
-static void default_gates(cli_diff_opts *o)
-{
-    static const char *const pct[] = {"method.self", "startup.cold", "startup.warm",
-                                      "startup.hot", "scene.fps"};
-    o->ngates = 0;
-    for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)
-        o->gates[o->ngates++] = (tt_gate){pct[i], tt_diff_metric_dir(pct[i]), 1,
-                                          o->threshold_pct};
-    o->gates[o->ngates++] = (tt_gate){"issue.new", 1, 0, 0};
-}
-
 /* Analyses a raw side into the temporary database db. */
 static int analyse_side(int s, const char *path, const side *sd, char *db, size_t cap,
                         cli_ctx *ctx)
@@ -296,7 +285,8 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
 {
     char *maps[2][argc > 0 ? argc : 1];
     side sides[2] = {{.maps = maps[0]}, {.maps = maps[1]}};
-    cli_diff_opts o = {.threshold_pct = 10, .min_ms = 5, .min_count = 1, .top = 10};
+    cli_diff_opts o;
+    cli_diff_opts_init(&o);
     const char *failon = NULL;
     cli_flame_opts fo;
     cli_flame_opts_init(&fo);
@@ -316,7 +306,7 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
         }
         o.custom_gates = 1;
     } else {
-        default_gates(&o);
+        cli_diff_default_gates(&o); /* at the --threshold given */
     }
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
@@ -357,6 +347,10 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
                               "may be missing", o.path[s], TDB_SCHEMA_VERSION);
         }
     }
+    if (!rc && o.format == DIFF_HTML && tt_hreport_new(&o.report)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
     if (!rc)
         rc = cli_diff_run(d, &o);
     tdb_diff_close(d);
@@ -374,7 +368,7 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
         av[n++] = dbs[0];
         av[n++] = dbs[1];
         av[n] = NULL;
-        int hrc = cmd_html(n, av, ctx);
+        int hrc = cli_html_run(n, av, ctx, o.report);
         if (hrc)
             rc = hrc;
     }
@@ -384,6 +378,7 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
         if (src)
             rc = src;
     }
+    tt_hreport_free(o.report);
     tmp_cleanup();
     return rc;
 }

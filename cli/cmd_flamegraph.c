@@ -13,7 +13,8 @@
 
 static const char usage[] =
     "usage: tracetool flamegraph [-o FILE] [--format svg|tsv] [--trace ID]\n"
-    "                            [--source samples|slices|tree:ID|issue:ID] [--thread SPEC]...\n"
+    "                            [--source samples|slices|tree:ID|issue:ID|startup[:ID]]\n"
+    "                            [--thread SPEC]...\n"
     "                            [--root thread|process|none] [--weight samples|wall|cpu|period]\n"
     "                            [--chart] [--icicle] [--reverse] [--sort name|weight]\n"
     "                            [--fold-recursion]\n"
@@ -29,13 +30,14 @@ static const char usage[] =
     "      --format FMT        svg (default) or tsv (the layout: depth, x, w, self, category,\n"
     "                          name per frame)\n"
     "      --trace ID          trace of a multi-trace database (default: the newest with data)\n"
-    "      --source SRC        samples (default; slices when there are none), slices, or one\n"
-    "                          Matrix call tree: tree:ID (call_tree.id) or issue:ID\n"
+    "      --source SRC        samples (default; slices when there are none), slices, one\n"
+    "                          Matrix call tree: tree:ID (call_tree.id) or issue:ID, or the\n"
+    "                          startup window: startup[:ID] (default: the first startup)\n"
     "      --thread SPEC       only these threads: main, a tid, or a name ('#' = digits)\n"
     "      --root R            synthetic root frames: thread (default), process, none\n"
     "      --weight W          samples (default), wall, cpu (ns, shown as ms), period\n"
     "      --chart             flame chart of one thread: calls in time order, not merged\n"
-    "                          (alias --flamechart)\n"
+    "                          (Matrix trees: line order; alias --flamechart)\n"
     "      --icicle            root on top (alias --inverted)\n"
     "      --reverse           merge stacks leaf first (callers of the hot leaves)\n"
     "      --sort ORDER        siblings by name (default) or weight\n"
@@ -193,7 +195,9 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
                       "children", label, inflated);
         if (!tt_flame_node_at(f, 0)->total) {
             cli_errorf("%s: no weighted stacks to draw%s", label,
-                       o.focus ? " (nothing matches --focus)" : "");
+                       o.focus                         ? " (nothing matches --focus)"
+                       : o.source == CF_SRC_STARTUP ? " (nothing inside the startup window)"
+                                                      : "");
             rc = CLI_BAD;
         }
     }

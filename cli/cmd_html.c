@@ -1,6 +1,7 @@
 /* tracetool html: one self-contained HTML report of a database (spec/visual.md 10): tables
  * and static charts from sqlite/report.c, flame graphs, a differential one for two. */
 #include "cli.h"
+#include "cli_diff.h"
 #include "cli_flame.h"
 
 #include <stdlib.h>
@@ -45,11 +46,50 @@ typedef struct hctx {
     char titles[4][160];
     size_t n;
     cli_ctx *cli;
+    tt_buf trees[TT_HREPORT_TREES]; /* the icicles of the issue call trees */
 } hctx;
+
+/* The icicle of each issue call tree in r (visual.md 10.2 item 5), ids tt5, tt6, ... */
+static int tree_icicles(hctx *h, tt_hreport *r, const char *db)
+{
+    for (size_t i = 0; i < r->ntrees; i++) {
+        if (!r->trees[i].nodes.len)
+            continue;
+        cli_flame_opts o = h->base;
+        o.source = CF_SRC_ISSUE;
+        o.source_id = r->trees[i].issue_id;
+        o.nthreads = 0;
+        o.svg.icicle = 1;
+        if (!o.max_frames || o.max_frames > 1000) /* ten small graphs: keep the page light */
+            o.max_frames = 1000;
+        char prefix[8];
+        snprintf(prefix, sizeof prefix, "tt%zu", 5 + i);
+        o.svg.id_prefix = prefix;
+        o.svg.inline_html = 1;
+        o.svg.title = "Icicle Graph";
+        tt_flame *f;
+        if (tt_flame_new(&f)) {
+            cli_errorf("out of memory");
+            return CLI_BAD;
+        }
+        int rc = cli_flame_load_db(f, db, NULL, 0, &o, 0, h->cli);
+        if (!rc) {
+            tt_flame_finish(f);
+            if (tt_flame_node_at(f, 0)->total) {
+                rc = cli_flame_render_buf(&h->trees[i], f, &o);
+                r->trees[i].svg = rc ? NULL : h->trees[i].data;
+            }
+        }
+        tt_flame_free(f);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
 
 /* One flame graph: threads NULL = all. Returns 0 also when there is nothing to draw. */
 static int graph(hctx *h, const char *db, const char *newdb, const char *main_only,
-                 const char *title)
+                 const char *title, int diff)
 {
     cli_flame_opts o = h->base;
     tt_flame *f;
@@ -63,6 +103,7 @@ static int graph(hctx *h, const char *db, const char *newdb, const char *main_on
         o.threads_optional = 1;
     }
     o.norm_roots = newdb != NULL;
+    o.data_optional = 1; /* a database of reports only has no flame graph */
     int rc = cli_flame_load_db(f, db, NULL, h->base.trace, &o, newdb ? 1 : 0, h->cli);
     if (!rc && newdb)
         rc = cli_flame_load_db(f, newdb, NULL, 0, &o, 0, h->cli);
@@ -79,7 +120,7 @@ static int graph(hctx *h, const char *db, const char *newdb, const char *main_on
             rc = cli_flame_render_buf(&h->svg[h->n], f, &o);
             if (!rc) {
                 snprintf(h->titles[h->n], sizeof h->titles[h->n], "%s", title);
-                h->graphs[h->n] = (tt_html_graph){h->titles[h->n], h->svg[h->n].data};
+                h->graphs[h->n] = (tt_html_graph){h->titles[h->n], h->svg[h->n].data, diff};
                 h->n++;
             }
         }
@@ -94,7 +135,33 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* The Diff section's tables with diff's defaults (tracetool html BASE_DB NEW_DB). */
+static int diff_tables(tt_hreport *r, const char *db, const char *newdb)
+{
+    cli_diff_opts o;
+    cli_diff_opts_init(&o);
+    o.format = DIFF_HTML;
+    o.report = r;
+    o.quiet = 1;
+    o.path[0] = db;
+    o.path[1] = newdb;
+    o.is_db[0] = o.is_db[1] = 1;
+    tdb_diff *d;
+    tt_error err = {0};
+    int newer[2];
+    if (tdb_diff_open(&d, db, 0, newdb, 0, newer, &err))
+        return cli_err(&err);
+    int rc = cli_diff_run(d, &o);
+    tdb_diff_close(d);
+    return rc == CLI_CHECK_FAILED ? 0 : rc;
+}
+
 int cmd_html(int argc, char **argv, cli_ctx *ctx)
+{
+    return cli_html_run(argc, argv, ctx, NULL);
+}
+
+int cli_html_run(int argc, char **argv, cli_ctx *ctx, tt_hreport *diff_report)
 {
     static const char *const scripts[] = {"embed", "none", NULL};
     static const char *const orients[] = {"icicle", "flame", NULL};
@@ -150,9 +217,9 @@ int cmd_html(int argc, char **argv, cli_ctx *ctx)
     int newer;
     if (tdb_open_read(&d, shown, 0, &newer, &err))
         return cli_err(&err);
-    tt_hreport *r;
+    tt_hreport *r = diff_report;
     int rc = 0;
-    if (tt_hreport_new(&r)) {
+    if (!r && tt_hreport_new(&r)) {
         tdb_close(d);
         cli_errorf("out of memory");
         return CLI_BAD;
@@ -161,13 +228,18 @@ int cmd_html(int argc, char **argv, cli_ctx *ctx)
     if (tdb_report_fill(r, d, newdb ? 1 : lo, newdb ? INT64_MAX : hi, top, &err))
         rc = cli_err(&err);
     tdb_close(d);
+    if (!rc && newdb && !diff_report)
+        rc = diff_tables(r, db, newdb);
+    if (!rc)
+        rc = tree_icicles(&h, r, shown);
     /* flame graphs: the main thread, then all threads (or the --thread selection) */
     if (!rc && !h.base.nthreads)
-        rc = graph(&h, shown, NULL, "main", "Main thread");
+        rc = graph(&h, shown, NULL, "main", "Main thread", 0);
     if (!rc)
-        rc = graph(&h, shown, NULL, NULL, h.base.nthreads ? "Selected threads" : "All threads");
+        rc = graph(&h, shown, NULL, NULL, h.base.nthreads ? "Selected threads" : "All threads",
+                   0);
     if (!rc && newdb)
-        rc = graph(&h, db, newdb, NULL, "Differential flame graph: base -> new (red: grew)");
+        rc = graph(&h, db, newdb, NULL, "Differential flame graph: base -> new (red: grew)", 1);
     tt_buf out = {0};
     if (!rc) {
         char title[600], inputs[1200];
@@ -176,7 +248,7 @@ int cmd_html(int argc, char **argv, cli_ctx *ctx)
             snprintf(inputs, sizeof inputs, "base %s, new %s", base_name(db), base_name(newdb));
         else
             snprintf(inputs, sizeof inputs, "database %s", base_name(db));
-        tt_html_opts ho = {title, inputs, h.graphs, h.n, h.base.svg.script, NULL};
+        tt_html_opts ho = {title, inputs, h.graphs, h.n, h.base.svg.script, NULL, newdb != NULL};
         if (tt_html_write(&out, r, &ho)) {
             cli_errorf("out of memory");
             rc = CLI_BAD;
@@ -189,6 +261,9 @@ int cmd_html(int argc, char **argv, cli_ctx *ctx)
     tt_buf_free(&out);
     for (size_t i = 0; i < 4; i++)
         tt_buf_free(&h.svg[i]);
-    tt_hreport_free(r);
+    for (size_t i = 0; i < TT_HREPORT_TREES; i++)
+        tt_buf_free(&h.trees[i]);
+    if (r != diff_report)
+        tt_hreport_free(r);
     return rc;
 }

@@ -2,6 +2,7 @@
  * pixel edges from cumulative positions, integer number formatting, tooltips, legend. */
 #include "tt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt_assets.h"
@@ -328,6 +329,84 @@ static void header(wctx *c, const char *summary)
     }
 }
 
+typedef struct lkey {
+    const char *k;
+    size_t n;
+    int64_t w;
+    uint32_t rgb;
+} lkey;
+
+static int lkey_name(const void *a, const void *b)
+{
+    const lkey *x = a, *y = b;
+    int r = memcmp(x->k, y->k, x->n < y->n ? x->n : y->n);
+    return r ? r : x->n < y->n ? -1 : x->n > y->n;
+}
+
+static int lkey_weight(const void *a, const void *b)
+{
+    const lkey *x = a, *y = b;
+    if (x->w != y->w)
+        return x->w > y->w ? -1 : 1;
+    return lkey_name(a, b);
+}
+
+/* Module and package schemes: the 12 heaviest keys (self weight of the drawn frames). */
+static void key_legend(wctx *c)
+{
+    tt_buf *b = c->b;
+    const tt_svg_opts *o = c->o;
+    int y = c->height - 14;
+    lkey *k = malloc((c->l->n ? c->l->n : 1) * sizeof *k);
+    size_t n = 0;
+    for (size_t i = 0; k && i < c->l->n; i++) {
+        const tt_flame_frame *fr = &c->l->frames[i];
+        if (fr->node == TT_NONE)
+            continue;
+        const tt_flame_node *nd = tt_flame_node_at(c->f, fr->node);
+        int cat = tt_flame_name_cat(c->f, nd->name);
+        if (cat == TT_FCAT_SYNTHETIC || nd->self <= 0)
+            continue;
+        size_t len;
+        const char *nm = tt_flame_name(c->f, nd->name, &len), *mod;
+        mod = tt_flame_name_module(c->f, nd->name);
+        k[n].k = tt_flame_color_key(o->colors, cat, nm, len, mod, &k[n].n);
+        k[n].w = nd->self;
+        k[n++].rgb = tt_flame_color(o->colors, cat, nm, len, mod);
+    }
+    size_t m = 0;
+    if (n) {
+        qsort(k, n, sizeof *k, lkey_name);
+        for (size_t i = 0; i < n; i++) { /* equal keys add up */
+            if (m && !lkey_name(&k[m - 1], &k[i]))
+                k[m - 1].w += k[i].w;
+            else
+                k[m++] = k[i];
+        }
+        qsort(k, m, sizeof *k, lkey_weight);
+    }
+    size_t shown = m < 12 ? m : 12;
+    int cellw = shown ? (o->width - 20) / (int)shown : 0, x = 10;
+    size_t cells = cellw > 24 ? (size_t)((cellw - 22) * 10 / 73) : 0;
+    for (size_t i = 0; i < shown; i++, x += cellw) {
+        tt_buf_printf(b, "<g><title>");
+        tt_svg_escape(b, k[i].k, k[i].n, 0);
+        tt_buf_printf(b, "</title><rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
+                         "fill=\"rgb(%u,%u,%u)\"/><text x=\"%d\" y=\"%d\">",
+                      x, y, k[i].rgb >> 16, k[i].rgb >> 8 & 255, k[i].rgb & 255, x + 16, y + 10);
+        if (!k[i].n)
+            tt_buf_puts(b, "(none)");
+        else if (!tt_svg_fit(b, k[i].k, k[i].n, cells, 1))
+            tt_buf_puts(b, "..");
+        tt_buf_puts(b, "</text></g>");
+    }
+    if (!shown)
+        tt_buf_printf(b, "<text x=\"10\" y=\"%d\">colours: %s (12 colours by a hash of its "
+                         "name)</text>", y + 10, o->colors == TT_COLORS_MODULE ? "module"
+                                                                               : "package");
+    free(k);
+}
+
 /* The colour legend: categories drawn, or the diff ramp -M .. 0 .. +M. */
 static void legend(wctx *c, const unsigned *used)
 {
@@ -362,6 +441,8 @@ static void legend(wctx *c, const unsigned *used)
             tt_buf_printf(b, "%lld.%d%% of base (see --diff-widths=base|sum)</text>",
                           (long long)(p / 10), (int)(p % 10));
         }
+    } else if (o->colors == TT_COLORS_MODULE || o->colors == TT_COLORS_PACKAGE) {
+        key_legend(c);
     } else if (o->colors != TT_COLORS_LANG) {
         static const char *const scheme[] = {"", "module", "package", "hot", "mono"};
         tt_buf_printf(b, "<text x=\"%d\" y=\"%d\">colours: %s%s</text>", x, y + 10,

@@ -592,3 +592,29 @@ void tt_flame_layout_free(tt_flame_layout *l)
         l->n = 0;
     }
 }
+
+int tt_flame_chart_pack(tt_flame *f)
+{
+    size_t n = f->nodes.len;
+    tt_vec kids;
+    tt_vec_init(&kids, sizeof(uint32_t));
+    tt_flame_node_at(f, 0)->x0 = 0;
+    /* parents have smaller ids; a child list runs newest first, so place it backwards */
+    for (size_t i = 0; i < n; i++) {
+        const tt_flame_node *p = tt_flame_node_at(f, (uint32_t)i);
+        int64_t x = p->x0 < 0 ? 0 : p->x0;
+        kids.len = 0;
+        for (uint32_t k = p->child; k != TT_NONE; k = tt_flame_node_at(f, k)->next)
+            if (!tt_vec_push(&kids, &k)) {
+                tt_vec_free(&kids);
+                return TT_ENOMEM;
+            }
+        for (size_t j = kids.len; j-- > 0;) {
+            tt_flame_node *k = tt_flame_node_at(f, TT_VEC_AT(&kids, uint32_t, j));
+            k->x0 = x;
+            x += k->total;
+        }
+    }
+    tt_vec_free(&kids);
+    return 0;
+}

@@ -55,6 +55,74 @@ static int add_thread(pctx *c, const int64_t *w, const tt_vec *touched, uint32_t
     return 0;
 }
 
+static int64_t overlap(int64_t a, int64_t b, int64_t from, int64_t to)
+{
+    a = a > from ? a : from;
+    b = b < to ? b : to;
+    return b > a ? b - a : 0;
+}
+
+/* Weights inside the window (visual.md 1.1 startup): instrumented slices by their self time
+ * inside it (clipped time minus the clipped time of the children); runs of samples pro rata
+ * to the part of their span inside it (a one-sample run counts when its time is inside). */
+static int window_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t utid,
+                          const tt_export_opts *o, const tt_flame_xform *x, tt_error *err)
+{
+    size_t ns;
+    tt_profile_thread_order(p, utid, &ns);
+    if (p->meta.timeless && (ns || (utid < p->nfixed && p->fixed[utid].len)))
+        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                            "the input has no timestamps: a startup window needs times");
+    if (!ns && utid < p->nfixed && p->fixed[utid].len) {
+        const tt_slice *s = p->fixed[utid].data;
+        size_t n = p->fixed[utid].len;
+        int64_t *self = malloc(n * sizeof *self);
+        if (!self)
+            return TT_ENOMEM;
+        for (size_t i = 0; i < n; i++)
+            self[i] = overlap(s[i].ts, s[i].ts + s[i].dur, x->win_from, x->win_to);
+        for (size_t i = 0; i < n; i++)
+            if (s[i].parent != TT_NONE && s[i].parent < n)
+                self[s[i].parent] -= self[i];
+        for (size_t i = 0; i < n; i++) {
+            if (self[i] <= 0)
+                continue;
+            if (!w[s[i].callsite] && !tt_vec_push(touched, &s[i].callsite)) {
+                free(self);
+                return TT_ENOMEM;
+            }
+            w[s[i].callsite] += self[i];
+        }
+        free(self);
+        return 0;
+    }
+    tt_vec runs;
+    tt_vec_init(&runs, sizeof(tt_run));
+    int64_t gap = tt_profile_max_gap(p, utid, o->slice.max_gap);
+    if (tt_profile_runs(&runs, p, utid, gap)) {
+        tt_vec_free(&runs);
+        return TT_ENOMEM;
+    }
+    for (size_t j = 0; j < runs.len; j++) {
+        const tt_run *r = &TT_VEC_AT(&runs, tt_run, j);
+        int64_t v = tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad);
+        if (r->end_ts > r->ts)
+            v = tt_muldiv(v, overlap(r->ts, r->end_ts, x->win_from, x->win_to),
+                          r->end_ts - r->ts);
+        else if (r->ts < x->win_from || r->ts > x->win_to)
+            v = 0;
+        if (!v)
+            continue;
+        if (!w[r->callsite] && !tt_vec_push(touched, &r->callsite)) {
+            tt_vec_free(&runs);
+            return TT_ENOMEM;
+        }
+        w[r->callsite] += v;
+    }
+    tt_vec_free(&runs);
+    return 0;
+}
+
 int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
                          const tt_flame_xform *x, const char *const *app, size_t napp,
                          int side, tt_error *err)
@@ -74,7 +142,8 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
         if (!tt__export_wants(eo, (uint32_t)t))
             continue;
         touched.len = 0;
-        if ((rc = tt__folded_weights(w, &touched, p, (uint32_t)t, eo, err)))
+        if ((rc = x && x->windowed ? window_weights(w, &touched, p, (uint32_t)t, eo, x, err)
+                                   : tt__folded_weights(w, &touched, p, (uint32_t)t, eo, err)))
             break;
         uint32_t root = TT_NONE;
         label.len = 0;
@@ -116,7 +185,8 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
 }
 
 int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice_opts *so,
-                       int root_thread, const char *const *app, size_t napp, tt_error *err)
+                       int root_thread, const tt_flame_xform *x, const char *const *app,
+                       size_t napp, tt_error *err)
 {
     tt_vec sl;
     tt_vec_init(&sl, sizeof(tt_slice));
@@ -130,12 +200,27 @@ int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice
     for (size_t i = 0; i < nf && !rc; i++)
         c.names[i] = TT_NONE;
     const tt_slice *s = sl.data;
+    int win = x && x->windowed;
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
         if (s[i].ts < t0)
             t0 = s[i].ts;
         if (s[i].ts + s[i].dur > t1)
             t1 = s[i].ts + s[i].dur;
+    }
+    if (win) { /* the window, not the slices, spans the chart; clipped self below */
+        t0 = x->win_from;
+        t1 = x->win_to;
+    }
+    int64_t *cw = win && n ? malloc(n * sizeof *cw) : NULL, *cself = NULL;
+    if (win && n && cw && (cself = malloc(n * sizeof *cself))) {
+        for (size_t i = 0; i < n; i++)
+            cw[i] = cself[i] = overlap(s[i].ts, s[i].ts + s[i].dur, t0, t1);
+        for (size_t i = 0; i < n; i++)
+            if (s[i].parent != TT_NONE)
+                cself[s[i].parent] -= cw[i];
+    } else if (win && n && !rc) {
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
     uint32_t root = 0;
     if (!rc && n) {
@@ -156,11 +241,28 @@ int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice
     /* pre-order: a slice's parent (an index into the array) comes before it */
     for (size_t i = 0; i < n && !rc; i++) {
         uint32_t name, par = s[i].parent == TT_NONE ? root : node[s[i].parent];
+        if (par == TT_NONE || (win && !cw[i])) { /* outside the window, or under such */
+            node[i] = TT_NONE;
+            continue;
+        }
         rc = frame_name(&c, s[i].frame, &name);
-        if (!rc)
+        if (rc)
+            break;
+        if (win)
+            rc = tt_flame_chart_node(f, &node[i], par, name, (s[i].ts > t0 ? s[i].ts : t0) - t0,
+                                     cw[i], cself[i] > 0 ? cself[i] : 0);
+        else
             rc = tt_flame_chart_node(f, &node[i], par, name, s[i].ts - t0, s[i].dur,
                                      s[i].self_dur > 0 ? s[i].self_dur : 0);
     }
+    size_t kept = 0;
+    for (size_t i = 0; i < n && !rc && win; i++)
+        kept += node[i] != TT_NONE;
+    if (!rc && win && !kept)
+        rc = tt_error_set(err, TT_ENOTFOUND, NULL, 0, 0, "no calls of this thread in the "
+                          "startup window");
+    free(cw);
+    free(cself);
     if (rc == TT_ENOMEM || rc == TT_ELIMIT)
         tt_error_set(err, rc, NULL, 0, 0, "out of memory");
     free(node);

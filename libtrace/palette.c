@@ -107,6 +107,24 @@ static size_t key_len(const char *name, size_t len, int parts)
     return dots ? last : end;
 }
 
+const char *tt_flame_color_key(int scheme, int cat, const char *name, size_t len,
+                               const char *module, size_t *n)
+{
+    int java = cat == TT_FCAT_JAVA_APP || cat == TT_FCAT_JAVA_PLATFORM;
+    if (scheme == TT_COLORS_MODULE && module) {
+        const char *b = strrchr(module, '/');
+        module = b ? b + 1 : module;
+        *n = strlen(module);
+        return module;
+    }
+    if (scheme == TT_COLORS_PACKAGE && !java && !strstr(name, "::") && module) {
+        *n = strlen(module);
+        return module;
+    }
+    *n = key_len(name, len, scheme == TT_COLORS_MODULE ? 2 : 0);
+    return name;
+}
+
 uint32_t tt_flame_color(int scheme, int cat, const char *name, size_t len, const char *module)
 {
     if (cat == TT_FCAT_ELIDED)
@@ -118,19 +136,8 @@ uint32_t tt_flame_color(int scheme, int cat, const char *name, size_t len, const
         return shade(hot, tt_fnv1a64(name, len));
     }
     if (scheme == TT_COLORS_MODULE || scheme == TT_COLORS_PACKAGE) {
-        const char *k = name;
         size_t n;
-        int java = cat == TT_FCAT_JAVA_APP || cat == TT_FCAT_JAVA_PLATFORM;
-        if (scheme == TT_COLORS_MODULE && module) {
-            const char *b = strrchr(module, '/');
-            k = b ? b + 1 : module;
-            n = strlen(k);
-        } else if (scheme == TT_COLORS_PACKAGE && !java && !strstr(name, "::") && module) {
-            k = module;
-            n = strlen(k);
-        } else {
-            n = key_len(name, len, scheme == TT_COLORS_MODULE ? 2 : 0);
-        }
+        const char *k = tt_flame_color_key(scheme, cat, name, len, module, &n);
         return set3[tt_fnv1a64(k, n) % 12];
     }
     const char *p = memchr(name, '(', len); /* overloads share a shade */

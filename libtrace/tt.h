@@ -1499,6 +1499,8 @@ typedef struct tt_flame_xform {
     const void *focus;       /* a compiled regex_t, or NULL */
     size_t keep_roots;       /* leading frames kept above a focus cut (thread roots) */
     int norm_roots;          /* tt_flame_add_profile: thread roots with digit runs as '#' */
+    int windowed;            /* only the time in [win_from, win_to] (ns, the startup window) */
+    int64_t win_from, win_to;
 } tt_flame_xform;
 /* Adds weight w to the self of the path names[0..n) (root first) below the root, on side
  * (0 new, 1 base), after the transformations of x (may be NULL). A focus without a match
@@ -1547,6 +1549,10 @@ int64_t tt_muldiv(int64_t a, int64_t b, int64_t c);
 enum { TT_COLORS_LANG = 0, TT_COLORS_MODULE, TT_COLORS_PACKAGE, TT_COLORS_HOT, TT_COLORS_MONO };
 uint64_t tt_fnv1a64(const char *s, size_t n);
 uint32_t tt_flame_color(int scheme, int cat, const char *name, size_t len, const char *module);
+/* The colour key of the module and package schemes (visual.md 4.2): *n bytes at the result
+ * (borrowed from name or module). */
+const char *tt_flame_color_key(int scheme, int cat, const char *name, size_t len,
+                               const char *module, size_t *n);
 /* Differential colour: delta against the scale max m (>= 1); dead = below --diff-min. */
 uint32_t tt_flame_diff_color(int64_t delta, int64_t m, int dead);
 /* WCAG 2.1 contrast ratio of rgb against black, times 100. */
@@ -1589,15 +1595,26 @@ const char *tt_flame_style(void);
  * slice options) to side of f, through the transformations of x (may be NULL); app (napp)
  * marks app Java packages. */
 /* The flame chart of one thread (visual.md 3.1): its slices (rebuilt or instrumented) in
- * time order, x = ts - first ts, w = dur; root_thread adds the thread as the root frame. */
+ * time order, x = ts - first ts, w = dur; root_thread adds the thread as the root frame.
+ * x (may be NULL): only its window counts (slices clipped to it, x from its start). */
 int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice_opts *so,
-                       int root_thread, const char *const *app, size_t napp, tt_error *err);
+                       int root_thread, const tt_flame_xform *x, const char *const *app,
+                       size_t napp, tt_error *err);
+/* A call tree without times as a flame chart (visual.md 3.1, Matrix trees): after
+ * tt_flame_finish, every chart node is placed at its parent's left edge plus the totals of
+ * the siblings created before it (Matrix line order). */
+int tt_flame_chart_pack(tt_flame *f);
 int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
                          const tt_flame_xform *x, const char *const *app, size_t napp,
                          int side, tt_error *err);
 
 /* ---- the HTML report (html.c, chart.c; spec/visual.md 10) ---- */
-enum { TT_RCHART_NONE = 0, TT_RCHART_BARS, TT_RCHART_LEVELS };
+/* Charts of a table: BARS (label_col, value_col), LEVELS (value_col .. +4 level counts),
+ * WATERFALL (a chart per value of column 0, the startup; column 1 its kind; value_col the
+ * start ms, the next the duration ms), HIST (value_col the count, the next the drop level
+ * that colours the bar). */
+enum { TT_RCHART_NONE = 0, TT_RCHART_BARS, TT_RCHART_LEVELS, TT_RCHART_WATERFALL,
+       TT_RCHART_HIST };
 #define TT_HREPORT_TABLES 32
 typedef struct tt_hreport_table {
     const char *section;     /* summary, inputs, startup, frames, issues, methods */
@@ -1610,11 +1627,31 @@ typedef struct tt_hreport_table {
     int label_col, value_col; /* bars: label and value; levels: the first of 5 count columns */
     const char *unit;        /* of the charted value */
     int details;             /* the table folds into <details> */
+    const char *color;       /* bars: fill (static string; NULL = #0072B2) */
+    int ref_col;             /* bars: 1 + the column whose largest value gets a dashed line
+                              * (refresh rate); 0 = none */
 } tt_hreport_table;
+/* An issue's call tree in the report (visual.md 10.2 item 5): nodes in pre-order. */
+typedef struct tt_hreport_node {
+    uint32_t depth;          /* 0 = a root */
+    const char *name;
+    int64_t count, total_dur, self_dur; /* -1 = unknown */
+} tt_hreport_node;
+typedef struct tt_hreport_tree {
+    const char *title;       /* kind, stack key, cost, scene */
+    int64_t issue_id;
+    tt_vec nodes;            /* tt_hreport_node */
+    size_t omitted;          /* nodes beyond the report's cap */
+    const char *svg;         /* its icicle (inline SVG, borrowed from the caller) or NULL */
+} tt_hreport_tree;
+#define TT_HREPORT_TREES 10
+#define TT_HREPORT_TREE_NODES 400
 typedef struct tt_hreport {
     tt_arena *arena;
     tt_hreport_table tables[TT_HREPORT_TABLES];
     size_t ntables;
+    tt_hreport_tree trees[TT_HREPORT_TREES];
+    size_t ntrees;
 } tt_hreport;
 /* Owned by the caller, free with tt_hreport_free. */
 int tt_hreport_new(tt_hreport **out);
@@ -1622,12 +1659,19 @@ void tt_hreport_free(tt_hreport *r);
 /* A new table (cols copied); *out borrowed until tt_hreport_free. TT_ELIMIT when full. */
 int tt_hreport_table_add(tt_hreport *r, tt_hreport_table **out, const char *section,
                         const char *caption, size_t ncol, const char *const *cols);
+/* A new issue tree (title copied); *out borrowed until tt_hreport_free. TT_ELIMIT when
+ * full. Nodes beyond TT_HREPORT_TREE_NODES are counted in omitted, not kept. */
+int tt_hreport_tree_add(tt_hreport *r, tt_hreport_tree **out, int64_t issue_id,
+                        const char *title);
+int tt_hreport_node_add(tt_hreport *r, tt_hreport_tree *t, uint32_t depth, const char *name,
+                        int64_t count, int64_t total_dur, int64_t self_dur);
 /* One row: ncol texts (copied; NULL = empty) and values (NAN = not a number). */
 int tt_hreport_row_add(tt_hreport *r, tt_hreport_table *t, const char *const *cells,
                       const double *nums);
 typedef struct tt_html_graph {
     const char *title;
     const char *svg;         /* inline SVG (tt_svg_opts.inline_html) */
+    int diff;                /* drawn in the Diff section (the differential flame graph) */
 } tt_html_graph;
 typedef struct tt_html_opts {
     const char *title;       /* document title */
@@ -1636,12 +1680,22 @@ typedef struct tt_html_opts {
     size_t ngraphs;
     int script;              /* the page script (graph interaction, sorting) */
     const char *about;       /* the About section's extra text (options), or NULL */
+    int diff;                /* diff mode: the Diff section */
 } tt_html_opts;
 /* Writes the self-contained HTML document (visual.md 10) into b. */
 int tt_html_write(tt_buf *b, const tt_hreport *r, const tt_html_opts *o);
 /* Horizontal bar chart (visual.md 10.3) of labels/values (n) into b; unit names values. */
 int tt_chart_bars(tt_buf *b, const char *title, const char *const *labels,
                   const double *values, size_t n, const char *unit, const char *color);
+/* The same with a colour per bar (colors[i % ncolors]) and, when ref > 0, a dashed line at
+ * ref named ref_name (the refresh rate of an FPS chart). */
+int tt_chart_bars_ex(tt_buf *b, const char *title, const char *const *labels,
+                     const double *values, size_t n, const char *unit,
+                     const char *const *colors, size_t ncolors, double ref, const char *ref_name);
+/* A startup waterfall (visual.md 10.3): a row per segment from start_ms for dur_ms, dashed
+ * lines at the Vitals TTID limit and Matrix's threshold of kind when they fit the axis. */
+int tt_chart_waterfall(tt_buf *b, const char *title, const char *const *labels,
+                       const double *start_ms, const double *dur_ms, size_t n, const char *kind);
 /* 100% stacked drop-level bars: counts[i * 5 + level] for best..frozen. */
 int tt_chart_levels(tt_buf *b, const char *title, const char *const *labels,
                     const double *counts, size_t n);

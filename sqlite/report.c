@@ -5,6 +5,7 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tdb_int.h"
@@ -14,6 +15,7 @@ typedef struct rq {
     int chart, label_col, value_col, details;
     const char *unit;
     const char *sql; /* ?1, ?2: trace id range; ?3: top N */
+    int ref_col;     /* 1 + the column of the bars' reference line; 0 = none */
 } rq;
 
 static const rq queries[] = {
@@ -37,50 +39,86 @@ static const rq queries[] = {
      "UNION ALL SELECT 11, 'worst scene', COALESCE((SELECT scene || ' (' || "
      "  ROUND(fps, 2) || ' fps)' FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
      "  AND ts IS NULL AND scene <> '*' AND frames > 0 ORDER BY fps, scene LIMIT 1), '-') "
-     ") ORDER BY o"},
+     ") ORDER BY o", 0},
     {"inputs", "Inputs", TT_RCHART_NONE, 0, 0, 0, NULL,
      "SELECT trace_id AS trace, path AS name, kind, bytes, substr(sha256, 1, 12) AS sha256 "
-     "FROM trace_input WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY trace_id, ordinal"},
+     "FROM trace_input WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY trace_id, ordinal", 0},
     {"inputs", "Import statistics (data loss and errors first)", TT_RCHART_NONE, 0, 0, 1, NULL,
      "SELECT name, severity, value, description FROM stats WHERE trace_id BETWEEN ?1 AND ?2 "
-     "ORDER BY severity = 'error' DESC, severity = 'data_loss' DESC, name, id"},
+     "ORDER BY severity = 'error' DESC, severity = 'data_loss' DESC, name, id", 0},
     {"startup", "Startups", TT_RCHART_NONE, 0, 0, 0, NULL,
      "SELECT kind, source, ROUND(COALESCE(dur / 1e6, startup_duration_ms), 3) AS dur_ms, "
      "ROUND(ttid_dur / 1e6, 3) AS ttid_ms, ROUND(ttfd_dur / 1e6, 3) AS ttfd_ms FROM startup "
-     "WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY id"},
-    {"startup", "Startup segments", TT_RCHART_BARS, 0, 2, 0, "ms",
-     "SELECT s.kind || ' #' || s.id || ': ' || g.name AS segment, g.from_event || ' -> ' || "
-     "g.to_event AS events, ROUND(g.dur / 1e6, 3) AS dur_ms FROM startup_segment g "
+     "WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY id", 0},
+    /* a segment starts at seg.ts - startup.ts; without times at 0 (Matrix's numbers all
+     * start at the first method) */
+    {"startup", "Startup segments", TT_RCHART_WATERFALL, 2, 4, 0, "ms",
+     "SELECT s.kind || ' #' || s.id AS startup, s.kind AS kind, g.name AS segment, "
+     "g.from_event || ' -> ' || g.to_event AS events, "
+     "ROUND(CASE WHEN g.ts IS NOT NULL AND s.ts IS NOT NULL THEN (g.ts - s.ts) / 1e6 "
+     "ELSE 0 END, 3) AS start_ms, ROUND(g.dur / 1e6, 3) AS dur_ms FROM startup_segment g "
      "JOIN startup s ON s.id = g.startup_id WHERE s.trace_id BETWEEN ?1 AND ?2 "
-     "ORDER BY s.id, g.ordinal, g.id"},
+     "ORDER BY s.id, g.ordinal, g.id", 0},
     {"frames", "FPS per scene (worst first)", TT_RCHART_BARS, 0, 3, 0, "fps",
      "SELECT scene, model, frames, ROUND(fps, 2) AS fps, jank_count AS jank, "
      "ROUND(1000.0 * (COALESCE(level_frozen_count, 0) + COALESCE(level_high_count, 0)) / "
-     "frames, 2) AS bad_per_1000 FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
+     "frames, 2) AS bad_per_1000, (SELECT ROUND(1e9 / MIN(u.interval_dur), 1) FROM ui_frame u "
+     "WHERE u.trace_id = f.trace_id AND u.scene = f.scene AND u.interval_dur > 0) AS refresh_hz "
+     "FROM scene_frame_stats f WHERE trace_id BETWEEN ?1 AND ?2 "
      "AND ts IS NULL AND scene <> '*' AND frames > 0 "
-     "ORDER BY bad_per_1000 DESC, fps, scene, model, id LIMIT ?3"},
+     "ORDER BY bad_per_1000 DESC, fps, scene, model, id LIMIT ?3", 7},
+    /* frame-time histogram: buckets at the drop level edges (frames.md 2), frame time
+     * (d + 1) x the most common refresh period; report-only data: the level counts */
+    {"frames", "Frame-time histogram (dropped frames per frame)", TT_RCHART_HIST, 0, 1, 0,
+     "frames",
+     "WITH b(i, lo, hi, lbl, level) AS (VALUES (0, 0, 0, '0', 'best'), (1, 1, 1, '1', 'best'), "
+     "(2, 2, 2, '2', 'best'), (3, 3, 8, '3-8', 'normal'), (4, 9, 23, '9-23', 'middle'), "
+     "(5, 24, 41, '24-41', 'high'), (6, 42, 9000000000000000000, '>=42', 'frozen')), "
+     "p(ns) AS (SELECT interval_dur FROM ui_frame WHERE trace_id BETWEEN ?1 AND ?2 "
+     "AND interval_dur > 0 GROUP BY interval_dur ORDER BY COUNT(*) DESC, interval_dur LIMIT 1) "
+     "SELECT dropped, frames, level FROM ("
+     "SELECT 0 AS src, b.i AS o, 'd ' || b.lbl || ' (' || CASE WHEN b.i = 6 "
+     "THEN '>= ' || ROUND(43 * p.ns / 1e6, 1) WHEN b.lo = b.hi "
+     "THEN ROUND((b.lo + 1) * p.ns / 1e6, 1) ELSE ROUND((b.lo + 1) * p.ns / 1e6, 1) || '-' || "
+     "ROUND((b.hi + 1) * p.ns / 1e6, 1) END || ' ms)' AS dropped, "
+     "(SELECT COUNT(*) FROM ui_frame u WHERE u.trace_id BETWEEN ?1 AND ?2 "
+     "AND u.dropped_frames BETWEEN b.lo AND b.hi) AS frames, b.level AS level FROM b, p "
+     "UNION ALL SELECT 1, o, lvl, cnt, lvl FROM (SELECT 0 AS o, 'best' AS lvl, "
+     "SUM(level_best_count) AS cnt FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
+     "AND scene = '*' AND ts IS NULL UNION ALL SELECT 1, 'normal', SUM(level_normal_count) "
+     "FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 AND scene = '*' AND ts IS NULL "
+     "UNION ALL SELECT 2, 'middle', SUM(level_middle_count) FROM scene_frame_stats "
+     "WHERE trace_id BETWEEN ?1 AND ?2 AND scene = '*' AND ts IS NULL "
+     "UNION ALL SELECT 3, 'high', SUM(level_high_count) FROM scene_frame_stats "
+     "WHERE trace_id BETWEEN ?1 AND ?2 AND scene = '*' AND ts IS NULL "
+     "UNION ALL SELECT 4, 'frozen', SUM(level_frozen_count) FROM scene_frame_stats "
+     "WHERE trace_id BETWEEN ?1 AND ?2 AND scene = '*' AND ts IS NULL) "
+     "WHERE cnt IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ui_frame "
+     "WHERE trace_id BETWEEN ?1 AND ?2)) ORDER BY src, o", 0},
     {"frames", "Drop levels per scene", TT_RCHART_LEVELS, 0, 1, 0, "frames",
      "SELECT scene || ' (' || model || ')' AS scene, COALESCE(level_best_count, 0) AS best, "
      "COALESCE(level_normal_count, 0) AS normal, COALESCE(level_middle_count, 0) AS middle, "
      "COALESCE(level_high_count, 0) AS high, COALESCE(level_frozen_count, 0) AS frozen "
      "FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL "
-     "AND scene <> '*' AND frames > 0 ORDER BY scene, model, id LIMIT ?3"},
+     "AND scene <> '*' AND frames > 0 ORDER BY scene, model, id LIMIT ?3", 0},
     {"issues", "Issues by stack key", TT_RCHART_BARS, 1, 2, 0, "issues",
      "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS stack_key, "
      "COUNT(*) AS issues, MAX(cost_ms) AS max_cost_ms, ROUND(AVG(cost_ms), 2) AS avg_cost_ms, "
      "COUNT(DISTINCT scene) AS scenes FROM issue WHERE trace_id BETWEEN ?1 AND ?2 "
      "AND kind <> 'fps' GROUP BY kind, 2 ORDER BY issues DESC, max_cost_ms DESC, kind, 2 "
-     "LIMIT ?3"},
+     "LIMIT ?3", 0},
     {"issues", "Costliest issues", TT_RCHART_NONE, 0, 0, 1, NULL,
      "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS stack_key, "
      "cost_ms, scene FROM issue WHERE trace_id BETWEEN ?1 AND ?2 AND kind <> 'fps' "
-     "ORDER BY cost_ms DESC, id LIMIT 10"},
+     "ORDER BY cost_ms DESC, id LIMIT 10", 0},
     {"methods", "Top methods by self time", TT_RCHART_BARS, 0, 2, 0, "ms",
      "SELECT name, SUM(calls) AS calls, ROUND(SUM(self_dur) / 1e6, 3) AS self_ms, "
      "ROUND(SUM(total_dur) / 1e6, 3) AS total_ms FROM top_self_methods "
      "WHERE trace_id BETWEEN ?1 AND ?2 GROUP BY name ORDER BY SUM(self_dur) DESC, name "
-     "LIMIT ?3"},
+     "LIMIT ?3", 0},
 };
+
+static int issue_trees(tt_hreport *r, tdb_db *db, int64_t lo, int64_t hi, tt_error *err);
 
 typedef struct rctx {
     tt_hreport *r;
@@ -101,6 +139,7 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
         c->t->value_col = c->q->value_col;
         c->t->unit = c->q->unit;
         c->t->details = c->q->details;
+        c->t->ref_col = c->q->ref_col;
         return 0;
     }
     if (event != TDB_EV_ROW)
@@ -153,7 +192,85 @@ int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_h
         if (rc)
             return rc;
     }
-    return 0;
+    return issue_trees(r, db, trace_lo, trace_hi, err);
+}
+
+/* The call trees of the 10 costliest issues that have one (visual.md 10.2 item 5). */
+static int issue_trees(tt_hreport *r, tdb_db *db, int64_t lo, int64_t hi, tt_error *err)
+{
+    static const char q_issues[] =
+        "SELECT id, kind || ': ' || COALESCE(stack_key, 'unresolved:' || stack_key_raw, '?') || "
+        "' (' || COALESCE(cost_ms, '?') || ' ms' || COALESCE(', ' || scene, '') || ')', "
+        "call_tree_id FROM issue WHERE trace_id BETWEEN ?1 AND ?2 AND kind <> 'fps' "
+        "AND call_tree_id IS NOT NULL ORDER BY cost_ms DESC, id LIMIT 10";
+    static const char q_nodes[] =
+        "SELECT id, parent_id, name, count, total_dur, self_dur FROM call_node "
+        "WHERE tree_id = ?1 ORDER BY ordinal, id";
+    sqlite3_stmt *si = NULL, *sn = NULL;
+    int64_t *ids = NULL;
+    uint32_t *depth = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    if (sqlite3_prepare_v2(db->h, q_issues, -1, &si, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db->h, q_nodes, -1, &sn, NULL) != SQLITE_OK) {
+        rc = tdb__sqlerr(db, err, "report");
+        goto out;
+    }
+    sqlite3_bind_int64(si, 1, lo);
+    sqlite3_bind_int64(si, 2, hi);
+    while (!rc && sqlite3_step(si) == SQLITE_ROW) {
+        tt_hreport_tree *t;
+        if (tt_hreport_tree_add(r, &t, sqlite3_column_int64(si, 0),
+                                (const char *)sqlite3_column_text(si, 1))) {
+            rc = TT_ENOMEM;
+            break;
+        }
+        sqlite3_reset(sn);
+        sqlite3_bind_int64(sn, 1, sqlite3_column_int64(si, 2));
+        size_t n = 0;
+        while (!rc && sqlite3_step(sn) == SQLITE_ROW) {
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 256;
+                int64_t *a = realloc(ids, nc * sizeof *a);
+                if (a)
+                    ids = a;
+                uint32_t *d = a ? realloc(depth, nc * sizeof *d) : NULL;
+                if (!a || !d) {
+                    rc = TT_ENOMEM;
+                    break;
+                }
+                depth = d;
+                cap = nc;
+            }
+            /* rows nest by parent_id (Matrix depth may skip levels); parents come first */
+            uint32_t dp = 0;
+            if (sqlite3_column_type(sn, 1) != SQLITE_NULL) {
+                int64_t par = sqlite3_column_int64(sn, 1);
+                for (size_t k = n; k-- > 0;)
+                    if (ids[k] == par) {
+                        dp = depth[k] + 1;
+                        break;
+                    }
+            }
+            ids[n] = sqlite3_column_int64(sn, 0);
+            depth[n++] = dp;
+            int64_t v[3];
+            for (int k = 0; k < 3; k++)
+                v[k] = sqlite3_column_type(sn, 3 + k) == SQLITE_NULL
+                           ? -1 : sqlite3_column_int64(sn, 3 + k);
+            if (tt_hreport_node_add(r, t, dp, (const char *)sqlite3_column_text(sn, 2), v[0],
+                                    v[1], v[2]))
+                rc = TT_ENOMEM;
+        }
+    }
+    if (rc == TT_ENOMEM)
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+out:
+    sqlite3_finalize(si);
+    sqlite3_finalize(sn);
+    free(ids);
+    free(depth);
+    return rc;
 }
 
 int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void *ctx,
@@ -170,6 +287,38 @@ int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void
         return tdb__sqlerr(db, err, "call tree");
     sqlite3_bind_int64(st, 1, id);
     int rc = tdb__rows(db, st, fn, ctx, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int tdb_startup_window(tdb_startup_win *out, tdb_db *db, int64_t id, int64_t prefer_trace,
+                       tt_error *err)
+{
+    static const char sql[] =
+        "SELECT s.id, s.trace_id, s.kind, s.ts, s.dur, COALESCE(t.clock, 'unknown') "
+        "FROM startup s JOIN trace t ON t.id = s.trace_id "
+        "WHERE (?1 = 0 OR s.id = ?1) AND s.ts IS NOT NULL AND s.dur IS NOT NULL "
+        "ORDER BY s.trace_id = ?2 DESC, s.id LIMIT 1";
+    sqlite3_stmt *st;
+    memset(out, 0, sizeof *out);
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "startup window");
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, prefer_trace);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        out->id = sqlite3_column_int64(st, 0);
+        out->trace_id = sqlite3_column_int64(st, 1);
+        snprintf(out->kind, sizeof out->kind, "%s", (const char *)sqlite3_column_text(st, 2));
+        out->ts = sqlite3_column_int64(st, 3);
+        out->dur = sqlite3_column_int64(st, 4);
+        snprintf(out->clock, sizeof out->clock, "%s", (const char *)sqlite3_column_text(st, 5));
+        rc = 0;
+    } else if (rc == SQLITE_DONE) {
+        rc = tt_error_set(err, TT_ENOTFOUND, NULL, 0, 0, "no startup");
+    } else {
+        rc = tdb__sqlerr(db, err, "startup window");
+    }
     sqlite3_finalize(st);
     return rc;
 }

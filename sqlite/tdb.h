@@ -393,4 +393,13 @@ int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_h
 int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void *ctx,
                        tt_error *err);
 
+/* A startup window with times (flamegraph --source=startup): startup id, or with id 0 the
+ * first startup with ts and dur, one of trace prefer_trace first. TT_ENOTFOUND without one. */
+typedef struct tdb_startup_win {
+    int64_t id, trace_id, ts, dur;
+    char kind[16], clock[32]; /* clock of the startup's trace */
+} tdb_startup_win;
+int tdb_startup_window(tdb_startup_win *out, tdb_db *db, int64_t id, int64_t prefer_trace,
+                       tt_error *err);
+
 #endif

@@ -67,24 +67,40 @@ svg_case() { # name, then tracetool arguments
 svg_case spec34 --minwidth=4% --root=none tests/data/flame-spec34.folded
 svg_case btrace samples/sampling.bin
 svg_case icicle --icicle --reverse samples/perf-fib.txt.gz
+svg_case chart-matrix --chart --source issue:1 -m tests/data/report-mapping.txt \
+    tests/data/flame-chart-report.jsonl
+svg_case colors-module --colors module samples/sampling.bin
 
-# the report: self-test lines, no CSP refusal, no uncaught exception
+# a report: self-test lines, no CSP refusal, no uncaught exception, a screenshot
+report_case() { # name, then the html arguments
+    name=$1
+    shift
+    "$tt" html -o "$OUT/$name.html" "$@" 2>/dev/null || { bad "$name" "html failed"; return; }
+    dump "$name" "$OUT/$name.html"
+    got=$(sed -n '/<pre class="tt-selftest">/,/<\/pre>/p' "$OUT/$name.dom" | sed 's/<[^>]*>//g' | grep .)
+    want=$(cat "$top/tests/browser/$name.selftest")
+    if [ "$got" = "$want" ]; then ok "$name selftest"; else bad "$name selftest" "got '$got', expected '$want'"; fi
+    if grep -q 'Content Security Policy\|Uncaught' "$OUT/$name.log"; then
+        bad "$name log" "$(grep -m1 'Content Security Policy\|Uncaught' "$OUT/$name.log")"
+    else
+        ok "$name log"
+    fi
+    shot "$name" "$OUT/$name.html" 1280 4000
+}
 db="$OUT/report.db"
 (cd "$top" && SOURCE_DATE_EPOCH=1700000000 "$tt" analyze -o "$db" -m samples/methodMapping.txt \
     samples/beat.bin samples/reports.jsonl samples/frames.jsonl samples/sampling.bin) \
-    >/dev/null 2>&1 && "$tt" html -o "$OUT/report.html" "$db" || bad report "html failed"
-if [ -f "$OUT/report.html" ]; then
-    dump report "$OUT/report.html"
-    got=$(sed -n '/<pre class="tt-selftest">/,/<\/pre>/p' "$OUT/report.dom" | sed 's/<[^>]*>//g' | grep .)
-    want=$(cat "$top/tests/browser/report.selftest")
-    if [ "$got" = "$want" ]; then ok "report selftest"; else bad "report selftest" "got '$got', expected '$want'"; fi
-    if grep -q 'Content Security Policy\|Uncaught' "$OUT/report.log"; then
-        bad "report log" "$(grep -m1 'Content Security Policy\|Uncaught' "$OUT/report.log")"
-    else
-        ok "report log"
-    fi
-    shot report "$OUT/report.html" 1280 4000
-fi
+    >/dev/null 2>&1 || bad report "analyze failed"
+report_case report "$db"
+# the sections of issue 14: startup waterfall, histogram, issue trees; and diff mode
+(cd "$top" && SOURCE_DATE_EPOCH=1700000000 "$tt" analyze -o "$OUT/sections.db" \
+    -m samples/methodMapping.txt samples/beat.bin samples/reports.jsonl samples/frames.jsonl \
+    samples/startup-events.jsonl samples/sampling.bin) >/dev/null 2>&1 || bad sections "analyze failed"
+report_case sections "$OUT/sections.db"
+(cd "$top" && "$tt" analyze -o "$OUT/base.db" tests/data/flame-diff-base.folded && \
+    "$tt" analyze -o "$OUT/new.db" tests/data/flame-diff-new.folded) >/dev/null 2>&1 ||
+    bad diff-report "analyze failed"
+report_case diff-report "$OUT/base.db" "$OUT/new.db"
 echo "browser: screenshots in $OUT"
 echo "browser: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -324,6 +324,85 @@ START_TEST(escaping)
 }
 END_TEST
 
+/* A Matrix tree as a flame chart: unmerged, in creation (line) order, packed from the
+ * parent's left edge; children above their reported parent inflate it (visual.md 2, 3.1). */
+START_TEST(chart_pack)
+{
+    tt_flame *f;
+    ck_assert_int_eq(tt_flame_new(&f), 0);
+    uint32_t a, b, c, root, n1, n2, n3, n4;
+    ck_assert_int_eq(tt_flame_intern(f, &root, "main", TT_FCAT_JAVA_APP, NULL), 0);
+    ck_assert_int_eq(tt_flame_intern(f, &a, "a", TT_FCAT_JAVA_APP, NULL), 0);
+    ck_assert_int_eq(tt_flame_intern(f, &b, "b", TT_FCAT_JAVA_APP, NULL), 0);
+    ck_assert_int_eq(tt_flame_intern(f, &c, "c", TT_FCAT_JAVA_APP, NULL), 0);
+    ck_assert_int_eq(tt_flame_chart_node(f, &n1, 0, root, 0, 100, 10), 0);
+    ck_assert_int_eq(tt_flame_chart_node(f, &n2, n1, a, 0, 30, 30), 0);
+    ck_assert_int_eq(tt_flame_chart_node(f, &n3, n1, b, 0, 20, 20), 0);
+    ck_assert_int_eq(tt_flame_chart_node(f, &n4, n1, a, 0, 40, 5), 0);
+    ck_assert_int_eq(tt_flame_chart_node(f, &n2, n4, c, 0, 45, 45), 0); /* > its parent */
+    ck_assert_int_eq(tt_flame_finish(f), 2); /* a (40 < 5 + 45) and main (100 < 110) */
+    ck_assert_int_eq(tt_flame_chart_pack(f), 0);
+    tt_flame_layout_opts lo = {0, 1200, 0, 0, 0, 0};
+    tt_flame_layout l;
+    ck_assert_int_eq(tt_flame_layout_build(&l, f, &lo), 0);
+    char got[512];
+    rows(got, sizeof got, f, &l);
+    ck_assert_str_eq(got, "all:0:0:110|main:1:0:110|a:2:0:30|b:2:30:20|a:2:50:50|c:3:50:45");
+    tt_flame_layout_free(&l);
+    tt_flame_free(f);
+}
+END_TEST
+
+/* Report charts (visual.md 10.3): waterfall limits on or beyond the axis, the refresh line,
+ * per-bar colours; issue trees nest as balanced <details>, names escaped. */
+START_TEST(report_charts)
+{
+    const char *labels[2] = {"ttid", "a<b>&\"c"};
+    double st[2] = {0, 300}, dur[2] = {4500, 1000};
+    tt_buf b = {0};
+    ck_assert_int_eq(tt_chart_waterfall(&b, "w", labels, st, dur, 2, "cold"), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "vitals cold TTID limit 5000 ms</title>"));
+    ck_assert_ptr_nonnull(strstr(b.data, "beyond the axis: Matrix cold threshold 10000 ms"));
+    ck_assert_ptr_nonnull(strstr(b.data, "a&lt;b&gt;&amp;&quot;c: from 300 ms for 1000 ms"));
+    ck_assert_ptr_null(strstr(b.data, "<b>"));
+    b.len = 0;
+    ck_assert_int_eq(tt_chart_waterfall(&b, "w", labels, st, dur, 2, "warm"), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "Matrix warm threshold 4000 ms</title>"));
+    ck_assert_ptr_null(strstr(b.data, "beyond"));
+    b.len = 0;
+    const char *colors[2] = {"#ffffb2", "#bd0026"};
+    double v[2] = {58, 30};
+    ck_assert_int_eq(tt_chart_bars_ex(&b, "f", labels, v, 2, "fps", colors, 2, 120,
+                                      "refresh rate 120 fps"), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "fill=\"#bd0026\""));
+    ck_assert_ptr_nonnull(strstr(b.data, "stroke-dasharray=\"4 3\"><title>refresh rate 120"));
+    tt_buf_free(&b);
+
+    tt_hreport *r;
+    ck_assert_int_eq(tt_hreport_new(&r), 0);
+    tt_hreport_tree *t;
+    ck_assert_int_eq(tt_hreport_tree_add(r, &t, 1, "evil_method: </script>"), 0);
+    static const uint32_t depth[5] = {0, 1, 2, 1, 0};
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(tt_hreport_node_add(r, t, depth[i], i == 2 ? "]]><x>" : "m", 1,
+                                             100 - 10 * i, 5), 0);
+    tt_html_opts o = {"t", NULL, NULL, 0, 0, NULL, 0};
+    ck_assert_int_eq(tt_html_write(&b, r, &o), 0);
+    size_t open = 0, close = 0;
+    for (const char *p = b.data; (p = strstr(p, "<details")); p++)
+        open++;
+    for (const char *p = b.data; (p = strstr(p, "</details>")); p++)
+        close++;
+    ck_assert_uint_eq(open, close);
+    ck_assert_ptr_nonnull(strstr(b.data, "]]&gt;&lt;x&gt;"));
+    ck_assert_ptr_null(strstr(b.data, "</script>\""));
+    ck_assert_ptr_nonnull(strstr(b.data, "style=\"width:60.0%\""));
+    ck_assert_ptr_null(strstr(b.data, "id=\"diff\""));
+    tt_buf_free(&b);
+    tt_hreport_free(r);
+}
+END_TEST
+
 static Suite *flame_suite(void)
 {
     Suite *s = suite_create("flame");
@@ -334,11 +413,13 @@ static Suite *flame_suite(void)
     tcase_add_test(c, budget_ties_drop_together);
     tcase_add_test(c, transforms);
     tcase_add_test(c, diff_union_and_normalize);
+    tcase_add_test(c, chart_pack);
     suite_add_tcase(s, c);
     c = tcase_create("svg");
     tcase_add_test(c, colours);
     tcase_add_test(c, text_fitting);
     tcase_add_test(c, escaping);
+    tcase_add_test(c, report_charts);
     suite_add_tcase(s, c);
     return s;
 }
