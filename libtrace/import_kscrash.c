@@ -221,19 +221,20 @@ int tt_ks__u64(const json_t *v, uint64_t *out)
         *out = (uint64_t)json_integer_value(v);
         return 1;
     }
-    if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        char *end;
-        int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-        if (!*s || (!hex && (*s < '0' || *s > '9')))
-            return 0;
-        unsigned long long x = strtoull(s, &end, hex ? 16 : 10);
-        if (*end || (hex && !s[2]))
-            return 0;
-        *out = (uint64_t)x;
-        return 1;
-    }
-    return 0;
+    return json_is_string(v) && tt_ks__u64_str(json_string_value(v), out);
+}
+
+int tt_ks__u64_str(const char *s, uint64_t *out)
+{
+    char *end;
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (!*s || (!hex && (*s < '0' || *s > '9')))
+        return 0;
+    unsigned long long x = strtoull(s, &end, hex ? 16 : 10);
+    if (*end || (hex && !s[2]))
+        return 0;
+    *out = (uint64_t)x;
+    return 1;
 }
 
 /* ---- reader: one top-level value (or top-level array element) at a time ---- */
@@ -287,6 +288,7 @@ int tt_ks_reader_new(tt_ks_reader **out, tt_input *in, const tt_ks_opts *o, tt_s
     tt_vec_init(&r->frames, sizeof(tt_ks_frame));
     tt_vec_init(&r->syms, sizeof(tt_native_frame));
     tt_vec_init(&r->nodes, sizeof(tt_ks_node));
+    tt_vec_init(&r->fimgs, sizeof(tt_ks_fimg));
     *out = r;
     return 0;
 }
@@ -304,7 +306,17 @@ void tt_ks_reader_free(tt_ks_reader *r)
     tt_vec_free(&r->frames);
     tt_vec_free(&r->syms);
     tt_vec_free(&r->nodes);
+    tt_vec_free(&r->fimgs);
+    tt_buf_free(&r->scratch);
     free(r);
+}
+
+static uint64_t count_lines(const char *p, size_t n)
+{
+    uint64_t k = 0;
+    for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+        k++;
+    return k;
 }
 
 /* More input after text[len): drops the consumed prefix, grows when full. 0 and *got. */
@@ -439,6 +451,34 @@ static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_
     return 0;
 }
 
+/* I10: with opts.no_image_json, binary_images are read by tt_ks__scan_images and jansson
+ * gets the report with an empty array in their place (newlines kept, so that its line
+ * numbers stay those of the input). *p, *n: the text to give jansson. */
+static int fast_images(tt_ks_reader *r, const char **p, size_t *n, int complete)
+{
+    size_t vs, ve;
+    r->fast = 0;
+    if (!r->opts.no_image_json || !complete || **p != '{')
+        return 0;
+    int rc = tt_ks__scan_images(&r->fimgs, &vs, &ve, *p, *n);
+    if (rc <= 0)
+        return rc;
+    tt_buf *b = &r->scratch;
+    b->len = 0;
+    if (tt_buf_put(b, *p, vs) || tt_buf_put(b, "[", 1))
+        return TT_ENOMEM;
+    for (uint64_t k = count_lines(*p + vs, ve - vs); k; k--)
+        if (tt_buf_put(b, "\n", 1))
+            return TT_ENOMEM;
+    if (tt_buf_put(b, "]", 1) || tt_buf_put(b, *p + ve, *n - ve))
+        return TT_ENOMEM;
+    r->fast = 1;
+    r->fast_text = *p;
+    *p = b->data;
+    *n = b->len;
+    return 0;
+}
+
 /* The next report object (a top-level value, or an element of a top-level array) into
  * r->value: 0, TT_DONE or an error. */
 static int next_value(tt_ks_reader *r, tt_error *err)
@@ -471,12 +511,15 @@ static int next_value(tt_ks_reader *r, tt_error *err)
         int complete;
         if ((rc = scan_value(r, &n, &complete, err)))
             return rc;
-        rc = parse_value(r, r->text + r->pos, n, &r->value, err);
+        const char *p = r->text + r->pos;
+        size_t pn = n;
+        if ((rc = fast_images(r, &p, &pn, complete)))
+            return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
+        rc = parse_value(r, p, pn, &r->value, err);
         if (!rc && !complete)
             rc = tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
                               "invalid JSON: the value starting here is cut off");
-        for (size_t i = 0; i < n; i++)
-            r->line += r->text[r->pos + i] == '\n';
+        r->line += count_lines(r->text + r->pos, n);
         r->pos += n;
         return rc;
     }
