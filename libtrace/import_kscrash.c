@@ -377,6 +377,12 @@ static int peek(tt_ks_reader *r, int *c, tt_error *err)
     }
 }
 
+/* Bytes that matter outside strings while a container's extent is scanned. */
+static int structural(unsigned char ch)
+{
+    return ch == '"' || ch == '{' || ch == '[' || ch == '}' || ch == ']';
+}
+
 /* Length of the value at text[pos): brackets and strings tracked, nothing else parsed.
  * *complete = 0 when the input ended first. */
 static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
@@ -384,16 +390,31 @@ static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
     size_t i = 0, depth = 0;
     int in_str = 0, esc = 0, scalar = r->text[r->pos] != '{' && r->text[r->pos] != '[';
     for (;;) {
-        while (r->pos + i < r->len) {
-            char ch = r->text[r->pos + i];
+        const char *t = r->text + r->pos;
+        size_t end = r->len - r->pos;
+        while (i < end) {
+            if (esc) {
+                esc = 0;
+                i++;
+                continue;
+            }
             if (in_str) {
-                if (esc)
-                    esc = 0;
-                else if (ch == '\\')
-                    esc = 1;
-                else if (ch == '"')
-                    in_str = 0;
-            } else if (scalar && (strchr(" \t\r\n,]}[{", ch) && ch)) {
+                while (i < end && t[i] != '"' && t[i] != '\\')
+                    i++;
+                if (i < end) {
+                    esc = t[i] == '\\';
+                    in_str = esc;
+                    i++;
+                }
+                continue;
+            }
+            if (!scalar)
+                while (i < end && !structural((unsigned char)t[i]))
+                    i++;
+            if (i == end)
+                break;
+            char ch = t[i];
+            if (scalar && (strchr(" \t\r\n,]}[{", ch) && ch)) {
                 *n = i;
                 *complete = 1;
                 return 0;
@@ -453,30 +474,34 @@ static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_
 
 /* I10: with opts.no_image_json, binary_images are read by tt_ks__scan_images and jansson
  * gets the report with an empty array in their place (newlines kept, so that its line
- * numbers stay those of the input). *p, *n: the text to give jansson. */
-static int fast_images(tt_ks_reader *r, const char **p, size_t *n, int complete)
+ * numbers stay those of the input). The scanner also finds the report's end, so the
+ * bracket scan is skipped when it succeeds. *n: the value's length when known (0: not
+ * yet); on success *p, *pn: the text to give jansson. 1 when taken, 0 when not, or an error. */
+static int fast_images(tt_ks_reader *r, size_t *n, const char **p, size_t *pn)
 {
-    size_t vs, ve;
+    size_t vs, ve, end;
     r->fast = 0;
-    if (!r->opts.no_image_json || !complete || **p != '{')
+    if (!r->opts.no_image_json || r->text[r->pos] != '{')
         return 0;
-    int rc = tt_ks__scan_images(&r->fimgs, &vs, &ve, *p, *n);
+    const char *t = r->text + r->pos;
+    int rc = tt_ks__scan_images(&r->fimgs, &vs, &ve, &end, t, *n ? *n : r->len - r->pos);
     if (rc <= 0)
         return rc;
     tt_buf *b = &r->scratch;
     b->len = 0;
-    if (tt_buf_put(b, *p, vs) || tt_buf_put(b, "[", 1))
+    if (tt_buf_put(b, t, vs) || tt_buf_put(b, "[", 1))
         return TT_ENOMEM;
-    for (uint64_t k = count_lines(*p + vs, ve - vs); k; k--)
+    for (uint64_t k = count_lines(t + vs, ve - vs); k; k--)
         if (tt_buf_put(b, "\n", 1))
             return TT_ENOMEM;
-    if (tt_buf_put(b, "]", 1) || tt_buf_put(b, *p + ve, *n - ve))
+    if (tt_buf_put(b, "]", 1) || tt_buf_put(b, t + ve, end - ve))
         return TT_ENOMEM;
     r->fast = 1;
-    r->fast_text = *p;
+    r->fast_text = t;
+    *n = end;
     *p = b->data;
-    *n = b->len;
-    return 0;
+    *pn = b->len;
+    return 1;
 }
 
 /* The next report object (a top-level value, or an element of a top-level array) into
@@ -507,14 +532,26 @@ static int next_value(tt_ks_reader *r, tt_error *err)
             continue;
         }
         r->value_line = r->line;
-        size_t n;
-        int complete;
-        if ((rc = scan_value(r, &n, &complete, err)))
-            return rc;
-        const char *p = r->text + r->pos;
-        size_t pn = n;
-        if ((rc = fast_images(r, &p, &pn, complete)))
-            return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
+        size_t n = 0, got;
+        int complete = 1;
+        if (r->opts.no_image_json && r->len - r->pos < r->cap / 2 && (rc = fill(r, &got, err)))
+            return rc; /* a report of up to cap / 2 bytes is then whole in the window */
+        size_t avail = r->len - r->pos;
+        const char *p;
+        size_t pn;
+        int fast = fast_images(r, &n, &p, &pn);
+        if (!fast) {
+            if ((rc = scan_value(r, &n, &complete, err)))
+                return rc;
+            if (complete && n > avail) /* it was cut off by the window's end: again */
+                fast = fast_images(r, &n, &p, &pn);
+            if (!fast) {
+                p = r->text + r->pos;
+                pn = n;
+            }
+        }
+        if (fast < 0)
+            return tt_error_set(err, fast, r->file, 0, 0, "out of memory");
         rc = parse_value(r, p, pn, &r->value, err);
         if (!rc && !complete)
             rc = tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,

@@ -46,25 +46,37 @@ static int warn(bctx *c, const char *fmt, const char *a)
     return TT_EFORMAT;
 }
 
-static const char *norm_uuid(bctx *c, const char *u)
+/* UUID digits: lowercase hex for hex digits, 1 for '-', 0 for anything else. */
+static const char uuid_map[256] = {
+    ['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4', ['5'] = '5', ['6'] = '6',
+    ['7'] = '7', ['8'] = '8', ['9'] = '9', ['a'] = 'a', ['b'] = 'b', ['c'] = 'c', ['d'] = 'd',
+    ['e'] = 'e', ['f'] = 'f', ['A'] = 'a', ['B'] = 'b', ['C'] = 'c', ['D'] = 'd', ['E'] = 'e',
+    ['F'] = 'f', ['-'] = 1,
+};
+
+/* UUID normalisation (2.3): 32 lowercase hex digits, dashes dropped; "" when not a UUID. */
+static const char *norm_uuid_n(bctx *c, const char *u, size_t len)
 {
     if (!u)
         return "";
-    char tmp[64];
+    char tmp[32];
     size_t n = 0;
-    for (const char *p = u; *p && n < sizeof tmp - 1; p++) {
-        char ch = *p;
-        if (ch == '-')
+    for (size_t i = 0; i < len; i++) {
+        char ch = uuid_map[(unsigned char)u[i]];
+        if (ch == 1)
             continue;
-        if (ch >= 'A' && ch <= 'F')
-            ch = (char)(ch - 'A' + 'a');
-        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f')))
+        if (!ch || n == sizeof tmp)
             return "";
         tmp[n++] = ch;
     }
     if (n != 32)
         return "";
     return tt_arena_strndup(c->r->arena, tmp, n);
+}
+
+static const char *norm_uuid(bctx *c, const char *u)
+{
+    return norm_uuid_n(c, u, u ? strlen(u) : 0);
 }
 
 static const char *base_name(const char *p)
@@ -89,7 +101,7 @@ typedef struct img_in {
     int64_t cpu_type, cpu_subtype;
 } img_in;
 
-static int add_image(bctx *c, const img_in *in)
+static int add_image(bctx *c, const img_in *in, const char *uuid)
 {
     if (!in->ok) {
         tt_stats_add(c->r->stats, "kscrash_bad_image", c->r->file, TT_SEV_WARN, 1,
@@ -104,7 +116,7 @@ static int add_image(bctx *c, const img_in *in)
     g->vmaddr = in->vmaddr;
     g->path = in->path ? in->path : "";
     g->name = base_name(g->path);
-    if (!(g->uuid = norm_uuid(c, in->uuid)))
+    if (!(g->uuid = uuid ? uuid : norm_uuid(c, in->uuid)))
         return TT_ENOMEM;
     g->cpu_type = in->cpu_type;
     g->cpu_subtype = in->cpu_subtype;
@@ -139,7 +151,7 @@ static int read_images(bctx *c, const json_t *arr)
             for (int k = 0; k < 4; k++)
                 in.ci[k] = jstr(im, ci[k]);
         }
-        int rc = add_image(c, &in);
+        int rc = add_image(c, &in, NULL);
         if (rc)
             return rc;
     }
@@ -183,19 +195,24 @@ static int read_fast_images(bctx *c)
     const tt_ks_fimg *f = c->r->fimgs.data;
     for (size_t i = 0; i < c->r->fimgs.len; i++, f++) {
         int oom = 0;
+        const char *uuid = NULL;
         img_in in = {.ok = f->has_addr && f->has_size, .addr = f->addr, .size = f->size};
         if (in.ok) {
             in.vmaddr = f->has_vmaddr ? f->vmaddr : 0;
             in.path = span_str(c, &f->path, &oom);
-            in.uuid = span_str(c, &f->uuid, &oom);
+            if (f->uuid.esc)
+                uuid = norm_uuid(c, span_str(c, &f->uuid, &oom));
+            else
+                uuid = norm_uuid_n(c, f->uuid.set ? c->r->fast_text + f->uuid.off : NULL,
+                                   f->uuid.len);
             in.cpu_type = f->has_cpu_type ? f->cpu_type : 0;
             in.cpu_subtype = f->has_cpu_subtype ? f->cpu_subtype : 0;
             for (int k = 0; k < 4; k++)
                 in.ci[k] = span_str(c, &f->ci[k], &oom);
         }
-        if (oom)
+        if (oom || (in.ok && !uuid))
             return TT_ENOMEM;
-        int rc = add_image(c, &in);
+        int rc = add_image(c, &in, uuid);
         if (rc)
             return rc;
     }

@@ -57,10 +57,12 @@ int tt_ks__rewrite(char **out, size_t *out_n, const char *p, size_t n, uint64_t 
 int tt_ks__u64(const json_t *v, uint64_t *out);
 /* The text rules of tt_ks__u64 ("0x..." or decimal); *out is written only on success. */
 int tt_ks__u64_str(const char *s, uint64_t *out);
-/* Reads the top-level "binary_images" array of the report object p[0..n) into imgs
- * (tt_ks_fimg) and gives the array's extent [*vs, *ve): 1, or 0 when the report is outside
- * the accepted subset (then jansson reads all of it), or TT_ENOMEM. */
-int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, const char *p, size_t n);
+/* Reads the top-level "binary_images" array of the report object starting at p[0] (the
+ * text may go on after it) into imgs (tt_ks_fimg): 1 with the array's extent [*vs, *ve)
+ * and the object's end *end, 0 when the report is outside the accepted subset or not
+ * complete in p[0..n) (then jansson reads all of it), or TT_ENOMEM. */
+int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, size_t *end, const char *p,
+                       size_t n);
 /* Whether v was produced by the rewrite (an unsigned value >= 2^63 in the input). */
 int tt_ks__is_big(const tt_ks_reader *r, int64_t v);
 /* Fills *rep from the report object o: 0, TT_ENOMEM, or TT_EFORMAT with r->warn set. */

@@ -12,6 +12,18 @@
 /* Byte classes: 1 ends a run inside a string ('"', '\\', control, non-ASCII). */
 static int str_stop(unsigned char c) { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f; }
 
+/* Whether one of the 8 bytes at p is a str_stop byte (the usual SWAR zero-byte tests:
+ * exact, no false positives or negatives). */
+static int stop8(const char *p)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\'), d = x ^ (ones * 0x7f);
+    uint64_t z = ((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d) | ((x - ones * 0x20) & ~x) | x;
+    return (z & high) != 0;
+}
+
 static size_t ws(const char *p, size_t i, size_t n)
 {
     while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
@@ -26,6 +38,8 @@ static int str(const char *p, size_t i, size_t n, size_t *end, tt_ks_span *s)
     size_t b = ++i;
     int esc = 0;
     for (;;) {
+        while (i + 8 <= n && !stop8(p + i))
+            i += 8;
         while (i < n && !str_stop((unsigned char)p[i]))
             i++;
         if (i >= n)
@@ -79,8 +93,9 @@ static int key_id(const char *k, size_t n)
                                        "uuid", "cpu_type", "cpu_subtype", "crash_info_message",
                                        "crash_info_message2", "crash_info_backtrace",
                                        "crash_info_signature"};
+    static const unsigned char lens[] = {10, 10, 12, 4, 4, 8, 11, 18, 19, 20, 20};
     for (int i = 0; i < K_NONE; i++)
-        if (strlen(keys[i]) == n && !memcmp(keys[i], k, n))
+        if (lens[i] == n && !memcmp(keys[i], k, n))
             return i;
     return K_NONE;
 }
@@ -230,7 +245,8 @@ static int skip(const char *p, size_t i, size_t n, size_t *end)
     return 0;
 }
 
-int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, const char *p, size_t n)
+int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, size_t *end, const char *p,
+                       size_t n)
 {
     imgs->len = 0;
     size_t i = ws(p, 0, n), found = 0;
@@ -265,6 +281,9 @@ int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, const char *p, size
             i = ws(p, i + 1, n);
             continue;
         }
-        return i < n && p[i] == '}' && found;
+        if (i >= n || p[i] != '}' || !found)
+            return 0;
+        *end = i + 1;
+        return 1;
     }
 }
