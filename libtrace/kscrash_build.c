@@ -125,11 +125,42 @@ static int add_image(bctx *c, const img_in *in, const char *uuid)
     return 0;
 }
 
-static void sort_images(bctx *c)
+typedef struct img_key {
+    uint64_t addr;
+    size_t i;
+} img_key;
+
+static int cmp_key(const void *x, const void *y)
 {
+    const img_key *a = x, *b = y;
+    if (a->addr != b->addr)
+        return a->addr < b->addr ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* By load address, equal ones in input order; keys are sorted, not the large structs. */
+static int sort_images(bctx *c)
+{
+    size_t n = c->r->images.len;
     tt_ks_image *a = c->r->images.data;
-    if (c->r->images.len > 1)
-        qsort(a, c->r->images.len, sizeof *a, cmp_image);
+    if (n < 2)
+        return 0;
+    img_key *k = malloc(n * sizeof *k);
+    tt_ks_image *t = malloc(n * sizeof *t);
+    if (!k || !t) {
+        free(k);
+        free(t);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        k[i] = (img_key){a[i].addr, i};
+    qsort(k, n, sizeof *k, cmp_key);
+    for (size_t i = 0; i < n; i++)
+        t[i] = a[k[i].i];
+    memcpy(a, t, n * sizeof *a);
+    free(k);
+    free(t);
+    return 0;
 }
 
 static int read_images(bctx *c, const json_t *arr)
@@ -155,8 +186,7 @@ static int read_images(bctx *c, const json_t *arr)
         if (rc)
             return rc;
     }
-    sort_images(c);
-    return 0;
+    return sort_images(c);
 }
 
 /* A fast-path string into the arena, simple escapes decoded; NULL when absent. */
@@ -216,8 +246,7 @@ static int read_fast_images(bctx *c)
         if (rc)
             return rc;
     }
-    sort_images(c);
-    return 0;
+    return sort_images(c);
 }
 
 /* 4.1 without binary_images (KSCrash omitBinaryImages): images from the frames' object_addr
