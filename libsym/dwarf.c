@@ -858,10 +858,14 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
     tt_error serr = {0};
     tsym__dsecs secs;
     int rc = tsym__dsecs_open(&secs, path, &serr);
+    /* sections we cannot read ourselves leave .debug_rnglists unchecked, and libdwarf
+     * 20210528 frees twice on a bad table header (found by fuzz_elf): no unit is walked */
     if (rc == TT_ENOMEM)
         rc = tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    else if (rc)
+        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", serr.msg);
     else
-        rc = load_dbg(ix, dbg, &secs, rc == 0, rc ? serr.msg : NULL, path, err);
+        rc = load_dbg(ix, dbg, &secs, 1, NULL, path, err);
     tsym__dsecs_close(&secs);
     if (dwarf_finish(dbg, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
