@@ -527,7 +527,8 @@ static int read_file(kctx *c, const tt_resolver *res, const char *path, cli_ctx 
     tt_input *in;
     if (cli_ks_open(&in, path, &err))
         return cli_err(&err);
-    tt_ks_opts ko = {.resolver = res, .no_adjust = c->o->no_adjust};
+    int json = !c->o->group && (c->o->format == CLI_KS_JSON || c->o->format == CLI_KS_JSONL);
+    tt_ks_opts ko = {.resolver = res, .no_adjust = c->o->no_adjust, .no_image_json = !json};
     tt_ks_reader *r;
     int rc = tt_ks_reader_new(&r, in, &ko, ctx->stats, &err);
     if (rc) {
@@ -580,7 +581,7 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
     tt_resolver res = {0};
     int rc = 0;
     const char *env = getenv("TRACETOOL_SYMBOL_PATH");
-    if (o->sym.n_dirs || o->sym.n_exes || (env && *env)) {
+    if (o->sym.n_dirs || o->sym.n_exes || o->sym.n_dsyms || (env && *env)) {
         if (!(rc = cli_sym_open(&sym, &o->sym, ctx))) {
             cli_sym_resolver(&res, sym);
             c.resolving = 1;

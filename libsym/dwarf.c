@@ -37,7 +37,7 @@ typedef struct cu_state {
     tsym__dsecs secs;     /* .debug_line and its string sections (line.c) */
     int have_secs;
     tsym__lhdr lh;        /* line table header of the current CU */
-    const unsigned char *rl; /* .debug_rnglists bytes when known (Mach-O), else NULL */
+    const unsigned char *rl; /* .debug_rnglists bytes (ELF and Mach-O), NULL when none */
     uint64_t rl_size;
     uint64_t rl_base, rl_end; /* the CU's range list table: offsets array .. table end */
     uint32_t rl_count;        /* offset_entry_count of that table, 0: none found */
@@ -192,7 +192,8 @@ static uint64_t rd_le(const unsigned char *p, unsigned n)
 }
 
 /* libdwarf 20210528 reads outside .debug_rnglists for a DW_FORM_rnglistx index or an offset
- * beyond the CU's table (found by fuzz_macho): check them when the bytes are known. */
+ * beyond the CU's table (found by fuzz_macho; an ELF file crashes the same way): check them
+ * when the bytes are known. */
 static int rnglist_ok(const cu_state *s, Dwarf_Half form, uint64_t val)
 {
     if (form != DW_FORM_rnglistx)
@@ -233,6 +234,46 @@ static void rnglist_table(cu_state *s, uint64_t base)
         }
         off = end;
     }
+}
+
+/* libdwarf 20210528 frees twice when a table's offset_entry_count does not fit its
+ * length, while it loads .debug_info: every table header is checked before libdwarf reads
+ * a unit. 0 when they are sound, else s->msg says why. */
+static int rnglists_bad(cu_state *s)
+{
+    uint64_t off = 0, n = s->rl_size;
+    while (off < n) {
+        if (n - off < 12)
+            break; /* too short for a header: libdwarf reports it */
+        uint64_t len = rd_le(s->rl + off, 4), hdr = 4;
+        unsigned osz = 4;
+        if (len == 0xffffffffu) {
+            if (n - off < 20)
+                break;
+            len = rd_le(s->rl + off + 4, 8);
+            hdr = 12;
+            osz = 8;
+        }
+        const unsigned char *h = s->rl + off + hdr;
+        uint64_t count = rd_le(h + 4, 4), ver = rd_le(h, 2);
+        if (ver != 5 || (h[2] != 4 && h[2] != 8) || h[3] != 0) {
+            snprintf(s->msg, sizeof s->msg,
+                     ".debug_rnglists: the table at 0x%llx has version %u, address size %u, "
+                     "segment selector size %u (expected 5, 4 or 8, 0): DWARF not read",
+                     (unsigned long long)off, (unsigned)ver, h[2], h[3]);
+            return 1;
+        }
+        if (len < 8 || len > n - off - hdr || count * osz > len - 8) {
+            snprintf(s->msg, sizeof s->msg,
+                     ".debug_rnglists: the table at 0x%llx (length %llu) cannot hold %llu "
+                     "offsets: DWARF not read",
+                     (unsigned long long)off, (unsigned long long)len,
+                     (unsigned long long)count);
+            return 1;
+        }
+        off += hdr + len;
+    }
+    return 0;
 }
 
 static uint32_t rnglists(cu_state *s, Dwarf_Attribute a, Dwarf_Half form)
@@ -767,12 +808,12 @@ static int load_units(cu_state *s)
 
 /* Indexes every unit of an open dbg; secs (opened or not: have_secs) feeds line.c. */
 static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, tsym__dsecs *secs, int have_secs,
-                    const char *secs_msg, const tsym__osect *rl, const char *path, tt_error *err)
+                    const char *secs_msg, const char *path, tt_error *err)
 {
     cu_state s = {.dbg = dbg, .ix = ix, .secs = *secs, .have_secs = have_secs};
-    if (rl) {
-        s.rl = rl->data;
-        s.rl_size = rl->size;
+    if (secs->size[TSYM_DS_RNGLISTS]) {
+        s.rl = secs->data[TSYM_DS_RNGLISTS];
+        s.rl_size = secs->size[TSYM_DS_RNGLISTS];
     }
     tt_vec_init(&s.infos, sizeof(name_info));
     tt_vec_init(&s.stack, sizeof(walk_frame));
@@ -783,7 +824,7 @@ static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, tsym__dsecs *secs, int hav
         (void)tt_vec_reserve(&ix->rows, ix->rows.len + s.secs.size[TSYM_DS_LINE] / 2);
     if (secs_msg)
         snprintf(s.msg, sizeof s.msg, "%.190s", secs_msg);
-    int rc = load_units(&s);
+    int rc = s.rl && rnglists_bad(&s) ? 0 : load_units(&s);
     *secs = s.secs;
     tsym__lhdr_free(&s.lh);
     tt_vec_free(&s.infos);
@@ -817,10 +858,14 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
     tt_error serr = {0};
     tsym__dsecs secs;
     int rc = tsym__dsecs_open(&secs, path, &serr);
+    /* sections we cannot read ourselves leave .debug_rnglists unchecked, and libdwarf
+     * 20210528 frees twice on a bad table header (found by fuzz_elf): no unit is walked */
     if (rc == TT_ENOMEM)
         rc = tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    else if (rc)
+        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", serr.msg);
     else
-        rc = load_dbg(ix, dbg, &secs, rc == 0, rc ? serr.msg : NULL, NULL, path, err);
+        rc = load_dbg(ix, dbg, &secs, 1, NULL, path, err);
     tsym__dsecs_close(&secs);
     if (dwarf_finish(dbg, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
@@ -887,17 +932,14 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
                               unsigned ptr_size, const char *label, tt_error *err)
 {
     static const char *const line_names[TSYM_DS_N] = {".debug_line", ".debug_line_str",
-                                                      ".debug_str", ".debug_str_offsets"};
+                                                      ".debug_str", ".debug_str_offsets",
+                                                      ".debug_rnglists"};
     tsym__dsecs ls;
     memset(&ls, 0, sizeof ls);
     ls.fd_ = -1;
     int have_info = 0;
-    const tsym__osect *rl = NULL;
-    static const tsym__osect no_lists = {".debug_rnglists", 0, 0, NULL};
     for (size_t i = 0; i < n; i++) {
         have_info |= !strcmp(secs[i].name, ".debug_info") && secs[i].size;
-        if (!strcmp(secs[i].name, ".debug_rnglists"))
-            rl = &secs[i];
         for (int k = 0; k < TSYM_DS_N; k++)
             if (!strcmp(secs[i].name, line_names[k])) {
                 ls.data[k] = secs[i].data;
@@ -920,8 +962,7 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
             dwarf_dealloc_error(dbg, e);
         return rc;
     }
-    int rc = load_dbg(ix, dbg, &ls, ls.size[TSYM_DS_LINE] > 0, NULL, rl ? rl : &no_lists, label,
-                      err);
+    int rc = load_dbg(ix, dbg, &ls, ls.size[TSYM_DS_LINE] > 0, NULL, label, err);
     if (dwarf_object_finish(dbg, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
     return rc;

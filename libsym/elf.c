@@ -273,7 +273,8 @@ int tsym_elf_has_debug_info(const char *path, tt_error *err)
 
 /* ---- raw DWARF sections for the line-table decoder (spec 4.4, 5.2 step 8) ---- */
 
-static const char *const dsec_names[TSYM_DS_N] = {"line", "line_str", "str", "str_offsets"};
+static const char *const dsec_names[TSYM_DS_N] = {"line", "line_str", "str", "str_offsets",
+                                                  "rnglists"};
 
 /* Size in bytes of an absolute data relocation (S + A), 0 for other types. Only these
  * occur in the debug sections of relocatable objects. */

@@ -99,10 +99,11 @@ typedef struct tsym__elf {
 int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *path,
                    tt_error *err);
 
-/* Raw bytes of the DWARF sections the line-table decoder reads (elf.c): zlib sections
- * (SHF_COMPRESSED and legacy .zdebug_) decompressed, relocatable objects relocated.
- * A missing section has size 0. */
-enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_N };
+/* Raw bytes of the DWARF sections the line-table decoder reads (elf.c), and of
+ * .debug_rnglists for the guards in dwarf.c: zlib sections (SHF_COMPRESSED and legacy
+ * .zdebug_) decompressed, relocatable objects relocated. A missing section has size 0. */
+enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_RNGLISTS,
+       TSYM_DS_N };
 typedef struct tsym__dsecs {
     const unsigned char *data[TSYM_DS_N];
     size_t size[TSYM_DS_N];

@@ -221,19 +221,20 @@ int tt_ks__u64(const json_t *v, uint64_t *out)
         *out = (uint64_t)json_integer_value(v);
         return 1;
     }
-    if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        char *end;
-        int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-        if (!*s || (!hex && (*s < '0' || *s > '9')))
-            return 0;
-        unsigned long long x = strtoull(s, &end, hex ? 16 : 10);
-        if (*end || (hex && !s[2]))
-            return 0;
-        *out = (uint64_t)x;
-        return 1;
-    }
-    return 0;
+    return json_is_string(v) && tt_ks__u64_str(json_string_value(v), out);
+}
+
+int tt_ks__u64_str(const char *s, uint64_t *out)
+{
+    char *end;
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (!*s || (!hex && (*s < '0' || *s > '9')))
+        return 0;
+    unsigned long long x = strtoull(s, &end, hex ? 16 : 10);
+    if (*end || (hex && !s[2]))
+        return 0;
+    *out = (uint64_t)x;
+    return 1;
 }
 
 /* ---- reader: one top-level value (or top-level array element) at a time ---- */
@@ -287,6 +288,7 @@ int tt_ks_reader_new(tt_ks_reader **out, tt_input *in, const tt_ks_opts *o, tt_s
     tt_vec_init(&r->frames, sizeof(tt_ks_frame));
     tt_vec_init(&r->syms, sizeof(tt_native_frame));
     tt_vec_init(&r->nodes, sizeof(tt_ks_node));
+    tt_vec_init(&r->fimgs, sizeof(tt_ks_fimg));
     *out = r;
     return 0;
 }
@@ -304,7 +306,17 @@ void tt_ks_reader_free(tt_ks_reader *r)
     tt_vec_free(&r->frames);
     tt_vec_free(&r->syms);
     tt_vec_free(&r->nodes);
+    tt_vec_free(&r->fimgs);
+    tt_buf_free(&r->scratch);
     free(r);
+}
+
+static uint64_t count_lines(const char *p, size_t n)
+{
+    uint64_t k = 0;
+    for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+        k++;
+    return k;
 }
 
 /* More input after text[len): drops the consumed prefix, grows when full. 0 and *got. */
@@ -365,6 +377,12 @@ static int peek(tt_ks_reader *r, int *c, tt_error *err)
     }
 }
 
+/* Bytes that matter outside strings while a container's extent is scanned. */
+static int structural(unsigned char ch)
+{
+    return ch == '"' || ch == '{' || ch == '[' || ch == '}' || ch == ']';
+}
+
 /* Length of the value at text[pos): brackets and strings tracked, nothing else parsed.
  * *complete = 0 when the input ended first. */
 static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
@@ -372,16 +390,31 @@ static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
     size_t i = 0, depth = 0;
     int in_str = 0, esc = 0, scalar = r->text[r->pos] != '{' && r->text[r->pos] != '[';
     for (;;) {
-        while (r->pos + i < r->len) {
-            char ch = r->text[r->pos + i];
+        const char *t = r->text + r->pos;
+        size_t end = r->len - r->pos;
+        while (i < end) {
+            if (esc) {
+                esc = 0;
+                i++;
+                continue;
+            }
             if (in_str) {
-                if (esc)
-                    esc = 0;
-                else if (ch == '\\')
-                    esc = 1;
-                else if (ch == '"')
-                    in_str = 0;
-            } else if (scalar && (strchr(" \t\r\n,]}[{", ch) && ch)) {
+                while (i < end && t[i] != '"' && t[i] != '\\')
+                    i++;
+                if (i < end) {
+                    esc = t[i] == '\\';
+                    in_str = esc;
+                    i++;
+                }
+                continue;
+            }
+            if (!scalar)
+                while (i < end && !structural((unsigned char)t[i]))
+                    i++;
+            if (i == end)
+                break;
+            char ch = t[i];
+            if (scalar && (strchr(" \t\r\n,]}[{", ch) && ch)) {
                 *n = i;
                 *complete = 1;
                 return 0;
@@ -439,6 +472,38 @@ static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_
     return 0;
 }
 
+/* I10: with opts.no_image_json, binary_images are read by tt_ks__scan_images and jansson
+ * gets the report with an empty array in their place (newlines kept, so that its line
+ * numbers stay those of the input). The scanner also finds the report's end, so the
+ * bracket scan is skipped when it succeeds. *n: the value's length when known (0: not
+ * yet); on success *p, *pn: the text to give jansson. 1 when taken, 0 when not, or an error. */
+static int fast_images(tt_ks_reader *r, size_t *n, const char **p, size_t *pn)
+{
+    size_t vs, ve, end;
+    r->fast = 0;
+    if (!r->opts.no_image_json || r->text[r->pos] != '{')
+        return 0;
+    const char *t = r->text + r->pos;
+    int rc = tt_ks__scan_images(&r->fimgs, &vs, &ve, &end, t, *n ? *n : r->len - r->pos);
+    if (rc <= 0)
+        return rc;
+    tt_buf *b = &r->scratch;
+    b->len = 0;
+    if (tt_buf_put(b, t, vs) || tt_buf_put(b, "[", 1))
+        return TT_ENOMEM;
+    for (uint64_t k = count_lines(t + vs, ve - vs); k; k--)
+        if (tt_buf_put(b, "\n", 1))
+            return TT_ENOMEM;
+    if (tt_buf_put(b, "]", 1) || tt_buf_put(b, t + ve, end - ve))
+        return TT_ENOMEM;
+    r->fast = 1;
+    r->fast_text = t;
+    *n = end;
+    *p = b->data;
+    *pn = b->len;
+    return 1;
+}
+
 /* The next report object (a top-level value, or an element of a top-level array) into
  * r->value: 0, TT_DONE or an error. */
 static int next_value(tt_ks_reader *r, tt_error *err)
@@ -467,16 +532,31 @@ static int next_value(tt_ks_reader *r, tt_error *err)
             continue;
         }
         r->value_line = r->line;
-        size_t n;
-        int complete;
-        if ((rc = scan_value(r, &n, &complete, err)))
-            return rc;
-        rc = parse_value(r, r->text + r->pos, n, &r->value, err);
+        size_t n = 0, got;
+        int complete = 1;
+        if (r->opts.no_image_json && r->len - r->pos < r->cap / 2 && (rc = fill(r, &got, err)))
+            return rc; /* a report of up to cap / 2 bytes is then whole in the window */
+        size_t avail = r->len - r->pos;
+        const char *p;
+        size_t pn;
+        int fast = fast_images(r, &n, &p, &pn);
+        if (!fast) {
+            if ((rc = scan_value(r, &n, &complete, err)))
+                return rc;
+            if (complete && n > avail) /* it was cut off by the window's end: again */
+                fast = fast_images(r, &n, &p, &pn);
+            if (!fast) {
+                p = r->text + r->pos;
+                pn = n;
+            }
+        }
+        if (fast < 0)
+            return tt_error_set(err, fast, r->file, 0, 0, "out of memory");
+        rc = parse_value(r, p, pn, &r->value, err);
         if (!rc && !complete)
             rc = tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
                               "invalid JSON: the value starting here is cut off");
-        for (size_t i = 0; i < n; i++)
-            r->line += r->text[r->pos + i] == '\n';
+        r->line += count_lines(r->text + r->pos, n);
         r->pos += n;
         return rc;
     }

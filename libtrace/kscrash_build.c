@@ -46,25 +46,37 @@ static int warn(bctx *c, const char *fmt, const char *a)
     return TT_EFORMAT;
 }
 
-static const char *norm_uuid(bctx *c, const char *u)
+/* UUID digits: lowercase hex for hex digits, 1 for '-', 0 for anything else. */
+static const char uuid_map[256] = {
+    ['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4', ['5'] = '5', ['6'] = '6',
+    ['7'] = '7', ['8'] = '8', ['9'] = '9', ['a'] = 'a', ['b'] = 'b', ['c'] = 'c', ['d'] = 'd',
+    ['e'] = 'e', ['f'] = 'f', ['A'] = 'a', ['B'] = 'b', ['C'] = 'c', ['D'] = 'd', ['E'] = 'e',
+    ['F'] = 'f', ['-'] = 1,
+};
+
+/* UUID normalisation (2.3): 32 lowercase hex digits, dashes dropped; "" when not a UUID. */
+static const char *norm_uuid_n(bctx *c, const char *u, size_t len)
 {
     if (!u)
         return "";
-    char tmp[64];
+    char tmp[32];
     size_t n = 0;
-    for (const char *p = u; *p && n < sizeof tmp - 1; p++) {
-        char ch = *p;
-        if (ch == '-')
+    for (size_t i = 0; i < len; i++) {
+        char ch = uuid_map[(unsigned char)u[i]];
+        if (ch == 1)
             continue;
-        if (ch >= 'A' && ch <= 'F')
-            ch = (char)(ch - 'A' + 'a');
-        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f')))
+        if (!ch || n == sizeof tmp)
             return "";
         tmp[n++] = ch;
     }
     if (n != 32)
         return "";
     return tt_arena_strndup(c->r->arena, tmp, n);
+}
+
+static const char *norm_uuid(bctx *c, const char *u)
+{
+    return norm_uuid_n(c, u, u ? strlen(u) : 0);
 }
 
 static const char *base_name(const char *p)
@@ -81,41 +93,160 @@ static int cmp_image(const void *x, const void *y)
     return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+/* One binary_images element, from jansson or from the fast path; strings borrowed. */
+typedef struct img_in {
+    int ok;                      /* an object with usable image_addr and image_size */
+    uint64_t addr, size, vmaddr;
+    const char *path, *uuid, *ci[4];
+    int64_t cpu_type, cpu_subtype;
+} img_in;
+
+static int add_image(bctx *c, const img_in *in, const char *uuid)
+{
+    if (!in->ok) {
+        tt_stats_add(c->r->stats, "kscrash_bad_image", c->r->file, TT_SEV_WARN, 1,
+                     "a binary image without image_addr or image_size was ignored");
+        return 0;
+    }
+    tt_ks_image *g = tt_vec_push(&c->r->images, NULL);
+    if (!g)
+        return TT_ENOMEM;
+    g->addr = in->addr;
+    g->size = in->size;
+    g->vmaddr = in->vmaddr;
+    g->path = in->path ? in->path : "";
+    g->name = base_name(g->path);
+    if (!(g->uuid = uuid ? uuid : norm_uuid(c, in->uuid)))
+        return TT_ENOMEM;
+    g->cpu_type = in->cpu_type;
+    g->cpu_subtype = in->cpu_subtype;
+    g->arch = tt_ks_arch_name(g->cpu_type, g->cpu_subtype);
+    memcpy(g->crash_info, in->ci, sizeof g->crash_info);
+    return 0;
+}
+
+typedef struct img_key {
+    uint64_t addr;
+    size_t i;
+} img_key;
+
+static int cmp_key(const void *x, const void *y)
+{
+    const img_key *a = x, *b = y;
+    if (a->addr != b->addr)
+        return a->addr < b->addr ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* By load address, equal ones in input order; keys are sorted, not the large structs. */
+static int sort_images(bctx *c)
+{
+    size_t n = c->r->images.len;
+    tt_ks_image *a = c->r->images.data;
+    if (n < 2)
+        return 0;
+    img_key *k = malloc(n * sizeof *k);
+    tt_ks_image *t = malloc(n * sizeof *t);
+    if (!k || !t) {
+        free(k);
+        free(t);
+        return TT_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        k[i] = (img_key){a[i].addr, i};
+    qsort(k, n, sizeof *k, cmp_key);
+    for (size_t i = 0; i < n; i++)
+        t[i] = a[k[i].i];
+    memcpy(a, t, n * sizeof *a);
+    free(k);
+    free(t);
+    return 0;
+}
+
 static int read_images(bctx *c, const json_t *arr)
 {
     size_t i;
     const json_t *im;
     json_array_foreach(arr, i, im) {
-        uint64_t addr, size;
-        if (!json_is_object(im) || !tt_ks__u64(json_object_get(im, "image_addr"), &addr) ||
-            !tt_ks__u64(json_object_get(im, "image_size"), &size)) {
-            tt_stats_add(c->r->stats, "kscrash_bad_image", c->r->file, TT_SEV_WARN, 1,
-                         "a binary image without image_addr or image_size was ignored");
-            continue;
+        img_in in = {0};
+        in.ok = json_is_object(im) && tt_ks__u64(json_object_get(im, "image_addr"), &in.addr) &&
+                tt_ks__u64(json_object_get(im, "image_size"), &in.size);
+        if (in.ok) {
+            tt_ks__u64(json_object_get(im, "image_vmaddr"), &in.vmaddr);
+            in.path = jstr(im, "name");
+            in.uuid = jstr(im, "uuid");
+            jint(im, "cpu_type", &in.cpu_type);
+            jint(im, "cpu_subtype", &in.cpu_subtype);
+            static const char *const ci[4] = {"crash_info_message", "crash_info_message2",
+                                              "crash_info_backtrace", "crash_info_signature"};
+            for (int k = 0; k < 4; k++)
+                in.ci[k] = jstr(im, ci[k]);
         }
-        tt_ks_image *g = tt_vec_push(&c->r->images, NULL);
-        if (!g)
-            return TT_ENOMEM;
-        g->addr = addr;
-        g->size = size;
-        tt_ks__u64(json_object_get(im, "image_vmaddr"), &g->vmaddr);
-        const char *path = jstr(im, "name");
-        g->path = path ? path : "";
-        g->name = base_name(g->path);
-        if (!(g->uuid = norm_uuid(c, jstr(im, "uuid"))))
-            return TT_ENOMEM;
-        jint(im, "cpu_type", &g->cpu_type);
-        jint(im, "cpu_subtype", &g->cpu_subtype);
-        g->arch = tt_ks_arch_name(g->cpu_type, g->cpu_subtype);
-        static const char *const ci[4] = {"crash_info_message", "crash_info_message2",
-                                          "crash_info_backtrace", "crash_info_signature"};
-        for (int k = 0; k < 4; k++)
-            g->crash_info[k] = jstr(im, ci[k]);
+        int rc = add_image(c, &in, NULL);
+        if (rc)
+            return rc;
     }
-    tt_ks_image *a = c->r->images.data;
-    if (c->r->images.len > 1)
-        qsort(a, c->r->images.len, sizeof *a, cmp_image);
-    return 0;
+    return sort_images(c);
+}
+
+/* A fast-path string into the arena, simple escapes decoded; NULL when absent. */
+static const char *span_str(bctx *c, const tt_ks_span *s, int *oom)
+{
+    if (!s->set)
+        return NULL;
+    const char *p = c->r->fast_text + s->off;
+    if (!s->esc) {
+        const char *t = tt_arena_strndup(c->r->arena, p, s->len);
+        *oom |= !t;
+        return t;
+    }
+    char *t = tt_arena_alloc(c->r->arena, (size_t)s->len + 1);
+    if (!t) {
+        *oom = 1;
+        return NULL;
+    }
+    size_t n = 0;
+    for (uint32_t i = 0; i < s->len; i++) {
+        char ch = p[i];
+        if (ch == '\\') {
+            ch = p[++i];
+            ch = ch == 'b' ? '\b' : ch == 'f' ? '\f' : ch == 'n' ? '\n' : ch == 'r' ? '\r'
+                 : ch == 't' ? '\t' : ch;
+        }
+        t[n++] = ch;
+    }
+    t[n] = 0;
+    return t;
+}
+
+/* The images tt_ks__scan_images read (the fast path of I10). */
+static int read_fast_images(bctx *c)
+{
+    const tt_ks_fimg *f = c->r->fimgs.data;
+    for (size_t i = 0; i < c->r->fimgs.len; i++, f++) {
+        int oom = 0;
+        const char *uuid = NULL;
+        img_in in = {.ok = f->has_addr && f->has_size, .addr = f->addr, .size = f->size};
+        if (in.ok) {
+            in.vmaddr = f->has_vmaddr ? f->vmaddr : 0;
+            in.path = span_str(c, &f->path, &oom);
+            if (f->uuid.esc)
+                uuid = norm_uuid(c, span_str(c, &f->uuid, &oom));
+            else
+                uuid = norm_uuid_n(c, f->uuid.set ? c->r->fast_text + f->uuid.off : NULL,
+                                   f->uuid.len);
+            in.cpu_type = f->has_cpu_type ? f->cpu_type : 0;
+            in.cpu_subtype = f->has_cpu_subtype ? f->cpu_subtype : 0;
+            for (int k = 0; k < 4; k++)
+                in.ci[k] = span_str(c, &f->ci[k], &oom);
+        }
+        if (oom || (in.ok && !uuid))
+            return TT_ENOMEM;
+        int rc = add_image(c, &in, uuid);
+        if (rc)
+            return rc;
+    }
+    return sort_images(c);
 }
 
 /* 4.1 without binary_images (KSCrash omitBinaryImages): images from the frames' object_addr
@@ -538,8 +669,9 @@ static int build(bctx *c, const json_t *o)
     const char *arch = rep->arch ? rep->arch : "";
     c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
     const json_t *bi = json_object_get(o, "binary_images");
-    int rc = bi ? read_images(c, bi)
-                : images_from_frames(c, json_object_get(crash, "threads"));
+    int rc = c->r->fast ? read_fast_images(c)
+             : bi       ? read_images(c, bi)
+                        : images_from_frames(c, json_object_get(crash, "threads"));
     if (rc)
         return rc;
     if (!rep->arch && c->r->images.len) { /* the architecture of the images */

@@ -6,6 +6,21 @@
 
 #include "tt_kscrash.h"
 
+/* A string in the report text: offset and length from the report's first byte; set: the
+ * key was a string; esc: it holds simple escapes (\" \\ \/ \b \f \n \r \t). */
+typedef struct tt_ks_span {
+    uint32_t off, len;
+    uint8_t set, esc;
+} tt_ks_span;
+
+/* One binary image read by the fast path (kscrash_scan.c); has_*: the field was usable. */
+typedef struct tt_ks_fimg {
+    uint64_t addr, size, vmaddr;
+    int64_t cpu_type, cpu_subtype;
+    uint8_t has_addr, has_size, has_vmaddr, has_cpu_type, has_cpu_subtype;
+    tt_ks_span path, uuid, ci[4];
+} tt_ks_fimg;
+
 struct tt_ks_reader {
     tt_input *in;
     tt_stats *stats;
@@ -26,6 +41,12 @@ struct tt_ks_reader {
     tt_arena *arena;
     tt_ks_report rep;
     tt_vec images, threads, frames, syms, nodes;
+    /* fast path (opts.no_image_json): binary_images of the current report, read from
+     * fast_text (the report's text, valid until the next value is read) */
+    tt_vec fimgs;
+    int fast;
+    const char *fast_text;
+    tt_buf scratch;      /* the report's text with binary_images emptied, for jansson */
     char warn[TT_ERRMSG_MAX];
 };
 
@@ -34,6 +55,14 @@ int tt_ks__rewrite(char **out, size_t *out_n, const char *p, size_t n, uint64_t 
                    uint64_t *overflow, tt_vec *values);
 /* An address field: integer (bit pattern), "0x..." or decimal string; 1 when read. */
 int tt_ks__u64(const json_t *v, uint64_t *out);
+/* The text rules of tt_ks__u64 ("0x..." or decimal); *out is written only on success. */
+int tt_ks__u64_str(const char *s, uint64_t *out);
+/* Reads the top-level "binary_images" array of the report object starting at p[0] (the
+ * text may go on after it) into imgs (tt_ks_fimg): 1 with the array's extent [*vs, *ve)
+ * and the object's end *end, 0 when the report is outside the accepted subset or not
+ * complete in p[0..n) (then jansson reads all of it), or TT_ENOMEM. */
+int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, size_t *end, const char *p,
+                       size_t n);
 /* Whether v was produced by the rewrite (an unsigned value >= 2^63 in the input). */
 int tt_ks__is_big(const tt_ks_reader *r, int64_t v);
 /* Fills *rep from the report object o: 0, TT_ENOMEM, or TT_EFORMAT with r->warn set. */

@@ -102,6 +102,9 @@ typedef struct tt_ks_report {
 typedef struct tt_ks_opts {
     const tt_resolver *resolver; /* NULL: no symbolication */
     int no_adjust;               /* --no-adjust: look up return addresses unchanged */
+    int no_image_json;           /* binary_images may be read without jansson and then are
+                                  * left out of rep->json: for callers that never write the
+                                  * report as JSON (tt_ks_json_write/raw) */
 } tt_ks_opts;
 
 typedef struct tt_ks_reader tt_ks_reader;

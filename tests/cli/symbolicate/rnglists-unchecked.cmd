@@ -1,0 +1,1 @@
+tracetool symbolicate -e rnglists-unchecked.so -f 0x1160
