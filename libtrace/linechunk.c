@@ -9,16 +9,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tt_int.h"
 
 #define CHUNK_BYTES ((size_t)4 << 20)
 #define SCAN_STEP ((size_t)64 << 10)
-#ifndef MAP_POPULATE
-#define MAP_POPULATE 0 /* Linux: map the page-cache pages at once instead of faulting each */
-#endif
 
 /* Four independent lanes of eight bytes (rotate, xor, multiply, as intern.c does with one):
  * frame lines are 50 to 200 bytes and one lane would wait on its multiplies. */
@@ -167,9 +163,7 @@ static int chunk_reserve(tt__lchunk *c, size_t n)
 enum { SLOT_EMPTY, SLOT_BUSY, SLOT_READY };
 
 typedef struct slot {
-    tt__lchunk c;   /* c.data points into map */
-    void *map;
-    size_t map_len;
+    tt__lchunk c;   /* c.data: the chunk's bytes, read by fill_slot */
     int state, rc;
     size_t index; /* chunk number */
     int err_no;
@@ -187,7 +181,7 @@ struct tt__lreader {
     size_t carry_len, carry_cap;
     /* file mode */
     int fd, jobs;
-    uint64_t base, size, chunk, page;
+    uint64_t base, size, chunk;
     size_t nchunks, next_take, next_give;
     slot *slots;
     size_t nslots;
@@ -246,16 +240,8 @@ static int boundary(tt__lreader *r, size_t k, uint64_t *at)
     return 0;
 }
 
-static void slot_unmap(slot *s)
-{
-    if (s->map)
-        munmap(s->map, s->map_len);
-    s->map = NULL;
-    s->c.data = NULL;
-}
-
-/* Maps the chunk's bytes (no copy: page-cache pages are mapped in one call). The file must
- * not shrink while it is read, as for any reader that maps its input. */
+/* Reads the chunk's bytes into the slot's own buffer (reused from chunk to chunk). The file is
+ * read, not mapped: a file that shrinks while it is read is a read error, never a SIGBUS. */
 static int fill_slot(tt__lreader *r, slot *s)
 {
     uint64_t a, b;
@@ -266,21 +252,16 @@ static int fill_slot(tt__lreader *r, slot *s)
         s->err_no = e;
         return TT_EIO;
     }
-    slot_unmap(s);
     chunk_reset(&s->c);
     if (b <= a)
         return 0;
-    uint64_t start = a - a % r->page;
-    if (b - start > SIZE_MAX / 2)
+    if (b - a > SIZE_MAX / 2 || chunk_reserve(&s->c, (size_t)(b - a)))
         return TT_ENOMEM;
-    s->map_len = (size_t)(b - start);
-    void *m = mmap(NULL, s->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd, (off_t)start);
-    if (m == MAP_FAILED) {
-        s->err_no = errno;
+    size_t got;
+    if ((e = pread_all(r->fd, s->c.data, (size_t)(b - a), a, &got)) != 0 || got != b - a) {
+        s->err_no = e ? e : EIO; /* shorter than when the chunks were cut: the file shrank */
         return TT_EIO;
     }
-    s->map = m;
-    s->c.data = (char *)m + (a - start);
     s->c.len = (size_t)(b - a);
     return chunk_index(&s->c, r->want, r->line_max);
 }
@@ -341,8 +322,6 @@ int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_byt
     r->fd = -1;
     r->lines = tt__input_lineno(in);
     r->chunk = chunk_bytes ? chunk_bytes : CHUNK_BYTES;
-    long page = sysconf(_SC_PAGESIZE);
-    r->page = page > 0 ? (uint64_t)page : 4096;
     *out = r;
     if (jobs >= 1 && tt__input_take_file(in, &r->fd, &r->base, &r->size) == 0) {
         if (jobs > 64)
@@ -372,7 +351,6 @@ void tt__lreader_close(tt__lreader *r)
         pthread_cond_destroy(&r->cv);
     }
     for (size_t i = 0; r->slots && i < r->nslots; i++) {
-        slot_unmap(&r->slots[i]);
         chunk_free(&r->slots[i].c);
     }
     free(r->slots);
