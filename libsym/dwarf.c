@@ -797,26 +797,56 @@ static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, tsym__dsecs *secs, int hav
     return 0;
 }
 
+/* The index built by die.c without libdwarf when it can read the sections: 1 when it did,
+ * 0 when libdwarf must (what die.c added is dropped), TT_ENOMEM. */
+static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
+{
+    if (secs->no_die)
+        return 0;
+    size_t funcs = ix->funcs.len, nodes = ix->nodes.len, ranges = ix->ranges.len;
+    size_t rows = ix->rows.len, cus = ix->n_cus, inlines = ix->n_inlines;
+    int split = ix->split_dwarf;
+    if (have_lines) /* as load_dbg */
+        (void)tt_vec_reserve(&ix->rows, ix->rows.len + secs->size[TSYM_DS_LINE] / 2);
+    int rc = tsym__die_index(ix, secs, have_lines);
+    if (rc == 0)
+        return 1;
+    ix->funcs.len = funcs;
+    ix->nodes.len = nodes;
+    ix->ranges.len = ranges;
+    ix->rows.len = rows;
+    ix->n_cus = cus;
+    ix->n_inlines = inlines;
+    ix->split_dwarf = split;
+    return rc == TT_ENOMEM ? TT_ENOMEM : 0;
+}
+
 int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
 {
+    tt_error serr = {0};
+    tsym__dsecs secs;
+    int rc = tsym__dsecs_open(&secs, path, &serr);
+    int fast = rc == 0 ? fast_load(ix, &secs, 1) : 0;
+    if (fast) {
+        tsym__dsecs_close(&secs);
+        return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    }
     Dwarf_Debug dbg = NULL;
     Dwarf_Error e = NULL;
     /* NULL true-path buffer: libdwarf must not follow .gnu_debuglink or look into the
      * host's /usr/lib/debug; tracetool's own search decides (spec 4.3) */
     int res = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg,
                               NULL, 0, NULL, &e);
-    if (res == DW_DLV_NO_ENTRY)
-        return 0;
     if (res != DW_DLV_OK) {
-        int rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF: %s",
-                              e ? dwarf_errmsg(e) : "cannot open");
+        tsym__dsecs_close(&secs);
+        if (res == DW_DLV_NO_ENTRY)
+            return 0;
+        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF: %s",
+                          e ? dwarf_errmsg(e) : "cannot open");
         if (e)
             dwarf_dealloc_error(dbg, e);
         return rc;
     }
-    tt_error serr = {0};
-    tsym__dsecs secs;
-    int rc = tsym__dsecs_open(&secs, path, &serr);
     if (rc == TT_ENOMEM)
         rc = tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
     else
@@ -886,8 +916,10 @@ static const Dwarf_Obj_Access_Methods os_methods = {os_info,  os_order, os_lengt
 int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n,
                               unsigned ptr_size, const char *label, tt_error *err)
 {
-    static const char *const line_names[TSYM_DS_N] = {".debug_line", ".debug_line_str",
-                                                      ".debug_str", ".debug_str_offsets"};
+    static const char *const line_names[TSYM_DS_N] = {
+        ".debug_line",   ".debug_line_str", ".debug_str",      ".debug_str_offsets",
+        ".debug_info",   ".debug_abbrev",   ".debug_addr",     ".debug_rnglists",
+        ".debug_ranges"};
     tsym__dsecs ls;
     memset(&ls, 0, sizeof ls);
     ls.fd_ = -1;
@@ -906,6 +938,9 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
     }
     if (!have_info)
         return 0;
+    int fast = fast_load(ix, &ls, ls.size[TSYM_DS_LINE] > 0);
+    if (fast)
+        return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, label, TT_LOC_NONE, 0, "out of memory");
     osects o = {secs, n, ptr_size};
     Dwarf_Obj_Access_Interface iface = {&o, &os_methods};
     Dwarf_Debug dbg = NULL;

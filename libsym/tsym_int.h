@@ -99,14 +99,17 @@ typedef struct tsym__elf {
 int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *path,
                    tt_error *err);
 
-/* Raw bytes of the DWARF sections the line-table decoder reads (elf.c): zlib sections
- * (SHF_COMPRESSED and legacy .zdebug_) decompressed, relocatable objects relocated.
- * A missing section has size 0. */
-enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_N };
+/* Raw bytes of the DWARF sections the line-table decoder and the DIE reader read (elf.c):
+ * zlib sections (SHF_COMPRESSED and legacy .zdebug_) decompressed; in relocatable objects
+ * (rel) the line-table sections relocated. A missing section has size 0. */
+enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_INFO,
+       TSYM_DS_ABBREV, TSYM_DS_ADDR, TSYM_DS_RNGLISTS, TSYM_DS_RANGES, TSYM_DS_N };
 typedef struct tsym__dsecs {
     const unsigned char *data[TSYM_DS_N];
     size_t size[TSYM_DS_N];
     int big_endian;
+    int no_die;                        /* die.c cannot read these: ET_REL (its sections are
+                                        * not relocated here) or a section failed to read */
     void *elf_;                        /* Elf *, open while data is in use */
     int fd_;
     unsigned char *owned_[TSYM_DS_N];  /* relocated copies */
@@ -151,6 +154,14 @@ int tsym__line_files(uint32_t **files, size_t *n_files, tsym__index *ix, const t
  * TT_EFORMAT comes back with a message; TT_ENOMEM when out of memory. */
 int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
                     size_t n_files, char *msg, size_t cap);
+
+/* Builds funcs/nodes/ranges/rows from the DIEs and line tables in s without libdwarf
+ * (die.c), as dwarf.c's walk does. Returns 0, TT_ENOMEM, or TSYM__DIE_FALLBACK when the
+ * input has something it does not handle (split DWARF, type units, unusual forms, any
+ * corruption): the caller then drops what was added and indexes with libdwarf. have_lines:
+ * decode the line tables (.debug_line is there). */
+#define TSYM__DIE_FALLBACK 1
+int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines);
 
 /* Builds funcs/nodes/ranges/rows from the DWARF of path (dwarf.c). Returns 0 (also for
  * files without DWARF: n_cus == 0), or an error with libdwarf's message; on error the
