@@ -67,6 +67,8 @@ static tsym_module *module_new(void)
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
     tt_vec_init(&m->ix.fstarts, sizeof(uint64_t));
+    tt_vec_init(&m->ix.kids, sizeof(tsym__kid));
+    tt_vec_init(&m->ix.kheads, sizeof(tsym__khead));
     tt_vec_init(&m->dnames, sizeof(const char *));
     return m;
 }
@@ -502,15 +504,7 @@ void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsign
     size_t len = 0;
     chain[len++] = fn->node;
     while (len < TSYM_MAX_FRAMES) {
-        const tsym__node *p = &nodes[chain[len - 1]];
-        uint32_t c = chain[len - 1] + 1, found = TSYM_NONE;
-        while (c < p->subtree_end && c < ix->nodes.len) {
-            if (node_contains(ix, &nodes[c], vaddr)) {
-                found = c;
-                break;
-            }
-            c = nodes[c].subtree_end > c ? nodes[c].subtree_end : c + 1;
-        }
+        uint32_t found = tsym__index_child(ix, chain[len - 1], vaddr);
         if (found == TSYM_NONE)
             break;
         chain[len++] = found;

@@ -38,8 +38,21 @@ typedef struct tsym__func {
 typedef struct tsym__node {
     uint32_t parent, name, decl_file, decl_line, call_file, call_line;
     uint32_t first_range, n_ranges, subtree_end;
+    uint32_t kids; /* index into kheads (set by tsym__index_finish), TSYM_NONE: none */
     uint16_t call_col;
 } tsym__node;
+
+/* A node with many direct children (a large function with inlined code) gets its children's
+ * ranges sorted by address, so a lookup does not try them one by one (index.c). */
+#define TSYM_KIDS_MIN 8
+typedef struct tsym__kid {
+    uint64_t lo, hi;
+    uint64_t maxhi; /* the largest hi of this entry and those before it */
+    uint32_t node;
+} tsym__kid;
+typedef struct tsym__khead {
+    uint32_t first, n; /* entries in kids */
+} tsym__khead;
 
 typedef struct tsym__range {
     uint64_t lo, hi;
@@ -78,6 +91,7 @@ typedef struct tsym__load {
 typedef struct tsym__index {
     tsym__strtab str;
     tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
+    tt_vec kids, kheads; /* tsym__kid, tsym__khead */
     tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
     size_t n_cus, n_inlines;
     int split_dwarf;
@@ -173,6 +187,9 @@ int tsym__index_finish(tsym__index *ix);
 /* How many leading elements of the array (n elements of size bytes, each starting with
  * its uint64_t key, sorted by it) have a key <= a. */
 size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a);
+/* The first direct child of node p (in node order) with a range containing a, or
+ * TSYM_NONE (spec 5.3 inline chain). Needs tsym__index_finish. */
+uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a);
 /* The last row at or below a in address order, NULL when there is none or it ends a
  * sequence (the address has no line). Needs tsym__index_finish. */
 const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a);
