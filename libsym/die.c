@@ -40,50 +40,11 @@ enum {
 #define MAX_ORIGIN_HOPS 8 /* as dwarf.c */
 #define MAX_CODES (1u << 16)
 
-typedef struct cur {
-    const unsigned char *p, *end;
-    int be, bad;
-} cur;
+typedef tsym__cur cur;
 
-static uint64_t fixed(cur *c, unsigned n)
-{
-    if (c->bad || (size_t)(c->end - c->p) < n) {
-        c->bad = 1;
-        return 0;
-    }
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)c->p[c->be ? i : n - 1 - i] << (8 * (n - 1 - i));
-    c->p += n;
-    return v;
-}
-
-static void skip(cur *c, uint64_t n)
-{
-    if (c->bad || (uint64_t)(c->end - c->p) < n)
-        c->bad = 1;
-    else
-        c->p += n;
-}
-
-static uint64_t leb(cur *c, int sign)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-    while (c->p < c->end) {
-        unsigned char b = *c->p++;
-        if (shift < 64)
-            v |= (uint64_t)(b & 0x7f) << shift;
-        shift += 7;
-        if (!(b & 0x80)) {
-            if (sign && shift < 64 && (b & 0x40))
-                v |= ~(uint64_t)0 << shift;
-            return v;
-        }
-    }
-    c->bad = 1;
-    return 0;
-}
+static uint64_t fixed(cur *c, unsigned n) { return tsym__cur_fixed(c, n); }
+static void skip(cur *c, uint64_t n) { tsym__cur_skip(c, n); }
+static uint64_t leb(cur *c, int sign) { return tsym__cur_leb(c, sign); }
 
 static uint64_t uleb(cur *c)
 {
@@ -531,14 +492,9 @@ static int get_str(dstate *d, const die *e, int k, const char **out)
 
 static int push_range(dstate *d, uint64_t lo, uint64_t hi)
 {
-    if (!tsym__index_live(d->ix, lo, hi))
-        return 0;
-    tsym__range r = {lo, hi};
-    if (!tt_vec_push(&d->ix->ranges, &r)) {
-        d->nomem = 1;
-        return 0;
-    }
-    return 1;
+    int rc = tsym__index_add_range(d->ix, lo, hi);
+    d->nomem |= rc < 0;
+    return rc > 0;
 }
 
 /* DWARF 5 range list (.debug_rnglists) */
@@ -802,7 +758,6 @@ static uint32_t make_node(dstate *d, const die *e, uint32_t parent)
     tsym__node n = {.parent = parent, .name = ni.name, .decl_file = ni.decl_file,
                     .decl_line = ni.decl_line, .call_file = TSYM_NONE,
                     .first_range = (uint32_t)first, .n_ranges = nr, .subtree_end = TSYM_NONE};
-    uint32_t id = (uint32_t)ix->nodes.len;
     if (parent != TSYM_NONE) {
         uint64_t v;
         if (get_udata(d, e, A_CFILE, &v))
@@ -811,18 +766,13 @@ static uint32_t make_node(dstate *d, const die *e, uint32_t parent)
             n.call_line = (uint32_t)v;
         if (get_udata(d, e, A_CCOL, &v))
             n.call_col = v > 0xFFFF ? 0xFFFF : (uint16_t)v;
-        ix->n_inlines++;
-    } else {
-        const tsym__range *r = ix->ranges.data;
-        for (uint32_t i = 0; i < nr; i++) {
-            tsym__func f = {r[first + i].lo, r[first + i].hi, id};
-            if (!tt_vec_push(&ix->funcs, &f))
-                d->nomem = 1;
-        }
     }
-    if (!tt_vec_push(&ix->nodes, &n))
+    if (d->bail)
+        return TSYM_NONE;
+    uint32_t id = tsym__index_add_node(ix, &n);
+    if (id == TSYM_NONE)
         d->nomem = 1;
-    return d->nomem || d->bail ? TSYM_NONE : id;
+    return id;
 }
 
 static int container_tag(unsigned tag)

@@ -173,14 +173,9 @@ static uint32_t file_id(const cu_state *s, uint64_t raw, unsigned version)
 
 static int push_range(cu_state *s, uint64_t lo, uint64_t hi)
 {
-    if (!tsym__index_live(s->ix, lo, hi))
-        return 0;
-    tsym__range r = {lo, hi};
-    if (!tt_vec_push(&s->ix->ranges, &r)) {
-        s->nomem = 1;
-        return 0;
-    }
-    return 1;
+    int rc = tsym__index_add_range(s->ix, lo, hi);
+    s->nomem |= rc < 0;
+    return rc > 0;
 }
 
 static uint64_t rd_le(const unsigned char *p, unsigned n)
@@ -579,7 +574,6 @@ static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
     tsym__node n = {.parent = parent, .name = ni.name, .decl_file = ni.decl_file,
                     .decl_line = ni.decl_line, .call_file = TSYM_NONE,
                     .first_range = (uint32_t)first, .n_ranges = nr, .subtree_end = TSYM_NONE};
-    uint32_t id = (uint32_t)ix->nodes.len;
     if (parent != TSYM_NONE) {
         uint64_t v;
         if (attr_udata(s, die, DW_AT_call_file, &v))
@@ -588,19 +582,12 @@ static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
             n.call_line = (uint32_t)v;
         if (attr_udata(s, die, DW_AT_call_column, &v))
             n.call_col = v > 0xFFFF ? 0xFFFF : (uint16_t)v;
-        ix->n_inlines++;
-    } else {
-        const tsym__range *r = ix->ranges.data;
-        for (uint32_t i = 0; i < nr; i++) {
-            tsym__func f = {r[first + i].lo, r[first + i].hi, id};
-            if (!tt_vec_push(&ix->funcs, &f))
-                s->nomem = 1;
-        }
     }
     s->mask_die = NULL;
-    if (!tt_vec_push(&ix->nodes, &n))
+    uint32_t id = tsym__index_add_node(ix, &n);
+    if (id == TSYM_NONE)
         s->nomem = 1;
-    return s->nomem ? TSYM_NONE : id;
+    return id;
 }
 
 static void close_level(cu_state *s)

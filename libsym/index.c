@@ -356,7 +356,30 @@ static int finish_kids(tsym__index *ix)
     return 0;
 }
 
-static int node_has(const tsym__index *ix, const tsym__node *n, uint64_t a)
+int tsym__index_add_range(tsym__index *ix, uint64_t lo, uint64_t hi)
+{
+    if (!tsym__index_live(ix, lo, hi))
+        return 0;
+    tsym__range r = {lo, hi};
+    return tt_vec_push(&ix->ranges, &r) ? 1 : TT_ENOMEM;
+}
+
+uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n)
+{
+    uint32_t id = (uint32_t)ix->nodes.len;
+    const tsym__range *r = ix->ranges.data;
+    if (n->parent != TSYM_NONE)
+        ix->n_inlines++;
+    else
+        for (uint32_t i = 0; i < n->n_ranges; i++) {
+            tsym__func f = {r[n->first_range + i].lo, r[n->first_range + i].hi, id};
+            if (!tt_vec_push(&ix->funcs, &f))
+                return TSYM_NONE;
+        }
+    return tt_vec_push(&ix->nodes, n) ? id : TSYM_NONE;
+}
+
+int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a)
 {
     const tsym__range *r = (const tsym__range *)ix->ranges.data + n->first_range;
     for (uint32_t i = 0; i < n->n_ranges; i++)
@@ -371,7 +394,7 @@ uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a)
     uint32_t len = (uint32_t)ix->nodes.len;
     if (n[p].kids == TSYM_NONE) {
         for (uint32_t c = p + 1; c < n[p].subtree_end && c < len; c = next_sibling(n, c))
-            if (node_has(ix, &n[c], a))
+            if (tsym__node_has(ix, &n[c], a))
                 return c;
         return TSYM_NONE;
     }

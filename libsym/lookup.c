@@ -369,15 +369,6 @@ static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest)
     return NULL;
 }
 
-static int node_contains(const tsym__index *ix, const tsym__node *n, uint64_t a)
-{
-    const tsym__range *r = (const tsym__range *)ix->ranges.data + n->first_range;
-    for (uint32_t i = 0; i < n->n_ranges; i++)
-        if (a >= r[i].lo && a < r[i].hi)
-            return 1;
-    return 0;
-}
-
 static const char *display(tsym_module *m, uint32_t id, unsigned flags)
 {
     const char *s = tsym__str(&m->ix.str, id);
@@ -447,7 +438,7 @@ static uint32_t qualified_name(tsym_module *m, const tsym__node *root, const tsy
     const char *plain = tsym__str(&m->ix.str, root->name);
     const char *ms = tsym__str(&m->ix.str, sym->name);
     if (!plain || !ms || !plain[0] || (plain[0] == '_' && (plain[1] == 'Z' || plain[1] == 'R')) ||
-        ms[0] != '_' || (ms[1] != 'Z' && ms[1] != 'R') || !node_contains(&m->ix, root, sym->lo))
+        ms[0] != '_' || (ms[1] != 'Z' && ms[1] != 'R') || !tsym__node_has(&m->ix, root, sym->lo))
         return TSYM_NONE;
     size_t idl = strcspn(plain, "<( ");
     size_t n = unclone_len(ms);

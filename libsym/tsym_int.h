@@ -133,6 +133,53 @@ typedef struct tsym__dsecs {
 int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err);
 void tsym__dsecs_close(tsym__dsecs *s);
 
+/* Bounds-checked reads of DWARF section bytes with a sticky error flag (line.c, die.c) */
+typedef struct tsym__cur {
+    const unsigned char *p, *end;
+    int be, bad;
+} tsym__cur;
+
+static inline uint64_t tsym__cur_fixed(tsym__cur *c, unsigned n)
+{
+    if (c->bad || (size_t)(c->end - c->p) < n) {
+        c->bad = 1;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)c->p[c->be ? i : n - 1 - i] << (8 * (n - 1 - i));
+    c->p += n;
+    return v;
+}
+
+static inline void tsym__cur_skip(tsym__cur *c, uint64_t n)
+{
+    if (c->bad || (uint64_t)(c->end - c->p) < n)
+        c->bad = 1;
+    else
+        c->p += n;
+}
+
+/* LEB128; bits beyond 64 are dropped */
+static inline uint64_t tsym__cur_leb(tsym__cur *c, int sign)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    while (c->p < c->end) {
+        unsigned char b = *c->p++;
+        if (shift < 64)
+            v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) {
+            if (sign && shift < 64 && (b & 0x40))
+                v |= ~(uint64_t)0 << shift;
+            return v;
+        }
+    }
+    c->bad = 1;
+    return 0;
+}
+
 /* One line-number program header (line.c; DWARF 2-5, 32- and 64-bit). */
 typedef struct tsym__lfile {
     const char *name; /* NULL when its string cannot be resolved (strx without a base) */
@@ -187,6 +234,14 @@ int tsym__index_finish(tsym__index *ix);
 /* How many leading elements of the array (n elements of size bytes, each starting with
  * its uint64_t key, sorted by it) have a key <= a. */
 size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a);
+/* Appends [lo, hi) to ix->ranges when it is live code: 1, 0 (not live) or TT_ENOMEM. */
+int tsym__index_add_range(tsym__index *ix, uint64_t lo, uint64_t hi);
+/* Appends node n (its ranges are the last n->n_ranges of ix->ranges, from first_range):
+ * a root (parent TSYM_NONE) gets a funcs entry per range, an inline node is counted.
+ * Returns its id, TSYM_NONE when out of memory. */
+uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n);
+/* Does one of n's ranges contain a? */
+int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a);
 /* The first direct child of node p (in node order) with a range containing a, or
  * TSYM_NONE (spec 5.3 inline chain). Needs tsym__index_finish. */
 uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a);
