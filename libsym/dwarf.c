@@ -810,10 +810,15 @@ static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
 
 int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
 {
+    return tsym__dwarf_load_with(ix, path, 1, err);
+}
+
+int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err)
+{
     tt_error serr = {0};
     tsym__dsecs secs;
     int rc = tsym__dsecs_open(&secs, path, &serr);
-    int fast = rc == 0 ? fast_load(ix, &secs, 1) : 0;
+    int fast = rc == 0 && use_die ? fast_load(ix, &secs, 1) : 0;
     if (fast) {
         tsym__dsecs_close(&secs);
         return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");

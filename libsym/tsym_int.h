@@ -228,6 +228,8 @@ int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines);
  * files without DWARF: n_cus == 0), or an error with libdwarf's message; on error the
  * DWARF parts of ix are emptied. */
 int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err);
+/* The same; use_die 0 skips die.c (the unit tests compare both walks). */
+int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err);
 
 /* Sorting and de-duplication after loading (index.c). 0 or TT_ENOMEM. */
 int tsym__index_finish(tsym__index *ix);
