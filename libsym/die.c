@@ -370,7 +370,7 @@ static int parse_die(die *e, cur *c, const unsigned char *info, const unit *u, c
         skip(c, (uint64_t)a->size);
         return c->bad ? -1 : 1;
     }
-    const spec *sp = t->specs + a->first;
+    const spec *sp = a->n ? t->specs + a->first : NULL; /* specs is NULL without any */
     for (uint32_t i = 0; i < a->n; i++) {
         int k = sp[i].slot;
         if (!full && k != A_SIBLING)
