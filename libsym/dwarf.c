@@ -173,14 +173,9 @@ static uint32_t file_id(const cu_state *s, uint64_t raw, unsigned version)
 
 static int push_range(cu_state *s, uint64_t lo, uint64_t hi)
 {
-    if (!tsym__index_live(s->ix, lo, hi))
-        return 0;
-    tsym__range r = {lo, hi};
-    if (!tt_vec_push(&s->ix->ranges, &r)) {
-        s->nomem = 1;
-        return 0;
-    }
-    return 1;
+    int rc = tsym__index_add_range(s->ix, lo, hi);
+    s->nomem |= rc < 0;
+    return rc > 0;
 }
 
 static uint64_t rd_le(const unsigned char *p, unsigned n)
@@ -620,7 +615,6 @@ static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
     tsym__node n = {.parent = parent, .name = ni.name, .decl_file = ni.decl_file,
                     .decl_line = ni.decl_line, .call_file = TSYM_NONE,
                     .first_range = (uint32_t)first, .n_ranges = nr, .subtree_end = TSYM_NONE};
-    uint32_t id = (uint32_t)ix->nodes.len;
     if (parent != TSYM_NONE) {
         uint64_t v;
         if (attr_udata(s, die, DW_AT_call_file, &v))
@@ -629,19 +623,12 @@ static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
             n.call_line = (uint32_t)v;
         if (attr_udata(s, die, DW_AT_call_column, &v))
             n.call_col = v > 0xFFFF ? 0xFFFF : (uint16_t)v;
-        ix->n_inlines++;
-    } else {
-        const tsym__range *r = ix->ranges.data;
-        for (uint32_t i = 0; i < nr; i++) {
-            tsym__func f = {r[first + i].lo, r[first + i].hi, id};
-            if (!tt_vec_push(&ix->funcs, &f))
-                s->nomem = 1;
-        }
     }
     s->mask_die = NULL;
-    if (!tt_vec_push(&ix->nodes, &n))
+    uint32_t id = tsym__index_add_node(ix, &n);
+    if (id == TSYM_NONE)
         s->nomem = 1;
-    return s->nomem ? TSYM_NONE : id;
+    return id;
 }
 
 static void close_level(cu_state *s)
@@ -838,26 +825,61 @@ static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, tsym__dsecs *secs, int hav
     return 0;
 }
 
+/* The index built by die.c without libdwarf when it can read the sections: 1 when it did,
+ * 0 when libdwarf must (what die.c added is dropped), TT_ENOMEM. */
+static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
+{
+    if (secs->no_die)
+        return 0;
+    size_t funcs = ix->funcs.len, nodes = ix->nodes.len, ranges = ix->ranges.len;
+    size_t rows = ix->rows.len, cus = ix->n_cus, inlines = ix->n_inlines;
+    int split = ix->split_dwarf;
+    if (have_lines) /* as load_dbg */
+        (void)tt_vec_reserve(&ix->rows, ix->rows.len + secs->size[TSYM_DS_LINE] / 2);
+    int rc = tsym__die_index(ix, secs, have_lines);
+    if (rc == 0)
+        return 1;
+    ix->funcs.len = funcs;
+    ix->nodes.len = nodes;
+    ix->ranges.len = ranges;
+    ix->rows.len = rows;
+    ix->n_cus = cus;
+    ix->n_inlines = inlines;
+    ix->split_dwarf = split;
+    return rc == TT_ENOMEM ? TT_ENOMEM : 0;
+}
+
 int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
 {
+    return tsym__dwarf_load_with(ix, path, 1, err);
+}
+
+int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err)
+{
+    tt_error serr = {0};
+    tsym__dsecs secs;
+    int rc = tsym__dsecs_open(&secs, path, &serr);
+    int fast = rc == 0 && use_die ? fast_load(ix, &secs, 1) : 0;
+    if (fast) {
+        tsym__dsecs_close(&secs);
+        return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    }
     Dwarf_Debug dbg = NULL;
     Dwarf_Error e = NULL;
     /* NULL true-path buffer: libdwarf must not follow .gnu_debuglink or look into the
      * host's /usr/lib/debug; tracetool's own search decides (spec 4.3) */
     int res = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg,
                               NULL, 0, NULL, &e);
-    if (res == DW_DLV_NO_ENTRY)
-        return 0;
     if (res != DW_DLV_OK) {
-        int rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF: %s",
-                              e ? dwarf_errmsg(e) : "cannot open");
+        tsym__dsecs_close(&secs);
+        if (res == DW_DLV_NO_ENTRY)
+            return 0;
+        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF: %s",
+                          e ? dwarf_errmsg(e) : "cannot open");
         if (e)
             dwarf_dealloc_error(dbg, e);
         return rc;
     }
-    tt_error serr = {0};
-    tsym__dsecs secs;
-    int rc = tsym__dsecs_open(&secs, path, &serr);
     /* sections we cannot read ourselves leave .debug_rnglists unchecked, and libdwarf
      * 20210528 frees twice on a bad table header (found by fuzz_elf): no unit is walked */
     if (rc == TT_ENOMEM)
@@ -931,9 +953,10 @@ static const Dwarf_Obj_Access_Methods os_methods = {os_info,  os_order, os_lengt
 int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n,
                               unsigned ptr_size, const char *label, tt_error *err)
 {
-    static const char *const line_names[TSYM_DS_N] = {".debug_line", ".debug_line_str",
-                                                      ".debug_str", ".debug_str_offsets",
-                                                      ".debug_rnglists"};
+    static const char *const line_names[TSYM_DS_N] = {
+        ".debug_line",   ".debug_line_str", ".debug_str",      ".debug_str_offsets",
+        ".debug_info",   ".debug_abbrev",   ".debug_addr",     ".debug_rnglists",
+        ".debug_ranges"};
     tsym__dsecs ls;
     memset(&ls, 0, sizeof ls);
     ls.fd_ = -1;
@@ -948,6 +971,9 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
     }
     if (!have_info)
         return 0;
+    int fast = fast_load(ix, &ls, ls.size[TSYM_DS_LINE] > 0);
+    if (fast)
+        return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, label, TT_LOC_NONE, 0, "out of memory");
     osects o = {secs, n, ptr_size};
     Dwarf_Obj_Access_Interface iface = {&o, &os_methods};
     Dwarf_Debug dbg = NULL;

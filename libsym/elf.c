@@ -274,7 +274,8 @@ int tsym_elf_has_debug_info(const char *path, tt_error *err)
 /* ---- raw DWARF sections for the line-table decoder (spec 4.4, 5.2 step 8) ---- */
 
 static const char *const dsec_names[TSYM_DS_N] = {"line", "line_str", "str", "str_offsets",
-                                                  "rnglists"};
+                                                  "info", "abbrev", "addr", "rnglists",
+                                                  "ranges"};
 
 /* Size in bytes of an absolute data relocation (S + A), 0 for other types. Only these
  * occur in the debug sections of relocatable objects. */
@@ -391,16 +392,22 @@ static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char 
             }
     }
     int rc;
-    for (int k = 0; k < TSYM_DS_N; k++)
-        if (found[k] && (rc = section_bytes(s, k, found[k], gnu[k], path, err)))
+    for (int k = 0; k < TSYM_DS_N; k++) {
+        int line = k <= TSYM_DS_STR_OFFSETS;
+        if (!found[k] || !(rc = section_bytes(s, k, found[k], gnu[k], path, line ? err : NULL)))
+            continue;
+        if (line)
             return rc;
+        s->no_die = 1; /* die.c's sections: libdwarf reads the file instead and reports */
+    }
     if (eh->e_type != ET_REL)
         return 0;
+    s->no_die = 1; /* die.c leaves relocatable objects to libdwarf: line.c's are relocated */
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA))
             continue;
-        for (int k = 0; k < TSYM_DS_N; k++) {
+        for (int k = 0; k <= TSYM_DS_STR_OFFSETS; k++) {
             if (!found[k] || elf_ndxscn(found[k]) != sh.sh_info || !s->size[k])
                 continue;
             if (!s->owned_[k]) {

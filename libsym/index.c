@@ -303,8 +303,116 @@ static int cmp_sym(const void *a, const void *b)
     return x->name < y->name ? -1 : x->name > y->name;
 }
 
+/* ---- direct children of large nodes, by address ---- */
+
+static int cmp_kid(const void *a, const void *b)
+{
+    const tsym__kid *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* the node after c's subtree, as the lookup walks siblings */
+static uint32_t next_sibling(const tsym__node *n, uint32_t c)
+{
+    return n[c].subtree_end > c ? n[c].subtree_end : c + 1;
+}
+
+static int finish_kids(tsym__index *ix)
+{
+    tsym__node *n = ix->nodes.data;
+    uint32_t len = (uint32_t)ix->nodes.len;
+    const tsym__range *r = ix->ranges.data;
+    if (!ix->kids.elem) /* indexes set up by hand (tests, fuzz targets) */
+        tt_vec_init(&ix->kids, sizeof(tsym__kid));
+    if (!ix->kheads.elem)
+        tt_vec_init(&ix->kheads, sizeof(tsym__khead));
+    ix->kids.len = ix->kheads.len = 0;
+    for (uint32_t p = 0; p < len; p++) {
+        n[p].kids = TSYM_NONE;
+        uint32_t count = 0;
+        for (uint32_t c = p + 1; c < n[p].subtree_end && c < len && count < TSYM_KIDS_MIN;
+             c = next_sibling(n, c))
+            count++;
+        if (count < TSYM_KIDS_MIN || ix->kheads.len >= TSYM_NONE)
+            continue;
+        tsym__khead h = {(uint32_t)ix->kids.len, 0};
+        for (uint32_t c = p + 1; c < n[p].subtree_end && c < len; c = next_sibling(n, c))
+            for (uint32_t i = 0; i < n[c].n_ranges; i++) {
+                tsym__kid k = {r[n[c].first_range + i].lo, r[n[c].first_range + i].hi, 0, c};
+                if (!tt_vec_push(&ix->kids, &k))
+                    return TT_ENOMEM;
+            }
+        h.n = (uint32_t)(ix->kids.len - h.first);
+        tsym__kid *k = (tsym__kid *)ix->kids.data + h.first;
+        qsort(k, h.n, sizeof *k, cmp_kid);
+        for (uint32_t i = 0; i < h.n; i++)
+            k[i].maxhi = i && k[i - 1].maxhi > k[i].hi ? k[i - 1].maxhi : k[i].hi;
+        n[p].kids = (uint32_t)ix->kheads.len;
+        if (!tt_vec_push(&ix->kheads, &h))
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+int tsym__index_add_range(tsym__index *ix, uint64_t lo, uint64_t hi)
+{
+    if (!tsym__index_live(ix, lo, hi))
+        return 0;
+    tsym__range r = {lo, hi};
+    return tt_vec_push(&ix->ranges, &r) ? 1 : TT_ENOMEM;
+}
+
+uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n)
+{
+    uint32_t id = (uint32_t)ix->nodes.len;
+    const tsym__range *r = ix->ranges.data;
+    if (n->parent != TSYM_NONE)
+        ix->n_inlines++;
+    else
+        for (uint32_t i = 0; i < n->n_ranges; i++) {
+            tsym__func f = {r[n->first_range + i].lo, r[n->first_range + i].hi, id};
+            if (!tt_vec_push(&ix->funcs, &f))
+                return TSYM_NONE;
+        }
+    return tt_vec_push(&ix->nodes, n) ? id : TSYM_NONE;
+}
+
+int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a)
+{
+    const tsym__range *r = (const tsym__range *)ix->ranges.data + n->first_range;
+    for (uint32_t i = 0; i < n->n_ranges; i++)
+        if (a >= r[i].lo && a < r[i].hi)
+            return 1;
+    return 0;
+}
+
+uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a)
+{
+    const tsym__node *n = ix->nodes.data;
+    uint32_t len = (uint32_t)ix->nodes.len;
+    if (n[p].kids == TSYM_NONE) {
+        for (uint32_t c = p + 1; c < n[p].subtree_end && c < len; c = next_sibling(n, c))
+            if (tsym__node_has(ix, &n[c], a))
+                return c;
+        return TSYM_NONE;
+    }
+    /* every entry containing a is at or before the last with lo <= a, and after the last
+     * whose running maximum of hi is <= a; the first child in node order wins */
+    const tsym__khead *h = &TT_VEC_AT(&ix->kheads, tsym__khead, n[p].kids);
+    const tsym__kid *k = (const tsym__kid *)ix->kids.data + h->first;
+    uint32_t best = TSYM_NONE;
+    for (size_t i = tsym__count_le(k, h->n, sizeof *k, a); i-- > 0 && k[i].maxhi > a;)
+        if (a < k[i].hi && k[i].node < best)
+            best = k[i].node;
+    return best;
+}
+
 int tsym__index_finish(tsym__index *ix)
 {
+    if (finish_kids(ix))
+        return TT_ENOMEM;
     if (ix->funcs.len)
         qsort(ix->funcs.data, ix->funcs.len, sizeof(tsym__func), cmp_func);
     if (finish_rows(ix))
@@ -338,6 +446,8 @@ void tsym__index_free(tsym__index *ix)
     tt_vec_free(&ix->syms);
     tt_vec_free(&ix->loads);
     tt_vec_free(&ix->fstarts);
+    tt_vec_free(&ix->kids);
+    tt_vec_free(&ix->kheads);
 }
 
 int tsym__index_live(const tsym__index *ix, uint64_t lo, uint64_t hi)

@@ -21,52 +21,11 @@ enum {
     FORM_strx2 = 0x26, FORM_strx3 = 0x27, FORM_strx4 = 0x28, FORM_GNU_strp_alt = 0x1f21,
 };
 
-typedef struct cur {
-    const unsigned char *p, *end;
-    int be, bad;
-} cur;
+typedef tsym__cur cur;
 
-static uint64_t fixed(cur *c, unsigned n)
-{
-    if (c->bad || (size_t)(c->end - c->p) < n) {
-        c->bad = 1;
-        return 0;
-    }
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)c->p[c->be ? i : n - 1 - i] << (8 * (n - 1 - i));
-    c->p += n;
-    return v;
-}
-
-static void skip(cur *c, uint64_t n)
-{
-    if (c->bad || (uint64_t)(c->end - c->p) < n)
-        c->bad = 1;
-    else
-        c->p += n;
-}
-
-/* LEB128; bits beyond 64 are dropped */
-static uint64_t leb(cur *c, int sign)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-    while (c->p < c->end) {
-        unsigned char b = *c->p++;
-        if (shift < 64)
-            v |= (uint64_t)(b & 0x7f) << shift;
-        shift += 7;
-        if (!(b & 0x80)) {
-            if (sign && shift < 64 && (b & 0x40))
-                v |= ~(uint64_t)0 << shift;
-            return v;
-        }
-    }
-    c->bad = 1;
-    return 0;
-}
-
+static uint64_t fixed(cur *c, unsigned n) { return tsym__cur_fixed(c, n); }
+static void skip(cur *c, uint64_t n) { tsym__cur_skip(c, n); }
+static uint64_t leb(cur *c, int sign) { return tsym__cur_leb(c, sign); }
 static uint64_t uleb(cur *c) { return leb(c, 0); }
 static int64_t sleb(cur *c) { return (int64_t)leb(c, 1); }
 

@@ -67,6 +67,8 @@ static tsym_module *module_new(void)
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
     tt_vec_init(&m->ix.fstarts, sizeof(uint64_t));
+    tt_vec_init(&m->ix.kids, sizeof(tsym__kid));
+    tt_vec_init(&m->ix.kheads, sizeof(tsym__khead));
     tt_vec_init(&m->dnames, sizeof(const char *));
     return m;
 }
@@ -367,15 +369,6 @@ static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest)
     return NULL;
 }
 
-static int node_contains(const tsym__index *ix, const tsym__node *n, uint64_t a)
-{
-    const tsym__range *r = (const tsym__range *)ix->ranges.data + n->first_range;
-    for (uint32_t i = 0; i < n->n_ranges; i++)
-        if (a >= r[i].lo && a < r[i].hi)
-            return 1;
-    return 0;
-}
-
 static const char *display(tsym_module *m, uint32_t id, unsigned flags)
 {
     const char *s = tsym__str(&m->ix.str, id);
@@ -445,7 +438,7 @@ static uint32_t qualified_name(tsym_module *m, const tsym__node *root, const tsy
     const char *plain = tsym__str(&m->ix.str, root->name);
     const char *ms = tsym__str(&m->ix.str, sym->name);
     if (!plain || !ms || !plain[0] || (plain[0] == '_' && (plain[1] == 'Z' || plain[1] == 'R')) ||
-        ms[0] != '_' || (ms[1] != 'Z' && ms[1] != 'R') || !node_contains(&m->ix, root, sym->lo))
+        ms[0] != '_' || (ms[1] != 'Z' && ms[1] != 'R') || !tsym__node_has(&m->ix, root, sym->lo))
         return TSYM_NONE;
     size_t idl = strcspn(plain, "<( ");
     size_t n = unclone_len(ms);
@@ -502,15 +495,7 @@ void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsign
     size_t len = 0;
     chain[len++] = fn->node;
     while (len < TSYM_MAX_FRAMES) {
-        const tsym__node *p = &nodes[chain[len - 1]];
-        uint32_t c = chain[len - 1] + 1, found = TSYM_NONE;
-        while (c < p->subtree_end && c < ix->nodes.len) {
-            if (node_contains(ix, &nodes[c], vaddr)) {
-                found = c;
-                break;
-            }
-            c = nodes[c].subtree_end > c ? nodes[c].subtree_end : c + 1;
-        }
+        uint32_t found = tsym__index_child(ix, chain[len - 1], vaddr);
         if (found == TSYM_NONE)
             break;
         chain[len++] = found;

@@ -38,8 +38,21 @@ typedef struct tsym__func {
 typedef struct tsym__node {
     uint32_t parent, name, decl_file, decl_line, call_file, call_line;
     uint32_t first_range, n_ranges, subtree_end;
+    uint32_t kids; /* index into kheads (set by tsym__index_finish), TSYM_NONE: none */
     uint16_t call_col;
 } tsym__node;
+
+/* A node with many direct children (a large function with inlined code) gets its children's
+ * ranges sorted by address, so a lookup does not try them one by one (index.c). */
+#define TSYM_KIDS_MIN 8
+typedef struct tsym__kid {
+    uint64_t lo, hi;
+    uint64_t maxhi; /* the largest hi of this entry and those before it */
+    uint32_t node;
+} tsym__kid;
+typedef struct tsym__khead {
+    uint32_t first, n; /* entries in kids */
+} tsym__khead;
 
 typedef struct tsym__range {
     uint64_t lo, hi;
@@ -78,6 +91,7 @@ typedef struct tsym__load {
 typedef struct tsym__index {
     tsym__strtab str;
     tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
+    tt_vec kids, kheads; /* tsym__kid, tsym__khead */
     tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
     size_t n_cus, n_inlines;
     int split_dwarf;
@@ -99,15 +113,18 @@ typedef struct tsym__elf {
 int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *path,
                    tt_error *err);
 
-/* Raw bytes of the DWARF sections the line-table decoder reads (elf.c), and of
- * .debug_rnglists for the guards in dwarf.c: zlib sections (SHF_COMPRESSED and legacy
- * .zdebug_) decompressed, relocatable objects relocated. A missing section has size 0. */
-enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_RNGLISTS,
-       TSYM_DS_N };
+/* Raw bytes of the DWARF sections the line-table decoder and the DIE reader read (elf.c),
+ * .debug_rnglists also for the guards in dwarf.c: zlib sections (SHF_COMPRESSED and legacy
+ * .zdebug_) decompressed; in relocatable objects (rel) the line-table sections relocated.
+ * A missing section has size 0. */
+enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_INFO,
+       TSYM_DS_ABBREV, TSYM_DS_ADDR, TSYM_DS_RNGLISTS, TSYM_DS_RANGES, TSYM_DS_N };
 typedef struct tsym__dsecs {
     const unsigned char *data[TSYM_DS_N];
     size_t size[TSYM_DS_N];
     int big_endian;
+    int no_die;                        /* die.c cannot read these: ET_REL (its sections are
+                                        * not relocated here) or a section failed to read */
     void *elf_;                        /* Elf *, open while data is in use */
     int fd_;
     unsigned char *owned_[TSYM_DS_N];  /* relocated copies */
@@ -116,6 +133,53 @@ typedef struct tsym__dsecs {
  * (which accepts a zeroed or failed s). */
 int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err);
 void tsym__dsecs_close(tsym__dsecs *s);
+
+/* Bounds-checked reads of DWARF section bytes with a sticky error flag (line.c, die.c) */
+typedef struct tsym__cur {
+    const unsigned char *p, *end;
+    int be, bad;
+} tsym__cur;
+
+static inline uint64_t tsym__cur_fixed(tsym__cur *c, unsigned n)
+{
+    if (c->bad || (size_t)(c->end - c->p) < n) {
+        c->bad = 1;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)c->p[c->be ? i : n - 1 - i] << (8 * (n - 1 - i));
+    c->p += n;
+    return v;
+}
+
+static inline void tsym__cur_skip(tsym__cur *c, uint64_t n)
+{
+    if (c->bad || (uint64_t)(c->end - c->p) < n)
+        c->bad = 1;
+    else
+        c->p += n;
+}
+
+/* LEB128; bits beyond 64 are dropped */
+static inline uint64_t tsym__cur_leb(tsym__cur *c, int sign)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    while (c->p < c->end) {
+        unsigned char b = *c->p++;
+        if (shift < 64)
+            v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) {
+            if (sign && shift < 64 && (b & 0x40))
+                v |= ~(uint64_t)0 << shift;
+            return v;
+        }
+    }
+    c->bad = 1;
+    return 0;
+}
 
 /* One line-number program header (line.c; DWARF 2-5, 32- and 64-bit). */
 typedef struct tsym__lfile {
@@ -153,16 +217,37 @@ int tsym__line_files(uint32_t **files, size_t *n_files, tsym__index *ix, const t
 int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
                     size_t n_files, char *msg, size_t cap);
 
+/* Builds funcs/nodes/ranges/rows from the DIEs and line tables in s without libdwarf
+ * (die.c), as dwarf.c's walk does. Returns 0, TT_ENOMEM, or TSYM__DIE_FALLBACK when the
+ * input has something it does not handle (split DWARF, type units, unusual forms, any
+ * corruption): the caller then drops what was added and indexes with libdwarf. have_lines:
+ * decode the line tables (.debug_line is there). */
+#define TSYM__DIE_FALLBACK 1
+int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines);
+
 /* Builds funcs/nodes/ranges/rows from the DWARF of path (dwarf.c). Returns 0 (also for
  * files without DWARF: n_cus == 0), or an error with libdwarf's message; on error the
  * DWARF parts of ix are emptied. */
 int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err);
+/* The same; use_die 0 skips die.c (the unit tests compare both walks). */
+int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err);
 
 /* Sorting and de-duplication after loading (index.c). 0 or TT_ENOMEM. */
 int tsym__index_finish(tsym__index *ix);
 /* How many leading elements of the array (n elements of size bytes, each starting with
  * its uint64_t key, sorted by it) have a key <= a. */
 size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a);
+/* Appends [lo, hi) to ix->ranges when it is live code: 1, 0 (not live) or TT_ENOMEM. */
+int tsym__index_add_range(tsym__index *ix, uint64_t lo, uint64_t hi);
+/* Appends node n (its ranges are the last n->n_ranges of ix->ranges, from first_range):
+ * a root (parent TSYM_NONE) gets a funcs entry per range, an inline node is counted.
+ * Returns its id, TSYM_NONE when out of memory. */
+uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n);
+/* Does one of n's ranges contain a? */
+int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a);
+/* The first direct child of node p (in node order) with a range containing a, or
+ * TSYM_NONE (spec 5.3 inline chain). Needs tsym__index_finish. */
+uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a);
 /* The last row at or below a in address order, NULL when there is none or it ends a
  * sequence (the address has no line). Needs tsym__index_finish. */
 const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a);

@@ -1,0 +1,981 @@
+/* DWARF 2-5 debugging information entries read from the section bytes for the index build
+ * (spec/symbolication.md 5.2): one linear pass per unit, no allocation per DIE. Anything it
+ * does not handle (split DWARF, type units, unknown forms, corrupt input) makes it give up
+ * with TSYM__DIE_FALLBACK, and dwarf.c indexes the file with libdwarf instead. */
+#include "tsym_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* DWARF constants (DWARF 5 section 7); libdwarf's dwarf.h is for dwarf.c only */
+enum {
+    TAG_try_block = 0x32, TAG_catch_block = 0x25, TAG_lexical_block = 0x0b,
+    TAG_subprogram = 0x2e, TAG_inlined_subroutine = 0x1d, TAG_namespace = 0x39,
+    TAG_class_type = 0x02, TAG_structure_type = 0x13, TAG_union_type = 0x17, TAG_module = 0x1e,
+    AT_sibling = 0x01, AT_name = 0x03, AT_stmt_list = 0x10, AT_low_pc = 0x11,
+    AT_high_pc = 0x12, AT_comp_dir = 0x1b, AT_abstract_origin = 0x31, AT_decl_file = 0x3a,
+    AT_decl_line = 0x3b, AT_specification = 0x47, AT_ranges = 0x55, AT_call_column = 0x57,
+    AT_call_file = 0x58, AT_call_line = 0x59, AT_linkage_name = 0x6e,
+    AT_str_offsets_base = 0x72, AT_addr_base = 0x73, AT_rnglists_base = 0x74,
+    AT_MIPS_linkage_name = 0x2007, AT_GNU_dwo_id = 0x2131, AT_GNU_ranges_base = 0x2132,
+    AT_GNU_addr_base = 0x2133, AT_GNU_dwo_name = 0x2130, AT_dwo_name = 0x76,
+    FORM_addr = 0x01, FORM_block2 = 0x03, FORM_block4 = 0x04, FORM_data2 = 0x05,
+    FORM_data4 = 0x06, FORM_data8 = 0x07, FORM_string = 0x08, FORM_block = 0x09,
+    FORM_block1 = 0x0a, FORM_data1 = 0x0b, FORM_flag = 0x0c, FORM_sdata = 0x0d,
+    FORM_strp = 0x0e, FORM_udata = 0x0f, FORM_ref_addr = 0x10, FORM_ref1 = 0x11,
+    FORM_ref2 = 0x12, FORM_ref4 = 0x13, FORM_ref8 = 0x14, FORM_ref_udata = 0x15,
+    FORM_indirect = 0x16, FORM_sec_offset = 0x17, FORM_exprloc = 0x18,
+    FORM_flag_present = 0x19, FORM_strx = 0x1a, FORM_addrx = 0x1b, FORM_ref_sup4 = 0x1c,
+    FORM_strp_sup = 0x1d, FORM_data16 = 0x1e, FORM_line_strp = 0x1f, FORM_ref_sig8 = 0x20,
+    FORM_implicit_const = 0x21, FORM_loclistx = 0x22, FORM_rnglistx = 0x23,
+    FORM_ref_sup8 = 0x24, FORM_strx1 = 0x25, FORM_strx2 = 0x26, FORM_strx3 = 0x27,
+    FORM_strx4 = 0x28, FORM_addrx1 = 0x29, FORM_addrx2 = 0x2a, FORM_addrx3 = 0x2b,
+    FORM_addrx4 = 0x2c, FORM_GNU_addr_index = 0x1f01, FORM_GNU_str_index = 0x1f02,
+    FORM_GNU_ref_alt = 0x1f20, FORM_GNU_strp_alt = 0x1f21,
+    RLE_end_of_list = 0, RLE_base_addressx, RLE_startx_endx, RLE_startx_length,
+    RLE_offset_pair, RLE_base_address, RLE_start_end, RLE_start_length,
+    UT_compile = 1, UT_partial = 3,
+};
+
+#define MAX_ORIGIN_HOPS 8 /* as dwarf.c */
+#define MAX_CODES (1u << 16)
+
+typedef tsym__cur cur;
+
+static uint64_t fixed(cur *c, unsigned n) { return tsym__cur_fixed(c, n); }
+static void skip(cur *c, uint64_t n) { tsym__cur_skip(c, n); }
+static uint64_t leb(cur *c, int sign) { return tsym__cur_leb(c, sign); }
+
+static uint64_t uleb(cur *c)
+{
+    if (c->p < c->end && !(*c->p & 0x80))
+        return *c->p++;
+    return leb(c, 0);
+}
+
+/* ---- units and abbreviations ---- */
+
+typedef struct unit {
+    uint64_t start, end, die; /* section offsets: header, end, first DIE */
+    uint64_t abbrev_off;
+    unsigned version, asize, osz;
+} unit;
+
+typedef struct spec {
+    uint16_t at, form;
+    int slot;   /* A_* or -1 */
+    int64_t ic; /* DW_FORM_implicit_const value */
+} spec;
+
+typedef struct abbrev {
+    uint32_t first, n; /* specs */
+    uint16_t tag;
+    uint8_t children, known;
+    int32_t size; /* bytes of the attributes when every form has a fixed size, else -1 */
+} abbrev;
+
+typedef struct atab {
+    uint64_t off;
+    unsigned version, asize, osz;
+    int valid;
+    abbrev *codes; /* by code; known == 0: no such code */
+    size_t n_codes;
+    spec *specs;
+    size_t n_specs;
+} atab;
+
+static void atab_free(atab *t)
+{
+    free(t->codes);
+    free(t->specs);
+    memset(t, 0, sizeof *t);
+}
+
+/* Byte size of a form whose size does not depend on the data, -1 otherwise. */
+static int form_size(uint16_t form, const unit *u)
+{
+    switch (form) {
+    case FORM_addr: return (int)u->asize;
+    case FORM_data1: case FORM_ref1: case FORM_flag: case FORM_strx1: case FORM_addrx1:
+        return 1;
+    case FORM_data2: case FORM_ref2: case FORM_strx2: case FORM_addrx2: return 2;
+    case FORM_strx3: case FORM_addrx3: return 3;
+    case FORM_data4: case FORM_ref4: case FORM_strx4: case FORM_addrx4: case FORM_ref_sup4:
+        return 4;
+    case FORM_data8: case FORM_ref8: case FORM_ref_sig8: case FORM_ref_sup8: return 8;
+    case FORM_data16: return 16;
+    case FORM_flag_present: case FORM_implicit_const: return 0;
+    case FORM_strp: case FORM_line_strp: case FORM_sec_offset: case FORM_strp_sup:
+    case FORM_GNU_strp_alt: case FORM_GNU_ref_alt:
+        return (int)u->osz;
+    case FORM_ref_addr: return u->version <= 2 ? (int)u->asize : (int)u->osz;
+    default: return -1;
+    }
+}
+
+/* the attributes the index reads, one slot each */
+enum { A_LOW, A_HIGH, A_RANGES, A_ORIGIN, A_SPEC, A_LINKAGE, A_MIPS, A_NAME, A_DFILE, A_DLINE,
+       A_CFILE, A_CLINE, A_CCOL, A_STMT, A_STROFF, A_ADDRBASE, A_RLBASE, A_COMPDIR, A_SIBLING,
+       A_SPLIT, A_N };
+
+static int slot_of(uint16_t at)
+{
+    switch (at) {
+    case AT_low_pc: return A_LOW;
+    case AT_high_pc: return A_HIGH;
+    case AT_ranges: return A_RANGES;
+    case AT_abstract_origin: return A_ORIGIN;
+    case AT_specification: return A_SPEC;
+    case AT_linkage_name: return A_LINKAGE;
+    case AT_MIPS_linkage_name: return A_MIPS;
+    case AT_name: return A_NAME;
+    case AT_decl_file: return A_DFILE;
+    case AT_decl_line: return A_DLINE;
+    case AT_call_file: return A_CFILE;
+    case AT_call_line: return A_CLINE;
+    case AT_call_column: return A_CCOL;
+    case AT_stmt_list: return A_STMT;
+    case AT_str_offsets_base: return A_STROFF;
+    case AT_addr_base: return A_ADDRBASE;
+    case AT_rnglists_base: return A_RLBASE;
+    case AT_comp_dir: return A_COMPDIR;
+    case AT_sibling: return A_SIBLING;
+    case AT_GNU_dwo_id: case AT_GNU_ranges_base: case AT_GNU_addr_base: case AT_GNU_dwo_name:
+    case AT_dwo_name:
+        return A_SPLIT;
+    default: return -1;
+    }
+}
+
+/* Reads the abbreviation table at u->abbrev_off into t (reused when it is already there). */
+static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
+{
+    if (t->valid && t->off == u->abbrev_off && t->version == u->version &&
+        t->asize == u->asize && t->osz == u->osz)
+        return 0;
+    t->valid = 0;
+    t->n_codes = t->n_specs = 0;
+    size_t cap_codes = 0, cap_specs = 0;
+    if (u->abbrev_off >= s->size[TSYM_DS_ABBREV])
+        return TSYM__DIE_FALLBACK;
+    cur c = {s->data[TSYM_DS_ABBREV] + u->abbrev_off,
+             s->data[TSYM_DS_ABBREV] + s->size[TSYM_DS_ABBREV], s->big_endian, 0};
+    for (;;) {
+        uint64_t code = uleb(&c);
+        if (c.bad)
+            return TSYM__DIE_FALLBACK;
+        if (code == 0)
+            break;
+        if (code >= MAX_CODES)
+            return TSYM__DIE_FALLBACK;
+        if (code >= cap_codes) {
+            size_t nc = cap_codes ? cap_codes : 64;
+            while (nc <= code)
+                nc *= 2;
+            abbrev *na = realloc(t->codes, nc * sizeof *na);
+            if (!na)
+                return TT_ENOMEM;
+            memset(na + cap_codes, 0, (nc - cap_codes) * sizeof *na);
+            t->codes = na;
+            cap_codes = nc;
+        }
+        if (code >= t->n_codes) {
+            if (code >= t->n_codes)
+                memset(t->codes + t->n_codes, 0, (code + 1 - t->n_codes) * sizeof *t->codes);
+            t->n_codes = code + 1;
+        }
+        abbrev *a = &t->codes[code];
+        if (a->known)
+            return TSYM__DIE_FALLBACK; /* duplicate code */
+        uint64_t tag = uleb(&c);
+        a->tag = tag > 0xffff ? 0xffff : (uint16_t)tag;
+        a->children = (uint8_t)fixed(&c, 1);
+        a->first = (uint32_t)t->n_specs;
+        a->size = 0;
+        for (;;) {
+            uint64_t at = uleb(&c), form = uleb(&c);
+            if (c.bad || at > 0xffff || form > 0xffff)
+                return TSYM__DIE_FALLBACK;
+            if (at == 0 && form == 0)
+                break;
+            int64_t ic = form == FORM_implicit_const ? (int64_t)leb(&c, 1) : 0;
+            if (t->n_specs == cap_specs) {
+                size_t ns = cap_specs ? cap_specs * 2 : 256;
+                spec *np = realloc(t->specs, ns * sizeof *np);
+                if (!np)
+                    return TT_ENOMEM;
+                t->specs = np;
+                cap_specs = ns;
+            }
+            t->specs[t->n_specs++] = (spec){(uint16_t)at, (uint16_t)form, slot_of((uint16_t)at), ic};
+            int sz = form_size((uint16_t)form, u);
+            a->size = sz < 0 || a->size < 0 ? -1 : a->size + sz;
+        }
+        a->n = (uint32_t)(t->n_specs - a->first);
+        a->known = 1;
+    }
+    t->off = u->abbrev_off;
+    t->version = u->version;
+    t->asize = u->asize;
+    t->osz = u->osz;
+    t->valid = 1;
+    return 0;
+}
+
+/* ---- attribute values ---- */
+
+enum { V_ADDR = 1, V_ADDRX, V_CONST, V_SCONST, V_STR, V_STRX, V_REF, V_SECOFF, V_LISTX,
+       V_OTHER };
+
+typedef struct val {
+    uint8_t cls;
+    uint16_t form; /* V_STR: the string section (TSYM_DS_*) when str is NULL */
+    uint64_t u;    /* address, index, offset or constant */
+    const char *str;
+} val;
+
+typedef struct die {
+    uint64_t off;
+    const unit *u;
+    const abbrev *ab;
+    uint32_t have; /* bit per slot */
+    val v[A_N];
+} die;
+
+typedef struct name_info {
+    uint32_t name, decl_file, decl_line;
+} name_info;
+
+typedef struct frame {
+    uint32_t ctx, own;
+    int skip;
+} frame;
+
+typedef struct dstate {
+    tsym__index *ix;
+    const tsym__dsecs *s;
+    unit *units;
+    size_t n_units;
+    const unit *cu;
+    atab tab, other;
+    uint64_t base, addr_base, str_base, rl_base;
+    int has_addr_base, has_str_base, has_rl_base;
+    uint32_t *files;
+    size_t n_files;
+    tsym__lhdr lh;
+    tsym__map names; /* DIE offset of an abstract origin -> index into infos */
+    tt_vec infos;    /* name_info */
+    tt_vec stack;    /* frame */
+    int bail, nomem;
+} dstate;
+
+static const char *sec_str(const tsym__dsecs *s, int k, uint64_t off)
+{
+    if (off >= s->size[k])
+        return NULL;
+    const char *p = (const char *)s->data[k] + off;
+    return memchr(p, 0, s->size[k] - off) ? p : NULL;
+}
+
+/* Reads one attribute value of form at c. */
+static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
+{
+    v->form = form;
+    v->str = NULL;
+    switch (form) {
+    case FORM_addr: v->cls = V_ADDR; v->u = fixed(c, u->asize); break;
+    case FORM_addrx: case FORM_GNU_addr_index: v->cls = V_ADDRX; v->u = uleb(c); break;
+    case FORM_addrx1: v->cls = V_ADDRX; v->u = fixed(c, 1); break;
+    case FORM_addrx2: v->cls = V_ADDRX; v->u = fixed(c, 2); break;
+    case FORM_addrx3: v->cls = V_ADDRX; v->u = fixed(c, 3); break;
+    case FORM_addrx4: v->cls = V_ADDRX; v->u = fixed(c, 4); break;
+    case FORM_data1: v->cls = V_CONST; v->u = fixed(c, 1); break;
+    case FORM_data2: v->cls = V_CONST; v->u = fixed(c, 2); break;
+    case FORM_data4: v->cls = V_CONST; v->u = fixed(c, 4); break;
+    case FORM_data8: v->cls = V_CONST; v->u = fixed(c, 8); break;
+    case FORM_udata: v->cls = V_CONST; v->u = uleb(c); break;
+    case FORM_sdata: v->cls = V_SCONST; v->u = leb(c, 1); break;
+    case FORM_implicit_const: v->cls = V_SCONST; v->u = (uint64_t)ic; break;
+    case FORM_string: {
+        const unsigned char *z = c->bad ? NULL : memchr(c->p, 0, (size_t)(c->end - c->p));
+        if (!z) {
+            c->bad = 1;
+            return 0;
+        }
+        v->cls = V_STR;
+        v->str = (const char *)c->p;
+        c->p = z + 1;
+        break;
+    }
+    case FORM_strp: v->cls = V_STR; v->u = fixed(c, u->osz); v->form = TSYM_DS_STR; break;
+    case FORM_line_strp:
+        v->cls = V_STR;
+        v->u = fixed(c, u->osz);
+        v->form = TSYM_DS_LINE_STR;
+        break;
+    case FORM_strx: v->cls = V_STRX; v->u = uleb(c); break;
+    case FORM_strx1: v->cls = V_STRX; v->u = fixed(c, 1); break;
+    case FORM_strx2: v->cls = V_STRX; v->u = fixed(c, 2); break;
+    case FORM_strx3: v->cls = V_STRX; v->u = fixed(c, 3); break;
+    case FORM_strx4: v->cls = V_STRX; v->u = fixed(c, 4); break;
+    case FORM_ref1: v->cls = V_REF; v->u = u->start + fixed(c, 1); break;
+    case FORM_ref2: v->cls = V_REF; v->u = u->start + fixed(c, 2); break;
+    case FORM_ref4: v->cls = V_REF; v->u = u->start + fixed(c, 4); break;
+    case FORM_ref8: v->cls = V_REF; v->u = u->start + fixed(c, 8); break;
+    case FORM_ref_udata: v->cls = V_REF; v->u = u->start + uleb(c); break;
+    case FORM_ref_addr:
+        v->cls = V_REF;
+        v->u = fixed(c, u->version <= 2 ? u->asize : u->osz);
+        break;
+    case FORM_sec_offset: v->cls = V_SECOFF; v->u = fixed(c, u->osz); break;
+    case FORM_loclistx: case FORM_rnglistx: v->cls = V_LISTX; v->u = uleb(c); break;
+    case FORM_flag: v->cls = V_OTHER; skip(c, 1); break;
+    case FORM_flag_present: v->cls = V_OTHER; break;
+    case FORM_block1: v->cls = V_OTHER; skip(c, fixed(c, 1)); break;
+    case FORM_block2: v->cls = V_OTHER; skip(c, fixed(c, 2)); break;
+    case FORM_block4: v->cls = V_OTHER; skip(c, fixed(c, 4)); break;
+    case FORM_block: case FORM_exprloc: v->cls = V_OTHER; skip(c, uleb(c)); break;
+    default: {
+        int n = form_size(form, u);
+        if (n < 0)
+            return 0; /* DW_FORM_indirect, GNU_str_index, vendor forms: libdwarf decides */
+        v->cls = V_OTHER;
+        skip(c, (uint64_t)n);
+    }
+    }
+    return !c->bad;
+}
+
+/* Reads the DIE at c: 1, 0 for a null entry (end of siblings), -1 when it cannot be read.
+ * full: record every attribute the index reads; else only DW_AT_sibling, and only when
+ * the DIE's children are skipped. */
+static int parse_die(die *e, cur *c, const unsigned char *info, const unit *u, const atab *t,
+                     int full)
+{
+    e->off = (uint64_t)(c->p - info);
+    e->u = u;
+    uint64_t code = uleb(c);
+    if (c->bad)
+        return -1;
+    if (code == 0)
+        return 0;
+    if (code >= t->n_codes || !t->codes[code].known)
+        return -1;
+    const abbrev *a = &t->codes[code];
+    e->ab = a;
+    e->have = 0;
+    if (full < 0)
+        full = a->tag == TAG_subprogram || a->tag == TAG_inlined_subroutine;
+    if (!full && !a->children && a->size >= 0) {
+        skip(c, (uint64_t)a->size);
+        return c->bad ? -1 : 1;
+    }
+    const spec *sp = a->n ? t->specs + a->first : NULL; /* specs is NULL without any */
+    for (uint32_t i = 0; i < a->n; i++) {
+        int k = sp[i].slot;
+        if (!full && k != A_SIBLING)
+            k = -1;
+        val tmp;
+        val *v = k >= 0 && !(e->have >> k & 1) ? &e->v[k] : &tmp;
+        if (!read_val(v, c, u, sp[i].form, sp[i].ic))
+            return -1;
+        if (v != &tmp)
+            e->have |= 1u << k;
+    }
+    return 1;
+}
+
+static int has(const die *e, int k) { return (int)(e->have >> k & 1); }
+
+/* dwarf_formudata, then dwarf_formsdata when it is not negative (dwarf.c form_udata) */
+static int get_udata(dstate *d, const die *e, int k, uint64_t *out)
+{
+    if (!has(e, k))
+        return 0;
+    const val *v = &e->v[k];
+    if (v->cls == V_CONST || (v->cls == V_SCONST && (int64_t)v->u >= 0)) {
+        *out = v->u;
+        return 1;
+    }
+    if (v->cls != V_SCONST)
+        d->bail = 1;
+    return 0;
+}
+
+/* a section offset: DW_FORM_sec_offset, or a constant before DWARF 4 */
+static int get_off(dstate *d, const die *e, int k, uint64_t *out)
+{
+    if (!has(e, k))
+        return 0;
+    const val *v = &e->v[k];
+    if (v->cls == V_SECOFF || v->cls == V_CONST) {
+        *out = v->u;
+        return 1;
+    }
+    d->bail = 1;
+    return 0;
+}
+
+static int get_ref(dstate *d, const die *e, int k, uint64_t *out)
+{
+    if (!has(e, k))
+        return 0;
+    if (e->v[k].cls == V_REF) {
+        *out = e->v[k].u;
+        return 1;
+    }
+    d->bail = 1;
+    return 0;
+}
+
+static int addr_at(dstate *d, const die *e, uint64_t idx, uint64_t *out)
+{
+    const tsym__dsecs *s = d->s;
+    unsigned n = e->u->asize;
+    if (e->u != d->cu || !d->has_addr_base || idx > (s->size[TSYM_DS_ADDR] / n) ||
+        d->addr_base > s->size[TSYM_DS_ADDR] || idx * n > s->size[TSYM_DS_ADDR] - d->addr_base ||
+        s->size[TSYM_DS_ADDR] - d->addr_base - idx * n < n) {
+        d->bail = 1;
+        return 0;
+    }
+    cur c = {s->data[TSYM_DS_ADDR] + d->addr_base + idx * n,
+             s->data[TSYM_DS_ADDR] + s->size[TSYM_DS_ADDR], s->big_endian, 0};
+    *out = fixed(&c, n);
+    return 1;
+}
+
+/* DW_AT_low_pc / DW_AT_high_pc (dwarf.c attr_addr): an address, or a constant */
+static int get_addr(dstate *d, const die *e, int k, uint64_t *out, int *is_const)
+{
+    if (!has(e, k))
+        return 0;
+    const val *v = &e->v[k];
+    *is_const = 0;
+    if (v->cls == V_ADDR) {
+        *out = v->u;
+        return 1;
+    }
+    if (v->cls == V_ADDRX)
+        return addr_at(d, e, v->u, out);
+    *is_const = 1;
+    return get_udata(d, e, k, out);
+}
+
+static int get_str(dstate *d, const die *e, int k, const char **out)
+{
+    if (!has(e, k))
+        return 0;
+    const val *v = &e->v[k];
+    const tsym__dsecs *s = d->s;
+    const char *str = NULL;
+    if (v->cls == V_STR)
+        str = v->str ? v->str : sec_str(s, v->form, v->u);
+    else if (v->cls == V_STRX && e->u == d->cu && d->has_str_base) {
+        unsigned n = e->u->osz;
+        uint64_t size = s->size[TSYM_DS_STR_OFFSETS], at = d->str_base;
+        if (at <= size && v->u <= size / n && v->u * n <= size - at &&
+            size - at - v->u * n >= n) {
+            cur c = {s->data[TSYM_DS_STR_OFFSETS] + at + v->u * n,
+                     s->data[TSYM_DS_STR_OFFSETS] + size, s->big_endian, 0};
+            str = sec_str(s, TSYM_DS_STR, fixed(&c, n));
+        }
+    }
+    if (!str) {
+        d->bail = 1;
+        return 0;
+    }
+    *out = str;
+    return 1;
+}
+
+/* ---- ranges (dwarf.c die_ranges) ---- */
+
+static int push_range(dstate *d, uint64_t lo, uint64_t hi)
+{
+    int rc = tsym__index_add_range(d->ix, lo, hi);
+    d->nomem |= rc < 0;
+    return rc > 0;
+}
+
+/* DWARF 5 range list (.debug_rnglists) */
+static uint32_t rnglists(dstate *d, const die *e, const val *v)
+{
+    const tsym__dsecs *s = d->s;
+    const unsigned char *sec = s->data[TSYM_DS_RNGLISTS];
+    uint64_t size = s->size[TSYM_DS_RNGLISTS], off;
+    unsigned osz = e->u->osz, as = e->u->asize;
+    if (v->form == FORM_rnglistx) {
+        uint64_t b = d->rl_base;
+        if (!d->has_rl_base || b > size || v->u > size / osz || v->u * osz > size - b ||
+            size - b - v->u * osz < osz) {
+            d->bail = 1;
+            return 0;
+        }
+        cur c = {sec + b + v->u * osz, sec + size, s->big_endian, 0};
+        off = b + fixed(&c, osz);
+    } else if (v->cls == V_SECOFF || v->cls == V_CONST) {
+        off = v->u;
+    } else {
+        d->bail = 1;
+        return 0;
+    }
+    if (off >= size) {
+        d->bail = 1;
+        return 0;
+    }
+    cur c = {sec + off, sec + size, s->big_endian, 0};
+    uint64_t base = d->base, lo, hi;
+    uint32_t n = 0;
+    for (;;) {
+        unsigned kind = (unsigned)fixed(&c, 1);
+        if (c.bad || kind == RLE_end_of_list)
+            break;
+        switch (kind) {
+        case RLE_base_addressx:
+            if (!addr_at(d, e, uleb(&c), &base))
+                return 0;
+            continue;
+        case RLE_startx_endx:
+            if (!addr_at(d, e, uleb(&c), &lo) || !addr_at(d, e, uleb(&c), &hi))
+                return 0;
+            break;
+        case RLE_startx_length:
+            if (!addr_at(d, e, uleb(&c), &lo))
+                return 0;
+            hi = lo + uleb(&c);
+            break;
+        case RLE_offset_pair:
+            lo = base + uleb(&c);
+            hi = base + uleb(&c);
+            break;
+        case RLE_base_address:
+            base = fixed(&c, as);
+            continue;
+        case RLE_start_end:
+            lo = fixed(&c, as);
+            hi = fixed(&c, as);
+            break;
+        case RLE_start_length:
+            lo = fixed(&c, as);
+            hi = lo + uleb(&c);
+            break;
+        default:
+            c.bad = 1;
+            continue;
+        }
+        if (!c.bad)
+            n += (uint32_t)push_range(d, lo, hi);
+    }
+    if (c.bad)
+        d->bail = 1;
+    return n;
+}
+
+/* DWARF 2-4 range list (.debug_ranges) */
+static uint32_t debug_ranges(dstate *d, const die *e, const val *v)
+{
+    const tsym__dsecs *s = d->s;
+    uint64_t size = s->size[TSYM_DS_RANGES];
+    if ((v->cls != V_SECOFF && v->cls != V_CONST) || v->u >= size) {
+        d->bail = 1;
+        return 0;
+    }
+    unsigned as = e->u->asize;
+    uint64_t max = as == 8 ? ~(uint64_t)0 : 0xffffffffu, base = d->base;
+    cur c = {s->data[TSYM_DS_RANGES] + v->u, s->data[TSYM_DS_RANGES] + size, s->big_endian, 0};
+    uint32_t n = 0;
+    for (;;) {
+        uint64_t a = fixed(&c, as), b = fixed(&c, as);
+        if (c.bad) {
+            d->bail = 1;
+            return 0;
+        }
+        if (a == 0 && b == 0)
+            break;
+        if (a == max)
+            base = b;
+        else
+            n += (uint32_t)push_range(d, base + a, base + b);
+    }
+    return n;
+}
+
+static uint32_t die_ranges(dstate *d, const die *e)
+{
+    uint64_t lo, hi;
+    int lo_const, hi_const;
+    if (get_addr(d, e, A_LOW, &lo, &lo_const) && !lo_const) {
+        if (!get_addr(d, e, A_HIGH, &hi, &hi_const))
+            return 0;
+        if (hi_const)
+            hi += lo;
+        return (uint32_t)push_range(d, lo, hi);
+    }
+    if (d->bail || !has(e, A_RANGES))
+        return 0;
+    const val *v = &e->v[A_RANGES];
+    if (e->u->version >= 5 || v->form == FORM_rnglistx)
+        return rnglists(d, e, v);
+    return debug_ranges(d, e, v);
+}
+
+/* ---- names (dwarf.c walk_name, die_name) ---- */
+
+static const unit *unit_of(const dstate *d, uint64_t off)
+{
+    size_t lo = 0, hi = d->n_units;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->units[mid].start <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || off < d->units[lo - 1].die || off >= d->units[lo - 1].end)
+        return NULL;
+    return &d->units[lo - 1];
+}
+
+/* The DIE at section offset off (an abstract origin or specification), every attribute
+ * read; 0 when it cannot be read (d->bail set). */
+static int load_die(dstate *d, die *e, uint64_t off)
+{
+    const unit *u = unit_of(d, off);
+    const atab *t = &d->tab;
+    if (u && u != d->cu) {
+        int rc = atab_load(&d->other, d->s, u);
+        if (rc == TT_ENOMEM)
+            d->nomem = 1;
+        t = rc ? NULL : &d->other;
+    }
+    const unsigned char *info = d->s->data[TSYM_DS_INFO];
+    cur c = {info + off, info + (u ? u->end : 0), d->s->big_endian, 0};
+    if (!u || !t || parse_die(e, &c, info, u, t, 1) != 1) {
+        d->bail = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* DWARF 5 numbers files from 0, DWARF 2-4 from 1 (spec 5.2.8) */
+static uint32_t file_id(const dstate *d, uint64_t raw)
+{
+    if (d->cu->version < 5) {
+        if (raw == 0)
+            return TSYM_NONE;
+        raw--;
+    }
+    return raw < d->n_files ? d->files[raw] : TSYM_NONE;
+}
+
+static int walk_name(dstate *d, const die *e, name_info *out)
+{
+    const char *linkage = NULL, *plain = NULL;
+    uint64_t dfile = 0, dline = 0;
+    int have_decl = 0;
+    die buf[2];
+    const die *at = e;
+    for (int hop = 0; hop <= MAX_ORIGIN_HOPS && !d->bail; hop++) {
+        const char *t = NULL;
+        if (get_str(d, at, A_LINKAGE, &t) || get_str(d, at, A_MIPS, &t))
+            linkage = t;
+        if (!plain && get_str(d, at, A_NAME, &t))
+            plain = t;
+        if (!have_decl && get_udata(d, at, A_DFILE, &dfile) && at->off >= d->cu->start &&
+            at->off < d->cu->end) {
+            have_decl = 1;
+            get_udata(d, at, A_DLINE, &dline);
+        }
+        if (linkage)
+            break;
+        uint64_t ref;
+        if (!get_ref(d, at, A_ORIGIN, &ref) && !get_ref(d, at, A_SPEC, &ref))
+            break;
+        die *next = &buf[hop & 1];
+        if (!load_die(d, next, ref))
+            break;
+        at = next;
+    }
+    out->name = TSYM_NONE;
+    out->decl_file = have_decl ? file_id(d, dfile) : TSYM_NONE;
+    out->decl_line = have_decl && dline <= UINT32_MAX ? (uint32_t)dline : 0;
+    const char *nm = linkage ? linkage : plain;
+    if (nm && !d->bail)
+        return tsym__str_intern(&out->name, &d->ix->str, nm, strlen(nm));
+    return 0;
+}
+
+static int own_linkage(dstate *d, const die *e, name_info *out)
+{
+    const char *t = NULL;
+    if (get_str(d, e, A_LINKAGE, &t) || get_str(d, e, A_MIPS, &t))
+        return tsym__str_intern(&out->name, &d->ix->str, t, strlen(t));
+    return 0;
+}
+
+static int die_name(dstate *d, const die *e, name_info *out)
+{
+    uint64_t ref;
+    if (!get_ref(d, e, A_ORIGIN, &ref))
+        return d->bail ? 0 : walk_name(d, e, out);
+    uint32_t *slot = tsym__map_slot(&d->names, ref);
+    if (!slot)
+        return TT_ENOMEM;
+    if (*slot != TSYM_NONE) {
+        *out = TT_VEC_AT(&d->infos, name_info, *slot);
+        return own_linkage(d, e, out);
+    }
+    die o;
+    if (!load_die(d, &o, ref))
+        return 0;
+    int rc = walk_name(d, &o, out);
+    if (rc || d->bail)
+        return rc;
+    /* the map may have grown: find the slot again */
+    slot = tsym__map_slot(&d->names, ref);
+    if (!slot)
+        return TT_ENOMEM;
+    *slot = (uint32_t)d->infos.len;
+    return tt_vec_push(&d->infos, out) ? own_linkage(d, e, out) : TT_ENOMEM;
+}
+
+/* ---- the walk (dwarf.c make_node, walk_cu) ---- */
+
+static uint32_t make_node(dstate *d, const die *e, uint32_t parent)
+{
+    tsym__index *ix = d->ix;
+    size_t first = ix->ranges.len;
+    uint32_t nr = die_ranges(d, e);
+    if (nr == 0 || d->bail || d->nomem || ix->nodes.len >= TSYM_NONE - 1)
+        return TSYM_NONE;
+    name_info ni;
+    if (die_name(d, e, &ni)) {
+        d->nomem = 1;
+        return TSYM_NONE;
+    }
+    if (d->bail)
+        return TSYM_NONE;
+    tsym__node n = {.parent = parent, .name = ni.name, .decl_file = ni.decl_file,
+                    .decl_line = ni.decl_line, .call_file = TSYM_NONE,
+                    .first_range = (uint32_t)first, .n_ranges = nr, .subtree_end = TSYM_NONE};
+    if (parent != TSYM_NONE) {
+        uint64_t v;
+        if (get_udata(d, e, A_CFILE, &v))
+            n.call_file = file_id(d, v);
+        if (get_udata(d, e, A_CLINE, &v) && v <= UINT32_MAX)
+            n.call_line = (uint32_t)v;
+        if (get_udata(d, e, A_CCOL, &v))
+            n.call_col = v > 0xFFFF ? 0xFFFF : (uint16_t)v;
+    }
+    if (d->bail)
+        return TSYM_NONE;
+    uint32_t id = tsym__index_add_node(ix, &n);
+    if (id == TSYM_NONE)
+        d->nomem = 1;
+    return id;
+}
+
+static int container_tag(unsigned tag)
+{
+    switch (tag) {
+    case TAG_subprogram: case TAG_inlined_subroutine: case TAG_lexical_block:
+    case TAG_namespace: case TAG_class_type: case TAG_structure_type: case TAG_union_type:
+    case TAG_module: case TAG_try_block: case TAG_catch_block:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void close_level(dstate *d)
+{
+    frame *f = &TT_VEC_AT(&d->stack, frame, d->stack.len - 1);
+    if (f->own != TSYM_NONE)
+        TT_VEC_AT(&d->ix->nodes, tsym__node, f->own).subtree_end = (uint32_t)d->ix->nodes.len;
+    d->stack.len--;
+}
+
+/* One pass over the DIEs after the unit DIE, which end at c. */
+static void walk_unit(dstate *d, cur *c, const unsigned char *info)
+{
+    frame top = {TSYM_NONE, TSYM_NONE, 0};
+    d->stack.len = 0;
+    if (!tt_vec_push(&d->stack, &top)) {
+        d->nomem = 1;
+        return;
+    }
+    while (d->stack.len && c->p < c->end && !d->bail && !d->nomem) {
+        frame *f = &TT_VEC_AT(&d->stack, frame, d->stack.len - 1);
+        die e;
+        int r = parse_die(&e, c, info, d->cu, &d->tab, f->skip ? 0 : -1);
+        if (r < 0) {
+            d->bail = 1;
+            break;
+        }
+        if (r == 0) {
+            close_level(d);
+            continue;
+        }
+        unsigned tag = e.ab->tag;
+        frame nf = {TSYM_NONE, TSYM_NONE, 1};
+        if (!f->skip) {
+            uint32_t ctx = f->ctx, created = TSYM_NONE;
+            if (tag == TAG_subprogram)
+                created = nf.ctx = make_node(d, &e, TSYM_NONE);
+            else if (tag == TAG_inlined_subroutine && ctx != TSYM_NONE)
+                created = nf.ctx = make_node(d, &e, ctx);
+            else if (tag == TAG_lexical_block || tag == TAG_try_block || tag == TAG_catch_block)
+                nf.ctx = ctx;
+            nf.own = created;
+            nf.skip = !container_tag(tag);
+            if (created != TSYM_NONE && !e.ab->children)
+                TT_VEC_AT(&d->ix->nodes, tsym__node, created).subtree_end = created + 1;
+        }
+        if (!e.ab->children)
+            continue;
+        /* a skipped subtree ends at its DW_AT_sibling when it has a usable one */
+        if (nf.skip && has(&e, A_SIBLING) && e.v[A_SIBLING].cls == V_REF &&
+            e.v[A_SIBLING].u > (uint64_t)(c->p - info) && e.v[A_SIBLING].u <= d->cu->end) {
+            c->p = info + e.v[A_SIBLING].u;
+            continue;
+        }
+        if (!tt_vec_push(&d->stack, &nf)) {
+            if (nf.own != TSYM_NONE)
+                TT_VEC_AT(&d->ix->nodes, tsym__node, nf.own).subtree_end = nf.own + 1;
+            d->nomem = 1;
+        }
+    }
+    while (d->stack.len)
+        close_level(d);
+}
+
+static void line_rc(dstate *d, int rc)
+{
+    if (rc == TT_ENOMEM)
+        d->nomem = 1;
+    else if (rc)
+        d->bail = 1; /* libdwarf's walk reports it, in its order */
+}
+
+static void do_unit(dstate *d, const unit *u, int have_lines)
+{
+    int rc = atab_load(&d->tab, d->s, u);
+    if (rc) {
+        line_rc(d, rc);
+        return;
+    }
+    const unsigned char *info = d->s->data[TSYM_DS_INFO];
+    cur c = {info + u->die, info + u->end, d->s->big_endian, 0};
+    die cu;
+    d->cu = u;
+    if (parse_die(&cu, &c, info, u, &d->tab, 1) != 1 || has(&cu, A_SPLIT)) {
+        d->bail = 1;
+        return;
+    }
+    d->ix->n_cus++;
+    d->has_addr_base = get_off(d, &cu, A_ADDRBASE, &d->addr_base);
+    d->has_str_base = get_off(d, &cu, A_STROFF, &d->str_base);
+    d->has_rl_base = get_off(d, &cu, A_RLBASE, &d->rl_base);
+    uint64_t lo = 0;
+    int is_const = 0;
+    d->base = get_addr(d, &cu, A_LOW, &lo, &is_const) && !is_const ? lo : 0;
+    /* the line table first: its header names the files decl/call attributes use */
+    uint64_t stmt;
+    int lines = 0;
+    d->n_files = 0;
+    if (have_lines && get_off(d, &cu, A_STMT, &stmt) && !d->bail) {
+        char msg[200];
+        rc = tsym__line_header(&d->lh, d->s, stmt, d->has_str_base ? d->str_base : 0, msg,
+                               sizeof msg);
+        const char *comp = NULL;
+        if (!rc)
+            get_str(d, &cu, A_COMPDIR, &comp);
+        if (!rc && !d->bail)
+            rc = tsym__line_files(&d->files, &d->n_files, d->ix, &d->lh, comp);
+        line_rc(d, rc);
+        lines = !rc;
+    }
+    if (d->bail || d->nomem)
+        return;
+    if (cu.ab->children)
+        walk_unit(d, &c, info);
+    if (lines && !d->bail && !d->nomem) {
+        char msg[200];
+        line_rc(d, tsym__line_rows(d->ix, &d->lh, d->files, d->n_files, msg, sizeof msg));
+    }
+}
+
+/* The unit headers of .debug_info; 0 or TSYM__DIE_FALLBACK or TT_ENOMEM. */
+static int scan_units(dstate *d)
+{
+    const tsym__dsecs *s = d->s;
+    const unsigned char *info = s->data[TSYM_DS_INFO];
+    uint64_t n = s->size[TSYM_DS_INFO], off = 0;
+    size_t cap = 0;
+    while (off < n) {
+        cur c = {info + off, info + n, s->big_endian, 0};
+        uint64_t len = fixed(&c, 4);
+        unit u = {.start = off, .osz = 4};
+        if (len == 0xffffffffu) {
+            len = fixed(&c, 8);
+            u.osz = 8;
+        } else if (len >= 0xfffffff0u) {
+            return TSYM__DIE_FALLBACK;
+        }
+        uint64_t hdr = (uint64_t)(c.p - info);
+        if (c.bad || len > n - hdr)
+            return TSYM__DIE_FALLBACK;
+        u.end = hdr + len;
+        c.end = info + u.end;
+        u.version = (unsigned)fixed(&c, 2);
+        if (u.version < 2 || u.version > 5)
+            return TSYM__DIE_FALLBACK;
+        if (u.version == 5) {
+            unsigned ut = (unsigned)fixed(&c, 1);
+            u.asize = (unsigned)fixed(&c, 1);
+            u.abbrev_off = fixed(&c, u.osz);
+            if (ut != UT_compile && ut != UT_partial)
+                return TSYM__DIE_FALLBACK;
+        } else {
+            u.abbrev_off = fixed(&c, u.osz);
+            u.asize = (unsigned)fixed(&c, 1);
+        }
+        if (c.bad || (u.asize != 4 && u.asize != 8))
+            return TSYM__DIE_FALLBACK;
+        u.die = (uint64_t)(c.p - info);
+        if (d->n_units == cap) {
+            cap = cap ? cap * 2 : 64;
+            unit *nu = realloc(d->units, cap * sizeof *nu);
+            if (!nu)
+                return TT_ENOMEM;
+            d->units = nu;
+        }
+        d->units[d->n_units++] = u;
+        off = u.end;
+    }
+    return 0;
+}
+
+int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines)
+{
+    if (!s->size[TSYM_DS_INFO] || !s->size[TSYM_DS_ABBREV])
+        return TSYM__DIE_FALLBACK;
+    dstate d = {.ix = ix, .s = s};
+    tt_vec_init(&d.infos, sizeof(name_info));
+    tt_vec_init(&d.stack, sizeof(frame));
+    tsym__lhdr_init(&d.lh);
+    int rc = scan_units(&d);
+    for (size_t i = 0; i < d.n_units && !rc; i++) {
+        do_unit(&d, &d.units[i], have_lines);
+        rc = d.nomem ? TT_ENOMEM : d.bail ? TSYM__DIE_FALLBACK : 0;
+    }
+    tsym__lhdr_free(&d.lh);
+    tt_vec_free(&d.infos);
+    tt_vec_free(&d.stack);
+    tsym__map_free(&d.names);
+    atab_free(&d.tab);
+    atab_free(&d.other);
+    free(d.files);
+    free(d.units);
+    return rc;
+}
