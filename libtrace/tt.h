@@ -1223,6 +1223,7 @@ struct tt_slice {
     uint8_t type, end_kind, is_recursive, is_synthetic;
     uint8_t is_instrumented; /* a method-beat call (category beat), not rebuilt from samples;
                               * 2: an ART method trace call (category art) */
+    uint8_t is_unwound;      /* ART: closed by an exception unwinding it (args.unwound) */
 };
 
 typedef struct tt_slice_info {

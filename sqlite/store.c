@@ -677,6 +677,8 @@ int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err)
         sql = "SELECT COALESCE(MAX(id), 0) + 1 FROM slice";
     else if (!strcmp(table, "call_node"))
         sql = "SELECT COALESCE(MAX(id), 0) + 1 FROM call_node";
+    else if (!strcmp(table, "args"))
+        sql = "SELECT COALESCE(MAX(arg_set_id), 0) + 1 FROM args";
     else
         return tt_error_set(err, TT_EINVAL, db->path, 0, 0, "no explicit ids for %s", table);
     sqlite3_stmt *st;
@@ -697,8 +699,8 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
                             "name, category, method_id, end_kind, self_dur, is_recursive, "
                             "frame_id, callsite_id, thread_dur, self_thread_dur, block_dur, "
                             "gap_before, gap_after, sample_count, msg_id, type, wakeup_utid, "
-                            "alloc_objects, alloc_bytes, maj_flt, nv_csw, niv_csw) "
-                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            "alloc_objects, alloc_bytes, maj_flt, nv_csw, niv_csw, arg_set_id) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             err);
     if (!st)
         return TT_EIO;
@@ -728,6 +730,21 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
     b_id(st, 24, s->wakeup_utid);
     for (int k = 0; k < TT_CTR_COUNT; k++) /* columns in TT_CTR_* order */
         b_int(st, 25 + k, (s->ctr_known >> k) & 1, (int64_t)s->ctr[k]);
+    b_id(st, 25 + TT_CTR_COUNT, s->arg_set_id);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_arg_int(tdb_db *db, int64_t arg_set_id, const char *key, int64_t v, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_ARG_INT,
+                            "INSERT INTO args (arg_set_id, key, value_type, int_value) "
+                            "VALUES (?,?,'int',?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    sqlite3_bind_int64(st, 1, arg_set_id);
+    b_text(st, 2, key);
+    sqlite3_bind_int64(st, 3, v);
     return step_done(db, st, NULL, err);
 }
 
