@@ -10,7 +10,7 @@
 #include "../sqlite/tdb.h"
 
 static const char usage[] =
-    "usage: tracetool export --format chrome|folded|speedscope [-o FILE]\n"
+    "usage: tracetool export --format chrome|folded|speedscope|art-trace [-o FILE]\n"
     "                        [--chrome-events x|be] [--chrome-samples] [--relative-time]\n"
     "                        [--weight samples|wall|cpu|period] [--folded-root thread|process|none]\n"
     "                        [-m MAPPING]... [--thread NAME|TID]... [--max-gap DUR|auto|none]\n"
@@ -18,11 +18,12 @@ static const char usage[] =
     "                        [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                        [--frame-identity name|address] [--keep-runtime-frames]\n"
     "                        [-e FILE]... [--symbols DIR]... [--kind KIND] INPUT...\n"
-    "       tracetool export --format chrome|folded|speedscope [-o FILE] [--trace ID]...\n"
+    "       tracetool export --format chrome|folded|speedscope|art-trace [-o FILE] [--trace ID]...\n"
     "                        [--chrome-events x|be] [--chrome-samples] [--relative-time]\n"
     "                        [--weight W] [--folded-root R] [--thread NAME|TID]... DATABASE\n"
     "\n"
-    "      --format FMT        chrome (trace-event JSON), folded, speedscope\n"
+    "      --format FMT        chrome (trace-event JSON), folded, speedscope, art-trace\n"
+    "                          (a legacy ART .trace for dmtracedump and Android Studio)\n"
     "  -o, --output FILE       write to FILE instead of standard output\n"
     "      --chrome-events E   x (complete events, default) or be (begin/end pairs)\n"
     "      --chrome-samples    chrome: also an instant event per sample\n"
@@ -129,6 +130,7 @@ static int export_raw(char **files, size_t n, int format, tt_export_opts *eo,
     if (!(rc = open_out(&s, outpath))) {
         int x = format == TT_EXPORT_CHROME   ? tt_export_chrome(p, eo, write_out, &s, &err)
                 : format == TT_EXPORT_FOLDED ? tt_export_folded(p, eo, write_out, &s, &err)
+                : format == TT_EXPORT_ART    ? tt_export_art(p, eo, write_out, &s, &err)
                                              : tt_export_speedscope(p, eo, write_out, &s, &err);
         rc = close_out(&s, outpath, x, &err, 0);
     }
@@ -254,9 +256,11 @@ static int export_trace(dbx *d, int64_t id)
     int wall = d->eo->weight == TT_WEIGHT_WALL || d->eo->weight == TT_WEIGHT_CPU;
     char label[48], why[160];
     snprintf(label, sizeof label, "trace %lld", (long long)id);
-    if (d->nsel > 1 && m->timeless && (d->format == TT_EXPORT_CHROME || wall)) {
+    int timed = d->format == TT_EXPORT_CHROME || d->format == TT_EXPORT_ART;
+    if (d->nsel > 1 && m->timeless && (timed || wall)) {
         snprintf(why, sizeof why, "%s (%s) has no timestamps: left out (%s)", label,
                  m->source_format, d->format == TT_EXPORT_CHROME ? "Chrome JSON shows slices"
+                                   : d->format == TT_EXPORT_ART  ? "an ART trace holds calls"
                                                                  : "--weight needs times");
         tt_stats_add(d->ctx->stats, "export_trace_skipped", d->path, TT_SEV_WARN, 1, why);
         tt_profile_free(p);
@@ -369,7 +373,7 @@ static const char *raw_only(int ch)
 
 int cmd_export(int argc, char **argv, cli_ctx *ctx)
 {
-    static const char *const formats[] = {"chrome", "folded", "speedscope", NULL};
+    static const char *const formats[] = {"chrome", "folded", "speedscope", "art-trace", NULL};
     static const char *const cevs[] = {"x", "be", NULL};
     static const char *const roots[] = {"thread", "process", "none", NULL};
     cli_samples_opts so;
@@ -430,7 +434,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
         }
     }
     if (format < 0) {
-        cli_errorf("export: --format is required (chrome, folded or speedscope)");
+        cli_errorf("export: --format is required (chrome, folded, speedscope or art-trace)");
         return cli_usage(usage, 1);
     }
     if (argc - optind < 1) {
