@@ -192,7 +192,7 @@ static int store_issues(actx *c, const tt_art *art, size_t t, tt_error *err)
 
 static int store_threads(actx *c, const tt_art *art, int64_t upid, tt_error *err)
 {
-    tt_art_rebuild_opts ro = {TT_ART_CLOSE_THREAD_LAST, c->sampled};
+    tt_art_rebuild_opts ro = {.close_at = TT_ART_CLOSE_THREAD_LAST, .sampled = c->sampled};
     tt_art_visit v = {on_enter, on_slice, c};
     int rc = 0;
     for (size_t i = 0; i < art->nthreads && !rc; i++) {

@@ -22,6 +22,8 @@ typedef struct art_run {
     int64_t threshold_ms;
     const char *retrace;
     int normalize;
+    const char *keys;      /* --art-keys */
+    int subtract_overhead; /* --art-subtract-overhead */
     /* after parsing */
     tt_art *a;
     const char *file;

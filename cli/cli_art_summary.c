@@ -44,7 +44,7 @@ static void summary_text(const art_run *r, size_t main_i)
     cli_out_printf("ART method trace: %s, version %d, clock %s%s, mode %s",
                    a->kind == TT_ART_STREAMING ? "streaming" : "legacy", a->version,
                    tt_art_clock_name(a->clock), a->clock_guessed ? " (guessed)" : "",
-                   r->sampled ? "sampled" : "instrumented");
+                   r->ro.samples ? "samples" : r->sampled ? "sampled" : "instrumented");
     if (r->sampled)
         cli_out_printf(" (interval %lld us)", (long long)r->interval_us);
     cli_out_printf("\nstart: %llu us (monotonic)", (unsigned long long)a->start_us);
@@ -131,7 +131,7 @@ int cli_art_summary(art_run *r)
         tt_jsonw_key(&w, "clock");
         tt_jsonw_str(&w, tt_art_clock_name(a->clock));
         tt_jsonw_key(&w, "mode");
-        tt_jsonw_str(&w, r->sampled ? "sampled" : "instrumented");
+        tt_jsonw_str(&w, r->ro.samples ? "samples" : r->sampled ? "sampled" : "instrumented");
         tt_jsonw_key(&w, "start_us");
         tt_jsonw_uint(&w, a->start_us);
         tt_jsonw_key(&w, "records");
@@ -187,5 +187,3 @@ int cli_art_summary(art_run *r)
     tt_buf_free(&bpath);
     return rc;
 }
-
-/* Reads and parses FILE; the "not an ART method trace" errors name what it is instead. */

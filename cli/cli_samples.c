@@ -159,7 +159,8 @@ static int load_art(tt_profile *p, tt_input *in, const char *path, cli_ctx *ctx)
              tt_art_parse(&a, (const unsigned char *)data, n, path, NULL, ctx->stats, &err);
     free(data);
     if (!rc) {
-        tt_art_rebuild_opts ro = {TT_ART_CLOSE_THREAD_LAST, tt_art_detect_sampled(a, NULL)};
+        tt_art_rebuild_opts ro = {.close_at = TT_ART_CLOSE_THREAD_LAST,
+                                  .sampled = tt_art_detect_sampled(a, NULL)};
         rc = tt_art_to_profile(p, a, &ro, ctx->stats, path, &err);
     }
     tt_art_free(a);

@@ -10,8 +10,9 @@
 static const char usage[] =
     "usage: tracetool art [--dump] [--profile] [--tree [--max-nodes N]] [--threads main|all|NAME]\n"
     "                     [--clock wall|cpu|first] [--units us|ms]\n"
-    "                     [--art-mode auto|instrumented|sampled] [--art-clock wall|thread-cpu]\n"
-    "                     [--art-close-at thread-last|trace-end] [--retrace MAPPING]\n"
+    "                     [--art-mode auto|instrumented|sampled|samples]\n"
+    "                     [--art-clock wall|thread-cpu] [--art-close-at thread-last|trace-end]\n"
+    "                     [--art-keys KEYFILE] [--art-subtract-overhead] [--retrace MAPPING]\n"
     "                     [--normalize-synthetic]\n"
     "                     [--window NAME] [--threshold-ms N] [--format text|json|jsonl|csv]\n"
     "                     FILE\n"
@@ -23,10 +24,13 @@ static const char usage[] =
     "      --threads SEL       main, all (default) or a thread name; repeatable\n"
     "      --clock CLOCK       wall (default), cpu, or first (the records' first clock)\n"
     "      --units UNITS       ms (default, three decimals) or us\n"
-    "      --art-mode MODE     auto (default), instrumented or sampled\n"
+    "      --art-mode MODE     auto (default), instrumented, sampled, or samples (calls\n"
+    "                          rebuilt from one stack sample per timestamp)\n"
     "      --art-clock CLOCK   clock of a streaming file without summary (default wall)\n"
     "      --art-close-at AT   close open frames at the thread's last event (default) or\n"
     "                          at the trace end\n"
+    "      --art-keys KEYFILE  text header (*version .. *end) of a bare data section\n"
+    "      --art-subtract-overhead  remove 2 x clock-call-overhead-nsec per call\n"
     "      --retrace MAPPING   de-obfuscate method names with a ProGuard/R8 mapping.txt\n"
     "      --normalize-synthetic  '#' for the digits of synthetic names (Foo$1, Lambda3)\n"
     "      --window NAME       slow-message window method (repeatable; default\n"
@@ -36,7 +40,7 @@ static const char usage[] =
     "  -h, --help              show this help\n";
 
 enum { O_DUMP = 256, O_PROFILE, O_TREE, O_MAXN, O_THREADS, O_CLOCK, O_UNITS, O_MODE, O_ACLOCK,
-       O_CLOSE, O_WINDOW, O_THRESH, O_FORMAT, O_RETRACE, O_NORM };
+       O_CLOSE, O_WINDOW, O_THRESH, O_FORMAT, O_RETRACE, O_NORM, O_KEYS, O_OVERHEAD };
 
 static const struct option longopts[] = {
     {"dump", no_argument, NULL, O_DUMP},
@@ -49,6 +53,8 @@ static const struct option longopts[] = {
     {"art-mode", required_argument, NULL, O_MODE},
     {"art-clock", required_argument, NULL, O_ACLOCK},
     {"art-close-at", required_argument, NULL, O_CLOSE},
+    {"art-keys", required_argument, NULL, O_KEYS},
+    {"art-subtract-overhead", no_argument, NULL, O_OVERHEAD},
     {"window", required_argument, NULL, O_WINDOW},
     {"retrace", required_argument, NULL, O_RETRACE},
     {"normalize-synthetic", no_argument, NULL, O_NORM},
@@ -61,7 +67,7 @@ static const struct option longopts[] = {
 static const char *const formats[] = {"text", "json", "jsonl", "csv", NULL};
 static const char *const clocks[] = {"wall", "cpu", "first", NULL};
 static const char *const units_names[] = {"ms", "us", NULL};
-static const char *const modes[] = {"auto", "instrumented", "sampled", NULL};
+static const char *const modes[] = {"auto", "instrumented", "sampled", "samples", NULL};
 static const char *const aclocks[] = {"wall", "thread-cpu", NULL};
 static const char *const closes[] = {"thread-last", "trace-end", NULL};
 static int parse_args(int argc, char **argv, art_run *r)
@@ -126,6 +132,8 @@ static int parse_args(int argc, char **argv, art_run *r)
             break;
         case O_RETRACE: r->retrace = optarg; break;
         case O_NORM: r->normalize = 1; break;
+        case O_KEYS: r->keys = optarg; break;
+        case O_OVERHEAD: r->subtract_overhead = 1; break;
         case 'h': return -1;
         default: return cli_usage(usage, 1);
         }
@@ -171,23 +179,39 @@ static int select_threads(art_run *r, int default_main)
     return 0;
 }
 
-static int load(art_run *r, const char *path)
+/* The bytes of path (gzip-transparent); 0 or an exit code after printing. */
+static int slurp(const char *path, char **data, size_t *n)
 {
     tt_error err = {0};
     tt_input *in;
-    char *data = NULL;
-    size_t n = 0;
     if (cli_input_path(path))
         return CLI_BAD;
     if (cli_input_open(&in, path, 0, &err))
         return cli_err(&err);
-    int rc = tt_input_slurp(in, &data, &n, &err);
+    int rc = tt_input_slurp(in, data, n, &err);
     tt_input_close(in);
-    if (rc)
-        return cli_err(&err);
-    tt_art_opts o = {r->aclock == 1 ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL};
+    return rc ? cli_err(&err) : 0;
+}
+
+/* Reads and parses FILE (and --art-keys); the "not an ART method trace" errors name what it
+ * is instead. */
+static int load(art_run *r, const char *path)
+{
+    tt_error err = {0};
+    char *data = NULL, *keys = NULL;
+    size_t n = 0, nkeys = 0;
+    int rc = slurp(path, &data, &n);
+    if (!rc && r->keys)
+        rc = slurp(r->keys, &keys, &nkeys);
+    if (rc) {
+        free(data);
+        return rc;
+    }
+    tt_art_opts o = {r->aclock == 1 ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL,
+                     (const unsigned char *)keys, nkeys, r->keys};
     rc = tt_art_parse(&r->a, (const unsigned char *)data, n, path, &o, r->ctx->stats, &err);
     free(data);
+    free(keys);
     if (rc)
         return cli_err(&err);
     if (r->retrace) { /* art-trace.md 3.2: before canonical keys are used */
@@ -259,6 +283,22 @@ static void overflow_warning(const art_run *r)
               r->file, (long long)(last / 1000), (long long)(last % 1000));
 }
 
+/* --art-subtract-overhead: the header's clock-call-overhead-nsec (3.1). */
+static int overhead(art_run *r)
+{
+    const char *v = tt_art_meta(r->a, "clock-call-overhead-nsec");
+    char *end = NULL;
+    long long ns = v ? strtoll(v, &end, 10) : -1;
+    if (!v || end == v || *end || ns < 0 || ns > 1000000000) {
+        cli_errorf("%s: --art-subtract-overhead: %s", r->file,
+                   v ? "clock-call-overhead-nsec is not a number of ns (0 to 10^9)"
+                     : "the header has no clock-call-overhead-nsec");
+        return CLI_BAD;
+    }
+    r->ro.overhead_ns = ns;
+    return 0;
+}
+
 int cmd_art(int argc, char **argv, cli_ctx *ctx)
 {
     art_run r = {0};
@@ -301,11 +341,17 @@ int cmd_art(int argc, char **argv, cli_ctx *ctx)
         return rc;
     }
     r.ro.close_at = r.close_at;
+    if (r.subtract_overhead && (rc = overhead(&r))) {
+        tt_art_free(r.a);
+        free(r.use);
+        return rc;
+    }
     if (r.mode == TT_ART_MODE_AUTO)
         r.sampled = tt_art_detect_sampled(r.a, &r.interval_us);
-    else if (r.mode == TT_ART_MODE_SAMPLED)
+    else if (r.mode == TT_ART_MODE_SAMPLED || r.mode == TT_ART_MODE_SAMPLES)
         r.sampled = 1 + 0 * tt_art_detect_sampled(r.a, &r.interval_us);
     r.ro.sampled = r.sampled;
+    r.ro.samples = r.mode == TT_ART_MODE_SAMPLES;
     overflow_warning(&r);
     rc = r.dump ? cli_art_dump(&r) : r.profile ? cli_art_profile(&r) : r.tree ? cli_art_tree(&r) : cli_art_summary(&r);
     cli_stats_report(ctx->stats);

@@ -19,6 +19,7 @@ typedef struct frame {
     uint64_t ev;
     int64_t t, c;           /* begin on the layout clock and the CPU clock */
     int64_t child, cchild;  /* sum of direct children's durations */
+    uint64_t desc;          /* calls closed below it */
 } frame;
 
 typedef struct rebuild {
@@ -30,6 +31,7 @@ typedef struct rebuild {
     uint32_t group;
     uint64_t cur;           /* index of the event being applied */
     int sampled;
+    int64_t overhead_ns;    /* per clock read, 0 = keep the measured times */
 } rebuild;
 
 static int64_t layout_t(const tt_art *a, const tt_art_event *e)
@@ -45,14 +47,21 @@ static int close_top(rebuild *r, int64_t t, int64_t c, int kind, int unwound, in
     s.method = f->method;
     s.depth = (uint32_t)r->n;
     s.ts_us = f->t;
-    s.dur_us = t - f->t;
+    /* --art-subtract-overhead: an enter and an exit per call in the subtree (3.1) */
+    int64_t sub = r->overhead_ns ? (int64_t)((f->desc + 1) * 2 * (uint64_t)r->overhead_ns / 1000)
+                                 : 0;
+    s.dur_us = t - f->t - sub;
     if (s.dur_us < 0)
         s.dur_us = 0;
     s.self_us = s.dur_us - f->child;
+    if (s.self_us < 0)
+        s.self_us = 0;
     if (f->c != TT_ART_NONE && c != TT_ART_NONE) {
         s.cpu_ts_us = f->c;
-        s.cpu_dur_us = c > f->c ? c - f->c : 0;
+        s.cpu_dur_us = c - f->c - sub > 0 ? c - f->c - sub : 0;
         s.cpu_self_us = s.cpu_dur_us - f->cchild;
+        if (s.cpu_self_us < 0)
+            s.cpu_self_us = 0;
     } else {
         s.cpu_ts_us = s.cpu_dur_us = s.cpu_self_us = TT_ART_NONE;
     }
@@ -65,6 +74,7 @@ static int close_top(rebuild *r, int64_t t, int64_t c, int kind, int unwound, in
     uint32_t g = r->group - f->group;
     s.sample_count = r->sampled ? (truncated ? g + 1 : (g ? g : 1)) : 0;
     if (r->n) {
+        r->st[r->n - 1].desc += f->desc + 1;
         r->st[r->n - 1].child += s.dur_us;
         if (s.cpu_dur_us != TT_ART_NONE)
             r->st[r->n - 1].cchild += s.cpu_dur_us;
@@ -89,6 +99,7 @@ static int push(rebuild *r, uint32_t m, int64_t t, int64_t c)
     f->t = t;
     f->c = c;
     f->child = f->cchild = 0;
+    f->desc = 0;
     r->open[m]++;
     return r->v && r->v->enter ? r->v->enter(r->v->ud, m, (uint32_t)r->n - 1) : 0;
 }
@@ -147,10 +158,13 @@ static int run(rebuild *r, const tt_art_thread *th, const tt_art_rebuild_opts *o
 int tt_art_rebuild(const tt_art *a, size_t t, const tt_art_rebuild_opts *o,
                    const tt_art_visit *v, tt_stats *stats, const char *file, tt_error *err)
 {
+    if (o && o->samples)
+        return tt_art__rebuild_samples(a, t, v, file, err);
     rebuild r = {0};
     r.a = a;
     r.v = v;
     r.sampled = o && o->sampled;
+    r.overhead_ns = o && o->overhead_ns > 0 ? o->overhead_ns : 0;
     r.open = calloc(a->nmethods + 1, sizeof *r.open);
     if (!r.open)
         return tt_error_set(err, TT_ENOMEM, file, TT_LOC_NONE, 0, "out of memory");

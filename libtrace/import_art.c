@@ -669,14 +669,33 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
     size_t at = 0;
     char what[200];
     int kind = tt_art_detect(s->p, s->n, what, sizeof what);
-    if (kind == TT_ART_V2 || kind == TT_ART_BARE)
-        return tt_error_set(s->err, TT_EUNSUPPORTED, s->file, TT_LOC_OFFSET, 0, "%s", what);
+    int keys = o && o->keys;
+    if (kind == TT_ART_V2 || (kind == TT_ART_BARE && !keys))
+        return tt_error_set(s->err, TT_EUNSUPPORTED, s->file, TT_LOC_OFFSET, 0, "%s%s", what,
+                            kind == TT_ART_BARE ? ": give the text header with --art-keys" : "");
     if (kind == TT_ART_NOT)
         return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, 0,
                             "not an ART method trace%s%s", what[0] ? ": " : "", what);
-    a->kind = kind;
-    if (kind == TT_ART_LEGACY && parse_header(s, s->p, s->n, 0, &at, 1))
+    if (keys && kind != TT_ART_BARE)
+        return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, 0,
+                            "the file has its own %s; a separate text header is only for a "
+                            "bare data section", kind == TT_ART_LEGACY ? "text header"
+                                                                       : "packets and summary");
+    a->kind = kind == TT_ART_BARE ? TT_ART_LEGACY : kind;
+    if (keys) { /* the header lives in the keys file: its offsets name that file (2.1) */
+        const char *data_file = s->file;
+        size_t used;
+        s->file = o->keys_name ? o->keys_name : "";
+        int rc = parse_header(s, o->keys, o->nkeys, 0, &used, 1);
+        s->file = data_file;
+        if (rc)
+            return s->err ? s->err->code : TT_EFORMAT;
+        if (used < o->nkeys)
+            warn(s, "art_keys_trailing", TT_SEV_WARN, 0,
+                 "%zu bytes after *end of the text header ignored", o->nkeys - used);
+    } else if (kind == TT_ART_LEGACY && parse_header(s, s->p, s->n, 0, &at, 1)) {
         return s->err ? s->err->code : TT_EFORMAT;
+    }
     bin_hdr h = {0};
     int rc = parse_bin_header(s, at, &h);
     if (rc)

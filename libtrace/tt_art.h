@@ -19,7 +19,7 @@ int tt_art_detect(const unsigned char *p, size_t n, char *what, size_t cap);
 
 enum { TT_ART_CLOCK_CPU = 0, TT_ART_CLOCK_WALL = 1, TT_ART_CLOCK_DUAL = 2 };
 enum { TT_ART_ENTER = 0, TT_ART_EXIT = 1, TT_ART_UNROLL = 2 };
-enum { TT_ART_MODE_AUTO = 0, TT_ART_MODE_INSTRUMENTED, TT_ART_MODE_SAMPLED };
+enum { TT_ART_MODE_AUTO = 0, TT_ART_MODE_INSTRUMENTED, TT_ART_MODE_SAMPLED, TT_ART_MODE_SAMPLES };
 enum { TT_ART_CLOSE_THREAD_LAST = 0, TT_ART_CLOSE_TRACE_END = 1 };
 #define TT_ART_NONE INT64_MIN /* a clock the trace does not have */
 
@@ -57,6 +57,12 @@ typedef struct tt_art_kv {
 typedef struct tt_art_opts {
     int clock_guess;  /* clock of a streaming file without summary: TT_ART_CLOCK_WALL (default)
                        * or TT_ART_CLOCK_CPU (--art-clock) */
+    /* --art-keys (2.1): the text header ("*version" to "*end") of a bare data section, from a
+     * separate file named keys_name (error locations); NULL when none. Borrowed during the
+     * parse. A file with its own header is refused when keys are given. */
+    const unsigned char *keys;
+    size_t nkeys;
+    const char *keys_name;
 } tt_art_opts;
 
 typedef struct tt_art {
@@ -121,12 +127,22 @@ typedef struct tt_art_visit {
 typedef struct tt_art_rebuild_opts {
     int close_at;   /* TT_ART_CLOSE_* */
     int sampled;    /* end_kind 'inferred' instead of 'exact', sample counts */
+    int64_t overhead_ns; /* --art-subtract-overhead (3.1): each call's enter and exit cost
+                          * 2 x overhead_ns, removed from its self time and from the total
+                          * of it and every caller, never below 0 (both clocks); 0 = off */
+    int samples;    /* --art-mode samples (5.5): calls rebuilt from one point sample per
+                     * timestamp group by samples.md 5 (default slice options); the slices'
+                     * begin_ev/end_ev and unwound are 0 then */
 } tt_art_rebuild_opts;
 
 /* Section 5.1 on thread t; counts art_unmatched_exit, art_missing_exit, art_truncated_frame
  * into stats (file names the trace). Returns 0, the visitor's non-zero value, or TT_ENOMEM. */
 int tt_art_rebuild(const tt_art *a, size_t t, const tt_art_rebuild_opts *o,
                    const tt_art_visit *v, tt_stats *stats, const char *file, tt_error *err);
+
+/* The samples mode of tt_art_rebuild (art_samples.c; library-internal). */
+int tt_art__rebuild_samples(const tt_art *a, size_t t, const tt_art_visit *v, const char *file,
+                            tt_error *err);
 
 /* Matrix-style slow messages (6.3) of thread t: the outermost calls of a window method
  * (win[nwin], method indices) lasting at least threshold_us, each converted to method-beat
