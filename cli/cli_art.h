@@ -34,6 +34,10 @@ typedef struct art_run {
     uint32_t cur_tid;
     tt_art_rebuild_opts ro;
     cli_ctx *ctx;
+    /* --profile streamed while reading (6.6): the profile and thread spans it gave */
+    tt_art_pstream *ps;
+    tt_art_prof *sprof;
+    int64_t sspan, scspan;
 } art_run;
 
 /* Output modes: each returns 0 or an exit code after printing. */

@@ -108,14 +108,16 @@ void cli_art_prof_header(void)
 int cli_art_profile(art_run *r)
 {
     tt_art *a = r->a;
-    tt_art_prof *prof = calloc(a->nmethods + 1, sizeof *prof);
-    if (!prof) {
+    int64_t span = r->sspan, cspan = r->scspan;
+    tt_art_prof *prof = r->sprof; /* streamed while reading */
+    r->sprof = NULL;
+    if (!prof && !(prof = calloc(a->nmethods + 1, sizeof *prof))) {
         cli_errorf("out of memory");
         return CLI_BAD;
     }
-    int64_t span = 0, cspan = 0;
     tt_error err = {0};
-    if (tt_art_profile(prof, &span, &cspan, a, r->use, &r->ro, r->ctx->stats, r->file, &err)) {
+    if (!r->ps &&
+        tt_art_profile(prof, &span, &cspan, a, r->use, &r->ro, r->ctx->stats, r->file, &err)) {
         free(prof);
         return cli_err(&err);
     }

@@ -141,10 +141,31 @@ static int parse_args(int argc, char **argv, art_run *r)
     return 0;
 }
 
-static int is_main(const art_run *r, const tt_art_thread *t)
+static int is_main(const tt_art *a, const tt_art_thread *t)
 {
-    return !strcmp(t->name, "main") ||
-           (r->a->pid >= 0 && (uint32_t)(r->a->pid & 0xFFFF) == t->id);
+    return !strcmp(t->name, "main") || (a->pid >= 0 && (uint32_t)(a->pid & 0xFFFF) == t->id);
+}
+
+/* 1 when --threads selection k names thread t. */
+static int sel_matches(const art_run *r, int k, const tt_art *a, const tt_art_thread *t)
+{
+    return !strcmp(r->sel[k], "all") ||
+           (!strcmp(r->sel[k], "main") ? is_main(a, t) : !strcmp(r->sel[k], t->name));
+}
+
+/* The streaming profile's thread filter: --threads, default all. */
+static int want_thread(void *ud, const tt_art *a, size_t t)
+{
+    art_run *r = ud;
+    if (r->subtract_overhead && !r->ro.overhead_ns) { /* the header is read by now */
+        const char *v = tt_art_meta(a, "clock-call-overhead-nsec");
+        long long ns = v ? strtoll(v, NULL, 10) : 0;
+        r->ro.overhead_ns = ns > 0 && ns <= 1000000000 ? ns : 0; /* checked after the parse */
+    }
+    int hit = !r->nsel;
+    for (int k = 0; k < r->nsel && !hit; k++)
+        hit = sel_matches(r, k, a, &a->threads[t]);
+    return hit;
 }
 
 /* Thread selection of --threads (default all, or main for the summary's table). */
@@ -158,15 +179,13 @@ static int select_threads(art_run *r, int default_main)
     }
     if (!r->nsel) {
         for (size_t i = 0; i < a->nthreads; i++)
-            r->use[i] = default_main ? (unsigned char)is_main(r, &a->threads[i]) : 1;
+            r->use[i] = default_main ? (unsigned char)is_main(a, &a->threads[i]) : 1;
         return 0;
     }
     for (int k = 0; k < r->nsel; k++) {
         int hit = 0;
         for (size_t i = 0; i < a->nthreads; i++) {
-            const tt_art_thread *t = &a->threads[i];
-            int m = !strcmp(r->sel[k], "all") ||
-                    (!strcmp(r->sel[k], "main") ? is_main(r, t) : !strcmp(r->sel[k], t->name));
+            int m = sel_matches(r, k, a, &a->threads[i]);
             if (m)
                 r->use[i] = 1;
             hit |= m;
@@ -207,11 +226,26 @@ static int load(art_run *r, const char *path)
         free(data);
         return rc;
     }
-    tt_art_opts o = {r->aclock == 1 ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL,
-                     (const unsigned char *)keys, nkeys, r->keys};
+    tt_art_opts o = {.clock_guess = r->aclock == 1 ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL,
+                     .keys = (const unsigned char *)keys, .nkeys = nkeys, .keys_name = r->keys};
+    /* --profile needs no stored events: records go straight to per-thread stacks (6.6) */
+    if (r->profile && r->mode != TT_ART_MODE_SAMPLES) {
+        r->ro.close_at = r->close_at;
+        if (tt_art_pstream_new(&r->ps, &r->ro, want_thread, r)) {
+            free(data);
+            free(keys);
+            cli_errorf("out of memory");
+            return CLI_BAD;
+        }
+        o.event = tt_art_pstream_event;
+        o.event_ud = r->ps;
+    }
     rc = tt_art_parse(&r->a, (const unsigned char *)data, n, path, &o, r->ctx->stats, &err);
     free(data);
     free(keys);
+    if (!rc && r->ps)
+        rc = tt_art_pstream_finish(&r->sprof, &r->sspan, &r->scspan, r->ps, r->a,
+                                   r->ctx->stats, path, &err);
     if (rc)
         return cli_err(&err);
     if (r->retrace) { /* art-trace.md 3.2: before canonical keys are used */
@@ -263,12 +297,10 @@ static int64_t last_time(const art_run *r)
     int64_t m = 0;
     for (size_t i = 0; i < r->a->nthreads; i++) {
         const tt_art_thread *t = &r->a->threads[i];
-        if (t->nev) {
-            const tt_art_event *e = &t->ev[t->nev - 1];
-            int64_t v = tt_art_has_wall(r->a) ? e->wall_us : e->cpu_us;
-            if (v > m)
-                m = v;
-        }
+        /* the reader's wrap-repair state is the last time of each clock */
+        int64_t v = tt_art_has_wall(r->a) ? t->last_wall : t->last_cpu;
+        if (t->nev && v > m)
+            m = v;
     }
     return m;
 }
@@ -297,6 +329,14 @@ static int overhead(art_run *r)
     }
     r->ro.overhead_ns = ns;
     return 0;
+}
+
+static void run_free(art_run *r)
+{
+    tt_art_free(r->a);
+    tt_art_pstream_free(r->ps);
+    free(r->sprof);
+    free(r->use);
 }
 
 int cmd_art(int argc, char **argv, cli_ctx *ctx)
@@ -336,26 +376,24 @@ int cmd_art(int argc, char **argv, cli_ctx *ctx)
     r.file = argv[optind];
     if ((rc = load(&r, r.file)) || (rc = check_clock(&r)) ||
         (rc = select_threads(&r, !r.dump && !r.profile && !r.tree))) {
-        tt_art_free(r.a);
-        free(r.use);
+        run_free(&r);
         return rc;
     }
     r.ro.close_at = r.close_at;
     if (r.subtract_overhead && (rc = overhead(&r))) {
-        tt_art_free(r.a);
-        free(r.use);
+        run_free(&r);
         return rc;
     }
-    if (r.mode == TT_ART_MODE_AUTO)
+    /* a streamed profile has no events to detect a sampled trace from (its numbers agree) */
+    if (!r.ps && r.mode == TT_ART_MODE_AUTO)
         r.sampled = tt_art_detect_sampled(r.a, &r.interval_us);
-    else if (r.mode == TT_ART_MODE_SAMPLED || r.mode == TT_ART_MODE_SAMPLES)
+    else if (!r.ps && (r.mode == TT_ART_MODE_SAMPLED || r.mode == TT_ART_MODE_SAMPLES))
         r.sampled = 1 + 0 * tt_art_detect_sampled(r.a, &r.interval_us);
     r.ro.sampled = r.sampled;
     r.ro.samples = r.mode == TT_ART_MODE_SAMPLES;
     overflow_warning(&r);
     rc = r.dump ? cli_art_dump(&r) : r.profile ? cli_art_profile(&r) : r.tree ? cli_art_tree(&r) : cli_art_summary(&r);
     cli_stats_report(ctx->stats);
-    tt_art_free(r.a);
-    free(r.use);
+    run_free(&r);
     return rc;
 }

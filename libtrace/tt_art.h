@@ -54,6 +54,8 @@ typedef struct tt_art_kv {
     const char *key, *value;
 } tt_art_kv;
 
+typedef struct tt_art tt_art;
+
 typedef struct tt_art_opts {
     int clock_guess;  /* clock of a streaming file without summary: TT_ART_CLOCK_WALL (default)
                        * or TT_ART_CLOCK_CPU (--art-clock) */
@@ -63,9 +65,14 @@ typedef struct tt_art_opts {
     const unsigned char *keys;
     size_t nkeys;
     const char *keys_name;
+    /* Streaming (section 4): when set, no events are stored (threads' ev stay NULL, nev is
+     * still the count); each decoded record goes to event with its thread's index in the
+     * final, id-sorted threads array, in file order. Non-zero stops the parse with it. */
+    int (*event)(void *ud, const tt_art *a, size_t t, const tt_art_event *e);
+    void *event_ud;
 } tt_art_opts;
 
-typedef struct tt_art {
+struct tt_art {
     int kind;             /* TT_ART_LEGACY or TT_ART_STREAMING */
     int version;          /* 1..3 (the binary header's) */
     int clock;            /* TT_ART_CLOCK_* */
@@ -84,7 +91,7 @@ typedef struct tt_art {
     tt_art_kv *kv;        /* every key=value of the header or summary, in order */
     size_t nkv;
     tt_arena *arena;
-} tt_art;
+};
 
 /* Parses a whole file held in memory (data is borrowed only during the call); name is used in
  * error locations, stats receives the counted repairs (section 4; may be NULL). Owned by the
@@ -182,6 +189,21 @@ typedef struct tt_art_prof {
 int tt_art_profile(tt_art_prof *prof, int64_t *span_us, int64_t *cpu_span_us, const tt_art *a,
                    const unsigned char *use, const tt_art_rebuild_opts *o, tt_stats *stats,
                    const char *file, tt_error *err);
+
+/* The per-method profile without stored events (section 4, 6.6): give tt_art_pstream_event
+ * and the stream as tt_art_opts.event / event_ud to tt_art_parse, which then keeps no events
+ * and hands each record to the per-thread stacks as it decodes it (memory: the methods and
+ * each thread's open frames). want (may be NULL: every thread) selects a thread at its first
+ * record; o (borrowed, may be NULL; its samples flag is ignored) is read after want. tt_art_pstream_finish closes the open frames and gives prof[nmethods + 1] (owned by
+ * the caller, free()) and the thread spans as tt_art_profile does. Errors: TT_ENOMEM. */
+typedef struct tt_art_pstream tt_art_pstream;
+int tt_art_pstream_new(tt_art_pstream **out, const tt_art_rebuild_opts *o,
+                       int (*want)(void *ud, const tt_art *a, size_t t), void *want_ud);
+int tt_art_pstream_event(void *ud, const tt_art *a, size_t t, const tt_art_event *e);
+int tt_art_pstream_finish(tt_art_prof **prof, int64_t *span_us, int64_t *cpu_span_us,
+                          tt_art_pstream *ps, const tt_art *a, tt_stats *stats,
+                          const char *file, tt_error *err);
+void tt_art_pstream_free(tt_art_pstream *ps);
 
 /* Retraces every method through a ProGuard/R8 mapping (method-beat.md 4.6 "obfuscated method
  * with descriptor"): class, name and descriptor, then the canonical keys again. *ambiguous
