@@ -149,13 +149,19 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* An ART method trace's calls are its slices (art-trace.md 6.1): exported like samples. */
+static int exportable(const tdb_trace_info *t)
+{
+    return t->has_samples || (t->has_slices && !strcmp(t->source_format, "art_trace"));
+}
+
 /* "1, 3, 4" (the ids of the traces with samples), shortened with "..." to fit, or "none". */
 static void list_ids(char *b, size_t size, const tdb_trace_info *t, size_t nt)
 {
     size_t len = 0;
     b[0] = 0;
     for (size_t i = 0; i < nt; i++) {
-        if (!t[i].has_samples)
+        if (!exportable(&t[i]))
             continue;
         char one[32];
         int k = snprintf(one, sizeof one, "%s%lld", len ? ", " : "", (long long)t[i].id);
@@ -205,7 +211,7 @@ static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
             cli_errorf("%s: no trace %lld (traces with sampled stacks: %s)", path,
                        (long long)want[i], ids);
             rc = CLI_BAD;
-        } else if (!f->has_samples) {
+        } else if (!exportable(f)) {
             cli_errorf("%s: trace %lld (%s) has no sampled stacks to export%s", path,
                        (long long)want[i], f->source_format,
                        f->has_slices ? " (method-beat slices: export the beat buffer itself)"
@@ -216,7 +222,7 @@ static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
         }
     }
     for (size_t i = 0; i < nt && !nwant && !rc; i++)
-        if (t[i].has_samples)
+        if (exportable(&t[i]))
             sel[(*n)++] = t[i].id;
     if (!rc && !*n) {
         cli_errorf("%s: no trace with sampled stacks (analyze writes them for btrace, perf "
