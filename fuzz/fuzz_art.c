@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tt_stats *st = tt_stats_new();
     tt_art *a = NULL;
-    tt_art_opts o = {(size & 1) ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL, NULL, 0, "keys"};
+    tt_art_opts o = {.clock_guess = (size & 1) ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL,
+                     .keys_name = "keys"};
     char what[200];
     tt_art_detect(data, size, what, sizeof what);
     /* --art-keys (sizes with bit 2 set): the text header up to "*end\n" is the keys file and
