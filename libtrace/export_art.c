@@ -1,6 +1,6 @@
 /* Slices as a legacy ART method trace (spec/art-trace.md 6.2, export --format art-trace):
  * version 3, clock dual, a 32-byte binary header and 14-byte records; per thread an enter at
- * each slice's ts and an exit (an unroll for unwound calls) at ts + dur, in begin order;
+ * each slice's ts and an exit record (an unroll for unwound calls) at ts + dur, in begin order;
  * method ids assigned per distinct canonical name. The text header needs every method and
  * thread first, so the records are kept until tt__art_close. */
 #include "tt.h"
