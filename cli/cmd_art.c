@@ -392,7 +392,10 @@ int cmd_art(int argc, char **argv, cli_ctx *ctx)
     r.ro.sampled = r.sampled;
     r.ro.samples = r.mode == TT_ART_MODE_SAMPLES;
     overflow_warning(&r);
-    rc = r.dump ? cli_art_dump(&r) : r.profile ? cli_art_profile(&r) : r.tree ? cli_art_tree(&r) : cli_art_summary(&r);
+    rc = r.dump      ? cli_art_dump(&r)
+         : r.profile ? cli_art_profile(&r)
+         : r.tree    ? cli_art_tree(&r)
+                     : cli_art_summary(&r);
     cli_stats_report(ctx->stats);
     run_free(&r);
     return rc;
