@@ -73,6 +73,10 @@ static int flush(actx *c)
                          .self_thread_dur = ns(p->s.cpu_self_us), .block_dur = -1,
                          .gap_before = -1, .gap_after = -1,
                          .sample_count = c->sampled ? (int64_t)p->s.sample_count : -1};
+        /* args.unwound = 1: closed by an exception unwinding the frame (6.1) */
+        if (p->s.unwound && (tdb_next_id(c->a->db, "args", &row.arg_set_id, c->err) ||
+                             tdb_arg_int(c->a->db, row.arg_set_id, "unwound", 1, c->err)))
+            return TT_EIO;
         if (tdb_slice_add(c->a->db, &row, c->err))
             return TT_EIO;
     }
@@ -188,7 +192,7 @@ static int store_issues(actx *c, const tt_art *art, size_t t, tt_error *err)
 
 static int store_threads(actx *c, const tt_art *art, int64_t upid, tt_error *err)
 {
-    tt_art_rebuild_opts ro = {TT_ART_CLOSE_THREAD_LAST, c->sampled};
+    tt_art_rebuild_opts ro = {.close_at = TT_ART_CLOSE_THREAD_LAST, .sampled = c->sampled};
     tt_art_visit v = {on_enter, on_slice, c};
     int rc = 0;
     for (size_t i = 0; i < art->nthreads && !rc; i++) {

@@ -133,12 +133,11 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
         *in = NULL;
         return cli_err(&err);
     }
-    *kind = forced ? forced : tt_samples_detect(p, n);
-    if (!forced && *kind == TT_SKIND_UNKNOWN) {
-        int ak = tt_art_detect(p, n, NULL, 0);
-        if (ak == TT_ART_LEGACY || ak == TT_ART_STREAMING)
-            *kind = SKIND_ART;
-    }
+    /* ART first: a version 1 file's records look like a method-beat buffer's bytes */
+    int ak = forced ? TT_ART_NOT : tt_art_detect(p, n, NULL, 0);
+    *kind = forced                                                ? forced
+            : ak == TT_ART_LEGACY || ak == TT_ART_STREAMING ? SKIND_ART
+                                                                  : tt_samples_detect(p, n);
     if (*kind == TT_SKIND_UNKNOWN) {
         tt_input_close(*in);
         *in = NULL;
@@ -161,7 +160,8 @@ static int load_art(tt_profile *p, tt_input *in, const char *path, cli_ctx *ctx)
              tt_art_parse(&a, (const unsigned char *)data, n, path, NULL, ctx->stats, &err);
     free(data);
     if (!rc) {
-        tt_art_rebuild_opts ro = {TT_ART_CLOSE_THREAD_LAST, tt_art_detect_sampled(a, NULL)};
+        tt_art_rebuild_opts ro = {.close_at = TT_ART_CLOSE_THREAD_LAST,
+                                  .sampled = tt_art_detect_sampled(a, NULL)};
         rc = tt_art_to_profile(p, a, &ro, ctx->stats, path, &err);
     }
     tt_art_free(a);

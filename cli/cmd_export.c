@@ -10,7 +10,7 @@
 #include "../sqlite/tdb.h"
 
 static const char usage[] =
-    "usage: tracetool export --format chrome|folded|speedscope [-o FILE]\n"
+    "usage: tracetool export --format chrome|folded|speedscope|art-trace [-o FILE]\n"
     "                        [--chrome-events x|be] [--chrome-samples] [--relative-time]\n"
     "                        [--weight samples|wall|cpu|period] [--folded-root thread|process|none]\n"
     "                        [-m MAPPING]... [--thread NAME|TID]... [--max-gap DUR|auto|none]\n"
@@ -18,11 +18,13 @@ static const char usage[] =
     "                        [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                        [--frame-identity name|address] [--keep-runtime-frames]\n"
     "                        [--jobs N] [-e FILE]... [--symbols DIR]... [--kind KIND] INPUT...\n"
-    "       tracetool export --format chrome|folded|speedscope [-o FILE] [--trace ID]...\n"
-    "                        [--chrome-events x|be] [--chrome-samples] [--relative-time]\n"
-    "                        [--weight W] [--folded-root R] [--thread NAME|TID]... DATABASE\n"
+    "       tracetool export --format chrome|folded|speedscope|art-trace [-o FILE]\n"
+    "                        [--trace ID]... [--chrome-events x|be] [--chrome-samples]\n"
+    "                        [--relative-time] [--weight W] [--folded-root R]\n"
+    "                        [--thread NAME|TID]... DATABASE\n"
     "\n"
-    "      --format FMT        chrome (trace-event JSON), folded, speedscope\n"
+    "      --format FMT        chrome (trace-event JSON), folded, speedscope, art-trace\n"
+    "                          (a legacy ART .trace for dmtracedump and Android Studio)\n"
     "  -o, --output FILE       write to FILE instead of standard output\n"
     "      --chrome-events E   x (complete events, default) or be (begin/end pairs)\n"
     "      --chrome-samples    chrome: also an instant event per sample\n"
@@ -130,6 +132,7 @@ static int export_raw(char **files, size_t n, int format, tt_export_opts *eo,
     if (!(rc = open_out(&s, outpath))) {
         int x = format == TT_EXPORT_CHROME   ? tt_export_chrome(p, eo, write_out, &s, &err)
                 : format == TT_EXPORT_FOLDED ? tt_export_folded(p, eo, write_out, &s, &err)
+                : format == TT_EXPORT_ART    ? tt_export_art(p, eo, write_out, &s, &err)
                                              : tt_export_speedscope(p, eo, write_out, &s, &err);
         rc = close_out(&s, outpath, x, &err, 0);
     }
@@ -148,13 +151,19 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* An ART method trace's calls are its slices (art-trace.md 6.1): exported like samples. */
+static int exportable(const tdb_trace_info *t)
+{
+    return t->has_samples || (t->has_slices && !strcmp(t->source_format, "art_trace"));
+}
+
 /* "1, 3, 4" (the ids of the traces with samples), shortened with "..." to fit, or "none". */
 static void list_ids(char *b, size_t size, const tdb_trace_info *t, size_t nt)
 {
     size_t len = 0;
     b[0] = 0;
     for (size_t i = 0; i < nt; i++) {
-        if (!t[i].has_samples)
+        if (!exportable(&t[i]))
             continue;
         char one[32];
         int k = snprintf(one, sizeof one, "%s%lld", len ? ", " : "", (long long)t[i].id);
@@ -204,7 +213,7 @@ static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
             cli_errorf("%s: no trace %lld (traces with sampled stacks: %s)", path,
                        (long long)want[i], ids);
             rc = CLI_BAD;
-        } else if (!f->has_samples) {
+        } else if (!exportable(f)) {
             cli_errorf("%s: trace %lld (%s) has no sampled stacks to export%s", path,
                        (long long)want[i], f->source_format,
                        f->has_slices ? " (method-beat slices: export the beat buffer itself)"
@@ -215,7 +224,7 @@ static int select_traces(int64_t **out, size_t *n, tdb_db *db, const char *path,
         }
     }
     for (size_t i = 0; i < nt && !nwant && !rc; i++)
-        if (t[i].has_samples)
+        if (exportable(&t[i]))
             sel[(*n)++] = t[i].id;
     if (!rc && !*n) {
         cli_errorf("%s: no trace with sampled stacks (analyze writes them for btrace, perf "
@@ -255,9 +264,11 @@ static int export_trace(dbx *d, int64_t id)
     int wall = d->eo->weight == TT_WEIGHT_WALL || d->eo->weight == TT_WEIGHT_CPU;
     char label[48], why[160];
     snprintf(label, sizeof label, "trace %lld", (long long)id);
-    if (d->nsel > 1 && m->timeless && (d->format == TT_EXPORT_CHROME || wall)) {
+    int timed = d->format == TT_EXPORT_CHROME || d->format == TT_EXPORT_ART;
+    if (d->nsel > 1 && m->timeless && (timed || wall)) {
         snprintf(why, sizeof why, "%s (%s) has no timestamps: left out (%s)", label,
                  m->source_format, d->format == TT_EXPORT_CHROME ? "Chrome JSON shows slices"
+                                   : d->format == TT_EXPORT_ART  ? "an ART trace holds calls"
                                                                  : "--weight needs times");
         tt_stats_add(d->ctx->stats, "export_trace_skipped", d->path, TT_SEV_WARN, 1, why);
         tt_profile_free(p);
@@ -370,7 +381,7 @@ static const char *raw_only(int ch)
 
 int cmd_export(int argc, char **argv, cli_ctx *ctx)
 {
-    static const char *const formats[] = {"chrome", "folded", "speedscope", NULL};
+    static const char *const formats[] = {"chrome", "folded", "speedscope", "art-trace", NULL};
     static const char *const cevs[] = {"x", "be", NULL};
     static const char *const roots[] = {"thread", "process", "none", NULL};
     cli_samples_opts so;
@@ -431,7 +442,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
         }
     }
     if (format < 0) {
-        cli_errorf("export: --format is required (chrome, folded or speedscope)");
+        cli_errorf("export: --format is required (chrome, folded, speedscope or art-trace)");
         return cli_usage(usage, 1);
     }
     if (argc - optind < 1) {

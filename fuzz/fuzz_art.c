@@ -1,8 +1,11 @@
-/* libFuzzer target: the ART method trace reader (spec/art-trace.md 2-4), then call rebuilding
- * (5.1) in both modes, the profile, sampled-trace detection and slow messages (6.3). */
+/* libFuzzer target: the ART method trace reader (spec/art-trace.md 2-4; a header then a bare
+ * data section is read as --art-keys), then call rebuilding (5.1) in both modes with overhead
+ * subtraction and from samples (5.5, sizes with bit 3 set), the profile, sampled-trace
+ * detection and slow messages (6.3). */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../libtrace/tt_art.h"
 
@@ -19,17 +22,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tt_stats *st = tt_stats_new();
     tt_art *a = NULL;
-    tt_art_opts o = {(size & 1) ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL};
+    tt_art_opts o = {.clock_guess = (size & 1) ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL,
+                     .keys_name = "keys"};
     char what[200];
     tt_art_detect(data, size, what, sizeof what);
+    /* --art-keys (sizes with bit 2 set): the text header up to "*end\n" is the keys file and
+     * the rest a bare data section */
+    for (size_t i = 0; (size & 4) && i + 9 <= size; i++)
+        if (!memcmp(data + i, "*end\nSLOW", 9)) {
+            o.keys = data;
+            o.nkeys = i + 5;
+            data += i + 5;
+            size -= i + 5;
+            break;
+        }
     if (st && !tt_art_parse(&a, data, size, "fuzz", &o, st, NULL)) {
         size_t n = 0;
         if (size & 2)
             tt_art_normalize_synthetic(a, &n);
         tt_art_visit v = {NULL, on_slice, &n};
-        tt_art_rebuild_opts ro = {TT_ART_CLOSE_TRACE_END, 1};
+        tt_art_rebuild_opts ro = {.close_at = TT_ART_CLOSE_TRACE_END, .sampled = 1,
+                                  .overhead_ns = 3424};
+        ro.samples = (size & 8) != 0; /* --art-mode samples */
         for (size_t i = 0; i < a->nthreads; i++)
             tt_art_rebuild(a, i, &ro, &v, st, "fuzz", NULL);
+        ro.samples = 0;
         tt_art_prof *prof = calloc(a->nmethods + 1, sizeof *prof);
         int64_t s1, s2, iv;
         ro.close_at = TT_ART_CLOSE_THREAD_LAST;

@@ -2,6 +2,7 @@
  * (5.5) and the per-method profile of the 5.2 table. */
 #include "tt_art.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ typedef struct frame {
     uint64_t ev;
     int64_t t, c;           /* begin on the layout clock and the CPU clock */
     int64_t child, cchild;  /* sum of direct children's durations */
+    uint64_t desc;          /* calls closed below it */
 } frame;
 
 typedef struct rebuild {
@@ -30,6 +32,10 @@ typedef struct rebuild {
     uint32_t group;
     uint64_t cur;           /* index of the event being applied */
     int sampled;
+    int64_t overhead_ns;    /* per clock read, 0 = keep the measured times */
+    size_t nopen;           /* entries of open[] */
+    int64_t first_t, first_c, last_t, last_c; /* the thread's first and last event */
+    uint64_t unmatched, missing, truncated, nev;
 } rebuild;
 
 static int64_t layout_t(const tt_art *a, const tt_art_event *e)
@@ -45,14 +51,21 @@ static int close_top(rebuild *r, int64_t t, int64_t c, int kind, int unwound, in
     s.method = f->method;
     s.depth = (uint32_t)r->n;
     s.ts_us = f->t;
-    s.dur_us = t - f->t;
+    /* --art-subtract-overhead: an enter and an exit per call in the subtree (3.1) */
+    int64_t sub = r->overhead_ns ? (int64_t)((f->desc + 1) * 2 * (uint64_t)r->overhead_ns / 1000)
+                                 : 0;
+    s.dur_us = t - f->t - sub;
     if (s.dur_us < 0)
         s.dur_us = 0;
     s.self_us = s.dur_us - f->child;
+    if (s.self_us < 0)
+        s.self_us = 0;
     if (f->c != TT_ART_NONE && c != TT_ART_NONE) {
         s.cpu_ts_us = f->c;
-        s.cpu_dur_us = c > f->c ? c - f->c : 0;
+        s.cpu_dur_us = c - f->c - sub > 0 ? c - f->c - sub : 0;
         s.cpu_self_us = s.cpu_dur_us - f->cchild;
+        if (s.cpu_self_us < 0)
+            s.cpu_self_us = 0;
     } else {
         s.cpu_ts_us = s.cpu_dur_us = s.cpu_self_us = TT_ART_NONE;
     }
@@ -65,6 +78,7 @@ static int close_top(rebuild *r, int64_t t, int64_t c, int kind, int unwound, in
     uint32_t g = r->group - f->group;
     s.sample_count = r->sampled ? (truncated ? g + 1 : (g ? g : 1)) : 0;
     if (r->n) {
+        r->st[r->n - 1].desc += f->desc + 1;
         r->st[r->n - 1].child += s.dur_us;
         if (s.cpu_dur_us != TT_ART_NONE)
             r->st[r->n - 1].cchild += s.cpu_dur_us;
@@ -89,6 +103,7 @@ static int push(rebuild *r, uint32_t m, int64_t t, int64_t c)
     f->t = t;
     f->c = c;
     f->child = f->cchild = 0;
+    f->desc = 0;
     r->open[m]++;
     return r->v && r->v->enter ? r->v->enter(r->v->ud, m, (uint32_t)r->n - 1) : 0;
 }
@@ -113,59 +128,99 @@ static int pop_to(rebuild *r, uint32_t m, int64_t t, int64_t c, int action, uint
                      action == TT_ART_UNROLL, 0);
 }
 
-static int run(rebuild *r, const tt_art_thread *th, const tt_art_rebuild_opts *o,
-               uint64_t *unmatched, uint64_t *missing, uint64_t *truncated)
+/* Applies the thread's event number i (5.1). */
+static int step(rebuild *r, const tt_art_event *e, uint64_t i)
+{
+    uint32_t m = TT_ART_EV_METHOD(e);
+    if (m >= r->nopen) { /* a method the streaming reader named after the stacks were set up */
+        size_t nc = (size_t)m * 2 + 16;
+        uint32_t *no = realloc(r->open, nc * sizeof *no);
+        if (!no)
+            return TT_ENOMEM;
+        memset(no + r->nopen, 0, (nc - r->nopen) * sizeof *no);
+        r->open = no;
+        r->nopen = nc;
+    }
+    r->cur = i;
+    int64_t t = layout_t(r->a, e);
+    if (i && t != r->last_t)
+        r->group++;
+    if (!i) {
+        r->first_t = t;
+        r->first_c = e->cpu_us;
+    }
+    r->last_t = t;
+    r->last_c = e->cpu_us;
+    if (TT_ART_EV_ACTION(e) == TT_ART_ENTER)
+        return push(r, m, t, e->cpu_us);
+    if (!r->open[m]) {
+        r->unmatched++;
+        return 0;
+    }
+    return pop_to(r, m, t, e->cpu_us, TT_ART_EV_ACTION(e), &r->missing);
+}
+
+/* End of the thread's events: open frames are closed at its last event (or the trace end). */
+static int finish(rebuild *r, const tt_art_rebuild_opts *o)
 {
     const tt_art *a = r->a;
-    int64_t last_t = 0, last_c = TT_ART_NONE;
-    int rc = 0;
-    for (size_t i = 0; i < th->nev && !rc; i++) {
-        const tt_art_event *e = &th->ev[i];
-        uint32_t m = TT_ART_EV_METHOD(e);
-        r->cur = i;
-        int64_t t = layout_t(a, e);
-        if (i && t != last_t)
-            r->group++;
-        last_t = t;
-        last_c = e->cpu_us;
-        if (TT_ART_EV_ACTION(e) == TT_ART_ENTER)
-            rc = push(r, m, t, e->cpu_us);
-        else if (!r->open[m])
-            (*unmatched)++;
-        else
-            rc = pop_to(r, m, t, e->cpu_us, TT_ART_EV_ACTION(e), missing);
-    }
+    int64_t last_t = r->last_t;
     if (o && o->close_at == TT_ART_CLOSE_TRACE_END && tt_art_has_wall(a) && a->elapsed_us > last_t)
         last_t = a->elapsed_us;
+    int rc = 0;
     while (r->n && !rc) {
-        (*truncated)++;
-        rc = close_top(r, last_t, last_c, TT_ART_END_TRUNCATED, 0, 1);
+        r->truncated++;
+        rc = close_top(r, last_t, r->last_c, TT_ART_END_TRUNCATED, 0, 1);
     }
     return rc;
+}
+
+static int init(rebuild *r, const tt_art *a, const tt_art_rebuild_opts *o, const tt_art_visit *v)
+{
+    memset(r, 0, sizeof *r);
+    r->a = a;
+    r->v = v;
+    r->sampled = o && o->sampled;
+    r->overhead_ns = o && o->overhead_ns > 0 ? o->overhead_ns : 0;
+    r->last_c = TT_ART_NONE;
+    r->nopen = a->nmethods + 1;
+    r->open = calloc(r->nopen, sizeof *r->open);
+    return r->open ? 0 : TT_ENOMEM;
+}
+
+/* Counts the thread's repairs into stats and frees the stacks. */
+static void done(rebuild *r, const tt_art_thread *th, tt_stats *stats, const char *file)
+{
+    char ex[300];
+    snprintf(ex, sizeof ex, "thread %u (%s)", th->id, th->name);
+    count(stats, "art_unmatched_exit", file, TT_SEV_WARN, r->unmatched, ex);
+    count(stats, "art_missing_exit", file, TT_SEV_WARN, r->missing, ex);
+    count(stats, "art_truncated_frame", file, TT_SEV_INFO, r->truncated, ex);
+    free(r->st);
+    free(r->open);
+    r->st = NULL;
+    r->open = NULL;
 }
 
 int tt_art_rebuild(const tt_art *a, size_t t, const tt_art_rebuild_opts *o,
                    const tt_art_visit *v, tt_stats *stats, const char *file, tt_error *err)
 {
-    rebuild r = {0};
-    r.a = a;
-    r.v = v;
-    r.sampled = o && o->sampled;
-    r.open = calloc(a->nmethods + 1, sizeof *r.open);
-    if (!r.open)
+    if (o && o->samples)
+        return tt_art__rebuild_samples(a, t, v, file, err);
+    rebuild r;
+    if (init(&r, a, o, v)) {
+        free(r.open);
         return tt_error_set(err, TT_ENOMEM, file, TT_LOC_NONE, 0, "out of memory");
-    uint64_t unmatched = 0, missing = 0, truncated = 0;
+    }
     const tt_art_thread *th = &a->threads[t];
-    int rc = run(&r, th, o, &unmatched, &missing, &truncated);
-    free(r.st);
-    free(r.open);
+    int rc = 0;
+    for (size_t i = 0; i < th->nev && !rc; i++)
+        rc = step(&r, &th->ev[i], i);
+    if (!rc)
+        rc = finish(&r, o);
+    done(&r, th, rc == TT_ENOMEM ? NULL : stats, file);
     if (rc == TT_ENOMEM)
         return tt_error_set(err, TT_ENOMEM, file, TT_LOC_NONE, 0, "out of memory");
-    char ex[300];
-    snprintf(ex, sizeof ex, "thread %u (%s)", th->id, th->name);
-    count(stats, "art_unmatched_exit", file, TT_SEV_WARN, unmatched, ex);
-    count(stats, "art_missing_exit", file, TT_SEV_WARN, missing, ex);
-    count(stats, "art_truncated_frame", file, TT_SEV_INFO, truncated, ex);
     return rc;
 }
 
@@ -253,6 +308,116 @@ int tt_art_profile(tt_art_prof *prof, int64_t *span_us, int64_t *cpu_span_us, co
             return rc;
     }
     return 0;
+}
+
+/* ---- the profile without stored events (section 4, 6.6) ---- */
+
+struct tt_art_pstream {
+    const tt_art_rebuild_opts *o; /* borrowed: read at each thread's first record */
+    int (*want)(void *ud, const tt_art *a, size_t t);
+    void *want_ud;
+    tt_art_visit v;
+    rebuild *th;          /* per thread, set up at its first event */
+    unsigned char *state; /* per thread: 0 no event yet, 1 profiled, 2 not selected */
+    size_t nthreads;
+    tt_vec prof;          /* tt_art_prof per method index, grown as methods appear */
+};
+
+static int ps_slice(void *ud, const tt_art_slice *s)
+{
+    tt_vec *v = ud;
+    tt_art_prof zero;
+    memset(&zero, 0, sizeof zero);
+    while (v->len <= s->method)
+        if (!tt_vec_push(v, &zero))
+            return TT_ENOMEM;
+    prof_ud pu = {v->data};
+    return prof_slice(&pu, s);
+}
+
+int tt_art_pstream_new(tt_art_pstream **out, const tt_art_rebuild_opts *o,
+                       int (*want)(void *ud, const tt_art *a, size_t t), void *want_ud)
+{
+    tt_art_pstream *ps = calloc(1, sizeof *ps);
+    *out = ps;
+    if (!ps)
+        return TT_ENOMEM;
+    ps->o = o;
+    ps->want = want;
+    ps->want_ud = want_ud;
+    tt_vec_init(&ps->prof, sizeof(tt_art_prof));
+    ps->v.slice = ps_slice;
+    ps->v.ud = &ps->prof;
+    return 0;
+}
+
+int tt_art_pstream_event(void *ud, const tt_art *a, size_t t, const tt_art_event *e)
+{
+    tt_art_pstream *ps = ud;
+    if (!ps->th) { /* the first record: pass 1 has found every thread */
+        ps->nthreads = a->nthreads;
+        ps->th = calloc(a->nthreads + 1, sizeof *ps->th);
+        ps->state = calloc(a->nthreads + 1, 1);
+        if (!ps->th || !ps->state)
+            return TT_ENOMEM;
+    }
+    if (t >= ps->nthreads)
+        return TT_EINVAL;
+    if (!ps->state[t]) {
+        ps->state[t] = !ps->want || ps->want(ps->want_ud, a, t) ? 1 : 2;
+        if (ps->state[t] == 1 && init(&ps->th[t], a, ps->o, &ps->v))
+            return TT_ENOMEM;
+    }
+    if (ps->state[t] != 1)
+        return 0;
+    rebuild *r = &ps->th[t];
+    return step(r, e, r->nev++);
+}
+
+int tt_art_pstream_finish(tt_art_prof **prof, int64_t *span_us, int64_t *cpu_span_us,
+                          tt_art_pstream *ps, const tt_art *a, tt_stats *stats,
+                          const char *file, tt_error *err)
+{
+    *prof = NULL;
+    *span_us = *cpu_span_us = 0;
+    int rc = 0;
+    for (size_t t = 0; t < ps->nthreads && t < a->nthreads; t++) {
+        if (ps->state[t] != 1)
+            continue;
+        rebuild *r = &ps->th[t];
+        if (!rc)
+            rc = finish(r, ps->o);
+        *span_us += r->last_t - r->first_t;
+        if (tt_art_has_cpu(a))
+            *cpu_span_us += r->last_c - r->first_c;
+        done(r, &a->threads[t], rc ? NULL : stats, file);
+        ps->state[t] = 0;
+    }
+    tt_art_prof zero;
+    memset(&zero, 0, sizeof zero);
+    while (!rc && ps->prof.len <= a->nmethods)
+        if (!tt_vec_push(&ps->prof, &zero))
+            rc = TT_ENOMEM;
+    if (rc)
+        return tt_error_set(err, TT_ENOMEM, file, TT_LOC_NONE, 0, "out of memory");
+    *prof = ps->prof.data;
+    tt_vec_init(&ps->prof, sizeof(tt_art_prof));
+    return 0;
+}
+
+void tt_art_pstream_free(tt_art_pstream *ps)
+{
+    if (!ps)
+        return;
+    for (size_t t = 0; t < ps->nthreads; t++)
+        if (ps->state && ps->state[t] == 1) {
+            free(ps->th[t].st);
+            free(ps->th[t].open);
+        }
+    free(ps->th);
+    free(ps->state);
+    tt_vec_free(&ps->prof);
+    free(ps);
 }
 
 /* ---- Matrix-style slow messages (6.3) ---- */

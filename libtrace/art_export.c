@@ -62,6 +62,7 @@ static int conv_slice(void *ud, const tt_art_slice *a)
     s->block_dur = s->gap_before = s->gap_after = -1;
     s->end_kind = kinds[a->end_kind];
     s->is_recursive = (uint8_t)a->recursive;
+    s->is_unwound = (uint8_t)a->unwound;
     s->sample_count = a->sample_count;
     return 0;
 }

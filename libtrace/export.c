@@ -1,5 +1,5 @@
 /* The export driver (spec/samples.md section 7): options and a table of backends (Chrome JSON,
- * folded, speedscope) behind one open/add/close API. Backends share export_util.c and never
+ * folded, speedscope, legacy ART .trace) behind one open/add/close API. Backends share export_util.c and never
  * call back into this file. */
 #include "tt.h"
 
@@ -69,6 +69,26 @@ static int speedscope_add(void *impl, tt_profile *p, const tt_export_opts *o,
 static int speedscope_close(void *impl, tt_error *err) { return tt__speedscope_close(impl, err); }
 static void speedscope_free(void *impl) { tt__speedscope_free(impl); }
 
+static int art_open(void **impl, const tt_export_opts *o, size_t n_parts, const char *doc,
+                    tt_write_fn fn, void *ctx)
+{
+    (void)o;
+    (void)n_parts;
+    (void)doc;
+    tt__art *a = NULL;
+    int rc = tt__art_open(&a, fn, ctx);
+    *impl = a;
+    return rc;
+}
+static int art_add(void *impl, tt_profile *p, const tt_export_opts *o,
+                   const tt_export_part *part, tt_error *err)
+{
+    (void)part;
+    return tt__art_add(impl, p, o, err);
+}
+static int art_close(void *impl, tt_error *err) { return tt__art_close(impl, err); }
+static void art_free(void *impl) { tt__art_free(impl); }
+
 typedef struct backend {
     int format; /* TT_EXPORT_* */
     int (*open)(void **impl, const tt_export_opts *o, size_t n_parts, const char *doc,
@@ -83,6 +103,7 @@ static const backend backends[] = {
     {TT_EXPORT_CHROME, chrome_open, chrome_add, chrome_close, chrome_free},
     {TT_EXPORT_FOLDED, folded_open, folded_add, folded_close, folded_free},
     {TT_EXPORT_SPEEDSCOPE, speedscope_open, speedscope_add, speedscope_close, speedscope_free},
+    {TT_EXPORT_ART, art_open, art_add, art_close, art_free},
 };
 
 struct tt_export {
@@ -186,3 +207,9 @@ int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn,
     return export_one(TT_EXPORT_SPEEDSCOPE, p, o, fn, ctx, err);
 }
 
+
+int tt_export_art(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
+                  tt_error *err)
+{
+    return export_one(TT_EXPORT_ART, p, o, fn, ctx, err);
+}

@@ -19,7 +19,7 @@ typedef struct tail_key {
     int64_t self_dur, thread_dur, block_dur, gap_before, gap_after;
     uint64_t msg_id, ctr[TT_CTR_COUNT];
     uint32_t sample_count, wakeup_utid, ctr_known;
-    uint8_t type, end_kind, is_synthetic, pad;
+    uint8_t type, end_kind, is_synthetic, is_unwound;
 } tail_key;
 
 /* One number's last value and its text (a miss of the whole part still mostly repeats). */
@@ -33,7 +33,7 @@ enum { NM_TS, NM_DUR, NM_TTS, NM_TDUR, NM_SELF, NM_CPU, NM_BLOCK, NM_SAMPLES, NM
 enum { NK_U64, NK_DEC3, NK_DEC6 };
 
 #define HEAD_MAX 256  /* 4 decimals of at most 28 bytes and their keys */
-#define TAIL_MAX 1024 /* 14 args of at most 60 bytes and the category */
+#define TAIL_MAX 1024 /* 16 args of at most 60 bytes and the category */
 #define SLACK 64 /* copy32 and num may write up to 32 bytes past the text's end */
 #define EVENT_FIXED (2 + 96 + HEAD_MAX + 8 + TAIL_MAX + SLACK)
 
@@ -257,7 +257,8 @@ static int tail_same(const tail_key *t, const tt_slice *s, unsigned known)
         t->block_dur != s->block_dur || t->gap_before != s->gap_before ||
         t->gap_after != s->gap_after || t->msg_id != s->msg_id || t->ctr_known != known ||
         t->sample_count != s->sample_count || t->wakeup_utid != s->wakeup_utid ||
-        t->type != s->type || t->end_kind != s->end_kind || t->is_synthetic != s->is_synthetic)
+        t->type != s->type || t->end_kind != s->end_kind || t->is_synthetic != s->is_synthetic ||
+        t->is_unwound != s->is_unwound)
         return 0;
     for (int i = 0; i < TT_CTR_COUNT; i++)
         if (t->ctr[i] != (known & (1u << i) ? s->ctr[i] : 0))
@@ -288,6 +289,7 @@ static char *tail_text(cx *c, char *p, const tt_slice *s)
     k->type = s->type;
     k->end_kind = s->end_kind;
     k->is_synthetic = s->is_synthetic;
+    k->is_unwound = s->is_unwound;
     char *b = p;
     p = LIT(p, ",\"cat\":\"");
     p = put_str(p, cat_of(s));
@@ -320,6 +322,8 @@ static char *tail_text(cx *c, char *p, const tt_slice *s)
         p = LIT(p, ",\"wakeup_tid\":");
         p = tt__fmt_i64(p, tid_of(tt_profile_thread(c->p, s->wakeup_utid)));
     }
+    if (s->is_unwound)
+        p = LIT(p, ",\"unwound\":1");
     if (s->end_kind == TT_ENDK_UNTERMINATED || s->end_kind == TT_ENDK_TRUNCATED) {
         p = LIT(p, ",\"end_kind\":\"");
         p = put_str(p, tt_end_kind_name(s->end_kind));

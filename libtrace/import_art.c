@@ -96,6 +96,7 @@ typedef struct art_parse {
     uint32_t *tmap;       /* thread id -> 1 + index, 65536 entries */
     int hdr_version;      /* from the text header, 0 when none */
     const char *clock_key;
+    const tt_art_opts *o;
 } art_parse;
 
 static void warn(art_parse *s, const char *name, int sev, uint64_t off, const char *fmt, ...)
@@ -508,7 +509,7 @@ static int record(art_parse *s, size_t off, uint64_t recno, int pass)
         warn(s, "art_unknown_method", TT_SEV_WARN, off, "record %llu: unknown method id 0x%x",
              (unsigned long long)recno, mid);
     tt_art_thread *t = &a->threads[idx];
-    tt_art_event *e = &t->ev[t->nev++];
+    tt_art_event ev1, *e = s->o && s->o->event ? &ev1 : &t->ev[t->nev++];
     e->ma = mi | (uint32_t)action << 24;
     e->rec = (uint32_t)recno;
     uint32_t c1 = tt__le32(q + 4);
@@ -519,6 +520,15 @@ static int record(art_parse *s, size_t off, uint64_t recno, int pass)
         e->cpu_us = unwrap(s, &t->last_cpu, c1, off);
         if (a->clock == TT_ART_CLOCK_DUAL)
             e->wall_us = unwrap(s, &t->last_wall, tt__le32(q + 8), off);
+    }
+    if (e == &ev1) { /* streaming (4): the record goes to the caller's stacks */
+        a->methods = s->methods.data;
+        a->nmethods = s->methods.len;
+        int rc = s->o->event(s->o->event_ud, a, idx, e);
+        if (rc)
+            return tt_error_set(s->err, rc, s->file, TT_LOC_OFFSET, off,
+                                "record %llu: %s", (unsigned long long)recno,
+                                rc == TT_ENOMEM ? "out of memory" : tt_strerror(rc));
     }
     return 0;
 }
@@ -656,10 +666,17 @@ static int thread_arrays(art_parse *s)
             tt_stats_add(s->stats, "art_unknown_thread", s->file, TT_SEV_INFO, 1, nm);
         }
         t->last_wall = t->last_cpu = TT_ART_NONE;
+        if (s->o && s->o->event)
+            continue; /* streaming: nev stays the count of pass 1 */
         if (t->nev && !(t->ev = tt_arena_alloc(a->arena, t->nev * sizeof *t->ev)))
             return nomem(s);
         t->nev = 0;
     }
+    /* sorted by id before pass 2, so the indices pass 2 reports are final */
+    if (a->nthreads)
+        qsort(a->threads, a->nthreads, sizeof *a->threads, cmp_thread);
+    for (size_t i = 0; i < a->nthreads; i++)
+        s->tmap[a->threads[i].id] = (uint32_t)i + 1;
     return 0;
 }
 
@@ -669,14 +686,33 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
     size_t at = 0;
     char what[200];
     int kind = tt_art_detect(s->p, s->n, what, sizeof what);
-    if (kind == TT_ART_V2 || kind == TT_ART_BARE)
-        return tt_error_set(s->err, TT_EUNSUPPORTED, s->file, TT_LOC_OFFSET, 0, "%s", what);
+    int keys = o && o->keys;
+    if (kind == TT_ART_V2 || (kind == TT_ART_BARE && !keys))
+        return tt_error_set(s->err, TT_EUNSUPPORTED, s->file, TT_LOC_OFFSET, 0, "%s%s", what,
+                            kind == TT_ART_BARE ? ": give the text header with --art-keys" : "");
     if (kind == TT_ART_NOT)
         return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, 0,
                             "not an ART method trace%s%s", what[0] ? ": " : "", what);
-    a->kind = kind;
-    if (kind == TT_ART_LEGACY && parse_header(s, s->p, s->n, 0, &at, 1))
+    if (keys && kind != TT_ART_BARE)
+        return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, 0,
+                            "the file has its own %s; a separate text header is only for a "
+                            "bare data section", kind == TT_ART_LEGACY ? "text header"
+                                                                       : "packets and summary");
+    a->kind = kind == TT_ART_BARE ? TT_ART_LEGACY : kind;
+    if (keys) { /* the header lives in the keys file: its offsets name that file (2.1) */
+        const char *data_file = s->file;
+        size_t used;
+        s->file = o->keys_name ? o->keys_name : "";
+        int rc = parse_header(s, o->keys, o->nkeys, 0, &used, 1);
+        s->file = data_file;
+        if (rc)
+            return s->err ? s->err->code : TT_EFORMAT;
+        if (used < o->nkeys)
+            warn(s, "art_keys_trailing", TT_SEV_WARN, 0,
+                 "%zu bytes after *end of the text header ignored", o->nkeys - used);
+    } else if (kind == TT_ART_LEGACY && parse_header(s, s->p, s->n, 0, &at, 1)) {
         return s->err ? s->err->code : TT_EFORMAT;
+    }
     bin_hdr h = {0};
     int rc = parse_bin_header(s, at, &h);
     if (rc)
@@ -708,8 +744,6 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
         return rc;
     a->methods = s->methods.data;
     a->nmethods = s->methods.len;
-    if (a->nthreads)
-        qsort(a->threads, a->nthreads, sizeof *a->threads, cmp_thread);
     if (a->overflow)
         tt_stats_add(s->stats, "art_overflow", s->file, TT_SEV_DATA_LOSS, 1,
                      "data-file-overflow=true: recording stopped when the buffer was full");
@@ -734,6 +768,7 @@ int tt_art_parse(tt_art **out, const unsigned char *data, size_t n, const char *
     s.file = name ? name : "";
     s.stats = stats;
     s.err = err;
+    s.o = o;
     tt_vec_init(&s.methods, sizeof(tt_art_method));
     tt_vec_init(&s.threads, sizeof(tt_art_thread));
     tt_vec_init(&s.kv, sizeof(tt_art_kv));

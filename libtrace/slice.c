@@ -340,6 +340,7 @@ static void open_slice_at(bctx *c, tt_vec *open, size_t i, const at_begin *b, ui
     s->is_recursive = c->open_frames[frame] > 0;
     s->is_synthetic = 0;
     s->is_instrumented = 0;
+    s->is_unwound = 0;
     c->open_frames[frame]++;
     open_slice *os = (open_slice *)open->data + open->len++;
     os->slice = (uint32_t)(c->out->len - 1);

@@ -1223,6 +1223,7 @@ struct tt_slice {
     uint8_t type, end_kind, is_recursive, is_synthetic;
     uint8_t is_instrumented; /* a method-beat call (category beat), not rebuilt from samples;
                               * 2: an ART method trace call (category art) */
+    uint8_t is_unwound;      /* ART: closed by an exception unwinding it (args.unwound) */
 };
 
 typedef struct tt_slice_info {
@@ -1338,6 +1339,9 @@ int tt_export_folded(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, voi
                      tt_error *err);
 int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
                          tt_error *err);
+/* A legacy ART .trace (art-trace.md 6.2); TT_EUNSUPPORTED for an input without times. */
+int tt_export_art(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
+                  tt_error *err);
 /* One document from several profiles, e.g. the traces of a database (tracetool-export(1)):
  * tt_export_open, tt_export_add for each profile in turn (a profile may be freed once
  * added; at most n_parts), tt_export_close. A single part without a label gives exactly what
@@ -1346,7 +1350,8 @@ int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn,
  * id * 10000000 + pid; folded lines get the label as their outermost frame (unless the root
  * is none) and equal lines of all parts add up; speedscope names profiles "<label>: ...",
  * writes "shared" after "profiles" and calls the document doc_name. */
-enum { TT_EXPORT_CHROME = 0, TT_EXPORT_FOLDED, TT_EXPORT_SPEEDSCOPE };
+enum { TT_EXPORT_CHROME = 0, TT_EXPORT_FOLDED, TT_EXPORT_SPEEDSCOPE,
+       TT_EXPORT_ART /* a legacy v3 dual ART .trace (art-trace.md 6.2) */ };
 typedef struct tt_export tt_export;
 typedef struct tt_export_part {
     const char *label;       /* names the part ("trace 2"); NULL = none */

@@ -19,7 +19,7 @@ int tt_art_detect(const unsigned char *p, size_t n, char *what, size_t cap);
 
 enum { TT_ART_CLOCK_CPU = 0, TT_ART_CLOCK_WALL = 1, TT_ART_CLOCK_DUAL = 2 };
 enum { TT_ART_ENTER = 0, TT_ART_EXIT = 1, TT_ART_UNROLL = 2 };
-enum { TT_ART_MODE_AUTO = 0, TT_ART_MODE_INSTRUMENTED, TT_ART_MODE_SAMPLED };
+enum { TT_ART_MODE_AUTO = 0, TT_ART_MODE_INSTRUMENTED, TT_ART_MODE_SAMPLED, TT_ART_MODE_SAMPLES };
 enum { TT_ART_CLOSE_THREAD_LAST = 0, TT_ART_CLOSE_TRACE_END = 1 };
 #define TT_ART_NONE INT64_MIN /* a clock the trace does not have */
 
@@ -54,12 +54,25 @@ typedef struct tt_art_kv {
     const char *key, *value;
 } tt_art_kv;
 
+typedef struct tt_art tt_art;
+
 typedef struct tt_art_opts {
     int clock_guess;  /* clock of a streaming file without summary: TT_ART_CLOCK_WALL (default)
                        * or TT_ART_CLOCK_CPU (--art-clock) */
+    /* --art-keys (2.1): the text header ("*version" to "*end") of a bare data section, from a
+     * separate file named keys_name (error locations); NULL when none. Borrowed during the
+     * parse. A file with its own header is refused when keys are given. */
+    const unsigned char *keys;
+    size_t nkeys;
+    const char *keys_name;
+    /* Streaming (section 4): when set, no events are stored (threads' ev stay NULL, nev is
+     * still the count); each decoded record goes to event with its thread's index in the
+     * final, id-sorted threads array, in file order. Non-zero stops the parse with it. */
+    int (*event)(void *ud, const tt_art *a, size_t t, const tt_art_event *e);
+    void *event_ud;
 } tt_art_opts;
 
-typedef struct tt_art {
+struct tt_art {
     int kind;             /* TT_ART_LEGACY or TT_ART_STREAMING */
     int version;          /* 1..3 (the binary header's) */
     int clock;            /* TT_ART_CLOCK_* */
@@ -78,7 +91,7 @@ typedef struct tt_art {
     tt_art_kv *kv;        /* every key=value of the header or summary, in order */
     size_t nkv;
     tt_arena *arena;
-} tt_art;
+};
 
 /* Parses a whole file held in memory (data is borrowed only during the call); name is used in
  * error locations, stats receives the counted repairs (section 4; may be NULL). Owned by the
@@ -121,12 +134,22 @@ typedef struct tt_art_visit {
 typedef struct tt_art_rebuild_opts {
     int close_at;   /* TT_ART_CLOSE_* */
     int sampled;    /* end_kind 'inferred' instead of 'exact', sample counts */
+    int64_t overhead_ns; /* --art-subtract-overhead (3.1): each call's enter and exit cost
+                          * 2 x overhead_ns, removed from its self time and from the total
+                          * of it and every caller, never below 0 (both clocks); 0 = off */
+    int samples;    /* --art-mode samples (5.5): calls rebuilt from one point sample per
+                     * timestamp group by samples.md 5 (default slice options); the slices'
+                     * begin_ev/end_ev and unwound are 0 then */
 } tt_art_rebuild_opts;
 
 /* Section 5.1 on thread t; counts art_unmatched_exit, art_missing_exit, art_truncated_frame
  * into stats (file names the trace). Returns 0, the visitor's non-zero value, or TT_ENOMEM. */
 int tt_art_rebuild(const tt_art *a, size_t t, const tt_art_rebuild_opts *o,
                    const tt_art_visit *v, tt_stats *stats, const char *file, tt_error *err);
+
+/* The samples mode of tt_art_rebuild (art_samples.c; library-internal). */
+int tt_art__rebuild_samples(const tt_art *a, size_t t, const tt_art_visit *v, const char *file,
+                            tt_error *err);
 
 /* Matrix-style slow messages (6.3) of thread t: the outermost calls of a window method
  * (win[nwin], method indices) lasting at least threshold_us, each converted to method-beat
@@ -166,6 +189,21 @@ typedef struct tt_art_prof {
 int tt_art_profile(tt_art_prof *prof, int64_t *span_us, int64_t *cpu_span_us, const tt_art *a,
                    const unsigned char *use, const tt_art_rebuild_opts *o, tt_stats *stats,
                    const char *file, tt_error *err);
+
+/* The per-method profile without stored events (section 4, 6.6): give tt_art_pstream_event
+ * and the stream as tt_art_opts.event / event_ud to tt_art_parse, which then keeps no events
+ * and hands each record to the per-thread stacks as it decodes it (memory: the methods and
+ * each thread's open frames). want (may be NULL: every thread) selects a thread at its first
+ * record; o (borrowed, may be NULL; its samples flag is ignored) is read after want. tt_art_pstream_finish closes the open frames and gives prof[nmethods + 1] (owned by
+ * the caller, free()) and the thread spans as tt_art_profile does. Errors: TT_ENOMEM. */
+typedef struct tt_art_pstream tt_art_pstream;
+int tt_art_pstream_new(tt_art_pstream **out, const tt_art_rebuild_opts *o,
+                       int (*want)(void *ud, const tt_art *a, size_t t), void *want_ud);
+int tt_art_pstream_event(void *ud, const tt_art *a, size_t t, const tt_art_event *e);
+int tt_art_pstream_finish(tt_art_prof **prof, int64_t *span_us, int64_t *cpu_span_us,
+                          tt_art_pstream *ps, const tt_art *a, tt_stats *stats,
+                          const char *file, tt_error *err);
+void tt_art_pstream_free(tt_art_pstream *ps);
 
 /* Retraces every method through a ProGuard/R8 mapping (method-beat.md 4.6 "obfuscated method
  * with descriptor"): class, name and descriptor, then the canonical keys again. *ambiguous

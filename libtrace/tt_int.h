@@ -367,6 +367,11 @@ int tt__folded_add(tt__folded *x, tt_profile *p, const tt_export_opts *o, const 
                    tt_error *err);
 int tt__folded_close(tt__folded *x, tt_error *err);
 void tt__folded_free(tt__folded *x);
+typedef struct tt__art tt__art;
+int tt__art_open(tt__art **out, tt_write_fn fn, void *ctx);
+int tt__art_add(tt__art *x, tt_profile *p, const tt_export_opts *o, tt_error *err);
+int tt__art_close(tt__art *x, tt_error *err);
+void tt__art_free(tt__art *x);
 typedef struct tt__speedscope tt__speedscope;
 int tt__speedscope_open(tt__speedscope **out, const tt_export_opts *o, size_t n_parts,
                         const char *doc_name, tt_write_fn fn, void *ctx);

@@ -119,7 +119,7 @@ void tdb__rec_ref(tdb_rec *r, int i, int have, int64_t v)
     }
     int slot = (int)((v >> VSHIFT) & 0xff);
     int64_t local = v & VLOCAL;
-    if (slot < ST__COUNT && local > r->count[slot] && (slot == ST_SLICE_ADD || slot == ST_NODE_ADD))
+    if (slot < ST__COUNT && local > r->count[slot] && (slot == ST_SLICE_ADD || slot == ST_NODE_ADD || slot == ST_ARG_INT))
         r->count[slot] = local; /* explicit ids: the next tdb_next_id starts after it */
     put_u8(r, V_REF);
     put_uv(r, (uint64_t)i);
@@ -420,9 +420,10 @@ static int replay_next(tdb_db *db, tdb_rec *r, cur *c, tt_error *err)
 {
     int slot = get_u8(c);
     seg s = {.local = (int64_t)get_uv(c)};
-    if (slot != ST_SLICE_ADD && slot != ST_NODE_ADD)
+    if (slot != ST_SLICE_ADD && slot != ST_NODE_ADD && slot != ST_ARG_INT)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "recorded rows: broken log");
-    int rc = tdb_next_id(db, slot == ST_SLICE_ADD ? "slice" : "call_node", &s.real, err);
+    int rc = tdb_next_id(db, slot == ST_SLICE_ADD ? "slice" : slot == ST_NODE_ADD ? "call_node" : "args",
+                         &s.real, err);
     if (!rc && !tt_vec_push(&r->segs[slot], &s))
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     return rc;

@@ -359,7 +359,7 @@ int tdb_commit(tdb_db *db, tt_error *err)
         sqlite3_finalize(db->st[i]);
         db->st[i] = NULL;
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         sqlite3_finalize(db->next_id_st[i]);
         db->next_id_st[i] = NULL;
     }
@@ -400,6 +400,7 @@ void tdb_close(tdb_db *db)
         sqlite3_finalize(db->st[i]);
     sqlite3_finalize(db->next_id_st[0]);
     sqlite3_finalize(db->next_id_st[1]);
+    sqlite3_finalize(db->next_id_st[2]);
     tdb__rec_free(db->rec);
     if (db->h && db->in_tx)
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
@@ -747,11 +748,14 @@ int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err)
         sql = "SELECT COALESCE(MAX(id), 0) + 1 FROM slice";
     else if (!strcmp(table, "call_node"))
         sql = "SELECT COALESCE(MAX(id), 0) + 1 FROM call_node";
+    else if (!strcmp(table, "args"))
+        sql = "SELECT COALESCE(MAX(arg_set_id), 0) + 1 FROM args";
     else
         return tt_error_set(err, TT_EINVAL, db->path, 0, 0, "no explicit ids for %s", table);
-    int k = table[0] == 's' ? 0 : 1;
+    int k = table[0] == 's' ? 0 : table[0] == 'c' ? 1 : 2;
+    static const int slots[3] = {ST_SLICE_ADD, ST_NODE_ADD, ST_ARG_INT};
     if (db->rec)
-        return tdb__rec_next_id(db->rec, k ? ST_NODE_ADD : ST_SLICE_ADD, id, err);
+        return tdb__rec_next_id(db->rec, slots[k], id, err);
     /* kept prepared: an importer asks once per stack it stores */
     if (!db->next_id_st[k] &&
         sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->next_id_st[k], NULL) !=
@@ -774,8 +778,8 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
                             "name, category, method_id, end_kind, self_dur, is_recursive, "
                             "frame_id, callsite_id, thread_dur, self_thread_dur, block_dur, "
                             "gap_before, gap_after, sample_count, msg_id, type, wakeup_utid, "
-                            "alloc_objects, alloc_bytes, maj_flt, nv_csw, niv_csw) "
-                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            "alloc_objects, alloc_bytes, maj_flt, nv_csw, niv_csw, arg_set_id) "
+                            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             err);
     if (!st)
         return TT_EIO;
@@ -805,6 +809,21 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
     b_id(db, st, 24, s->wakeup_utid);
     for (int k = 0; k < TT_CTR_COUNT; k++) /* columns in TT_CTR_* order */
         b_int(db, st, 25 + k, (s->ctr_known >> k) & 1, (int64_t)s->ctr[k]);
+    b_id(db, st, 25 + TT_CTR_COUNT, s->arg_set_id);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_arg_int(tdb_db *db, int64_t arg_set_id, const char *key, int64_t v, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_ARG_INT,
+                            "INSERT INTO args (arg_set_id, key, value_type, int_value) "
+                            "VALUES (?,?,'int',?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    b_ref(db, st, 1, arg_set_id);
+    b_text(db, st, 2, key);
+    b_i64(db, st, 3, v);
     return step_done(db, st, NULL, err);
 }
 

@@ -139,10 +139,14 @@ typedef struct tdb_slice {
     int64_t wakeup_utid;                     /* 0 = none */
     unsigned ctr_known;                      /* bit TT_CTR_*: ctr[] valid (alloc_objects ...) */
     uint64_t ctr[TT_CTR_COUNT];
+    int64_t arg_set_id;                      /* 0 = none (rows added with tdb_arg_int) */
 } tdb_slice;
-/* The next free id of a table that takes explicit ids ("slice", "call_node"). */
+/* The next free id of a table that takes explicit ids ("slice", "call_node"), or the next
+ * free arg_set_id ("args"). */
 int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err);
 int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err);
+/* Adds the integer key/value (key, v) to the arg set arg_set_id (storage.md args table). */
+int tdb_arg_int(tdb_db *db, int64_t arg_set_id, const char *key, int64_t v, tt_error *err);
 /* kind: 'unpark','notify','unlock'. */
 int tdb_wakeup_add(tdb_db *db, int64_t trace_id, int64_t wakee_slice_id, int64_t waker_utid,
                    int64_t waker_ts, const char *kind, tt_error *err);

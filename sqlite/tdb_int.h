@@ -11,7 +11,7 @@ enum {
     ST_MAP_FIND, ST_MAP_ADD, ST_METHOD_ADD, ST_METHOD_EACH, ST_PROCESS_ADD, ST_THREAD_ADD,
     ST_SLICE_ADD, ST_TREE_ADD, ST_NODE_ADD, ST_ISSUE_ADD, ST_ISSUE_TREE, ST_UI_FRAME_ADD,
     ST_SCENE_STATS_ADD, ST_STARTUP_ADD, ST_SEGMENT_ADD, ST_LAUNCH_ADD,
-    ST_FRAME_ADD, ST_CALLSITE_ADD, ST_SAMPLE_ADD, ST_WAKEUP_ADD,
+    ST_FRAME_ADD, ST_CALLSITE_ADD, ST_SAMPLE_ADD, ST_WAKEUP_ADD, ST_ARG_INT,
     ST_MODULE_FIND, ST_MODULE_ADD, ST_SYMPC_FIND, ST_SYMBOL_ADD, ST_SYMPC_ADD,
     ST__COUNT
 };
@@ -25,7 +25,7 @@ struct tdb_db {
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
-    sqlite3_stmt *next_id_st[2]; /* tdb_next_id of slice, call_node */
+    sqlite3_stmt *next_id_st[3]; /* tdb_next_id of slice, call_node, args */
     int64_t next_symbol_set; /* next symbol.symbol_set_id, 0 until first needed */
     struct tdb_rec *rec;     /* tdb_rec_new: rows are recorded, there is no connection */
     int rec_slot;            /* the statement slot of the row being recorded */
@@ -46,7 +46,7 @@ void tdb__rec_ref(tdb_rec *r, int i, int have, int64_t v);
 void tdb__rec_text(tdb_rec *r, int i, const char *s);
 void tdb__rec_real(tdb_rec *r, int i, int have, double v);
 int tdb__rec_end(tdb_rec *r, int slot, int64_t *rowid, tt_error *err);
-/* tdb_next_id (slot ST_SLICE_ADD or ST_NODE_ADD), tdb_module_get, tdb_symbolized_pc_add:
+/* tdb_next_id (slot ST_SLICE_ADD, ST_NODE_ADD or ST_ARG_INT), tdb_module_get, tdb_symbolized_pc_add:
  * their lookups happen at replay. */
 int tdb__rec_next_id(tdb_rec *r, int slot, int64_t *id, tt_error *err);
 int tdb__rec_module(tdb_rec *r, const tdb_module *m, int64_t *id, tt_error *err);

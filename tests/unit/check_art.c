@@ -146,6 +146,45 @@ END_TEST
 START_TEST(ex52_v1) { worked_example(1, 0); }
 END_TEST
 
+/* The streamed profile (4, 6.6) keeps no events and gives tt_art_profile's numbers; the worker
+ * thread alone through the thread filter. */
+static int only_worker(void *ud, const tt_art *a, size_t t)
+{
+    (void)ud;
+    return !strcmp(a->threads[t].name, "worker");
+}
+
+START_TEST(streamed_profile)
+{
+    legacy(3, 2);
+    for (int sel = 0; sel < 2; sel++) {
+        tt_art_pstream *ps = NULL;
+        tt_art_rebuild_opts ro = {0};
+        ck_assert_int_eq(tt_art_pstream_new(&ps, &ro, sel ? only_worker : NULL, NULL), 0);
+        tt_art_opts o = {.event = tt_art_pstream_event, .event_ud = ps};
+        tt_art *a = NULL;
+        ck_assert_int_eq(tt_art_parse(&a, buf, len, "t", &o, NULL, NULL), 0);
+        ck_assert_ptr_null(a->threads[0].ev);
+        ck_assert_int_eq((int)a->threads[0].nev, 8);
+        tt_art_prof *prof = NULL;
+        int64_t span, cspan;
+        ck_assert_int_eq(tt_art_pstream_finish(&prof, &span, &cspan, ps, a, NULL, "t", NULL), 0);
+        tt_art_pstream_free(ps);
+        ck_assert_int_eq((int)span, sel ? 95 : 215);
+        ck_assert_int_eq((int)cspan, sel ? 40 : 120);
+        /* Feed.fib 1+1, 40 wall self/total; App.onCreate 32/120 (main only) */
+        ck_assert_int_eq((int)prof[4].calls, 1);
+        ck_assert_int_eq((int)prof[4].recursive_calls, 1);
+        ck_assert_int_eq((int)prof[4].self_us, 40);
+        ck_assert_int_eq((int)prof[0].self_us, sel ? 0 : 32);
+        ck_assert_int_eq((int)prof[0].total_us, sel ? 0 : 120);
+        ck_assert_int_eq((int)prof[1].cpu_total_us, sel ? 0 : 60);
+        free(prof);
+        tt_art_free(a);
+    }
+}
+END_TEST
+
 START_TEST(detection)
 {
     char what[200];
@@ -220,6 +259,7 @@ static Suite *art_suite(void)
     tcase_add_test(tc, detection);
     tcase_add_test(tc, errors_name_offsets);
     tcase_add_test(tc, wrap);
+    tcase_add_test(tc, streamed_profile);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,1 @@
+gen_art art/ex52.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool analyze -o db a.trace > /dev/null && tracetool query db "SELECT t.tid, s.depth, s.name, s.ts - tr.start_ts AS ts, a.key, a.int_value FROM slice s JOIN thread t USING (utid) JOIN trace tr ON tr.id = s.trace_id LEFT JOIN args a ON a.arg_set_id = s.arg_set_id ORDER BY s.id"

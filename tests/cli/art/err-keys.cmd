@@ -1,0 +1,1 @@
+gen_art art/ex52.txt $TT_TMP/a.trace && cd $TT_TMP && sed -n '1,/^\*end$/p' a.trace > a.key && tracetool art --art-keys a.key a.trace; printf '*version\n3\nclock=dual\n*threads\n1 main\n' > b.key && tail -c +$(($(wc -c < a.key) + 1)) a.trace > a.data && tracetool art --art-keys b.key a.data; tracetool art a.data

@@ -1,0 +1,1 @@
+gen_art art/ex52-stream.txt $TT_TMP/s.trace && cd $TT_TMP && tracetool export --format art-trace -o x.trace s.trace && sed -n '1,/^\*end$/p' x.trace && tracetool art --dump --units us --clock first x.trace

@@ -1,0 +1,1 @@
+gen_art art/ex52.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool analyze -o db a.trace > /dev/null && tracetool export --format folded db && tracetool export --format art-trace -o x.trace db && tracetool art --profile --units us x.trace

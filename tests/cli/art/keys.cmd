@@ -1,0 +1,1 @@
+gen_art art/ex52.txt $TT_TMP/a.trace && cd $TT_TMP && sed -n '1,/^\*end$/p' a.trace > a.key && tail -c +$(($(wc -c < a.key) + 1)) a.trace > a.data && tracetool art --profile --units us --art-keys a.key a.data

@@ -1,0 +1,1 @@
+gen_art art/sampled.txt $TT_TMP/a.trace && gen_art art/ex52.txt $TT_TMP/b.trace && cd $TT_TMP && tracetool art --art-mode samples --units us a.trace && tracetool art --profile --art-mode samples --units us a.trace && tracetool art --tree --art-mode samples --format csv a.trace && tracetool art --profile --art-mode samples --units us b.trace

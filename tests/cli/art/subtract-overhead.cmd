@@ -1,0 +1,1 @@
+gen_art art/ex52.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool art --profile --units us --art-subtract-overhead a.trace && tracetool art --tree --units us --art-subtract-overhead --threads worker a.trace && sed 's/^clock-call-overhead-nsec=.*//' a.trace > b.trace && tracetool art --art-subtract-overhead b.trace
