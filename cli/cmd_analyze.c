@@ -21,7 +21,7 @@ static const char usage[] =
     "                         [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [-e BINARY]... [--symbols DIR]...\n"
-    "                         INPUT...\n"
+    "                         [--swift-demangler CMD] INPUT...\n"
     "\n"
     "  -o, --output DB         database to write (default trace.db)\n"
     "  -m, --mapping FILE      methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
@@ -40,6 +40,8 @@ static const char usage[] =
     "      --buffer-format F   method-beat buffers: auto (default), bin, text\n"
     "  -e, --exe BINARY        ELF file naming native frames of sampled stacks (repeatable)\n"
     "      --symbols DIR       symbol store searched by build id and name (repeatable)\n"
+    "      --swift-demangler CMD  demangle Swift names with CMD, one name a line on its\n"
+    "                          standard input (also TRACETOOL_SWIFT_DEMANGLE)\n"
     "  -h, --help              show this help\n";
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
@@ -61,6 +63,7 @@ static const struct option longopts[] = {
     {"buffer-format", required_argument, NULL, O_BUFFMT},
     {"exe", required_argument, NULL, 'e'},
     {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},
+    {"swift-demangler", required_argument, NULL, CLI_SYM_O_SWIFT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };

@@ -17,7 +17,8 @@ static const char usage[] =
     "                        [--slice-end last|mid|next] [--end-pad DUR] [--no-msg-split]\n"
     "                        [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                        [--frame-identity name|address] [--keep-runtime-frames]\n"
-    "                        [-e FILE]... [--symbols DIR]... [--kind KIND] INPUT...\n"
+    "                        [-e FILE]... [--symbols DIR]... [--swift-demangler CMD]\n"
+    "                        [--kind KIND] INPUT...\n"
     "       tracetool export --format chrome|folded|speedscope [-o FILE] [--trace ID]...\n"
     "                        [--chrome-events x|be] [--chrome-samples] [--relative-time]\n"
     "                        [--weight W] [--folded-root R] [--thread NAME|TID]... DATABASE\n"
@@ -42,6 +43,7 @@ static const char usage[] =
     "      --keep-runtime-frames  keep btrace <runtime ...> frames\n"
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
+    "      --swift-demangler CMD  demangle Swift names with CMD (also TRACETOOL_SWIFT_DEMANGLE)\n"
     "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat,\n"
     "                          database, btrace-ios)\n"
     "      --trace ID          DATABASE: only this trace (repeatable; default: every trace\n"
@@ -354,6 +356,7 @@ static const char *raw_only(int ch)
     case 'm': return "-m";
     case 'e': return "-e";
     case CLI_SYM_O_SYMBOLS: return "--symbols";
+    case CLI_SYM_O_SWIFT: return "--swift-demangler";
     case CS_EVENT: return "--event";
     case CS_IDENT: return "--frame-identity";
     case CS_KEEP_RT: return "--keep-runtime-frames";
