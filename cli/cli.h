@@ -124,6 +124,8 @@ void cli_msg_capture(tt_buf *b);
 int cli_msg_capturing(void);
 /* Prints the counted warnings of stats as "tracetool: warning: ..." lines. */
 void cli_stats_report(const tt_stats *s);
+/* The same for the stats whose name starts with prefix. */
+void cli_stats_report_prefix(const tt_stats *s, const char *prefix);
 
 /* ---- options (cli_opt.c) ---- */
 /* Usage: prints text to stdout (help) or stderr (error) and returns the exit code. */

@@ -30,6 +30,7 @@ typedef struct cli_an {
     int have_base, have_end, trim;
     int beat_forced;      /* --kind beat: buffers are read whatever detection says */
     cli_sym_opts sym;     /* -e / --symbols: names for native frames of sampled stacks */
+    int all_images;       /* --all-images: binary_image rows for unused images too */
     const char *cur_path; /* the input being imported (warnings name it) */
     /* counters for the summary */
     uint64_t unknown_ids;

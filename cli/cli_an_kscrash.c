@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_kscrash.h"
+#include "cli_swift.h"
 
 typedef struct ksan {
     cli_an *a;
@@ -20,6 +21,8 @@ typedef struct ksan {
     tt_intern *frames, *sites;
     tt_vec frame_rows, site_rows; /* int64 row ids by interned id */
     tt_buf fkey;
+    struct cli_swift *swift; /* Swift display names (spec/ios.md 7) */
+    cli_sym *sym;            /* NULL without symbol options */
 } ksan;
 
 /* The main (or key) thread as text: "n image 0xpc name" per frame. */
@@ -165,6 +168,33 @@ static int store_callsites(ksan *k, const tt_ks_report *rep, const tt_ks_thread 
     return rc;
 }
 
+/* binary_image rows (10): the images frames refer to, all of them with --all-images */
+static int store_images(ksan *k, const tt_ks_report *rep, tt_error *err)
+{
+    char rid[32];
+    snprintf(rid, sizeof rid, "#%llu", (unsigned long long)rep->index + 1);
+    int rc = 0;
+    for (size_t i = 0; i < rep->n_images && !rc; i++) {
+        const tt_ks_image *g = &rep->images[i];
+        if (!g->n_frames && !k->a->all_images)
+            continue;
+        const char *dbg = NULL;
+        if (k->sym && g->n_frames > g->n_unresolved) { /* loaded while reading: no messages */
+            tsym_module *m = cli_sym_module(k->sym, g->path[0] ? g->path : g->name,
+                                            g->uuid[0] ? g->uuid : NULL, 0, NULL);
+            const tsym_module_info *mi = m ? tsym_module_info_get(m) : NULL;
+            dbg = mi ? (mi->debug_path ? mi->debug_path : mi->path) : NULL;
+        }
+        tdb_binary_image b = {.trace_id = k->trace_id, .report_id = rep->id ? rep->id : rid,
+                              .module_id = k->module_ids[i], .image_addr = g->addr,
+                              .image_vmaddr = g->vmaddr, .image_size = g->size,
+                              .name = g->path[0] ? g->path : g->name, .arch = g->arch,
+                              .debug_file = dbg, .n_frames = g->n_frames};
+        rc = tdb_binary_image_add(k->a->db, &b, err);
+    }
+    return rc;
+}
+
 static int store_modules(ksan *k, const tt_ks_report *rep, tt_error *err)
 {
     if (rep->n_images > k->cap_modules) {
@@ -183,7 +213,7 @@ static int store_modules(ksan *k, const tt_ks_report *rep, tt_error *err)
         tdb_module m = {.build_id = g->uuid, .name = g->name, .path = g->path, .kind = "macho"};
         rc = tdb_module_get(k->a->db, &m, &k->module_ids[i], err);
     }
-    return rc;
+    return rc ? rc : store_images(k, rep, err);
 }
 
 static int store_report(ksan *k, const tt_ks_reader *r, const tt_ks_report *rep, tt_error *err)
@@ -202,14 +232,16 @@ static int store_report(ksan *k, const tt_ks_reader *r, const tt_ks_report *rep,
         if ((int)i == rep->main_thread)
             main_utid = utid;
     }
+    /* the key from the mangled Swift names, the rows with the demangled ones (7) */
+    cli_ks_mark_app(&k->names, (tt_ks_report *)rep);
+    cli_ks_key_compute(&k->key, &k->names, rep);
+    cli_swift_frames(k->swift, rep->syms, rep->n_syms);
     if (!rc)
         rc = store_modules(k, rep, err);
     for (size_t i = 0; i < rep->n_threads && !rc; i++)
         rc = store_callsites(k, rep, &rep->threads[i], err);
     if (rc)
         return rc;
-    cli_ks_mark_app(&k->names, (tt_ks_report *)rep);
-    cli_ks_key_compute(&k->key, &k->names, rep);
     thread_text(k, rep, rep->main_thread >= 0 ? rep->main_thread : k->key.thread);
     tt_buf_put(&k->text, "", 1);
     k->json.len = 0;
@@ -287,7 +319,7 @@ static int open_resolver(cli_an *a, cli_sym **sym, tt_resolver *res)
 {
     const char *env = getenv("TRACETOOL_SYMBOL_PATH");
     *sym = NULL;
-    if (!a->sym.n_dirs && !a->sym.n_exes && !(env && *env))
+    if (!a->sym.n_dirs && !a->sym.n_exes && !a->sym.n_dsyms && !(env && *env))
         return 0;
     int rc = cli_sym_open(sym, &a->sym, a->cli);
     if (!rc)
@@ -314,7 +346,9 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     }
     tt_ks_opts ko = {.resolver = sym ? &res : NULL};
     tt_ks_reader *r = NULL;
-    ksan k = {.a = a, .frames = tt_intern_new(), .sites = tt_intern_new()};
+    ksan k = {.a = a, .frames = tt_intern_new(), .sites = tt_intern_new(),
+              .swift = cli_sym_swift(sym), .sym = sym};
+    cli_sym_swift_keys(sym, 1);
     tt_vec_init(&k.frame_rows, sizeof(int64_t));
     tt_vec_init(&k.site_rows, sizeof(int64_t));
     cli_ks_opts no = {0};

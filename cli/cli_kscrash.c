@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli_ks_group.h"
+#include "cli_swift.h"
 
 typedef struct kctx {
     const cli_ks_opts *o;
@@ -19,6 +20,7 @@ typedef struct kctx {
     int resolving;
     tt_stats *stats;
     tt_intern *miss_ids; /* "uuid/name" -> index into missing */
+    cli_swift *swift;    /* display names of Swift frames (spec/ios.md 7) */
 } kctx;
 
 typedef struct miss {
@@ -77,6 +79,9 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
         if (f->n_sym) {
             const tt_native_frame *s = &rep->syms[f->sym + i];
             tt_buf_puts(b, s->function && *s->function ? s->function : "??");
+            /* Apple's "name + N" on the out-of-line line: N = pc - function start (9.1) */
+            if (!s->inlined && s->has_start && g && f->offset >= s->start)
+                tt_buf_printf(b, " + %llu", (unsigned long long)(f->offset - s->start));
             if (s->file && *s->file) {
                 tt_buf_printf(b, " (%s", file_part(c, s->file));
                 if (s->line)
@@ -88,6 +93,8 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
         } else if (g) {
             const char *dn = f->device_name;
             int usable = dn && *dn && strcmp(dn, "<redacted>") && !g->is_app;
+            if (usable)
+                dn = cli_swift_name(c->swift, dn);
             if (usable && f->has_device_addr && f->pc >= f->device_addr)
                 tt_buf_printf(b, "%s + %llu", dn,
                               (unsigned long long)(f->pc - f->device_addr));
@@ -503,6 +510,8 @@ static int one_report(kctx *c, const tt_ks_reader *r, tt_ks_report *rep)
 {
     cli_ks_mark_app(&c->names, rep);
     cli_ks_key_compute(&c->key, &c->names, rep);
+    /* keys use the mangled Swift names, everything printed the demangled ones (7) */
+    cli_swift_frames(c->swift, rep->syms, rep->n_syms);
     if (c->resolving)
         note_missing(c, rep);
     if (c->o->group) {
@@ -584,7 +593,17 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
     if (o->sym.n_dirs || o->sym.n_exes || o->sym.n_dsyms || (env && *env)) {
         if (!(rc = cli_sym_open(&sym, &o->sym, ctx))) {
             cli_sym_resolver(&res, sym);
+            cli_sym_swift_keys(sym, 1);
+            c.swift = cli_sym_swift(sym);
             c.resolving = 1;
+        }
+    }
+    cli_swift *own = NULL; /* without symbols: for the on-device names */
+    if (!rc && !sym) {
+        const char *cmd = o->sym.swift ? o->sym.swift : getenv("TRACETOOL_SWIFT_DEMANGLE");
+        if (!(c.swift = own = cli_swift_new(cmd, ctx->stats))) {
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
         }
     }
     for (int i = 0; i < nfiles && !rc; i++)
@@ -601,6 +620,7 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
     cli_ks_key_free(&c.key);
     cli_ks_names_free(&c.names);
     cli_sym_close(sym);
+    cli_swift_free(own);
     tt_vec_free(&c.missing);
     tt_intern_free(c.miss_ids);
     tt_buf_free(&c.b);

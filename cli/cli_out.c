@@ -128,10 +128,15 @@ void cli_warnf(const char *fmt, ...)
 
 void cli_stats_report(const tt_stats *s)
 {
+    cli_stats_report_prefix(s, "");
+}
+
+void cli_stats_report_prefix(const tt_stats *s, const char *prefix)
+{
     cli_progress_clear();
     for (size_t i = 0; i < tt_stats_count(s); i++) {
         const tt_stat *st = tt_stats_get(s, i);
-        if (st->severity == TT_SEV_INFO)
+        if (st->severity == TT_SEV_INFO || strncmp(st->name, prefix, strlen(prefix)))
             continue;
         if (st->example[0])
             fprintf(stderr, "tracetool: warning: %s: %lld time%s, first: %s\n", st->name,

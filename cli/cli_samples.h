@@ -50,7 +50,8 @@ enum { CS_KIND = 1000, CS_EVENT, CS_MAXGAP, CS_SLICE_END, CS_END_PAD, CS_NO_MSG_
     {"weight", required_argument, NULL, CS_WEIGHT},                                          \
     {"jobs", required_argument, NULL, CS_JOBS},                                              \
     {"exe", required_argument, NULL, 'e'},                                                   \
-    {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS}
+    {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},                                 \
+    {"swift-demangler", required_argument, NULL, CLI_SYM_O_SWIFT}
 void cli_samples_opts_init(cli_samples_opts *o);
 int cli_samples_opt(cli_samples_opts *o, int c, const char *arg);
 /* Parses a duration "20ms", "500us", "1s", "250000" (ns). */

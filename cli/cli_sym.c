@@ -6,12 +6,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_swift.h"
+
 struct cli_sym {
     tsym_store *store;
     tsym_module *exes[CLI_SYM_MAX];
     size_t n_exes;
     unsigned flags;
     char *env_copy;
+    cli_swift *swift;
+    int swift_keys;
     char why[TT_ERRMSG_MAX + 300];
 };
 
@@ -57,6 +61,14 @@ int cli_sym_opt(cli_sym_opts *o, int c, const char *arg)
         o->dirs[o->n_dirs++] = arg;
         return 1;
     }
+    if (c == CLI_SYM_O_SWIFT) {
+        if (!*arg) {
+            cli_errorf("--swift-demangler: expected a command, found an empty string");
+            return -1;
+        }
+        o->swift = arg;
+        return 1;
+    }
     if (c == CLI_SYM_O_DSYM) {
         if (o->n_dsyms == CLI_SYM_MAX) {
             cli_errorf("too many --dsym options (at most %d)", CLI_SYM_MAX);
@@ -98,6 +110,12 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
         return CLI_BAD;
     }
     s->flags = o->flags;
+    if (!(s->swift = cli_swift_new(o->swift ? o->swift : getenv("TRACETOOL_SWIFT_DEMANGLE"),
+                                   ctx->stats))) {
+        free(s);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
     const char *dirs[CLI_SYM_MAX * 2];
     size_t nd = 0;
     for (size_t i = 0; i < o->n_dirs; i++)
@@ -144,6 +162,7 @@ void cli_sym_close(cli_sym *s)
     if (!s)
         return;
     tsym_store_free(s->store);
+    cli_swift_free(s->swift);
     free(s->env_copy);
     free(s);
 }
@@ -195,6 +214,7 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
                             why ? why : "module not found");
     uint64_t a = loc->addr_kind == TT_NADDR_OFFSET ? tsym_module_offset_to_vaddr(m, loc->addr)
                                                    : loc->addr;
+    uint64_t delta = a - loc->addr; /* vaddr - loc's address space */
     if (loc->return_address && a > 0)
         a--;
     tsym_result r;
@@ -206,9 +226,35 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
         /* keep the outermost frames when cap is smaller than the chain */
         const tsym_frame *f = &r.frames[r.n_frames - n + i];
         frames[i] = (tt_native_frame){f->function, f->file, f->line, f->column,
-                                      r.n_frames - n + i + 1 < r.n_frames};
+                                      r.n_frames - n + i + 1 < r.n_frames, r.has_start,
+                                      r.has_start ? r.start_addr - delta : 0};
+        if (!s->swift_keys)
+            frames[i].function = cli_swift_name(s->swift, f->function);
     }
     return (int)n;
+}
+
+struct cli_swift *cli_sym_swift(cli_sym *s)
+{
+    return s ? s->swift : NULL;
+}
+
+void cli_sym_swift_keys(cli_sym *s, int keys)
+{
+    if (s)
+        s->swift_keys = keys;
+}
+
+void cli_sym_swift_result(cli_sym *s, tsym_result *r)
+{
+    if (!s)
+        return;
+    const char *names[TSYM_MAX_FRAMES];
+    for (size_t i = 0; i < r->n_frames; i++)
+        names[i] = r->frames[i].function;
+    cli_swift_batch(s->swift, names, r->n_frames);
+    for (size_t i = 0; i < r->n_frames; i++)
+        r->frames[i].function = cli_swift_name(s->swift, r->frames[i].function);
 }
 
 void cli_sym_resolver(tt_resolver *r, cli_sym *s)

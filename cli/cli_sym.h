@@ -9,7 +9,7 @@
 #define CLI_SYM_MAX 64
 
 /* Long-option values shared by every command taking -e/--symbols. */
-enum { CLI_SYM_O_SYMBOLS = 0x5300, CLI_SYM_O_NEAREST, CLI_SYM_O_DSYM };
+enum { CLI_SYM_O_SYMBOLS = 0x5300, CLI_SYM_O_NEAREST, CLI_SYM_O_DSYM, CLI_SYM_O_SWIFT };
 
 typedef struct cli_sym_opts {
     const char *exes[CLI_SYM_MAX]; /* -e FILE: modules given explicitly */
@@ -19,9 +19,11 @@ typedef struct cli_sym_opts {
     const char *dsyms[CLI_SYM_MAX]; /* --dsym [NAME=]PATH (Mach-O), searched first */
     size_t n_dsyms;
     unsigned flags;                /* TSYM_F_* used by the resolver */
+    const char *swift;             /* --swift-demangler CMD (spec/ios.md 7), or NULL */
 } cli_sym_opts;
 
-/* Handles -e ('e'), --symbols (CLI_SYM_O_SYMBOLS) and --dsym (CLI_SYM_O_DSYM); returns 1 when c was consumed,
+/* Handles -e ('e'), --symbols (CLI_SYM_O_SYMBOLS), --dsym (CLI_SYM_O_DSYM) and
+ * --swift-demangler (CLI_SYM_O_SWIFT); returns 1 when c was consumed,
  * 0 when c is not a symbol option, -1 after an error message. */
 int cli_sym_opt(cli_sym_opts *o, int c, const char *arg);
 
@@ -38,7 +40,17 @@ void cli_sym_close(cli_sym *s);
 tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, int fatal,
                             const char **why);
 
-/* The resolver libtrace calls for native frames; valid until cli_sym_close. */
+/* The resolver libtrace calls for native frames; valid until cli_sym_close. Swift names
+ * are demangled (cli_swift_name) unless cli_sym_swift_keys turned that off. */
 void cli_sym_resolver(tt_resolver *r, cli_sym *s);
+
+/* The Swift demangler of the run (--swift-demangler, else TRACETOOL_SWIFT_DEMANGLE);
+ * borrowed until cli_sym_close. s may be NULL (then NULL). */
+struct cli_swift *cli_sym_swift(cli_sym *s);
+/* keys 1: the resolver returns Swift names mangled, because the caller builds keys from
+ * them (spec/ios.md 7) and demangles the display names itself. */
+void cli_sym_swift_keys(cli_sym *s, int keys);
+/* Replaces the Swift names of r's frames by their demangled forms (one exchange). */
+void cli_sym_swift_result(cli_sym *s, tsym_result *r);
 
 #endif

@@ -21,7 +21,7 @@ static const char usage[] =
     "                         [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [-e BINARY]... [--symbols DIR]...\n"
-    "                         INPUT...\n"
+    "                         [--swift-demangler CMD] [--all-images] INPUT...\n"
     "\n"
     "  -o, --output DB         database to write (default trace.db)\n"
     "  -m, --mapping FILE      methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
@@ -42,10 +42,14 @@ static const char usage[] =
     "      --buffer-format F   method-beat buffers: auto (default), bin, text\n"
     "  -e, --exe BINARY        ELF file naming native frames of sampled stacks (repeatable)\n"
     "      --symbols DIR       symbol store searched by build id and name (repeatable)\n"
+    "      --swift-demangler CMD  demangle Swift names with CMD, one name a line on its\n"
+    "                          standard input (also TRACETOOL_SWIFT_DEMANGLE)\n"
+    "      --all-images        iOS reports: a binary_image row for every image, not only\n"
+    "                          those frames refer to\n"
     "  -h, --help              show this help\n";
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
-       O_TRIM, O_BUFFMT, O_KEEP };
+       O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES };
 #define MAX_JOBS 256
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -65,6 +69,8 @@ static const struct option longopts[] = {
     {"buffer-format", required_argument, NULL, O_BUFFMT},
     {"exe", required_argument, NULL, 'e'},
     {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},
+    {"swift-demangler", required_argument, NULL, CLI_SYM_O_SWIFT},
+    {"all-images", no_argument, NULL, O_ALL_IMAGES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -821,6 +827,7 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
             if (cli_opt_int("--jobs", optarg, 1, MAX_JOBS, &o->jobs))
                 return CLI_BAD;
             break;
+        case O_ALL_IMAGES: a->all_images = 1; break;
         case O_KIND:
             if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
                 cli_errorf("option --kind: expected one of beat, report, frames, startup, launches, "

@@ -17,7 +17,8 @@ static const char usage[] =
     "                        [--slice-end last|mid|next] [--end-pad DUR] [--no-msg-split]\n"
     "                        [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                        [--frame-identity name|address] [--keep-runtime-frames]\n"
-    "                        [--jobs N] [-e FILE]... [--symbols DIR]... [--kind KIND] INPUT...\n"
+    "                        [--jobs N] [-e FILE]... [--symbols DIR]...\n"
+    "                        [--swift-demangler CMD] [--kind KIND] INPUT...\n"
     "       tracetool export --format chrome|folded|speedscope|art-trace [-o FILE]\n"
     "                        [--trace ID]... [--chrome-events x|be] [--chrome-samples]\n"
     "                        [--relative-time] [--weight W] [--folded-root R]\n"
@@ -45,6 +46,7 @@ static const char usage[] =
     "      --jobs N            threads reading a perf script file (default: one per core)\n"
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
+    "      --swift-demangler CMD  demangle Swift names with CMD (also TRACETOOL_SWIFT_DEMANGLE)\n"
     "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl, beat,\n"
     "                          database, btrace-ios)\n"
     "      --trace ID          DATABASE: only this trace (repeatable; default: every trace\n"
@@ -366,6 +368,7 @@ static const char *raw_only(int ch)
     case 'm': return "-m";
     case 'e': return "-e";
     case CLI_SYM_O_SYMBOLS: return "--symbols";
+    case CLI_SYM_O_SWIFT: return "--swift-demangler";
     case CS_EVENT: return "--event";
     case CS_IDENT: return "--frame-identity";
     case CS_KEEP_RT: return "--keep-runtime-frames";

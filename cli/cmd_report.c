@@ -17,6 +17,7 @@ static const char usage[] =
     "       tracetool report [--symbols DIR]... [--dsym [NAME=]PATH]... [--threads point|main|all]\n"
     "                        [--group] [--skip-frame RE]... [--app-image RE] [--interval-ms N]\n"
     "                        [--no-adjust] [--show-device-names] [--full-path]\n"
+    "                        [--swift-demangler CMD]\n"
     "                        [--format text|json|jsonl|folded|csv] IOS-REPORT...\n"
     "       tracetool report --html [HTML OPTIONS] DB [NEW_DB]\n"
     "\n"
@@ -35,6 +36,8 @@ static const char usage[] =
     "      --no-adjust      look return addresses up unchanged\n"
     "      --show-device-names  print on-device symbol names too\n"
     "      --full-path      full source paths\n"
+    "      --swift-demangler CMD  demangle Swift names with CMD (one name a line on its\n"
+    "                       standard input; also TRACETOOL_SWIFT_DEMANGLE)\n"
     "      --html           DB: the HTML report of a tracetool database (tracetool html -h)\n"
     "  -h, --help           show this help\n";
 
@@ -55,6 +58,7 @@ static const struct option longopts[] = {
     {"no-adjust", no_argument, NULL, CLI_KS_O_NOADJ},
     {"show-device-names", no_argument, NULL, CLI_KS_O_DEVNAMES},
     {"full-path", no_argument, NULL, CLI_KS_O_FULLPATH},
+    {"swift-demangler", required_argument, NULL, CLI_SYM_O_SWIFT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };

@@ -15,7 +15,8 @@ static const char usage[] =
     "                         [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
     "                         [--frame-identity name|address] [--keep-runtime-frames]\n"
     "                         [--weight samples|wall|cpu|period] [--jobs N]\n"
-    "                         [-e FILE]... [--symbols DIR]... [--kind KIND] FILE...\n"
+    "                         [-e FILE]... [--symbols DIR]... [--swift-demangler CMD]\n"
+    "                         [--kind KIND] FILE...\n"
     "\n"
     "      --format FMT        text (default) or json\n"
     "      --weight W          unit of the weights: samples, wall, cpu (ns) or period; default\n"
@@ -36,6 +37,7 @@ static const char usage[] =
     "      --jobs N            threads reading a perf script file (default: one per core)\n"
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
+    "      --swift-demangler CMD  demangle Swift names with CMD (also TRACETOOL_SWIFT_DEMANGLE)\n"
     "      --kind KIND         force the input kind (btrace, perf, folded, samples-jsonl,\n"
     "                          btrace-ios)\n"
     "  -h, --help              show this help\n";

@@ -15,13 +15,15 @@ static const char usage[] =
     "                             [--return-addresses] [--nearest-symbol] [--names debug|symbol]\n"
     "                             [--build-id HEX] [--format text|json|jsonl|tsv|csv] [ADDR...]\n"
     "       tracetool symbolicate -e MACHO[:ARCH] [--dsym PATH]... [--load-address ADDR]\n"
-    "                             [-a] [-f] [-i] [-C] [-s] [-p] [--format FMT] [ADDR...]\n"
+    "                             [--swift-demangler CMD] [-a] [-f] [-i] [-C] [-s] [-p]\n"
+    "                             [--format FMT] [ADDR...]\n"
     "       tracetool symbolicate --uuid HEX [--arch ARCH] [--dsym PATH]... [--symbols DIR]...\n"
     "                             [-a] [-f] [-i] [-C] [-s] [-p] [--format FMT] [ADDR...]\n"
     "       tracetool symbolicate --symbols DIR... [--kind KIND] [-e FILE]... [-s]\n"
     "                             [--resymbolize] [--format text|json|jsonl] [FILE...]\n"
     "       tracetool symbolicate --kind kscrash [--symbols DIR]... [--dsym [NAME=]PATH]...\n"
-    "                             [--no-adjust] [--format text|json|jsonl] FILE...\n"
+    "                             [--no-adjust] [--swift-demangler CMD]\n"
+    "                             [--format text|json|jsonl] FILE...\n"
     "       tracetool symbolicate --add-to-store DIR FILE...\n"
     "\n"
     "  -e, --exe FILE          module of the raw addresses; with --kind an extra module\n"
@@ -52,6 +54,8 @@ static const char usage[] =
     "      --uuid HEX          find the Mach-O image or dSYM by LC_UUID in the stores\n"
     "      --arch ARCH         with --uuid: the slice must be this architecture\n"
     "      --load-address ADDR addresses are runtime addresses of an image loaded at ADDR\n"
+    "      --swift-demangler CMD  demangle Swift names with CMD, one name a line on its\n"
+    "                          standard input (also TRACETOOL_SWIFT_DEMANGLE)\n"
     "  -h, --help              show this help\n";
 
 enum { O_BUILD_ID = 256, O_FORMAT, O_OFFSETS, O_RETADDR, O_NAMES, O_KIND, O_RESYM, O_ADD };
@@ -76,6 +80,7 @@ static const struct option longopts[] = {
     {"resymbolize", no_argument, NULL, O_RESYM},
     {"add-to-store", required_argument, NULL, O_ADD},
     {"dsym", required_argument, NULL, CLI_SYM_O_DSYM},
+    {"swift-demangler", required_argument, NULL, CLI_SYM_O_SWIFT},
     {"uuid", required_argument, NULL, O_UUID},
     {"arch", required_argument, NULL, O_ARCH},
     {"load-address", required_argument, NULL, O_LOAD},
@@ -370,6 +375,7 @@ static void raw_one(run *r, tsym_module *m, const char *label, const char *tok, 
         v--;
     tsym_result res;
     tsym_module_lookup(&res, m, v, r->flags);
+    cli_sym_swift_result(r->sym, &res);
     hex_str(text, sizeof text, addr);
     if (r->fmt == F_TEXT)
         text_result(r, addr, width, &res);
@@ -451,8 +457,10 @@ static void resolved(run *r, const char *line, size_t n, size_t plen, tsym_modul
     char text[32];
     hex_str(text, sizeof text, addr_in);
     tsym_result res;
-    if (m)
+    if (m) {
         tsym_module_lookup(&res, m, vaddr, r->flags);
+        cli_sym_swift_result(r->sym, &res);
+    }
     r->frames++;
     if (m && (res.found || res.frames[0].file))
         r->hits++;
@@ -609,7 +617,8 @@ static int add_to_store(const char *dir, int argc, char **argv)
             /* Mach-O: one line per slice with a UUID */
             for (size_t k = 0; k < n && k < 8; k++)
                 if (!tsym_store_macho_path(dest, sizeof dest, dir, sl[k].uuid))
-                    cli_out_printf("%s\t%s\t%s\n", argv[i], sl[k].arch, dest);
+                    cli_out_printf("%s\t%s\t%s%s%s\n", argv[i], sl[k].arch, dest,
+                                   sl[k].platform[0] ? "\t" : "", sl[k].platform);
         } else {
             cli_out_printf("%s\t%s\n", argv[i], dest);
         }
@@ -745,6 +754,7 @@ static int kscrash(run *r, const cli_sym_opts *so, int argc, char **argv, cli_ct
         if (cli_ks_opt(o, CLI_KS_O_DSYM, so->dsyms[i]) < 0)
             return CLI_BAD;
     o->sym.flags = r->flags;
+    o->sym.swift = so->swift;
     int rc = cli_ks_run(o, argv, argc, ctx);
     cli_stats_report(ctx->stats);
     return rc;
@@ -853,5 +863,6 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     }
     flush(&r);
     run_free(&r);
+    cli_stats_report_prefix(ctx->stats, "swift_"); /* counted when the demangler was closed */
     return rc;
 }

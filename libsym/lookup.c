@@ -158,12 +158,21 @@ fail:
 
 /* ---- Mach-O modules (spec/ios.md 6) ---- */
 
+/* "arm64 (ios 14.0 (sdk 16.4)), x86_64 (...)": the platform tells device from simulator */
 static void slice_list(char *out, size_t cap, const tsym__macho *mo)
 {
     size_t k = 0;
     out[0] = 0;
     for (size_t i = 0; i < mo->n_slices && k < cap; i++) {
-        int r = snprintf(out + k, cap - k, "%s%s", i ? ", " : "", mo->slices[i].arch);
+        tsym__macho tmp = *mo;
+        tmp.sects = NULL;
+        tt_error e;
+        char pf[64] = "";
+        if (!tsym__macho_select(&tmp, i, &e))
+            tsym__macho_platform(pf, sizeof pf, &tmp);
+        free(tmp.sects);
+        int r = snprintf(out + k, cap - k, "%s%s%s%s%s", i ? ", " : "", mo->slices[i].arch,
+                         pf[0] ? " (" : "", pf, pf[0] ? ")" : "");
         if (r < 0)
             break;
         k += (size_t)r;
@@ -180,7 +189,7 @@ static int macho_pick(tsym__macho *mo, char *file, size_t cap, const char *path,
     int rc = tsym__macho_open(mo, file, err);
     if (rc)
         return rc;
-    char list[200];
+    char list[400];
     slice_list(list, sizeof list, mo);
     int i = mo->n_slices == 1 && !arch && !uuid ? 0 : tsym__macho_find(mo, arch, uuid);
     if (i < 0 && uuid) {
@@ -277,6 +286,7 @@ int tsym__module_open_macho(tsym_module **out, const char *path, const char *arc
     i->macho = 1;
     snprintf(i->build_id, sizeof i->build_id, "%s", id->uuid);
     snprintf(i->arch, sizeof i->arch, "%s", id->arch);
+    tsym__macho_platform(i->platform, sizeof i->platform, id->platform ? id : &dbg);
     i->text_vmaddr = (debug_path && dbg.has_text ? &dbg : id)->text_vmaddr;
     i->elf_class = id->is64 ? 64 : 32;
     i->load_bias_vaddr = i->text_vmaddr;

@@ -24,6 +24,11 @@ enum {
     LC_UUID = 0x1B,
     LC_SEGMENT_64 = 0x19,
     LC_FUNCTION_STARTS = 0x26,
+    LC_VERSION_MIN_MACOSX = 0x24,
+    LC_VERSION_MIN_IPHONEOS = 0x25,
+    LC_VERSION_MIN_TVOS = 0x2F,
+    LC_VERSION_MIN_WATCHOS = 0x30,
+    LC_BUILD_VERSION = 0x32,
     N_STAB = 0xE0,
     N_TYPE = 0x0E,
     N_SECT = 0x0E,
@@ -301,9 +306,63 @@ static int read_command(tsym__macho *m, const unsigned char *c, uint32_t cmd, ui
             return bad(m, at + 8, "%sLC_FUNCTION_STARTS: data at 0x%llx+0x%llx beyond the slice",
                        "", m->fs_off, m->fs_size, err);
         return 0;
+    case LC_BUILD_VERSION: /* platform, minos, sdk, ntools, then ntools x (tool, version) */
+        if (cmdsize < 24)
+            return bad(m, at, "%sLC_BUILD_VERSION: cmdsize %llu < 24", "", cmdsize, 0, err);
+        if (24 + 8 * (uint64_t)le32(c + 20) > cmdsize)
+            return bad(m, at + 20, "%sLC_BUILD_VERSION: %llu tools do not fit in cmdsize %llu",
+                       "", le32(c + 20), cmdsize, err);
+        m->platform = le32(c + 8);
+        m->minos = le32(c + 12);
+        m->sdk = le32(c + 16);
+        return 0;
+    case LC_VERSION_MIN_MACOSX:
+    case LC_VERSION_MIN_IPHONEOS:
+    case LC_VERSION_MIN_TVOS:
+    case LC_VERSION_MIN_WATCHOS:
+        if (cmdsize < 16)
+            return bad(m, at, "%sLC_VERSION_MIN_*: cmdsize %llu < 16", "", cmdsize, 0, err);
+        if (m->platform)
+            return 0; /* LC_BUILD_VERSION wins */
+        m->platform = cmd == LC_VERSION_MIN_MACOSX ? 1 : cmd == LC_VERSION_MIN_IPHONEOS ? 2
+                      : cmd == LC_VERSION_MIN_TVOS ? 3 : 4;
+        m->minos = le32(c + 8);
+        m->sdk = le32(c + 12);
+        return 0;
     default:
         return 0;
     }
+}
+
+/* PLATFORM_* numbers of <mach-o/loader.h> (LLVM 14's MachO.h), as lowercase names. */
+static const char *platform_name(uint32_t p)
+{
+    static const char *const names[] = {NULL, "macos", "ios", "tvos", "watchos", "bridgeos",
+                                        "maccatalyst", "iossimulator", "tvossimulator",
+                                        "watchossimulator", "driverkit"};
+    return p < sizeof names / sizeof names[0] ? names[p] : NULL;
+}
+
+static int put_version(char *out, size_t cap, uint32_t v)
+{
+    if (v & 0xff)
+        return snprintf(out, cap, "%u.%u.%u", v >> 16, (v >> 8) & 0xff, v & 0xff);
+    return snprintf(out, cap, "%u.%u", v >> 16, (v >> 8) & 0xff);
+}
+
+void tsym__macho_platform(char *out, size_t cap, const tsym__macho *m)
+{
+    out[0] = 0;
+    if (!m->platform || cap < 32)
+        return;
+    const char *n = platform_name(m->platform);
+    char mv[16], sv[16];
+    put_version(mv, sizeof mv, m->minos);
+    put_version(sv, sizeof sv, m->sdk);
+    if (n)
+        snprintf(out, cap, "%s %s sdk %s", n, mv, sv);
+    else
+        snprintf(out, cap, "platform %u %s sdk %s", m->platform, mv, sv);
 }
 
 int tsym__macho_select(tsym__macho *m, size_t i, tt_error *err)
@@ -313,6 +372,7 @@ int tsym__macho_select(tsym__macho *m, size_t i, tt_error *err)
     m->sects = NULL;
     m->n_sects = 0;
     m->has_text = m->has_symtab = m->has_dwarf = 0;
+    m->platform = m->minos = m->sdk = 0;
     m->uuid[0] = 0;
     m->fs_size = 0;
     m->p = m->data + s->offset;
@@ -589,6 +649,7 @@ int tsym_macho_slices(tsym_macho_slice *out, size_t cap, size_t *n, const char *
             snprintf(s->uuid, sizeof s->uuid, "%s", m.uuid);
             s->filetype = m.filetype;
             s->has_dwarf = m.has_dwarf;
+            tsym__macho_platform(s->platform, sizeof s->platform, &m);
             s->offset = m.slice_off;
             s->size = m.n;
         }

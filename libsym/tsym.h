@@ -35,6 +35,8 @@ typedef struct tsym_module_info {
     int macho;              /* a Mach-O image (spec/ios.md): build_id is its LC_UUID */
     char arch[16];          /* Mach-O slice architecture (arm64, x86_64, ...), "" for ELF */
     uint64_t text_vmaddr;   /* Mach-O: __TEXT vmaddr (module offset 0) */
+    char platform[64];      /* Mach-O LC_BUILD_VERSION / LC_VERSION_MIN_*: "ios 14.0 sdk
+                             * 16.4", "" when absent (display only, spec/ios.md 5.3) */
 } tsym_module_info;
 
 /* Opens a module and builds its index. path is the module file (identity, program
@@ -122,6 +124,7 @@ typedef struct tsym_macho_slice {
     uint32_t filetype;      /* MH_EXECUTE 2, MH_DYLIB 6, MH_DSYM 0xA, ... */
     int has_dwarf;          /* a __DWARF,__debug_info section with contents */
     uint64_t offset, size;  /* the slice in the file */
+    char platform[64];      /* as tsym_module_info.platform */
 } tsym_macho_slice;
 /* Lists the slices of a Mach-O file (one for a thin file; at most cap are stored, *n is the
  * number found). TT_EFORMAT with the byte offset when the file is not (valid) Mach-O. */

@@ -292,6 +292,8 @@ typedef struct tsym__macho {
     uint32_t symoff, nsyms, stroff, strsize;
     uint32_t fs_off, fs_size;  /* LC_FUNCTION_STARTS */
     int has_text, has_symtab, has_dwarf;
+    /* LC_BUILD_VERSION or LC_VERSION_MIN_* (platform 0: neither); versions xxxx.yy.zz */
+    uint32_t platform, minos, sdk;
 } tsym__macho;
 
 /* 1 when p starts like a thin little-endian Mach-O or a universal file. */
@@ -321,6 +323,8 @@ int tsym__macho_find(const tsym__macho *m, const char *arch, const char *uuid);
  * function start; the __TEXT segment as the only executable load. */
 int tsym__macho_syms(tsym__index *ix, const tsym__macho *m, tt_error *err);
 int tsym__macho_text_load(tsym__index *ix, const tsym__macho *m);
+/* The selected slice's platform as "ios 14.0 sdk 16.4", or "" without one. */
+void tsym__macho_platform(char *out, size_t cap, const tsym__macho *m);
 /* DWARF of the selected slice through libdwarf's object-access interface (dwarf.c). */
 int tsym__macho_dwarf(tsym__index *ix, const tsym__macho *m, tt_error *err);
 

@@ -1396,6 +1396,9 @@ typedef struct tt_native_frame {
     const char *file;     /* NULL when unknown */
     uint32_t line, column;
     int inlined;          /* 1 for every frame but the last (out-of-line) one */
+    int has_start;        /* start is known */
+    uint64_t start;       /* the out-of-line function's start in loc->addr's address space
+                           * (a module offset for TT_NADDR_OFFSET): Apple's "name + N" */
 } tt_native_frame;
 
 /* Resolves loc into at most cap frames, innermost first. Returns the number of frames

@@ -230,6 +230,19 @@ CREATE TABLE module (                      -- shared by all traces (keyed by bui
   has_debug_info INTEGER,
   UNIQUE (build_id, name)
 );
+CREATE TABLE binary_image (                -- Mach-O images of iOS reports (spec/ios.md 10)
+  trace_id     INTEGER NOT NULL REFERENCES trace(id) ON DELETE CASCADE,
+  report_id    TEXT NOT NULL,              -- report.id
+  module_id    INTEGER REFERENCES module(id),
+  image_addr   INTEGER NOT NULL,           -- load address (runtime)
+  image_vmaddr INTEGER NOT NULL,           -- __TEXT vmaddr
+  image_size   INTEGER NOT NULL,           -- __TEXT vmsize
+  name         TEXT NOT NULL,              -- device path
+  arch         TEXT,
+  debug_file   TEXT,                       -- dSYM or symbol file used, NULL if none
+  n_frames     INTEGER NOT NULL DEFAULT 0, -- frames of the report in it (0: --all-images)
+  PRIMARY KEY (trace_id, report_id, image_addr)
+);
 CREATE TABLE stack_frame (
   id            INTEGER PRIMARY KEY,
   trace_id      INTEGER NOT NULL REFERENCES trace(id) ON DELETE CASCADE,

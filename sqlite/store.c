@@ -24,6 +24,12 @@ static const struct {
     /* 1 -> 2: the source location an input gives for a frame */
     {1, "ALTER TABLE stack_frame ADD COLUMN file TEXT; "
         "ALTER TABLE stack_frame ADD COLUMN line INTEGER;"},
+    /* 2 -> 3: the Mach-O images of iOS reports (spec/ios.md 10) */
+    {2, "CREATE TABLE binary_image (trace_id INTEGER NOT NULL REFERENCES trace(id) ON DELETE "
+        "CASCADE, report_id TEXT NOT NULL, module_id INTEGER REFERENCES module(id), "
+        "image_addr INTEGER NOT NULL, image_vmaddr INTEGER NOT NULL, image_size INTEGER NOT "
+        "NULL, name TEXT NOT NULL, arch TEXT, debug_file TEXT, n_frames INTEGER NOT NULL "
+        "DEFAULT 0, PRIMARY KEY (trace_id, report_id, image_addr));"},
 };
 
 int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what)
@@ -622,6 +628,28 @@ int tdb_metadata_add(tdb_db *db, int64_t trace_id, const char *name, const int64
     b_text(db, st, 2, name);
     b_int(db, st, 3, int_value != NULL, int_value ? *int_value : 0);
     b_text(db, st, 4, str_value);
+    return step_done(db, st, NULL, err);
+}
+
+int tdb_binary_image_add(tdb_db *db, const tdb_binary_image *b, tt_error *err)
+{
+    sqlite3_stmt *st = prep(db, ST_BINIMG_ADD,
+                            "INSERT OR IGNORE INTO binary_image (trace_id, report_id, module_id, "
+                            "image_addr, image_vmaddr, image_size, name, arch, debug_file, "
+                            "n_frames) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                            err);
+    if (!st)
+        return TT_EIO;
+    b_ref(db, st, 1, b->trace_id);
+    b_text(db, st, 2, b->report_id);
+    b_id(db, st, 3, b->module_id);
+    b_i64(db, st, 4, (int64_t)b->image_addr);
+    b_i64(db, st, 5, (int64_t)b->image_vmaddr);
+    b_i64(db, st, 6, (int64_t)b->image_size);
+    b_text(db, st, 7, b->name);
+    b_text(db, st, 8, b->arch);
+    b_text(db, st, 9, b->debug_file);
+    b_i64(db, st, 10, b->n_frames);
     return step_done(db, st, NULL, err);
 }
 

@@ -8,7 +8,7 @@
 
 #include "../libtrace/tt.h"
 
-#define TDB_SCHEMA_VERSION 2
+#define TDB_SCHEMA_VERSION 3
 #define TDB_APPLICATION_ID 0x54544442 /* 'TTDB' */
 
 typedef struct tdb_db tdb_db;
@@ -218,6 +218,17 @@ typedef struct tdb_symbol {
 int tdb_symbolized_pc_add(tdb_db *db, int64_t module_id, int64_t rel_pc,
                           const tdb_symbol *frames, size_t n, int64_t *set_id, tt_error *err);
 int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err);
+
+/* A binary_image row (spec/ios.md 10): one Mach-O image of one iOS report. A row with the
+ * same (trace, report id, image_addr) is kept, not replaced. */
+typedef struct tdb_binary_image {
+    int64_t trace_id;
+    const char *report_id, *name, *arch, *debug_file; /* arch, debug_file may be NULL */
+    int64_t module_id;                                /* 0: NULL */
+    uint64_t image_addr, image_vmaddr, image_size;
+    int64_t n_frames;
+} tdb_binary_image;
+int tdb_binary_image_add(tdb_db *db, const tdb_binary_image *b, tt_error *err);
 int tdb_callsite_add(tdb_db *db, int64_t trace_id, int64_t parent_id, int64_t depth,
                      int64_t frame_id, int64_t *id, tt_error *err);
 typedef struct tdb_sample {

@@ -251,15 +251,19 @@ static void make_fat(buf *o, buf *slices, size_t n, int fat64, unsigned align)
     free(offs);
 }
 
-/* A small 64-bit MH_EXECUTE with __TEXT,__text, LC_UUID and a two-symbol table. */
-static void make_exe(buf *o, unsigned char uuid_last, uint32_t cputype)
+/* A small 64-bit MH_EXECUTE with __TEXT,__text, LC_UUID and a two-symbol table (n0 external
+ * at the start of __text, n1 local at +0x20); ver 1 adds LC_BUILD_VERSION (iOS 14.0, SDK
+ * 16.4, one tool), ver 2 LC_VERSION_MIN_IPHONEOS (12.1, SDK 16.4). */
+static void make_exe_v(buf *o, unsigned char uuid_last, uint32_t cputype, const char *n0,
+                       const char *n1, int ver)
 {
-    uint32_t sizeofcmds = 24 + 72 + 80 + 24;
+    uint32_t vsize = ver == 1 ? 32 : ver == 2 ? 16 : 0;
+    uint32_t sizeofcmds = 24 + 72 + 80 + 24 + vsize;
     le32(o, 0xFEEDFACF);
     le32(o, cputype);
     le32(o, cputype == 0x01000007 ? 3 : 0);
     le32(o, 2);
-    le32(o, 3);
+    le32(o, ver ? 4 : 3);
     le32(o, sizeofcmds);
     le32(o, 0);
     le32(o, 0);
@@ -292,23 +296,48 @@ static void make_exe(buf *o, unsigned char uuid_last, uint32_t cputype)
     le32(o, 0);
     le32(o, 0);
     le32(o, 0);
+    size_t l0 = strlen(n0), l1 = strlen(n1);
+    uint32_t strsize = (uint32_t)((1 + l0 + 1 + l1 + 1 + 7) & ~(size_t)7);
     uint32_t symoff = text_off + 0x40, stroff = symoff + 2 * 16;
     le32(o, 0x2); /* LC_SYMTAB */
     le32(o, 24);
     le32(o, symoff);
     le32(o, 2);
     le32(o, stroff);
-    le32(o, 16);
+    le32(o, strsize);
+    if (ver == 1) {
+        le32(o, 0x32); /* LC_BUILD_VERSION */
+        le32(o, 32);
+        le32(o, 2);          /* PLATFORM_IOS */
+        le32(o, 0x000E0000); /* minos 14.0 */
+        le32(o, 0x00100400); /* sdk 16.4 */
+        le32(o, 1);
+        le32(o, 3);          /* TOOL_LD */
+        le32(o, 0x02000000);
+    } else if (ver == 2) {
+        le32(o, 0x25); /* LC_VERSION_MIN_IPHONEOS */
+        le32(o, 16);
+        le32(o, 0x000C0100); /* 12.1 */
+        le32(o, 0x00100400);
+    }
     zeros(o, 0x40);
-    le32(o, 1); /* _alpha, external */
+    le32(o, 1); /* n0, external */
     put(o, (unsigned char[]){0x0f, 1}, 2);
     put(o, (unsigned char[]){0, 0}, 2);
     le64(o, 0x100000000 + text_off);
-    le32(o, 8); /* _beta, local */
+    le32(o, (uint32_t)(2 + l0)); /* n1, local */
     put(o, (unsigned char[]){0x0e, 1}, 2);
     put(o, (unsigned char[]){0, 0}, 2);
     le64(o, 0x100000000 + text_off + 0x20);
-    put(o, "\0_alpha\0_beta\0\0\0", 16);
+    size_t at = o->n;
+    zeros(o, strsize);
+    memcpy(o->p + at + 1, n0, l0);
+    memcpy(o->p + at + 2 + l0, n1, l1);
+}
+
+static void make_exe(buf *o, unsigned char uuid_last, uint32_t cputype)
+{
+    make_exe_v(o, uuid_last, cputype, "_alpha", "_beta", 0);
 }
 
 static void save(const char *dir, const char *name, const buf *b)
@@ -331,6 +360,24 @@ static void hostile(const char *dir)
     make_exe(&a, 0x01, 0x0100000C);
     make_exe(&x, 0x02, 0x01000007);
     save(dir, "mini-arm64.macho", &a);
+    /* Swift symbol names (ios.md 7) and the platform load commands (ios.md 5.3) */
+    buf sw = {0}, vm = {0};
+    make_exe_v(&sw, 0x03, 0x0100000C, "_$s5MyApp4ViewC4loadyyF", "_$s5MyApp5ModelV4saveyyF", 1);
+    save(dir, "mini-swift.macho", &sw);
+    buf sw2 = {0}; /* the next build: same functions, another UUID */
+    make_exe_v(&sw2, 0x05, 0x0100000C, "_$s5MyApp4ViewC4loadyyF", "_$s5MyApp5ModelV4saveyyF", 1);
+    save(dir, "mini-swift2.macho", &sw2);
+    free(sw2.p);
+    make_exe_v(&vm, 0x04, 0x0100000C, "_alpha", "_beta", 2);
+    save(dir, "mini-vmin.macho", &vm);
+    /* LC_BUILD_VERSION whose cmdsize cannot hold its tools */
+    buf bv = {0};
+    put(&bv, sw.p, sw.n);
+    set32(&bv, 32 + 24 + 152 + 24 + 20, 9); /* ntools 9 in a 32-byte command */
+    save(dir, "hostile-buildversion.macho", &bv);
+    free(sw.p);
+    free(vm.p);
+    free(bv.p);
     buf sl[2] = {a, x};
     /* a good fat64 file (generated: lipo writes fat64 only when needed) */
     make_fat(&b, sl, 2, 1, 12);

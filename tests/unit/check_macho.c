@@ -105,7 +105,8 @@ START_TEST(fat_selection)
     tsym_module *m = NULL;
     tt_error err = {0};
     ck_assert_int_eq(tsym_module_open(&m, FX "fat", NULL, &err), TT_EINVAL);
-    ck_assert_ptr_nonnull(strstr(err.msg, "slices: x86_64, arm64"));
+    ck_assert_ptr_nonnull(strstr(err.msg, "slices: x86_64 (iossimulator 14.0 sdk 14.0), arm64 "
+                                          "(ios 14.0 sdk 14.0)"));
     ck_assert_int_eq(tsym_module_open(&m, FX "fat:armv7", NULL, &err), TT_ENOTFOUND);
     ck_assert_int_eq(tsym_module_open(&m, FX "fat:x86_64", NULL, &err), 0);
     ck_assert_str_eq(tsym_module_info_get(m)->arch, "x86_64");
@@ -122,6 +123,27 @@ START_TEST(fat_selection)
                      TT_EFORMAT);
     ck_assert_ptr_nonnull(strstr(err.msg, "has UUID"));
     ck_assert_ptr_nonnull(strstr(err.msg, "image has"));
+}
+END_TEST
+
+/* LC_BUILD_VERSION and LC_VERSION_MIN_IPHONEOS (spec/ios.md 5.3), and one that overruns */
+START_TEST(platform)
+{
+    tsym_init();
+    tsym_module *m = NULL;
+    tt_error err = {0};
+    ck_assert_int_eq(tsym_module_open(&m, FX "mini-swift.macho", NULL, &err), 0);
+    ck_assert_str_eq(tsym_module_info_get(m)->platform, "ios 14.0 sdk 16.4");
+    tsym_module_free(m);
+    ck_assert_int_eq(tsym_module_open(&m, FX "mini-vmin.macho", NULL, &err), 0);
+    ck_assert_str_eq(tsym_module_info_get(m)->platform, "ios 12.1 sdk 16.4");
+    tsym_module_free(m);
+    ck_assert_int_eq(tsym_module_open(&m, FX "mini-arm64.macho", NULL, &err), 0);
+    ck_assert_str_eq(tsym_module_info_get(m)->platform, "");
+    tsym_module_free(m);
+    ck_assert_int_eq(tsym_module_open(&m, FX "hostile-buildversion.macho", NULL, &err),
+                     TT_EFORMAT);
+    ck_assert_uint_eq(err.loc, 0xfc);
 }
 END_TEST
 
@@ -218,6 +240,7 @@ static Suite *suite(void)
     tcase_add_test(tc, resolver_contract);
     tcase_add_test(tc, fat_selection);
     tcase_add_test(tc, symtab_fallback);
+    tcase_add_test(tc, platform);
     tcase_add_test(tc, dwarf5_and_32bit);
     tcase_add_test(tc, truncations);
     suite_add_tcase(s, tc);

@@ -16,7 +16,7 @@ import sqlite3
 import sys
 
 PK = {"process": "upid", "thread": "utid"}
-NO_PK = {"trace_input", "metadata", "args", "symbolized_pc"}
+NO_PK = {"trace_input", "metadata", "args", "symbolized_pc", "binary_image"}
 IGNORE = {("trace", "imported_unix_ms")}
 T = "trace"
 REFS = {
@@ -41,6 +41,7 @@ REFS = {
               "arg_set_id": "@args"},
     "wakeup": {"trace_id": T, "wakee_slice_id": "slice", "waker_utid": "thread"},
     "symbolized_pc": {"module_id": "module", "symbol_set_id": "@symbol"},
+    "binary_image": {"trace_id": T, "module_id": "module"},
 }
 for t in ("trace_input", "metadata", "stats", "process", "launch"):
     REFS[t] = {"trace_id": T}

@@ -1,0 +1,1 @@
+t=$TT_TMP/ios-diff; rm -rf "$t" && mkdir -p "$t" && tracetool analyze -o "$t/a.db" --symbols macho ios-swift.json >/dev/null 2>&1 && tracetool analyze -o "$t/b.db" --symbols macho ios-swift-b2.json >/dev/null 2>&1 && tracetool diff "$t/a.db" "$t/b.db" | sed "s|$t|TMP|"; tracetool query --format csv "$t/b.db" "SELECT DISTINCT stack_key FROM issue"

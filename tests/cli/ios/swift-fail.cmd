@@ -1,0 +1,1 @@
+tracetool report --dsym macho/mini-swift.macho --swift-demangler 'exit 3' ios-swift.json

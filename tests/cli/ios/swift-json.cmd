@@ -1,0 +1,1 @@
+TRACETOOL_SWIFT_DEMANGLE='sh swift-demangle.sh' tracetool report --dsym macho/mini-swift.macho --format json ios-swift.json | grep -o '"function":"[^"]*"\|"group_key":"[^"]*"\|"FunctionName":"[^"]*"' | sort | uniq -c

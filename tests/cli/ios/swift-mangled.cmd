@@ -1,0 +1,1 @@
+tracetool report --dsym macho/mini-swift.macho ios-swift.json

@@ -1,0 +1,1 @@
+tracetool report --dsym macho/mini-swift.macho --swift-demangler 'sh swift-demangle.sh' ios-swift.json

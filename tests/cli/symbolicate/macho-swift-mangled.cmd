@@ -1,0 +1,1 @@
+tracetool symbolicate -e macho/mini-swift.macho -f 0x100000110
