@@ -157,7 +157,7 @@ static int win_need(art_parse *s, size_t at, size_t want, const unsigned char **
                     size_t *avail)
 {
     if (!s->in) {
-        *q = s->p + (at < s->n ? at : s->n);
+        *q = at < s->n ? s->p + at : s->p;
         *avail = at < s->n ? s->n - at : 0;
         return 0;
     }
@@ -172,7 +172,7 @@ static int win_need(art_parse *s, size_t at, size_t want, const unsigned char **
                 return rc;
             end = s->wbase + s->wlen;
         }
-        if (at <= end) {
+        if (at <= end && s->buf) {
             memmove(s->buf, s->buf + (at - s->wbase), end - at);
             s->wlen = end - at;
             s->wbase = at;
