@@ -243,7 +243,7 @@ static int load(art_run *r, const char *path)
         o.event = tt_art_pstream_event;
         o.event_ud = r->ps;
     }
-    tt_art_src src = {reopen, (void *)path};
+    tt_art_src src = {reopen, (void *)path, NULL};
     rc = tt_art_parse_src(&r->a, &src, path, &o, r->ctx->stats, &err);
     free(keys);
     if (!rc && r->ps)

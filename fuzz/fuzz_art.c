@@ -35,7 +35,7 @@ static void chunked(const uint8_t *data, size_t size, tt_art_opts *o, const tt_a
     if (!(size & 16))
         return;
     mem m = {data, size};
-    tt_art_src src = {mem_open, &m};
+    tt_art_src src = {mem_open, &m, NULL};
     tt_art *b = NULL;
     o->chunk_bytes = 1 + size % 61;
     int rc = tt_art_parse_src(&b, &src, "fuzz", o, NULL, NULL);

@@ -187,13 +187,21 @@ static int win_need(art_parse *s, size_t at, size_t want, const unsigned char **
     return 0;
 }
 
+static void src_close(art_parse *s)
+{
+    if (s->in && s->src->close)
+        s->src->close(s->src->ud, s->in);
+    else
+        tt_input_close(s->in);
+    s->in = NULL;
+}
+
 /* Starts reading the file again from offset 0 (the second pass). */
 static int win_rewind(art_parse *s)
 {
     if (!s->in)
         return 0;
-    tt_input_close(s->in);
-    s->in = NULL;
+    src_close(s);
     int rc = s->src->open(s->src->ud, &s->in, s->err);
     if (rc || !s->in)
         return rc ? rc : TT_EIO;
@@ -887,7 +895,8 @@ static int parse(tt_art **out, art_parse *s0, const char *name, const tt_art_opt
     if (!a || !s.tmap || !(a->arena = tt_arena_new())) {
         free(s.tmap);
         free(a);
-        tt_input_close(s.in);
+        if (s.in)
+            src_close(&s);
         return tt_error_set(err, TT_ENOMEM, name, TT_LOC_NONE, 0, "out of memory");
     }
     s.a = a;
@@ -908,7 +917,8 @@ static int parse(tt_art **out, art_parse *s0, const char *name, const tt_art_opt
     a->nkv = s.kv.len;
     tt__map_free(&s.mids);
     free(s.tmap);
-    tt_input_close(s.in);
+    if (s.in)
+        src_close(&s);
     free(s.buf);
     if (rc) {
         if (err && !err->code)

@@ -100,11 +100,12 @@ struct tt_art {
  * (format V2, a bare data section), TT_ELIMIT, TT_ENOMEM. */
 int tt_art_parse(tt_art **out, const unsigned char *data, size_t n, const char *name,
                  const tt_art_opts *o, tt_stats *stats, tt_error *err);
-/* A file read in chunks: open gives a new input at the file's start, once per pass (twice);
- * the parser closes each. Inputs that cannot be read twice are the caller's to keep. */
+/* A file read in chunks: open gives an input at the file's start, once per pass (twice);
+ * the parser releases each with close (NULL: tt_input_close). */
 typedef struct tt_art_src {
     int (*open)(void *ud, tt_input **in, tt_error *err);
     void *ud;
+    void (*close)(void *ud, tt_input *in);
 } tt_art_src;
 /* tt_art_parse reading the file in chunks of o->chunk_bytes (section 4): memory holds a chunk,
  * the text header and what the parse keeps (with o->event, no events), not the file. The

@@ -296,7 +296,7 @@ static void same_chunked(const unsigned char *p, size_t n)
     int rc0 = tt_art_parse(&a0, p, n, "t", &o0, st0, &e0);
     for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
         mem_src m = {p, n, 0};
-        tt_art_src src = {mem_open, &m};
+        tt_art_src src = {mem_open, &m, NULL};
         tt_art_opts o = {.clock_guess = TT_ART_CLOCK_WALL, .chunk_bytes = chunks[c]};
         tt_stats *st = tt_stats_new();
         tt_error e = {0};
