@@ -6,7 +6,8 @@
 # (BENCH_ART_ORACLE_RECORDS, default 200,002: dmtracedump's profile runs ~36 k records/s).
 # Targets (reported, never asserted): --profile <= 0.5 s and <= 100 MB; parse + rebuild
 # >= 10 M records/s of CPU time on one core. --profile keeps no events (records go straight to
-# per-thread stacks); --tree keeps them (24 bytes per record), shown for comparison.
+# per-thread stacks) and reads the file in 1 MiB chunks, so its memory does not grow with the
+# file; --tree keeps them (24 bytes per record), shown for comparison.
 set -eu
 BENCH_DIR=${BENCH_DIR:-build-bench}
 N=${BENCH_ART_RECORDS:-2000002}

@@ -258,21 +258,39 @@ static int store(cli_an *a, const tt_art *art, cli_an_trace *t, tt_stats *st, tt
     return rc ? (err->code ? err->code : TT_EIO) : 0;
 }
 
+/* The reader's passes (art-trace.md 4): the first reads the caller's input, the second the
+ * file again (kept in memory when it is standard input or a pipe). */
+typedef struct art_src {
+    tt_input *caller; /* closed by the caller */
+    const char *path;
+    int opens;
+} art_src;
+
+static int src_open(void *ud, tt_input **in, tt_error *err)
+{
+    art_src *s = ud;
+    if (!s->opens++) {
+        *in = s->caller;
+        return 0;
+    }
+    return cli_input_open(in, s->path, 1, err);
+}
+
+static void src_close(void *ud, tt_input *in)
+{
+    if (in != ((art_src *)ud)->caller)
+        tt_input_close(in);
+}
+
 int cli_an_art(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
 {
-    char *data = NULL;
-    size_t n = 0;
-    int rc = tt_input_slurp(in, &data, &n, err);
-    if (rc)
-        return rc;
     tt_stats *st = tt_stats_new();
     tt_art *art = NULL;
-    if (!st) {
-        free(data);
+    if (!st)
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    rc = tt_art_parse(&art, (const unsigned char *)data, n, t->path, NULL, st, err);
-    free(data);
+    art_src as = {in, a->cur_path, 0};
+    tt_art_src src = {src_open, &as, src_close};
+    int rc = tt_art_parse_src(&art, &src, t->path, NULL, st, err);
     size_t amb = 0;
     if (!rc && a->pg && tt_art_retrace(art, a->pg, &amb)) /* --proguard (3.2) */
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");

@@ -212,27 +212,30 @@ static int slurp(const char *path, char **data, size_t *n)
     return rc ? cli_err(&err) : 0;
 }
 
-/* Reads and parses FILE (and --art-keys); the "not an ART method trace" errors name what it
- * is instead. */
+/* FILE for each pass of the chunked reader (standard input and pipes are kept in memory). */
+static int reopen(void *ud, tt_input **in, tt_error *err)
+{
+    return cli_input_open(in, ud, 1, err);
+}
+
+/* Reads (in chunks, art-trace.md 4) and parses FILE and --art-keys; the "not an ART method
+ * trace" errors name what it is instead. */
 static int load(art_run *r, const char *path)
 {
     tt_error err = {0};
-    char *data = NULL, *keys = NULL;
-    size_t n = 0, nkeys = 0;
-    int rc = slurp(path, &data, &n);
-    if (!rc && r->keys)
-        rc = slurp(r->keys, &keys, &nkeys);
-    if (rc) {
-        free(data);
+    char *keys = NULL;
+    size_t nkeys = 0;
+    if (cli_input_path(path))
+        return CLI_BAD;
+    int rc = r->keys ? slurp(r->keys, &keys, &nkeys) : 0;
+    if (rc)
         return rc;
-    }
     tt_art_opts o = {.clock_guess = r->aclock == 1 ? TT_ART_CLOCK_CPU : TT_ART_CLOCK_WALL,
                      .keys = (const unsigned char *)keys, .nkeys = nkeys, .keys_name = r->keys};
     /* --profile needs no stored events: records go straight to per-thread stacks (6.6) */
     if (r->profile && r->mode != TT_ART_MODE_SAMPLES) {
         r->ro.close_at = r->close_at;
         if (tt_art_pstream_new(&r->ps, &r->ro, want_thread, r)) {
-            free(data);
             free(keys);
             cli_errorf("out of memory");
             return CLI_BAD;
@@ -240,8 +243,8 @@ static int load(art_run *r, const char *path)
         o.event = tt_art_pstream_event;
         o.event_ud = r->ps;
     }
-    rc = tt_art_parse(&r->a, (const unsigned char *)data, n, path, &o, r->ctx->stats, &err);
-    free(data);
+    tt_art_src src = {reopen, (void *)path, NULL};
+    rc = tt_art_parse_src(&r->a, &src, path, &o, r->ctx->stats, &err);
     free(keys);
     if (!rc && r->ps)
         rc = tt_art_pstream_finish(&r->sprof, &r->sspan, &r->scspan, r->ps, r->a,

@@ -1,7 +1,7 @@
 /* libFuzzer target: the ART method trace reader (spec/art-trace.md 2-4; a header then a bare
  * data section is read as --art-keys), then call rebuilding (5.1) in both modes with overhead
  * subtraction and from samples (5.5, sizes with bit 3 set), the profile, sampled-trace
- * detection and slow messages (6.3). */
+ * detection and slow messages (6.3); the chunked reader must agree with the whole-file parse. */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -16,6 +16,33 @@ static int on_slice(void *ud, const tt_art_slice *s)
     (void)s;
     ++*(size_t *)ud;
     return 0;
+}
+
+typedef struct mem {
+    const uint8_t *p;
+    size_t n;
+} mem;
+
+static int mem_open(void *ud, tt_input **in, tt_error *err)
+{
+    const mem *m = ud;
+    return tt_input_open_mem(in, "fuzz", m->p, m->n, err);
+}
+
+/* The chunked reader (sizes with bit 4 set) must agree with the whole-file parse a. */
+static void chunked(const uint8_t *data, size_t size, tt_art_opts *o, const tt_art *a)
+{
+    if (!(size & 16))
+        return;
+    mem m = {data, size};
+    tt_art_src src = {mem_open, &m, NULL};
+    tt_art *b = NULL;
+    o->chunk_bytes = 1 + size % 61;
+    int rc = tt_art_parse_src(&b, &src, "fuzz", o, NULL, NULL);
+    if (!rc != !!a || (a && (a->records != b->records || a->nthreads != b->nthreads ||
+                             a->nmethods != b->nmethods)))
+        abort();
+    tt_art_free(b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -68,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tt_buf_free(&name);
         tt_buf_free(&path);
     }
+    chunked(data, size, &o, a);
     tt_art_free(a);
     tt_stats_free(st);
     return 0;

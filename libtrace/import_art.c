@@ -86,8 +86,14 @@ const char *tt_art_meta(const tt_art *a, const char *key)
 
 typedef struct art_parse {
     tt_art *a;
-    const unsigned char *p;
+    const unsigned char *p; /* memory input: the whole file */
     size_t n;
+    /* input read in chunks (in != NULL): the window holds file bytes [wbase, wbase + wlen) */
+    tt_input *in;
+    const tt_art_src *src;
+    unsigned char *buf;
+    size_t cap, wbase, wlen, chunk;
+    int eof;
     const char *file;
     tt_stats *stats;
     tt_error *err;
@@ -119,6 +125,89 @@ static void warn(art_parse *s, const char *name, int sev, uint64_t off, const ch
 static int nomem(art_parse *s)
 {
     return tt_error_set(s->err, TT_ENOMEM, s->file, TT_LOC_NONE, 0, "out of memory");
+}
+
+/* Reads into the window until it holds want bytes or the input ends; the buffer grows as
+ * bytes arrive (a packet's length field alone allocates nothing). */
+static int win_fill(art_parse *s, size_t want)
+{
+    while (!s->eof && s->wlen < want) {
+        if (s->wlen == s->cap) {
+            size_t ncap = !s->cap ? s->chunk : s->cap > SIZE_MAX / 2 ? SIZE_MAX : s->cap * 2;
+            unsigned char *nb = realloc(s->buf, ncap);
+            if (!nb)
+                return nomem(s);
+            s->buf = nb;
+            s->cap = ncap;
+        }
+        size_t got = 0;
+        if (tt_input_read(s->in, s->buf + s->wlen, s->cap - s->wlen, &got, s->err))
+            return s->err && s->err->code ? s->err->code : TT_EIO;
+        if (!got)
+            s->eof = 1;
+        s->wlen += got;
+    }
+    return 0;
+}
+
+/* The bytes of the file from offset at: *q and *avail (at least want unless the file ends
+ * first; 0 at the end). Offsets only move forward, except by win_rewind. Memory inputs give
+ * the rest of the file; chunked inputs keep about chunk bytes (more for a longer want). */
+static int win_need(art_parse *s, size_t at, size_t want, const unsigned char **q,
+                    size_t *avail)
+{
+    if (!s->in) {
+        *q = at < s->n ? s->p + at : s->p;
+        *avail = at < s->n ? s->n - at : 0;
+        return 0;
+    }
+    size_t end = s->wbase + s->wlen;
+    if (at + want > end && !s->eof) {
+        while (at > end && !s->eof) { /* skip bytes before at */
+            s->wbase = end;
+            s->wlen = 0;
+            size_t skip = at - end < s->chunk ? at - end : s->chunk;
+            int rc = win_fill(s, skip);
+            if (rc)
+                return rc;
+            end = s->wbase + s->wlen;
+        }
+        if (at <= end && s->buf) {
+            memmove(s->buf, s->buf + (at - s->wbase), end - at);
+            s->wlen = end - at;
+            s->wbase = at;
+        }
+        int rc = win_fill(s, want > s->chunk ? want : s->chunk);
+        if (rc)
+            return rc;
+        end = s->wbase + s->wlen;
+    }
+    *q = at < end ? s->buf + (at - s->wbase) : s->buf;
+    *avail = at < end ? end - at : 0;
+    return 0;
+}
+
+static void src_close(art_parse *s)
+{
+    if (s->in && s->src->close)
+        s->src->close(s->src->ud, s->in);
+    else
+        tt_input_close(s->in);
+    s->in = NULL;
+}
+
+/* Starts reading the file again from offset 0 (the second pass). */
+static int win_rewind(art_parse *s)
+{
+    if (!s->in)
+        return 0;
+    src_close(s);
+    int rc = s->src->open(s->src->ud, &s->in, s->err);
+    if (rc || !s->in)
+        return rc ? rc : TT_EIO;
+    s->wbase = s->wlen = 0;
+    s->eof = 0;
+    return 0;
 }
 
 static char *dup(art_parse *s, const char *p, size_t n)
@@ -401,11 +490,16 @@ static int parse_bin_header(art_parse *s, size_t at, bin_hdr *h)
     uint32_t magic;
     uint16_t v, off, rs = 0;
     uint64_t start;
-    tt_rd_init(&r, s->p + at, s->n - at);
+    const unsigned char *q;
+    size_t left; /* the rest of the file, or more than the largest data offset */
+    int rc = win_need(s, at, 16 + 65536, &q, &left);
+    if (rc)
+        return rc;
+    tt_rd_init(&r, q, left);
     if (tt_rd_u32le(&r, &magic) || tt_rd_u16le(&r, &v) || tt_rd_u16le(&r, &off) ||
         tt_rd_u64le(&r, &start))
         return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, at,
-                            "binary header needs 16 bytes, found %zu", s->n - at);
+                            "binary header needs 16 bytes, found %zu", left);
     if (magic != ART_MAGIC)
         return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, at,
                             "expected magic 0x574f4c53 (\"SLOW\"), found 0x%08x", magic);
@@ -415,9 +509,9 @@ static int parse_bin_header(art_parse *s, size_t at, bin_hdr *h)
         return tt_error_set(s->err, TT_EUNSUPPORTED, s->file, TT_LOC_OFFSET, at + 4,
                             "unsupported binary version 0x%x", v);
     int streaming = (v & 0xF0) == 0xF0;
-    if (off < 16 || ((h->version >= 3 || streaming) && off < 18) || off > s->n - at)
+    if (off < 16 || ((h->version >= 3 || streaming) && off < 18) || off > left)
         return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, at + 6,
-                            "offset to data %u out of range (16..%zu%s)", off, s->n - at,
+                            "offset to data %u out of range (16..%zu%s)", off, left,
                             h->version >= 3 ? ", at least 18 for version 3" : "");
     if (h->version >= 3 || streaming) {
         if (tt_rd_u16le(&r, &rs))
@@ -467,11 +561,10 @@ static int64_t unwrap(art_parse *s, int64_t *last, uint32_t raw, uint64_t off)
     return v;
 }
 
-/* Decodes one record at off; pass 1 only counts threads. */
-static int record(art_parse *s, size_t off, uint64_t recno, int pass)
+/* Decodes one record (q, at file offset off); pass 1 only counts threads. */
+static int record(art_parse *s, const unsigned char *q, size_t off, uint64_t recno, int pass)
 {
     tt_art *a = s->a;
-    const unsigned char *q = s->p + off;
     uint32_t tid = a->version == 1 ? q[0] : tt__le16(q);
     q += a->version == 1 ? 1 : 2;
     uint32_t val = tt__le32(q);
@@ -533,21 +626,44 @@ static int record(art_parse *s, size_t off, uint64_t recno, int pass)
     return 0;
 }
 
+/* Bytes of the packet starting at q (2.4) as far as its header tells; 0 when the left bytes
+ * (the rest of the file then) do not hold the header. */
+static size_t packet_size(const unsigned char *q, size_t left)
+{
+    if (left < 7)
+        return 0;
+    switch (q[2]) {
+    case 1: return 5 + (size_t)tt__le16(q + 3);
+    case 2: return 7 + (size_t)tt__le16(q + 5);
+    case 3: return 7 + (size_t)tt__le32(q + 3);
+    default: return 3;
+    }
+}
+
 /* Walks the data section from `at`; streaming files interleave packets (2.4). Pass 1 collects
  * packets and counts records per thread, pass 2 decodes the records. */
 static int walk(art_parse *s, size_t at, int streaming, int pass)
 {
     size_t rs = s->a->record_size;
     uint64_t recno = 0;
-    while (at < s->n) {
-        size_t left = s->n - at;
-        if (streaming && left >= 2 && tt__le16(s->p + at) == 0) {
+    for (;;) {
+        const unsigned char *q;
+        size_t left;
+        int rc = win_need(s, at, rs, &q, &left);
+        if (rc)
+            return rc;
+        if (!left)
+            break;
+        if (streaming && left >= 2 && tt__le16(q) == 0) {
+            size_t whole = packet_size(q, left);
+            if (whole > left && (rc = win_need(s, at, whole, &q, &left)))
+                return rc;
             tt_rd r;
             uint8_t code;
             uint16_t len16, tid;
             uint32_t len;
             const unsigned char *b;
-            tt_rd_init(&r, s->p + at + 2, left - 2);
+            tt_rd_init(&r, q + 2, left - 2);
             int bad = tt_rd_u8(&r, &code);
             if (!bad && code == 1) {
                 bad = tt_rd_u16le(&r, &len16) || tt_rd_bytes(&r, &b, len16);
@@ -596,7 +712,7 @@ static int walk(art_parse *s, size_t at, int streaming, int pass)
         if (recno > 0xFFFFFFFFull)
             return tt_error_set(s->err, TT_ELIMIT, s->file, TT_LOC_OFFSET, at,
                                 "more than 2^32 records");
-        if (record(s, at, recno, pass))
+        if (record(s, q, at, recno, pass))
             return s->err ? s->err->code : TT_ENOMEM;
         at += rs;
     }
@@ -680,12 +796,30 @@ static int thread_arrays(art_parse *s)
     return 0;
 }
 
+/* The start of the file up to and including the text header's "*end" line (or all of it). */
+static int header_window(art_parse *s, const unsigned char **q, size_t *n)
+{
+    size_t want = s->chunk;
+    for (;;) {
+        int rc = win_need(s, 0, want, q, n);
+        if (rc || !s->in || *n < want || tt__memmem((const char *)*q, *n, "\n*end\n", 6) ||
+            tt__memmem((const char *)*q, *n, "\n*end\r\n", 7))
+            return rc;
+        want = *n * 2;
+    }
+}
+
 static int parse_body(art_parse *s, const tt_art_opts *o)
 {
     tt_art *a = s->a;
     size_t at = 0;
     char what[200];
-    int kind = tt_art_detect(s->p, s->n, what, sizeof what);
+    const unsigned char *q;
+    size_t n;
+    int rc = win_need(s, 0, 4096, &q, &n);
+    if (rc)
+        return rc;
+    int kind = tt_art_detect(q, n, what, sizeof what);
     int keys = o && o->keys;
     if (kind == TT_ART_V2 || (kind == TT_ART_BARE && !keys))
         return tt_error_set(s->err, TT_EUNSUPPORTED, s->file, TT_LOC_OFFSET, 0, "%s%s", what,
@@ -703,18 +837,19 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
         const char *data_file = s->file;
         size_t used;
         s->file = o->keys_name ? o->keys_name : "";
-        int rc = parse_header(s, o->keys, o->nkeys, 0, &used, 1);
+        rc = parse_header(s, o->keys, o->nkeys, 0, &used, 1);
         s->file = data_file;
         if (rc)
             return s->err ? s->err->code : TT_EFORMAT;
         if (used < o->nkeys)
             warn(s, "art_keys_trailing", TT_SEV_WARN, 0,
                  "%zu bytes after *end of the text header ignored", o->nkeys - used);
-    } else if (kind == TT_ART_LEGACY && parse_header(s, s->p, s->n, 0, &at, 1)) {
-        return s->err ? s->err->code : TT_EFORMAT;
+    } else if (kind == TT_ART_LEGACY && ((rc = header_window(s, &q, &n)) ||
+                                         parse_header(s, q, n, 0, &at, 1))) {
+        return rc ? rc : s->err ? s->err->code : TT_EFORMAT;
     }
     bin_hdr h = {0};
-    int rc = parse_bin_header(s, at, &h);
+    rc = parse_bin_header(s, at, &h);
     if (rc)
         return rc;
     if (kind == TT_ART_LEGACY && (h.raw_version & 0xF0))
@@ -740,7 +875,7 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
     header_values(a);
     if ((rc = thread_arrays(s)))
         return rc;
-    if ((rc = walk(s, data, kind == TT_ART_STREAMING, 2)))
+    if ((rc = win_rewind(s)) || (rc = walk(s, data, kind == TT_ART_STREAMING, 2)))
         return rc;
     a->methods = s->methods.data;
     a->nmethods = s->methods.len;
@@ -750,21 +885,21 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
     return 0;
 }
 
-int tt_art_parse(tt_art **out, const unsigned char *data, size_t n, const char *name,
-                 const tt_art_opts *o, tt_stats *stats, tt_error *err)
+/* The parse of s's input (memory or chunked). */
+static int parse(tt_art **out, art_parse *s0, const char *name, const tt_art_opts *o,
+                 tt_stats *stats, tt_error *err)
 {
-    *out = NULL;
-    art_parse s = {0};
+    art_parse s = *s0;
     tt_art *a = calloc(1, sizeof *a);
     s.tmap = calloc(65536, sizeof *s.tmap);
     if (!a || !s.tmap || !(a->arena = tt_arena_new())) {
         free(s.tmap);
         free(a);
+        if (s.in)
+            src_close(&s);
         return tt_error_set(err, TT_ENOMEM, name, TT_LOC_NONE, 0, "out of memory");
     }
     s.a = a;
-    s.p = data;
-    s.n = n;
     s.file = name ? name : "";
     s.stats = stats;
     s.err = err;
@@ -782,6 +917,9 @@ int tt_art_parse(tt_art **out, const unsigned char *data, size_t n, const char *
     a->nkv = s.kv.len;
     tt__map_free(&s.mids);
     free(s.tmap);
+    if (s.in)
+        src_close(&s);
+    free(s.buf);
     if (rc) {
         if (err && !err->code)
             tt_error_set(err, rc, name, TT_LOC_NONE, 0, "%s", tt_strerror(rc));
@@ -790,6 +928,29 @@ int tt_art_parse(tt_art **out, const unsigned char *data, size_t n, const char *
     }
     *out = a;
     return 0;
+}
+
+int tt_art_parse(tt_art **out, const unsigned char *data, size_t n, const char *name,
+                 const tt_art_opts *o, tt_stats *stats, tt_error *err)
+{
+    *out = NULL;
+    art_parse s = {0};
+    s.p = data;
+    s.n = n;
+    return parse(out, &s, name, o, stats, err);
+}
+
+int tt_art_parse_src(tt_art **out, const tt_art_src *src, const char *name,
+                     const tt_art_opts *o, tt_stats *stats, tt_error *err)
+{
+    *out = NULL;
+    art_parse s = {0};
+    s.src = src;
+    s.chunk = o && o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
+    int rc = src->open(src->ud, &s.in, err);
+    if (rc || !s.in)
+        return rc ? rc : tt_error_set(err, TT_EIO, name, TT_LOC_NONE, 0, "cannot open");
+    return parse(out, &s, name, o, stats, err);
 }
 
 void tt_art_free(tt_art *a)

@@ -70,6 +70,7 @@ typedef struct tt_art_opts {
      * final, id-sorted threads array, in file order. Non-zero stops the parse with it. */
     int (*event)(void *ud, const tt_art *a, size_t t, const tt_art_event *e);
     void *event_ud;
+    size_t chunk_bytes; /* tt_art_parse_src: bytes read at a time (0: 1 MiB) */
 } tt_art_opts;
 
 struct tt_art {
@@ -99,6 +100,18 @@ struct tt_art {
  * (format V2, a bare data section), TT_ELIMIT, TT_ENOMEM. */
 int tt_art_parse(tt_art **out, const unsigned char *data, size_t n, const char *name,
                  const tt_art_opts *o, tt_stats *stats, tt_error *err);
+/* A file read in chunks: open gives an input at the file's start, once per pass (twice);
+ * the parser releases each with close (NULL: tt_input_close). */
+typedef struct tt_art_src {
+    int (*open)(void *ud, tt_input **in, tt_error *err);
+    void *ud;
+    void (*close)(void *ud, tt_input *in);
+} tt_art_src;
+/* tt_art_parse reading the file in chunks of o->chunk_bytes (section 4): memory holds a chunk,
+ * the text header and what the parse keeps (with o->event, no events), not the file. The
+ * same results, stats and errors as tt_art_parse on the whole file. */
+int tt_art_parse_src(tt_art **out, const tt_art_src *src, const char *name,
+                     const tt_art_opts *o, tt_stats *stats, tt_error *err);
 void tt_art_free(tt_art *a);
 const char *tt_art_clock_name(int clock);
 const char *tt_art_action_name(int action); /* "ent", "xit", "unr" */

@@ -248,6 +248,108 @@ START_TEST(wrap)
 }
 END_TEST
 
+/* The chunked reader (tt_art_parse_src, section 4) gives what the whole-file parse gives:
+ * results, stats in order, errors with their offsets, at any chunk size. */
+typedef struct mem_src {
+    const unsigned char *p;
+    size_t n;
+    int opens;
+} mem_src;
+
+static int mem_open(void *ud, tt_input **in, tt_error *err)
+{
+    mem_src *m = ud;
+    m->opens++;
+    return tt_input_open_mem(in, "t", m->p, m->n, err);
+}
+
+static void same_art(const tt_art *x, const tt_art *y)
+{
+    ck_assert_int_eq(x->kind, y->kind);
+    ck_assert_int_eq(x->version, y->version);
+    ck_assert_int_eq(x->clock, y->clock);
+    ck_assert_uint_eq(x->records, y->records);
+    ck_assert_uint_eq(x->nmethods, y->nmethods);
+    for (size_t i = 0; i < x->nmethods; i++)
+        ck_assert_str_eq(x->methods[i].key, y->methods[i].key);
+    ck_assert_uint_eq(x->nkv, y->nkv);
+    for (size_t i = 0; i < x->nkv; i++)
+        ck_assert_str_eq(x->kv[i].value, y->kv[i].value);
+    ck_assert_uint_eq(x->nthreads, y->nthreads);
+    for (size_t t = 0; t < x->nthreads; t++) {
+        const tt_art_thread *a = &x->threads[t], *b = &y->threads[t];
+        ck_assert_uint_eq(a->id, b->id);
+        ck_assert_str_eq(a->name, b->name);
+        ck_assert_uint_eq(a->nev, b->nev);
+        for (size_t i = 0; i < a->nev; i++)
+            ck_assert(!memcmp(&a->ev[i], &b->ev[i], sizeof a->ev[i]));
+    }
+}
+
+static void same_chunked(const unsigned char *p, size_t n)
+{
+    static const size_t chunks[] = {1, 2, 7, 13, 64, 4096, 0};
+    tt_stats *st0 = tt_stats_new();
+    tt_error e0 = {0};
+    tt_art *a0 = NULL;
+    tt_art_opts o0 = {.clock_guess = TT_ART_CLOCK_WALL};
+    int rc0 = tt_art_parse(&a0, p, n, "t", &o0, st0, &e0);
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+        mem_src m = {p, n, 0};
+        tt_art_src src = {mem_open, &m, NULL};
+        tt_art_opts o = {.clock_guess = TT_ART_CLOCK_WALL, .chunk_bytes = chunks[c]};
+        tt_stats *st = tt_stats_new();
+        tt_error e = {0};
+        tt_art *a = NULL;
+        ck_assert_int_eq(tt_art_parse_src(&a, &src, "t", &o, st, &e), rc0);
+        ck_assert_int_eq(e.loc_kind, e0.loc_kind);
+        ck_assert_uint_eq(e.loc, e0.loc);
+        ck_assert_str_eq(e.msg, e0.msg);
+        if (!rc0) {
+            same_art(a0, a);
+            ck_assert_int_eq(m.opens, 2);
+        }
+        ck_assert_uint_eq(tt_stats_count(st), tt_stats_count(st0));
+        for (size_t i = 0; i < tt_stats_count(st); i++) {
+            const tt_stat *x = tt_stats_get(st0, i), *y = tt_stats_get(st, i);
+            ck_assert_str_eq(x->name, y->name);
+            ck_assert_int_eq(x->count, y->count);
+            ck_assert_str_eq(x->example, y->example);
+        }
+        tt_art_free(a);
+        tt_stats_free(st);
+    }
+    tt_art_free(a0);
+    tt_stats_free(st0);
+}
+
+START_TEST(chunked)
+{
+    static const char *const files[] = {
+        "ex52-samples", "ex52-stream", "ex52-v1", "ex52-v2wall", "ex52", "names", "obfuscated",
+        "overflow", "recsize0", "sampled-samples", "slow", "stream-badpacket",
+        "stream-nosummary", "synthetic", "truncated", "vectors", "wrap"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "fuzz/corpus/art/%s.trace", files[i]);
+        FILE *f = fopen(path, "rb");
+        ck_assert_msg(f != NULL, "%s", path);
+        static unsigned char data[1 << 16];
+        size_t n = fread(data, 1, sizeof data, f);
+        ck_assert(feof(f));
+        fclose(f);
+        same_chunked(data, n);
+        same_chunked(data, n / 2); /* cut anywhere: the same truncation warnings or errors */
+        same_chunked(data, n > 40 ? 40 : n);
+    }
+    for (int v = 1; v <= 3; v++)
+        for (int c = 0; c < 3; c++) {
+            legacy(v, c);
+            same_chunked(buf, len);
+        }
+}
+END_TEST
+
 static Suite *art_suite(void)
 {
     Suite *s = suite_create("art");
@@ -260,6 +362,7 @@ static Suite *art_suite(void)
     tcase_add_test(tc, errors_name_offsets);
     tcase_add_test(tc, wrap);
     tcase_add_test(tc, streamed_profile);
+    tcase_add_test(tc, chunked);
     suite_add_tcase(s, tc);
     return s;
 }
