@@ -147,8 +147,9 @@ static int slot_of(uint16_t at)
     }
 }
 
-/* Reads the abbreviation table at u->abbrev_off into t (reused when it is already there). */
-static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
+/* Reads the abbreviation table at u->abbrev_off into t (reused when it is already there).
+ * lenient: a broken entry ends the table, the codes before it are kept (t is not reused). */
+static int atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient)
 {
     if (t->valid && t->off == u->abbrev_off && t->version == u->version &&
         t->asize == u->asize && t->osz == u->osz)
@@ -163,11 +164,11 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
     for (;;) {
         uint64_t code = uleb(&c);
         if (c.bad)
-            return TSYM__DIE_FALLBACK;
+            return lenient ? 0 : TSYM__DIE_FALLBACK;
         if (code == 0)
             break;
         if (code >= MAX_CODES)
-            return TSYM__DIE_FALLBACK;
+            return lenient ? 0 : TSYM__DIE_FALLBACK;
         if (code >= cap_codes) {
             size_t nc = cap_codes ? cap_codes : 64;
             while (nc <= code)
@@ -186,7 +187,7 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
         }
         abbrev *a = &t->codes[code];
         if (a->known)
-            return TSYM__DIE_FALLBACK; /* duplicate code */
+            return lenient ? 0 : TSYM__DIE_FALLBACK; /* duplicate code */
         uint64_t tag = uleb(&c);
         a->tag = tag > 0xffff ? 0xffff : (uint16_t)tag;
         a->children = (uint8_t)fixed(&c, 1);
@@ -195,7 +196,7 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
         for (;;) {
             uint64_t at = uleb(&c), form = uleb(&c);
             if (c.bad || at > 0xffff || form > 0xffff)
-                return TSYM__DIE_FALLBACK;
+                return lenient ? 0 : TSYM__DIE_FALLBACK;
             if (at == 0 && form == 0)
                 break;
             int64_t ic = form == FORM_implicit_const ? (int64_t)leb(&c, 1) : 0;
@@ -220,6 +221,11 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
     t->osz = u->osz;
     t->valid = 1;
     return 0;
+}
+
+static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
+{
+    return atab_read(t, s, u, 0);
 }
 
 /* ---- attribute values ---- */
@@ -1067,7 +1073,7 @@ int tsym__die_check_unit(const tsym__dsecs *s, uint64_t off, char *msg, size_t c
     tt_vec starts, sibs;
     tt_vec_init(&starts, sizeof(uint64_t));
     tt_vec_init(&sibs, sizeof(uint64_t));
-    int rc = atab_load(&t, s, &u);
+    int rc = atab_read(&t, s, &u, 1);
     if (!rc)
         rc = scan_codes(s, &u, &t, &starts, &sibs, msg, cap);
     if (!rc)
