@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tt_vec_init(&ix.rblocks, sizeof(tsym__rblock));
             tt_vec_init(&ix.syms, sizeof(tsym__sym));
             tt_vec_init(&ix.loads, sizeof(tsym__load));
+            tt_vec_init(&ix.fstarts, sizeof(uint64_t)); /* as tsym__module_open (lookup.c) */
             if (!tsym__macho_text_load(&ix, &m) && !tsym__macho_syms(&ix, &m, &err)) {
                 tsym__macho_dwarf(&ix, &m, &err);
                 if (!tsym__index_finish(&ix))

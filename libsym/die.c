@@ -147,8 +147,9 @@ static int slot_of(uint16_t at)
     }
 }
 
-/* Reads the abbreviation table at u->abbrev_off into t (reused when it is already there). */
-static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
+/* Reads the abbreviation table at u->abbrev_off into t (reused when it is already there).
+ * lenient: a broken entry ends the table, the codes before it are kept (t is not reused). */
+static int atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient)
 {
     if (t->valid && t->off == u->abbrev_off && t->version == u->version &&
         t->asize == u->asize && t->osz == u->osz)
@@ -163,11 +164,11 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
     for (;;) {
         uint64_t code = uleb(&c);
         if (c.bad)
-            return TSYM__DIE_FALLBACK;
+            return lenient ? 0 : TSYM__DIE_FALLBACK;
         if (code == 0)
             break;
         if (code >= MAX_CODES)
-            return TSYM__DIE_FALLBACK;
+            return lenient ? 0 : TSYM__DIE_FALLBACK;
         if (code >= cap_codes) {
             size_t nc = cap_codes ? cap_codes : 64;
             while (nc <= code)
@@ -186,7 +187,7 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
         }
         abbrev *a = &t->codes[code];
         if (a->known)
-            return TSYM__DIE_FALLBACK; /* duplicate code */
+            return lenient ? 0 : TSYM__DIE_FALLBACK; /* duplicate code */
         uint64_t tag = uleb(&c);
         a->tag = tag > 0xffff ? 0xffff : (uint16_t)tag;
         a->children = (uint8_t)fixed(&c, 1);
@@ -195,7 +196,7 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
         for (;;) {
             uint64_t at = uleb(&c), form = uleb(&c);
             if (c.bad || at > 0xffff || form > 0xffff)
-                return TSYM__DIE_FALLBACK;
+                return lenient ? 0 : TSYM__DIE_FALLBACK;
             if (at == 0 && form == 0)
                 break;
             int64_t ic = form == FORM_implicit_const ? (int64_t)leb(&c, 1) : 0;
@@ -220,6 +221,11 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
     t->osz = u->osz;
     t->valid = 1;
     return 0;
+}
+
+static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
+{
+    return atab_read(t, s, u, 0);
 }
 
 /* ---- attribute values ---- */
@@ -905,44 +911,53 @@ static void do_unit(dstate *d, const unit *u, int have_lines)
     }
 }
 
+/* The header of the unit at off in .debug_info; 0 or TSYM__DIE_FALLBACK. */
+static int read_unit(unit *u, const tsym__dsecs *s, uint64_t off)
+{
+    const unsigned char *info = s->data[TSYM_DS_INFO];
+    uint64_t n = s->size[TSYM_DS_INFO];
+    cur c = {info + off, info + n, s->big_endian, 0};
+    uint64_t len = fixed(&c, 4);
+    *u = (unit){.start = off, .osz = 4};
+    if (len == 0xffffffffu) {
+        len = fixed(&c, 8);
+        u->osz = 8;
+    } else if (len >= 0xfffffff0u) {
+        return TSYM__DIE_FALLBACK;
+    }
+    uint64_t hdr = (uint64_t)(c.p - info);
+    if (c.bad || len > n - hdr)
+        return TSYM__DIE_FALLBACK;
+    u->end = hdr + len;
+    c.end = info + u->end;
+    u->version = (unsigned)fixed(&c, 2);
+    if (u->version < 2 || u->version > 5)
+        return TSYM__DIE_FALLBACK;
+    if (u->version == 5) {
+        unsigned ut = (unsigned)fixed(&c, 1);
+        u->asize = (unsigned)fixed(&c, 1);
+        u->abbrev_off = fixed(&c, u->osz);
+        if (ut != UT_compile && ut != UT_partial)
+            return TSYM__DIE_FALLBACK;
+    } else {
+        u->abbrev_off = fixed(&c, u->osz);
+        u->asize = (unsigned)fixed(&c, 1);
+    }
+    if (c.bad || (u->asize != 4 && u->asize != 8))
+        return TSYM__DIE_FALLBACK;
+    u->die = (uint64_t)(c.p - info);
+    return 0;
+}
+
 /* The unit headers of .debug_info; 0 or TSYM__DIE_FALLBACK or TT_ENOMEM. */
 static int scan_units(dstate *d)
 {
-    const tsym__dsecs *s = d->s;
-    const unsigned char *info = s->data[TSYM_DS_INFO];
-    uint64_t n = s->size[TSYM_DS_INFO], off = 0;
+    uint64_t n = d->s->size[TSYM_DS_INFO], off = 0;
     size_t cap = 0;
     while (off < n) {
-        cur c = {info + off, info + n, s->big_endian, 0};
-        uint64_t len = fixed(&c, 4);
-        unit u = {.start = off, .osz = 4};
-        if (len == 0xffffffffu) {
-            len = fixed(&c, 8);
-            u.osz = 8;
-        } else if (len >= 0xfffffff0u) {
+        unit u;
+        if (read_unit(&u, d->s, off))
             return TSYM__DIE_FALLBACK;
-        }
-        uint64_t hdr = (uint64_t)(c.p - info);
-        if (c.bad || len > n - hdr)
-            return TSYM__DIE_FALLBACK;
-        u.end = hdr + len;
-        c.end = info + u.end;
-        u.version = (unsigned)fixed(&c, 2);
-        if (u.version < 2 || u.version > 5)
-            return TSYM__DIE_FALLBACK;
-        if (u.version == 5) {
-            unsigned ut = (unsigned)fixed(&c, 1);
-            u.asize = (unsigned)fixed(&c, 1);
-            u.abbrev_off = fixed(&c, u.osz);
-            if (ut != UT_compile && ut != UT_partial)
-                return TSYM__DIE_FALLBACK;
-        } else {
-            u.abbrev_off = fixed(&c, u.osz);
-            u.asize = (unsigned)fixed(&c, 1);
-        }
-        if (c.bad || (u.asize != 4 && u.asize != 8))
-            return TSYM__DIE_FALLBACK;
-        u.die = (uint64_t)(c.p - info);
         if (d->n_units == cap) {
             cap = cap ? cap * 2 : 64;
             unit *nu = realloc(d->units, cap * sizeof *nu);
@@ -954,6 +969,119 @@ static int scan_units(dstate *d)
         off = u.end;
     }
     return 0;
+}
+
+/* ---- the guard of dwarf.c's libdwarf walk ---- */
+
+/* Why the abbreviation code at p does not decode as libdwarf 20210528 reads a ULEB128
+ * (at most 24 bytes, no bit beyond 64, ending before end), NULL when it does. */
+static const char *code_problem(const unsigned char *p, const unsigned char *end)
+{
+    for (unsigned i = 0; i < 24 && p + i < end; i++) {
+        unsigned b = p[i] & 0x7f, shift = 7 * i;
+        if (shift >= 64 ? b != 0 : shift > 57 && b >> (64 - shift))
+            return "abbreviation code has more than 64 bits";
+        if (!(p[i] & 0x80))
+            return NULL;
+    }
+    return p + 24 < end ? "abbreviation code longer than 24 bytes"
+                        : "abbreviation code runs past the end of the unit";
+}
+
+/* Index of the first element >= x in the sorted array v. */
+static size_t lower_bound(const tt_vec *v, uint64_t x)
+{
+    size_t lo = 0, hi = v->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (TT_VEC_AT(v, uint64_t, mid) < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The DW_AT_sibling targets (pairs: DIE, target) in the unit that are not a DIE of starts. */
+static int check_siblings(const unit *u, const tt_vec *starts, const tt_vec *sibs, char *msg,
+                          size_t cap)
+{
+    for (size_t i = 0; i + 1 < sibs->len; i += 2) {
+        uint64_t at = TT_VEC_AT(sibs, uint64_t, i), to = TT_VEC_AT(sibs, uint64_t, i + 1);
+        if (to < u->start || to >= u->end)
+            continue; /* libdwarf checks these itself */
+        size_t k = lower_bound(starts, to);
+        if (k < starts->len && TT_VEC_AT(starts, uint64_t, k) == to)
+            continue;
+        snprintf(msg, cap, ".debug_info unit at 0x%llx: DIE at 0x%llx: DW_AT_sibling 0x%llx "
+                 "is not the offset of a DIE", (unsigned long long)u->start,
+                 (unsigned long long)at, (unsigned long long)to);
+        return TT_EFORMAT;
+    }
+    return 0;
+}
+
+/* The DIEs of u in order as libdwarf finds them: their starts (null entries included) and
+ * the DW_AT_sibling targets dwarf_siblingof_b jumps to; msg when a code does not decode. */
+static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec *starts,
+                      tt_vec *sibs, char *msg, size_t cap)
+{
+    const unsigned char *info = s->data[TSYM_DS_INFO];
+    cur c = {info + u->die, info + u->end, s->big_endian, 0};
+    unsigned depth = 0;
+    while (c.p < c.end) {
+        uint64_t at = (uint64_t)(c.p - info);
+        const char *why = code_problem(c.p, c.end);
+        if (why) {
+            snprintf(msg, cap, ".debug_info unit at 0x%llx: DIE at 0x%llx: %s",
+                     (unsigned long long)u->start, (unsigned long long)at, why);
+            return TT_EFORMAT;
+        }
+        if (!tt_vec_push(starts, &at))
+            return TT_ENOMEM;
+        die e;
+        int r = parse_die(&e, &c, info, u, t, 0);
+        if (r < 0)
+            return TSYM__DIE_FALLBACK; /* libdwarf reports what it cannot read */
+        if (r == 0 || !e.ab->children) {
+            if (r == 0 && depth)
+                depth--;
+            if (!depth)
+                break;
+            continue;
+        }
+        depth++;
+        if (c.p == c.end) { /* dwarf_child reads a code there */
+            snprintf(msg, cap, ".debug_info unit at 0x%llx: DIE at 0x%llx: children expected, "
+                     "found the end of the unit", (unsigned long long)u->start,
+                     (unsigned long long)at);
+            return TT_EFORMAT;
+        }
+        if (has(&e, A_SIBLING) && e.v[A_SIBLING].cls == V_REF &&
+            (!tt_vec_push(sibs, &at) || !tt_vec_push(sibs, &e.v[A_SIBLING].u)))
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+int tsym__die_check_unit(const tsym__dsecs *s, uint64_t off, char *msg, size_t cap)
+{
+    unit u;
+    if (off >= s->size[TSYM_DS_INFO] || !s->size[TSYM_DS_ABBREV] || read_unit(&u, s, off))
+        return 0;
+    atab t = {0};
+    tt_vec starts, sibs;
+    tt_vec_init(&starts, sizeof(uint64_t));
+    tt_vec_init(&sibs, sizeof(uint64_t));
+    int rc = atab_read(&t, s, &u, 1);
+    if (!rc)
+        rc = scan_codes(s, &u, &t, &starts, &sibs, msg, cap);
+    if (!rc)
+        rc = check_siblings(&u, &starts, &sibs, msg, cap);
+    atab_free(&t);
+    tt_vec_free(&starts);
+    tt_vec_free(&sibs);
+    return rc == TSYM__DIE_FALLBACK ? 0 : rc;
 }
 
 int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines)

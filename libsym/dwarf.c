@@ -746,6 +746,20 @@ static int cu_line_header(cu_state *s, Dwarf_Die cu_die)
     return !s->nomem;
 }
 
+/* 1 when the unit at off may be walked: libdwarf 20210528 leaks the DIE dwarf_child or
+ * dwarf_siblingof_b allocated when the next DIE's abbreviation code runs off the end of
+ * the unit (DW_DLE_LEB_IMPROPER, found by fuzz_macho), so die.c checks the codes first. */
+static int unit_sound(cu_state *s, uint64_t off)
+{
+    char m[200];
+    int rc = tsym__die_check_unit(&s->secs, off, m, sizeof m);
+    if (rc == TT_ENOMEM)
+        s->nomem = 1;
+    else if (rc && !s->msg[0])
+        snprintf(s->msg, sizeof s->msg, "%s", m);
+    return rc == 0;
+}
+
 static int load_units(cu_state *s)
 {
     Dwarf_Error e = NULL;
@@ -781,7 +795,7 @@ static int load_units(cu_state *s)
             s->ix->split_dwarf = 1;
         /* the line table first: its header names the files decl/call attributes use */
         int lines = cu_line_header(s, cu_die);
-        if (!s->nomem)
+        if (!s->nomem && unit_sound(s, s->cu_start))
             walk_cu(s, cu_die);
         if (lines && !s->nomem)
             note_line_rc(s, tsym__line_rows(s->ix, &s->lh, s->files, s->n_files, s->lmsg,

@@ -224,6 +224,13 @@ int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
  * decode the line tables (.debug_line is there). */
 #define TSYM__DIE_FALLBACK 1
 int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines);
+/* Checks the unit at section offset off of .debug_info before dwarf.c walks it with
+ * libdwarf 20210528, which leaks the DIE dwarf_child or dwarf_siblingof_b allocated when
+ * the next DIE's abbreviation code does not decode: every DIE's code decodes inside the
+ * unit and every DW_AT_sibling inside it is a DIE's offset. Returns 0 (also when die.c
+ * cannot read the unit: libdwarf reports that), TT_EFORMAT with a message (cap bytes), or
+ * TT_ENOMEM. */
+int tsym__die_check_unit(const tsym__dsecs *s, uint64_t off, char *msg, size_t cap);
 
 /* Builds funcs/nodes/ranges/rows from the DWARF of path (dwarf.c). Returns 0 (also for
  * files without DWARF: n_cus == 0), or an error with libdwarf's message; on error the

@@ -613,6 +613,73 @@ START_TEST(rnglists_guard_libdwarf)
 }
 END_TEST
 
+/* libdwarf 20210528 leaks the DIE dwarf_child allocates when the child's abbreviation code
+ * runs off the unit (found by fuzz_macho): die.c checks every unit before dwarf.c walks it
+ * with libdwarf. The units below carry DW_AT_GNU_dwo_id, so die.c leaves them to libdwarf. */
+static const unsigned char guard_abbrev[] = {
+    0x01, 0x11, 0x01, 0xb1, 0x42, 0x07, 0x00, 0x00, /* 1 compile_unit: GNU_dwo_id data8 */
+    0x02, 0x2e, 0x01, 0x03, 0x08, 0x00, 0x00,       /* 2 subprogram: name string */
+    0x03, 0x2e, 0x01, 0x01, 0x13, 0x00, 0x00,       /* 3 subprogram: sibling ref4 */
+    0x00};
+
+/* a DWARF 4 unit of the CU DIE and the DIEs in tail (n bytes) */
+static size_t guard_unit(unsigned char *out, const unsigned char *tail, size_t n)
+{
+    static const unsigned char head[] = {0, 0, 0, 0, 0x04, 0x00, 0, 0, 0, 0, 0x08,
+                                         0x01, 1, 2, 3, 4, 5, 6, 7, 8};
+    memcpy(out, head, sizeof head);
+    memcpy(out + sizeof head, tail, n);
+    size_t len = sizeof head + n - 4;
+    out[0] = (unsigned char)len;
+    return sizeof head + n;
+}
+
+START_TEST(die_codes_guard)
+{
+    static const struct {
+        unsigned char tail[16];
+        size_t n;
+        const char *msg; /* NULL: sound */
+    } cases[] = {
+        {{0x02, 'f', 0x00, 0x00, 0x00}, 5, NULL},
+        {{0x02, 'f', 0x00}, 3, "DIE at 0x14: children expected, found the end of the unit"},
+        {{0x02, 'f', 0x00, 0x80}, 4, "DIE at 0x17: abbreviation code runs past the end"},
+        {{0x02, 'f', 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00},
+         14, "DIE at 0x17: abbreviation code has more than 64 bits"},
+        {{0x03, 0x15, 0, 0, 0, 0x00, 0x00}, 7, "DW_AT_sibling 0x15 is not the offset of a DIE"},
+        {{0x03, 0x19, 0, 0, 0, 0x00, 0x00}, 7, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned char info[64];
+        size_t n = guard_unit(info, cases[i].tail, cases[i].n);
+        tsym__dsecs s;
+        memset(&s, 0, sizeof s);
+        s.data[TSYM_DS_INFO] = info;
+        s.size[TSYM_DS_INFO] = n;
+        s.data[TSYM_DS_ABBREV] = guard_abbrev;
+        s.size[TSYM_DS_ABBREV] = sizeof guard_abbrev;
+        char msg[200] = "";
+        int rc = tsym__die_check_unit(&s, 0, msg, sizeof msg);
+        if (!cases[i].msg) {
+            ck_assert_msg(rc == 0, "case %zu: %s", i, msg);
+            continue;
+        }
+        ck_assert_msg(rc == TT_EFORMAT && strstr(msg, cases[i].msg), "case %zu: %d %s", i, rc,
+                      msg);
+        /* libdwarf's walk is not started on the unit: no leak (asan) */
+        const tsym__osect os[] = {{".debug_info", 0, n, info},
+                                  {".debug_abbrev", 0, sizeof guard_abbrev, guard_abbrev}};
+        tsym__index ix;
+        ix_init(&ix);
+        tt_error err = {0};
+        rc = tsym__dwarf_load_sections(&ix, os, 2, 8, "mem", &err);
+        ck_assert_msg(rc == TT_EFORMAT && strstr(err.msg, cases[i].msg), "case %zu: %d %s", i,
+                      rc, err.msg);
+        tsym__index_free(&ix);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sym");
@@ -643,6 +710,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, same_index, 0, sizeof fixtures / sizeof fixtures[0]);
     tcase_add_test(tc, fallback);
     tcase_add_test(tc, rnglists_guard_libdwarf);
+    tcase_add_test(tc, die_codes_guard);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,1 @@
+tracetool symbolicate -e macho/corrupt-child-at-end.macho -i 0x1000
