@@ -232,8 +232,8 @@ void tt_jsonw_fields(tt_jsonw *w, const tt_jsonw_field *f, size_t n)
     assert(n <= TT_JSONW_FIELDS_MAX);
     for (size_t i = 0; i < n; i++) {
         len[i] = f[i].type == TT_JSONW_STR && f[i].s ? strlen(f[i].s) : 0;
-        if (len[i] > (SIZE_MAX / 2 - 64) / 6 || f[i].key_len > SIZE_MAX / 4)
-            return;
+        if (len[i] > SIZE_MAX / 128 || f[i].key_len > SIZE_MAX / 128)
+            return; /* bounds the sum below: at most 16 fields */
         room += f[i].key_len + 4 + (f[i].type == TT_JSONW_STR ? len[i] * 6 + 2 : 20);
     }
     char *p = room < SIZE_MAX / 2 ? tt__buf_room(&w->buf, room) : NULL;
