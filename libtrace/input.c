@@ -434,6 +434,12 @@ int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err)
     return 0;
 }
 
+int tt_input_line_ready(const tt_input *in)
+{
+    size_t avail = in->end - in->start;
+    return in->eof || (avail && memchr(in->buf + in->start, '\n', avail));
+}
+
 int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno,
                   tt_error *err)
 {

@@ -1,6 +1,7 @@
 /* Streaming JSON writer into a tt_buf; optional Android org.json escaping (spec 7.6). */
 #include "tt.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,13 +172,10 @@ static char *put_esc(char *p, unsigned char c)
 
 /* The quoted string, written straight into room reserved for the worst case (every byte
  * a six-byte \u escape); plain runs are copied whole. */
-static void put_str(tt_jsonw *w, const char *s, size_t n)
+/* The quoted string at p, which has room for the worst case (every byte escaped: 6 * n +
+ * 2); returns its end. */
+static char *put_quoted(char *p, const char *s, size_t n, unsigned char mask)
 {
-    tt_buf *b = &w->buf;
-    char *p = n <= (SIZE_MAX - 3) / 6 ? tt__buf_room(b, n * 6 + 2) : NULL;
-    if (!p)
-        return;
-    unsigned char mask = w->android ? 3 : 1;
     *p++ = '"';
     size_t i = 0;
     while (i < n) {
@@ -192,6 +190,16 @@ static void put_str(tt_jsonw *w, const char *s, size_t n)
         i = run + 1;
     }
     *p++ = '"';
+    return p;
+}
+
+static void put_str(tt_jsonw *w, const char *s, size_t n)
+{
+    tt_buf *b = &w->buf;
+    char *p = n <= (SIZE_MAX - 3) / 6 ? tt__buf_room(b, n * 6 + 2) : NULL;
+    if (!p)
+        return;
+    p = put_quoted(p, s, n, w->android ? 3 : 1);
     *p = 0;
     b->len = (size_t)(p - b->data);
 }
@@ -216,6 +224,46 @@ void tt_jsonw_key_plain(tt_jsonw *w, const char *k, size_t n)
         w->buf.len += n + 3;
     }
     w->after_key = 1;
+}
+
+void tt_jsonw_fields(tt_jsonw *w, const tt_jsonw_field *f, size_t n)
+{
+    size_t len[TT_JSONW_FIELDS_MAX], room = 0;
+    assert(n <= TT_JSONW_FIELDS_MAX);
+    for (size_t i = 0; i < n; i++) {
+        len[i] = f[i].type == TT_JSONW_STR && f[i].s ? strlen(f[i].s) : 0;
+        if (len[i] > SIZE_MAX / 128 || f[i].key_len > SIZE_MAX / 128)
+            return; /* bounds the sum below: at most 16 fields */
+        room += f[i].key_len + 4 + (f[i].type == TT_JSONW_STR ? len[i] * 6 + 2 : 20);
+    }
+    char *p = room < SIZE_MAX / 2 ? tt__buf_room(&w->buf, room) : NULL;
+    if (!p)
+        return;
+    unsigned char mask = w->android ? 3 : 1;
+    for (size_t i = 0; i < n; i++) {
+        if (w->has_elem)
+            *p++ = ',';
+        w->has_elem = 1;
+        *p++ = '"';
+        memcpy(p, f[i].key, f[i].key_len);
+        p += f[i].key_len;
+        *p++ = '"';
+        *p++ = ':';
+        if (f[i].type == TT_JSONW_STR)
+            p = put_quoted(p, f[i].s ? f[i].s : "", len[i], mask);
+        else if (f[i].type == TT_JSONW_UINT)
+            p = tt__fmt_u64(p, f[i].u);
+        else if (f[i].u) {
+            memcpy(p, "true", 4);
+            p += 4;
+        } else {
+            memcpy(p, "false", 5);
+            p += 5;
+        }
+    }
+    *p = 0;
+    w->buf.len = (size_t)(p - w->buf.data);
+    w->after_key = 0;
 }
 
 void tt_jsonw_strn(tt_jsonw *w, const char *s, size_t n)

@@ -135,6 +135,10 @@ int tt_input_read(tt_input *in, void *dst, size_t n, size_t *got, tt_error *err)
  * memory stays bounded on a stream without newlines. */
 int tt_input_line(tt_input *in, const char **line, size_t *len, uint64_t *lineno,
                   tt_error *err);
+/* 1 when the next tt_input_line needs no read (a whole line, the end of a plain input, or
+ * an error is already buffered): callers that answer each line before reading the next
+ * (pipes) may batch the lines that arrived together. */
+int tt_input_line_ready(const tt_input *in);
 /* Total size of a plain (not compressed) regular file or memory input: 0, or TT_ENOTFOUND when
  * unknown (pipes, gzip). */
 int tt_input_size(tt_input *in, uint64_t *bytes);
@@ -366,6 +370,19 @@ void tt_jsonw_uint(tt_jsonw *w, uint64_t v);
 void tt_jsonw_double(tt_jsonw *w, double v);
 void tt_jsonw_bool(tt_jsonw *w, int v);
 void tt_jsonw_null(tt_jsonw *w);
+/* Key/value pairs written into the open object with one reservation (bulk writers such as
+ * symbolicate's results, about 20 pairs per address). key: a literal needing no escaping;
+ * a NULL string is written as "". At most TT_JSONW_FIELDS_MAX pairs per call. */
+enum { TT_JSONW_STR, TT_JSONW_UINT, TT_JSONW_BOOL };
+#define TT_JSONW_FIELDS_MAX 16
+typedef struct tt_jsonw_field {
+    const char *key;
+    size_t key_len;
+    int type;
+    const char *s; /* TT_JSONW_STR */
+    uint64_t u;    /* TT_JSONW_UINT, TT_JSONW_BOOL */
+} tt_jsonw_field;
+void tt_jsonw_fields(tt_jsonw *w, const tt_jsonw_field *f, size_t n);
 /* Raw JSON text as one value. */
 void tt_jsonw_raw(tt_jsonw *w, const char *s, size_t n);
 /* Formats a double as Java/Android would print it (7.6): integral values without

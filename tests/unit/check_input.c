@@ -41,6 +41,35 @@ START_TEST(lines)
 }
 END_TEST
 
+/* tt_input_line_ready: lines that arrived with one read are ready, a pipe with nothing
+ * buffered is not (symbolicate answers what one read brought before reading on) */
+START_TEST(line_ready_pipe)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    char path[32];
+    snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
+    ck_assert_int_eq(write(fd[1], "0x1\n0x2\n0x3", 11), 11);
+    tt_input *in;
+    ck_assert_int_eq(tt_input_open(&in, path, NULL), 0);
+    const char *l;
+    size_t n;
+    uint64_t ln;
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert(tt_input_line_ready(in));
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert(!tt_input_line_ready(in)); /* "0x3" without its newline, writer still open */
+    ck_assert_int_eq(write(fd[1], "\n", 1), 1);
+    close(fd[1]);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), TT_DONE);
+    ck_assert(tt_input_line_ready(in));
+    tt_input_close(in);
+    close(fd[0]);
+}
+END_TEST
+
 START_TEST(long_line)
 {
     size_t big = 3 * 1024 * 1024;
@@ -368,6 +397,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("input");
     tcase_add_test(tc, lines);
     tcase_add_test(tc, long_line);
+    tcase_add_test(tc, line_ready_pipe);
     tcase_add_test(tc, line_cap);
     tcase_add_test(tc, peek_text_long_first_line);
     tcase_add_test(tc, gzip_multi_member);

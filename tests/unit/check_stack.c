@@ -76,6 +76,60 @@ START_TEST(json_writer)
 }
 END_TEST
 
+/* tt_jsonw_fields writes what the key/value calls write (symbolicate's bulk results) */
+START_TEST(json_writer_fields)
+{
+    for (int android = 0; android <= 1; android++) {
+        tt_jsonw a, b;
+        tt_jsonw_init(&a, android);
+        tt_jsonw_init(&b, android);
+        tt_jsonw_obj_begin(&a);
+        tt_jsonw_obj_begin(&b);
+        tt_jsonw_key(&a, "N");
+        tt_jsonw_uint(&a, 1);
+        tt_jsonw_key(&b, "N");
+        tt_jsonw_uint(&b, 1);
+        tt_jsonw_field f[] = {
+            {"S", 1, TT_JSONW_STR, "a/\"\n\x01", 0},
+            {"Null", 4, TT_JSONW_STR, NULL, 0},
+            {"U", 1, TT_JSONW_UINT, NULL, UINT64_MAX},
+            {"T", 1, TT_JSONW_BOOL, NULL, 1},
+            {"F", 1, TT_JSONW_BOOL, NULL, 0},
+        };
+        tt_jsonw_fields(&b, f, 5);
+        tt_jsonw_key(&a, "S");
+        tt_jsonw_str(&a, "a/\"\n\x01");
+        tt_jsonw_key(&a, "Null");
+        tt_jsonw_str(&a, "");
+        tt_jsonw_key(&a, "U");
+        tt_jsonw_uint(&a, UINT64_MAX);
+        tt_jsonw_key(&a, "T");
+        tt_jsonw_bool(&a, 1);
+        tt_jsonw_key(&a, "F");
+        tt_jsonw_bool(&a, 0);
+        tt_jsonw_obj_end(&a);
+        tt_jsonw_obj_end(&b);
+        /* first in an object: no comma */
+        tt_jsonw_obj_begin(&b);
+        tt_jsonw_fields(&b, f + 3, 1);
+        tt_jsonw_obj_end(&b);
+        tt_jsonw_obj_begin(&a);
+        tt_jsonw_key(&a, "T");
+        tt_jsonw_bool(&a, 1);
+        tt_jsonw_obj_end(&a);
+        ck_assert_str_eq(b.buf.data, a.buf.data);
+        ck_assert_str_eq(b.buf.data, android ? "{\"N\":1,\"S\":\"a\\/\\\"\\n\\u0001\",\"Null\":\"\","
+                                               "\"U\":18446744073709551615,\"T\":true,"
+                                               "\"F\":false}{\"T\":true}"
+                                             : "{\"N\":1,\"S\":\"a/\\\"\\n\\u0001\",\"Null\":\"\","
+                                               "\"U\":18446744073709551615,\"T\":true,"
+                                               "\"F\":false}{\"T\":true}");
+        tt_jsonw_free(&a);
+        tt_jsonw_free(&b);
+    }
+}
+END_TEST
+
 /* Every escape class, with and without Android's '/', and strings longer than the
  * buffer's free room (the writer reserves the worst case and copies plain runs whole). */
 START_TEST(json_writer_escapes)
@@ -196,6 +250,7 @@ static Suite *suite(void)
     tcase_add_test(tc, tree_gaps_and_clamps);
     tcase_add_test(tc, json_writer);
     tcase_add_test(tc, json_writer_escapes);
+    tcase_add_test(tc, json_writer_fields);
     tcase_add_test(tc, json_writer_any_depth);
     suite_add_tcase(s, tc);
     return s;
