@@ -57,6 +57,8 @@ void cli_art_prof_header(void);
 void cli_art_put_time(int64_t us, int have, int in_us);
 /* Writes and empties w's buffer. */
 void cli_art_json_flush(tt_jsonw *w);
+/* Closes the JSON document (--format json) of an art mode, writes what is left, frees w */
+void cli_art_json_end(const art_run *r, tt_jsonw *w);
 /* "k": v, or null when !have. */
 void cli_art_json_time(tt_jsonw *w, const char *k, int64_t v, int have);
 

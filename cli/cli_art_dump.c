@@ -153,13 +153,7 @@ int cli_art_dump(art_run *r)
                 cli_art_json_flush(&w);
         }
     }
-    if (r->format == F_JSON) {
-        tt_jsonw_arr_end(&w);
-        tt_jsonw_obj_end(&w);
-        tt_buf_puts(&w.buf, "\n");
-    }
-    cli_art_json_flush(&w);
-    tt_jsonw_free(&w);
+    cli_art_json_end(r, &w);
     for (size_t i = 0; i < a->nthreads; i++)
         free(st[i].m);
     free(st);

@@ -19,6 +19,17 @@ void cli_art_json_flush(tt_jsonw *w)
     cli_out_buf(&w->buf);
 }
 
+void cli_art_json_end(const art_run *r, tt_jsonw *w)
+{
+    if (r->format == F_JSON) {
+        tt_jsonw_arr_end(w);
+        tt_jsonw_obj_end(w);
+        tt_buf_puts(&w->buf, "\n");
+    }
+    cli_art_json_flush(w);
+    tt_jsonw_free(w);
+}
+
 void cli_art_json_time(tt_jsonw *w, const char *k, int64_t v, int have)
 {
     tt_jsonw_key(w, k);

@@ -149,13 +149,7 @@ int cli_art_profile(art_run *r)
     }
     for (size_t i = 0; i < n; i++)
         cli_art_prof_row(r, &w, &a->methods[ix[i]], &prof[ix[i]]);
-    if (r->format == F_JSON) {
-        tt_jsonw_arr_end(&w);
-        tt_jsonw_obj_end(&w);
-        tt_buf_puts(&w.buf, "\n");
-    }
-    cli_art_json_flush(&w);
-    tt_jsonw_free(&w);
+    cli_art_json_end(r, &w);
     free(ix);
     free(prof);
     return 0;

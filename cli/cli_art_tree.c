@@ -226,13 +226,7 @@ int cli_art_tree(art_run *r)
         tt_vec_free(&t.nodes);
         tt_vec_free(&t.stack);
     }
-    if (r->format == F_JSON) {
-        tt_jsonw_arr_end(&w);
-        tt_jsonw_obj_end(&w);
-        tt_buf_puts(&w.buf, "\n");
-    }
-    cli_art_json_flush(&w);
-    tt_jsonw_free(&w);
+    cli_art_json_end(r, &w);
     return rc;
 }
 
