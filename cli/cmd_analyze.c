@@ -685,8 +685,9 @@ static void top_self(summ *s, cli_an *a)
 {
     tt_vec ids;
     tt_vec_init(&ids, sizeof(uint32_t));
-    for (uint32_t id = 0; id <= TT_BEAT_ID_MAX; id++)
-        if (a->acc[id].calls && !tt_vec_push(&ids, &id))
+    /* the ids with calls (a->acc_ids: not a scan of the million entries) */
+    for (size_t i = 0; i < a->acc_ids->len; i++)
+        if (!tt_vec_push(&ids, &TT_VEC_AT(a->acc_ids, uint32_t, i)))
             break;
     acc_base = a->acc;
     if (ids.len)
@@ -937,6 +938,9 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     a.names = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.names);
     a.method_rows = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.method_rows);
     a.acc = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.acc);
+    tt_vec acc_ids;
+    tt_vec_init(&acc_ids, sizeof(uint32_t));
+    a.acc_ids = &acc_ids;
     tt_vec inputs;
     tt_vec_init(&inputs, sizeof(ainput));
     tt_error err = {0};
@@ -1151,6 +1155,7 @@ done:
     if (s.json.buf.data)
         tt_jsonw_free(&s.json);
     an_free(&a); /* closes the database (and removes an uncommitted temporary file) */
+    tt_vec_free(&acc_ids);
     cli_out_unguard(tmpname);
     cli_out_lock_release(lock);
     free(target);
