@@ -234,6 +234,8 @@ static int get_u8(cur *c)
 }
 static uint64_t get_uv(cur *c)
 {
+    if (c->p < c->end && *c->p < 0x80) /* most values: one byte */
+        return *c->p++;
     uint64_t v = 0;
     for (int sh = 0; c->p < c->end && sh < 64; sh += 7) {
         unsigned char b = *c->p++;
@@ -324,9 +326,18 @@ static int get_vals(tdb_rec *r, cur *c, tt_vec *vals, tt_error *err)
     return 0;
 }
 
-/* A row: its values are bound as they are read (the statement's earlier bindings are all
- * overwritten: a recorded row binds every parameter). */
-static int replay_row(tdb_db *db, tdb_rec *r, cur *c, tt_error *err)
+/* What a replay bound last to the first NBOUND parameters of each statement: sqlite3_reset
+ * keeps bindings, so an integer or NULL equal to the last one is not bound again (a third of
+ * a slice row's columns are NULL). type 0: unknown. Valid for one tdb_rec_replay, whose other
+ * statements (module and symbol lookups) never share a slot with a recorded row. */
+#define NBOUND 32
+typedef struct bound {
+    int type;
+    int64_t i;
+} bound;
+
+/* A row: its values are bound as they are read (a recorded row binds every parameter). */
+static int replay_row(tdb_db *db, tdb_rec *r, cur *c, bound (*last)[NBOUND], tt_error *err)
 {
     int slot = get_u8(c);
     const char *sql;
@@ -341,6 +352,15 @@ static int replay_row(tdb_db *db, tdb_rec *r, cur *c, tt_error *err)
         rval v;
         if (!get_val(r, c, t, &v))
             return broken(err);
+        if ((v.type == V_INT || v.type == V_NULL) && v.idx > 0 && v.idx <= NBOUND) {
+            bound *b = &last[slot][v.idx - 1];
+            if (b->type == v.type && (v.type == V_NULL || b->i == v.i))
+                continue;
+            b->type = v.type;
+            b->i = v.i;
+        } else if (v.idx > 0 && v.idx <= NBOUND) {
+            last[slot][v.idx - 1].type = 0;
+        }
         if (v.type == V_INT)
             sqlite3_bind_int64(st, v.idx, v.i);
         else if (v.type == V_TEXT)
@@ -449,12 +469,15 @@ int tdb_rec_replay(tdb_db *db, tdb_db *rec, tt_error *err)
     if (!r || db->rec)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "replay: expected a recording");
     cur c = {(const unsigned char *)r->log.data, (const unsigned char *)r->log.data + r->log.len};
+    bound(*last)[NBOUND] = calloc(ST__COUNT, sizeof *last);
+    if (!last)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     tt_vec vals;
     tt_vec_init(&vals, sizeof(rval));
     int rc = 0;
     while (!rc && c.p < c.end) {
         switch (get_u8(&c)) {
-        case OP_ROW: rc = replay_row(db, r, &c, err); break;
+        case OP_ROW: rc = replay_row(db, r, &c, last, err); break;
         case OP_NEXT: rc = replay_next(db, r, &c, err); break;
         case OP_MODULE: rc = replay_module(db, r, &c, &vals, err); break;
         case OP_SYMPC: rc = replay_sympc(db, r, &c, &vals, err); break;
@@ -462,6 +485,7 @@ int tdb_rec_replay(tdb_db *db, tdb_db *rec, tt_error *err)
         }
     }
     tt_vec_free(&vals);
+    free(last);
     tt_buf_free(&r->log); /* replayed once; the id map stays for tdb_rec_resolve */
     return rc;
 }

@@ -362,6 +362,9 @@ static void write_some(tdb_db *db, const char *key, int64_t *trace_id)
                         .category = "beat", .end_kind = "exact", .thread_dur = -1, .self_thread_dur = -1,
                         .block_dur = -1, .gap_before = -1, .gap_after = -1,
                         .sample_count = -1};
+        /* a replay binds a parameter only when it changed: value, NULL, value; 4, 4, 5 */
+        sl.gap_before = i == 1 ? -1 : 3;
+        sl.sample_count = i < 2 ? 4 : 5;
         ck_assert_int_eq(tdb_slice_add(db, &sl, &err), 0);
     }
     ck_assert_int_eq(tdb_wakeup_add(db, tid, base + 2, utid, 3, "unpark", &err), 0);
