@@ -1,8 +1,9 @@
-/* The schema's CHECK lists, checked in C by the row writers (storage.md 5.3): a new database
- * is built with ignore_check_constraints (SQLite evaluates a CHECK (x IN (...)) list by
- * building a temporary b-tree for every row inserted), so the writers refuse a value outside
- * its list themselves, in every mode, and under analyze --jobs on the worker that records the
- * row. A unit test compares these lists with schema.sql. */
+/* The schema's CHECK lists, checked in C by the row writers. A new database is built with
+ * ignore_check_constraints, as with foreign_keys=OFF (storage.md 5.3: integrity is the
+ * writer's): SQLite evaluates a CHECK (x IN (...)) list by building a temporary b-tree for
+ * every row inserted. So the writers refuse a value outside its list themselves, in every
+ * mode, and under analyze --jobs on the worker that records the row. A unit test compares
+ * these lists with schema.sql. */
 #include <string.h>
 
 #include "tdb_int.h"
