@@ -50,13 +50,14 @@ const char *const *tdb__enum_values(int which, const char **table, const char **
     return lists[which].values;
 }
 
-int tdb__enum_check(const tdb_db *db, int which, const char *v, tt_error *err)
+int tdb__enum_check(int which, const char *v, tt_error *err)
 {
     if (!v) /* NOT NULL is SQLite's to check */
         return 0;
     for (const char *const *p = lists[which].values; *p; p++)
         if (!strcmp(*p, v))
             return 0;
-    return tt_error_set(err, TT_EINVAL, db->path, 0, 0, "%s.%s: value '%s' is not allowed",
+    /* no file: a writer's bug, fatal in every mode (not an input's failure) */
+    return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "%s.%s: value '%s' is not allowed",
                         lists[which].table, lists[which].column, v);
 }

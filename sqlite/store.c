@@ -576,7 +576,7 @@ int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
 
 int tdb_trace_add(tdb_db *db, const tdb_trace *t, int64_t *id, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_CLOCK, t->clock, err))
+    if (tdb__enum_check(TDB__E_CLOCK, t->clock, err))
         return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_TRACE_ADD,
                             "INSERT INTO trace (import_key, content_sha256, source_format, "
@@ -660,8 +660,8 @@ int tdb_stat_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *
                  const char *severity, const char *source, int64_t value,
                  const char *description, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_SEVERITY, severity, err) ||
-        tdb__enum_check(db, TDB__E_STAT_SOURCE, source, err))
+    if (tdb__enum_check(TDB__E_SEVERITY, severity, err) ||
+        tdb__enum_check(TDB__E_STAT_SOURCE, source, err))
         return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_STAT_ADD,
                             "INSERT INTO stats (trace_id, name, idx, severity, source, value, "
@@ -807,7 +807,7 @@ static void b_opt(tdb_db *db, sqlite3_stmt *st, int i, int64_t v)
 
 int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_END_KIND, s->end_kind, err))
+    if (tdb__enum_check(TDB__E_END_KIND, s->end_kind, err))
         return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_SLICE_ADD,
                             "INSERT INTO slice (id, trace_id, utid, ts, dur, depth, parent_id, "
@@ -882,7 +882,7 @@ int tdb_wakeup_add(tdb_db *db, int64_t trace_id, int64_t wakee_slice_id, int64_t
 
 int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_FRAME_KIND, f->kind, err))
+    if (tdb__enum_check(TDB__E_FRAME_KIND, f->kind, err))
         return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_FRAME_ADD,
                             "INSERT INTO stack_frame (trace_id, name, raw_name, kind, rel_pc, "
@@ -904,7 +904,7 @@ int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
 
 int tdb_module_get(tdb_db *db, const tdb_module *m, int64_t *id, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_MODULE_KIND, m->kind, err))
+    if (tdb__enum_check(TDB__E_MODULE_KIND, m->kind, err))
         return TT_EINVAL;
     if (db->rec) /* matched at replay */
         return tdb__rec_module(db->rec, m, id, err);
@@ -1033,7 +1033,7 @@ int tdb_sample_add(tdb_db *db, const tdb_sample *s, tt_error *err)
 int tdb_tree_add(tdb_db *db, int64_t trace_id, const char *kind, int64_t issue_id,
                  int64_t utid, int64_t *id, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_TREE_KIND, kind, err))
+    if (tdb__enum_check(TDB__E_TREE_KIND, kind, err))
         return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_TREE_ADD,
                             "INSERT INTO call_tree (trace_id, kind, issue_id, utid) "
@@ -1073,7 +1073,7 @@ int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
 
 int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_ISSUE_KIND, i->kind, err))
+    if (tdb__enum_check(TDB__E_ISSUE_KIND, i->kind, err))
         return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_ISSUE_ADD,
                             "INSERT INTO issue (trace_id, tag, detail, kind, scene, "
@@ -1118,7 +1118,7 @@ int tdb_issue_set_tree(tdb_db *db, int64_t issue_id, int64_t tree_id, tt_error *
 
 int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_DROP_LEVEL, f->drop_level, err))
+    if (tdb__enum_check(TDB__E_DROP_LEVEL, f->drop_level, err))
         return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_UI_FRAME_ADD,
                             "INSERT INTO ui_frame (trace_id, utid, scene, ts, dur, interval_dur, "
@@ -1183,7 +1183,7 @@ int tdb_scene_stats_add(tdb_db *db, const tdb_scene_stats *s, tt_error *err)
 
 int tdb_startup_add(tdb_db *db, const tdb_startup *s, int64_t *id, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_STARTUP_KIND, s->kind, err))
+    if (tdb__enum_check(TDB__E_STARTUP_KIND, s->kind, err))
         return TT_EINVAL;
     sqlite3_stmt *st =
         prep(db, ST_STARTUP_ADD,
@@ -1237,7 +1237,7 @@ int tdb_segment_add(tdb_db *db, int64_t startup_id, int ordinal, const char *nam
 
 int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err)
 {
-    if (tdb__enum_check(db, TDB__E_LAUNCH_SOURCE, l->source, err))
+    if (tdb__enum_check(TDB__E_LAUNCH_SOURCE, l->source, err))
         return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_LAUNCH_ADD,
                             "INSERT INTO launch (trace_id, source, component, launch_state, "

@@ -62,8 +62,9 @@ enum {
     TDB__E_FRAME_KIND, TDB__E_END_KIND,
     TDB__E_COUNT
 };
-/* 0 when v (NULL: not checked here) is in list which, else TT_EINVAL naming the column. */
-int tdb__enum_check(const tdb_db *db, int which, const char *v, tt_error *err);
+/* 0 when v (NULL: not checked here) is in list which, else TT_EINVAL naming the column
+ * (and no file: --keep-going does not take it for a failed input). */
+int tdb__enum_check(int which, const char *v, tt_error *err);
 /* List which (NULL-terminated) with its table and column; NULL for an unknown list. */
 const char *const *tdb__enum_values(int which, const char **table, const char **column);
 

@@ -547,6 +547,7 @@ START_TEST(check_lists_refuse)
         int64_t id;
         ck_assert_int_eq(tdb_trace_add(db, &t, &id, &err), TT_EINVAL);
         ck_assert_str_eq(err.msg, "trace.clock: value 'sometimes' is not allowed");
+        ck_assert_str_eq(err.file, ""); /* a writer's bug: --keep-going stops on it */
         t.clock = "uptime";
         ck_assert_msg(tdb_trace_add(db, &t, &id, &err) == 0, "%s", err.msg);
         ck_assert_int_eq(tdb_stat_add(db, id, "n", NULL, "bad", "trace", 1, "d", &err),
