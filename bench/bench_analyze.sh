@@ -43,7 +43,8 @@ echo "targets: >= 500000 rows/s; 10,000 reports < 2 s"
 # script texts, 4 method-beat buffers of 50,000 records with the 60k mapping), with one job
 # and with two (same database). Target: --jobs 2 on 2 cores >= 1.7 x faster than --jobs 1.
 # cpu: user + system seconds of the run; on a shared machine the wall ratio is unreliable
-# (the best of 3 runs is taken).
+# (the best of 3 runs is taken). threads: CPU seconds of the writer (main thread) and of the
+# other threads, the writer's share s and the bound 1/(s + (1 - s)/2) it sets on 2 cores.
 if [ ! -d "$d/mixed" ]; then
     mkdir -p "$d/mixed.tmp"
     cp "$d"/reports1k/* "$d/mixed.tmp/"
@@ -75,6 +76,10 @@ jobs_run() { # name args...: the best of 3 runs each (other load on a shared mac
     done
     echo "$name: --jobs 1 $w1 s (cpu $c1 s), --jobs 2 $w2 s (cpu $c2 s):" \
         "$(awk -v a="$w1" -v b="$w2" 'BEGIN{printf "%.2f", a / b}') x faster"
+    # the serial part: the writer (main thread) against the workers, CPU seconds of --jobs 2
+    rm -f "$d/jobs-2.db"
+    echo "    --jobs 2 threads: $(python3 bench/threads.py tracetool analyze --jobs 2 \
+        -o "$d/jobs-2.db" "$@" 2> /dev/null)"
 }
 echo "analyze --jobs on $(nproc) cores (load average $(cut -d' ' -f1 /proc/loadavg)):"
 jobs_run "  1,000 report files  " "$d/reports1k"

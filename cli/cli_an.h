@@ -35,7 +35,7 @@ typedef struct cli_an {
     /* counters for the summary */
     uint64_t unknown_ids;
     struct cli_an_acc *acc; /* per Matrix id: calls and times of this run's slices, or NULL */
-    tt_vec *acc_ids;        /* analyze --jobs: ids whose acc entry became non-zero, or NULL */
+    tt_vec *acc_ids;        /* ids whose acc entry became non-zero (each worker: its own) */
 } cli_an;
 
 /* Canonical method name (storage.md 8) of a Matrix id, "<unknown id N>" when unmapped;

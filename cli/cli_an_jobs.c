@@ -277,6 +277,8 @@ int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t
         a->cur_path = t->path;
     for (size_t i = 0; i < j->acc.len; i++) {
         const acc_delta *d = &TT_VEC_AT(&j->acc, acc_delta, i);
+        if (!a->acc[d->id].calls && d->acc.calls && a->acc_ids)
+            tt_vec_push(a->acc_ids, &d->id); /* out of memory: the summary misses it */
         a->acc[d->id].calls += d->acc.calls;
         a->acc[d->id].self_ms += d->acc.self_ms;
         a->acc[d->id].total_ms += d->acc.total_ms;

@@ -407,24 +407,43 @@ static void remember_row(void *ctx, uint32_t method_id, int64_t row)
     a->method_rows[method_id & TT_BEAT_ID_MAX] = row;
 }
 
-static int store_mapping(cli_an *a, const char *sha, const char *path, const char *pg_sha,
-                         tt_error *err)
+/* The rows store_mapping gives a new database (empty: the mapping is row 1, its methods rows
+ * 1..n in mapping order), so that --jobs workers can start before they are written. */
+static void predict_mapping(cli_an *a)
 {
+    a->mapping_row = 1;
+    for (size_t i = 0; i < tt_mapping_count(a->map); i++)
+        a->method_rows[tt_mapping_at(a->map, i)->id & TT_BEAT_ID_MAX] = (int64_t)i + 1;
+}
+
+/* predicted: predict_mapping filled the rows (workers may be reading them): the rows written
+ * are checked against them instead of stored. */
+static int store_mapping(cli_an *a, const char *sha, const char *path, const char *pg_sha,
+                         int predicted, tt_error *err)
+{
+    int64_t mapping_row = a->mapping_row;
     int rc = tdb_mapping_find(a->db, sha, &a->mapping_row, err);
     if (rc < 0)
         return rc;
-    if (rc == 1)
+    if (rc == 1 && !predicted)
         return tdb_method_each(a->db, a->mapping_row, remember_row, a, err);
-    rc = tdb_mapping_add(a->db, sha, path, (int64_t)tt_mapping_count(a->map), pg_sha,
-                         &a->mapping_row, err);
-    for (size_t i = 0; i < tt_mapping_count(a->map) && !rc; i++) {
+    int wrong = rc == 1;
+    if (!rc)
+        rc = tdb_mapping_add(a->db, sha, path, (int64_t)tt_mapping_count(a->map), pg_sha,
+                             &a->mapping_row, err);
+    wrong |= predicted && a->mapping_row != mapping_row;
+    for (size_t i = 0; i < tt_mapping_count(a->map) && !wrong && !rc; i++) {
         const tt_method *m = tt_mapping_at(a->map, i);
         int64_t row;
         const char *name = cli_an_name(a, m->id);
         rc = name ? tdb_method_add(a->db, a->mapping_row, m, name, &row, err) : TT_ENOMEM;
-        if (!rc)
+        if (!rc && predicted)
+            wrong = a->method_rows[m->id & TT_BEAT_ID_MAX] != row;
+        else if (!rc)
             a->method_rows[m->id & TT_BEAT_ID_MAX] = row;
     }
+    if (wrong) /* a bug: the workers used other rows */
+        rc = tt_error_set(err, TT_EINVAL, path, 0, 0, "method rows differ from their prediction");
     return rc;
 }
 
@@ -685,8 +704,9 @@ static void top_self(summ *s, cli_an *a)
 {
     tt_vec ids;
     tt_vec_init(&ids, sizeof(uint32_t));
-    for (uint32_t id = 0; id <= TT_BEAT_ID_MAX; id++)
-        if (a->acc[id].calls && !tt_vec_push(&ids, &id))
+    /* the ids with calls (a->acc_ids: not a scan of the million entries) */
+    for (size_t i = 0; i < a->acc_ids->len; i++)
+        if (!tt_vec_push(&ids, &TT_VEC_AT(a->acc_ids, uint32_t, i)))
             break;
     acc_base = a->acc;
     if (ids.len)
@@ -937,6 +957,9 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     a.names = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.names);
     a.method_rows = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.method_rows);
     a.acc = calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *a.acc);
+    tt_vec acc_ids;
+    tt_vec_init(&acc_ids, sizeof(uint32_t));
+    a.acc_ids = &acc_ids;
     tt_vec inputs;
     tt_vec_init(&inputs, sizeof(ainput));
     tt_error err = {0};
@@ -1074,14 +1097,18 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         if (TT_VEC_AT(&inputs, ainput, i).status == IN_MAPPING &&
             TT_VEC_AT(&inputs, ainput, i).kind == TT_KIND_MAPPING)
             mapping_path = TT_VEC_AT(&inputs, ainput, i).path;
-    if (have_map &&
-        (rc = store_mapping(&a, map_sha, mapping_path ? mapping_path : "", o.proguard ? pg_sha : NULL,
-                            &err)))
+    if ((size_t)njobs > npending)
+        njobs = (int)npending;
+    /* --jobs into a new database: the workers start on the first inputs while the mapping is
+     * written, with its rows predicted */
+    int predicted = have_map && njobs > 1 && tdb_tmp_path(a.db);
+    if (predicted)
+        predict_mapping(&a);
+    else if (have_map && (rc = store_mapping(&a, map_sha, mapping_path ? mapping_path : "",
+                                             o.proguard ? pg_sha : NULL, 0, &err)))
         goto fail;
     int64_t first = 0;
     size_t nfailed = 0, next = 0;
-    if ((size_t)njobs > npending)
-        njobs = (int)npending;
     if (njobs > 1) {
         tsym_init(); /* libdwarf's process-wide switch: set before threads read DWARF */
         if (!(jobs = calloc(inputs.len, sizeof *jobs))) {
@@ -1091,6 +1118,12 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         }
         if ((rc = cli_an_pool_start(&pool, &a, njobs, import_parse)))
             goto done;
+    }
+    if (predicted) {
+        next = dispatch(&a, &inputs, next, pool, jobs, &o, map_sha, o.proguard ? pg_sha : NULL);
+        if ((rc = store_mapping(&a, map_sha, mapping_path ? mapping_path : "",
+                                o.proguard ? pg_sha : NULL, 1, &err)))
+            goto fail;
     }
     for (size_t i = 0; i < inputs.len && !rc; i++) {
         ainput *ai = &TT_VEC_AT(&inputs, ainput, i);
@@ -1151,6 +1184,7 @@ done:
     if (s.json.buf.data)
         tt_jsonw_free(&s.json);
     an_free(&a); /* closes the database (and removes an uncommitted temporary file) */
+    tt_vec_free(&acc_ids);
     cli_out_unguard(tmpname);
     cli_out_lock_release(lock);
     free(target);

@@ -234,6 +234,8 @@ static int get_u8(cur *c)
 }
 static uint64_t get_uv(cur *c)
 {
+    if (c->p < c->end && *c->p < 0x80) /* most values: one byte */
+        return *c->p++;
     uint64_t v = 0;
     for (int sh = 0; c->p < c->end && sh < 64; sh += 7) {
         unsigned char b = *c->p++;
@@ -270,76 +272,108 @@ int64_t tdb_rec_resolve(const tdb_db *rec, int64_t id)
     return ok ? v : 0;
 }
 
+/* Reads one value (t: its type byte, not V_END); refs become V_INT with the real id. */
+static int get_val(tdb_rec *r, cur *c, int t, rval *v)
+{
+    *v = (rval){.type = t, .idx = (int)get_uv(c)};
+    int ok = 1;
+    switch (t) {
+    case V_NULL: break;
+    case V_INT: {
+        uint64_t z = get_uv(c);
+        v->i = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+        break;
+    }
+    case V_REF: {
+        int slot = get_u8(c);
+        v->type = V_INT;
+        v->i = resolve(r, slot, (int64_t)get_uv(c), &ok);
+        break;
+    }
+    case V_TEXT:
+        v->n = (size_t)get_uv(c);
+        v->s = (const char *)c->p;
+        ok = v->n <= (size_t)(c->end - c->p);
+        c->p += ok ? v->n : 0;
+        break;
+    case V_REAL:
+        ok = c->end - c->p >= (ptrdiff_t)sizeof v->r;
+        if (ok)
+            memcpy(&v->r, c->p, sizeof v->r);
+        c->p += ok ? sizeof v->r : 0;
+        break;
+    default: ok = 0;
+    }
+    return ok;
+}
+
+static int broken(tt_error *err)
+{
+    return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "recorded rows: broken log");
+}
+
 /* Reads values up to V_END into vals (grown); refs are resolved to real ids. */
 static int get_vals(tdb_rec *r, cur *c, tt_vec *vals, tt_error *err)
 {
     vals->len = 0;
-    for (;;) {
-        int t = get_u8(c);
-        if (t == V_END)
-            return 0;
-        rval v = {.type = t, .idx = (int)get_uv(c)};
-        int ok = 1;
-        switch (t) {
-        case V_NULL: break;
-        case V_INT: {
-            uint64_t z = get_uv(c);
-            v.i = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
-            break;
-        }
-        case V_REF: {
-            int slot = get_u8(c);
-            v.type = V_INT;
-            v.i = resolve(r, slot, (int64_t)get_uv(c), &ok);
-            break;
-        }
-        case V_TEXT:
-            v.n = (size_t)get_uv(c);
-            v.s = (const char *)c->p;
-            ok = v.n <= (size_t)(c->end - c->p);
-            c->p += ok ? v.n : 0;
-            break;
-        case V_REAL:
-            ok = c->end - c->p >= (ptrdiff_t)sizeof v.r;
-            if (ok)
-                memcpy(&v.r, c->p, sizeof v.r);
-            c->p += ok ? sizeof v.r : 0;
-            break;
-        default: ok = 0;
-        }
-        if (!ok)
-            return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "recorded rows: broken log");
+    for (int t; (t = get_u8(c)) != V_END;) {
+        rval v;
+        if (!get_val(r, c, t, &v))
+            return broken(err);
         if (!tt_vec_push(vals, &v))
             return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
+    return 0;
 }
 
-static int replay_row(tdb_db *db, tdb_rec *r, cur *c, tt_vec *vals, tt_error *err)
+/* What a replay bound last to the first NBOUND parameters of each statement: sqlite3_reset
+ * keeps bindings, so an integer or NULL equal to the last one is not bound again (a third of
+ * a slice row's columns are NULL). type 0: unknown. Valid for one tdb_rec_replay, whose other
+ * statements (module and symbol lookups) never share a slot with a recorded row. */
+#define NBOUND 32
+typedef struct bound {
+    int type;
+    int64_t i;
+} bound;
+
+/* A row: its values are bound as they are read (a recorded row binds every parameter). */
+static int replay_row(tdb_db *db, tdb_rec *r, cur *c, bound (*last)[NBOUND], tt_error *err)
 {
     int slot = get_u8(c);
     const char *sql;
     if (slot < 0 || slot >= ST__COUNT || c->end - c->p < (ptrdiff_t)sizeof sql)
-        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "recorded rows: broken log");
+        return broken(err);
     memcpy(&sql, c->p, sizeof sql);
     c->p += sizeof sql;
-    int rc = get_vals(r, c, vals, err);
-    int want = get_u8(c) == 1;
-    sqlite3_stmt *st = rc ? NULL : tdb__prep(db, slot, sql, err);
-    if (rc || !st)
-        return rc ? rc : TT_EIO;
-    for (size_t k = 0; k < vals->len; k++) {
-        const rval *v = &TT_VEC_AT(vals, rval, k);
-        if (v->type == V_INT)
-            sqlite3_bind_int64(st, v->idx, v->i);
-        else if (v->type == V_TEXT)
-            sqlite3_bind_text(st, v->idx, v->s, (int)v->n, SQLITE_STATIC);
-        else if (v->type == V_REAL)
-            sqlite3_bind_double(st, v->idx, v->r);
+    sqlite3_stmt *st = tdb__prep(db, slot, sql, err);
+    if (!st)
+        return TT_EIO;
+    for (int t; (t = get_u8(c)) != V_END;) {
+        rval v;
+        if (!get_val(r, c, t, &v))
+            return broken(err);
+        if ((v.type == V_INT || v.type == V_NULL) && v.idx > 0 && v.idx <= NBOUND) {
+            bound *b = &last[slot][v.idx - 1];
+            if (b->type == v.type && (v.type == V_NULL || b->i == v.i))
+                continue;
+            b->type = v.type;
+            b->i = v.i;
+        } else if (v.idx > 0 && v.idx <= NBOUND) {
+            last[slot][v.idx - 1].type = 0;
+        }
+        if (v.type == V_INT)
+            sqlite3_bind_int64(st, v.idx, v.i);
+        else if (v.type == V_TEXT)
+            sqlite3_bind_text(st, v.idx, v.s, (int)v.n, SQLITE_STATIC);
+        else if (v.type == V_REAL)
+            sqlite3_bind_double(st, v.idx, v.r);
         else
-            sqlite3_bind_null(st, v->idx);
+            sqlite3_bind_null(st, v.idx);
     }
+    int want = get_u8(c) == 1;
     int64_t id;
-    if ((rc = tdb__step_done(db, st, want ? &id : NULL, err)))
+    int rc = tdb__step_done(db, st, want ? &id : NULL, err);
+    if (rc)
         return rc;
     if (want && !tt_vec_push(&r->real[slot], &id))
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
@@ -364,7 +398,7 @@ static int replay_module(tdb_db *db, tdb_rec *r, cur *c, tt_vec *vals, tt_error 
     if (rc)
         return rc;
     if (vals->len != 5)
-        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "recorded rows: broken log");
+        return broken(err);
     tt_buf b[4] = {{0}};
     const rval *dbg = &TT_VEC_AT(vals, rval, 4);
     tdb_module m = {.build_id = vtext(vals, 0, &b[0]), .name = vtext(vals, 1, &b[1]),
@@ -386,7 +420,7 @@ static int replay_sympc(tdb_db *db, tdb_rec *r, cur *c, tt_vec *vals, tt_error *
         return rc;
     size_t n = vals->len >= 3 ? (size_t)TT_VEC_AT(vals, rval, 2).i : 0;
     if (vals->len < 3 || (vals->len - 3) / 7 != n || (vals->len - 3) % 7)
-        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "recorded rows: broken log");
+        return broken(err);
     tdb_symbol *f = calloc(n ? n : 1, sizeof *f);
     tt_buf *b = calloc(n ? 3 * n : 1, sizeof *b);
     if (!f || !b) {
@@ -421,7 +455,7 @@ static int replay_next(tdb_db *db, tdb_rec *r, cur *c, tt_error *err)
     int slot = get_u8(c);
     seg s = {.local = (int64_t)get_uv(c)};
     if (slot != ST_SLICE_ADD && slot != ST_NODE_ADD && slot != ST_ARG_INT)
-        return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "recorded rows: broken log");
+        return broken(err);
     int rc = tdb_next_id(db, slot == ST_SLICE_ADD ? "slice" : slot == ST_NODE_ADD ? "call_node" : "args",
                          &s.real, err);
     if (!rc && !tt_vec_push(&r->segs[slot], &s))
@@ -435,19 +469,23 @@ int tdb_rec_replay(tdb_db *db, tdb_db *rec, tt_error *err)
     if (!r || db->rec)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0, "replay: expected a recording");
     cur c = {(const unsigned char *)r->log.data, (const unsigned char *)r->log.data + r->log.len};
+    bound(*last)[NBOUND] = calloc(ST__COUNT, sizeof *last);
+    if (!last)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     tt_vec vals;
     tt_vec_init(&vals, sizeof(rval));
     int rc = 0;
     while (!rc && c.p < c.end) {
         switch (get_u8(&c)) {
-        case OP_ROW: rc = replay_row(db, r, &c, &vals, err); break;
+        case OP_ROW: rc = replay_row(db, r, &c, last, err); break;
         case OP_NEXT: rc = replay_next(db, r, &c, err); break;
         case OP_MODULE: rc = replay_module(db, r, &c, &vals, err); break;
         case OP_SYMPC: rc = replay_sympc(db, r, &c, &vals, err); break;
-        default: rc = tt_error_set(err, TT_EINVAL, NULL, 0, 0, "recorded rows: broken log");
+        default: rc = broken(err);
         }
     }
     tt_vec_free(&vals);
+    free(last);
     tt_buf_free(&r->log); /* replayed once; the id map stays for tdb_rec_resolve */
     return rc;
 }

@@ -224,7 +224,8 @@ static int open_new(tdb_db *db, tt_error *err)
     int rc = tdb__exec(db,
                        "PRAGMA page_size=8192; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
                        "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY;"
-                       "PRAGMA cache_size=-65536; PRAGMA foreign_keys=OFF;",
+                       "PRAGMA cache_size=-65536; PRAGMA foreign_keys=OFF;"
+                       "PRAGMA ignore_check_constraints=ON;",
                        err);
     if (!rc && db->copy) {
         rc = copy_existing(db, err);
@@ -575,6 +576,8 @@ int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
 
 int tdb_trace_add(tdb_db *db, const tdb_trace *t, int64_t *id, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_CLOCK, t->clock, err))
+        return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_TRACE_ADD,
                             "INSERT INTO trace (import_key, content_sha256, source_format, "
                             "tool_version, options, clock, start_ts, end_ts, package, "
@@ -657,6 +660,9 @@ int tdb_stat_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *
                  const char *severity, const char *source, int64_t value,
                  const char *description, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_SEVERITY, severity, err) ||
+        tdb__enum_check(TDB__E_STAT_SOURCE, source, err))
+        return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_STAT_ADD,
                             "INSERT INTO stats (trace_id, name, idx, severity, source, value, "
                             "description) VALUES (?,?,?,?,?,?,?)",
@@ -801,6 +807,8 @@ static void b_opt(tdb_db *db, sqlite3_stmt *st, int i, int64_t v)
 
 int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_END_KIND, s->end_kind, err))
+        return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_SLICE_ADD,
                             "INSERT INTO slice (id, trace_id, utid, ts, dur, depth, parent_id, "
                             "name, category, method_id, end_kind, self_dur, is_recursive, "
@@ -874,6 +882,8 @@ int tdb_wakeup_add(tdb_db *db, int64_t trace_id, int64_t wakee_slice_id, int64_t
 
 int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_FRAME_KIND, f->kind, err))
+        return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_FRAME_ADD,
                             "INSERT INTO stack_frame (trace_id, name, raw_name, kind, rel_pc, "
                             "module_id, symbol_set_id, file, line) VALUES (?,?,?,?,?,?,?,?,?)",
@@ -894,6 +904,8 @@ int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
 
 int tdb_module_get(tdb_db *db, const tdb_module *m, int64_t *id, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_MODULE_KIND, m->kind, err))
+        return TT_EINVAL;
     if (db->rec) /* matched at replay */
         return tdb__rec_module(db->rec, m, id, err);
     sqlite3_stmt *st = prep(db, ST_MODULE_FIND,
@@ -1021,6 +1033,8 @@ int tdb_sample_add(tdb_db *db, const tdb_sample *s, tt_error *err)
 int tdb_tree_add(tdb_db *db, int64_t trace_id, const char *kind, int64_t issue_id,
                  int64_t utid, int64_t *id, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_TREE_KIND, kind, err))
+        return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_TREE_ADD,
                             "INSERT INTO call_tree (trace_id, kind, issue_id, utid) "
                             "VALUES (?,?,?,?)",
@@ -1059,6 +1073,8 @@ int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
 
 int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_ISSUE_KIND, i->kind, err))
+        return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_ISSUE_ADD,
                             "INSERT INTO issue (trace_id, tag, detail, kind, scene, "
                             "process_name, report_unix_ms, cost_ms, sub_type, stack_key_raw, "
@@ -1102,6 +1118,8 @@ int tdb_issue_set_tree(tdb_db *db, int64_t issue_id, int64_t tree_id, tt_error *
 
 int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_DROP_LEVEL, f->drop_level, err))
+        return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_UI_FRAME_ADD,
                             "INSERT INTO ui_frame (trace_id, utid, scene, ts, dur, interval_dur, "
                             "expected_dur, busy_dur, dropped_frames, drop_level, is_jank, is_slow, "
@@ -1165,6 +1183,8 @@ int tdb_scene_stats_add(tdb_db *db, const tdb_scene_stats *s, tt_error *err)
 
 int tdb_startup_add(tdb_db *db, const tdb_startup *s, int64_t *id, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_STARTUP_KIND, s->kind, err))
+        return TT_EINVAL;
     sqlite3_stmt *st =
         prep(db, ST_STARTUP_ADD,
              "INSERT INTO startup (trace_id, kind, source, ts, dur, start_event, end_event, "
@@ -1217,6 +1237,8 @@ int tdb_segment_add(tdb_db *db, int64_t startup_id, int ordinal, const char *nam
 
 int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err)
 {
+    if (tdb__enum_check(TDB__E_LAUNCH_SOURCE, l->source, err))
+        return TT_EINVAL;
     sqlite3_stmt *st = prep(db, ST_LAUNCH_ADD,
                             "INSERT INTO launch (trace_id, source, component, launch_state, "
                             "status, total_ms, wait_ms, this_ms, fully_drawn_ms, log_time) "

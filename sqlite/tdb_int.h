@@ -54,6 +54,20 @@ int tdb__rec_module(tdb_rec *r, const tdb_module *m, int64_t *id, tt_error *err)
 int tdb__rec_sympc(tdb_rec *r, int64_t module_id, int64_t rel_pc, const tdb_symbol *f,
                    size_t n, int64_t *set_id, tt_error *err);
 
+/* The CHECK (column IN (...)) lists of the schema (check.c): a new database is built with
+ * ignore_check_constraints, so the row writers check these values themselves. */
+enum {
+    TDB__E_CLOCK, TDB__E_SEVERITY, TDB__E_STAT_SOURCE, TDB__E_TREE_KIND, TDB__E_ISSUE_KIND,
+    TDB__E_DROP_LEVEL, TDB__E_STARTUP_KIND, TDB__E_LAUNCH_SOURCE, TDB__E_MODULE_KIND,
+    TDB__E_FRAME_KIND, TDB__E_END_KIND,
+    TDB__E_COUNT
+};
+/* 0 when v (NULL: not checked here) is in list which, else TT_EINVAL naming the column
+ * (and no file: --keep-going does not take it for a failed input). */
+int tdb__enum_check(int which, const char *v, tt_error *err);
+/* List which (NULL-terminated) with its table and column; NULL for an unknown list. */
+const char *const *tdb__enum_values(int which, const char **table, const char **column);
+
 /* Fills err with SQLite's current message about db->h (file = the target path). */
 int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what);
 /* Runs SQL without results (internal statements only). */

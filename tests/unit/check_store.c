@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "../../sqlite/tdb.h"
+#include "../../sqlite/tdb_int.h"
+#include "sql_blobs.h"
 
 static char dir[64];
 static char path[128];
@@ -360,6 +362,9 @@ static void write_some(tdb_db *db, const char *key, int64_t *trace_id)
                         .category = "beat", .end_kind = "exact", .thread_dur = -1, .self_thread_dur = -1,
                         .block_dur = -1, .gap_before = -1, .gap_after = -1,
                         .sample_count = -1};
+        /* a replay binds a parameter only when it changed: value, NULL, value; 4, 4, 5 */
+        sl.gap_before = i == 1 ? -1 : 3;
+        sl.sample_count = i < 2 ? 4 : 5;
         ck_assert_int_eq(tdb_slice_add(db, &sl, &err), 0);
     }
     ck_assert_int_eq(tdb_wakeup_add(db, tid, base + 2, utid, 3, "unpark", &err), 0);
@@ -472,6 +477,90 @@ START_TEST(recorded_rows_replay)
 }
 END_TEST
 
+/* A new database is built with ignore_check_constraints: the writers' own lists (check.c)
+ * are the schema's CHECK (column IN (...)) lists, and every list of the schema has one. */
+START_TEST(check_lists_match_schema)
+{
+    const char *sql = tdb_sql_schema;
+    int lists = 0;
+    for (const char *chk = strstr(sql, "CHECK ("); chk; chk = strstr(chk + 1, "CHECK (")) {
+        const char *p = chk + 7;
+        while (*p == '_' || (*p >= 'a' && *p <= 'z'))
+            p++;
+        if (strncmp(p, " IN", 3))
+            continue;
+        p += 3;
+        while (*p == ' ' || *p == '\n')
+            p++;
+        ck_assert_int_eq(*p, '(');
+        p -= 4; /* the values start at p + 5 */
+        const char *tb = chk;
+        while (tb > sql && strncmp(tb, "CREATE TABLE ", 13))
+            tb--;
+        char table[64], column[64];
+        ck_assert_int_eq(sscanf(tb + 13, "%63[a-z_]", table), 1);
+        ck_assert_int_eq(sscanf(chk + 7, "%63[a-z_]", column), 1);
+        /* the schema's values, in order */
+        char vals[16][32];
+        int nv = 0;
+        for (const char *q = p + 5; *q && *q != ')'; q++)
+            if (*q == '\'') {
+                const char *e = strchr(q + 1, '\'');
+                ck_assert(nv < 16 && e - q - 1 < 32);
+                snprintf(vals[nv++], sizeof vals[0], "%.*s", (int)(e - q - 1), q + 1);
+                q = e;
+            }
+        if (!strcmp(table, "args"))
+            continue; /* value_type: the writers bind only the constant 'int' */
+        int found = 0;
+        for (int w = 0; w < TDB__E_COUNT; w++) {
+            const char *t, *c;
+            const char *const *v = tdb__enum_values(w, &t, &c);
+            if (strcmp(t, table) || strcmp(c, column))
+                continue;
+            found = 1;
+            int k = 0;
+            for (; v[k]; k++)
+                ck_assert_msg(k < nv && !strcmp(v[k], vals[k]), "%s.%s: %s", table, column, v[k]);
+            ck_assert_int_eq(k, nv);
+        }
+        ck_assert_msg(found, "%s.%s: no list in sqlite/check.c", table, column);
+        lists++;
+    }
+    ck_assert_int_eq(lists, TDB__E_COUNT);
+}
+END_TEST
+
+/* ... and refuse a value outside its list, in a new database, appending, and recording. */
+START_TEST(check_lists_refuse)
+{
+    for (int mode = 0; mode < 3; mode++) {
+        tdb_db *db;
+        tt_error err = {0};
+        if (mode == 2)
+            ck_assert_int_eq(tdb_rec_new(&db, &err), 0);
+        else
+            ck_assert_int_eq(tdb_open_write(&db, path, mode, &err), 0);
+        const char *keys[] = {"k0", "k1", "k2"};
+        tdb_trace t = {.import_key = keys[mode], .content_sha256 = "c", .source_format = "x",
+                       .clock = "sometimes"};
+        int64_t id;
+        ck_assert_int_eq(tdb_trace_add(db, &t, &id, &err), TT_EINVAL);
+        ck_assert_str_eq(err.msg, "trace.clock: value 'sometimes' is not allowed");
+        ck_assert_str_eq(err.file, ""); /* a writer's bug: --keep-going stops on it */
+        t.clock = "uptime";
+        ck_assert_msg(tdb_trace_add(db, &t, &id, &err) == 0, "%s", err.msg);
+        ck_assert_int_eq(tdb_stat_add(db, id, "n", NULL, "bad", "trace", 1, "d", &err),
+                         TT_EINVAL);
+        ck_assert_int_eq(tdb_tree_add(db, id, "tree", 0, 0, &id, &err), TT_EINVAL);
+        if (mode < 2)
+            ck_assert_int_eq(tdb_commit(db, &err), 0);
+        tdb_close(db);
+    }
+    ck_assert_int_eq(query("select * from trace").n, 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("store");
@@ -489,6 +578,8 @@ static Suite *suite(void)
     tcase_add_test(tc, content_hash);
     tcase_add_test(tc, detection);
     tcase_add_test(tc, recorded_rows_replay);
+    tcase_add_test(tc, check_lists_match_schema);
+    tcase_add_test(tc, check_lists_refuse);
     suite_add_tcase(s, tc);
     return s;
 }

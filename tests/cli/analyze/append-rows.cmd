@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin > /dev/null 2>&1 && tracetool analyze --append -o "$TT_TMP/a.db" ../../samples/reports.jsonl | grep '^rows:' && tracetool analyze -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin ../../samples/reports.jsonl 2> /dev/null | grep '^rows:'
