@@ -97,6 +97,7 @@ static int distinct(tt__lchunk *c, uint32_t *id, const char *s, size_t n, size_t
         const tt__ldist *d = &c->dist[c->slots[j] - 1];
         if (d->hash == h && d->len == n && !memcmp(c->data + d->off, s, n)) {
             *id = c->slots[j] - 1;
+            c->dist[*id].off = (uint32_t)off;
             return 0;
         }
         j = (j + 1) & (c->nslots - 1);
@@ -109,9 +110,67 @@ static int distinct(tt__lchunk *c, uint32_t *id, const char *s, size_t n, size_t
         c->dist = d;
         c->dcap = cap;
     }
-    c->dist[c->ndistinct] = (tt__ldist){h, (uint32_t)off, (uint32_t)n};
+    c->dist[c->ndistinct] =
+        (tt__ldist){h, (uint32_t)off, (uint32_t)n, {TT_NONE, TT_NONE, TT_NONE}};
     *id = (uint32_t)c->ndistinct++;
     c->slots[j] = *id + 1;
+    return 0;
+}
+
+/* The line at s (offset off, left bytes before the chunk's end) when it is the text of the
+ * chunk-local id k followed by '\n': its length + 1, else 0. */
+static size_t same_line(tt__lchunk *c, uint32_t k, const char *s, size_t off, size_t left)
+{
+    tt__ldist *d = &c->dist[k];
+    size_t l = d->len;
+    if (l >= left || s[l] != '\n' || memcmp(s, c->data + d->off, l))
+        return 0;
+    d->off = (uint32_t)off; /* the latest copy is the one in cache */
+    return l + 1;
+}
+
+/* Stack lines repeat in runs: the caller of a frame is most often one of the few it had
+ * before (recursion gives two or three), so trying those replaces the newline scan, the
+ * hash and the table for most lines. The id of the line at s among the successors of
+ * prev, moved to the front; *step its length + 1, 0 when none is it. */
+static uint32_t successor(tt__lchunk *c, uint32_t prev, const char *s, size_t off, size_t *step)
+{
+    uint32_t *nx = c->dist[prev].next;
+    for (int i = 0; i < 3 && nx[i] != TT_NONE; i++) {
+        uint32_t k = nx[i];
+        if ((*step = same_line(c, k, s, off, c->len - off)) != 0) {
+            for (; i > 0; i--)
+                nx[i] = nx[i - 1];
+            nx[0] = k;
+            return k;
+        }
+    }
+    *step = 0;
+    return TT_NONE;
+}
+
+static void add_successor(tt__lchunk *c, uint32_t prev, uint32_t id)
+{
+    uint32_t *nx = c->dist[prev].next;
+    int i = 0;
+    while (i < 2 && nx[i] != id && nx[i] != TT_NONE)
+        i++;
+    for (; i > 0; i--)
+        nx[i] = nx[i - 1];
+    nx[0] = id;
+}
+
+static int add_rec(tt__lchunk *c, uint32_t len, uint32_t id)
+{
+    if (c->nrecs == c->rcap) {
+        size_t cap = c->rcap ? c->rcap * 2 : 65536;
+        tt__lrec *r = realloc(c->recs, cap * sizeof *r);
+        if (!r)
+            return TT_ENOMEM;
+        c->recs = r;
+        c->rcap = cap;
+    }
+    c->recs[c->nrecs++] = (tt__lrec){len, id};
     return 0;
 }
 
@@ -120,27 +179,34 @@ static int distinct(tt__lchunk *c, uint32_t *id, const char *s, size_t n, size_t
 static int chunk_index(tt__lchunk *c, tt__lwant_fn want, size_t line_max)
 {
     size_t pos = 0;
+    uint32_t prev = TT_NONE; /* the id of the line before, when it had one */
     while (pos < c->len) {
         const char *s = c->data + pos;
+        if (prev != TT_NONE) {
+            size_t step;
+            uint32_t k = successor(c, prev, s, pos, &step);
+            if (step) {
+                if (add_rec(c, (uint32_t)(step - 1), k))
+                    return TT_ENOMEM;
+                prev = k;
+                pos += step;
+                continue;
+            }
+        }
         const char *nl = memchr(s, '\n', c->len - pos);
         size_t l = nl ? (size_t)(nl - s) : c->len - pos;
         if (l > line_max || l >= UINT32_MAX) {
             c->too_long = 1;
             return 0;
         }
-        if (c->nrecs == c->rcap) {
-            size_t cap = c->rcap ? c->rcap * 2 : 65536;
-            tt__lrec *r = realloc(c->recs, cap * sizeof *r);
-            if (!r)
-                return TT_ENOMEM;
-            c->recs = r;
-            c->rcap = cap;
-        }
-        tt__lrec *r = &c->recs[c->nrecs++];
-        r->len = (uint32_t)l;
-        r->id = TT_NONE;
-        if (want && want(s, l) && distinct(c, &r->id, s, l, pos))
+        uint32_t id = TT_NONE;
+        if (want && want(s, l) && distinct(c, &id, s, l, pos))
             return TT_ENOMEM;
+        if (add_rec(c, (uint32_t)l, id))
+            return TT_ENOMEM;
+        if (prev != TT_NONE && id != TT_NONE)
+            add_successor(c, prev, id);
+        prev = id;
         pos += l + 1;
     }
     return 0;

@@ -229,7 +229,8 @@ typedef struct tt__lrec {
 } tt__lrec;
 typedef struct tt__ldist {
     uint64_t hash;
-    uint32_t off, len; /* the text's first occurrence in the chunk */
+    uint32_t off, len; /* the text's latest occurrence in the chunk */
+    uint32_t next[3];  /* chunk-local ids of the lines that followed it, the latest first */
 } tt__ldist;
 typedef struct tt__lchunk {
     char *data;       /* whole lines; the last one lacks '\n' at the end of the input */
@@ -346,6 +347,20 @@ int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap
 /* The same for run r between its neighbours q and nx (NULL when none): no run array needed. */
 int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int weight,
                         int64_t max_gap, int64_t pad);
+/* One thread's runs in time order with their weights as tt__run_weight gives them, through a
+ * window of three runs instead of a run array. next: 1 with *r (borrowed until the next call)
+ * and *w, 0 at the end. */
+typedef struct tt__wruns {
+    const tt_profile *p;
+    const uint32_t *o;
+    size_t n, pos, have;
+    int64_t gap, pad;
+    int weight, done;
+    tt_run w[3];
+} tt__wruns;
+void tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weight,
+                    int64_t max_gap, int64_t pad);
+int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w);
 /* Smallest timestamp of the profile (samples or fixed slices); 0 when empty. */
 int64_t tt__profile_start(const tt_profile *p);
 /* 1 when utid passes the export's thread filter. */

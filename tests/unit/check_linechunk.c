@@ -189,6 +189,39 @@ START_TEST(one_line_samples)
 }
 END_TEST
 
+/* Lines found by the successors a line had before (linechunk.c): a successor that is a prefix
+ * of the line, one that extends it, more successors than are kept (recursion), the last line
+ * without its newline equal to a successor, and a successor cut by the chunk's end. */
+START_TEST(successors)
+{
+    same_for_text("app 10/10 [000] 1.000000: 1 cycles:\n"
+                  "\t1000 f+0x1 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 main+0x1 (/bin/app)\n"
+                  "\n"
+                  "app 10/10 [000] 1.000100: 1 cycles:\n"
+                  "\t1000 f+0x1 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)x\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 r+0x2 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/ap\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 r+0x3 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 r+0x4 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 r+0x2 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 main+0x1 (/bin/app)\n"
+                  "\n"
+                  "app 10/10 [000] 1.000200: 1 cycles:\n"
+                  "\t1000 f+0x1 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 main+0x1 (/bin/app)",
+                  0);
+}
+END_TEST
+
 /* A line longer than the cap fails at the same line for every split. */
 START_TEST(long_line)
 {
@@ -223,6 +256,7 @@ static Suite *suite(void)
     tcase_add_test(tc, maps_and_skips);
     tcase_add_test(tc, one_line_samples);
     tcase_add_test(tc, long_line);
+    tcase_add_test(tc, successors);
     suite_add_tcase(s, tc);
     return s;
 }
