@@ -88,7 +88,7 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     tt__lreader *rd = NULL;
     if (!rc)
         rc = tt__lreader_open(&rd, in, o->jobs, o->chunk_bytes,
-                              o->jobs < 0 ? NULL : frame_candidate, err);
+                              o->jobs < 0 ? NULL : frame_candidate, 0, err);
     while (!rc) {
         const tt__lchunk *c;
         rc = tt__lreader_next(rd, &c, err);

@@ -225,7 +225,8 @@ static inline uint64_t tt__mix64(uint64_t x)
 /* ---- linechunk.c: text input in chunks of whole lines, read in parallel (issue 16) ---- */
 typedef struct tt__lrec {
     uint32_t len; /* bytes, without the '\n'; the next line starts len + 1 further */
-    uint32_t id;  /* chunk-local id of the line's text (want() picked it), else TT_NONE */
+    uint32_t id;  /* chunk-local id of the line's text (want() picked it), else TT_NONE; in
+                   * fields mode the index of its fields in fids */
 } tt__lrec;
 typedef struct tt__ldist {
     uint64_t hash;
@@ -237,6 +238,8 @@ typedef struct tt__lchunk {
     size_t len, cap;
     tt__lrec *recs;   /* one per line, in order */
     size_t nrecs, rcap;
+    uint32_t *fids;   /* fields mode: per numbered line its field count, then their ids */
+    size_t nfids, fcap;
     tt__ldist *dist;  /* per chunk-local id */
     size_t ndistinct, dcap;
     uint32_t *slots;
@@ -246,11 +249,13 @@ typedef struct tt__lchunk {
 /* Which lines get a chunk-local id (a pure function of the text: called from any thread). */
 typedef int (*tt__lwant_fn)(const char *s, size_t n);
 typedef struct tt__lreader tt__lreader;
-/* Reads the rest of in: a plain regular file (tt__input_take_file) with jobs >= 1 is mapped
+/* Reads the rest of in: a plain regular file (tt__input_take_file) with jobs >= 1 is read
  * in chunks of chunk_bytes (0: 4 MiB) by jobs threads (the caller's included), anything else
- * goes through tt_input_read. Free with tt__lreader_close. */
+ * goes through tt_input_read. sep 0: the lines want() picks get an id for their text; else
+ * fields mode: of those lines, each field that sep ends (all but the last) gets an id for its
+ * text. Free with tt__lreader_close. */
 int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_bytes,
-                     tt__lwant_fn want, tt_error *err);
+                     tt__lwant_fn want, char sep, tt_error *err);
 /* The next chunk in input order, borrowed until the next call; TT_DONE at the end; a line
  * longer than the cap is TT_ELIMIT at its line after the chunk before it. */
 int tt__lreader_next(tt__lreader *r, const tt__lchunk **c, tt_error *err);
