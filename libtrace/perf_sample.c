@@ -407,8 +407,50 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
     return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
 }
 
+/* The header at line when it is the last one kept (keep_header) at another time: st->hlast is
+ * then it, with that time. */
+static int same_header(tt__perf_asm *st, const char *line, size_t n)
+{
+    size_t a = st->htime_off, b = a + st->htime_n;
+    if (!st->hvalid || n != st->hline.len || memcmp(line, st->hline.data, a) ||
+        memcmp(line + b, st->hline.data + b, n - b))
+        return 0;
+    int64_t ts;
+    int frac;
+    if (tt_perf_parse_ts(line + a, b - a, &ts, &frac))
+        return 0;
+    st->hlast.ts = ts; /* the same number of digits: the same fraction length */
+    return 1;
+}
+
+/* Keeps a header with a time and nothing after its event: line its raw text, time_off where
+ * the time is in it. */
+static int keep_header(tt__perf_asm *st, const tt__perf_hdr *h, const char *line, size_t n,
+                       size_t time_off)
+{
+    st->hvalid = 0;
+    st->hline.len = st->hcomm.len = st->hevent.len = 0;
+    if (tt_buf_put(&st->hline, line, n) || tt_buf_put(&st->hcomm, h->comm.p, h->comm.n) ||
+        tt_buf_put(&st->hevent, h->event.p, h->event.n))
+        return TT_ENOMEM;
+    st->hlast = *h;
+    st->hlast.comm.p = st->hcomm.data;
+    st->hlast.event.p = st->hevent.data;
+    st->hlast.time.p = NULL;
+    st->htime_off = time_off;
+    st->htime_n = h->time.n;
+    st->hvalid = 1;
+    return 0;
+}
+
 int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
 {
+    if (!st->in_block && !st->skipping && same_header(st, line, n)) {
+        int rc = start_block(st, &st->hlast, TT_PERF_HDR_STRONG, lineno);
+        st->after_blank = 0;
+        return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
+    }
+    const char *raw = line;
     int tab = n && line[0] == '\t'; /* perf's call chain lines, never a header */
     const char *s;
     size_t sn;
@@ -456,6 +498,9 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
         return 0;
     }
     st->after_blank = after_blank;
+    if (kind == TT_PERF_HDR_STRONG && h.has_ts && !h.rest.n &&
+        keep_header(st, &h, raw, n, (size_t)(h.time.p - line)))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     int rc = start_block(st, &h, kind, lineno);
     st->after_blank = 0;
     return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
@@ -555,4 +600,7 @@ void tt__perf_asm_free(tt__perf_asm *st)
     tt_buf_free(&st->last_comm);
     tt_buf_free(&st->want);
     tt_buf_free(&st->variants);
+    tt_buf_free(&st->hline);
+    tt_buf_free(&st->hcomm);
+    tt_buf_free(&st->hevent);
 }

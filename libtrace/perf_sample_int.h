@@ -35,6 +35,12 @@ typedef struct tt__perf_asm {
     uint64_t hdr_line;
     int have_maps;           /* a memory map was read: unnamed file frames depend on the pid */
     tt__cscache *cs;         /* the previous stack: most of its root side is shared */
+    /* the last header with a time and nothing after its event, as it was in the input: a
+     * header equal to it but for the time's digits is the same header at another time */
+    tt_buf hline, hcomm, hevent;
+    size_t htime_off, htime_n;
+    tt__perf_hdr hlast;
+    int hvalid;
 } tt__perf_asm;
 
 /* file: the input's name for messages (borrowed). tt__perf_asm_free also after a failure. */

@@ -188,6 +188,8 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n)
     }
     if (ts_i < k) {
         h->has_ts = 1;
+        h->time.p = t[ts_i].p;
+        h->time.n = t[ts_i].n - 1;
         left_fields(h, t, ts_i, 0);
         size_t i = ts_i + 1;
         if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19)

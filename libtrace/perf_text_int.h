@@ -16,6 +16,7 @@ typedef struct tt__perf_hdr {
     int64_t ts, pid, tid, period;
     int frac_digits, has_period, has_ts, has_pid, comm_first_hex, comm_only, inline_frame;
     tt__perf_tok comm, event, rest;
+    tt__perf_tok time; /* the "<sec>.<frac>" token when has_ts */
 } tt__perf_hdr;
 
 /* A sample header in any layout `perf script -F` writes (2.2): comm, pid/tid or tid, [cpu],

@@ -39,6 +39,7 @@ void tt_profile_free(tt_profile *p)
     tt__idtab_free(&p->ftab);
     tt__idtab_free(&p->ttab);
     tt__map_free(&p->csmap);
+    free(p->cs_hint);
     for (size_t i = 0; i < p->nfixed; i++)
         tt_vec_free(&p->fixed[i]);
     free(p->fixed);

@@ -305,6 +305,8 @@ struct tt_profile {
     int ftab_stale;    /* frames renamed since ftab was built: rebuild before a lookup */
     tt_vec callsites;  /* tt_callsite */
     tt__map csmap;     /* (parent << 32 | frame) -> callsite */
+    uint64_t *cs_hint; /* per callsite: (frame << 32 | child) of the child looked up last */
+    size_t cs_hint_n;
     tt_vec threads;    /* tt_thread */
     tt__idtab ttab;
     tt_vec samples;    /* tt_sample */
