@@ -5,6 +5,7 @@
 # <= 200 MiB). Then, when perf can record here, one recording of a small C program is timed
 # through `perf report --stdio` and through `tracetool samples` on its `perf script` text,
 # and the ratio is printed. N=... overrides the sample count (try a small one first).
+# PERF_REUSE=1 reuses the real-shaped recording of the previous run.
 # Then real-shaped perf script text (issue 16): a recursive C++ program (bench/perf_cxx.cc,
 # kernel frames from system calls and page faults) recorded with `perf record -g` for
 # PERF_SECONDS, its text repeated with shifted times to PERF_N samples (bench/perf_repeat.py):
@@ -62,10 +63,15 @@ PERF_N=${PERF_N:-1000000}
 PERF_SECONDS=${PERF_SECONDS:-5}
 command -v g++ >/dev/null 2>&1 || { echo "g++: not installed; real-shaped perf bench skipped"; exit 0; }
 g++ -O2 -g -fno-omit-frame-pointer -o "$dir/perf_cxx" bench/perf_cxx.cc || exit 1
-perf record -q -g -F 20000 -o "$dir/cxx.data" "$dir/perf_cxx" "$PERF_SECONDS" >/dev/null 2>&1 ||
-    { echo "perf record failed; real-shaped perf bench skipped"; exit 0; }
-perf script -i "$dir/cxx.data" > "$dir/cxx.txt" 2>/dev/null
-python3 bench/perf_repeat.py "$dir/cxx.txt" "$PERF_N" "$dir/cxx-big.txt" || exit 1
+# PERF_REUSE=1 keeps the recording and the texts of an earlier run (before/after comparisons)
+if [ "${PERF_REUSE:-0}" = 1 ] && [ -s "$dir/cxx.data" ] && [ -s "$dir/cxx-big.txt" ]; then
+    echo "recording: reused from an earlier run (PERF_REUSE=1)"
+else
+    perf record -q -g -F 20000 -o "$dir/cxx.data" "$dir/perf_cxx" "$PERF_SECONDS" >/dev/null 2>&1 ||
+        { echo "perf record failed; real-shaped perf bench skipped"; exit 0; }
+    perf script -i "$dir/cxx.data" > "$dir/cxx.txt" 2>/dev/null
+    python3 bench/perf_repeat.py "$dir/cxx.txt" "$PERF_N" "$dir/cxx-big.txt" || exit 1
+fi
 awk 'BEGIN { RS = ""; FS = "\n" } { n++; f += NF - 1; if (/kallsyms/) k++ }
      END { printf "recording: %d samples, %.1f frames per sample, %.0f%% with kernel frames\n",
                   n, f / n, 100 * k / n }' "$dir/cxx.txt"
