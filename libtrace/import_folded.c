@@ -109,14 +109,17 @@ static void field_text(const fstate *st, size_t k, const char **f, size_t *fn)
 
 /* The frames of the fields the chunk numbered (all but the last): lmap holds what a field is,
  * FIELD_EMPTY for blanks only, FIELD_NAMED before its frame is interned (only frames kept
- * are), or the frame. *last: the last field with a name, or nf. */
-static int numbered_frames(fstate *st, size_t nf, size_t *depth, size_t *last)
+ * are), or the frame. *last: the last field with a name, or nf; *end: where the fields end in
+ * the raw line, after their last ';'. */
+static int numbered_frames(fstate *st, size_t nf, size_t *depth, size_t *last, size_t *end)
 {
     *last = nf;
+    *end = 0;
     for (size_t k = 0; k < nf; k++) {
         uint32_t lid = st->fids[1 + k], *v = &TT_VEC_AT(&st->lmap, uint32_t, lid);
         const char *f;
         size_t fn;
+        *end += st->chunk->dist[lid].len + 1;
         if (*v == FIELD_UNSEEN) {
             field_text(st, k, &f, &fn);
             *v = fn ? FIELD_NAMED : FIELD_EMPTY;
@@ -146,12 +149,10 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
     const char *last_f = NULL;
     int rc;
     if (nf) {
-        if (numbered_frames(st, nf, &depth, &last_k))
+        if (numbered_frames(st, nf, &depth, &last_k, &i))
             return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
-        /* the last field starts after the numbered ones: in the raw line, where s is a blank
-         * or more further (the first field holds them) */
-        for (size_t k = 0; k < nf; k++)
-            i += st->chunk->dist[st->fids[1 + k]].len + 1;
+        /* the last field starts after the numbered ones; s is the raw line without its leading
+         * blanks (the first field holds them) */
         i -= (size_t)(s - st->raw);
         if (last_k < nf)
             field_text(st, last_k, &last_f, &last_fn);
