@@ -1,8 +1,6 @@
-/* Text input in chunks of whole lines for the sampled-stack text readers (issue 16): each
- * chunk numbers its distinct lines, so a reader parses a repeated line (a perf frame) once per
- * chunk. A plain regular file is mapped and numbered by threads in parallel; chunks are
- * handed over in file order, so the reader's state machine sees exactly the lines, in the
- * order, that tt_input_line gives, whatever the number of threads. */
+/* Text input in chunks of whole lines for the sampled-stack readers (issue 16): threads read
+ * chunks and number their distinct lines (perf) or line fields (folded); chunks are handed over
+ * in file order, so a reader sees the lines tt_input_line gives, for any number of threads. */
 #include "tt.h"
 
 #include <errno.h>

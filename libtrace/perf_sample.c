@@ -1,7 +1,6 @@
-/* Samples from `perf script` / simpleperf text (spec/samples.md section 2.2): the lines of one
- * block (a header, its frames, srclines) become one point sample weighted by the period, on
- * the thread of its (pid, tid, comm), for the event kept. Lines come in input order from
- * import_perf.c; perf_text.c reads each. */
+/* Samples from `perf script` / simpleperf text (spec/samples.md 2.2): a header, its frames and
+ * srclines become one point sample weighted by the period, on the thread of its (pid, tid,
+ * comm), for the event kept; lines come in input order from import_perf.c. */
 #include "perf_sample_int.h"
 
 #include <stdio.h>

@@ -1,7 +1,6 @@
-/* `perf script` / simpleperf report_sample.py text, line by line (spec/samples.md section 2.2):
- * sample headers found by their shape in any `perf script -F` layout, frame lines cut into
- * address, symbol and dso, srcline lines, and the detection of such text. No state: what the
- * lines mean together is perf_sample.c's. */
+/* `perf script` / simpleperf report_sample.py text one line at a time (spec/samples.md 2.2):
+ * sample headers by their shape in any -F layout, frame and srcline lines, detection. No state:
+ * what the lines mean together is perf_sample.c's. */
 #include "perf_text_int.h"
 
 #include <string.h>
