@@ -5,12 +5,13 @@
 # <= 200 MiB). Then, when perf can record here, one recording of a small C program is timed
 # through `perf report --stdio` and through `tracetool samples` on its `perf script` text,
 # and the ratio is printed. N=... overrides the sample count (try a small one first).
+# PERF_REUSE=1 reuses the real-shaped recording of the previous run.
 # Then real-shaped perf script text (issue 16): a recursive C++ program (bench/perf_cxx.cc,
 # kernel frames from system calls and page faults) recorded with `perf record -g` for
 # PERF_SECONDS, its text repeated with shifted times to PERF_N samples (bench/perf_repeat.py):
 # CPU seconds and MB/s of `samples --format json` and `export --format folded`, `perf report
-# --no-children` on the same recording as the reference, and wall time with --jobs 2 against
-# --jobs 1.
+# --no-children` on the same recording as the reference; the recording's stacks as folded lines
+# and as simpleperf text; for each text, --jobs 1 against --jobs 2 (CPU, per-core MB/s, wall).
 set -u
 N=${N:-1000000}
 dir=${BENCH_DIR:-build-bench}/samples
@@ -62,16 +63,22 @@ PERF_N=${PERF_N:-1000000}
 PERF_SECONDS=${PERF_SECONDS:-5}
 command -v g++ >/dev/null 2>&1 || { echo "g++: not installed; real-shaped perf bench skipped"; exit 0; }
 g++ -O2 -g -fno-omit-frame-pointer -o "$dir/perf_cxx" bench/perf_cxx.cc || exit 1
-perf record -q -g -F 20000 -o "$dir/cxx.data" "$dir/perf_cxx" "$PERF_SECONDS" >/dev/null 2>&1 ||
-    { echo "perf record failed; real-shaped perf bench skipped"; exit 0; }
-perf script -i "$dir/cxx.data" > "$dir/cxx.txt" 2>/dev/null
-python3 bench/perf_repeat.py "$dir/cxx.txt" "$PERF_N" "$dir/cxx-big.txt" || exit 1
+# PERF_REUSE=1 keeps the recording and the texts of an earlier run (before/after comparisons)
+if [ "${PERF_REUSE:-0}" = 1 ] && [ -s "$dir/cxx.data" ] && [ -s "$dir/cxx-big.txt" ]; then
+    echo "recording: reused from an earlier run (PERF_REUSE=1)"
+else
+    perf record -q -g -F 20000 -o "$dir/cxx.data" "$dir/perf_cxx" "$PERF_SECONDS" >/dev/null 2>&1 ||
+        { echo "perf record failed; real-shaped perf bench skipped"; exit 0; }
+    perf script -i "$dir/cxx.data" > "$dir/cxx.txt" 2>/dev/null
+    python3 bench/perf_repeat.py "$dir/cxx.txt" "$PERF_N" "$dir/cxx-big.txt" || exit 1
+fi
 awk 'BEGIN { RS = ""; FS = "\n" } { n++; f += NF - 1; if (/kallsyms/) k++ }
      END { printf "recording: %d samples, %.1f frames per sample, %.0f%% with kernel frames\n",
                   n, f / n, 100 * k / n }' "$dir/cxx.txt"
 ms() { echo "$1" | sed -n "s/^$2 cpu_ms=\([0-9.]*\).*/\1/p"; }
 # the recording itself: perf report against tracetool, CPU seconds (medians of 3, interleaved)
 c=$(python3 bench/cpu.py 3 "report=perf report --no-children --stdio -i $dir/cxx.data" \
+    "script=perf script -i $dir/cxx.data" \
     "json=tracetool samples --format json --jobs 1 $dir/cxx.txt" \
     "folded=tracetool export --format folded --jobs 1 $dir/cxx.txt" 2>&1) || { echo "$c"; exit 1; }
 rep=$(ms "$c" report)
@@ -81,14 +88,27 @@ for k in json folded; do
         printf "recording, %-6s %7d samples: tracetool %.3f s CPU; reference perf report --no-children %.3f s CPU; ratio %.1fx\n",
                k, n, t / 1000, r / 1000, (t > 0 ? r / t : 0) }'
 done
-# the repeated text: CPU seconds and MB/s on one thread; perf report's rate per sample above
+awk -v t="$(ms "$c" script)" -v b="$(wc -c < "$dir/cxx.txt")" 'BEGIN {
+    printf "recording: perf script writing the %.0f MB of text tracetool reads: %.3f s CPU\n", b / 1e6, t / 1000 }'
+# perf report's start-up (reading /proc/kallsyms and the binaries: about 0.07 s here) is paid once
+# per run, so the reference for PERF_N samples is its start-up plus PERF_N times its cost per
+# sample on the recording (the recording's rate alone would charge the start-up per sample)
+perf record -q -g -o "$dir/true.data" true >/dev/null 2>&1
+c=$(python3 bench/cpu.py 3 "start=perf report --no-children --stdio -i $dir/true.data" 2>&1) ||
+    { echo "$c"; exit 1; }
+st=$(ms "$c" start)
+awk -v s="$st" -v r="$rep" -v n="$rn" 'BEGIN {
+    printf "perf report --no-children: start-up %.3f s CPU (a 2-sample recording), then %.2f us CPU per sample\n",
+           s / 1000, (r - s) / n * 1000 }'
+# the repeated text: CPU seconds and MB/s on one thread against that reference
 bytes=$(wc -c < "$dir/cxx-big.txt")
 c=$(python3 bench/cpu.py 3 "json=tracetool samples --format json --jobs 1 $dir/cxx-big.txt" \
     "folded=tracetool export --format folded --jobs 1 $dir/cxx-big.txt" 2>&1) || { echo "$c"; exit 1; }
 for k in json folded; do
-    awk -v k="$k" -v t="$(ms "$c" "$k")" -v b="$bytes" -v n="$PERF_N" -v r="$rep" -v rn="$rn" 'BEGIN {
-        t /= 1000; pr = r / 1000 / rn * n
-        printf "%-6s %d samples, %.0f MB: %.3f s CPU, %.0f MB/s per core (target 400); reference perf report --no-children at its rate on the recording %.1f s; ratio %.1fx\n",
+    awk -v k="$k" -v t="$(ms "$c" "$k")" -v b="$bytes" -v n="$PERF_N" -v r="$rep" -v rn="$rn" \
+        -v s="$st" 'BEGIN {
+        t /= 1000; pr = (s + (r - s) / rn * n) / 1000
+        printf "%-6s %d samples, %.0f MB: %.3f s CPU, %.0f MB/s per core (target 400); reference perf report --no-children for as many samples (start-up + per sample) %.2f s; ratio %.1fx\n",
                k, n, b / 1e6, t, b / 1e6 / t, pr, (t > 0 ? pr / t : 0) }'
 done
 # folded stacks input: the recording's stacks, unaggregated lines repeated to ~1M lines;
@@ -100,17 +120,30 @@ cat > "$dir/sum.awk" <<'AWK'
 { n = $NF; $NF = ""; s[$0] += n } END { for (k in s) print k s[k] }
 AWK
 fb=$(wc -c < "$dir/cxx-big.folded"); fl=$(wc -l < "$dir/cxx-big.folded")
-c=$(python3 bench/cpu.py 3 "json=tracetool samples --format json $dir/cxx-big.folded" \
+c=$(python3 bench/cpu.py 3 "json=tracetool samples --format json --jobs 1 $dir/cxx-big.folded" \
     "awk=awk -f $dir/sum.awk $dir/cxx-big.folded" 2>&1) || { echo "$c"; exit 1; }
 awk -v t="$(ms "$c" json)" -v r="$(ms "$c" awk)" -v b="$fb" -v n="$fl" 'BEGIN {
-    printf "folded input %d lines, %.0f MB: samples --format json %.3f s CPU, %.0f MB/s (target 400); reference awk sum per stack %.3f s; ratio %.1fx\n",
+    printf "folded input %d lines, %.0f MB: samples --format json --jobs 1 %.3f s CPU, %.0f MB/s per core (target 400); reference awk sum per stack %.3f s; ratio %.1fx\n",
            n, b / 1e6, t / 1000, b / 1e6 / (t / 1000), r / 1000, (t > 0 ? r / t : 0) }'
-# wall time: 2 threads against 1 (reference: tracetool --jobs 1), medians of 3, interleaved
-for k in 1 2 1 2 1 2; do
-    w=$(python3 bench/measure.py tracetool samples --format json --jobs $k "$dir/cxx-big.txt" 2>&1 |
-        sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p')
-    echo "$k $w"
-done | sort -k1,1 -k2,2n | awk '{ w[$1] = w[$1] " " $2 } END {
-    split(substr(w[1], 2), a, " "); split(substr(w[2], 2), b, " ")
-    printf "wall, samples --format json: --jobs 1 %.3f s, --jobs 2 %.3f s (reference --jobs 1); ratio %.2f (target <= 0.60)\n",
-           a[2], b[2], (a[2] > 0 ? b[2] / a[2] : 0) }'
+# simpleperf report_sample.py text of the same recording, in the older layout (tab after comm,
+# tid only, tabs before the period; frames "%16x<tab>symbol (dso)" without indentation)
+sed -e 's/^\([^\t ][^ ]*\) \([0-9]*\) \([0-9.]*:\) *\([0-9]*\) \([^ :]*\)[^ ]* *$/\1\t\2 [000] \3\t\t\4 \5:/' \
+    -e 's/^\t\( *[0-9a-f]*\) /\1\t/' "$dir/cxx.txt" > "$dir/sp.txt"
+python3 bench/perf_repeat.py "$dir/sp.txt" "$PERF_N" "$dir/sp-big.txt" || exit 1
+# --jobs 1 against --jobs 2 (reference --jobs 1): CPU seconds, per-core MB/s and wall time
+jobs12() { # label file command...: CPU medians of 3 and wall medians of 3, interleaved
+    label=$1 f=$2; shift 2
+    b=$(wc -c < "$f")
+    c=$(python3 bench/cpu.py 3 "j1=$* --jobs 1 $f" "j2=$* --jobs 2 $f" 2>&1) || { echo "$c"; exit 1; }
+    w=$(for k in 1 2 1 2 1 2; do
+        python3 bench/measure.py "$@" --jobs $k "$f" 2>&1 | sed -n "s/.*wall_s=\([0-9.]*\).*/$k \1/p"
+    done | sort -k1,1 -k2,2n | awk '{ w[$1] = w[$1] " " $2 } END {
+        split(substr(w[1], 2), a, " "); split(substr(w[2], 2), b, " "); print a[2], b[2] }')
+    awk -v l="$label" -v c1="$(ms "$c" j1)" -v c2="$(ms "$c" j2)" -v w="$w" -v b="$b" 'BEGIN {
+        split(w, x, " "); c1 /= 1000; c2 /= 1000
+        printf "%s, %.0f MB: --jobs 1 %.3f s CPU (%.0f MB/s per core, target 400), %.3f s wall; --jobs 2 %.3f s CPU (%.0f MB/s per core), %.3f s wall (reference --jobs 1); wall ratio %.2f (target <= 0.60)\n",
+               l, b / 1e6, c1, b / 1e6 / c1, x[1], c2, b / 1e6 / c2, x[2], (x[1] > 0 ? x[2] / x[1] : 0) }'
+}
+jobs12 "perf script text, samples --format json" "$dir/cxx-big.txt" tracetool samples --format json
+jobs12 "simpleperf text (older layout), samples --format json" "$dir/sp-big.txt" tracetool samples --format json
+jobs12 "folded stacks, samples --format json" "$dir/cxx-big.folded" tracetool samples --format json

@@ -282,7 +282,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         }
     }
     size_t used = 0;
-    /* perf text files are read by one thread per core unless --jobs says otherwise */
+    /* perf and folded text files are read by one thread per core unless --jobs says otherwise */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = o->jobs ? o->jobs : cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     for (size_t i = 0; i < n && !rc; i++) {

@@ -34,7 +34,7 @@ static const char usage[] =
     "      --event NAME        perf event to keep (default: the first one seen)\n"
     "      --frame-identity I  name (default) or address\n"
     "      --keep-runtime-frames  keep btrace <runtime ...> frames\n"
-    "      --jobs N            threads reading a perf script file (default: one per core)\n"
+    "      --jobs N            threads reading a perf/folded text file (default: 1 per core)\n"
     "  -e, --exe FILE          name unnamed native frames from this ELF file (repeatable)\n"
     "      --symbols DIR       symbol store directory for native frames (repeatable)\n"
     "      --swift-demangler CMD  demangle Swift names with CMD (also TRACETOOL_SWIFT_DEMANGLE)\n"

@@ -38,6 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tt_input *in = NULL, *min = NULL;
     tt_error err;
     tt_import_opts io = {0};
+    /* the input's length picks the chunk size of the line reader: lines and their numbered
+     * fields cut across reads */
+    io.chunk_bytes = 1 + size % 97;
     if (tt_profile_new(&p, TT_IDENT_NAME) == 0) {
         if (tt_input_open_mem(&in, "fuzz", data, size, &err) == 0 &&
             tt_folded_import(p, in, &io, st, &err) == 0)

@@ -318,6 +318,9 @@ int tt_profile_merge_frames(tt_profile *p)
     /* callsites: parents come first, so one pass re-interns them in order */
     tt__map_free(&p->csmap);
     memset(&p->csmap, 0, sizeof p->csmap);
+    free(p->cs_hint);
+    p->cs_hint = NULL;
+    p->cs_hint_n = 0;
     kept = 0;
     for (size_t i = 0; i < nc && !rc; i++) {
         tt_callsite c = TT_VEC_AT(&p->callsites, tt_callsite, i);
@@ -355,19 +358,45 @@ int tt_profile_merge_frames(tt_profile *p)
     return rc;
 }
 
+/* The child a callsite had last: (frame << 32 | child) per parent, so that the stacks of one
+ * program, which take the same few paths again and again, rarely need the hash table. */
+static void hint_set(tt_profile *p, uint32_t parent, uint32_t frame, uint32_t child)
+{
+    if (parent >= p->cs_hint_n) {
+        size_t n = p->cs_hint_n ? p->cs_hint_n : 1024;
+        while (n <= parent)
+            n *= 2;
+        uint64_t *h = realloc(p->cs_hint, n * sizeof *h);
+        if (!h)
+            return; /* only a hint */
+        memset(h + p->cs_hint_n, 0xff, (n - p->cs_hint_n) * sizeof *h);
+        p->cs_hint = h;
+        p->cs_hint_n = n;
+    }
+    p->cs_hint[parent] = (uint64_t)frame << 32 | child;
+}
+
 int tt__callsite_child(tt_profile *p, uint32_t *node, uint32_t parent, uint32_t frame,
                        uint32_t depth)
 {
-    uint64_t key = ((uint64_t)parent << 32) | frame;
-    if (tt__map_get(&p->csmap, key, node))
+    if (parent < p->cs_hint_n && p->cs_hint[parent] >> 32 == frame) {
+        *node = (uint32_t)p->cs_hint[parent];
         return 0;
-    if (p->callsites.len >= TT_NONE - 1)
-        return TT_ELIMIT;
-    tt_callsite c = {parent, frame, depth};
-    if (!tt_vec_push(&p->callsites, &c))
-        return TT_ENOMEM;
-    *node = (uint32_t)(p->callsites.len - 1);
-    return tt__map_put(&p->csmap, key, *node) ? TT_ENOMEM : 0;
+    }
+    uint64_t key = ((uint64_t)parent << 32) | frame;
+    if (!tt__map_get(&p->csmap, key, node)) {
+        if (p->callsites.len >= TT_NONE - 1)
+            return TT_ELIMIT;
+        tt_callsite c = {parent, frame, depth};
+        if (!tt_vec_push(&p->callsites, &c))
+            return TT_ENOMEM;
+        *node = (uint32_t)(p->callsites.len - 1);
+        if (tt__map_put(&p->csmap, key, *node))
+            return TT_ENOMEM;
+    }
+    if (parent != TT_NONE)
+        hint_set(p, parent, frame, *node);
+    return 0;
 }
 
 static int intern_from(tt_profile *p, uint32_t *leaf, uint32_t parent, size_t from,

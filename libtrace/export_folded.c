@@ -103,25 +103,19 @@ static int thread_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
         return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
                             "the input has no timestamps: --weight %s needs times",
                             o->weight == TT_WEIGHT_WALL ? "wall" : "cpu");
-    tt_vec runs;
-    tt_vec_init(&runs, sizeof(tt_run));
-    int64_t gap = tt_profile_max_gap(p, utid, o->slice.max_gap);
-    if (tt_profile_runs(&runs, p, utid, gap)) {
-        tt_vec_free(&runs);
-        return TT_ENOMEM;
-    }
-    for (size_t j = 0; j < runs.len; j++) {
-        uint32_t cs = TT_VEC_AT(&runs, tt_run, j).callsite;
-        int64_t x = tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad);
+    tt__wruns it;
+    tt__wruns_init(&it, p, utid, o->weight, tt_profile_max_gap(p, utid, o->slice.max_gap),
+                   o->slice.end_pad);
+    const tt_run *r;
+    int64_t x;
+    while (tt__wruns_next(&it, &r, &x)) {
+        uint32_t cs = r->callsite;
         if (!x)
             continue;
-        if (!w[cs] && !tt_vec_push(touched, &cs)) {
-            tt_vec_free(&runs);
+        if (!w[cs] && !tt_vec_push(touched, &cs))
             return TT_ENOMEM;
-        }
         w[cs] += x;
     }
-    tt_vec_free(&runs);
     return 0;
 }
 

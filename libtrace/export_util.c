@@ -91,6 +91,40 @@ int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap
                            max_gap, pad);
 }
 
+void tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weight,
+                    int64_t max_gap, int64_t pad)
+{
+    memset(it, 0, sizeof *it);
+    it->p = p;
+    it->o = tt_profile_thread_order(p, utid, &it->n);
+    it->weight = weight;
+    it->gap = max_gap;
+    it->pad = pad;
+}
+
+int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w)
+{
+    while (!it->done) {
+        tt_run *w3 = it->w;
+        int more = tt__run_next(&w3[it->have % 3], it->p, it->o, it->n, &it->pos, it->gap);
+        if (more)
+            it->have++;
+        else if (!it->have) /* a thread without samples */
+            break;
+        if (more && it->have < 2)
+            continue;
+        /* the run before the newest one (or the last one when there are no more) */
+        size_t j = more ? it->have - 2 : it->have - 1;
+        const tt_run *q = j ? &w3[(j - 1) % 3] : NULL, *nx = more ? &w3[(j + 1) % 3] : NULL;
+        *r = &w3[j % 3];
+        *w = tt__run_weight3(q, *r, nx, it->weight, it->gap, it->pad);
+        it->done = !more;
+        return 1;
+    }
+    it->done = 1;
+    return 0;
+}
+
 int tt_export_default_weight(const tt_profile *p)
 {
     /* samples (samples.md 7.2); wall time for instrumented method-beat call trees */

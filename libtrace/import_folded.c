@@ -56,25 +56,88 @@ typedef struct fstate {
     char bad_msg[200];
     tt__ltab names;   /* frame text seen so far; val: its frame id (issue 16) */
     tt__cscache *cs;  /* the previous stack: sorted folded files share long prefixes */
+    const tt__lchunk *chunk; /* the chunk of the line read, when its fields have ids */
+    const uint32_t *fids;    /* the line's numbered fields: count, then chunk-local ids */
+    const char *raw;         /* the line before trimming */
+    tt_vec lmap;             /* uint32_t per chunk-local field id: frame id, FIELD_* */
 } fstate;
+
+/* Bytes per chunk: folded lines hold whole stacks, a chunk's fields stay in cache (measured
+ * faster than perf text's 4 MiB, with less memory). */
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+/* lmap values besides frame ids */
+#define FIELD_UNSEEN TT_NONE
+#define FIELD_EMPTY (TT_NONE - 1)
+#define FIELD_NAMED (TT_NONE - 2)
 
 /* Frame name of the leaf that replaces the frames beyond TT_MAX_STACK_DEPTH. */
 #define TRUNCATED_FRAME "[deeper frames truncated]"
 
-/* A frame name is interned once: repeats find its id by the text as written. */
-static int push_frame(fstate *st, const char *f, size_t fn, uint64_t lineno, tt_error *err)
+/* The frame of a name (trimmed, not empty) whose hash is h: interned once, repeats find its id
+ * by the text as written. */
+static int frame_of(fstate *st, uint32_t *id, const char *f, size_t fn, uint64_t h)
 {
     uint32_t e;
-    if (tt__ltab_get(&st->names, &e, tt__ltab_hash(f, fn), f, fn))
-        return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
-    uint32_t id = st->names.ents[e].val;
-    if (id == TT_NONE) {
-        if (tt__frame_simple(st->p, &id, f, fn, TT_FRAME_NATIVE, NULL))
-            return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
-        st->names.ents[e].val = id;
+    if (tt__ltab_get(&st->names, &e, h, f, fn))
+        return TT_ENOMEM;
+    *id = st->names.ents[e].val;
+    if (*id == TT_NONE) {
+        if (tt__frame_simple(st->p, id, f, fn, TT_FRAME_NATIVE, NULL))
+            return TT_ENOMEM;
+        st->names.ents[e].val = *id;
     }
-    if (!tt_vec_push(&st->frames, &id))
+    return 0;
+}
+
+static int push_frame(fstate *st, const char *f, size_t fn, uint64_t lineno, tt_error *err)
+{
+    uint32_t id;
+    if (frame_of(st, &id, f, fn, tt__ltab_hash(f, fn)) || !tt_vec_push(&st->frames, &id))
         return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
+    return 0;
+}
+
+/* Field k of the line (the chunk numbered it) trimmed. */
+static void field_text(const fstate *st, size_t k, const char **f, size_t *fn)
+{
+    const tt__ldist *d = &st->chunk->dist[st->fids[1 + k]];
+    *f = st->chunk->data + d->off;
+    *fn = d->len;
+    tt__trim(f, fn);
+}
+
+/* The frames of the fields the chunk numbered (all but the last): lmap holds what a field is,
+ * FIELD_EMPTY for blanks only, FIELD_NAMED before its frame is interned (only frames kept
+ * are), or the frame. *last: the last field with a name, or nf; *end: where the fields end in
+ * the raw line, after their last ';'. */
+static int numbered_frames(fstate *st, size_t nf, size_t *depth, size_t *last, size_t *end)
+{
+    *last = nf;
+    *end = 0;
+    for (size_t k = 0; k < nf; k++) {
+        uint32_t lid = st->fids[1 + k], *v = &TT_VEC_AT(&st->lmap, uint32_t, lid);
+        const char *f;
+        size_t fn;
+        *end += st->chunk->dist[lid].len + 1;
+        if (*v == FIELD_UNSEEN) {
+            field_text(st, k, &f, &fn);
+            *v = fn ? FIELD_NAMED : FIELD_EMPTY;
+        }
+        if (*v == FIELD_EMPTY)
+            continue;
+        *last = k;
+        if (++*depth >= TT_MAX_STACK_DEPTH)
+            continue;
+        if (*v == FIELD_NAMED) {
+            const tt__ldist *d = &st->chunk->dist[lid];
+            field_text(st, k, &f, &fn);
+            if (frame_of(st, v, f, fn, fn == d->len ? d->hash : tt__ltab_hash(f, fn)))
+                return TT_ENOMEM;
+        }
+        if (!tt_vec_push(&st->frames, v))
+            return TT_ENOMEM;
+    }
     return 0;
 }
 
@@ -82,9 +145,18 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
                     tt_error *err)
 {
     st->frames.len = 0;
-    size_t i = 0, depth = 0, last_fn = 0;
+    size_t i = 0, depth = 0, last_fn = 0, nf = st->fids ? st->fids[0] : 0, last_k = nf;
     const char *last_f = NULL;
     int rc;
+    if (nf) {
+        if (numbered_frames(st, nf, &depth, &last_k, &i))
+            return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
+        /* the last field starts after the numbered ones; s is the raw line without its leading
+         * blanks (the first field holds them) */
+        i -= (size_t)(s - st->raw);
+        if (last_k < nf)
+            field_text(st, last_k, &last_f, &last_fn);
+    }
     while (i <= n) {
         size_t j = i;
         while (j < n && s[j] != ';')
@@ -201,6 +273,34 @@ static int folded_line(fstate *st, const char *s, size_t n, uint64_t lineno, tt_
     return add_line(st, s, stack_end, w, ncols, lineno, err);
 }
 
+/* Which lines a chunk cuts into numbered fields: the ones that may be stacks. */
+static int stack_line(const char *s, size_t n)
+{
+    tt__trim(&s, &n);
+    return n && s[0] != '#';
+}
+
+static int folded_chunk(fstate *st, const tt__lchunk *c, uint64_t *lineno, tt_error *err)
+{
+    st->lmap.len = 0;
+    uint32_t none = FIELD_UNSEEN;
+    for (size_t i = 0; i < c->ndistinct; i++)
+        if (!tt_vec_push(&st->lmap, &none))
+            return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    st->chunk = c;
+    const char *line = c->data;
+    for (size_t i = 0; i < c->nrecs; i++) {
+        const tt__lrec *r = &c->recs[i];
+        st->fids = r->id != TT_NONE ? c->fids + r->id : NULL;
+        st->raw = line;
+        int rc = folded_line(st, line, r->len, ++*lineno, err);
+        if (rc)
+            return rc;
+        line += r->len + 1;
+    }
+    return 0;
+}
+
 int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stats *stats,
                      tt_error *err)
 {
@@ -219,19 +319,22 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
     m->source_format = "folded";
     m->clock = "unknown";
     m->timeless = 1;
-    const char *line;
-    size_t n;
-    uint64_t lineno = 0;
-    int rc;
-    for (;;) {
-        rc = tt_input_line(in, &line, &n, &lineno, err);
+    uint64_t lineno = tt__input_lineno(in);
+    tt__lreader *rd = NULL;
+    tt_vec_init(&st.lmap, sizeof(uint32_t));
+    int rc = tt__lreader_open(&rd, in, o->jobs, o->chunk_bytes ? o->chunk_bytes : CHUNK_BYTES,
+                              o->jobs < 0 ? NULL : stack_line, ';', err);
+    while (!rc) {
+        const tt__lchunk *c;
+        rc = tt__lreader_next(rd, &c, err);
         if (rc == TT_DONE) {
             rc = 0;
             break;
         }
-        if (rc || (rc = folded_line(&st, line, n, lineno, err)))
-            break;
+        if (!rc)
+            rc = folded_chunk(&st, c, &lineno, err);
     }
+    tt__lreader_close(rd);
     if (!rc && st.decimals)
         tt_stats_add(stats, "folded_decimal_count", st.file, TT_SEV_INFO, (int64_t)st.decimals,
                      "decimal counts were rounded to integers");
@@ -242,6 +345,7 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
                                  : "no stacks in folded input%s",
                           st.bad_msg);
     tt_vec_free(&st.frames);
+    tt_vec_free(&st.lmap);
     tt__ltab_free(&st.names);
     free(st.cs);
     return rc;

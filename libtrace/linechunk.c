@@ -1,8 +1,6 @@
-/* Text input in chunks of whole lines for the sampled-stack text readers (issue 16): each
- * chunk numbers its distinct lines, so a reader parses a repeated line (a perf frame) once per
- * chunk. A plain regular file is mapped and numbered by threads in parallel; chunks are
- * handed over in file order, so the reader's state machine sees exactly the lines, in the
- * order, that tt_input_line gives, whatever the number of threads. */
+/* Text input in chunks of whole lines for the sampled-stack readers (issue 16): threads read
+ * chunks and number their distinct lines (perf) or line fields (folded); chunks are handed over
+ * in file order, so a reader sees the lines tt_input_line gives, for any number of threads. */
 #include "tt.h"
 
 #include <errno.h>
@@ -53,7 +51,7 @@ static uint64_t line_hash(const char *s, size_t n)
 
 static void chunk_reset(tt__lchunk *c)
 {
-    c->len = c->nrecs = c->ndistinct = 0;
+    c->len = c->nrecs = c->ndistinct = c->nfids = 0;
     c->too_long = 0;
     if (c->slots)
         memset(c->slots, 0, c->nslots * sizeof *c->slots);
@@ -63,6 +61,7 @@ static void chunk_free(tt__lchunk *c)
 {
     free(c->data);
     free(c->recs);
+    free(c->fids);
     free(c->dist);
     free(c->slots);
     memset(c, 0, sizeof *c);
@@ -86,6 +85,18 @@ static int grow_slots(tt__lchunk *c)
     return 0;
 }
 
+/* Doubles the array *p of *cap elements of elem bytes (first: the first capacity). */
+static int grow(void *p, size_t *cap, size_t elem, size_t first)
+{
+    size_t n = *cap ? *cap * 2 : first;
+    void *d = realloc(*(void **)p, n * elem);
+    if (!d)
+        return TT_ENOMEM;
+    *(void **)p = d;
+    *cap = n;
+    return 0;
+}
+
 /* The chunk-local id of the line s (offset off in the chunk), numbered on first sight. */
 static int distinct(tt__lchunk *c, uint32_t *id, const char *s, size_t n, size_t off)
 {
@@ -97,50 +108,147 @@ static int distinct(tt__lchunk *c, uint32_t *id, const char *s, size_t n, size_t
         const tt__ldist *d = &c->dist[c->slots[j] - 1];
         if (d->hash == h && d->len == n && !memcmp(c->data + d->off, s, n)) {
             *id = c->slots[j] - 1;
+            c->dist[*id].off = (uint32_t)off;
             return 0;
         }
         j = (j + 1) & (c->nslots - 1);
     }
-    if (c->ndistinct == c->dcap) {
-        size_t cap = c->dcap ? c->dcap * 2 : 1024;
-        tt__ldist *d = realloc(c->dist, cap * sizeof *d);
-        if (!d)
-            return TT_ENOMEM;
-        c->dist = d;
-        c->dcap = cap;
-    }
-    c->dist[c->ndistinct] = (tt__ldist){h, (uint32_t)off, (uint32_t)n};
+    if (c->ndistinct == c->dcap && grow(&c->dist, &c->dcap, sizeof *c->dist, 1024))
+        return TT_ENOMEM;
+    c->dist[c->ndistinct] =
+        (tt__ldist){h, (uint32_t)off, (uint32_t)n, {TT_NONE, TT_NONE, TT_NONE}};
     *id = (uint32_t)c->ndistinct++;
     c->slots[j] = *id + 1;
     return 0;
 }
 
-/* Splits data into line records and numbers the lines want() picks. A line longer than the
- * cap ends the records (too_long). */
-static int chunk_index(tt__lchunk *c, tt__lwant_fn want, size_t line_max)
+/* The text at s (offset off in the chunk, left bytes before the end of what it may span) when
+ * it is the text of the chunk-local id k followed by term: its length + 1, else 0. */
+static size_t same_text(tt__lchunk *c, uint32_t k, const char *s, size_t off, size_t left,
+                        char term)
+{
+    tt__ldist *d = &c->dist[k];
+    size_t l = d->len;
+    if (l >= left || s[l] != term || memcmp(s, c->data + d->off, l))
+        return 0;
+    d->off = (uint32_t)off; /* the latest copy is the one in cache */
+    return l + 1;
+}
+
+/* Stack lines repeat in runs: the caller of a frame is most often one of the few it had
+ * before (recursion gives two or three), so trying those replaces the newline scan, the
+ * hash and the table for most lines (and most frames of a folded line). The id of the text at
+ * s among the successors of prev, moved to the front; *step its length + 1, 0 when none. */
+static uint32_t successor(tt__lchunk *c, uint32_t prev, const char *s, size_t off, size_t left,
+                          char term, size_t *step)
+{
+    uint32_t *nx = c->dist[prev].next;
+    for (int i = 0; i < 3 && nx[i] != TT_NONE; i++) {
+        uint32_t k = nx[i];
+        if ((*step = same_text(c, k, s, off, left, term)) != 0) {
+            for (; i > 0; i--)
+                nx[i] = nx[i - 1];
+            nx[0] = k;
+            return k;
+        }
+    }
+    *step = 0;
+    return TT_NONE;
+}
+
+static void add_successor(tt__lchunk *c, uint32_t prev, uint32_t id)
+{
+    uint32_t *nx = c->dist[prev].next;
+    int i = 0;
+    while (i < 2 && nx[i] != id && nx[i] != TT_NONE)
+        i++;
+    for (; i > 0; i--)
+        nx[i] = nx[i - 1];
+    nx[0] = id;
+}
+
+static int add_rec(tt__lchunk *c, uint32_t len, uint32_t id)
+{
+    if (c->nrecs == c->rcap && grow(&c->recs, &c->rcap, sizeof *c->recs, 65536))
+        return TT_ENOMEM;
+    c->recs[c->nrecs++] = (tt__lrec){len, id};
+    return 0;
+}
+
+static int add_fid(tt__lchunk *c, uint32_t v)
+{
+    if (c->nfids == c->fcap && grow(&c->fids, &c->fcap, sizeof *c->fids, 65536))
+        return TT_ENOMEM;
+    c->fids[c->nfids++] = v;
+    return 0;
+}
+
+/* Fields mode: numbers the fields of the line s[0..l) (offset pos) that end with sep, i.e. all
+ * but the last; *first: where their count and ids start in fids. */
+static int index_fields(tt__lchunk *c, const char *s, size_t l, size_t pos, char sep,
+                        uint32_t *first)
+{
+    if (c->nfids >= UINT32_MAX - l)
+        return TT_ENOMEM;
+    *first = (uint32_t)c->nfids;
+    if (add_fid(c, 0))
+        return TT_ENOMEM;
+    uint32_t prev = TT_NONE, k = 0, id;
+    size_t p = 0, step;
+    for (;; k++, prev = id, p += step) {
+        if (prev != TT_NONE &&
+            (id = successor(c, prev, s + p, pos + p, l - p, sep, &step)) != TT_NONE) {
+            if (add_fid(c, id))
+                return TT_ENOMEM;
+            continue;
+        }
+        const char *q = memchr(s + p, sep, l - p);
+        if (!q)
+            break;
+        step = (size_t)(q - (s + p)) + 1;
+        if (distinct(c, &id, s + p, step - 1, pos + p) || add_fid(c, id))
+            return TT_ENOMEM;
+        if (prev != TT_NONE)
+            add_successor(c, prev, id);
+    }
+    c->fids[*first] = k;
+    return 0;
+}
+
+/* Splits data into line records and numbers the lines want() picks, or with sep their fields
+ * (index_fields). A line longer than the cap ends the records (too_long). */
+static int chunk_index(tt__lchunk *c, tt__lwant_fn want, char sep, size_t line_max)
 {
     size_t pos = 0;
+    uint32_t prev = TT_NONE; /* the id of the line before, when it had one */
     while (pos < c->len) {
         const char *s = c->data + pos;
+        if (prev != TT_NONE) {
+            size_t step;
+            uint32_t k = successor(c, prev, s, pos, c->len - pos, '\n', &step);
+            if (k != TT_NONE) {
+                if (add_rec(c, (uint32_t)(step - 1), k))
+                    return TT_ENOMEM;
+                prev = k;
+                pos += step;
+                continue;
+            }
+        }
         const char *nl = memchr(s, '\n', c->len - pos);
         size_t l = nl ? (size_t)(nl - s) : c->len - pos;
         if (l > line_max || l >= UINT32_MAX) {
             c->too_long = 1;
             return 0;
         }
-        if (c->nrecs == c->rcap) {
-            size_t cap = c->rcap ? c->rcap * 2 : 65536;
-            tt__lrec *r = realloc(c->recs, cap * sizeof *r);
-            if (!r)
-                return TT_ENOMEM;
-            c->recs = r;
-            c->rcap = cap;
-        }
-        tt__lrec *r = &c->recs[c->nrecs++];
-        r->len = (uint32_t)l;
-        r->id = TT_NONE;
-        if (want && want(s, l) && distinct(c, &r->id, s, l, pos))
+        uint32_t id = TT_NONE;
+        if (want && want(s, l) &&
+            (sep ? index_fields(c, s, l, pos, sep, &id) : distinct(c, &id, s, l, pos)))
             return TT_ENOMEM;
+        if (add_rec(c, (uint32_t)l, id))
+            return TT_ENOMEM;
+        if (!sep && prev != TT_NONE && id != TT_NONE)
+            add_successor(c, prev, id);
+        prev = sep ? TT_NONE : id;
         pos += l + 1;
     }
     return 0;
@@ -172,6 +280,7 @@ typedef struct slot {
 struct tt__lreader {
     tt_input *in;
     tt__lwant_fn want;
+    char sep;
     size_t line_max;
     uint64_t lines; /* lines handed over, up to the end of the current chunk */
     int pending_too_long, done;
@@ -263,7 +372,7 @@ static int fill_slot(tt__lreader *r, slot *s)
         return TT_EIO;
     }
     s->c.len = (size_t)(b - a);
-    return chunk_index(&s->c, r->want, r->line_max);
+    return chunk_index(&s->c, r->want, r->sep, r->line_max);
 }
 
 static void *worker(void *arg)
@@ -311,13 +420,14 @@ static int start_file(tt__lreader *r, int jobs, tt_error *err)
 }
 
 int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_bytes,
-                     tt__lwant_fn want, tt_error *err)
+                     tt__lwant_fn want, char sep, tt_error *err)
 {
     tt__lreader *r = calloc(1, sizeof *r);
     if (!r)
         return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
     r->in = in;
     r->want = want;
+    r->sep = sep;
     r->line_max = tt_input_line_max(in);
     r->fd = -1;
     r->lines = tt__input_lineno(in);
@@ -418,7 +528,7 @@ static int stream_next(tt__lreader *r, tt_error *err)
         c->len -= keep;
     }
     r->done = eof;
-    if (chunk_index(c, r->want, r->line_max))
+    if (chunk_index(c, r->want, r->sep, r->line_max))
         return tt_error_set(err, TT_ENOMEM, tt_input_name(r->in), 0, 0, "out of memory");
     return 0;
 }

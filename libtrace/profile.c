@@ -39,6 +39,7 @@ void tt_profile_free(tt_profile *p)
     tt__idtab_free(&p->ftab);
     tt__idtab_free(&p->ttab);
     tt__map_free(&p->csmap);
+    free(p->cs_hint);
     for (size_t i = 0; i < p->nfixed; i++)
         tt_vec_free(&p->fixed[i]);
     free(p->fixed);
@@ -543,32 +544,17 @@ const char *tt_weight_unit(int weight)
     }
 }
 
-/* Self weights of one thread's runs (wall/cpu: each run's share of the time, as exports);
- * the runs stream through a window of three (a run's weight needs its neighbours) */
+/* Self weights of one thread's runs (wall/cpu: each run's share of the time, as exports) */
 static void run_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
                         int64_t max_gap, int64_t end_pad)
 {
-    size_t n, pos = 0;
-    const uint32_t *o = tt_profile_thread_order(p, utid, &n);
-    int64_t gap = tt_profile_max_gap(p, utid, max_gap);
-    tt_run w[3];
-    size_t have = 0; /* runs read so far, the last three in w[k % 3] */
-    for (;;) {
-        int more = tt__run_next(&w[have % 3], p, o, n, &pos, gap);
-        if (more)
-            have++;
-        else if (!have) /* a thread without samples */
-            break;
-        if (more && have < 2)
-            continue;
-        /* the run before the newest one (or the last one when there are no more) */
-        size_t j = more ? have - 2 : have - 1;
-        const tt_run *r = &w[j % 3];
-        const tt_run *q = j ? &w[(j - 1) % 3] : NULL, *nx = more ? &w[(j + 1) % 3] : NULL;
-        out[r->callsite].self_weight += tt__run_weight3(q, r, nx, weight, gap, end_pad);
+    tt__wruns it;
+    tt__wruns_init(&it, p, utid, weight, tt_profile_max_gap(p, utid, max_gap), end_pad);
+    const tt_run *r;
+    int64_t w;
+    while (tt__wruns_next(&it, &r, &w)) {
+        out[r->callsite].self_weight += w;
         out[r->callsite].self_samples += r->count;
-        if (!more)
-            break;
     }
 }
 

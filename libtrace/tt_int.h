@@ -225,17 +225,21 @@ static inline uint64_t tt__mix64(uint64_t x)
 /* ---- linechunk.c: text input in chunks of whole lines, read in parallel (issue 16) ---- */
 typedef struct tt__lrec {
     uint32_t len; /* bytes, without the '\n'; the next line starts len + 1 further */
-    uint32_t id;  /* chunk-local id of the line's text (want() picked it), else TT_NONE */
+    uint32_t id;  /* chunk-local id of the line's text (want() picked it), else TT_NONE; in
+                   * fields mode the index of its fields in fids */
 } tt__lrec;
 typedef struct tt__ldist {
     uint64_t hash;
-    uint32_t off, len; /* the text's first occurrence in the chunk */
+    uint32_t off, len; /* the text's latest occurrence in the chunk */
+    uint32_t next[3];  /* chunk-local ids of the lines that followed it, the latest first */
 } tt__ldist;
 typedef struct tt__lchunk {
     char *data;       /* whole lines; the last one lacks '\n' at the end of the input */
     size_t len, cap;
     tt__lrec *recs;   /* one per line, in order */
     size_t nrecs, rcap;
+    uint32_t *fids;   /* fields mode: per numbered line its field count, then their ids */
+    size_t nfids, fcap;
     tt__ldist *dist;  /* per chunk-local id */
     size_t ndistinct, dcap;
     uint32_t *slots;
@@ -245,11 +249,13 @@ typedef struct tt__lchunk {
 /* Which lines get a chunk-local id (a pure function of the text: called from any thread). */
 typedef int (*tt__lwant_fn)(const char *s, size_t n);
 typedef struct tt__lreader tt__lreader;
-/* Reads the rest of in: a plain regular file (tt__input_take_file) with jobs >= 1 is mapped
+/* Reads the rest of in: a plain regular file (tt__input_take_file) with jobs >= 1 is read
  * in chunks of chunk_bytes (0: 4 MiB) by jobs threads (the caller's included), anything else
- * goes through tt_input_read. Free with tt__lreader_close. */
+ * goes through tt_input_read. sep 0: the lines want() picks get an id for their text; else
+ * fields mode: of those lines, each field that sep ends (all but the last) gets an id for its
+ * text. Free with tt__lreader_close. */
 int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_bytes,
-                     tt__lwant_fn want, tt_error *err);
+                     tt__lwant_fn want, char sep, tt_error *err);
 /* The next chunk in input order, borrowed until the next call; TT_DONE at the end; a line
  * longer than the cap is TT_ELIMIT at its line after the chunk before it. */
 int tt__lreader_next(tt__lreader *r, const tt__lchunk **c, tt_error *err);
@@ -299,6 +305,8 @@ struct tt_profile {
     int ftab_stale;    /* frames renamed since ftab was built: rebuild before a lookup */
     tt_vec callsites;  /* tt_callsite */
     tt__map csmap;     /* (parent << 32 | frame) -> callsite */
+    uint64_t *cs_hint; /* per callsite: (frame << 32 | child) of the child looked up last */
+    size_t cs_hint_n;
     tt_vec threads;    /* tt_thread */
     tt__idtab ttab;
     tt_vec samples;    /* tt_sample */
@@ -346,6 +354,20 @@ int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap
 /* The same for run r between its neighbours q and nx (NULL when none): no run array needed. */
 int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int weight,
                         int64_t max_gap, int64_t pad);
+/* One thread's runs in time order with their weights as tt__run_weight gives them, through a
+ * window of three runs instead of a run array. next: 1 with *r (borrowed until the next call)
+ * and *w, 0 at the end. */
+typedef struct tt__wruns {
+    const tt_profile *p;
+    const uint32_t *o;
+    size_t n, pos, have;
+    int64_t gap, pad;
+    int weight, done;
+    tt_run w[3];
+} tt__wruns;
+void tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weight,
+                    int64_t max_gap, int64_t pad);
+int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w);
 /* Smallest timestamp of the profile (samples or fixed slices); 0 when empty. */
 int64_t tt__profile_start(const tt_profile *p);
 /* 1 when utid passes the export's thread filter. */

@@ -1,6 +1,6 @@
-/* Chunked and threaded reading of perf script text (linechunk.c, issue 16): every number of
- * threads and every chunk size gives the profile, the warnings, their counts and examples, and
- * the errors that one thread reading line by line gives. */
+/* Chunked and threaded reading of perf script text and folded stacks (linechunk.c, issue 16):
+ * every number of threads and every chunk size gives the profile, the warnings, their counts
+ * and examples, and the errors that one thread reading line by line gives. */
 #include "unit.h"
 
 #include <stdio.h>
@@ -20,8 +20,12 @@ static void dump_frames(tt_buf *b, const tt_profile *p)
     }
 }
 
+typedef int (*import_fn)(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stats *stats,
+                         tt_error *err);
+
 /* Everything a run shows: rc and error, stats, frames, folded, Chrome JSON and speedscope. */
-static char *run(const char *path, int identity, int jobs, size_t chunk, size_t line_max)
+static char *run_with(import_fn import, const char *path, int identity, int jobs, size_t chunk,
+                      size_t line_max)
 {
     tt_buf b = {0};
     tt_input *in = NULL;
@@ -33,7 +37,7 @@ static char *run(const char *path, int identity, int jobs, size_t chunk, size_t 
     ck_assert_int_eq(tt_profile_new(&p, identity), 0);
     tt_stats *st = tt_stats_new();
     tt_import_opts o = {.jobs = jobs, .chunk_bytes = chunk};
-    int rc = tt_perf_import(p, in, &o, st, &err);
+    int rc = import(p, in, &o, st, &err);
     tt_input_close(in);
     tt_buf_printf(&b, "rc %d %s %d %llu %s\n", rc, err.file, err.loc_kind,
                   (unsigned long long)err.loc, rc ? err.msg : "");
@@ -58,18 +62,23 @@ static char *run(const char *path, int identity, int jobs, size_t chunk, size_t 
     return b.data;
 }
 
+static char *run(const char *path, int identity, int jobs, size_t chunk, size_t line_max)
+{
+    return run_with(tt_perf_import, path, identity, jobs, chunk, line_max);
+}
+
 /* The stream path (jobs 0: read through tt_input in pieces of the chunk size), one to four
- * threads mapping chunks of 1 byte up to larger than the file, all against the reference
+ * threads reading chunks of 1 byte up to larger than the file, all against the reference
  * that parses every line on its own. */
-static void same_everywhere(const char *path, size_t line_max)
+static void same_everywhere_with(import_fn import, const char *path, size_t line_max)
 {
     static const size_t chunks[] = {1, 2, 3, 5, 7, 13, 31, 64, 100, 257, 4096, 0};
     static const int idents[] = {TT_IDENT_NAME, TT_IDENT_ADDRESS, TT_IDENT_NAME_UNNAMED_ADDRESS};
     for (size_t k = 0; k < 3; k++) {
-        char *want = run(path, idents[k], -1, 0, line_max); /* no line table */
+        char *want = run_with(import, path, idents[k], -1, 0, line_max); /* no line table */
         for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
             for (int jobs = 0; jobs <= 4; jobs++) {
-                char *got = run(path, idents[k], jobs, chunks[c], line_max);
+                char *got = run_with(import, path, idents[k], jobs, chunks[c], line_max);
                 if (strcmp(want, got)) {
                     size_t i = 0, l = 0;
                     while (want[i] == got[i])
@@ -86,6 +95,11 @@ static void same_everywhere(const char *path, size_t line_max)
     }
 }
 
+static void same_everywhere(const char *path, size_t line_max)
+{
+    same_everywhere_with(tt_perf_import, path, line_max);
+}
+
 static char *temp_file(const char *text)
 {
     char *path = strdup("/tmp/check_linechunk.XXXXXX");
@@ -96,12 +110,17 @@ static char *temp_file(const char *text)
     return path;
 }
 
-static void same_for_text(const char *text, size_t line_max)
+static void same_for_text_with(import_fn import, const char *text, size_t line_max)
 {
     char *path = temp_file(text);
-    same_everywhere(path, line_max);
+    same_everywhere_with(import, path, line_max);
     unlink(path);
     free(path);
+}
+
+static void same_for_text(const char *text, size_t line_max)
+{
+    same_for_text_with(tt_perf_import, text, line_max);
 }
 
 START_TEST(fixtures)
@@ -189,6 +208,39 @@ START_TEST(one_line_samples)
 }
 END_TEST
 
+/* Lines found by the successors a line had before (linechunk.c): a successor that is a prefix
+ * of the line, one that extends it, more successors than are kept (recursion), the last line
+ * without its newline equal to a successor, and a successor cut by the chunk's end. */
+START_TEST(successors)
+{
+    same_for_text("app 10/10 [000] 1.000000: 1 cycles:\n"
+                  "\t1000 f+0x1 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 main+0x1 (/bin/app)\n"
+                  "\n"
+                  "app 10/10 [000] 1.000100: 1 cycles:\n"
+                  "\t1000 f+0x1 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)x\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 r+0x2 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/ap\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 r+0x3 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 r+0x4 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 r+0x2 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 main+0x1 (/bin/app)\n"
+                  "\n"
+                  "app 10/10 [000] 1.000200: 1 cycles:\n"
+                  "\t1000 f+0x1 (/bin/app)\n"
+                  "\t1000 r+0x1 (/bin/app)\n"
+                  "\t1000 main+0x1 (/bin/app)",
+                  0);
+}
+END_TEST
+
 /* A line longer than the cap fails at the same line for every split. */
 START_TEST(long_line)
 {
@@ -213,6 +265,59 @@ START_TEST(long_line)
 }
 END_TEST
 
+/* Folded stacks: the fields before a line's last ';' are numbered by the chunks (blank and
+ * repeated frames, successors, comments, a count column or two, lines that are no stack). */
+START_TEST(folded_fixtures)
+{
+    static const char *const files[] = {
+        "tests/data/folded-diff.folded", "tests/data/deep.folded",
+        "tests/data/flame-spec34.folded", "tests/data/flame-recursive.folded",
+        "tests/data/flame-diff-base.folded"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        same_everywhere_with(tt_folded_import, files[i], 0);
+}
+END_TEST
+
+START_TEST(folded_edges)
+{
+    same_for_text_with(tt_folded_import,
+                       "# a comment;with;fields 1\n"
+                       "main;run;f 3\n"
+                       "  main ; run ;  ;f;g 2\r\n"
+                       "main;run;f;f;f;f 1\n"
+                       "main;run;f;f;f;g 1\n"
+                       "main;run;f;f;f;h;x 1\n"
+                       "\n"
+                       "main;run;no count\n"
+                       ";;; 4\n"
+                       "main;a b c;d 1.5\n"
+                       "main;run;f 7",
+                       0);
+    same_for_text_with(tt_folded_import,
+                       "main;run;f 3 4\n"
+                       "main;run;g 0 2\n"
+                       "main;run 5\n"
+                       "main;run;f;f;f 1 1\n",
+                       0);
+    /* a stack of 4100 frames: the outermost are kept under a marker leaf */
+    size_t n = 4100 * 4 + 64;
+    char *deep = malloc(n), *q = deep;
+    for (int i = 0; i < 4100; i++)
+        q += sprintf(q, "f%d;", i % 7);
+    sprintf(q, "leaf 1\nmain;f0 2\n");
+    same_for_text_with(tt_folded_import, deep, 0);
+    /* exactly at the limit, the leaf last or in a field before an empty last one */
+    q = deep;
+    for (int i = 0; i < TT_MAX_STACK_DEPTH - 1; i++)
+        q += sprintf(q, "g%d;", i % 5);
+    sprintf(q, "leaf 1\n");
+    same_for_text_with(tt_folded_import, deep, 0);
+    sprintf(q, "leaf;  1\n");
+    same_for_text_with(tt_folded_import, deep, 0);
+    free(deep);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("linechunk");
@@ -223,6 +328,9 @@ static Suite *suite(void)
     tcase_add_test(tc, maps_and_skips);
     tcase_add_test(tc, one_line_samples);
     tcase_add_test(tc, long_line);
+    tcase_add_test(tc, successors);
+    tcase_add_test(tc, folded_fixtures);
+    tcase_add_test(tc, folded_edges);
     suite_add_tcase(s, tc);
     return s;
 }

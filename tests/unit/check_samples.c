@@ -425,6 +425,41 @@ static const tt_stat *stat_named(const tt_stats *st, const char *name)
     return NULL;
 }
 
+/* A header equal to the one before but for its time is read as that header at the new time;
+ * any other difference, or a time of another length or shape, is read anew. */
+START_TEST(perf_repeated_headers)
+{
+    const char *t = "app 10/10 [000] 1.000001: 5 cycles:\n\t7f00 f (/x)\n\n"
+                    "app 10/10 [000] 1.000002: 5 cycles:\n\t7f00 f (/x)\n\n"
+                    "app 10/11 [000] 1.000003: 5 cycles:\n\t7f00 f (/x)\n\n"
+                    "app 10/11 [000] 1.000004: 7 cycles:\n\t7f00 f (/x)\n\n"
+                    "app 10/11 [000] 12.000005: 7 cycles:\n\t7f00 f (/x)\n\n"
+                    "app 10/11 [000] 12.000006: 7 instrs:\n\t7f00 f (/x)\n\n"
+                    "app 10/11 [000] 12.000007: 7 cycles:\n\t7f00 f (/x)\n\n"
+                    "app 10/11 [000] 12.0000x8: 7 cycles:\n\t7f00 f (/x)\n\n"
+                    "app 10/11 [000] 12.000009: 7 cycles:\t\n\t7f00 f (/x)\n\n";
+    static const struct {
+        int64_t ts, tid, weight;
+    } want[] = {{1000001000, 10, 5}, {1000002000, 10, 5}, {1000003000, 11, 5},
+                {1000004000, 11, 7}, {12000005000, 11, 7}, {12000007000, 11, 7},
+                {12000009000, 11, 7}}; /* "12.0000x8:" is an event then, not the one kept */
+    tt_profile *p;
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    ck_assert_int_eq(import_text(tt_perf_import, t, &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 7);
+    for (uint32_t i = 0; i < 7; i++) {
+        const tt_sample *s = tt_profile_sample(p, i);
+        ck_assert_int_eq(s->ts, want[i].ts);
+        ck_assert_int_eq(tt_profile_thread(p, s->utid)->tid, want[i].tid);
+        ck_assert_int_eq(s->weight, want[i].weight);
+    }
+    ck_assert_ptr_ne(stat_named(st, "perf_other_event"), NULL);
+    tt_profile_free(p);
+    tt_stats_free(st);
+}
+END_TEST
+
 static const char *leaf_name(tt_profile *p, uint32_t i)
 {
     uint32_t fr[64];
@@ -1035,6 +1070,7 @@ static Suite *suite(void)
     tcase_add_test(tc, interval_ownership);
     tcase_add_test(tc, perf_reader);
     tcase_add_test(tc, perf_layouts);
+    tcase_add_test(tc, perf_repeated_headers);
     tcase_add_test(tc, folded_reader);
     tcase_add_test(tc, jsonl_reader);
     tcase_add_test(tc, btrace_reader);

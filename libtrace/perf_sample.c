@@ -1,0 +1,605 @@
+/* Samples from `perf script` / simpleperf text (spec/samples.md 2.2): a header, its frames and
+ * srclines become one point sample weighted by the period, on the thread of its (pid, tid,
+ * comm), for the event kept; lines come in input order from import_perf.c. */
+#include "perf_sample_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The frame of a frame line (s trimmed, not empty). *mapdep: its identity depends on the
+ * memory maps and the sample's pid (an unnamed frame in a file path). */
+static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int *mapdep)
+{
+    tt__perf_fline l;
+    tt__perf_frame_split(&l, s, n);
+    tt_stack_frame f;
+    memset(&f, 0, sizeof f);
+    f.has_addr = l.has_addr;
+    f.addr = l.addr;
+    const tt_perf_map *map = NULL;
+    *mapdep = l.unnamed && l.has_addr && l.dso && l.dn && l.dso[0] == '/';
+    if (*mapdep)
+        map = tt_perf_maps_find(st->maps, st->h.pid, l.dso, l.dn, l.addr, &f.file_off);
+    if (map) {
+        /* the same code has the same file offset in every process (symbolication.md 3.2) */
+        f.has_file_off = 1;
+        f.module_path = map->path;
+    } else if (*mapdep && l.dn < sizeof st->path) {
+        /* no mapping line: the path still locates the file; frame_loc decides what the
+         * address is */
+        memcpy(st->path, l.dso, l.dn);
+        st->path[l.dn] = 0;
+        f.module_path = st->path;
+    }
+    char modbuf[256];
+    if (l.base && l.bn && l.bn < sizeof modbuf && !(l.bn == 9 && !memcmp(l.base, "[unknown]", 9))) {
+        memcpy(modbuf, l.base, l.bn);
+        modbuf[l.bn] = 0;
+        f.module = modbuf;
+    }
+    f.kind = l.kind;
+    tt_buf *nb = &st->name;
+    nb->len = 0;
+    if (l.unnamed) {
+        /* one frame per module, not per address; the address stays with the frame */
+        tt_buf_puts(nb, "[unknown]");
+        if (f.module) {
+            tt_buf_puts(nb, " ");
+            tt_buf_puts(nb, f.module);
+        }
+        f.is_unnamed = 1;
+    } else {
+        tt_buf_put(nb, l.sym, l.symn);
+    }
+    char raw[512];
+    if (l.n && l.n < sizeof raw && l.symn != l.n) {
+        memcpy(raw, l.sym, l.n);
+        raw[l.n] = 0;
+        f.raw_name = raw;
+    }
+    if (!nb->data)
+        return TT_ENOMEM;
+    f.name = nb->data;
+    return tt_frame_intern(st->p, id, &f);
+}
+
+static int add_frame(tt__perf_asm *st, const char *s, size_t n)
+{
+    tt__trim(&s, &n);
+    if (!n)
+        return 0;
+    uint32_t id;
+    int mapdep, rc = frame_id(st, s, n, &id, &mapdep);
+    if (rc)
+        return rc;
+    st->have_frame = 1;
+    return tt_vec_push(&st->frames, &id) ? 0 : TT_ENOMEM;
+}
+
+/* A srcline line (tt__perf_srcline_parse): 1 when it is one; its file:line goes to the frame
+ * before it. */
+static int srcline(tt__perf_asm *st, const char *s, size_t n)
+{
+    size_t fn;
+    int32_t line;
+    int k = tt__perf_srcline_parse(s, n, &fn, &line);
+    if (k != 2 || !st->frames.len)
+        return k != 0;
+    uint32_t id = TT_VEC_AT(&st->frames, uint32_t, st->frames.len - 1);
+    tt_stack_frame *f = &TT_VEC_AT(&st->p->frames, tt_stack_frame, id);
+    if (!f->file) {
+        f->file = tt_profile_str(st->p, s, fn);
+        f->line = line;
+    }
+    return 1;
+}
+
+/* The thread of the block: one per (pid, tid, comm), so that a thread renamed by exec or
+ * prctl keeps each sample under the name perf recorded it with (the folded root is the
+ * sample's comm, as stackcollapse-perf.pl and speedscope show it). */
+static void bad_line(tt__perf_asm *st, const char *s, size_t n, uint64_t lineno);
+
+static int thread_of_key(tt__perf_asm *st, uint32_t *utid);
+
+static int block_thread(tt__perf_asm *st, uint32_t *utid)
+{
+    const tt__perf_hdr *h = &st->h;
+    if (st->last_utid != TT_NONE && h->pid == st->last_pid && h->tid == st->last_tid &&
+        h->comm.n == st->last_comm.len && !memcmp(h->comm.p, st->last_comm.data, h->comm.n)) {
+        *utid = st->last_utid; /* consecutive samples of one thread */
+        return 0;
+    }
+    st->last_comm.len = 0;
+    if (tt_buf_put(&st->last_comm, h->comm.p ? h->comm.p : "", h->comm.n))
+        return TT_ENOMEM;
+    st->last_pid = h->pid;
+    st->last_tid = h->tid;
+    st->last_utid = TT_NONE;
+    int rc = thread_of_key(st, utid);
+    if (!rc)
+        st->last_utid = *utid;
+    return rc;
+}
+
+static int thread_of_key(tt__perf_asm *st, uint32_t *utid)
+{
+    const tt__perf_hdr *h = &st->h;
+    tt_buf *k = &st->key;
+    k->len = 0;
+    if (tt_buf_put(k, (const char *)&h->pid, sizeof h->pid) ||
+        tt_buf_put(k, (const char *)&h->tid, sizeof h->tid) ||
+        tt_buf_put(k, h->comm.p ? h->comm.p : "", h->comm.n))
+        return TT_ENOMEM;
+    uint32_t id;
+    if (tt_intern_get(st->tkeys, k->data, k->len, &id))
+        return TT_ENOMEM;
+    if (id < st->tutid.len) {
+        *utid = TT_VEC_AT(&st->tutid, uint32_t, id);
+        return 0;
+    }
+    int rc = tt_thread_intern(st->p, utid, st->o->source, h->pid, h->tid, 32);
+    if (!rc && *utid < st->claimed.len && TT_VEC_AT(&st->claimed, unsigned char, *utid))
+        rc = tt_thread_add(st->p, utid, st->o->source, h->pid, h->tid, 32);
+    if (rc)
+        return rc;
+    unsigned char zero = 0;
+    while (st->claimed.len <= *utid)
+        if (!tt_vec_push(&st->claimed, &zero))
+            return TT_ENOMEM;
+    TT_VEC_AT(&st->claimed, unsigned char, *utid) = 1;
+    if (!tt_vec_push(&st->tutid, utid))
+        return TT_ENOMEM;
+    if (h->comm.n)
+        tt_thread_set_name(st->p, *utid, h->comm.p, h->comm.n, 0);
+    if (h->pid >= 0 && h->pid == h->tid)
+        tt_thread_set_main(st->p, *utid);
+    return 0;
+}
+
+static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
+{
+    if (!st->in_block)
+        return 0;
+    st->in_block = 0;
+    if (!st->keep)
+        return 0;
+    size_t n = st->frames.len;
+    if (!n) {
+        if (st->comm_only) { /* a lone word is a header only when frames follow it */
+            bad_line(st, st->hdr_snip, strlen(st->hdr_snip), st->hdr_line);
+            return 0;
+        }
+        tt_stats_add(st->stats, "perf_empty_stack", st->file, TT_SEV_WARN, 1,
+                     "a sample without frames was skipped");
+        return 0;
+    }
+    if (n > TT_MAX_STACK_DEPTH) {
+        tt_stats_add(st->stats, "stack_too_deep", st->file, TT_SEV_DATA_LOSS, 1,
+                     "a stack deeper than 4096 frames was skipped");
+        return 0;
+    }
+    if (!st->want.data && tt_buf_put(&st->want, "", 0))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    uint32_t *f = st->frames.data;
+    for (size_t i = 0; i < n / 2; i++) { /* leaf first -> root first */
+        uint32_t t = f[i];
+        f[i] = f[n - 1 - i];
+        f[n - 1 - i] = t;
+    }
+    tt_sample s;
+    tt_sample_init(&s);
+    tt__perf_hdr *h = &st->h;
+    int rc = block_thread(st, &s.utid);
+    if (!rc)
+        rc = tt__callsite_intern_cached(st->p, &s.callsite, f, n, st->cs);
+    if (rc)
+        return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory");
+    tt_profile_meta *m = tt_profile_meta_get(st->p);
+    if (h->pid >= 0 && h->pid == h->tid && (m->pid < 0 || m->pid == h->pid)) {
+        m->pid = h->pid;
+        if (h->comm.n)
+            m->process = tt_profile_str(st->p, h->comm.p, h->comm.n);
+    }
+    s.ts = s.end_ts = h->has_ts ? h->ts : 0;
+    s.weight = h->has_period ? h->period : 1;
+    s.type = TT_ST_CPU;
+    if (!h->has_ts) {
+        if (!st->untimed++) {
+            m->timeless = 1; /* perf script -F without time: profiles, no timeline */
+            tt_stats_add(st->stats, "perf_no_timestamps", st->file, TT_SEV_INFO, 1,
+                         "samples without the time field: flame graphs and profiles only, "
+                         "no slices or Chrome JSON");
+        }
+    } else {
+        st->timed++;
+        while (st->last_ts.len <= s.utid) {
+            int64_t z = INT64_MIN;
+            if (!tt_vec_push(&st->last_ts, &z))
+                return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+        }
+        int64_t *lt = &TT_VEC_AT(&st->last_ts, int64_t, s.utid);
+        if (s.ts < *lt)
+            tt_stats_add(st->stats, "perf_time_backwards", st->file, TT_SEV_INFO, 1, NULL);
+        *lt = s.ts;
+    }
+    if ((rc = tt_profile_add(st->p, &s, NULL)) == TT_ELIMIT) {
+        tt_stats_add(st->stats, "perf_out_of_range", st->file, TT_SEV_WARN, 1,
+                     "a sample with a period above 2^40 or a time beyond 2^62 ns was skipped");
+        return 0;
+    }
+    if (rc)
+        return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "cannot add sample");
+    st->samples++;
+    return 0;
+}
+
+static void note_variant(tt__perf_asm *st, const tt__perf_hdr *h)
+{
+    /* a spelling list of the kept event, e.g. "cycles:u, cycles:ppp" (short, checked once
+     * per different spelling) */
+    tt_buf *v = &st->variants;
+    size_t n = h->event.n;
+    const char *e = h->event.p ? h->event.p : "";
+    for (size_t i = 0; i < v->len;) {
+        size_t j = i;
+        while (j < v->len && v->data[j] != ',')
+            j++;
+        if (j - i == n && !memcmp(v->data + i, e, n))
+            return;
+        i = j + 2;
+    }
+    if (v->len > 200)
+        return;
+    if (v->len)
+        tt_buf_puts(v, ", ");
+    tt_buf_put(v, e, n);
+    tt_profile_meta *m = tt_profile_meta_get(st->p);
+    if (v->data && (memchr(v->data, ',', v->len) || v->len != st->want.len))
+        m->event_variants = tt_profile_str(st->p, v->data, v->len);
+}
+
+static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64_t lineno)
+{
+    st->h = *h;
+    st->comm.len = 0;
+    if (tt_buf_put(&st->comm, h->comm.p ? h->comm.p : "", h->comm.n))
+        return TT_ENOMEM;
+    st->h.comm.p = st->comm.data;
+    st->in_block = 1;
+    st->have_frame = 0;
+    st->frames.len = 0;
+    st->comm_only = h->comm_only;
+    if (h->comm_only) {
+        tt__snippet(st->hdr_snip, sizeof st->hdr_snip, h->comm.p, h->comm.n);
+        st->hdr_line = lineno;
+    }
+    /* without a time or an event and with the frame on the line, every line is a sample */
+    st->weak_inline = kind == TT_PERF_HDR_WEAK && h->inline_frame;
+    if (kind == TT_PERF_HDR_WEAK && !h->comm.n && !h->has_pid && st->after_blank)
+        st->weak_inline = 0; /* -F ip,sym with call graphs: an empty header line */
+    st->inline_only = 0;
+    tt_profile_meta *m = tt_profile_meta_get(st->p);
+    const char *ev = h->event.p ? h->event.p : "";
+    size_t evn = tt__perf_event_base(ev, h->event.n);
+    if (!st->want.data && h->comm_only) {
+        st->keep = 1; /* a lone word decides nothing until frames follow it */
+        return 0;
+    }
+    if (!st->want.data) {
+        const char *w = st->o->event ? st->o->event : ev;
+        size_t wn = st->o->event ? tt__perf_event_base(w, strlen(w)) : evn;
+        if (tt_buf_put(&st->want, w, wn) || !st->want.data)
+            return TT_ENOMEM;
+        if (st->want.len) /* perf script -F without event: no name */
+            m->event = tt_profile_str(st->p, st->want.data, st->want.len);
+    }
+    st->keep = st->want.len == evn && !memcmp(st->want.data, ev, evn);
+    if (!st->keep) {
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s:%llu: event \"%.*s\" skipped (keeping \"%s\"; pick one with "
+                 "--event)", st->file, (unsigned long long)lineno, (int)(h->event.n > 60 ? 60 :
+                 h->event.n), ev, st->want.data);
+        tt_stats_add(st->stats, "perf_other_event", st->file, TT_SEV_WARN, 1, ex);
+        return 0;
+    }
+    note_variant(st, h);
+    if (h->has_ts) {
+        if (st->first_frac < 0)
+            st->first_frac = h->frac_digits;
+        else if (st->first_frac != h->frac_digits && !m->ambiguous_ts) {
+            m->ambiguous_ts = 1;
+            tt_stats_add(st->stats, "perf_ambiguous_timestamps", st->file, TT_SEV_WARN, 1,
+                         "timestamp fractions vary in length (old report_sample.py without zero "
+                         "padding): aggregates are valid, slices are not");
+        }
+    }
+    /* no call graph: the frame is on the header line */
+    if (h->inline_frame) {
+        st->inline_only = kind == TT_PERF_HDR_STRONG;
+        return add_frame(st, h->rest.p, tt__perf_inline_len(h->rest.p, h->rest.n));
+    }
+    return 0;
+}
+
+static void bad_line(tt__perf_asm *st, const char *s, size_t n, uint64_t lineno)
+{
+    char snip[64];
+    tt__snippet(snip, sizeof snip, s, n);
+    if (!st->bad_lines++) {
+        st->bad_first = lineno;
+        snprintf(st->bad_example, sizeof st->bad_example, "%s", snip);
+    }
+    char ex[200];
+    snprintf(ex, sizeof ex, "%s:%llu: not a sample header (no <sec>.<frac>: timestamp, "
+             "<tid> or <event>:): %s", st->file, (unsigned long long)lineno, snip);
+    tt_stats_add(st->stats, "perf_unparsable_line", st->file, TT_SEV_WARN, 1, ex);
+}
+
+static void not_a_frame(tt__perf_asm *st, const char *s, size_t n, uint64_t lineno)
+{
+    char snip[64], ex[200];
+    tt__snippet(snip, sizeof snip, s, n);
+    snprintf(ex, sizeof ex, "%s:%llu: a line inside a stack that is no frame was skipped: %s",
+             st->file, (unsigned long long)lineno, snip);
+    tt_stats_add(st->stats, "perf_not_a_frame", st->file, TT_SEV_WARN, 1, ex);
+}
+
+static int sideband(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
+{
+    tt_perf_mmap mm;
+    if (tt_perf_mmap_parse(&mm, line, n) == 0) {
+        int rc = tt_perf_maps_add(st->maps, &mm);
+        if (rc)
+            return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno,
+                                rc == TT_ELIMIT ? "too many memory maps" : "out of memory");
+        st->have_maps = 1;
+        tt_stats_add(st->stats, "perf_mmap_records", st->file, TT_SEV_INFO, 1, NULL);
+        return 0;
+    }
+    tt_stats_add(st->stats, "perf_sideband_records", st->file, TT_SEV_INFO, 1, NULL);
+    return 0;
+}
+
+/* One line inside a block: a frame, a srcline, the next header, or something skipped.
+ * 1 when the block ended and the line must be read as a header. */
+static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *s, size_t sn,
+                      uint64_t lineno, tt_error *err)
+{
+    int addr = tt__perf_addr_first(s, sn); /* a srcline never starts with hex digits alone */
+    if (!addr && (st->have_frame || !st->keep) && srcline(st, s, sn))
+        return 0;
+    if (tt__perf_colon_blank(s, sn)) {
+        tt__perf_hdr h;
+        if (tt__memmem(line, n, "PERF_RECORD_", 12))
+            return 1;
+        if (sn > 5 && !memcmp(s, "insn:", 5))
+            return 0; /* -F +insn: the instruction bytes after a call chain */
+        if (tt__perf_hdr_parse(&h, s, sn) == TT_PERF_HDR_STRONG &&
+            (h.has_ts || h.has_pid || h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))
+            return 1; /* a lone "word:" is a header only in files whose headers are that */
+    }
+    if (st->weak_inline)
+        return 1; /* the next one-line sample */
+    if (!addr && (line[0] != ' ' || st->addr_frames == 1 || !st->keep)) {
+        if (st->comm_only && !st->have_frame) {
+            /* the lone word before was no header either */
+            st->in_block = 0;
+            bad_line(st, st->hdr_snip, strlen(st->hdr_snip), st->hdr_line);
+            return 2;
+        }
+        if (st->keep)
+            not_a_frame(st, s, sn, lineno);
+        return 0;
+    }
+    if (st->addr_frames < 0)
+        st->addr_frames = addr;
+    if (!st->keep)
+        return 0;
+    if (st->inline_only) {
+        /* perf prints the ip on the header line or a call chain below it, never both: the
+         * header's hex field was another one (-F +addr) */
+        st->frames.len = 0;
+        st->inline_only = 0;
+    }
+    int rc = add_frame(st, s, sn);
+    return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
+}
+
+/* The header at line when it is the last one kept (keep_header) at another time: st->hlast is
+ * then it, with that time. */
+static int same_header(tt__perf_asm *st, const char *line, size_t n)
+{
+    size_t a = st->htime_off, b = a + st->htime_n;
+    if (!st->hvalid || n != st->hline.len || memcmp(line, st->hline.data, a) ||
+        memcmp(line + b, st->hline.data + b, n - b))
+        return 0;
+    int64_t ts;
+    int frac;
+    if (tt_perf_parse_ts(line + a, b - a, &ts, &frac))
+        return 0;
+    st->hlast.ts = ts; /* the same number of digits: the same fraction length */
+    return 1;
+}
+
+/* Keeps a header with a time and nothing after its event: line its raw text, time_off where
+ * the time is in it. */
+static int keep_header(tt__perf_asm *st, const tt__perf_hdr *h, const char *line, size_t n,
+                       size_t time_off)
+{
+    st->hvalid = 0;
+    st->hline.len = st->hcomm.len = st->hevent.len = 0;
+    if (tt_buf_put(&st->hline, line, n) || tt_buf_put(&st->hcomm, h->comm.p, h->comm.n) ||
+        tt_buf_put(&st->hevent, h->event.p, h->event.n))
+        return TT_ENOMEM;
+    st->hlast = *h;
+    st->hlast.comm.p = st->hcomm.data;
+    st->hlast.event.p = st->hevent.data;
+    st->hlast.time.p = NULL;
+    st->htime_off = time_off;
+    st->htime_n = h->time.n;
+    st->hvalid = 1;
+    return 0;
+}
+
+int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
+{
+    if (!st->in_block && !st->skipping && same_header(st, line, n)) {
+        int rc = start_block(st, &st->hlast, TT_PERF_HDR_STRONG, lineno);
+        st->after_blank = 0;
+        return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
+    }
+    const char *raw = line;
+    int tab = n && line[0] == '\t'; /* perf's call chain lines, never a header */
+    const char *s;
+    size_t sn;
+    if (tt__perf_blank(&st->line, line, n, &s, &sn))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    line = st->line.data;
+    if (!sn) {
+        st->skipping = 0;
+        st->after_blank = 1;
+        st->have_frame = 0;
+        return finish_block(st, err, lineno);
+    }
+    if (st->skipping)
+        return 0;
+    if (st->in_block) {
+        int rc = block_line(st, line, n, s, sn, lineno, err);
+        if (rc == 2) {
+            st->skipping = 1;
+            return 0;
+        }
+        if (rc <= 0)
+            return rc;
+        if ((rc = finish_block(st, err, lineno)))
+            return rc;
+    }
+    int after_blank = st->after_blank;
+    st->after_blank = 0;
+    if (s[0] == '#')
+        return 0;
+    if (tt__memmem(line, n, "PERF_RECORD_", 12))
+        return sideband(st, line, n, lineno, err);
+    tt__perf_hdr h;
+    int kind = tt__perf_hdr_parse(&h, s, sn);
+    if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
+        memset(&h, 0, sizeof h); /* frames after an empty header line (-F ip,sym) */
+        h.pid = h.tid = -1;
+        h.rest.p = s;
+        h.rest.n = sn;
+        h.inline_frame = 1;
+        kind = TT_PERF_HDR_WEAK;
+    }
+    if (kind == TT_PERF_HDR_BAD) {
+        bad_line(st, s, sn, lineno);
+        st->skipping = 1;
+        return 0;
+    }
+    st->after_blank = after_blank;
+    if (kind == TT_PERF_HDR_STRONG && h.has_ts && !h.rest.n &&
+        keep_header(st, &h, raw, n, (size_t)(h.time.p - line)))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    int rc = start_block(st, &h, kind, lineno);
+    st->after_blank = 0;
+    return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
+}
+
+
+int tt__perf_asm_frame(tt__perf_asm *st, const char *line, size_t n, uint32_t *fid, int *mapdep,
+                       uint64_t lineno, tt_error *err)
+{
+    *mapdep = 0;
+    if (st->addr_frames < 0)
+        st->addr_frames = 1;
+    if (!st->keep)
+        return 0;
+    if (st->inline_only) {
+        st->frames.len = 0;
+        st->inline_only = 0;
+    }
+    uint32_t id = *fid;
+    if (id == TT_NONE) {
+        const char *s;
+        size_t sn;
+        int rc = tt__perf_blank(&st->line, line, n, &s, &sn);
+        if (!rc)
+            rc = frame_id(st, s, sn, &id, mapdep);
+        if (rc)
+            return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory");
+        if (!*mapdep || !st->have_maps)
+            *fid = id;
+    }
+    st->have_frame = 1;
+    if (!tt_vec_push(&st->frames, &id))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    return 0;
+}
+
+int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, tt_stats *stats,
+                      const char *file)
+{
+    memset(st, 0, sizeof *st);
+    st->p = p;
+    st->o = o;
+    st->stats = stats;
+    st->file = file;
+    st->first_frac = -1;
+    st->addr_frames = -1;
+    st->last_utid = TT_NONE;
+    tt_vec_init(&st->frames, sizeof(uint32_t));
+    tt_vec_init(&st->last_ts, sizeof(int64_t));
+    tt_vec_init(&st->tutid, sizeof(uint32_t));
+    tt_vec_init(&st->claimed, 1);
+    st->tkeys = tt_intern_new();
+    st->cs = calloc(1, sizeof *st->cs);
+    if (!st->tkeys || !st->cs || tt_perf_maps_new(&st->maps))
+        return TT_ENOMEM;
+    tt_profile_meta_get(p)->source_format = "perf_script";
+    return 0;
+}
+
+int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
+{
+    int rc = finish_block(st, err, lineno);
+    if (!rc && st->timed && st->untimed) {
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s: %llu of %llu samples have no time field: the input is read "
+                 "without times (no slices)", st->file, (unsigned long long)st->untimed,
+                 (unsigned long long)(st->timed + st->untimed));
+        tt_stats_add(st->stats, "perf_some_timestamps", st->file, TT_SEV_WARN,
+                     (int64_t)st->untimed, ex);
+    }
+    if (!rc && st->samples == 0) {
+        if (st->bad_lines)
+            rc = tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, st->bad_first,
+                              "not perf script output: expected a sample header "
+                              "\"<comm> <pid>/<tid> <sec>.<frac>: <period> <event>:\", found "
+                              "\"%s\"", st->bad_example);
+        else
+            rc = tt_error_set(err, TT_EFORMAT, st->file, 0, 0,
+                              "no samples with frames in perf script output");
+    }
+    return rc;
+}
+
+void tt__perf_asm_free(tt__perf_asm *st)
+{
+    tt_vec_free(&st->frames);
+    tt_vec_free(&st->last_ts);
+    tt_vec_free(&st->tutid);
+    tt_vec_free(&st->claimed);
+    free(st->cs);
+    tt_intern_free(st->tkeys);
+    tt_perf_maps_free(st->maps);
+    tt_buf_free(&st->line);
+    tt_buf_free(&st->name);
+    tt_buf_free(&st->comm);
+    tt_buf_free(&st->key);
+    tt_buf_free(&st->last_comm);
+    tt_buf_free(&st->want);
+    tt_buf_free(&st->variants);
+    tt_buf_free(&st->hline);
+    tt_buf_free(&st->hcomm);
+    tt_buf_free(&st->hevent);
+}

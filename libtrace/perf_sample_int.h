@@ -1,0 +1,68 @@
+/* Internal to perf_sample.c and its driver import_perf.c: the state that turns the lines of
+ * `perf script` / simpleperf text, in input order, into samples (spec/samples.md 2.2). */
+#ifndef PERF_SAMPLE_INT_H
+#define PERF_SAMPLE_INT_H
+
+#include "perf_text_int.h"
+
+typedef struct tt__perf_asm {
+    tt_profile *p;
+    const tt_import_opts *o;
+    tt_stats *stats;
+    const char *file;
+    tt_vec frames;  /* uint32_t, leaf first */
+    tt_vec last_ts; /* int64_t per utid */
+    tt_buf line, name, comm; /* comm: the block's thread name, copied from its header */
+    tt_buf key;              /* thread key: pid, tid, comm */
+    tt_buf last_comm;        /* the last sample's thread: pid, tid, comm and utid */
+    int64_t last_pid, last_tid;
+    uint32_t last_utid;
+    tt_intern *tkeys;        /* thread keys; id -> utid in tutid */
+    tt_vec tutid;            /* uint32_t per thread key */
+    tt_vec claimed;          /* unsigned char per utid: a thread key uses it */
+    tt_buf want;             /* event kept, without modifiers */
+    tt_buf variants;         /* its spellings seen, ", "-separated */
+    tt_perf_maps *maps;      /* PERF_RECORD_MMAP lines (--show-mmap-events) */
+    char path[1024];         /* the current frame's module path */
+    int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
+    int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
+    int skipping;            /* after a line that is no header: up to the next blank line */
+    uint64_t timed, untimed;
+    tt__perf_hdr h;
+    uint64_t samples, bad_lines, bad_first;
+    char bad_example[160];
+    char hdr_snip[64]; /* a comm-only header, reported when no frame follows */
+    uint64_t hdr_line;
+    int have_maps;           /* a memory map was read: unnamed file frames depend on the pid */
+    tt__cscache *cs;         /* the previous stack: most of its root side is shared */
+    /* the last header with a time and nothing after its event, as it was in the input: a
+     * header equal to it but for the time's digits is the same header at another time */
+    tt_buf hline, hcomm, hevent;
+    size_t htime_off, htime_n;
+    tt__perf_hdr hlast;
+    int hvalid;
+} tt__perf_asm;
+
+/* file: the input's name for messages (borrowed). tt__perf_asm_free also after a failure. */
+int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, tt_stats *stats,
+                      const char *file);
+void tt__perf_asm_free(tt__perf_asm *st);
+/* The next input line (lineno its 1-based number). */
+int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno,
+                      tt_error *err);
+/* Lines are frames of the current block without looking at them further: what
+ * tt__perf_asm_frame may be given. */
+static inline int tt__perf_asm_takes_frames(const tt__perf_asm *st)
+{
+    return st->in_block && !st->skipping && !st->weak_inline;
+}
+/* The next input line when tt__perf_asm_takes_frames and tt__perf_frame_text says it is a
+ * frame line: what tt__perf_asm_line does with it. *fid caches the line's frame (TT_NONE: not
+ * known yet; left so when it depends on the memory maps, *mapdep). */
+int tt__perf_asm_frame(tt__perf_asm *st, const char *line, size_t n, uint32_t *fid, int *mapdep,
+                       uint64_t lineno, tt_error *err);
+/* The end of the input after line lineno: the last block, the file's warnings, and an error
+ * when no sample was read. */
+int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err);
+
+#endif

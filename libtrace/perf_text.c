@@ -1,0 +1,531 @@
+/* `perf script` / simpleperf report_sample.py text one line at a time (spec/samples.md 2.2):
+ * sample headers by their shape in any -F layout, frame and srcline lines, detection. No state:
+ * what the lines mean together is perf_sample.c's. */
+#include "perf_text_int.h"
+
+#include <string.h>
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static int is_hex(const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!is_digit(c) && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F'))
+            return 0;
+    }
+    return 1;
+}
+
+static int all_digits(const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_digit(s[i]))
+            return 0;
+    return 1;
+}
+
+static uint64_t hexval(const char *s, size_t n)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < n && i < 16; i++) {
+        char c = s[i];
+        v = v * 16 + (uint64_t)(is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+int tt_perf_parse_ts(const char *s, size_t n, int64_t *ns, int *frac_digits)
+{
+    const char *dot = memchr(s, '.', n);
+    if (!dot)
+        return TT_EFORMAT;
+    size_t a = (size_t)(dot - s), b = n - a - 1;
+    if (!all_digits(s, a) || !all_digits(dot + 1, b) || b > 9 || a > 10)
+        return TT_EFORMAT;
+    uint64_t sec, frac;
+    if (tt__parse_u64(s, a, &sec) || tt__parse_u64(dot + 1, b, &frac) || sec > 4000000000u)
+        return TT_EFORMAT;
+    for (size_t i = b; i < 9; i++)
+        frac *= 10;
+    *ns = (int64_t)(sec * 1000000000ULL + frac);
+    if (frac_digits)
+        *frac_digits = (int)b;
+    return 0;
+}
+
+static size_t split(tt__perf_tok *t, size_t cap, const char *s, size_t n)
+{
+    size_t k = 0, i = 0;
+    while (i < n && k < cap) {
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i >= n)
+            break;
+        size_t j = i;
+        while (j < n && s[j] != ' ')
+            j++;
+        t[k].p = s + i;
+        t[k].n = j - i;
+        k++;
+        i = j;
+    }
+    return k;
+}
+
+static int is_pid_tok(const tt__perf_tok *t)
+{
+    const char *sl = memchr(t->p, '/', t->n);
+    if (!sl)
+        return t->n <= 10 && all_digits(t->p, t->n);
+    size_t a = (size_t)(sl - t->p);
+    return a <= 10 && t->n - a - 1 <= 10 && all_digits(t->p, a) && all_digits(sl + 1, t->n - a - 1);
+}
+
+static int is_cpu_tok(const tt__perf_tok *t)
+{
+    return t->n > 2 && t->p[0] == '[' && t->p[t->n - 1] == ']' && all_digits(t->p + 1, t->n - 2);
+}
+
+static int is_hex_tok(const tt__perf_tok *t) { return t->n <= 16 && is_hex(t->p, t->n); }
+
+static void set_pid(tt__perf_hdr *h, const tt__perf_tok *t)
+{
+    const char *sl = memchr(t->p, '/', t->n);
+    uint64_t a = 0, b = 0;
+    if (sl) {
+        tt__parse_u64(t->p, (size_t)(sl - t->p), &a);
+        tt__parse_u64(sl + 1, t->n - (size_t)(sl - t->p) - 1, &b);
+        h->pid = (int64_t)a;
+        h->tid = (int64_t)b;
+    } else {
+        tt__parse_u64(t->p, t->n, &b);
+        h->tid = (int64_t)b;
+    }
+    h->has_pid = 1;
+}
+
+static void set_period(tt__perf_hdr *h, const tt__perf_tok *t)
+{
+    uint64_t v = 0;
+    if (!tt__parse_u64(t->p, t->n, &v) && v <= INT64_MAX) {
+        h->period = (int64_t)v;
+        h->has_period = 1;
+    }
+}
+
+/* An event name ends with ':' (perf prints "cycles:u:", "sched:sched_switch:"); a comm that
+ * ends with ':' is not told apart. */
+static int is_event_tok(const tt__perf_tok *t)
+{
+    return t->n >= 2 && t->p[t->n - 1] == ':' && t->p[0] != '(' && !memchr(t->p, ';', t->n);
+}
+
+/* Fields left of the time or the event, from the right: [period] (only without a time)
+ * [cpu] [pid/tid | tid]; what is left is comm. 1 when something but comm was found. */
+static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int period_ok)
+{
+    size_t j = k;
+    int any = 0;
+    if (period_ok && j >= 2 && all_digits(t[j - 1].p, t[j - 1].n) && t[j - 1].n <= 19 &&
+        (is_pid_tok(&t[j - 2]) || is_cpu_tok(&t[j - 2]))) {
+        set_period(h, &t[j - 1]);
+        j--;
+        any = 1;
+    }
+    if (j && is_cpu_tok(&t[j - 1])) {
+        j--;
+        any = 1;
+    }
+    if (j && is_pid_tok(&t[j - 1])) {
+        set_pid(h, &t[j - 1]);
+        j--;
+        any = 1;
+    }
+    if (j) {
+        h->comm.p = t[0].p;
+        h->comm.n = (size_t)(t[j - 1].p + t[j - 1].n - t[0].p);
+        h->comm_first_hex = is_hex_tok(&t[0]);
+    }
+    return any;
+}
+
+static void set_rest(tt__perf_hdr *h, const tt__perf_tok *t, size_t i, size_t k, const char *end)
+{
+    if (i < k) {
+        h->rest.p = t[i].p;
+        h->rest.n = (size_t)(end - t[i].p);
+        h->inline_frame = is_hex_tok(&t[i]);
+    }
+}
+
+#define MAX_TOK 48
+
+static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n);
+int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n)
+{
+    memset(h, 0, sizeof *h);
+    h->pid = h->tid = -1;
+    tt__perf_tok t[MAX_TOK];
+    size_t k = split(t, MAX_TOK, s, n), ts_i = k, ev_i = k;
+    const char *end = s + n;
+    for (size_t i = 0; i < k; i++) {
+        if (t[i].p[0] == '(')
+            break; /* a dso: nothing of the header follows */
+        if (t[i].p[t[i].n - 1] != ':')
+            continue;
+        if (!tt_perf_parse_ts(t[i].p, t[i].n - 1, &h->ts, &h->frac_digits)) {
+            ts_i = i;
+            break;
+        }
+        if (ev_i == k && is_event_tok(&t[i]))
+            ev_i = i;
+    }
+    if (ts_i < k) {
+        h->has_ts = 1;
+        h->time.p = t[ts_i].p;
+        h->time.n = t[ts_i].n - 1;
+        left_fields(h, t, ts_i, 0);
+        size_t i = ts_i + 1;
+        if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19)
+            set_period(h, &t[i++]);
+        if (i < k && is_event_tok(&t[i])) {
+            h->event.p = t[i].p;
+            h->event.n = t[i].n - 1;
+            i++;
+        }
+        set_rest(h, t, i, k, end);
+        return TT_PERF_HDR_STRONG;
+    }
+    if (ev_i < k) {
+        tt__perf_hdr save = *h;
+        int any = left_fields(h, t, ev_i, 1);
+        int arrow = 0; /* "a.b.C -> x.y:" is a ProGuard class line */
+        for (size_t i = 0; i < ev_i; i++)
+            arrow |= t[i].n == 2 && t[i].p[0] == '-' && t[i].p[1] == '>';
+        if (!arrow && (any || ev_i == 0 || !h->comm_first_hex)) {
+            h->event.p = t[ev_i].p;
+            h->event.n = t[ev_i].n - 1;
+            set_rest(h, t, ev_i + 1, k, end);
+            return TT_PERF_HDR_STRONG;
+        }
+        *h = save;
+    }
+    return k ? parse_weak(h, t, k, s, n) : TT_PERF_HDR_BAD;
+}
+
+/* Neither time nor event: [comm] pid [cpu] [period] [frame], [comm] frame, or comm alone. */
+static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n)
+{
+    const char *end = s + n;
+    size_t p = 0;
+    while (p < k && !is_pid_tok(&t[p]) && t[p].p[0] != '(')
+        p++;
+    if (p == 0 && k >= 2 && (s[n - 1] == ')' || (!is_hex_tok(&t[1]) && !is_cpu_tok(&t[1]))))
+        p = k; /* "5011 [unknown] (/usr/bin/dash)": an all-decimal address, not a tid */
+    if (p == k || t[p].p[0] == '(') {
+        size_t q = is_hex_tok(&t[0]) && !(p >= 2 && is_hex_tok(&t[1])) ? 0 : 1;
+        while (q && q < p && !(t[q].n >= 5 && is_hex_tok(&t[q]))) /* not "a", "cafe" */
+            q++;
+        if (q < p) { /* [comm] <address> [symbol] [(dso)]: -F [comm,]ip,sym without -g */
+            if (q) {
+                h->comm.p = t[0].p;
+                h->comm.n = (size_t)(t[q - 1].p + t[q - 1].n - t[0].p);
+                if (h->comm.n > 16 || memchr(h->comm.p, ';', h->comm.n))
+                    return TT_PERF_HDR_BAD;
+            }
+            h->rest.p = t[q].p;
+            h->rest.n = n - (size_t)(t[q].p - s);
+            h->inline_frame = 1;
+            return TT_PERF_HDR_WEAK;
+        }
+        if (n - (size_t)(t[0].p - s) > 16 || p < k)
+            return TT_PERF_HDR_BAD; /* a kernel comm has at most 15 bytes */
+        h->comm.p = t[0].p;
+        h->comm.n = (size_t)(t[k - 1].p + t[k - 1].n - t[0].p);
+        h->comm_only = 1;
+        return TT_PERF_HDR_WEAK;
+    }
+    if (p) {
+        h->comm.p = t[0].p;
+        h->comm.n = (size_t)(t[p - 1].p + t[p - 1].n - t[0].p);
+        if (memchr(h->comm.p, ';', h->comm.n))
+            return TT_PERF_HDR_BAD; /* a folded stack "a;b 12" */
+    }
+    set_pid(h, &t[p]);
+    size_t i = p + 1;
+    if (i < k && is_cpu_tok(&t[i]))
+        i++;
+    if (i + 1 < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19 && is_hex_tok(&t[i + 1]))
+        set_period(h, &t[i++]);
+    set_rest(h, t, i, k, end);
+    return TT_PERF_HDR_WEAK;
+}
+
+/* Detection (2.2): the first line of a perf script file and the line after it. */
+static int frame_like(const char *s, size_t n)
+{
+    tt__trim(&s, &n);
+    size_t sp = 0;
+    while (sp < n && s[sp] != ' ' && s[sp] != '\t')
+        sp++;
+    if (!sp || sp > 16 || sp == n || !is_hex(s, sp))
+        return 0;
+    s += sp;
+    n -= sp;
+    tt__trim(&s, &n);
+    return !all_digits(s, n); /* "ab 3" is a folded line */
+}
+
+static int event_like(const tt__perf_tok *e)
+{
+    int letter = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        char c = e->p[i];
+        if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+            letter = 1;
+        else if (!is_digit(c) && !strchr("_:/=,.@-", c))
+            return 0;
+    }
+    return letter;
+}
+
+static size_t blank_copy(char *b, size_t cap, const char *line, size_t n, const char **s)
+{
+    if (n > cap)
+        n = cap;
+    for (size_t i = 0; i < n; i++)
+        b[i] = line[i] == '\t' || line[i] == '\r' ? ' ' : line[i];
+    *s = b;
+    tt__trim(s, &n);
+    return n;
+}
+
+int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
+{
+    char b[512];
+    if (tt__memmem(line, n, "PERF_RECORD_", 12))
+        return 1;
+    if (n && line[0] == '\t' && frame_like(line, n))
+        return 1; /* call chain after an empty header line (-F ip,sym) */
+    const char *s;
+    n = blank_copy(b, sizeof b, line, n, &s);
+    tt__perf_hdr h;
+    int kind = tt__perf_hdr_parse(&h, s, n);
+    if (kind == TT_PERF_HDR_BAD)
+        return 0;
+    if (kind == TT_PERF_HDR_STRONG && (h.has_ts || (h.has_pid && event_like(&h.event))))
+        return 1;
+    if (!next)
+        return 0;
+    if (kind == TT_PERF_HDR_STRONG && h.inline_frame && event_like(&h.event)) {
+        /* "cpu-clock:  7feb52015588 f" lines (-F event,ip,sym without -g) */
+        tt__perf_hdr h2;
+        char b2[512];
+        nn = blank_copy(b2, sizeof b2, next, nn, &s);
+        return tt__perf_hdr_parse(&h2, s, nn) == TT_PERF_HDR_STRONG && h2.inline_frame &&
+               h2.event.n == h.event.n && !memcmp(h2.event.p, h.event.p, h.event.n);
+    }
+    if (kind == TT_PERF_HDR_WEAK && h.inline_frame) {
+        /* one-line samples without time or event: the next line is alike */
+        tt__perf_tok t[2];
+        if (!h.has_pid && !h.comm.n && split(t, 2, h.rest.p, h.rest.n) < 2)
+            return 0; /* a lone number (a method-beat text word) is no frame */
+        tt__perf_hdr h2;
+        nn = blank_copy(b, sizeof b, next, nn, &s);
+        return tt__perf_hdr_parse(&h2, s, nn) == TT_PERF_HDR_WEAK && h2.inline_frame &&
+               h2.has_pid == h.has_pid && !h.comm_only && !h2.comm_only;
+    }
+    /* a header with few fields and a call chain: perf indents frame lines, and an
+     * unindented one needs an address of real length ("cd dir" in a script is no frame) */
+    if (!frame_like(next, nn))
+        return 0;
+    if (nn && (next[0] == ' ' || next[0] == '\t'))
+        return 1;
+    size_t hex = 0;
+    while (hex < nn && next[hex] != ' ' && next[hex] != '\t')
+        hex++;
+    return hex >= 6;
+}
+
+static const char *basename_of(const char *s, size_t n, size_t *bn)
+{
+    size_t i = n;
+    while (i > 0 && s[i - 1] != '/')
+        i--;
+    *bn = n - i;
+    return s + i;
+}
+
+static int frame_kind(const char *dso, size_t n)
+{
+    static const char *const java[] = {".oat", ".odex", ".vdex", ".dex", ".jar", ".art"};
+    if (n >= 7 && !memcmp(dso, "[kernel", 7))
+        return TT_FRAME_KERNEL;
+    for (size_t i = 0; i < sizeof java / sizeof java[0]; i++) {
+        size_t l = strlen(java[i]);
+        if (n >= l && !memcmp(dso + n - l, java[i], l))
+            return TT_FRAME_JAVA;
+    }
+    if (tt__memmem(dso, n, "jit", 3) || tt__memmem(dso, n, "dalvik", 6))
+        return TT_FRAME_JAVA;
+    return TT_FRAME_NATIVE;
+}
+
+/* Strip a trailing "+0x<hex>" only when it is exactly that (not operator+). */
+static size_t strip_offset(const char *s, size_t n)
+{
+    for (size_t i = n; i > 0; i--) {
+        if (s[i - 1] == '+') {
+            if (n - i >= 3 && s[i] == '0' && s[i + 1] == 'x' && is_hex(s + i + 2, n - i - 2))
+                return i - 1;
+            return n;
+        }
+        if (!is_hex(s + i - 1, 1) && s[i - 1] != 'x')
+            return n;
+    }
+    return n;
+}
+
+/* perf's event modifiers (perf-list(1): u k h I G H p P S D W e b) after the last ':' or,
+ * for a PMU event "cpu/cycles/Pu", after the last '/'. The length without them. */
+size_t tt__perf_event_base(const char *e, size_t n)
+{
+    for (size_t i = n; i > 0; i--) {
+        char c = e[i - 1];
+        if ((c == ':' || c == '/') && i < n && i > 1 && n - i <= 8)
+            return c == '/' ? i : i - 1;
+        if (!strchr("ukhIGHpPSDWeb", c) || !c)
+            return n;
+    }
+    return n;
+}
+
+/* A frame on the header line ends at its "(dso)": perf prints some fields after it
+ * ("insn: 89 c8"). */
+size_t tt__perf_inline_len(const char *s, size_t n)
+{
+    for (size_t i = n; i > 2; i--) {
+        if (s[i - 3] != ' ' || s[i - 2] != '(' || (s[i - 1] != '/' && s[i - 1] != '['))
+            continue;
+        const char *c = memchr(s + i, ')', n - i);
+        return c ? (size_t)(c - s) + 1 : n;
+    }
+    return n;
+}
+
+/* A blank or the end of the line after some ':' (a time or an event); C++ and Java names
+ * ("std::move", "Lfoo;::bar") have none, so most frame lines are passed over at once. */
+int tt__perf_colon_blank(const char *s, size_t n)
+{
+    for (const char *c = memchr(s, ':', n); c; c = memchr(c + 1, ':', (size_t)(s + n - c - 1)))
+        if (c + 1 == s + n || c[1] == ' ')
+            return 1;
+    return 0;
+}
+
+
+int tt__perf_addr_first(const char *s, size_t n)
+{
+    size_t sp = 0;
+    while (sp < n && s[sp] != ' ')
+        sp++;
+    return sp <= 16 && is_hex(s, sp);
+}
+
+int tt__perf_frame_text(const char *s, size_t n)
+{
+    return tt__perf_addr_first(s, n) && !tt__perf_colon_blank(s, n);
+}
+
+int tt__perf_blank(tt_buf *b, const char *line, size_t n, const char **s, size_t *sn)
+{
+    b->len = 0;
+    if (tt_buf_put(b, line, n) || !b->data)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (b->data[i] == '\t' || b->data[i] == '\r')
+            b->data[i] = ' ';
+    *s = b->data;
+    *sn = n;
+    tt__trim(s, sn);
+    return 0;
+}
+
+void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
+{
+    memset(f, 0, sizeof *f);
+    size_t sp = 0;
+    while (sp < n && s[sp] != ' ')
+        sp++;
+    if (is_hex(s, sp) && (sp == n || sp >= 8 || n > sp)) {
+        f->has_addr = 1;
+        f->addr = hexval(s, sp);
+        s += sp;
+        n -= sp;
+        tt__trim(&s, &n);
+    }
+    if (n && s[n - 1] == ')') {
+        for (size_t i = n - 1; i > 0; i--)
+            if (s[i] == '(' && s[i - 1] == ' ') {
+                f->dso = s + i + 1;
+                f->dn = n - i - 2;
+                n = i - 1;
+                break;
+            }
+        if (!f->dso && s[0] == '(') { /* only "(dso)" */
+            f->dso = s + 1;
+            f->dn = n - 2;
+            n = 0;
+        }
+    }
+    tt__trim(&s, &n);
+    f->sym = s;
+    f->n = n;
+    f->symn = strip_offset(s, n);
+    f->unnamed = f->symn == 0 || (f->symn == 9 && !memcmp(s, "[unknown]", 9));
+    f->base = f->dso ? basename_of(f->dso, f->dn, &f->bn) : NULL;
+    f->kind = f->dso ? frame_kind(f->dso, f->dn) : TT_FRAME_NATIVE;
+}
+
+int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *line)
+{
+    const char *d = memchr(s, ' ', n); /* frame lines have blanks: most leave here */
+    if (d) {
+        if ((size_t)(s + n - d) < 17 || memcmp(d, " (discriminator ", 16) || s[n - 1] != ')')
+            return 0;
+        n = (size_t)(d - s);
+    }
+    if (!n)
+        return 0;
+    if (s[n - 1] == ']') { /* dso[offset], "[kernel.kallsyms][ffffffff813a4413]" */
+        size_t b = n - 1;
+        while (b > 0 && s[b - 1] != '[')
+            b--;
+        return b > 1 && is_hex(s + b, n - 1 - b);
+    }
+    const char *c = NULL;
+    for (size_t i = n; i > 0; i--)
+        if (s[i - 1] == ':') {
+            c = s + i - 1;
+            break;
+        }
+    if (!c || c == s)
+        return 0;
+    size_t ln_n = (size_t)(s + n - c - 1);
+    if (ln_n == 1 && c[1] == '?')
+        return 1;
+    if (!all_digits(c + 1, ln_n))
+        return 0;
+    if (c - s == 2 && s[0] == '?' && s[1] == '?')
+        return 1;
+    uint64_t ln = 0;
+    tt__parse_u64(c + 1, ln_n, &ln);
+    *file_n = (size_t)(c - s);
+    *line = ln > INT32_MAX ? 0 : (int32_t)ln;
+    return 2;
+}

@@ -1,0 +1,64 @@
+/* Internal to perf_text.c and its users perf_sample.c and import_perf.c: one line of
+ * `perf script` / simpleperf text read on its own (spec/samples.md section 2.2). */
+#ifndef PERF_TEXT_INT_H
+#define PERF_TEXT_INT_H
+
+#include "tt.h"
+#include "tt_int.h"
+
+typedef struct tt__perf_tok {
+    const char *p;
+    size_t n;
+} tt__perf_tok;
+
+/* The fields of a sample header; pointers into the line given to tt__perf_hdr_parse. */
+typedef struct tt__perf_hdr {
+    int64_t ts, pid, tid, period;
+    int frac_digits, has_period, has_ts, has_pid, comm_first_hex, comm_only, inline_frame;
+    tt__perf_tok comm, event, rest;
+    tt__perf_tok time; /* the "<sec>.<frac>" token when has_ts */
+} tt__perf_hdr;
+
+/* A sample header in any layout `perf script -F` writes (2.2): comm, pid/tid or tid, [cpu],
+ * time, period and event are each optional; perf without call graphs puts the frame (or a
+ * tracepoint's payload) after them on the same line. s: tabs already blanks, trimmed.
+ * Returns TT_PERF_HDR_STRONG when a time or an event was found, TT_PERF_HDR_WEAK when only
+ * comm/pid/cpu/period or a bare frame, TT_PERF_HDR_BAD when nothing fits. */
+enum { TT_PERF_HDR_BAD = 0, TT_PERF_HDR_WEAK, TT_PERF_HDR_STRONG };
+int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n);
+
+/* A frame line cut into its parts (s trimmed, not empty): "[addr] [symbol[+0xoff]] [(dso)]".
+ * Pointers into s. */
+typedef struct tt__perf_fline {
+    int has_addr, unnamed; /* unnamed: no symbol or "[unknown]" */
+    uint64_t addr;
+    const char *sym;       /* the symbol with its offset (n bytes), without it symn bytes */
+    size_t n, symn;
+    const char *dso, *base; /* "(dso)" without parentheses and its basename; NULL when none */
+    size_t dn, bn;
+    int kind;              /* TT_FRAME_* from the dso */
+} tt__perf_fline;
+void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
+
+/* The line -F +srcline prints after a frame: "file:line", "??:0", "file:line (discriminator
+ * 2)" or "dso[offset]" when there is no line table. 0: not one; 1: one without a usable
+ * location; 2: file s[0..*file_n) at *line. */
+int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *line);
+
+/* The first blank-separated word of s is an address (at most 16 hex digits). */
+int tt__perf_addr_first(const char *s, size_t n);
+/* A blank or the end of the line after some ':' (a time or an event); C++ and Java names
+ * ("std::move", "Lfoo;::bar") have none. */
+int tt__perf_colon_blank(const char *s, size_t n);
+/* A frame line by its text alone: an address first, no time or event. */
+int tt__perf_frame_text(const char *s, size_t n);
+/* The line with tabs and carriage returns as blanks (simpleperf separates fields with both),
+ * copied into b; *s, *sn: it trimmed (borrowed from b). */
+int tt__perf_blank(tt_buf *b, const char *line, size_t n, const char **s, size_t *sn);
+/* An event's length without perf's modifiers ("cycles:u" -> "cycles", "cpu/cycles/Pu" ->
+ * "cpu/cycles/"). */
+size_t tt__perf_event_base(const char *e, size_t n);
+/* A frame on the header line ends at its "(dso)": perf prints some fields after it. */
+size_t tt__perf_inline_len(const char *s, size_t n);
+
+#endif
