@@ -85,16 +85,15 @@ static int grow_slots(tt__lchunk *c)
     return 0;
 }
 
-/* Doubles the array *p of *cap elements of elem bytes (first: the first capacity). */
-static int grow(void *p, size_t *cap, size_t elem, size_t first)
+/* Doubles the array p of *cap elements of elem bytes (first: the first capacity): the new
+ * array, *cap updated; NULL (p and *cap unchanged) when out of memory. */
+static void *grow(void *p, size_t *cap, size_t elem, size_t first)
 {
     size_t n = *cap ? *cap * 2 : first;
-    void *d = realloc(*(void **)p, n * elem);
-    if (!d)
-        return TT_ENOMEM;
-    *(void **)p = d;
-    *cap = n;
-    return 0;
+    void *d = realloc(p, n * elem);
+    if (d)
+        *cap = n;
+    return d;
 }
 
 /* The chunk-local id of the line s (offset off in the chunk), numbered on first sight. */
@@ -113,8 +112,12 @@ static int distinct(tt__lchunk *c, uint32_t *id, const char *s, size_t n, size_t
         }
         j = (j + 1) & (c->nslots - 1);
     }
-    if (c->ndistinct == c->dcap && grow(&c->dist, &c->dcap, sizeof *c->dist, 1024))
-        return TT_ENOMEM;
+    if (c->ndistinct == c->dcap) {
+        void *d = grow(c->dist, &c->dcap, sizeof *c->dist, 1024);
+        if (!d)
+            return TT_ENOMEM;
+        c->dist = d;
+    }
     c->dist[c->ndistinct] =
         (tt__ldist){h, (uint32_t)off, (uint32_t)n, {TT_NONE, TT_NONE, TT_NONE}};
     *id = (uint32_t)c->ndistinct++;
@@ -169,16 +172,24 @@ static void add_successor(tt__lchunk *c, uint32_t prev, uint32_t id)
 
 static int add_rec(tt__lchunk *c, uint32_t len, uint32_t id)
 {
-    if (c->nrecs == c->rcap && grow(&c->recs, &c->rcap, sizeof *c->recs, 65536))
-        return TT_ENOMEM;
+    if (c->nrecs == c->rcap) {
+        void *d = grow(c->recs, &c->rcap, sizeof *c->recs, 65536);
+        if (!d)
+            return TT_ENOMEM;
+        c->recs = d;
+    }
     c->recs[c->nrecs++] = (tt__lrec){len, id};
     return 0;
 }
 
 static int add_fid(tt__lchunk *c, uint32_t v)
 {
-    if (c->nfids == c->fcap && grow(&c->fids, &c->fcap, sizeof *c->fids, 65536))
-        return TT_ENOMEM;
+    if (c->nfids == c->fcap) {
+        void *d = grow(c->fids, &c->fcap, sizeof *c->fids, 65536);
+        if (!d)
+            return TT_ENOMEM;
+        c->fids = d;
+    }
     c->fids[c->nfids++] = v;
     return 0;
 }
