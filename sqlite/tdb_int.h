@@ -32,10 +32,6 @@ struct tdb_db {
     int rec_slot;            /* the statement slot of the row being recorded */
 };
 
-/* Prepared statement of slot (prepared on first use) and its step, for the replay (rec.c). */
-sqlite3_stmt *tdb__prep(tdb_db *db, int slot, const char *sql, tt_error *err);
-int tdb__step_done(tdb_db *db, sqlite3_stmt *st, int64_t *rowid, tt_error *err);
-
 /* Recording (rec.c): a row of statement slot, its values in bind order (i is the 1-based
  * parameter; have = 0 binds NULL), its end (rowid: a new recorded id of slot's table). A
  * reference (tdb__rec_ref) to a recorded id is replayed as the real id it got. */
@@ -53,6 +49,64 @@ int tdb__rec_next_id(tdb_rec *r, int slot, int64_t *id, tt_error *err);
 int tdb__rec_module(tdb_rec *r, const tdb_module *m, int64_t *id, tt_error *err);
 int tdb__rec_sympc(tdb_rec *r, int64_t module_id, int64_t rel_pc, const tdb_symbol *f,
                    size_t n, int64_t *set_id, tt_error *err);
+
+/* ---- statements of the row writers (stmt.c; the writers are store_*.c, the replay rec.c) ----
+ * A recording handle (tdb_rec_new) has no connection: tdb__prep starts a recorded row, the
+ * binders record values (references as references, so replay can give them their real
+ * ids) and tdb__step_done ends the row. */
+/* Prepared statement of slot (prepared on first use); NULL after filling err. */
+sqlite3_stmt *tdb__prep(tdb_db *db, int slot, const char *sql, tt_error *err);
+/* Steps a write and resets it; *rowid (may be NULL) gets the new row's id. */
+int tdb__step_done(tdb_db *db, sqlite3_stmt *st, int64_t *rowid, tt_error *err);
+/* Reads need the database: a recording handle refuses them (before recording anything). */
+int tdb__no_reads(tt_error *err);
+/* One integer result, or *found = 0. */
+int tdb__step_int(tdb_db *db, sqlite3_stmt *st, int *found, int64_t *v, tt_error *err);
+/* The binders of parameter i: static inline, so that each writer's per-column calls stay as
+ * cheap as when the writers were one file. have = 0 binds NULL. */
+static inline void b_text(tdb_db *db, sqlite3_stmt *st, int i, const char *s)
+{
+    if (db->rec)
+        tdb__rec_text(db->rec, i, s);
+    else if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+static inline void b_int(tdb_db *db, sqlite3_stmt *st, int i, int have, int64_t v)
+{
+    if (db->rec)
+        tdb__rec_int(db->rec, i, have, v);
+    else if (have)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+static inline void b_i64(tdb_db *db, sqlite3_stmt *st, int i, int64_t v) { b_int(db, st, i, 1, v); }
+/* references to rows (ids); b_id: 0 means "no reference" */
+static inline void b_ref(tdb_db *db, sqlite3_stmt *st, int i, int64_t id)
+{
+    if (db->rec)
+        tdb__rec_ref(db->rec, i, 1, id);
+    else
+        sqlite3_bind_int64(st, i, id);
+}
+static inline void b_id(tdb_db *db, sqlite3_stmt *st, int i, int64_t id)
+{
+    if (db->rec)
+        tdb__rec_ref(db->rec, i, id != 0, id);
+    else
+        b_int(db, st, i, id != 0, id);
+}
+static inline void b_real(tdb_db *db, sqlite3_stmt *st, int i, int have, double v)
+{
+    if (db->rec)
+        tdb__rec_real(db->rec, i, have, v);
+    else if (have)
+        sqlite3_bind_double(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
 
 /* The CHECK (column IN (...)) lists of the schema (check.c): a new database is built with
  * ignore_check_constraints, so the row writers check these values themselves. */

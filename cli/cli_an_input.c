@@ -1,0 +1,265 @@
+/* analyze pass 1: the inputs (arguments, directories expanded, stdin), each detected by content
+ * and hashed, mappings loaded as they are read; directory entries that are not used skipped
+ * with a notice (cli.md, storage.md 5.1). */
+#include "cli_an_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_load.h"
+
+/* ---- inputs: arguments, directories (regular files sorted by name), stdin ---- */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cli_an__add_input(tt_vec *v, const char *path, int from_dir)
+{
+    ainput in = {0};
+    in.path = strdup(path);
+    in.from_dir = from_dir;
+    if (!in.path || !tt_vec_push(v, &in)) {
+        free(in.path);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    return 0;
+}
+
+/* Regular files of dir and of its subdirectories, depth first, each directory sorted by
+ * name. Names starting with '.' are ignored; symbolic links are followed to files only (no
+ * directory loops). */
+int cli_an__expand_dir(tt_vec *v, const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        cli_errorf("%s: cannot read directory: %s", dir, strerror(errno));
+        return CLI_BAD;
+    }
+    tt_vec names;
+    tt_vec_init(&names, sizeof(char *));
+    struct dirent *e;
+    int rc = 0;
+    size_t dl = strlen(dir);
+    while ((e = readdir(d)) && !rc) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t n = dl + strlen(e->d_name) + 2;
+        char *p = malloc(n);
+        if (!p || !tt_vec_push(&names, &p)) {
+            free(p);
+            cli_errorf("out of memory");
+            rc = CLI_BAD;
+            break;
+        }
+        snprintf(p, n, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
+    }
+    closedir(d);
+    if (names.len)
+        qsort(names.data, names.len, sizeof(char *), cmp_str);
+    for (size_t i = 0; i < names.len; i++) {
+        char *p = TT_VEC_AT(&names, char *, i);
+        struct stat sb;
+        if (!rc && !lstat(p, &sb)) {
+            if (S_ISDIR(sb.st_mode) && depth < 64)
+                rc = cli_an__expand_dir(v, p, depth + 1);
+            else if (!S_ISDIR(sb.st_mode) && !stat(p, &sb) && S_ISREG(sb.st_mode))
+                rc = cli_an__add_input(v, p, 1);
+        }
+        free(p);
+    }
+    tt_vec_free(&names);
+    return rc;
+}
+
+/* Opens an input; one that cannot be read twice (stdin, a FIFO) is read once into memory:
+ * pass 1 detects and hashes it, pass 2 analyses it. */
+int cli_an__open_input(tt_input **in, const char *path, tt_error *err)
+{
+    int rc = cli_input_open(in, path, 1, err);
+    if (!rc)
+        cli_progress_attach(*in);
+    return rc;
+}
+
+/* An input that could not be read or imported: fatal (exit 2) unless --keep-going, which
+ * keeps the message for the stats table and goes on. */
+int cli_an__input_failed(ainput *ai, const aopts *o, const tt_error *err)
+{
+    int rc = cli_err(err);
+    if (!o->keep_going)
+        return rc;
+    char text[1024];
+    cli_err_text(text, sizeof text, err);
+    free(ai->error);
+    ai->error = strdup(text);
+    ai->status = IN_FAILED;
+    return ai->error ? 0 : CLI_BAD;
+}
+
+/* Why a file found in a directory is not imported, or NULL when it is used. Of several
+ * mappings of one kind the first (by name) is used. */
+static const char *dir_skip(const ainput *ai, aopts *o)
+{
+    if (o->kind > 0)
+        return NULL;
+    int ig = ai->kind == TT_KIND_IGNORE;
+    switch (ai->kind) {
+    case TT_KIND_UNKNOWN: return "not a trace";
+    case TT_KIND_DATABASE: return "a tracetool database (analyze reads raw inputs)";
+    case TT_KIND_MAPPING:
+    case TT_KIND_IGNORE:
+        if (o->nmaps)
+            return "method mapping not used (-m given)";
+        if (!o->dir_map[ig]) {
+            o->dir_map[ig] = ai->path;
+            return NULL;
+        }
+        snprintf(o->skip_buf, sizeof o->skip_buf, "another %smethod mapping (using %s; -m "
+                 "chooses)", ig ? "ignore " : "", o->dir_map[ig]);
+        return o->skip_buf;
+    case TT_KIND_PROGUARD:
+        if (o->proguard_given)
+            return "ProGuard mapping not used (--proguard given)";
+        if (!o->proguard)
+            return NULL;
+        snprintf(o->skip_buf, sizeof o->skip_buf, "another ProGuard mapping (using %s; "
+                 "--proguard chooses)", o->proguard);
+        return o->skip_buf;
+    default: return NULL;
+    }
+}
+
+/* Directory entries that are not imported: ELF files with debug information name native
+ * frames when no -e/--symbols was given; everything else gets one notice. */
+static void skip_dir_entry(ainput *ai, const char *why, const tt_detection *d, cli_an *a,
+                           const aopts *o)
+{
+    if (d->elf && !o->sym_given && a->sym.n_exes < CLI_SYM_MAX &&
+        tsym_elf_has_debug_info(ai->path, NULL) == 1) {
+        a->sym.exes[a->sym.n_exes++] = ai->path;
+        ai->status = IN_SYMBOLS;
+        fprintf(stderr, "tracetool: %s: note: used for native symbols (ELF with debug "
+                        "information)\n", ai->path);
+        return;
+    }
+    ai->status = IN_SKIPPED;
+    if (ai->bytes == 0)
+        why = "empty file";
+    fprintf(stderr, "tracetool: %s: skipped: %s%s%s\n", ai->path, why,
+            d->what[0] && ai->bytes ? ": " : "", ai->bytes ? d->what : "");
+}
+
+/* --jobs: pass 1's reading (detection, content hash) of the regular files, on several threads
+ * ahead of pass 1; an input that fails or has to be read again (a mapping) is read by pass 1. */
+void cli_an__pre_detect(void *ctx, size_t i)
+{
+    ainput *ai = &TT_VEC_AT((tt_vec *)ctx, ainput, i);
+    tt_error err = {0};
+    tt_input *in;
+    tt_detection d;
+    if (cli_input_is_stream(ai->path) || tt_input_open(&in, ai->path, &err))
+        return;
+    int rc = tt_input_hash_begin(in, &err);
+    if (!rc)
+        rc = tt_input_detect(&d, in, &err);
+    if (!rc)
+        rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
+    tt_input_close(in);
+    if (!rc && (ai->pre = malloc(sizeof *ai->pre)))
+        *ai->pre = d;
+}
+
+/* Pass 1: detect and hash one input; load mapping inputs into the mapping. */
+int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
+{
+    tt_error err = {0};
+    tt_input *in = NULL;
+    tt_detection d;
+    int rc = 0;
+    if (ai->pre) {
+        tt_kind k = o->kind > 0 ? (tt_kind)o->kind : ai->pre->kind;
+        d = *ai->pre;
+        if (k == TT_KIND_MAPPING || k == TT_KIND_IGNORE) { /* loaded while read: read again */
+            free(ai->pre);
+            ai->pre = NULL;
+        }
+    }
+    if (!ai->pre) {
+        if (cli_an__open_input(&in, ai->path, &err))
+            return cli_an__input_failed(ai, o, &err);
+        rc = tt_input_hash_begin(in, &err);
+        if (!rc)
+            rc = tt_input_detect(&d, in, &err);
+        if (rc) {
+            tt_input_close(in);
+            return cli_an__input_failed(ai, o, &err);
+        }
+    }
+    ai->kind = o->kind > 0 ? (tt_kind)o->kind : d.kind;
+    const char *skip = ai->from_dir ? dir_skip(ai, o) : NULL;
+    if (!skip && (ai->kind == TT_KIND_MAPPING || ai->kind == TT_KIND_IGNORE)) {
+        ai->status = IN_MAPPING;
+        rc = cli_load_mapping_input(a->map, in, ctx->stats);
+        if (rc) {
+            tt_input_close(in);
+            return rc;
+        }
+        if (ai->from_dir)
+            fprintf(stderr, "tracetool: %s: note: used as the %s mapping\n", ai->path,
+                    ai->kind == TT_KIND_IGNORE ? "ignore-method" : "method");
+    }
+    if (in) { /* else hashed ahead */
+        rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
+        tt_input_close(in);
+    }
+    if (rc)
+        return cli_an__input_failed(ai, o, &err);
+    if (skip) {
+        skip_dir_entry(ai, skip, &d, a, o);
+        return 0;
+    }
+    if (ai->kind == TT_KIND_UNKNOWN || ai->kind == TT_KIND_DATABASE) {
+        char what[sizeof d.what + 16];
+        snprintf(what, sizeof what, "not a trace: %s", d.what);
+        const char *why = ai->kind == TT_KIND_DATABASE
+                              ? "is an SQLite database; analyze reads raw inputs (use tracetool "
+                                "query, or ATTACH it in SQL)"
+                          : d.what[0] ? what
+                          : ai->bytes == 0
+                              ? "empty input: expected a method-beat buffer, a methodMapping.txt "
+                                "or Matrix reports"
+                              : "unknown input kind: expected a method-beat buffer, a "
+                                "methodMapping.txt, a ProGuard mapping, Matrix reports, frame, "
+                                "startup or sample data (--kind overrides detection)";
+        if (!o->skip_unknown) {
+            cli_errorf("%s: %s", ai->path, why);
+            return CLI_BAD;
+        }
+        cli_warnf("%s: %s; skipped", ai->path, why);
+        ai->status = IN_SKIPPED;
+    }
+    return 0;
+}
+
+/* Binary buffers found in a directory must mostly use ids of the mapping (tt_beat_plausible). */
+void cli_an__check_dir_beat(ainput *ai, const tt_mapping *map)
+{
+    tt_error err = {0};
+    tt_input *in;
+    if (cli_an__open_input(&in, ai->path, &err))
+        return; /* the import reports it */
+    const unsigned char *p;
+    size_t n;
+    char why[200];
+    if (!tt_input_peek(in, &p, &n, TT_DETECT_PEEK, &err) && memchr(p, 0, n < 4096 ? n : 4096) &&
+        !tt_beat_plausible_bytes(p, n, map, why, sizeof why)) {
+        ai->status = IN_SKIPPED;
+        fprintf(stderr, "tracetool: %s: skipped: not a trace: %s\n", ai->path, why);
+    }
+    tt_input_close(in);
+}

@@ -1,0 +1,88 @@
+/* tracetool analyze, inside cli/: the inputs and options shared by the driver (cmd_analyze.c)
+ * and its parts: pass 1 (cli_an_input.c), pass 2 per input (cli_an_import.c) and the summary
+ * (cli_an_summary.c). The parts never call back into the driver; import uses input's helpers. */
+#ifndef CLI_AN_INT_H
+#define CLI_AN_INT_H
+
+#include "cli_an.h"
+
+enum { IN_PENDING, IN_IMPORTED, IN_DUPLICATE, IN_MAPPING, IN_SKIPPED, IN_FAILED, IN_SYMBOLS };
+
+typedef struct ainput {
+    char *path;
+    tt_kind kind;
+    char sha[65];
+    uint64_t bytes;
+    int status;
+    int from_dir; /* found by a directory scan: imported only when detection is positive */
+    int64_t trace_id;
+    char key[65];
+    char *error; /* --keep-going: why it failed ("FILE:LOC: message"), malloc'ed */
+    tt_detection *pre; /* --jobs: detected and hashed ahead (sha, bytes set), or NULL */
+} ainput;
+
+typedef struct aopts {
+    const char *out, *proguard;
+    int append, replace, skip_unknown, keep_going, kind, format;
+    int jobs;                      /* --jobs; 0 = the online cores */
+    int proguard_given, sym_given; /* --proguard, -e/--symbols on the command line */
+    const char *dir_map[2];        /* mapping and ignore mapping taken from a directory */
+    char skip_buf[512];
+    char **maps;
+    size_t nmaps;
+} aopts;
+
+/* ---- cli_an_input.c: the inputs (pass 1) ---- */
+/* Appends an input (ainput) to v; CLI_BAD after printing when out of memory. */
+int cli_an__add_input(tt_vec *v, const char *path, int from_dir);
+/* Appends the regular files below dir, depth first, sorted by name. */
+int cli_an__expand_dir(tt_vec *v, const char *dir, int depth);
+/* Opens an input for reading, twice if need be (stdin, a FIFO: read into memory). */
+int cli_an__open_input(tt_input **in, const char *path, tt_error *err);
+/* An input that failed: its exit code, or 0 when --keep-going recorded it (IN_FAILED). */
+int cli_an__input_failed(ainput *ai, const aopts *o, const tt_error *err);
+/* cli_an_parallel worker (ctx: the tt_vec of ainput): detects and hashes input i ahead. */
+void cli_an__pre_detect(void *ctx, size_t i);
+/* Pass 1 on one input: detection, hash, a mapping loaded into a->map. */
+int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx);
+/* Skips a binary buffer found in a directory that does not fit the mapping. */
+void cli_an__check_dir_beat(ainput *ai, const tt_mapping *map);
+
+/* ---- cli_an_import.c: one input into the database (pass 2) ---- */
+/* --buffer-format names, NULL-terminated (by TT_BEAT_FMT_*). */
+extern const char *const cli_an__buffmts[];
+/* The mapping's rows a new database will give it, for --jobs workers started early. */
+void cli_an__predict_mapping(cli_an *a);
+/* Writes the mapping and its methods (or finds them); predicted: checks the prediction. */
+int cli_an__store_mapping(cli_an *a, const char *sha, const char *path, const char *pg_sha,
+                          int predicted, tt_error *err);
+/* Reads one input of kind and writes its rows (the cli_an_parse_fn of the --jobs pool). */
+int cli_an__import_parse(cli_an *a, const char *path, tt_kind kind, cli_an_trace *t,
+                         tt_error *err);
+/* --jobs: queues pending inputs from next on; the first one not queued. */
+size_t cli_an__dispatch(cli_an *a, tt_vec *inputs, size_t next, cli_an_pool *pool,
+                        cli_an_job **jobs, const aopts *o, const char *map_sha,
+                        const char *pg_sha);
+/* Imports input ordinal_seen of inputs (or replays job), in a savepoint under --keep-going. */
+int cli_an__import_kept(cli_an *a, ainput *ai, int ordinal_seen, const char *map_sha,
+                        const char *pg_sha, tt_vec *inputs, const aopts *o, cli_an_pool *pool,
+                        cli_an_job *job, tt_error *err);
+/* Writes the trace row of an input that failed under --keep-going. */
+int cli_an__record_failure(cli_an *a, ainput *ai, tt_error *err);
+
+/* ---- cli_an_summary.c: what the run wrote ---- */
+typedef struct summ {
+    tt_buf text;
+    tt_jsonw json;
+    const char *section; /* JSON key of the current array */
+    int rows;
+} summ;
+
+/* Fills s (text and JSON) from the inputs and the rows of traces >= first. */
+int cli_an__summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_vec *inputs,
+                      tt_error *err);
+/* --format jsonl: prints every row of traces >= first of the committed database at path;
+ * 0 or an exit code after printing. */
+int cli_an__dump_jsonl(const char *path, int64_t first);
+
+#endif
