@@ -7,6 +7,9 @@
  * elements that are not objects, a repeated or escaped top-level key. */
 #include "kscrash_int.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Byte classes: 1 ends a run inside a string ('"', '\\', control, non-ASCII). */
@@ -58,18 +61,30 @@ static int str(const char *p, size_t i, size_t n, size_t *end, tt_ks_span *s)
     return 1;
 }
 
-/* A number of the accepted subset (an integer of at most 18 digits, no leading zero). */
-static int num(const char *p, size_t i, size_t n, size_t *end, int64_t *v)
+/* A number of the accepted subset (an integer of at most 18 digits, no leading zero); with
+ * big, also unsigned integers of 19 or 20 digits below 2^64, *big counting those >= 2^63
+ * (stored as their two's complement, as the 2.2 rewrite makes them). */
+static int num(const char *p, size_t i, size_t n, size_t *end, int64_t *v, uint64_t *big)
 {
     int neg = p[i] == '-';
     size_t d = i + neg, k = d;
     uint64_t x = 0;
-    while (k < n && p[k] >= '0' && p[k] <= '9')
+    while (k < n && k - d < 18 && p[k] >= '0' && p[k] <= '9')
         x = x * 10 + (uint64_t)(p[k++] - '0');
-    if (k == d || k - d > 18 || (k - d > 1 && p[d] == '0'))
+    if (k == d || (k - d > 1 && p[d] == '0'))
         return 0;
-    if (k < n && (p[k] == '.' || p[k] == 'e' || p[k] == 'E' || p[k] == '+' || p[k] == '-'))
+    if (big && !neg) /* up to two more digits: 10^18 * 10 + 9 < 2^64, then checked */
+        for (int m = 0; m < 2 && k < n && p[k] >= '0' && p[k] <= '9'; m++, k++) {
+            unsigned dg = (unsigned)(p[k] - '0');
+            if (x > (UINT64_MAX - dg) / 10)
+                return 0;
+            x = x * 10 + dg;
+        }
+    if (k < n && ((p[k] >= '0' && p[k] <= '9') || p[k] == '.' || p[k] == 'e' || p[k] == 'E' ||
+                  p[k] == '+' || p[k] == '-'))
         return 0;
+    if (x > (uint64_t)INT64_MAX)
+        (*big)++;
     *v = neg ? -(int64_t)x : (int64_t)x;
     *end = k;
     return 1;
@@ -82,6 +97,31 @@ static int lit(const char *p, size_t i, size_t n, const char *w, size_t *end)
         return 0;
     *end = i + l;
     return 1;
+}
+
+/* An object member's key at p[*ip] (unescaped) and its colon: *ip at the value. 0: declined. */
+static int key_colon(const char *p, size_t *ip, size_t n, tt_ks_span *k)
+{
+    size_t i = *ip;
+    if (i >= n || p[i] != '"' || !str(p, i, n, &i, k) || k->esc)
+        return 0;
+    i = ws(p, i, n);
+    if (i >= n || p[i] != ':')
+        return 0;
+    *ip = ws(p, i + 1, n);
+    return 1;
+}
+
+/* After a member or element: 1 at ',' (*ip at the next one), 2 at close (*ip after it),
+ * 0 for anything else. */
+static int after(const char *p, size_t *ip, size_t n, char close)
+{
+    size_t i = ws(p, *ip, n);
+    if (i < n && (p[i] == ',' || p[i] == close)) {
+        *ip = p[i] == ',' ? ws(p, i + 1, n) : i + 1;
+        return p[i] == ',' ? 1 : 2;
+    }
+    return 0;
 }
 
 enum { T_NUM, T_STR, T_LIT };
@@ -121,7 +161,7 @@ static void set_u64(const char *p, int type, const tt_ks_span *s, int64_t iv, ui
 }
 
 /* One image object at p[i] == '{'. 0: declined. */
-static int image(const char *p, size_t i, size_t n, size_t *end, tt_ks_fimg *g)
+static int image(const char *p, size_t i, size_t n, size_t *end, tt_ks_fimg *g, uint64_t *big)
 {
     memset(g, 0, sizeof *g);
     i = ws(p, i + 1, n);
@@ -131,13 +171,7 @@ static int image(const char *p, size_t i, size_t n, size_t *end, tt_ks_fimg *g)
     }
     for (;;) {
         tt_ks_span k, s = {0};
-        if (i >= n || p[i] != '"' || !str(p, i, n, &i, &k) || k.esc)
-            return 0;
-        i = ws(p, i, n);
-        if (i >= n || p[i] != ':')
-            return 0;
-        i = ws(p, i + 1, n);
-        if (i >= n)
+        if (!key_colon(p, &i, n, &k) || i >= n)
             return 0;
         int type = T_NUM;
         int64_t iv = 0;
@@ -146,7 +180,7 @@ static int image(const char *p, size_t i, size_t n, size_t *end, tt_ks_fimg *g)
                 return 0;
             type = T_STR;
         } else if (p[i] == '-' || (p[i] >= '0' && p[i] <= '9')) {
-            if (!num(p, i, n, &i, &iv))
+            if (!num(p, i, n, &i, &iv, big))
                 return 0;
         } else if (lit(p, i, n, "null", &i) || lit(p, i, n, "true", &i) ||
                    lit(p, i, n, "false", &i)) {
@@ -168,21 +202,16 @@ static int image(const char *p, size_t i, size_t n, size_t *end, tt_ks_fimg *g)
         case K_NONE: break;
         default: g->ci[id - K_CI0] = s; break;
         }
-        i = ws(p, i, n);
-        if (i < n && p[i] == ',') {
-            i = ws(p, i + 1, n);
-            continue;
+        int a = after(p, &i, n, '}');
+        if (a != 1) {
+            *end = i;
+            return a / 2;
         }
-        if (i < n && p[i] == '}') {
-            *end = i + 1;
-            return 1;
-        }
-        return 0;
     }
 }
 
 /* The array at p[i] == '['. 0: declined. */
-static int images(tt_vec *out, const char *p, size_t i, size_t n, size_t *end)
+static int images(tt_vec *out, const char *p, size_t i, size_t n, size_t *end, uint64_t *big)
 {
     i = ws(p, i + 1, n);
     if (i < n && p[i] == ']') {
@@ -193,18 +222,13 @@ static int images(tt_vec *out, const char *p, size_t i, size_t n, size_t *end)
         tt_ks_fimg *g = tt_vec_push(out, NULL);
         if (!g)
             return TT_ENOMEM;
-        if (i >= n || p[i] != '{' || !image(p, i, n, &i, g))
+        if (i >= n || p[i] != '{' || !image(p, i, n, &i, g, big))
             return 0;
-        i = ws(p, i, n);
-        if (i < n && p[i] == ',') {
-            i = ws(p, i + 1, n);
-            continue;
+        int a = after(p, &i, n, ']');
+        if (a != 1) {
+            *end = i;
+            return a / 2;
         }
-        if (i < n && p[i] == ']') {
-            *end = i + 1;
-            return 1;
-        }
-        return 0;
     }
 }
 
@@ -257,33 +281,190 @@ int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, size_t *end, const 
         return 0;
     for (;;) {
         tt_ks_span k;
-        if (i >= n || p[i] != '"' || !str(p, i, n, &i, &k) || k.esc)
-            return 0;
-        i = ws(p, i, n);
-        if (i >= n || p[i] != ':')
-            return 0;
-        i = ws(p, i + 1, n);
-        if (i >= n)
+        if (!key_colon(p, &i, n, &k) || i >= n)
             return 0;
         if (k.len == 13 && !memcmp(p + k.off, "binary_images", 13)) {
             if (found++ || p[i] != '[')
                 return 0;
             *vs = i;
-            int rc = images(imgs, p, i, n, &i);
+            int rc = images(imgs, p, i, n, &i, NULL);
             if (rc <= 0)
                 return rc;
             *ve = i;
         } else if (!skip(p, i, n, &i)) {
             return 0;
         }
-        i = ws(p, i, n);
-        if (i < n && p[i] == ',') {
-            i = ws(p, i + 1, n);
-            continue;
+        int a = after(p, &i, n, '}');
+        if (a != 1) {
+            *end = i;
+            return a == 2 && found;
         }
-        if (i >= n || p[i] != '}' || !found)
+    }
+}
+
+/* ---- the whole report (second tier of I10: no jansson at all) ---- */
+
+#define MAX_TREE_DEPTH 512
+
+typedef struct tree {
+    const char *p;
+    size_t n;
+    tt_vec *nodes, *imgs;
+    uint64_t big;
+    int images;
+} tree;
+
+static tt_ks_jn *node_at(const tree *t, uint32_t k) { return (tt_ks_jn *)t->nodes->data + k; }
+
+/* A real of jansson's grammar at p[i] (a fraction or an exponent present): its value
+ * through strtod as jansson's; 0 for anything out of range or not a real. */
+static int real(const char *p, size_t i, size_t n, size_t *end, double *v)
+{
+    size_t k = i + (p[i] == '-');
+    if (k >= n || p[k] < '0' || p[k] > '9' || (p[k] == '0' && k + 1 < n && p[k + 1] >= '0' &&
+                                               p[k + 1] <= '9'))
+        return 0;
+    while (k < n && p[k] >= '0' && p[k] <= '9')
+        k++;
+    if (k >= n || (p[k] != '.' && p[k] != 'e' && p[k] != 'E'))
+        return 0; /* an integer num() declined */
+    if (p[k] == '.') {
+        size_t f = ++k;
+        while (k < n && p[k] >= '0' && p[k] <= '9')
+            k++;
+        if (k == f)
             return 0;
-        *end = i + 1;
+    }
+    if (k < n && (p[k] == 'e' || p[k] == 'E')) {
+        k += k + 1 < n && (p[k + 1] == '+' || p[k + 1] == '-');
+        size_t f = ++k;
+        while (k < n && p[k] >= '0' && p[k] <= '9')
+            k++;
+        if (k == f)
+            return 0;
+    }
+    char t[64], *e;
+    if (k - i >= sizeof t)
+        return 0;
+    memcpy(t, p + i, k - i);
+    t[k - i] = 0;
+    errno = 0;
+    *v = strtod(t, &e);
+    if (errno || *e || isinf(*v))
+        return 0;
+    *end = k;
+    return 1;
+}
+
+static int tvalue(tree *t, size_t *ip, uint32_t me, uint32_t depth);
+
+/* The members or elements of the container at p[*ip] ('{' or '['), as children of me. */
+static int container(tree *t, size_t *ip, uint32_t me, uint32_t depth)
+{
+    const char *p = t->p;
+    size_t i = *ip, n = t->n;
+    int obj = p[i] == '{';
+    char close = obj ? '}' : ']';
+    uint32_t prev = 0;
+    if (depth >= MAX_TREE_DEPTH)
+        return 0;
+    i = ws(p, i + 1, n);
+    if (i < n && p[i] == close) {
+        *ip = i + 1;
         return 1;
     }
+    for (;;) {
+        tt_ks_span k = {0};
+        if (obj && !key_colon(p, &i, n, &k))
+            return 0;
+        if (t->nodes->len >= UINT32_MAX || !tt_vec_push(t->nodes, NULL))
+            return TT_ENOMEM;
+        uint32_t kid = (uint32_t)(t->nodes->len - 1);
+        tt_ks_jn *c = node_at(t, kid);
+        memset(c, 0, sizeof *c);
+        c->key_off = k.off;
+        c->key_len = k.len;
+        if (prev)
+            node_at(t, prev)->next = kid;
+        else
+            node_at(t, me)->first = kid;
+        node_at(t, me)->n++;
+        prev = kid;
+        int rc;
+        if (!depth && k.len == 13 && !memcmp(p + k.off, "binary_images", 13)) {
+            if (t->images++ || i >= n || p[i] != '[')
+                return 0;
+            node_at(t, kid)->type = JSON_ARRAY; /* read into imgs, left empty here */
+            rc = images(t->imgs, p, i, n, &i, &t->big);
+        } else {
+            rc = tvalue(t, &i, kid, depth + 1);
+        }
+        if (rc <= 0)
+            return rc;
+        int a = after(p, &i, n, close);
+        if (a != 1) {
+            *ip = i;
+            return a / 2;
+        }
+    }
+}
+
+/* The value at p[*ip] into node me (already linked). */
+static int tvalue(tree *t, size_t *ip, uint32_t me, uint32_t depth)
+{
+    const char *p = t->p;
+    size_t i = *ip, n = t->n;
+    if (i >= n)
+        return 0;
+    char ch = p[i];
+    if (ch == '{' || ch == '[') {
+        node_at(t, me)->type = ch == '{' ? JSON_OBJECT : JSON_ARRAY;
+        return container(t, ip, me, depth);
+    }
+    tt_ks_jn *v = node_at(t, me);
+    if (ch == '"') {
+        tt_ks_span s;
+        if (!str(p, i, n, ip, &s))
+            return 0;
+        v->type = JSON_STRING;
+        v->off = s.off;
+        v->len = s.len;
+        v->esc = s.esc;
+        return 1;
+    }
+    if (ch == '-' || (ch >= '0' && ch <= '9')) {
+        if (num(p, i, n, ip, &v->v.i, &t->big)) {
+            v->type = JSON_INTEGER;
+            return 1;
+        }
+        v->type = JSON_REAL;
+        return real(p, i, n, ip, &v->v.d);
+    }
+    if (lit(p, i, n, "null", ip))
+        v->type = JSON_NULL;
+    else if (lit(p, i, n, "true", ip))
+        v->type = JSON_TRUE;
+    else if (lit(p, i, n, "false", ip))
+        v->type = JSON_FALSE;
+    else
+        return 0;
+    return 1;
+}
+
+int tt_ks__scan_report(tt_vec *nodes, tt_vec *imgs, uint64_t *big, size_t *end, const char *p,
+                       size_t n)
+{
+    tree t = {.p = p, .n = n, .nodes = nodes, .imgs = imgs};
+    nodes->len = imgs->len = 0;
+    size_t i = ws(p, 0, n);
+    if (i >= n || p[i] != '{' || !tt_vec_push(nodes, NULL))
+        return i < n && p[i] == '{' ? TT_ENOMEM : 0;
+    memset(node_at(&t, 0), 0, sizeof(tt_ks_jn));
+    node_at(&t, 0)->type = JSON_OBJECT;
+    int rc = container(&t, &i, 0, 0);
+    if (rc <= 0)
+        return rc;
+    *big = t.big;
+    *end = i;
+    return 1;
 }
