@@ -233,12 +233,30 @@ typedef struct img_key {
     size_t i;
 } img_key;
 
-static int cmp_key(const void *x, const void *y)
+/* Stable bottom-up merge sort by address (equal ones keep input order); the result is in
+ * a or in tmp, returned. */
+static img_key *sort_keys(img_key *a, img_key *tmp, size_t n)
 {
-    const img_key *a = x, *b = y;
-    if (a->addr != b->addr)
-        return a->addr < b->addr ? -1 : 1;
-    return a->i < b->i ? -1 : a->i > b->i;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) { /* branch-free: the order of addresses is random */
+                int t = a[j].addr < a[i].addr;
+                tmp[k++] = a[t ? j : i];
+                j += (size_t)t;
+                i += (size_t)!t;
+            }
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        img_key *x = a;
+        a = tmp;
+        tmp = x;
+    }
+    return a;
 }
 
 /* By load address, equal ones in input order; keys are sorted, not the large structs. */
@@ -248,7 +266,7 @@ static int sort_images(bctx *c)
     tt_ks_image *a = c->r->images.data;
     if (n < 2)
         return 0;
-    img_key *k = malloc(n * sizeof *k);
+    img_key *k = malloc(2 * n * sizeof *k);
     tt_ks_image *t = malloc(n * sizeof *t);
     if (!k || !t) {
         free(k);
@@ -257,9 +275,9 @@ static int sort_images(bctx *c)
     }
     for (size_t i = 0; i < n; i++)
         k[i] = (img_key){a[i].addr, i};
-    qsort(k, n, sizeof *k, cmp_key);
+    const img_key *s = sort_keys(k, k + n, n);
     for (size_t i = 0; i < n; i++)
-        t[i] = a[k[i].i];
+        t[i] = a[s[i].i];
     memcpy(a, t, n * sizeof *a);
     free(k);
     free(t);
@@ -324,31 +342,39 @@ static const char *span_str(bctx *c, const tt_ks_span *s, int *oom)
 /* The images tt_ks__scan_images read (the fast path of I10). */
 static int read_fast_images(bctx *c)
 {
-    const tt_ks_fimg *f = c->r->fimgs.data;
-    for (size_t i = 0; i < c->r->fimgs.len; i++, f++) {
+    const tt_ks_fimg *fs = c->r->fimgs.data;
+    size_t n = c->r->fimgs.len, m = 0;
+    img_key *k = n ? malloc(2 * n * sizeof *k) : NULL;
+    if (n && !k)
+        return TT_ENOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) { /* bad ones counted in input order */
+        if (fs[i].has_addr && fs[i].has_size)
+            k[m++] = (img_key){fs[i].addr, i};
+        else
+            rc = add_image(c, &(img_in){0}, NULL);
+    }
+    const img_key *sk = rc ? NULL : sort_keys(k, k + m, m); /* then added in order */
+    for (size_t j = 0; j < m && !rc; j++) {
+        const tt_ks_fimg *f = &fs[sk[j].i];
         int oom = 0;
         const char *uuid = NULL;
-        img_in in = {.ok = f->has_addr && f->has_size, .addr = f->addr, .size = f->size};
-        if (in.ok) {
-            in.vmaddr = f->has_vmaddr ? f->vmaddr : 0;
-            in.path = span_str(c, &f->path, &oom);
-            if (f->uuid.esc)
-                uuid = norm_uuid(c, span_str(c, &f->uuid, &oom));
-            else
-                uuid = norm_uuid_n(c, f->uuid.set ? c->r->fast_text + f->uuid.off : NULL,
-                                   f->uuid.len);
-            in.cpu_type = f->has_cpu_type ? f->cpu_type : 0;
-            in.cpu_subtype = f->has_cpu_subtype ? f->cpu_subtype : 0;
-            for (int k = 0; k < 4; k++)
-                in.ci[k] = span_str(c, &f->ci[k], &oom);
-        }
-        if (oom || (in.ok && !uuid))
-            return TT_ENOMEM;
-        int rc = add_image(c, &in, uuid);
-        if (rc)
-            return rc;
+        img_in in = {.ok = 1, .addr = f->addr, .size = f->size};
+        in.vmaddr = f->has_vmaddr ? f->vmaddr : 0;
+        in.path = span_str(c, &f->path, &oom);
+        if (f->uuid.esc)
+            uuid = norm_uuid(c, span_str(c, &f->uuid, &oom));
+        else
+            uuid = norm_uuid_n(c, f->uuid.set ? c->r->fast_text + f->uuid.off : NULL,
+                               f->uuid.len);
+        in.cpu_type = f->has_cpu_type ? f->cpu_type : 0;
+        in.cpu_subtype = f->has_cpu_subtype ? f->cpu_subtype : 0;
+        for (int x = 0; x < 4; x++)
+            in.ci[x] = span_str(c, &f->ci[x], &oom);
+        rc = oom || !uuid ? TT_ENOMEM : add_image(c, &in, uuid);
     }
-    return sort_images(c);
+    free(k);
+    return rc;
 }
 
 /* 4.1 without binary_images (KSCrash omitBinaryImages): images from the frames' object_addr

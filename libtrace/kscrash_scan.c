@@ -133,11 +133,19 @@ static int key_id(const char *k, size_t n)
                                        "uuid", "cpu_type", "cpu_subtype", "crash_info_message",
                                        "crash_info_message2", "crash_info_backtrace",
                                        "crash_info_signature"};
-    static const unsigned char lens[] = {10, 10, 12, 4, 4, 8, 11, 18, 19, 20, 20};
-    for (int i = 0; i < K_NONE; i++)
-        if (lens[i] == n && !memcmp(keys[i], k, n))
-            return i;
-    return K_NONE;
+    int i;
+    switch (n) { /* the one candidate of each length, then one comparison */
+    case 4: i = k[0] == 'n' ? K_NAME : K_UUID; break;
+    case 8: i = K_CPU; break;
+    case 10: i = k[6] == 'a' ? K_ADDR : K_SIZE; break;
+    case 11: i = K_SUB; break;
+    case 12: i = K_VMADDR; break;
+    case 18: i = K_CI0; break;
+    case 19: i = K_CI0 + 1; break;
+    case 20: i = k[11] == 'b' ? K_CI0 + 2 : K_CI0 + 3; break;
+    default: return K_NONE;
+    }
+    return memcmp(keys[i], k, n) ? K_NONE : i;
 }
 
 /* An unsigned field (tt_ks__u64's rules): integer bit pattern, or "0x..." / decimal text. */
