@@ -11,20 +11,61 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* Whether the first byte of a word is its lowest (SWAR positions through ctz). */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR_LE 1
+#else
+#define SWAR_LE 0
+#endif
 
 /* Byte classes: 1 ends a run inside a string ('"', '\\', control, non-ASCII). */
 static int str_stop(unsigned char c) { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f; }
 
-/* Whether one of the 8 bytes at p is a str_stop byte (the usual SWAR zero-byte tests:
- * exact, no false positives or negatives). */
-static int stop8(const char *p)
+/* The str_stop bytes among the 8 at p, as the high bit of each (the usual SWAR zero-byte
+ * tests: whether any is set is exact; a borrow can only flag bytes after a true one, so
+ * the lowest set bit is the first stop byte). */
+static uint64_t stop8(const char *p)
 {
     const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
     uint64_t x;
     memcpy(&x, p, 8);
     uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\'), d = x ^ (ones * 0x7f);
     uint64_t z = ((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d) | ((x - ones * 0x20) & ~x) | x;
-    return (z & high) != 0;
+    return z & high;
+}
+
+/* The index of the first str_stop byte at or after p[i], n when none. */
+static size_t stop_at(const char *p, size_t i, size_t n)
+{
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+                  space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+    for (; i + 16 <= n; i += 16) { /* signed: non-ASCII bytes are below ' ' too */
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bs)),
+                                 _mm_or_si128(_mm_cmplt_epi8(x, space), _mm_cmpeq_epi8(x, del)));
+        unsigned z = (unsigned)_mm_movemask_epi8(m);
+        if (z)
+            return i + (size_t)__builtin_ctz(z);
+    }
+#endif
+    for (; i + 8 <= n; i += 8) {
+        uint64_t z = stop8(p + i);
+#if SWAR_LE
+        if (z)
+            return i + (size_t)__builtin_ctzll(z) / 8;
+#else
+        if (z)
+            break;
+#endif
+    }
+    while (i < n && !str_stop((unsigned char)p[i]))
+        i++;
+    return i;
 }
 
 static size_t ws(const char *p, size_t i, size_t n)
@@ -41,10 +82,7 @@ static int str(const char *p, size_t i, size_t n, size_t *end, tt_ks_span *s)
     size_t b = ++i;
     int esc = 0;
     for (;;) {
-        while (i + 8 <= n && !stop8(p + i))
-            i += 8;
-        while (i < n && !str_stop((unsigned char)p[i]))
-            i++;
+        i = stop_at(p, i, n);
         if (i >= n)
             return 0;
         if (p[i] == '"')
