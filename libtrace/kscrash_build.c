@@ -344,8 +344,10 @@ static int read_fast_images(bctx *c)
 {
     const tt_ks_fimg *fs = c->r->fimgs.data;
     size_t n = c->r->fimgs.len, m = 0;
-    img_key *k = n ? malloc(2 * n * sizeof *k) : NULL;
-    if (n && !k)
+    if (!n)
+        return 0;
+    img_key *k = malloc(2 * n * sizeof *k);
+    if (!k)
         return TT_ENOMEM;
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) { /* bad ones counted in input order */

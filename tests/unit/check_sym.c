@@ -620,6 +620,7 @@ static const unsigned char guard_abbrev[] = {
     0x01, 0x11, 0x01, 0xb1, 0x42, 0x07, 0x00, 0x00, /* 1 compile_unit: GNU_dwo_id data8 */
     0x02, 0x2e, 0x01, 0x03, 0x08, 0x00, 0x00,       /* 2 subprogram: name string */
     0x03, 0x2e, 0x01, 0x01, 0x13, 0x00, 0x00,       /* 3 subprogram: sibling ref4 */
+    0x04, 0x2e, 0x01, 0x03, 0x02, 0x00, 0x00,       /* 4 subprogram: name, form 0x02 */
     0x00};
 
 /* a DWARF 4 unit of the CU DIE and the DIEs in tail (n bytes) */
@@ -648,6 +649,10 @@ START_TEST(die_codes_guard)
          14, "DIE at 0x17: abbreviation code has more than 64 bits"},
         {{0x03, 0x15, 0, 0, 0, 0x00, 0x00}, 7, "DW_AT_sibling 0x15 is not the offset of a DIE"},
         {{0x03, 0x19, 0, 0, 0, 0x00, 0x00}, 7, NULL},
+        /* libdwarf walks on past these with sizes of its own, then leaks in dwarf_child */
+        {{0x04, 0x00, 0x00}, 3, "DIE at 0x14: its abbreviation has a form no DWARF version"},
+        {{0x02, 'f', 0x00, 0x09, 0x00, 0x00}, 6, "DIE at 0x17: its abbreviation code is not in"},
+        {{0x02, 'f', 'g'}, 3, "DIE at 0x14: its attributes run past the end of the unit"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         unsigned char info[64];
