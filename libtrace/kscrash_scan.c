@@ -1,10 +1,14 @@
-/* The fast path for KSCrash binary_images (spec/ios.md 2.3, I10): a report's top-level
- * "binary_images" array is read without building a jansson tree (hundreds of images per
- * report dominate parsing). Like jscan.c it accepts a strict subset and declines (returns 0)
- * everything else, so that jansson decides, with its own messages, about any report the
- * scanner does not fully understand: \u escapes, non-ASCII or control bytes in strings,
- * nested values inside an image, reals, integers of more than 18 digits, leading zeros,
- * elements that are not objects, a repeated or escaped top-level key. */
+/* The fast paths of KSCrash reports (spec/ios.md 2.3, I10), for outputs that never write
+ * the report back as JSON. First choice, tt_ks__scan_report: the whole report becomes a
+ * small tree of its own (no jansson at all), its top-level "binary_images" array read
+ * straight into image records (hundreds of images per report dominate parsing). Else
+ * tt_ks__scan_images: the images alone, jansson reading the rest. Like jscan.c both accept
+ * a strict subset of JSON and decline (return 0) everything else, so that jansson decides,
+ * with its own messages and values, about any report the scanners do not fully understand:
+ * \u escapes, non-ASCII or control bytes in strings, escaped keys, leading zeros, integers
+ * below -(10^18 - 1) or from 2^64 on, reals out of range, nesting deeper than MAX_TREE_DEPTH,
+ * a repeated "binary_images"; inside an image also nested values, reals
+ * and (for the images-only path) integers of more than 18 digits. */
 #include "kscrash_int.h"
 
 #include <errno.h>
