@@ -10,12 +10,20 @@ typedef struct cstr {
     uint64_t n;
 } cstr;
 
+/* Counted strings in first-seen order, found through a hash table (a path per dump is
+ * common: a scan per dump would be quadratic). Sorted only once every dump is in. */
+typedef struct clist {
+    tt_vec v;         /* cstr */
+    uint32_t *slots;  /* index + 1 into v, 0: empty; open addressing */
+    size_t nslots;
+} clist;
+
 typedef struct group {
     char *key, *cls, *example;
     uint64_t count;
     int have_time;
     int64_t first_ms, last_ms;
-    tt_vec types, uuids, oses, paths; /* cstr */
+    clist types, uuids, oses, paths;
 } group;
 
 struct cli_ks_groups {
@@ -37,11 +45,12 @@ cli_ks_groups *cli_ks_groups_new(void)
     return g;
 }
 
-static void cstr_free(tt_vec *v)
+static void cstr_free(clist *l)
 {
-    for (size_t i = 0; i < v->len; i++)
-        free(TT_VEC_AT(v, cstr, i).s);
-    tt_vec_free(v);
+    for (size_t i = 0; i < l->v.len; i++)
+        free(TT_VEC_AT(&l->v, cstr, i).s);
+    tt_vec_free(&l->v);
+    free(l->slots);
 }
 
 void cli_ks_groups_free(cli_ks_groups *g)
@@ -64,22 +73,51 @@ void cli_ks_groups_free(cli_ks_groups *g)
     free(g);
 }
 
-static int count_str(tt_vec *v, const char *s)
+static uint64_t str_hash(const char *s) /* FNV-1a */
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+static int rehash(clist *l, size_t n)
+{
+    uint32_t *t = calloc(n, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t k = 0; k < l->v.len; k++) {
+        size_t i = str_hash(TT_VEC_AT(&l->v, cstr, k).s) & (n - 1);
+        while (t[i])
+            i = (i + 1) & (n - 1);
+        t[i] = (uint32_t)k + 1;
+    }
+    free(l->slots);
+    l->slots = t;
+    l->nslots = n;
+    return 0;
+}
+
+static int count_str(clist *l, const char *s)
 {
     if (!s)
         return 0;
-    for (size_t i = 0; i < v->len; i++) {
-        cstr *c = &TT_VEC_AT(v, cstr, i);
+    if ((l->v.len + 1) * 2 > l->nslots && rehash(l, l->nslots ? l->nslots * 2 : 8))
+        return -1;
+    size_t i = str_hash(s) & (l->nslots - 1);
+    for (; l->slots[i]; i = (i + 1) & (l->nslots - 1)) {
+        cstr *c = &TT_VEC_AT(&l->v, cstr, l->slots[i] - 1);
         if (!strcmp(c->s, s)) {
             c->n++;
             return 0;
         }
     }
     cstr c = {strdup(s), 1};
-    if (!c.s || !tt_vec_push(v, &c)) {
+    if (!c.s || !tt_vec_push(&l->v, &c)) {
         free(c.s);
         return -1;
     }
+    l->slots[i] = (uint32_t)l->v.len;
     return 0;
 }
 
@@ -100,10 +138,11 @@ int cli_ks_groups_add(cli_ks_groups *g, const tt_ks_report *rep, const cli_ks_ke
     if (!x) {
         if (!(x = tt_vec_push(&g->groups, NULL)))
             return -1;
-        tt_vec_init(&x->types, sizeof(cstr));
-        tt_vec_init(&x->uuids, sizeof(cstr));
-        tt_vec_init(&x->oses, sizeof(cstr));
-        tt_vec_init(&x->paths, sizeof(cstr));
+        x->types = x->uuids = x->oses = x->paths = (clist){{0}, NULL, 0};
+        tt_vec_init(&x->types.v, sizeof(cstr));
+        tt_vec_init(&x->uuids.v, sizeof(cstr));
+        tt_vec_init(&x->oses.v, sizeof(cstr));
+        tt_vec_init(&x->paths.v, sizeof(cstr));
         x->key = strdup(key);
         x->cls = strdup(cls);
         x->example = strdup(rep->id ? rep->id : "");
@@ -198,15 +237,15 @@ static void group_json(tt_jsonw *w, group *x, uint64_t dumps)
     tt_jsonw_key(w, "class");
     tt_jsonw_str(w, x->cls);
     tt_jsonw_key(w, "dump_types");
-    json_list(w, &x->types, SIZE_MAX);
+    json_list(w, &x->types.v, SIZE_MAX);
     tt_jsonw_key(w, "count");
     tt_jsonw_uint(w, x->count);
     tt_jsonw_key(w, "share");
     tt_jsonw_double(w, dumps ? (double)x->count / (double)dumps : 0);
     tt_jsonw_key(w, "builds");
-    tt_jsonw_uint(w, x->uuids.len);
+    tt_jsonw_uint(w, x->uuids.v.len);
     tt_jsonw_key(w, "os_versions");
-    json_list(w, &x->oses, 3);
+    json_list(w, &x->oses.v, 3);
     tt_jsonw_key(w, "first_unix_ms");
     if (x->have_time)
         tt_jsonw_int(w, x->first_ms);
@@ -220,7 +259,7 @@ static void group_json(tt_jsonw *w, group *x, uint64_t dumps)
     tt_jsonw_key(w, "example");
     tt_jsonw_str(w, x->example);
     tt_jsonw_key(w, "path");
-    tt_jsonw_str(w, top_path(&x->paths));
+    tt_jsonw_str(w, top_path(&x->paths.v));
     tt_jsonw_obj_end(w);
 }
 
@@ -263,13 +302,13 @@ void cli_ks_groups_print(cli_ks_groups *g, int format, uint64_t dumps)
             tt_buf_puts(&b, ",");
             csv_field(&b, x->cls);
             tt_buf_puts(&b, ",");
-            joined(&t, &x->types, SIZE_MAX, ";");
+            joined(&t, &x->types.v, SIZE_MAX, ";");
             tt_buf_put(&t, "", 1);
             csv_field(&b, t.data);
             tt_buf_printf(&b, ",%llu,%.4f,%zu,", (unsigned long long)x->count, share / 100,
-                          x->uuids.len);
+                          x->uuids.v.len);
             t.len = 0;
-            joined(&t, &x->oses, 3, ";");
+            joined(&t, &x->oses.v, 3, ";");
             tt_buf_put(&t, "", 1);
             csv_field(&b, t.data);
             if (x->have_time)
@@ -278,21 +317,21 @@ void cli_ks_groups_print(cli_ks_groups *g, int format, uint64_t dumps)
                 tt_buf_puts(&b, ",,,");
             csv_field(&b, x->example);
             tt_buf_puts(&b, ",");
-            csv_field(&b, top_path(&x->paths));
+            csv_field(&b, top_path(&x->paths.v));
             tt_buf_puts(&b, "\n");
             tt_buf_free(&t);
         } else {
             tt_buf_printf(&b, "%5llu  %5.1f%%  %6zu  %s  %s\n", (unsigned long long)x->count,
-                          share, x->uuids.len, x->cls, x->key);
+                          share, x->uuids.v.len, x->cls, x->key);
             tt_buf_puts(&b, "        types: ");
-            joined(&b, &x->types, SIZE_MAX, ", ");
-            if (x->oses.len) {
+            joined(&b, &x->types.v, SIZE_MAX, ", ");
+            if (x->oses.v.len) {
                 tt_buf_puts(&b, "  os: ");
-                joined(&b, &x->oses, 3, ", ");
+                joined(&b, &x->oses.v, 3, ", ");
             }
             tt_buf_printf(&b, "  example: %s\n", x->example[0] ? x->example : "(no id)");
-            if (x->paths.len)
-                tt_buf_printf(&b, "        path: %s\n", top_path(&x->paths));
+            if (x->paths.v.len)
+                tt_buf_printf(&b, "        path: %s\n", top_path(&x->paths.v));
         }
     }
     if (format == CLI_KS_JSON) {

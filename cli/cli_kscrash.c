@@ -68,24 +68,67 @@ static const char *file_part(const kctx *c, const char *f)
     return s ? s + 1 : f;
 }
 
+/* Decimal v (a minus sign first when neg), as printf's %llu / %lld write it. */
+static void put_dec(tt_buf *b, uint64_t v, int neg)
+{
+    char t[24];
+    size_t k = sizeof t;
+    do
+        t[--k] = (char)('0' + v % 10);
+    while (v /= 10);
+    if (neg)
+        t[--k] = '-';
+    tt_buf_put(b, t + k, sizeof t - k);
+}
+
+static void put_i64(tt_buf *b, int64_t v)
+{
+    put_dec(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
+/* A frame line's columns: printf's "%-4u%-31s 0x%016llx " written directly (the text
+ * report prints a line per frame). */
+static void frame_head(tt_buf *b, uint32_t n, const char *name, uint64_t pc)
+{
+    static const char spaces[] = "                               "; /* 31 */
+    size_t len = b->len;
+    put_dec(b, n, 0);
+    len = b->len - len;
+    if (len < 4)
+        tt_buf_put(b, spaces, 4 - len);
+    len = strlen(name);
+    tt_buf_put(b, name, len);
+    if (len < 31)
+        tt_buf_put(b, spaces, 31 - len);
+    char h[20] = " 0x";
+    for (int i = 0; i < 16; i++)
+        h[3 + i] = "0123456789abcdef"[(pc >> (60 - 4 * i)) & 15];
+    h[19] = ' ';
+    tt_buf_put(b, h, sizeof h);
+}
+
 static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_ks_frame *f)
 {
     tt_buf *b = &c->b;
     const tt_ks_image *g = f->image >= 0 ? &rep->images[f->image] : NULL;
     uint32_t lines = f->n_sym ? f->n_sym : 1;
     for (uint32_t i = 0; i < lines; i++) {
-        tt_buf_printf(b, "%-4u%-31s 0x%016llx ", n, g ? g->name : "???",
-                      (unsigned long long)f->pc);
+        frame_head(b, n, g ? g->name : "???", f->pc);
         if (f->n_sym) {
             const tt_native_frame *s = &rep->syms[f->sym + i];
             tt_buf_puts(b, s->function && *s->function ? s->function : "??");
             /* Apple's "name + N" on the out-of-line line: N = pc - function start (9.1) */
-            if (!s->inlined && s->has_start && g && f->offset >= s->start)
-                tt_buf_printf(b, " + %llu", (unsigned long long)(f->offset - s->start));
+            if (!s->inlined && s->has_start && g && f->offset >= s->start) {
+                tt_buf_puts(b, " + ");
+                put_dec(b, f->offset - s->start, 0);
+            }
             if (s->file && *s->file) {
-                tt_buf_printf(b, " (%s", file_part(c, s->file));
-                if (s->line)
-                    tt_buf_printf(b, ":%u", s->line);
+                tt_buf_puts(b, " (");
+                tt_buf_puts(b, file_part(c, s->file));
+                if (s->line) {
+                    tt_buf_puts(b, ":");
+                    put_dec(b, s->line, 0);
+                }
                 tt_buf_puts(b, ")");
             }
             if (s->inlined)
@@ -106,9 +149,13 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
         } else {
             b->len--; /* a pc in no image: the address alone */
         }
-        if (i == 0 && f->has_repeat)
-            tt_buf_printf(b, "  \u00d7%lld \u2248%lld ms", (long long)f->repeat,
-                          (long long)(f->repeat * c->o->interval_ms));
+        if (i == 0 && f->has_repeat) {
+            tt_buf_puts(b, "  \u00d7");
+            put_i64(b, f->repeat);
+            tt_buf_puts(b, " \u2248");
+            put_i64(b, (int64_t)((uint64_t)f->repeat * (uint64_t)c->o->interval_ms));
+            tt_buf_puts(b, " ms");
+        }
         if (i == 0 && c->o->show_device_names && f->device_name && f->n_sym) {
             const char *fn = cli_ks_function(rep, f);
             tt_buf_printf(b, "  [device: %s]", f->device_name);

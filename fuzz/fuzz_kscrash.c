@@ -1,7 +1,9 @@
 /* libFuzzer target: KSCrash / Matrix iOS reports (ios.md 2-4, 9.2) in every container,
  * the 2.2 big-integer rewrite, images, frames through a fake resolver, profile trees and
- * the symbolicated JSON writer; then differentially: the binary_images fast path
- * (no_image_json, kscrash_scan.c) must give the same reports, images and errors. */
+ * the symbolicated JSON writer; then differentially: the fast paths of no_image_json
+ * (kscrash_scan.c: the whole report as a tree without jansson, else binary_images alone)
+ * must give the same reports (every field, image, thread, frame and profile node), the
+ * same warnings and errors and the same statistics as jansson alone. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,23 +30,74 @@ static int str_eq(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
-static void same_images(const tt_ks_report *a, const tt_ks_report *b)
+#define SAME(x) ((a->x) == (b->x))
+#define SAME_STR(x) str_eq(a->x, b->x)
+
+static void same_header(const tt_ks_report *a, const tt_ks_report *b)
 {
-    if (a->n_images != b->n_images || a->n_frames != b->n_frames || a->n_syms != b->n_syms)
+    if (!SAME(shape) || !SAME(line) || !SAME(index) || !SAME_STR(id) || !SAME_STR(process_name) ||
+        !SAME_STR(type) || !SAME_STR(version) || !SAME(has_time) || !SAME(unix_ms) ||
+        !SAME(has_dump_type) || !SAME(dump_type) || !SAME_STR(dump_name) || !SAME(is_lag) ||
+        !SAME_STR(error_type) || !SAME_STR(crash_text) || !SAME_STR(reason) ||
+        !SAME(has_suspend) || !SAME(suspend_all) || !SAME(has_snapshot) ||
+        !SAME(snapshot_status) || !SAME_STR(system_name) || !SAME_STR(system_version) ||
+        !SAME_STR(os_version) || !SAME_STR(machine) || !SAME_STR(cpu_arch) ||
+        !SAME_STR(bundle_name) || !SAME_STR(bundle_exec) || !SAME_STR(bundle_id) ||
+        !SAME_STR(short_version) || !SAME_STR(bundle_version) || !SAME_STR(app_uuid) ||
+        !SAME(has_pid) || !SAME(pid) || !SAME_STR(arch) || !SAME(main_thread) ||
+        !SAME(point_thread) || !SAME(crashed_thread) || !SAME(n_threads) || !SAME(n_nodes))
         abort();
-    for (size_t i = 0; i < a->n_images; i++) {
-        const tt_ks_image *x = &a->images[i], *y = &b->images[i];
-        if (x->addr != y->addr || x->size != y->size || x->vmaddr != y->vmaddr ||
-            x->cpu_type != y->cpu_type || x->cpu_subtype != y->cpu_subtype ||
-            !str_eq(x->path, y->path) || !str_eq(x->uuid, y->uuid) || x->is_app != y->is_app)
+}
+
+static void same_report(const tt_ks_report *ra, const tt_ks_report *rb)
+{
+    same_header(ra, rb);
+    if (ra->n_images != rb->n_images || ra->n_frames != rb->n_frames || ra->n_syms != rb->n_syms)
+        abort();
+    for (size_t i = 0; i < ra->n_images; i++) {
+        const tt_ks_image *a = &ra->images[i], *b = &rb->images[i];
+        if (!SAME(addr) || !SAME(size) || !SAME(vmaddr) || !SAME(cpu_type) ||
+            !SAME(cpu_subtype) || !SAME_STR(path) || !SAME_STR(name) || !SAME_STR(uuid) ||
+            !SAME_STR(arch) || !SAME(is_app) || !SAME(n_frames) || !SAME(n_unresolved))
             abort();
         for (int k = 0; k < 4; k++)
-            if (!str_eq(x->crash_info[k], y->crash_info[k]))
+            if (!str_eq(a->crash_info[k], b->crash_info[k]))
                 abort();
     }
-    for (size_t i = 0; i < a->n_frames; i++)
-        if (a->frames[i].image != b->frames[i].image || a->frames[i].lookup != b->frames[i].lookup)
+    for (size_t i = 0; i < ra->n_frames; i++) {
+        const tt_ks_frame *a = &ra->frames[i], *b = &rb->frames[i];
+        if (!SAME(pc) || !SAME(offset) || !SAME(lookup) || !SAME(image) || !SAME(pac) ||
+            !SAME(is_return) || !SAME(has_repeat) || !SAME(repeat) || !SAME_STR(device_name) ||
+            !SAME(has_device_addr) || !SAME(device_addr) || !SAME_STR(object_name) ||
+            !SAME(sym) || !SAME(n_sym) || !SAME(resolve_err))
             abort();
+    }
+    for (size_t i = 0; i < ra->n_threads; i++) {
+        const tt_ks_thread *a = &ra->threads[i], *b = &rb->threads[i];
+        if (!SAME(has_index) || !SAME(index) || !SAME_STR(name) || !SAME_STR(queue) ||
+            !SAME(crashed) || !SAME(current) || !SAME(handled) || !SAME(has_cpu) ||
+            (a->has_cpu && memcmp(&a->cpu, &b->cpu, sizeof a->cpu)) || !SAME(frame) ||
+            !SAME(n_frames))
+            abort();
+    }
+    for (size_t i = 0; i < ra->n_nodes; i++) {
+        const tt_ks_node *a = &ra->nodes[i], *b = &rb->nodes[i];
+        if (!SAME(parent) || !SAME(depth) || !SAME(sample) || !SAME(sample_bg) || !SAME(self) ||
+            !SAME(frame) || !SAME(n_children))
+            abort();
+    }
+}
+
+static void same_stats(const tt_stats *a, const tt_stats *b)
+{
+    if (tt_stats_count(a) != tt_stats_count(b))
+        abort();
+    for (size_t i = 0; i < tt_stats_count(a); i++) {
+        const tt_stat *x = tt_stats_get(a, i), *y = tt_stats_get(b, i);
+        if (strcmp(x->name, y->name) || x->count != y->count || x->severity != y->severity ||
+            strcmp(x->example, y->example))
+            abort();
+    }
 }
 
 /* Both readers in lockstep over the same bytes. */
@@ -71,8 +124,9 @@ static void differential(const uint8_t *data, size_t size, const tt_resolver *re
                 abort();
             break;
         }
-        same_images(rep[0], rep[1]);
+        same_report(rep[0], rep[1]);
     }
+    same_stats(st[0], st[1]);
 out:
     for (int k = 0; k < 2; k++) {
         tt_ks_reader_free(r[k]);

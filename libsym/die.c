@@ -1021,6 +1021,26 @@ static int check_siblings(const unit *u, const tt_vec *starts, const tt_vec *sib
     return 0;
 }
 
+/* Why parse_die could not read the DIE at p when its bytes did not run out: a code the
+ * table lacks or a form no DWARF version defines (found by fuzz_macho: libdwarf 20210528
+ * walks on with a size of its own and leaks the DIE dwarf_child allocates further on);
+ * NULL for a defined form die.c does not read (DW_FORM_indirect, DW_FORM_GNU_str_index). */
+static const char *die_problem(const unsigned char *p, const unsigned char *end, const atab *t)
+{
+    cur c = {p, end, 0, 0};
+    uint64_t code = uleb(&c);
+    if (c.bad || code >= t->n_codes || !t->codes[code].known)
+        return "its abbreviation code is not in the unit's table";
+    const abbrev *a = &t->codes[code];
+    for (uint32_t i = 0; i < a->n; i++) {
+        uint16_t f = t->specs[a->first + i].form;
+        if (!((f >= FORM_addr && f <= FORM_addrx4 && f != 0x02) || f == FORM_GNU_addr_index ||
+              f == FORM_GNU_str_index || f == FORM_GNU_ref_alt || f == FORM_GNU_strp_alt))
+            return "its abbreviation has a form no DWARF version defines";
+    }
+    return NULL;
+}
+
 /* The DIEs of u in order as libdwarf finds them: their starts (null entries included) and
  * the DW_AT_sibling targets dwarf_siblingof_b jumps to; msg when a code does not decode. */
 static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec *starts,
@@ -1041,8 +1061,15 @@ static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec
             return TT_ENOMEM;
         die e;
         int r = parse_die(&e, &c, info, u, t, 0);
-        if (r < 0)
-            return TSYM__DIE_FALLBACK; /* libdwarf reports what it cannot read */
+        if (r < 0) { /* dwarf_child and dwarf_siblingof_b leak on broken DIEs too */
+            why = c.bad ? "its attributes run past the end of the unit"
+                        : die_problem(info + at, c.end, t);
+            if (!why)
+                return TSYM__DIE_FALLBACK; /* a form die.c does not read: libdwarf decides */
+            snprintf(msg, cap, ".debug_info unit at 0x%llx: DIE at 0x%llx: %s",
+                     (unsigned long long)u->start, (unsigned long long)at, why);
+            return TT_EFORMAT;
+        }
         if (r == 0 || !e.ab->children) {
             if (r == 0 && depth)
                 depth--;

@@ -42,6 +42,8 @@ typedef struct cu_state {
     uint64_t rl_base, rl_end; /* the CU's range list table: offsets array .. table end */
     uint32_t rl_count;        /* offset_entry_count of that table, 0: none found */
     unsigned rl_osz;
+    unsigned asize;           /* the CU's address size */
+    uint64_t addr_base;       /* its DW_AT_addr_base, 0 when absent */
     char msg[200];        /* first DWARF error */
     char lmsg[200];       /* line table error */
     int nomem;
@@ -186,17 +188,83 @@ static uint64_t rd_le(const unsigned char *p, unsigned n)
     return v;
 }
 
-/* libdwarf 20210528 reads outside .debug_rnglists for a DW_FORM_rnglistx index or an offset
- * beyond the CU's table (found by fuzz_macho; an ELF file crashes the same way): check them
- * when the bytes are known. */
-static int rnglist_ok(const cu_state *s, Dwarf_Half form, uint64_t val)
+/* Whether the .debug_addr entry idx of the CU is inside .debug_addr. */
+static int addr_index_ok(const cu_state *s, uint64_t idx)
 {
-    if (form != DW_FORM_rnglistx)
-        return val < s->rl_size;
-    if (!s->rl_count || val >= s->rl_count)
+    uint64_t n = s->secs.size[TSYM_DS_ADDR], a = s->asize;
+    return a && s->secs.data[TSYM_DS_ADDR] && s->addr_base <= n && idx < (n - s->addr_base) / a;
+}
+
+/* The entries of the range list at off (DWARF 5, 7.25) as libdwarf reads them, until the end
+ * of the list or anything it reports itself: 0 when one of them names an entry outside
+ * .debug_addr. libdwarf 20210528 leaks an error object when DW_RLE_base_addressx does (found
+ * by fuzz_macho, through offsets into a table's header too). asize: the table's. */
+static int rle_indexes_ok(const cu_state *s, uint64_t off, unsigned asize)
+{
+    tsym__cur c = {s->rl + off, s->rl + s->rl_size, 0, 0};
+    while (c.p < c.end && !c.bad) {
+        unsigned code = *c.p++;
+        uint64_t i1 = 0, i2 = 0;
+        switch (code) {
+        case DW_RLE_base_addressx: i1 = tsym__cur_leb(&c, 0); break;
+        case DW_RLE_startx_endx: i1 = tsym__cur_leb(&c, 0); i2 = tsym__cur_leb(&c, 0); break;
+        case DW_RLE_startx_length: i1 = tsym__cur_leb(&c, 0); (void)tsym__cur_leb(&c, 0); break;
+        case DW_RLE_offset_pair: (void)tsym__cur_leb(&c, 0); (void)tsym__cur_leb(&c, 0); break;
+        case DW_RLE_base_address: tsym__cur_skip(&c, asize); break;
+        case DW_RLE_start_end: tsym__cur_skip(&c, 2 * (uint64_t)asize); break;
+        case DW_RLE_start_length: tsym__cur_skip(&c, asize); (void)tsym__cur_leb(&c, 0); break;
+        default: return 1; /* end of list, or a code libdwarf refuses */
+        }
+        if (!c.bad && code <= DW_RLE_startx_length &&
+            (!addr_index_ok(s, i1) || (code == DW_RLE_startx_endx && !addr_index_ok(s, i2))))
+            return 0;
+    }
+    return 1;
+}
+
+/* The address size of the range list table holding off; 0 when none does. */
+static unsigned rl_table_asize(const cu_state *s, uint64_t off)
+{
+    uint64_t at = 0, n = s->rl_size;
+    while (at + 12 <= n) {
+        uint64_t len = rd_le(s->rl + at, 4), hdr = 4;
+        if (len == 0xffffffffu) {
+            if (at + 20 > n)
+                return 0;
+            len = rd_le(s->rl + at + 4, 8);
+            hdr = 12;
+        }
+        if (len < 8 || len > n - at - hdr)
+            return 0;
+        if (off < at + hdr + len)
+            return off >= at ? s->rl[at + hdr + 2] : 0;
+        at += hdr + len;
+    }
+    return 0;
+}
+
+/* libdwarf 20210528 reads outside .debug_rnglists for a DW_FORM_rnglistx index or an offset
+ * beyond the CU's table (found by fuzz_macho; an ELF file crashes the same way), and leaks
+ * on a list naming an address outside .debug_addr: check them when the bytes are known. */
+static int rnglist_ok(cu_state *s, Dwarf_Half form, uint64_t val)
+{
+    uint64_t at = val;
+    if (form == DW_FORM_rnglistx) {
+        if (!s->rl_count || val >= s->rl_count)
+            return 0;
+        uint64_t off = rd_le(s->rl + s->rl_base + val * s->rl_osz, s->rl_osz);
+        if (off >= s->rl_end - s->rl_base)
+            return 0;
+        at = s->rl_base + off;
+    }
+    if (at >= s->rl_size)
         return 0;
-    uint64_t off = rd_le(s->rl + s->rl_base + val * s->rl_osz, s->rl_osz);
-    return off < s->rl_end - s->rl_base;
+    if (rle_indexes_ok(s, at, rl_table_asize(s, at)))
+        return 1;
+    if (!s->msg[0])
+        snprintf(s->msg, sizeof s->msg, ".debug_rnglists: the range list at 0x%llx names an "
+                 "address outside .debug_addr", (unsigned long long)at);
+    return 0;
 }
 
 /* Finds the range list table whose offsets array starts at base (DW_AT_rnglists_base). */
@@ -787,8 +855,10 @@ static int load_units(cu_state *s)
         prev_next = next;
         s->base = cu_base(s, cu_die);
         if (s->rl) {
-            Dwarf_Off rb = 0;
+            Dwarf_Off rb = 0, ab = 0;
             rnglist_table(s, attr_offset(s, cu_die, DW_AT_rnglists_base, &rb) ? rb : 0);
+            s->asize = asize;
+            s->addr_base = attr_offset(s, cu_die, DW_AT_addr_base, &ab) ? ab : 0;
         }
         memset(s->abbrev_attrs, 0, sizeof s->abbrev_attrs); /* each CU has its own table */
         if (utype == DW_UT_skeleton)

@@ -289,6 +289,7 @@ int tt_ks_reader_new(tt_ks_reader **out, tt_input *in, const tt_ks_opts *o, tt_s
     tt_vec_init(&r->syms, sizeof(tt_native_frame));
     tt_vec_init(&r->nodes, sizeof(tt_ks_node));
     tt_vec_init(&r->fimgs, sizeof(tt_ks_fimg));
+    tt_vec_init(&r->jnodes, sizeof(tt_ks_jn));
     *out = r;
     return 0;
 }
@@ -307,6 +308,7 @@ void tt_ks_reader_free(tt_ks_reader *r)
     tt_vec_free(&r->syms);
     tt_vec_free(&r->nodes);
     tt_vec_free(&r->fimgs);
+    tt_vec_free(&r->jnodes);
     tt_buf_free(&r->scratch);
     free(r);
 }
@@ -504,6 +506,31 @@ static int fast_images(tt_ks_reader *r, size_t *n, const char **p, size_t *pn)
     return 1;
 }
 
+/* I10, first choice: the whole report read by tt_ks__scan_report, no jansson value at all
+ * (r->tree); unsigned integers >= 2^63 counted as the 2.2 rewrite counts them. 1 when
+ * taken (*n: the report's length), 0 when not, or TT_ENOMEM. */
+static int fast_tree(tt_ks_reader *r, size_t *n)
+{
+    size_t end;
+    uint64_t big;
+    r->tree = r->fast = 0;
+    if (!r->opts.no_image_json || r->text[r->pos] != '{')
+        return 0;
+    const char *t = r->text + r->pos;
+    int rc = tt_ks__scan_report(&r->jnodes, &r->fimgs, &big, &end, t, *n ? *n : r->len - r->pos);
+    if (rc <= 0)
+        return rc;
+    if (big) {
+        r->rewritten = 1;
+        tt_stats_add(r->stats, "kscrash_big_uint_rewritten", r->file, TT_SEV_INFO, (int64_t)big,
+                     NULL);
+    }
+    r->tree = r->fast = 1;
+    r->fast_text = t;
+    *n = end;
+    return 1;
+}
+
 /* The next report object (a top-level value, or an element of a top-level array) into
  * r->value: 0, TT_DONE or an error. */
 static int next_value(tt_ks_reader *r, tt_error *err)
@@ -539,12 +566,12 @@ static int next_value(tt_ks_reader *r, tt_error *err)
         size_t avail = r->len - r->pos;
         const char *p;
         size_t pn;
-        int fast = fast_images(r, &n, &p, &pn);
-        if (!fast) {
+        int fast = fast_tree(r, &n);
+        if (!fast && !(fast = fast_images(r, &n, &p, &pn))) {
             if ((rc = scan_value(r, &n, &complete, err)))
                 return rc;
-            if (complete && n > avail) /* it was cut off by the window's end: again */
-                fast = fast_images(r, &n, &p, &pn);
+            if (complete && n > avail && !(fast = fast_tree(r, &n))) /* it was cut off by */
+                fast = fast_images(r, &n, &p, &pn);                /* the window's end */
             if (!fast) {
                 p = r->text + r->pos;
                 pn = n;
@@ -552,6 +579,11 @@ static int next_value(tt_ks_reader *r, tt_error *err)
         }
         if (fast < 0)
             return tt_error_set(err, fast, r->file, 0, 0, "out of memory");
+        if (r->tree) {
+            r->line += count_lines(r->text + r->pos, n);
+            r->pos += n;
+            return 0;
+        }
         rc = parse_value(r, p, pn, &r->value, err);
         if (!rc && !complete)
             rc = tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
@@ -569,7 +601,8 @@ int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
         int rc = next_value(r, err);
         if (rc)
             return rc;
-        rc = tt_ks__build(r, &r->rep, r->value, r->value_line, r->count);
+        rc = tt_ks__build(r, &r->rep, r->tree ? r->jnodes.data : (const void *)r->value,
+                          r->value_line, r->count);
         if (rc == TT_ENOMEM)
             return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
         if (rc) {

@@ -14,30 +14,133 @@ typedef struct bctx {
     tt_ks_reader *r;
     tt_ks_report *rep;
     int arch_kind; /* 0 arm64, 1 arm32, 2 x86 */
+    int oom;       /* a string of the tree could not be copied */
     uint64_t bad_frames, no_image, pac, unresolved, neg_self, deep;
 } bctx;
 
-static const char *jstr(const json_t *o, const char *k)
+/* ---- JSON access: one interface over a jansson value and the fast path's tree (r->tree,
+ * tt_ks_jn): a value is a const json_t * or a const tt_ks_jn *, NULL when absent ---- */
+
+static const tt_ks_jn *tn(const bctx *c, uint32_t k) { return (const tt_ks_jn *)c->r->jnodes.data + k; }
+
+static int jtype(const bctx *c, const void *v)
 {
-    const json_t *v = json_object_get(o, k);
-    return json_is_string(v) ? json_string_value(v) : NULL;
+    if (!v)
+        return -1;
+    return c->r->tree ? ((const tt_ks_jn *)v)->type : (int)json_typeof((const json_t *)v);
 }
 
-static int jint(const json_t *o, const char *k, int64_t *out)
+/* The member k of object o (the last one when repeated, as jansson keeps it). */
+static const void *jget(const bctx *c, const void *o, const char *k)
 {
-    const json_t *v = json_object_get(o, k);
-    if (json_is_integer(v)) {
-        *out = json_integer_value(v);
+    if (!c->r->tree)
+        return json_object_get(o, k);
+    if (jtype(c, o) != JSON_OBJECT)
+        return NULL;
+    const tt_ks_jn *n = o, *hit = NULL;
+    size_t len = strlen(k);
+    for (uint32_t i = n->first; i; i = n->next) {
+        n = tn(c, i);
+        if (n->key_len == len && !memcmp(c->r->fast_text + n->key_off, k, len))
+            hit = n;
+    }
+    return hit;
+}
+
+static size_t jsize(const bctx *c, const void *a)
+{
+    if (!c->r->tree)
+        return json_array_size(a);
+    return jtype(c, a) == JSON_ARRAY ? ((const tt_ks_jn *)a)->n : 0;
+}
+
+/* Array iteration: for (x = jfirst(c, &it, a); x; x = jnext(c, &it)). */
+typedef struct jit {
+    const void *a, *cur;
+    size_t i;
+} jit;
+
+static const void *jnext(const bctx *c, jit *it)
+{
+    if (!c->r->tree)
+        return it->cur = json_array_get(it->a, it->i++);
+    const tt_ks_jn *x = it->cur;
+    uint32_t k = x ? x->next : it->i++ ? 0 : ((const tt_ks_jn *)it->a)->first;
+    return it->cur = k ? tn(c, k) : NULL;
+}
+
+static const void *jfirst(const bctx *c, jit *it, const void *a)
+{
+    *it = (jit){a, NULL, 0};
+    return jsize(c, a) ? jnext(c, it) : NULL;
+}
+
+static const char *span_str(bctx *c, const tt_ks_span *s, int *oom);
+
+/* A string value, NULL for anything else. */
+static const char *jsval(bctx *c, const void *v)
+{
+    if (!c->r->tree)
+        return json_is_string((const json_t *)v) ? json_string_value(v) : NULL;
+    if (jtype(c, v) != JSON_STRING)
+        return NULL;
+    const tt_ks_jn *n = v;
+    tt_ks_span s = {n->off, n->len, 1, n->esc};
+    return span_str(c, &s, &c->oom);
+}
+
+/* An integer, or a real in range truncated. */
+static int jival(const bctx *c, const void *v, int64_t *out)
+{
+    int t = jtype(c, v);
+    double d;
+    if (t == JSON_INTEGER) {
+        *out = c->r->tree ? ((const tt_ks_jn *)v)->v.i : json_integer_value(v);
         return 1;
     }
-    if (json_is_real(v)) {
-        double d = json_real_value(v);
-        if (d > -9.2e18 && d < 9.2e18) {
-            *out = (int64_t)d;
-            return 1;
-        }
+    if (t != JSON_REAL)
+        return 0;
+    d = c->r->tree ? ((const tt_ks_jn *)v)->v.d : json_real_value(v);
+    if (d > -9.2e18 && d < 9.2e18) {
+        *out = (int64_t)d;
+        return 1;
     }
     return 0;
+}
+
+/* An address or unsigned field (tt_ks__u64's rules). */
+static int juval(bctx *c, const void *v, uint64_t *out)
+{
+    if (!c->r->tree)
+        return tt_ks__u64(v, out);
+    if (jtype(c, v) == JSON_INTEGER) {
+        *out = (uint64_t)((const tt_ks_jn *)v)->v.i;
+        return 1;
+    }
+    const char *s = jsval(c, v);
+    return s && tt_ks__u64_str(s, out);
+}
+
+static int jnumval(const bctx *c, const void *v, double *out)
+{
+    int t = jtype(c, v);
+    if (t == JSON_REAL)
+        *out = c->r->tree ? ((const tt_ks_jn *)v)->v.d : json_real_value(v);
+    else if (t == JSON_INTEGER)
+        *out = (double)(c->r->tree ? ((const tt_ks_jn *)v)->v.i : json_integer_value(v));
+    return t == JSON_REAL || t == JSON_INTEGER;
+}
+
+static const char *jstr(bctx *c, const void *o, const char *k) { return jsval(c, jget(c, o, k)); }
+
+static int jint(const bctx *c, const void *o, const char *k, int64_t *out)
+{
+    return jival(c, jget(c, o, k), out);
+}
+
+static int ju64(bctx *c, const void *o, const char *k, uint64_t *out)
+{
+    return juval(c, jget(c, o, k), out);
 }
 
 static int warn(bctx *c, const char *fmt, const char *a)
@@ -130,12 +233,30 @@ typedef struct img_key {
     size_t i;
 } img_key;
 
-static int cmp_key(const void *x, const void *y)
+/* Stable bottom-up merge sort by address (equal ones keep input order); the result is in
+ * a or in tmp, returned. */
+static img_key *sort_keys(img_key *a, img_key *tmp, size_t n)
 {
-    const img_key *a = x, *b = y;
-    if (a->addr != b->addr)
-        return a->addr < b->addr ? -1 : 1;
-    return a->i < b->i ? -1 : a->i > b->i;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) { /* branch-free: the order of addresses is random */
+                int t = a[j].addr < a[i].addr;
+                tmp[k++] = a[t ? j : i];
+                j += (size_t)t;
+                i += (size_t)!t;
+            }
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        img_key *x = a;
+        a = tmp;
+        tmp = x;
+    }
+    return a;
 }
 
 /* By load address, equal ones in input order; keys are sorted, not the large structs. */
@@ -145,7 +266,7 @@ static int sort_images(bctx *c)
     tt_ks_image *a = c->r->images.data;
     if (n < 2)
         return 0;
-    img_key *k = malloc(n * sizeof *k);
+    img_key *k = malloc(2 * n * sizeof *k);
     tt_ks_image *t = malloc(n * sizeof *t);
     if (!k || !t) {
         free(k);
@@ -154,33 +275,32 @@ static int sort_images(bctx *c)
     }
     for (size_t i = 0; i < n; i++)
         k[i] = (img_key){a[i].addr, i};
-    qsort(k, n, sizeof *k, cmp_key);
+    const img_key *s = sort_keys(k, k + n, n);
     for (size_t i = 0; i < n; i++)
-        t[i] = a[k[i].i];
+        t[i] = a[s[i].i];
     memcpy(a, t, n * sizeof *a);
     free(k);
     free(t);
     return 0;
 }
 
-static int read_images(bctx *c, const json_t *arr)
+static int read_images(bctx *c, const void *arr)
 {
-    size_t i;
-    const json_t *im;
-    json_array_foreach(arr, i, im) {
+    jit it;
+    for (const void *im = jfirst(c, &it, arr); im; im = jnext(c, &it)) {
         img_in in = {0};
-        in.ok = json_is_object(im) && tt_ks__u64(json_object_get(im, "image_addr"), &in.addr) &&
-                tt_ks__u64(json_object_get(im, "image_size"), &in.size);
+        in.ok = jtype(c, im) == JSON_OBJECT && ju64(c, im, "image_addr", &in.addr) &&
+                ju64(c, im, "image_size", &in.size);
         if (in.ok) {
-            tt_ks__u64(json_object_get(im, "image_vmaddr"), &in.vmaddr);
-            in.path = jstr(im, "name");
-            in.uuid = jstr(im, "uuid");
-            jint(im, "cpu_type", &in.cpu_type);
-            jint(im, "cpu_subtype", &in.cpu_subtype);
+            ju64(c, im, "image_vmaddr", &in.vmaddr);
+            in.path = jstr(c, im, "name");
+            in.uuid = jstr(c, im, "uuid");
+            jint(c, im, "cpu_type", &in.cpu_type);
+            jint(c, im, "cpu_subtype", &in.cpu_subtype);
             static const char *const ci[4] = {"crash_info_message", "crash_info_message2",
                                               "crash_info_backtrace", "crash_info_signature"};
             for (int k = 0; k < 4; k++)
-                in.ci[k] = jstr(im, ci[k]);
+                in.ci[k] = jstr(c, im, ci[k]);
         }
         int rc = add_image(c, &in, NULL);
         if (rc)
@@ -222,44 +342,54 @@ static const char *span_str(bctx *c, const tt_ks_span *s, int *oom)
 /* The images tt_ks__scan_images read (the fast path of I10). */
 static int read_fast_images(bctx *c)
 {
-    const tt_ks_fimg *f = c->r->fimgs.data;
-    for (size_t i = 0; i < c->r->fimgs.len; i++, f++) {
+    const tt_ks_fimg *fs = c->r->fimgs.data;
+    size_t n = c->r->fimgs.len, m = 0;
+    if (!n)
+        return 0;
+    img_key *k = malloc(2 * n * sizeof *k);
+    if (!k)
+        return TT_ENOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) { /* bad ones counted in input order */
+        if (fs[i].has_addr && fs[i].has_size)
+            k[m++] = (img_key){fs[i].addr, i};
+        else
+            rc = add_image(c, &(img_in){0}, NULL);
+    }
+    const img_key *sk = rc ? NULL : sort_keys(k, k + m, m); /* then added in order */
+    for (size_t j = 0; j < m && !rc; j++) {
+        const tt_ks_fimg *f = &fs[sk[j].i];
         int oom = 0;
         const char *uuid = NULL;
-        img_in in = {.ok = f->has_addr && f->has_size, .addr = f->addr, .size = f->size};
-        if (in.ok) {
-            in.vmaddr = f->has_vmaddr ? f->vmaddr : 0;
-            in.path = span_str(c, &f->path, &oom);
-            if (f->uuid.esc)
-                uuid = norm_uuid(c, span_str(c, &f->uuid, &oom));
-            else
-                uuid = norm_uuid_n(c, f->uuid.set ? c->r->fast_text + f->uuid.off : NULL,
-                                   f->uuid.len);
-            in.cpu_type = f->has_cpu_type ? f->cpu_type : 0;
-            in.cpu_subtype = f->has_cpu_subtype ? f->cpu_subtype : 0;
-            for (int k = 0; k < 4; k++)
-                in.ci[k] = span_str(c, &f->ci[k], &oom);
-        }
-        if (oom || (in.ok && !uuid))
-            return TT_ENOMEM;
-        int rc = add_image(c, &in, uuid);
-        if (rc)
-            return rc;
+        img_in in = {.ok = 1, .addr = f->addr, .size = f->size};
+        in.vmaddr = f->has_vmaddr ? f->vmaddr : 0;
+        in.path = span_str(c, &f->path, &oom);
+        if (f->uuid.esc)
+            uuid = norm_uuid(c, span_str(c, &f->uuid, &oom));
+        else
+            uuid = norm_uuid_n(c, f->uuid.set ? c->r->fast_text + f->uuid.off : NULL,
+                               f->uuid.len);
+        in.cpu_type = f->has_cpu_type ? f->cpu_type : 0;
+        in.cpu_subtype = f->has_cpu_subtype ? f->cpu_subtype : 0;
+        for (int x = 0; x < 4; x++)
+            in.ci[x] = span_str(c, &f->ci[x], &oom);
+        rc = oom || !uuid ? TT_ENOMEM : add_image(c, &in, uuid);
     }
-    return sort_images(c);
+    free(k);
+    return rc;
 }
 
 /* 4.1 without binary_images (KSCrash omitBinaryImages): images from the frames' object_addr
  * and object_name; no UUID, no vmaddr, each ends where the next begins. */
-static int images_from_frames(bctx *c, const json_t *threads)
+static int images_from_frames(bctx *c, const void *threads)
 {
-    size_t i, j;
-    const json_t *t, *fo;
-    json_array_foreach(threads, i, t) {
-        json_array_foreach(json_object_get(json_object_get(t, "backtrace"), "contents"), j, fo) {
+    jit ti, fi;
+    for (const void *t = jfirst(c, &ti, threads); t; t = jnext(c, &ti)) {
+        const void *bt = jget(c, jget(c, t, "backtrace"), "contents");
+        for (const void *fo = jfirst(c, &fi, bt); fo; fo = jnext(c, &fi)) {
             uint64_t addr;
-            const char *name = jstr(fo, "object_name");
-            if (!name || !tt_ks__u64(json_object_get(fo, "object_addr"), &addr))
+            const char *name = jstr(c, fo, "object_name");
+            if (!name || !ju64(c, fo, "object_addr", &addr))
                 continue;
             int seen = 0;
             for (size_t k = 0; k < c->r->images.len && !seen; k++)
@@ -316,13 +446,13 @@ static void mark_app(tt_ks_report *rep)
 
 /* ---- frames (4.1-4.3) ---- */
 
-static int add_frame(bctx *c, const json_t *fo, uint64_t pc, int is_return)
+static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
 {
     tt_ks_frame *f = tt_vec_push(&c->r->frames, NULL);
     if (!f)
         return TT_ENOMEM;
     f->pc = pc;
-    f->json = fo;
+    f->json = c->r->tree ? NULL : fo;
     f->is_return = is_return;
     f->image = find_image(c, pc);
     if (f->image < 0 && c->arch_kind == 0 && (pc & PAC_MASK) != pc) {
@@ -332,15 +462,12 @@ static int add_frame(bctx *c, const json_t *fo, uint64_t pc, int is_return)
             c->pac++;
         }
     }
-    const json_t *sn = json_object_get(fo, "symbol_name");
-    if (json_is_string(sn))
-        f->device_name = json_string_value(sn);
-    else if (json_is_string(sn = json_object_get(fo, "object_name")) &&
-             json_object_get(fo, "instruction_address"))
-        f->device_name = json_string_value(sn); /* Matrix custom nodes (2.5) */
-    f->has_device_addr = tt_ks__u64(json_object_get(fo, "symbol_addr"), &f->device_addr);
-    if (json_object_get(fo, "instruction_addr"))
-        f->object_name = jstr(fo, "object_name");
+    f->device_name = jstr(c, fo, "symbol_name");
+    if (!f->device_name && jget(c, fo, "instruction_address"))
+        f->device_name = jstr(c, fo, "object_name"); /* Matrix custom nodes (2.5) */
+    f->has_device_addr = ju64(c, fo, "symbol_addr", &f->device_addr);
+    if (jget(c, fo, "instruction_addr"))
+        f->object_name = jstr(c, fo, "object_name");
     f->sym = (uint32_t)c->r->syms.len;
     if (f->image < 0) {
         c->no_image++;
@@ -382,27 +509,22 @@ static int add_frame(bctx *c, const json_t *fo, uint64_t pc, int is_return)
     return 0;
 }
 
-static int read_thread(bctx *c, const json_t *t)
+static int read_thread(bctx *c, const void *t)
 {
     tt_ks_thread th = {0};
-    th.has_index = jint(t, "index", &th.index);
-    th.name = jstr(t, "name");
-    th.queue = jstr(t, "dispatch_queue");
-    th.crashed = json_is_true(json_object_get(t, "crashed"));
-    th.current = json_is_true(json_object_get(t, "current_thread"));
+    th.has_index = jint(c, t, "index", &th.index);
+    th.name = jstr(c, t, "name");
+    th.queue = jstr(c, t, "dispatch_queue");
+    th.crashed = jtype(c, jget(c, t, "crashed")) == JSON_TRUE;
+    th.current = jtype(c, jget(c, t, "current_thread")) == JSON_TRUE;
     th.handled = th.name && !strcmp(th.name, "HandledThread");
-    const json_t *cpu = json_object_get(t, "cpu_usage");
-    if (json_is_number(cpu)) {
-        th.has_cpu = 1;
-        th.cpu = json_number_value(cpu);
-    }
+    th.has_cpu = jnumval(c, jget(c, t, "cpu_usage"), &th.cpu);
     th.frame = (uint32_t)c->r->frames.len;
-    const json_t *bt = json_object_get(json_object_get(t, "backtrace"), "contents");
-    size_t i;
-    const json_t *fo;
-    json_array_foreach(bt, i, fo) {
+    const void *bt = jget(c, jget(c, t, "backtrace"), "contents");
+    jit it;
+    for (const void *fo = jfirst(c, &it, bt); fo; fo = jnext(c, &it)) {
         uint64_t pc;
-        if (!json_is_object(fo) || !tt_ks__u64(json_object_get(fo, "instruction_addr"), &pc)) {
+        if (jtype(c, fo) != JSON_OBJECT || !ju64(c, fo, "instruction_addr", &pc)) {
             c->bad_frames++;
             continue;
         }
@@ -410,7 +532,7 @@ static int read_thread(bctx *c, const json_t *t)
         if (rc)
             return rc;
         int64_t rpt;
-        if (jint(fo, "repeat_count", &rpt)) {
+        if (jint(c, fo, "repeat_count", &rpt)) {
             tt_ks_frame *f = &((tt_ks_frame *)c->r->frames.data)[c->r->frames.len - 1];
             f->has_repeat = 1;
             f->repeat = rpt;
@@ -423,7 +545,7 @@ static int read_thread(bctx *c, const json_t *t)
 /* ---- profile tree (3.2) ---- */
 
 typedef struct kid {
-    const json_t *o;
+    const void *o;
     uint64_t addr;
     int64_t sample;
 } kid;
@@ -436,9 +558,9 @@ static int cmp_kid(const void *x, const void *y)
     return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-static int read_nodes(bctx *c, const json_t *arr, int32_t parent, uint32_t depth)
+static int read_nodes(bctx *c, const void *arr, int32_t parent, uint32_t depth)
 {
-    size_t n = json_array_size(arr), k = 0;
+    size_t n = jsize(c, arr), k = 0;
     if (!n)
         return 0;
     if (depth >= MAX_NODE_DEPTH) {
@@ -448,25 +570,26 @@ static int read_nodes(bctx *c, const json_t *arr, int32_t parent, uint32_t depth
     kid *kids = calloc(n, sizeof *kids);
     if (!kids)
         return TT_ENOMEM;
+    jit it;
     for (size_t i = 0; i < n; i++) {
-        const json_t *o = json_array_get(arr, i);
-        if (!json_is_object(o) || !tt_ks__u64(json_object_get(o, "instruction_address"),
+        const void *o = i ? jnext(c, &it) : jfirst(c, &it, arr);
+        if (jtype(c, o) != JSON_OBJECT || !ju64(c, o, "instruction_address",
                                               &kids[k].addr)) {
             c->bad_frames++;
             continue;
         }
         kids[k].o = o;
-        jint(o, "sample", &kids[k].sample);
+        jint(c, o, "sample", &kids[k].sample);
         k++;
     }
     qsort(kids, k, sizeof *kids, cmp_kid);
     int rc = 0;
     for (size_t i = 0; i < k && !rc; i++) {
-        const json_t *ch = json_object_get(kids[i].o, "child");
-        int has_kids = json_array_size(ch) > 0;
+        const void *ch = jget(c, kids[i].o, "child");
+        int has_kids = jsize(c, ch) > 0;
         tt_ks_node nd = {.parent = parent, .depth = depth, .sample = kids[i].sample,
                          .frame = (uint32_t)c->r->frames.len};
-        jint(kids[i].o, "sample_background", &nd.sample_bg);
+        jint(c, kids[i].o, "sample_background", &nd.sample_bg);
         if ((rc = add_frame(c, kids[i].o, kids[i].addr, has_kids)))
             break;
         int32_t me = (int32_t)c->r->nodes.len;
@@ -500,64 +623,64 @@ static void node_self(bctx *c)
 
 /* ---- report fields ---- */
 
-static void read_header(bctx *c, const json_t *o)
+static void read_header(bctx *c, const void *o)
 {
     tt_ks_report *rep = c->rep;
-    const json_t *h = json_object_get(o, "report");
-    rep->id = jstr(h, "id");
-    rep->process_name = jstr(h, "process_name");
-    rep->type = jstr(h, "type");
-    rep->version = jstr(h, "version");
+    const void *h = jget(c, o, "report");
+    rep->id = jstr(c, h, "id");
+    rep->process_name = jstr(c, h, "process_name");
+    rep->type = jstr(c, h, "type");
+    rep->version = jstr(c, h, "version");
     int64_t ts;
-    if (jint(h, "timestamp", &ts)) {
+    if (jint(c, h, "timestamp", &ts)) {
         rep->has_time = 1;
         rep->unix_ms = ts < INT64_C(100000000000)    ? ts * 1000
                        : ts >= INT64_C(100000000000000) ? ts / 1000
                                                         : ts;
     }
-    const json_t *s = json_object_get(o, "system");
-    rep->system_name = jstr(s, "system_name");
-    rep->system_version = jstr(s, "system_version");
-    rep->os_version = jstr(s, "os_version");
-    rep->machine = jstr(s, "machine");
-    rep->cpu_arch = jstr(s, "cpu_arch");
-    rep->bundle_name = jstr(s, "CFBundleName");
-    rep->bundle_exec = jstr(s, "CFBundleExecutable");
-    rep->bundle_id = jstr(s, "CFBundleIdentifier");
-    rep->short_version = jstr(s, "CFBundleShortVersionString");
-    rep->bundle_version = jstr(s, "CFBundleVersion");
-    rep->app_uuid = norm_uuid(c, jstr(s, "app_uuid"));
-    rep->has_pid = jint(s, "process_id", &rep->pid);
+    const void *s = jget(c, o, "system");
+    rep->system_name = jstr(c, s, "system_name");
+    rep->system_version = jstr(c, s, "system_version");
+    rep->os_version = jstr(c, s, "os_version");
+    rep->machine = jstr(c, s, "machine");
+    rep->cpu_arch = jstr(c, s, "cpu_arch");
+    rep->bundle_name = jstr(c, s, "CFBundleName");
+    rep->bundle_exec = jstr(c, s, "CFBundleExecutable");
+    rep->bundle_id = jstr(c, s, "CFBundleIdentifier");
+    rep->short_version = jstr(c, s, "CFBundleShortVersionString");
+    rep->bundle_version = jstr(c, s, "CFBundleVersion");
+    rep->app_uuid = norm_uuid(c, jstr(c, s, "app_uuid"));
+    rep->has_pid = jint(c, s, "process_id", &rep->pid);
     if (!rep->process_name)
-        rep->process_name = jstr(s, "process_name");
+        rep->process_name = jstr(c, s, "process_name");
     int64_t ct, cs;
-    if (jint(s, "cpu_type", &ct) && jint(s, "cpu_subtype", &cs))
+    if (jint(c, s, "cpu_type", &ct) && jint(c, s, "cpu_subtype", &cs))
         rep->arch = tt_ks_arch_name(ct, cs);
     if (!rep->arch)
         rep->arch = rep->cpu_arch;
 }
 
-static void read_error(bctx *c, const json_t *err)
+static void read_error(bctx *c, const void *err)
 {
     tt_ks_report *rep = c->rep;
-    rep->error_type = jstr(err, "type");
-    rep->reason = jstr(err, "reason");
-    const json_t *u = json_object_get(err, "user_reported");
+    rep->error_type = jstr(c, err, "type");
+    rep->reason = jstr(c, err, "reason");
+    const void *u = jget(c, err, "user_reported");
     int64_t dt;
-    if (jint(u, "dump_type", &dt)) {
+    if (jint(c, u, "dump_type", &dt)) {
         rep->has_dump_type = 1;
         rep->dump_type = dt;
     }
-    const json_t *v = json_object_get(u, "suspend_all_threads");
-    if (json_is_boolean(v)) {
+    int v = jtype(c, jget(c, u, "suspend_all_threads"));
+    if (v == JSON_TRUE || v == JSON_FALSE) {
         rep->has_suspend = 1;
-        rep->suspend_all = json_is_true(v);
+        rep->suspend_all = v == JSON_TRUE;
     }
-    rep->has_snapshot = jint(u, "snapshot_status", &rep->snapshot_status);
-    const char *mach = jstr(json_object_get(err, "mach"), "exception_name");
-    const char *sig = jstr(json_object_get(err, "signal"), "name");
-    const char *nse = jstr(json_object_get(err, "nsexception"), "name");
-    const char *cpp = jstr(json_object_get(err, "cpp_exception"), "name");
+    rep->has_snapshot = jint(c, u, "snapshot_status", &rep->snapshot_status);
+    const char *mach = jstr(c, jget(c, err, "mach"), "exception_name");
+    const char *sig = jstr(c, jget(c, err, "signal"), "name");
+    const char *nse = jstr(c, jget(c, err, "nsexception"), "name");
+    const char *cpp = jstr(c, jget(c, err, "cpp_exception"), "name");
     if (nse)
         rep->crash_text = nse;
     else if (cpp)
@@ -570,7 +693,7 @@ static void read_error(bctx *c, const json_t *err)
             rep->crash_text = t;
         }
     } else
-        rep->crash_text = mach ? mach : sig ? sig : jstr(u, "name");
+        rep->crash_text = mach ? mach : sig ? sig : jstr(c, u, "name");
 }
 
 static void dump_type(bctx *c)
@@ -647,18 +770,19 @@ static void flush_stats(bctx *c)
     }
 }
 
-static int build(bctx *c, const json_t *o)
+static int build(bctx *c, const void *o)
 {
     tt_ks_report *rep = c->rep;
-    if (!json_is_object(o))
+    if (jtype(c, o) != JSON_OBJECT)
         return warn(c, "%sexpected a JSON object", "");
-    const json_t *ss = json_object_get(o, "stack_string");
-    const json_t *hdr = json_object_get(o, "report");
-    const json_t *crash = json_object_get(o, "crash");
-    if (json_is_array(ss))
-        rep->shape = json_object_get(o, "dump_type") || json_is_object(hdr) ? TT_KS_CUSTOM
+    const void *ss = jget(c, o, "stack_string");
+    const void *hdr = jget(c, o, "report");
+    const void *crash = jget(c, o, "crash");
+    if (jtype(c, ss) == JSON_ARRAY)
+        rep->shape = jget(c, o, "dump_type") || jtype(c, hdr) == JSON_OBJECT ? TT_KS_CUSTOM
                                                                            : TT_KS_PROFILE;
-    else if (json_is_object(hdr) && (json_is_object(crash) || json_object_get(o, "binary_images")))
+    else if (jtype(c, hdr) == JSON_OBJECT &&
+             (jtype(c, crash) == JSON_OBJECT || jget(c, o, "binary_images")))
         rep->shape = TT_KS_STANDARD;
     else
         return warn(c, "%sneither a KSCrash report (\"report\" and \"crash\") nor a Matrix "
@@ -668,10 +792,10 @@ static int build(bctx *c, const json_t *o)
         return TT_ENOMEM;
     const char *arch = rep->arch ? rep->arch : "";
     c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
-    const json_t *bi = json_object_get(o, "binary_images");
-    int rc = c->r->fast ? read_fast_images(c)
+    const void *bi = jget(c, o, "binary_images");
+    int rc = c->r->fast && bi ? read_fast_images(c)
              : bi       ? read_images(c, bi)
-                        : images_from_frames(c, json_object_get(crash, "threads"));
+                        : images_from_frames(c, jget(c, crash, "threads"));
     if (rc)
         return rc;
     if (!rep->arch && c->r->images.len) { /* the architecture of the images */
@@ -681,21 +805,19 @@ static int build(bctx *c, const json_t *o)
         c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
     }
     if (rep->shape == TT_KS_STANDARD) {
-        read_error(c, json_object_get(crash, "error"));
-        const json_t *ths = json_object_get(crash, "threads");
-        size_t i;
-        const json_t *t;
-        json_array_foreach(ths, i, t) {
-            if (json_is_object(t) && (rc = read_thread(c, t)))
+        read_error(c, jget(c, crash, "error"));
+        jit it;
+        const void *ths = jget(c, crash, "threads");
+        for (const void *t = jfirst(c, &it, ths); t; t = jnext(c, &it))
+            if (jtype(c, t) == JSON_OBJECT && (rc = read_thread(c, t)))
                 return rc;
-        }
-        const json_t *tp = json_array_get(json_object_get(crash, "threads_profile"), 0);
-        const json_t *prof = json_object_get(tp, "profile");
-        if (json_is_object(prof) && (rc = read_nodes(c, json_object_get(prof, "stack_string"), -1, 0)))
+        const void *tp = jfirst(c, &it, jget(c, crash, "threads_profile"));
+        const void *prof = jget(c, tp, "profile");
+        if (jtype(c, prof) == JSON_OBJECT && (rc = read_nodes(c, jget(c, prof, "stack_string"), -1, 0)))
             return rc;
     } else {
         int64_t dt;
-        if (jint(o, "dump_type", &dt)) {
+        if (jint(c, o, "dump_type", &dt)) {
             rep->has_dump_type = 1;
             rep->dump_type = dt;
         }
@@ -707,7 +829,7 @@ static int build(bctx *c, const json_t *o)
     return 0;
 }
 
-int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const json_t *o, uint64_t line,
+int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t line,
                  uint64_t index)
 {
     tt_arena_free(r->arena);
@@ -718,10 +840,12 @@ int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const json_t *o, uint64_t l
     rep->file = r->file;
     rep->line = line;
     rep->index = index;
-    rep->json = o;
+    rep->json = r->tree ? NULL : o;
     rep->app_uuid = "";
     bctx c = {.r = r, .rep = rep};
     int rc = build(&c, o);
+    if (c.oom)
+        return TT_ENOMEM;
     if (rc)
         return rc;
     rep->images = r->images.data;

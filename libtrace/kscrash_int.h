@@ -21,6 +21,20 @@ typedef struct tt_ks_fimg {
     tt_ks_span path, uuid, ci[4];
 } tt_ks_fimg;
 
+/* One JSON value of a report read by the whole-report fast path (tt_ks__scan_report): the
+ * tree lives in one array, node 0 is the report object. type: a jansson json_type. */
+typedef struct tt_ks_jn {
+    uint8_t type, esc;         /* esc: a string holding simple escapes */
+    uint32_t key_off, key_len; /* an object member's key (never escaped) */
+    uint32_t off, len;         /* a string's contents */
+    uint32_t first, next;      /* first child, next sibling; 0: none (node 0 is the root) */
+    uint32_t n;                /* a container's number of children */
+    union {
+        int64_t i;             /* JSON_INTEGER (2.2: values >= 2^63 as their bit pattern) */
+        double d;              /* JSON_REAL */
+    } v;
+} tt_ks_jn;
+
 struct tt_ks_reader {
     tt_input *in;
     tt_stats *stats;
@@ -46,6 +60,9 @@ struct tt_ks_reader {
     tt_vec fimgs;
     int fast;
     const char *fast_text;
+    /* whole-report fast path: the report as a tree (tt_ks_jn) and no jansson value */
+    tt_vec jnodes;
+    int tree;
     tt_buf scratch;      /* the report's text with binary_images emptied, for jansson */
     char warn[TT_ERRMSG_MAX];
 };
@@ -63,10 +80,18 @@ int tt_ks__u64_str(const char *s, uint64_t *out);
  * complete in p[0..n) (then jansson reads all of it), or TT_ENOMEM. */
 int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, size_t *end, const char *p,
                        size_t n);
+/* The whole report object starting at p[0] (the text may go on after it) into nodes
+ * (tt_ks_jn; its "binary_images" array left empty) and imgs (tt_ks_fimg): 1 with the
+ * object's end *end and *big = the number of unsigned integers >= 2^63 (2.2), 0 when the
+ * report is outside the accepted subset (jansson reads it), or TT_ENOMEM. The subset
+ * adds to tt_ks__scan_images's: any nesting up to a depth limit, reals (strtod, in range),
+ * integers of 19 or 20 digits below 2^64. */
+int tt_ks__scan_report(tt_vec *nodes, tt_vec *imgs, uint64_t *big, size_t *end, const char *p,
+                       size_t n);
 /* Whether v was produced by the rewrite (an unsigned value >= 2^63 in the input). */
 int tt_ks__is_big(const tt_ks_reader *r, int64_t v);
-/* Fills *rep from the report object o: 0, TT_ENOMEM, or TT_EFORMAT with r->warn set. */
-int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const json_t *o, uint64_t line,
+/* Fills *rep from the report object o (a json_t, or with r->tree the tt_ks_jn root): 0, TT_ENOMEM, or TT_EFORMAT with r->warn set. */
+int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t line,
                  uint64_t index);
 
 #endif

@@ -38,7 +38,7 @@ typedef struct tt_ks_frame {
     const char *object_name;     /* KSCrash object_name (image basename), or NULL */
     uint32_t sym, n_sym;         /* symbol chain in syms[sym..sym+n_sym), innermost first */
     int resolve_err;             /* negative TT_E* when the resolver refused the module */
-    const void *json;            /* the frame's json_t (borrowed) */
+    const void *json;            /* the frame's json_t (borrowed), or NULL as rep->json */
 } tt_ks_frame;
 
 typedef struct tt_ks_thread {
@@ -96,15 +96,17 @@ typedef struct tt_ks_report {
     int main_thread;             /* index into threads per 2.6, -1: none */
     int point_thread;            /* HandledThread, -1: none */
     int crashed_thread;          /* -1: none */
-    const void *json;            /* the report's json_t (borrowed) */
+    const void *json;            /* the report's json_t (borrowed), NULL when read without
+                                  * jansson (opts.no_image_json) */
 } tt_ks_report;
 
 typedef struct tt_ks_opts {
     const tt_resolver *resolver; /* NULL: no symbolication */
     int no_adjust;               /* --no-adjust: look up return addresses unchanged */
-    int no_image_json;           /* binary_images may be read without jansson and then are
-                                  * left out of rep->json: for callers that never write the
-                                  * report as JSON (tt_ks_json_write/raw) */
+    int no_image_json;           /* the report may be read without jansson (then rep->json
+                                  * and the frames' json are NULL), or binary_images alone
+                                  * (then left out of rep->json): for callers that never
+                                  * write the report as JSON (tt_ks_json_write/raw) */
 } tt_ks_opts;
 
 typedef struct tt_ks_reader tt_ks_reader;

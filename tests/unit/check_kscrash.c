@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "../../libtrace/tt_kscrash.h"
+#include "../../libtrace/kscrash_int.h"
 
 /* ---- fake resolver: records every lookup, names frames of build id "aa..." ---- */
 typedef struct fake {
@@ -69,14 +70,19 @@ typedef struct rd {
     tt_resolver res;
 } rd;
 
-static void rd_open(rd *g, const char *s, size_t n, int no_adjust)
+static void rd_open_fast(rd *g, const char *s, size_t n, int no_adjust, int fast)
 {
     memset(g, 0, sizeof *g);
     g->in = unit_mem("ios.json", s, n);
     g->st = tt_stats_new();
     g->res = (tt_resolver){fake_fn, &g->fk};
-    tt_ks_opts o = {.resolver = &g->res, .no_adjust = no_adjust};
+    tt_ks_opts o = {.resolver = &g->res, .no_adjust = no_adjust, .no_image_json = fast};
     ck_assert_int_eq(tt_ks_reader_new(&g->r, g->in, &o, g->st, &g->err), 0);
+}
+
+static void rd_open(rd *g, const char *s, size_t n, int no_adjust)
+{
+    rd_open_fast(g, s, n, no_adjust, 0);
 }
 
 static void rd_close(rd *g)
@@ -315,6 +321,185 @@ START_TEST(main_thread_rules)
 }
 END_TEST
 
+/* ---- the whole-report fast path (kscrash_scan.c, I10) ---- */
+
+static int scan(const char *s, uint64_t *big, tt_vec *nodes)
+{
+    tt_vec imgs;
+    size_t end = 0;
+    tt_vec_init(&imgs, sizeof(tt_ks_fimg));
+    tt_vec_init(nodes, sizeof(tt_ks_jn));
+    int rc = tt_ks__scan_report(nodes, &imgs, big, &end, s, strlen(s));
+    if (rc == 1) {
+        const char *t = s + end; /* the object ends where the text's last '}' is */
+        ck_assert_int_eq(*t, 0);
+    }
+    tt_vec_free(&imgs);
+    return rc;
+}
+
+START_TEST(scan_report_subset)
+{
+    tt_vec nodes;
+    uint64_t big = 0;
+    /* whitespace of every kind, nested unknown keys, escapes, numbers of every width */
+    const char ok[] = " {\t\"a\" :\r\n{ \"b\" : [ 1 , \"x\\n\\\"\\/\" , { } , [ ] , null ,true,false ] } ,"
+                      "\"n\":[0,-0,-5,123456789012345678,9223372036854775807,"
+                      "9223372036854775808,18446744073709551615,1.5,-2e3,1E+2,0.25e-1],"
+                      "\"binary_images\":[{\"image_addr\":18446744073709551615,\"image_size\":1}],"
+                      "\"c\":{\"d\":{\"e\":{\"f\":[[[{}]]]}}}}";
+    ck_assert_int_eq(scan(ok, &big, &nodes), 1);
+    ck_assert_uint_eq(big, 3); /* two in "n", one in binary_images, as 2.2 counts them */
+    const tt_ks_jn *n = nodes.data;
+    ck_assert_int_eq(n[0].type, JSON_OBJECT);
+    ck_assert_uint_eq(n[0].n, 4);
+    const tt_ks_jn *a = &n[n[0].first], *b = &n[a->first], *x = &n[n[b->first].next];
+    ck_assert_int_eq(b->type, JSON_ARRAY);
+    ck_assert_uint_eq(b->n, 7);
+    ck_assert_int_eq(x->type, JSON_STRING);
+    ck_assert_int_eq(x->esc, 1);
+    ck_assert_uint_eq(x->len, 7);
+    const tt_ks_jn *nums = &n[a->next], *v = &n[nums->first];
+    static const int64_t want[] = {0, 0, -5, INT64_C(123456789012345678), INT64_MAX, INT64_MIN, -1};
+    for (size_t i = 0; i < 7; i++, v = &n[v->next]) {
+        ck_assert_int_eq(v->type, JSON_INTEGER);
+        ck_assert_int_eq(v->v.i, want[i]);
+    }
+    static const double reals[] = {1.5, -2000, 100, 0.025};
+    for (size_t i = 0; i < 4; i++, v = &n[v->next]) {
+        ck_assert_int_eq(v->type, JSON_REAL);
+        ck_assert(v->v.d == reals[i]);
+    }
+    const tt_ks_jn *bi = &n[nums->next];
+    ck_assert_int_eq(bi->type, JSON_ARRAY);
+    ck_assert_uint_eq(bi->n, 0); /* read into the images, not the tree */
+    tt_vec_free(&nodes);
+    /* declined: jansson decides (its messages, its rules) */
+    const char *no[] = {
+        "{\"a\":\"\\u0041\"}", "{\"a\":\"\xc3\xa9\"}", "{\"a\":\"\x01\"}", "{\"\\n\":1}",
+        "{\"a\":18446744073709551616}", "{\"a\":-9223372036854775808}", "{\"a\":01}",
+        "{\"a\":1e400}", "{\"a\":1.}", "{\"a\":.5}", "{\"a\":1e}", "{\"a\":[1,]}", "{\"a\" 1}",
+        "{\"a\":1,}", "{\"binary_images\":[],\"binary_images\":[]}", "{\"binary_images\":{}}",
+        "{\"a\":tru}", "{\"a\":[1}", "{\"a\":1", "[{}]", "{\"a\":nul}", "{\"a\":1.5x}",
+        "{\"binary_images\":[{\"name\":[1]}]}", "{\"a\":\"\\x\"}"};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        ck_assert_msg(scan(no[i], &big, &nodes) == 0, "accepted %s", no[i]);
+        tt_vec_free(&nodes);
+    }
+    /* the depth limit: deep nesting goes to jansson */
+    char deep[2 * 600 + 16] = "{\"a\":";
+    size_t k = strlen(deep);
+    for (int i = 0; i < 600; i++)
+        deep[k++] = '[';
+    for (int i = 0; i < 600; i++)
+        deep[k++] = ']';
+    deep[k++] = '}';
+    deep[k] = 0;
+    ck_assert_int_eq(scan(deep, &big, &nodes), 0);
+    tt_vec_free(&nodes);
+}
+END_TEST
+
+/* Reports of unusual shapes: the tree (no_image_json) gives what jansson gives. */
+static const char SHAPES[] =
+    "{\"report\":{\"id\":\"S\\\"1\",\"timestamp\":1709374831.75,\"type\":\"standard\","
+    "\"id\":\"S2\"},\r\n\t\"binary_images\":[" IMG_APP "],"
+    "\"system\":{\"cpu_arch\":\"arm64\",\"x\":{\"y\":[{\"z\":[]}],\"w\":null},"
+    "\"process_id\":18446744073709551615},"
+    "\"crash\":{\"error\":{\"user_reported\":{\"dump_type\":2001,\"suspend_all_threads\":false,"
+    "\"snapshot_status\":-3}},\"threads\":[1,"
+    "{\"name\":\"a\\tb\",\"name\":\"HandledThread\",\"index\":0,\"backtrace\":{\"contents\":["
+    "{\"instruction_addr\":\"0x102c44016\",\"repeat_count\":2.9},"
+    "{\"instruction_addr\":9952392230876758102,\"symbol_name\":\"s\\\\n\",\"symbol_addr\":\"7\"},"
+    "{\"instruction_addr\":null},\"x\"]}},"
+    "{\"index\":0,\"dispatch_queue\":\"com.apple.main-thread\",\"cpu_usage\":12.5,"
+    "\"crashed\":true,\"backtrace\":{\"contents\":[{\"instruction_addr\":4341383200,"
+    "\"object_name\":\"MyApp\",\"object_addr\":4341366784}]}},"
+    "{\"index\":5,\"backtrace\":{}}]}}\n"
+    "{\"report\":{\"id\":\"U\\u0031\"},\"crash\":{}}\n";
+
+START_TEST(tree_matches_jansson)
+{
+    rd g[2];
+    const tt_ks_report *r[2];
+    for (int k = 0; k < 2; k++)
+        rd_open_fast(&g[k], SHAPES, sizeof SHAPES - 1, 0, k);
+    for (int rep = 0; rep < 2; rep++) {
+        for (int k = 0; k < 2; k++)
+            ck_assert_int_eq(tt_ks_reader_next(g[k].r, &r[k], &g[k].err), 0);
+        /* the first report is read as a tree, the second (\u escape) by jansson */
+        ck_assert_int_eq(g[1].r->tree, rep == 0);
+        ck_assert_int_eq(g[0].r->tree, 0);
+        const tt_ks_report *a = r[0], *b = r[1];
+        ck_assert_str_eq(a->id, b->id);
+        ck_assert_uint_eq(a->line, b->line);
+        ck_assert_int_eq(a->unix_ms, b->unix_ms);
+        ck_assert_int_eq(a->has_pid, b->has_pid);
+        ck_assert_int_eq(a->pid, b->pid);
+        ck_assert_int_eq(a->has_suspend, b->has_suspend);
+        ck_assert_int_eq(a->snapshot_status, b->snapshot_status);
+        ck_assert_uint_eq(a->n_threads, b->n_threads);
+        ck_assert_uint_eq(a->n_frames, b->n_frames);
+        ck_assert_int_eq(a->main_thread, b->main_thread);
+        ck_assert_int_eq(a->point_thread, b->point_thread);
+        for (size_t i = 0; i < a->n_threads; i++) {
+            ck_assert_pstr_eq(a->threads[i].name, b->threads[i].name);
+            ck_assert_int_eq(a->threads[i].has_cpu, b->threads[i].has_cpu);
+            ck_assert(a->threads[i].cpu == b->threads[i].cpu);
+            ck_assert_int_eq(a->threads[i].crashed, b->threads[i].crashed);
+        }
+        for (size_t i = 0; i < a->n_frames; i++) {
+            const tt_ks_frame *x = &a->frames[i], *y = &b->frames[i];
+            ck_assert_uint_eq(x->pc, y->pc);
+            ck_assert_uint_eq(x->lookup, y->lookup);
+            ck_assert_int_eq(x->pac, y->pac);
+            ck_assert_int_eq(x->repeat, y->repeat);
+            ck_assert_pstr_eq(x->device_name, y->device_name);
+            ck_assert_int_eq(x->has_device_addr, y->has_device_addr);
+            ck_assert_uint_eq(x->device_addr, y->device_addr);
+            ck_assert_pstr_eq(x->object_name, y->object_name);
+        }
+    }
+    /* what the first report holds, read either way */
+    ck_assert_int_eq(stat_of(g[1].st, "kscrash_big_uint_rewritten"), 2);
+    ck_assert_int_eq(stat_of(g[0].st, "kscrash_big_uint_rewritten"), 2);
+    ck_assert_int_eq(stat_of(g[1].st, "kscrash_bad_frame"), 2);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(tt_ks_reader_next(g[k].r, &r[k], &g[k].err), TT_DONE);
+        rd_close(&g[k]);
+    }
+}
+END_TEST
+
+START_TEST(tree_report_fields)
+{
+    rd g;
+    rd_open_fast(&g, SHAPES, sizeof SHAPES - 1, 0, 1);
+    const tt_ks_report *r;
+    ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), 0);
+    ck_assert_str_eq(r->id, "S2");                 /* a repeated key: the last one */
+    ck_assert_int_eq(r->unix_ms, INT64_C(1709374831000)); /* a real, truncated */
+    ck_assert_int_eq(r->pid, -1);                  /* 2^64 - 1, as its bit pattern */
+    ck_assert_ptr_null(r->json);                   /* no jansson value on this path */
+    ck_assert_uint_eq(r->n_threads, 3);            /* the element 1 is not a thread */
+    ck_assert_str_eq(r->threads[0].name, "HandledThread");
+    ck_assert_int_eq(r->point_thread, 0);
+    ck_assert_int_eq(r->main_thread, 1);
+    ck_assert_int_eq(r->threads[1].has_cpu, 1);
+    ck_assert(r->threads[1].cpu == 12.5);
+    ck_assert_uint_eq(r->threads[2].n_frames, 0);
+    const tt_ks_frame *f = &r->frames[0];
+    ck_assert_uint_eq(f->pc, UINT64_C(0x102c44016)); /* an address as text */
+    ck_assert_int_eq(f->repeat, 2);
+    ck_assert_int_eq(r->frames[1].pac, 1);
+    ck_assert_str_eq(r->frames[1].device_name, "s\\n");
+    ck_assert_uint_eq(r->frames[1].device_addr, 7);
+    ck_assert_str_eq(r->frames[2].object_name, "MyApp");
+    ck_assert_int_eq(stat_of(g.st, "kscrash_bad_frame"), 2);
+    rd_close(&g);
+}
+END_TEST
+
 static Suite *kscrash_suite(void)
 {
     Suite *s = suite_create("kscrash");
@@ -326,6 +511,9 @@ static Suite *kscrash_suite(void)
     tcase_add_test(t, no_adjust);
     tcase_add_test(t, batches_and_errors);
     tcase_add_test(t, main_thread_rules);
+    tcase_add_test(t, scan_report_subset);
+    tcase_add_test(t, tree_matches_jansson);
+    tcase_add_test(t, tree_report_fields);
     suite_add_tcase(s, t);
     return s;
 }

@@ -620,6 +620,7 @@ static const unsigned char guard_abbrev[] = {
     0x01, 0x11, 0x01, 0xb1, 0x42, 0x07, 0x00, 0x00, /* 1 compile_unit: GNU_dwo_id data8 */
     0x02, 0x2e, 0x01, 0x03, 0x08, 0x00, 0x00,       /* 2 subprogram: name string */
     0x03, 0x2e, 0x01, 0x01, 0x13, 0x00, 0x00,       /* 3 subprogram: sibling ref4 */
+    0x04, 0x2e, 0x01, 0x03, 0x02, 0x00, 0x00,       /* 4 subprogram: name, form 0x02 */
     0x00};
 
 /* a DWARF 4 unit of the CU DIE and the DIEs in tail (n bytes) */
@@ -648,6 +649,10 @@ START_TEST(die_codes_guard)
          14, "DIE at 0x17: abbreviation code has more than 64 bits"},
         {{0x03, 0x15, 0, 0, 0, 0x00, 0x00}, 7, "DW_AT_sibling 0x15 is not the offset of a DIE"},
         {{0x03, 0x19, 0, 0, 0, 0x00, 0x00}, 7, NULL},
+        /* libdwarf walks on past these with sizes of its own, then leaks in dwarf_child */
+        {{0x04, 0x00, 0x00}, 3, "DIE at 0x14: its abbreviation has a form no DWARF version"},
+        {{0x02, 'f', 0x00, 0x09, 0x00, 0x00}, 6, "DIE at 0x17: its abbreviation code is not in"},
+        {{0x02, 'f', 'g'}, 3, "DIE at 0x14: its attributes run past the end of the unit"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         unsigned char info[64];
@@ -677,6 +682,106 @@ START_TEST(die_codes_guard)
                       rc, err.msg);
         tsym__index_free(&ix);
     }
+}
+END_TEST
+
+/* libdwarf 20210528 leaks an error object in dwarf_rnglists_get_rle_head when a range list
+ * names a .debug_addr entry outside the section through DW_RLE_base_addressx (found by
+ * fuzz_macho); dwarf.c reads the list's entries first. The unit's DW_AT_language is in
+ * DW_FORM_indirect, which die.c leaves to libdwarf, so that the libdwarf walk reads it. */
+static const unsigned char rl_abbrev[] = {
+    0x01, 0x11, 0x01, 0x13, 0x16, 0x74, 0x17, 0x73, 0x17, 0x00, 0x00, /* CU: language,
+                                                     rnglists_base, addr_base */
+    0x02, 0x2e, 0x00, 0x03, 0x08, 0x55, 0x17, 0x00, 0x00, /* subprogram: name, ranges */
+    0x00};
+
+/* .debug_rnglists: one table of one offset (0x0c: 4), its list at 0x10 (n bytes) */
+static size_t rl_table(unsigned char *out, const unsigned char *list, size_t n)
+{
+    static const unsigned char head[] = {0, 0, 0, 0, 5, 0, 8, 0, 1, 0, 0, 0, 4, 0, 0, 0};
+    memcpy(out, head, sizeof head);
+    memcpy(out + sizeof head, list, n);
+    out[0] = (unsigned char)(sizeof head + n - 4);
+    return sizeof head + n;
+}
+
+START_TEST(rnglists_addrx_guard)
+{
+    static const struct {
+        unsigned char list[16];
+        size_t n;
+        uint32_t ranges_at; /* DW_AT_ranges */
+        int ranges;         /* the subprogram's ranges are read */
+    } cases[] = {
+        {{0x01, 0x00, 0x04, 0x00, 0x10, 0x00}, 6, 0x10, 1}, /* base_addressx 0: 0x1000 */
+        {{0x01, 0x05, 0x04, 0x00, 0x10, 0x00}, 6, 0x10, 0}, /* index 5: outside (leaked) */
+        {{0x03, 0x05, 0x10, 0x00}, 4, 0x10, 0},             /* startx_length 5 */
+        {{0x01, 0x00, 0x04, 0x00, 0x10, 0x00}, 6, 0x08, 0}, /* offset_entry_count 1 read as
+                                                               base_addressx 0 then 0 (leaked) */
+        {{0x05, 0, 0x20, 0, 0, 0, 0, 0, 0, 0x04, 0x00, 0x10, 0x00}, 13, 0x10, 1},
+    };
+    /* .debug_addr: header, then one address (addr_base 8) */
+    static const unsigned char addr[] = {12, 0, 0, 0, 5, 0, 8, 0, 0x00, 0x10, 0, 0, 0, 0, 0, 0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned char info[64], rl[64];
+        static const unsigned char unit[] = {0, 0, 0, 0, 5, 0, 1, 8, 0, 0, 0, 0,
+                                             0x01, 0x0b, 0x0c, 0x0c, 0, 0, 0, 8, 0, 0, 0,
+                                             0x02, 'f', 0, 0, 0, 0, 0, 0x00};
+        memcpy(info, unit, sizeof unit);
+        info[0] = sizeof unit - 4;
+        memcpy(info + 26, &cases[i].ranges_at, 4);
+        size_t rn = rl_table(rl, cases[i].list, cases[i].n);
+        const tsym__osect os[] = {{".debug_info", 0, sizeof unit, info},
+                                  {".debug_abbrev", 0, sizeof rl_abbrev, rl_abbrev},
+                                  {".debug_rnglists", 0, rn, rl},
+                                  {".debug_addr", 0, sizeof addr, addr}};
+        tsym__index ix;
+        ix_init(&ix);
+        tt_error err = {0};
+        int rc = tsym__dwarf_load_sections(&ix, os, 4, 8, "mem", &err);
+        ck_assert_msg(rc == 0 || rc == TT_EFORMAT, "case %zu: %d %s", i, rc, err.msg);
+        ck_assert_msg((ix.ranges.len > 0) == cases[i].ranges, "case %zu: %zu ranges", i,
+                      ix.ranges.len);
+        if (cases[i].ranges)
+            ck_assert_uint_eq(TT_VEC_AT(&ix.ranges, tsym__range, 0).lo, 0x2000 - 0x1000 * (i == 0));
+        tsym__index_free(&ix); /* and nothing leaked inside libdwarf (asan) */
+    }
+}
+END_TEST
+
+/* dwarf_offdie_b (DW_AT_abstract_origin, DW_AT_specification) reports references outside
+ * the unit or the section and into bytes that are no DIE itself, leaking nothing (asan):
+ * no guard is needed before it, unlike dwarf_child. */
+START_TEST(origin_refs_libdwarf)
+{
+    static const unsigned char abbrev[] = {
+        0x01, 0x11, 0x01, 0x13, 0x16, 0x00, 0x00,                         /* CU */
+        0x02, 0x2e, 0x00, 0x11, 0x01, 0x12, 0x06, 0x31, 0x13, 0x00, 0x00, /* origin ref4 */
+        0x03, 0x2e, 0x00, 0x11, 0x01, 0x12, 0x06, 0x47, 0x10, 0x00, 0x00, /* spec ref_addr */
+        0x04, 0x2e, 0x00, 0x03, 0x08, 0x00, 0x00,                         /* name */
+        0x00};
+    static const uint32_t refs[] = {0x0f, 0x0e, 0x10, 0x24, 0x27, 0x2a, 0x7fffffff};
+    for (int code = 2; code <= 3; code++)
+        for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+            unsigned char info[64] = {0, 0, 0, 0, 5, 0, 1, 8, 0, 0, 0, 0, 0x01, 0x0b, 0x0c,
+                                      0x04, 'g', 0, (unsigned char)code, 0, 0x10, 0, 0, 0, 0,
+                                      0, 0, 0x10, 0, 0, 0};
+            memcpy(info + 31, &refs[i], 4);
+            info[35] = 0;
+            info[0] = 36 - 4;
+            /* after the unit: a DIE whose string runs past the section's end */
+            info[36] = 0x04;
+            info[37] = 'a';
+            const tsym__osect os[] = {{".debug_info", 0, 38, info},
+                                      {".debug_abbrev", 0, sizeof abbrev, abbrev}};
+            tsym__index ix;
+            ix_init(&ix);
+            tt_error err = {0};
+            int rc = tsym__dwarf_load_sections(&ix, os, 2, 8, "mem", &err);
+            ck_assert_msg(rc == 0 || rc == TT_EFORMAT, "ref 0x%x: %d %s", refs[i], rc, err.msg);
+            ck_assert_uint_eq(ix.nodes.len, 1);
+            tsym__index_free(&ix);
+        }
 }
 END_TEST
 
@@ -711,6 +816,8 @@ static Suite *suite(void)
     tcase_add_test(tc, fallback);
     tcase_add_test(tc, rnglists_guard_libdwarf);
     tcase_add_test(tc, die_codes_guard);
+    tcase_add_test(tc, rnglists_addrx_guard);
+    tcase_add_test(tc, origin_refs_libdwarf);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,1 @@
+tracetool symbolicate -e macho/corrupt-rnglists-addrx.macho -i 0x1000
