@@ -178,6 +178,26 @@ static char *put_quoted(char *p, const char *s, size_t n, unsigned char mask)
 {
     *p++ = '"';
     size_t i = 0;
+    /* eight bytes at a time while none needs an escape (the room takes whole words) */
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    const uint64_t slash = mask & 2 ? '/' * ones : '"' * ones;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, q, b, d, l, sl;
+        memcpy(&x, s + i, 8);
+        q = x ^ ('"' * ones);
+        b = x ^ ('\\' * ones);
+        d = x ^ (0x7f * ones);
+        sl = x ^ slash;
+        l = (x - 0x20 * ones) & ~x;                   /* a byte below 0x20 */
+        l |= (q - ones) & ~q;                         /* a byte equal to '"' ... */
+        l |= (b - ones) & ~b;
+        l |= (d - ones) & ~d;
+        l |= (sl - ones) & ~sl;
+        if (l & high)
+            break;
+        memcpy(p, &x, 8);
+        p += 8;
+    }
     while (i < n) {
         size_t run = i;
         while (run < n && !(esc_class[(unsigned char)s[run]] & mask))
