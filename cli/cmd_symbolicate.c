@@ -359,6 +359,7 @@ static void flush(run *r)
  * of a pipe is answered before the next one is read); from a regular file, which never
  * makes a reader wait, up to RAW_BATCH addresses. */
 #define RAW_BATCH 32768
+#define PREFETCH_AHEAD 8
 
 typedef struct raw_ent {
     uint64_t addr, start_addr; /* as given; res->start_addr */
@@ -428,6 +429,8 @@ static void batch_lookup(run *r, raw_batch *b, tsym_module *m)
     sort_keys(b->keys, b->keys + RAW_BATCH, nk);
     tsym_result res;
     for (size_t k = 0; k < nk; k++) {
+        if (k + PREFETCH_AHEAD < nk) /* the entries are written in address order */
+            __builtin_prefetch(&b->ents[b->keys[k + PREFETCH_AHEAD].i], 1);
         raw_ent *e = &b->ents[b->keys[k].i];
         tsym_module_lookup(&res, m, b->keys[k].v, r->flags);
         cli_sym_swift_result(r->sym, &res);
@@ -455,6 +458,14 @@ static void batch_print(run *r, const raw_batch *b, tsym_module *m, const char *
     char text[64];
     for (size_t i = 0; i < b->n; i++) {
         const raw_ent *e = &b->ents[i];
+        /* the frames were stored in address order and are read in input order: fetched
+         * ahead, their cache misses overlap */
+        if (i + PREFETCH_AHEAD < b->n && !b->ents[i + PREFETCH_AHEAD].bad) {
+            const tsym_frame *f = b->frames.data;
+            const raw_ent *a = &b->ents[i + PREFETCH_AHEAD];
+            __builtin_prefetch(f + a->frame0);
+            __builtin_prefetch(f + a->frame0 + a->n_frames - 1);
+        }
         if (e->bad) {
             const char *t = b->bad.data + e->frame0;
             cli_warnf("%s: not a hexadecimal address", t);
