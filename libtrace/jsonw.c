@@ -8,6 +8,10 @@
 
 #include "tt_int.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
                                       "25262728293031323334353637383940414243444546474849"
                                       "50515253545556575859606162636465666768697071727374"
@@ -194,33 +198,62 @@ static char *put_esc(char *p, unsigned char c)
     return p;
 }
 
-/* The quoted string, written straight into room reserved for the worst case (every byte
- * a six-byte \u escape); plain runs are copied whole. */
+#ifdef __SSE2__
+/* Does none of the 16 bytes at s need an escape? */
+static inline int clean16(const char *s, unsigned char mask)
+{
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i e = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x); /* x <= 0x1f */
+    e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+    e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+    e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+    e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8(mask & 2 ? '/' : '"')));
+    return !_mm_movemask_epi8(e);
+}
+#endif
+
+/* Does none of the 8 bytes at s need an escape? (a zero byte of x ^ c*ones is a byte equal
+ * to c; these tests are exact as yes/no answers) */
+static inline int clean8(const char *s, unsigned char mask)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t x, q, b, d, sl, l;
+    memcpy(&x, s, 8);
+    q = x ^ ('"' * ones);
+    b = x ^ ('\\' * ones);
+    d = x ^ (0x7f * ones);
+    sl = x ^ ((mask & 2 ? '/' : '"') * ones);
+    l = (x - 0x20 * ones) & ~x; /* a byte below 0x20 */
+    l |= (q - ones) & ~q;
+    l |= (b - ones) & ~b;
+    l |= (d - ones) & ~d;
+    l |= (sl - ones) & ~sl;
+    return !(l & 0x8080808080808080ULL);
+}
+
 /* The quoted string at p, which has room for the worst case (every byte escaped: 6 * n +
- * 2); returns its end. */
+ * 2); returns its end. Blocks of 16 (SSE2) or 8 bytes without an escape are copied whole;
+ * the last, partial block is checked and copied as the block ending with the string (its
+ * first bytes were copied already, unchanged). */
 static char *put_quoted(char *p, const char *s, size_t n, unsigned char mask)
 {
     *p++ = '"';
     size_t i = 0;
-    /* eight bytes at a time while none needs an escape (the room takes whole words) */
-    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-    const uint64_t slash = mask & 2 ? '/' * ones : '"' * ones;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x, q, b, d, l, sl;
-        memcpy(&x, s + i, 8);
-        q = x ^ ('"' * ones);
-        b = x ^ ('\\' * ones);
-        d = x ^ (0x7f * ones);
-        sl = x ^ slash;
-        l = (x - 0x20 * ones) & ~x;                   /* a byte below 0x20 */
-        l |= (q - ones) & ~q;                         /* a byte equal to '"' ... */
-        l |= (b - ones) & ~b;
-        l |= (d - ones) & ~d;
-        l |= (sl - ones) & ~sl;
-        if (l & high)
-            break;
-        memcpy(p, &x, 8);
-        p += 8;
+#ifdef __SSE2__
+    for (; i + 16 <= n && clean16(s + i, mask); i += 16, p += 16)
+        memcpy(p, s + i, 16);
+    if (n >= 16 && i < n && i + 16 > n && clean16(s + n - 16, mask)) {
+        memcpy(p - (i - (n - 16)), s + n - 16, 16);
+        p += n - i;
+        i = n;
+    }
+#endif
+    for (; i + 8 <= n && clean8(s + i, mask); i += 8, p += 8)
+        memcpy(p, s + i, 8);
+    if (n >= 8 && i < n && i + 8 > n && clean8(s + n - 8, mask)) {
+        memcpy(p - (i - (n - 8)), s + n - 8, 8);
+        p += n - i;
+        i = n;
     }
     while (i < n) {
         size_t run = i;
