@@ -449,12 +449,22 @@ int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
     reset(&m);
     cur c = {h->prog, h->end, h->big_endian, 0};
     int rc = 0;
+    /* special opcodes: operation advance and line increment looked up, not divided out */
+    uint8_t sadv[256];
+    int16_t sline[256];
+    for (unsigned op = h->opcode_base; op < 256; op++) {
+        unsigned adj = op - h->opcode_base;
+        sadv[op] = (uint8_t)(adj / h->line_range);
+        sline[op] = (int16_t)(h->line_base + (int)(adj % h->line_range));
+    }
     while (c.p < c.end && !rc) {
         unsigned op = *c.p++;
         if (op >= h->opcode_base) {
-            unsigned adj = op - h->opcode_base;
-            advance(&m, h, adj / h->line_range);
-            m.line += (uint64_t)(int64_t)(h->line_base + (int)(adj % h->line_range));
+            if (h->max_ops <= 1)
+                m.addr += (uint64_t)h->min_inst * sadv[op];
+            else
+                advance(&m, h, sadv[op]);
+            m.line += (uint64_t)(int64_t)sline[op];
             rc = emit(&m, 0);
         } else if (op == 0) {
             rc = extended(&m, &c, msg, cap, h->off);
