@@ -472,6 +472,14 @@ static void batch_print(run *r, const raw_batch *b, tsym_module *m, const char *
             __builtin_prefetch(f + a->frame0);
             __builtin_prefetch(f + a->frame0 + a->n_frames - 1);
         }
+        /* and, nearer, the names those frames point to */
+        if (i + PREFETCH_AHEAD / 2 < b->n && !b->ents[i + PREFETCH_AHEAD / 2].bad) {
+            const raw_ent *a = &b->ents[i + PREFETCH_AHEAD / 2];
+            const tsym_frame *f = (const tsym_frame *)b->frames.data + a->frame0;
+            for (size_t j = 0; j < a->n_frames; j++)
+                __builtin_prefetch(f[j].function);
+            __builtin_prefetch(a->symbol);
+        }
         if (e->bad) {
             const char *t = b->bad.data + e->frame0;
             cli_warnf("%s: not a hexadecimal address", t);
