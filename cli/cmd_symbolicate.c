@@ -434,11 +434,12 @@ static void batch_lookup(run *r, raw_batch *b, tsym_module *m)
     }
     sort_keys(b->keys, b->keys + RAW_BATCH, nk);
     tsym_result res;
+    tsym_cursor cur = {0, 0, 0, 0};
     for (size_t k = 0; k < nk; k++) {
         if (k + PREFETCH_AHEAD < nk) /* the entries are written in address order */
             __builtin_prefetch(&b->ents[b->keys[k + PREFETCH_AHEAD].i], 1);
         raw_ent *e = &b->ents[b->keys[k].i];
-        tsym_module_lookup(&res, m, b->keys[k].v, r->flags);
+        tsym_module_lookup_at(&res, m, b->keys[k].v, r->flags, &cur);
         cli_sym_swift_result(r->sym, &res);
         e->frame0 = (uint32_t)b->frames.len;
         if (tt_vec_reserve(&b->frames, b->frames.len + res.n_frames)) {

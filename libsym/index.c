@@ -275,16 +275,46 @@ size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a)
     return lo;
 }
 
-const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a)
+size_t tsym__count_le_from(const void *base, size_t n, size_t size, uint64_t a, size_t *hint)
 {
-    size_t k = tsym__count_le(ix->rblocks.data, ix->rblocks.len, sizeof(tsym__rblock), a);
+    const unsigned char *p = base;
+    size_t k = *hint;
+#define KEY(i) (*(const uint64_t *)(const void *)(p + (i) * size))
+    if (k == 0 || k > n || KEY(k - 1) > a) {
+        k = tsym__count_le(base, n, size, a);
+    } else {
+        /* at least k keys are <= a: sorted lookups mostly end a few elements further */
+        for (int step = 0; step < 4 && k < n && KEY(k) <= a; step++)
+            k++;
+        if (k < n && KEY(k) <= a)
+            k += tsym__count_le(p + k * size, n - k, size, a);
+    }
+#undef KEY
+    *hint = k;
+    return k;
+}
+
+const tsym__row *tsym__index_row_at(const tsym__index *ix, uint64_t a, size_t *block,
+                                    size_t *row)
+{
+    size_t prev = *block;
+    size_t k = tsym__count_le_from(ix->rblocks.data, ix->rblocks.len, sizeof(tsym__rblock), a,
+                                   block);
     if (k == 0)
         return NULL;
     /* the block's first row is at or below a: the answer is in this block */
     const tsym__rblock *b = &TT_VEC_AT(&ix->rblocks, tsym__rblock, k - 1);
     const tsym__row *r = (const tsym__row *)ix->rows.data + b->first;
-    size_t l = tsym__count_le(r, b->n, sizeof *r, a);
+    if (k != prev)
+        *row = 0;
+    size_t l = tsym__count_le_from(r, b->n, sizeof *r, a, row);
     return r[l - 1].flags & TSYM_ROW_END ? NULL : &r[l - 1];
+}
+
+const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a)
+{
+    size_t block = 0, row = 0;
+    return tsym__index_row_at(ix, a, &block, &row);
 }
 
 /* duplicates at one address: global before local, sized before unsized, shorter name

@@ -102,6 +102,14 @@ typedef struct tsym_result {
  * With TSYM_F_DEMANGLE the demangled names are memoised in the module, so concurrent
  * lookups on one module need external locking. */
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags);
+/* Where the previous lookup of a batch ended (zero it before the first): addresses looked
+ * up in ascending order are found by walking forward from there, not by a search over the
+ * whole index. Any order gives the same results; one cursor per module and thread. */
+typedef struct tsym_cursor {
+    size_t block, row, func, sym; /* counts as tsym__count_le returns them; 0: none */
+} tsym_cursor;
+void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags,
+                           tsym_cursor *c);
 
 /* Demangles a C++ (Itanium) or Rust (legacy, v0) name. Returns a malloc'ed string owned by
  * the caller (free()), or NULL when name is not mangled or libiberty is unavailable. */

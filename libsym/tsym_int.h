@@ -244,6 +244,9 @@ int tsym__index_finish(tsym__index *ix);
 /* How many leading elements of the array (n elements of size bytes, each starting with
  * its uint64_t key, sorted by it) have a key <= a. */
 size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a);
+/* The same, starting from *hint (a previous answer for a smaller or equal key; 0: none):
+ * a few steps forward, else a search of the rest. *hint becomes the answer. */
+size_t tsym__count_le_from(const void *base, size_t n, size_t size, uint64_t a, size_t *hint);
 /* Appends [lo, hi) to ix->ranges when it is live code: 1, 0 (not live) or TT_ENOMEM. */
 int tsym__index_add_range(tsym__index *ix, uint64_t lo, uint64_t hi);
 /* Appends node n (its ranges are the last n->n_ranges of ix->ranges, from first_range):
@@ -258,6 +261,9 @@ uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a);
 /* The last row at or below a in address order, NULL when there is none or it ends a
  * sequence (the address has no line). Needs tsym__index_finish. */
 const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a);
+/* The same from a cursor (block and row of a previous answer, 0: none; updated). */
+const tsym__row *tsym__index_row_at(const tsym__index *ix, uint64_t a, size_t *block,
+                                    size_t *row);
 void tsym__index_free(tsym__index *ix);
 /* Is [lo, hi) a live code range (spec 5.2 step 5)? */
 int tsym__index_live(const tsym__index *ix, uint64_t lo, uint64_t hi);
