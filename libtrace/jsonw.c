@@ -315,19 +315,23 @@ void tt_jsonw_fields(tt_jsonw *w, const tt_jsonw_field *f, size_t n)
     if (!p)
         return;
     unsigned char mask = w->android ? 3 : 1;
+    /* the writer's state and the fields are read into locals: a byte stored through p may
+     * alias them, so the compiler would load them again after every store */
+    int comma = w->has_elem;
     for (size_t i = 0; i < n; i++) {
-        if (w->has_elem)
+        const tt_jsonw_field fi = f[i];
+        if (comma)
             *p++ = ',';
-        w->has_elem = 1;
+        comma = 1;
         *p++ = '"';
-        p = copy_run(p, f[i].key, f[i].key_len);
+        p = copy_run(p, fi.key, fi.key_len);
         *p++ = '"';
         *p++ = ':';
-        if (f[i].type == TT_JSONW_STR)
-            p = put_quoted(p, f[i].s ? f[i].s : "", len[i], mask);
-        else if (f[i].type == TT_JSONW_UINT)
-            p = tt__fmt_u64(p, f[i].u);
-        else if (f[i].u) {
+        if (fi.type == TT_JSONW_STR)
+            p = put_quoted(p, fi.s ? fi.s : "", len[i], mask);
+        else if (fi.type == TT_JSONW_UINT)
+            p = tt__fmt_u64(p, fi.u);
+        else if (fi.u) {
             memcpy(p, "true", 4);
             p += 4;
         } else {
@@ -337,6 +341,7 @@ void tt_jsonw_fields(tt_jsonw *w, const tt_jsonw_field *f, size_t n)
     }
     *p = 0;
     w->buf.len = (size_t)(p - w->buf.data);
+    w->has_elem = comma;
     w->after_key = 0;
 }
 
