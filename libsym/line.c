@@ -345,15 +345,24 @@ static void drop_sequence(tsym__index *ix, size_t seq_start)
         ix->rows.len = seq_start;
 }
 
-static int emit(machine *m, int endseq)
+/* The row of the machine's registers */
+static inline tsym__row make_row(const machine *m, int endseq)
 {
-    tsym__index *ix = m->ix;
     uint64_t f = m->file;
     uint32_t fid = TSYM_NONE;
     if (m->version < 5)
         f--; /* 0 wraps around: no file */
     if (f < m->n_files)
         fid = m->files[f];
+    return (tsym__row){.addr = m->addr, .line = m->line > UINT32_MAX ? 0 : (uint32_t)m->line,
+                       .file = fid, .discr = m->discr,
+                       .col = m->col > 0xFFFF ? 0xFFFF : (uint16_t)m->col,
+                       .flags = endseq ? TSYM_ROW_END : 0};
+}
+
+static int emit(machine *m, int endseq)
+{
+    tsym__index *ix = m->ix;
     if (endseq) {
         /* rows at the end address of their own sequence cover no bytes; dropped so the
          * end-sequence row is the last one at that address */
@@ -364,10 +373,7 @@ static int emit(machine *m, int endseq)
     if (ix->rows.len >= TSYM_NONE - 1 ||
         (ix->rows.len == ix->rows.cap && tt_vec_reserve(&ix->rows, ix->rows.len + 1)))
         return TT_ENOMEM;
-    ((tsym__row *)ix->rows.data)[ix->rows.len++] = (tsym__row){
-        .addr = m->addr, .line = m->line > UINT32_MAX ? 0 : (uint32_t)m->line, .file = fid,
-        .discr = m->discr, .col = m->col > 0xFFFF ? 0xFFFF : (uint16_t)m->col,
-        .flags = endseq ? TSYM_ROW_END : 0};
+    ((tsym__row *)ix->rows.data)[ix->rows.len++] = make_row(m, endseq);
     m->discr = 0;
     if (endseq) {
         drop_sequence(ix, m->seq_start);
@@ -465,7 +471,13 @@ int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
             else
                 advance(&m, h, sadv[op]);
             m.line += (uint64_t)(int64_t)sline[op];
-            rc = emit(&m, 0);
+            /* most rows: room left, not the end of a sequence */
+            if (ix->rows.len < ix->rows.cap && ix->rows.len < TSYM_NONE - 1) {
+                ((tsym__row *)ix->rows.data)[ix->rows.len++] = make_row(&m, 0);
+                m.discr = 0;
+            } else {
+                rc = emit(&m, 0);
+            }
         } else if (op == 0) {
             rc = extended(&m, &c, msg, cap, h->off);
         } else {
