@@ -72,7 +72,18 @@ typedef struct abbrev {
     uint16_t tag;
     uint8_t children, known;
     int32_t size; /* bytes of the attributes when every form has a fixed size, else -1 */
+    uint32_t sk_first; /* skip operations (below) */
+    uint16_t sk_n;     /* SK_NONE: a form they do not cover */
+    uint8_t has_sib;   /* a DW_AT_sibling among the attributes */
 } abbrev;
+
+/* Skipping the attributes of a DIE whose values the index does not read (most DIEs): one
+ * operation per attribute of variable size, one per run of fixed-size ones. Kind in the top
+ * three bits, byte count (SK_FIX) in the others. */
+enum { SK_FIX, SK_ULEB, SK_STR, SK_BLK1, SK_BLK2, SK_BLK4, SK_BLKU };
+#define SK_KIND_SHIFT 13
+#define SK_FIX_MAX 0x1fff
+#define SK_NONE 0xffff
 
 typedef struct atab {
     uint64_t off;
@@ -82,12 +93,15 @@ typedef struct atab {
     size_t n_codes;
     spec *specs;
     size_t n_specs;
+    uint16_t *skops;
+    size_t n_skops, cap_skops;
 } atab;
 
 static void atab_free(atab *t)
 {
     free(t->codes);
     free(t->specs);
+    free(t->skops);
     memset(t, 0, sizeof *t);
 }
 
@@ -147,6 +161,64 @@ static int slot_of(uint16_t at)
     }
 }
 
+static int sk_push(atab *t, uint16_t op)
+{
+    if (t->n_skops == t->cap_skops) {
+        size_t nc = t->cap_skops ? t->cap_skops * 2 : 256;
+        uint16_t *np = realloc(t->skops, nc * sizeof *np);
+        if (!np)
+            return TT_ENOMEM;
+        t->skops = np;
+        t->cap_skops = nc;
+    }
+    t->skops[t->n_skops++] = op;
+    return 0;
+}
+
+/* The skip operations of abbreviation a (its specs are the last ones of t). */
+static int skip_ops(atab *t, abbrev *a, const unit *u)
+{
+    a->sk_first = (uint32_t)t->n_skops;
+    a->sk_n = 0;
+    a->has_sib = 0;
+    int run = -1; /* index of the open SK_FIX operation */
+    for (uint32_t i = 0; i < a->n; i++) {
+        const spec *sp = &t->specs[a->first + i];
+        a->has_sib |= sp->slot == A_SIBLING;
+        int fs = form_size(sp->form, u), kind;
+        switch (sp->form) {
+        case FORM_udata: case FORM_sdata: case FORM_strx: case FORM_addrx:
+        case FORM_GNU_addr_index: case FORM_ref_udata: case FORM_loclistx: case FORM_rnglistx:
+            kind = SK_ULEB; break;
+        case FORM_string: kind = SK_STR; break;
+        case FORM_block1: kind = SK_BLK1; break;
+        case FORM_block2: kind = SK_BLK2; break;
+        case FORM_block4: kind = SK_BLK4; break;
+        case FORM_block: case FORM_exprloc: kind = SK_BLKU; break;
+        default: kind = fs >= 0 ? SK_FIX : -1;
+        }
+        if (kind < 0) { /* read_val decides (it gives up on most of these) */
+            t->n_skops = a->sk_first;
+            a->sk_n = SK_NONE;
+            return 0;
+        }
+        if (kind == SK_FIX && run >= 0 && (t->skops[run] & SK_FIX_MAX) + fs <= SK_FIX_MAX) {
+            t->skops[run] = (uint16_t)(t->skops[run] + fs);
+            continue;
+        }
+        if (a->sk_n >= SK_NONE - 1) {
+            t->n_skops = a->sk_first;
+            a->sk_n = SK_NONE;
+            return 0;
+        }
+        run = kind == SK_FIX ? (int)t->n_skops : -1;
+        if (sk_push(t, (uint16_t)(kind << SK_KIND_SHIFT | (kind == SK_FIX ? fs : 0))))
+            return TT_ENOMEM;
+        a->sk_n++;
+    }
+    return 0;
+}
+
 /* Reads the abbreviation table at u->abbrev_off into t (reused when it is already there).
  * lenient: a broken entry ends the table, the codes before it are kept (t is not reused). */
 static int atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient)
@@ -155,7 +227,7 @@ static int atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient)
         t->asize == u->asize && t->osz == u->osz)
         return 0;
     t->valid = 0;
-    t->n_codes = t->n_specs = 0;
+    t->n_codes = t->n_specs = t->n_skops = 0;
     size_t cap_codes = 0, cap_specs = 0;
     if (u->abbrev_off >= s->size[TSYM_DS_ABBREV])
         return TSYM__DIE_FALLBACK;
@@ -213,6 +285,8 @@ static int atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient)
             a->size = sz < 0 || a->size < 0 ? -1 : a->size + sz;
         }
         a->n = (uint32_t)(t->n_specs - a->first);
+        if (skip_ops(t, a, u))
+            return TT_ENOMEM;
         a->known = 1;
     }
     t->off = u->abbrev_off;
@@ -374,6 +448,28 @@ static int parse_die(die *e, cur *c, const unsigned char *info, const unit *u, c
         full = a->tag == TAG_subprogram || a->tag == TAG_inlined_subroutine;
     if (!full && !a->children && a->size >= 0) {
         skip(c, (uint64_t)a->size);
+        return c->bad ? -1 : 1;
+    }
+    if (!full && (!a->children || !a->has_sib) && a->sk_n != SK_NONE) {
+        const uint16_t *op = t->skops + a->sk_first;
+        for (uint32_t i = 0; i < a->sk_n && !c->bad; i++) {
+            unsigned v = op[i] & SK_FIX_MAX;
+            switch (op[i] >> SK_KIND_SHIFT) {
+            case SK_FIX: skip(c, v); break;
+            case SK_ULEB: uleb(c); break;
+            case SK_STR: {
+                const unsigned char *z = memchr(c->p, 0, (size_t)(c->end - c->p));
+                if (!z)
+                    return -1;
+                c->p = z + 1;
+                break;
+            }
+            case SK_BLK1: skip(c, fixed(c, 1)); break;
+            case SK_BLK2: skip(c, fixed(c, 2)); break;
+            case SK_BLK4: skip(c, fixed(c, 4)); break;
+            default: skip(c, uleb(c)); break;
+            }
+        }
         return c->bad ? -1 : 1;
     }
     const spec *sp = a->n ? t->specs + a->first : NULL; /* specs is NULL without any */
