@@ -941,7 +941,7 @@ static void walk_unit(dstate *d, cur *c, const unsigned char *info)
             c->p = info + e.v[A_SIBLING].u;
             continue;
         }
-        if (!tt_vec_push(&d->stack, &nf)) {
+        if (TSYM_VEC_PUSH(&d->stack, frame, nf)) {
             if (nf.own != TSYM_NONE)
                 TT_VEC_AT(&d->ix->nodes, tsym__node, nf.own).subtree_end = nf.own + 1;
             d->nomem = 1;

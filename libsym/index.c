@@ -245,7 +245,7 @@ static int push_blocks(tt_vec *blocks, const tsym__row *r, uint32_t first, uint3
     for (uint32_t k = 0; k < n; k += TSYM_RBLOCK_ROWS) {
         tsym__rblock b = {r[first + k].addr, first + k,
                           n - k < TSYM_RBLOCK_ROWS ? n - k : TSYM_RBLOCK_ROWS};
-        if (!tt_vec_push(blocks, &b))
+        if (TSYM_VEC_PUSH(blocks, tsym__rblock, b))
             return TT_ENOMEM;
     }
     return 0;
@@ -400,7 +400,7 @@ static int finish_kids(tsym__index *ix)
         for (uint32_t c = p + 1; c < n[p].subtree_end && c < len; c = next_sibling(n, c))
             for (uint32_t i = 0; i < n[c].n_ranges; i++) {
                 tsym__kid k = {r[n[c].first_range + i].lo, r[n[c].first_range + i].hi, 0, c};
-                if (!tt_vec_push(&ix->kids, &k))
+                if (TSYM_VEC_PUSH(&ix->kids, tsym__kid, k))
                     return TT_ENOMEM;
             }
         h.n = (uint32_t)(ix->kids.len - h.first);
@@ -423,7 +423,7 @@ int tsym__index_add_range(tsym__index *ix, uint64_t lo, uint64_t hi)
     if (!tsym__index_live(ix, lo, hi))
         return 0;
     tsym__range r = {lo, hi};
-    return tt_vec_push(&ix->ranges, &r) ? 1 : TT_ENOMEM;
+    return TSYM_VEC_PUSH(&ix->ranges, tsym__range, r) ? TT_ENOMEM : 1;
 }
 
 uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n)
@@ -435,10 +435,10 @@ uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n)
     else
         for (uint32_t i = 0; i < n->n_ranges; i++) {
             tsym__func f = {r[n->first_range + i].lo, r[n->first_range + i].hi, id};
-            if (!tt_vec_push(&ix->funcs, &f))
+            if (TSYM_VEC_PUSH(&ix->funcs, tsym__func, f))
                 return TSYM_NONE;
         }
-    return tt_vec_push(&ix->nodes, n) ? id : TSYM_NONE;
+    return TSYM_VEC_PUSH(&ix->nodes, tsym__node, *n) ? TSYM_NONE : id;
 }
 
 int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a)

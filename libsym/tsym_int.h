@@ -6,6 +6,14 @@
 
 #define TSYM_NONE 0xFFFFFFFFu
 
+/* Appends x to v, whose elements are of type T, with a typed store (tt_vec_push copies a
+ * size known only at run time: a call to memcpy per element of the index build's hot
+ * arrays). 0, or TT_ENOMEM. */
+#define TSYM_VEC_PUSH(v, T, x)                                                               \
+    ((v)->len < (v)->cap || !tt_vec_reserve((v), (v)->len + 1)                               \
+         ? (((T *)(v)->data)[(v)->len++] = (x), 0)                                           \
+         : TT_ENOMEM)
+
 /* interned strings: ids are byte offsets into one buffer (stable after the build) */
 typedef struct tsym__strtab {
     tt_buf bytes;
