@@ -382,7 +382,7 @@ static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest,
 static const char *display(tsym_module *m, uint32_t id, unsigned flags)
 {
     const char *s = tsym__str(&m->ix.str, id);
-    if (!s || !(flags & TSYM_F_DEMANGLE))
+    if (!(flags & TSYM_F_DEMANGLE) || !tsym__maybe_mangled(s)) /* C names: no memo lookup */
         return s;
     uint32_t *slot = tsym__map_slot(&m->demangled, id);
     if (!slot)

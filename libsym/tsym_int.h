@@ -247,6 +247,10 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err);
 /* The same; use_die 0 skips die.c (the unit tests compare both walks). */
 int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err);
 
+/* 1 when name starts as C++ or Rust mangled names do ("_Z", "_R", "__Z"): the only names
+ * tsym_demangle changes (demangle.c). */
+int tsym__maybe_mangled(const char *name);
+
 /* Sorting and de-duplication after loading (index.c). 0 or TT_ENOMEM. */
 int tsym__index_finish(tsym__index *ix);
 /* How many leading elements of the array (n elements of size bytes, each starting with
