@@ -256,8 +256,51 @@ static void hex_str(char *dst, size_t cap, uint64_t v)
 #define KEY(w, k) tt_jsonw_key_plain(w, k, sizeof k - 1)
 /* NULL strings are written as "" */
 #define FIELD_S(k, v) {k, sizeof k - 1, TT_JSONW_STR, v, 0}
-#define FIELD_U(k, v) {k, sizeof k - 1, TT_JSONW_UINT, NULL, v}
-#define FIELD_B(k, v) {k, sizeof k - 1, TT_JSONW_BOOL, NULL, (uint64_t)(v)}
+
+/* The literal s at p (a constant size: a few moves); the end */
+#define LIT(p, s) (memcpy(p, s, sizeof s - 1), (p) + sizeof s - 1)
+
+/* One frame object of a result's "Symbol" array: the fixed layout written literally (a
+ * sixth of a 20k-address jsonl run went into the generic field writer). NULL strings are
+ * written as "". */
+static void json_frame(tt_jsonw *w, const tsym_frame *f, const char *file,
+                       const char *start_file, const char *start_addr, int outer,
+                       const char *symbol, int approximate)
+{
+    const char *s[5] = {f->function ? f->function : "", file ? file : "",
+                        start_file ? start_file : "", start_addr, symbol ? symbol : ""};
+    size_t n[5], room = 256; /* keys, punctuation and 4 numbers */
+    for (int i = 0; i < 5; i++) {
+        n[i] = strlen(s[i]);
+        if (n[i] > SIZE_MAX / 64)
+            return;
+        room += 6 * n[i] + 2;
+    }
+    char *p = tt_jsonw_value_room(w, room);
+    if (!p)
+        return;
+    p = LIT(p, "{\"FunctionName\":");
+    p = tt_jsonw_quote(w, p, s[0], n[0]);
+    p = LIT(p, ",\"FileName\":");
+    p = tt_jsonw_quote(w, p, s[1], n[1]);
+    p = LIT(p, ",\"Line\":");
+    p = tt_json_uint(p, f->line);
+    p = LIT(p, ",\"Column\":");
+    p = tt_json_uint(p, f->column);
+    p = LIT(p, ",\"Discriminator\":");
+    p = tt_json_uint(p, f->discriminator);
+    p = LIT(p, ",\"StartFileName\":");
+    p = tt_jsonw_quote(w, p, s[2], n[2]);
+    p = LIT(p, ",\"StartLine\":");
+    p = tt_json_uint(p, f->start_line);
+    p = LIT(p, ",\"StartAddress\":");
+    p = tt_jsonw_quote(w, p, s[3], n[3]);
+    p = outer ? LIT(p, ",\"Inlined\":false,\"SymbolName\":")
+              : LIT(p, ",\"Inlined\":true,\"SymbolName\":");
+    p = tt_jsonw_quote(w, p, s[4], n[4]);
+    p = approximate ? LIT(p, ",\"Approximate\":true}") : LIT(p, ",\"Approximate\":false}");
+    tt_jsonw_value_end(w, p);
+}
 
 /* One llvm-symbolizer style object (spec 8.2); res NULL with error set for failures. */
 static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_module *m,
@@ -297,22 +340,8 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
         hx[0] = 0;
         if (outer && res->has_start)
             hex_str(hx, sizeof hx, res->start_addr);
-        tt_jsonw_field fr[] = {
-            FIELD_S("FunctionName", f->function),
-            FIELD_S("FileName", shown_file(r, f->file)),
-            FIELD_U("Line", f->line),
-            FIELD_U("Column", f->column),
-            FIELD_U("Discriminator", f->discriminator),
-            FIELD_S("StartFileName", shown_file(r, f->start_file)),
-            FIELD_U("StartLine", f->start_line),
-            FIELD_S("StartAddress", hx),
-            FIELD_B("Inlined", !outer),
-            FIELD_S("SymbolName", outer ? res->symbol : NULL),
-            FIELD_B("Approximate", outer && res->approximate),
-        };
-        tt_jsonw_obj_begin(w);
-        tt_jsonw_fields(w, fr, sizeof fr / sizeof fr[0]);
-        tt_jsonw_obj_end(w);
+        json_frame(w, f, shown_file(r, f->file), shown_file(r, f->start_file), hx, outer,
+                   outer ? res->symbol : NULL, outer && res->approximate);
     }
     tt_jsonw_arr_end(w);
     tt_jsonw_obj_end(w);
@@ -320,8 +349,7 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
 
 #undef KEY
 #undef FIELD_S
-#undef FIELD_U
-#undef FIELD_B
+#undef LIT
 
 /* Emits one JSON result in the current format (array element or one line). */
 static void emit_json(run *r, const char *addr_text, const tsym_module *m, const char *label,

@@ -269,6 +269,25 @@ static char *put_quoted(char *p, const char *s, size_t n, unsigned char mask)
     return p;
 }
 
+char *tt_jsonw_quote(const tt_jsonw *w, char *p, const char *s, size_t n)
+{
+    return put_quoted(p, s, n, w->android ? 3 : 1);
+}
+
+char *tt_json_uint(char *p, uint64_t v) { return tt__fmt_u64(p, v); }
+
+char *tt_jsonw_value_room(tt_jsonw *w, size_t n)
+{
+    value_prefix(w);
+    return n < SIZE_MAX / 2 ? tt__buf_room(&w->buf, n) : NULL;
+}
+
+void tt_jsonw_value_end(tt_jsonw *w, char *end)
+{
+    *end = 0;
+    w->buf.len = (size_t)(end - w->buf.data);
+}
+
 static void put_str(tt_jsonw *w, const char *s, size_t n)
 {
     tt_buf *b = &w->buf;
