@@ -3,6 +3,7 @@
  * JSON field names). */
 #include "cli.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -237,19 +238,16 @@ static void tsv_result(run *r, const char *addr_text, const tsym_result *res)
 /* "0x%llx" without printf's format parsing (two per JSON result) */
 static void hex_str(char *dst, size_t cap, uint64_t v)
 {
-    char tmp[19];
-    size_t n = 0;
-    do {
-        tmp[sizeof tmp - 1 - n++] = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v);
-    tmp[sizeof tmp - 1 - n++] = 'x';
-    tmp[sizeof tmp - 1 - n++] = '0';
-    const char *start = tmp + sizeof tmp - n;
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(dst, start, n);
-    dst[n] = 0;
+    size_t digits = 1;
+    while (digits < 16 && v >> (4 * digits))
+        digits++;
+    assert(cap >= 19);
+    (void)cap;
+    dst[0] = '0';
+    dst[1] = 'x';
+    for (size_t i = digits; i > 0; i--, v >>= 4) /* written in place from the last digit */
+        dst[1 + i] = "0123456789abcdef"[v & 15];
+    dst[2 + digits] = 0;
 }
 
 /* keys are literals: written without an escape scan */
