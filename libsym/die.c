@@ -46,7 +46,7 @@ static uint64_t fixed(cur *c, unsigned n) { return tsym__cur_fixed(c, n); }
 static void skip(cur *c, uint64_t n) { tsym__cur_skip(c, n); }
 static uint64_t leb(cur *c, int sign) { return tsym__cur_leb(c, sign); }
 
-static uint64_t uleb(cur *c)
+static inline uint64_t uleb(cur *c)
 {
     if (c->p < c->end && !(*c->p & 0x80))
         return *c->p++;

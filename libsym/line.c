@@ -26,7 +26,13 @@ typedef tsym__cur cur;
 static uint64_t fixed(cur *c, unsigned n) { return tsym__cur_fixed(c, n); }
 static void skip(cur *c, uint64_t n) { tsym__cur_skip(c, n); }
 static uint64_t leb(cur *c, int sign) { return tsym__cur_leb(c, sign); }
-static uint64_t uleb(cur *c) { return leb(c, 0); }
+/* one-byte values (most operands) without the loop */
+static inline uint64_t uleb(cur *c)
+{
+    if (c->p < c->end && !(*c->p & 0x80))
+        return *c->p++;
+    return leb(c, 0);
+}
 static int64_t sleb(cur *c) { return (int64_t)leb(c, 1); }
 
 static const char *cstr(cur *c)
@@ -465,6 +471,36 @@ int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
     }
     while (c.p < c.end && !rc) {
         unsigned op = *c.p++;
+        /* runs of special opcodes (most of a program) in a loop of their own, the row
+         * array's length and capacity in locals (a row's stores could alias them) */
+        if (op >= h->opcode_base && h->max_ops <= 1) {
+            tsym__row *rows = ix->rows.data;
+            size_t len = ix->rows.len;
+            size_t room = ix->rows.cap < TSYM_NONE - 1 ? ix->rows.cap : TSYM_NONE - 1;
+            uint64_t min_inst = h->min_inst;
+            unsigned base = h->opcode_base;
+            for (;;) {
+                m.addr += min_inst * sadv[op];
+                m.line += (uint64_t)(int64_t)sline[op];
+                if (len < room) {
+                    rows[len++] = make_row(&m, 0);
+                    m.discr = 0;
+                } else {
+                    ix->rows.len = len;
+                    rc = emit(&m, 0);
+                    rows = ix->rows.data;
+                    len = ix->rows.len;
+                    room = ix->rows.cap < TSYM_NONE - 1 ? ix->rows.cap : TSYM_NONE - 1;
+                    if (rc)
+                        break;
+                }
+                if (c.p == c.end || *c.p < base)
+                    break;
+                op = *c.p++;
+            }
+            ix->rows.len = len;
+            continue;
+        }
         if (op >= h->opcode_base) {
             if (h->max_ops <= 1)
                 m.addr += (uint64_t)h->min_inst * sadv[op];
