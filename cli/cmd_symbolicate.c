@@ -250,37 +250,25 @@ static void hex_str(char *dst, size_t cap, uint64_t v)
     dst[2 + digits] = 0;
 }
 
-/* keys are literals: written without an escape scan */
-#define KEY(w, k) tt_jsonw_key_plain(w, k, sizeof k - 1)
-/* NULL strings are written as "" */
-#define FIELD_S(k, v) {k, sizeof k - 1, TT_JSONW_STR, v, 0}
-
 /* The literal s at p (a constant size: a few moves); the end */
 #define LIT(p, s) (memcpy(p, s, sizeof s - 1), (p) + sizeof s - 1)
 
-/* One frame object of a result's "Symbol" array: the fixed layout written literally (a
- * sixth of a 20k-address jsonl run went into the generic field writer). NULL strings are
- * written as "". */
-static void json_frame(tt_jsonw *w, const tsym_frame *f, const char *file,
-                       const char *start_file, const char *start_addr, int outer,
-                       const char *symbol, int approximate)
+/* The strings of one frame object (NULL written as "") and their lengths */
+typedef struct frame_strs {
+    const char *s[5]; /* FunctionName, FileName, StartFileName, StartAddress, SymbolName */
+    size_t n[5];
+} frame_strs;
+
+/* One frame object of a result's "Symbol" array at p (room for frame_room bytes): the fixed
+ * layout written as literal text (a sixth of a 20k-address jsonl run went into the
+ * generic field writer); the end. */
+static char *frame_text(const tt_jsonw *w, char *p, const tsym_frame *f, const frame_strs *fs,
+                        int outer, int approximate)
 {
-    const char *s[5] = {f->function ? f->function : "", file ? file : "",
-                        start_file ? start_file : "", start_addr, symbol ? symbol : ""};
-    size_t n[5], room = 256; /* keys, punctuation and 4 numbers */
-    for (int i = 0; i < 5; i++) {
-        n[i] = strlen(s[i]);
-        if (n[i] > SIZE_MAX / 64)
-            return;
-        room += 6 * n[i] + 2;
-    }
-    char *p = tt_jsonw_value_room(w, room);
-    if (!p)
-        return;
     p = LIT(p, "{\"FunctionName\":");
-    p = tt_jsonw_quote(w, p, s[0], n[0]);
+    p = tt_jsonw_quote(w, p, fs->s[0], fs->n[0]);
     p = LIT(p, ",\"FileName\":");
-    p = tt_jsonw_quote(w, p, s[1], n[1]);
+    p = tt_jsonw_quote(w, p, fs->s[1], fs->n[1]);
     p = LIT(p, ",\"Line\":");
     p = tt_json_uint(p, f->line);
     p = LIT(p, ",\"Column\":");
@@ -288,66 +276,100 @@ static void json_frame(tt_jsonw *w, const tsym_frame *f, const char *file,
     p = LIT(p, ",\"Discriminator\":");
     p = tt_json_uint(p, f->discriminator);
     p = LIT(p, ",\"StartFileName\":");
-    p = tt_jsonw_quote(w, p, s[2], n[2]);
+    p = tt_jsonw_quote(w, p, fs->s[2], fs->n[2]);
     p = LIT(p, ",\"StartLine\":");
     p = tt_json_uint(p, f->start_line);
     p = LIT(p, ",\"StartAddress\":");
-    p = tt_jsonw_quote(w, p, s[3], n[3]);
+    p = tt_jsonw_quote(w, p, fs->s[3], fs->n[3]);
     p = outer ? LIT(p, ",\"Inlined\":false,\"SymbolName\":")
               : LIT(p, ",\"Inlined\":true,\"SymbolName\":");
-    p = tt_jsonw_quote(w, p, s[4], n[4]);
-    p = approximate ? LIT(p, ",\"Approximate\":true}") : LIT(p, ",\"Approximate\":false}");
-    tt_jsonw_value_end(w, p);
+    p = tt_jsonw_quote(w, p, fs->s[4], fs->n[4]);
+    return approximate ? LIT(p, ",\"Approximate\":true}") : LIT(p, ",\"Approximate\":false}");
 }
 
-/* One llvm-symbolizer style object (spec 8.2); res NULL with error set for failures. */
+/* Bytes a quoted string of n bytes may take (every byte a \u escape) */
+#define QROOM(n) (6 * (n) + 2)
+
+/* One llvm-symbolizer style object (spec 8.2); res NULL with error set for failures. The
+ * whole object is written as literal text and quoted strings into one reservation. */
 static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_module *m,
                         const char *label, const tsym_result *res, const char *error,
                         uint64_t input_line, int frame_no)
 {
     char hx[32];
-    tt_jsonw_obj_begin(w);
+    const char *top[3] = {addr_text, label ? label : "",
+                          m ? tsym_module_info_get(m)->build_id : ""};
+    size_t tn[3], room = 256, en = error ? strlen(error) : 0; /* keys, numbers, brackets */
+    for (int i = 0; i < 3; i++) {
+        tn[i] = strlen(top[i]);
+        room += QROOM(tn[i]);
+    }
+    room += QROOM(en);
+    size_t nf = error ? 0 : res->n_frames;
+    frame_strs fs[TSYM_MAX_FRAMES];
+    for (size_t j = 0; j < nf; j++) {
+        const tsym_frame *f = &res->frames[j];
+        int outer = j + 1 == nf;
+        const char *sym = outer ? res->symbol : NULL;
+        const char *file = shown_file(r, f->file), *sfile = shown_file(r, f->start_file);
+        fs[j].s[0] = f->function ? f->function : "";
+        fs[j].s[1] = file ? file : "";
+        fs[j].s[2] = sfile ? sfile : "";
+        fs[j].s[3] = "";
+        fs[j].s[4] = sym ? sym : "";
+        room += 256;
+        for (int i = 0; i < 5; i++) {
+            fs[j].n[i] = i == 3 ? 0 : strlen(fs[j].s[i]);
+            room += QROOM(fs[j].n[i]);
+        }
+    }
+    if (room > SIZE_MAX / 4)
+        return;
+    char *p = tt_jsonw_value_room(w, room);
+    if (!p)
+        return;
+    *p++ = '{';
     if (input_line) {
-        KEY(w, "InputLine");
-        tt_jsonw_uint(w, input_line);
+        p = LIT(p, "\"InputLine\":");
+        p = tt_json_uint(p, input_line);
+        *p++ = ',';
     }
     if (frame_no >= 0) {
-        KEY(w, "Frame");
-        tt_jsonw_int(w, frame_no);
+        p = LIT(p, "\"Frame\":");
+        p = tt_json_uint(p, (uint64_t)frame_no);
+        *p++ = ',';
     }
-    tt_jsonw_field top[] = {
-        FIELD_S("Address", addr_text),
-        FIELD_S("ModuleName", label ? label : ""),
-        FIELD_S("BuildId", m ? tsym_module_info_get(m)->build_id : ""),
-    };
-    tt_jsonw_fields(w, top, sizeof top / sizeof top[0]);
+    p = LIT(p, "\"Address\":");
+    p = tt_jsonw_quote(w, p, top[0], tn[0]);
+    p = LIT(p, ",\"ModuleName\":");
+    p = tt_jsonw_quote(w, p, top[1], tn[1]);
+    p = LIT(p, ",\"BuildId\":");
+    p = tt_jsonw_quote(w, p, top[2], tn[2]);
     if (error) {
-        KEY(w, "Error");
-        tt_jsonw_obj_begin(w);
-        KEY(w, "Message");
-        tt_jsonw_str(w, error);
-        tt_jsonw_obj_end(w);
-        tt_jsonw_obj_end(w);
+        p = LIT(p, ",\"Error\":{\"Message\":");
+        p = tt_jsonw_quote(w, p, error, en);
+        p = LIT(p, "}}");
+        tt_jsonw_value_end(w, p);
         return;
     }
-    KEY(w, "Symbol");
-    tt_jsonw_arr_begin(w);
-    for (size_t j = 0; j < res->n_frames; j++) {
-        const tsym_frame *f = &res->frames[j];
-        int outer = j + 1 == res->n_frames;
-        hx[0] = 0;
-        if (outer && res->has_start)
+    p = LIT(p, ",\"Symbol\":[");
+    for (size_t j = 0; j < nf; j++) {
+        int outer = j + 1 == nf;
+        if (outer && res->has_start) {
             hex_str(hx, sizeof hx, res->start_addr);
-        json_frame(w, f, shown_file(r, f->file), shown_file(r, f->start_file), hx, outer,
-                   outer ? res->symbol : NULL, outer && res->approximate);
+            fs[j].s[3] = hx;
+            fs[j].n[3] = strlen(hx); /* room: 256 per frame covers its 18 bytes */
+        }
+        if (j)
+            *p++ = ',';
+        p = frame_text(w, p, &res->frames[j], &fs[j], outer, outer && res->approximate);
     }
-    tt_jsonw_arr_end(w);
-    tt_jsonw_obj_end(w);
+    p = LIT(p, "]}");
+    tt_jsonw_value_end(w, p);
 }
 
-#undef KEY
-#undef FIELD_S
 #undef LIT
+#undef QROOM
 
 /* Emits one JSON result in the current format (array element or one line). */
 static void emit_json(run *r, const char *addr_text, const tsym_module *m, const char *label,
