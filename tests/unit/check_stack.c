@@ -238,6 +238,37 @@ START_TEST(json_writer_escapes_blocks)
 }
 END_TEST
 
+/* Values written by the caller into reserved room take the separators the writer's own
+ * values take, and its escaping */
+START_TEST(json_writer_value_room)
+{
+    for (int android = 0; android <= 1; android++) {
+        tt_jsonw w;
+        tt_jsonw_init(&w, android);
+        tt_jsonw_arr_begin(&w);
+        for (int i = 0; i < 3; i++) {
+            char *p = tt_jsonw_value_room(&w, 64);
+            ck_assert_ptr_nonnull(p);
+            *p++ = '{';
+            p = tt_jsonw_quote(&w, p, "k/\"", 3);
+            *p++ = ':';
+            p = tt_json_uint(p, i ? 18446744073709551615ULL : 0);
+            *p++ = '}';
+            tt_jsonw_value_end(&w, p);
+        }
+        tt_jsonw_str(&w, "z");
+        tt_jsonw_arr_end(&w);
+        ck_assert_str_eq(w.buf.data,
+                         android ? "[{\"k\\/\\\"\":0},{\"k\\/\\\"\":18446744073709551615},"
+                                   "{\"k\\/\\\"\":18446744073709551615},\"z\"]"
+                                 : "[{\"k/\\\"\":0},{\"k/\\\"\":18446744073709551615},"
+                                   "{\"k/\\\"\":18446744073709551615},\"z\"]");
+        ck_assert_uint_eq(strlen(w.buf.data), w.buf.len);
+        tt_jsonw_free(&w);
+    }
+}
+END_TEST
+
 /* Any depth: the separator state of a level is not kept in a fixed-size array (10,000
  * levels written and compared with the expected text; 2,000 parsed back with jansson,
  * whose parser stops at JSON_PARSER_MAX_DEPTH = 2048 levels). */
@@ -309,6 +340,7 @@ static Suite *suite(void)
     tcase_add_test(tc, json_writer);
     tcase_add_test(tc, json_writer_escapes);
     tcase_add_test(tc, json_writer_escapes_blocks);
+    tcase_add_test(tc, json_writer_value_room);
     tcase_add_test(tc, json_writer_fields);
     tcase_add_test(tc, json_writer_any_depth);
     suite_add_tcase(s, tc);
