@@ -208,7 +208,7 @@ START_TEST(json_writer_escapes_blocks)
 {
     static const char special[] = {'"', '\\', '/', '\n', 0x01, 0x1f, 0x7f, ' ', (char)0x80,
                                    (char)0xff};
-    char s[64], want[512], got[512];
+    char s[64], want[512], got[520];
     for (int android = 0; android <= 1; android++)
         for (size_t n = 0; n <= 48; n++)
             for (size_t k = 0; k <= n; k++)
