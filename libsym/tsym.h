@@ -79,11 +79,11 @@ enum {
 typedef struct tsym_frame {
     const char *function;   /* display name; NULL when unknown (printed "??") */
     const char *file;       /* NULL when unknown */
+    const char *start_file; /* DW_AT_decl_file of the function, NULL when unknown */
     uint32_t line;          /* 0 when unknown */
     uint32_t column;
     uint32_t discriminator;
-    const char *start_file; /* DW_AT_decl_file of the function, NULL when unknown */
-    uint32_t start_line;
+    uint32_t start_line;    /* (40 bytes: batches keep tens of thousands of frames) */
 } tsym_frame;
 
 typedef struct tsym_result {
