@@ -11,12 +11,6 @@
 #endif
 #endif
 
-int tsym__maybe_mangled(const char *name)
-{
-    return name && name[0] == '_' &&
-           (name[1] == 'Z' || name[1] == 'R' || (name[1] == '_' && name[2] == 'Z'));
-}
-
 char *tsym_demangle(const char *name)
 {
 #ifdef HAVE_LIBIBERTY

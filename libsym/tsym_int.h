@@ -249,7 +249,11 @@ int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_err
 
 /* 1 when name starts as C++ or Rust mangled names do ("_Z", "_R", "__Z"): the only names
  * tsym_demangle changes (demangle.c). */
-int tsym__maybe_mangled(const char *name);
+static inline int tsym__maybe_mangled(const char *name)
+{
+    return name && name[0] == '_' &&
+           (name[1] == 'Z' || name[1] == 'R' || (name[1] == '_' && name[2] == 'Z'));
+}
 
 /* Sorting and de-duplication after loading (index.c). 0 or TT_ENOMEM. */
 int tsym__index_finish(tsym__index *ix);
