@@ -482,7 +482,7 @@ static void batch_lookup(run *r, raw_batch *b, tsym_module *m)
     }
     sort_keys(b->keys, b->keys + RAW_BATCH, nk);
     tsym_result res;
-    tsym_cursor cur = {0, 0, 0, 0};
+    tsym_cursor cur = {0, 0, 0, 0, 0, 0};
     for (size_t k = 0; k < nk; k++) {
         if (k + PREFETCH_AHEAD < nk) /* the entries are written in address order */
             __builtin_prefetch(&b->ents[b->keys[k + PREFETCH_AHEAD].i], 1);

@@ -452,6 +452,13 @@ int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a)
 
 uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a)
 {
+    size_t khead = 0, kid = 0;
+    return tsym__index_child_at(ix, p, a, &khead, &kid);
+}
+
+uint32_t tsym__index_child_at(const tsym__index *ix, uint32_t p, uint64_t a, size_t *khead,
+                              size_t *kid)
+{
     const tsym__node *n = ix->nodes.data;
     uint32_t len = (uint32_t)ix->nodes.len;
     if (n[p].kids == TSYM_NONE) {
@@ -465,7 +472,11 @@ uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a)
     const tsym__khead *h = &TT_VEC_AT(&ix->kheads, tsym__khead, n[p].kids);
     const tsym__kid *k = (const tsym__kid *)ix->kids.data + h->first;
     uint32_t best = TSYM_NONE;
-    for (size_t i = tsym__count_le(k, h->n, sizeof *k, a); i-- > 0 && k[i].maxhi > a;)
+    size_t hint = *khead == (size_t)n[p].kids + 1 ? *kid : 0;
+    size_t last = tsym__count_le_from(k, h->n, sizeof *k, a, &hint);
+    *khead = (size_t)n[p].kids + 1;
+    *kid = hint;
+    for (size_t i = last; i-- > 0 && k[i].maxhi > a;)
         if (a < k[i].hi && k[i].node < best)
             best = k[i].node;
     return best;

@@ -465,7 +465,7 @@ static uint32_t qualified_name(tsym_module *m, const tsym__node *root, const tsy
 
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
 {
-    tsym_cursor c = {0, 0, 0, 0};
+    tsym_cursor c = {0, 0, 0, 0, 0, 0};
     tsym_module_lookup_at(out, m, vaddr, flags, &c);
 }
 
@@ -514,7 +514,8 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
     size_t len = 0;
     chain[len++] = fn->node;
     while (len < TSYM_MAX_FRAMES) {
-        uint32_t found = tsym__index_child(ix, chain[len - 1], vaddr);
+        uint32_t found = len == 1 ? tsym__index_child_at(ix, chain[0], vaddr, &c->khead, &c->kid)
+                                  : tsym__index_child(ix, chain[len - 1], vaddr);
         if (found == TSYM_NONE)
             break;
         chain[len++] = found;

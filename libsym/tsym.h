@@ -107,6 +107,7 @@ void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsign
  * whole index. Any order gives the same results; one cursor per module and thread. */
 typedef struct tsym_cursor {
     size_t block, row, func, sym; /* counts as tsym__count_le returns them; 0: none */
+    size_t khead, kid;            /* the outermost function's children (index.c) */
 } tsym_cursor;
 void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags,
                            tsym_cursor *c);

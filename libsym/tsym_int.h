@@ -274,6 +274,10 @@ int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a);
 /* The first direct child of node p (in node order) with a range containing a, or
  * TSYM_NONE (spec 5.3 inline chain). Needs tsym__index_finish. */
 uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a);
+/* The same from a cursor over the children's ranges (*khead: 1 + the node's kheads entry
+ * the hint *kid belongs to, 0: none; both updated). */
+uint32_t tsym__index_child_at(const tsym__index *ix, uint32_t p, uint64_t a, size_t *khead,
+                              size_t *kid);
 /* The last row at or below a in address order, NULL when there is none or it ends a
  * sequence (the address has no line). Needs tsym__index_finish. */
 const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a);

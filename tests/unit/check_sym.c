@@ -335,7 +335,7 @@ START_TEST(cursor_lookups)
         tsym_module *m = open_ok(mods[i].name);
         for (unsigned flags = 0; flags <= TSYM_F_NEAREST; flags += TSYM_F_NEAREST) {
             for (unsigned step = 1; step <= 257; step += 64) {
-                tsym_cursor c = {0, 0, 0, 0};
+                tsym_cursor c = {0, 0, 0, 0, 0, 0};
                 for (uint64_t a = mods[i].base; a < mods[i].base + 0x4000; a += step) {
                     tsym_module_lookup_at(&r, m, a, flags, &c);
                     tsym_module_lookup(&q, m, a, flags);
@@ -349,7 +349,7 @@ START_TEST(cursor_lookups)
                         break;
                 }
             }
-            tsym_cursor c = {0, 0, 0, 0};
+            tsym_cursor c = {0, 0, 0, 0, 0, 0};
             uint64_t x = 12345;
             for (int k = 0; k < 4000; k++) {
                 x = x * 6364136223846793005ULL + 1442695040888963407ULL;
