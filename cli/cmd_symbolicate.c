@@ -268,7 +268,9 @@ static char *frame_text(const tt_jsonw *w, char *p, const tsym_frame *f, const f
     p = LIT(p, "{\"FunctionName\":");
     p = tt_jsonw_quote(w, p, fs->s[0], fs->n[0]);
     p = LIT(p, ",\"FileName\":");
+    char *file = p;
     p = tt_jsonw_quote(w, p, fs->s[1], fs->n[1]);
+    size_t file_len = (size_t)(p - file);
     p = LIT(p, ",\"Line\":");
     p = tt_json_uint(p, f->line);
     p = LIT(p, ",\"Column\":");
@@ -276,7 +278,12 @@ static char *frame_text(const tt_jsonw *w, char *p, const tsym_frame *f, const f
     p = LIT(p, ",\"Discriminator\":");
     p = tt_json_uint(p, f->discriminator);
     p = LIT(p, ",\"StartFileName\":");
-    p = tt_jsonw_quote(w, p, fs->s[2], fs->n[2]);
+    if (fs->s[2] == fs->s[1]) { /* mostly: the function is declared in the row's file */
+        memcpy(p, file, file_len);
+        p += file_len;
+    } else {
+        p = tt_jsonw_quote(w, p, fs->s[2], fs->n[2]);
+    }
     p = LIT(p, ",\"StartLine\":");
     p = tt_json_uint(p, f->start_line);
     p = LIT(p, ",\"StartAddress\":");
@@ -319,7 +326,8 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
         fs[j].s[4] = sym ? sym : "";
         room += 256;
         for (int i = 0; i < 5; i++) {
-            fs[j].n[i] = i == 3 ? 0 : strlen(fs[j].s[i]);
+            fs[j].n[i] = i == 3 ? 0 : i == 2 && fs[j].s[2] == fs[j].s[1] ? fs[j].n[1]
+                                                                        : strlen(fs[j].s[i]);
             room += QROOM(fs[j].n[i]);
         }
     }
