@@ -67,6 +67,9 @@ void cli_out_write(const char *p, size_t n);
 void cli_out_puts(const char *s);
 void cli_out_printf(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_out_buf(tt_buf *b); /* writes and empties b */
+/* Writes a large block (a quarter MiB, say) with write(2) after what stdio holds, not
+ * through stdio's buffer: no copy, and large writes cost the kernel less per byte. */
+void cli_out_write_large(const char *p, size_t n);
 /* Flush and close stdout; returns 0 or CLI_BAD after printing the error. */
 int cli_out_finish(void);
 

@@ -27,6 +27,22 @@ void cli_out_write(const char *p, size_t n)
         out_failed();
 }
 
+void cli_out_write_large(const char *p, size_t n)
+{
+    cli_progress_clear();
+    if (fflush(stdout) != 0)
+        out_failed();
+    while (n) {
+        ssize_t w = write(STDOUT_FILENO, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            out_failed();
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
 void cli_out_puts(const char *s) { cli_out_write(s, strlen(s)); }
 
 void cli_out_printf(const char *fmt, ...)

@@ -16,8 +16,7 @@ char *tsym_demangle(const char *name)
 #ifdef HAVE_LIBIBERTY
     /* only names that look mangled: cplus_demangle's auto style also accepts some plain
      * identifiers of other (older) schemes */
-    if (!name || !((name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) ||
-                   (name[0] == '_' && name[1] == '_' && name[2] == 'Z')))
+    if (!tsym__maybe_mangled(name))
         return NULL;
     return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
 #else

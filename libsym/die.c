@@ -1,252 +1,19 @@
 /* DWARF 2-5 debugging information entries read from the section bytes for the index build
- * (spec/symbolication.md 5.2): one linear pass per unit, no allocation per DIE. Anything it
- * does not handle (split DWARF, type units, unknown forms, corrupt input) makes it give up
- * with TSYM__DIE_FALLBACK, and dwarf.c indexes the file with libdwarf instead. */
-#include "tsym_int.h"
+ * (spec/symbolication.md 5.2): one linear pass per unit over the DIEs die_read.c decodes.
+ * Anything it does not handle (split DWARF, type units, unknown forms, corrupt input) makes
+ * it give up with TSYM__DIE_FALLBACK, and dwarf.c indexes the file with libdwarf instead.
+ * Also the guard of dwarf.c's libdwarf walk (tsym__die_check_unit). */
+#include "die_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* DWARF constants (DWARF 5 section 7); libdwarf's dwarf.h is for dwarf.c only */
-enum {
-    TAG_try_block = 0x32, TAG_catch_block = 0x25, TAG_lexical_block = 0x0b,
-    TAG_subprogram = 0x2e, TAG_inlined_subroutine = 0x1d, TAG_namespace = 0x39,
-    TAG_class_type = 0x02, TAG_structure_type = 0x13, TAG_union_type = 0x17, TAG_module = 0x1e,
-    AT_sibling = 0x01, AT_name = 0x03, AT_stmt_list = 0x10, AT_low_pc = 0x11,
-    AT_high_pc = 0x12, AT_comp_dir = 0x1b, AT_abstract_origin = 0x31, AT_decl_file = 0x3a,
-    AT_decl_line = 0x3b, AT_specification = 0x47, AT_ranges = 0x55, AT_call_column = 0x57,
-    AT_call_file = 0x58, AT_call_line = 0x59, AT_linkage_name = 0x6e,
-    AT_str_offsets_base = 0x72, AT_addr_base = 0x73, AT_rnglists_base = 0x74,
-    AT_MIPS_linkage_name = 0x2007, AT_GNU_dwo_id = 0x2131, AT_GNU_ranges_base = 0x2132,
-    AT_GNU_addr_base = 0x2133, AT_GNU_dwo_name = 0x2130, AT_dwo_name = 0x76,
-    FORM_addr = 0x01, FORM_block2 = 0x03, FORM_block4 = 0x04, FORM_data2 = 0x05,
-    FORM_data4 = 0x06, FORM_data8 = 0x07, FORM_string = 0x08, FORM_block = 0x09,
-    FORM_block1 = 0x0a, FORM_data1 = 0x0b, FORM_flag = 0x0c, FORM_sdata = 0x0d,
-    FORM_strp = 0x0e, FORM_udata = 0x0f, FORM_ref_addr = 0x10, FORM_ref1 = 0x11,
-    FORM_ref2 = 0x12, FORM_ref4 = 0x13, FORM_ref8 = 0x14, FORM_ref_udata = 0x15,
-    FORM_indirect = 0x16, FORM_sec_offset = 0x17, FORM_exprloc = 0x18,
-    FORM_flag_present = 0x19, FORM_strx = 0x1a, FORM_addrx = 0x1b, FORM_ref_sup4 = 0x1c,
-    FORM_strp_sup = 0x1d, FORM_data16 = 0x1e, FORM_line_strp = 0x1f, FORM_ref_sig8 = 0x20,
-    FORM_implicit_const = 0x21, FORM_loclistx = 0x22, FORM_rnglistx = 0x23,
-    FORM_ref_sup8 = 0x24, FORM_strx1 = 0x25, FORM_strx2 = 0x26, FORM_strx3 = 0x27,
-    FORM_strx4 = 0x28, FORM_addrx1 = 0x29, FORM_addrx2 = 0x2a, FORM_addrx3 = 0x2b,
-    FORM_addrx4 = 0x2c, FORM_GNU_addr_index = 0x1f01, FORM_GNU_str_index = 0x1f02,
-    FORM_GNU_ref_alt = 0x1f20, FORM_GNU_strp_alt = 0x1f21,
-    RLE_end_of_list = 0, RLE_base_addressx, RLE_startx_endx, RLE_startx_length,
-    RLE_offset_pair, RLE_base_address, RLE_start_end, RLE_start_length,
-    UT_compile = 1, UT_partial = 3,
-};
-
 #define MAX_ORIGIN_HOPS 8 /* as dwarf.c */
-#define MAX_CODES (1u << 16)
-
-typedef tsym__cur cur;
-
-static uint64_t fixed(cur *c, unsigned n) { return tsym__cur_fixed(c, n); }
-static void skip(cur *c, uint64_t n) { tsym__cur_skip(c, n); }
-static uint64_t leb(cur *c, int sign) { return tsym__cur_leb(c, sign); }
-
-static uint64_t uleb(cur *c)
-{
-    if (c->p < c->end && !(*c->p & 0x80))
-        return *c->p++;
-    return leb(c, 0);
-}
-
-/* ---- units and abbreviations ---- */
-
-typedef struct unit {
-    uint64_t start, end, die; /* section offsets: header, end, first DIE */
-    uint64_t abbrev_off;
-    unsigned version, asize, osz;
-} unit;
-
-typedef struct spec {
-    uint16_t at, form;
-    int slot;   /* A_* or -1 */
-    int64_t ic; /* DW_FORM_implicit_const value */
-} spec;
-
-typedef struct abbrev {
-    uint32_t first, n; /* specs */
-    uint16_t tag;
-    uint8_t children, known;
-    int32_t size; /* bytes of the attributes when every form has a fixed size, else -1 */
-} abbrev;
-
-typedef struct atab {
-    uint64_t off;
-    unsigned version, asize, osz;
-    int valid;
-    abbrev *codes; /* by code; known == 0: no such code */
-    size_t n_codes;
-    spec *specs;
-    size_t n_specs;
-} atab;
-
-static void atab_free(atab *t)
-{
-    free(t->codes);
-    free(t->specs);
-    memset(t, 0, sizeof *t);
-}
-
-/* Byte size of a form whose size does not depend on the data, -1 otherwise. */
-static int form_size(uint16_t form, const unit *u)
-{
-    switch (form) {
-    case FORM_addr: return (int)u->asize;
-    case FORM_data1: case FORM_ref1: case FORM_flag: case FORM_strx1: case FORM_addrx1:
-        return 1;
-    case FORM_data2: case FORM_ref2: case FORM_strx2: case FORM_addrx2: return 2;
-    case FORM_strx3: case FORM_addrx3: return 3;
-    case FORM_data4: case FORM_ref4: case FORM_strx4: case FORM_addrx4: case FORM_ref_sup4:
-        return 4;
-    case FORM_data8: case FORM_ref8: case FORM_ref_sig8: case FORM_ref_sup8: return 8;
-    case FORM_data16: return 16;
-    case FORM_flag_present: case FORM_implicit_const: return 0;
-    case FORM_strp: case FORM_line_strp: case FORM_sec_offset: case FORM_strp_sup:
-    case FORM_GNU_strp_alt: case FORM_GNU_ref_alt:
-        return (int)u->osz;
-    case FORM_ref_addr: return u->version <= 2 ? (int)u->asize : (int)u->osz;
-    default: return -1;
-    }
-}
-
-/* the attributes the index reads, one slot each */
-enum { A_LOW, A_HIGH, A_RANGES, A_ORIGIN, A_SPEC, A_LINKAGE, A_MIPS, A_NAME, A_DFILE, A_DLINE,
-       A_CFILE, A_CLINE, A_CCOL, A_STMT, A_STROFF, A_ADDRBASE, A_RLBASE, A_COMPDIR, A_SIBLING,
-       A_SPLIT, A_N };
-
-static int slot_of(uint16_t at)
-{
-    switch (at) {
-    case AT_low_pc: return A_LOW;
-    case AT_high_pc: return A_HIGH;
-    case AT_ranges: return A_RANGES;
-    case AT_abstract_origin: return A_ORIGIN;
-    case AT_specification: return A_SPEC;
-    case AT_linkage_name: return A_LINKAGE;
-    case AT_MIPS_linkage_name: return A_MIPS;
-    case AT_name: return A_NAME;
-    case AT_decl_file: return A_DFILE;
-    case AT_decl_line: return A_DLINE;
-    case AT_call_file: return A_CFILE;
-    case AT_call_line: return A_CLINE;
-    case AT_call_column: return A_CCOL;
-    case AT_stmt_list: return A_STMT;
-    case AT_str_offsets_base: return A_STROFF;
-    case AT_addr_base: return A_ADDRBASE;
-    case AT_rnglists_base: return A_RLBASE;
-    case AT_comp_dir: return A_COMPDIR;
-    case AT_sibling: return A_SIBLING;
-    case AT_GNU_dwo_id: case AT_GNU_ranges_base: case AT_GNU_addr_base: case AT_GNU_dwo_name:
-    case AT_dwo_name:
-        return A_SPLIT;
-    default: return -1;
-    }
-}
-
-/* Reads the abbreviation table at u->abbrev_off into t (reused when it is already there).
- * lenient: a broken entry ends the table, the codes before it are kept (t is not reused). */
-static int atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient)
-{
-    if (t->valid && t->off == u->abbrev_off && t->version == u->version &&
-        t->asize == u->asize && t->osz == u->osz)
-        return 0;
-    t->valid = 0;
-    t->n_codes = t->n_specs = 0;
-    size_t cap_codes = 0, cap_specs = 0;
-    if (u->abbrev_off >= s->size[TSYM_DS_ABBREV])
-        return TSYM__DIE_FALLBACK;
-    cur c = {s->data[TSYM_DS_ABBREV] + u->abbrev_off,
-             s->data[TSYM_DS_ABBREV] + s->size[TSYM_DS_ABBREV], s->big_endian, 0};
-    for (;;) {
-        uint64_t code = uleb(&c);
-        if (c.bad)
-            return lenient ? 0 : TSYM__DIE_FALLBACK;
-        if (code == 0)
-            break;
-        if (code >= MAX_CODES)
-            return lenient ? 0 : TSYM__DIE_FALLBACK;
-        if (code >= cap_codes) {
-            size_t nc = cap_codes ? cap_codes : 64;
-            while (nc <= code)
-                nc *= 2;
-            abbrev *na = realloc(t->codes, nc * sizeof *na);
-            if (!na)
-                return TT_ENOMEM;
-            memset(na + cap_codes, 0, (nc - cap_codes) * sizeof *na);
-            t->codes = na;
-            cap_codes = nc;
-        }
-        if (code >= t->n_codes) {
-            if (code >= t->n_codes)
-                memset(t->codes + t->n_codes, 0, (code + 1 - t->n_codes) * sizeof *t->codes);
-            t->n_codes = code + 1;
-        }
-        abbrev *a = &t->codes[code];
-        if (a->known)
-            return lenient ? 0 : TSYM__DIE_FALLBACK; /* duplicate code */
-        uint64_t tag = uleb(&c);
-        a->tag = tag > 0xffff ? 0xffff : (uint16_t)tag;
-        a->children = (uint8_t)fixed(&c, 1);
-        a->first = (uint32_t)t->n_specs;
-        a->size = 0;
-        for (;;) {
-            uint64_t at = uleb(&c), form = uleb(&c);
-            if (c.bad || at > 0xffff || form > 0xffff)
-                return lenient ? 0 : TSYM__DIE_FALLBACK;
-            if (at == 0 && form == 0)
-                break;
-            int64_t ic = form == FORM_implicit_const ? (int64_t)leb(&c, 1) : 0;
-            if (t->n_specs == cap_specs) {
-                size_t ns = cap_specs ? cap_specs * 2 : 256;
-                spec *np = realloc(t->specs, ns * sizeof *np);
-                if (!np)
-                    return TT_ENOMEM;
-                t->specs = np;
-                cap_specs = ns;
-            }
-            t->specs[t->n_specs++] = (spec){(uint16_t)at, (uint16_t)form, slot_of((uint16_t)at), ic};
-            int sz = form_size((uint16_t)form, u);
-            a->size = sz < 0 || a->size < 0 ? -1 : a->size + sz;
-        }
-        a->n = (uint32_t)(t->n_specs - a->first);
-        a->known = 1;
-    }
-    t->off = u->abbrev_off;
-    t->version = u->version;
-    t->asize = u->asize;
-    t->osz = u->osz;
-    t->valid = 1;
-    return 0;
-}
 
 static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
 {
-    return atab_read(t, s, u, 0);
+    return tsym__atab_read(t, s, u, 0);
 }
-
-/* ---- attribute values ---- */
-
-enum { V_ADDR = 1, V_ADDRX, V_CONST, V_SCONST, V_STR, V_STRX, V_REF, V_SECOFF, V_LISTX,
-       V_OTHER };
-
-typedef struct val {
-    uint8_t cls;
-    uint16_t form; /* V_STR: the string section (TSYM_DS_*) when str is NULL */
-    uint64_t u;    /* address, index, offset or constant */
-    const char *str;
-} val;
-
-typedef struct die {
-    uint64_t off;
-    const unit *u;
-    const abbrev *ab;
-    uint32_t have; /* bit per slot */
-    val v[A_N];
-} die;
 
 typedef struct name_info {
     uint32_t name, decl_file, decl_line;
@@ -282,116 +49,6 @@ static const char *sec_str(const tsym__dsecs *s, int k, uint64_t off)
     const char *p = (const char *)s->data[k] + off;
     return memchr(p, 0, s->size[k] - off) ? p : NULL;
 }
-
-/* Reads one attribute value of form at c. */
-static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
-{
-    v->form = form;
-    v->str = NULL;
-    switch (form) {
-    case FORM_addr: v->cls = V_ADDR; v->u = fixed(c, u->asize); break;
-    case FORM_addrx: case FORM_GNU_addr_index: v->cls = V_ADDRX; v->u = uleb(c); break;
-    case FORM_addrx1: v->cls = V_ADDRX; v->u = fixed(c, 1); break;
-    case FORM_addrx2: v->cls = V_ADDRX; v->u = fixed(c, 2); break;
-    case FORM_addrx3: v->cls = V_ADDRX; v->u = fixed(c, 3); break;
-    case FORM_addrx4: v->cls = V_ADDRX; v->u = fixed(c, 4); break;
-    case FORM_data1: v->cls = V_CONST; v->u = fixed(c, 1); break;
-    case FORM_data2: v->cls = V_CONST; v->u = fixed(c, 2); break;
-    case FORM_data4: v->cls = V_CONST; v->u = fixed(c, 4); break;
-    case FORM_data8: v->cls = V_CONST; v->u = fixed(c, 8); break;
-    case FORM_udata: v->cls = V_CONST; v->u = uleb(c); break;
-    case FORM_sdata: v->cls = V_SCONST; v->u = leb(c, 1); break;
-    case FORM_implicit_const: v->cls = V_SCONST; v->u = (uint64_t)ic; break;
-    case FORM_string: {
-        const unsigned char *z = c->bad ? NULL : memchr(c->p, 0, (size_t)(c->end - c->p));
-        if (!z) {
-            c->bad = 1;
-            return 0;
-        }
-        v->cls = V_STR;
-        v->str = (const char *)c->p;
-        c->p = z + 1;
-        break;
-    }
-    case FORM_strp: v->cls = V_STR; v->u = fixed(c, u->osz); v->form = TSYM_DS_STR; break;
-    case FORM_line_strp:
-        v->cls = V_STR;
-        v->u = fixed(c, u->osz);
-        v->form = TSYM_DS_LINE_STR;
-        break;
-    case FORM_strx: v->cls = V_STRX; v->u = uleb(c); break;
-    case FORM_strx1: v->cls = V_STRX; v->u = fixed(c, 1); break;
-    case FORM_strx2: v->cls = V_STRX; v->u = fixed(c, 2); break;
-    case FORM_strx3: v->cls = V_STRX; v->u = fixed(c, 3); break;
-    case FORM_strx4: v->cls = V_STRX; v->u = fixed(c, 4); break;
-    case FORM_ref1: v->cls = V_REF; v->u = u->start + fixed(c, 1); break;
-    case FORM_ref2: v->cls = V_REF; v->u = u->start + fixed(c, 2); break;
-    case FORM_ref4: v->cls = V_REF; v->u = u->start + fixed(c, 4); break;
-    case FORM_ref8: v->cls = V_REF; v->u = u->start + fixed(c, 8); break;
-    case FORM_ref_udata: v->cls = V_REF; v->u = u->start + uleb(c); break;
-    case FORM_ref_addr:
-        v->cls = V_REF;
-        v->u = fixed(c, u->version <= 2 ? u->asize : u->osz);
-        break;
-    case FORM_sec_offset: v->cls = V_SECOFF; v->u = fixed(c, u->osz); break;
-    case FORM_loclistx: case FORM_rnglistx: v->cls = V_LISTX; v->u = uleb(c); break;
-    case FORM_flag: v->cls = V_OTHER; skip(c, 1); break;
-    case FORM_flag_present: v->cls = V_OTHER; break;
-    case FORM_block1: v->cls = V_OTHER; skip(c, fixed(c, 1)); break;
-    case FORM_block2: v->cls = V_OTHER; skip(c, fixed(c, 2)); break;
-    case FORM_block4: v->cls = V_OTHER; skip(c, fixed(c, 4)); break;
-    case FORM_block: case FORM_exprloc: v->cls = V_OTHER; skip(c, uleb(c)); break;
-    default: {
-        int n = form_size(form, u);
-        if (n < 0)
-            return 0; /* DW_FORM_indirect, GNU_str_index, vendor forms: libdwarf decides */
-        v->cls = V_OTHER;
-        skip(c, (uint64_t)n);
-    }
-    }
-    return !c->bad;
-}
-
-/* Reads the DIE at c: 1, 0 for a null entry (end of siblings), -1 when it cannot be read.
- * full: record every attribute the index reads; else only DW_AT_sibling, and only when
- * the DIE's children are skipped. */
-static int parse_die(die *e, cur *c, const unsigned char *info, const unit *u, const atab *t,
-                     int full)
-{
-    e->off = (uint64_t)(c->p - info);
-    e->u = u;
-    uint64_t code = uleb(c);
-    if (c->bad)
-        return -1;
-    if (code == 0)
-        return 0;
-    if (code >= t->n_codes || !t->codes[code].known)
-        return -1;
-    const abbrev *a = &t->codes[code];
-    e->ab = a;
-    e->have = 0;
-    if (full < 0)
-        full = a->tag == TAG_subprogram || a->tag == TAG_inlined_subroutine;
-    if (!full && !a->children && a->size >= 0) {
-        skip(c, (uint64_t)a->size);
-        return c->bad ? -1 : 1;
-    }
-    const spec *sp = a->n ? t->specs + a->first : NULL; /* specs is NULL without any */
-    for (uint32_t i = 0; i < a->n; i++) {
-        int k = sp[i].slot;
-        if (!full && k != A_SIBLING)
-            k = -1;
-        val tmp;
-        val *v = k >= 0 && !(e->have >> k & 1) ? &e->v[k] : &tmp;
-        if (!read_val(v, c, u, sp[i].form, sp[i].ic))
-            return -1;
-        if (v != &tmp)
-            e->have |= 1u << k;
-    }
-    return 1;
-}
-
-static int has(const die *e, int k) { return (int)(e->have >> k & 1); }
 
 /* dwarf_formudata, then dwarf_formsdata when it is not negative (dwarf.c form_udata) */
 static int get_udata(dstate *d, const die *e, int k, uint64_t *out)
@@ -656,7 +313,7 @@ static int load_die(dstate *d, die *e, uint64_t off)
     }
     const unsigned char *info = d->s->data[TSYM_DS_INFO];
     cur c = {info + off, info + (u ? u->end : 0), d->s->big_endian, 0};
-    if (!u || !t || parse_die(e, &c, info, u, t, 1) != 1) {
+    if (!u || !t || tsym__die_parse(e, &c, info, u, t, 1) != 1) {
         d->bail = 1;
         return 0;
     }
@@ -813,7 +470,7 @@ static void walk_unit(dstate *d, cur *c, const unsigned char *info)
     while (d->stack.len && c->p < c->end && !d->bail && !d->nomem) {
         frame *f = &TT_VEC_AT(&d->stack, frame, d->stack.len - 1);
         die e;
-        int r = parse_die(&e, c, info, d->cu, &d->tab, f->skip ? 0 : -1);
+        int r = tsym__die_parse(&e, c, info, d->cu, &d->tab, f->skip ? 0 : -1);
         if (r < 0) {
             d->bail = 1;
             break;
@@ -845,7 +502,7 @@ static void walk_unit(dstate *d, cur *c, const unsigned char *info)
             c->p = info + e.v[A_SIBLING].u;
             continue;
         }
-        if (!tt_vec_push(&d->stack, &nf)) {
+        if (TSYM_VEC_PUSH(&d->stack, frame, nf)) {
             if (nf.own != TSYM_NONE)
                 TT_VEC_AT(&d->ix->nodes, tsym__node, nf.own).subtree_end = nf.own + 1;
             d->nomem = 1;
@@ -874,7 +531,7 @@ static void do_unit(dstate *d, const unit *u, int have_lines)
     cur c = {info + u->die, info + u->end, d->s->big_endian, 0};
     die cu;
     d->cu = u;
-    if (parse_die(&cu, &c, info, u, &d->tab, 1) != 1 || has(&cu, A_SPLIT)) {
+    if (tsym__die_parse(&cu, &c, info, u, &d->tab, 1) != 1 || has(&cu, A_SPLIT)) {
         d->bail = 1;
         return;
     }
@@ -911,44 +568,6 @@ static void do_unit(dstate *d, const unit *u, int have_lines)
     }
 }
 
-/* The header of the unit at off in .debug_info; 0 or TSYM__DIE_FALLBACK. */
-static int read_unit(unit *u, const tsym__dsecs *s, uint64_t off)
-{
-    const unsigned char *info = s->data[TSYM_DS_INFO];
-    uint64_t n = s->size[TSYM_DS_INFO];
-    cur c = {info + off, info + n, s->big_endian, 0};
-    uint64_t len = fixed(&c, 4);
-    *u = (unit){.start = off, .osz = 4};
-    if (len == 0xffffffffu) {
-        len = fixed(&c, 8);
-        u->osz = 8;
-    } else if (len >= 0xfffffff0u) {
-        return TSYM__DIE_FALLBACK;
-    }
-    uint64_t hdr = (uint64_t)(c.p - info);
-    if (c.bad || len > n - hdr)
-        return TSYM__DIE_FALLBACK;
-    u->end = hdr + len;
-    c.end = info + u->end;
-    u->version = (unsigned)fixed(&c, 2);
-    if (u->version < 2 || u->version > 5)
-        return TSYM__DIE_FALLBACK;
-    if (u->version == 5) {
-        unsigned ut = (unsigned)fixed(&c, 1);
-        u->asize = (unsigned)fixed(&c, 1);
-        u->abbrev_off = fixed(&c, u->osz);
-        if (ut != UT_compile && ut != UT_partial)
-            return TSYM__DIE_FALLBACK;
-    } else {
-        u->abbrev_off = fixed(&c, u->osz);
-        u->asize = (unsigned)fixed(&c, 1);
-    }
-    if (c.bad || (u->asize != 4 && u->asize != 8))
-        return TSYM__DIE_FALLBACK;
-    u->die = (uint64_t)(c.p - info);
-    return 0;
-}
-
 /* The unit headers of .debug_info; 0 or TSYM__DIE_FALLBACK or TT_ENOMEM. */
 static int scan_units(dstate *d)
 {
@@ -956,7 +575,7 @@ static int scan_units(dstate *d)
     size_t cap = 0;
     while (off < n) {
         unit u;
-        if (read_unit(&u, d->s, off))
+        if (tsym__unit_read(&u, d->s, off))
             return TSYM__DIE_FALLBACK;
         if (d->n_units == cap) {
             cap = cap ? cap * 2 : 64;
@@ -1060,7 +679,7 @@ static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec
         if (!tt_vec_push(starts, &at))
             return TT_ENOMEM;
         die e;
-        int r = parse_die(&e, &c, info, u, t, 0);
+        int r = tsym__die_parse(&e, &c, info, u, t, 0);
         if (r < 0) { /* dwarf_child and dwarf_siblingof_b leak on broken DIEs too */
             why = c.bad ? "its attributes run past the end of the unit"
                         : die_problem(info + at, c.end, t);
@@ -1094,18 +713,18 @@ static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec
 int tsym__die_check_unit(const tsym__dsecs *s, uint64_t off, char *msg, size_t cap)
 {
     unit u;
-    if (off >= s->size[TSYM_DS_INFO] || !s->size[TSYM_DS_ABBREV] || read_unit(&u, s, off))
+    if (off >= s->size[TSYM_DS_INFO] || !s->size[TSYM_DS_ABBREV] || tsym__unit_read(&u, s, off))
         return 0;
     atab t = {0};
     tt_vec starts, sibs;
     tt_vec_init(&starts, sizeof(uint64_t));
     tt_vec_init(&sibs, sizeof(uint64_t));
-    int rc = atab_read(&t, s, &u, 1);
+    int rc = tsym__atab_read(&t, s, &u, 1);
     if (!rc)
         rc = scan_codes(s, &u, &t, &starts, &sibs, msg, cap);
     if (!rc)
         rc = check_siblings(&u, &starts, &sibs, msg, cap);
-    atab_free(&t);
+    tsym__atab_free(&t);
     tt_vec_free(&starts);
     tt_vec_free(&sibs);
     return rc == TSYM__DIE_FALLBACK ? 0 : rc;
@@ -1128,8 +747,8 @@ int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines)
     tt_vec_free(&d.infos);
     tt_vec_free(&d.stack);
     tsym__map_free(&d.names);
-    atab_free(&d.tab);
-    atab_free(&d.other);
+    tsym__atab_free(&d.tab);
+    tsym__atab_free(&d.other);
     free(d.files);
     free(d.units);
     return rc;

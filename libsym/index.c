@@ -143,6 +143,20 @@ void tsym__map_free(tsym__map *m)
     memset(m, 0, sizeof *m);
 }
 
+/* qsort, skipped when the elements are in order already (DWARF lists most functions and
+ * inlined calls by address: a quarter of the index's finishing time went into sorting
+ * sorted arrays). The orders are total, so skipping gives qsort's result. */
+static void sort_unless_sorted(void *base, size_t n, size_t size,
+                               int (*cmp)(const void *, const void *))
+{
+    const char *p = base;
+    for (size_t i = 1; i < n; i++)
+        if (cmp(p + (i - 1) * size, p + i * size) > 0) {
+            qsort(base, n, size, cmp);
+            return;
+        }
+}
+
 static int cmp_func(const void *a, const void *b)
 {
     const tsym__func *x = a, *y = b;
@@ -231,7 +245,7 @@ static int push_blocks(tt_vec *blocks, const tsym__row *r, uint32_t first, uint3
     for (uint32_t k = 0; k < n; k += TSYM_RBLOCK_ROWS) {
         tsym__rblock b = {r[first + k].addr, first + k,
                           n - k < TSYM_RBLOCK_ROWS ? n - k : TSYM_RBLOCK_ROWS};
-        if (!tt_vec_push(blocks, &b))
+        if (TSYM_VEC_PUSH(blocks, tsym__rblock, b))
             return TT_ENOMEM;
     }
     return 0;
@@ -275,16 +289,46 @@ size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a)
     return lo;
 }
 
-const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a)
+size_t tsym__count_le_from(const void *base, size_t n, size_t size, uint64_t a, size_t *hint)
 {
-    size_t k = tsym__count_le(ix->rblocks.data, ix->rblocks.len, sizeof(tsym__rblock), a);
+    const unsigned char *p = base;
+    size_t k = *hint;
+#define KEY(i) (*(const uint64_t *)(const void *)(p + (i) * size))
+    if (k == 0 || k > n || KEY(k - 1) > a) {
+        k = tsym__count_le(base, n, size, a);
+    } else {
+        /* at least k keys are <= a: sorted lookups mostly end a few elements further */
+        for (int step = 0; step < 4 && k < n && KEY(k) <= a; step++)
+            k++;
+        if (k < n && KEY(k) <= a)
+            k += tsym__count_le(p + k * size, n - k, size, a);
+    }
+#undef KEY
+    *hint = k;
+    return k;
+}
+
+const tsym__row *tsym__index_row_at(const tsym__index *ix, uint64_t a, size_t *block,
+                                    size_t *row)
+{
+    size_t prev = *block;
+    size_t k = tsym__count_le_from(ix->rblocks.data, ix->rblocks.len, sizeof(tsym__rblock), a,
+                                   block);
     if (k == 0)
         return NULL;
     /* the block's first row is at or below a: the answer is in this block */
     const tsym__rblock *b = &TT_VEC_AT(&ix->rblocks, tsym__rblock, k - 1);
     const tsym__row *r = (const tsym__row *)ix->rows.data + b->first;
-    size_t l = tsym__count_le(r, b->n, sizeof *r, a);
+    if (k != prev)
+        *row = 0;
+    size_t l = tsym__count_le_from(r, b->n, sizeof *r, a, row);
     return r[l - 1].flags & TSYM_ROW_END ? NULL : &r[l - 1];
+}
+
+const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a)
+{
+    size_t block = 0, row = 0;
+    return tsym__index_row_at(ix, a, &block, &row);
 }
 
 /* duplicates at one address: global before local, sized before unsized, shorter name
@@ -311,6 +355,21 @@ static int cmp_kid(const void *a, const void *b)
     if (x->lo != y->lo)
         return x->lo < y->lo ? -1 : 1;
     return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Insertion sort by cmp_kid's order: the children of one node are few and nearly in
+ * address order (qsort's calls through a pointer cost more than the sorting) */
+static void sort_kids(tsym__kid *k, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        tsym__kid x = k[i];
+        size_t j = i;
+        while (j > 0 && (k[j - 1].lo > x.lo || (k[j - 1].lo == x.lo && k[j - 1].node > x.node))) {
+            k[j] = k[j - 1];
+            j--;
+        }
+        k[j] = x;
+    }
 }
 
 /* the node after c's subtree, as the lookup walks siblings */
@@ -341,12 +400,15 @@ static int finish_kids(tsym__index *ix)
         for (uint32_t c = p + 1; c < n[p].subtree_end && c < len; c = next_sibling(n, c))
             for (uint32_t i = 0; i < n[c].n_ranges; i++) {
                 tsym__kid k = {r[n[c].first_range + i].lo, r[n[c].first_range + i].hi, 0, c};
-                if (!tt_vec_push(&ix->kids, &k))
+                if (TSYM_VEC_PUSH(&ix->kids, tsym__kid, k))
                     return TT_ENOMEM;
             }
         h.n = (uint32_t)(ix->kids.len - h.first);
         tsym__kid *k = (tsym__kid *)ix->kids.data + h.first;
-        qsort(k, h.n, sizeof *k, cmp_kid);
+        if (h.n <= 256)
+            sort_kids(k, h.n);
+        else
+            sort_unless_sorted(k, h.n, sizeof *k, cmp_kid);
         for (uint32_t i = 0; i < h.n; i++)
             k[i].maxhi = i && k[i - 1].maxhi > k[i].hi ? k[i - 1].maxhi : k[i].hi;
         n[p].kids = (uint32_t)ix->kheads.len;
@@ -361,7 +423,7 @@ int tsym__index_add_range(tsym__index *ix, uint64_t lo, uint64_t hi)
     if (!tsym__index_live(ix, lo, hi))
         return 0;
     tsym__range r = {lo, hi};
-    return tt_vec_push(&ix->ranges, &r) ? 1 : TT_ENOMEM;
+    return TSYM_VEC_PUSH(&ix->ranges, tsym__range, r) ? TT_ENOMEM : 1;
 }
 
 uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n)
@@ -373,10 +435,10 @@ uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n)
     else
         for (uint32_t i = 0; i < n->n_ranges; i++) {
             tsym__func f = {r[n->first_range + i].lo, r[n->first_range + i].hi, id};
-            if (!tt_vec_push(&ix->funcs, &f))
+            if (TSYM_VEC_PUSH(&ix->funcs, tsym__func, f))
                 return TSYM_NONE;
         }
-    return tt_vec_push(&ix->nodes, n) ? id : TSYM_NONE;
+    return TSYM_VEC_PUSH(&ix->nodes, tsym__node, *n) ? TSYM_NONE : id;
 }
 
 int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a)
@@ -389,6 +451,13 @@ int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a)
 }
 
 uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a)
+{
+    size_t khead = 0, kid = 0;
+    return tsym__index_child_at(ix, p, a, &khead, &kid);
+}
+
+uint32_t tsym__index_child_at(const tsym__index *ix, uint32_t p, uint64_t a, size_t *khead,
+                              size_t *kid)
 {
     const tsym__node *n = ix->nodes.data;
     uint32_t len = (uint32_t)ix->nodes.len;
@@ -403,7 +472,11 @@ uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a)
     const tsym__khead *h = &TT_VEC_AT(&ix->kheads, tsym__khead, n[p].kids);
     const tsym__kid *k = (const tsym__kid *)ix->kids.data + h->first;
     uint32_t best = TSYM_NONE;
-    for (size_t i = tsym__count_le(k, h->n, sizeof *k, a); i-- > 0 && k[i].maxhi > a;)
+    size_t hint = *khead == (size_t)n[p].kids + 1 ? *kid : 0;
+    size_t last = tsym__count_le_from(k, h->n, sizeof *k, a, &hint);
+    *khead = (size_t)n[p].kids + 1;
+    *kid = hint;
+    for (size_t i = last; i-- > 0 && k[i].maxhi > a;)
         if (a < k[i].hi && k[i].node < best)
             best = k[i].node;
     return best;
@@ -414,11 +487,11 @@ int tsym__index_finish(tsym__index *ix)
     if (finish_kids(ix))
         return TT_ENOMEM;
     if (ix->funcs.len)
-        qsort(ix->funcs.data, ix->funcs.len, sizeof(tsym__func), cmp_func);
+        sort_unless_sorted(ix->funcs.data, ix->funcs.len, sizeof(tsym__func), cmp_func);
     if (finish_rows(ix))
         return TT_ENOMEM;
     if (ix->syms.len) {
-        qsort(ix->syms.data, ix->syms.len, sizeof(tsym__sym), cmp_sym);
+        sort_unless_sorted(ix->syms.data, ix->syms.len, sizeof(tsym__sym), cmp_sym);
         tsym__sym *s = ix->syms.data;
         size_t w = 0;
         for (size_t i = 0; i < ix->syms.len; i++)

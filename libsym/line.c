@@ -26,7 +26,13 @@ typedef tsym__cur cur;
 static uint64_t fixed(cur *c, unsigned n) { return tsym__cur_fixed(c, n); }
 static void skip(cur *c, uint64_t n) { tsym__cur_skip(c, n); }
 static uint64_t leb(cur *c, int sign) { return tsym__cur_leb(c, sign); }
-static uint64_t uleb(cur *c) { return leb(c, 0); }
+/* one-byte values (most operands) without the loop */
+static inline uint64_t uleb(cur *c)
+{
+    if (c->p < c->end && !(*c->p & 0x80))
+        return *c->p++;
+    return leb(c, 0);
+}
 static int64_t sleb(cur *c) { return (int64_t)leb(c, 1); }
 
 static const char *cstr(cur *c)
@@ -345,15 +351,24 @@ static void drop_sequence(tsym__index *ix, size_t seq_start)
         ix->rows.len = seq_start;
 }
 
-static int emit(machine *m, int endseq)
+/* The row of the machine's registers */
+static inline tsym__row make_row(const machine *m, int endseq)
 {
-    tsym__index *ix = m->ix;
     uint64_t f = m->file;
     uint32_t fid = TSYM_NONE;
     if (m->version < 5)
         f--; /* 0 wraps around: no file */
     if (f < m->n_files)
         fid = m->files[f];
+    return (tsym__row){.addr = m->addr, .line = m->line > UINT32_MAX ? 0 : (uint32_t)m->line,
+                       .file = fid, .discr = m->discr,
+                       .col = m->col > 0xFFFF ? 0xFFFF : (uint16_t)m->col,
+                       .flags = endseq ? TSYM_ROW_END : 0};
+}
+
+static int emit(machine *m, int endseq)
+{
+    tsym__index *ix = m->ix;
     if (endseq) {
         /* rows at the end address of their own sequence cover no bytes; dropped so the
          * end-sequence row is the last one at that address */
@@ -364,10 +379,7 @@ static int emit(machine *m, int endseq)
     if (ix->rows.len >= TSYM_NONE - 1 ||
         (ix->rows.len == ix->rows.cap && tt_vec_reserve(&ix->rows, ix->rows.len + 1)))
         return TT_ENOMEM;
-    ((tsym__row *)ix->rows.data)[ix->rows.len++] = (tsym__row){
-        .addr = m->addr, .line = m->line > UINT32_MAX ? 0 : (uint32_t)m->line, .file = fid,
-        .discr = m->discr, .col = m->col > 0xFFFF ? 0xFFFF : (uint16_t)m->col,
-        .flags = endseq ? TSYM_ROW_END : 0};
+    ((tsym__row *)ix->rows.data)[ix->rows.len++] = make_row(m, endseq);
     m->discr = 0;
     if (endseq) {
         drop_sequence(ix, m->seq_start);
@@ -449,13 +461,59 @@ int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
     reset(&m);
     cur c = {h->prog, h->end, h->big_endian, 0};
     int rc = 0;
+    /* special opcodes: operation advance and line increment looked up, not divided out */
+    uint8_t sadv[256];
+    int16_t sline[256];
+    for (unsigned op = h->opcode_base; op < 256; op++) {
+        unsigned adj = op - h->opcode_base;
+        sadv[op] = (uint8_t)(adj / h->line_range);
+        sline[op] = (int16_t)(h->line_base + (int)(adj % h->line_range));
+    }
     while (c.p < c.end && !rc) {
         unsigned op = *c.p++;
+        /* runs of special opcodes (most of a program) in a loop of their own, the row
+         * array's length and capacity in locals (a row's stores could alias them) */
+        if (op >= h->opcode_base && h->max_ops <= 1) {
+            tsym__row *rows = ix->rows.data;
+            size_t len = ix->rows.len;
+            size_t room = ix->rows.cap < TSYM_NONE - 1 ? ix->rows.cap : TSYM_NONE - 1;
+            uint64_t min_inst = h->min_inst;
+            unsigned base = h->opcode_base;
+            for (;;) {
+                m.addr += min_inst * sadv[op];
+                m.line += (uint64_t)(int64_t)sline[op];
+                if (len < room) {
+                    rows[len++] = make_row(&m, 0);
+                    m.discr = 0;
+                } else {
+                    ix->rows.len = len;
+                    rc = emit(&m, 0);
+                    rows = ix->rows.data;
+                    len = ix->rows.len;
+                    room = ix->rows.cap < TSYM_NONE - 1 ? ix->rows.cap : TSYM_NONE - 1;
+                    if (rc)
+                        break;
+                }
+                if (c.p == c.end || *c.p < base)
+                    break;
+                op = *c.p++;
+            }
+            ix->rows.len = len;
+            continue;
+        }
         if (op >= h->opcode_base) {
-            unsigned adj = op - h->opcode_base;
-            advance(&m, h, adj / h->line_range);
-            m.line += (uint64_t)(int64_t)(h->line_base + (int)(adj % h->line_range));
-            rc = emit(&m, 0);
+            if (h->max_ops <= 1)
+                m.addr += (uint64_t)h->min_inst * sadv[op];
+            else
+                advance(&m, h, sadv[op]);
+            m.line += (uint64_t)(int64_t)sline[op];
+            /* most rows: room left, not the end of a sequence */
+            if (ix->rows.len < ix->rows.cap && ix->rows.len < TSYM_NONE - 1) {
+                ((tsym__row *)ix->rows.data)[ix->rows.len++] = make_row(&m, 0);
+                m.discr = 0;
+            } else {
+                rc = emit(&m, 0);
+            }
         } else if (op == 0) {
             rc = extended(&m, &c, msg, cap, h->off);
         } else {

@@ -352,10 +352,10 @@ int tsym_module_guess_vaddr(uint64_t *vaddr, const tsym_module *m, uint64_t addr
 
 /* ---- lookup ---- */
 
-static const tsym__func *find_func(const tsym__index *ix, uint64_t a)
+static const tsym__func *find_func(const tsym__index *ix, uint64_t a, size_t *hint)
 {
     const tsym__func *f = ix->funcs.data;
-    size_t lo = tsym__count_le(f, ix->funcs.len, sizeof *f, a);
+    size_t lo = tsym__count_le_from(f, ix->funcs.len, sizeof *f, a, hint);
     /* ranges of distinct functions do not overlap in sane DWARF; look back a little for
      * a containing one when a tiny range follows a larger one */
     for (size_t k = 0; k < 4 && lo > k; k++)
@@ -365,10 +365,10 @@ static const tsym__func *find_func(const tsym__index *ix, uint64_t a)
 }
 
 /* sized symbol containing a, or (nearest) the last symbol at or below a */
-static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest)
+static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest, size_t *hint)
 {
     const tsym__sym *s = ix->syms.data;
-    size_t lo = tsym__count_le(s, ix->syms.len, sizeof *s, a);
+    size_t lo = tsym__count_le_from(s, ix->syms.len, sizeof *s, a, hint);
     if (lo == 0)
         return NULL;
     if (nearest)
@@ -382,7 +382,7 @@ static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest)
 static const char *display(tsym_module *m, uint32_t id, unsigned flags)
 {
     const char *s = tsym__str(&m->ix.str, id);
-    if (!s || !(flags & TSYM_F_DEMANGLE))
+    if (!(flags & TSYM_F_DEMANGLE) || !tsym__maybe_mangled(s)) /* C names: no memo lookup */
         return s;
     uint32_t *slot = tsym__map_slot(&m->demangled, id);
     if (!slot)
@@ -465,21 +465,30 @@ static uint32_t qualified_name(tsym_module *m, const tsym__node *root, const tsy
 
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
 {
+    tsym_cursor c = {0, 0, 0, 0, 0, 0};
+    tsym_module_lookup_at(out, m, vaddr, flags, &c);
+}
+
+void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags,
+                           tsym_cursor *c)
+{
     const tsym__index *ix = &m->ix;
     memset(&out->frames[0], 0, sizeof out->frames[0]);
     out->n_frames = 1;
     out->found = out->approximate = out->has_start = 0;
     out->start_addr = out->symbol_addr = 0;
     out->symbol = NULL;
-    const tsym__row *row = tsym__index_row(ix, vaddr);
-    const tsym__sym *sym = find_sym(ix, vaddr, 0);
-    const tsym__func *fn = find_func(ix, vaddr);
+    const tsym__row *row = tsym__index_row_at(ix, vaddr, &c->block, &c->row);
+    const tsym__sym *sym = find_sym(ix, vaddr, 0, &c->sym);
+    const tsym__func *fn = find_func(ix, vaddr, &c->func);
     if (sym) {
         out->symbol = display(m, sym->name, flags);
         out->symbol_addr = sym->lo;
     }
     if (!fn) {
-        const tsym__sym *s = sym ? sym : (flags & TSYM_F_NEAREST) ? find_sym(ix, vaddr, 1) : NULL;
+        const tsym__sym *s = sym                       ? sym
+                             : (flags & TSYM_F_NEAREST) ? find_sym(ix, vaddr, 1, &c->sym)
+                                                        : NULL;
         set_row(&out->frames[0], ix, row);
         if (s) {
             out->frames[0].function = display(m, s->name, flags);
@@ -505,7 +514,8 @@ void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsign
     size_t len = 0;
     chain[len++] = fn->node;
     while (len < TSYM_MAX_FRAMES) {
-        uint32_t found = tsym__index_child(ix, chain[len - 1], vaddr);
+        uint32_t found = len == 1 ? tsym__index_child_at(ix, chain[0], vaddr, &c->khead, &c->kid)
+                                  : tsym__index_child(ix, chain[len - 1], vaddr);
         if (found == TSYM_NONE)
             break;
         chain[len++] = found;

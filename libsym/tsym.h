@@ -79,11 +79,11 @@ enum {
 typedef struct tsym_frame {
     const char *function;   /* display name; NULL when unknown (printed "??") */
     const char *file;       /* NULL when unknown */
+    const char *start_file; /* DW_AT_decl_file of the function, NULL when unknown */
     uint32_t line;          /* 0 when unknown */
     uint32_t column;
     uint32_t discriminator;
-    const char *start_file; /* DW_AT_decl_file of the function, NULL when unknown */
-    uint32_t start_line;
+    uint32_t start_line;    /* (40 bytes: batches keep tens of thousands of frames) */
 } tsym_frame;
 
 typedef struct tsym_result {
@@ -102,6 +102,15 @@ typedef struct tsym_result {
  * With TSYM_F_DEMANGLE the demangled names are memoised in the module, so concurrent
  * lookups on one module need external locking. */
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags);
+/* Where the previous lookup of a batch ended (zero it before the first): addresses looked
+ * up in ascending order are found by walking forward from there, not by a search over the
+ * whole index. Any order gives the same results; one cursor per module and thread. */
+typedef struct tsym_cursor {
+    size_t block, row, func, sym; /* counts as tsym__count_le returns them; 0: none */
+    size_t khead, kid;            /* the outermost function's children (index.c) */
+} tsym_cursor;
+void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags,
+                           tsym_cursor *c);
 
 /* Demangles a C++ (Itanium) or Rust (legacy, v0) name. Returns a malloc'ed string owned by
  * the caller (free()), or NULL when name is not mangled or libiberty is unavailable. */

@@ -6,6 +6,14 @@
 
 #define TSYM_NONE 0xFFFFFFFFu
 
+/* Appends x to v, whose elements are of type T, with a typed store (tt_vec_push copies a
+ * size known only at run time: a call to memcpy per element of the index build's hot
+ * arrays). 0, or TT_ENOMEM. */
+#define TSYM_VEC_PUSH(v, T, x)                                                               \
+    ((v)->len < (v)->cap || !tt_vec_reserve((v), (v)->len + 1)                               \
+         ? (((T *)(v)->data)[(v)->len++] = (x), 0)                                           \
+         : TT_ENOMEM)
+
 /* interned strings: ids are byte offsets into one buffer (stable after the build) */
 typedef struct tsym__strtab {
     tt_buf bytes;
@@ -239,11 +247,22 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err);
 /* The same; use_die 0 skips die.c (the unit tests compare both walks). */
 int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err);
 
+/* 1 when name starts as C++ or Rust mangled names do ("_Z", "_R", "__Z"): the only names
+ * tsym_demangle changes (demangle.c). */
+static inline int tsym__maybe_mangled(const char *name)
+{
+    return name && name[0] == '_' &&
+           (name[1] == 'Z' || name[1] == 'R' || (name[1] == '_' && name[2] == 'Z'));
+}
+
 /* Sorting and de-duplication after loading (index.c). 0 or TT_ENOMEM. */
 int tsym__index_finish(tsym__index *ix);
 /* How many leading elements of the array (n elements of size bytes, each starting with
  * its uint64_t key, sorted by it) have a key <= a. */
 size_t tsym__count_le(const void *base, size_t n, size_t size, uint64_t a);
+/* The same, starting from *hint (a previous answer for a smaller or equal key; 0: none):
+ * a few steps forward, else a search of the rest. *hint becomes the answer. */
+size_t tsym__count_le_from(const void *base, size_t n, size_t size, uint64_t a, size_t *hint);
 /* Appends [lo, hi) to ix->ranges when it is live code: 1, 0 (not live) or TT_ENOMEM. */
 int tsym__index_add_range(tsym__index *ix, uint64_t lo, uint64_t hi);
 /* Appends node n (its ranges are the last n->n_ranges of ix->ranges, from first_range):
@@ -255,9 +274,16 @@ int tsym__node_has(const tsym__index *ix, const tsym__node *n, uint64_t a);
 /* The first direct child of node p (in node order) with a range containing a, or
  * TSYM_NONE (spec 5.3 inline chain). Needs tsym__index_finish. */
 uint32_t tsym__index_child(const tsym__index *ix, uint32_t p, uint64_t a);
+/* The same from a cursor over the children's ranges (*khead: 1 + the node's kheads entry
+ * the hint *kid belongs to, 0: none; both updated). */
+uint32_t tsym__index_child_at(const tsym__index *ix, uint32_t p, uint64_t a, size_t *khead,
+                              size_t *kid);
 /* The last row at or below a in address order, NULL when there is none or it ends a
  * sequence (the address has no line). Needs tsym__index_finish. */
 const tsym__row *tsym__index_row(const tsym__index *ix, uint64_t a);
+/* The same from a cursor (block and row of a previous answer, 0: none; updated). */
+const tsym__row *tsym__index_row_at(const tsym__index *ix, uint64_t a, size_t *block,
+                                    size_t *row);
 void tsym__index_free(tsym__index *ix);
 /* Is [lo, hi) a live code range (spec 5.2 step 5)? */
 int tsym__index_live(const tsym__index *ix, uint64_t lo, uint64_t hi);

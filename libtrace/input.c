@@ -126,7 +126,8 @@ void tt_input_close(tt_input *in)
         close(in->fd);
     if (in->gz_init)
         inflateEnd(&in->zs);
-    EVP_MD_CTX_free(in->sha);
+    if (in->sha)
+        tt__crypto()->EVP_MD_CTX_free(in->sha);
     free(in->raw);
     free(in->buf);
     free(in);
@@ -190,7 +191,7 @@ static void produced(tt_input *in, const unsigned char *p, size_t n)
 {
     in->produced += n;
     if (in->sha && n)
-        EVP_DigestUpdate(in->sha, p, n);
+        tt__crypto()->EVP_DigestUpdate(in->sha, p, n);
 }
 
 static int produce(tt_input *in, tt_error *err)
@@ -527,11 +528,15 @@ int tt_input_hash_begin(tt_input *in, tt_error *err)
     if (in->consumed || in->start || in->produced != in->end)
         return tt_error_set(err, TT_EINVAL, in->name, 0, 0,
                             "content hash requested after reading started");
-    in->sha = EVP_MD_CTX_new();
-    if (!in->sha || EVP_DigestInit_ex(in->sha, EVP_sha256(), NULL) != 1)
+    const tt__crypto_fns *c = tt__crypto();
+    if (!c)
+        return tt_error_set(err, TT_EUNSUPPORTED, in->name, 0, 0,
+                            "cannot load libcrypto for SHA-256");
+    in->sha = c->EVP_MD_CTX_new();
+    if (!in->sha || c->EVP_DigestInit_ex(in->sha, c->EVP_sha256(), NULL) != 1)
         return tt_error_set(err, TT_ENOMEM, in->name, 0, 0, "cannot initialise SHA-256");
     if (in->end)
-        EVP_DigestUpdate(in->sha, in->buf, in->end);
+        c->EVP_DigestUpdate(in->sha, in->buf, in->end);
     return 0;
 }
 
@@ -548,9 +553,10 @@ int tt_input_hash_end(tt_input *in, char hex[65], uint64_t *bytes, tt_error *err
     }
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
-    if (EVP_DigestFinal_ex(in->sha, md, &n) != 1 || n != 32)
+    const tt__crypto_fns *c = tt__crypto(); /* loaded: in->sha is set */
+    if (c->EVP_DigestFinal_ex(in->sha, md, &n) != 1 || n != 32)
         return tt_error_set(err, TT_EIO, in->name, 0, 0, "SHA-256 failed");
-    EVP_MD_CTX_free(in->sha);
+    c->EVP_MD_CTX_free(in->sha);
     in->sha = NULL;
     tt_sha256_hex(hex, md);
     if (bytes)
@@ -572,7 +578,8 @@ int tt_sha256_buf(char hex[65], const void *data, size_t n)
 {
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
-    if (EVP_Digest(data, n, md, &len, EVP_sha256(), NULL) != 1 || len != 32)
+    const tt__crypto_fns *c = tt__crypto();
+    if (!c || c->EVP_Digest(data, n, md, &len, c->EVP_sha256(), NULL) != 1 || len != 32)
         return TT_EIO;
     tt_sha256_hex(hex, md);
     return 0;

@@ -385,6 +385,17 @@ typedef struct tt_jsonw_field {
 void tt_jsonw_fields(tt_jsonw *w, const tt_jsonw_field *f, size_t n);
 /* Raw JSON text as one value. */
 void tt_jsonw_raw(tt_jsonw *w, const char *s, size_t n);
+/* Bulk writers (symbolicate's frames, one fixed layout written with literal text):
+ * tt_jsonw_value_room writes what a new value of the open container needs before it (a
+ * comma) and returns room for n bytes (NULL when out of memory); the caller writes the
+ * value's JSON text there and ends it with tt_jsonw_value_end at its end. */
+char *tt_jsonw_value_room(tt_jsonw *w, size_t n);
+void tt_jsonw_value_end(tt_jsonw *w, char *end);
+/* s (n bytes) as a JSON string at p, which has room for 6 * n + 2 bytes, escaped as w
+ * escapes; returns its end. */
+char *tt_jsonw_quote(const tt_jsonw *w, char *p, const char *s, size_t n);
+/* v in decimal at p (room for 20 bytes); returns its end. */
+char *tt_json_uint(char *p, uint64_t v);
 /* Formats a double as Java/Android would print it (7.6): integral values without
  * fraction, others with the shortest round-trip representation. */
 int tt_json_format_double(char *dst, size_t cap, double v);

@@ -407,4 +407,22 @@ void tt__speedscope_free(tt__speedscope *x);
 int tt__folded_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t utid,
                        const tt_export_opts *o, tt_error *err);
 
+/* libcrypto's digest functions (OpenSSL's EVP_MD_CTX, EVP_MD, ENGINE are the struct types),
+ * loaded on first use (crypto.c); NULL when libcrypto cannot be loaded. */
+struct evp_md_ctx_st;
+struct evp_md_st;
+struct engine_st;
+typedef struct tt__crypto_fns {
+    struct evp_md_ctx_st *(*EVP_MD_CTX_new)(void);
+    void (*EVP_MD_CTX_free)(struct evp_md_ctx_st *ctx);
+    int (*EVP_DigestInit_ex)(struct evp_md_ctx_st *ctx, const struct evp_md_st *type,
+                             struct engine_st *impl);
+    int (*EVP_DigestUpdate)(struct evp_md_ctx_st *ctx, const void *d, size_t cnt);
+    int (*EVP_DigestFinal_ex)(struct evp_md_ctx_st *ctx, unsigned char *md, unsigned int *s);
+    int (*EVP_Digest)(const void *data, size_t count, unsigned char *md, unsigned int *size,
+                      const struct evp_md_st *type, struct engine_st *impl);
+    const struct evp_md_st *(*EVP_sha256)(void);
+} tt__crypto_fns;
+const tt__crypto_fns *tt__crypto(void);
+
 #endif

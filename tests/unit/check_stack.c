@@ -180,6 +180,95 @@ START_TEST(json_writer_escapes)
 }
 END_TEST
 
+/* The reference escaping, one byte at a time */
+static void ref_quoted(char *out, const char *s, size_t n, int android)
+{
+    char *o = out;
+    *o++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
+                      : c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\b' ? "\\b"
+                      : c == '\f' ? "\\f" : c == '/' && android ? "\\/" : NULL;
+        if (e)
+            o += sprintf(o, "%s", e);
+        else if (c < 0x20 || c == 0x7f)
+            o += sprintf(o, "\\u%04x", c);
+        else
+            *o++ = (char)c;
+    }
+    *o++ = '"';
+    *o = 0;
+}
+
+/* Strings are scanned in blocks of 16 and 8 bytes with an overlapping last block: every
+ * length up to 48 with an escaped byte at every position (and one at two positions) is
+ * written as the byte-by-byte escaping writes it, by tt_jsonw_str and tt_jsonw_fields. */
+START_TEST(json_writer_escapes_blocks)
+{
+    static const char special[] = {'"', '\\', '/', '\n', 0x01, 0x1f, 0x7f, ' ', (char)0x80,
+                                   (char)0xff};
+    char s[64], want[512], got[520];
+    for (int android = 0; android <= 1; android++)
+        for (size_t n = 0; n <= 48; n++)
+            for (size_t k = 0; k <= n; k++)
+                for (size_t c = 0; c < sizeof special; c++) {
+                    for (size_t i = 0; i < n; i++)
+                        s[i] = (char)('a' + i % 26);
+                    if (k < n)
+                        s[k] = special[c];
+                    if (k + 9 < n)
+                        s[k + 9] = special[(c + 1) % sizeof special];
+                    s[n] = 0;
+                    ref_quoted(want, s, n, android);
+                    tt_jsonw w;
+                    tt_jsonw_init(&w, android);
+                    tt_jsonw_strn(&w, s, n);
+                    ck_assert_msg(!strcmp(w.buf.data, want), "n %zu k %zu c %zu: %s, want %s", n,
+                                  k, c, w.buf.data, want);
+                    w.buf.len = 0;
+                    tt_jsonw_obj_begin(&w);
+                    tt_jsonw_field f[] = {{"k", 1, TT_JSONW_STR, s, 0}};
+                    tt_jsonw_fields(&w, f, 1);
+                    tt_jsonw_obj_end(&w);
+                    snprintf(got, sizeof got, "{\"k\":%s}", want);
+                    ck_assert_str_eq(w.buf.data, got);
+                    tt_jsonw_free(&w);
+                }
+}
+END_TEST
+
+/* Values written by the caller into reserved room take the separators the writer's own
+ * values take, and its escaping */
+START_TEST(json_writer_value_room)
+{
+    for (int android = 0; android <= 1; android++) {
+        tt_jsonw w;
+        tt_jsonw_init(&w, android);
+        tt_jsonw_arr_begin(&w);
+        for (int i = 0; i < 3; i++) {
+            char *p = tt_jsonw_value_room(&w, 64);
+            ck_assert_ptr_nonnull(p);
+            *p++ = '{';
+            p = tt_jsonw_quote(&w, p, "k/\"", 3);
+            *p++ = ':';
+            p = tt_json_uint(p, i ? 18446744073709551615ULL : 0);
+            *p++ = '}';
+            tt_jsonw_value_end(&w, p);
+        }
+        tt_jsonw_str(&w, "z");
+        tt_jsonw_arr_end(&w);
+        ck_assert_str_eq(w.buf.data,
+                         android ? "[{\"k\\/\\\"\":0},{\"k\\/\\\"\":18446744073709551615},"
+                                   "{\"k\\/\\\"\":18446744073709551615},\"z\"]"
+                                 : "[{\"k/\\\"\":0},{\"k/\\\"\":18446744073709551615},"
+                                   "{\"k/\\\"\":18446744073709551615},\"z\"]");
+        ck_assert_uint_eq(strlen(w.buf.data), w.buf.len);
+        tt_jsonw_free(&w);
+    }
+}
+END_TEST
+
 /* Any depth: the separator state of a level is not kept in a fixed-size array (10,000
  * levels written and compared with the expected text; 2,000 parsed back with jansson,
  * whose parser stops at JSON_PARSER_MAX_DEPTH = 2048 levels). */
@@ -250,6 +339,8 @@ static Suite *suite(void)
     tcase_add_test(tc, tree_gaps_and_clamps);
     tcase_add_test(tc, json_writer);
     tcase_add_test(tc, json_writer_escapes);
+    tcase_add_test(tc, json_writer_escapes_blocks);
+    tcase_add_test(tc, json_writer_value_room);
     tcase_add_test(tc, json_writer_fields);
     tcase_add_test(tc, json_writer_any_depth);
     suite_add_tcase(s, tc);

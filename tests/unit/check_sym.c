@@ -306,6 +306,64 @@ START_TEST(padding_and_fallback)
 }
 END_TEST
 
+static void same_result(const tsym_result *a, const tsym_result *b, uint64_t addr)
+{
+    ck_assert_msg(a->n_frames == b->n_frames && a->found == b->found &&
+                      a->approximate == b->approximate && a->has_start == b->has_start &&
+                      a->start_addr == b->start_addr && a->symbol == b->symbol &&
+                      a->symbol_addr == b->symbol_addr,
+                  "0x%llx", (unsigned long long)addr);
+    for (size_t j = 0; j < a->n_frames; j++) {
+        const tsym_frame *x = &a->frames[j], *y = &b->frames[j];
+        ck_assert_msg(x->function == y->function && x->file == y->file && x->line == y->line &&
+                          x->column == y->column && x->discriminator == y->discriminator &&
+                          x->start_file == y->start_file && x->start_line == y->start_line,
+                      "0x%llx frame %zu", (unsigned long long)addr, j);
+    }
+}
+
+/* A cursor gives the lookups' answers whatever the order: ascending (a few bytes apart and
+ * far apart), descending and shuffled addresses, with and without nearest symbols. */
+START_TEST(cursor_lookups)
+{
+    static const struct {
+        const char *name;
+        uint64_t base;
+    } mods[] = {{"g5", 0}, {"c5", 0}, {"g4", 0x400000}, {"nodebug", 0}};
+    tsym_result r, q;
+    for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
+        tsym_module *m = open_ok(mods[i].name);
+        for (unsigned flags = 0; flags <= TSYM_F_NEAREST; flags += TSYM_F_NEAREST) {
+            for (unsigned step = 1; step <= 257; step += 64) {
+                tsym_cursor c = {0, 0, 0, 0, 0, 0};
+                for (uint64_t a = mods[i].base; a < mods[i].base + 0x4000; a += step) {
+                    tsym_module_lookup_at(&r, m, a, flags, &c);
+                    tsym_module_lookup(&q, m, a, flags);
+                    same_result(&r, &q, a);
+                }
+                for (uint64_t a = mods[i].base + 0x4000; a-- > mods[i].base; a -= step - 1) {
+                    tsym_module_lookup_at(&r, m, a, flags, &c);
+                    tsym_module_lookup(&q, m, a, flags);
+                    same_result(&r, &q, a);
+                    if (a < mods[i].base + step)
+                        break;
+                }
+            }
+            tsym_cursor c = {0, 0, 0, 0, 0, 0};
+            uint64_t x = 12345;
+            for (int k = 0; k < 4000; k++) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                uint64_t a = mods[i].base + (x >> 33) % 0x4000;
+                tsym_module_lookup_at(&r, m, a, flags, &c);
+                tsym_module_lookup(&q, m, a, flags);
+                same_result(&r, &q, a);
+            }
+        }
+        tsym_module_free(m);
+    }
+}
+END_TEST
+
 START_TEST(bad_files)
 {
     tsym_module *m = NULL;
@@ -799,6 +857,7 @@ static Suite *suite(void)
     tcase_add_test(tc, zlib_gnu_sections);
     tcase_add_test(tc, dwarf64);
     tcase_add_test(tc, identity);
+    tcase_add_test(tc, cursor_lookups);
     tcase_add_test(tc, address_model);
     tcase_add_test(tc, shared_object);
     tcase_add_test(tc, elf32_and_big_endian);
