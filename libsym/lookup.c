@@ -9,8 +9,12 @@ struct tsym_module {
     tsym__index ix;
     tsym_module_info info;
     char *path, *debug_path;
-    tsym__map demangled; /* string id -> index into dnames */
-    tt_vec dnames;       /* const char *: demangled name or NULL (not mangled) */
+    tsym__map demangled; /* string id (or 1 << 32 | id of a name without its clone suffix)
+                          * -> index into dnames */
+    tsym__map unclone;   /* symbol name id -> index into dnames: the name without its clone
+                          * suffix */
+    tt_vec dnames;       /* const char *: demangled name or NULL (not mangled); the names
+                          * unclone points to */
     tt_arena *arena;
 };
 
@@ -31,6 +35,7 @@ void tsym_module_free(tsym_module *m)
         return;
     tsym__index_free(&m->ix);
     tsym__map_free(&m->demangled);
+    tsym__map_free(&m->unclone);
     tt_vec_free(&m->dnames);
     tt_arena_free(m->arena);
     free(m->path);
@@ -379,12 +384,12 @@ static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest,
     return NULL;
 }
 
-static const char *display(tsym_module *m, uint32_t id, unsigned flags)
+/* s as shown with flags: demangled once per key (memoised in the module's arena). */
+static const char *display_key(tsym_module *m, uint64_t key, const char *s, unsigned flags)
 {
-    const char *s = tsym__str(&m->ix.str, id);
     if (!(flags & TSYM_F_DEMANGLE) || !tsym__maybe_mangled(s)) /* C names: no memo lookup */
         return s;
-    uint32_t *slot = tsym__map_slot(&m->demangled, id);
+    uint32_t *slot = tsym__map_slot(&m->demangled, key);
     if (!slot)
         return s;
     if (*slot == TSYM_NONE) {
@@ -400,6 +405,11 @@ static const char *display(tsym_module *m, uint32_t id, unsigned flags)
     }
     const char *d = TT_VEC_AT(&m->dnames, const char *, *slot);
     return d ? d : s;
+}
+
+static const char *display(tsym_module *m, uint32_t id, unsigned flags)
+{
+    return display_key(m, id, tsym__str(&m->ix.str, id), flags);
 }
 
 static void set_row(tsym_frame *f, const tsym__index *ix, const tsym__row *row)
@@ -442,25 +452,39 @@ static size_t unclone_len(const char *s)
 /* gcc gives some template instances (those over lambdas, say) no DW_AT_linkage_name: their
  * DWARF name is then the bare, unqualified one. The ELF symbol of the same function names it
  * fully; it is used when it is mangled, starts inside the function and mentions the bare
- * name's identifier. The symbol's clone suffix is dropped (spec R3). TSYM_NONE: keep. */
-static uint32_t qualified_name(tsym_module *m, const tsym__node *root, const tsym__sym *sym)
+ * name's identifier. The symbol's clone suffix is dropped (spec R3). NULL: keep. The name
+ * without the suffix is kept in the module's arena (once per symbol name), never added to
+ * the string table: that would move the strings earlier results borrow. */
+static const char *qualified_name(tsym_module *m, const tsym__node *root, const tsym__sym *sym,
+                                  unsigned flags)
 {
     const char *plain = tsym__str(&m->ix.str, root->name);
     const char *ms = tsym__str(&m->ix.str, sym->name);
     if (!plain || !ms || !plain[0] || (plain[0] == '_' && (plain[1] == 'Z' || plain[1] == 'R')) ||
         ms[0] != '_' || (ms[1] != 'Z' && ms[1] != 'R') || !tsym__node_has(&m->ix, root, sym->lo))
-        return TSYM_NONE;
+        return NULL;
     size_t idl = strcspn(plain, "<( ");
     size_t n = unclone_len(ms);
     if (idl == 0 || idl > n)
-        return TSYM_NONE;
+        return NULL;
     int found = 0;
     for (size_t i = 0; i + idl <= n && !found; i++)
         found = !memcmp(ms + i, plain, idl);
-    uint32_t id;
-    if (!found || tsym__str_intern(&id, &m->ix.str, ms, n))
-        return TSYM_NONE;
-    return id;
+    if (!found)
+        return NULL;
+    if (!ms[n])
+        return display(m, sym->name, flags);
+    uint64_t key = (uint64_t)1 << 32 | sym->name; /* string ids are 32-bit */
+    uint32_t *slot = tsym__map_slot(&m->unclone, key);
+    if (!slot)
+        return NULL;
+    if (*slot == TSYM_NONE) {
+        const char *keep = tt_arena_strndup(m->arena, ms, n);
+        if (!keep || !tt_vec_push(&m->dnames, &keep))
+            return NULL;
+        *slot = (uint32_t)(m->dnames.len - 1);
+    }
+    return display_key(m, key, TT_VEC_AT(&m->dnames, const char *, *slot), flags);
 }
 
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
@@ -544,8 +568,8 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
     if ((flags & TSYM_F_SYMBOL_NAMES) && sym)
         out->frames[len - 1].function = out->symbol;
     else if (sym) {
-        uint32_t q = qualified_name(m, root, sym);
-        if (q != TSYM_NONE)
-            out->frames[len - 1].function = display(m, q, flags);
+        const char *q = qualified_name(m, root, sym, flags);
+        if (q)
+            out->frames[len - 1].function = q;
     }
 }

@@ -25,6 +25,7 @@ gcc -fdebug-prefix-map="$out"=/fx -O2 -g -shared -fPIC -o libfx.so "$src/lib.c" 
 gcc -fdebug-prefix-map="$src"=/src -O2 -g -shared -fPIC -o libb.so "$src/b.c" &
 if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t5 "$src/tmpl.cc"; fi &
 if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t6 "$src/lambda.cc"; fi &
+if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t7 "$src/lambda_clone.cc"; fi &
 wait
 if have clang; then
     clang -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o c5 "$src/inline.c" &
