@@ -457,7 +457,9 @@ typedef struct raw_ent {
     uint64_t addr, start_addr; /* as given; res->start_addr */
     const char *symbol;        /* res->symbol */
     uint32_t frame0;           /* first of its frames in raw_batch.frames; bad: text offset */
-    uint8_t n_frames, bad, found, approximate, has_start;
+    uint8_t n_frames;
+    unsigned bad : 1, found : 1, approximate : 1, has_start : 1; /* 32 bytes: fresh pages
+                                                                 * cost a fault each */
 } raw_ent;
 
 typedef struct raw_key {
@@ -503,29 +505,62 @@ static void sort_keys(raw_key *k, raw_key *tmp, size_t n)
     }
 }
 
+/* The same for keys packed as (v - lo) << 32 | i (half the memory to touch: the keys of a
+ * module's addresses span less than 4 GiB); equal v stay in input order, as above. */
+static void sort_packed(uint64_t *k, uint64_t *tmp, size_t n, unsigned bytes)
+{
+    for (unsigned shift = 32; n > 1 && shift < 32 + 8 * bytes; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(k[i] >> shift & 255) + 1]++;
+        for (size_t d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[k[i] >> shift & 255]++] = k[i];
+        memcpy(k, tmp, n * sizeof *k);
+    }
+}
+
 static void batch_lookup(run *r, raw_batch *b, tsym_module *m)
 {
     size_t nk = 0;
-    for (size_t i = 0; i < b->n; i++)
-        if (!b->ents[i].bad)
-            b->keys[nk++].i = (uint32_t)i;
-    for (size_t k = 0; k < nk; k++) {
-        uint64_t addr = b->ents[b->keys[k].i].addr;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->ents[i].bad)
+            continue;
+        uint64_t addr = b->ents[i].addr;
         uint64_t v = r->offsets ? tsym_module_offset_to_vaddr(m, addr) : addr;
         if (r->load_set) /* atos -l: vmaddr = addr - load address + __TEXT vmaddr */
             v = tsym_module_offset_to_vaddr(m, addr - r->load);
         if (r->retaddr && v > 0)
             v--;
-        b->keys[k].v = v;
+        b->keys[nk].i = (uint32_t)i;
+        b->keys[nk++].v = v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
     }
-    sort_keys(b->keys, b->keys + RAW_BATCH, nk);
+    /* packed keys, written over the front of the wide ones as they are read */
+    int packed = nk && hi - lo <= UINT32_MAX;
+    uint64_t *pk = (uint64_t *)(void *)b->keys;
+    if (packed) {
+        unsigned bytes = 0;
+        while (bytes < 4 && (hi - lo) >> (8 * bytes))
+            bytes++;
+        for (size_t k = 0; k < nk; k++)
+            pk[k] = (b->keys[k].v - lo) << 32 | b->keys[k].i;
+        sort_packed(pk, pk + nk, nk, bytes);
+    } else {
+        sort_keys(b->keys, b->keys + RAW_BATCH, nk);
+    }
+#define KEY_I(k) (packed ? (uint32_t)pk[k] : b->keys[k].i)
+#define KEY_V(k) (packed ? lo + (pk[k] >> 32) : b->keys[k].v)
     tsym_result res;
     tsym_cursor cur = {0, 0, 0, 0, 0, 0};
     for (size_t k = 0; k < nk; k++) {
         if (k + PREFETCH_AHEAD < nk) /* the entries are written in address order */
-            __builtin_prefetch(&b->ents[b->keys[k + PREFETCH_AHEAD].i], 1);
-        raw_ent *e = &b->ents[b->keys[k].i];
-        tsym_module_lookup_at(&res, m, b->keys[k].v, r->flags, &cur);
+            __builtin_prefetch(&b->ents[KEY_I(k + PREFETCH_AHEAD)], 1);
+        raw_ent *e = &b->ents[KEY_I(k)];
+        tsym_module_lookup_at(&res, m, KEY_V(k), r->flags, &cur);
         cli_sym_swift_result(r->sym, &res);
         e->frame0 = (uint32_t)b->frames.len;
         if (tt_vec_reserve(&b->frames, b->frames.len + res.n_frames)) {
@@ -542,6 +577,8 @@ static void batch_lookup(run *r, raw_batch *b, tsym_module *m)
         e->start_addr = res.start_addr;
         e->symbol = res.symbol;
     }
+#undef KEY_I
+#undef KEY_V
 }
 
 /* Quotes the batch's label and build id once (r->qc); off when out of memory. */
