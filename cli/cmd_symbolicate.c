@@ -263,6 +263,16 @@ static void hex_str(char *dst, size_t cap, uint64_t v)
 /* The literal s at p (a constant size: a few moves); the end */
 #define LIT(p, s) (memcpy(p, s, sizeof s - 1), (p) + sizeof s - 1)
 
+/* A number that is mostly one digit (columns, discriminators: mostly 0) without a call */
+static char *small_uint(char *p, uint32_t v)
+{
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    return tt_json_uint(p, v);
+}
+
 /* The strings of one frame object (NULL written as "") and their lengths */
 typedef struct frame_strs {
     const char *s[5]; /* FunctionName, FileName, StartFileName, StartAddress, SymbolName */
@@ -295,9 +305,9 @@ static char *frame_text(const tt_jsonw *w, char *p, const tsym_frame *f, const f
     p = LIT(p, ",\"Line\":");
     p = tt_json_uint(p, f->line);
     p = LIT(p, ",\"Column\":");
-    p = tt_json_uint(p, f->column);
+    p = small_uint(p, f->column);
     p = LIT(p, ",\"Discriminator\":");
-    p = tt_json_uint(p, f->discriminator);
+    p = small_uint(p, f->discriminator);
     p = LIT(p, ",\"StartFileName\":");
     if (fs->s[2] == fs->s[1]) { /* mostly: the function is declared in the row's file */
         memcpy(p, file, file_len);
