@@ -248,9 +248,7 @@ static void tsv_result(run *r, const char *addr_text, const tsym_result *res)
 /* "0x%llx" without printf's format parsing (two per JSON result) */
 static void hex_str(char *dst, size_t cap, uint64_t v)
 {
-    size_t digits = 1;
-    while (digits < 16 && v >> (4 * digits))
-        digits++;
+    size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1; /* without a loop */
     assert(cap >= 19);
     (void)cap;
     dst[0] = '0';
