@@ -74,8 +74,8 @@ int tt_vec_reserve_huge(tt_vec *v, size_t n)
     if (!hbytes)
         return tt_vec_reserve(v, n);
     size_t bytes = hbytes > need ? hbytes : (need + 4095) & ~(size_t)4095;
-    void *p = aligned_alloc(huge, bytes);
-    if (!p)
+    void *p;
+    if (posix_memalign(&p, huge, bytes)) /* aligned_alloc wants whole alignments */
         return TT_ENOMEM;
     (void)madvise(p, hbytes, MADV_HUGEPAGE);
     if (v->len)
