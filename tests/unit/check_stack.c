@@ -330,6 +330,28 @@ START_TEST(json_writer_any_depth)
 }
 END_TEST
 
+/* tt_json_uint at every digit-count boundary */
+START_TEST(json_uint_digits)
+{
+    char got[32], want[32];
+    uint64_t p = 1;
+    for (int i = 0; i < 20; i++, p *= 10) {
+        uint64_t vals[3] = {p - 1, p, p + 1};
+        for (int j = 0; j < 3; j++) {
+            *tt_json_uint(got, vals[j]) = 0;
+            snprintf(want, sizeof want, "%llu", (unsigned long long)vals[j]);
+            ck_assert_str_eq(got, want);
+        }
+        if (i == 19)
+            break;
+    }
+    *tt_json_uint(got, UINT64_MAX) = 0;
+    ck_assert_str_eq(got, "18446744073709551615");
+    *tt_json_uint(got, (uint64_t)1 << 63) = 0;
+    ck_assert_str_eq(got, "9223372036854775808");
+}
+END_TEST
+
 /* tt_vec_reserve_huge: the elements kept, room for the estimate, later growth as usual */
 START_TEST(vec_reserve_huge)
 {
@@ -369,6 +391,7 @@ static Suite *suite(void)
     tcase_add_test(tc, json_writer_fields);
     tcase_add_test(tc, json_writer_any_depth);
     tcase_add_test(tc, vec_reserve_huge);
+    tcase_add_test(tc, json_uint_digits);
     suite_add_tcase(s, tc);
     return s;
 }
