@@ -284,7 +284,9 @@ static char *frame_text(const tt_jsonw *w, char *p, const tsym_frame *f, const f
                         int outer, int approximate, struct qcache *qc)
 {
     p = LIT(p, "{\"FunctionName\":");
+    char *fn = p;
     p = tt_jsonw_quote(w, p, fs->s[0], fs->n[0]);
+    size_t fn_len = (size_t)(p - fn);
     p = LIT(p, ",\"FileName\":");
     char *file = p;
     if (qc->on && fs->s[1] == qc->file) {
@@ -319,7 +321,12 @@ static char *frame_text(const tt_jsonw *w, char *p, const tsym_frame *f, const f
     p = tt_jsonw_quote(w, p, fs->s[3], fs->n[3]);
     p = outer ? LIT(p, ",\"Inlined\":false,\"SymbolName\":")
               : LIT(p, ",\"Inlined\":true,\"SymbolName\":");
-    p = tt_jsonw_quote(w, p, fs->s[4], fs->n[4]);
+    if (fs->n[4] == fs->n[0] && !memcmp(fs->s[4], fs->s[0], fs->n[0])) {
+        memcpy(p, fn, fn_len); /* C: the symbol is the function's name */
+        p += fn_len;
+    } else {
+        p = tt_jsonw_quote(w, p, fs->s[4], fs->n[4]);
+    }
     return approximate ? LIT(p, ",\"Approximate\":true}") : LIT(p, ",\"Approximate\":false}");
 }
 
