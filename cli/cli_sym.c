@@ -247,7 +247,10 @@ void cli_sym_swift_keys(cli_sym *s, int keys)
 
 void cli_sym_swift_result(cli_sym *s, tsym_result *r)
 {
-    if (!s)
+    size_t k = 0; /* the first Swift name: mostly none */
+    while (s && k < r->n_frames && !cli_swift_is_mangled(r->frames[k].function))
+        k++;
+    if (!s || k == r->n_frames)
         return;
     const char *names[TSYM_MAX_FRAMES];
     for (size_t i = 0; i < r->n_frames; i++)

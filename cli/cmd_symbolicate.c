@@ -115,6 +115,16 @@ typedef struct run {
     size_t n_miss, more_miss;
     cli_ks_opts ks;  /* --kind kscrash: --dsym, --no-adjust */
     int ks_opt;
+    /* While batch_print runs, strings stay put (every frame's strings live until its end):
+     * the module's label and build id, and the last file name, are quoted once instead of
+     * once per result (a tenth of a 20k-address jsonl run went into quoting and strlen) */
+    struct qcache {
+        int on;
+        tt_buf top;         /* ,"ModuleName":"…","BuildId":"…" */
+        const char *file;   /* the last FileName written, NULL: none */
+        size_t file_n, ftext_n;
+        char ftext[512];    /* its quoted text */
+    } qc;
 } run;
 
 /* Remembers a module that resolved nothing, once per name and build id. */
@@ -238,9 +248,7 @@ static void tsv_result(run *r, const char *addr_text, const tsym_result *res)
 /* "0x%llx" without printf's format parsing (two per JSON result) */
 static void hex_str(char *dst, size_t cap, uint64_t v)
 {
-    size_t digits = 1;
-    while (digits < 16 && v >> (4 * digits))
-        digits++;
+    size_t digits = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1; /* without a loop */
     assert(cap >= 19);
     (void)cap;
     dst[0] = '0';
@@ -253,6 +261,16 @@ static void hex_str(char *dst, size_t cap, uint64_t v)
 /* The literal s at p (a constant size: a few moves); the end */
 #define LIT(p, s) (memcpy(p, s, sizeof s - 1), (p) + sizeof s - 1)
 
+/* A number that is mostly one digit (columns, discriminators: mostly 0) without a call */
+static char *small_uint(char *p, uint32_t v)
+{
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    return tt_json_uint(p, v);
+}
+
 /* The strings of one frame object (NULL written as "") and their lengths */
 typedef struct frame_strs {
     const char *s[5]; /* FunctionName, FileName, StartFileName, StartAddress, SymbolName */
@@ -263,20 +281,33 @@ typedef struct frame_strs {
  * layout written as literal text (a sixth of a 20k-address jsonl run went into the
  * generic field writer); the end. */
 static char *frame_text(const tt_jsonw *w, char *p, const tsym_frame *f, const frame_strs *fs,
-                        int outer, int approximate)
+                        int outer, int approximate, struct qcache *qc)
 {
     p = LIT(p, "{\"FunctionName\":");
+    char *fn = p;
     p = tt_jsonw_quote(w, p, fs->s[0], fs->n[0]);
+    size_t fn_len = (size_t)(p - fn);
     p = LIT(p, ",\"FileName\":");
     char *file = p;
-    p = tt_jsonw_quote(w, p, fs->s[1], fs->n[1]);
+    if (qc->on && fs->s[1] == qc->file) {
+        memcpy(p, qc->ftext, qc->ftext_n);
+        p += qc->ftext_n;
+    } else {
+        p = tt_jsonw_quote(w, p, fs->s[1], fs->n[1]);
+        if (qc->on && (size_t)(p - file) <= sizeof qc->ftext) {
+            qc->file = fs->s[1];
+            qc->file_n = fs->n[1];
+            qc->ftext_n = (size_t)(p - file);
+            memcpy(qc->ftext, file, qc->ftext_n);
+        }
+    }
     size_t file_len = (size_t)(p - file);
     p = LIT(p, ",\"Line\":");
     p = tt_json_uint(p, f->line);
     p = LIT(p, ",\"Column\":");
-    p = tt_json_uint(p, f->column);
+    p = small_uint(p, f->column);
     p = LIT(p, ",\"Discriminator\":");
-    p = tt_json_uint(p, f->discriminator);
+    p = small_uint(p, f->discriminator);
     p = LIT(p, ",\"StartFileName\":");
     if (fs->s[2] == fs->s[1]) { /* mostly: the function is declared in the row's file */
         memcpy(p, file, file_len);
@@ -290,7 +321,12 @@ static char *frame_text(const tt_jsonw *w, char *p, const tsym_frame *f, const f
     p = tt_jsonw_quote(w, p, fs->s[3], fs->n[3]);
     p = outer ? LIT(p, ",\"Inlined\":false,\"SymbolName\":")
               : LIT(p, ",\"Inlined\":true,\"SymbolName\":");
-    p = tt_jsonw_quote(w, p, fs->s[4], fs->n[4]);
+    if (fs->n[4] == fs->n[0] && !memcmp(fs->s[4], fs->s[0], fs->n[0])) {
+        memcpy(p, fn, fn_len); /* C: the symbol is the function's name */
+        p += fn_len;
+    } else {
+        p = tt_jsonw_quote(w, p, fs->s[4], fs->n[4]);
+    }
     return approximate ? LIT(p, ",\"Approximate\":true}") : LIT(p, ",\"Approximate\":false}");
 }
 
@@ -307,10 +343,12 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
     const char *top[3] = {addr_text, label ? label : "",
                           m ? tsym_module_info_get(m)->build_id : ""};
     size_t tn[3], room = 256, en = error ? strlen(error) : 0; /* keys, numbers, brackets */
-    for (int i = 0; i < 3; i++) {
+    int cached = r->qc.on; /* top[1] and top[2] are quoted in r->qc.top */
+    for (int i = 0; i < (cached ? 1 : 3); i++) {
         tn[i] = strlen(top[i]);
         room += QROOM(tn[i]);
     }
+    room += cached ? r->qc.top.len : 0;
     room += QROOM(en);
     size_t nf = error ? 0 : res->n_frames;
     frame_strs fs[TSYM_MAX_FRAMES];
@@ -326,8 +364,10 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
         fs[j].s[4] = sym ? sym : "";
         room += 256;
         for (int i = 0; i < 5; i++) {
-            fs[j].n[i] = i == 3 ? 0 : i == 2 && fs[j].s[2] == fs[j].s[1] ? fs[j].n[1]
-                                                                        : strlen(fs[j].s[i]);
+            fs[j].n[i] = i == 3                                     ? 0
+                         : i == 1 && cached && fs[j].s[1] == r->qc.file ? r->qc.file_n
+                         : i == 2 && fs[j].s[2] == fs[j].s[1]       ? fs[j].n[1]
+                                                                    : strlen(fs[j].s[i]);
             room += QROOM(fs[j].n[i]);
         }
     }
@@ -349,10 +389,15 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
     }
     p = LIT(p, "\"Address\":");
     p = tt_jsonw_quote(w, p, top[0], tn[0]);
-    p = LIT(p, ",\"ModuleName\":");
-    p = tt_jsonw_quote(w, p, top[1], tn[1]);
-    p = LIT(p, ",\"BuildId\":");
-    p = tt_jsonw_quote(w, p, top[2], tn[2]);
+    if (cached) {
+        memcpy(p, r->qc.top.data, r->qc.top.len);
+        p += r->qc.top.len;
+    } else {
+        p = LIT(p, ",\"ModuleName\":");
+        p = tt_jsonw_quote(w, p, top[1], tn[1]);
+        p = LIT(p, ",\"BuildId\":");
+        p = tt_jsonw_quote(w, p, top[2], tn[2]);
+    }
     if (error) {
         p = LIT(p, ",\"Error\":{\"Message\":");
         p = tt_jsonw_quote(w, p, error, en);
@@ -370,7 +415,7 @@ static void json_result(run *r, tt_jsonw *w, const char *addr_text, const tsym_m
         }
         if (j)
             *p++ = ',';
-        p = frame_text(w, p, &res->frames[j], &fs[j], outer, outer && res->approximate);
+        p = frame_text(w, p, &res->frames[j], &fs[j], outer, outer && res->approximate, &r->qc);
     }
     p = LIT(p, "]}");
     tt_jsonw_value_end(w, p);
@@ -427,7 +472,9 @@ typedef struct raw_ent {
     uint64_t addr, start_addr; /* as given; res->start_addr */
     const char *symbol;        /* res->symbol */
     uint32_t frame0;           /* first of its frames in raw_batch.frames; bad: text offset */
-    uint8_t n_frames, bad, found, approximate, has_start;
+    uint8_t n_frames;
+    unsigned bad : 1, found : 1, approximate : 1, has_start : 1; /* 32 bytes: fresh pages
+                                                                 * cost a fault each */
 } raw_ent;
 
 typedef struct raw_key {
@@ -473,32 +520,75 @@ static void sort_keys(raw_key *k, raw_key *tmp, size_t n)
     }
 }
 
+/* The same for keys packed as (v - lo) << 32 | i (half the memory to touch: the keys of a
+ * module's addresses span less than 4 GiB); equal v stay in input order, as above. */
+static void sort_packed(uint64_t *k, uint64_t *tmp, size_t n, unsigned bytes)
+{
+    for (unsigned shift = 32; n > 1 && shift < 32 + 8 * bytes; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(k[i] >> shift & 255) + 1]++;
+        for (size_t d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[k[i] >> shift & 255]++] = k[i];
+        memcpy(k, tmp, n * sizeof *k);
+    }
+}
+
 static void batch_lookup(run *r, raw_batch *b, tsym_module *m)
 {
     size_t nk = 0;
-    for (size_t i = 0; i < b->n; i++)
-        if (!b->ents[i].bad)
-            b->keys[nk++].i = (uint32_t)i;
-    for (size_t k = 0; k < nk; k++) {
-        uint64_t addr = b->ents[b->keys[k].i].addr;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->ents[i].bad)
+            continue;
+        uint64_t addr = b->ents[i].addr;
         uint64_t v = r->offsets ? tsym_module_offset_to_vaddr(m, addr) : addr;
         if (r->load_set) /* atos -l: vmaddr = addr - load address + __TEXT vmaddr */
             v = tsym_module_offset_to_vaddr(m, addr - r->load);
         if (r->retaddr && v > 0)
             v--;
-        b->keys[k].v = v;
+        b->keys[nk].i = (uint32_t)i;
+        b->keys[nk++].v = v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
     }
-    sort_keys(b->keys, b->keys + RAW_BATCH, nk);
+    /* packed keys, written over the front of the wide ones as they are read */
+    int packed = nk && hi - lo <= UINT32_MAX;
+    uint64_t *pk = (uint64_t *)(void *)b->keys;
+    if (packed) {
+        unsigned bytes = 0;
+        while (bytes < 4 && (hi - lo) >> (8 * bytes))
+            bytes++;
+        for (size_t k = 0; k < nk; k++)
+            pk[k] = (b->keys[k].v - lo) << 32 | b->keys[k].i;
+        sort_packed(pk, pk + nk, nk, bytes);
+    } else {
+        sort_keys(b->keys, b->keys + RAW_BATCH, nk);
+    }
+#define KEY_I(k) (packed ? (uint32_t)pk[k] : b->keys[k].i)
+#define KEY_V(k) (packed ? lo + (pk[k] >> 32) : b->keys[k].v)
     tsym_result res;
     tsym_cursor cur = {0, 0, 0, 0, 0, 0};
+    int sized = 0;
     for (size_t k = 0; k < nk; k++) {
         if (k + PREFETCH_AHEAD < nk) /* the entries are written in address order */
-            __builtin_prefetch(&b->ents[b->keys[k + PREFETCH_AHEAD].i], 1);
-        raw_ent *e = &b->ents[b->keys[k].i];
-        tsym_module_lookup_at(&res, m, b->keys[k].v, r->flags, &cur);
+            __builtin_prefetch(&b->ents[KEY_I(k + PREFETCH_AHEAD)], 1);
+        raw_ent *e = &b->ents[KEY_I(k)];
+        tsym_module_lookup_at(&res, m, KEY_V(k), r->flags, &cur);
         cli_sym_swift_result(r->sym, &res);
         e->frame0 = (uint32_t)b->frames.len;
-        if (tt_vec_reserve(&b->frames, b->frames.len + res.n_frames)) {
+        size_t need = b->frames.len + res.n_frames;
+        if (need > b->frames.cap && !sized && k >= nk / 16) {
+            /* once a sixteenth of the batch shows the frames per address: room for all of
+             * them, in huge pages (each fresh 4 KiB page costs a fault: a fifth of the
+             * kernel time of a 20k-address run went into the frames' ones); the lowest
+             * addresses may have fewer inlined frames than the rest: 10 % more */
+            sized = 1;
+            (void)tt_vec_reserve_huge(&b->frames, need * nk / (k + 1) / 10 * 11);
+        }
+        if (tt_vec_reserve(&b->frames, need)) {
             b->nomem = 1;
             return;
         }
@@ -512,6 +602,27 @@ static void batch_lookup(run *r, raw_batch *b, tsym_module *m)
         e->start_addr = res.start_addr;
         e->symbol = res.symbol;
     }
+#undef KEY_I
+#undef KEY_V
+}
+
+/* Quotes the batch's label and build id once (r->qc); off when out of memory. */
+static void qcache_begin(run *r, const tsym_module *m, const char *label)
+{
+    struct qcache *qc = &r->qc;
+    qc->file = NULL;
+    qc->top.len = 0;
+    const char *top[2] = {label ? label : "", tsym_module_info_get(m)->build_id};
+    static const char *const key[2] = {",\"ModuleName\":", ",\"BuildId\":"};
+    int bad = 0;
+    for (int i = 0; i < 2 && !bad; i++) {
+        size_t n = strlen(top[i]);
+        char *q = n < SIZE_MAX / 8 ? malloc(6 * n + 2) : NULL;
+        bad = !q || tt_buf_puts(&qc->top, key[i]) ||
+              tt_buf_put(&qc->top, q, (size_t)(tt_jsonw_quote(&r->json, q, top[i], n) - q));
+        free(q);
+    }
+    qc->on = !bad;
 }
 
 static void batch_print(run *r, const raw_batch *b, tsym_module *m, const char *label)
@@ -519,6 +630,8 @@ static void batch_print(run *r, const raw_batch *b, tsym_module *m, const char *
     int width = tsym_module_info_get(m)->elf_class == 32 ? 8 : 16;
     tsym_result res;
     char text[64];
+    if (r->fmt == F_JSON || r->fmt == F_JSONL)
+        qcache_begin(r, m, label);
     for (size_t i = 0; i < b->n; i++) {
         const raw_ent *e = &b->ents[i];
         /* the frames were stored in address order and are read in input order: fetched
@@ -567,6 +680,7 @@ static void batch_print(run *r, const raw_batch *b, tsym_module *m, const char *
         if (r->fmt != F_JSON && r->out.len >= OUT_CHUNK)
             flush(r);
     }
+    r->qc.on = 0;
 }
 
 /* Answers the batch; 0 or TT_ENOMEM. */
@@ -880,6 +994,7 @@ static void run_free(run *r)
 {
     tt_perf_maps_free(r->maps);
     tt_buf_free(&r->out);
+    tt_buf_free(&r->qc.top);
     tt_jsonw_free(&r->json);
     cli_sym_close(r->sym);
 }

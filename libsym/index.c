@@ -490,6 +490,15 @@ int tsym__index_finish(tsym__index *ix)
         sort_unless_sorted(ix->funcs.data, ix->funcs.len, sizeof(tsym__func), cmp_func);
     if (finish_rows(ix))
         return TT_ENOMEM;
+    if (ix->rows.cap > ix->rows.len + ix->rows.len / 8) {
+        /* rows were reserved for the densest line table (dwarf.c): the untouched end goes
+         * back, and with it the unused part of the last huge page (peak memory) */
+        void *p = realloc(ix->rows.data, (ix->rows.len ? ix->rows.len : 1) * sizeof(tsym__row));
+        if (p) {
+            ix->rows.data = p;
+            ix->rows.cap = ix->rows.len;
+        }
+    }
     if (ix->syms.len) {
         sort_unless_sorted(ix->syms.data, ix->syms.len, sizeof(tsym__sym), cmp_sym);
         tsym__sym *s = ix->syms.data;

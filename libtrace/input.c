@@ -228,6 +228,20 @@ static int produce(tt_input *in, tt_error *err)
     size_t room = in->cap - in->end;
     if (!in->gzip) {
         size_t n = in->raw_len - in->raw_pos;
+        if (n && in->start == in->end && in->raw_pos == 0 && in->rawp == in->raw &&
+            in->cap == RAW_CHUNK) {
+            /* the window is empty and the staging buffer holds the next bytes: the two
+             * trade places instead of copying (each fresh page costs a page fault) */
+            unsigned char *t = in->buf;
+            in->buf = in->raw;
+            in->raw = t;
+            in->rawp = t;
+            in->start = in->end = 0;
+            in->raw_pos = in->raw_len;
+            produced(in, in->buf, n);
+            in->end = n;
+            return 0;
+        }
         if (n > room)
             n = room;
         if (n)

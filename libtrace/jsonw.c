@@ -21,14 +21,16 @@ char *tt__fmt_u64(char *p, uint64_t v)
 {
     /* digits written in place from the end (a copy out of a scratch array right after its
      * byte stores waits for them to retire) */
-    static const uint64_t pow10[19] = {
-        10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
-        1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-        100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    static const uint64_t pow10[20] = {
+        1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+        100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+        10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
         100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
-    size_t n = 1;
-    while (n < 20 && v >= pow10[n - 1])
-        n++;
+    /* digits without a loop: 1233 / 4096 is just over log10(2), so t is the digit count
+     * of 2^bits - 1 or one less */
+    size_t t = (size_t)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+    size_t n = t + (v >= pow10[t]);
+    n += n == 0;
     char *q = p + n;
     while (v >= 100) {
         q -= 2;

@@ -26,14 +26,16 @@ int tt_hex_digit(char c)
 size_t tt_hex_run(uint64_t *v, const char *p, size_t n)
 {
     size_t i = 0;
-    *v = 0;
-    while (i < n && tt_hex_digit(p[i]) >= 0) {
+    uint64_t x = 0; /* in a register: stores through v could change p's bytes */
+    int d;
+    while (i < n && (d = tt_hex_digit(p[i])) >= 0) {
         if (i == 16)
-            return 0;
-        *v = *v << 4 | (uint64_t)tt_hex_digit(p[i]);
+            break;
+        x = x << 4 | (uint64_t)d;
         i++;
     }
-    return i;
+    *v = x;
+    return i == 16 && i < n && tt_hex_digit(p[i]) >= 0 ? 0 : i;
 }
 
 static size_t after_lit(const char *p, size_t n, size_t i, const char *lit)

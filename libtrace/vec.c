@@ -60,6 +60,35 @@ int tt_vec_reserve(tt_vec *v, size_t n)
     return 0;
 }
 
+int tt_vec_reserve_huge(tt_vec *v, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    const size_t huge = (size_t)2 << 20;
+    if (n <= v->cap)
+        return 0;
+    if (n > (SIZE_MAX - 2 * huge) / v->elem)
+        return TT_ENOMEM;
+    /* a last huge page less than half filled would cost more memory than it saves time:
+     * that part gets small pages */
+    size_t need = n * v->elem, hbytes = need / huge * huge + (need % huge >= huge / 2 ? huge : 0);
+    if (!hbytes)
+        return tt_vec_reserve(v, n);
+    size_t bytes = hbytes > need ? hbytes : (need + 4095) & ~(size_t)4095;
+    void *p;
+    if (posix_memalign(&p, huge, bytes)) /* aligned_alloc wants whole alignments */
+        return TT_ENOMEM;
+    (void)madvise(p, hbytes, MADV_HUGEPAGE);
+    if (v->len)
+        memcpy(p, v->data, v->len * v->elem);
+    free(v->data);
+    v->data = p;
+    v->cap = bytes / v->elem;
+    return 0;
+#else
+    return tt_vec_reserve(v, n);
+#endif
+}
+
 void *tt_vec_push(tt_vec *v, const void *p)
 {
     if (v->len == v->cap && tt_vec_reserve(v, v->len + 1))

@@ -248,6 +248,40 @@ START_TEST(bulk_read)
 }
 END_TEST
 
+/* Lines of a file over many 256 KiB reads: a read that starts on a line (the window is
+ * empty, the buffers trade places) and one that starts inside a line (copied) */
+START_TEST(file_lines_across_reads)
+{
+    tt_buf text = {0};
+    /* the first read ends exactly on a newline; later ones anywhere */
+    ck_assert_int_eq(tt_buf_printf(&text, "%0*d\n", 256 * 1024 - 1, 7), 0);
+    for (int i = 0; text.len < 1200 * 1024; i++)
+        ck_assert_int_eq(tt_buf_printf(&text, "line %d %.*s\n", i, i % 300, text.data), 0);
+    char path[] = "/tmp/check_input_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text.data, text.len), (ssize_t)text.len);
+    close(fd);
+    tt_input *in;
+    tt_error err;
+    ck_assert_int_eq(tt_input_open(&in, path, &err), 0);
+    const char *line;
+    size_t n, at = 0;
+    uint64_t ln;
+    while (tt_input_line(in, &line, &n, &ln, &err) == 0) {
+        ck_assert_uint_le(at + n + 1, text.len);
+        ck_assert(!memcmp(line, text.data + at, n));
+        ck_assert_int_eq(text.data[at + n], '\n');
+        at += n + 1;
+        ck_assert_uint_eq(tt_input_offset(in), at);
+    }
+    ck_assert_uint_eq(at, text.len);
+    tt_input_close(in);
+    unlink(path);
+    tt_buf_free(&text);
+}
+END_TEST
+
 /* Memory inputs are read in place; an empty one may have no buffer at all. */
 START_TEST(empty_memory_input)
 {
@@ -408,6 +442,7 @@ static Suite *suite(void)
     tcase_add_test(tc, empty_memory_input);
     tcase_add_test(tc, detect_magic);
     tcase_add_test(tc, detect_beat_plausible);
+    tcase_add_test(tc, file_lines_across_reads);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -330,6 +330,53 @@ START_TEST(json_writer_any_depth)
 }
 END_TEST
 
+/* tt_json_uint at every digit-count boundary */
+START_TEST(json_uint_digits)
+{
+    char got[32], want[32];
+    uint64_t p = 1;
+    for (int i = 0; i < 20; i++, p *= 10) {
+        uint64_t vals[3] = {p - 1, p, p + 1};
+        for (int j = 0; j < 3; j++) {
+            *tt_json_uint(got, vals[j]) = 0;
+            snprintf(want, sizeof want, "%llu", (unsigned long long)vals[j]);
+            ck_assert_str_eq(got, want);
+        }
+        if (i == 19)
+            break;
+    }
+    *tt_json_uint(got, UINT64_MAX) = 0;
+    ck_assert_str_eq(got, "18446744073709551615");
+    *tt_json_uint(got, (uint64_t)1 << 63) = 0;
+    ck_assert_str_eq(got, "9223372036854775808");
+}
+END_TEST
+
+/* tt_vec_reserve_huge: the elements kept, room for the estimate, later growth as usual */
+START_TEST(vec_reserve_huge)
+{
+    size_t sizes[] = {10, 100000, 40000, 60000}; /* small pages; 2 MiB; half filled; 4 MiB */
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+        tt_vec v;
+        tt_vec_init(&v, 40);
+        for (uint32_t i = 0; i < 1000; i++)
+            ck_assert_ptr_nonnull(tt_vec_push(&v, NULL));
+        memset(v.data, 7, v.len * v.elem);
+        ck_assert_int_eq(tt_vec_reserve_huge(&v, sizes[t]), 0);
+        ck_assert_uint_ge(v.cap, sizes[t] > 1000 ? sizes[t] : 1000);
+        ck_assert_uint_eq(v.len, 1000);
+        unsigned char sevens[40000];
+        memset(sevens, 7, sizeof sevens);
+        ck_assert(!memcmp(v.data, sevens, sizeof sevens));
+        for (size_t want = v.cap + 10; v.len < want;)
+            ck_assert_ptr_nonnull(tt_vec_push(&v, NULL));
+        ck_assert_int_eq(((unsigned char *)v.data)[999 * 40], 7);
+        ck_assert_int_eq(((unsigned char *)v.data)[v.len * 40 - 1], 0); /* pushed zeroed */
+        tt_vec_free(&v);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("stack");
@@ -343,6 +390,8 @@ static Suite *suite(void)
     tcase_add_test(tc, json_writer_value_room);
     tcase_add_test(tc, json_writer_fields);
     tcase_add_test(tc, json_writer_any_depth);
+    tcase_add_test(tc, vec_reserve_huge);
+    tcase_add_test(tc, json_uint_digits);
     suite_add_tcase(s, tc);
     return s;
 }
