@@ -153,8 +153,11 @@ update-golden: $(BUILD)/tracetool $(GEN_BIN)
 check-layers:
 	@sh scripts/check-layers.sh
 
+# every public header of libtrace: tt.h, its concept headers and tt_art.h/tt_kscrash.h
+# (internal *_int.h headers are included by the library's .c files only)
+TT_PUBLIC_HEADERS = $(filter-out %_int.h,$(sort $(wildcard libtrace/tt.h libtrace/tt_*.h)))
 check-headers:
-	@for h in libtrace/tt.h libtrace/tt_checked.h $(wildcard libsym/tsym.h sqlite/tdb.h); do \
+	@for h in $(TT_PUBLIC_HEADERS) $(wildcard libsym/tsym.h sqlite/tdb.h); do \
 		echo "#include \"$$h\"" | $(CC) $(CSTD) $(WARN) $(PKG_CFLAGS) $(DWARF_CFLAGS) -I. -x c -fsyntax-only - \
 		|| { echo "check-headers: $$h does not compile alone"; exit 1; }; done
 

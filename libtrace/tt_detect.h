@@ -1,0 +1,52 @@
+/* Input kinds, detected by content (cli.md "Inputs"; detect.c). Part of the public API;
+ * included by tt.h. */
+#ifndef TT_DETECT_H
+#define TT_DETECT_H
+
+#include "tt_base.h"
+
+/* ---- input kinds, detected by content (cli.md "Inputs"; detect.c) ---- */
+typedef enum tt_kind {
+    TT_KIND_UNKNOWN = 0,
+    TT_KIND_BEAT,          /* method-beat buffer, binary or text (method-beat.md 3) */
+    TT_KIND_MAPPING,       /* methodMapping.txt (4.1) */
+    TT_KIND_IGNORE,        /* ignoreMethodMapping.txt (4.3) */
+    TT_KIND_PROGUARD,      /* ProGuard/R8 mapping.txt (4.6) */
+    TT_KIND_REPORT,        /* Matrix issue reports in any container (7.1) */
+    TT_KIND_DATABASE,      /* an SQLite file */
+    TT_KIND_FRAMES,        /* per-frame JSON lines or dumpsys gfxinfo framestats (frames.md 7) */
+    TT_KIND_STARTUP,       /* JSON-lines startup event stream (startup.md 4.2) */
+    TT_KIND_LAUNCHES,      /* logcat Displayed/Fully drawn lines, am start -W output (4.3, 4.4) */
+    TT_KIND_SAMPLES,       /* btrace sampling, perf script, folded, JSON-lines samples (samples.md 2) */
+    TT_KIND_BTRACE_MAPPING, /* btrace sampling-mapping: read with its sampling file */
+    TT_KIND_KSCRASH,       /* KSCrash / Matrix iOS JSON reports (ios.md 2.1; tt_kscrash.h) */
+    TT_KIND_ART,           /* ART method trace .trace, legacy or streaming (art-trace.md 2.1) */
+    TT_KIND__COUNT
+} tt_kind;
+/* Kind of an input from its first (decompressed) bytes, up to 64 KiB from tt_input_peek.
+ * Every kind needs positive evidence: binary data is a method-beat buffer only when its
+ * words are plausible records (tt_beat_plausible), text only when its lines have the
+ * kind's shape; anything else is TT_KIND_UNKNOWN. */
+tt_kind tt_detect(const unsigned char *p, size_t n);
+#define TT_DETECT_PEEK 65536 /* bytes detection looks at */
+typedef struct tt_detection {
+    tt_kind kind;
+    /* when kind is TT_KIND_UNKNOWN: what the input is instead ("ELF executable", "binary data,
+     * not method-beat records: ..."), or "" when nothing is known */
+    char what[200];
+    int foreign; /* what names a known file format that is not a trace (magic number) */
+    int elf;     /* an ELF file: possibly symbols */
+    int sqlite;  /* an SQLite 3 file, tracetool's (kind TT_KIND_DATABASE) or not */
+} tt_detection;
+void tt_detect_full(tt_detection *d, const unsigned char *p, size_t n);
+/* Peeks TT_DETECT_PEEK bytes of in (nothing is consumed) and detects them; a gzip-compressed
+ * input's foreign format is described as such ("tar archive, gzip-compressed"). */
+int tt_input_detect(tt_detection *d, tt_input *in, tt_error *err);
+/* The known file format (magic number) of p that is not a trace, e.g. "PNG image", "ELF
+ * executable", "SQLite database not written by tracetool"; NULL when none. Static text. */
+const char *tt_detect_foreign(const unsigned char *p, size_t n);
+/* Stable lowercase name ("beat", "mapping", ...); tt_kind_parse returns -1 if unknown. */
+const char *tt_kind_name(tt_kind k);
+int tt_kind_parse(const char *name);
+
+#endif
