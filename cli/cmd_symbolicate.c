@@ -86,9 +86,11 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* indexed by F_* and K_* (cli_symb_int.h) */
 static const char *const formats[] = {"text", "json", "jsonl", "tsv", "csv", NULL};
 static const char *const names_styles[] = {"debug", "symbol", NULL};
 static const char *const kinds[] = {"auto", "tombstone", "perf", "modoff", "kscrash", NULL};
+
 static int add_to_store(const char *dir, int argc, char **argv)
 {
     if (argc == 0) {
