@@ -364,10 +364,6 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
 
 int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
 {
-    if (!strcmp(path, "-"))
-        return tt_error_set(err, TT_EUNSUPPORTED, "<stdin>", 0, 0,
-                            "sampled stacks are read from files (a btrace sampling file needs "
-                            "its mapping beside it); give a path");
     cli_samples_opts o;
     cli_samples_opts_init(&o);
     o.sym = a->sym;

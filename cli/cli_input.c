@@ -1,6 +1,7 @@
 /* Inputs read once (cli.md "Inputs"): standard input, FIFOs and character devices cannot be
  * opened a second time, so a command that looks at an input before reading it (analyze's
- * two passes, export's and diff's database check) keeps one in-memory copy of such inputs. */
+ * two passes, export's and diff's database check) keeps one copy of such inputs: in memory,
+ * or, past 16 MiB, in an unlinked spool file. */
 #include "cli.h"
 
 #include <errno.h>
@@ -14,10 +15,16 @@ typedef struct copy {
     char *path;
     unsigned char *data; /* the bytes as read (still compressed if they were) */
     size_t len;
+    int spool;           /* >= 0: an unlinked spool file holding the bytes (data is NULL) */
 } copy;
 
 static copy *copies;
 static size_t ncopies;
+
+/* A stream longer than this is spooled to an unlinked file in $TMPDIR (or /tmp), which every
+ * open reads from its start, so `perf script | tracetool analyze -` holds no more memory than
+ * analysing the saved file. */
+#define SPOOL_AFTER ((size_t)16 << 20)
 
 int cli_input_is_stream(const char *path)
 {
@@ -35,20 +42,90 @@ static const copy *find(const char *path)
     return NULL;
 }
 
-/* Reads the whole input (raw bytes) into a new copy. */
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Copies the head already read into c->data and the rest of fd into an unlinked temporary
+ * file, which replaces the head. */
+static int spool(copy *c, int fd, const char *name, tt_error *err)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    size_t n = strlen(dir) + 32;
+    char *tmpl = malloc(n);
+    if (!tmpl)
+        return tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
+    snprintf(tmpl, n, "%s/tracetool-stdin-XXXXXX", dir);
+    int t = mkstemp(tmpl);
+    if (t < 0) {
+        int e = errno;
+        tt_error_set(err, TT_EIO, name, 0, 0, "cannot create a spool file in %s: %s", dir,
+                     strerror(e));
+        free(tmpl);
+        return TT_EIO;
+    }
+    unlink(tmpl);
+    free(tmpl);
+    int rc = 0;
+    if (write_all(t, c->data, c->len))
+        rc = tt_error_set(err, TT_EIO, name, 0, 0, "cannot write the spool file in %s: %s", dir,
+                          strerror(errno));
+    unsigned char *buf = c->data; /* reused as the copy buffer */
+    while (!rc) {
+        ssize_t r = read(fd, buf, SPOOL_AFTER);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            rc = tt_error_set(err, TT_EIO, name, TT_LOC_OFFSET, c->len, "read error: %s",
+                              strerror(errno));
+        else if (r == 0)
+            break;
+        else if (write_all(t, buf, (size_t)r))
+            rc = tt_error_set(err, TT_EIO, name, 0, 0, "cannot write the spool file in %s: %s",
+                              dir, strerror(errno));
+        else
+            c->len += (size_t)r;
+    }
+    free(buf);
+    c->data = NULL;
+    if (rc)
+        close(t);
+    else
+        c->spool = t;
+    return rc;
+}
+
+/* Reads the whole input (raw bytes) into a new copy: in memory up to SPOOL_AFTER bytes, else
+ * in a spool file. */
 static int read_all(const char *path, tt_error *err)
 {
     const char *name = strcmp(path, "-") ? path : "<stdin>";
     int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
     if (fd < 0)
         return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    copy c = {strdup(path), NULL, 0};
+    copy c = {strdup(path), NULL, 0, -1};
     size_t cap = 0;
     int rc = c.path ? 0 : tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
     while (!rc) {
         if (c.len == cap) {
+            if (cap == SPOOL_AFTER) {
+                rc = spool(&c, fd, name, err);
+                break;
+            }
             size_t ncap = cap ? cap * 2 : 1 << 16;
-            unsigned char *p = ncap > cap ? realloc(c.data, ncap) : NULL;
+            unsigned char *p = realloc(c.data, ncap);
             if (!p) {
                 rc = tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
                 break;
@@ -92,6 +169,16 @@ int cli_input_open(tt_input **in, const char *path, int again, tt_error *err)
             return rc;
         c = &copies[ncopies - 1];
     }
+    if (c && c->spool >= 0) {
+        /* a file description of its own (offset 0), so two opens never share an offset */
+        char proc[64];
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", c->spool);
+        int fd = open(proc, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return tt_error_set(err, TT_EIO, strcmp(path, "-") ? path : "<stdin>", 0, 0,
+                                "cannot reopen the spool file: %s", strerror(errno));
+        return tt_input_open_fd(in, strcmp(path, "-") ? path : "<stdin>", fd, err);
+    }
     if (c)
         return tt_input_open_mem(in, strcmp(path, "-") ? path : "<stdin>", c->data, c->len,
                                  err);
@@ -103,6 +190,8 @@ void cli_input_release(void)
     for (size_t i = 0; i < ncopies; i++) {
         free(copies[i].path);
         free(copies[i].data);
+        if (copies[i].spool >= 0)
+            close(copies[i].spool);
     }
     free(copies);
     copies = NULL;

@@ -134,12 +134,13 @@ static int tmp_prepare(int s, char *db, size_t cap)
 static int is_database(const char *path, int *is_db)
 {
     struct stat sb;
-    if (stat(path, &sb)) {
+    int is_stdin = !strcmp(path, "-");
+    if (!is_stdin && stat(path, &sb)) {
         cli_errorf("%s: %s", path, strerror(errno));
         return CLI_BAD;
     }
     *is_db = 0;
-    if (S_ISDIR(sb.st_mode))
+    if (!is_stdin && S_ISDIR(sb.st_mode))
         return 0;
     tt_error err = {0};
     tt_input *in;
@@ -313,6 +314,10 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+        cli_errorf("diff: standard input ('-') given for both sides");
+        return CLI_BAD;
+    }
     char dbs[2][1100];
     for (int s = 0; s < 2 && !rc; s++) {
         const char *path = argv[optind + s];

@@ -102,6 +102,20 @@ int tt_input_open(tt_input **out, const char *path, tt_error *err)
     return 0;
 }
 
+int tt_input_open_fd(tt_input **out, const char *name, int fd, tt_error *err)
+{
+    tt_input *in;
+    int rc = input_alloc(&in, name, RAW_CHUNK, 1, err);
+    if (rc) {
+        close(fd);
+        return rc;
+    }
+    in->fd = fd;
+    in->own_fd = 1;
+    *out = in;
+    return 0;
+}
+
 int tt_input_open_mem(tt_input **out, const char *name, const void *data, size_t n,
                       tt_error *err)
 {

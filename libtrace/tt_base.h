@@ -112,6 +112,9 @@ void tt_buf_free(tt_buf *b);
 typedef struct tt_input tt_input;
 /* Opens path ("-" = stdin). Owned by the caller, free with tt_input_close. */
 int tt_input_open(tt_input **out, const char *path, tt_error *err);
+/* Reads an open file descriptor from its current offset; the input owns fd (closed by
+ * tt_input_close, also when opening fails). name is the name messages use. */
+int tt_input_open_fd(tt_input **out, const char *name, int fd, tt_error *err);
 /* Wraps an in-memory buffer (borrowed; must outlive the input). */
 int tt_input_open_mem(tt_input **out, const char *name, const void *data, size_t n,
                       tt_error *err);

@@ -64,6 +64,10 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
     *out = NULL;
     *newer = 0;
     struct stat sb;
+    if (!strcmp(path, "-"))
+        return tt_error_set(err, TT_EUNSUPPORTED, "<stdin>", 0, 0,
+                            "a database cannot be read from standard input (SQLite seeks in "
+                            "it): give its path");
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
         return tt_error_set(err, TT_EUNSUPPORTED, path, 0, 0,
                             S_ISDIR(sb.st_mode) ? "is a directory, not a database"

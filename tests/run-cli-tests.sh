@@ -26,6 +26,9 @@ export PATH
 # one golden case; prints "ok NAME" or FAIL lines, counts into $tmp/$shard.count
 run_case() { # cmdf dir
     cmdf=$1 d=$2
+    # every case starts from an empty TT_TMP: a file an earlier case of the shard left there
+    # must not decide this one's result
+    rm -rf "$d" && mkdir "$d" || return 1
     base=${cmdf%.cmd}
     name=${base#tests/cli/}
     exp_rc=0

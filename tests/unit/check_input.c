@@ -41,6 +41,34 @@ START_TEST(lines)
 }
 END_TEST
 
+/* tt_input_open_fd: reads from the descriptor's offset, names messages by the given name,
+ * owns the descriptor (also gzip behind it) */
+START_TEST(open_fd)
+{
+    char tmpl[] = "/tmp/check_input_XXXXXX";
+    int fd = mkstemp(tmpl);
+    ck_assert_int_ge(fd, 0);
+    unlink(tmpl);
+    unsigned char z[256];
+    size_t zn = gz("one\ntwo\n", 8, z, sizeof z);
+    ck_assert_int_eq(write(fd, z, zn), (ssize_t)zn);
+    ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+    tt_input *in;
+    ck_assert_int_eq(tt_input_open_fd(&in, "<stdin>", fd, NULL), 0);
+    ck_assert_str_eq(tt_input_name(in), "<stdin>");
+    const char *l;
+    size_t n;
+    uint64_t ln;
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert(n == 3 && !memcmp(l, "one", 3));
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), 0);
+    ck_assert(n == 3 && !memcmp(l, "two", 3));
+    ck_assert_int_eq(tt_input_line(in, &l, &n, &ln, NULL), TT_DONE);
+    tt_input_close(in);
+    ck_assert_int_eq(close(fd), -1); /* closed by tt_input_close */
+}
+END_TEST
+
 /* tt_input_line_ready: lines that arrived with one read are ready, a pipe with nothing
  * buffered is not (symbolicate answers what one read brought before reading on) */
 START_TEST(line_ready_pipe)
@@ -430,6 +458,7 @@ static Suite *suite(void)
     Suite *s = suite_create("input");
     TCase *tc = tcase_create("input");
     tcase_add_test(tc, lines);
+    tcase_add_test(tc, open_fd);
     tcase_add_test(tc, long_line);
     tcase_add_test(tc, line_ready_pipe);
     tcase_add_test(tc, line_cap);
