@@ -260,7 +260,10 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
     size_t i = p + 1;
     if (i < k && is_cpu_tok(&t[i]))
         i++;
-    if (i + 1 < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19 && is_hex_tok(&t[i + 1]))
+    /* the period before an inline frame, or alone at the end: a call chain follows on the
+     * next lines (-F comm,tid,period,ip,sym with -g); an inline frame has a symbol or dso */
+    if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19 &&
+        (i + 1 == k || is_hex_tok(&t[i + 1])))
         set_period(h, &t[i++]);
     set_rest(h, t, i, k, end);
     return TT_PERF_HDR_WEAK;
@@ -269,12 +272,15 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
 /* Detection (2.2): the first line of a perf script file and the line after it. */
 static int frame_like(const char *s, size_t n)
 {
+    int tab = n && s[0] == '\t'; /* perf indents call-chain lines with a tab */
     tt__trim(&s, &n);
     size_t sp = 0;
     while (sp < n && s[sp] != ' ' && s[sp] != '\t')
         sp++;
-    if (!sp || sp > 16 || sp == n || !is_hex(s, sp))
+    if (!sp || sp > 16 || !is_hex(s, sp))
         return 0;
+    if (sp == n) /* a bare address (-F ip without sym or dso) */
+        return tab;
     s += sp;
     n -= sp;
     tt__trim(&s, &n);
@@ -514,9 +520,11 @@ int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *lin
             c = s + i - 1;
             break;
         }
-    if (!c || c == s)
+    if (!c)
         return 0;
     size_t ln_n = (size_t)(s + n - c - 1);
+    if (c == s) /* ":0": perf found no source line (its file part is empty) */
+        return ln_n && all_digits(c + 1, ln_n);
     if (ln_n == 1 && c[1] == '?')
         return 1;
     if (!all_digits(c + 1, ln_n))

@@ -948,7 +948,12 @@ START_TEST(detect)
         "(/usr/lib/ld-2.31.so)\n",
         "sh 22732\n\t5011 [unknown] (/usr/bin/dash)\n", "\n\t5011 [unknown]\n",
         "  sh 28589  7feb52015588 f\n  sh 28589  7feb5201 g\n",
-        "cpu-clock:      7feb52015588 f\ncpu-clock:      7feb5200a14b g\n"};
+        "cpu-clock:      7feb52015588 f\ncpu-clock:      7feb5200a14b g\n",
+        /* -F comm,tid,period,ip,sym with -g: the period ends the header, no inline frame */
+        "t  3181     250000 \n\t            114b f+0x12 (/tmp/t)\n",
+        "t  3181/3181      250000 \n\t            114b f+0x12 (/tmp/t)\n",
+        /* -F comm,tid,ip with -g: call-chain lines that are a bare address */
+        "t  3181 \n\t           1462a\n\t               0\n"};
     for (size_t i = 0; i < sizeof perf_shapes / sizeof perf_shapes[0]; i++)
         ck_assert_int_eq(tt_samples_detect((const unsigned char *)perf_shapes[i],
                                            strlen(perf_shapes[i])), TT_SKIND_PERF);
