@@ -174,6 +174,12 @@ int cli_input_open(tt_input **in, const char *path, int again, tt_error *err)
         char proc[64];
         snprintf(proc, sizeof proc, "/proc/self/fd/%d", c->spool);
         int fd = open(proc, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 && (fd = fcntl(c->spool, F_DUPFD_CLOEXEC, 0)) >= 0 &&
+            lseek(fd, 0, SEEK_SET) != 0) { /* no /proc: a duplicate, rewound (opens of one
+                                              copy never overlap) */
+            close(fd);
+            fd = -1;
+        }
         if (fd < 0)
             return tt_error_set(err, TT_EIO, strcmp(path, "-") ? path : "<stdin>", 0, 0,
                                 "cannot reopen the spool file: %s", strerror(errno));
