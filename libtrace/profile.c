@@ -27,6 +27,18 @@ int tt_profile_new(tt_profile **out, int identity)
     return 0;
 }
 
+static void slice_ws_free(tt__slice_ws *w)
+{
+    if (!w)
+        return;
+    tt_vec_free(&w->items);
+    tt_vec_free(&w->open);
+    free(w->cum_block);
+    free(w->cum_count);
+    free(w->path);
+    free(w);
+}
+
 void tt_profile_free(tt_profile *p)
 {
     if (!p)
@@ -46,7 +58,7 @@ void tt_profile_free(tt_profile *p)
     free(p->order);
     free(p->toff);
     free(p->cs_rec);
-    tt__slice_ws_free(p->sws);
+    slice_ws_free(p->sws);
     tt_buf_free(&p->tmp);
     tt_arena_free(p->arena);
     free(p);
