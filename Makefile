@@ -50,7 +50,7 @@ GEN_BIN := $(patsubst tests/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 .PHONY: all deps deps-test deps-bench clean check test asan fuzz fuzz-smoke demo bench install \
-	check-layers check-headers check-man update-golden gen fuzz-bins check-oracle
+	check-layers check-headers check-man update-golden gen fuzz-bins check-oracle cycles
 
 all: $(BUILD)/tracetool $(GEN_BIN)
 ifeq ($(BUILD),build)
@@ -134,6 +134,7 @@ check-passes: check-layers check-headers check-man check-plain asan fuzz-smoke
 check-plain:
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory cycles
 
 # headless Chromium checks of the pictures (tests/browser.sh; not part of `make check`)
 .PHONY: check-visual
@@ -152,6 +153,12 @@ update-golden: $(BUILD)/tracetool $(GEN_BIN)
 
 check-layers:
 	@sh scripts/check-layers.sh
+
+# file-level call cycles inside a module, from the objects' symbols (scripts/check-cycles.sh);
+# the pairs still allowed, with their reasons, are in scripts/cycles.allow
+cycles: $(LIB_OBJ) $(CLI_OBJ)
+	@CC="$(CC)" sh tests/check-cycles-test.sh
+	@sh scripts/check-cycles.sh $(BUILD)
 
 # every public header of libtrace: tt.h, its concept headers and tt_art.h/tt_kscrash.h
 # (internal *_int.h headers are included by the library's .c files only)

@@ -50,7 +50,7 @@ static const char *sec_str(const tsym__dsecs *s, int k, uint64_t off)
     return memchr(p, 0, s->size[k] - off) ? p : NULL;
 }
 
-/* dwarf_formudata, then dwarf_formsdata when it is not negative (dwarf.c form_udata) */
+/* dwarf_formudata, then dwarf_formsdata when it is not negative (dwarf_attr.c form_udata) */
 static int get_udata(dstate *d, const die *e, int k, uint64_t *out)
 {
     if (!has(e, k))
@@ -107,7 +107,7 @@ static int addr_at(dstate *d, const die *e, uint64_t idx, uint64_t *out)
     return 1;
 }
 
-/* DW_AT_low_pc / DW_AT_high_pc (dwarf.c attr_addr): an address, or a constant */
+/* DW_AT_low_pc / DW_AT_high_pc (dwarf_attr.c tsym__dw_attr_addr): an address, or a constant */
 static int get_addr(dstate *d, const die *e, int k, uint64_t *out, int *is_const)
 {
     if (!has(e, k))
@@ -151,7 +151,7 @@ static int get_str(dstate *d, const die *e, int k, const char **out)
     return 1;
 }
 
-/* ---- ranges (dwarf.c die_ranges) ---- */
+/* ---- ranges (dwarf_range.c tsym__dw_die_ranges) ---- */
 
 static int push_range(dstate *d, uint64_t lo, uint64_t hi)
 {

@@ -6,7 +6,7 @@
 
 #include "tsym_int.h"
 
-/* DWARF constants (DWARF 5 section 7); libdwarf's dwarf.h is for dwarf.c only */
+/* DWARF constants (DWARF 5 section 7); libdwarf's dwarf.h is for dwarf_int.h only */
 enum {
     TAG_try_block = 0x32, TAG_catch_block = 0x25, TAG_lexical_block = 0x0b,
     TAG_subprogram = 0x2e, TAG_inlined_subroutine = 0x1d, TAG_namespace = 0x39,

@@ -1,166 +1,17 @@
 /* DWARF 2-5 to the interval index through libdwarf 20210528 (spec/symbolication.md 5.2,
- * API and pitfalls in section 6). The only file of tracetool that includes libdwarf.h.
+ * API and pitfalls in section 6): the units, the DIE tree walk and the names; attribute
+ * values are read in dwarf_attr.c, code ranges in dwarf_range.c (dwarf_int.h). These three
+ * are the only files of tracetool that include libdwarf.h.
  * dwarf_set_de_alloc_flag(0) is in effect (tsym_init), so every libdwarf object read here
  * is freed here: dies, attributes, errors, range lists. Line tables are decoded by line.c
  * from the section bytes (libdwarf's dwarf_srclines_b allocates per row). */
-#include "tsym_int.h"
+#include "dwarf_int.h"
 
-#include <dwarf.h>
-#include <libdwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_ORIGIN_HOPS 8
-#define ABBREV_CACHE 1024
 #define ABBREV_KNOWN 0x80000000u
-
-typedef struct name_info {
-    uint32_t name, decl_file, decl_line;
-} name_info;
-
-typedef struct walk_frame {
-    Dwarf_Die die;  /* next DIE to visit at this level, NULL when the level is done */
-    uint32_t ctx;   /* concrete node inline subroutines attach to, or TSYM_NONE */
-    uint32_t own;   /* node whose children this level holds, or TSYM_NONE */
-} walk_frame;
-
-typedef struct cu_state {
-    Dwarf_Debug dbg;
-    tsym__index *ix;
-    Dwarf_Half version;
-    uint64_t base, cu_start, cu_end;
-    uint32_t *files;
-    size_t n_files;
-    tsym__map names;      /* DIE offset of an abstract origin -> index into infos */
-    tt_vec infos;         /* name_info */
-    tt_vec stack;         /* walk_frame */
-    tsym__dsecs secs;     /* .debug_line and its string sections (line.c) */
-    int have_secs;
-    tsym__lhdr lh;        /* line table header of the current CU */
-    const unsigned char *rl; /* .debug_rnglists bytes (ELF and Mach-O), NULL when none */
-    uint64_t rl_size;
-    uint64_t rl_base, rl_end; /* the CU's range list table: offsets array .. table end */
-    uint32_t rl_count;        /* offset_entry_count of that table, 0: none found */
-    unsigned rl_osz;
-    unsigned asize;           /* the CU's address size */
-    uint64_t addr_base;       /* its DW_AT_addr_base, 0 when absent */
-    char msg[200];        /* first DWARF error */
-    char lmsg[200];       /* line table error */
-    int nomem;
-    /* attributes a node DIE's abbreviation has, by abbreviation code (this CU's table):
-     * bit 31 = known, other bits = attr_bit(); lookups of absent ones skip libdwarf */
-    uint32_t abbrev_attrs[ABBREV_CACHE];
-    Dwarf_Die mask_die;   /* the DIE make_node reads (in this CU), or NULL */
-    uint32_t mask;        /* its abbreviation's bits */
-} cu_state;
-
-/* Attributes make_node asks for, one bit each; others are always looked up. */
-static uint32_t attr_bit(Dwarf_Half at)
-{
-    static const Dwarf_Half known[] = {
-        DW_AT_low_pc,    DW_AT_high_pc,   DW_AT_ranges,           DW_AT_abstract_origin,
-        DW_AT_specification, DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name,
-        DW_AT_decl_file, DW_AT_decl_line, DW_AT_call_file, DW_AT_call_line, DW_AT_call_column};
-    for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (known[i] == at)
-            return 1u << i;
-    return 0;
-}
-
-/* Records the first message and frees e. Called after every libdwarf call that can set an
- * error, whatever it returned: some calls (dwarf_die_text through dwarf_attr) leave an
- * error object behind while returning DW_DLV_NO_ENTRY. */
-static void note_error(cu_state *s, Dwarf_Error e)
-{
-    if (!e)
-        return;
-    if (!s->msg[0])
-        snprintf(s->msg, sizeof s->msg, "%s", dwarf_errmsg(e));
-    dwarf_dealloc_error(s->dbg, e);
-}
-
-static void drop(cu_state *s, Dwarf_Error *e)
-{
-    if (*e)
-        dwarf_dealloc_error(s->dbg, *e);
-    *e = NULL;
-}
-
-/* dwarf_attr with its error noted; 1 when die has the attribute */
-static int find_attr(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Attribute *a)
-{
-    if (die == s->mask_die) {
-        uint32_t bit = attr_bit(at);
-        if (bit && !(s->mask & bit))
-            return 0;
-    }
-    Dwarf_Error e = NULL;
-    int res = dwarf_attr(die, at, a, &e);
-    note_error(s, e);
-    return res == DW_DLV_OK;
-}
-
-/* Unsigned value of a; GCC 12 writes call_file/call_line as DW_FORM_implicit_const, which
- * this libdwarf's dwarf_formudata rejects while dwarf_formsdata accepts (spec 5.2.7). */
-static int form_udata(cu_state *s, Dwarf_Attribute a, uint64_t *out)
-{
-    Dwarf_Error e = NULL;
-    Dwarf_Unsigned u;
-    if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
-        *out = u;
-        return 1;
-    }
-    drop(s, &e);
-    Dwarf_Signed v;
-    if (dwarf_formsdata(a, &v, &e) == DW_DLV_OK && v >= 0) {
-        *out = (uint64_t)v;
-        return 1;
-    }
-    drop(s, &e);
-    return 0;
-}
-
-static int attr_udata(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out)
-{
-    Dwarf_Attribute a;
-    if (!find_attr(s, die, at, &a))
-        return 0;
-    int ok = form_udata(s, a, out);
-    dwarf_dealloc_attribute(a);
-    return ok;
-}
-
-/* String attribute through dwarf_attr + dwarf_formstring. Not dwarf_die_text /
- * dwarf_diename: in 20210528 they turn a dwarf_attr error into DW_DLV_NO_ENTRY and drop
- * the error object, which leaks once dwarf_set_de_alloc_flag(0) is in effect (found by
- * fuzz_elf on corrupt abbreviations). The string points into the section data. */
-static int attr_string(cu_state *s, Dwarf_Die die, Dwarf_Half at, const char **out)
-{
-    Dwarf_Attribute a;
-    Dwarf_Error e = NULL;
-    if (!find_attr(s, die, at, &a))
-        return 0;
-    char *str = NULL;
-    int res = dwarf_formstring(a, &str, &e);
-    drop(s, &e);
-    dwarf_dealloc_attribute(a);
-    if (res != DW_DLV_OK || !str)
-        return 0;
-    *out = str;
-    return 1;
-}
-
-static int attr_ref(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out)
-{
-    Dwarf_Attribute a;
-    Dwarf_Error e = NULL;
-    if (!find_attr(s, die, at, &a))
-        return 0;
-    int res = dwarf_global_formref(a, out, &e);
-    drop(s, &e);
-    dwarf_dealloc_attribute(a);
-    return res == DW_DLV_OK;
-}
 
 /* DWARF 5 numbers files from 0, DWARF 2-4 from 1 (spec 5.2.8) */
 static uint32_t file_id(const cu_state *s, uint64_t raw, unsigned version)
@@ -173,347 +24,6 @@ static uint32_t file_id(const cu_state *s, uint64_t raw, unsigned version)
     return raw < s->n_files ? s->files[raw] : TSYM_NONE;
 }
 
-static int push_range(cu_state *s, uint64_t lo, uint64_t hi)
-{
-    int rc = tsym__index_add_range(s->ix, lo, hi);
-    s->nomem |= rc < 0;
-    return rc > 0;
-}
-
-static uint64_t rd_le(const unsigned char *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = n; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* Whether the .debug_addr entry idx of the CU is inside .debug_addr. */
-static int addr_index_ok(const cu_state *s, uint64_t idx)
-{
-    uint64_t n = s->secs.size[TSYM_DS_ADDR], a = s->asize;
-    return a && s->secs.data[TSYM_DS_ADDR] && s->addr_base <= n && idx < (n - s->addr_base) / a;
-}
-
-/* The entries of the range list at off (DWARF 5, 7.25) as libdwarf reads them, until the end
- * of the list or anything it reports itself: 0 when one of them names an entry outside
- * .debug_addr. libdwarf 20210528 leaks an error object when DW_RLE_base_addressx does (found
- * by fuzz_macho, through offsets into a table's header too). asize: the table's. */
-static int rle_indexes_ok(const cu_state *s, uint64_t off, unsigned asize)
-{
-    tsym__cur c = {s->rl + off, s->rl + s->rl_size, 0, 0};
-    while (c.p < c.end && !c.bad) {
-        unsigned code = *c.p++;
-        uint64_t i1 = 0, i2 = 0;
-        switch (code) {
-        case DW_RLE_base_addressx: i1 = tsym__cur_leb(&c, 0); break;
-        case DW_RLE_startx_endx: i1 = tsym__cur_leb(&c, 0); i2 = tsym__cur_leb(&c, 0); break;
-        case DW_RLE_startx_length: i1 = tsym__cur_leb(&c, 0); (void)tsym__cur_leb(&c, 0); break;
-        case DW_RLE_offset_pair: (void)tsym__cur_leb(&c, 0); (void)tsym__cur_leb(&c, 0); break;
-        case DW_RLE_base_address: tsym__cur_skip(&c, asize); break;
-        case DW_RLE_start_end: tsym__cur_skip(&c, 2 * (uint64_t)asize); break;
-        case DW_RLE_start_length: tsym__cur_skip(&c, asize); (void)tsym__cur_leb(&c, 0); break;
-        default: return 1; /* end of list, or a code libdwarf refuses */
-        }
-        if (!c.bad && code <= DW_RLE_startx_length &&
-            (!addr_index_ok(s, i1) || (code == DW_RLE_startx_endx && !addr_index_ok(s, i2))))
-            return 0;
-    }
-    return 1;
-}
-
-/* The address size of the range list table holding off; 0 when none does. */
-static unsigned rl_table_asize(const cu_state *s, uint64_t off)
-{
-    uint64_t at = 0, n = s->rl_size;
-    while (at + 12 <= n) {
-        uint64_t len = rd_le(s->rl + at, 4), hdr = 4;
-        if (len == 0xffffffffu) {
-            if (at + 20 > n)
-                return 0;
-            len = rd_le(s->rl + at + 4, 8);
-            hdr = 12;
-        }
-        if (len < 8 || len > n - at - hdr)
-            return 0;
-        if (off < at + hdr + len)
-            return off >= at ? s->rl[at + hdr + 2] : 0;
-        at += hdr + len;
-    }
-    return 0;
-}
-
-/* libdwarf 20210528 reads outside .debug_rnglists for a DW_FORM_rnglistx index or an offset
- * beyond the CU's table (found by fuzz_macho; an ELF file crashes the same way), and leaks
- * on a list naming an address outside .debug_addr: check them when the bytes are known. */
-static int rnglist_ok(cu_state *s, Dwarf_Half form, uint64_t val)
-{
-    uint64_t at = val;
-    if (form == DW_FORM_rnglistx) {
-        if (!s->rl_count || val >= s->rl_count)
-            return 0;
-        uint64_t off = rd_le(s->rl + s->rl_base + val * s->rl_osz, s->rl_osz);
-        if (off >= s->rl_end - s->rl_base)
-            return 0;
-        at = s->rl_base + off;
-    }
-    if (at >= s->rl_size)
-        return 0;
-    if (rle_indexes_ok(s, at, rl_table_asize(s, at)))
-        return 1;
-    if (!s->msg[0])
-        snprintf(s->msg, sizeof s->msg, ".debug_rnglists: the range list at 0x%llx names an "
-                 "address outside .debug_addr", (unsigned long long)at);
-    return 0;
-}
-
-/* Finds the range list table whose offsets array starts at base (DW_AT_rnglists_base). */
-static void rnglist_table(cu_state *s, uint64_t base)
-{
-    s->rl_count = 0;
-    uint64_t off = 0, n = s->rl_size;
-    while (off + 12 <= n) {
-        uint64_t len = rd_le(s->rl + off, 4), hdr = 4;
-        unsigned osz = 4;
-        if (len == 0xffffffffu) {
-            if (off + 20 > n)
-                return;
-            len = rd_le(s->rl + off + 4, 8);
-            hdr = 12;
-            osz = 8;
-        }
-        if (len < 8 || len > n - off - hdr)
-            return;
-        uint64_t arr = off + hdr + 8, end = off + hdr + len;
-        uint32_t count = (uint32_t)rd_le(s->rl + off + hdr + 4, 4);
-        if (arr == base || (base == 0 && off == 0)) {
-            if ((uint64_t)count * osz <= end - arr) {
-                s->rl_base = arr;
-                s->rl_end = end;
-                s->rl_count = count;
-                s->rl_osz = osz;
-            }
-            return;
-        }
-        off = end;
-    }
-}
-
-/* libdwarf 20210528 frees twice when a table's offset_entry_count does not fit its
- * length, while it loads .debug_info: every table header is checked before libdwarf reads
- * a unit. 0 when they are sound, else s->msg says why. */
-static int rnglists_bad(cu_state *s)
-{
-    uint64_t off = 0, n = s->rl_size;
-    while (off < n) {
-        if (n - off < 12)
-            break; /* too short for a header: libdwarf reports it */
-        uint64_t len = rd_le(s->rl + off, 4), hdr = 4;
-        unsigned osz = 4;
-        if (len == 0xffffffffu) {
-            if (n - off < 20)
-                break;
-            len = rd_le(s->rl + off + 4, 8);
-            hdr = 12;
-            osz = 8;
-        }
-        const unsigned char *h = s->rl + off + hdr;
-        uint64_t count = rd_le(h + 4, 4), ver = rd_le(h, 2);
-        if (ver != 5 || (h[2] != 4 && h[2] != 8) || h[3] != 0) {
-            snprintf(s->msg, sizeof s->msg,
-                     ".debug_rnglists: the table at 0x%llx has version %u, address size %u, "
-                     "segment selector size %u (expected 5, 4 or 8, 0): DWARF not read",
-                     (unsigned long long)off, (unsigned)ver, h[2], h[3]);
-            return 1;
-        }
-        if (len < 8 || len > n - off - hdr || count * osz > len - 8) {
-            snprintf(s->msg, sizeof s->msg,
-                     ".debug_rnglists: the table at 0x%llx (length %llu) cannot hold %llu "
-                     "offsets: DWARF not read",
-                     (unsigned long long)off, (unsigned long long)len,
-                     (unsigned long long)count);
-            return 1;
-        }
-        off += hdr + len;
-    }
-    return 0;
-}
-
-static uint32_t rnglists(cu_state *s, Dwarf_Attribute a, Dwarf_Half form)
-{
-    Dwarf_Error e = NULL;
-    Dwarf_Unsigned val = 0, count = 0, goff = 0;
-    Dwarf_Off ref;
-    if (form != DW_FORM_rnglistx && dwarf_global_formref(a, &ref, &e) == DW_DLV_OK)
-        val = ref;
-    else {
-        if (e)
-            dwarf_dealloc_error(s->dbg, e);
-        e = NULL;
-        if (dwarf_formudata(a, &val, &e) != DW_DLV_OK) {
-            note_error(s, e);
-            return 0;
-        }
-    }
-    if (s->rl && !rnglist_ok(s, form, val))
-        return 0;
-    Dwarf_Rnglists_Head head = NULL;
-    int res = dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &goff, &e);
-    if (res != DW_DLV_OK) {
-        note_error(s, e);
-        return 0;
-    }
-    uint32_t n = 0;
-    for (Dwarf_Unsigned i = 0; i < count; i++) {
-        unsigned len = 0, code = 0;
-        Dwarf_Unsigned r1, r2, c1 = 0, c2 = 0;
-        Dwarf_Bool unavailable = 0;
-        if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &unavailable, &c1,
-                                              &c2, &e) != DW_DLV_OK) {
-            note_error(s, e);
-            break;
-        }
-        if (code == DW_RLE_end_of_list || code == DW_RLE_base_address ||
-            code == DW_RLE_base_addressx || unavailable)
-            continue;
-        n += (uint32_t)push_range(s, c1, c2);
-    }
-    dwarf_dealloc_rnglists_head(head);
-    return n;
-}
-
-/* A section offset: DW_FORM_sec_offset, or data4/data8 before DWARF 4 */
-static int form_offset(cu_state *s, Dwarf_Attribute a, Dwarf_Off *off)
-{
-    Dwarf_Error e = NULL;
-    if (dwarf_global_formref(a, off, &e) == DW_DLV_OK)
-        return 1;
-    drop(s, &e);
-    Dwarf_Unsigned u;
-    if (dwarf_formudata(a, &u, &e) != DW_DLV_OK) {
-        note_error(s, e);
-        return 0;
-    }
-    *off = u;
-    return 1;
-}
-
-static int attr_offset(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out)
-{
-    Dwarf_Attribute a;
-    if (!find_attr(s, die, at, &a))
-        return 0;
-    int res = form_offset(s, a, out);
-    dwarf_dealloc_attribute(a);
-    return res;
-}
-
-static uint32_t debug_ranges(cu_state *s, Dwarf_Die die, Dwarf_Attribute a)
-{
-    Dwarf_Error e = NULL;
-    Dwarf_Off off;
-    if (!form_offset(s, a, &off))
-        return 0;
-    Dwarf_Ranges *r = NULL;
-    Dwarf_Signed n = 0;
-    Dwarf_Unsigned bytes;
-    Dwarf_Off real;
-    int res = dwarf_get_ranges_b(s->dbg, off, die, &real, &r, &n, &bytes, &e);
-    if (res != DW_DLV_OK) {
-        note_error(s, e);
-        return 0;
-    }
-    uint64_t base = s->base;
-    uint32_t got = 0;
-    for (Dwarf_Signed i = 0; i < n; i++) {
-        if (r[i].dwr_type == DW_RANGES_END)
-            break;
-        if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
-            base = r[i].dwr_addr2;
-        else
-            got += (uint32_t)push_range(s, base + r[i].dwr_addr1, base + r[i].dwr_addr2);
-    }
-    dwarf_ranges_dealloc(s->dbg, r, n);
-    return got;
-}
-
-/* DW_AT_low_pc / DW_AT_high_pc by hand (dwarf_attr, dwarf_formaddr, dwarf_formudata)
- * instead of dwarf_lowpc / dwarf_highpc_b: in 20210528 dwarf_highpc_b drops the error
- * object of a failed inner read when it reports DW_DLE_HIGHPC_WRONG_FORM, a leak under
- * dwarf_set_de_alloc_flag(0) (found by fuzz_elf). dwarf_formaddr resolves DW_FORM_addrx
- * through .debug_addr. A constant-class high_pc is a length (spec 5.2.5). */
-static int attr_addr(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out, int *is_const)
-{
-    Dwarf_Attribute a;
-    Dwarf_Error e = NULL;
-    if (!find_attr(s, die, at, &a))
-        return 0;
-    Dwarf_Half form = 0;
-    int ok = 0;
-    int res = dwarf_whatform(a, &form, &e);
-    note_error(s, e);
-    if (res == DW_DLV_OK) {
-        switch (form) {
-        case DW_FORM_addr:
-        case DW_FORM_addrx:
-        case DW_FORM_addrx1:
-        case DW_FORM_addrx2:
-        case DW_FORM_addrx3:
-        case DW_FORM_addrx4:
-        case DW_FORM_GNU_addr_index: {
-            Dwarf_Addr v = 0;
-            res = dwarf_formaddr(a, &v, &e);
-            note_error(s, e);
-            if (res == DW_DLV_OK) {
-                *out = v;
-                *is_const = 0;
-                ok = 1;
-            }
-            break;
-        }
-        default:
-            if (form_udata(s, a, out)) {
-                *is_const = 1;
-                ok = 1;
-            }
-        }
-    }
-    dwarf_dealloc_attribute(a);
-    return ok;
-}
-
-/* Appends the live code ranges of die to ix->ranges; returns how many (spec 5.2.5). */
-static uint32_t die_ranges(cu_state *s, Dwarf_Die die)
-{
-    Dwarf_Error e = NULL;
-    uint64_t lo, hi;
-    int lo_const, hi_const;
-    if (attr_addr(s, die, DW_AT_low_pc, &lo, &lo_const) && !lo_const) {
-        if (!attr_addr(s, die, DW_AT_high_pc, &hi, &hi_const))
-            return 0;
-        if (hi_const)
-            hi += lo;
-        return (uint32_t)push_range(s, lo, hi);
-    }
-    int res;
-    Dwarf_Attribute a;
-    res = dwarf_attr(die, DW_AT_ranges, &a, &e);
-    if (res != DW_DLV_OK) {
-        note_error(s, e);
-        return 0;
-    }
-    Dwarf_Half form = 0;
-    uint32_t n = 0;
-    if (dwarf_whatform(a, &form, &e) != DW_DLV_OK)
-        note_error(s, e);
-    else if (s->version >= 5 || form == DW_FORM_rnglistx)
-        n = rnglists(s, a, form);
-    else
-        n = debug_ranges(s, die, a);
-    dwarf_dealloc_attribute(a);
-    return n;
-}
-
 /* Walks die and its abstract_origin / specification chain (spec 5.2.6). */
 static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
 {
@@ -524,17 +34,17 @@ static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
     Dwarf_Error e = NULL;
     for (int hop = 0; hop <= MAX_ORIGIN_HOPS; hop++) {
         const char *t = NULL;
-        if (attr_string(s, cur, DW_AT_linkage_name, &t) ||
-            attr_string(s, cur, DW_AT_MIPS_linkage_name, &t))
+        if (tsym__dw_attr_string(s, cur, DW_AT_linkage_name, &t) ||
+            tsym__dw_attr_string(s, cur, DW_AT_MIPS_linkage_name, &t))
             linkage = t;
-        if (!plain && attr_string(s, cur, DW_AT_name, &t))
+        if (!plain && tsym__dw_attr_string(s, cur, DW_AT_name, &t))
             plain = t;
-        if (!have_decl && attr_udata(s, cur, DW_AT_decl_file, &dfile)) {
+        if (!have_decl && tsym__dw_attr_udata(s, cur, DW_AT_decl_file, &dfile)) {
             Dwarf_Off off = 0;
             if (dwarf_dieoffset(cur, &off, &e) == DW_DLV_OK && off >= s->cu_start &&
                 off < s->cu_end) {
                 have_decl = 1;
-                attr_udata(s, cur, DW_AT_decl_line, &dline);
+                tsym__dw_attr_udata(s, cur, DW_AT_decl_line, &dline);
             }
             if (e) {
                 dwarf_dealloc_error(s->dbg, e);
@@ -544,13 +54,13 @@ static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
         if (linkage)
             break;
         Dwarf_Off ref;
-        if (!attr_ref(s, cur, DW_AT_abstract_origin, &ref) &&
-            !attr_ref(s, cur, DW_AT_specification, &ref))
+        if (!tsym__dw_attr_ref(s, cur, DW_AT_abstract_origin, &ref) &&
+            !tsym__dw_attr_ref(s, cur, DW_AT_specification, &ref))
             break;
         Dwarf_Die next = NULL;
         int res = dwarf_offdie_b(s->dbg, ref, 1, &next, &e);
         if (res != DW_DLV_OK) {
-            note_error(s, e);
+            tsym__dw_note_error(s, e);
             break;
         }
         if (cur != die)
@@ -575,8 +85,8 @@ static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
 static int own_linkage(cu_state *s, Dwarf_Die die, name_info *out)
 {
     const char *t = NULL;
-    if (attr_string(s, die, DW_AT_linkage_name, &t) ||
-        attr_string(s, die, DW_AT_MIPS_linkage_name, &t))
+    if (tsym__dw_attr_string(s, die, DW_AT_linkage_name, &t) ||
+        tsym__dw_attr_string(s, die, DW_AT_MIPS_linkage_name, &t))
         return tsym__str_intern(&out->name, &s->ix->str, t, strlen(t));
     return 0;
 }
@@ -586,7 +96,7 @@ static int own_linkage(cu_state *s, Dwarf_Die die, name_info *out)
 static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
 {
     Dwarf_Off ref;
-    if (!attr_ref(s, die, DW_AT_abstract_origin, &ref))
+    if (!tsym__dw_attr_ref(s, die, DW_AT_abstract_origin, &ref))
         return walk_name(s, die, out);
     uint32_t *slot = tsym__map_slot(&s->names, ref);
     if (!slot)
@@ -599,7 +109,7 @@ static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
     Dwarf_Error e = NULL;
     int res = dwarf_offdie_b(s->dbg, ref, 1, &o, &e);
     if (res != DW_DLV_OK) {
-        note_error(s, e);
+        tsym__dw_note_error(s, e);
         return walk_name(s, die, out);
     }
     int rc = walk_name(s, o, out);
@@ -642,17 +152,17 @@ static uint32_t abbrev_mask(cu_state *s, Dwarf_Die die)
     Dwarf_Signed n = 0;
     Dwarf_Error e = NULL;
     if (dwarf_attrlist(die, &list, &n, &e) != DW_DLV_OK) {
-        drop(s, &e);
+        tsym__dw_drop(s, &e);
         return 0;
     }
     uint32_t m = ABBREV_KNOWN;
     for (Dwarf_Signed i = 0; i < n; i++) {
         Dwarf_Half at = 0;
         if (m && dwarf_whatattr(list[i], &at, &e) == DW_DLV_OK)
-            m |= attr_bit(at);
+            m |= tsym__dw_attr_bit(at);
         else
             m = 0;
-        drop(s, &e);
+        tsym__dw_drop(s, &e);
         dwarf_dealloc_attribute(list[i]);
     }
     dwarf_dealloc(s->dbg, list, DW_DLA_LIST);
@@ -669,7 +179,7 @@ static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
     size_t first = ix->ranges.len;
     s->mask = abbrev_mask(s, die);
     s->mask_die = s->mask ? die : NULL;
-    uint32_t nr = die_ranges(s, die);
+    uint32_t nr = tsym__dw_die_ranges(s, die);
     if (nr == 0 || ix->nodes.len >= TSYM_NONE - 1) {
         s->mask_die = NULL;
         return TSYM_NONE;
@@ -685,11 +195,11 @@ static uint32_t make_node(cu_state *s, Dwarf_Die die, uint32_t parent)
                     .first_range = (uint32_t)first, .n_ranges = nr, .subtree_end = TSYM_NONE};
     if (parent != TSYM_NONE) {
         uint64_t v;
-        if (attr_udata(s, die, DW_AT_call_file, &v))
+        if (tsym__dw_attr_udata(s, die, DW_AT_call_file, &v))
             n.call_file = file_id(s, v, s->version);
-        if (attr_udata(s, die, DW_AT_call_line, &v) && v <= UINT32_MAX)
+        if (tsym__dw_attr_udata(s, die, DW_AT_call_line, &v) && v <= UINT32_MAX)
             n.call_line = (uint32_t)v;
-        if (attr_udata(s, die, DW_AT_call_column, &v))
+        if (tsym__dw_attr_udata(s, die, DW_AT_call_column, &v))
             n.call_col = v > 0xFFFF ? 0xFFFF : (uint16_t)v;
     }
     s->mask_die = NULL;
@@ -715,7 +225,7 @@ static void walk_cu(cu_state *s, Dwarf_Die cu_die)
     Dwarf_Die child = NULL;
     Dwarf_Error e = NULL;
     if (dwarf_child(cu_die, &child, &e) != DW_DLV_OK) {
-        note_error(s, e);
+        tsym__dw_note_error(s, e);
         return;
     }
     walk_frame top = {child, TSYM_NONE, TSYM_NONE};
@@ -735,7 +245,7 @@ static void walk_cu(cu_state *s, Dwarf_Die cu_die)
         uint32_t ctx = f->ctx, created = TSYM_NONE, child_ctx = TSYM_NONE;
         Dwarf_Half tag = 0;
         if (dwarf_tag(die, &tag, &e) != DW_DLV_OK) {
-            note_error(s, e);
+            tsym__dw_note_error(s, e);
             failed = 1;
             continue;
         }
@@ -752,13 +262,13 @@ static void walk_cu(cu_state *s, Dwarf_Die cu_die)
         child = NULL;
         if (container_tag(tag)) {
             int res = dwarf_child(die, &child, &e);
-            note_error(s, e);
+            tsym__dw_note_error(s, e);
             if (res == DW_DLV_ERROR)
                 failed = 1;
         }
         Dwarf_Die sib = NULL;
         int res = dwarf_siblingof_b(s->dbg, die, 1, &sib, &e);
-        note_error(s, e);
+        tsym__dw_note_error(s, e);
         if (res == DW_DLV_ERROR)
             failed = 1;
         dwarf_dealloc_die(die);
@@ -781,7 +291,7 @@ static uint64_t cu_base(cu_state *s, Dwarf_Die cu_die)
 {
     uint64_t lo = 0;
     int is_const = 0;
-    if (!attr_addr(s, cu_die, DW_AT_low_pc, &lo, &is_const) || is_const)
+    if (!tsym__dw_attr_addr(s, cu_die, DW_AT_low_pc, &lo, &is_const) || is_const)
         return 0;
     return lo;
 }
@@ -800,16 +310,16 @@ static int cu_line_header(cu_state *s, Dwarf_Die cu_die)
 {
     Dwarf_Off stmt, sob = 0;
     s->n_files = 0;
-    if (!s->have_secs || !attr_offset(s, cu_die, DW_AT_stmt_list, &stmt))
+    if (!s->have_secs || !tsym__dw_attr_offset(s, cu_die, DW_AT_stmt_list, &stmt))
         return 0;
-    attr_offset(s, cu_die, DW_AT_str_offsets_base, &sob);
+    tsym__dw_attr_offset(s, cu_die, DW_AT_str_offsets_base, &sob);
     int rc = tsym__line_header(&s->lh, &s->secs, stmt, sob, s->lmsg, sizeof s->lmsg);
     if (rc) {
         note_line_rc(s, rc);
         return 0;
     }
     const char *comp = NULL;
-    attr_string(s, cu_die, DW_AT_comp_dir, &comp);
+    tsym__dw_attr_string(s, cu_die, DW_AT_comp_dir, &comp);
     note_line_rc(s, tsym__line_files(&s->files, &s->n_files, s->ix, &s->lh, comp));
     return !s->nomem;
 }
@@ -839,13 +349,13 @@ static int load_units(cu_state *s)
         Dwarf_Sig8 sig;
         int res = dwarf_next_cu_header_d(s->dbg, 1, &hlen, &ver, &abbrev, &asize, &lsize,
                                          &xsize, &sig, &typeoff, &next, &utype, &e);
-        note_error(s, e);
+        tsym__dw_note_error(s, e);
         if (res != DW_DLV_OK)
             break;
         Dwarf_Die cu_die = NULL;
         res = dwarf_siblingof_b(s->dbg, NULL, 1, &cu_die, &e);
         if (res != DW_DLV_OK) {
-            note_error(s, e);
+            tsym__dw_note_error(s, e);
             break;
         }
         s->ix->n_cus++;
@@ -856,9 +366,10 @@ static int load_units(cu_state *s)
         s->base = cu_base(s, cu_die);
         if (s->rl) {
             Dwarf_Off rb = 0, ab = 0;
-            rnglist_table(s, attr_offset(s, cu_die, DW_AT_rnglists_base, &rb) ? rb : 0);
+            tsym__dw_rnglist_table(
+                s, tsym__dw_attr_offset(s, cu_die, DW_AT_rnglists_base, &rb) ? rb : 0);
             s->asize = asize;
-            s->addr_base = attr_offset(s, cu_die, DW_AT_addr_base, &ab) ? ab : 0;
+            s->addr_base = tsym__dw_attr_offset(s, cu_die, DW_AT_addr_base, &ab) ? ab : 0;
         }
         memset(s->abbrev_attrs, 0, sizeof s->abbrev_attrs); /* each CU has its own table */
         if (utype == DW_UT_skeleton)
@@ -895,7 +406,7 @@ static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, tsym__dsecs *secs, int hav
         (void)tt_vec_reserve(&ix->rows, ix->rows.len + s.secs.size[TSYM_DS_LINE] / 2);
     if (secs_msg)
         snprintf(s.msg, sizeof s.msg, "%.190s", secs_msg);
-    int rc = s.rl && rnglists_bad(&s) ? 0 : load_units(&s);
+    int rc = s.rl && tsym__dw_rnglists_bad(&s) ? 0 : load_units(&s);
     *secs = s.secs;
     tsym__lhdr_free(&s.lh);
     tt_vec_free(&s.infos);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* DWARF constants (DWARF 5 section 7); libdwarf's dwarf.h is for dwarf.c only */
+/* DWARF constants (DWARF 5 section 7); libdwarf's dwarf.h is for dwarf_int.h only */
 enum {
     LNS_copy = 1, LNS_advance_pc, LNS_advance_line, LNS_set_file, LNS_set_column,
     LNS_negate_stmt, LNS_set_basic_block, LNS_const_add_pc, LNS_fixed_advance_pc,

@@ -122,7 +122,7 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
                    tt_error *err);
 
 /* Raw bytes of the DWARF sections the line-table decoder and the DIE reader read (elf.c),
- * .debug_rnglists also for the guards in dwarf.c: zlib sections (SHF_COMPRESSED and legacy
+ * .debug_rnglists also for the guards in dwarf_range.c: zlib sections (SHF_COMPRESSED and legacy
  * .zdebug_) decompressed; in relocatable objects (rel) the line-table sections relocated.
  * A missing section has size 0. */
 enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_INFO,

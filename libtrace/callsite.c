@@ -100,6 +100,11 @@ int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n)
     return tt_buf_put(b, s + n - run, run);
 }
 
+const tt_callsite *tt_profile_callsite(const tt_profile *p, uint32_t id)
+{
+    return &TT_VEC_AT(&p->callsites, tt_callsite, id);
+}
+
 const char *tt_profile_str(tt_profile *p, const char *s, size_t n)
 {
     p->tmp.len = 0;

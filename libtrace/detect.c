@@ -9,24 +9,6 @@
 #include "tt_int.h"
 #include "tt_kscrash.h"
 
-static const char *const names[TT_KIND__COUNT] = {
-    "unknown", "beat", "mapping", "ignore_mapping", "proguard", "report", "database", "frames",
-    "startup", "launches", "samples", "btrace_mapping", "kscrash", "art",
-};
-
-const char *tt_kind_name(tt_kind k)
-{
-    return (unsigned)k < TT_KIND__COUNT ? names[k] : "unknown";
-}
-
-int tt_kind_parse(const char *name)
-{
-    for (int i = 1; i < TT_KIND__COUNT; i++)
-        if (!strcmp(name, names[i]))
-            return i;
-    return -1;
-}
-
 /* Next line of p[*i..n), trimmed; 0 at the end. A line cut by the end of the peek counts
  * only when it is the whole peek. */
 static int next_line(const char *p, size_t n, size_t *i, const char **l, size_t *ll)

@@ -18,6 +18,17 @@ uint64_t tt__hash(const void *p, size_t n, uint64_t seed)
     return tt__mix64(h);
 }
 
+/* FNV-1a, 64 bits: flame graph colours (visual.md 4) and the flame name table. */
+uint64_t tt_fnv1a64(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
 static int map_grow(tt__map *m)
 {
     size_t cap = m->cap ? m->cap * 2 : 1024;

@@ -25,6 +25,57 @@ static int push_launch(tt_startup *s, const tt_su_launch *l, tt_error *err)
     return 0;
 }
 
+/* ---- durations (TimeUtils.formatDuration) ---- */
+int tt_su_parse_duration(const char *s, size_t n, int64_t *ms, size_t *used)
+{
+    static const struct {
+        const char *u;
+        int64_t f;
+    } units[] = {{"d", 86400000}, {"h", 3600000}, {"ms", 1}, {"m", 60000}, {"s", 1000}};
+    static const int rank[] = {0, 1, 4, 2, 3}; /* required order d h m s ms */
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    if (i < n && s[i] == '0' && (i + 1 == n || !(s[i + 1] >= '0' && s[i + 1] <= '9')) &&
+        !(i + 1 < n && (s[i + 1] == 'd' || s[i + 1] == 'h' || s[i + 1] == 'm' ||
+                        s[i + 1] == 's'))) {
+        *ms = 0;
+        *used = i + 1;
+        return 0;
+    }
+    int64_t total = 0;
+    int last = -1, parts = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+        int64_t v = 0;
+        size_t j = i;
+        while (j < n && s[j] >= '0' && s[j] <= '9') {
+            if (v > (INT64_MAX - 9) / 10)
+                return TT_EFORMAT;
+            v = v * 10 + (s[j++] - '0');
+        }
+        int u = -1;
+        for (int k = 0; k < 5 && u < 0; k++) {
+            size_t ul = strlen(units[k].u);
+            if (j + ul <= n && !memcmp(s + j, units[k].u, ul))
+                u = k;
+        }
+        if (u < 0 || rank[u] <= last)
+            return TT_EFORMAT;
+        if (v > INT64_MAX / units[u].f / 2 || total > INT64_MAX / 2)
+            return TT_EFORMAT;
+        total += v * units[u].f;
+        last = rank[u];
+        i = j + strlen(units[u].u);
+        parts++;
+    }
+    if (!parts)
+        return TT_EFORMAT;
+    *ms = neg ? -total : total;
+    *used = i;
+    return 0;
+}
+
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* "MM-DD HH:MM:SS.mmm" anywhere in p[0..n). */

@@ -8,49 +8,10 @@
 
 #include "tt_int.h"
 
-static const char *const kind_names[TT_SU_NKINDS] = {
-    "launch_intent", "process_start", "first_method", "bind_application_begin",
-    "bind_application_end", "app_create_end", "activity_create", "activity_start",
-    "activity_resume", "activity_stop", "activity_destroy", "window_focus", "first_frame",
-    "fully_drawn", "time_base",
-};
-
-const char *tt_su_kind_name(int kind)
-{
-    return kind >= 0 && kind < TT_SU_NKINDS ? kind_names[kind] : NULL;
-}
-
 /* ---- detection ---- */
 static int has(const char *p, size_t n, const char *needle)
 {
     return tt__memmem(p, n, needle, strlen(needle)) != NULL;
-}
-
-/* The first line is an event object whose "kind" is one of the event kinds (startup.md 4.2). */
-int tt__looks_startup_events(const char *p, size_t n)
-{
-    const char *e = memchr(p, '\n', n);
-    size_t ln = e ? (size_t)(e - p) : n;
-    const char *k = tt__memmem(p, ln, "\"kind\"", 6);
-    if (!k)
-        return 0;
-    size_t i = (size_t)(k - p) + 6;
-    while (i < ln && (p[i] == ' ' || p[i] == '\t'))
-        i++;
-    if (i >= ln || p[i++] != ':')
-        return 0;
-    while (i < ln && (p[i] == ' ' || p[i] == '\t'))
-        i++;
-    if (i >= ln || p[i++] != '"')
-        return 0;
-    const char *q = memchr(p + i, '"', ln - i);
-    if (!q)
-        return 0;
-    for (int j = 0; j < TT_SU_NKINDS; j++)
-        if ((size_t)(q - (p + i)) == strlen(kind_names[j]) &&
-            !memcmp(p + i, kind_names[j], strlen(kind_names[j])))
-            return 1;
-    return 0;
 }
 
 int tt_su_detect(const char *p, size_t n)
@@ -128,7 +89,7 @@ static int get_bool(json_t *o, const char *k, int *v)
 static int kind_of(const char *k)
 {
     for (int i = 0; i < TT_SU_NKINDS; i++)
-        if (!strcmp(k, kind_names[i]))
+        if (!strcmp(k, tt_su_kind_name(i)))
             return i;
     return -1;
 }
@@ -145,16 +106,17 @@ static int intern_member(tt_startup *s, json_t *o, const char *k, uint32_t *id, 
     size_t n;
     int r = get_str(o, k, &v, &n);
     if (r < 0)
-        return ev_err(err, file, line, "%s: expected a string for \"%s\"", kind_names[kind], k);
+        return ev_err(err, file, line, "%s: expected a string for \"%s\"", tt_su_kind_name(kind),
+                      k);
     if (r == 0) {
         if (required)
-            return ev_err(err, file, line, "%s: missing required field \"%s\"", kind_names[kind],
-                          k);
+            return ev_err(err, file, line, "%s: missing required field \"%s\"",
+                          tt_su_kind_name(kind), k);
         *id = TT__SU_NONE;
         return 0;
     }
     if (n == 0 && required)
-        return ev_err(err, file, line, "%s: empty \"%s\"", kind_names[kind], k);
+        return ev_err(err, file, line, "%s: empty \"%s\"", tt_su_kind_name(kind), k);
     *id = tt_startup__intern(s, v, n);
     return *id == TT__SU_NONE ? tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory") : 0;
 }
@@ -177,7 +139,7 @@ static int parse_fields(tt_startup *s, json_t *o, tt__su_event *e, const char *f
         (r = intern_member(s, o, "component", &e->component, 0, k, file, line, err)))
         return r;
     if (k == TT_SU_WINDOW_FOCUS && get_bool(o, "focus", &e->focus) < 0)
-        return ev_err(err, file, line, "%s: expected true or false for \"%s\"", kind_names[k],
+        return ev_err(err, file, line, "%s: expected true or false for \"%s\"", tt_su_kind_name(k),
                       "focus");
     if (k == TT_SU_APP_CREATE_END) {
         int64_t v;
@@ -186,15 +148,15 @@ static int parse_fields(tt_startup *s, json_t *o, tt__su_event *e, const char *f
             return ev_err(err, file, line,
                           r ? "%s: expected an integer for \"%s\""
                             : "%s: missing required field \"%s\"",
-                          kind_names[k], "scene");
+                          tt_su_kind_name(k), "scene");
         if (v < INT32_MIN || v > INT32_MAX)
-            return ev_err(err, file, line, "%s: \"%s\" out of the int range", kind_names[k],
+            return ev_err(err, file, line, "%s: \"%s\" out of the int range", tt_su_kind_name(k),
                           "scene");
         e->scene = (int32_t)v;
         e->launch = v == 100 || v == 126 || v == 159;
         if (get_bool(o, "launch", &e->launch) < 0)
             return ev_err(err, file, line, "%s: expected true or false for \"%s\"",
-                          kind_names[k], "launch");
+                          tt_su_kind_name(k), "launch");
     }
     if (k == TT_SU_TIME_BASE) {
         r = get_int(o, "base_ms", &e->base_ms);
@@ -202,10 +164,10 @@ static int parse_fields(tt_startup *s, json_t *o, tt__su_event *e, const char *f
             return ev_err(err, file, line,
                           r ? "%s: expected an integer for \"%s\""
                             : "%s: missing required field \"%s\"",
-                          kind_names[k], "base_ms");
+                          tt_su_kind_name(k), "base_ms");
         if (e->base_ms < -TT_MS_MAX || e->base_ms > TT_MS_MAX)
             return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line,
-                                "%s: base_ms %lld out of range (%lld..%lld ms)", kind_names[k],
+                                "%s: base_ms %lld out of range (%lld..%lld ms)", tt_su_kind_name(k),
                                 (long long)e->base_ms, -TT_MS_MAX, TT_MS_MAX);
     }
     return 0;
@@ -218,19 +180,19 @@ static int parse_time(json_t *o, tt__su_event *e, const char *file, tt_error *er
     int a = get_int(o, "ts_ms", &ms), b = get_int(o, "ts_ns", &ns);
     if (a < 0 || b < 0)
         return ev_err(err, file, e->line, "%s: expected an integer for \"%s\"",
-                      kind_names[e->kind], a < 0 ? "ts_ms" : "ts_ns");
+                      tt_su_kind_name(e->kind), a < 0 ? "ts_ms" : "ts_ns");
     if (a == 0 && b == 0)
         return ev_err(err, file, e->line, "%s: missing time (\"%s\" or \"ts_ns\")",
-                      kind_names[e->kind], "ts_ms");
+                      tt_su_kind_name(e->kind), "ts_ms");
     if (a && b)
         return ev_err(err, file, e->line, "%s: both \"%s\" and \"ts_ns\" given",
-                      kind_names[e->kind], "ts_ms");
+                      tt_su_kind_name(e->kind), "ts_ms");
     if ((a && ms < 0) || (b && ns < 0))
-        return ev_err(err, file, e->line, "%s: negative time in \"%s\"", kind_names[e->kind],
+        return ev_err(err, file, e->line, "%s: negative time in \"%s\"", tt_su_kind_name(e->kind),
                       a ? "ts_ms" : "ts_ns");
     e->ns = ns;
     if (a && tt_ms_to_ns(&e->ns, ms))
-        return ev_err(err, file, e->line, "%s: \"%s\" out of range", kind_names[e->kind],
+        return ev_err(err, file, e->line, "%s: \"%s\" out of range", tt_su_kind_name(e->kind),
                       "ts_ms");
     e->ms = a ? ms : ns / TT_NS_PER_MS;
     return 0;
@@ -262,7 +224,7 @@ static int parse_event(tt_startup *s, const char *p, size_t n, uint64_t line, co
         int r = get_int(o, "pid", pid);
         if (r < 0)
             rc = ev_err(err, file, line, "%s: expected an integer for \"%s\"",
-                        kind_names[e->kind], "pid");
+                        tt_su_kind_name(e->kind), "pid");
         else
             *has_pid = r;
         if (!rc)
@@ -347,53 +309,3 @@ int tt_startup_read_events(tt_startup *s, tt_input *in, tt_error *err)
     return flush(s, file, cur_has_pid, cur_pid, unsorted, first_unsorted, err);
 }
 
-/* ---- durations (TimeUtils.formatDuration) ---- */
-int tt_su_parse_duration(const char *s, size_t n, int64_t *ms, size_t *used)
-{
-    static const struct {
-        const char *u;
-        int64_t f;
-    } units[] = {{"d", 86400000}, {"h", 3600000}, {"ms", 1}, {"m", 60000}, {"s", 1000}};
-    static const int rank[] = {0, 1, 4, 2, 3}; /* required order d h m s ms */
-    size_t i = 0;
-    int neg = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-'))
-        neg = s[i++] == '-';
-    if (i < n && s[i] == '0' && (i + 1 == n || !(s[i + 1] >= '0' && s[i + 1] <= '9')) &&
-        !(i + 1 < n && (s[i + 1] == 'd' || s[i + 1] == 'h' || s[i + 1] == 'm' ||
-                        s[i + 1] == 's'))) {
-        *ms = 0;
-        *used = i + 1;
-        return 0;
-    }
-    int64_t total = 0;
-    int last = -1, parts = 0;
-    while (i < n && s[i] >= '0' && s[i] <= '9') {
-        int64_t v = 0;
-        size_t j = i;
-        while (j < n && s[j] >= '0' && s[j] <= '9') {
-            if (v > (INT64_MAX - 9) / 10)
-                return TT_EFORMAT;
-            v = v * 10 + (s[j++] - '0');
-        }
-        int u = -1;
-        for (int k = 0; k < 5 && u < 0; k++) {
-            size_t ul = strlen(units[k].u);
-            if (j + ul <= n && !memcmp(s + j, units[k].u, ul))
-                u = k;
-        }
-        if (u < 0 || rank[u] <= last)
-            return TT_EFORMAT;
-        if (v > INT64_MAX / units[u].f / 2 || total > INT64_MAX / 2)
-            return TT_EFORMAT;
-        total += v * units[u].f;
-        last = rank[u];
-        i = j + strlen(units[u].u);
-        parts++;
-    }
-    if (!parts)
-        return TT_EFORMAT;
-    *ms = neg ? -total : total;
-    *used = i;
-    return 0;
-}

@@ -1,447 +1,18 @@
 /* One KSCrash / Matrix iOS report object into tt_ks_report (spec/ios.md 2.3-2.6, 3, 4):
- * images sorted by load address, frames mapped to images (PAC mask, 4.3 adjustment) and
- * resolved, threads, main and point thread, the profile tree in sorted pre-order. */
-#include "kscrash_int.h"
+ * frames mapped to images (PAC mask, 4.3 adjustment) and resolved, threads, main and point
+ * thread, the profile tree in sorted pre-order; the images are read by kscrash_images.c. */
+#include "kscrash_build_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define PAC_MASK UINT64_C(0x0000000FFFFFFFFF)
 #define MAX_NODE_DEPTH 256
-
-typedef struct bctx {
-    tt_ks_reader *r;
-    tt_ks_report *rep;
-    int arch_kind; /* 0 arm64, 1 arm32, 2 x86 */
-    int oom;       /* a string of the tree could not be copied */
-    uint64_t bad_frames, no_image, pac, unresolved, neg_self, deep;
-} bctx;
-
-/* ---- JSON access: one interface over a jansson value and the fast path's tree (r->tree,
- * tt_ks_jn): a value is a const json_t * or a const tt_ks_jn *, NULL when absent ---- */
-
-static const tt_ks_jn *tn(const bctx *c, uint32_t k) { return (const tt_ks_jn *)c->r->jnodes.data + k; }
-
-static int jtype(const bctx *c, const void *v)
-{
-    if (!v)
-        return -1;
-    return c->r->tree ? ((const tt_ks_jn *)v)->type : (int)json_typeof((const json_t *)v);
-}
-
-/* The member k of object o (the last one when repeated, as jansson keeps it). */
-static const void *jget(const bctx *c, const void *o, const char *k)
-{
-    if (!c->r->tree)
-        return json_object_get(o, k);
-    if (jtype(c, o) != JSON_OBJECT)
-        return NULL;
-    const tt_ks_jn *n = o, *hit = NULL;
-    size_t len = strlen(k);
-    for (uint32_t i = n->first; i; i = n->next) {
-        n = tn(c, i);
-        if (n->key_len == len && !memcmp(c->r->fast_text + n->key_off, k, len))
-            hit = n;
-    }
-    return hit;
-}
-
-static size_t jsize(const bctx *c, const void *a)
-{
-    if (!c->r->tree)
-        return json_array_size(a);
-    return jtype(c, a) == JSON_ARRAY ? ((const tt_ks_jn *)a)->n : 0;
-}
-
-/* Array iteration: for (x = jfirst(c, &it, a); x; x = jnext(c, &it)). */
-typedef struct jit {
-    const void *a, *cur;
-    size_t i;
-} jit;
-
-static const void *jnext(const bctx *c, jit *it)
-{
-    if (!c->r->tree)
-        return it->cur = json_array_get(it->a, it->i++);
-    const tt_ks_jn *x = it->cur;
-    uint32_t k = x ? x->next : it->i++ ? 0 : ((const tt_ks_jn *)it->a)->first;
-    return it->cur = k ? tn(c, k) : NULL;
-}
-
-static const void *jfirst(const bctx *c, jit *it, const void *a)
-{
-    *it = (jit){a, NULL, 0};
-    return jsize(c, a) ? jnext(c, it) : NULL;
-}
-
-static const char *span_str(bctx *c, const tt_ks_span *s, int *oom);
-
-/* A string value, NULL for anything else. */
-static const char *jsval(bctx *c, const void *v)
-{
-    if (!c->r->tree)
-        return json_is_string((const json_t *)v) ? json_string_value(v) : NULL;
-    if (jtype(c, v) != JSON_STRING)
-        return NULL;
-    const tt_ks_jn *n = v;
-    tt_ks_span s = {n->off, n->len, 1, n->esc};
-    return span_str(c, &s, &c->oom);
-}
-
-/* An integer, or a real in range truncated. */
-static int jival(const bctx *c, const void *v, int64_t *out)
-{
-    int t = jtype(c, v);
-    double d;
-    if (t == JSON_INTEGER) {
-        *out = c->r->tree ? ((const tt_ks_jn *)v)->v.i : json_integer_value(v);
-        return 1;
-    }
-    if (t != JSON_REAL)
-        return 0;
-    d = c->r->tree ? ((const tt_ks_jn *)v)->v.d : json_real_value(v);
-    if (d > -9.2e18 && d < 9.2e18) {
-        *out = (int64_t)d;
-        return 1;
-    }
-    return 0;
-}
-
-/* An address or unsigned field (tt_ks__u64's rules). */
-static int juval(bctx *c, const void *v, uint64_t *out)
-{
-    if (!c->r->tree)
-        return tt_ks__u64(v, out);
-    if (jtype(c, v) == JSON_INTEGER) {
-        *out = (uint64_t)((const tt_ks_jn *)v)->v.i;
-        return 1;
-    }
-    const char *s = jsval(c, v);
-    return s && tt_ks__u64_str(s, out);
-}
-
-static int jnumval(const bctx *c, const void *v, double *out)
-{
-    int t = jtype(c, v);
-    if (t == JSON_REAL)
-        *out = c->r->tree ? ((const tt_ks_jn *)v)->v.d : json_real_value(v);
-    else if (t == JSON_INTEGER)
-        *out = (double)(c->r->tree ? ((const tt_ks_jn *)v)->v.i : json_integer_value(v));
-    return t == JSON_REAL || t == JSON_INTEGER;
-}
-
-static const char *jstr(bctx *c, const void *o, const char *k) { return jsval(c, jget(c, o, k)); }
-
-static int jint(const bctx *c, const void *o, const char *k, int64_t *out)
-{
-    return jival(c, jget(c, o, k), out);
-}
-
-static int ju64(bctx *c, const void *o, const char *k, uint64_t *out)
-{
-    return juval(c, jget(c, o, k), out);
-}
 
 static int warn(bctx *c, const char *fmt, const char *a)
 {
     snprintf(c->r->warn, sizeof c->r->warn, fmt, a);
     return TT_EFORMAT;
-}
-
-/* UUID digits: lowercase hex for hex digits, 1 for '-', 0 for anything else. */
-static const char uuid_map[256] = {
-    ['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4', ['5'] = '5', ['6'] = '6',
-    ['7'] = '7', ['8'] = '8', ['9'] = '9', ['a'] = 'a', ['b'] = 'b', ['c'] = 'c', ['d'] = 'd',
-    ['e'] = 'e', ['f'] = 'f', ['A'] = 'a', ['B'] = 'b', ['C'] = 'c', ['D'] = 'd', ['E'] = 'e',
-    ['F'] = 'f', ['-'] = 1,
-};
-
-/* UUID normalisation (2.3): 32 lowercase hex digits, dashes dropped; "" when not a UUID. */
-static const char *norm_uuid_n(bctx *c, const char *u, size_t len)
-{
-    if (!u)
-        return "";
-    char tmp[32];
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        char ch = uuid_map[(unsigned char)u[i]];
-        if (ch == 1)
-            continue;
-        if (!ch || n == sizeof tmp)
-            return "";
-        tmp[n++] = ch;
-    }
-    if (n != 32)
-        return "";
-    return tt_arena_strndup(c->r->arena, tmp, n);
-}
-
-static const char *norm_uuid(bctx *c, const char *u)
-{
-    return norm_uuid_n(c, u, u ? strlen(u) : 0);
-}
-
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
-/* ---- images (2.3, 4.1) ---- */
-
-static int cmp_image(const void *x, const void *y)
-{
-    const tt_ks_image *a = x, *b = y;
-    return a->addr < b->addr ? -1 : a->addr > b->addr;
-}
-
-/* One binary_images element, from jansson or from the fast path; strings borrowed. */
-typedef struct img_in {
-    int ok;                      /* an object with usable image_addr and image_size */
-    uint64_t addr, size, vmaddr;
-    const char *path, *uuid, *ci[4];
-    int64_t cpu_type, cpu_subtype;
-} img_in;
-
-static int add_image(bctx *c, const img_in *in, const char *uuid)
-{
-    if (!in->ok) {
-        tt_stats_add(c->r->stats, "kscrash_bad_image", c->r->file, TT_SEV_WARN, 1,
-                     "a binary image without image_addr or image_size was ignored");
-        return 0;
-    }
-    tt_ks_image *g = tt_vec_push(&c->r->images, NULL);
-    if (!g)
-        return TT_ENOMEM;
-    g->addr = in->addr;
-    g->size = in->size;
-    g->vmaddr = in->vmaddr;
-    g->path = in->path ? in->path : "";
-    g->name = base_name(g->path);
-    if (!(g->uuid = uuid ? uuid : norm_uuid(c, in->uuid)))
-        return TT_ENOMEM;
-    g->cpu_type = in->cpu_type;
-    g->cpu_subtype = in->cpu_subtype;
-    g->arch = tt_ks_arch_name(g->cpu_type, g->cpu_subtype);
-    memcpy(g->crash_info, in->ci, sizeof g->crash_info);
-    return 0;
-}
-
-typedef struct img_key {
-    uint64_t addr;
-    size_t i;
-} img_key;
-
-/* Stable bottom-up merge sort by address (equal ones keep input order); the result is in
- * a or in tmp, returned. */
-static img_key *sort_keys(img_key *a, img_key *tmp, size_t n)
-{
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) { /* branch-free: the order of addresses is random */
-                int t = a[j].addr < a[i].addr;
-                tmp[k++] = a[t ? j : i];
-                j += (size_t)t;
-                i += (size_t)!t;
-            }
-            while (i < mid)
-                tmp[k++] = a[i++];
-            while (j < hi)
-                tmp[k++] = a[j++];
-        }
-        img_key *x = a;
-        a = tmp;
-        tmp = x;
-    }
-    return a;
-}
-
-/* By load address, equal ones in input order; keys are sorted, not the large structs. */
-static int sort_images(bctx *c)
-{
-    size_t n = c->r->images.len;
-    tt_ks_image *a = c->r->images.data;
-    if (n < 2)
-        return 0;
-    img_key *k = malloc(2 * n * sizeof *k);
-    tt_ks_image *t = malloc(n * sizeof *t);
-    if (!k || !t) {
-        free(k);
-        free(t);
-        return TT_ENOMEM;
-    }
-    for (size_t i = 0; i < n; i++)
-        k[i] = (img_key){a[i].addr, i};
-    const img_key *s = sort_keys(k, k + n, n);
-    for (size_t i = 0; i < n; i++)
-        t[i] = a[s[i].i];
-    memcpy(a, t, n * sizeof *a);
-    free(k);
-    free(t);
-    return 0;
-}
-
-static int read_images(bctx *c, const void *arr)
-{
-    jit it;
-    for (const void *im = jfirst(c, &it, arr); im; im = jnext(c, &it)) {
-        img_in in = {0};
-        in.ok = jtype(c, im) == JSON_OBJECT && ju64(c, im, "image_addr", &in.addr) &&
-                ju64(c, im, "image_size", &in.size);
-        if (in.ok) {
-            ju64(c, im, "image_vmaddr", &in.vmaddr);
-            in.path = jstr(c, im, "name");
-            in.uuid = jstr(c, im, "uuid");
-            jint(c, im, "cpu_type", &in.cpu_type);
-            jint(c, im, "cpu_subtype", &in.cpu_subtype);
-            static const char *const ci[4] = {"crash_info_message", "crash_info_message2",
-                                              "crash_info_backtrace", "crash_info_signature"};
-            for (int k = 0; k < 4; k++)
-                in.ci[k] = jstr(c, im, ci[k]);
-        }
-        int rc = add_image(c, &in, NULL);
-        if (rc)
-            return rc;
-    }
-    return sort_images(c);
-}
-
-/* A fast-path string into the arena, simple escapes decoded; NULL when absent. */
-static const char *span_str(bctx *c, const tt_ks_span *s, int *oom)
-{
-    if (!s->set)
-        return NULL;
-    const char *p = c->r->fast_text + s->off;
-    if (!s->esc) {
-        const char *t = tt_arena_strndup(c->r->arena, p, s->len);
-        *oom |= !t;
-        return t;
-    }
-    char *t = tt_arena_alloc(c->r->arena, (size_t)s->len + 1);
-    if (!t) {
-        *oom = 1;
-        return NULL;
-    }
-    size_t n = 0;
-    for (uint32_t i = 0; i < s->len; i++) {
-        char ch = p[i];
-        if (ch == '\\') {
-            ch = p[++i];
-            ch = ch == 'b' ? '\b' : ch == 'f' ? '\f' : ch == 'n' ? '\n' : ch == 'r' ? '\r'
-                 : ch == 't' ? '\t' : ch;
-        }
-        t[n++] = ch;
-    }
-    t[n] = 0;
-    return t;
-}
-
-/* The images tt_ks__scan_images read (the fast path of I10). */
-static int read_fast_images(bctx *c)
-{
-    const tt_ks_fimg *fs = c->r->fimgs.data;
-    size_t n = c->r->fimgs.len, m = 0;
-    if (!n)
-        return 0;
-    img_key *k = malloc(2 * n * sizeof *k);
-    if (!k)
-        return TT_ENOMEM;
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) { /* bad ones counted in input order */
-        if (fs[i].has_addr && fs[i].has_size)
-            k[m++] = (img_key){fs[i].addr, i};
-        else
-            rc = add_image(c, &(img_in){0}, NULL);
-    }
-    const img_key *sk = rc ? NULL : sort_keys(k, k + m, m); /* then added in order */
-    for (size_t j = 0; j < m && !rc; j++) {
-        const tt_ks_fimg *f = &fs[sk[j].i];
-        int oom = 0;
-        const char *uuid = NULL;
-        img_in in = {.ok = 1, .addr = f->addr, .size = f->size};
-        in.vmaddr = f->has_vmaddr ? f->vmaddr : 0;
-        in.path = span_str(c, &f->path, &oom);
-        if (f->uuid.esc)
-            uuid = norm_uuid(c, span_str(c, &f->uuid, &oom));
-        else
-            uuid = norm_uuid_n(c, f->uuid.set ? c->r->fast_text + f->uuid.off : NULL,
-                               f->uuid.len);
-        in.cpu_type = f->has_cpu_type ? f->cpu_type : 0;
-        in.cpu_subtype = f->has_cpu_subtype ? f->cpu_subtype : 0;
-        for (int x = 0; x < 4; x++)
-            in.ci[x] = span_str(c, &f->ci[x], &oom);
-        rc = oom || !uuid ? TT_ENOMEM : add_image(c, &in, uuid);
-    }
-    free(k);
-    return rc;
-}
-
-/* 4.1 without binary_images (KSCrash omitBinaryImages): images from the frames' object_addr
- * and object_name; no UUID, no vmaddr, each ends where the next begins. */
-static int images_from_frames(bctx *c, const void *threads)
-{
-    jit ti, fi;
-    for (const void *t = jfirst(c, &ti, threads); t; t = jnext(c, &ti)) {
-        const void *bt = jget(c, jget(c, t, "backtrace"), "contents");
-        for (const void *fo = jfirst(c, &fi, bt); fo; fo = jnext(c, &fi)) {
-            uint64_t addr;
-            const char *name = jstr(c, fo, "object_name");
-            if (!name || !ju64(c, fo, "object_addr", &addr))
-                continue;
-            int seen = 0;
-            for (size_t k = 0; k < c->r->images.len && !seen; k++)
-                seen = ((tt_ks_image *)c->r->images.data)[k].addr == addr;
-            if (seen)
-                continue;
-            tt_ks_image *g = tt_vec_push(&c->r->images, NULL);
-            if (!g)
-                return TT_ENOMEM;
-            g->addr = addr;
-            g->path = g->name = name;
-            g->uuid = "";
-        }
-    }
-    tt_ks_image *a = c->r->images.data;
-    size_t n = c->r->images.len;
-    if (n > 1)
-        qsort(a, n, sizeof *a, cmp_image);
-    for (size_t k = 0; k < n; k++)
-        a[k].size = k + 1 < n ? a[k + 1].addr - a[k].addr : UINT64_C(0x100000000);
-    if (n)
-        tt_stats_add(c->r->stats, "sym_unverified_module", c->r->file, TT_SEV_WARN, (int64_t)n,
-                     "no binary_images: images taken from the frames' object_addr and "
-                     "object_name, without UUIDs");
-    return 0;
-}
-
-static int32_t find_image(bctx *c, uint64_t pc)
-{
-    const tt_ks_image *a = c->r->images.data;
-    size_t lo = 0, hi = c->r->images.len;
-    while (lo < hi) { /* first image with addr > pc */
-        size_t m = lo + (hi - lo) / 2;
-        if (a[m].addr <= pc)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    if (lo && pc - a[lo - 1].addr < a[lo - 1].size)
-        return (int32_t)(lo - 1);
-    return -1;
-}
-
-/* App images (9.4 default): app_uuid, CFBundleExecutable, or a path inside ".app/". */
-static void mark_app(tt_ks_report *rep)
-{
-    for (size_t i = 0; i < rep->n_images; i++) {
-        tt_ks_image *g = &rep->images[i];
-        g->is_app = (rep->app_uuid[0] && !strcmp(g->uuid, rep->app_uuid)) ||
-                    (rep->bundle_exec && !strcmp(g->name, rep->bundle_exec)) ||
-                    strstr(g->path, ".app/") != NULL;
-    }
 }
 
 /* ---- frames (4.1-4.3) ---- */
@@ -454,9 +25,9 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
     f->pc = pc;
     f->json = c->r->tree ? NULL : fo;
     f->is_return = is_return;
-    f->image = find_image(c, pc);
+    f->image = tt_ks__find_image(c, pc);
     if (f->image < 0 && c->arch_kind == 0 && (pc & PAC_MASK) != pc) {
-        f->image = find_image(c, pc & PAC_MASK);
+        f->image = tt_ks__find_image(c, pc & PAC_MASK);
         if (f->image >= 0) {
             f->pac = 1;
             c->pac++;
@@ -649,7 +220,7 @@ static void read_header(bctx *c, const void *o)
     rep->bundle_id = jstr(c, s, "CFBundleIdentifier");
     rep->short_version = jstr(c, s, "CFBundleShortVersionString");
     rep->bundle_version = jstr(c, s, "CFBundleVersion");
-    rep->app_uuid = norm_uuid(c, jstr(c, s, "app_uuid"));
+    rep->app_uuid = tt_ks__norm_uuid(c, jstr(c, s, "app_uuid"));
     rep->has_pid = jint(c, s, "process_id", &rep->pid);
     if (!rep->process_name)
         rep->process_name = jstr(c, s, "process_name");
@@ -793,9 +364,9 @@ static int build(bctx *c, const void *o)
     const char *arch = rep->arch ? rep->arch : "";
     c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
     const void *bi = jget(c, o, "binary_images");
-    int rc = c->r->fast && bi ? read_fast_images(c)
-             : bi       ? read_images(c, bi)
-                        : images_from_frames(c, jget(c, crash, "threads"));
+    int rc = c->r->fast && bi ? tt_ks__read_fast_images(c)
+             : bi       ? tt_ks__read_images(c, bi)
+                        : tt_ks__images_from_frames(c, jget(c, crash, "threads"));
     if (rc)
         return rc;
     if (!rep->arch && c->r->images.len) { /* the architecture of the images */
@@ -858,7 +429,7 @@ int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t lin
     rep->n_syms = r->syms.len;
     rep->nodes = r->nodes.data;
     rep->n_nodes = r->nodes.len;
-    mark_app(rep);
+    tt_ks__mark_app(rep);
     find_threads(rep);
     flush_stats(&c);
     return 0;

@@ -1,4 +1,5 @@
-/* Internal to import_kscrash.c, kscrash_build.c and kscrash_json.c (spec/ios.md). */
+/* Internal to the KSCrash reader: import_kscrash.c, kscrash_scan.c, kscrash_json.c,
+ * kscrash_values.c and the report builder (kscrash_build_int.h), spec/ios.md. */
 #ifndef KSCRASH_INT_H
 #define KSCRASH_INT_H
 

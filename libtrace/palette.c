@@ -49,16 +49,6 @@ int tt_flame_category(int kind, const char *name, const char *module,
     return strstr(name, "::") ? TT_FCAT_CPP : TT_FCAT_NATIVE;
 }
 
-uint64_t tt_fnv1a64(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 /* low RGB and span per category (4.1) */
 static const unsigned char family[TT_FCAT_COUNT][6] = {
     {190, 190, 190, 30, 30, 30}, {217, 217, 217, 0, 0, 0},   {220, 120, 0, 35, 60, 40},

@@ -26,29 +26,6 @@ typedef struct open_slice {
     int child_tdur_unknown;
 } open_slice;
 
-/* Buffers of one build, kept in the profile for the next thread so that their pages stay
- * mapped (page faults cost more than the slice building on virtual machines). */
-struct tt__slice_ws {
-    tt_vec items; /* item */
-    tt_vec open;  /* open_slice */
-    int64_t *cum_block;
-    uint64_t *cum_count;
-    size_t cum_cap;
-    uint32_t *path; /* TT_MAX_STACK_DEPTH + 1 */
-};
-
-void tt__slice_ws_free(tt__slice_ws *w)
-{
-    if (!w)
-        return;
-    tt_vec_free(&w->items);
-    tt_vec_free(&w->open);
-    free(w->cum_block);
-    free(w->cum_count);
-    free(w->path);
-    free(w);
-}
-
 static tt__slice_ws *slice_ws(tt_profile *p)
 {
     if (!p->sws && (p->sws = calloc(1, sizeof *p->sws))) {

@@ -239,7 +239,7 @@ const tt_bslice *tt_bslicer_slices(const tt_bslicer *b, size_t *n);
 const tt_bevil *tt_bslicer_evil(const tt_bslicer *b, size_t *n);
 const tt_bslicer_stats *tt_bslicer_stats_get(const tt_bslicer *b);
 
-/* ---- Matrix issue reports (import_report.c; method-beat.md section 7) ---- */
+/* ---- Matrix issue reports (import_report.c, report_fields.c; method-beat.md section 7) ---- */
 
 /* Containers (7.1): a JSON array, a stream of JSON objects, text (logcat) lines. */
 enum { TT_REPORT_ARRAY = 1, TT_REPORT_STREAM = 2, TT_REPORT_LOG = 3 };

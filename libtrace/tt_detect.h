@@ -45,7 +45,7 @@ int tt_input_detect(tt_detection *d, tt_input *in, tt_error *err);
 /* The known file format (magic number) of p that is not a trace, e.g. "PNG image", "ELF
  * executable", "SQLite database not written by tracetool"; NULL when none. Static text. */
 const char *tt_detect_foreign(const unsigned char *p, size_t n);
-/* Stable lowercase name ("beat", "mapping", ...); tt_kind_parse returns -1 if unknown. */
+/* Stable lowercase name ("beat", "mapping", ...); tt_kind_parse returns -1 if unknown (kind.c). */
 const char *tt_kind_name(tt_kind k);
 int tt_kind_parse(const char *name);
 

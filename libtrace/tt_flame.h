@@ -99,6 +99,7 @@ int64_t tt_muldiv(int64_t a, int64_t b, int64_t c);
 
 /* Colours (palette.c, visual.md 4, 5.2) as 0xRRGGBB. */
 enum { TT_COLORS_LANG = 0, TT_COLORS_MODULE, TT_COLORS_PACKAGE, TT_COLORS_HOT, TT_COLORS_MONO };
+/* FNV-1a, 64 bits (hash.c). */
 uint64_t tt_fnv1a64(const char *s, size_t n);
 uint32_t tt_flame_color(int scheme, int cat, const char *name, size_t len, const char *module);
 /* The colour key of the module and package schemes (visual.md 4.2): *n bytes at the result

@@ -321,8 +321,17 @@ struct tt_profile {
     struct tt__slice_ws *sws; /* slice.c buffers reused from thread to thread */
     tt_buf tmp;
 };
-typedef struct tt__slice_ws tt__slice_ws;
-void tt__slice_ws_free(tt__slice_ws *w);
+/* Buffers of one slice build (slice.c), kept in the profile for the next thread so that their
+ * pages stay mapped (page faults cost more than the slice building on virtual machines);
+ * freed by tt_profile_free. */
+typedef struct tt__slice_ws {
+    tt_vec items; /* item (slice.c) */
+    tt_vec open;  /* open_slice (slice.c) */
+    int64_t *cum_block;
+    uint64_t *cum_count;
+    size_t cum_cap;
+    uint32_t *path; /* TT_MAX_STACK_DEPTH + 1 */
+} tt__slice_ws;
 /* The previous stack of one thread: consecutive samples share most of their root-side frames,
  * so only the differing tail is looked up (callsite.c). */
 typedef struct tt__cscache {

@@ -15,8 +15,9 @@ for f in libsym/*.[ch]; do
     [ -f "$f" ] || continue
     grep -q '#include.*\(sqlite3\|tdb\)\.h' "$f" && bad "$f: libsym may not use sqlite/"
     case "$f" in
-    libsym/dwarf.c) ;;
-    *) grep -q '#include.*[</"]\(libdwarf\|dwarf\)\.h' "$f" && bad "$f: only libsym/dwarf.c includes libdwarf" ;;
+    libsym/dwarf_int.h|libsym/dwarf.c|libsym/dwarf_attr.c|libsym/dwarf_range.c) ;;
+    *) grep -q '#include.*[</"]\(libdwarf\|dwarf\|dwarf_int\)\.h' "$f" &&
+        bad "$f: only libsym/dwarf.c, dwarf_attr.c and dwarf_range.c use libdwarf (dwarf_int.h)" ;;
     esac
 done
 for f in libtrace/*.c libsym/*.c cli/*.c; do

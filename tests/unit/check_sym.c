@@ -645,7 +645,7 @@ START_TEST(fallback)
 }
 END_TEST
 
-/* the rnglists guards of the libdwarf walk (dwarf.c), which die.c's own checks make
+/* the rnglists guards of the libdwarf walk (dwarf_range.c), which die.c's own checks make
  * unreachable from the CLI for these files: libdwarf 20210528 crashes on each of them */
 START_TEST(rnglists_guard_libdwarf)
 {

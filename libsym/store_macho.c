@@ -1,0 +1,184 @@
+/* The debug information of a Mach-O module, by LC_UUID only (spec/ios.md 8): --dsym paths,
+ * the dSYM beside the image or its bundle, the store layout, scanned files. */
+#include "store_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- Mach-O: debug information by LC_UUID only (spec/ios.md 8) ---- */
+
+typedef struct msearch {
+    const char *uuid;
+    char mismatch[600]; /* first refused dSYM */
+    char found[4096];   /* a file with DWARF for uuid */
+    char symfile[4096]; /* a file with uuid but no DWARF (symbol table only) */
+} msearch;
+
+static void note_mismatch(msearch *q, const char *file, const char *other)
+{
+    if (!q->mismatch[0])
+        snprintf(q->mismatch, sizeof q->mismatch, "dSYM %.400s has UUID %s, image has %s", file,
+                 other[0] ? other : "(none)", q->uuid);
+}
+
+/* Looks through scanned entries; 1 when one with DWARF was found. */
+static int scan_hits(msearch *q, const tt_vec *v, int refuse_others)
+{
+    for (size_t i = 0; i < v->len; i++) {
+        const scanned *f = &TT_VEC_AT(v, scanned, i);
+        if (!f->macho)
+            continue;
+        if (!strcmp(f->build_id, q->uuid)) {
+            if (f->has_dwarf) {
+                snprintf(q->found, sizeof q->found, "%s", f->path);
+                return 1;
+            }
+            if (!q->symfile[0])
+                snprintf(q->symfile, sizeof q->symfile, "%s", f->path);
+        }
+    }
+    if (refuse_others)
+        for (size_t i = 0; i < v->len; i++) {
+            const scanned *f = &TT_VEC_AT(v, scanned, i);
+            int same_path = 0;
+            for (size_t k = 0; k < v->len; k++)
+                same_path |= k != i && !strcmp(TT_VEC_AT(v, scanned, k).path, f->path) &&
+                             !strcmp(TT_VEC_AT(v, scanned, k).build_id, q->uuid);
+            if (f->macho && f->has_dwarf && !same_path)
+                note_mismatch(q, f->path, f->build_id);
+        }
+    return 0;
+}
+
+/* A single file (beside dSYM, store layout): 1 when it has DWARF for uuid. */
+static int check_file(msearch *q, const char *path, int refuse)
+{
+    char f[4096];
+    if (tsym_dsym_file(f, sizeof f, path) || !tsym__macho_file(f))
+        return 0;
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    tt_error e;
+    if (tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, f, &e))
+        return 0;
+    for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++)
+        if (!strcmp(sl[i].uuid, q->uuid)) {
+            if (sl[i].has_dwarf) {
+                snprintf(q->found, sizeof q->found, "%s", f);
+                return 1;
+            }
+            if (!q->symfile[0])
+                snprintf(q->symfile, sizeof q->symfile, "%s", f);
+            return 0;
+        }
+    if (refuse && n)
+        note_mismatch(q, f, sl[0].uuid);
+    return 0;
+}
+
+/* Is uuid known to the stores as a Mach-O image or dSYM? */
+int tsym__store_macho_known(tsym_store *s, const char *uuid)
+{
+    if (!uuid || strlen(uuid) != 32)
+        return 0;
+    char p[4200];
+    for (size_t i = 0; i < s->n_dirs; i++)
+        if (tsym__store_layout_file(p, sizeof p, s->dirs[i], uuid) && tsym__store_is_file(p))
+            return 1;
+    tsym__store_scan(s);
+    const tt_vec *vs[2] = {&s->dfiles, &s->files};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < vs[k]->len; i++) {
+            const scanned *f = &TT_VEC_AT(vs[k], scanned, i);
+            if (f->macho && !strcmp(f->build_id, uuid))
+                return 1;
+        }
+    return 0;
+}
+
+static const char *bad_stat(const tt_error *err)
+{
+    if (err && (strstr(err->msg, "load command") || strstr(err->msg, "LC_") ||
+                strstr(err->msg, "section ")))
+        return "macho_bad_load_command";
+    return "macho_bad_header";
+}
+
+int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path, const char *bid,
+                             tt_error *err)
+{
+    char file[4096] = "", arch[32] = "";
+    const char *label = path ? path : bid;
+    int local = path && tsym__macho_split(file, sizeof file, arch, sizeof arch, path);
+    char uuid[TSYM_BUILD_ID_HEX_MAX] = "";
+    if (local) {
+        tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+        size_t n = 0;
+        int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, file, err);
+        if (rc) {
+            tsym__store_count(s, bad_stat(err), label, err ? err->msg : NULL);
+            return rc;
+        }
+        int pick = -1;
+        for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++)
+            if ((arch[0] && !strcmp(sl[i].arch, arch)) ||
+                (!arch[0] && bid && !strcmp(sl[i].uuid, bid)) || (!arch[0] && !bid && n == 1))
+                pick = (int)i;
+        if (pick < 0) {
+            /* no such slice, or a universal file without ARCH: the open names the slices */
+            int rc2 = tsym__module_open_macho(out, file, arch[0] ? arch : NULL, NULL, bid, NULL,
+                                              err);
+            if (rc2)
+                tsym__store_count(s, "macho_no_slice", label, err ? err->msg : NULL);
+            return rc2;
+        }
+        snprintf(uuid, sizeof uuid, "%s", sl[pick].uuid);
+        snprintf(arch, sizeof arch, "%s", sl[pick].arch);
+        if (sl[pick].has_dwarf)
+            return tsym__module_open_macho(out, file, arch, NULL, NULL, NULL, err);
+    } else {
+        snprintf(uuid, sizeof uuid, "%s", bid ? bid : "");
+    }
+    msearch q = {.uuid = uuid};
+    int have = 0;
+    if (uuid[0]) {
+        tsym__store_scan(s);
+        /* --dsym paths first; a dSYM there with another UUID is refused and named */
+        have = scan_hits(&q, &s->dfiles, 1);
+        char p[4200];
+        if (!have && local && snprintf(p, sizeof p, "%s.dSYM", file) < (int)sizeof p)
+            have = check_file(&q, p, 1);
+        /* X.framework/X, X.app/X: Xcode puts X.framework.dSYM beside the bundle */
+        const char *slash = local ? strrchr(file, '/') : NULL;
+        if (!have && slash && slash > file &&
+            snprintf(p, sizeof p, "%.*s.dSYM", (int)(slash - file), file) < (int)sizeof p &&
+            (strstr(p, ".framework.dSYM") || strstr(p, ".app.dSYM") || strstr(p, ".appex.dSYM")))
+            have = check_file(&q, p, 1);
+        for (size_t i = 0; i < s->n_dirs && !have; i++)
+            if (tsym__store_layout_file(p, sizeof p, s->dirs[i], uuid))
+                have = check_file(&q, p, 0);
+        if (!have)
+            have = scan_hits(&q, &s->files, 0);
+    }
+    if (q.mismatch[0])
+        tsym__store_count(s, "macho_uuid_mismatch", label, q.mismatch);
+    const char *img = local ? file : q.symfile[0] ? q.symfile : NULL;
+    if (!have && !img) {
+        if (q.mismatch[0])
+            return tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0, "%s", q.mismatch);
+        tsym__store_count(s, "sym_module_not_found", label, NULL);
+        return tt_error_set(err, TT_ENOTFOUND, label, TT_LOC_NONE, 0,
+                            "no Mach-O image or dSYM with UUID %s found",
+                            uuid[0] ? uuid : "(none)");
+    }
+    int rc = tsym__module_open_macho(out, img, img && local ? arch : NULL, have ? q.found : NULL,
+                                     uuid[0] ? uuid : NULL,
+                                     q.mismatch[0] && !have ? q.mismatch : NULL, err);
+    if (rc) {
+        tsym__store_count(s, bad_stat(err), label, err ? err->msg : NULL);
+        return rc;
+    }
+    if (tsym_module_info_get(*out)->symtab_only)
+        tsym__store_count(s, "macho_no_dwarf", label, NULL);
+    return 0;
+}

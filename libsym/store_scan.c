@@ -1,0 +1,121 @@
+/* Scanning the symbol stores and --dsym paths for plain file names anywhere below them
+ * (spec/symbolication.md 4.2, spec/ios.md 8.2): build ids of ELF files, UUIDs of Mach-O
+ * slices, in a deterministic order. */
+#include "store_int.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SCAN_DEPTH 8
+
+/* ---- scanning (plain file names anywhere below a store, spec 4.2) ---- */
+
+/* Records every slice of a Mach-O file; 1 when p was one (p then owned by v). */
+static int scan_macho(tt_vec *v, char *p)
+{
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    tt_error e;
+    if (!tsym__macho_file(p) || tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e) || !n)
+        return 0;
+    size_t pushed = 0;
+    for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++) {
+        if (!sl[i].uuid[0])
+            continue;
+        scanned f = {.path = pushed ? tsym__store_dup(p) : p, .macho = 1,
+                     .has_dwarf = sl[i].has_dwarf};
+        if (!f.path)
+            break;
+        f.base = tsym__store_base_name(f.path);
+        snprintf(f.build_id, sizeof f.build_id, "%s", sl[i].uuid);
+        snprintf(f.arch, sizeof f.arch, "%s", sl[i].arch);
+        if (!tt_vec_push(v, &f)) {
+            if (pushed)
+                free(f.path);
+            break;
+        }
+        pushed++;
+    }
+    return pushed > 0;
+}
+
+static void scan_dir_into(tt_vec *v, const char *dir, int depth);
+
+static void scan_dir(tsym_store *s, const char *dir, int depth)
+{
+    scan_dir_into(&s->files, dir, depth);
+}
+
+static void scan_dir_into(tt_vec *v, const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' && (!de->d_name[1] || !strcmp(de->d_name, "..") ||
+                                     !strcmp(de->d_name, ".build-id")))
+            continue;
+        size_t n = strlen(dir) + strlen(de->d_name) + 2;
+        char *p = malloc(n);
+        if (!p)
+            break;
+        snprintf(p, n, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < SCAN_DEPTH) {
+            scan_dir_into(v, p, depth + 1);
+        } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+            scanned f = {.path = p};
+            tt_error e;
+            int r = tsym_elf_build_id(f.build_id, sizeof f.build_id, p, &e);
+            if (r == 0 || r == TT_ENOTFOUND) {
+                f.base = tsym__store_base_name(p);
+                if (tt_vec_push(v, &f))
+                    continue;
+            } else if (scan_macho(v, p)) {
+                continue;
+            }
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+static int cmp_scanned(const void *a, const void *b)
+{
+    return strcmp(((const scanned *)a)->path, ((const scanned *)b)->path);
+}
+
+void tsym__store_scan(tsym_store *s)
+{
+    if (s->scanned_done)
+        return;
+    s->scanned_done = 1;
+    for (size_t i = 0; i < s->n_dsyms; i++) {
+        size_t from = s->dfiles.len;
+        char f[4096];
+        struct stat st;
+        if (!tsym_dsym_file(f, sizeof f, s->dsyms[i]) && stat(f, &st) == 0 &&
+            S_ISREG(st.st_mode)) {
+            char *p = tsym__store_dup(f);
+            if (p && !scan_macho(&s->dfiles, p))
+                free(p);
+        } else {
+            scan_dir_into(&s->dfiles, s->dsyms[i], 0);
+        }
+        if (s->dfiles.len > from)
+            qsort(&TT_VEC_AT(&s->dfiles, scanned, from), s->dfiles.len - from, sizeof(scanned),
+                  cmp_scanned);
+    }
+    for (size_t i = 0; i < s->n_dirs; i++) {
+        size_t from = s->files.len;
+        scan_dir(s, s->dirs[i], 0);
+        /* deterministic order within a store (readdir order is not) */
+        if (s->files.len > from)
+            qsort(&TT_VEC_AT(&s->files, scanned, from), s->files.len - from, sizeof(scanned),
+                  cmp_scanned);
+    }
+}

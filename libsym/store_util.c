@@ -1,0 +1,39 @@
+/* Small helpers of the symbol store files (store_int.h): strings, paths, stats. */
+#include "store_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+char *tsym__store_dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+const char *tsym__store_base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+int tsym__store_is_file(const char *p)
+{
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+void tsym__store_count(tsym_store *s, const char *name, const char *file, const char *msg)
+{
+    tt_stats_add(s->stats, name, file, TT_SEV_WARN, 1, msg);
+}
+
+int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *uuid)
+{
+    int r = snprintf(out, cap, "%s/uuid/%.2s/%s.macho", dir, uuid, uuid + 2);
+    return r > 0 && (size_t)r < cap;
+}
