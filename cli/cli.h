@@ -125,6 +125,8 @@ void cli_stderrf(const char *fmt, ...) CLI_PRINTF(1, 2);
  * NULL writes them again. Progress is off in such a thread. */
 void cli_msg_capture(tt_buf *b);
 int cli_msg_capturing(void);
+/* The buffer this thread's diagnostics go to, NULL when they are written (cli_capture.c). */
+tt_buf *cli_msg_capture_buf(void);
 /* Prints the counted warnings of stats as "tracetool: warning: ..." lines. */
 void cli_stats_report(const tt_stats *s);
 /* The same for the stats whose name starts with prefix. */

@@ -86,16 +86,9 @@ void cli_err_text(char *dst, size_t cap, const tt_error *err)
         snprintf(dst, cap, "%s: %s", err->file, err->msg);
 }
 
-/* Diagnostics of a thread that parses inputs for analyze --jobs go to its buffer, printed
- * by the writer in input order; every other thread writes standard error directly. */
-static _Thread_local tt_buf *capture;
-
-void cli_msg_capture(tt_buf *b) { capture = b; }
-
-int cli_msg_capturing(void) { return capture != NULL; }
-
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+    tt_buf *capture = cli_msg_capture_buf();
     if (!capture) {
         cli_progress_clear();
         fputs(prefix, stderr);
