@@ -44,6 +44,17 @@ static size_t last_token(const char *s, size_t n)
     return b;
 }
 
+/* Where the last blank-separated token of s[0..n) (n after a non-blank) starts when it may be a
+ * count (digits and dots only), else n: the stack before a count holds long tokens, and none of
+ * them needs scanning. */
+static size_t count_token(const char *s, size_t n)
+{
+    size_t b = n;
+    while (b > 0 && ((s[b - 1] >= '0' && s[b - 1] <= '9') || s[b - 1] == '.'))
+        b--;
+    return b == 0 || s[b - 1] == ' ' ? b : n;
+}
+
 typedef struct fstate {
     tt_profile *p;
     const tt_import_opts *o;
@@ -250,7 +261,7 @@ static int folded_line(fstate *st, const char *s, size_t n, uint64_t lineno, tt_
     size_t stack_end = b1, e2 = b1;
     while (e2 > 0 && s[e2 - 1] == ' ')
         e2--;
-    size_t b2 = last_token(s, e2);
+    size_t b2 = count_token(s, e2);
     int64_t w0;
     int two = b2 > 0 && b2 < e2 && !parse_count(s + b2, e2 - b2, &w0, &dec2);
     /* the first stack line decides: two numbers at the end make a differential file */
