@@ -68,7 +68,7 @@ typedef struct fstate {
     tt__ltab names;   /* frame text seen so far; val: its frame id (issue 16) */
     tt__cscache *cs;  /* the previous stack: sorted folded files share long prefixes */
     const tt__lchunk *chunk; /* the chunk of the line read, when its fields have ids */
-    const uint32_t *fids;    /* the line's numbered fields: count, then chunk-local ids */
+    const uint32_t *fids;    /* the line's numbered fields: count, end, chunk-local ids */
     const char *raw;         /* the line before trimming */
     tt_vec lmap;             /* uint32_t per chunk-local field id: frame id, FIELD_* */
 } fstate;
@@ -76,6 +76,9 @@ typedef struct fstate {
 /* Bytes per chunk: folded lines hold whole stacks, a chunk's fields stay in cache (measured
  * faster than perf text's 4 MiB, with less memory). */
 #define CHUNK_BYTES ((size_t)1 << 20)
+
+/* Lines ahead of the one read whose ends are prefetched (tt__prefetch). */
+#define PREFETCH_RECS 8
 
 /* lmap values besides frame ids */
 #define FIELD_UNSEEN TT_NONE
@@ -112,7 +115,7 @@ static int push_frame(fstate *st, const char *f, size_t fn, uint64_t lineno, tt_
 /* Field k of the line (the chunk numbered it) trimmed. */
 static void field_text(const fstate *st, size_t k, const char **f, size_t *fn)
 {
-    const tt__ldist *d = &st->chunk->dist[st->fids[1 + k]];
+    const tt__ldist *d = &st->chunk->dist[st->fids[2 + k]];
     *f = st->chunk->data + d->off;
     *fn = d->len;
     tt__trim(f, fn);
@@ -125,12 +128,11 @@ static void field_text(const fstate *st, size_t k, const char **f, size_t *fn)
 static int numbered_frames(fstate *st, size_t nf, size_t *depth, size_t *last, size_t *end)
 {
     *last = nf;
-    *end = 0;
+    *end = st->fids[1];
     for (size_t k = 0; k < nf; k++) {
-        uint32_t lid = st->fids[1 + k], *v = &TT_VEC_AT(&st->lmap, uint32_t, lid);
+        uint32_t lid = st->fids[2 + k], *v = &TT_VEC_AT(&st->lmap, uint32_t, lid);
         const char *f;
         size_t fn;
-        *end += st->chunk->dist[lid].len + 1;
         if (*v == FIELD_UNSEEN) {
             field_text(st, k, &f, &fn);
             *v = fn ? FIELD_NAMED : FIELD_EMPTY;
@@ -299,8 +301,14 @@ static int folded_chunk(fstate *st, const tt__lchunk *c, uint64_t *lineno, tt_er
         if (!tt_vec_push(&st->lmap, &none))
             return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     st->chunk = c;
-    const char *line = c->data;
+    const char *line = c->data, *ahead = c->data;
+    size_t j = 0; /* ahead: the text of record j, up to PREFETCH_RECS records after i */
     for (size_t i = 0; i < c->nrecs; i++) {
+        for (; j < c->nrecs && j < i + PREFETCH_RECS; j++) {
+            tt__prefetch(ahead); /* its first field and its counts */
+            tt__prefetch(ahead + (c->recs[j].len ? c->recs[j].len - 1 : 0));
+            ahead += c->recs[j].len + 1;
+        }
         const tt__lrec *r = &c->recs[i];
         st->fids = r->id != TT_NONE ? c->fids + r->id : NULL;
         st->raw = line;

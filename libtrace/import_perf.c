@@ -50,18 +50,8 @@ static int fast_frame(pdrv *d, const tt__lchunk *c, uint32_t lid, const char *li
     return rc < 0 ? rc : 1;
 }
 
-/* The main thread reads the header lines and the lines it sees first in a chunk, which another
- * thread read in: asking for them well before keeps it from waiting on the other core's cache
- * (a third of its time with --jobs 2 without this). */
+/* Records ahead of the one read whose text is prefetched (tt__prefetch). */
 #define PREFETCH_RECS 256
-static void prefetch(const char *p)
-{
-#if defined(__GNUC__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
 
 /* Frame lines from record i on whose frames are known (the text seen before and not map
  * dependent): what tt__perf_asm_frame does with each, without looking at them. The records
@@ -102,7 +92,7 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
         for (; j < c->nrecs && j < i + PREFETCH_RECS; j++) {
             if (c->recs[j].id == TT_NONE ||
                 TT_VEC_AT(&d->lmap, uint32_t, c->recs[j].id) == TT_NONE)
-                prefetch(ahead);
+                tt__prefetch(ahead);
             ahead += c->recs[j].len + 1;
         }
         const tt__lrec *r = &c->recs[i];

@@ -195,14 +195,15 @@ static int add_fid(tt__lchunk *c, uint32_t v)
 }
 
 /* Fields mode: numbers the fields of the line s[0..l) (offset pos) that end with sep, i.e. all
- * but the last; *first: where their count and ids start in fids. */
+ * but the last; *first: where their count, the last field's offset and their ids start in
+ * fids. */
 static int index_fields(tt__lchunk *c, const char *s, size_t l, size_t pos, char sep,
                         uint32_t *first)
 {
-    if (c->nfids >= UINT32_MAX - l)
+    if (c->nfids >= UINT32_MAX - l - 1)
         return TT_ENOMEM;
     *first = (uint32_t)c->nfids;
-    if (add_fid(c, 0))
+    if (add_fid(c, 0) || add_fid(c, 0))
         return TT_ENOMEM;
     uint32_t prev = TT_NONE, k = 0, id;
     size_t p = 0, step;
@@ -223,6 +224,7 @@ static int index_fields(tt__lchunk *c, const char *s, size_t l, size_t pos, char
             add_successor(c, prev, id);
     }
     c->fids[*first] = k;
+    c->fids[*first + 1] = (uint32_t)p;
     return 0;
 }
 
