@@ -342,7 +342,7 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
     tt__lreader *rd = NULL;
     tt_vec_init(&st.lmap, sizeof(uint32_t));
     int rc = tt__lreader_open(&rd, in, o->jobs, o->chunk_bytes ? o->chunk_bytes : CHUNK_BYTES,
-                              o->jobs < 0 ? NULL : stack_line, ';', err);
+                              o->jobs < 0 ? NULL : stack_line, NULL, ';', err);
     while (!rc) {
         const tt__lchunk *c;
         rc = tt__lreader_next(rd, &c, err);

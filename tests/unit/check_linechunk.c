@@ -227,6 +227,22 @@ START_TEST(known_frames)
                     "app 11/11 [000] 2.000200: 1 cycles:\n");
     tt_buf_puts(&b, stack);
     same_for_text(b.data, 0);
+    /* runs of known frames taken whole (linerun.c): a stack repeated in a kept event, in a
+     * skipped one, after a header-line frame, with a srcline after it, and its callsite kept
+     * per run while the blank line after it may start the next chunk */
+    static const char plain[] = "\t1000 f+0x1 (/bin/app)\n"
+                                "\t1010 g+0x2 (/bin/app)\n"
+                                "\t1020 main+0x3 (/bin/app)\n";
+    b.len = 0;
+    for (int i = 0; i < 8; i++) {
+        tt_buf_printf(&b, "app 10/10 [000] 3.%06d: 1 %s:%s\n%s%s\n", i,
+                      i == 3 ? "other" : "cycles", i == 5 ? " 1030 h+0x1 (/bin/app)" : "",
+                      plain, i == 6 ? "\t    a.c:12\n" : "");
+        if (i == 4)
+            tt_buf_printf(&b, "app 10/10 [000] 3.%06d: 1 cycles:\n\t1030 h+0x1 (/bin/app)\n%s\n",
+                          i, plain);
+    }
+    same_for_text(b.data, 0);
     tt_buf_free(&b);
 }
 END_TEST
