@@ -135,7 +135,8 @@ python3 bench/perf_repeat.py "$dir/sp.txt" "$PERF_N" "$dir/sp-big.txt" || exit 1
 # wall time (best of 5), and the main thread's CPU with --jobs 2 (bench/threads.py, median of 3):
 # its in-order work is the serial part, so on 2 cores wall time is at least
 # max(main thread CPU, total CPU / 2), printed as a ratio to --jobs 1's CPU ("bound"), which
-# says more than the wall ratio when other work shares the machine
+# says more than the wall ratio when other work shares the machine (an upper bound: the main
+# thread also reads the next chunk itself when the other thread has not, more so under load)
 jobs12() { # label file command...
     label=$1 f=$2; shift 2
     b=$(wc -c < "$f")
