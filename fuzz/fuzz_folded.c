@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../libtrace/tt.h"
+#include "fuzz_chunked.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,5 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tt_input_close(min);
     tt_profile_free(p);
     tt_stats_free(st);
+    fuzz_same_chunked(tt_folded_import, data, size);
     return 0;
 }

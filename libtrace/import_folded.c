@@ -44,6 +44,17 @@ static size_t last_token(const char *s, size_t n)
     return b;
 }
 
+/* Where the last blank-separated token of s[0..n) (n after a non-blank) starts when it may be a
+ * count (digits and dots only), else n: the stack before a count holds long tokens, and none of
+ * them needs scanning. */
+static size_t count_token(const char *s, size_t n)
+{
+    size_t b = n;
+    while (b > 0 && ((s[b - 1] >= '0' && s[b - 1] <= '9') || s[b - 1] == '.'))
+        b--;
+    return b == 0 || s[b - 1] == ' ' ? b : n;
+}
+
 typedef struct fstate {
     tt_profile *p;
     const tt_import_opts *o;
@@ -57,7 +68,7 @@ typedef struct fstate {
     tt__ltab names;   /* frame text seen so far; val: its frame id (issue 16) */
     tt__cscache *cs;  /* the previous stack: sorted folded files share long prefixes */
     const tt__lchunk *chunk; /* the chunk of the line read, when its fields have ids */
-    const uint32_t *fids;    /* the line's numbered fields: count, then chunk-local ids */
+    const uint32_t *fids;    /* the line's numbered fields: count, end, chunk-local ids */
     const char *raw;         /* the line before trimming */
     tt_vec lmap;             /* uint32_t per chunk-local field id: frame id, FIELD_* */
 } fstate;
@@ -65,6 +76,9 @@ typedef struct fstate {
 /* Bytes per chunk: folded lines hold whole stacks, a chunk's fields stay in cache (measured
  * faster than perf text's 4 MiB, with less memory). */
 #define CHUNK_BYTES ((size_t)1 << 20)
+
+/* Lines ahead of the one read whose ends are prefetched (tt__prefetch). */
+#define PREFETCH_RECS 8
 
 /* lmap values besides frame ids */
 #define FIELD_UNSEEN TT_NONE
@@ -101,7 +115,7 @@ static int push_frame(fstate *st, const char *f, size_t fn, uint64_t lineno, tt_
 /* Field k of the line (the chunk numbered it) trimmed. */
 static void field_text(const fstate *st, size_t k, const char **f, size_t *fn)
 {
-    const tt__ldist *d = &st->chunk->dist[st->fids[1 + k]];
+    const tt__ldist *d = &st->chunk->dist[st->fids[2 + k]];
     *f = st->chunk->data + d->off;
     *fn = d->len;
     tt__trim(f, fn);
@@ -114,12 +128,11 @@ static void field_text(const fstate *st, size_t k, const char **f, size_t *fn)
 static int numbered_frames(fstate *st, size_t nf, size_t *depth, size_t *last, size_t *end)
 {
     *last = nf;
-    *end = 0;
+    *end = st->fids[1];
     for (size_t k = 0; k < nf; k++) {
-        uint32_t lid = st->fids[1 + k], *v = &TT_VEC_AT(&st->lmap, uint32_t, lid);
+        uint32_t lid = st->fids[2 + k], *v = &TT_VEC_AT(&st->lmap, uint32_t, lid);
         const char *f;
         size_t fn;
-        *end += st->chunk->dist[lid].len + 1;
         if (*v == FIELD_UNSEEN) {
             field_text(st, k, &f, &fn);
             *v = fn ? FIELD_NAMED : FIELD_EMPTY;
@@ -250,7 +263,7 @@ static int folded_line(fstate *st, const char *s, size_t n, uint64_t lineno, tt_
     size_t stack_end = b1, e2 = b1;
     while (e2 > 0 && s[e2 - 1] == ' ')
         e2--;
-    size_t b2 = last_token(s, e2);
+    size_t b2 = count_token(s, e2);
     int64_t w0;
     int two = b2 > 0 && b2 < e2 && !parse_count(s + b2, e2 - b2, &w0, &dec2);
     /* the first stack line decides: two numbers at the end make a differential file */
@@ -288,8 +301,14 @@ static int folded_chunk(fstate *st, const tt__lchunk *c, uint64_t *lineno, tt_er
         if (!tt_vec_push(&st->lmap, &none))
             return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     st->chunk = c;
-    const char *line = c->data;
+    const char *line = c->data, *ahead = c->data;
+    size_t j = 0; /* ahead: the text of record j, up to PREFETCH_RECS records after i */
     for (size_t i = 0; i < c->nrecs; i++) {
+        for (; j < c->nrecs && j < i + PREFETCH_RECS; j++) {
+            tt__prefetch(ahead); /* its first field and its counts */
+            tt__prefetch(ahead + (c->recs[j].len ? c->recs[j].len - 1 : 0));
+            ahead += c->recs[j].len + 1;
+        }
         const tt__lrec *r = &c->recs[i];
         st->fids = r->id != TT_NONE ? c->fids + r->id : NULL;
         st->raw = line;
@@ -323,7 +342,7 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
     tt__lreader *rd = NULL;
     tt_vec_init(&st.lmap, sizeof(uint32_t));
     int rc = tt__lreader_open(&rd, in, o->jobs, o->chunk_bytes ? o->chunk_bytes : CHUNK_BYTES,
-                              o->jobs < 0 ? NULL : stack_line, ';', err);
+                              o->jobs < 0 ? NULL : stack_line, NULL, ';', err);
     while (!rc) {
         const tt__lchunk *c;
         rc = tt__lreader_next(rd, &c, err);

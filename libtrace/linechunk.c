@@ -51,10 +51,12 @@ static uint64_t line_hash(const char *s, size_t n)
 
 static void chunk_reset(tt__lchunk *c)
 {
-    c->len = c->nrecs = c->ndistinct = c->nfids = 0;
+    c->len = c->nrecs = c->ndistinct = c->nfids = c->nruns = c->nocc = 0;
     c->too_long = 0;
     if (c->slots)
         memset(c->slots, 0, c->nslots * sizeof *c->slots);
+    if (c->rslots)
+        memset(c->rslots, 0, c->nrslots * sizeof *c->rslots);
 }
 
 static void chunk_free(tt__lchunk *c)
@@ -64,30 +66,39 @@ static void chunk_free(tt__lchunk *c)
     free(c->fids);
     free(c->dist);
     free(c->slots);
+    free(c->runs);
+    free(c->rslots);
+    free(c->occ);
     memset(c, 0, sizeof *c);
+}
+
+int tt__lslots_grow(uint32_t **slots, size_t *nslots, const void *ents, size_t n, size_t size,
+                    size_t first)
+{
+    size_t ns = *nslots ? *nslots * 2 : first;
+    uint32_t *s = calloc(ns, sizeof *s);
+    if (!s)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h;
+        memcpy(&h, (const char *)ents + i * size, sizeof h);
+        size_t j = (size_t)h & (ns - 1);
+        while (s[j])
+            j = (j + 1) & (ns - 1);
+        s[j] = (uint32_t)i + 1;
+    }
+    free(*slots);
+    *slots = s;
+    *nslots = ns;
+    return 0;
 }
 
 static int grow_slots(tt__lchunk *c)
 {
-    size_t n = c->nslots ? c->nslots * 2 : 4096;
-    uint32_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return TT_ENOMEM;
-    for (size_t i = 0; i < c->ndistinct; i++) {
-        size_t j = (size_t)c->dist[i].hash & (n - 1);
-        while (s[j])
-            j = (j + 1) & (n - 1);
-        s[j] = (uint32_t)i + 1;
-    }
-    free(c->slots);
-    c->slots = s;
-    c->nslots = n;
-    return 0;
+    return tt__lslots_grow(&c->slots, &c->nslots, c->dist, c->ndistinct, sizeof *c->dist, 4096);
 }
 
-/* Doubles the array p of *cap elements of elem bytes (first: the first capacity): the new
- * array, *cap updated; NULL (p and *cap unchanged) when out of memory. */
-static void *grow(void *p, size_t *cap, size_t elem, size_t first)
+void *tt__lgrow(void *p, size_t *cap, size_t elem, size_t first)
 {
     size_t n = *cap ? *cap * 2 : first;
     void *d = realloc(p, n * elem);
@@ -113,13 +124,14 @@ static int distinct(tt__lchunk *c, uint32_t *id, const char *s, size_t n, size_t
         j = (j + 1) & (c->nslots - 1);
     }
     if (c->ndistinct == c->dcap) {
-        void *d = grow(c->dist, &c->dcap, sizeof *c->dist, 1024);
+        void *d = tt__lgrow(c->dist, &c->dcap, sizeof *c->dist, 1024);
         if (!d)
             return TT_ENOMEM;
         c->dist = d;
     }
-    c->dist[c->ndistinct] =
-        (tt__ldist){h, (uint32_t)off, (uint32_t)n, {TT_NONE, TT_NONE, TT_NONE}};
+    c->dist[c->ndistinct] = (tt__ldist){h, (uint32_t)off, (uint32_t)n,
+                                        {TT_NONE, TT_NONE, TT_NONE},
+                                        c->member && c->member(s, n)};
     *id = (uint32_t)c->ndistinct++;
     c->slots[j] = *id + 1;
     return 0;
@@ -173,7 +185,7 @@ static void add_successor(tt__lchunk *c, uint32_t prev, uint32_t id)
 static int add_rec(tt__lchunk *c, uint32_t len, uint32_t id)
 {
     if (c->nrecs == c->rcap) {
-        void *d = grow(c->recs, &c->rcap, sizeof *c->recs, 65536);
+        void *d = tt__lgrow(c->recs, &c->rcap, sizeof *c->recs, 65536);
         if (!d)
             return TT_ENOMEM;
         c->recs = d;
@@ -185,7 +197,7 @@ static int add_rec(tt__lchunk *c, uint32_t len, uint32_t id)
 static int add_fid(tt__lchunk *c, uint32_t v)
 {
     if (c->nfids == c->fcap) {
-        void *d = grow(c->fids, &c->fcap, sizeof *c->fids, 65536);
+        void *d = tt__lgrow(c->fids, &c->fcap, sizeof *c->fids, 65536);
         if (!d)
             return TT_ENOMEM;
         c->fids = d;
@@ -195,14 +207,15 @@ static int add_fid(tt__lchunk *c, uint32_t v)
 }
 
 /* Fields mode: numbers the fields of the line s[0..l) (offset pos) that end with sep, i.e. all
- * but the last; *first: where their count and ids start in fids. */
+ * but the last; *first: where their count, the last field's offset and their ids start in
+ * fids. */
 static int index_fields(tt__lchunk *c, const char *s, size_t l, size_t pos, char sep,
                         uint32_t *first)
 {
-    if (c->nfids >= UINT32_MAX - l)
+    if (c->nfids >= UINT32_MAX - l - 1)
         return TT_ENOMEM;
     *first = (uint32_t)c->nfids;
-    if (add_fid(c, 0))
+    if (add_fid(c, 0) || add_fid(c, 0))
         return TT_ENOMEM;
     uint32_t prev = TT_NONE, k = 0, id;
     size_t p = 0, step;
@@ -223,6 +236,7 @@ static int index_fields(tt__lchunk *c, const char *s, size_t l, size_t pos, char
             add_successor(c, prev, id);
     }
     c->fids[*first] = k;
+    c->fids[*first + 1] = (uint32_t)p;
     return 0;
 }
 
@@ -262,7 +276,7 @@ static int chunk_index(tt__lchunk *c, tt__lwant_fn want, char sep, size_t line_m
         prev = sep ? TT_NONE : id;
         pos += l + 1;
     }
-    return 0;
+    return c->member ? tt__lchunk_runs(c) : 0;
 }
 
 static int chunk_reserve(tt__lchunk *c, size_t n)
@@ -290,7 +304,7 @@ typedef struct slot {
 
 struct tt__lreader {
     tt_input *in;
-    tt__lwant_fn want;
+    tt__lwant_fn want, member;
     char sep;
     size_t line_max;
     uint64_t lines; /* lines handed over, up to the end of the current chunk */
@@ -418,6 +432,8 @@ static int start_file(tt__lreader *r, int jobs, tt_error *err)
     r->threads = calloc((size_t)jobs, sizeof *r->threads);
     if (!r->slots || !r->threads)
         return tt_error_set(err, TT_ENOMEM, tt_input_name(r->in), 0, 0, "out of memory");
+    for (size_t i = 0; i < r->nslots; i++)
+        r->slots[i].c.member = r->member;
     if (pthread_mutex_init(&r->mu, NULL) || pthread_cond_init(&r->cv, NULL))
         return tt_error_set(err, TT_ENOMEM, tt_input_name(r->in), 0, 0, "cannot start threads");
     r->jobs = jobs;
@@ -431,7 +447,7 @@ static int start_file(tt__lreader *r, int jobs, tt_error *err)
 }
 
 int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_bytes,
-                     tt__lwant_fn want, char sep, tt_error *err)
+                     tt__lwant_fn want, tt__lwant_fn member, char sep, tt_error *err)
 {
     tt__lreader *r = calloc(1, sizeof *r);
     if (!r)
@@ -440,6 +456,8 @@ int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_byt
     r->want = want;
     r->sep = sep;
     r->line_max = tt_input_line_max(in);
+    r->member = sep ? NULL : member;
+    r->sc.member = r->member;
     r->fd = -1;
     r->lines = tt__input_lineno(in);
     r->chunk = chunk_bytes ? chunk_bytes : CHUNK_BYTES;

@@ -74,6 +74,7 @@ static int add_frame(tt__perf_asm *st, const char *s, size_t n)
     if (rc)
         return rc;
     st->have_frame = 1;
+    st->cur_run = TT_NONE;
     return tt_vec_push(&st->frames, &id) ? 0 : TT_ENOMEM;
 }
 
@@ -157,8 +158,31 @@ static int thread_of_key(tt__perf_asm *st, uint32_t *utid)
     return 0;
 }
 
+/* The block's stack: its callsite, the one of the run its frames are when known. */
+static int block_callsite(tt__perf_asm *st, uint32_t *cs, uint32_t run)
+{
+    uint32_t *leaf = run != TT_NONE ? &TT_VEC_AT(&st->run_leaf, uint32_t, run) : NULL;
+    if (leaf && *leaf != TT_NONE) {
+        *cs = *leaf;
+        return 0;
+    }
+    uint32_t *f = st->frames.data;
+    size_t n = st->frames.len;
+    for (size_t i = 0; i < n / 2; i++) { /* leaf first -> root first */
+        uint32_t t = f[i];
+        f[i] = f[n - 1 - i];
+        f[n - 1 - i] = t;
+    }
+    int rc = tt__callsite_intern_cached(st->p, cs, f, n, st->cs);
+    if (!rc && leaf)
+        *leaf = *cs;
+    return rc;
+}
+
 static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
 {
+    uint32_t run = st->cur_run;
+    st->cur_run = TT_NONE;
     if (!st->in_block)
         return 0;
     st->in_block = 0;
@@ -181,18 +205,12 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     }
     if (!st->want.data && tt_buf_put(&st->want, "", 0))
         return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
-    uint32_t *f = st->frames.data;
-    for (size_t i = 0; i < n / 2; i++) { /* leaf first -> root first */
-        uint32_t t = f[i];
-        f[i] = f[n - 1 - i];
-        f[n - 1 - i] = t;
-    }
     tt_sample s;
     tt_sample_init(&s);
     tt__perf_hdr *h = &st->h;
     int rc = block_thread(st, &s.utid);
     if (!rc)
-        rc = tt__callsite_intern_cached(st->p, &s.callsite, f, n, st->cs);
+        rc = block_callsite(st, &s.callsite, run);
     if (rc)
         return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory");
     tt_profile_meta *m = tt_profile_meta_get(st->p);
@@ -269,6 +287,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     st->in_block = 1;
     st->have_frame = 0;
     st->frames.len = 0;
+    st->cur_run = TT_NONE;
     st->comm_only = h->comm_only;
     if (h->comm_only) {
         tt__snippet(st->hdr_snip, sizeof st->hdr_snip, h->comm.p, h->comm.n);
@@ -531,6 +550,7 @@ int tt__perf_asm_frame(tt__perf_asm *st, const char *line, size_t n, uint32_t *f
             *fid = id;
     }
     st->have_frame = 1;
+    st->cur_run = TT_NONE;
     if (!tt_vec_push(&st->frames, &id))
         return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     return 0;
@@ -547,6 +567,8 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     st->first_frac = -1;
     st->addr_frames = -1;
     st->last_utid = TT_NONE;
+    st->cur_run = TT_NONE;
+    tt_vec_init(&st->run_leaf, sizeof(uint32_t));
     tt_vec_init(&st->frames, sizeof(uint32_t));
     tt_vec_init(&st->last_ts, sizeof(int64_t));
     tt_vec_init(&st->tutid, sizeof(uint32_t));
@@ -586,6 +608,7 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 void tt__perf_asm_free(tt__perf_asm *st)
 {
     tt_vec_free(&st->frames);
+    tt_vec_free(&st->run_leaf);
     tt_vec_free(&st->last_ts);
     tt_vec_free(&st->tutid);
     tt_vec_free(&st->claimed);

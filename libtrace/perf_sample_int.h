@@ -41,6 +41,11 @@ typedef struct tt__perf_asm {
     size_t htime_off, htime_n;
     tt__perf_hdr hlast;
     int hvalid;
+    /* the driver's runs of frame lines (import_perf.c), per chunk: per run the leaf callsite
+     * of a stack made of it alone (TT_NONE until one was); cur_run: the run the block's
+     * frames are, else TT_NONE (any other frame resets it) */
+    tt_vec run_leaf;
+    uint32_t cur_run;
 } tt__perf_asm;
 
 /* file: the input's name for messages (borrowed). tt__perf_asm_free also after a failure. */

@@ -193,6 +193,60 @@ START_TEST(maps_and_skips)
 }
 END_TEST
 
+/* Frame lines seen before taken without being looked at (import_perf.c known_frames): stacks
+ * repeated in one chunk and across chunks, a repeated stack of a skipped event before and after
+ * kept ones, a srcline and a line that is no frame between known frames, a header-line frame
+ * before a call chain, and unnamed frames in a file whose meaning changes when a memory map
+ * arrives between two copies of the same stack. */
+START_TEST(known_frames)
+{
+    static const char stack[] = "\t1000 f+0x1 (/bin/app)\n"
+                                "\t1010 g+0x2 (/bin/app)\n"
+                                "\t5100 [unknown] (/bin/a)\n"
+                                "\t1020 main+0x3 (/bin/app)\n"
+                                "\n";
+    tt_buf b = {0};
+    for (int i = 0; i < 6; i++) {
+        tt_buf_printf(&b, "app 10/10 [000] 1.%06d: 1 %s:\n%s", i, i == 2 ? "other" : "cycles",
+                      stack);
+        if (i == 3)
+            tt_buf_puts(&b, "app 10/10 [000] 1.0: PERF_RECORD_MMAP2 10/10: [0x5000(0x1000) @ "
+                            "0x1000 08:01 7 0]: r-xp /bin/a\n");
+    }
+    tt_buf_puts(&b, "app 10/10 [000] 2.000000: 1 cycles:\n"
+                    "\t1000 f+0x1 (/bin/app)\n"
+                    "\t    a.c:12\n"
+                    "\t1010 g+0x2 (/bin/app)\n"
+                    "\tthis is not a frame\n"
+                    "\t1020 main+0x3 (/bin/app)\n"
+                    "\n"
+                    "app 10/10 [000] 2.000100: 1 cycles: 1000 f+0x1 (/bin/app)\n"
+                    "\t1000 f+0x1 (/bin/app)\n"
+                    "\t1010 g+0x2 (/bin/app)\n"
+                    "\n"
+                    "app 11/11 [000] 2.000200: 1 cycles:\n");
+    tt_buf_puts(&b, stack);
+    same_for_text(b.data, 0);
+    /* runs of known frames taken whole (linerun.c): a stack repeated in a kept event, in a
+     * skipped one, after a header-line frame, with a srcline after it, and its callsite kept
+     * per run while the blank line after it may start the next chunk */
+    static const char plain[] = "\t1000 f+0x1 (/bin/app)\n"
+                                "\t1010 g+0x2 (/bin/app)\n"
+                                "\t1020 main+0x3 (/bin/app)\n";
+    b.len = 0;
+    for (int i = 0; i < 8; i++) {
+        tt_buf_printf(&b, "app 10/10 [000] 3.%06d: 1 %s:%s\n%s%s\n", i,
+                      i == 3 ? "other" : "cycles", i == 5 ? " 1030 h+0x1 (/bin/app)" : "",
+                      plain, i == 6 ? "\t    a.c:12\n" : "");
+        if (i == 4)
+            tt_buf_printf(&b, "app 10/10 [000] 3.%06d: 1 cycles:\n\t1030 h+0x1 (/bin/app)\n%s\n",
+                          i, plain);
+    }
+    same_for_text(b.data, 0);
+    tt_buf_free(&b);
+}
+END_TEST
+
 /* One-line samples without call graphs (every line a sample, frames on the header line). */
 START_TEST(one_line_samples)
 {
@@ -293,6 +347,21 @@ START_TEST(folded_edges)
                        "main;a b c;d 1.5\n"
                        "main;run;f 7",
                        0);
+    /* tokens before the count that look like counts in part (a differential file decides
+     * on the first line) */
+    same_for_text_with(tt_folded_import,
+                       "main;f1 2\n"
+                       "main;f 1.2.3 4\n"
+                       "main;f 12 3\n"
+                       "main;f\t3 4\n"
+                       "7 5\n",
+                       0);
+    same_for_text_with(tt_folded_import,
+                       "main;f 1.5 3\n"
+                       "main;f 1.2.3 4\n"
+                       "main;f x3 4\n"
+                       "3 4\n",
+                       0);
     same_for_text_with(tt_folded_import,
                        "main;run;f 3 4\n"
                        "main;run;g 0 2\n"
@@ -327,6 +396,7 @@ static Suite *suite(void)
     tcase_add_test(tc, edges);
     tcase_add_test(tc, maps_and_skips);
     tcase_add_test(tc, one_line_samples);
+    tcase_add_test(tc, known_frames);
     tcase_add_test(tc, long_line);
     tcase_add_test(tc, successors);
     tcase_add_test(tc, folded_fixtures);

@@ -1,0 +1,1 @@
+tracetool export --format folded folded-counts.folded
