@@ -26,6 +26,9 @@ enum { TDB_WRITE_NEW = 0, TDB_WRITE_APPEND = 1, TDB_WRITE_COPY = 2 };
 int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);
 /* The temporary file being built, or NULL when writing in place; for signal handlers. */
 const char *tdb_tmp_path(const tdb_db *db);
+/* Lets SQLite use n helper threads (default 0) to sort the keys of a new database's indexes
+ * at tdb_commit; the file written does not depend on n. */
+void tdb_set_threads(tdb_db *db, int n);
 /* Creates indexes and views, commits, and (new file) fsyncs and renames into place. */
 int tdb_commit(tdb_db *db, tt_error *err);
 void tdb_close(tdb_db *db);
