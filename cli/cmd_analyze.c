@@ -152,6 +152,7 @@ static void an_free(cli_an *a)
     tdb_close(a->db);
     tt_mapping_free(a->map);
     tt_proguard_free(a->pg);
+    cli_an_names_ahead_free(a);
     free(a->method_rows);
     free(a->acc);
     free(a->names);
@@ -312,6 +313,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             mapping_path = TT_VEC_AT(&inputs, ainput, i).path;
     if ((size_t)njobs > npending)
         njobs = (int)npending;
+    if (njobs > 1)
+        cli_an_names_ahead(&a, njobs); /* shared by the workers and the mapping's rows */
     /* --jobs into a new database: the workers start on the first inputs while the mapping is
      * written, with its rows predicted */
     int predicted = have_map && njobs > 1 && tdb_tmp_path(a.db);
