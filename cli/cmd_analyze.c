@@ -299,7 +299,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     if (!rc && tdb_tmp_path(a.db)) {
         snprintf(tmpname, sizeof tmpname, "%s", tdb_tmp_path(a.db));
         cli_out_guard(tmpname);
-        tdb_set_threads(a.db, njobs - 1); /* the indexes' sort, beside the writer */
+        tdb_set_threads(a.db, njobs > 1 ? njobs : 0); /* the indexes' sort */
     }
     cli_out_block_signals(0);
     if (rc) {

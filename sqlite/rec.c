@@ -263,6 +263,25 @@ static inline uint64_t get_uv(cur *c)
     return v;
 }
 
+/* A varint at p (not past end) into *v; returns the byte after it. */
+static inline const unsigned char *uvar(const unsigned char *p, const unsigned char *end,
+                                        uint64_t *v)
+{
+    if (p < end && *p < 0x80) { /* most values: one byte */
+        *v = *p;
+        return p + 1;
+    }
+    uint64_t x = 0;
+    for (int sh = 0; p < end && sh < 64; sh += 7) {
+        unsigned char b = *p++;
+        x |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80))
+            break;
+    }
+    *v = x;
+    return p;
+}
+
 static int64_t resolve(const tdb_rec *r, int slot, int64_t local, int *ok)
 {
     *ok = 1;
@@ -366,36 +385,45 @@ static int replay_row(tdb_db *db, tdb_rec *r, cur *c, bound (*last)[NBOUND], tt_
     sqlite3_stmt *st = tdb__prep(db, slot, sql, err);
     if (!st)
         return TT_EIO;
-    /* get_val inlined: this loop runs for every value of every row */
+    /* get_val inlined, the cursor in locals: this loop runs for every value of every row */
+    const unsigned char *p = c->p, *end = c->end;
     for (;;) {
-        if (c->p >= c->end)
+        if (p >= end)
             return broken(err);
-        int h = *c->p++;
+        int h = *p++;
         if (h == V_END)
             break;
-        int t = h & 7, idx = h >> 3 ? h >> 3 : (int)get_uv(c), ok = 1;
+        int t = h & 7, idx = h >> 3, ok = 1;
+        uint64_t x;
+        if (!idx) {
+            p = uvar(p, end, &x);
+            idx = x <= INT32_MAX ? (int)x : 0;
+        }
         int64_t i = 0;
         if (t == V_INT) {
-            uint64_t z = get_uv(c);
-            i = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
-        } else if (t == V_REF) {
-            int ref_slot = get_u8(c);
+            p = uvar(p, end, &x);
+            i = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+        } else if (t == V_REF && p < end) {
+            int ref_slot = *p++;
+            p = uvar(p, end, &x);
             t = V_INT;
-            i = resolve(r, ref_slot, (int64_t)get_uv(c), &ok);
+            i = resolve(r, ref_slot, (int64_t)x, &ok);
         } else if (t == V_TEXT || t == V_REAL) {
-            size_t n = t == V_TEXT ? (size_t)get_uv(c) : sizeof(double);
-            if (idx < 1 || n > (size_t)(c->end - c->p))
+            if (t == V_TEXT)
+                p = uvar(p, end, &x);
+            size_t n = t == V_TEXT ? (size_t)x : sizeof(double);
+            if (idx < 1 || n > (size_t)(end - p))
                 return broken(err);
             if (idx <= NBOUND)
                 last[slot][idx - 1].type = 0;
             if (t == V_TEXT) {
-                sqlite3_bind_text(st, idx, (const char *)c->p, (int)n, SQLITE_STATIC);
+                sqlite3_bind_text(st, idx, (const char *)p, (int)n, SQLITE_STATIC);
             } else {
                 double d;
-                memcpy(&d, c->p, sizeof d);
+                memcpy(&d, p, sizeof d);
                 sqlite3_bind_double(st, idx, d);
             }
-            c->p += n;
+            p += n;
             continue;
         } else if (t != V_NULL) {
             return broken(err);
@@ -414,6 +442,7 @@ static int replay_row(tdb_db *db, tdb_rec *r, cur *c, bound (*last)[NBOUND], tt_
         else
             sqlite3_bind_null(st, idx);
     }
+    c->p = p;
     int want = get_u8(c) == 1;
     int64_t id;
     int rc = tdb__step_done(db, st, want ? &id : NULL, err);
