@@ -203,8 +203,11 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         rc = CLI_BAD;
     }
     int njobs = o.jobs ? o.jobs : online_cores();
-    if (!rc && njobs > 1 && inputs.len > 1)
+    if (!rc && njobs > 1 && inputs.len > 1) {
+        if (o.nmaps) /* pass 1 loads it first, into the empty mapping */
+            TT_VEC_AT(&inputs, ainput, 0).map_ahead = 1;
         cli_an_parallel(inputs.len, njobs, cli_an__pre_detect, &inputs);
+    }
     /* pass 1: detect and hash every input; load mappings */
     tt_buf map_cat = {0};
     int have_map = 0;
@@ -410,6 +413,7 @@ done:
         free(TT_VEC_AT(&inputs, ainput, i).path);
         free(TT_VEC_AT(&inputs, ainput, i).error);
         free(TT_VEC_AT(&inputs, ainput, i).pre);
+        cli_an__free_ahead(&TT_VEC_AT(&inputs, ainput, i));
     }
     tt_vec_free(&inputs);
     return rc;
