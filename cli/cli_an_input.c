@@ -184,6 +184,8 @@ void cli_an__pre_detect(void *ctx, size_t i)
     tt_detection d;
     if (cli_input_is_stream(ai->path) || tt_input_open(&in, ai->path, &err))
         return;
+    if (ai->map_ahead) /* the one input of this pass that shows progress, as pass 1 would */
+        cli_progress_attach(in);
     int rc = tt_input_hash_begin(in, &err);
     if (!rc)
         rc = tt_input_detect(&d, in, &err);
