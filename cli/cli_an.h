@@ -112,9 +112,8 @@ typedef struct cli_an_job cli_an_job;
 int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse_fn parse);
 /* Stops the threads and frees every job not released; NULL is a no-op. */
 void cli_an_pool_stop(cli_an_pool *p);
-/* 1 when no input of bytes may be submitted now: 2 x jobs inputs are in flight (submitted,
- * not released), or more and they are not small (cli_an_jobs.c). */
-int cli_an_pool_full(const cli_an_pool *p, uint64_t bytes);
+/* 1 when 2 x jobs inputs are in flight (submitted, not released). */
+int cli_an_pool_full(const cli_an_pool *p);
 /* Queues an input (t's strings are copied); NULL on out of memory. */
 cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
                                const cli_an_trace *t);

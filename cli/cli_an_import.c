@@ -192,19 +192,17 @@ out:
     return rc;
 }
 
-/* --jobs: queues the pending inputs from next on while the pool takes them and returns the
- * first one not queued. An input already in the database is not parsed (unless
+/* --jobs: queues the pending inputs from next on while fewer than 2 x jobs are in flight and
+ * returns the first one not queued. An input already in the database is not parsed (unless
  * --replace): import_one skips it. Out of memory leaves an input to import_one too. */
 size_t cli_an__dispatch(cli_an *a, tt_vec *inputs, size_t next, cli_an_pool *pool,
                         cli_an_job **jobs, const aopts *o, const char *map_sha,
                         const char *pg_sha)
 {
-    for (; next < inputs->len; next++) {
+    for (; next < inputs->len && !cli_an_pool_full(pool); next++) {
         ainput *ai = &TT_VEC_AT(inputs, ainput, next);
         if (ai->status != IN_PENDING)
             continue;
-        if (cli_an_pool_full(pool, ai->bytes))
-            break;
         tt_buf opts = {0};
         char content[65];
         input_key(a, ai, map_sha, pg_sha, &opts, content);

@@ -1,7 +1,6 @@
 /* analyze --jobs: worker threads parse inputs into recorded rows (tdb_rec_new) while the one
  * writer replays them in input order (storage.md 5.1 and 9), so the database, the warnings
- * and the summary are those of --jobs 1. 2 x jobs inputs are in flight, up to 8 x jobs while
- * they are small (many small files: the writer never waits for a worker that ran dry). */
+ * and the summary are those of --jobs 1. At most 2 x jobs inputs are in flight. */
 #include "cli_an.h"
 
 #include <pthread.h>
@@ -22,7 +21,6 @@ struct cli_an_job {
     cli_an_trace t;
     char *sha256, *content, *key, *options;
     /* out */
-    uint64_t bytes;   /* the input's size, counted in the pool's in_flight_bytes */
     int state, rc;
     int opened;       /* parse set a->cur_path (the input could be opened) */
     tt_error err;
@@ -51,7 +49,6 @@ struct cli_an_pool {
     cli_an_job *all;         /* submitted and not released */
     int stop;
     size_t in_flight, max_in_flight;
-    uint64_t in_flight_bytes;
     cli_an_parse_fn parse;
     worker *w;
     int nw;
@@ -209,15 +206,9 @@ void cli_an_pool_stop(cli_an_pool *p)
     free(p);
 }
 
-/* Beyond 2 x jobs inputs, small ones while they add up to SMALL_BYTES per job. */
-#define SMALL_BYTES (256 << 10)
-
-int cli_an_pool_full(const cli_an_pool *p, uint64_t bytes)
+int cli_an_pool_full(const cli_an_pool *p)
 {
-    if (p->in_flight < p->max_in_flight)
-        return 0;
-    return p->in_flight >= 4 * p->max_in_flight ||
-           p->in_flight_bytes + bytes > (uint64_t)SMALL_BYTES * (uint64_t)p->nw;
+    return p->in_flight >= p->max_in_flight;
 }
 
 static char *dup_or_null(const char *s, int *oom)
@@ -260,8 +251,6 @@ cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
     j->other = p->all;
     p->all = j;
     p->in_flight++;
-    j->bytes = t->bytes;
-    p->in_flight_bytes += j->bytes;
     pthread_cond_signal(&p->work);
     pthread_mutex_unlock(&p->mu);
     return j;
@@ -315,7 +304,6 @@ void cli_an_pool_release(cli_an_pool *p, cli_an_job *j)
     while (j->state != JOB_DONE) /* never freed under a running worker */
         pthread_cond_wait(&p->done, &p->mu);
     p->in_flight--;
-    p->in_flight_bytes -= j->bytes;
     for (cli_an_job **q = &p->all; *q; q = &(*q)->other)
         if (*q == j) {
             *q = j->other;
