@@ -563,6 +563,18 @@ int tdb_rec_replay(tdb_db *db, tdb_db *rec, tt_error *err)
     return rc;
 }
 
+void tdb_rec_trim(tdb_db *rec)
+{
+    tt_buf *b = rec && rec->rec ? &rec->rec->log : NULL;
+    if (!b || !b->data || b->len + 1 >= b->cap)
+        return;
+    char *p = realloc(b->data, b->len + 1); /* tt_buf keeps a NUL after len */
+    if (p) {
+        b->data = p;
+        b->cap = b->len + 1;
+    }
+}
+
 size_t tdb_rec_bytes(const tdb_db *rec)
 {
     return rec && rec->rec ? rec->rec->log.len : 0;

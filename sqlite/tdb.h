@@ -45,6 +45,8 @@ int tdb_rec_replay(tdb_db *db, tdb_db *rec, tt_error *err);
 /* The real id of a provisional id handed out by rec (after tdb_rec_replay); other ids are
  * returned unchanged. */
 int64_t tdb_rec_resolve(const tdb_db *rec, int64_t id);
+/* Gives back the unused part of the recording's buffer: it waits for its replay. */
+void tdb_rec_trim(tdb_db *rec);
 /* Bytes of recorded rows not replayed yet. */
 size_t tdb_rec_bytes(const tdb_db *rec);
 
