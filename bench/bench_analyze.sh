@@ -42,9 +42,11 @@ echo "targets: >= 500000 rows/s; 10,000 reports < 2 s"
 # analyze --jobs (issue 17): the 1,000 report files, and a mixed corpus (those files, 40 perf
 # script texts, 4 method-beat buffers of 50,000 records with the 60k mapping), with one job
 # and with two (same database). Target: --jobs 2 on 2 cores >= 1.7 x faster than --jobs 1.
-# cpu: user + system seconds of the run; on a shared machine the wall ratio is unreliable
-# (the best of 3 runs is taken). threads: CPU seconds of the writer (main thread) and of the
-# other threads, the writer's share s and the bound 1/(s + (1 - s)/2) it sets on 2 cores.
+# Runs of --jobs 1 and --jobs 2 are interleaved, 5 each. wall: the best run of each (other
+# load on a shared machine only adds); cpu: user + system seconds, the median. threads (5
+# more --jobs 2 runs, medians): CPU seconds of the writer (main thread) and of the other
+# threads, and the bound on 2 cores: the wall time is at least max(writer, total / 2), so
+# --jobs 2 is at most (cpu of --jobs 1) / max(writer, total / 2) times faster.
 if [ ! -d "$d/mixed" ]; then
     mkdir -p "$d/mixed.tmp"
     cp "$d"/reports1k/* "$d/mixed.tmp/"
@@ -56,30 +58,35 @@ if [ ! -d "$d/mixed" ]; then
     done
     mv "$d/mixed.tmp" "$d/mixed"
 fi
-jobs_run() { # name args...: the best of 3 runs each (other load on a shared machine)
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+jobs_run() { # name args...
     name=$1
     shift
-    for j in 1 2; do
-        best=
-        for rep in 1 2 3; do
+    : > "$d/jobs.txt"
+    for rep in 1 2 3 4 5; do
+        for j in 1 2; do
             rm -f "$d/jobs-$j.db"
             python3 bench/measure.py tracetool analyze --jobs "$j" -o "$d/jobs-$j.db" "$@" \
                 2> "$d/m.txt"
-            w=$(sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p' "$d/m.txt")
-            c=$(sed -n 's/.*cpu_s=\([0-9.]*\).*/\1/p' "$d/m.txt")
-            if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN{exit !(a < b)}'; then
-                best=$w
-                eval "c$j=$c"
-            fi
+            echo "$j $(sed -n 's/.*wall_s=\([0-9.]*\).*cpu_s=\([0-9.]*\).*/\1 \2/p' "$d/m.txt")" \
+                >> "$d/jobs.txt"
         done
-        eval "w$j=$best"
+        rm -f "$d/jobs-2.db"
+        python3 bench/threads.py tracetool analyze --jobs 2 -o "$d/jobs-2.db" "$@" 2> /dev/null |
+            sed -n 's/main_cpu_s=\([0-9.]*\) other_cpu_s=\([0-9.]*\).*/t \1 \2/p' >> "$d/jobs.txt"
     done
-    echo "$name: --jobs 1 $w1 s (cpu $c1 s), --jobs 2 $w2 s (cpu $c2 s):" \
-        "$(awk -v a="$w1" -v b="$w2" 'BEGIN{printf "%.2f", a / b}') x faster"
-    # the serial part: the writer (main thread) against the workers, CPU seconds of --jobs 2
-    rm -f "$d/jobs-2.db"
-    echo "    --jobs 2 threads: $(python3 bench/threads.py tracetool analyze --jobs 2 \
-        -o "$d/jobs-2.db" "$@" 2> /dev/null)"
+    w1=$(awk '$1 == 1 { print $2 }' "$d/jobs.txt" | sort -n | head -n 1)
+    w2=$(awk '$1 == 2 { print $2 }' "$d/jobs.txt" | sort -n | head -n 1)
+    c1=$(awk '$1 == 1 { print $3 }' "$d/jobs.txt" | median)
+    c2=$(awk '$1 == 2 { print $3 }' "$d/jobs.txt" | median)
+    tm=$(awk '$1 == "t" { print $2 }' "$d/jobs.txt" | median)
+    to=$(awk '$1 == "t" { print $3 }' "$d/jobs.txt" | median)
+    echo "$name: wall --jobs 1 $w1 s, --jobs 2 $w2 s (best of 5):" \
+        "$(awk -v a="$w1" -v b="$w2" 'BEGIN{printf "%.2f", a / b}') x faster;" \
+        "cpu (median) $c1 s and $c2 s"
+    awk -v m="$tm" -v o="$to" -v c="$c1" 'BEGIN { t = m + o; b = m > t / 2 ? m : t / 2
+        printf "    --jobs 2 threads (median): writer %.3f s, others %.3f s, writer share %.2f;" \
+               " bound max(writer, total / 2) = %.3f s: at most %.2f x\n", m, o, m / t, b, c / b }'
 }
 echo "analyze --jobs on $(nproc) cores (load average $(cut -d' ' -f1 /proc/loadavg)):"
 jobs_run "  1,000 report files  " "$d/reports1k"

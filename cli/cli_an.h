@@ -22,6 +22,10 @@ typedef struct cli_an {
     int64_t mapping_row;  /* method_mapping.id, 0 = none */
     int64_t *method_rows; /* method.id by Matrix id, or NULL */
     const char **names;   /* canonical names by Matrix id (arena), filled lazily */
+    const char **ahead;   /* --jobs: the mapping's names formatted before the workers start
+                           * (cli_an_names_ahead; read-only while they run), or NULL */
+    tt_arena **ahead_arenas;
+    size_t n_ahead;
     tt_arena *arena;
     tt_buf tmp;
     /* beat options */
@@ -41,6 +45,11 @@ typedef struct cli_an {
 /* Canonical method name (storage.md 8) of a Matrix id, "<unknown id N>" when unmapped;
  * borrowed from the arena. NULL only on out of memory. */
 const char *cli_an_name(cli_an *a, uint32_t id);
+/* Formats the canonical names of every method of a->map on jobs threads into a->ahead, which
+ * cli_an_name reads first (out of memory: it formats them itself); freed by
+ * cli_an_names_ahead_free (not by workers sharing them). */
+void cli_an_names_ahead(cli_an *a, int jobs);
+void cli_an_names_ahead_free(cli_an *a);
 /* method.id of a Matrix id, 0 when unmapped. */
 int64_t cli_an_method_row(const cli_an *a, uint32_t id);
 

@@ -11,6 +11,8 @@
 const char *cli_an_name(cli_an *a, uint32_t id)
 {
     id &= TT_BEAT_ID_MAX;
+    if (a->ahead && a->ahead[id])
+        return a->ahead[id];
     if (a->names[id])
         return a->names[id];
     a->tmp.len = 0;
@@ -23,6 +25,63 @@ const char *cli_an_name(cli_an *a, uint32_t id)
         tt_buf_printf(&a->tmp, "<unknown id %u>", id);
     a->names[id] = tt_arena_strndup(a->arena, a->tmp.data ? a->tmp.data : "", a->tmp.len);
     return a->names[id];
+}
+
+/* cli_an_names_ahead: one slice of the mapping's methods, formatted into its own arena. */
+typedef struct ahead_part {
+    const tt_mapping *map;
+    const char **names;
+    size_t from, to;
+    tt_arena *arena;
+} ahead_part;
+
+static void format_part(void *ctx, size_t k)
+{
+    ahead_part *p = &((ahead_part *)ctx)[k];
+    tt_buf tmp = {0};
+    for (size_t i = p->from; i < p->to && p->arena; i++) {
+        const tt_method *m = tt_mapping_at(p->map, i);
+        uint32_t id = m->id & TT_BEAT_ID_MAX;
+        if (tt_mapping_get(p->map, id) != m) /* an id listed twice: its entry is the other's */
+            continue;
+        tmp.len = 0;
+        tt_method_format(&tmp, m, TT_NAME_JAVA);
+        p->names[id] = tt_arena_strndup(p->arena, tmp.data ? tmp.data : "", tmp.len);
+    }
+    tt_buf_free(&tmp);
+}
+
+void cli_an_names_ahead(cli_an *a, int jobs)
+{
+    size_t n = tt_mapping_count(a->map), nparts = (size_t)jobs * 4;
+    const char **names = n ? calloc((size_t)TT_BEAT_ID_MAX + 1, sizeof *names) : NULL;
+    ahead_part *parts = names ? calloc(nparts, sizeof *parts) : NULL;
+    a->ahead_arenas = parts ? calloc(nparts, sizeof *a->ahead_arenas) : NULL;
+    if (!a->ahead_arenas) { /* out of memory: cli_an_name formats them as they are needed */
+        free(names);
+        free(parts);
+        return;
+    }
+    for (size_t k = 0; k < nparts; k++) {
+        a->ahead_arenas[k] = tt_arena_new();
+        parts[k] = (ahead_part){a->map, names, n * k / nparts, n * (k + 1) / nparts,
+                                a->ahead_arenas[k]};
+    }
+    a->n_ahead = nparts;
+    cli_an_parallel(nparts, jobs, format_part, parts);
+    free(parts);
+    a->ahead = names;
+}
+
+void cli_an_names_ahead_free(cli_an *a)
+{
+    for (size_t k = 0; k < a->n_ahead; k++)
+        tt_arena_free(a->ahead_arenas[k]);
+    free(a->ahead_arenas);
+    free((void *)a->ahead);
+    a->ahead = NULL;
+    a->ahead_arenas = NULL;
+    a->n_ahead = 0;
 }
 
 int64_t cli_an_method_row(const cli_an *a, uint32_t id)

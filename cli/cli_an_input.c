@@ -154,8 +154,28 @@ static void skip_dir_entry(ainput *ai, const char *why, const tt_detection *d, c
             d->what[0] && ai->bytes ? ": " : "", ai->bytes ? d->what : "");
 }
 
+/* The method mapping of ai (map_ahead) loaded from in while it is hashed; a failure leaves it
+ * to pass 1, which reads it again and reports it. */
+static void load_ahead(ainput *ai, tt_input *in)
+{
+    tt_error err = {0};
+    const unsigned char *p;
+    size_t n;
+    tt_mapping *m = tt_mapping_new();
+    tt_stats *st = tt_stats_new();
+    if (m && st && !tt_input_peek(in, &p, &n, 4096, &err) &&
+        !tt_mapping_looks_ignore((const char *)p, n) && !tt_mapping_load(m, in, st, &err)) {
+        ai->pre_map = m;
+        ai->pre_stats = st;
+        return;
+    }
+    tt_mapping_free(m);
+    tt_stats_free(st);
+}
+
 /* --jobs: pass 1's reading (detection, content hash) of the regular files, on several threads
- * ahead of pass 1; an input that fails or has to be read again (a mapping) is read by pass 1. */
+ * ahead of pass 1; an input that fails or has to be read again (a mapping, but the first -m
+ * one: loaded here) is read by pass 1. */
 void cli_an__pre_detect(void *ctx, size_t i)
 {
     ainput *ai = &TT_VEC_AT((tt_vec *)ctx, ainput, i);
@@ -164,14 +184,42 @@ void cli_an__pre_detect(void *ctx, size_t i)
     tt_detection d;
     if (cli_input_is_stream(ai->path) || tt_input_open(&in, ai->path, &err))
         return;
+    if (ai->map_ahead) /* the one input of this pass that shows progress, as pass 1 would */
+        cli_progress_attach(in);
     int rc = tt_input_hash_begin(in, &err);
     if (!rc)
         rc = tt_input_detect(&d, in, &err);
+    if (!rc && ai->map_ahead && d.kind == TT_KIND_MAPPING)
+        load_ahead(ai, in);
     if (!rc)
         rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
     tt_input_close(in);
     if (!rc && (ai->pre = malloc(sizeof *ai->pre)))
         *ai->pre = d;
+    else
+        cli_an__free_ahead(ai); /* pass 1 reads it again */
+}
+
+void cli_an__free_ahead(ainput *ai)
+{
+    tt_mapping_free(ai->pre_map);
+    tt_stats_free(ai->pre_stats);
+    ai->pre_map = NULL;
+    ai->pre_stats = NULL;
+}
+
+/* The mapping loaded ahead becomes a's (still empty: it is the first input), its warnings the
+ * run's, as if pass 1 had loaded it. */
+static void adopt_ahead(ainput *ai, cli_an *a, cli_ctx *ctx)
+{
+    tt_mapping_free(a->map);
+    a->map = ai->pre_map;
+    ai->pre_map = NULL;
+    for (size_t i = 0; i < tt_stats_count(ai->pre_stats); i++) {
+        const tt_stat *x = tt_stats_get(ai->pre_stats, i);
+        tt_stats_add(ctx->stats, x->name, x->file, x->severity, x->count, x->example);
+    }
+    cli_an__free_ahead(ai);
 }
 
 /* Pass 1: detect and hash one input; load mapping inputs into the mapping. */
@@ -184,9 +232,11 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
     if (ai->pre) {
         tt_kind k = o->kind > 0 ? (tt_kind)o->kind : ai->pre->kind;
         d = *ai->pre;
-        if (k == TT_KIND_MAPPING || k == TT_KIND_IGNORE) { /* loaded while read: read again */
-            free(ai->pre);
+        int ahead = ai->pre_map && k == TT_KIND_MAPPING && !tt_mapping_count(a->map);
+        if ((k == TT_KIND_MAPPING || k == TT_KIND_IGNORE) && !ahead) {
+            free(ai->pre); /* loaded while read: read again */
             ai->pre = NULL;
+            cli_an__free_ahead(ai);
         }
     }
     if (!ai->pre) {
@@ -204,7 +254,10 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
     const char *skip = ai->from_dir ? dir_skip(ai, o) : NULL;
     if (!skip && (ai->kind == TT_KIND_MAPPING || ai->kind == TT_KIND_IGNORE)) {
         ai->status = IN_MAPPING;
-        rc = cli_load_mapping_input(a->map, in, ctx->stats);
+        if (ai->pre_map)
+            adopt_ahead(ai, a, ctx);
+        else
+            rc = cli_load_mapping_input(a->map, in, ctx->stats);
         if (rc) {
             tt_input_close(in);
             return rc;

@@ -19,6 +19,9 @@ typedef struct ainput {
     char key[65];
     char *error; /* --keep-going: why it failed ("FILE:LOC: message"), malloc'ed */
     tt_detection *pre; /* --jobs: detected and hashed ahead (sha, bytes set), or NULL */
+    int map_ahead;       /* --jobs: the first -m mapping, loaded while hashed ahead ... */
+    tt_mapping *pre_map; /* ... into this (NULL: not, or it failed: pass 1 reads it again) */
+    tt_stats *pre_stats; /* its counted warnings */
 } ainput;
 
 typedef struct aopts {
@@ -41,8 +44,11 @@ int cli_an__expand_dir(tt_vec *v, const char *dir, int depth);
 int cli_an__open_input(tt_input **in, const char *path, tt_error *err);
 /* An input that failed: its exit code, or 0 when --keep-going recorded it (IN_FAILED). */
 int cli_an__input_failed(ainput *ai, const aopts *o, const tt_error *err);
-/* cli_an_parallel worker (ctx: the tt_vec of ainput): detects and hashes input i ahead. */
+/* cli_an_parallel worker (ctx: the tt_vec of ainput): detects and hashes input i ahead (and
+ * loads it when map_ahead is set and it is a method mapping). */
 void cli_an__pre_detect(void *ctx, size_t i);
+/* Frees a mapping loaded ahead and not used. */
+void cli_an__free_ahead(ainput *ai);
 /* Pass 1 on one input: detection, hash, a mapping loaded into a->map. */
 int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx);
 /* Skips a binary buffer found in a directory that does not fit the mapping. */

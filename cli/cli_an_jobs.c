@@ -101,6 +101,7 @@ static void run_job(worker *w, cli_an_job *j)
         w->ctx.stats = NULL;
     }
     take_acc(w, j);
+    tdb_rec_trim(j->rec); /* in flight until the writer replays it */
     cli_msg_capture(NULL);
 }
 

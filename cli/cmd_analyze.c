@@ -152,6 +152,7 @@ static void an_free(cli_an *a)
     tdb_close(a->db);
     tt_mapping_free(a->map);
     tt_proguard_free(a->pg);
+    cli_an_names_ahead_free(a);
     free(a->method_rows);
     free(a->acc);
     free(a->names);
@@ -202,8 +203,11 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         rc = CLI_BAD;
     }
     int njobs = o.jobs ? o.jobs : online_cores();
-    if (!rc && njobs > 1 && inputs.len > 1)
+    if (!rc && njobs > 1 && inputs.len > 1) {
+        if (o.nmaps) /* pass 1 loads it first, into the empty mapping */
+            TT_VEC_AT(&inputs, ainput, 0).map_ahead = 1;
         cli_an_parallel(inputs.len, njobs, cli_an__pre_detect, &inputs);
+    }
     /* pass 1: detect and hash every input; load mappings */
     tt_buf map_cat = {0};
     int have_map = 0;
@@ -298,6 +302,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     if (!rc && tdb_tmp_path(a.db)) {
         snprintf(tmpname, sizeof tmpname, "%s", tdb_tmp_path(a.db));
         cli_out_guard(tmpname);
+        tdb_set_threads(a.db, njobs > 1 ? njobs : 0); /* the indexes' sort */
     }
     cli_out_block_signals(0);
     if (rc) {
@@ -311,6 +316,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             mapping_path = TT_VEC_AT(&inputs, ainput, i).path;
     if ((size_t)njobs > npending)
         njobs = (int)npending;
+    if (njobs > 1)
+        cli_an_names_ahead(&a, njobs); /* shared by the workers and the mapping's rows */
     /* --jobs into a new database: the workers start on the first inputs while the mapping is
      * written, with its rows predicted */
     int predicted = have_map && njobs > 1 && tdb_tmp_path(a.db);
@@ -406,6 +413,7 @@ done:
         free(TT_VEC_AT(&inputs, ainput, i).path);
         free(TT_VEC_AT(&inputs, ainput, i).error);
         free(TT_VEC_AT(&inputs, ainput, i).pre);
+        cli_an__free_ahead(&TT_VEC_AT(&inputs, ainput, i));
     }
     tt_vec_free(&inputs);
     return rc;

@@ -65,6 +65,9 @@ void tdb__rec_free(tdb_rec *r)
 }
 
 /* ---- recording ---- */
+/* A value starts with one byte: its V_* type in the low 3 bits and its parameter number in
+ * the high 5; number 0 (or 32 and above) means the number follows as a varint. V_END is 0.
+ * Each value goes into the log with one copy. */
 static void put(tdb_rec *r, const void *p, size_t n)
 {
     tt_buf *b = &r->log;
@@ -80,35 +83,46 @@ static void put_u8(tdb_rec *r, int v)
     unsigned char c = (unsigned char)v;
     put(r, &c, 1);
 }
-static void put_uv(tdb_rec *r, uint64_t v)
+static size_t enc_uv(unsigned char *b, uint64_t v)
 {
-    unsigned char b[10];
     size_t n = 0;
     while (v >= 0x80) {
         b[n++] = (unsigned char)(v | 0x80);
         v >>= 7;
     }
     b[n++] = (unsigned char)v;
-    put(r, b, n);
+    return n;
 }
-static void put_sv(tdb_rec *r, int64_t v) /* zigzag */
+static void put_uv(tdb_rec *r, uint64_t v)
 {
-    put_uv(r, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    unsigned char b[10];
+    put(r, b, enc_uv(b, v));
+}
+/* The first byte(s) of a value; b has room for 11. */
+static size_t enc_head(unsigned char *b, int type, int i)
+{
+    if (i > 0 && i < 32) {
+        b[0] = (unsigned char)(type | i << 3);
+        return 1;
+    }
+    b[0] = (unsigned char)type;
+    return 1 + enc_uv(b + 1, (uint64_t)i);
 }
 
 void tdb__rec_row(tdb_rec *r, int slot, const char *sql)
 {
-    put_u8(r, OP_ROW);
-    put_u8(r, slot);
-    put(r, &sql, sizeof sql); /* a string literal of store.c: valid for the process */
+    unsigned char b[2 + sizeof sql] = {OP_ROW, (unsigned char)slot};
+    memcpy(b + 2, &sql, sizeof sql); /* a string literal of store.c: valid for the process */
+    put(r, b, sizeof b);
 }
 
 void tdb__rec_int(tdb_rec *r, int i, int have, int64_t v)
 {
-    put_u8(r, have ? V_INT : V_NULL);
-    put_uv(r, (uint64_t)i);
-    if (have)
-        put_sv(r, v);
+    unsigned char b[24];
+    size_t n = enc_head(b, have ? V_INT : V_NULL, i);
+    if (have) /* zigzag */
+        n += enc_uv(b + n, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    put(r, b, n);
 }
 
 void tdb__rec_ref(tdb_rec *r, int i, int have, int64_t v)
@@ -121,10 +135,11 @@ void tdb__rec_ref(tdb_rec *r, int i, int have, int64_t v)
     int64_t local = v & VLOCAL;
     if (slot < ST__COUNT && local > r->count[slot] && (slot == ST_SLICE_ADD || slot == ST_NODE_ADD || slot == ST_ARG_INT))
         r->count[slot] = local; /* explicit ids: the next tdb_next_id starts after it */
-    put_u8(r, V_REF);
-    put_uv(r, (uint64_t)i);
-    put_u8(r, slot);
-    put_uv(r, (uint64_t)local);
+    unsigned char b[24];
+    size_t n = enc_head(b, V_REF, i);
+    b[n++] = (unsigned char)slot;
+    n += enc_uv(b + n, (uint64_t)local);
+    put(r, b, n);
 }
 
 void tdb__rec_text(tdb_rec *r, int i, const char *s)
@@ -133,11 +148,12 @@ void tdb__rec_text(tdb_rec *r, int i, const char *s)
         tdb__rec_int(r, i, 0, 0);
         return;
     }
-    size_t n = strlen(s);
-    put_u8(r, V_TEXT);
-    put_uv(r, (uint64_t)i);
-    put_uv(r, n);
-    put(r, s, n);
+    size_t len = strlen(s);
+    unsigned char b[24];
+    size_t n = enc_head(b, V_TEXT, i);
+    n += enc_uv(b + n, len);
+    put(r, b, n);
+    put(r, s, len);
 }
 
 void tdb__rec_real(tdb_rec *r, int i, int have, double v)
@@ -146,9 +162,10 @@ void tdb__rec_real(tdb_rec *r, int i, int have, double v)
         tdb__rec_int(r, i, 0, 0);
         return;
     }
-    put_u8(r, V_REAL);
-    put_uv(r, (uint64_t)i);
-    put(r, &v, sizeof v);
+    unsigned char b[24];
+    size_t n = enc_head(b, V_REAL, i);
+    memcpy(b + n, &v, sizeof v);
+    put(r, b, n + sizeof v);
 }
 
 static int rec_oom(tdb_rec *r, tt_error *err)
@@ -164,8 +181,8 @@ static int64_t rec_id(tdb_rec *r, int slot)
 
 int tdb__rec_end(tdb_rec *r, int slot, int64_t *rowid, tt_error *err)
 {
-    put_u8(r, V_END);
-    put_u8(r, rowid != NULL);
+    unsigned char b[2] = {V_END, rowid != NULL};
+    put(r, b, 2);
     if (rowid)
         *rowid = rec_id(r, slot);
     return rec_oom(r, err);
@@ -232,7 +249,7 @@ static int get_u8(cur *c)
 {
     return c->p < c->end ? *c->p++ : -1;
 }
-static uint64_t get_uv(cur *c)
+static inline uint64_t get_uv(cur *c)
 {
     if (c->p < c->end && *c->p < 0x80) /* most values: one byte */
         return *c->p++;
@@ -244,6 +261,25 @@ static uint64_t get_uv(cur *c)
             break;
     }
     return v;
+}
+
+/* A varint at p (not past end) into *v; returns the byte after it. */
+static inline const unsigned char *uvar(const unsigned char *p, const unsigned char *end,
+                                        uint64_t *v)
+{
+    if (p < end && *p < 0x80) { /* most values: one byte */
+        *v = *p;
+        return p + 1;
+    }
+    uint64_t x = 0;
+    for (int sh = 0; p < end && sh < 64; sh += 7) {
+        unsigned char b = *p++;
+        x |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80))
+            break;
+    }
+    *v = x;
+    return p;
 }
 
 static int64_t resolve(const tdb_rec *r, int slot, int64_t local, int *ok)
@@ -272,10 +308,11 @@ int64_t tdb_rec_resolve(const tdb_db *rec, int64_t id)
     return ok ? v : 0;
 }
 
-/* Reads one value (t: its type byte, not V_END); refs become V_INT with the real id. */
-static int get_val(tdb_rec *r, cur *c, int t, rval *v)
+/* Reads one value (h: its first byte, not V_END); refs become V_INT with the real id. */
+static int get_val(tdb_rec *r, cur *c, int h, rval *v)
 {
-    *v = (rval){.type = t, .idx = (int)get_uv(c)};
+    int t = h & 7;
+    *v = (rval){.type = t, .idx = h >> 3 ? h >> 3 : (int)get_uv(c)};
     int ok = 1;
     switch (t) {
     case V_NULL: break;
@@ -348,28 +385,64 @@ static int replay_row(tdb_db *db, tdb_rec *r, cur *c, bound (*last)[NBOUND], tt_
     sqlite3_stmt *st = tdb__prep(db, slot, sql, err);
     if (!st)
         return TT_EIO;
-    for (int t; (t = get_u8(c)) != V_END;) {
-        rval v;
-        if (!get_val(r, c, t, &v))
+    /* get_val inlined, the cursor in locals: this loop runs for every value of every row */
+    const unsigned char *p = c->p, *end = c->end;
+    for (;;) {
+        if (p >= end)
             return broken(err);
-        if ((v.type == V_INT || v.type == V_NULL) && v.idx > 0 && v.idx <= NBOUND) {
-            bound *b = &last[slot][v.idx - 1];
-            if (b->type == v.type && (v.type == V_NULL || b->i == v.i))
-                continue;
-            b->type = v.type;
-            b->i = v.i;
-        } else if (v.idx > 0 && v.idx <= NBOUND) {
-            last[slot][v.idx - 1].type = 0;
+        int h = *p++;
+        if (h == V_END)
+            break;
+        int t = h & 7, idx = h >> 3, ok = 1;
+        uint64_t x;
+        if (!idx) {
+            p = uvar(p, end, &x);
+            idx = x <= INT32_MAX ? (int)x : 0;
         }
-        if (v.type == V_INT)
-            sqlite3_bind_int64(st, v.idx, v.i);
-        else if (v.type == V_TEXT)
-            sqlite3_bind_text(st, v.idx, v.s, (int)v.n, SQLITE_STATIC);
-        else if (v.type == V_REAL)
-            sqlite3_bind_double(st, v.idx, v.r);
+        int64_t i = 0;
+        if (t == V_INT) {
+            p = uvar(p, end, &x);
+            i = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+        } else if (t == V_REF && p < end) {
+            int ref_slot = *p++;
+            p = uvar(p, end, &x);
+            t = V_INT;
+            i = resolve(r, ref_slot, (int64_t)x, &ok);
+        } else if (t == V_TEXT || t == V_REAL) {
+            if (t == V_TEXT)
+                p = uvar(p, end, &x);
+            size_t n = t == V_TEXT ? (size_t)x : sizeof(double);
+            if (idx < 1 || n > (size_t)(end - p))
+                return broken(err);
+            if (idx <= NBOUND)
+                last[slot][idx - 1].type = 0;
+            if (t == V_TEXT) {
+                sqlite3_bind_text(st, idx, (const char *)p, (int)n, SQLITE_STATIC);
+            } else {
+                double d;
+                memcpy(&d, p, sizeof d);
+                sqlite3_bind_double(st, idx, d);
+            }
+            p += n;
+            continue;
+        } else if (t != V_NULL) {
+            return broken(err);
+        }
+        if (!ok || idx < 1)
+            return broken(err);
+        if (idx <= NBOUND) {
+            bound *b = &last[slot][idx - 1];
+            if (b->type == t && (t == V_NULL || b->i == i))
+                continue;
+            b->type = t;
+            b->i = i;
+        }
+        if (t == V_INT)
+            sqlite3_bind_int64(st, idx, i);
         else
-            sqlite3_bind_null(st, v.idx);
+            sqlite3_bind_null(st, idx);
     }
+    c->p = p;
     int want = get_u8(c) == 1;
     int64_t id;
     int rc = tdb__step_done(db, st, want ? &id : NULL, err);
@@ -488,6 +561,18 @@ int tdb_rec_replay(tdb_db *db, tdb_db *rec, tt_error *err)
     free(last);
     tt_buf_free(&r->log); /* replayed once; the id map stays for tdb_rec_resolve */
     return rc;
+}
+
+void tdb_rec_trim(tdb_db *rec)
+{
+    tt_buf *b = rec && rec->rec ? &rec->rec->log : NULL;
+    if (!b || !b->data || b->len + 1 >= b->cap)
+        return;
+    char *p = realloc(b->data, b->len + 1); /* tt_buf keeps a NUL after len */
+    if (p) {
+        b->data = p;
+        b->cap = b->len + 1;
+    }
 }
 
 size_t tdb_rec_bytes(const tdb_db *rec)

@@ -343,9 +343,34 @@ static int fsync_path(const char *p, int dir)
     return r;
 }
 
+void tdb_set_threads(tdb_db *db, int n) { db->sort_threads = n < 0 ? 0 : n; }
+
+/* The indexes of a new database. With helper threads, SQLite's sorter cuts the keys into
+ * runs of 2 MiB (its minimum, set through cache_size: every page is dirty in this
+ * transaction, and cache_spill keeps them all in memory) that helpers sort and merge beside
+ * the writer; it needs temporary files for that. The index pages do not depend on how the
+ * keys were sorted, so the file is the one a single thread writes. Without a usable
+ * temporary directory the indexes are built in memory on this thread. */
+static int create_indexes(tdb_db *db, tt_error *err)
+{
+    if (!db->tmp || db->copy || !db->sort_threads)
+        return tdb__exec(db, tdb_sql_indexes, err);
+    char sql[160];
+    snprintf(sql, sizeof sql, "PRAGMA cache_spill=%d; PRAGMA temp_store=FILE; PRAGMA threads=%d;"
+             "PRAGMA cache_size=-2048;", INT32_MAX, db->sort_threads);
+    int rc = tdb__exec(db, sql, NULL);
+    if (!rc)
+        rc = tdb__exec(db, tdb_sql_indexes, NULL);
+    int rc2 = tdb__exec(db, "PRAGMA threads=0; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;",
+                        err);
+    if (!rc || rc2)
+        return rc2;
+    return tdb__exec(db, tdb_sql_indexes, err); /* IF NOT EXISTS: those not built yet */
+}
+
 int tdb_commit(tdb_db *db, tt_error *err)
 {
-    int rc = tdb__exec(db, tdb_sql_indexes, err);
+    int rc = create_indexes(db, err);
     if (!rc && db->tmp) {
         rc = tdb__exec(db, tdb_sql_views, err);
         if (!rc)

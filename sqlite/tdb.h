@@ -26,6 +26,9 @@ enum { TDB_WRITE_NEW = 0, TDB_WRITE_APPEND = 1, TDB_WRITE_COPY = 2 };
 int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);
 /* The temporary file being built, or NULL when writing in place; for signal handlers. */
 const char *tdb_tmp_path(const tdb_db *db);
+/* Lets SQLite use n helper threads (default 0) to sort the keys of a new database's indexes
+ * at tdb_commit; the file written does not depend on n. */
+void tdb_set_threads(tdb_db *db, int n);
 /* Creates indexes and views, commits, and (new file) fsyncs and renames into place. */
 int tdb_commit(tdb_db *db, tt_error *err);
 void tdb_close(tdb_db *db);
@@ -42,6 +45,8 @@ int tdb_rec_replay(tdb_db *db, tdb_db *rec, tt_error *err);
 /* The real id of a provisional id handed out by rec (after tdb_rec_replay); other ids are
  * returned unchanged. */
 int64_t tdb_rec_resolve(const tdb_db *rec, int64_t id);
+/* Gives back the unused part of the recording's buffer: it waits for its replay. */
+void tdb_rec_trim(tdb_db *rec);
 /* Bytes of recorded rows not replayed yet. */
 size_t tdb_rec_bytes(const tdb_db *rec);
 

@@ -30,6 +30,7 @@ struct tdb_db {
     int64_t next_symbol_set; /* next symbol.symbol_set_id, 0 until first needed */
     struct tdb_rec *rec;     /* tdb_rec_new: rows are recorded, there is no connection */
     int rec_slot;            /* the statement slot of the row being recorded */
+    int sort_threads;        /* tdb_set_threads */
 };
 
 /* Recording (rec.c): a row of statement slot, its values in bind order (i is the 1-based

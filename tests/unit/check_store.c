@@ -477,6 +477,57 @@ START_TEST(recorded_rows_replay)
 }
 END_TEST
 
+/* The sorter's helper threads (analyze --jobs) cut index keys above 2 MiB into runs sorted
+ * beside the writer; the file is the one a single thread writes. */
+static void write_slices(const char *file, int threads, tt_buf *bytes)
+{
+    tdb_db *db;
+    tt_error err = {0};
+    ck_assert_int_eq(tdb_open_write(&db, file, 0, &err), 0);
+    tdb_set_threads(db, threads);
+    int64_t base;
+    ck_assert_int_eq(tdb_next_id(db, "slice", &base, &err), 0);
+    char name[128];
+    for (int i = 0; i < 40000; i++) { /* 3 MiB of slice_by_name keys, in no order */
+        snprintf(name, sizeof name, "com.example.feed.ui.SomeLongClassName%05d.bind(int,"
+                 "android.view.View,java.lang.String)", (i * 7919) % 40000);
+        tdb_slice sl = {.id = base + i, .trace_id = 1, .utid = 1 + i % 7, .ts = (i * 31) % 997,
+                        .dur = 5, .parent_id = i % 3 ? base + i - 1 : 0, .name = name,
+                        .category = "beat", .end_kind = "exact", .thread_dur = -1,
+                        .self_thread_dur = -1, .block_dur = -1, .gap_before = -1,
+                        .gap_after = -1, .sample_count = -1};
+        ck_assert_int_eq(tdb_slice_add(db, &sl, &err), 0);
+    }
+    ck_assert_msg(tdb_commit(db, &err) == 0, "%s", err.msg);
+    tdb_close(db);
+    FILE *f = fopen(file, "rb");
+    ck_assert_ptr_nonnull(f);
+    char chunk[65536];
+    for (size_t n; (n = fread(chunk, 1, sizeof chunk, f)) > 0;)
+        ck_assert_int_eq(tt_buf_put(bytes, chunk, n), 0);
+    fclose(f);
+}
+
+START_TEST(index_sort_threads_same_file)
+{
+    char p1[96], p2[96];
+    snprintf(p1, sizeof p1, "%s/one.db", dir);
+    snprintf(p2, sizeof p2, "%s/three.db", dir);
+    tt_buf a = {0}, b = {0};
+    write_slices(p1, 0, &a);
+    write_slices(p2, 3, &b);
+    ck_assert_uint_gt(a.len, 4 << 20);
+    ck_assert_uint_eq(a.len, b.len);
+    ck_assert_int_eq(memcmp(a.data, b.data, a.len), 0);
+    tt_buf_free(&a);
+    tt_buf_free(&b);
+    strcpy(path, p2); /* the index answers */
+    rows r = query("select name from slice indexed by slice_by_name order by name limit 1");
+    ck_assert_str_eq(r.first, "com.example.feed.ui.SomeLongClassName00000.bind(int,"
+                              "android.view.View,java.lang.String)");
+}
+END_TEST
+
 /* A new database is built with ignore_check_constraints: the writers' own lists (check.c)
  * are the schema's CHECK (column IN (...)) lists, and every list of the schema has one. */
 START_TEST(check_lists_match_schema)
@@ -578,6 +629,7 @@ static Suite *suite(void)
     tcase_add_test(tc, content_hash);
     tcase_add_test(tc, detection);
     tcase_add_test(tc, recorded_rows_replay);
+    tcase_add_test(tc, index_sort_threads_same_file);
     tcase_add_test(tc, check_lists_match_schema);
     tcase_add_test(tc, check_lists_refuse);
     suite_add_tcase(s, tc);

@@ -2,7 +2,8 @@
 # analyze --jobs N is deterministic: the database (byte for byte, once the run's clock time
 # trace.imported_unix_ms is set aside), standard output, standard error and the exit status
 # are those of --jobs 1, for a directory of every input kind, --keep-going over corrupt
-# inputs, a run that fails at a bad input, and --append re-runs (run in tests/data).
+# inputs, a run that fails at a bad input, indexes sorted with helper threads, a mapping loaded
+# ahead, and --append re-runs (run in tests/data).
 set -u
 t=$TT_TMP/an-jobs
 rm -rf "$t" && mkdir -p "$t/c/more"
@@ -11,6 +12,14 @@ cp perf-variants.txt perf-mixed.txt ios-lag-2001.json ios-crash-kscrash.json ios
     frames-120hz.jsonl report-v04.jsonl msg-split.jsonl deep.folded art/ex52-v2wall.txt \
     "$t/c/more/"
 sh ../cli/analyze/mkmixed.sh "$t/mixed"
+# big: 40,000 slices whose 2.6 MB of names go past the 2 MiB runs SQLite's sorter hands to
+# helper threads when --jobs builds the indexes
+# the first -m mapping is loaded while it is hashed ahead: its warnings (a duplicate id) and
+# errors (a line without a method name) are those of --jobs 1
+mkdir -p "$t/maps" && cp map-dup.txt map-bad.txt "$t/maps/"
+mkdir -p "$t/big"
+gen_beat mapping -n 3000 --seed 3 -o "$t/big/map.txt"
+gen_beat buffer --records 80000 --ids 3000 --seed 3 -o "$t/big/ring.bin"
 # run NAME JOBS ARGS...: in $t/NAME-JOBS, database t.db
 run() {
     name=$1 j=$2
@@ -41,11 +50,14 @@ for j in 1 2 4; do
     run keep $j --keep-going ../mixed ../c/beat.bin ../c/perf-fib.txt.gz
     run fail $j ../c/reports.jsonl ../c/perf-fib.txt.gz ../mixed/nested/corrupt.bin ../c/beat.bin \
         ../c/samples.jsonl
+    run big $j -m ../big/map.txt ../big/ring.bin
+    run mapdup $j -m ../maps/map-dup.txt ../c/beat.bin
+    run mapbad $j -m ../maps/map-bad.txt ../c/beat.bin
     run append $j --append ../c/more
     (cd "$t/append-$j" && tracetool analyze --jobs "$j" --append -o t.db ../c/more ../c/beat.bin \
         > out 2> err; echo "exit $?" > rc)
 done
-for n in corpus keep fail append; do
+for n in corpus keep fail big mapdup mapbad append; do
     same $n
 done
 grep -c imported "$t/corpus-4/out" | sed 's/^/corpus: inputs imported: /'
