@@ -293,7 +293,7 @@ int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_byt
  * longer than the cap is TT_ELIMIT at its line after the chunk before it. */
 int tt__lreader_next(tt__lreader *r, const tt__lchunk **c, tt_error *err);
 void tt__lreader_close(tt__lreader *r);
-/* For linerun.c: doubles the open-addressing table of ids + 1 over the n entries (size bytes
+/* linegrow.c, for linechunk.c and linerun.c: doubles the open-addressing table of ids + 1 over the n entries (size bytes
  * each, their hash first) at ents (first: the first size); doubles the array p of *cap elements
  * of elem bytes (the new array, *cap updated; NULL, p unchanged, when out of memory). */
 int tt__lslots_grow(uint32_t **slots, size_t *nslots, const void *ents, size_t n, size_t size,
