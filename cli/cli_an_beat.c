@@ -157,27 +157,6 @@ int cli_an_store_stack(cli_an *a, int64_t trace_id, const char *kind, int64_t is
     return rc;
 }
 
-void cli_an_print_stat(cli_an *a, const char *name, const char *severity, const char *file,
-                       uint64_t value, const char *example)
-{
-    if (value && strcmp(severity, "info"))
-        tt_stats_add(a->cli->stats, name, file ? file : "",
-                     strcmp(severity, "data_loss") ? TT_SEV_WARN : TT_SEV_DATA_LOSS,
-                     (int64_t)value, example);
-}
-
-int cli_an_stat(cli_an *a, int64_t trace_id, const char *name, const char *severity,
-                const char *source, uint64_t value, const char *description, tt_error *err)
-{
-    if (!value)
-        return 0;
-    int rc = tdb_stat_add(a->db, trace_id, name, NULL, severity, source, (int64_t)value,
-                          description, err);
-    if (!rc)
-        cli_an_print_stat(a, name, severity, a->cur_path, value, NULL);
-    return rc;
-}
-
 /* The Matrix JSON of an evil-method issue found in a buffer (method-beat.md 7.3 order). */
 static void evil_json(tt_buf *out, const tt_bevil *e)
 {

@@ -51,25 +51,6 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_erro
     return rc;
 }
 
-int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_error *err)
-{
-    int rc = 0;
-    for (size_t i = 0; i < tt_stats_count(st) && !rc; i++) {
-        const tt_stat *s = tt_stats_get(st, i);
-        const char *sev = s->severity == TT_SEV_DATA_LOSS ? "data_loss"
-                          : s->severity == TT_SEV_WARN    ? "notice"
-                                                          : "info";
-        if (!s->count)
-            continue;
-        rc = tdb_stat_add(a->db, trace_id, s->name, NULL, sev, "trace", s->count,
-                          s->example[0] ? s->example : s->name, err);
-        if (!rc)
-            cli_an_print_stat(a, s->name, sev, s->file, (uint64_t)s->count,
-                              s->example[0] ? s->example : NULL);
-    }
-    return rc;
-}
-
 int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
 {
     tt_stats *st = tt_stats_new();
