@@ -338,6 +338,27 @@ static int unit_sound(cu_state *s, uint64_t off)
     return rc == 0;
 }
 
+/* A split-DWARF skeleton unit (DWARF 5 DW_UT_skeleton, or GNU's DWARF 4 extension): its
+ * functions are in a .dwo file, named by DW_AT_dwo_name relative to DW_AT_comp_dir; the
+ * first one is kept for the module's warning. */
+static void note_skeleton(cu_state *s, Dwarf_Die cu_die)
+{
+    const char *dwo = NULL, *comp = NULL;
+    s->ix->split_dwarf = 1;
+    if (s->ix->has_dwo_path || (!tsym__dw_attr_string(s, cu_die, DW_AT_dwo_name, &dwo) &&
+                                !tsym__dw_attr_string(s, cu_die, DW_AT_GNU_dwo_name, &dwo)))
+        return;
+    tsym__dw_attr_string(s, cu_die, DW_AT_comp_dir, &comp);
+    char buf[TT_ERRMSG_MAX];
+    int n = dwo[0] != '/' && comp && comp[0] ? snprintf(buf, sizeof buf, "%s/%s", comp, dwo)
+                                              : snprintf(buf, sizeof buf, "%s", dwo);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    if (tsym__str_intern(&s->ix->dwo_path, &s->ix->str, buf, len))
+        s->nomem = 1;
+    else
+        s->ix->has_dwo_path = 1;
+}
+
 static int load_units(cu_state *s)
 {
     Dwarf_Error e = NULL;
@@ -372,8 +393,10 @@ static int load_units(cu_state *s)
             s->addr_base = tsym__dw_attr_offset(s, cu_die, DW_AT_addr_base, &ab) ? ab : 0;
         }
         memset(s->abbrev_attrs, 0, sizeof s->abbrev_attrs); /* each CU has its own table */
-        if (utype == DW_UT_skeleton)
-            s->ix->split_dwarf = 1;
+        const char *gnu_dwo;
+        if (utype == DW_UT_skeleton ||
+            tsym__dw_attr_string(s, cu_die, DW_AT_GNU_dwo_name, &gnu_dwo))
+            note_skeleton(s, cu_die);
         /* the line table first: its header names the files decl/call attributes use */
         int lines = cu_line_header(s, cu_die);
         if (!s->nomem && unit_sound(s, s->cu_start))

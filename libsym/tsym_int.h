@@ -103,6 +103,8 @@ typedef struct tsym__index {
     tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
     size_t n_cus, n_inlines;
     int split_dwarf;
+    uint32_t dwo_path; /* with split_dwarf and has_dwo_path: the first skeleton's .dwo file */
+    int has_dwo_path;
 } tsym__index;
 
 /* ELF facts read with libelf (elf.c) */
