@@ -85,6 +85,34 @@ static int macho_arch_path(const char *path)
     return tsym__macho_split(file, sizeof file, arch, sizeof arch, path);
 }
 
+/* The dwz supplementary file of debug file dbg (.gnu_debugaltlink: an absolute path, or
+ * one relative to dbg's directory) into out: 1 when it exists and has the build id the link
+ * names, else 0 with a warning, as the strings and DIEs it holds are then missing. */
+static int find_sup(char *out, size_t cap, char *warn, size_t wcap, const char *dbg,
+                    const tsym__elf *de)
+{
+    const char *slash = strrchr(dbg, '/');
+    int dl = de->altlink[0] == '/' || !slash ? 0 : (int)(slash - dbg + 1);
+    int n = snprintf(out, cap, "%.*s%s", dl, dbg, de->altlink);
+    tsym__elf se;
+    if (n < 0 || (size_t)n >= cap || access(out, R_OK) != 0 ||
+        tsym__elf_read(&se, NULL, 0, out, NULL)) {
+        snprintf(warn, wcap,
+                 "debug info refers to a dwz supplementary file that was not found: %.200s; "
+                 "names kept there are missing",
+                 de->altlink);
+        return 0;
+    }
+    if (de->alt_build_id[0] && strcmp(se.build_id, de->alt_build_id)) {
+        snprintf(warn, wcap,
+                 "dwz supplementary file %.200s has build id %.64s, expected %.64s; names kept "
+                 "there are missing",
+                 out, se.build_id, de->alt_build_id);
+        return 0;
+    }
+    return 1;
+}
+
 /* The warning of a module whose functions are in split DWARF: which file holds them (a .dwp
  * package beside the debug file, else the first skeleton's .dwo) and whether it exists, so
  * a missing .dwo is told apart from an unsupported one. */
@@ -146,8 +174,13 @@ int tsym_module_open(tsym_module **out, const char *path, const char *debug_path
     tsym__elf tmp;
     if ((rc = tsym__elf_read(&tmp, &m->ix, 1, symfile, err)))
         goto fail;
+    char sup[TT_ERRMSG_MAX / 2];
+    if (de.altlink[0] && find_sup(sup, sizeof sup, m->info.warning, sizeof m->info.warning,
+                                  dbg, &de))
+        m->ix.sup_path = sup;
     if (de.has_debug_info && (rc = load_debug(m, dbg, &de)))
         goto nomem;
+    m->ix.sup_path = NULL;
     if (tsym__index_finish(&m->ix))
         goto nomem;
     if (!(m->path = dup_str(path)) && path)
@@ -617,5 +650,7 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
         const char *q = qualified_name(m, root, sym, flags);
         if (q)
             out->frames[len - 1].function = q;
+        else if (!out->frames[len - 1].function) /* its DWARF name is unreadable (dwz) */
+            out->frames[len - 1].function = out->symbol;
     }
 }

@@ -21,7 +21,7 @@ all="gcc-O0 gcc-O2 gcc-g1 gcc-dwarf4 gcc-dwarf5 gcc-gz gcc-zstd gcc-split gcc-sp
 gcc-types4 gcc-types5 gcc-lto gcc-nopie gcc-debuglink gcc-buildid gcc-dwz
 clang-O0 clang-O2 clang-g1 clang-dwarf4 clang-dwarf5 clang-gz clang-zstd clang-split
 clang-split-dwp clang-types4 clang-types5 clang-lto clang-nopie clang-debuglink clang-buildid
-clang-dwz"
+clang-dwz gcc-dwzm clang-dwzm"
 [ $# -gt 0 ] && all="$*"
 
 # build NAME: compiles the three modules of one variant into $out/NAME (absolute paths, so
@@ -48,6 +48,7 @@ build() {
     debuglink) post=debuglink ;;
     buildid) post=buildid ;;
     dwz) post=dwz ;;
+    dwzm) post=dwzm ;;
     esac
     if [ "$v" = clang-lto ] && ! have ld.lld; then ld=""; fi
     $cc $flags -fPIC -c "$src/var_lib.c" -o var_lib.o
@@ -72,14 +73,18 @@ build() {
             objcopy --only-keep-debug "$m" "store/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug"
             strip "$m" ;;
         dwz) cp "$m" "$m.ref"; dwz -q "$m" 2>/dev/null || true ;;
+        dwzm) cp "$m" "$m.ref" ;;
         esac
     done
+    # dwz -m as Debian's dh_dwz runs it: strings and DIEs the modules share move to one
+    # supplementary file named by .gnu_debugaltlink (here relative to the modules)
+    if [ "$post" = dwzm ]; then dwz -q -m common.debug -M common.debug prog libvar.so progxx || true; fi
     [ "$post" = dwp ] && rm -f ./*.dwo
     cd "$out"
 }
 
 for v in $all; do
-    if [ "${v#*-}" = dwz ] && ! have dwz; then echo "$v: skipped (dwz not installed)"; continue; fi
+    if [ "${v#*-dwz}" != "$v" ] && ! have dwz; then echo "$v: skipped (dwz not installed)"; continue; fi
     if ! build "$v" >"$out/$v.log" 2>&1; then
         echo "$v: build failed: $(tail -1 "$out/$v.log")"; continue
     fi
