@@ -25,13 +25,14 @@ static uint32_t file_id(const cu_state *s, uint64_t raw, unsigned version)
 }
 
 /* Walks die and its abstract_origin / specification chain (spec 5.2.6). */
-static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
+static int walk_name(cu_state *s, Dwarf_Die die, int in_sup, name_info *out)
 {
     const char *linkage = NULL, *plain = NULL;
     uint64_t dfile = 0, dline = 0;
     int have_decl = 0;
     Dwarf_Die cur = die;
     Dwarf_Error e = NULL;
+    Dwarf_Debug cdbg = in_sup ? s->sup : s->dbg; /* the file cur is in */
     for (int hop = 0; hop <= MAX_ORIGIN_HOPS; hop++) {
         const char *t = NULL;
         if (tsym__dw_attr_string(s, cur, DW_AT_linkage_name, &t) ||
@@ -39,7 +40,7 @@ static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
             linkage = t;
         if (!plain && tsym__dw_attr_string(s, cur, DW_AT_name, &t))
             plain = t;
-        if (!have_decl && tsym__dw_attr_udata(s, cur, DW_AT_decl_file, &dfile)) {
+        if (!have_decl && cdbg == s->dbg && tsym__dw_attr_udata(s, cur, DW_AT_decl_file, &dfile)) {
             Dwarf_Off off = 0;
             if (dwarf_dieoffset(cur, &off, &e) == DW_DLV_OK && off >= s->cu_start &&
                 off < s->cu_end) {
@@ -54,11 +55,14 @@ static int walk_name(cu_state *s, Dwarf_Die die, name_info *out)
         if (linkage)
             break;
         Dwarf_Off ref;
-        if (!tsym__dw_attr_ref(s, cur, DW_AT_abstract_origin, &ref) &&
-            !tsym__dw_attr_ref(s, cur, DW_AT_specification, &ref))
+        int sup_ref = 0;
+        if (!tsym__dw_attr_ref_any(s, cur, DW_AT_abstract_origin, &ref, &sup_ref) &&
+            !tsym__dw_attr_ref_any(s, cur, DW_AT_specification, &ref, &sup_ref))
             break;
+        if (sup_ref)
+            cdbg = s->sup;
         Dwarf_Die next = NULL;
-        int res = dwarf_offdie_b(s->dbg, ref, 1, &next, &e);
+        int res = dwarf_offdie_b(cdbg, ref, 1, &next, &e);
         if (res != DW_DLV_OK) {
             tsym__dw_note_error(s, e);
             break;
@@ -96,9 +100,11 @@ static int own_linkage(cu_state *s, Dwarf_Die die, name_info *out)
 static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
 {
     Dwarf_Off ref;
-    if (!tsym__dw_attr_ref(s, die, DW_AT_abstract_origin, &ref))
-        return walk_name(s, die, out);
-    uint32_t *slot = tsym__map_slot(&s->names, ref);
+    int in_sup = 0;
+    if (!tsym__dw_attr_ref_any(s, die, DW_AT_abstract_origin, &ref, &in_sup))
+        return walk_name(s, die, 0, out);
+    /* offsets in the supplementary file get the top bit: no clash with the file's own */
+    uint32_t *slot = tsym__map_slot(&s->names, in_sup ? ref | (uint64_t)1 << 63 : ref);
     if (!slot)
         return TT_ENOMEM;
     if (*slot != TSYM_NONE) {
@@ -107,12 +113,12 @@ static int die_name(cu_state *s, Dwarf_Die die, name_info *out)
     }
     Dwarf_Die o = NULL;
     Dwarf_Error e = NULL;
-    int res = dwarf_offdie_b(s->dbg, ref, 1, &o, &e);
+    int res = dwarf_offdie_b(in_sup ? s->sup : s->dbg, ref, 1, &o, &e);
     if (res != DW_DLV_OK) {
         tsym__dw_note_error(s, e);
-        return walk_name(s, die, out);
+        return walk_name(s, die, 0, out);
     }
-    int rc = walk_name(s, o, out);
+    int rc = walk_name(s, o, in_sup, out);
     dwarf_dealloc_die(o);
     if (rc)
         return rc;
@@ -338,6 +344,27 @@ static int unit_sound(cu_state *s, uint64_t off)
     return rc == 0;
 }
 
+/* A split-DWARF skeleton unit (DWARF 5 DW_UT_skeleton, or GNU's DWARF 4 extension): its
+ * functions are in a .dwo file, named by DW_AT_dwo_name relative to DW_AT_comp_dir; the
+ * first one is kept for the module's warning. */
+static void note_skeleton(cu_state *s, Dwarf_Die cu_die)
+{
+    const char *dwo = NULL, *comp = NULL;
+    s->ix->split_dwarf = 1;
+    if (s->ix->has_dwo_path || (!tsym__dw_attr_string(s, cu_die, DW_AT_dwo_name, &dwo) &&
+                                !tsym__dw_attr_string(s, cu_die, DW_AT_GNU_dwo_name, &dwo)))
+        return;
+    tsym__dw_attr_string(s, cu_die, DW_AT_comp_dir, &comp);
+    char buf[TT_ERRMSG_MAX];
+    int n = dwo[0] != '/' && comp && comp[0] ? snprintf(buf, sizeof buf, "%s/%s", comp, dwo)
+                                              : snprintf(buf, sizeof buf, "%s", dwo);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    if (tsym__str_intern(&s->ix->dwo_path, &s->ix->str, buf, len))
+        s->nomem = 1;
+    else
+        s->ix->has_dwo_path = 1;
+}
+
 static int load_units(cu_state *s)
 {
     Dwarf_Error e = NULL;
@@ -372,8 +399,10 @@ static int load_units(cu_state *s)
             s->addr_base = tsym__dw_attr_offset(s, cu_die, DW_AT_addr_base, &ab) ? ab : 0;
         }
         memset(s->abbrev_attrs, 0, sizeof s->abbrev_attrs); /* each CU has its own table */
-        if (utype == DW_UT_skeleton)
-            s->ix->split_dwarf = 1;
+        const char *gnu_dwo;
+        if (utype == DW_UT_skeleton ||
+            tsym__dw_attr_string(s, cu_die, DW_AT_GNU_dwo_name, &gnu_dwo))
+            note_skeleton(s, cu_die);
         /* the line table first: its header names the files decl/call attributes use */
         int lines = cu_line_header(s, cu_die);
         if (!s->nomem && unit_sound(s, s->cu_start))
@@ -389,10 +418,10 @@ static int load_units(cu_state *s)
 }
 
 /* Indexes every unit of an open dbg; secs (opened or not: have_secs) feeds line.c. */
-static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, tsym__dsecs *secs, int have_secs,
-                    const char *secs_msg, const char *path, tt_error *err)
+static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, Dwarf_Debug sup, tsym__dsecs *secs,
+                    int have_secs, const char *secs_msg, const char *path, tt_error *err)
 {
-    cu_state s = {.dbg = dbg, .ix = ix, .secs = *secs, .have_secs = have_secs};
+    cu_state s = {.dbg = dbg, .sup = sup, .ix = ix, .secs = *secs, .have_secs = have_secs};
     if (secs->size[TSYM_DS_RNGLISTS]) {
         s.rl = secs->data[TSYM_DS_RNGLISTS];
         s.rl_size = secs->size[TSYM_DS_RNGLISTS];
@@ -444,6 +473,29 @@ static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
     return rc == TT_ENOMEM ? TT_ENOMEM : 0;
 }
 
+/* The dwz supplementary file, tied to dbg so that DW_FORM_GNU_strp_alt strings resolve;
+ * NULL when it cannot be opened (its names are then missing, never wrong). */
+static Dwarf_Debug open_sup(Dwarf_Debug dbg, const char *path)
+{
+    Dwarf_Debug sup = NULL;
+    Dwarf_Error e = NULL;
+    if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &sup, NULL,
+                        0, NULL, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(NULL, e);
+        return NULL;
+    }
+    if (dwarf_set_tied_dbg(dbg, sup, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(dbg, e);
+        e = NULL;
+        if (dwarf_finish(sup, &e) != DW_DLV_OK && e)
+            dwarf_dealloc_error(NULL, e);
+        return NULL;
+    }
+    return sup;
+}
+
 int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
 {
     return tsym__dwarf_load_with(ix, path, 1, err);
@@ -465,6 +517,7 @@ int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_err
      * host's /usr/lib/debug; tracetool's own search decides (spec 4.3) */
     int res = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg,
                               NULL, 0, NULL, &e);
+    Dwarf_Debug sup = res == DW_DLV_OK && ix->sup_path ? open_sup(dbg, ix->sup_path) : NULL;
     if (res != DW_DLV_OK) {
         tsym__dsecs_close(&secs);
         if (res == DW_DLV_NO_ENTRY)
@@ -482,9 +535,11 @@ int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_err
     else if (rc)
         rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", serr.msg);
     else
-        rc = load_dbg(ix, dbg, &secs, 1, NULL, path, err);
+        rc = load_dbg(ix, dbg, sup, &secs, 1, NULL, path, err);
     tsym__dsecs_close(&secs);
     if (dwarf_finish(dbg, &e) != DW_DLV_OK && e)
+        dwarf_dealloc_error(NULL, e);
+    if (sup && dwarf_finish(sup, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
     return rc;
 }
@@ -583,7 +638,7 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
             dwarf_dealloc_error(dbg, e);
         return rc;
     }
-    int rc = load_dbg(ix, dbg, &ls, ls.size[TSYM_DS_LINE] > 0, NULL, label, err);
+    int rc = load_dbg(ix, dbg, NULL, &ls, ls.size[TSYM_DS_LINE] > 0, NULL, label, err);
     if (dwarf_object_finish(dbg, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
     return rc;

@@ -3,6 +3,8 @@
  * in effect), and the libdwarf calls that leak or mis-read on corrupt input are avoided. */
 #include "dwarf_int.h"
 
+#include <string.h>
+
 #include <stdio.h>
 
 /* Attributes make_node asks for, one bit each; others are always looked up. */
@@ -97,20 +99,42 @@ int tsym__dw_attr_string(cu_state *s, Dwarf_Die die, Dwarf_Half at, const char *
     dwarf_dealloc_attribute(a);
     if (res != DW_DLV_OK || !str)
         return 0;
+    /* DW_FORM_GNU_strp_alt without the dwz supplementary file: libdwarf 20210528 returns
+     * a placeholder text, which must not become a function name */
+    if (str[0] == '<' && !strncmp(str, "<DW_FORM_", 9))
+        return 0;
     *out = str;
     return 1;
 }
 
-int tsym__dw_attr_ref(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out)
+/* A reference; *in_sup = 1 when it points into the dwz supplementary file
+ * (DW_FORM_GNU_ref_alt, DW_FORM_ref_sup4/8), which is only followed when s->sup is open:
+ * the offset means nothing in the file itself. */
+int tsym__dw_attr_ref_any(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out,
+                          int *in_sup)
 {
     Dwarf_Attribute a;
     Dwarf_Error e = NULL;
+    Dwarf_Half form = 0;
     if (!find_attr(s, die, at, &a))
         return 0;
-    int res = dwarf_global_formref(a, out, &e);
+    int res = dwarf_whatform(a, &form, &e);
+    tsym__dw_drop(s, &e);
+    *in_sup = form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+              form == DW_FORM_ref_sup8;
+    if (res == DW_DLV_OK && (!*in_sup || s->sup))
+        res = dwarf_global_formref(a, out, &e);
+    else
+        res = DW_DLV_NO_ENTRY;
     tsym__dw_drop(s, &e);
     dwarf_dealloc_attribute(a);
     return res == DW_DLV_OK;
+}
+
+int tsym__dw_attr_ref(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out)
+{
+    int in_sup = 0;
+    return tsym__dw_attr_ref_any(s, die, at, out, &in_sup) && !in_sup;
 }
 
 /* A section offset: DW_FORM_sec_offset, or data4/data8 before DWARF 4 */

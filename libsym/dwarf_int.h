@@ -23,6 +23,7 @@ typedef struct walk_frame {
 
 typedef struct cu_state {
     Dwarf_Debug dbg;
+    Dwarf_Debug sup;      /* the dwz supplementary file (.gnu_debugaltlink), tied, or NULL */
     tsym__index *ix;
     Dwarf_Half version;
     uint64_t base, cu_start, cu_end;
@@ -63,6 +64,8 @@ void tsym__dw_drop(cu_state *s, Dwarf_Error *e);
 int tsym__dw_attr_udata(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out);
 int tsym__dw_attr_string(cu_state *s, Dwarf_Die die, Dwarf_Half at, const char **out);
 int tsym__dw_attr_ref(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out);
+int tsym__dw_attr_ref_any(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out,
+                          int *in_sup);
 int tsym__dw_attr_offset(cu_state *s, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *out);
 int tsym__dw_form_offset(cu_state *s, Dwarf_Attribute a, Dwarf_Off *off);
 int tsym__dw_attr_addr(cu_state *s, Dwarf_Die die, Dwarf_Half at, uint64_t *out,

@@ -86,6 +86,24 @@ static int note_build_id(char *hex, size_t cap, Elf_Data *d)
     return 0;
 }
 
+/* .gnu_debugaltlink (dwz -m): the supplementary file's name, NUL, its build id bytes */
+static void read_altlink(tsym__elf *e, Elf_Scn *scn)
+{
+    Elf_Data *d = elf_rawdata(scn, NULL);
+    if (!d || !d->d_buf || d->d_size < 2)
+        return;
+    const unsigned char *p = d->d_buf;
+    size_t n = strnlen((const char *)p, d->d_size);
+    if (n == 0 || n >= sizeof e->altlink || n + 1 >= d->d_size)
+        return;
+    memcpy(e->altlink, p, n);
+    e->altlink[n] = 0;
+    size_t k = 0;
+    for (size_t i = n + 1; i < d->d_size && k + 2 < sizeof e->alt_build_id; i++, k += 2)
+        snprintf(e->alt_build_id + k, 3, "%02x", p[i]);
+    e->alt_build_id[k] = 0;
+}
+
 static void read_debuglink(tsym__elf *e, Elf_Scn *scn, int big_endian)
 {
     Elf_Data *d = elf_rawdata(scn, NULL);
@@ -226,6 +244,8 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
             continue;
         if (!strcmp(name, ".gnu_debuglink"))
             read_debuglink(e, scn, e->big_endian);
+        if (!strcmp(name, ".gnu_debugaltlink"))
+            read_altlink(e, scn);
         if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
             sh.sh_type != SHT_NOBITS && sh.sh_size > 0)
             e->has_debug_info = 1;

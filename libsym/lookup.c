@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct tsym_module {
     tsym__index ix;
@@ -84,6 +85,54 @@ static int macho_arch_path(const char *path)
     return tsym__macho_split(file, sizeof file, arch, sizeof arch, path);
 }
 
+/* The dwz supplementary file of debug file dbg (.gnu_debugaltlink: an absolute path, or
+ * one relative to dbg's directory) into out: 1 when it exists and has the build id the link
+ * names, else 0 with a warning, as the strings and DIEs it holds are then missing. */
+static int find_sup(char *out, size_t cap, char *warn, size_t wcap, const char *dbg,
+                    const tsym__elf *de)
+{
+    const char *slash = strrchr(dbg, '/');
+    int dl = de->altlink[0] == '/' || !slash ? 0 : (int)(slash - dbg + 1);
+    int n = snprintf(out, cap, "%.*s%s", dl, dbg, de->altlink);
+    tsym__elf se;
+    if (n < 0 || (size_t)n >= cap || access(out, R_OK) != 0 ||
+        tsym__elf_read(&se, NULL, 0, out, NULL)) {
+        snprintf(warn, wcap,
+                 "debug info refers to a dwz supplementary file that was not found: %.200s; "
+                 "names kept there are missing",
+                 de->altlink);
+        return 0;
+    }
+    if (de->alt_build_id[0] && strcmp(se.build_id, de->alt_build_id)) {
+        snprintf(warn, wcap,
+                 "dwz supplementary file %.200s has build id %.64s, expected %.64s; names kept "
+                 "there are missing",
+                 out, se.build_id, de->alt_build_id);
+        return 0;
+    }
+    return 1;
+}
+
+/* The warning of a module whose functions are in split DWARF: which file holds them (a .dwp
+ * package beside the debug file, else the first skeleton's .dwo) and whether it exists, so
+ * a missing .dwo is told apart from an unsupported one. */
+static void split_warning(char *buf, size_t cap, const tsym__index *ix, const char *dbg)
+{
+    static const char tail[] = "function names come from the symbol table, no inline frames";
+    char dwp[TT_ERRMSG_MAX / 2];
+    int n = snprintf(dwp, sizeof dwp, "%s.dwp", dbg);
+    const char *dwo = ix->has_dwo_path ? tsym__str(&ix->str, ix->dwo_path) : NULL;
+    if (n > 0 && (size_t)n < sizeof dwp && access(dwp, R_OK) == 0)
+        snprintf(buf, cap, "split DWARF packages (.dwp) are not supported yet: %.200s; %s", dwp,
+                 tail);
+    else if (dwo && access(dwo, R_OK) != 0)
+        snprintf(buf, cap, "debug info is in a .dwo file that was not found: %.200s; %s", dwo,
+                 tail);
+    else
+        snprintf(buf, cap, "split DWARF (.dwo files, e.g. %.200s) is not supported yet; %s",
+                 dwo ? dwo : "?", tail);
+}
+
 int tsym_module_open(tsym_module **out, const char *path, const char *debug_path,
                      tt_error *err)
 {
@@ -125,8 +174,13 @@ int tsym_module_open(tsym_module **out, const char *path, const char *debug_path
     tsym__elf tmp;
     if ((rc = tsym__elf_read(&tmp, &m->ix, 1, symfile, err)))
         goto fail;
+    char sup[TT_ERRMSG_MAX / 2];
+    if (de.altlink[0] && find_sup(sup, sizeof sup, m->info.warning, sizeof m->info.warning,
+                                  dbg, &de))
+        m->ix.sup_path = sup;
     if (de.has_debug_info && (rc = load_debug(m, dbg, &de)))
         goto nomem;
+    m->ix.sup_path = NULL;
     if (tsym__index_finish(&m->ix))
         goto nomem;
     if (!(m->path = dup_str(path)) && path)
@@ -149,9 +203,7 @@ int tsym_module_open(tsym_module **out, const char *path, const char *debug_path
     i->symtab_only = m->ix.funcs.len == 0;
     i->split_dwarf = m->ix.split_dwarf;
     if (i->split_dwarf && !i->warning[0])
-        snprintf(i->warning, sizeof i->warning,
-                 "split DWARF (.dwo) is not supported yet: function names come from the "
-                 "symbol table");
+        split_warning(i->warning, sizeof i->warning, &m->ix, dbg);
     *out = m;
     return 0;
 nomem:
@@ -449,6 +501,39 @@ static size_t unclone_len(const char *s)
     }
 }
 
+/* Itanium operator encodings (C++ ABI 5.1.5.3) of the operators a bare DW_AT_name can
+ * carry: gcc names a lambda's call operator only "operator()". Longest spelling first. */
+static const char *const op_codes[][2] = {
+    {"()", "cl"}, {"[]", "ix"}, {"->", "pt"}, {"<<=", "lS"}, {">>=", "rS"}, {"<<", "ls"},
+    {">>", "rs"},  {"<=", "le"}, {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}, {"+=", "pL"},
+    {"-=", "mI"},  {"*=", "mL"}, {"=", "aS"},  {"<", "lt"},  {">", "gt"},  {"+", "pl"},
+    {"-", "mi"},   {"*", "ml"},  {"/", "dv"},  {"!", "nt"},  {"&", "an"},  {"|", "or"}};
+
+/* Whether the first n bytes of the mangled ms contain the identifier of the bare name plain
+ * (for an operator: its encoding followed by E or I, the end of a nested or template name). */
+static int mentions(const char *ms, size_t n, const char *plain)
+{
+    char code[4] = "";
+    const char *id = plain;
+    size_t idl = strcspn(plain, "<( ");
+    if (!strncmp(plain, "operator", 8)) {
+        for (size_t k = 0; k < sizeof op_codes / sizeof op_codes[0] && !code[0]; k++)
+            if (!strncmp(plain + 8, op_codes[k][0], strlen(op_codes[k][0])))
+                memcpy(code, op_codes[k][1], 3);
+        if (code[0]) {
+            id = code;
+            idl = 2;
+        }
+    }
+    if (idl == 0 || idl > n)
+        return 0;
+    for (size_t i = 0; i + idl <= n; i++)
+        if (!memcmp(ms + i, id, idl) &&
+            (id != code || (i + 2 < n && (ms[i + 2] == 'E' || ms[i + 2] == 'I'))))
+            return 1;
+    return 0;
+}
+
 /* gcc gives some template instances (those over lambdas, say) no DW_AT_linkage_name: their
  * DWARF name is then the bare, unqualified one. The ELF symbol of the same function names it
  * fully; it is used when it is mangled, starts inside the function and mentions the bare
@@ -463,14 +548,8 @@ static const char *qualified_name(tsym_module *m, const tsym__node *root, const 
     if (!plain || !ms || !plain[0] || (plain[0] == '_' && (plain[1] == 'Z' || plain[1] == 'R')) ||
         ms[0] != '_' || (ms[1] != 'Z' && ms[1] != 'R') || !tsym__node_has(&m->ix, root, sym->lo))
         return NULL;
-    size_t idl = strcspn(plain, "<( ");
     size_t n = unclone_len(ms);
-    if (idl == 0 || idl > n)
-        return NULL;
-    int found = 0;
-    for (size_t i = 0; i + idl <= n && !found; i++)
-        found = !memcmp(ms + i, plain, idl);
-    if (!found)
+    if (!mentions(ms, n, plain))
         return NULL;
     if (!ms[n])
         return display(m, sym->name, flags);
@@ -571,5 +650,7 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
         const char *q = qualified_name(m, root, sym, flags);
         if (q)
             out->frames[len - 1].function = q;
+        else if (!out->frames[len - 1].function) /* its DWARF name is unreadable (dwz) */
+            out->frames[len - 1].function = out->symbol;
     }
 }

@@ -103,6 +103,10 @@ typedef struct tsym__index {
     tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
     size_t n_cus, n_inlines;
     int split_dwarf;
+    uint32_t dwo_path; /* with split_dwarf and has_dwo_path: the first skeleton's .dwo file */
+    int has_dwo_path;
+    const char *sup_path; /* input of the DWARF load: the verified dwz supplementary file
+                           * (.gnu_debugaltlink) or NULL; borrowed during the load only */
 } tsym__index;
 
 /* ELF facts read with libelf (elf.c) */
@@ -114,6 +118,8 @@ typedef struct tsym__elf {
     int has_symtab;
     char debuglink[256];  /* .gnu_debuglink file name, "" when none */
     uint32_t debuglink_crc;
+    char altlink[256];    /* .gnu_debugaltlink: dwz supplementary file name, "" when none */
+    char alt_build_id[TSYM_BUILD_ID_HEX_MAX]; /* and its build id, lowercase hex */
 } tsym__elf;
 
 /* Reads identity and section facts; with ix != NULL also the PT_LOAD list (when ix has

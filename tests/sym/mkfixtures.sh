@@ -14,7 +14,7 @@ if [ -f "$stamp" ] && [ -z "$(find "$src" -newer "$stamp" -name '*.c*' -o -newer
 fi
 mkdir -p "$out"
 cd "$out"
-rm -rf dl store store2 bare
+rm -rf dl store store2 bare split
 have() { command -v "$1" >/dev/null 2>&1; }
 # gcc family (required: binutils comes with it)
 gcc -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o g5 "$src/inline.c" &
@@ -26,6 +26,7 @@ gcc -fdebug-prefix-map="$src"=/src -O2 -g -shared -fPIC -o libb.so "$src/b.c" &
 if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t5 "$src/tmpl.cc"; fi &
 if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t6 "$src/lambda.cc"; fi &
 if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O2 -g -o t7 "$src/lambda_clone.cc"; fi &
+if have g++; then g++ -fdebug-prefix-map="$out"=/fx -O0 -g -o t8 "$src/lambda.cc"; fi &
 wait
 if have clang; then
     clang -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-5 -o c5 "$src/inline.c" &
@@ -36,6 +37,9 @@ if have clang; then
     clang -fdebug-prefix-map="$out"=/fx --target=i386-linux-gnu -O2 -g -c -o le32.o "$src/lib.c" 2>/dev/null || true
     clang -fdebug-prefix-map="$out"=/fx --target=s390x-linux-gnu -O2 -g -c -o be64.o "$src/lib.c" 2>/dev/null || true
 fi
+# split DWARF: functions in split/s.dwo (named relative to the build directory), lines in s5
+mkdir -p split
+(cd split && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o)
 # stripped binary + .gnu_debuglink beside it
 mkdir -p dl store/.build-id store2/.build-id bare
 objcopy --only-keep-debug g5 dl/g5.debug

@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && cd "$TT_TMP/symfx" && set -- $(nm -S t8 | sed -n 's/^\([0-9a-f]*\) \([0-9a-f]*\) [tTW] _ZZ4mainENKUliE_clEi$/\1 \2/p') && tracetool symbolicate -e t8 -f -C -s 0x$1 $(printf '0x%x' $((0x$1 + 0x$2 / 2))) && tracetool symbolicate -e t8 -f -s 0x$1

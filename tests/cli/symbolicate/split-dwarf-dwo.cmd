@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && cd "$TT_TMP/symfx/split" && a=0x$(nm s5 | sed -n 's/ T top$//p') && tracetool symbolicate -e s5 -f -s $a 2>&1 | sed "s|$TT_TMP/symfx|FX|g" && mv s.dwo s.dwo.away && tracetool symbolicate -e s5 -f -s $a 2>&1 | sed "s|$TT_TMP/symfx|FX|g"; mv s.dwo.away s.dwo

@@ -1,0 +1,1 @@
+sh ../sym/variants.sh "$TT_TMP/var" gcc-O0 gcc-dwarf4 gcc-gz gcc-zstd gcc-split gcc-types5 gcc-debuglink clang-dwarf5 clang-split-dwp clang-buildid clang-lto gcc-dwzm > "$TT_TMP/v.out"; rc=$?; [ $rc = 0 ] || exit $rc; sed "s|$TT_TMP|TMP|g" "$TT_TMP/v.out"
