@@ -12,6 +12,9 @@
 #include "tt_int.h"
 
 #define CHUNK_BYTES ((size_t)4 << 20)
+/* With more than one thread: smaller chunks stay in the caches between the thread that reads
+ * and numbers a chunk and the one that takes it (about 5 % less wall on 2 cores) */
+#define CHUNK_BYTES_PAR ((size_t)2 << 20)
 #define SCAN_STEP ((size_t)64 << 10)
 
 /* Four independent lanes of eight bytes (rotate, xor, multiply, as intern.c does with one):
@@ -430,7 +433,7 @@ int tt__lreader_open(tt__lreader **out, tt_input *in, int jobs, size_t chunk_byt
     r->sc.member = r->member;
     r->fd = -1;
     r->lines = tt__input_lineno(in);
-    r->chunk = chunk_bytes ? chunk_bytes : CHUNK_BYTES;
+    r->chunk = chunk_bytes ? chunk_bytes : jobs > 1 ? CHUNK_BYTES_PAR : CHUNK_BYTES;
     *out = r;
     if (jobs >= 1 && tt__input_take_file(in, &r->fd, &r->base, &r->size) == 0) {
         if (jobs > 64)
