@@ -350,7 +350,8 @@ void tdb_set_threads(tdb_db *db, int n) { db->sort_threads = n < 0 ? 0 : n; }
  * transaction, and cache_spill keeps them all in memory) that helpers sort and merge beside
  * the writer; it needs temporary files for that. The index pages do not depend on how the
  * keys were sorted, so the file is the one a single thread writes. Without a usable
- * temporary directory the indexes are built in memory on this thread. */
+ * temporary directory (SQLite tries $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp, /tmp and
+ * the current directory) the run fails with SQLite's message. */
 static int create_indexes(tdb_db *db, tt_error *err)
 {
     if (!db->tmp || db->copy || !db->sort_threads)
@@ -358,14 +359,15 @@ static int create_indexes(tdb_db *db, tt_error *err)
     char sql[160];
     snprintf(sql, sizeof sql, "PRAGMA cache_spill=%d; PRAGMA temp_store=FILE; PRAGMA threads=%d;"
              "PRAGMA cache_size=-2048;", INT32_MAX, db->sort_threads);
-    int rc = tdb__exec(db, sql, NULL);
+    int rc = tdb__exec(db, sql, err);
     if (!rc)
-        rc = tdb__exec(db, tdb_sql_indexes, NULL);
+        rc = tdb__exec(db, tdb_sql_indexes, err);
+    /* a failed CREATE INDEX cannot be trusted to have left nothing behind (the build runs
+     * without a journal), so a failure fails the run: the temporary file is removed and the
+     * old database stays as it was */
     int rc2 = tdb__exec(db, "PRAGMA threads=0; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;",
-                        err);
-    if (!rc || rc2)
-        return rc2;
-    return tdb__exec(db, tdb_sql_indexes, err); /* IF NOT EXISTS: those not built yet */
+                        rc ? NULL : err);
+    return rc ? rc : rc2;
 }
 
 int tdb_commit(tdb_db *db, tt_error *err)
