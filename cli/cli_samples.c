@@ -231,6 +231,13 @@ out:
     return rc;
 }
 
+int cli_samples_jobs(const cli_samples_opts *o)
+{
+    /* perf and folded text files are read by one thread per core unless --jobs says otherwise */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return o->jobs ? o->jobs : cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
+}
+
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
                      cli_ctx *ctx)
 {
@@ -282,9 +289,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         }
     }
     size_t used = 0;
-    /* perf and folded text files are read by one thread per core unless --jobs says otherwise */
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = o->jobs ? o->jobs : cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
+    int jobs = cli_samples_jobs(o);
     for (size_t i = 0; i < n && !rc; i++) {
         int k = kinds_of[i];
         if (k == TT_SKIND_BTRACE_MAPPING)

@@ -62,6 +62,8 @@ int cli_parse_dur(const char *opt, const char *s, int64_t *ns);
  * inline chain. Modules that cannot be used are reported once each and counted. */
 int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *ctx);
 
+/* The threads to use: --jobs, or one per core. */
+int cli_samples_jobs(const cli_samples_opts *o);
 /* Loads every input into one finished profile (*out, free with tt_profile_free), then
  * symbolicates it when o->sym names executables or symbol directories. */
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,

@@ -276,55 +276,22 @@ static int tree(sctx *c, int64_t total)
     return 0;
 }
 
-static int by_dur(const void *a, const void *b)
-{
-    const tt_slice *x = a, *y = b;
-    if (x->dur != y->dur)
-        return x->dur > y->dur ? -1 : 1;
-    return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-typedef struct topn {
-    tt_slice *s;
-    size_t m, cap, total;
-} topn;
-
-/* Slice sink: keeps the N longest real calls by insertion into a small sorted array. */
-static int keep_longest(void *ctx, const tt_slice *all, size_t n)
-{
-    topn *t = ctx;
-    for (size_t i = 0; i < n; i++) {
-        t->total++;
-        if (all[i].is_synthetic || (t->m == t->cap && by_dur(&all[i], &t->s[t->m - 1]) >= 0))
-            continue;
-        size_t j = t->m < t->cap ? t->m++ : t->m - 1;
-        while (j > 0 && by_dur(&all[i], &t->s[j - 1]) < 0) {
-            t->s[j] = t->s[j - 1];
-            j--;
-        }
-        t->s[j] = all[i];
-    }
-    return 0;
-}
-
 static int longest(sctx *c, uint32_t utid)
 {
-    topn t = {malloc((size_t)c->top * sizeof(tt_slice)), 0, (size_t)c->top, 0};
+    tt_slice_top t = {malloc((size_t)c->top * sizeof(tt_slice)), 0, (size_t)c->top, 0};
     if (!t.s) {
         cli_errorf("out of memory");
         return CLI_BAD;
     }
-    tt_slice_opts o = c->so->slice;
-    o.sink = keep_longest;
-    o.sink_ctx = &t;
     tt_slice_info info;
-    int rc = tt_slice_build(&c->sl, &info, c->p, utid, &o, &c->err);
+    int rc = tt_slice_longest(&t, &info, &c->sl, c->p, utid, &c->so->slice,
+                              cli_samples_jobs(c->so), &c->err);
     if (rc) {
         free(t.s);
         return cli_err(&c->err);
     }
     tt_slice *s = t.s;
-    size_t m = t.m;
+    size_t m = t.n;
     size_t lim = m < (size_t)c->top ? m : (size_t)c->top;
     if (c->json) {
         tt_jsonw_key(&c->w, "slices");

@@ -496,6 +496,13 @@ int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, si
     return 1;
 }
 
+int tt__run_starts(const tt_profile *p, const uint32_t *o, size_t j, int64_t max_gap_ns)
+{
+    const tt_sample *s = p->samples.data;
+    return j == 0 || p->meta.timeless || p->meta.runs ||
+           !mergeable(&s[o[j - 1]], &s[o[j]], max_gap_ns);
+}
+
 int tt_profile_runs(tt_vec *out, const tt_profile *p, uint32_t utid, int64_t max_gap_ns)
 {
     out->len = 0;

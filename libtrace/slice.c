@@ -5,26 +5,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tt_int.h"
+#include "slice_int.h"
 
-enum { IT_FIRST = 0, IT_LAST, IT_BEGIN, IT_END };
+enum { IT_FIRST = TT__IT_FIRST, IT_LAST = TT__IT_LAST, IT_BEGIN = TT__IT_BEGIN,
+       IT_END = TT__IT_END };
+typedef tt__sitem item;
+typedef tt__sopen open_slice;
+typedef tt__sbuild bctx;
 
-typedef struct item {
-    int64_t t, cpu;
-    int64_t block;       /* blocking duration carried by an end item */
-    uint64_t msg_id;
-    uint32_t callsite, seq, ctr, count, run; /* ctr: counters index, TT_NONE when none */
-    uint32_t waker_utid, waker_seq;
-    uint8_t kind, type, end_flag;
-} item;
+/* What the slices opened at item i share (5.5, 5.6). */
+typedef struct at_begin {
+    int64_t ts, gap_before, cpu_begin, waker_ts;
+    const tt__ctr_packed *ctr;
+    uint32_t wakeup_utid;
+} at_begin;
 
-typedef struct open_slice {
-    uint32_t slice, first, callsite;
-    int64_t cpu_begin; /* CPU clock at the begin per policy, -1 unknown */
-    const tt__ctr_packed *ctr_begin;
-    int64_t child_dur, child_tdur;
-    int child_tdur_unknown;
-} open_slice;
+/* What the slices closed at item last share. */
+typedef struct at_end {
+    tt__send x;
+    const tt__ctr_packed *memo_cb; /* counters(): begin counters of the remembered deltas */
+    uint64_t memo_ctr[TT_CTR_COUNT];
+    unsigned memo_known;
+    uint64_t memo_neg;
+} at_end;
 
 static tt__slice_ws *slice_ws(tt_profile *p)
 {
@@ -69,7 +72,7 @@ const char *tt_end_kind_name(int k)
     return k >= 0 && k <= TT_ENDK_TRUNCATED ? n[k] : "inferred";
 }
 
-static int item_cmp(const void *a, const void *b)
+int tt__slice_item_cmp(const void *a, const void *b)
 {
     const item *x = a, *y = b;
     if (x->t != y->t)
@@ -98,17 +101,18 @@ static void item_point(item *it, const tt_sample *s, uint32_t idx, int kind, uin
     it->ctr = kind != IT_BEGIN ? s->ctr : TT_NONE;
 }
 
-/* Items of one thread (5.1), sorted by (t, seq, begin before end). Written in place: at most
- * two per run, room for them is made before each run. */
-static int build_items(tt_vec *items, const tt_profile *p, uint32_t utid, int64_t max_gap)
+int tt__slice_items(tt_vec *items, const tt_profile *p, const uint32_t *o, size_t n,
+                    int64_t max_gap, uint32_t run_base, size_t front, int *sorted)
 {
     items->len = 0;
-    size_t n, pos = 0;
-    const uint32_t *o = tt_profile_thread_order(p, utid, &n);
+    if (tt_vec_reserve(items, front + 2))
+        return TT_ENOMEM;
+    items->len = front;
+    size_t pos = 0;
     const tt_sample *s = p->samples.data;
-    int sorted = 1;
+    int ok = 1;
     tt_run r;
-    for (size_t i = 0; tt__run_next(&r, p, o, n, &pos, max_gap); i++) {
+    for (uint32_t i = run_base; tt__run_next(&r, p, o, n, &pos, max_gap); i++) {
         if (items->cap - items->len < 2 && tt_vec_reserve(items, items->len + 2))
             return TT_ENOMEM;
         item *a = (item *)items->data + items->len, *b = a + 1;
@@ -124,32 +128,30 @@ static int build_items(tt_vec *items, const tt_profile *p, uint32_t utid, int64_
             if (two)
                 item_point(b, &s[r.last], r.last, IT_LAST, 0);
         }
-        a->run = (uint32_t)i;
+        a->run = i;
         if (two)
-            b->run = (uint32_t)i;
-        if (items->len && item_cmp(a - 1, a) > 0)
-            sorted = 0;
+            b->run = i;
+        if (items->len > front && tt__slice_item_cmp(a - 1, a) > 0)
+            ok = 0;
         if (two)
-            sorted = sorted && item_cmp(a, b) <= 0;
+            ok = ok && tt__slice_item_cmp(a, b) <= 0;
         items->len += two ? 2 : 1;
     }
-    if (!sorted)
-        qsort(items->data, items->len, sizeof(item), item_cmp);
+    *sorted = ok;
     return 0;
 }
 
-typedef struct bctx {
-    tt_profile *p;
-    const tt_slice_opts *o;
-    const item *it;
-    size_t m;
-    int64_t max_gap;
-    int64_t *cum_block;  /* prefix sums, index i+1 = through item i */
-    uint64_t *cum_count;
-    tt_vec *out;
-    tt_slice_info *info;
-    uint32_t *open_frames; /* per frame: open occurrences (recursion flag) */
-} bctx;
+/* Items of one thread (5.1), sorted by (t, seq, begin before end). */
+static int build_items(tt_vec *items, const tt_profile *p, uint32_t utid, int64_t max_gap)
+{
+    size_t n;
+    const uint32_t *o = tt_profile_thread_order(p, utid, &n);
+    int sorted;
+    int rc = tt__slice_items(items, p, o, n, max_gap, 0, 0, &sorted);
+    if (!rc && !sorted)
+        qsort(items->data, items->len, sizeof(item), tt__slice_item_cmp);
+    return rc;
+}
 
 static int64_t mid(int64_t a, int64_t b) { return a + (b - a) / 2; }
 
@@ -194,23 +196,6 @@ static int64_t end_time(const bctx *c, size_t last)
     return c->it[last].t + pad_after(c, last);
 }
 
-/* What the slices opened at item i share (5.5, 5.6). */
-typedef struct at_begin {
-    int64_t ts, gap_before, cpu_begin, waker_ts;
-    const tt__ctr_packed *ctr;
-    uint32_t wakeup_utid;
-} at_begin;
-
-/* What the slices closed at item last share. */
-typedef struct at_end {
-    int64_t end, gap_after, cpu_end, cum_block;
-    uint64_t cum_count;
-    const tt__ctr_packed *ctr;
-    const tt__ctr_packed *memo_cb; /* counters(): begin counters of the remembered deltas */
-    uint64_t memo_ctr[TT_CTR_COUNT];
-    unsigned memo_known;
-    uint64_t memo_neg;
-} at_end;
 
 static const tt__ctr_packed *item_counters(const bctx *c, const item *it)
 {
@@ -239,8 +224,8 @@ static void end_at(const bctx *c, size_t last, at_end *e)
 {
     const item *it = c->it;
     int next = near_next(c, last);
-    e->end = end_time(c, last);
-    e->gap_after = next ? it[last + 1].t - it[last].t : -1;
+    e->x.end = end_time(c, last);
+    e->x.gap_after = next ? it[last + 1].t - it[last].t : -1;
     int64_t cpu = it[last].cpu;
     if (c->o->end_policy == TT_END_MID) {
         if (next && it[last + 1].cpu >= 0 && cpu >= 0)
@@ -248,10 +233,10 @@ static void end_at(const bctx *c, size_t last, at_end *e)
     } else if (c->o->end_policy == TT_END_NEXT && next) {
         cpu = it[last + 1].cpu;
     }
-    e->cpu_end = cpu;
-    e->cum_block = c->cum_block[last + 1];
-    e->cum_count = c->cum_count[last + 1];
-    e->ctr = item_counters(c, &it[last]);
+    e->x.cpu_end = cpu;
+    e->x.cum_block = c->cum_block[last + 1];
+    e->x.cum_count = c->cum_count[last + 1];
+    e->x.ctr = item_counters(c, &it[last]);
     e->memo_cb = NULL;
 }
 
@@ -259,7 +244,7 @@ static void end_at(const bctx *c, size_t last, at_end *e)
  * them, so the last pair's result is remembered in the at_end. */
 static void counters(const bctx *c, tt_slice *s, const tt__ctr_packed *cb, at_end *e)
 {
-    const tt__ctr_packed *ce = e->ctr;
+    const tt__ctr_packed *ce = e->x.ctr;
     if (!cb || !ce)
         return;
     if (e->memo_cb != cb) {
@@ -286,6 +271,15 @@ static void counters(const bctx *c, tt_slice *s, const tt__ctr_packed *cb, at_en
     c->info->negative_counter_deltas += e->memo_neg;
     memcpy(s->ctr, e->memo_ctr, sizeof s->ctr); /* zero where unknown, as opened */
     s->ctr_known |= e->memo_known;
+}
+
+void tt__slice_counters(const bctx *c, tt_slice *s, const tt__ctr_packed *cb,
+                        const tt__ctr_packed *ce)
+{
+    at_end e;
+    e.x.ctr = ce;
+    e.memo_cb = NULL;
+    counters(c, s, cb, &e);
 }
 
 /* Opens one slice; the caller reserved room in c->out and open. Every field is stored one by
@@ -327,17 +321,28 @@ static void open_slice_at(bctx *c, tt_vec *open, size_t i, const at_begin *b, ui
     os->ctr_begin = b->ctr;
     os->child_dur = os->child_tdur = 0;
     os->child_tdur_unknown = 0;
+    os->borrowed = 0;
 }
 
 static void close_top(bctx *c, tt_vec *open, at_end *e, int final)
 {
     open_slice os = TT_VEC_AT(open, open_slice, open->len - 1);
     open->len--;
+    if (os.borrowed) { /* opened by the first half: it completes the slice */
+        tt__sinh *r = &c->inh[open->len];
+        r->at = e->x;
+        r->child_dur = os.child_dur;
+        r->child_tdur = os.child_tdur;
+        r->child_tdur_unknown = os.child_tdur_unknown;
+        r->final = final;
+        c->open_frames[TT_VEC_AT(&c->p->callsites, tt_callsite, os.callsite).frame]--;
+        return;
+    }
     tt_slice *s = &TT_VEC_AT(c->out, tt_slice, os.slice);
-    s->dur = e->end > s->ts ? e->end - s->ts : 0;
+    s->dur = e->x.end > s->ts ? e->x.end - s->ts : 0;
     int64_t b = os.cpu_begin;
     s->thread_ts = b;
-    s->thread_dur = b < 0 || e->cpu_end < 0 || e->cpu_end < b ? -1 : e->cpu_end - b;
+    s->thread_dur = b < 0 || e->x.cpu_end < 0 || e->x.cpu_end < b ? -1 : e->x.cpu_end - b;
     s->self_dur = s->dur - os.child_dur;
     if (s->self_dur < 0)
         s->self_dur = 0;
@@ -346,16 +351,16 @@ static void close_top(bctx *c, tt_vec *open, at_end *e, int final)
         if (s->self_thread_dur < 0)
             s->self_thread_dur = 0;
     }
-    s->block_dur = e->cum_block - c->cum_block[os.first];
-    s->sample_count = (uint32_t)(e->cum_count - c->cum_count[os.first]);
-    s->gap_after = e->gap_after;
+    s->block_dur = e->x.cum_block - c->cum_block[os.first];
+    s->sample_count = (uint32_t)(e->x.cum_count - c->cum_count[os.first]);
+    s->gap_after = e->x.gap_after;
     if (final)
         s->end_kind = c->p->meta.truncated ? TT_ENDK_TRUNCATED : TT_ENDK_UNTERMINATED;
     counters(c, s, os.ctr_begin, e);
     c->open_frames[s->frame]--;
     if (s->depth == 0)
         c->info->covered_dur += s->dur;
-    if (open->len) {
+    if (open->len) { /* a borrowed parent sums the children of this half */
         open_slice *par = &TT_VEC_AT(open, open_slice, open->len - 1);
         par->child_dur += s->dur;
         if (s->thread_dur < 0)
@@ -431,40 +436,79 @@ static int flush(bctx *c)
     return rc;
 }
 
-static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t *path,
-                      tt_vec *openv)
+/* How many open frames item i keeps (5.2, 5.3); path as common_prefix sets it. count: count
+ * the splits into c->info (the boundary of a first half is counted by the second). */
+static size_t keep_depth(bctx *c, const uint8_t *is_loop, const tt_vec *open, size_t i,
+                         uint32_t *path, size_t *shared, int *gap, int count)
+{
+    const item *cur = &c->it[i];
+    size_t n = (size_t)TT_VEC_AT(&c->p->callsites, tt_callsite, cur->callsite).depth + 1;
+    size_t k = common_prefix(c, open, cur->callsite, n, path);
+    *shared = k;
+    *gap = 0;
+    if (i > 0) {
+        const item *prev = &c->it[i - 1];
+        if (!c->o->no_msg_split && prev->msg_id && cur->msg_id && prev->msg_id != cur->msg_id) {
+            size_t k2 = msg_split(c, is_loop, open, k);
+            if (count && k2 < k && k2 < open->len)
+                c->info->msg_splits++;
+            k = k2 < k ? k2 : k;
+        }
+        if (cur->kind == IT_BEGIN && k > n - 1)
+            k = n - 1;
+        if (prev->kind == IT_END && k > open->len - 1)
+            k = open->len - 1;
+        if (is_gap(c, i)) {
+            k = 0;
+            *gap = 1;
+            if (count)
+                c->info->gap_splits++;
+        }
+    }
+    return k;
+}
+
+/* A second half starts with the stack of the item before it, opened by the first half. */
+static int borrow_stack(bctx *c, tt_vec *open)
+{
+    const tt_callsite *cst = c->p->callsites.data;
+    uint32_t cs = c->it[c->begin - 1].callsite;
+    size_t n = (size_t)cst[cs].depth + 1;
+    if (tt_vec_reserve(open, n))
+        return TT_ENOMEM;
+    open_slice *os = open->data;
+    for (size_t d = n; d-- > 0; cs = cst[cs].parent) {
+        memset(&os[d], 0, sizeof os[d]);
+        os[d].slice = TT_NONE;
+        os[d].callsite = cs;
+        os[d].borrowed = 1;
+        c->open_frames[cst[cs].frame]++;
+    }
+    open->len = n;
+    return 0;
+}
+
+int tt__slice_diff(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t *path,
+                   tt_vec *openv)
 {
     tt_vec open = *openv; /* a copy: the pages are handed back below */
     open.len = 0;
-    int rc = 0;
-    for (size_t i = 0; i < c->m && !rc; i++) {
-        const item *cur = &c->it[i];
-        size_t n = (size_t)TT_VEC_AT(&c->p->callsites, tt_callsite, cur->callsite).depth + 1;
-        size_t k = common_prefix(c, &open, cur->callsite, n, path), shared = k;
-        int gap = 0;
-        if (i > 0) {
-            const item *prev = &c->it[i - 1];
-            if (!c->o->no_msg_split && prev->msg_id && cur->msg_id &&
-                prev->msg_id != cur->msg_id) {
-                size_t k2 = msg_split(c, is_loop, &open, k);
-                if (k2 < k && k2 < open.len)
-                    c->info->msg_splits++;
-                k = k2 < k ? k2 : k;
-            }
-            if (cur->kind == IT_BEGIN && k > n - 1)
-                k = n - 1;
-            if (prev->kind == IT_END && k > open.len - 1)
-                k = open.len - 1;
-            if (is_gap(c, i)) {
-                k = 0;
-                gap = 1;
-                c->info->gap_splits++;
-            }
-        }
+    int rc = c->begin > 0 ? borrow_stack(c, &open) : 0;
+    for (size_t i = c->begin; i < c->end && !rc; i++) {
+        size_t n = (size_t)TT_VEC_AT(&c->p->callsites, tt_callsite, c->it[i].callsite).depth + 1;
+        size_t shared;
+        int gap;
+        size_t k = keep_depth(c, is_loop, &open, i, path, &shared, &gap, 1);
         for (size_t d = k; d < shared; d++) /* reopened although shared */
             path[d] = TT_VEC_AT(&open, open_slice, d).callsite;
-        if (i > 0)
+        if (i == c->begin && i > 0) { /* the first half closes what this item does not keep */
+            for (; open.len > k; open.len--)
+                c->open_frames[TT_VEC_AT(&c->p->callsites, tt_callsite,
+                                         TT_VEC_AT(&open, open_slice, open.len - 1).callsite)
+                                   .frame]--;
+        } else if (i > 0) {
             close_to(c, &open, k, i - 1, 0);
+        }
         if (!open.len)
             rc = flush(c);
         if (!rc && gap && c->o->mark_gaps && gap_cs != TT_NONE && !(rc = mark_gap(c, i, gap_cs)))
@@ -480,15 +524,32 @@ static int diff_items(bctx *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t
                 open_slice_at(c, &open, i, &b, path[d], (uint32_t)d);
         }
     }
-    if (!rc)
+    if (!rc && c->end < c->m) { /* a first half: the item at end decides what stays open */
+        size_t shared;
+        int gap;
+        size_t k = keep_depth(c, is_loop, &open, c->end, path, &shared, &gap, 0);
+        close_to(c, &open, k, c->end - 1, 0);
+        if (!open.len)
+            rc = flush(c);
+    } else if (!rc) {
         close_to(c, &open, 0, c->m - 1, 1);
-    if (!rc)
         rc = flush(c);
+    }
     *openv = open;
     return rc;
 }
 
-static int loop_flags(uint8_t **out, tt_profile *p, const tt_slice_opts *o)
+void tt__slice_cum(bctx *c)
+{
+    c->cum_block[0] = 0;
+    c->cum_count[0] = 0;
+    for (size_t i = 0; i < c->m; i++) {
+        c->cum_block[i + 1] = c->cum_block[i] + c->it[i].block;
+        c->cum_count[i + 1] = c->cum_count[i] + c->it[i].count;
+    }
+}
+
+int tt__slice_loop_flags(uint8_t **out, tt_profile *p, const tt_slice_opts *o)
 {
     static const char *const def[] = {"android.os.Looper.loop()"};
     const char *const *names = o->loop_frames ? o->loop_frames : def;
@@ -556,7 +617,7 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
     uint8_t *is_loop = NULL;
     int rc = w && w->path ? build_items(&w->items, p, utid, c.max_gap) : TT_ENOMEM;
     if (!rc)
-        rc = loop_flags(&is_loop, p, o);
+        rc = tt__slice_loop_flags(&is_loop, p, o);
     c.it = w ? w->items.data : NULL;
     c.m = w ? w->items.len : 0;
     if (!rc && c.m) {
@@ -567,16 +628,13 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
         if (!c.open_frames)
             rc = TT_ENOMEM;
         if (!rc)
-            c.cum_block[0] = 0, c.cum_count[0] = 0;
-        for (size_t i = 0; !rc && i < c.m; i++) {
-            c.cum_block[i + 1] = c.cum_block[i] + c.it[i].block;
-            c.cum_count[i + 1] = c.cum_count[i] + c.it[i].count;
-        }
+            tt__slice_cum(&c);
         info->items = c.m;
         info->first_ts = c.it[0].t;
         info->last_ts = c.it[c.m - 1].t;
+        c.end = c.m;
         if (!rc)
-            rc = diff_items(&c, is_loop, gap_cs, w->path, &w->open);
+            rc = tt__slice_diff(&c, is_loop, gap_cs, w->path, &w->open);
     }
     free(c.open_frames);
     free(is_loop);

@@ -389,6 +389,9 @@ int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *fr
  * o[*pos]: 1 with *r filled and *pos advanced, 0 at the end. */
 int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, size_t *pos,
                  int64_t max_gap_ns);
+/* 1 when sample o[j] starts a run (tt__run_next) whatever came before it: it cannot merge into
+ * sample o[j - 1]. */
+int tt__run_starts(const tt_profile *p, const uint32_t *o, size_t j, int64_t max_gap_ns);
 /* The k-th smallest of d[0..n-1] (0-based, k < n); reorders d. */
 int64_t tt__select_i64(int64_t *d, size_t n, size_t k);
 /* Sanitises s into valid UTF-8 (U+FFFD for bad bytes), appending to b. */

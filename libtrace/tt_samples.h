@@ -285,6 +285,20 @@ typedef struct tt_slice_info {
  * tt_profile_finish; not for timeless profiles. */
 int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t utid,
                    const tt_slice_opts *o, tt_error *err);
+/* The longest slices of one thread: the real (not synthetic) ones with the largest dur,
+ * longest first; equal durations earlier ts first, then in the order tt_slice_build hands them
+ * to a sink. s has room for cap slices (the caller's); parent is TT_NONE in them. */
+typedef struct tt_slice_top {
+    tt_slice *s;
+    size_t n, cap;
+    uint64_t total; /* every slice rebuilt, synthetic ones included */
+} tt_slice_top;
+/* Fills top (n and total start from zero) and info for one thread, as tt_slice_build with a
+ * sink keeping the longest would; o->sink is ignored. work: a tt_slice vector kept between
+ * calls (its pages stay mapped). nthreads > 1: a thread with many samples is rebuilt in two
+ * halves at once, with the same result. */
+int tt_slice_longest(tt_slice_top *top, tt_slice_info *info, tt_vec *work, tt_profile *p,
+                     uint32_t utid, const tt_slice_opts *o, int nthreads, tt_error *err);
 /* Sets fixed slices for a thread (instrumented data, e.g. a method-beat call tree); slice
  * building then returns a copy of them. The array is copied. */
 int tt_profile_set_slices(tt_profile *p, uint32_t utid, const tt_slice *s, size_t n);
