@@ -58,6 +58,7 @@ void tt_profile_free(tt_profile *p)
     free(p->order);
     free(p->toff);
     free(p->cs_rec);
+    free(p->gap_auto);
     slice_ws_free(p->sws);
     tt_buf_free(&p->tmp);
     tt_arena_free(p->arena);
@@ -411,10 +412,27 @@ static int64_t runs_median(const tt_profile *p, const uint32_t *o, size_t n)
     return med;
 }
 
+static int64_t auto_gap(const tt_profile *p, uint32_t utid);
+
+/* The automatic gap of a finished profile's thread is worked out once (the aggregates and the
+ * slices both need it: a pass over the thread's samples and a selection) and kept in the
+ * profile, which callers do not share between threads while they call this. */
 int64_t tt_profile_max_gap(const tt_profile *p, uint32_t utid, int64_t max_gap)
 {
     if (max_gap != TT_GAP_AUTO)
         return max_gap;
+    if (!p->finished || utid >= p->threads.len)
+        return auto_gap(p, utid);
+    tt_profile *w = (tt_profile *)p;
+    if (!w->gap_auto && !(w->gap_auto = calloc(p->threads.len, sizeof *w->gap_auto)))
+        return auto_gap(p, utid);
+    if (!w->gap_auto[utid])
+        w->gap_auto[utid] = auto_gap(p, utid);
+    return w->gap_auto[utid];
+}
+
+static int64_t auto_gap(const tt_profile *p, uint32_t utid)
+{
     size_t n;
     const uint32_t *o = tt_profile_thread_order(p, utid, &n);
     const tt_sample *s = p->samples.data;

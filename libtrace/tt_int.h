@@ -360,6 +360,7 @@ struct tt_profile {
     uint8_t *cs_rec;   /* lazily: callsite frame also among its ancestors */
     size_t cs_rec_n;
     struct tt__slice_ws *sws; /* slice.c buffers reused from thread to thread */
+    int64_t *gap_auto; /* lazily, per utid: the automatic max gap, 0 = not yet known */
     tt_buf tmp;
 };
 /* Buffers of one slice build (slice.c), kept in the profile for the next thread so that their
