@@ -243,6 +243,18 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
     return 0;
 }
 
+/* After the first chunk of a file of known size: room for as many samples as the rest
+ * probably holds (its density so far, plus an eighth), so that the sample array is not copied
+ * at every doubling (each copy faults in fresh pages). Pages never written cost nothing. */
+static void reserve_rest(tt_profile *p, size_t added, uint64_t done, uint64_t total)
+{
+    if (added < 64 || !done || total / 2 < done)
+        return;
+    double est = (double)added * ((double)total / (double)done) * 1.125;
+    if (est < (double)((size_t)1 << 40) && est > (double)added)
+        (void)tt_profile_reserve(p, (size_t)est - added, 0); /* a hint: growth goes on without */
+}
+
 int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stats *stats,
                    tt_error *err)
 {
@@ -255,7 +267,9 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     int rc = tt__perf_asm_init(&d.a, p, o, stats, file);
     if (rc)
         rc = tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
-    uint64_t lineno = tt__input_lineno(in);
+    uint64_t lineno = tt__input_lineno(in), total = 0, done = 0;
+    size_t base = tt_profile_nsamples(p);
+    int sized = tt_input_size(in, &total) != 0; /* unknown (gzip, a pipe): nothing to size */
     tt__lreader *rd = NULL;
     if (!rc)
         rc = tt__lreader_open(&rd, in, o->jobs, o->chunk_bytes,
@@ -267,8 +281,14 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
             rc = tt__perf_asm_end(&d.a, lineno, err);
             break;
         }
-        if (!rc)
-            rc = perf_chunk(&d, c, &lineno, err);
+        if (rc)
+            break;
+        rc = perf_chunk(&d, c, &lineno, err);
+        done += c->len;
+        if (!rc && !sized) {
+            sized = 1;
+            reserve_rest(p, tt_profile_nsamples(p) - base, done, total);
+        }
     }
     tt__lreader_close(rd);
     tt__perf_asm_free(&d.a);

@@ -105,7 +105,9 @@ int tt__slice_items(tt_vec *items, const tt_profile *p, const uint32_t *o, size_
                     int64_t max_gap, uint32_t run_base, size_t front, int *sorted)
 {
     items->len = 0;
-    if (tt_vec_reserve(items, front + 2))
+    /* at most two items a sample, and one more for a neighbour: room once, not doubled
+     * (copies fault in fresh pages); pages never written cost nothing */
+    if (n > (SIZE_MAX - front - 3) / 2 || tt_vec_reserve(items, front + 2 * n + 3))
         return TT_ENOMEM;
     items->len = front;
     size_t pos = 0;
