@@ -117,7 +117,8 @@ int cli_an_pool_full(const cli_an_pool *p);
 /* Queues an input (t's strings are copied); NULL on out of memory. */
 cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
                                const cli_an_trace *t);
-/* Waits for j, prints its diagnostics, adds its warnings and totals to a and replays its rows
+/* Waits for j (rather than idle, the writer runs j itself when no worker took it yet, else
+ * the oldest queued job, recorded like a worker's), prints its diagnostics, adds its warnings and totals to a and replays its rows
  * into a->db; t->trace_id gets the real trace id. The parse's error or the database's. */
 int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t,
                        tt_error *err);

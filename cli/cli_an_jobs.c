@@ -1,6 +1,7 @@
 /* analyze --jobs: worker threads parse inputs into recorded rows (tdb_rec_new) while the one
  * writer replays them in input order (storage.md 5.1 and 9), so the database, the warnings
- * and the summary are those of --jobs 1. At most 2 x jobs inputs are in flight. */
+ * and the summary are those of --jobs 1. At most 2 x jobs inputs are in flight. The writer
+ * does not wait idle for a job: it runs queued jobs itself (a worker's context of its own). */
 #include "cli_an.h"
 
 #include <pthread.h>
@@ -51,7 +52,8 @@ struct cli_an_pool {
     size_t in_flight, max_in_flight;
     cli_an_parse_fn parse;
     worker *w;
-    int nw;
+    int nw;       /* workers set up: the threads, then self */
+    worker *self; /* the writer's own context, for jobs it runs instead of waiting */
 };
 
 static void job_free(cli_an_job *j)
@@ -105,6 +107,21 @@ static void run_job(worker *w, cli_an_job *j)
     cli_msg_capture(NULL);
 }
 
+/* Takes queued job j off the queue (p->mu held). */
+static void unqueue(cli_an_pool *p, cli_an_job *j)
+{
+    cli_an_job *prev = NULL;
+    for (cli_an_job *q = p->head; q != j; q = q->next)
+        prev = q;
+    if (prev)
+        prev->next = j->next;
+    else
+        p->head = j->next;
+    if (p->tail == j)
+        p->tail = prev;
+    j->next = NULL;
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -116,9 +133,7 @@ static void *work(void *arg)
         if (p->stop)
             break;
         cli_an_job *j = p->head;
-        p->head = j->next;
-        if (!p->head)
-            p->tail = NULL;
+        unqueue(p, j);
         j->state = JOB_RUNNING;
         pthread_mutex_unlock(&p->mu);
         run_job(w, j);
@@ -143,7 +158,7 @@ int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse
 {
     *out = NULL;
     cli_an_pool *p = calloc(1, sizeof *p);
-    worker *w = calloc((size_t)jobs, sizeof *w);
+    worker *w = calloc((size_t)jobs + 1, sizeof *w);
     if (!p || !w) {
         free(p);
         free(w);
@@ -156,7 +171,7 @@ int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse
     p->w = w;
     p->parse = parse;
     p->max_in_flight = 2 * (size_t)jobs;
-    for (int i = 0; i < jobs; i++) {
+    for (int i = 0; i <= jobs; i++) {
         w[i].pool = p;
         w[i].a = *a;
         w[i].a.db = NULL;
@@ -171,13 +186,14 @@ int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse
         w[i].a.acc_ids = &w[i].acc_ids;
         p->nw = i + 1;
         if (!w[i].a.arena || !w[i].a.names || !w[i].a.acc ||
-            pthread_create(&w[i].th, NULL, work, &w[i])) {
+            (i < jobs && pthread_create(&w[i].th, NULL, work, &w[i]))) {
             cli_errorf("cannot start %d analysis threads", jobs);
             cli_an_pool_stop(p);
             return CLI_BAD;
         }
-        w[i].started = 1;
+        w[i].started = i < jobs;
     }
+    p->self = &w[jobs];
     *out = p;
     return 0;
 }
@@ -264,8 +280,21 @@ int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t
                        tt_error *err)
 {
     pthread_mutex_lock(&p->mu);
-    while (j->state != JOB_DONE)
-        pthread_cond_wait(&p->done, &p->mu);
+    while (j->state != JOB_DONE) {
+        /* rather than wait: run j itself when no worker took it yet, else the oldest queued
+         * job; its rows are recorded and replayed like a worker's */
+        cli_an_job *k = j->state == JOB_QUEUED ? j : p->head;
+        if (!k) {
+            pthread_cond_wait(&p->done, &p->mu);
+            continue;
+        }
+        unqueue(p, k);
+        k->state = JOB_RUNNING;
+        pthread_mutex_unlock(&p->mu);
+        run_job(p->self, k);
+        pthread_mutex_lock(&p->mu);
+        k->state = JOB_DONE;
+    }
     pthread_mutex_unlock(&p->mu);
     if (j->msgs.len)
         cli_stderrf("%s", j->msgs.data);

@@ -208,7 +208,6 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             TT_VEC_AT(&inputs, ainput, 0).map_ahead = 1;
         cli_an_parallel(inputs.len, njobs, cli_an__pre_detect, &inputs);
     }
-    /* pass 1: detect and hash every input; load mappings */
     tt_buf map_cat = {0};
     int have_map = 0;
     for (size_t i = 0; i < inputs.len && !rc; i++) {
@@ -370,6 +369,10 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     cli_an_pool_stop(pool); /* an error stopped the loop: inputs parsed ahead are dropped */
     pool = NULL;
+    /* a new file: its rows committed (still under its temporary name) and read for the
+     * summary while a helper thread starts its fsync */
+    if (!rc && tdb_tmp_path(a.db))
+        rc = tdb_commit_rows(a.db, &err);
     if (!rc)
         rc = cli_an__summarize(&s, &a, first ? first : INT64_MAX, o.out, &inputs, &err);
     if (!rc)

@@ -370,7 +370,21 @@ static int create_indexes(tdb_db *db, tt_error *err)
     return rc ? rc : rc2;
 }
 
-int tdb_commit(tdb_db *db, tt_error *err)
+static void *sync_tmp(void *arg)
+{
+    fsync_path(((tdb_db *)arg)->tmp, 0); /* tdb_commit fsyncs again and checks */
+    return NULL;
+}
+
+static void sync_join(tdb_db *db)
+{
+    if (db->syncing)
+        pthread_join(db->syncer, NULL);
+    db->syncing = 0;
+}
+
+/* Indexes, views (new file), schema version, COMMIT. */
+static int commit_tx(tdb_db *db, tt_error *err)
 {
     int rc = create_indexes(db, err);
     if (!rc && db->tmp) {
@@ -385,9 +399,30 @@ int tdb_commit(tdb_db *db, tt_error *err)
     }
     if (!rc)
         rc = tdb__exec(db, "COMMIT", err);
+    if (!rc)
+        db->in_tx = 0;
+    return rc;
+}
+
+int tdb_commit_rows(tdb_db *db, tt_error *err)
+{
+    if (!db->tmp)
+        return tdb_commit(db, err);
+    int rc = commit_tx(db, err);
     if (rc)
         return rc;
-    db->in_tx = 0;
+    db->rows_committed = 1;
+    /* the pages are written: their way to the disk starts while the caller reads them */
+    if (db->sort_threads && !pthread_create(&db->syncer, NULL, sync_tmp, db))
+        db->syncing = 1;
+    return 0;
+}
+
+int tdb_commit(tdb_db *db, tt_error *err)
+{
+    int rc;
+    if (!db->rows_committed && (rc = commit_tx(db, err)))
+        return rc;
     tdb__exec(db, "PRAGMA optimize", NULL);
     for (int i = 0; i < ST__COUNT; i++) {
         sqlite3_finalize(db->st[i]);
@@ -406,6 +441,7 @@ int tdb_commit(tdb_db *db, tt_error *err)
     if (sqlite3_close(db->h) != SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot close the database");
     db->h = NULL;
+    sync_join(db);
     if (fsync_path(db->tmp, 0))
         return tt_error_set(err, TT_EIO, db->path, 0, 0, "fsync: %s", strerror(errno));
     if (rename(db->tmp, db->path))
@@ -430,6 +466,7 @@ void tdb_close(tdb_db *db)
 {
     if (!db)
         return;
+    sync_join(db);
     for (int i = 0; i < ST__COUNT; i++)
         sqlite3_finalize(db->st[i]);
     sqlite3_finalize(db->next_id_st[0]);

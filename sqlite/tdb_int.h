@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include <pthread.h>
+
 #include "tdb.h"
 
 enum {
@@ -31,6 +33,9 @@ struct tdb_db {
     struct tdb_rec *rec;     /* tdb_rec_new: rows are recorded, there is no connection */
     int rec_slot;            /* the statement slot of the row being recorded */
     int sort_threads;        /* tdb_set_threads */
+    int rows_committed;      /* tdb_commit_rows ran */
+    int syncing;             /* syncer: a helper thread fsyncing tmp (tdb_commit_rows) */
+    pthread_t syncer;
 };
 
 /* Recording (rec.c): a row of statement slot, its values in bind order (i is the 1-based
