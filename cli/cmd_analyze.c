@@ -3,6 +3,7 @@
  * and the run are here; its parts: cli_an_input.c, cli_an_import.c, cli_an_summary.c. */
 #include "cli_an_int.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,15 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     int njobs = o.jobs ? o.jobs : online_cores();
     if (!rc && njobs > 1 && inputs.len > 1) {
+#if defined(M_TOP_PAD) && defined(M_MMAP_THRESHOLD)
+        /* with threads, each shrink of a heap (brk, munmap, a thread heap's madvise) makes
+         * the kernel interrupt the other cores to flush their TLBs, and the heap soon grows
+         * back: keep 4 MiB at its top, and serve blocks up to 1 MiB (an input's buffers)
+         * from the heap (setting one turns off glibc's own moving threshold); peak memory
+         * stays what it was */
+        mallopt(M_MMAP_THRESHOLD, 1 << 20);
+        mallopt(M_TOP_PAD, 4 << 20);
+#endif
         if (o.nmaps) /* pass 1 loads it first, into the empty mapping */
             TT_VEC_AT(&inputs, ainput, 0).map_ahead = 1;
         cli_an_parallel(inputs.len, njobs, cli_an__pre_detect, &inputs);
