@@ -97,6 +97,8 @@ int cli_an__store_mapping(cli_an *a, const char *sha, const char *path, const ch
     }
     if (wrong) /* a bug: the workers used other rows */
         rc = tt_error_set(err, TT_EINVAL, path, 0, 0, "method rows differ from their prediction");
+    if (!rc && tdb_tmp_path(a->db)) /* a new database: no more methods come */
+        rc = tdb_method_index(a->db, err);
     return rc;
 }
 

@@ -404,6 +404,11 @@ static int commit_tx(tdb_db *db, tt_error *err)
     return rc;
 }
 
+int tdb_method_index(tdb_db *db, tt_error *err)
+{
+    return tdb__exec(db, "CREATE INDEX IF NOT EXISTS method_by_name ON method(name)", err);
+}
+
 int tdb_commit_rows(tdb_db *db, tt_error *err)
 {
     if (!db->tmp)

@@ -121,6 +121,10 @@ int tdb_mapping_add(tdb_db *db, const char *sha256, const char *path, int64_t me
 /* name: the canonical key (storage.md 8). */
 int tdb_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const char *name,
                    int64_t *id, tt_error *err);
+/* Builds method's index (indexes.sql) now, once a new database's mapping is written, rather
+ * than at tdb_commit (analyze --jobs: while the workers parse); the file is the same
+ * whichever --jobs. */
+int tdb_method_index(tdb_db *db, tt_error *err);
 /* Calls fn(ctx, method_id, row_id) for every method of a stored mapping. */
 int tdb_method_each(tdb_db *db, int64_t mapping_id,
                     void (*fn)(void *ctx, uint32_t method_id, int64_t row_id), void *ctx,
