@@ -24,6 +24,14 @@ typedef struct ainput {
     tt_stats *pre_stats; /* its counted warnings */
 } ainput;
 
+/* The import keys of the inputs imported so far in this run, by hash (import_one's check for
+ * the same content given twice, without comparing every earlier input). */
+typedef struct aseen {
+    tt_intern *keys; /* NULL until the first import */
+    tt_vec ordinal;  /* int: the input of each key id */
+    int failed;      /* out of memory: every earlier input is compared */
+} aseen;
+
 typedef struct aopts {
     const char *out, *proguard;
     int append, replace, skip_unknown, keep_going, kind, format;
@@ -33,6 +41,7 @@ typedef struct aopts {
     char skip_buf[512];
     char **maps;
     size_t nmaps;
+    aseen *seen;                   /* pass 2's imported keys */
 } aopts;
 
 /* ---- cli_an_input.c: the inputs (pass 1) ---- */

@@ -182,6 +182,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     cli_out_lock *lock = NULL;
     cli_an_pool *pool = NULL;
     cli_an_job **jobs = NULL; /* --jobs: the job of each input, while in flight */
+    aseen seen = {0};
+    o.seen = &seen;
     if (!a.map || !a.arena || !a.names || !a.method_rows || !a.acc) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
@@ -414,6 +416,9 @@ fail:
 done:
     cli_an_pool_stop(pool);
     free(jobs);
+    tt_intern_free(seen.keys);
+    if (seen.keys)
+        tt_vec_free(&seen.ordinal);
     tt_buf_free(&s.text);
     if (s.json.buf.data)
         tt_jsonw_free(&s.json);
