@@ -1,12 +1,16 @@
 /* analyze --jobs: worker threads parse inputs into recorded rows (tdb_rec_new) while the one
  * writer replays them in input order (storage.md 5.1 and 9), so the database, the warnings
- * and the summary are those of --jobs 1. At most 2 x jobs inputs are in flight. The writer
- * does not wait idle for a job: it runs queued jobs itself (a worker's context of its own). */
+ * and the summary are those of --jobs 1. 2 x jobs inputs are in flight, small ones more (up
+ * to 16 x jobs while they add up to less than 1 MiB). The writer does not wait idle for a
+ * job: it runs queued jobs itself (a worker's context of its own). */
 #include "cli_an.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define SMALL_BYTES (1u << 20) /* inputs in flight beyond 2 x jobs: their total size */
 
 typedef struct acc_delta {
     uint32_t id;
@@ -22,6 +26,7 @@ struct cli_an_job {
     cli_an_trace t;
     char *sha256, *content, *key, *options;
     /* out */
+    uint64_t bytes;   /* the input's size */
     int state, rc;
     int opened;       /* parse set a->cur_path (the input could be opened) */
     tt_error err;
@@ -49,7 +54,10 @@ struct cli_an_pool {
     cli_an_job *head, *tail; /* queued, oldest first */
     cli_an_job *all;         /* submitted and not released */
     int stop;
+    int idle;         /* workers waiting for work */
+    int writer_waits; /* the writer waits for a job to finish */
     size_t in_flight, max_in_flight;
+    uint64_t in_bytes; /* the sizes of the inputs in flight */
     cli_an_parse_fn parse;
     worker *w;
     int nw;       /* workers set up: the threads, then self */
@@ -128,8 +136,11 @@ static void *work(void *arg)
     cli_an_pool *p = w->pool;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->head && !p->stop)
+        while (!p->head && !p->stop) {
+            p->idle++;
             pthread_cond_wait(&p->work, &p->mu);
+            p->idle--;
+        }
         if (p->stop)
             break;
         cli_an_job *j = p->head;
@@ -139,7 +150,8 @@ static void *work(void *arg)
         run_job(w, j);
         pthread_mutex_lock(&p->mu);
         j->state = JOB_DONE;
-        pthread_cond_broadcast(&p->done);
+        if (p->writer_waits)
+            pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -225,7 +237,16 @@ void cli_an_pool_stop(cli_an_pool *p)
 
 int cli_an_pool_full(const cli_an_pool *p)
 {
-    return p->in_flight >= p->max_in_flight;
+    return p->in_flight >= p->max_in_flight &&
+           (p->in_flight >= 8 * p->max_in_flight || p->in_bytes >= SMALL_BYTES);
+}
+
+/* Waits until a worker finishes a job (p->mu held; the writer). */
+static void wait_done(cli_an_pool *p)
+{
+    p->writer_waits++;
+    pthread_cond_wait(&p->done, &p->mu);
+    p->writer_waits--;
 }
 
 static char *dup_or_null(const char *s, int *oom)
@@ -259,6 +280,7 @@ cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
     j->t.content_sha256 = j->content;
     j->t.import_key = j->key;
     j->t.options = j->options;
+    j->bytes = t->bytes;
     pthread_mutex_lock(&p->mu);
     if (p->tail)
         p->tail->next = j;
@@ -268,7 +290,9 @@ cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
     j->other = p->all;
     p->all = j;
     p->in_flight++;
-    pthread_cond_signal(&p->work);
+    p->in_bytes += j->bytes;
+    if (p->idle)
+        pthread_cond_signal(&p->work);
     pthread_mutex_unlock(&p->mu);
     return j;
 }
@@ -285,7 +309,7 @@ int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t
          * job; its rows are recorded and replayed like a worker's */
         cli_an_job *k = j->state == JOB_QUEUED ? j : p->head;
         if (!k) {
-            pthread_cond_wait(&p->done, &p->mu);
+            wait_done(p);
             continue;
         }
         unqueue(p, k);
@@ -332,8 +356,9 @@ void cli_an_pool_release(cli_an_pool *p, cli_an_job *j)
         return;
     pthread_mutex_lock(&p->mu);
     while (j->state != JOB_DONE) /* never freed under a running worker */
-        pthread_cond_wait(&p->done, &p->mu);
+        wait_done(p);
     p->in_flight--;
+    p->in_bytes -= j->bytes;
     for (cli_an_job **q = &p->all; *q; q = &(*q)->other)
         if (*q == j) {
             *q = j->other;
@@ -345,8 +370,8 @@ void cli_an_pool_release(cli_an_pool *p, cli_an_job *j)
 
 /* ---- a parallel loop (pass 1's detection and hashing) ---- */
 typedef struct loop {
-    pthread_mutex_t mu;
-    size_t next, n;
+    atomic_size_t next; /* the next item to take */
+    size_t n;
     void (*fn)(void *ctx, size_t i);
     void *ctx;
 } loop;
@@ -355,9 +380,7 @@ static void *loop_work(void *arg)
 {
     loop *l = arg;
     for (;;) {
-        pthread_mutex_lock(&l->mu);
-        size_t i = l->next < l->n ? l->next++ : l->n;
-        pthread_mutex_unlock(&l->mu);
+        size_t i = atomic_fetch_add(&l->next, 1);
         if (i >= l->n)
             return NULL;
         l->fn(l->ctx, i);
@@ -367,7 +390,7 @@ static void *loop_work(void *arg)
 void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *ctx)
 {
     loop l = {.n = n, .fn = fn, .ctx = ctx};
-    pthread_mutex_init(&l.mu, NULL);
+    atomic_init(&l.next, 0);
     pthread_t th[jobs > 1 ? jobs - 1 : 1];
     int started = 0;
     for (int k = 0; k + 1 < jobs; k++, started++)
@@ -376,5 +399,4 @@ void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *
     loop_work(&l); /* this thread too; the others only help */
     for (int k = 0; k < started; k++)
         pthread_join(th[k], NULL);
-    pthread_mutex_destroy(&l.mu);
 }
