@@ -93,9 +93,10 @@ typedef struct summ {
     int rows;
 } summ;
 
-/* Fills s (text and JSON) from the inputs and the rows of traces >= first. */
-int cli_an__summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_vec *inputs,
-                      tt_error *err);
+/* Fills s (text and JSON) from the inputs and the rows of traces >= first, read from db (a's
+ * database or a reader of it); touches nothing of a but its per-method totals and names. */
+int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char *dbpath,
+                      tt_vec *inputs, tt_error *err);
 /* --format jsonl: prints every row of traces >= first of the committed database at path;
  * 0 or an exit code after printing. */
 int cli_an__dump_jsonl(const char *path, int64_t first);

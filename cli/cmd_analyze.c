@@ -4,6 +4,7 @@
 #include "cli_an_int.h"
 
 #include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,48 @@ static void an_free(cli_an *a)
     free(a->names);
     tt_arena_free(a->arena);
     tt_buf_free(&a->tmp);
+}
+
+/* The summary, read from reader (a new file's committed rows) while a's database builds its
+ * indexes (on a helper thread when threaded), or from a's database when reader is NULL. The
+ * summary's error comes first, as when run one after the other. */
+typedef struct summ_job {
+    summ *s;
+    cli_an *a;
+    tdb_db *db;
+    int64_t first;
+    const char *out;
+    tt_vec *inputs;
+    tt_error err;
+    int rc;
+} summ_job;
+
+static void *summ_run(void *arg)
+{
+    summ_job *j = arg;
+    j->rc = cli_an__summarize(j->s, j->a, j->db, j->first, j->out, j->inputs, &j->err);
+    return NULL;
+}
+
+static int summarize_beside(summ *s, cli_an *a, tdb_db *reader, int64_t first, const char *out,
+                            tt_vec *inputs, int threaded, tt_error *err)
+{
+    summ_job j = {s, a, reader ? reader : a->db, first, out, inputs, {0}, 0};
+    pthread_t th;
+    int started = reader && threaded && !pthread_create(&th, NULL, summ_run, &j);
+    if (!started)
+        summ_run(&j);
+    tt_error ierr = {0};
+    int irc = j.rc && !started ? 0 : tdb_build_indexes(a->db, &ierr);
+    if (started)
+        pthread_join(th, NULL);
+    if (j.rc) {
+        *err = j.err;
+        return j.rc;
+    }
+    if (irc)
+        *err = ierr;
+    return irc;
 }
 
 /* Everything after option parsing: the inputs args[0..nargs) into o.out; the summary is
@@ -382,11 +425,15 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     cli_an_pool_stop(pool); /* an error stopped the loop: inputs parsed ahead are dropped */
     pool = NULL;
     /* a new file: its rows committed (still under its temporary name) and read for the
-     * summary while a helper thread starts its fsync */
-    if (!rc && tdb_tmp_path(a.db))
-        rc = tdb_commit_rows(a.db, &err);
+     * summary by a second connection, on a helper thread with --jobs, while the indexes are
+     * built; writing in place, the summary is read before the commit */
+    tdb_db *reader = NULL;
     if (!rc)
-        rc = cli_an__summarize(&s, &a, first ? first : INT64_MAX, o.out, &inputs, &err);
+        rc = tdb_commit_rows(a.db, &reader, &err);
+    if (!rc)
+        rc = summarize_beside(&s, &a, reader, first ? first : INT64_MAX, o.out, &inputs,
+                              njobs > 1, &err);
+    tdb_close(reader);
     if (!rc)
         rc = tdb_commit(a.db, &err);
 fail:

@@ -31,11 +31,14 @@ const char *tdb_tmp_path(const tdb_db *db);
 void tdb_set_threads(tdb_db *db, int n);
 /* Creates indexes and views, commits, and (new file) fsyncs and renames into place. */
 int tdb_commit(tdb_db *db, tt_error *err);
-/* tdb_commit's first half: indexes, views, the COMMIT of a new file, which can then be read
- * (the run's summary) while a helper thread (with tdb_set_threads) fsyncs it; tdb_commit
- * finishes (fsync, rename), tdb_close without it removes the file. Writing in place, this is
- * tdb_commit itself. */
-int tdb_commit_rows(tdb_db *db, tt_error *err);
+/* A new file: commits its rows (no indexes yet) and opens *reader, a read-only connection
+ * to them (the run's summary; tdb_close it before tdb_commit), while db goes on with
+ * tdb_build_indexes (on another thread if need be) and tdb_commit; with tdb_set_threads a
+ * helper thread starts the rows' fsync meanwhile. The file written is the same whatever
+ * runs when. Writing in place: does nothing (*reader NULL). */
+int tdb_commit_rows(tdb_db *db, tdb_db **reader, tt_error *err);
+/* After tdb_commit_rows: the indexes, views and schema version (else part of tdb_commit). */
+int tdb_build_indexes(tdb_db *db, tt_error *err);
 void tdb_close(tdb_db *db);
 
 /* A recording handle (analyze --jobs): the row writers below append their rows to memory
