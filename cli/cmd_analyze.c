@@ -254,8 +254,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         /* with threads, each shrink of a heap (brk, munmap, a thread heap's madvise) makes
          * the kernel interrupt the other cores to flush their TLBs, and the heap soon grows
          * back: keep 4 MiB at its top, and serve blocks up to 1 MiB (an input's buffers)
-         * from the heap (setting one turns off glibc's own moving threshold); peak memory
-         * stays what it was */
+         * from the heap (setting one turns off glibc's own moving threshold); the peak
+         * memory moves by a few hundred KiB */
         mallopt(M_MMAP_THRESHOLD, 1 << 20);
         mallopt(M_TOP_PAD, 4 << 20);
 #endif
@@ -263,6 +263,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             TT_VEC_AT(&inputs, ainput, 0).map_ahead = 1;
         cli_an_parallel(inputs.len, njobs, cli_an__pre_detect, &inputs);
     }
+    /* pass 1: detect and hash every input; load mappings */
     tt_buf map_cat = {0};
     int have_map = 0;
     for (size_t i = 0; i < inputs.len && !rc; i++) {
