@@ -46,7 +46,9 @@ echo "targets: >= 500000 rows/s; 10,000 reports < 2 s"
 # load on a shared machine only adds); cpu: user + system seconds, the median. threads (5
 # more --jobs 2 runs, medians): CPU seconds of the writer (main thread) and of the other
 # threads, and the bound on 2 cores: the wall time is at least max(writer, total / 2), so
-# --jobs 2 is at most (cpu of --jobs 1) / max(writer, total / 2) times faster.
+# --jobs 2 is at most (cpu of --jobs 1) / max(writer, total / 2) times faster. The writer
+# parses inputs itself rather than wait for a thread, so its share overstates the serial
+# part and the bound understates what 2 cores allow.
 if [ ! -d "$d/mixed" ]; then
     mkdir -p "$d/mixed.tmp"
     cp "$d"/reports1k/* "$d/mixed.tmp/"

@@ -112,12 +112,14 @@ typedef struct cli_an_job cli_an_job;
 int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse_fn parse);
 /* Stops the threads and frees every job not released; NULL is a no-op. */
 void cli_an_pool_stop(cli_an_pool *p);
-/* 1 when 2 x jobs inputs are in flight (submitted, not released). */
+/* 1 when no more inputs should be queued: 2 x jobs in flight (submitted, not released), or
+ * more that add up to 1 MiB or 16 x jobs. */
 int cli_an_pool_full(const cli_an_pool *p);
 /* Queues an input (t's strings are copied); NULL on out of memory. */
 cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
                                const cli_an_trace *t);
-/* Waits for j, prints its diagnostics, adds its warnings and totals to a and replays its rows
+/* Waits for j (rather than idle, the writer runs j itself when no worker took it yet, else
+ * the oldest queued job, recorded like a worker's), prints its diagnostics, adds its warnings and totals to a and replays its rows
  * into a->db; t->trace_id gets the real trace id. The parse's error or the database's. */
 int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t,
                        tt_error *err);

@@ -97,6 +97,8 @@ int cli_an__store_mapping(cli_an *a, const char *sha, const char *path, const ch
     }
     if (wrong) /* a bug: the workers used other rows */
         rc = tt_error_set(err, TT_EINVAL, path, 0, 0, "method rows differ from their prediction");
+    if (!rc && tdb_tmp_path(a->db)) /* a new database: no more methods come */
+        rc = tdb_method_index(a->db, err);
     return rc;
 }
 
@@ -140,6 +142,40 @@ static void input_key(cli_an *a, ainput *ai, const char *map_sha, const char *pg
     tt_buf_free(&cat);
 }
 
+/* ---- inputs imported so far, by import key ---- */
+/* The earlier imported input with ai's key, or NULL. */
+static ainput *seen_find(const aopts *o, tt_vec *inputs, const ainput *ai, int ordinal)
+{
+    const aseen *t = o->seen;
+    uint32_t id;
+    if (t && !t->failed)
+        return t->keys && !tt_intern_find(t->keys, ai->key, strlen(ai->key), &id)
+                   ? &TT_VEC_AT(inputs, ainput, TT_VEC_AT(&t->ordinal, int, id))
+                   : NULL;
+    for (int j = 0; j < ordinal; j++) {
+        ainput *prev = &TT_VEC_AT(inputs, ainput, j);
+        if (prev->status == IN_IMPORTED && !strcmp(prev->key, ai->key))
+            return prev;
+    }
+    return NULL;
+}
+
+/* Adds imported input ordinal (its key is not there yet). */
+static void seen_add(const aopts *o, tt_vec *inputs, int ordinal)
+{
+    aseen *t = o->seen;
+    const char *key = TT_VEC_AT(inputs, ainput, ordinal).key;
+    uint32_t id;
+    if (!t || t->failed)
+        return;
+    if (!t->keys)
+        tt_vec_init(&t->ordinal, sizeof(int));
+    if ((!t->keys && !(t->keys = tt_intern_new())) ||
+        tt_intern_get(t->keys, key, strlen(key), &id) || id != t->ordinal.len ||
+        !tt_vec_push(&t->ordinal, &ordinal))
+        t->failed = 1; /* the slow way from now on */
+}
+
 /* job: the input parsed by a worker (--jobs), replayed here; NULL parses it now. */
 static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_sha,
                       const char *pg_sha, tt_vec *inputs, const aopts *o, cli_an_pool *pool,
@@ -150,15 +186,13 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     if (!job) /* else computed when the job was queued */
         input_key(a, ai, map_sha, pg_sha, &opts, content);
     int rc = 0;
-    for (int j = 0; j < ordinal_seen; j++) {
-        ainput *prev = &TT_VEC_AT(inputs, ainput, j);
-        if (prev->status == IN_IMPORTED && !strcmp(prev->key, ai->key)) {
-            ai->status = IN_DUPLICATE;
-            ai->trace_id = prev->trace_id;
-            fprintf(stderr, "tracetool: %s: note: same content as %s; imported once\n",
-                    ai->path, prev->path);
-            goto out;
-        }
+    ainput *prev = seen_find(o, inputs, ai, ordinal_seen);
+    if (prev) {
+        ai->status = IN_DUPLICATE;
+        ai->trace_id = prev->trace_id;
+        fprintf(stderr, "tracetool: %s: note: same content as %s; imported once\n", ai->path,
+                prev->path);
+        goto out;
     }
     int64_t existing;
     rc = tdb_trace_find(a->db, ai->key, &existing, err);
@@ -186,6 +220,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     if (!rc) {
         ai->status = IN_IMPORTED;
         ai->trace_id = t.trace_id;
+        seen_add(o, inputs, ordinal_seen);
     }
 out:
     tt_buf_free(&opts);

@@ -12,9 +12,14 @@
 #include "cli_load.h"
 
 /* ---- inputs: arguments, directories (regular files sorted by name), stdin ---- */
-static int cmp_str(const void *a, const void *b)
+typedef struct dentry {
+    char *path;
+    unsigned char type; /* readdir's d_type: DT_UNKNOWN asks lstat */
+} dentry;
+
+static int cmp_dentry(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const dentry *)a)->path, ((const dentry *)b)->path);
 }
 
 int cli_an__add_input(tt_vec *v, const char *path, int from_dir)
@@ -41,7 +46,7 @@ int cli_an__expand_dir(tt_vec *v, const char *dir, int depth)
         return CLI_BAD;
     }
     tt_vec names;
-    tt_vec_init(&names, sizeof(char *));
+    tt_vec_init(&names, sizeof(dentry));
     struct dirent *e;
     int rc = 0;
     size_t dl = strlen(dir);
@@ -49,8 +54,9 @@ int cli_an__expand_dir(tt_vec *v, const char *dir, int depth)
         if (e->d_name[0] == '.')
             continue;
         size_t n = dl + strlen(e->d_name) + 2;
-        char *p = malloc(n);
-        if (!p || !tt_vec_push(&names, &p)) {
+        dentry de = {malloc(n), e->d_type};
+        char *p = de.path;
+        if (!p || !tt_vec_push(&names, &de)) {
             free(p);
             cli_errorf("out of memory");
             rc = CLI_BAD;
@@ -60,14 +66,19 @@ int cli_an__expand_dir(tt_vec *v, const char *dir, int depth)
     }
     closedir(d);
     if (names.len)
-        qsort(names.data, names.len, sizeof(char *), cmp_str);
+        qsort(names.data, names.len, sizeof(dentry), cmp_dentry);
     for (size_t i = 0; i < names.len; i++) {
-        char *p = TT_VEC_AT(&names, char *, i);
+        dentry *de = &TT_VEC_AT(&names, dentry, i);
+        char *p = de->path;
         struct stat sb;
-        if (!rc && !lstat(p, &sb)) {
+        /* a regular file or a directory as readdir says: no lstat (a run over many files
+         * spends its start here) */
+        sb.st_mode = de->type == DT_REG ? S_IFREG : de->type == DT_DIR ? S_IFDIR : 0;
+        if (!rc && (sb.st_mode || !lstat(p, &sb))) {
             if (S_ISDIR(sb.st_mode) && depth < 64)
                 rc = cli_an__expand_dir(v, p, depth + 1);
-            else if (!S_ISDIR(sb.st_mode) && !stat(p, &sb) && S_ISREG(sb.st_mode))
+            else if (S_ISREG(sb.st_mode) || (!S_ISDIR(sb.st_mode) && !stat(p, &sb) &&
+                                             S_ISREG(sb.st_mode)))
                 rc = cli_an__add_input(v, p, 1);
         }
         free(p);

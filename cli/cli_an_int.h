@@ -24,6 +24,14 @@ typedef struct ainput {
     tt_stats *pre_stats; /* its counted warnings */
 } ainput;
 
+/* The import keys of the inputs imported so far in this run, by hash (import_one's check for
+ * the same content given twice, without comparing every earlier input). */
+typedef struct aseen {
+    tt_intern *keys; /* NULL until the first import */
+    tt_vec ordinal;  /* int: the input of each key id */
+    int failed;      /* out of memory: every earlier input is compared */
+} aseen;
+
 typedef struct aopts {
     const char *out, *proguard;
     int append, replace, skip_unknown, keep_going, kind, format;
@@ -33,6 +41,7 @@ typedef struct aopts {
     char skip_buf[512];
     char **maps;
     size_t nmaps;
+    aseen *seen;                   /* pass 2's imported keys */
 } aopts;
 
 /* ---- cli_an_input.c: the inputs (pass 1) ---- */
@@ -84,9 +93,10 @@ typedef struct summ {
     int rows;
 } summ;
 
-/* Fills s (text and JSON) from the inputs and the rows of traces >= first. */
-int cli_an__summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_vec *inputs,
-                      tt_error *err);
+/* Fills s (text and JSON) from the inputs and the rows of traces >= first, read from db (a's
+ * database or a reader of it); touches nothing of a but its per-method totals and names. */
+int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char *dbpath,
+                      tt_vec *inputs, tt_error *err);
 /* --format jsonl: prints every row of traces >= first of the committed database at path;
  * 0 or an exit code after printing. */
 int cli_an__dump_jsonl(const char *path, int64_t first);

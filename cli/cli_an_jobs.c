@@ -1,11 +1,16 @@
 /* analyze --jobs: worker threads parse inputs into recorded rows (tdb_rec_new) while the one
  * writer replays them in input order (storage.md 5.1 and 9), so the database, the warnings
- * and the summary are those of --jobs 1. At most 2 x jobs inputs are in flight. */
+ * and the summary are those of --jobs 1. 2 x jobs inputs are in flight, small ones more (up
+ * to 16 x jobs while they add up to less than 1 MiB). The writer does not wait idle for a
+ * job: it runs queued jobs itself (a worker's context of its own). */
 #include "cli_an.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define SMALL_BYTES (1u << 20) /* inputs in flight beyond 2 x jobs: their total size */
 
 typedef struct acc_delta {
     uint32_t id;
@@ -21,6 +26,7 @@ struct cli_an_job {
     cli_an_trace t;
     char *sha256, *content, *key, *options;
     /* out */
+    uint64_t bytes;   /* the input's size */
     int state, rc;
     int opened;       /* parse set a->cur_path (the input could be opened) */
     tt_error err;
@@ -48,10 +54,14 @@ struct cli_an_pool {
     cli_an_job *head, *tail; /* queued, oldest first */
     cli_an_job *all;         /* submitted and not released */
     int stop;
+    int idle;         /* workers waiting for work */
+    int writer_waits; /* the writer waits for a job to finish */
     size_t in_flight, max_in_flight;
+    uint64_t in_bytes; /* the sizes of the inputs in flight */
     cli_an_parse_fn parse;
     worker *w;
-    int nw;
+    int nw;       /* workers set up: the threads, then self */
+    worker *self; /* the writer's own context, for jobs it runs instead of waiting */
 };
 
 static void job_free(cli_an_job *j)
@@ -105,26 +115,43 @@ static void run_job(worker *w, cli_an_job *j)
     cli_msg_capture(NULL);
 }
 
+/* Takes queued job j off the queue (p->mu held). */
+static void unqueue(cli_an_pool *p, cli_an_job *j)
+{
+    cli_an_job *prev = NULL;
+    for (cli_an_job *q = p->head; q != j; q = q->next)
+        prev = q;
+    if (prev)
+        prev->next = j->next;
+    else
+        p->head = j->next;
+    if (p->tail == j)
+        p->tail = prev;
+    j->next = NULL;
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
     cli_an_pool *p = w->pool;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->head && !p->stop)
+        while (!p->head && !p->stop) {
+            p->idle++;
             pthread_cond_wait(&p->work, &p->mu);
+            p->idle--;
+        }
         if (p->stop)
             break;
         cli_an_job *j = p->head;
-        p->head = j->next;
-        if (!p->head)
-            p->tail = NULL;
+        unqueue(p, j);
         j->state = JOB_RUNNING;
         pthread_mutex_unlock(&p->mu);
         run_job(w, j);
         pthread_mutex_lock(&p->mu);
         j->state = JOB_DONE;
-        pthread_cond_broadcast(&p->done);
+        if (p->writer_waits)
+            pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -143,7 +170,7 @@ int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse
 {
     *out = NULL;
     cli_an_pool *p = calloc(1, sizeof *p);
-    worker *w = calloc((size_t)jobs, sizeof *w);
+    worker *w = calloc((size_t)jobs + 1, sizeof *w);
     if (!p || !w) {
         free(p);
         free(w);
@@ -156,7 +183,7 @@ int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse
     p->w = w;
     p->parse = parse;
     p->max_in_flight = 2 * (size_t)jobs;
-    for (int i = 0; i < jobs; i++) {
+    for (int i = 0; i <= jobs; i++) {
         w[i].pool = p;
         w[i].a = *a;
         w[i].a.db = NULL;
@@ -171,13 +198,14 @@ int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse
         w[i].a.acc_ids = &w[i].acc_ids;
         p->nw = i + 1;
         if (!w[i].a.arena || !w[i].a.names || !w[i].a.acc ||
-            pthread_create(&w[i].th, NULL, work, &w[i])) {
+            (i < jobs && pthread_create(&w[i].th, NULL, work, &w[i]))) {
             cli_errorf("cannot start %d analysis threads", jobs);
             cli_an_pool_stop(p);
             return CLI_BAD;
         }
-        w[i].started = 1;
+        w[i].started = i < jobs;
     }
+    p->self = &w[jobs];
     *out = p;
     return 0;
 }
@@ -209,7 +237,16 @@ void cli_an_pool_stop(cli_an_pool *p)
 
 int cli_an_pool_full(const cli_an_pool *p)
 {
-    return p->in_flight >= p->max_in_flight;
+    return p->in_flight >= p->max_in_flight &&
+           (p->in_flight >= 8 * p->max_in_flight || p->in_bytes >= SMALL_BYTES);
+}
+
+/* Waits until a worker finishes a job (p->mu held; the writer). */
+static void wait_done(cli_an_pool *p)
+{
+    p->writer_waits++;
+    pthread_cond_wait(&p->done, &p->mu);
+    p->writer_waits--;
 }
 
 static char *dup_or_null(const char *s, int *oom)
@@ -243,6 +280,7 @@ cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
     j->t.content_sha256 = j->content;
     j->t.import_key = j->key;
     j->t.options = j->options;
+    j->bytes = t->bytes;
     pthread_mutex_lock(&p->mu);
     if (p->tail)
         p->tail->next = j;
@@ -252,7 +290,9 @@ cli_an_job *cli_an_pool_submit(cli_an_pool *p, const char *path, tt_kind kind,
     j->other = p->all;
     p->all = j;
     p->in_flight++;
-    pthread_cond_signal(&p->work);
+    p->in_bytes += j->bytes;
+    if (p->idle)
+        pthread_cond_signal(&p->work);
     pthread_mutex_unlock(&p->mu);
     return j;
 }
@@ -264,8 +304,21 @@ int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t
                        tt_error *err)
 {
     pthread_mutex_lock(&p->mu);
-    while (j->state != JOB_DONE)
-        pthread_cond_wait(&p->done, &p->mu);
+    while (j->state != JOB_DONE) {
+        /* rather than wait: run j itself when no worker took it yet, else the oldest queued
+         * job; its rows are recorded and replayed like a worker's */
+        cli_an_job *k = j->state == JOB_QUEUED ? j : p->head;
+        if (!k) {
+            wait_done(p);
+            continue;
+        }
+        unqueue(p, k);
+        k->state = JOB_RUNNING;
+        pthread_mutex_unlock(&p->mu);
+        run_job(p->self, k);
+        pthread_mutex_lock(&p->mu);
+        k->state = JOB_DONE;
+    }
     pthread_mutex_unlock(&p->mu);
     if (j->msgs.len)
         cli_stderrf("%s", j->msgs.data);
@@ -303,8 +356,9 @@ void cli_an_pool_release(cli_an_pool *p, cli_an_job *j)
         return;
     pthread_mutex_lock(&p->mu);
     while (j->state != JOB_DONE) /* never freed under a running worker */
-        pthread_cond_wait(&p->done, &p->mu);
+        wait_done(p);
     p->in_flight--;
+    p->in_bytes -= j->bytes;
     for (cli_an_job **q = &p->all; *q; q = &(*q)->other)
         if (*q == j) {
             *q = j->other;
@@ -316,8 +370,8 @@ void cli_an_pool_release(cli_an_pool *p, cli_an_job *j)
 
 /* ---- a parallel loop (pass 1's detection and hashing) ---- */
 typedef struct loop {
-    pthread_mutex_t mu;
-    size_t next, n;
+    atomic_size_t next; /* the next item to take */
+    size_t n;
     void (*fn)(void *ctx, size_t i);
     void *ctx;
 } loop;
@@ -326,9 +380,7 @@ static void *loop_work(void *arg)
 {
     loop *l = arg;
     for (;;) {
-        pthread_mutex_lock(&l->mu);
-        size_t i = l->next < l->n ? l->next++ : l->n;
-        pthread_mutex_unlock(&l->mu);
+        size_t i = atomic_fetch_add(&l->next, 1);
         if (i >= l->n)
             return NULL;
         l->fn(l->ctx, i);
@@ -338,7 +390,7 @@ static void *loop_work(void *arg)
 void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *ctx)
 {
     loop l = {.n = n, .fn = fn, .ctx = ctx};
-    pthread_mutex_init(&l.mu, NULL);
+    atomic_init(&l.next, 0);
     pthread_t th[jobs > 1 ? jobs - 1 : 1];
     int started = 0;
     for (int k = 0; k + 1 < jobs; k++, started++)
@@ -347,5 +399,4 @@ void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *
     loop_work(&l); /* this thread too; the others only help */
     for (int k = 0; k < started; k++)
         pthread_join(th[k], NULL);
-    pthread_mutex_destroy(&l.mu);
 }

@@ -109,8 +109,8 @@ static void top_self(summ *s, cli_an *a)
     tt_vec_free(&ids);
 }
 
-int cli_an__summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_vec *inputs,
-                      tt_error *err)
+int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char *dbpath,
+                      tt_vec *inputs, tt_error *err)
 {
     tt_jsonw_init(&s->json, 0);
     tt_jsonw_obj_begin(&s->json);
@@ -168,7 +168,7 @@ int cli_an__summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_
     s->section = "counts";
     s->rows = 0;
     tt_buf_puts(&s->text, "rows: ");
-    int rc = tdb_summary_counts(a->db, first, summ_row, s, err);
+    int rc = tdb_summary_counts(db, first, summ_row, s, err);
     tt_buf_puts(&s->text, "\n");
     tt_jsonw_obj_end(&s->json);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !rc; i++) {
@@ -178,7 +178,7 @@ int cli_an__summarize(summ *s, cli_an *a, int64_t first, const char *dbpath, tt_
         tt_buf_puts(&s->text, parts[i].title);
         tt_jsonw_key(&s->json, parts[i].key);
         tt_jsonw_arr_begin(&s->json);
-        rc = parts[i].fn(a->db, first, 10, summ_row, s, err);
+        rc = parts[i].fn(db, first, 10, summ_row, s, err);
         tt_jsonw_arr_end(&s->json);
         if (!s->rows) {
             s->text.len = mark;

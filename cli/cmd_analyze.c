@@ -3,6 +3,8 @@
  * and the run are here; its parts: cli_an_input.c, cli_an_import.c, cli_an_summary.c. */
 #include "cli_an_int.h"
 
+#include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,48 @@ static void an_free(cli_an *a)
     tt_buf_free(&a->tmp);
 }
 
+/* The summary, read from reader (a new file's committed rows) while a's database builds its
+ * indexes (on a helper thread when threaded), or from a's database when reader is NULL. The
+ * summary's error comes first, as when run one after the other. */
+typedef struct summ_job {
+    summ *s;
+    cli_an *a;
+    tdb_db *db;
+    int64_t first;
+    const char *out;
+    tt_vec *inputs;
+    tt_error err;
+    int rc;
+} summ_job;
+
+static void *summ_run(void *arg)
+{
+    summ_job *j = arg;
+    j->rc = cli_an__summarize(j->s, j->a, j->db, j->first, j->out, j->inputs, &j->err);
+    return NULL;
+}
+
+static int summarize_beside(summ *s, cli_an *a, tdb_db *reader, int64_t first, const char *out,
+                            tt_vec *inputs, int threaded, tt_error *err)
+{
+    summ_job j = {s, a, reader ? reader : a->db, first, out, inputs, {0}, 0};
+    pthread_t th;
+    int started = reader && threaded && !pthread_create(&th, NULL, summ_run, &j);
+    if (!started)
+        summ_run(&j);
+    tt_error ierr = {0};
+    int irc = j.rc && !started ? 0 : tdb_build_indexes(a->db, &ierr);
+    if (started)
+        pthread_join(th, NULL);
+    if (j.rc) {
+        *err = j.err;
+        return j.rc;
+    }
+    if (irc)
+        *err = ierr;
+    return irc;
+}
+
 /* Everything after option parsing: the inputs args[0..nargs) into o.out; the summary is
  * printed when print is set. Signal handlers are the caller's. */
 static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx *ctx, int print)
@@ -181,6 +225,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     cli_out_lock *lock = NULL;
     cli_an_pool *pool = NULL;
     cli_an_job **jobs = NULL; /* --jobs: the job of each input, while in flight */
+    aseen seen = {0};
+    o.seen = &seen;
     if (!a.map || !a.arena || !a.names || !a.method_rows || !a.acc) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
@@ -204,6 +250,15 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     int njobs = o.jobs ? o.jobs : online_cores();
     if (!rc && njobs > 1 && inputs.len > 1) {
+#if defined(M_TOP_PAD) && defined(M_MMAP_THRESHOLD)
+        /* with threads, each shrink of a heap (brk, munmap, a thread heap's madvise) makes
+         * the kernel interrupt the other cores to flush their TLBs, and the heap soon grows
+         * back: keep 4 MiB at its top, and serve blocks up to 1 MiB (an input's buffers)
+         * from the heap (setting one turns off glibc's own moving threshold); the peak
+         * memory moves by a few hundred KiB */
+        mallopt(M_MMAP_THRESHOLD, 1 << 20);
+        mallopt(M_TOP_PAD, 4 << 20);
+#endif
         if (o.nmaps) /* pass 1 loads it first, into the empty mapping */
             TT_VEC_AT(&inputs, ainput, 0).map_ahead = 1;
         cli_an_parallel(inputs.len, njobs, cli_an__pre_detect, &inputs);
@@ -370,8 +425,16 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     cli_an_pool_stop(pool); /* an error stopped the loop: inputs parsed ahead are dropped */
     pool = NULL;
+    /* a new file: its rows committed (still under its temporary name) and read for the
+     * summary by a second connection, on a helper thread with --jobs, while the indexes are
+     * built; writing in place, the summary is read before the commit */
+    tdb_db *reader = NULL;
     if (!rc)
-        rc = cli_an__summarize(&s, &a, first ? first : INT64_MAX, o.out, &inputs, &err);
+        rc = tdb_commit_rows(a.db, &reader, &err);
+    if (!rc)
+        rc = summarize_beside(&s, &a, reader, first ? first : INT64_MAX, o.out, &inputs,
+                              njobs > 1, &err);
+    tdb_close(reader);
     if (!rc)
         rc = tdb_commit(a.db, &err);
 fail:
@@ -401,6 +464,9 @@ fail:
 done:
     cli_an_pool_stop(pool);
     free(jobs);
+    tt_intern_free(seen.keys);
+    if (seen.keys)
+        tt_vec_free(&seen.ordinal);
     tt_buf_free(&s.text);
     if (s.json.buf.data)
         tt_jsonw_free(&s.json);

@@ -370,8 +370,25 @@ static int create_indexes(tdb_db *db, tt_error *err)
     return rc ? rc : rc2;
 }
 
-int tdb_commit(tdb_db *db, tt_error *err)
+static void *sync_tmp(void *arg)
 {
+    fsync_path(((tdb_db *)arg)->tmp, 0); /* tdb_commit fsyncs again and checks */
+    return NULL;
+}
+
+static void sync_join(tdb_db *db)
+{
+    if (db->syncing)
+        pthread_join(db->syncer, NULL);
+    db->syncing = 0;
+}
+
+/* Indexes, views (new file), schema version: what the transaction adds before COMMIT. */
+static int finish_schema(tdb_db *db, tt_error *err)
+{
+    if (db->indexed)
+        return 0;
+    db->indexed = 1;
     int rc = create_indexes(db, err);
     if (!rc && db->tmp) {
         rc = tdb__exec(db, tdb_sql_views, err);
@@ -383,7 +400,63 @@ int tdb_commit(tdb_db *db, tt_error *err)
         snprintf(v, sizeof v, "PRAGMA user_version = %d", TDB_SCHEMA_VERSION);
         rc = tdb__exec(db, v, err);
     }
-    if (!rc)
+    return rc;
+}
+
+int tdb_method_index(tdb_db *db, tt_error *err)
+{
+    return tdb__exec(db, "CREATE INDEX IF NOT EXISTS method_by_name ON method(name)", err);
+}
+
+int tdb_commit_rows(tdb_db *db, tdb_db **reader, tt_error *err)
+{
+    *reader = NULL;
+    if (!db->tmp || db->copy || db->rows_committed)
+        return 0;
+    /* the lock is dropped at the end of the transaction, so that a second connection reads
+     * the rows while this one writes the indexes */
+    int rc = tdb__exec(db, "PRAGMA locking_mode=NORMAL; COMMIT", err);
+    if (rc)
+        return rc;
+    db->in_tx = 0;
+    db->rows_committed = 1;
+    sqlite3_busy_timeout(db->h, 5000); /* its COMMIT waits for the reader to finish */
+    tdb_db *rd = calloc(1, sizeof *rd);
+    if (!rd || !(rd->path = strdup(db->path))) {
+        free(rd);
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    }
+    rd->readonly = 1;
+    *reader = rd;
+    if (sqlite3_open_v2(db->tmp, &rd->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK)
+        return tdb__sqlerr(rd, err, "cannot open the database");
+    sqlite3_busy_timeout(rd->h, 5000);
+    /* a small cache: the summary scans each table once, and with the writer's cache (every
+     * row still there) the run would need more memory than when it read them itself */
+    if ((rc = tdb__exec(rd, "PRAGMA query_only = ON; PRAGMA cache_size=-512;"
+                            "PRAGMA temp_store=MEMORY", err)))
+        return rc;
+    /* PRAGMA optimize (tdb_commit) analyses the tables this connection's queries would have
+     * liked statistics for: the run's summary, read before the indexes existed */
+    if ((rc = tdb__summary_plan(db, err)) || (rc = tdb__exec(db, "BEGIN IMMEDIATE", err)))
+        return rc;
+    db->in_tx = 1;
+    /* the rows' pages start their way to the disk while the indexes are built */
+    if (db->sort_threads && !pthread_create(&db->syncer, NULL, sync_tmp, db))
+        db->syncing = 1;
+    return 0;
+}
+
+int tdb_build_indexes(tdb_db *db, tt_error *err)
+{
+    return db->rows_committed && db->in_tx ? finish_schema(db, err) : 0;
+}
+
+int tdb_commit(tdb_db *db, tt_error *err)
+{
+    int rc = finish_schema(db, err);
+    if (!rc && db->in_tx)
         rc = tdb__exec(db, "COMMIT", err);
     if (rc)
         return rc;
@@ -406,6 +479,7 @@ int tdb_commit(tdb_db *db, tt_error *err)
     if (sqlite3_close(db->h) != SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot close the database");
     db->h = NULL;
+    sync_join(db);
     if (fsync_path(db->tmp, 0))
         return tt_error_set(err, TT_EIO, db->path, 0, 0, "fsync: %s", strerror(errno));
     if (rename(db->tmp, db->path))
@@ -430,6 +504,7 @@ void tdb_close(tdb_db *db)
 {
     if (!db)
         return;
+    sync_join(db);
     for (int i = 0; i < ST__COUNT; i++)
         sqlite3_finalize(db->st[i]);
     sqlite3_finalize(db->next_id_st[0]);

@@ -31,6 +31,14 @@ const char *tdb_tmp_path(const tdb_db *db);
 void tdb_set_threads(tdb_db *db, int n);
 /* Creates indexes and views, commits, and (new file) fsyncs and renames into place. */
 int tdb_commit(tdb_db *db, tt_error *err);
+/* A new file: commits its rows (no indexes yet) and opens *reader, a read-only connection
+ * to them (the run's summary; tdb_close it before tdb_commit), while db goes on with
+ * tdb_build_indexes (on another thread if need be) and tdb_commit; with tdb_set_threads a
+ * helper thread starts the rows' fsync meanwhile. The file written is the same whatever
+ * runs when. Writing in place: does nothing (*reader NULL). */
+int tdb_commit_rows(tdb_db *db, tdb_db **reader, tt_error *err);
+/* After tdb_commit_rows: the indexes, views and schema version (else part of tdb_commit). */
+int tdb_build_indexes(tdb_db *db, tt_error *err);
 void tdb_close(tdb_db *db);
 
 /* A recording handle (analyze --jobs): the row writers below append their rows to memory
@@ -116,6 +124,10 @@ int tdb_mapping_add(tdb_db *db, const char *sha256, const char *path, int64_t me
 /* name: the canonical key (storage.md 8). */
 int tdb_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const char *name,
                    int64_t *id, tt_error *err);
+/* Builds method's index (indexes.sql) now, once a new database's mapping is written, rather
+ * than at tdb_commit (analyze --jobs: while the workers parse); the file is the same
+ * whichever --jobs. */
+int tdb_method_index(tdb_db *db, tt_error *err);
 /* Calls fn(ctx, method_id, row_id) for every method of a stored mapping. */
 int tdb_method_each(tdb_db *db, int64_t mapping_id,
                     void (*fn)(void *ctx, uint32_t method_id, int64_t row_id), void *ctx,

@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include <pthread.h>
+
 #include "tdb.h"
 
 enum {
@@ -31,6 +33,10 @@ struct tdb_db {
     struct tdb_rec *rec;     /* tdb_rec_new: rows are recorded, there is no connection */
     int rec_slot;            /* the statement slot of the row being recorded */
     int sort_threads;        /* tdb_set_threads */
+    int rows_committed;      /* tdb_commit_rows ran */
+    int indexed;             /* the indexes, views and version are written (finish_schema) */
+    int syncing;             /* syncer: a helper thread fsyncing tmp (tdb_commit_rows) */
+    pthread_t syncer;
 };
 
 /* Recording (rec.c): a row of statement slot, its values in bind order (i is the 1-based
@@ -141,5 +147,9 @@ int tdb__has_column(tdb_db *db, const char *schema, const char *table, const cha
 int tdb__immutable(const tdb_db *db);
 /* "file:PATH?mode=ro" (with "&immutable=1"), every unsafe byte percent-encoded; malloc'd. */
 char *tdb__path_uri(const char *path, int immutable);
+
+/* Prepares the summary's queries (query.c) on db without running them: PRAGMA optimize then
+ * analyses the tables they would have liked statistics for, as when they ran there. */
+int tdb__summary_plan(tdb_db *db, tt_error *err);
 
 #endif

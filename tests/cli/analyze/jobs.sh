@@ -20,6 +20,19 @@ mkdir -p "$t/maps" && cp map-dup.txt map-bad.txt "$t/maps/"
 mkdir -p "$t/big"
 gen_beat mapping -n 3000 --seed 3 -o "$t/big/map.txt"
 gen_beat buffer --records 80000 --ids 3000 --seed 3 -o "$t/big/ring.bin"
+# many: 78 small report files (each line of reports.jsonl, each pair of lines), a copy of one
+# (imported once) and a file that is not a report: far more inputs than jobs in flight, so
+# the writer runs queued ones itself while workers parse others
+mkdir -p "$t/many"
+n=$(wc -l < ../../samples/reports.jsonl)
+for i in $(seq 1 "$n"); do
+    sed -n "${i}p" ../../samples/reports.jsonl > "$t/many/r$i.jsonl"
+    for k in $(seq $((i + 1)) "$n"); do
+        sed -n "${i}p;${k}p" ../../samples/reports.jsonl > "$t/many/r$i-$k.jsonl"
+    done
+done
+cp "$t/many/r3-7.jsonl" "$t/many/r3-7-copy.jsonl"
+echo "not a trace" > "$t/many/notes.txt"
 # run NAME JOBS ARGS...: in $t/NAME-JOBS, database t.db
 run() {
     name=$1 j=$2
@@ -53,15 +66,17 @@ for j in 1 2 4; do
     run big $j -m ../big/map.txt ../big/ring.bin
     run mapdup $j -m ../maps/map-dup.txt ../c/beat.bin
     run mapbad $j -m ../maps/map-bad.txt ../c/beat.bin
+    run many $j --skip-unknown ../many
     run append $j --append ../c/more
     (cd "$t/append-$j" && tracetool analyze --jobs "$j" --append -o t.db ../c/more ../c/beat.bin \
         > out 2> err; echo "exit $?" > rc)
 done
-for n in corpus keep fail big mapdup mapbad append; do
+for n in corpus keep fail big mapdup mapbad many append; do
     same $n
 done
 grep -c imported "$t/corpus-4/out" | sed 's/^/corpus: inputs imported: /'
 sed -n 's/^rows: /corpus: rows: /p' "$t/corpus-4/out"
+grep -c ' imported (' "$t/many-4/out" | sed 's/^/many: inputs imported: /'
 grep -c 'already imported' "$t/append-4/err" | sed 's/^/append again: already imported: /'
 [ -f "$t/fail-4/t.db" ] && echo "fail: database written" || echo "fail: no database"
 tail -n 1 "$t/fail-4/err"
