@@ -1,9 +1,27 @@
-/* The prepared statements of the row writers (storage.md 5.1): one per slot, prepared once and
- * kept; values are only ever bound, never written into SQL text. A recording handle (tdb_rec_new)
- * records the rows instead (tdb_int.h: the binders). */
+/* Running SQL: errors, plain statements, and the prepared statements of the row writers
+ * (storage.md 5.1): one per slot, prepared once and kept; values are only ever bound, never
+ * written into SQL text. A recording handle (tdb_rec_new) records the rows instead (tdb_int.h:
+ * the binders). */
 #include "tdb.h"
 
 #include "tdb_int.h"
+
+int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what)
+{
+    return tt_error_set(err, TT_EIO, db->path, 0, 0, "%s: %s", what,
+                        db->h ? sqlite3_errmsg(db->h) : "out of memory");
+}
+
+int tdb__exec(tdb_db *db, const char *sql, tt_error *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        tt_error_set(err, TT_EIO, db->path, 0, 0, "%s", msg ? msg : sqlite3_errmsg(db->h));
+        sqlite3_free(msg);
+        return TT_EIO;
+    }
+    return 0;
+}
 
 /* Prepared on first use and kept (SQLITE_PREPARE_PERSISTENT) until tdb_commit or tdb_close. */
 sqlite3_stmt *tdb__prep(tdb_db *db, int slot, const char *sql, tt_error *err)

@@ -32,23 +32,6 @@ static const struct {
         "DEFAULT 0, PRIMARY KEY (trace_id, report_id, image_addr));"},
 };
 
-int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what)
-{
-    return tt_error_set(err, TT_EIO, db->path, 0, 0, "%s: %s", what,
-                        db->h ? sqlite3_errmsg(db->h) : "out of memory");
-}
-
-int tdb__exec(tdb_db *db, const char *sql, tt_error *err)
-{
-    char *msg = NULL;
-    if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        tt_error_set(err, TT_EIO, db->path, 0, 0, "%s", msg ? msg : sqlite3_errmsg(db->h));
-        sqlite3_free(msg);
-        return TT_EIO;
-    }
-    return 0;
-}
-
 static int pragma_int(tdb_db *db, const char *sql, int64_t *v, tt_error *err)
 {
     sqlite3_stmt *st;
