@@ -338,7 +338,9 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
     m->source_format = "folded";
     m->clock = "unknown";
     m->timeless = 1;
-    uint64_t lineno = tt__input_lineno(in);
+    uint64_t lineno = tt__input_lineno(in), total = 0, done = 0;
+    size_t base = tt_profile_nsamples(p);
+    int sized = tt_input_size(in, &total) != 0; /* unknown (gzip, a pipe): nothing to size */
     tt__lreader *rd = NULL;
     tt_vec_init(&st.lmap, sizeof(uint32_t));
     int rc = tt__lreader_open(&rd, in, o->jobs, o->chunk_bytes ? o->chunk_bytes : CHUNK_BYTES,
@@ -350,8 +352,14 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
             rc = 0;
             break;
         }
-        if (!rc)
-            rc = folded_chunk(&st, c, &lineno, err);
+        if (rc)
+            break;
+        rc = folded_chunk(&st, c, &lineno, err);
+        done += c->len;
+        if (!rc && !sized) {
+            sized = 1;
+            tt__profile_reserve_rest(p, tt_profile_nsamples(p) - base, done, total);
+        }
     }
     tt__lreader_close(rd);
     if (!rc && st.decimals)

@@ -243,18 +243,6 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
     return 0;
 }
 
-/* After the first chunk of a file of known size: room for as many samples as the rest
- * probably holds (its density so far, plus an eighth), so that the sample array is not copied
- * at every doubling (each copy faults in fresh pages). Pages never written cost nothing. */
-static void reserve_rest(tt_profile *p, size_t added, uint64_t done, uint64_t total)
-{
-    if (added < 64 || !done || total / 2 < done)
-        return;
-    double est = (double)added * ((double)total / (double)done) * 1.125;
-    if (est < (double)((size_t)1 << 40) && est > (double)added)
-        (void)tt_profile_reserve(p, (size_t)est - added, 0); /* a hint: growth goes on without */
-}
-
 int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stats *stats,
                    tt_error *err)
 {
@@ -287,7 +275,7 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
         done += c->len;
         if (!rc && !sized) {
             sized = 1;
-            reserve_rest(p, tt_profile_nsamples(p) - base, done, total);
+            tt__profile_reserve_rest(p, tt_profile_nsamples(p) - base, done, total);
         }
     }
     tt__lreader_close(rd);

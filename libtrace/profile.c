@@ -238,6 +238,15 @@ int tt_profile_reserve(tt_profile *p, size_t n, int with_counters)
     return 0;
 }
 
+void tt__profile_reserve_rest(tt_profile *p, size_t added, uint64_t done, uint64_t total)
+{
+    if (added < 64 || !done || total / 2 < done)
+        return;
+    double est = (double)added * ((double)total / (double)done) * 1.125;
+    if (est < (double)((size_t)1 << 40) && est > (double)added)
+        (void)tt_profile_reserve(p, (size_t)est - added, 0); /* a hint: growth goes on without */
+}
+
 typedef struct skey {
     int64_t ts;
     uint32_t seq, idx;

@@ -390,6 +390,11 @@ int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *fr
  * o[*pos]: 1 with *r filled and *pos advanced, 0 at the end. */
 int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, size_t *pos,
                  int64_t max_gap_ns);
+/* A reader of a file of known size, after its first chunk (done of total bytes, added samples):
+ * room for as many samples as the rest probably holds (the density so far, plus an eighth), so
+ * that the sample array is not copied at every doubling (each copy faults in fresh pages).
+ * Pages never written cost nothing. */
+void tt__profile_reserve_rest(tt_profile *p, size_t added, uint64_t done, uint64_t total);
 /* 1 when sample o[j] starts a run (tt__run_next) whatever came before it: it cannot merge into
  * sample o[j - 1]. */
 int tt__run_starts(const tt_profile *p, const uint32_t *o, size_t j, int64_t max_gap_ns);
