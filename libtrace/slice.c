@@ -106,9 +106,11 @@ int tt__slice_items(tt_vec *items, const tt_profile *p, const uint32_t *o, size_
 {
     items->len = 0;
     /* at most two items a sample, and one more for a neighbour: room once, not doubled
-     * (copies fault in fresh pages); pages never written cost nothing */
-    if (n > (SIZE_MAX - front - 3) / 2 || tt_vec_reserve(items, front + 2 * n + 3))
+     * (copies fault in fresh pages); pages never written cost nothing. Huge pages for the
+     * first item a sample only: a huge page half written past that would cost memory. */
+    if (n > (SIZE_MAX - front - 3) / 2 || tt__vec_reserve_exact(items, front + 2 * n + 3))
         return TT_ENOMEM;
+    tt__hint_huge(items->data, (front + n) * sizeof(item));
     items->len = front;
     size_t pos = 0;
     const tt_sample *s = p->samples.data;

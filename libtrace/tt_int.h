@@ -163,6 +163,9 @@ char *tt__buf_room(tt_buf *b, size_t n);
 /* Asks the kernel for transparent huge pages over the 2 MiB-aligned interior of a large
  * array (vec.c); a no-op for small arrays or where unsupported. */
 void tt__hint_huge(void *p, size_t n);
+/* Room for exactly n elements, without the huge-page hint: for an upper bound of which only a
+ * part will be written (the caller hints that part). */
+int tt__vec_reserve_exact(tt_vec *v, size_t n);
 /* ---- rd.c: bounds-checked little-endian cursor over packed binary data (STYLE.md 5) ---- */
 typedef struct tt_rd {
     const unsigned char *p;

@@ -60,6 +60,20 @@ int tt_vec_reserve(tt_vec *v, size_t n)
     return 0;
 }
 
+int tt__vec_reserve_exact(tt_vec *v, size_t n)
+{
+    if (n <= v->cap)
+        return 0;
+    if (n > SIZE_MAX / v->elem)
+        return TT_ENOMEM;
+    void *p = realloc(v->data, n * v->elem);
+    if (!p)
+        return TT_ENOMEM;
+    v->data = p;
+    v->cap = n;
+    return 0;
+}
+
 int tt_vec_reserve_huge(tt_vec *v, size_t n)
 {
 #ifdef MADV_HUGEPAGE
