@@ -39,27 +39,6 @@ void tt_vec_free(tt_vec *v)
     v->len = v->cap = 0;
 }
 
-int tt_vec_reserve(tt_vec *v, size_t n)
-{
-    if (n <= v->cap)
-        return 0;
-    size_t cap = v->cap ? v->cap : 16;
-    while (cap < n) {
-        if (cap > SIZE_MAX / 2)
-            return TT_ENOMEM;
-        cap *= 2;
-    }
-    if (cap > SIZE_MAX / v->elem)
-        return TT_ENOMEM;
-    void *p = realloc(v->data, cap * v->elem);
-    if (!p)
-        return TT_ENOMEM;
-    v->data = p;
-    v->cap = cap;
-    tt__hint_huge(p, cap * v->elem);
-    return 0;
-}
-
 int tt__vec_reserve_exact(tt_vec *v, size_t n)
 {
     if (n <= v->cap)
@@ -71,6 +50,22 @@ int tt__vec_reserve_exact(tt_vec *v, size_t n)
         return TT_ENOMEM;
     v->data = p;
     v->cap = n;
+    return 0;
+}
+
+int tt_vec_reserve(tt_vec *v, size_t n)
+{
+    if (n <= v->cap)
+        return 0;
+    size_t cap = v->cap ? v->cap : 16;
+    while (cap < n) {
+        if (cap > SIZE_MAX / 2)
+            return TT_ENOMEM;
+        cap *= 2;
+    }
+    if (tt__vec_reserve_exact(v, cap))
+        return TT_ENOMEM;
+    tt__hint_huge(v->data, cap * v->elem);
     return 0;
 }
 
