@@ -117,8 +117,6 @@ int tt__slice_items(tt_vec *items, const tt_profile *p, const uint32_t *o, size_
     int ok = 1;
     tt_run r;
     for (uint32_t i = run_base; tt__run_next(&r, p, o, n, &pos, max_gap); i++) {
-        if (items->cap - items->len < 2 && tt_vec_reserve(items, items->len + 2))
-            return TT_ENOMEM;
         item *a = (item *)items->data + items->len, *b = a + 1;
         int two = r.is_interval || r.first != r.last;
         if (r.is_interval) {
@@ -277,15 +275,6 @@ static void counters(const bctx *c, tt_slice *s, const tt__ctr_packed *cb, at_en
     s->ctr_known |= e->memo_known;
 }
 
-void tt__slice_counters(const bctx *c, tt_slice *s, const tt__ctr_packed *cb,
-                        const tt__ctr_packed *ce)
-{
-    at_end e;
-    e.x.ctr = ce;
-    e.memo_cb = NULL;
-    counters(c, s, cb, &e);
-}
-
 /* Opens one slice; the caller reserved room in c->out and open. Every field is stored one by
  * one: zeroing the struct first compiles to a string store that costs more than the rest. */
 static void open_slice_at(bctx *c, tt_vec *open, size_t i, const at_begin *b, uint32_t callsite,
@@ -328,6 +317,42 @@ static void open_slice_at(bctx *c, tt_vec *open, size_t i, const at_begin *b, ui
     os->borrowed = 0;
 }
 
+/* Completes slice s closed at e (5.5, 5.6): os holds its begin and the sums over its
+ * children; block and count: the blocking time and the samples of its items. */
+static void finish_slice(const bctx *c, tt_slice *s, const open_slice *os, at_end *e,
+                         int64_t block, uint64_t count, int final)
+{
+    s->dur = e->x.end > s->ts ? e->x.end - s->ts : 0;
+    int64_t b = os->cpu_begin;
+    s->thread_ts = b;
+    s->thread_dur = b < 0 || e->x.cpu_end < 0 || e->x.cpu_end < b ? -1 : e->x.cpu_end - b;
+    s->self_dur = s->dur - os->child_dur;
+    if (s->self_dur < 0)
+        s->self_dur = 0;
+    if (s->thread_dur >= 0 && !os->child_tdur_unknown) {
+        s->self_thread_dur = s->thread_dur - os->child_tdur;
+        if (s->self_thread_dur < 0)
+            s->self_thread_dur = 0;
+    }
+    s->block_dur = block;
+    s->sample_count = (uint32_t)count;
+    s->gap_after = e->x.gap_after;
+    if (final)
+        s->end_kind = c->p->meta.truncated ? TT_ENDK_TRUNCATED : TT_ENDK_UNTERMINATED;
+    counters(c, s, os->ctr_begin, e);
+    if (s->depth == 0)
+        c->info->covered_dur += s->dur;
+}
+
+void tt__slice_finish(const bctx *c, tt_slice *s, const open_slice *os, const tt__send *at,
+                      int64_t block, uint64_t count, int final)
+{
+    at_end e;
+    e.x = *at;
+    e.memo_cb = NULL;
+    finish_slice(c, s, os, &e, block, count, final);
+}
+
 static void close_top(bctx *c, tt_vec *open, at_end *e, int final)
 {
     open_slice os = TT_VEC_AT(open, open_slice, open->len - 1);
@@ -343,27 +368,9 @@ static void close_top(bctx *c, tt_vec *open, at_end *e, int final)
         return;
     }
     tt_slice *s = &TT_VEC_AT(c->out, tt_slice, os.slice);
-    s->dur = e->x.end > s->ts ? e->x.end - s->ts : 0;
-    int64_t b = os.cpu_begin;
-    s->thread_ts = b;
-    s->thread_dur = b < 0 || e->x.cpu_end < 0 || e->x.cpu_end < b ? -1 : e->x.cpu_end - b;
-    s->self_dur = s->dur - os.child_dur;
-    if (s->self_dur < 0)
-        s->self_dur = 0;
-    if (s->thread_dur >= 0 && !os.child_tdur_unknown) {
-        s->self_thread_dur = s->thread_dur - os.child_tdur;
-        if (s->self_thread_dur < 0)
-            s->self_thread_dur = 0;
-    }
-    s->block_dur = e->x.cum_block - c->cum_block[os.first];
-    s->sample_count = (uint32_t)(e->x.cum_count - c->cum_count[os.first]);
-    s->gap_after = e->x.gap_after;
-    if (final)
-        s->end_kind = c->p->meta.truncated ? TT_ENDK_TRUNCATED : TT_ENDK_UNTERMINATED;
-    counters(c, s, os.ctr_begin, e);
+    finish_slice(c, s, &os, e, e->x.cum_block - c->cum_block[os.first],
+                 e->x.cum_count - c->cum_count[os.first], final);
     c->open_frames[s->frame]--;
-    if (s->depth == 0)
-        c->info->covered_dur += s->dur;
     if (open->len) { /* a borrowed parent sums the children of this half */
         open_slice *par = &TT_VEC_AT(open, open_slice, open->len - 1);
         par->child_dur += s->dur;

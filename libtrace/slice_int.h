@@ -60,8 +60,8 @@ typedef struct tt__sbuild {
 } tt__sbuild;
 
 /* Items of samples o[0, n) of one thread (5.1) appended to items after `front` reserved
- * slots; runs are numbered from run_base. *sorted: whether they are in (t, seq) order (the
- * caller sorts them otherwise). */
+ * slots, with room for one more; runs are numbered from run_base. *sorted: whether they are
+ * in (t, seq) order (the caller sorts them otherwise). */
 int tt__slice_items(tt_vec *items, const tt_profile *p, const uint32_t *o, size_t n,
                     int64_t max_gap, uint32_t run_base, size_t front, int *sorted);
 /* (t, seq, begin before end) order of two items, as qsort wants. */
@@ -74,9 +74,9 @@ int tt__slice_loop_flags(uint8_t **out, tt_profile *p, const tt_slice_opts *o);
  * half leaves open; path has TT_MAX_STACK_DEPTH + 1 entries. */
 int tt__slice_diff(tt__sbuild *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t *path,
                    tt_vec *open);
-/* Counter deltas of slice s between the begin counters cb and the end counters ce (5.6);
- * negative deltas are counted into c->info. */
-void tt__slice_counters(const tt__sbuild *c, tt_slice *s, const tt__ctr_packed *cb,
-                        const tt__ctr_packed *ce);
+/* Completes slice s closed at `at` (5.5, 5.6), as the build does: os holds its begin and the
+ * sums over its children; block and count: the blocking time and the samples of its items. */
+void tt__slice_finish(const tt__sbuild *c, tt_slice *s, const tt__sopen *os,
+                      const tt__send *at, int64_t block, uint64_t count, int final);
 
 #endif

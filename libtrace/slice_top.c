@@ -82,10 +82,9 @@ static void half_free(half *h)
 
 static int half_items(half *h)
 {
-    int rc = tt__slice_items(&h->items, h->c.p, h->o, h->n, h->c.max_gap, h->run_base,
-                             h->front, &h->sorted);
-    /* room for the other half's item beside this half's */
-    return rc ? rc : tt_vec_reserve(&h->items, h->items.len + 1);
+    /* tt__slice_items leaves room for the other half's item beside this half's */
+    return tt__slice_items(&h->items, h->c.p, h->o, h->n, h->c.max_gap, h->run_base, h->front,
+                           &h->sorted);
 }
 
 static int half_build(half *h)
@@ -128,7 +127,7 @@ static int both(half *a, half *b, int phase)
 
 /* Completes the slices the first half left open (by depth, the deepest first: a parent's
  * children include it), as close_top would have at the second half's close. */
-static void complete_borrowed(half *a, const half *b, tt_profile *p)
+static void complete_borrowed(half *a, const half *b)
 {
     const tt__sopen *os = a->open.data;
     size_t na = a->c.end; /* the first half's items; a->c.it[na] is the second's first */
@@ -137,26 +136,16 @@ static void complete_borrowed(half *a, const half *b, tt_profile *p)
     for (size_t d = a->open.len; d-- > 0;) {
         const tt__sinh *r = &b->c.inh[d];
         tt_slice *s = &TT_VEC_AT(a->c.out, tt_slice, os[d].slice);
-        s->dur = r->at.end > s->ts ? r->at.end - s->ts : 0;
-        int64_t cb = os[d].cpu_begin, ce = r->at.cpu_end;
-        s->thread_ts = cb;
-        s->thread_dur = cb < 0 || ce < 0 || ce < cb ? -1 : ce - cb;
-        int64_t cd = os[d].child_dur + r->child_dur + (child ? cdur : 0);
-        int64_t ctd = os[d].child_tdur + r->child_tdur + (child && ctdur >= 0 ? ctdur : 0);
-        int unknown = os[d].child_tdur_unknown || r->child_tdur_unknown || (child && ctdur < 0);
-        s->self_dur = s->dur - cd > 0 ? s->dur - cd : 0;
-        if (s->thread_dur >= 0 && !unknown)
-            s->self_thread_dur = s->thread_dur - ctd > 0 ? s->thread_dur - ctd : 0;
-        s->block_dur = a->c.cum_block[na] - a->c.cum_block[os[d].first] + r->at.cum_block -
-                       b->c.cum_block[1];
-        s->sample_count = (uint32_t)(a->c.cum_count[na] - a->c.cum_count[os[d].first] +
-                                     r->at.cum_count - b->c.cum_count[1]);
-        s->gap_after = r->at.gap_after;
-        if (r->final)
-            s->end_kind = p->meta.truncated ? TT_ENDK_TRUNCATED : TT_ENDK_UNTERMINATED;
-        tt__slice_counters(&a->c, s, os[d].ctr_begin, r->at.ctr);
-        if (s->depth == 0)
-            a->info.covered_dur += s->dur;
+        tt__sopen sum = os[d]; /* the children of both halves, the borrowed child included */
+        sum.child_dur += r->child_dur + (child ? cdur : 0);
+        sum.child_tdur += r->child_tdur + (child && ctdur >= 0 ? ctdur : 0);
+        sum.child_tdur_unknown |= r->child_tdur_unknown || (child && ctdur < 0);
+        tt__slice_finish(&a->c, s, &sum, &r->at,
+                         a->c.cum_block[na] - a->c.cum_block[os[d].first] + r->at.cum_block -
+                             b->c.cum_block[1],
+                         a->c.cum_count[na] - a->c.cum_count[os[d].first] + r->at.cum_count -
+                             b->c.cum_count[1],
+                         r->final);
         cdur = s->dur;
         ctdur = s->thread_dur;
         child = 1;
@@ -220,7 +209,7 @@ static int two_halves(tt_slice_top *top, tt_slice_info *info, tt_vec *work, tt_p
         rc = both(a, b, 2);
         a->c.o = b->c.o = opt;
         if (!rc) {
-            complete_borrowed(a, b, p);
+            complete_borrowed(a, b);
             keep(&a->top, work->data, work->len); /* the first half's unfinished subtree */
             work->len = 0;
             for (size_t i = 0; i < b->top.n; i++)

@@ -24,8 +24,8 @@ static uint32_t frame(tt_profile *p, const char *name)
 
 /* One thread of n samples: a random walk over stacks of a few frames (recursion included),
  * under a message loop or a plain root (one_root: the loop, all along), with repeats, gaps,
- * equal times, intervals, unknown CPU times and counters. */
-static void walk(tt_profile *p, uint32_t utid, size_t n, int one_root)
+ * equal times, intervals, unknown CPU times (not in the first cpu_known samples) and counters. */
+static void walk(tt_profile *p, uint32_t utid, size_t n, int one_root, size_t cpu_known)
 {
     static const char *const names[] = {"A", "B", "C", "D", "E", "F", "main",
                                         "android.os.Looper.loop()"};
@@ -59,7 +59,7 @@ static void walk(tt_profile *p, uint32_t utid, size_t n, int one_root)
         x.ts = ts;
         x.msg_id = rnd(10) ? msg : 0;
         cpu += rnd(900000);
-        x.cpu = rnd(10) ? cpu : -1;
+        x.cpu = i < cpu_known || rnd(10) ? cpu : -1;
         x.end_cpu = x.cpu;
         ck_assert_int_eq(tt_callsite_intern(p, &x.callsite, st, depth), 0);
         if (rnd(100) < 3) {
@@ -153,8 +153,11 @@ START_TEST(halves_equal_one_pass)
     ck_assert_int_eq(tt_thread_intern(p, &u, 0, 1, 2, 32), 0);
     /* without a max gap, one root all along: slices open from the first sample to the last */
     int open_all = _i % 4 == 3;
-    walk(p, t, 17000 + rnd(20000), open_all); /* long enough for two halves */
-    walk(p, u, 2000, 0);                      /* built in one pass */
+    size_t n = 17000 + rnd(20000); /* long enough for two halves */
+    /* one case in three: CPU times unknown only after the cut, a slice open across it learns
+     * of them from the second half */
+    walk(p, t, n, open_all, _i % 3 == 2 ? n * 3 / 5 : 0);
+    walk(p, u, 2000, 0, 0); /* built in one pass */
     if (_i % 5 == 4)
         tt_profile_meta_get(p)->truncated = 1;
     ck_assert_int_eq(tt_profile_finish(p, NULL), 0);
