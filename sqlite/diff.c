@@ -13,6 +13,7 @@ struct tdb_diff {
     tdb_db db; /* main is ":memory:"; the sides are schemas "b" and "n" */
     int64_t trace[2];
     char *path[2]; /* the side's file: errors name the file that is wrong */
+    int wal_tidy[2]; /* the side had no -wal or -shm file and is not immutable */
 };
 
 static const char *const schema[2] = {"b", "n"};
@@ -137,8 +138,10 @@ int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
     *out = NULL;
     const char *paths[2] = {base_path, new_path};
     int immutable[2] = {0, 0};
+    int absent[2];
     for (int i = 0; i < 2; i++) {
         tdb_db *check;
+        absent[i] = tdb__wal_absent(paths[i]);
         int rc = tdb_open_read(&check, paths[i], 0, &newer[i], err);
         if (rc)
             return rc;
@@ -158,6 +161,8 @@ int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
     d->db.readonly = 1;
     d->trace[0] = base_trace;
     d->trace[1] = new_trace;
+    for (int i = 0; i < 2; i++)
+        d->wal_tidy[i] = absent[i] && !immutable[i];
     int rc = 0;
     if (sqlite3_open_v2(":memory:", &d->db.h,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
@@ -183,6 +188,9 @@ void tdb_diff_close(tdb_diff *d)
     if (!d)
         return;
     sqlite3_close(d->db.h);
+    for (int i = 0; i < 2; i++)
+        if (d->wal_tidy[i] && d->path[i])
+            tdb__wal_tidy(d->path[i]);
     free(d->db.path);
     free(d->path[0]);
     free(d->path[1]);

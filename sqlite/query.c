@@ -87,6 +87,7 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
                  : tdb__sqlerr(db, err, "cannot open the database");
     } else {
         db->readonly = 1;
+        db->wal_tidy = tdb__wal_absent(path);
         rc = open_ro(db, 0, err);
     }
     int64_t version = 0;
@@ -101,6 +102,7 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
             if (!open_ro(db, 1, &e2) && !tdb__check_header(db, &version, &e2)) {
                 rc = 0;
                 db->immutable = 1;
+                db->wal_tidy = 0;
             }
         }
     }

@@ -227,6 +227,7 @@ static int open_new(tdb_db *db, tt_error *err)
 static int copy_existing(tdb_db *db, tt_error *err)
 {
     sqlite3 *from = NULL;
+    int tidy = tdb__wal_absent(db->path);
     int rc = sqlite3_open_v2(db->path, &from, SQLITE_OPEN_READONLY, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(from, 5000);
@@ -243,9 +244,13 @@ static int copy_existing(tdb_db *db, tt_error *err)
         tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot copy the database: %s",
                      sqlite3_errmsg(from ? from : db->h));
         sqlite3_close(from);
+        if (tidy)
+            tdb__wal_tidy(db->path);
         return TT_EIO;
     }
     sqlite3_close(from);
+    if (tidy)
+        tdb__wal_tidy(db->path);
     int64_t version;
     if ((rc = tdb__check_header(db, &version, err)))
         return rc;
@@ -498,6 +503,8 @@ void tdb_close(tdb_db *db)
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     if (db->h)
         sqlite3_close(db->h);
+    if (db->wal_tidy)
+        tdb__wal_tidy(db->path);
     if (db->tmp) {
         unlink(db->tmp);
         size_t n = strlen(db->tmp) + 16;

@@ -26,6 +26,7 @@ struct tdb_db {
     int in_tx, committed, readonly;
     int copy;       /* TDB_WRITE_COPY of an existing database */
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
+    int wal_tidy;   /* read-only open that found no -wal or -shm file (wal_tidy.c) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
     sqlite3_stmt *next_id_st[3]; /* tdb_next_id of slice, call_node, args */
@@ -143,6 +144,11 @@ void tdb__values(sqlite3_stmt *st, int ncol, tdb_value *vals);
 /* 1 when table of schema ("main", "src", ...) has column col. */
 int tdb__has_column(tdb_db *db, const char *schema, const char *table, const char *col);
 
+/* wal_tidy.c: 1 when neither PATH-wal nor PATH-shm exists; after a read-only connection
+ * that found them absent has closed, removes them unless another connection still uses
+ * them (through a read-write connection's close; nothing when PATH cannot be written). */
+int tdb__wal_absent(const char *path);
+void tdb__wal_tidy(const char *path);
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);
 /* "file:PATH?mode=ro" (with "&immutable=1"), every unsafe byte percent-encoded; malloc'd. */

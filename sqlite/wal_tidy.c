@@ -1,0 +1,45 @@
+/* SQLite's -wal and -shm files beside a database read without write access (storage.md
+ * 5.4). A read-only connection to a WAL database creates them when they are missing, but
+ * cannot remove them when it closes: only a connection that can write checkpoints the log
+ * and deletes both files, and only when it is the last one open on the database. So after a
+ * read-only connection that found neither file, a short read-write connection reads the
+ * header and closes; SQLite then removes the files unless another connection (a writer, a
+ * second reader) still uses them, in which case that one's close does. */
+#include <sqlite3.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tdb_int.h"
+
+static int exists_with(const char *path, const char *suffix)
+{
+    size_t n = strlen(path) + 8;
+    char *p = malloc(n);
+    if (!p)
+        return 1; /* unknown: leave the files alone */
+    snprintf(p, n, "%s%s", path, suffix);
+    int r = access(p, F_OK) == 0;
+    free(p);
+    return r;
+}
+
+int tdb__wal_absent(const char *path)
+{
+    return !exists_with(path, "-wal") && !exists_with(path, "-shm");
+}
+
+void tdb__wal_tidy(const char *path)
+{
+    if (tdb__wal_absent(path))
+        return;
+    sqlite3 *h = NULL;
+    /* no SQLITE_OPEN_CREATE: a file removed meanwhile is not recreated; a file that cannot be
+     * written opens read-only and is left as it is */
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+        sqlite3_db_readonly(h, "main") == 0)
+        sqlite3_exec(h, "PRAGMA schema_version", NULL, NULL, NULL); /* opens the log */
+    sqlite3_close(h);
+}
