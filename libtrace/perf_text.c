@@ -500,6 +500,9 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
 
 int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *line)
 {
+    static const char inl[] = " (inlined)";
+    if (n > sizeof inl - 1 && !memcmp(s + n - (sizeof inl - 1), inl, sizeof inl - 1))
+        n -= sizeof inl - 1;
     const char *d = memchr(s, ' ', n); /* frame lines have blanks: most leave here */
     if (d) {
         if ((size_t)(s + n - d) < 17 || memcmp(d, " (discriminator ", 16) || s[n - 1] != ')')

@@ -41,8 +41,9 @@ typedef struct tt__perf_fline {
 void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
 
 /* The line -F +srcline prints after a frame: "file:line", "??:0", "file:line (discriminator
- * 2)" or "dso[offset]" when there is no line table. 0: not one; 1: one without a usable
- * location; 2: file s[0..*file_n) at *line. */
+ * 2)" or "dso[offset]" when there is no line table; after a frame of a function inlined
+ * into the one below it (perf's inline expansion) any of these ends in " (inlined)". 0: not
+ * one; 1: one without a usable location; 2: file s[0..*file_n) at *line. */
 int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *line);
 
 /* The first blank-separated word of s is an address (at most 16 hex digits). */
