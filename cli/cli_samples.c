@@ -141,9 +141,10 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
     if (*kind == TT_SKIND_UNKNOWN) {
         tt_input_close(*in);
         *in = NULL;
-        cli_errorf("%s: unknown input kind: expected btrace sampling data, perf script text, "
-                   "folded stacks or tracetool JSON-lines samples (force one with --kind)",
-                   path);
+        cli_errorf("%s: %s: expected btrace sampling data, perf script text, folded stacks or "
+                   "tracetool JSON-lines samples%s",
+                   path, n ? "unknown input kind" : "empty input",
+                   n ? " (force one with --kind)" : "");
         return CLI_BAD;
     }
     return 0;
