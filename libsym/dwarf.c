@@ -479,6 +479,9 @@ static Dwarf_Debug open_sup(Dwarf_Debug dbg, const char *path)
 {
     Dwarf_Debug sup = NULL;
     Dwarf_Error e = NULL;
+    tt_error ferr;
+    if (tsym__elf_fits(path, &ferr))
+        return NULL;
     if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &sup, NULL,
                         0, NULL, &e) != DW_DLV_OK) {
         if (e)
@@ -506,6 +509,10 @@ int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_err
     tt_error serr = {0};
     tsym__dsecs secs;
     int rc = tsym__dsecs_open(&secs, path, &serr);
+    if (rc && secs.unfit) {
+        *err = serr;
+        return rc;
+    }
     int fast = rc == 0 && use_die ? fast_load(ix, &secs, 1) : 0;
     if (fast) {
         tsym__dsecs_close(&secs);

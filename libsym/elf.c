@@ -442,6 +442,50 @@ static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char 
     return 0;
 }
 
+/* Every section with bytes in the file (not SHT_NOBITS) lies inside it. libdwarf's own ELF
+ * reader (dwarf_init_path) allocates what a section header claims before comparing it with
+ * the file (a group section of 800 GiB, found by fuzz_elf): a file that fails this is not
+ * given to it. */
+static int sections_fit(Elf *elf, int fd, const char *path, tt_error *err)
+{
+    struct stat st;
+    if (fstat(fd, &st))
+        return tt_error_set(err, TT_EIO, path, TT_LOC_NONE, 0, "%s", strerror(errno));
+    uint64_t fsize = (uint64_t)st.st_size;
+    size_t shnum = 0;
+    if (elf_getshdrnum(elf, &shnum))
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0, "bad ELF section table: %s",
+                            elf_errmsg(-1));
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
+                                "bad ELF section header: %s", elf_errmsg(-1));
+        if (sh.sh_type == SHT_NOBITS || !sh.sh_size)
+            continue;
+        if (sh.sh_offset > fsize || sh.sh_size > fsize - sh.sh_offset)
+            return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh.sh_offset,
+                                "ELF section %zu (%llu bytes at offset %llu) extends past the "
+                                "end of the file (%llu bytes): a truncated or corrupt file",
+                                elf_ndxscn(scn), (unsigned long long)sh.sh_size,
+                                (unsigned long long)sh.sh_offset, (unsigned long long)fsize);
+    }
+    return 0;
+}
+
+int tsym__elf_fits(const char *path, tt_error *err)
+{
+    Elf *elf;
+    int fd;
+    int rc = open_elf(&elf, &fd, path, err);
+    if (rc)
+        return rc;
+    rc = sections_fit(elf, fd, path, err);
+    elf_end(elf);
+    close(fd);
+    return rc;
+}
+
 int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -458,6 +502,11 @@ int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err)
                             elf_errmsg(-1));
     }
     s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    if ((rc = sections_fit(elf, s->fd_, path, err))) {
+        tsym__dsecs_close(s);
+        s->unfit = 1;
+        return rc;
+    }
     if ((rc = dsecs_load(s, elf, &eh, path, err)))
         tsym__dsecs_close(s);
     return rc;

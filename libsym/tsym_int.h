@@ -139,6 +139,9 @@ typedef struct tsym__dsecs {
     int big_endian;
     int no_die;                        /* die.c cannot read these: ET_REL (its sections are
                                         * not relocated here) or a section failed to read */
+    int unfit;                         /* a section lies past the end of the file: nothing
+                                        * may read it, libdwarf included (set when open
+                                        * fails) */
     void *elf_;                        /* Elf *, open while data is in use */
     int fd_;
     unsigned char *owned_[TSYM_DS_N];  /* relocated copies */
@@ -146,6 +149,9 @@ typedef struct tsym__dsecs {
 /* Opens path and finds the sections; data is borrowed, valid until tsym__dsecs_close
  * (which accepts a zeroed or failed s). */
 int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err);
+/* 0 when every section of the ELF file path with bytes in the file lies inside it, the
+ * check tsym__dsecs_open makes (elf.c); libdwarf is given no other file. */
+int tsym__elf_fits(const char *path, tt_error *err);
 void tsym__dsecs_close(tsym__dsecs *s);
 
 /* Bounds-checked reads of DWARF section bytes with a sticky error flag (line.c, die.c) */

@@ -1,0 +1,1 @@
+tracetool symbolicate -e elf-unfit-group.so 0x1000
