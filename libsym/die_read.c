@@ -297,7 +297,8 @@ int tsym__die_parse(die *e, cur *c, const unsigned char *info, const unit *u, co
         return c->bad ? -1 : 1;
     }
     if (!full && (!a->children || !a->has_sib) && a->sk_n != SK_NONE) {
-        const uint16_t *op = t->skops + a->sk_first;
+        /* skops is NULL while no abbreviation has a skip list: none to apply then */
+        const uint16_t *op = a->sk_n ? t->skops + a->sk_first : NULL;
         for (uint32_t i = 0; i < a->sk_n && !c->bad; i++) {
             unsigned v = op[i] & SK_FIX_MAX;
             switch (op[i] >> SK_KIND_SHIFT) {
