@@ -409,5 +409,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         rc = tdb__exec(db, "DETACH DATABASE src", err);
     if (!rc && !(rc = tdb__exec(db, "BEGIN", err)))
         db->in_tx = 1;
+    /* a damaged page found while copying is the source's (the file built aside is ours) */
+    int ec = rc ? sqlite3_errcode(db->h) & 0xff : SQLITE_OK;
+    if (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB)
+        rc = tt_error_set(err, TT_EFORMAT, src_path, 0, 0, "cannot read the database: %s",
+                          sqlite3_errmsg(db->h));
     return rc;
 }

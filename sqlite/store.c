@@ -228,6 +228,7 @@ static int copy_existing(tdb_db *db, tt_error *err)
 {
     sqlite3 *from = NULL;
     int rc = sqlite3_open_v2(db->path, &from, SQLITE_OPEN_READONLY, NULL);
+    const char *why = NULL; /* the step's error is the backup's, not a connection's */
     if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(from, 5000);
         sqlite3_backup *b = sqlite3_backup_init(db->h, "main", from, "main");
@@ -235,13 +236,14 @@ static int copy_existing(tdb_db *db, tt_error *err)
             rc = sqlite3_backup_step(b, -1);
             sqlite3_backup_finish(b);
             rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+            why = sqlite3_errstr(rc);
         } else {
             rc = SQLITE_ERROR;
         }
     }
     if (rc != SQLITE_OK) {
         tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot copy the database: %s",
-                     sqlite3_errmsg(from ? from : db->h));
+                     why ? why : sqlite3_errmsg(from ? from : db->h));
         sqlite3_close(from);
         return TT_EIO;
     }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # merge refuses what it cannot merge (exit 2, the output untouched): a database of a newer
-# schema, a file that is not a tracetool database, a missing input, no -o, no input. A
+# schema, a file that is not a tracetool database, a damaged one, a missing input, no -o, no
+# input. A
 # database of an older schema (1) is read through the current one.
 set -u
 t=$TT_TMP/merge-errors
@@ -17,6 +18,16 @@ m -o "$t/out.db" an-corrupt-db.dat; echo "not SQLite: exit $?"
 m -o "$t/out.db" "$t/missing.db"; echo "missing: exit $?"
 m -o "$t/out.db" "$t"; echo "directory: exit $?"
 m --append -o "$t/out.db" "$t/out.db"; echo "itself: exit $?"
+# a damaged page of a table (the sample rows) found only while copying names the input; a
+# truncated output database named as such, with SQLite's reason
+python3 -c "
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); p = c.execute(\"SELECT rootpage FROM sqlite_master WHERE name = 'sample'\").fetchone()[0]; n = c.execute('PRAGMA page_size').fetchone()[0]; c.close()
+d = bytearray(open(sys.argv[1], 'rb').read()); d[(p - 1) * n:p * n] = b'\xff' * n; open(sys.argv[2], 'wb').write(d)" "$t/a.db" "$t/damaged.db"
+m --append -o "$t/out.db" "$t/damaged.db"; echo "damaged table: exit $?"
+head -c 8192 "$t/a.db" > "$t/cut.db" && cp "$t/cut.db" "$t/cut-before.db"
+m --append -o "$t/cut.db" "$t/a.db"; echo "truncated output: exit $?"
+cmp -s "$t/cut.db" "$t/cut-before.db" && echo "truncated output untouched"
 m "$t/a.db"; echo "no -o: exit $?"
 m -o "$t/out.db"; echo "no input: exit $?"
 cmp -s "$t/a.db" "$t/out.db" && echo "output untouched"
