@@ -179,6 +179,21 @@ static const char *const shared_sql[] = {
     "SELECT s.build_id, s.name, s.path, s.kind, s.has_debug_info FROM src.module s "
     "WHERE NOT EXISTS (SELECT 1 FROM main.module d WHERE d.build_id IS s.build_id "
     "AND d.name = s.name) ORDER BY s.id",
+    /* a module both have: its other columns by analyze's rule (tdb_module_get), so that the
+     * order of the merges does not show: the smallest path and kind, the largest
+     * has_debug_info */
+    "UPDATE main.module SET "
+    "path = COALESCE(MIN(path, (SELECT s.path FROM src.module s WHERE s.build_id IS "
+    "module.build_id AND s.name = module.name)), path, (SELECT s.path FROM src.module s "
+    "WHERE s.build_id IS module.build_id AND s.name = module.name)), "
+    "kind = MIN(kind, COALESCE((SELECT s.kind FROM src.module s WHERE s.build_id IS "
+    "module.build_id AND s.name = module.name), kind)), "
+    "has_debug_info = COALESCE(MAX(has_debug_info, (SELECT s.has_debug_info FROM src.module s "
+    "WHERE s.build_id IS module.build_id AND s.name = module.name)), has_debug_info, "
+    "(SELECT s.has_debug_info FROM src.module s WHERE s.build_id IS module.build_id "
+    "AND s.name = module.name)) "
+    "WHERE EXISTS (SELECT 1 FROM src.module s WHERE s.build_id IS module.build_id "
+    "AND s.name = module.name)",
     "INSERT INTO temp.m_module SELECT s.id, (SELECT d.id FROM main.module d "
     "WHERE d.build_id IS s.build_id AND d.name = s.name) FROM src.module s",
     /* symbol sets: the destination's set for a (module, rel_pc) it already has, else a new
