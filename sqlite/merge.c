@@ -330,7 +330,10 @@ static int attach_src(tdb_db *db, const char *path, tt_error *err)
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db->h, "ATTACH DATABASE ?1 AS src", -1, &st, NULL);
     if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+        /* a file named "file:..." is a file, not a URI (SQLite builds that read URIs) */
+        int rel = !strncmp(path, "file:", 5);
+        sqlite3_bind_text(st, 1, rel ? sqlite3_mprintf("./%s", path) : path, -1,
+                          rel ? sqlite3_free : SQLITE_STATIC);
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_finalize(st);
     }

@@ -35,3 +35,6 @@ ls "$t" | grep -q 'out.db.tmp-' && echo "temporary file left"
 gunzip -c db-schema-v1.db.gz > "$t/v1.db"
 tracetool merge -o "$t/from-v1.db" "$t/v1.db" && tracetool query "$t/from-v1.db" "PRAGMA user_version; SELECT COUNT(*) AS frames_without_file FROM stack_frame WHERE file IS NULL"
 tracetool export --format folded "$t/v1.db" > "$t/v1.folded" && tracetool export --format folded "$t/from-v1.db" | cmp - "$t/v1.folded" && echo "schema 1 merged: folded identical"
+# an input named "file:..." (relative) is a file, not an SQLite URI
+(cd "$t" && cp a.db "file:odd?name.db" && tracetool merge -o odd.db "file:odd?name.db" > /dev/null &&
+    echo "input named file:odd?name.db: merged")
