@@ -372,6 +372,18 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
      * for the row writers, which check in C) */
     rc = tdb__exec(db, "PRAGMA src.locking_mode = NORMAL; PRAGMA ignore_check_constraints = OFF",
                    err);
+    /* the tables of schema 1 that the shared rows are read from: a file stamped as a
+     * tracetool database without them is not one */
+    static const char *const need[][2] = {{"trace", "import_key"}, {"method_mapping", "sha256"},
+                                          {"method", "method_id"}, {"module", "build_id"},
+                                          {"symbol", "symbol_set_id"},
+                                          {"symbolized_pc", "rel_pc"},
+                                          {"stack_frame", "symbol_set_id"}};
+    for (size_t i = 0; i < sizeof need / sizeof need[0] && !rc; i++)
+        if (!src_has(db, need[i][0], need[i][1]))
+            rc = tt_error_set(err, TT_EFORMAT, src_path, 0, 0,
+                              "not a tracetool database (no column %s.%s)", need[i][0],
+                              need[i][1]);
     int64_t off[NSHIFTED], set_base = 0;
     if (!rc)
         rc = tdb__exec(db, temp_tables, err);

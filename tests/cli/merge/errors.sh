@@ -14,6 +14,9 @@ python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CR
 m() { tracetool merge "$@" > "$t/stdout" 2> "$t/stderr"; rc=$?; sed "s|$t/||g; s|$t|DIR|g" "$t/stderr" | head -2; return $rc; }
 m --append -o "$t/out.db" "$t/a.db" "$t/new.db"; echo "newer schema: exit $?"
 m -o "$t/out.db" "$t/other.db"; echo "foreign database: exit $?"
+# stamped with tracetool's application_id and schema version, without its tables
+python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE trace (id INTEGER PRIMARY KEY)'); c.execute('PRAGMA application_id = 1414808642'); c.execute('PRAGMA user_version = 3'); c.commit()" "$t/stamped.db"
+m --append -o "$t/out.db" "$t/stamped.db"; echo "stamped, no tables: exit $?"
 m -o "$t/out.db" an-corrupt-db.dat; echo "not SQLite: exit $?"
 m -o "$t/out.db" "$t/missing.db"; echo "missing: exit $?"
 m -o "$t/out.db" "$t"; echo "directory: exit $?"
