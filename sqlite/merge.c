@@ -325,15 +325,21 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
     return rc;
 }
 
-static int attach_src(tdb_db *db, const char *path, tt_error *err)
+/* immutable: the source is a WAL database in a directory we cannot write (no -shm file can be
+ * made there), read as an immutable file, as tdb_open_read reads it */
+static int attach_src(tdb_db *db, const char *path, int immutable, tt_error *err)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db->h, "ATTACH DATABASE ?1 AS src", -1, &st, NULL);
-    if (rc == SQLITE_OK) {
+    if (rc == SQLITE_OK && immutable) {
+        sqlite3_bind_text(st, 1, tdb__path_uri(path, 1), -1, free);
+    } else if (rc == SQLITE_OK) {
         /* a file named "file:..." is a file, not a URI (SQLite builds that read URIs) */
         int rel = !strncmp(path, "file:", 5);
         sqlite3_bind_text(st, 1, rel ? sqlite3_mprintf("./%s", path) : path, -1,
                           rel ? sqlite3_free : SQLITE_STATIC);
+    }
+    if (rc == SQLITE_OK) {
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_finalize(st);
     }
@@ -354,6 +360,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         return rc;
     int64_t version = 0;
     rc = tdb__check_header(check, &version, err);
+    int immutable = tdb__immutable(check);
     tdb_close(check);
     if (rc)
         return rc;
@@ -366,7 +373,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
                             "merge needs a database built aside");
     sqlite3_busy_timeout(db->h, 5000); /* a writer of the source finishing */
-    if ((rc = attach_src(db, src_path, err)))
+    if ((rc = attach_src(db, src_path, immutable, err)))
         return rc;
     /* rows of another file: SQLite checks their CHECK lists (tdb_open_write turns that off
      * for the row writers, which check in C) */

@@ -201,8 +201,10 @@ static int open_new(tdb_db *db, tt_error *err)
                             strerror(e));
     }
     close(fd);
-    if (sqlite3_open_v2(db->tmp, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-        SQLITE_OK)
+    /* URIs: merge attaches a source in a read-only directory as an immutable file */
+    if (sqlite3_open_v2(db->tmp, &db->h,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+                        NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot create the database");
     int rc = tdb__exec(db,
                        "PRAGMA page_size=8192; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"

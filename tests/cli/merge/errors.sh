@@ -41,3 +41,9 @@ tracetool export --format folded "$t/v1.db" > "$t/v1.folded" && tracetool export
 # an input named "file:..." (relative) is a file, not an SQLite URI
 (cd "$t" && cp a.db "file:odd?name.db" && tracetool merge -o odd.db "file:odd?name.db" > /dev/null &&
     echo "input named file:odd?name.db: merged")
+# a source in a directory merge cannot write (no -shm file can be made beside it; as root,
+# whom the mode does not stop, the case is not exercised) is read as an immutable file, as
+# query reads it
+mkdir -p "$t/ro" && cp "$t/a.db" "$t/ro/a.db" && chmod a-w "$t/ro"
+tracetool merge -o "$t/from-ro.db" "$t/ro/a.db" > /dev/null && echo "source in a read-only directory: merged"
+chmod u+w "$t/ro"
