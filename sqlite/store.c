@@ -453,6 +453,12 @@ static int settle_target_wal(tdb_db *db, tt_error *err)
         return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
     snprintf(wal, n, "%s-wal", db->path);
     int stale = !stat(wal, &sb) && sb.st_size > 0;
+    if (stale && stat(db->path, &sb) && errno == ENOENT) { /* the log of a deleted file */
+        unlink(wal);
+        snprintf(wal, n, "%s-shm", db->path);
+        unlink(wal);
+        stale = 0;
+    }
     free(wal);
     if (!stale)
         return 0;

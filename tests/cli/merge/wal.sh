@@ -2,8 +2,9 @@
 # A write-ahead log left beside the output by a writer of the old file (a killed sqlite3
 # session or query --write: committed frames not yet checkpointed) must not be read as the log
 # of the file merge --append or analyze --append renames over it: its frames go into the old
-# file first, so the result holds the edit and the merged traces and is not corrupt. A log
-# another process keeps in use is an error (exit 2) and the database is left as it was.
+# file first, so the result holds the edit and the merged traces and is not corrupt; the log
+# of a file since deleted is removed. A log another process keeps in use is an error (exit 2)
+# and the database is left as it was.
 set -u
 t=$TT_TMP/merge-wal
 rm -rf "$t" && mkdir -p "$t"
@@ -33,6 +34,10 @@ cp "$t/a.db" "$t/an.db" && edit "$t/an.db"
 tracetool analyze --append -o "$t/an.db" ../../samples/samples.jsonl > /dev/null 2>&1
 echo "analyze --append: exit $?"
 check "$t/an.db" "analysed (traces, edited)"
+# the log of a file since deleted: not the new file's either
+cp "$t/a.db" "$t/gone.db" && edit "$t/gone.db" && rm "$t/gone.db"
+tracetool merge -o "$t/gone.db" "$t/b.db" > /dev/null; echo "merge over a deleted file's log: exit $?"
+check "$t/gone.db" "new file (traces, edited)"
 # the log in use: a reader holds a snapshot that needs its frames
 cp "$t/a.db" "$t/busy.db" && edit "$t/busy.db"
 rm -f "$t/held"
