@@ -108,8 +108,10 @@ static int frame_row(ksan *k, const tt_ks_report *rep, uint32_t fi, int64_t *row
     const tt_ks_image *g = f->image >= 0 ? &rep->images[f->image] : NULL;
     int64_t mod = g ? k->module_ids[f->image] : 0;
     const char *name = short_name(k, rep, fi);
+    /* the module by its key, not its row id: analyze --jobs records rows with provisional
+     * ids, a new one for every report's tdb_module_get of the same module */
     k->fkey.len = 0;
-    tt_buf_printf(&k->fkey, "%lld|%llx|%s|%s", (long long)mod,
+    tt_buf_printf(&k->fkey, "%s|%s|%llx|%s|%s", mod ? g->uuid : "", mod ? g->name : "",
                   (unsigned long long)(g ? f->offset + g->vmaddr : f->pc), name,
                   f->device_name ? f->device_name : "");
     int64_t *slot;

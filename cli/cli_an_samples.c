@@ -377,6 +377,7 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     o.on_lookup = on_lookup;
     o.on_lookup_ctx = &sc;
     o.jobs = 1; /* analyze's parallelism is across inputs: one thread per input */
+    o.fail = err; /* printed by the caller, or recorded under --keep-going */
     tt_profile *p = NULL;
     char *files[1] = {(char *)path};
     /* the reader's warnings of this input go to its trace's stats rows and are printed */
@@ -398,7 +399,7 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
         symctx_free(&sc);
         if (err->msg[0])
             return err->code ? err->code : TT_EIO;
-        return tt_error_set(err, TT_EFORMAT, NULL, 0, 0, "%s: cannot be analysed", path);
+        return tt_error_set(err, TT_EFORMAT, path, 0, 0, "cannot be analysed");
     }
     tt_profile_meta *m = tt_profile_meta_get(p);
     tdb_trace tr = {.import_key = t->import_key, .content_sha256 = t->content_sha256,

@@ -239,6 +239,15 @@ int cli_samples_jobs(const cli_samples_opts *o)
     return o->jobs ? o->jobs : cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
 }
 
+/* An input's error: printed, or kept for the caller (o->fail). Returns CLI_BAD. */
+static int load_fail(const cli_samples_opts *o, const tt_error *err)
+{
+    if (!o->fail)
+        return cli_err(err);
+    *o->fail = *err;
+    return CLI_BAD;
+}
+
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
                      cli_ctx *ctx)
 {
@@ -315,7 +324,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
                 min = ins[mapping_i];
                 if (tt_input_offset(min) != 0) { /* a second sampling file: reopen */
                     if (tt_input_open(&min, mapping, &err)) {
-                        rc = cli_err(&err);
+                        rc = load_fail(o, &err);
                         break;
                     }
                     tt_input_close(ins[mapping_i]);
@@ -323,7 +332,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
                 }
             } else if (sibling_mapping(sib, sizeof sib, files[i])) {
                 if (tt_input_open(&min, sib, &err)) {
-                    rc = cli_err(&err);
+                    rc = load_fail(o, &err);
                     break;
                 }
             }
@@ -345,7 +354,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
             x = tt_jsonl_import(p, in, &io, ctx->stats, &err);
         }
         if (x)
-            rc = cli_err(&err);
+            rc = load_fail(o, &err);
     }
     for (size_t i = 0; i < n; i++)
         tt_input_close(ins[i]);
@@ -355,7 +364,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
     }
     tt_error err = {0};
     if (!rc && tt_profile_finish(p, &err))
-        rc = cli_err(&err);
+        rc = load_fail(o, &err);
     if (!rc && symbolicate)
         rc = cli_samples_symbolicate(p, o, ctx);
     if (rc) {

@@ -29,6 +29,8 @@ typedef struct cli_samples_opts {
     int (*on_lookup)(void *ctx, const tt_stack_frame *f, tsym_module *m, uint64_t vaddr,
                      int return_address);
     void *on_lookup_ctx;
+    /* analyze: an input's read error is stored here instead of printed (NULL: printed) */
+    tt_error *fail;
 } cli_samples_opts;
 
 /* Common long options (values >= 1000) and their handling; returns 1 if c was one of them,

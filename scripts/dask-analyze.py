@@ -13,6 +13,9 @@ is run twice is harmless). Without --scheduler a LocalCluster of W worker proces
 listening on 127.0.0.1 only is started and stopped; with it an existing cluster is used
 (its workers must see the same file system paths, e.g. a shared volume). --analyze-opt
 passes one option to every analyze (repeat it: --analyze-opt=-m --analyze-opt=map.txt).
+Every analyze runs in the current directory, so relative inputs and options mean what they
+mean here and paths are stored as given, as one analyze of all the inputs stores them. A
+shard without a trace (mapping files only) gives no database and is left out of the merges.
 Prints one JSON line: shards, merge tasks, levels, and the merged summary.
 """
 import argparse
@@ -23,19 +26,32 @@ import sys
 import tempfile
 
 
-def analyze(tracetool, out, opts, inputs):
-    """Map task: one shard analysed into its own database."""
+# analyze's messages for a shard without a trace (only mapping files, or only files skipped)
+NO_TRACE = ("analyze: no trace among the inputs", ": no trace found in the directory")
+
+
+def analyze(tracetool, cwd, out, opts, inputs):
+    """Map task: one shard analysed into its own database, in the directory the inputs and
+    options were given relative to (paths are stored as given, as one analyze stores them).
+    A shard without a trace gives no database (path None)."""
     r = subprocess.run([tracetool, "analyze", "-o", out] + opts + inputs,
+                       cwd=cwd if os.path.isdir(cwd) else None,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    last = r.stderr.strip().splitlines()[-1:] or [""]
+    if r.returncode == 2 and any(m in last[0] for m in NO_TRACE):
+        return {"path": None}
     if r.returncode not in (0, 1):
         raise RuntimeError("analyze %s: exit %d: %s" % (out, r.returncode, r.stderr.strip()))
     return {"path": out}
 
 
 def merge(tracetool, out, *parts):
-    """Reduce task: databases merged into one (parts: the results of earlier tasks)."""
-    r = subprocess.run([tracetool, "merge", "--format", "json", "-o", out] +
-                       [p["path"] for p in parts],
+    """Reduce task: databases merged into one (parts: the results of earlier tasks; those
+    without a database are left out, and none at all gives none)."""
+    paths = [p["path"] for p in parts if p["path"]]
+    if not paths:
+        return {"path": None, "summary": None}
+    r = subprocess.run([tracetool, "merge", "--format", "json", "-o", out] + paths,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         raise RuntimeError("merge %s: exit %d: %s" % (out, r.returncode, r.stderr.strip()))
@@ -68,7 +84,6 @@ def main():
     n = min(a.shards, len(a.inputs))
     size = -(-len(a.inputs) // n)
     shards = [a.inputs[i:i + size] for i in range(0, len(a.inputs), size)]
-    inputs = [[os.path.abspath(p) for p in s] for s in shards]
     cluster = None
     if a.scheduler:
         client = Client(a.scheduler)
@@ -77,9 +92,10 @@ def main():
                                host="127.0.0.1", dashboard_address=None)
         client = Client(cluster)
     try:
-        level = [client.submit(analyze, tracetool, os.path.join(work, "part-%d.db" % i),
+        cwd = os.getcwd()
+        level = [client.submit(analyze, tracetool, cwd, os.path.join(work, "part-%d.db" % i),
                                a.analyze_opt, s, pure=False)
-                 for i, s in enumerate(inputs)]
+                 for i, s in enumerate(shards)]
         tasks = depth = 0
         while True:
             depth += 1
@@ -94,15 +110,17 @@ def main():
             if final:
                 break
         summary = level[0].result()["summary"]
+        if summary is None:
+            raise RuntimeError("no trace among the inputs of any shard")
     finally:
         client.close()
         if cluster:
             cluster.close()
-    if not a.work:
-        for f in os.listdir(work):
-            os.unlink(os.path.join(work, f))
-        os.rmdir(work)
-    print(json.dumps({"shards": len(inputs), "merge_tasks": tasks, "levels": depth,
+        if not a.work:  # the temporary directory goes, also when a task failed
+            for f in os.listdir(work):
+                os.unlink(os.path.join(work, f))
+            os.rmdir(work)
+    print(json.dumps({"shards": len(shards), "merge_tasks": tasks, "levels": depth,
                       "merged": summary}))
     return 0
 

@@ -179,6 +179,21 @@ static const char *const shared_sql[] = {
     "SELECT s.build_id, s.name, s.path, s.kind, s.has_debug_info FROM src.module s "
     "WHERE NOT EXISTS (SELECT 1 FROM main.module d WHERE d.build_id IS s.build_id "
     "AND d.name = s.name) ORDER BY s.id",
+    /* a module both have: its other columns by analyze's rule (tdb_module_get), so that the
+     * order of the merges does not show: the smallest path and kind, the largest
+     * has_debug_info */
+    "UPDATE main.module SET "
+    "path = COALESCE(MIN(path, (SELECT s.path FROM src.module s WHERE s.build_id IS "
+    "module.build_id AND s.name = module.name)), path, (SELECT s.path FROM src.module s "
+    "WHERE s.build_id IS module.build_id AND s.name = module.name)), "
+    "kind = MIN(kind, COALESCE((SELECT s.kind FROM src.module s WHERE s.build_id IS "
+    "module.build_id AND s.name = module.name), kind)), "
+    "has_debug_info = COALESCE(MAX(has_debug_info, (SELECT s.has_debug_info FROM src.module s "
+    "WHERE s.build_id IS module.build_id AND s.name = module.name)), has_debug_info, "
+    "(SELECT s.has_debug_info FROM src.module s WHERE s.build_id IS module.build_id "
+    "AND s.name = module.name)) "
+    "WHERE EXISTS (SELECT 1 FROM src.module s WHERE s.build_id IS module.build_id "
+    "AND s.name = module.name)",
     "INSERT INTO temp.m_module SELECT s.id, (SELECT d.id FROM main.module d "
     "WHERE d.build_id IS s.build_id AND d.name = s.name) FROM src.module s",
     /* symbol sets: the destination's set for a (module, rel_pc) it already has, else a new
@@ -310,12 +325,21 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
     return rc;
 }
 
-static int attach_src(tdb_db *db, const char *path, tt_error *err)
+/* immutable: the source is a WAL database in a directory we cannot write (no -shm file can be
+ * made there), read as an immutable file, as tdb_open_read reads it */
+static int attach_src(tdb_db *db, const char *path, int immutable, tt_error *err)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db->h, "ATTACH DATABASE ?1 AS src", -1, &st, NULL);
+    if (rc == SQLITE_OK && immutable) {
+        sqlite3_bind_text(st, 1, tdb__path_uri(path, 1), -1, free);
+    } else if (rc == SQLITE_OK) {
+        /* a file named "file:..." is a file, not a URI (SQLite builds that read URIs) */
+        int rel = !strncmp(path, "file:", 5);
+        sqlite3_bind_text(st, 1, rel ? sqlite3_mprintf("./%s", path) : path, -1,
+                          rel ? sqlite3_free : SQLITE_STATIC);
+    }
     if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_finalize(st);
     }
@@ -336,6 +360,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         return rc;
     int64_t version = 0;
     rc = tdb__check_header(check, &version, err);
+    int immutable = tdb__immutable(check);
     tdb_close(check);
     if (rc)
         return rc;
@@ -348,12 +373,24 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
                             "merge needs a database built aside");
     sqlite3_busy_timeout(db->h, 5000); /* a writer of the source finishing */
-    if ((rc = attach_src(db, src_path, err)))
+    if ((rc = attach_src(db, src_path, immutable, err)))
         return rc;
     /* rows of another file: SQLite checks their CHECK lists (tdb_open_write turns that off
      * for the row writers, which check in C) */
     rc = tdb__exec(db, "PRAGMA src.locking_mode = NORMAL; PRAGMA ignore_check_constraints = OFF",
                    err);
+    /* the tables of schema 1 that the shared rows are read from: a file stamped as a
+     * tracetool database without them is not one */
+    static const char *const need[][2] = {{"trace", "import_key"}, {"method_mapping", "sha256"},
+                                          {"method", "method_id"}, {"module", "build_id"},
+                                          {"symbol", "symbol_set_id"},
+                                          {"symbolized_pc", "rel_pc"},
+                                          {"stack_frame", "symbol_set_id"}};
+    for (size_t i = 0; i < sizeof need / sizeof need[0] && !rc; i++)
+        if (!src_has(db, need[i][0], need[i][1]))
+            rc = tt_error_set(err, TT_EFORMAT, src_path, 0, 0,
+                              "not a tracetool database (no column %s.%s)", need[i][0],
+                              need[i][1]);
     int64_t off[NSHIFTED], set_base = 0;
     if (!rc)
         rc = tdb__exec(db, temp_tables, err);
@@ -409,5 +446,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         rc = tdb__exec(db, "DETACH DATABASE src", err);
     if (!rc && !(rc = tdb__exec(db, "BEGIN", err)))
         db->in_tx = 1;
+    /* a damaged page found while copying is the source's (the file built aside is ours) */
+    int ec = rc ? sqlite3_errcode(db->h) & 0xff : SQLITE_OK;
+    if (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB)
+        rc = tt_error_set(err, TT_EFORMAT, src_path, 0, 0, "cannot read the database: %s",
+                          sqlite3_errmsg(db->h));
     return rc;
 }

@@ -201,8 +201,10 @@ static int open_new(tdb_db *db, tt_error *err)
                             strerror(e));
     }
     close(fd);
-    if (sqlite3_open_v2(db->tmp, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-        SQLITE_OK)
+    /* URIs: merge attaches a source in a read-only directory as an immutable file */
+    if (sqlite3_open_v2(db->tmp, &db->h,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+                        NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot create the database");
     int rc = tdb__exec(db,
                        "PRAGMA page_size=8192; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
@@ -229,6 +231,7 @@ static int copy_existing(tdb_db *db, tt_error *err)
     sqlite3 *from = NULL;
     int tidy = tdb__wal_absent(db->path);
     int rc = sqlite3_open_v2(db->path, &from, SQLITE_OPEN_READONLY, NULL);
+    const char *why = NULL; /* the step's error is the backup's, not a connection's */
     if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(from, 5000);
         sqlite3_backup *b = sqlite3_backup_init(db->h, "main", from, "main");
@@ -236,13 +239,14 @@ static int copy_existing(tdb_db *db, tt_error *err)
             rc = sqlite3_backup_step(b, -1);
             sqlite3_backup_finish(b);
             rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+            why = sqlite3_errstr(rc);
         } else {
             rc = SQLITE_ERROR;
         }
     }
     if (rc != SQLITE_OK) {
         tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot copy the database: %s",
-                     sqlite3_errmsg(from ? from : db->h));
+                     why ? why : sqlite3_errmsg(from ? from : db->h));
         sqlite3_close(from);
         if (tidy)
             tdb__wal_tidy(db->path);
@@ -441,6 +445,48 @@ int tdb_build_indexes(tdb_db *db, tt_error *err)
     return db->rows_committed && db->in_tx ? finish_schema(db, err) : 0;
 }
 
+/* The target's write-ahead log, when it still holds frames (a writer of the old file that
+ * was killed, or another program's connection), would be read as the log of the file renamed
+ * over it and corrupt it: the frames go into the old file first (whose committed content the
+ * new file already has). A log that another connection keeps in use is an error. */
+static int settle_target_wal(tdb_db *db, tt_error *err)
+{
+    struct stat sb;
+    size_t n = strlen(db->path) + 8;
+    char *wal = malloc(n);
+    if (!wal)
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    snprintf(wal, n, "%s-wal", db->path);
+    int stale = !stat(wal, &sb) && sb.st_size > 0;
+    if (stale && stat(db->path, &sb) && errno == ENOENT) { /* the log of a deleted file */
+        unlink(wal);
+        snprintf(wal, n, "%s-shm", db->path);
+        unlink(wal);
+        stale = 0;
+    }
+    free(wal);
+    if (!stale)
+        return 0;
+    sqlite3 *h = NULL;
+    int busy = 1;
+    if (sqlite3_open_v2(db->path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+        sqlite3_busy_timeout(h, 5000);
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(h, "PRAGMA wal_checkpoint(TRUNCATE)", -1, &st, NULL) == SQLITE_OK) {
+            if (sqlite3_step(st) == SQLITE_ROW)
+                busy = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+        }
+    }
+    sqlite3_close(h);
+    if (busy)
+        return tt_error_set(err, TT_EIO, db->path, 0, 0,
+                            "its write-ahead log %s-wal is in use by another process: close it "
+                            "and run again",
+                            db->path);
+    return 0;
+}
+
 int tdb_commit(tdb_db *db, tt_error *err)
 {
     int rc = finish_schema(db, err);
@@ -470,6 +516,8 @@ int tdb_commit(tdb_db *db, tt_error *err)
     sync_join(db);
     if (fsync_path(db->tmp, 0))
         return tt_error_set(err, TT_EIO, db->path, 0, 0, "fsync: %s", strerror(errno));
+    if ((rc = settle_target_wal(db, err)))
+        return rc;
     if (rename(db->tmp, db->path))
         return tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot rename %s into place: %s",
                             db->tmp, strerror(errno));

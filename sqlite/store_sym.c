@@ -11,15 +11,44 @@ int tdb_module_get(tdb_db *db, const tdb_module *m, int64_t *id, tt_error *err)
         return TT_EINVAL;
     if (db->rec) /* matched at replay */
         return tdb__rec_module(db->rec, m, id, err);
+    /* the columns besides the key do not depend on the order modules are met in (merge
+     * applies the same rule): the smallest path and kind, the largest has_debug_info */
     sqlite3_stmt *st = tdb__prep(db, ST_MODULE_FIND,
-                                 "SELECT id FROM module WHERE build_id IS ? AND name = ?", err);
+                                 "SELECT id, ?3 < COALESCE(path, ?3 || 'x') OR ?4 < kind "
+                                 "OR ?5 > COALESCE(has_debug_info, -1) "
+                                 "FROM module WHERE build_id IS ?1 AND name = ?2",
+                                 err);
     if (!st)
         return TT_EIO;
     b_text(db, st, 1, m->build_id);
     b_text(db, st, 2, m->name);
-    int found, rc = tdb__step_int(db, st, &found, id, err);
-    if (rc || found)
-        return rc;
+    b_text(db, st, 3, m->path);
+    b_text(db, st, 4, m->kind);
+    b_int(db, st, 5, m->have_debug_info, m->has_debug_info);
+    int step = sqlite3_step(st);
+    int better = step == SQLITE_ROW && sqlite3_column_int(st, 1);
+    if (step == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return tdb__sqlerr(db, err, "read");
+    if (step == SQLITE_ROW && !better)
+        return 0;
+    if (step == SQLITE_ROW) {
+        st = tdb__prep(db, ST_MODULE_UPDATE,
+                       "UPDATE module SET path = COALESCE(MIN(path, ?2), path, ?2), "
+                       "kind = MIN(kind, ?3), "
+                       "has_debug_info = COALESCE(MAX(has_debug_info, ?4), has_debug_info, ?4) "
+                       "WHERE id = ?1",
+                       err);
+        if (!st)
+            return TT_EIO;
+        b_i64(db, st, 1, *id);
+        b_text(db, st, 2, m->path);
+        b_text(db, st, 3, m->kind);
+        b_int(db, st, 4, m->have_debug_info, m->has_debug_info);
+        return tdb__step_done(db, st, NULL, err);
+    }
     st = tdb__prep(db, ST_MODULE_ADD,
                    "INSERT INTO module (build_id, name, path, kind, has_debug_info) "
                    "VALUES (?,?,?,?,?)",

@@ -220,7 +220,9 @@ typedef struct tdb_module {
     const char *kind;      /* 'elf','macho','apk','dex','oat','jit','kernel','unknown' */
     int have_debug_info, has_debug_info;
 } tdb_module;
-/* The id of the module row with this build id (or none) and name, added when missing. */
+/* The id of the module row with this build id (or none) and name, added when missing. While
+ * recording (tdb_rec_new) every call hands out a new provisional id, even for a module given
+ * before: callers that deduplicate rows per module key them by (build id, name). */
 int tdb_module_get(tdb_db *db, const tdb_module *m, int64_t *id, tt_error *err);
 typedef struct tdb_symbol {
     const char *name;        /* NULL is stored as '??' */

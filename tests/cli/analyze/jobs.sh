@@ -1,7 +1,8 @@
 #!/bin/sh
 # analyze --jobs N is deterministic: the database (byte for byte, once the run's clock time
 # trace.imported_unix_ms is set aside), standard output, standard error and the exit status
-# are those of --jobs 1, for a directory of every input kind, --keep-going over corrupt
+# are those of --jobs 1, for a directory of every input kind (iOS files of several reports
+# sharing a module among them), --keep-going over corrupt
 # inputs, a run that fails at a bad input, indexes sorted with helper threads, a mapping loaded
 # ahead, and --append re-runs (run in tests/data).
 set -u
@@ -9,7 +10,7 @@ t=$TT_TMP/an-jobs
 rm -rf "$t" && mkdir -p "$t/c/more"
 cp ../../samples/* "$t/c/" 2> /dev/null
 cp perf-variants.txt perf-mixed.txt ios-lag-2001.json ios-crash-kscrash.json ios-cpu-2003.json \
-    frames-120hz.jsonl report-v04.jsonl msg-split.jsonl deep.folded art/ex52-v2wall.txt \
+    ios-array.json ios-swift-b2.json frames-120hz.jsonl report-v04.jsonl msg-split.jsonl deep.folded art/ex52-v2wall.txt \
     "$t/c/more/"
 sh ../cli/analyze/mkmixed.sh "$t/mixed"
 # big: 40,000 slices whose 2.6 MB of names go past the 2 MiB runs SQLite's sorter hands to

@@ -27,3 +27,14 @@ tracetool merge -o "$t/z.db" "$t/a.db" "$t/y.db" > /dev/null
 tracetool merge -o "$t/yz.db" "$t/y.db" "$t/z.db" 2> /dev/null
 python3 ../cli/merge/dbcanon.py "$t/z.db" "$t/yz.db"
 tracetool query --format csv "$t/yz.db" "SELECT COUNT(*) AS mappings FROM method_mapping; SELECT COUNT(*) AS slices_without_method FROM slice WHERE method_id IS NULL AND category = 'beat'; PRAGMA foreign_key_check"
+# a module both shards have, with other columns (one app build at two install paths, a path
+# and none): the same row whatever the order, in one analyze as in merges
+tracetool analyze -o "$t/p.db" ios-lag-2001.json > /dev/null 2>&1 || echo "p failed"
+tracetool analyze -o "$t/q.db" ios-bignum.json > /dev/null 2>&1 || echo "q failed"
+tracetool analyze -o "$t/pq.db" ios-lag-2001.json ios-bignum.json > /dev/null 2>&1 || echo "pq failed"
+tracetool analyze -o "$t/qp.db" ios-bignum.json ios-lag-2001.json > /dev/null 2>&1 || echo "qp failed"
+tracetool merge -o "$t/p_q.db" "$t/p.db" "$t/q.db" > /dev/null
+tracetool merge -o "$t/q_p.db" "$t/q.db" "$t/p.db" > /dev/null
+cp "$t/q.db" "$t/q+p.db" && tracetool merge --append -o "$t/q+p.db" "$t/p.db" > /dev/null
+python3 ../cli/merge/dbcanon.py "$t/pq.db" "$t/qp.db" "$t/p_q.db" "$t/q_p.db" "$t/q+p.db"
+tracetool query --format csv "$t/q_p.db" "SELECT name, path FROM module WHERE build_id = '4c4c44fd55553144a1aa9d2c5b4e0001'"

@@ -42,6 +42,9 @@ REFS = {
     "wakeup": {"trace_id": T, "wakee_slice_id": "slice", "waker_utid": "thread"},
     "symbolized_pc": {"module_id": "module", "symbol_set_id": "@symbol"},
     "binary_image": {"trace_id": T, "module_id": "module"},
+    # a set's number is an id too: its rows are compared by the key of their whole set
+    "symbol": {"symbol_set_id": "@symbol"},
+    "args": {"arg_set_id": "@args"},
 }
 for t in ("trace_input", "metadata", "stats", "process", "launch"):
     REFS[t] = {"trace_id": T}
