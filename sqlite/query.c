@@ -9,25 +9,6 @@
 
 #include "tdb_int.h"
 
-/* "file:" URI with every byte outside the unreserved set percent-encoded. */
-char *tdb__path_uri(const char *path, int immutable)
-{
-    size_t n = strlen(path);
-    char *u = malloc(n * 3 + 64);
-    if (!u)
-        return NULL;
-    char *o = u + sprintf(u, "file:");
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            strchr("/-_.~", *p))
-            *o++ = (char)*p;
-        else
-            o += sprintf(o, "%%%02X", *p);
-    }
-    strcpy(o, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
-    return u;
-}
-
 static int open_ro(tdb_db *db, int immutable, tt_error *err)
 {
     char *uri = tdb__path_uri(db->path, immutable);
@@ -82,7 +63,7 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
     }
     int rc;
     if (writable) {
-        rc = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK
+        rc = tdb__open(path, &db->h, SQLITE_OPEN_READWRITE) == SQLITE_OK
                  ? 0
                  : tdb__sqlerr(db, err, "cannot open the database");
     } else {

@@ -202,9 +202,8 @@ static int open_new(tdb_db *db, tt_error *err)
     }
     close(fd);
     /* URIs: merge attaches a source in a read-only directory as an immutable file */
-    if (sqlite3_open_v2(db->tmp, &db->h,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
-                        NULL) != SQLITE_OK)
+    if (tdb__open(db->tmp, &db->h,
+                  SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI) != SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot create the database");
     int rc = tdb__exec(db,
                        "PRAGMA page_size=8192; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
@@ -230,7 +229,7 @@ static int copy_existing(tdb_db *db, tt_error *err)
 {
     sqlite3 *from = NULL;
     int tidy = tdb__wal_absent(db->path);
-    int rc = sqlite3_open_v2(db->path, &from, SQLITE_OPEN_READONLY, NULL);
+    int rc = tdb__open(db->path, &from, SQLITE_OPEN_READONLY);
     const char *why = NULL; /* the step's error is the backup's, not a connection's */
     if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(from, 5000);
@@ -277,7 +276,7 @@ static int copy_existing(tdb_db *db, tt_error *err)
 static int open_append(tdb_db *db, tt_error *err)
 {
     no_memstatus();
-    if (sqlite3_open_v2(db->path, &db->h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    if (tdb__open(db->path, &db->h, SQLITE_OPEN_READWRITE) != SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot open the database");
     sqlite3_busy_timeout(db->h, 5000);
     int64_t version;
@@ -420,8 +419,7 @@ int tdb_commit_rows(tdb_db *db, tdb_db **reader, tt_error *err)
     }
     rd->readonly = 1;
     *reader = rd;
-    if (sqlite3_open_v2(db->tmp, &rd->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
-        SQLITE_OK)
+    if (tdb__open(db->tmp, &rd->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX) != SQLITE_OK)
         return tdb__sqlerr(rd, err, "cannot open the database");
     sqlite3_busy_timeout(rd->h, 5000);
     /* a small cache: the summary scans each table once, and with the writer's cache (every
@@ -469,7 +467,7 @@ static int settle_target_wal(tdb_db *db, tt_error *err)
         return 0;
     sqlite3 *h = NULL;
     int busy = 1;
-    if (sqlite3_open_v2(db->path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+    if (tdb__open(db->path, &h, SQLITE_OPEN_READWRITE) == SQLITE_OK) {
         sqlite3_busy_timeout(h, 5000);
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(h, "PRAGMA wal_checkpoint(TRUNCATE)", -1, &st, NULL) == SQLITE_OK) {

@@ -38,7 +38,7 @@ void tdb__wal_tidy(const char *path)
     sqlite3 *h = NULL;
     /* no SQLITE_OPEN_CREATE: a file removed meanwhile is not recreated; a file that cannot be
      * written opens read-only and is left as it is */
-    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+    if (tdb__open(path, &h, SQLITE_OPEN_READWRITE) == SQLITE_OK &&
         sqlite3_db_readonly(h, "main") == 0)
         sqlite3_exec(h, "PRAGMA schema_version", NULL, NULL, NULL); /* opens the log */
     sqlite3_close(h);
