@@ -81,7 +81,8 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         return CLI_BAD;
     }
     struct stat tsb;
-    if (stat(target, &tsb) == 0 && !S_ISREG(tsb.st_mode)) {
+    int existed = stat(target, &tsb) == 0;
+    if (existed && !S_ISREG(tsb.st_mode)) {
         cli_errorf("%s: not a regular file: the database is written to a file", out);
         free(target);
         return CLI_BAD;
@@ -117,7 +118,8 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
             fprintf(stderr, "tracetool: %s: note: %lld of %lld traces already in %s\n", ins[i],
                     (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in, out);
     }
-    if (!rc)
+    /* --append that writes no row leaves the file as it is (not rewritten, same inode) */
+    if (!rc && !(append && existed && rows == 0))
         rc = tdb_commit(db, &err);
     if (rc) {
         rc = cli_err(&err);

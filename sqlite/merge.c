@@ -181,7 +181,7 @@ static const char *const shared_sql[] = {
     "AND d.name = s.name) ORDER BY s.id",
     /* a module both have: its other columns by analyze's rule (tdb_module_get), so that the
      * order of the merges does not show: the smallest path and kind, the largest
-     * has_debug_info */
+     * has_debug_info; only rows that change (counted as written) */
     "UPDATE main.module SET "
     "path = COALESCE(MIN(path, (SELECT s.path FROM src.module s WHERE s.build_id IS "
     "module.build_id AND s.name = module.name)), path, (SELECT s.path FROM src.module s "
@@ -193,7 +193,8 @@ static const char *const shared_sql[] = {
     "(SELECT s.has_debug_info FROM src.module s WHERE s.build_id IS module.build_id "
     "AND s.name = module.name)) "
     "WHERE EXISTS (SELECT 1 FROM src.module s WHERE s.build_id IS module.build_id "
-    "AND s.name = module.name)",
+    "AND s.name = module.name AND (s.path < COALESCE(module.path, s.path || 'x') "
+    "OR s.kind < module.kind OR s.has_debug_info > COALESCE(module.has_debug_info, -1)))",
     "INSERT INTO temp.m_module SELECT s.id, (SELECT d.id FROM main.module d "
     "WHERE d.build_id IS s.build_id AND d.name = s.name) FROM src.module s",
     /* symbol sets: the destination's set for a (module, rel_pc) it already has, else a new
@@ -419,7 +420,11 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
     for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
         rc = run(db, shared_sql[i], off, set_base, 0,
-                 strncmp(shared_sql[i], "INSERT INTO main.", 17) ? NULL : &ms->rows, err);
+                 strncmp(shared_sql[i], "INSERT INTO main.", 17) &&
+                         strncmp(shared_sql[i], "UPDATE main.", 12)
+                     ? NULL
+                     : &ms->rows,
+                 err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);
     if (!rc)

@@ -38,3 +38,12 @@ tracetool merge -o "$t/q_p.db" "$t/q.db" "$t/p.db" > /dev/null
 cp "$t/q.db" "$t/q+p.db" && tracetool merge --append -o "$t/q+p.db" "$t/p.db" > /dev/null
 python3 ../cli/merge/dbcanon.py "$t/pq.db" "$t/qp.db" "$t/p_q.db" "$t/q_p.db" "$t/q+p.db"
 tracetool query --format csv "$t/q_p.db" "SELECT name, path FROM module WHERE build_id = '4c4c44fd55553144a1aa9d2c5b4e0001'"
+# --append that writes nothing leaves the file as it is (same inode); one that only improves
+# a module's columns writes it
+i1=$(stat -c %i "$t/q+p.db")
+tracetool merge --append -o "$t/q+p.db" "$t/p.db" 2> /dev/null
+[ "$(stat -c %i "$t/q+p.db")" = "$i1" ] && echo "nothing new: not rewritten"
+cp "$t/p.db" "$t/pz.db"
+tracetool query --write "$t/pz.db" "UPDATE module SET path = '/zz' WHERE build_id = '4c4c44fd55553144a1aa9d2c5b4e0001'"
+tracetool merge --append -o "$t/pz.db" "$t/p.db" 2> /dev/null
+tracetool query --format csv "$t/pz.db" "SELECT path FROM module WHERE build_id = '4c4c44fd55553144a1aa9d2c5b4e0001'"
