@@ -45,10 +45,32 @@ static int pragma_int(tdb_db *db, const char *sql, int64_t *v, tt_error *err)
     return 0;
 }
 
+/* "gzip" (or zstd, xz) when the file starts with that compressor's magic, else NULL. */
+static const char *compressed(const char *path)
+{
+    unsigned char m[6] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t n = fread(m, 1, sizeof m, f);
+    fclose(f);
+    if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b)
+        return "gzip";
+    if (n >= 4 && !memcmp(m, "\x28\xb5\x2f\xfd", 4))
+        return "zstd";
+    if (n >= 6 && !memcmp(m, "\xfd" "7zXZ\0", 6))
+        return "xz";
+    return NULL;
+}
+
 int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err)
 {
     int64_t app, ntab;
     int rc = pragma_int(db, "PRAGMA application_id", &app, err);
+    const char *z = rc ? compressed(db->path) : NULL;
+    if (z) /* SQLite reads a database in place, by seeking: it cannot be decompressed on the fly */
+        return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,
+                            "a %s-compressed file, not a database: decompress it first", z);
     if (rc) {
         /* SQLite says "file is not a database" for anything else */
         return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,

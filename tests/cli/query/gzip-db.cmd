@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/g.db" -m an-map.txt an-v1.bin >/dev/null 2>&1 && gzip -c "$TT_TMP/g.db" > "$TT_TMP/g.db.gz" && cd "$TT_TMP" && tracetool query g.db.gz "select 1"; echo "rc=$?"; tracetool merge -o m.db g.db.gz; echo "rc=$?"; ls
