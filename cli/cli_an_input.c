@@ -121,7 +121,7 @@ static const char *dir_skip(const ainput *ai, aopts *o)
     int ig = ai->kind == TT_KIND_IGNORE;
     switch (ai->kind) {
     case TT_KIND_UNKNOWN: return "not a trace";
-    case TT_KIND_DATABASE: return "a tracetool database (analyze reads raw inputs)";
+    case TT_KIND_DATABASE: return "an SQLite database (analyze reads raw inputs; tracetool merge combines databases)";
     case TT_KIND_MAPPING:
     case TT_KIND_IGNORE:
         if (o->nmaps)
@@ -291,8 +291,9 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
         char what[sizeof d.what + 16];
         snprintf(what, sizeof what, "not a trace: %s", d.what);
         const char *why = ai->kind == TT_KIND_DATABASE
-                              ? "is an SQLite database; analyze reads raw inputs (use tracetool "
-                                "query, or ATTACH it in SQL)"
+                              ? "is an SQLite database; analyze reads raw inputs (combine "
+                                "tracetool databases with tracetool merge -o OUT DB...; read one "
+                                "with tracetool query)"
                           : d.what[0] ? what
                           : ai->bytes == 0
                               ? "empty input: expected a method-beat buffer, a methodMapping.txt "

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/d.db" -m an-map.txt an-v1.bin >/dev/null 2>&1 && cd "$TT_TMP" && tracetool analyze -o e.db d.db; echo "rc=$?"; mkdir dir && cp d.db dir/ && tracetool analyze -o e.db dir; echo "rc=$?"
