@@ -391,13 +391,16 @@ static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_
         if (r->big.len > before)
             qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
         r->rewritten = 1;
-        tt_stats_add(r->stats, "kscrash_big_uint_rewritten", r->file, TT_SEV_INFO, (int64_t)rw,
-                     NULL);
-        if (ov)
-            tt_stats_add(r->stats, "kscrash_number_overflow", r->file, TT_SEV_DATA_LOSS,
-                         (int64_t)ov, "an integer >= 2^64 was replaced by 0");
         *v = json_loadb(t, tn, 0, &je);
         free(t);
+        /* counted for a report that is read: of one that is not valid JSON anyway, where its
+         * text ends is a guess, and so would be the count */
+        if (*v)
+            tt_stats_add(r->stats, "kscrash_big_uint_rewritten", r->file, TT_SEV_INFO,
+                         (int64_t)rw, NULL);
+        if (*v && ov)
+            tt_stats_add(r->stats, "kscrash_number_overflow", r->file, TT_SEV_DATA_LOSS,
+                         (int64_t)ov, "an integer >= 2^64 was replaced by 0");
     }
     if (!*v)
         return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE,
