@@ -36,7 +36,7 @@ static int sampled(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,
     }
     int64_t total = 0;
     for (size_t j = 0; j < runs.len; j++)
-        total += tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad);
+        total = tt__sat_add(total, tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad));
     const char *unit = o->weight == TT_WEIGHT_WALL || o->weight == TT_WEIGHT_CPU
                            ? "nanoseconds" : "none";
     profile_head(w, "sampled", name, unit, 0, total);

@@ -290,9 +290,9 @@ int tt_flame_add_stack(tt_flame *f, uint32_t *names, size_t n, int64_t w, int si
     }
     tt_flame_node *nd = tt_flame_node_at(f, node);
     if (side)
-        nd->self_b += w;
+        nd->self_b = tt__sat_add(nd->self_b, w);
     else
-        nd->self += w;
+        nd->self = tt__sat_add(nd->self, w);
     return 0;
 }
 
@@ -303,16 +303,16 @@ size_t tt_flame_finish(tt_flame *f)
     for (size_t i = 0; i < n; i++)
         a[i].total = a[i].total_b = 0;
     for (size_t i = n; i-- > 0;) {
-        int64_t t = a[i].total + a[i].self;
+        int64_t t = tt__sat_add(a[i].total, a[i].self);
         if (a[i].reported >= 0 && a[i].reported < t)
             exceeded++;
         if (a[i].reported > t)
             t = a[i].reported;
         a[i].total = t;
-        a[i].total_b += a[i].self_b;
+        a[i].total_b = tt__sat_add(a[i].total_b, a[i].self_b);
         if (a[i].parent != TT_NONE) {
-            a[a[i].parent].total += a[i].total;
-            a[a[i].parent].total_b += a[i].total_b;
+            a[a[i].parent].total = tt__sat_add(a[a[i].parent].total, a[i].total);
+            a[a[i].parent].total_b = tt__sat_add(a[a[i].parent].total_b, a[i].total_b);
         }
     }
     return exceeded;
@@ -466,7 +466,7 @@ static int lay_out(lctx *c)
                     rc = TT_ENOMEM;
                 continue;
             }
-            ew += w;
+            ew = tt__sat_add(ew, w);
             en++;
             for (int j = 0; j < 3; j++) { /* the three largest, ties by node id */
                 uint32_t o = top[j];
@@ -496,7 +496,7 @@ static int lay_out(lctx *c)
                 x = kn->x0;
             tt_flame_frame fr = {k, parent.depth + 1, fi, x, w, 0, 0, {TT_NONE, TT_NONE, TT_NONE}};
             rc = push_frame(c, &fr);
-            x += w;
+            x = tt__sat_add(x, w);
         }
         /* a flame chart moves nothing: pruned slices only count in the tooltip */
         if (!rc && en && ew >= c->t && pn->x0 < 0 &&

@@ -37,7 +37,7 @@ static void run_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int 
     const tt_run *r;
     int64_t w;
     while (tt__wruns_next(&it, &r, &w)) {
-        out[r->callsite].self_weight += w;
+        out[r->callsite].self_weight = tt__sat_add(out[r->callsite].self_weight, w);
         out[r->callsite].self_samples += r->count;
     }
 }
@@ -81,7 +81,8 @@ int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t ut
     const tt_callsite *c = p->callsites.data;
     for (size_t i = nc; i-- > 0;)
         if (c[i].parent != TT_NONE) {
-            out[c[i].parent].total_weight += out[i].total_weight;
+            out[c[i].parent].total_weight =
+                tt__sat_add(out[c[i].parent].total_weight, out[i].total_weight);
             out[c[i].parent].total_samples += out[i].total_samples;
         }
     return 0;
@@ -96,11 +97,11 @@ int tt_profile_frame_weights(tt_weight *out, const tt_profile *p, const tt_weigh
     const tt_callsite *c = p->callsites.data;
     for (size_t i = 0; i < p->callsites.len; i++) {
         tt_weight *f = &out[c[i].frame];
-        f->self_weight += cw[i].self_weight;
+        f->self_weight = tt__sat_add(f->self_weight, cw[i].self_weight);
         f->self_samples += cw[i].self_samples;
         /* a subtree below an outer occurrence of the same frame is already counted */
         if (!rec[i]) {
-            f->total_weight += cw[i].total_weight;
+            f->total_weight = tt__sat_add(f->total_weight, cw[i].total_weight);
             f->total_samples += cw[i].total_samples;
         }
     }
@@ -149,7 +150,7 @@ int tt_profile_tree(tt_vec *out, const tt_profile *p, const tt_weight *cw, int i
                     node = (uint32_t)(out->len - 1);
                 }
                 tt_tree_node *n = &TT_VEC_AT(out, tt_tree_node, node);
-                n->w.total_weight += cw[i].self_weight;
+                n->w.total_weight = tt__sat_add(n->w.total_weight, cw[i].self_weight);
                 n->w.total_samples += cw[i].self_samples;
                 if (parent == TT_NONE) {
                     n->w.self_weight += cw[i].self_weight;
