@@ -335,10 +335,7 @@ static int attach_src(tdb_db *db, const char *path, int immutable, tt_error *err
     if (rc == SQLITE_OK && immutable) {
         sqlite3_bind_text(st, 1, tdb__path_uri(path, 1), -1, free);
     } else if (rc == SQLITE_OK) {
-        /* a file named "file:..." is a file, not a URI (SQLite builds that read URIs) */
-        int rel = !strncmp(path, "file:", 5);
-        sqlite3_bind_text(st, 1, rel ? sqlite3_mprintf("./%s", path) : path, -1,
-                          rel ? sqlite3_free : SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, tdb__file_name(path), -1, sqlite3_free);
     }
     if (rc == SQLITE_OK) {
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;

@@ -9,12 +9,15 @@
 
 #include "tdb_int.h"
 
+char *tdb__file_name(const char *path)
+{
+    return sqlite3_mprintf(strncmp(path, "file:", 5) ? "%s" : "./%s", path);
+}
+
 int tdb__open(const char *path, sqlite3 **h, int flags)
 {
     *h = NULL;
-    if (strncmp(path, "file:", 5))
-        return sqlite3_open_v2(path, h, flags, NULL);
-    char *p = sqlite3_mprintf("./%s", path);
+    char *p = tdb__file_name(path);
     if (!p)
         return SQLITE_NOMEM;
     int rc = sqlite3_open_v2(p, h, flags, NULL);

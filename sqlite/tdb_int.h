@@ -151,7 +151,10 @@ int tdb__wal_absent(const char *path);
 void tdb__wal_tidy(const char *path);
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);
-/* names.c: sqlite3_open_v2 of the file path (a relative "file:..." is a file, not a URI) */
+/* names.c: the name SQLite is given for the file path (a relative "file:..." becomes
+ * "./file:...", a file and not a URI; sqlite3_malloc'd, NULL when out of memory), and
+ * sqlite3_open_v2 of it */
+char *tdb__file_name(const char *path);
 int tdb__open(const char *path, sqlite3 **h, int flags);
 /* "file:PATH?mode=ro" (with "&immutable=1"), every unsafe byte percent-encoded; malloc'd. */
 char *tdb__path_uri(const char *path, int immutable);
