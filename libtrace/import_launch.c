@@ -151,20 +151,29 @@ int tt__looks_launches(const char *p, size_t n)
 {
     static const char *const am[] = {"Starting: Intent", "LaunchState:", "TotalTime:",
                                      "WaitTime:", "ThisTime:"};
+    static const char *const marks[] = {"Displayed ", "Fully drawn "};
+    /* each mark's first occurrence at or after the line being read, found by one search of
+     * the rest of the text rather than one per line (left: one may be) */
+    const char *next[2] = {NULL, NULL};
+    int left[2] = {1, 1};
     size_t i = 0;
     while (i < n) {
         const char *e = memchr(p + i, '\n', n - i);
         size_t ln = e ? (size_t)(e - (p + i)) : n - i;
-        const char *l = p + i;
+        const char *l = p + i, *raw = p + i;
         i += ln + 1;
         tt__trim(&l, &ln);
         for (size_t k = 0; k < sizeof am / sizeof am[0]; k++)
             if (ln >= strlen(am[k]) && !memcmp(l, am[k], strlen(am[k])))
                 return 1;
-        static const char *const marks[] = {"Displayed ", "Fully drawn "};
         for (size_t k = 0; k < 2; k++) {
             size_t ml = strlen(marks[k]);
-            const char *q = tt__memmem(l, ln, marks[k], ml);
+            if (left[k] && (!next[k] || next[k] < raw)) {
+                next[k] = tt__memmem(raw, n - (size_t)(raw - p), marks[k], ml);
+                left[k] = next[k] != NULL;
+            }
+            /* the line's first occurrence, if it lies inside the trimmed line */
+            const char *q = next[k] && next[k] >= l && next[k] + ml <= l + ln ? next[k] : NULL;
             size_t clen;
             int64_t first, total;
             int has_total;

@@ -6,6 +6,8 @@
 
 #include <zlib.h>
 
+#include "../../libtrace/tt_int.h"
+
 static size_t gz(const char *s, size_t n, unsigned char *out, size_t cap)
 {
     z_stream z = {0};
@@ -453,6 +455,44 @@ START_TEST(detect_beat_plausible)
 }
 END_TEST
 
+/* tt__memmem against a byte-by-byte search: edge cases, then random texts over a small
+ * alphabet (many partial matches) with needles that start, end or hold the rarest byte */
+static const char *naive_memmem(const char *h, size_t hn, const char *n, size_t nn)
+{
+    for (size_t i = 0; i + nn <= hn; i++)
+        if (!memcmp(h + i, n, nn))
+            return h + i;
+    return NULL;
+}
+
+START_TEST(memmem_matches_naive)
+{
+    const char *h = "tag[x]content[{";
+    ck_assert_ptr_eq(tt__memmem(h, 15, "", 0), h);
+    ck_assert_ptr_eq(tt__memmem(h, 15, "tag[", 4), h);
+    ck_assert_ptr_eq(tt__memmem(h, 15, "content[{", 9), h + 6);
+    ck_assert_ptr_null(tt__memmem(h, 14, "content[{", 9)); /* the last byte is outside */
+    ck_assert_ptr_null(tt__memmem(h, 3, "tag[", 4));
+    ck_assert_ptr_null(tt__memmem(h, 0, "t", 1));
+    ck_assert_ptr_eq(tt__memmem(h, 15, "{", 1), h + 14);
+    static const char alpha[] = "ae t[{\"\n";
+    unsigned seed = 12345;
+    char hay[300], nee[8];
+    for (int round = 0; round < 20000; round++) {
+        size_t hn = (size_t)(round % 300), nn = 1 + (size_t)(round % 7);
+        for (size_t i = 0; i < hn; i++) {
+            seed = seed * 1103515245u + 12345u;
+            hay[i] = alpha[(seed >> 16) % (sizeof alpha - 1)];
+        }
+        for (size_t i = 0; i < nn; i++) {
+            seed = seed * 1103515245u + 12345u;
+            nee[i] = alpha[(seed >> 16) % (sizeof alpha - 1)];
+        }
+        ck_assert_ptr_eq(tt__memmem(hay, hn, nee, nn), naive_memmem(hay, hn, nee, nn));
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("input");
@@ -472,6 +512,7 @@ static Suite *suite(void)
     tcase_add_test(tc, detect_magic);
     tcase_add_test(tc, detect_beat_plausible);
     tcase_add_test(tc, file_lines_across_reads);
+    tcase_add_test(tc, memmem_matches_naive);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,6 +2,8 @@
  * segments (5.2, 5.5), inputs (4.2-4.4), stacks (5.4), reports (4.1), statistics. */
 #include "unit.h"
 
+#include "../../libtrace/tt_int.h"
+
 static tt_startup *run_opts(const char *events, const tt_su_opts *o, tt_stats *st, int *rc,
                             tt_error *err)
 {
@@ -469,6 +471,26 @@ START_TEST(detect)
 }
 END_TEST
 
+/* Launch captures are told from texts that mention the words: some line's first "Displayed "
+ * or "Fully drawn " (inside the line, blanks trimmed) must parse */
+START_TEST(looks_launches_lines)
+{
+#define LL(t) tt__looks_launches(t, strlen(t))
+    ck_assert_int_eq(LL(""), 0);
+    ck_assert_int_eq(LL("The Displayed line shows the time.\nFully drawn is reported too\n"), 0);
+    ck_assert_int_eq(LL("x Displayed no\ny\nI/AM( 1): Displayed a/.B: +5ms\n"), 1);
+    ck_assert_int_eq(LL("a Fully drawn b\n  Fully drawn a/.B: +1s2ms  \n"), 1);
+    /* only a line's first occurrence counts */
+    ck_assert_int_eq(LL("Displayed x Displayed a/.B: +5ms\n"), 0);
+    ck_assert_int_eq(LL("Fully drawn x Displayed a/.B: +5ms\n"), 1);
+    /* a mark whose last blank was trimmed off the line, then one on a later line */
+    ck_assert_int_eq(LL("zz Displayed \nDisplayed\n"), 0);
+    ck_assert_int_eq(LL("zz Displayed \nq\nDisplayed a/.B: +5ms"), 1);
+    ck_assert_int_eq(LL("  TotalTime: 5\n"), 1);
+#undef LL
+}
+END_TEST
+
 #define I(id, t) tt_beat_encode(1, id, t)
 #define O(id, t) tt_beat_encode(0, id, t)
 
@@ -609,6 +631,7 @@ static Suite *suite(void)
     tcase_add_test(tc, logcat_lines);
     tcase_add_test(tc, am_blocks);
     tcase_add_test(tc, detect);
+    tcase_add_test(tc, looks_launches_lines);
     tcase_add_test(tc, slow_startup_stack);
     tcase_add_test(tc, ring_overwritten);
     tcase_add_test(tc, reports_attach);
