@@ -643,7 +643,7 @@ static int check_siblings(const unit *u, const tt_vec *starts, const tt_vec *sib
 /* Why parse_die could not read the DIE at p when its bytes did not run out: a code the
  * table lacks or a form no DWARF version defines (found by fuzz_macho: libdwarf 20210528
  * walks on with a size of its own and leaks the DIE dwarf_child allocates further on);
- * NULL for a defined form die.c does not read (DW_FORM_indirect, DW_FORM_GNU_str_index). */
+ * NULL for a defined form die.c does not read (DW_FORM_GNU_str_index). */
 static const char *die_problem(const unsigned char *p, const unsigned char *end, const atab *t)
 {
     cur c = {p, end, 0, 0};
@@ -681,8 +681,9 @@ static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec
         die e;
         int r = tsym__die_parse(&e, &c, info, u, t, 0);
         if (r < 0) { /* dwarf_child and dwarf_siblingof_b leak on broken DIEs too */
-            why = c.bad ? "its attributes run past the end of the unit"
-                        : die_problem(info + at, c.end, t);
+            why = c.bad == TSYM__BAD_INDIRECT ? "a DW_FORM_indirect names no form a DIE may use"
+                  : c.bad                       ? "its attributes run past the end of the unit"
+                                                : die_problem(info + at, c.end, t);
             if (!why)
                 return TSYM__DIE_FALLBACK; /* a form die.c does not read: libdwarf decides */
             snprintf(msg, cap, ".debug_info unit at 0x%llx: DIE at 0x%llx: %s",

@@ -261,10 +261,22 @@ static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
     case FORM_block2: v->cls = V_OTHER; skip(c, fixed(c, 2)); break;
     case FORM_block4: v->cls = V_OTHER; skip(c, fixed(c, 4)); break;
     case FORM_block: case FORM_exprloc: v->cls = V_OTHER; skip(c, uleb(c)); break;
+    case FORM_indirect: {
+        /* the form is in the DIE, before the value (DWARF 5 7.5.3); another indirection
+         * or an implicit constant (its value is in the abbreviation) cannot be read */
+        uint64_t f = uleb(c);
+        if (c->bad)
+            return 0;
+        if (f == FORM_indirect || f == FORM_implicit_const || f > UINT16_MAX) {
+            c->bad = TSYM__BAD_INDIRECT;
+            return 0;
+        }
+        return read_val(v, c, u, (uint16_t)f, ic);
+    }
     default: {
         int n = form_size(form, u);
         if (n < 0)
-            return 0; /* DW_FORM_indirect, GNU_str_index, vendor forms: libdwarf decides */
+            return 0; /* GNU_str_index, vendor forms: libdwarf decides */
         v->cls = V_OTHER;
         skip(c, (uint64_t)n);
     }

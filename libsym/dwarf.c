@@ -7,6 +7,7 @@
  * from the section bytes (libdwarf's dwarf_srclines_b allocates per row). */
 #include "dwarf_int.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -473,6 +474,36 @@ static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
     return rc == TT_ENOMEM ? TT_ENOMEM : 0;
 }
 
+/* libdwarf 20210528 reads ELF section flags through a process-wide hook that its ELF
+ * reader sets on every dwarf_init_path and nothing resets: a later dwarf_object_init_b
+ * (Mach-O sections in memory) called it with our object, reading our struct as its ELF
+ * state (a crash, or DW_DLE_SECTION_INDEX_BAD). Every libdwarf init takes this lock, and
+ * the object-access one clears the hook first; libdwarf reads it only while it sets up. */
+extern int (*_dwarf_get_elf_flags_func_ptr)(void *obj, Dwarf_Half section_index,
+                                            Dwarf_Unsigned *flags, Dwarf_Unsigned *addralign,
+                                            int *error);
+static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int init_path(const char *path, Dwarf_Debug *dbg, Dwarf_Error *e)
+{
+    pthread_mutex_lock(&init_mu);
+    /* NULL true-path buffer: libdwarf must not follow .gnu_debuglink or look into the
+     * host's /usr/lib/debug; tracetool's own search decides (spec 4.3) */
+    int res = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, dbg,
+                              NULL, 0, NULL, e);
+    pthread_mutex_unlock(&init_mu);
+    return res;
+}
+
+static int init_object(Dwarf_Obj_Access_Interface *iface, Dwarf_Debug *dbg, Dwarf_Error *e)
+{
+    pthread_mutex_lock(&init_mu);
+    _dwarf_get_elf_flags_func_ptr = NULL;
+    int res = dwarf_object_init_b(iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, e);
+    pthread_mutex_unlock(&init_mu);
+    return res;
+}
+
 /* The dwz supplementary file, tied to dbg so that DW_FORM_GNU_strp_alt strings resolve;
  * NULL when it cannot be opened (its names are then missing, never wrong). */
 static Dwarf_Debug open_sup(Dwarf_Debug dbg, const char *path)
@@ -482,8 +513,7 @@ static Dwarf_Debug open_sup(Dwarf_Debug dbg, const char *path)
     tt_error ferr;
     if (tsym__elf_fits(path, &ferr))
         return NULL;
-    if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &sup, NULL,
-                        0, NULL, &e) != DW_DLV_OK) {
+    if (init_path(path, &sup, &e) != DW_DLV_OK) {
         if (e)
             dwarf_dealloc_error(NULL, e);
         return NULL;
@@ -520,10 +550,7 @@ int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_err
     }
     Dwarf_Debug dbg = NULL;
     Dwarf_Error e = NULL;
-    /* NULL true-path buffer: libdwarf must not follow .gnu_debuglink or look into the
-     * host's /usr/lib/debug; tracetool's own search decides (spec 4.3) */
-    int res = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg,
-                              NULL, 0, NULL, &e);
+    int res = init_path(path, &dbg, &e);
     Dwarf_Debug sup = res == DW_DLV_OK && ix->sup_path ? open_sup(dbg, ix->sup_path) : NULL;
     if (res != DW_DLV_OK) {
         tsym__dsecs_close(&secs);
@@ -635,7 +662,7 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
     Dwarf_Obj_Access_Interface iface = {&o, &os_methods};
     Dwarf_Debug dbg = NULL;
     Dwarf_Error e = NULL;
-    int res = dwarf_object_init_b(&iface, NULL, NULL, DW_GROUPNUMBER_ANY, &dbg, &e);
+    int res = init_object(&iface, &dbg, &e);
     if (res == DW_DLV_NO_ENTRY)
         return 0;
     if (res != DW_DLV_OK) {

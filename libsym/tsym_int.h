@@ -157,8 +157,9 @@ void tsym__dsecs_close(tsym__dsecs *s);
 /* Bounds-checked reads of DWARF section bytes with a sticky error flag (line.c, die.c) */
 typedef struct tsym__cur {
     const unsigned char *p, *end;
-    int be, bad;
+    int be, bad; /* bad: 1 when the bytes ran out, or TSYM__BAD_INDIRECT */
 } tsym__cur;
+#define TSYM__BAD_INDIRECT 2 /* a DW_FORM_indirect that names no form a DIE may use */
 
 static inline uint64_t tsym__cur_fixed(tsym__cur *c, unsigned n)
 {

@@ -679,6 +679,7 @@ static const unsigned char guard_abbrev[] = {
     0x02, 0x2e, 0x01, 0x03, 0x08, 0x00, 0x00,       /* 2 subprogram: name string */
     0x03, 0x2e, 0x01, 0x01, 0x13, 0x00, 0x00,       /* 3 subprogram: sibling ref4 */
     0x04, 0x2e, 0x01, 0x03, 0x02, 0x00, 0x00,       /* 4 subprogram: name, form 0x02 */
+    0x05, 0x2e, 0x01, 0x03, 0x16, 0x00, 0x00,       /* 5 subprogram: name, indirect */
     0x00};
 
 /* a DWARF 4 unit of the CU DIE and the DIEs in tail (n bytes) */
@@ -711,6 +712,12 @@ START_TEST(die_codes_guard)
         {{0x04, 0x00, 0x00}, 3, "DIE at 0x14: its abbreviation has a form no DWARF version"},
         {{0x02, 'f', 0x00, 0x09, 0x00, 0x00}, 6, "DIE at 0x17: its abbreviation code is not in"},
         {{0x02, 'f', 'g'}, 3, "DIE at 0x14: its attributes run past the end of the unit"},
+        /* DW_FORM_indirect: the form, then the value (found by fuzz_macho: a code after an
+         * indirect attribute that ran off the unit reached dwarf_child) */
+        {{0x05, 0x08, 'f', 0x00, 0x00, 0x00}, 6, NULL},
+        {{0x05, 0x08, 'f', 0x00, 0x80}, 5, "DIE at 0x18: abbreviation code runs past the end"},
+        {{0x05, 0x16, 0x08, 'f', 0x00, 0x00, 0x00}, 7, "DW_FORM_indirect names no form"},
+        {{0x05, 0x21, 0x00, 0x00}, 4, "DW_FORM_indirect names no form"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         unsigned char info[64];
@@ -745,10 +752,10 @@ END_TEST
 
 /* libdwarf 20210528 leaks an error object in dwarf_rnglists_get_rle_head when a range list
  * names a .debug_addr entry outside the section through DW_RLE_base_addressx (found by
- * fuzz_macho); dwarf.c reads the list's entries first. The unit's DW_AT_language is in
- * DW_FORM_indirect, which die.c leaves to libdwarf, so that the libdwarf walk reads it. */
+ * fuzz_macho); dwarf.c reads the list's entries first. The unit's DW_AT_producer is in
+ * DW_FORM_GNU_str_index, which die.c leaves to libdwarf, so that the libdwarf walk reads it. */
 static const unsigned char rl_abbrev[] = {
-    0x01, 0x11, 0x01, 0x13, 0x16, 0x74, 0x17, 0x73, 0x17, 0x00, 0x00, /* CU: language,
+    0x01, 0x11, 0x01, 0x25, 0x82, 0x3e, 0x74, 0x17, 0x73, 0x17, 0x00, 0x00, /* CU: producer,
                                                      rnglists_base, addr_base */
     0x02, 0x2e, 0x00, 0x03, 0x08, 0x55, 0x17, 0x00, 0x00, /* subprogram: name, ranges */
     0x00};
@@ -763,46 +770,72 @@ static size_t rl_table(unsigned char *out, const unsigned char *list, size_t n)
     return sizeof head + n;
 }
 
-START_TEST(rnglists_addrx_guard)
+static const struct {
+    unsigned char list[16];
+    size_t n;
+    uint32_t ranges_at; /* DW_AT_ranges */
+    int ranges;         /* the subprogram's ranges are read */
+} rl_cases[] = {
+    {{0x01, 0x00, 0x04, 0x00, 0x10, 0x00}, 6, 0x10, 1}, /* base_addressx 0: 0x1000 */
+    {{0x01, 0x05, 0x04, 0x00, 0x10, 0x00}, 6, 0x10, 0}, /* index 5: outside (leaked) */
+    {{0x03, 0x05, 0x10, 0x00}, 4, 0x10, 0},             /* startx_length 5 */
+    {{0x01, 0x00, 0x04, 0x00, 0x10, 0x00}, 6, 0x08, 0}, /* offset_entry_count 1 read as
+                                                           base_addressx 0 then 0 (leaked) */
+    {{0x05, 0, 0x20, 0, 0, 0, 0, 0, 0, 0x04, 0x00, 0x10, 0x00}, 13, 0x10, 1},
+};
+
+/* rl_cases[i] through libdwarf's object-access interface */
+static void rl_case(size_t i)
 {
-    static const struct {
-        unsigned char list[16];
-        size_t n;
-        uint32_t ranges_at; /* DW_AT_ranges */
-        int ranges;         /* the subprogram's ranges are read */
-    } cases[] = {
-        {{0x01, 0x00, 0x04, 0x00, 0x10, 0x00}, 6, 0x10, 1}, /* base_addressx 0: 0x1000 */
-        {{0x01, 0x05, 0x04, 0x00, 0x10, 0x00}, 6, 0x10, 0}, /* index 5: outside (leaked) */
-        {{0x03, 0x05, 0x10, 0x00}, 4, 0x10, 0},             /* startx_length 5 */
-        {{0x01, 0x00, 0x04, 0x00, 0x10, 0x00}, 6, 0x08, 0}, /* offset_entry_count 1 read as
-                                                               base_addressx 0 then 0 (leaked) */
-        {{0x05, 0, 0x20, 0, 0, 0, 0, 0, 0, 0x04, 0x00, 0x10, 0x00}, 13, 0x10, 1},
-    };
     /* .debug_addr: header, then one address (addr_base 8) */
     static const unsigned char addr[] = {12, 0, 0, 0, 5, 0, 8, 0, 0x00, 0x10, 0, 0, 0, 0, 0, 0};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        unsigned char info[64], rl[64];
-        static const unsigned char unit[] = {0, 0, 0, 0, 5, 0, 1, 8, 0, 0, 0, 0,
-                                             0x01, 0x0b, 0x0c, 0x0c, 0, 0, 0, 8, 0, 0, 0,
-                                             0x02, 'f', 0, 0, 0, 0, 0, 0x00};
-        memcpy(info, unit, sizeof unit);
-        info[0] = sizeof unit - 4;
-        memcpy(info + 26, &cases[i].ranges_at, 4);
-        size_t rn = rl_table(rl, cases[i].list, cases[i].n);
-        const tsym__osect os[] = {{".debug_info", 0, sizeof unit, info},
-                                  {".debug_abbrev", 0, sizeof rl_abbrev, rl_abbrev},
-                                  {".debug_rnglists", 0, rn, rl},
-                                  {".debug_addr", 0, sizeof addr, addr}};
+    unsigned char info[64], rl[64];
+    static const unsigned char unit[] = {0, 0, 0, 0, 5, 0, 1, 8, 0, 0, 0, 0,
+                                         0x01, 0x00, 0x0c, 0, 0, 0, 8, 0, 0, 0,
+                                         0x02, 'f', 0, 0, 0, 0, 0, 0x00};
+    memcpy(info, unit, sizeof unit);
+    info[0] = sizeof unit - 4;
+    memcpy(info + 25, &rl_cases[i].ranges_at, 4);
+    size_t rn = rl_table(rl, rl_cases[i].list, rl_cases[i].n);
+    const tsym__osect os[] = {{".debug_info", 0, sizeof unit, info},
+                              {".debug_abbrev", 0, sizeof rl_abbrev, rl_abbrev},
+                              {".debug_rnglists", 0, rn, rl},
+                              {".debug_addr", 0, sizeof addr, addr}};
+    tsym__index ix;
+    ix_init(&ix);
+    tt_error err = {0};
+    int rc = tsym__dwarf_load_sections(&ix, os, 4, 8, "mem", &err);
+    ck_assert_msg(rc == 0 || rc == TT_EFORMAT, "case %zu: %d %s", i, rc, err.msg);
+    ck_assert_msg((ix.ranges.len > 0) == rl_cases[i].ranges, "case %zu: %zu ranges", i,
+                  ix.ranges.len);
+    if (rl_cases[i].ranges)
+        ck_assert_uint_eq(TT_VEC_AT(&ix.ranges, tsym__range, 0).lo, 0x2000 - 0x1000 * (i == 0));
+    tsym__index_free(&ix); /* and nothing leaked inside libdwarf (asan) */
+}
+
+START_TEST(rnglists_addrx_guard)
+{
+    for (size_t i = 0; i < sizeof rl_cases / sizeof rl_cases[0]; i++)
+        rl_case(i);
+}
+END_TEST
+
+/* libdwarf 20210528's ELF reader leaves a section-flags hook set that its object-access
+ * interface then called with our object (a crash, or DW_DLE_SECTION_INDEX_BAD): an ELF file
+ * read by libdwarf, then sections in memory (a Mach-O dSYM's), in one process */
+START_TEST(object_access_after_elf)
+{
+    for (int k = 0; k < 2; k++) {
         tsym__index ix;
         ix_init(&ix);
         tt_error err = {0};
-        int rc = tsym__dwarf_load_sections(&ix, os, 4, 8, "mem", &err);
-        ck_assert_msg(rc == 0 || rc == TT_EFORMAT, "case %zu: %d %s", i, rc, err.msg);
-        ck_assert_msg((ix.ranges.len > 0) == cases[i].ranges, "case %zu: %zu ranges", i,
-                      ix.ranges.len);
-        if (cases[i].ranges)
-            ck_assert_uint_eq(TT_VEC_AT(&ix.ranges, tsym__range, 0).lo, 0x2000 - 0x1000 * (i == 0));
-        tsym__index_free(&ix); /* and nothing leaked inside libdwarf (asan) */
+        const char *f = k ? "le32.o" : "g5";
+        ck_assert_int_eq(tsym__elf_read(&(tsym__elf){0}, &ix, 0, path(f), NULL), 0);
+        ck_assert_msg(tsym__dwarf_load_with(&ix, path(f), 0, &err) == 0, "%s: %s", f, err.msg);
+        ck_assert_uint_gt(ix.nodes.len, 0);
+        tsym__index_free(&ix);
+        rl_case(0);
+        rl_case(4);
     }
 }
 END_TEST
@@ -813,7 +846,8 @@ END_TEST
 START_TEST(origin_refs_libdwarf)
 {
     static const unsigned char abbrev[] = {
-        0x01, 0x11, 0x01, 0x13, 0x16, 0x00, 0x00,                         /* CU */
+        0x01, 0x11, 0x01, 0x25, 0x82, 0x3e, 0x00, 0x00,                   /* CU: producer
+                                                                              GNU_str_index */
         0x02, 0x2e, 0x00, 0x11, 0x01, 0x12, 0x06, 0x31, 0x13, 0x00, 0x00, /* origin ref4 */
         0x03, 0x2e, 0x00, 0x11, 0x01, 0x12, 0x06, 0x47, 0x10, 0x00, 0x00, /* spec ref_addr */
         0x04, 0x2e, 0x00, 0x03, 0x08, 0x00, 0x00,                         /* name */
@@ -821,7 +855,7 @@ START_TEST(origin_refs_libdwarf)
     static const uint32_t refs[] = {0x0f, 0x0e, 0x10, 0x24, 0x27, 0x2a, 0x7fffffff};
     for (int code = 2; code <= 3; code++)
         for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
-            unsigned char info[64] = {0, 0, 0, 0, 5, 0, 1, 8, 0, 0, 0, 0, 0x01, 0x0b, 0x0c,
+            unsigned char info[64] = {0, 0, 0, 0, 5, 0, 1, 8, 0, 0, 0, 0, 0x01, 0x80, 0x00,
                                       0x04, 'g', 0, (unsigned char)code, 0, 0x10, 0, 0, 0, 0,
                                       0, 0, 0x10, 0, 0, 0};
             memcpy(info + 31, &refs[i], 4);
@@ -876,6 +910,7 @@ static Suite *suite(void)
     tcase_add_test(tc, rnglists_guard_libdwarf);
     tcase_add_test(tc, die_codes_guard);
     tcase_add_test(tc, rnglists_addrx_guard);
+    tcase_add_test(tc, object_access_after_elf);
     tcase_add_test(tc, origin_refs_libdwarf);
     suite_add_tcase(s, tc);
     return s;
