@@ -23,7 +23,7 @@ endif
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 CSTD = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 OPT ?= -O2 -g
-PKGS = jansson zlib sqlite3 libcrypto
+PKGS = jansson zlib libzstd sqlite3 libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libcrypto is not linked: libtrace/crypto.c loads it on first use (start-up cost)
 PKG_LIBS := $(shell pkg-config --libs $(filter-out libcrypto,$(PKGS)) 2>/dev/null) -ldl

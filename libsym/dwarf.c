@@ -534,6 +534,9 @@ int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
     return tsym__dwarf_load_with(ix, path, 1, err);
 }
 
+static int load_decompressed(tsym__index *ix, tsym__dsecs *secs, const char *path,
+                             tt_error *err);
+
 int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err)
 {
     tt_error serr = {0};
@@ -547,6 +550,11 @@ int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_err
     if (fast) {
         tsym__dsecs_close(&secs);
         return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    }
+    if (rc == 0 && secs.zstd) {
+        rc = load_decompressed(ix, &secs, path, err);
+        tsym__dsecs_close(&secs);
+        return rc;
     }
     Dwarf_Debug dbg = NULL;
     Dwarf_Error e = NULL;
@@ -585,6 +593,7 @@ typedef struct osects {
     const tsym__osect *s;
     size_t n;
     unsigned ptr_size;
+    int big_endian;
 } osects;
 
 static int os_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *out, int *errc)
@@ -606,8 +615,7 @@ static int os_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *out, int *
 
 static Dwarf_Endianness os_order(void *obj)
 {
-    (void)obj;
-    return DW_OBJECT_LSB;
+    return ((const osects *)obj)->big_endian ? DW_OBJECT_MSB : DW_OBJECT_LSB;
 }
 
 static Dwarf_Small os_length(void *obj)
@@ -634,32 +642,16 @@ static int os_load(void *obj, Dwarf_Half i, Dwarf_Small **data, int *errc)
 static const Dwarf_Obj_Access_Methods os_methods = {os_info,  os_order, os_length, os_pointer,
                                                    os_count, os_load,  NULL};
 
-int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n,
-                              unsigned ptr_size, const char *label, tt_error *err)
+static const char *const ds_names[TSYM_DS_N] = {
+    ".debug_line", ".debug_line_str", ".debug_str",      ".debug_str_offsets", ".debug_info",
+    ".debug_abbrev", ".debug_addr",   ".debug_rnglists", ".debug_ranges"};
+
+/* libdwarf's walk over sections in memory (the object-access interface); ls: the same
+ * sections for line.c and the guards */
+static int load_object(tsym__index *ix, const osects *o, tsym__dsecs *ls, const char *label,
+                       tt_error *err)
 {
-    static const char *const line_names[TSYM_DS_N] = {
-        ".debug_line",   ".debug_line_str", ".debug_str",      ".debug_str_offsets",
-        ".debug_info",   ".debug_abbrev",   ".debug_addr",     ".debug_rnglists",
-        ".debug_ranges"};
-    tsym__dsecs ls;
-    memset(&ls, 0, sizeof ls);
-    ls.fd_ = -1;
-    int have_info = 0;
-    for (size_t i = 0; i < n; i++) {
-        have_info |= !strcmp(secs[i].name, ".debug_info") && secs[i].size;
-        for (int k = 0; k < TSYM_DS_N; k++)
-            if (!strcmp(secs[i].name, line_names[k])) {
-                ls.data[k] = secs[i].data;
-                ls.size[k] = (size_t)secs[i].size;
-            }
-    }
-    if (!have_info)
-        return 0;
-    int fast = fast_load(ix, &ls, ls.size[TSYM_DS_LINE] > 0);
-    if (fast)
-        return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, label, TT_LOC_NONE, 0, "out of memory");
-    osects o = {secs, n, ptr_size};
-    Dwarf_Obj_Access_Interface iface = {&o, &os_methods};
+    Dwarf_Obj_Access_Interface iface = {(void *)(uintptr_t)o, &os_methods};
     Dwarf_Debug dbg = NULL;
     Dwarf_Error e = NULL;
     int res = init_object(&iface, &dbg, &e);
@@ -672,10 +664,47 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
             dwarf_dealloc_error(dbg, e);
         return rc;
     }
-    int rc = load_dbg(ix, dbg, NULL, &ls, ls.size[TSYM_DS_LINE] > 0, NULL, label, err);
+    int rc = load_dbg(ix, dbg, NULL, ls, ls->size[TSYM_DS_LINE] > 0, NULL, label, err);
     if (dwarf_object_finish(dbg, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
     return rc;
+}
+
+int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n,
+                              unsigned ptr_size, const char *label, tt_error *err)
+{
+    tsym__dsecs ls;
+    memset(&ls, 0, sizeof ls);
+    ls.fd_ = -1;
+    int have_info = 0;
+    for (size_t i = 0; i < n; i++) {
+        have_info |= !strcmp(secs[i].name, ".debug_info") && secs[i].size;
+        for (int k = 0; k < TSYM_DS_N; k++)
+            if (!strcmp(secs[i].name, ds_names[k])) {
+                ls.data[k] = secs[i].data;
+                ls.size[k] = (size_t)secs[i].size;
+            }
+    }
+    if (!have_info)
+        return 0;
+    int fast = fast_load(ix, &ls, ls.size[TSYM_DS_LINE] > 0);
+    if (fast)
+        return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, label, TT_LOC_NONE, 0, "out of memory");
+    osects o = {secs, n, ptr_size, 0};
+    return load_object(ix, &o, &ls, label, err);
+}
+
+/* An ELF file with zstd sections, which libdwarf's own reader cannot decompress: libdwarf
+ * reads the sections elf.c decompressed (spec 4.4) */
+static int load_decompressed(tsym__index *ix, tsym__dsecs *secs, const char *path, tt_error *err)
+{
+    tsym__osect os[TSYM_DS_N];
+    size_t n = 0;
+    for (int k = 0; k < TSYM_DS_N; k++)
+        if (secs->size[k])
+            os[n++] = (tsym__osect){ds_names[k], 0, secs->size[k], secs->data[k]};
+    osects o = {os, n, secs->ptr_size, secs->big_endian};
+    return load_object(ix, &o, secs, path, err);
 }
 
 int tsym_init(void)

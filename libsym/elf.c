@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2 /* not in bookworm's <elf.h> (spec 4.4) */
@@ -366,7 +367,55 @@ static void apply_relocs(tsym__dsecs *s, Elf *elf, Elf_Scn *rel, const GElf_Shdr
     }
 }
 
-/* Decompressed bytes of one section: SHF_COMPRESSED (zlib) or a legacy .zdebug_ one */
+/* The most a section may claim to expand to per compressed byte (zstd's run-length blocks
+ * reach 1:32768, DWARF reaches about 1:10): a header claiming more is refused before the
+ * buffer is allocated. */
+#define ZSTD_MAX_RATIO 1024
+
+/* A zstd section (SHF_COMPRESSED, ch_type ELFCOMPRESS_ZSTD: binutils 2.40 objcopy
+ * --compress-debug-sections=zstd, gcc -gz=zstd), which libelf 0.188 and libdwarf 20210528
+ * cannot decompress (spec 4.4): decompressed here into a buffer s owns. */
+static int zstd_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, const GElf_Shdr *sh,
+                      const char *path, tt_error *err)
+{
+    GElf_Chdr ch;
+    Elf_Data *raw = elf_rawdata(scn, NULL);
+    size_t hdr = gelf_getclass(s->elf_) == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
+    if (!raw || !raw->d_buf || raw->d_size < hdr || !gelf_getchdr(scn, &ch))
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
+                            "section .debug_%s: truncated compression header", dsec_names[k]);
+    size_t in = raw->d_size - hdr;
+    if (ch.ch_size / ZSTD_MAX_RATIO > in)
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
+                            "section .debug_%s: %zu zstd-compressed bytes cannot hold the %llu "
+                            "bytes its header claims", dsec_names[k], in,
+                            (unsigned long long)ch.ch_size);
+    unsigned char *out = malloc(ch.ch_size ? (size_t)ch.ch_size : 1);
+    if (!out)
+        return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    size_t got = ZSTD_decompress(out, (size_t)ch.ch_size, (const char *)raw->d_buf + hdr, in);
+    if (ZSTD_isError(got) || got != ch.ch_size) {
+        free(out);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
+                            "section .debug_%s: cannot decompress (zstd): %s", dsec_names[k],
+                            ZSTD_isError(got) ? ZSTD_getErrorName(got) : "shorter than its header says");
+    }
+    s->owned_[k] = out;
+    s->data[k] = out;
+    s->size[k] = got;
+    s->zstd = 1;
+    return 0;
+}
+
+static int is_zstd(Elf_Scn *scn)
+{
+    GElf_Shdr sh;
+    GElf_Chdr ch;
+    return gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED) && sh.sh_type != SHT_NOBITS &&
+           gelf_getchdr(scn, &ch) && ch.ch_type == ELFCOMPRESS_ZSTD;
+}
+
+/* Decompressed bytes of one section: SHF_COMPRESSED (zlib, zstd) or a legacy .zdebug_ one */
 static int section_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, int gnu, const char *path,
                          tt_error *err)
 {
@@ -374,6 +423,8 @@ static int section_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, int gnu, const cha
     if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
         return 0;
     int bad = 0;
+    if (is_zstd(scn))
+        return zstd_bytes(s, k, scn, &sh, path, err);
     if (sh.sh_flags & SHF_COMPRESSED)
         bad = elf_compress(scn, 0, 0) < 0;
     else if (gnu) {
@@ -414,14 +465,24 @@ static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char 
     int rc;
     for (int k = 0; k < TSYM_DS_N; k++) {
         int line = k <= TSYM_DS_STR_OFFSETS;
-        if (!found[k] || !(rc = section_bytes(s, k, found[k], gnu[k], path, line ? err : NULL)))
+        tt_error serr;
+        if (!found[k] || !(rc = section_bytes(s, k, found[k], gnu[k], path, &serr)))
             continue;
-        if (line)
+        /* libdwarf reads the file instead and reports, except a zstd section it cannot read */
+        if (line || is_zstd(found[k])) {
+            if (err)
+                *err = serr;
+            s->unfit = is_zstd(found[k]);
             return rc;
-        s->no_die = 1; /* die.c's sections: libdwarf reads the file instead and reports */
+        }
+        s->no_die = 1;
     }
     if (eh->e_type != ET_REL)
         return 0;
+    if (s->zstd && (s->unfit = 1))
+        return tt_error_set(err, TT_EUNSUPPORTED, path, TT_LOC_NONE, 0,
+                            "zstd-compressed debug sections in a relocatable object are not "
+                            "supported; run objcopy --decompress-debug-sections");
     s->no_die = 1; /* die.c leaves relocatable objects to libdwarf: line.c's are relocated */
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
@@ -502,13 +563,17 @@ int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err)
                             elf_errmsg(-1));
     }
     s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    s->ptr_size = eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
     if ((rc = sections_fit(elf, s->fd_, path, err))) {
         tsym__dsecs_close(s);
         s->unfit = 1;
         return rc;
     }
-    if ((rc = dsecs_load(s, elf, &eh, path, err)))
+    if ((rc = dsecs_load(s, elf, &eh, path, err))) {
+        int unfit = s->unfit;
         tsym__dsecs_close(s);
+        s->unfit = unfit;
+    }
     return rc;
 }
 

@@ -162,12 +162,6 @@ int tsym_module_open(tsym_module **out, const char *path, const char *debug_path
                           de.build_id, pe.build_id);
         goto fail;
     }
-    if (de.zstd) {
-        rc = tt_error_set(err, TT_EUNSUPPORTED, dbg, TT_LOC_NONE, 0,
-                          "zstd-compressed debug sections are not supported; run objcopy "
-                          "--decompress-debug-sections");
-        goto fail;
-    }
     /* symbols: the debug file's .symtab (kept by --only-keep-debug), else the module's
      * .symtab or .dynsym */
     const char *symfile = de.has_symtab || !path ? dbg : path;

@@ -128,8 +128,8 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
                    tt_error *err);
 
 /* Raw bytes of the DWARF sections the line-table decoder and the DIE reader read (elf.c),
- * .debug_rnglists also for the guards in dwarf_range.c: zlib sections (SHF_COMPRESSED and legacy
- * .zdebug_) decompressed; in relocatable objects (rel) the line-table sections relocated.
+ * .debug_rnglists also for the guards in dwarf_range.c: zlib and zstd sections (SHF_COMPRESSED
+ * and legacy .zdebug_) decompressed; in relocatable objects (rel) the line-table sections relocated.
  * A missing section has size 0. */
 enum { TSYM_DS_LINE, TSYM_DS_LINE_STR, TSYM_DS_STR, TSYM_DS_STR_OFFSETS, TSYM_DS_INFO,
        TSYM_DS_ABBREV, TSYM_DS_ADDR, TSYM_DS_RNGLISTS, TSYM_DS_RANGES, TSYM_DS_N };
@@ -139,12 +139,15 @@ typedef struct tsym__dsecs {
     int big_endian;
     int no_die;                        /* die.c cannot read these: ET_REL (its sections are
                                         * not relocated here) or a section failed to read */
-    int unfit;                         /* a section lies past the end of the file: nothing
-                                        * may read it, libdwarf included (set when open
-                                        * fails) */
+    int unfit;                         /* a section lies past the end of the file, or a
+                                        * zstd section cannot be read: nothing may read the
+                                        * file, libdwarf included (set when open fails) */
     void *elf_;                        /* Elf *, open while data is in use */
     int fd_;
-    unsigned char *owned_[TSYM_DS_N];  /* relocated copies */
+    unsigned char *owned_[TSYM_DS_N];  /* relocated copies, zstd sections decompressed */
+    int zstd;                          /* a section was zstd-compressed: libdwarf's own ELF
+                                        * reader cannot read this file */
+    unsigned ptr_size;                 /* 4 (ELFCLASS32) or 8 */
 } tsym__dsecs;
 /* Opens path and finds the sections; data is borrowed, valid until tsym__dsecs_close
  * (which accepts a zeroed or failed s). */

@@ -7,7 +7,7 @@
 # oracles (llvm-symbolizer-14, dwz -m variants), which are skipped where they are missing.
 set -eu
 what=${1:-build}
-pkgs="build-essential pkg-config python3 zlib1g-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
+pkgs="build-essential pkg-config python3 zlib1g-dev libzstd-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
 case "$what" in
 build) ;;
 test) pkgs="$pkgs check mandoc binutils g++ clang llvm-14 dwz python3-distributed libxml2-utils dmtracedump" ;;

@@ -59,6 +59,9 @@ cp libfx.so store/arm64-v8a/libfx.so
 # zlib-compressed debug sections, symbol table only, no symbols at all
 objcopy --compress-debug-sections=zlib g5 z5
 objcopy --compress-debug-sections=zlib-gnu g5 zg5
+# zstd (binutils 2.40; an objcopy built without zstd makes no file, and its tests skip)
+objcopy --compress-debug-sections=zstd g5 zs5 2>/dev/null || rm -f zs5
+objcopy --compress-debug-sections=zstd le32.o zs32.o 2>/dev/null || rm -f zs32.o
 strip -g -o nodebug g5
 # broken inputs
 printf 'not an ELF file\n' > notelf

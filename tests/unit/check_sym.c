@@ -1,9 +1,12 @@
 /* libsym on real binaries built by tests/sym/mkfixtures.sh (gcc and clang, DWARF 4 and 5,
  * PIE, ET_EXEC, shared object, C++, debuglink, .build-id store, zlib (SHF_COMPRESSED and
- * .zdebug_), 64-bit DWARF, ELF32, big-endian, broken files). Expected lines come from the "@name" markers in the sources, never from
+ * .zdebug_) and zstd sections, 64-bit DWARF, ELF32, big-endian, broken files). Expected lines come from the "@name" markers in the sources, never from
  * a compiler's output. The DIE reader (die.c) must build the index libdwarf's walk builds. */
 #include "unit.h"
 
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -56,14 +59,16 @@ static uint32_t marker(const char *file, const char *mk)
     return found;
 }
 
-static tsym_module *open_ok(const char *name)
+static tsym_module *open_ok_path(const char *p)
 {
     tsym_module *m = NULL;
     tt_error err = {0};
-    int rc = tsym_module_open(&m, path(name), NULL, &err);
-    ck_assert_msg(rc == 0, "%s: %s", name, err.msg);
+    int rc = tsym_module_open(&m, p, NULL, &err);
+    ck_assert_msg(rc == 0, "%s: %s", p, err.msg);
     return m;
 }
+
+static tsym_module *open_ok(const char *name) { return open_ok_path(path(name)); }
 
 static const char *base(const char *p)
 {
@@ -133,6 +138,85 @@ START_TEST(clang_dwarf4) { check_inline_chain("c4", 0); }
 END_TEST
 START_TEST(zlib_sections) { check_inline_chain("z5", 0); }
 END_TEST
+/* The file offset of section name in the ELF file p, 0 if it has none */
+static uint64_t section_offset(const char *p, const char *name)
+{
+    int fd = open(p, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    elf_version(EV_CURRENT);
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    size_t shstrndx = 0;
+    uint64_t off = 0;
+    if (elf && !elf_getshdrstrndx(elf, &shstrndx))
+        for (Elf_Scn *scn = NULL; !off && (scn = elf_nextscn(elf, scn));) {
+            GElf_Shdr sh;
+            const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+            if (n && !strcmp(n, name))
+                off = sh.sh_offset;
+        }
+    elf_end(elf);
+    close(fd);
+    return off;
+}
+
+/* zstd sections (elf.c decompresses them; libdwarf's reader cannot): the chain, the same
+ * index through libdwarf (same_index), a relocatable object refused by name, and damaged
+ * sections reported with the section's name instead of read */
+START_TEST(zstd_sections)
+{
+    if (access(path("zs5"), R_OK)) /* objcopy without zstd */
+        return;
+    check_inline_chain("zs5", 0);
+    tsym__dsecs ds;
+    ck_assert_int_eq(tsym__dsecs_open(&ds, path("zs5"), NULL), 0);
+    ck_assert(ds.zstd);
+    tsym__dsecs_close(&ds);
+    tsym_module *m;
+    if (!access(path("zs32.o"), R_OK)) {
+        m = open_ok("zs32.o");
+        ck_assert_msg(strstr(tsym_module_info_get(m)->warning,
+                             "zstd-compressed debug sections in a relocatable object"),
+                      "%s", tsym_module_info_get(m)->warning);
+        tsym_module_free(m);
+    }
+    /* .debug_info: a byte of its zstd frame changed, then a header claiming 2^62 bytes */
+    uint64_t at = section_offset(path("zs5"), ".debug_info");
+    ck_assert_uint_gt(at, 0);
+    static unsigned char buf[1 << 20];
+    FILE *f = fopen(path("zs5"), "rb");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    ck_assert(n > at + 40 && buf[at] == 2); /* ELFCOMPRESS_ZSTD */
+    static const char *const expect[] = {"section .debug_info: cannot decompress (zstd)",
+                                         "section .debug_info: "};
+    for (int round = 0; round < 2; round++) {
+        char bad[300];
+        snprintf(bad, sizeof bad, "%s/zstd-bad", fx);
+        unsigned char save[8];
+        memcpy(save, buf + at + 8, 8);
+        unsigned char b = buf[at + 24 + 6];
+        if (round == 0)
+            buf[at + 24 + 6] ^= 0x55; /* inside the frame */
+        else
+            memcpy(buf + at + 8, "\0\0\0\0\0\0\0\x40", 8); /* ch_size 2^62 */
+        f = fopen(bad, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
+        fclose(f);
+        buf[at + 24 + 6] = b;
+        memcpy(buf + at + 8, save, 8);
+        m = open_ok_path(bad);
+        const char *w = tsym_module_info_get(m)->warning;
+        ck_assert_msg(strstr(w, expect[round]) && (round == 0 || strstr(w, "cannot hold")),
+                      "round %d: %s", round, w);
+        ck_assert(tsym_module_info_get(m)->symtab_only);
+        tsym_module_free(m);
+        unlink(bad);
+    }
+}
+END_TEST
+
 START_TEST(zlib_gnu_sections) { check_inline_chain("zg5", 0); }
 END_TEST
 START_TEST(dwarf64) { check_inline_chain("g64", 0); }
@@ -589,7 +673,7 @@ static void expect_die(const char *name)
     tsym__index_free(&ix);
 }
 
-static const char *const fixtures[] = {"g5", "g4", "g64", "libfx.so", "libb.so", "z5", "zg5",
+static const char *const fixtures[] = {"g5", "g4", "g64", "libfx.so", "libb.so", "z5", "zg5", "zs5",
                                        "t5", "t6", "c5", "c4", "tc"};
 
 START_TEST(same_index)
@@ -889,6 +973,7 @@ static Suite *suite(void)
     tcase_add_test(tc, clang_dwarf4);
     tcase_add_test(tc, zlib_sections);
     tcase_add_test(tc, zlib_gnu_sections);
+    tcase_add_test(tc, zstd_sections);
     tcase_add_test(tc, dwarf64);
     tcase_add_test(tc, identity);
     tcase_add_test(tc, cursor_lookups);
