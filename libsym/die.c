@@ -660,6 +660,10 @@ static const char *die_problem(const unsigned char *p, const unsigned char *end,
     return NULL;
 }
 
+/* libdwarf 20210528 reads these forms as 4 bytes, and so finds DIEs where there are none
+ * (found by fuzz_macho: a dwarf_child that leaked past the unit) */
+#define X3_PROBLEM "DW_FORM_strx3 or DW_FORM_addrx3, which libdwarf reads as 4 bytes"
+
 /* The DIEs of u in order as libdwarf finds them: their starts (null entries included) and
  * the DW_AT_sibling targets dwarf_siblingof_b jumps to; msg when a code does not decode. */
 static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec *starts,
@@ -682,12 +686,18 @@ static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec
         int r = tsym__die_parse(&e, &c, info, u, t, 0);
         if (r < 0) { /* dwarf_child and dwarf_siblingof_b leak on broken DIEs too */
             why = c.bad == TSYM__BAD_INDIRECT ? "a DW_FORM_indirect names no form a DIE may use"
+                  : c.bad == TSYM__BAD_X3       ? X3_PROBLEM
                   : c.bad                       ? "its attributes run past the end of the unit"
                                                 : die_problem(info + at, c.end, t);
             if (!why)
                 return TSYM__DIE_FALLBACK; /* a form die.c does not read: libdwarf decides */
             snprintf(msg, cap, ".debug_info unit at 0x%llx: DIE at 0x%llx: %s",
                      (unsigned long long)u->start, (unsigned long long)at, why);
+            return TT_EFORMAT;
+        }
+        if (r == 1 && e.ab->x3) {
+            snprintf(msg, cap, ".debug_info unit at 0x%llx: DIE at 0x%llx: %s",
+                     (unsigned long long)u->start, (unsigned long long)at, X3_PROBLEM);
             return TT_EFORMAT;
         }
         if (r == 0 || !e.ab->children) {

@@ -71,6 +71,8 @@ typedef struct abbrev {
     uint32_t sk_first; /* skip operations (below) */
     uint16_t sk_n;     /* SK_NONE: a form they do not cover */
     uint8_t has_sib;   /* a DW_AT_sibling among the attributes */
+    uint8_t x3;        /* a DW_FORM_strx3 or DW_FORM_addrx3 among them (libdwarf 20210528
+                        * reads both as 4 bytes: the guard keeps its walk off such units) */
 } abbrev;
 
 /* Skipping the attributes of a DIE whose values the index does not read (most DIEs): one

@@ -170,6 +170,7 @@ int tsym__atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient)
         a->tag = tag > 0xffff ? 0xffff : (uint16_t)tag;
         a->children = (uint8_t)fixed(&c, 1);
         a->first = (uint32_t)t->n_specs;
+        a->x3 = 0;
         a->size = 0;
         for (;;) {
             uint64_t at = uleb(&c), form = uleb(&c);
@@ -187,6 +188,7 @@ int tsym__atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient)
                 cap_specs = ns;
             }
             t->specs[t->n_specs++] = (spec){(uint16_t)at, (uint16_t)form, slot_of((uint16_t)at), ic};
+            a->x3 |= form == FORM_strx3 || form == FORM_addrx3;
             int sz = form_size((uint16_t)form, u);
             a->size = sz < 0 || a->size < 0 ? -1 : a->size + sz;
         }
@@ -269,6 +271,10 @@ static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
             return 0;
         if (f == FORM_indirect || f == FORM_implicit_const || f > UINT16_MAX) {
             c->bad = TSYM__BAD_INDIRECT;
+            return 0;
+        }
+        if (f == FORM_strx3 || f == FORM_addrx3) { /* libdwarf would read 4 bytes */
+            c->bad = TSYM__BAD_X3;
             return 0;
         }
         return read_val(v, c, u, (uint16_t)f, ic);

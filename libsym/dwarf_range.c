@@ -138,13 +138,17 @@ int tsym__dw_rnglists_bad(cu_state *s)
 {
     uint64_t off = 0, n = s->rl_size;
     while (off < n) {
-        if (n - off < 12)
-            break; /* too short for a header: libdwarf reports it */
-        uint64_t len = rd_le(s->rl + off, 4), hdr = 4;
+        /* bytes too few for a header after the last table: libdwarf frees twice on them
+         * too (found by fuzz_elf) */
+        uint64_t len = n - off >= 4 ? rd_le(s->rl + off, 4) : 0, hdr = 4;
+        if (n - off < 12 || (len == 0xffffffffu && n - off < 20)) {
+            snprintf(s->msg, sizeof s->msg,
+                     ".debug_rnglists: %llu bytes at 0x%llx are too few for a table header: "
+                     "DWARF not read", (unsigned long long)(n - off), (unsigned long long)off);
+            return 1;
+        }
         unsigned osz = 4;
         if (len == 0xffffffffu) {
-            if (n - off < 20)
-                break;
             len = rd_le(s->rl + off + 4, 8);
             hdr = 12;
             osz = 8;

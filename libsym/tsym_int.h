@@ -160,9 +160,10 @@ void tsym__dsecs_close(tsym__dsecs *s);
 /* Bounds-checked reads of DWARF section bytes with a sticky error flag (line.c, die.c) */
 typedef struct tsym__cur {
     const unsigned char *p, *end;
-    int be, bad; /* bad: 1 when the bytes ran out, or TSYM__BAD_INDIRECT */
+    int be, bad; /* bad: 1 when the bytes ran out, TSYM__BAD_INDIRECT or TSYM__BAD_X3 */
 } tsym__cur;
 #define TSYM__BAD_INDIRECT 2 /* a DW_FORM_indirect that names no form a DIE may use */
+#define TSYM__BAD_X3 3       /* a DW_FORM_indirect that names DW_FORM_strx3 or addrx3 */
 
 static inline uint64_t tsym__cur_fixed(tsym__cur *c, unsigned n)
 {

@@ -283,7 +283,9 @@ static int images(tt_vec *out, const char *p, size_t i, size_t n, size_t *end, u
 }
 
 /* Skips any value at p[i] structurally (strings and brackets only; jansson validates it
- * later). 0 when the text ends first. */
+ * later). 0 when the text ends first, or when a bare value (number, literal) runs into a
+ * quote, bracket or colon: the bracket scan would start a string or nesting there, and the
+ * report must end where it says (found by fuzz_kscrash: `92"}` ended a report early). */
 static int skip(const char *p, size_t i, size_t n, size_t *end)
 {
     size_t depth = 0;
@@ -308,8 +310,10 @@ static int skip(const char *p, size_t i, size_t n, size_t *end)
                 return 0;
             depth--;
         } else if (!depth) {
-            while (i < n && !strchr(" \t\r\n,]}", p[i]))
+            while (i < n && p[i] && !strchr(" \t\r\n,]}\"{[:", p[i]))
                 i++;
+            if (i < n && (!p[i] || strchr("\"{[:", p[i])))
+                return 0;
         }
         if (!depth) {
             *end = i;

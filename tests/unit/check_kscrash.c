@@ -291,6 +291,19 @@ START_TEST(batches_and_errors)
     ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), TT_EFORMAT);
     ck_assert_uint_eq(g.err.loc, 4);
     rd_close(&g);
+    /* a bare value running into a quote (`92"`): the image scanner must not end the report
+     * at the brace inside the string that follows, so both readers give jansson the same
+     * text and the same error (found by fuzz_kscrash) */
+    const char u[] = "{\"binary_images\":[],\n\"crash\":92\"}],\n\"x\":1}\n";
+    char msg[2][TT_ERRMSG_MAX];
+    for (int fast = 0; fast < 2; fast++) {
+        rd_open_fast(&g, u, sizeof u - 1, 0, fast);
+        ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), TT_EFORMAT);
+        ck_assert_uint_eq(g.err.loc, 2);
+        snprintf(msg[fast], sizeof msg[fast], "%s", g.err.msg);
+        rd_close(&g);
+    }
+    ck_assert_str_eq(msg[0], msg[1]);
 }
 END_TEST
 
