@@ -504,88 +504,6 @@ static int init_object(Dwarf_Obj_Access_Interface *iface, Dwarf_Debug *dbg, Dwar
     return res;
 }
 
-/* The dwz supplementary file, tied to dbg so that DW_FORM_GNU_strp_alt strings resolve;
- * NULL when it cannot be opened (its names are then missing, never wrong). */
-static Dwarf_Debug open_sup(Dwarf_Debug dbg, const char *path)
-{
-    Dwarf_Debug sup = NULL;
-    Dwarf_Error e = NULL;
-    tt_error ferr;
-    if (tsym__elf_fits(path, &ferr))
-        return NULL;
-    if (init_path(path, &sup, &e) != DW_DLV_OK) {
-        if (e)
-            dwarf_dealloc_error(NULL, e);
-        return NULL;
-    }
-    if (dwarf_set_tied_dbg(dbg, sup, &e) != DW_DLV_OK) {
-        if (e)
-            dwarf_dealloc_error(dbg, e);
-        e = NULL;
-        if (dwarf_finish(sup, &e) != DW_DLV_OK && e)
-            dwarf_dealloc_error(NULL, e);
-        return NULL;
-    }
-    return sup;
-}
-
-int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
-{
-    return tsym__dwarf_load_with(ix, path, 1, err);
-}
-
-static int load_decompressed(tsym__index *ix, tsym__dsecs *secs, const char *path,
-                             tt_error *err);
-
-int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err)
-{
-    tt_error serr = {0};
-    tsym__dsecs secs;
-    int rc = tsym__dsecs_open(&secs, path, &serr);
-    if (rc && secs.unfit) {
-        *err = serr;
-        return rc;
-    }
-    int fast = rc == 0 && use_die ? fast_load(ix, &secs, 1) : 0;
-    if (fast) {
-        tsym__dsecs_close(&secs);
-        return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
-    }
-    if (rc == 0 && secs.zstd) {
-        rc = load_decompressed(ix, &secs, path, err);
-        tsym__dsecs_close(&secs);
-        return rc;
-    }
-    Dwarf_Debug dbg = NULL;
-    Dwarf_Error e = NULL;
-    int res = init_path(path, &dbg, &e);
-    Dwarf_Debug sup = res == DW_DLV_OK && ix->sup_path ? open_sup(dbg, ix->sup_path) : NULL;
-    if (res != DW_DLV_OK) {
-        tsym__dsecs_close(&secs);
-        if (res == DW_DLV_NO_ENTRY)
-            return 0;
-        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF: %s",
-                          e ? dwarf_errmsg(e) : "cannot open");
-        if (e)
-            dwarf_dealloc_error(dbg, e);
-        return rc;
-    }
-    /* sections we cannot read ourselves leave .debug_rnglists unchecked, and libdwarf
-     * 20210528 frees twice on a bad table header (found by fuzz_elf): no unit is walked */
-    if (rc == TT_ENOMEM)
-        rc = tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
-    else if (rc)
-        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", serr.msg);
-    else
-        rc = load_dbg(ix, dbg, sup, &secs, 1, NULL, path, err);
-    tsym__dsecs_close(&secs);
-    if (dwarf_finish(dbg, &e) != DW_DLV_OK && e)
-        dwarf_dealloc_error(NULL, e);
-    if (sup && dwarf_finish(sup, &e) != DW_DLV_OK && e)
-        dwarf_dealloc_error(NULL, e);
-    return rc;
-}
-
 /* ---- libdwarf's object-access interface over sections in memory (spec/ios.md 6.2):
  * index 0 is an empty dummy, the DWARF sections are 1..n ---- */
 
@@ -642,15 +560,141 @@ static int os_load(void *obj, Dwarf_Half i, Dwarf_Small **data, int *errc)
 static const Dwarf_Obj_Access_Methods os_methods = {os_info,  os_order, os_length, os_pointer,
                                                    os_count, os_load,  NULL};
 
+
 static const char *const ds_names[TSYM_DS_N] = {
     ".debug_line", ".debug_line_str", ".debug_str",      ".debug_str_offsets", ".debug_info",
     ".debug_abbrev", ".debug_addr",   ".debug_rnglists", ".debug_ranges"};
+
+/* The dwz supplementary file, tied to a dbg so that DW_FORM_GNU_strp_alt strings resolve;
+ * a zstd-compressed one is read from its decompressed sections (elf.c), which stay open
+ * as long as the dbg. */
+typedef struct sup_file {
+    Dwarf_Debug dbg; /* NULL when it cannot be opened (its names are then missing, never
+                      * wrong) */
+    int object;      /* dbg reads secs through the object-access interface */
+    tsym__dsecs secs;
+    tsym__osect os[TSYM_DS_N];
+    osects o;
+    Dwarf_Obj_Access_Interface iface;
+} sup_file;
+
+static void sup_close(sup_file *f)
+{
+    Dwarf_Error e = NULL;
+    if (f->dbg && (f->object ? dwarf_object_finish(f->dbg, &e) : dwarf_finish(f->dbg, &e)) !=
+                      DW_DLV_OK && e)
+        dwarf_dealloc_error(NULL, e);
+    f->dbg = NULL;
+    tsym__dsecs_close(&f->secs);
+}
+
+static size_t osect_list(tsym__osect *os, const tsym__dsecs *secs)
+{
+    size_t n = 0;
+    for (int k = 0; k < TSYM_DS_N; k++)
+        if (secs->size[k])
+            os[n++] = (tsym__osect){ds_names[k], 0, secs->size[k], secs->data[k]};
+    return n;
+}
+
+/* f->dbg: the supplementary file at path tied to dbg, or NULL */
+static void open_sup(sup_file *f, Dwarf_Debug dbg, const char *path)
+{
+    memset(f, 0, sizeof *f);
+    f->secs.fd_ = -1;
+    tt_error ferr;
+    if (tsym__dsecs_open(&f->secs, path, &ferr)) /* also refuses what does not fit */
+        return;
+    Dwarf_Error e = NULL;
+    int res;
+    if (f->secs.zstd) {
+        f->object = 1;
+        f->o = (osects){f->os, osect_list(f->os, &f->secs), f->secs.ptr_size,
+                        f->secs.big_endian};
+        f->iface = (Dwarf_Obj_Access_Interface){&f->o, &os_methods};
+        res = init_object(&f->iface, &f->dbg, &e);
+    } else {
+        tsym__dsecs_close(&f->secs);
+        res = init_path(path, &f->dbg, &e);
+    }
+    if (res != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(NULL, e);
+        f->dbg = NULL;
+        sup_close(f);
+        return;
+    }
+    if (dwarf_set_tied_dbg(dbg, f->dbg, &e) != DW_DLV_OK) {
+        if (e)
+            dwarf_dealloc_error(dbg, e);
+        sup_close(f);
+    }
+}
+
+int tsym__dwarf_load(tsym__index *ix, const char *path, tt_error *err)
+{
+    return tsym__dwarf_load_with(ix, path, 1, err);
+}
+
+static int load_decompressed(tsym__index *ix, tsym__dsecs *secs, const char *path,
+                             tt_error *err);
+
+int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_error *err)
+{
+    tt_error serr = {0};
+    tsym__dsecs secs;
+    int rc = tsym__dsecs_open(&secs, path, &serr);
+    if (rc && secs.unfit) {
+        *err = serr;
+        return rc;
+    }
+    int fast = rc == 0 && use_die ? fast_load(ix, &secs, 1) : 0;
+    if (fast) {
+        tsym__dsecs_close(&secs);
+        return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    }
+    if (rc == 0 && secs.zstd) {
+        rc = load_decompressed(ix, &secs, path, err);
+        tsym__dsecs_close(&secs);
+        return rc;
+    }
+    Dwarf_Debug dbg = NULL;
+    Dwarf_Error e = NULL;
+    int res = init_path(path, &dbg, &e);
+    sup_file sup = {.secs.fd_ = -1};
+    if (res == DW_DLV_OK && ix->sup_path)
+        open_sup(&sup, dbg, ix->sup_path);
+    if (res != DW_DLV_OK) {
+        tsym__dsecs_close(&secs);
+        if (res == DW_DLV_NO_ENTRY)
+            return 0;
+        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF: %s",
+                          e ? dwarf_errmsg(e) : "cannot open");
+        if (e)
+            dwarf_dealloc_error(dbg, e);
+        return rc;
+    }
+    /* sections we cannot read ourselves leave .debug_rnglists unchecked, and libdwarf
+     * 20210528 frees twice on a bad table header (found by fuzz_elf): no unit is walked */
+    if (rc == TT_ENOMEM)
+        rc = tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    else if (rc)
+        rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "DWARF error: %s", serr.msg);
+    else
+        rc = load_dbg(ix, dbg, sup.dbg, &secs, 1, NULL, path, err);
+    tsym__dsecs_close(&secs);
+    if (dwarf_finish(dbg, &e) != DW_DLV_OK && e)
+        dwarf_dealloc_error(NULL, e);
+    sup_close(&sup);
+    return rc;
+}
 
 /* libdwarf's walk over sections in memory (the object-access interface); ls: the same
  * sections for line.c and the guards */
 static int load_object(tsym__index *ix, const osects *o, tsym__dsecs *ls, const char *label,
                        tt_error *err)
 {
+    /* cast: libdwarf's interface has no const; it only reads o */
     Dwarf_Obj_Access_Interface iface = {(void *)(uintptr_t)o, &os_methods};
     Dwarf_Debug dbg = NULL;
     Dwarf_Error e = NULL;
@@ -664,9 +708,13 @@ static int load_object(tsym__index *ix, const osects *o, tsym__dsecs *ls, const 
             dwarf_dealloc_error(dbg, e);
         return rc;
     }
-    int rc = load_dbg(ix, dbg, NULL, ls, ls->size[TSYM_DS_LINE] > 0, NULL, label, err);
+    sup_file sup = {.secs.fd_ = -1};
+    if (ix->sup_path)
+        open_sup(&sup, dbg, ix->sup_path);
+    int rc = load_dbg(ix, dbg, sup.dbg, ls, ls->size[TSYM_DS_LINE] > 0, NULL, label, err);
     if (dwarf_object_finish(dbg, &e) != DW_DLV_OK && e)
         dwarf_dealloc_error(NULL, e);
+    sup_close(&sup);
     return rc;
 }
 
@@ -699,11 +747,7 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
 static int load_decompressed(tsym__index *ix, tsym__dsecs *secs, const char *path, tt_error *err)
 {
     tsym__osect os[TSYM_DS_N];
-    size_t n = 0;
-    for (int k = 0; k < TSYM_DS_N; k++)
-        if (secs->size[k])
-            os[n++] = (tsym__osect){ds_names[k], 0, secs->size[k], secs->data[k]};
-    osects o = {os, n, secs->ptr_size, secs->big_endian};
+    osects o = {os, osect_list(os, secs), secs->ptr_size, secs->big_endian};
     return load_object(ix, &o, secs, path, err);
 }
 

@@ -373,7 +373,7 @@ static void apply_relocs(tsym__dsecs *s, Elf *elf, Elf_Scn *rel, const GElf_Shdr
 #define ZSTD_MAX_RATIO 1024
 
 /* A zstd section (SHF_COMPRESSED, ch_type ELFCOMPRESS_ZSTD: binutils 2.40 objcopy
- * --compress-debug-sections=zstd, gcc -gz=zstd), which libelf 0.188 and libdwarf 20210528
+ * --compress-debug-sections=zstd, gcc 13 -gz=zstd), which libelf 0.188 and libdwarf 20210528
  * cannot decompress (spec 4.4): decompressed here into a buffer s owns. */
 static int zstd_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, const GElf_Shdr *sh,
                       const char *path, tt_error *err)
@@ -385,14 +385,20 @@ static int zstd_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, const GElf_Shdr *sh,
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
                             "section .debug_%s: truncated compression header", dsec_names[k]);
     size_t in = raw->d_size - hdr;
-    if (ch.ch_size / ZSTD_MAX_RATIO > in)
+    /* the size the frame records (objcopy writes it) must be the header's */
+    unsigned long long fsize = ZSTD_getFrameContentSize((const char *)raw->d_buf + hdr, in);
+    if (ch.ch_size / ZSTD_MAX_RATIO > in || ch.ch_size > SIZE_MAX ||
+        (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != ZSTD_CONTENTSIZE_ERROR &&
+         fsize != ch.ch_size))
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
                             "section .debug_%s: %zu zstd-compressed bytes cannot hold the %llu "
                             "bytes its header claims", dsec_names[k], in,
                             (unsigned long long)ch.ch_size);
     unsigned char *out = malloc(ch.ch_size ? (size_t)ch.ch_size : 1);
-    if (!out)
-        return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    if (!out) /* a corrupt size: the module's warning, not the end of the run */
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
+                            "section .debug_%s: no memory for the %llu bytes its header claims",
+                            dsec_names[k], (unsigned long long)ch.ch_size);
     size_t got = ZSTD_decompress(out, (size_t)ch.ch_size, (const char *)raw->d_buf + hdr, in);
     if (ZSTD_isError(got) || got != ch.ch_size) {
         free(out);
@@ -441,6 +447,20 @@ static int section_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, int gnu, const cha
     return 0;
 }
 
+/* Whether a relocation section applies to one of the debug sections found */
+static int debug_relocated(Elf *elf, Elf_Scn *const found[TSYM_DS_N])
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA))
+            continue;
+        for (int k = 0; k < TSYM_DS_N; k++)
+            if (found[k] && elf_ndxscn(found[k]) == sh.sh_info)
+                return 1;
+    }
+    return 0;
+}
+
 /* Finds the sections and, in relocatable objects, applies their relocations to copies. */
 static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char *path,
                       tt_error *err)
@@ -479,7 +499,10 @@ static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char 
     }
     if (eh->e_type != ET_REL)
         return 0;
-    if (s->zstd && (s->unfit = 1))
+    /* libdwarf relocates the sections of a relocatable object only when it reads the file
+     * itself, which it cannot with zstd sections; without relocations of debug sections (a
+     * dwz -m common file) the object-access route reads them as they are */
+    if (s->zstd && debug_relocated(elf, found) && (s->unfit = 1))
         return tt_error_set(err, TT_EUNSUPPORTED, path, TT_LOC_NONE, 0,
                             "zstd-compressed debug sections in a relocatable object are not "
                             "supported; run objcopy --decompress-debug-sections");

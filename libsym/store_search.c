@@ -226,8 +226,7 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
                                                                                        : NULL,
                               err);
     if (rc) {
-        tsym__store_count(s, rc == TT_EUNSUPPORTED ? "sym_zstd_unsupported" : "sym_dwarf_error",
-                          label, err ? err->msg : NULL);
+        tsym__store_count(s, "sym_dwarf_error", label, err ? err->msg : NULL);
         return rc;
     }
     const tsym_module_info *mi = tsym_module_info_get(*out);

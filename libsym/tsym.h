@@ -42,8 +42,8 @@ typedef struct tsym_module_info {
 /* Opens a module and builds its index. path is the module file (identity, program
  * headers, symbol table; may be NULL), debug_path the file with DWARF (NULL: use path).
  * When both have build ids they must be equal (TT_EFORMAT otherwise). A file without
- * DWARF is not an error: lookups fall back to the symbol table. zstd-compressed debug
- * sections give TT_EUNSUPPORTED. Owned by the caller, free with tsym_module_free. */
+ * DWARF is not an error: lookups fall back to the symbol table; nor is unreadable DWARF
+ * (tsym_module_info.warning says why). Owned by the caller, free with tsym_module_free. */
 int tsym_module_open(tsym_module **out, const char *path, const char *debug_path,
                      tt_error *err);
 /* Mach-O (spec/ios.md 5, 6): path and debug_path may be thin or universal Mach-O files or
@@ -158,7 +158,7 @@ void tsym_store_free(tsym_store *s);
  * set to 1 when this call did the search (so the caller reports a per-module error once).
  * The module is borrowed, valid until tsym_store_free. A failed search is cached too
  * and returns the same error. Errors: TT_ENOTFOUND (no file), TT_EFORMAT (build id
- * mismatch, not ELF), TT_EUNSUPPORTED (zstd), TT_EIO. */
+ * mismatch, not ELF), TT_EIO. */
 int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
                    const char *build_id, tt_error *err);
 

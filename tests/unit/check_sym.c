@@ -179,7 +179,8 @@ START_TEST(zstd_sections)
                       "%s", tsym_module_info_get(m)->warning);
         tsym_module_free(m);
     }
-    /* .debug_info: a byte of its zstd frame changed, then a header claiming 2^62 bytes */
+    /* .debug_info: a byte of its zstd frame changed, a header claiming 2^62 bytes, then one
+     * byte more than the frame says it holds */
     uint64_t at = section_offset(path("zs5"), ".debug_info");
     ck_assert_uint_gt(at, 0);
     static unsigned char buf[1 << 20];
@@ -187,24 +188,26 @@ START_TEST(zstd_sections)
     ck_assert_ptr_nonnull(f);
     size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    ck_assert(n > at + 40 && buf[at] == 2); /* ELFCOMPRESS_ZSTD */
+    ck_assert(n > at + 100 && buf[at] == 2); /* ELFCOMPRESS_ZSTD */
     static const char *const expect[] = {"section .debug_info: cannot decompress (zstd)",
-                                         "section .debug_info: "};
-    for (int round = 0; round < 2; round++) {
+                                         "section .debug_info: ", "section .debug_info: "};
+    for (int round = 0; round < 3; round++) {
         char bad[300];
         snprintf(bad, sizeof bad, "%s/zstd-bad", fx);
         unsigned char save[8];
         memcpy(save, buf + at + 8, 8);
-        unsigned char b = buf[at + 24 + 6];
+        unsigned char b = buf[at + 24 + 60];
         if (round == 0)
-            buf[at + 24 + 6] ^= 0x55; /* inside the frame */
-        else
+            buf[at + 24 + 60] ^= 0x55; /* in the frame's compressed blocks */
+        else if (round == 1)
             memcpy(buf + at + 8, "\0\0\0\0\0\0\0\x40", 8); /* ch_size 2^62 */
+        else
+            buf[at + 8]++; /* one byte more than the frame holds */
         f = fopen(bad, "wb");
         ck_assert_ptr_nonnull(f);
         ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
         fclose(f);
-        buf[at + 24 + 6] = b;
+        buf[at + 24 + 60] = b;
         memcpy(buf + at + 8, save, 8);
         m = open_ok_path(bad);
         const char *w = tsym_module_info_get(m)->warning;
