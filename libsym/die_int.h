@@ -33,7 +33,7 @@ enum {
     FORM_GNU_ref_alt = 0x1f20, FORM_GNU_strp_alt = 0x1f21,
     RLE_end_of_list = 0, RLE_base_addressx, RLE_startx_endx, RLE_startx_length,
     RLE_offset_pair, RLE_base_address, RLE_start_end, RLE_start_length,
-    UT_compile = 1, UT_partial = 3,
+    UT_compile = 1, UT_partial = 3, UT_skeleton = 4, UT_split_compile = 5,
 };
 
 typedef tsym__cur cur;
@@ -55,6 +55,8 @@ typedef struct unit {
     uint64_t start, end, die; /* section offsets: header, end, first DIE */
     uint64_t abbrev_off;
     unsigned version, asize, osz;
+    unsigned ut;     /* DWARF 5 unit type, UT_compile before DWARF 5 */
+    uint64_t dwo_id; /* DWARF 5 skeleton and split units: the header's dwo_id */
 } unit;
 
 typedef struct spec {
@@ -96,7 +98,7 @@ typedef struct atab {
 /* the attributes the index reads, one slot each */
 enum { A_LOW, A_HIGH, A_RANGES, A_ORIGIN, A_SPEC, A_LINKAGE, A_MIPS, A_NAME, A_DFILE, A_DLINE,
        A_CFILE, A_CLINE, A_CCOL, A_STMT, A_STROFF, A_ADDRBASE, A_RLBASE, A_COMPDIR, A_SIBLING,
-       A_SPLIT, A_N };
+       A_DWONAME, A_DWOID, A_GNU_RBASE, A_N };
 
 /* ---- attribute values ---- */
 
