@@ -563,6 +563,7 @@ static int split_walk(dstate *d, const tsym__dsecs *ss, uint64_t want, uint64_t 
         have = u.ut == UT_split_compile || u.version < 5;
         off = u.end;
     }
+    u.ut = UT_split_compile; /* also GNU's DWARF 4 form: DW_FORM_GNU_str_index is read */
     if (!have || !ss->size[TSYM_DS_ABBREV])
         return SPLIT_BAD;
     tsym__index *ix = d->ix;
@@ -757,6 +758,10 @@ static void do_unit(dstate *d, const unit *u, int have_lines)
         return;
     }
     int skeleton = u->ut == UT_skeleton || has(&cu, A_DWONAME);
+    if (!skeleton && has(&cu, A_DWOID)) { /* a dwo_id without a file name: libdwarf decides */
+        d->bail = 1;
+        return;
+    }
     d->ix->n_cus++;
     d->has_addr_base = get_off(d, &cu, A_ADDRBASE, &d->addr_base);
     d->has_str_base = get_off(d, &cu, A_STROFF, &d->str_base);
@@ -867,7 +872,7 @@ static int check_siblings(const unit *u, const tt_vec *starts, const tt_vec *sib
 /* Why parse_die could not read the DIE at p when its bytes did not run out: a code the
  * table lacks or a form no DWARF version defines (found by fuzz_macho: libdwarf 20210528
  * walks on with a size of its own and leaks the DIE dwarf_child allocates further on);
- * NULL for a defined form die.c does not read (DW_FORM_GNU_str_index). */
+ * NULL for a defined form die.c does not read (DW_FORM_GNU_str_index outside split units). */
 static const char *die_problem(const unsigned char *p, const unsigned char *end, const atab *t)
 {
     cur c = {p, end, 0, 0};

@@ -241,7 +241,14 @@ static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
         v->u = fixed(c, u->osz);
         v->form = TSYM_DS_LINE_STR;
         break;
-    case FORM_strx: case FORM_GNU_str_index: v->cls = V_STRX; v->u = uleb(c); break;
+    case FORM_strx: v->cls = V_STRX; v->u = uleb(c); break;
+    case FORM_GNU_str_index: /* GNU's DWARF 4 split units (die.c marks them); elsewhere
+                              * libdwarf decides */
+        if (u->ut != UT_split_compile)
+            return 0;
+        v->cls = V_STRX;
+        v->u = uleb(c);
+        break;
     case FORM_strx1: v->cls = V_STRX; v->u = fixed(c, 1); break;
     case FORM_strx2: v->cls = V_STRX; v->u = fixed(c, 2); break;
     case FORM_strx3: v->cls = V_STRX; v->u = fixed(c, 3); break;
@@ -278,7 +285,7 @@ static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
     default: {
         int n = form_size(form, u);
         if (n < 0)
-            return 0; /* GNU_str_index, vendor forms: libdwarf decides */
+            return 0; /* vendor forms: libdwarf decides */
         v->cls = V_OTHER;
         skip(c, (uint64_t)n);
     }
