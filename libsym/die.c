@@ -804,7 +804,7 @@ static int scan_units(dstate *d)
     size_t cap = 0;
     while (off < n) {
         unit u;
-        if (tsym__unit_read(&u, d->s, off))
+        if (tsym__unit_read(&u, d->s, off) || u.ut == UT_type || u.ut == UT_split_type)
             return TSYM__DIE_FALLBACK;
         if (d->n_units == cap) {
             cap = cap ? cap * 2 : 64;
@@ -943,7 +943,8 @@ static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec
 int tsym__die_check_unit(const tsym__dsecs *s, uint64_t off, char *msg, size_t cap)
 {
     unit u;
-    if (off >= s->size[TSYM_DS_INFO] || !s->size[TSYM_DS_ABBREV] || tsym__unit_read(&u, s, off))
+    if (off >= s->size[TSYM_DS_INFO] || !s->size[TSYM_DS_ABBREV] ||
+        tsym__unit_read(&u, s, off) || u.ut == UT_type || u.ut == UT_split_type)
         return 0;
     atab t = {0};
     tt_vec starts, sibs;

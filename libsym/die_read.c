@@ -385,6 +385,8 @@ int tsym__unit_read(unit *u, const tsym__dsecs *s, uint64_t off)
         u->abbrev_off = fixed(&c, u->osz);
         if (ut == UT_skeleton || ut == UT_split_compile)
             u->dwo_id = fixed(&c, 8);
+        else if (ut == UT_type || ut == UT_split_type)
+            skip(&c, 8 + u->osz); /* type signature, type offset */
         else if (ut != UT_compile && ut != UT_partial)
             return TSYM__DIE_FALLBACK;
         u->ut = ut;

@@ -524,6 +524,29 @@ void tsym__dsecs_close(tsym__dsecs *s)
     s->fd_ = -1;
 }
 
+/* Does the .debug_info section data hold DWARF 5 type units only? */
+static int type_units_only(const unsigned char *p, size_t n, int be)
+{
+    size_t off = 0;
+    while (p && off < n && n - off >= 4) {
+        uint64_t len = get_uint(p + off, 4, be);
+        size_t at = 4;
+        if (len == 0xffffffffu) {
+            if (n - off < 12)
+                return 0;
+            len = get_uint(p + off + 4, 8, be);
+            at = 12;
+        }
+        if (n - off - at < 3 || len > n - off - at || get_uint(p + off + at, 2, be) != 5)
+            return 0;
+        unsigned ut = p[off + at + 2];
+        if (ut != 2 && ut != 6)
+            return 0;
+        off += at + (size_t)len;
+    }
+    return off > 0;
+}
+
 int tsym__dsecs_open_dwo(tsym__dsecs *s, const unsigned char **cu_index, size_t *cu_index_size,
                          const char *path, tt_error *err)
 {
@@ -568,14 +591,22 @@ int tsym__dsecs_open_dwo(tsym__dsecs *s, const unsigned char **cu_index, size_t 
         size_t n = strlen(name);
         if (n < 11 || strcmp(name + n - 4, ".dwo"))
             continue;
-        for (int k = 0; k < TSYM_DS_N; k++)
-            if (k != TSYM_DS_ADDR && k != TSYM_DS_LINE_STR && k != TSYM_DS_RANGES &&
-                !s->data[k] && strlen(dsec_names[k]) == n - 11 &&
-                !strncmp(name + 7, dsec_names[k], n - 11) &&
-                (rc = section_bytes(s, k, scn, 0, path, err))) {
+        for (int k = 0; k < TSYM_DS_N; k++) {
+            if (k == TSYM_DS_ADDR || k == TSYM_DS_LINE_STR || k == TSYM_DS_RANGES ||
+                s->data[k] || strlen(dsec_names[k]) != n - 11 ||
+                strncmp(name + 7, dsec_names[k], n - 11))
+                continue;
+            if ((rc = section_bytes(s, k, scn, 0, path, err))) {
                 tsym__dsecs_close(s);
                 return rc;
             }
+            /* gcc gives each type unit a .debug_info.dwo of its own: the split unit's is
+             * the one with more than type units */
+            if (k == TSYM_DS_INFO && type_units_only(s->data[k], s->size[k], s->big_endian)) {
+                s->data[k] = NULL;
+                s->size[k] = 0;
+            }
+        }
     }
     return 0;
 }

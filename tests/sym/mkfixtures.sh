@@ -39,7 +39,7 @@ if have clang; then
 fi
 # split DWARF: functions in split/s.dwo (named relative to the build directory), lines in s5;
 # n5 the same source without -gsplit-dwarf (the same code); s4/n4 GNU's DWARF 4 form;
-# cs5/cn5 clang's; dwp/ the same binaries with .dwp packages instead of .dwo files;
+# cs5/cn5 clang's; ts/tn and cts/ctn C++ with type units; dwp/ the same binaries with .dwp packages instead of .dwo files;
 # splitmiss/ a deleted .dwo, splitmm/ a .dwo of another build (another dwo_id),
 # splitstore/ the .dwo only in a symbol store directory (st/)
 rm -rf splitmiss splitmm splitstore dwp
@@ -48,6 +48,17 @@ mkdir -p split splitmiss splitmm splitstore/st dwp
     gcc -O2 -g -c "$src/inline.c" -o n.o && gcc -o n5 n.o &&
     gcc -O2 -g -gdwarf-4 -gsplit-dwarf -c "$src/inline.c" -o s4.o && gcc -o s4 s4.o &&
     gcc -O2 -g -gdwarf-4 -c "$src/inline.c" -o n4.o && gcc -o n4 n4.o)
+# type units in the .dwo (gcc: one .debug_info.dwo section per type unit; clang: one section)
+if have g++; then
+    (cd split && g++ -O2 -g -gsplit-dwarf -fdebug-types-section -c "$src/tmpl.cc" -o ts.o &&
+        g++ -o ts ts.o && g++ -O2 -g -fdebug-types-section -c "$src/tmpl.cc" -o tn.o &&
+        g++ -o tn tn.o)
+fi
+if have clang++-14; then
+    (cd split && clang++-14 -O2 -g -gsplit-dwarf -fdebug-types-section -c "$src/tmpl.cc" -o cts.o &&
+        clang++-14 -o cts cts.o && clang++-14 -O2 -g -fdebug-types-section -c "$src/tmpl.cc" -o ctn.o &&
+        clang++-14 -o ctn ctn.o)
+fi
 if have clang-14; then
     (cd split && clang-14 -O2 -g -gdwarf-5 -gsplit-dwarf -c "$src/inline.c" -o cs.o &&
         clang-14 -o cs5 cs.o && clang-14 -O2 -g -gdwarf-5 -c "$src/inline.c" -o cn.o &&
