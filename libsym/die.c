@@ -540,6 +540,8 @@ enum { SPLIT_OK, SPLIT_MISMATCH, SPLIT_BAD };
  * start of section k (hdr32: its size in the 32-bit format), 0 when there is none. */
 static uint64_t contrib_header(const tsym__dsecs *s, int k, unsigned hdr32)
 {
+    if (!s->size[k])
+        return 0;
     cur c = {s->data[k], s->data[k] + s->size[k], s->big_endian, 0};
     unsigned hdr = hdr32;
     if (fixed(&c, 4) == 0xffffffffu) {
