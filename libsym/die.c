@@ -713,13 +713,16 @@ static void do_split(dstate *d, const die *cu)
         const unsigned char *cx;
         size_t cxn;
         tt_error e;
-        if (!path[0] || !tsym__dwo_is_file(path) || tsym__dsecs_open_dwo(&f, &cx, &cxn, path, &e))
+        if (!path[0] || !tsym__dwo_is_file(path))
             continue;
-        tsym__dsecs ss;
-        split_secs(&ss, d, &f, NULL);
         uint64_t id = 0;
-        int r = split_walk(d, &ss, want, rbase, &id);
-        tsym__dsecs_close(&f);
+        int r = SPLIT_BAD;
+        if (!tsym__dsecs_open_dwo(&f, &cx, &cxn, path, &e)) {
+            tsym__dsecs ss;
+            split_secs(&ss, d, &f, NULL);
+            r = split_walk(d, &ss, want, rbase, &id);
+            tsym__dsecs_close(&f);
+        }
         if (r == SPLIT_OK) {
             ix->n_split++;
             return;
@@ -736,8 +739,8 @@ static void do_split(dstate *d, const die *cu)
     ix->dwo_why = why;
     ix->dwo_want = want;
     ix->dwo_found = found;
-    if (!first[0] && name)
-        snprintf(first, sizeof first, "%s", name);
+    if (!first[0])
+        snprintf(first, sizeof first, "%s", name ? name : "(no DW_AT_dwo_name)");
     if (tsym__str_intern(&ix->dwo_path, &ix->str, first, strlen(first)))
         d->nomem = 1;
     else
