@@ -279,9 +279,11 @@ int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
 
 /* Builds funcs/nodes/ranges/rows from the DIEs and line tables in s without libdwarf
  * (die.c), as dwarf.c's walk does. Returns 0, TT_ENOMEM, or TSYM__DIE_FALLBACK when the
- * input has something it does not handle (split DWARF, type units, unusual forms, any
+ * input has something it does not handle (type units in .debug_info, unusual forms, any
  * corruption): the caller then drops what was added and indexes with libdwarf. have_lines:
- * decode the line tables (.debug_line is there). */
+ * decode the line tables (.debug_line is there). Skeleton units get their split unit from
+ * the .dwo file or .dwp package ix->split_* lead to (dwo.c); when there is none the unit
+ * keeps its lines and ix->split_dwarf, dwo_why and dwo_path say why. */
 #define TSYM__DIE_FALLBACK 1
 int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines);
 /* Checks the unit at section offset off of .debug_info before dwarf.c walks it with
