@@ -41,7 +41,7 @@ fi
 # n5 the same source without -gsplit-dwarf (the same code); s4/n4 GNU's DWARF 4 form;
 # cs5/cn5 clang's; ts/tn and cts/ctn C++ with type units; dwp/ the same binaries with .dwp packages instead of .dwo files;
 # splitmiss/ a deleted .dwo, splitmm/ a .dwo of another build (another dwo_id),
-# splitstore/ the .dwo only in a symbol store directory (st/)
+# splitstore/ the .dwo only in a symbol store directory (st/), splitmoved/ see below
 rm -rf splitmiss splitmm splitstore dwp
 mkdir -p split splitmiss splitmm splitstore/st dwp
 (cd split && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o &&
@@ -78,6 +78,10 @@ fi
     gcc -O1 -g -gsplit-dwarf -c "$src/inline.c" -o other.o && mv other.dwo s.dwo)
 (cd splitstore && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o &&
     mv s.dwo st/)
+# splitmoved/: the binary and its .dwo moved out of the build directory (comp_dir is gone)
+rm -rf splitmoved && mkdir -p splitmoved/b
+(cd splitmoved/b && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o &&
+    mv s5 s.dwo .. && cd .. && rm -rf b)
 # stripped binary + .gnu_debuglink beside it
 mkdir -p dl store/.build-id store2/.build-id bare
 objcopy --only-keep-debug g5 dl/g5.debug
