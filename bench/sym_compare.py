@@ -7,7 +7,11 @@ With --mangled every tool prints linkage names undemangled (tracetool and addr2l
 -C, llvm-symbolizer --no-demangle): C++ chains then compare the functions themselves, not
 the two demanglers' styles (libiberty writes `operator< <char>` and `{lambda()#1}` where
 LLVM's writes `operator<<char>` and `'lambda'()`).
-Usage: sym_compare.py [-n N] [--seed S] [--time] [--show K] [--mangled] TRACETOOL BINARY
+With --ref REF the reference tools read REF instead of BINARY: the same code built another
+way (llvm-symbolizer 14 drops inline frames of clang's split DWARF units that it reports for
+the same code built without -gsplit-dwarf).
+Usage: sym_compare.py [-n N] [--seed S] [--time] [--show K] [--mangled] [--ref REF] TRACETOOL
+       BINARY
 Prints one line per tool: agreement with tracetool, and with --time wall and CPU time (medians
 of --runs runs), peak RSS, each reference's ratio and tracetool's CPU against the fastest."""
 import argparse, json, os, random, re, resource, shutil, subprocess, sys, time
@@ -110,9 +114,11 @@ def main():
     ap.add_argument("--runs", type=int, default=1, help="timed runs per tool (medians)")
     ap.add_argument("--show", type=int, default=0)
     ap.add_argument("--mangled", action="store_true")
+    ap.add_argument("--ref", help="binary the reference tools read (default BINARY)")
     ap.add_argument("tracetool")
     ap.add_argument("binary")
     a = ap.parse_args()
+    ref_bin = a.ref or a.binary
     lo, size = text_range(a.binary)
     rnd = random.Random(a.seed)
     addrs = [lo + rnd.randrange(size) for _ in range(a.n)]
@@ -122,14 +128,14 @@ def main():
                             "jsonl"], parse_jsonl)]
     llvm = shutil.which("llvm-symbolizer") or shutil.which("llvm-symbolizer-14")
     if llvm:
-        tools.append(("llvm-symbolizer", [llvm, "--obj=" + a.binary, "--inlining",
+        tools.append(("llvm-symbolizer", [llvm, "--obj=" + ref_bin, "--inlining",
                                           "--no-demangle" if a.mangled else "--demangle",
                                           "--output-style=JSON"], parse_jsonl))
     if shutil.which("addr2line"):
-        tools.append(("addr2line", ["addr2line", "-e", a.binary, "-a", "-f", "-i"] + dm,
+        tools.append(("addr2line", ["addr2line", "-e", ref_bin, "-a", "-f", "-i"] + dm,
                       parse_addr2line))
     if shutil.which("eu-addr2line"):
-        tools.append(("eu-addr2line", ["eu-addr2line", "-e", a.binary, "-a", "-f", "-i"] + dm,
+        tools.append(("eu-addr2line", ["eu-addr2line", "-e", ref_bin, "-a", "-f", "-i"] + dm,
                       parse_addr2line))
     results, walls, cpus = {}, {}, {}
     for name, cmd, parse in tools:

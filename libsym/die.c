@@ -1,6 +1,7 @@
 /* DWARF 2-5 debugging information entries read from the section bytes for the index build
  * (spec/symbolication.md 5.2): one linear pass per unit over the DIEs die_read.c decodes.
- * Anything it does not handle (split DWARF, type units, unknown forms, corrupt input) makes
+ * Split DWARF: a skeleton unit's split unit is read from its .dwo file or .dwp package.
+ * Anything it does not handle (type units, unknown forms, corrupt input) makes
  * it give up with TSYM__DIE_FALLBACK, and dwarf.c indexes the file with libdwarf instead.
  * Also the guard of dwarf.c's libdwarf walk (tsym__die_check_unit). */
 #include "die_int.h"
@@ -40,6 +41,12 @@ typedef struct dstate {
     tt_vec infos;    /* name_info */
     tt_vec stack;    /* frame */
     int bail, nomem;
+    uint64_t ranges_add; /* GNU DWARF 4 split units: the skeleton's DW_AT_GNU_ranges_base */
+    tsym__dsecs dwp;     /* the .dwp package when dwp_state is 1 (0: not tried, -1: none) */
+    const unsigned char *dwp_index;
+    size_t dwp_index_n;
+    int dwp_state;
+    char dwp_path[4096];
 } dstate;
 
 static const char *sec_str(const tsym__dsecs *s, int k, uint64_t off)
@@ -245,7 +252,12 @@ static uint32_t debug_ranges(dstate *d, const die *e, const val *v)
     }
     unsigned as = e->u->asize;
     uint64_t max = as == 8 ? ~(uint64_t)0 : 0xffffffffu, base = d->base;
-    cur c = {s->data[TSYM_DS_RANGES] + v->u, s->data[TSYM_DS_RANGES] + size, s->big_endian, 0};
+    if (d->ranges_add > size - v->u) {
+        d->bail = 1;
+        return 0;
+    }
+    cur c = {s->data[TSYM_DS_RANGES] + v->u + d->ranges_add, s->data[TSYM_DS_RANGES] + size,
+             s->big_endian, 0};
     uint32_t n = 0;
     for (;;) {
         uint64_t a = fixed(&c, as), b = fixed(&c, as);
@@ -520,6 +532,221 @@ static void line_rc(dstate *d, int rc)
         d->bail = 1; /* libdwarf's walk reports it, in its order */
 }
 
+/* ---- split DWARF: the split unit of a skeleton unit (spec 5.2 item 10) ---- */
+
+enum { SPLIT_OK, SPLIT_MISMATCH, SPLIT_BAD };
+
+/* The header size of the DWARF 5 .debug_str_offsets or .debug_rnglists contribution at the
+ * start of section k (hdr32: its size in the 32-bit format), 0 when there is none. */
+static uint64_t contrib_header(const tsym__dsecs *s, int k, unsigned hdr32)
+{
+    if (!s->size[k])
+        return 0;
+    cur c = {s->data[k], s->data[k] + s->size[k], s->big_endian, 0};
+    unsigned hdr = hdr32;
+    if (fixed(&c, 4) == 0xffffffffu) {
+        fixed(&c, 8);
+        hdr += 8;
+    }
+    unsigned ver = (unsigned)fixed(&c, 2);
+    return !c.bad && ver == 5 && s->size[k] >= hdr ? hdr : 0;
+}
+
+/* The DIE walk of the split unit in ss (the .dwo's sections and the skeleton's .debug_addr
+ * and .debug_ranges) for the skeleton whose dwo_id is want; what the unit added is dropped
+ * when it cannot be read. SPLIT_OK, SPLIT_MISMATCH (*found: the unit's id) or SPLIT_BAD. */
+static int split_walk(dstate *d, const tsym__dsecs *ss, uint64_t want, uint64_t rbase,
+                      uint64_t *found)
+{
+    unit u;
+    uint64_t off = 0;
+    int have = 0;
+    while (!have && off < ss->size[TSYM_DS_INFO] && !tsym__unit_read(&u, ss, off)) {
+        have = u.ut == UT_split_compile || u.version < 5;
+        off = u.end;
+    }
+    u.ut = UT_split_compile; /* also GNU's DWARF 4 form: DW_FORM_GNU_str_index is read */
+    if (!have || !ss->size[TSYM_DS_ABBREV])
+        return SPLIT_BAD;
+    tsym__index *ix = d->ix;
+    const tsym__dsecs *s0 = d->s;
+    unit *units0 = d->units;
+    size_t n_units0 = d->n_units;
+    const unit *cu0 = d->cu;
+    uint64_t str0 = d->str_base, rl0 = d->rl_base;
+    int has_str0 = d->has_str_base, has_rl0 = d->has_rl_base;
+    size_t funcs = ix->funcs.len, nodes = ix->nodes.len, ranges = ix->ranges.len;
+    size_t inlines = ix->n_inlines;
+    /* DIE offsets and abbreviation offsets are the .dwo's own from here */
+    d->s = ss;
+    d->units = &u;
+    d->n_units = 1;
+    d->cu = &u;
+    d->tab.valid = d->other.valid = 0;
+    tsym__map_free(&d->names);
+    d->infos.len = 0;
+    int r = SPLIT_BAD;
+    const unsigned char *info = ss->data[TSYM_DS_INFO];
+    cur c = {info + u.die, info + u.end, ss->big_endian, 0};
+    die cu;
+    int rc = atab_load(&d->tab, ss, &u);
+    if (rc == TT_ENOMEM)
+        d->nomem = 1;
+    if (!rc && tsym__die_parse(&cu, &c, info, &u, &d->tab, 1) == 1) {
+        uint64_t id = u.dwo_id;
+        if (u.version < 5 && !get_udata(d, &cu, A_DWOID, &id))
+            d->bail = 1;
+        if (!d->bail && id != want) {
+            *found = id;
+            r = SPLIT_MISMATCH;
+        } else if (!d->bail) {
+            /* the string offsets and range lists of a .dwo start with their header;
+             * GNU's DWARF 4 string offsets have none, its ranges are the skeleton's */
+            d->has_str_base = 1;
+            d->str_base = u.version >= 5 ? contrib_header(ss, TSYM_DS_STR_OFFSETS, 8) : 0;
+            d->rl_base = u.version >= 5 ? contrib_header(ss, TSYM_DS_RNGLISTS, 12) : 0;
+            d->has_rl_base = d->rl_base > 0;
+            d->ranges_add = u.version < 5 ? rbase : 0;
+            if (cu.ab->children)
+                walk_unit(d, &c, info);
+            r = d->bail ? SPLIT_BAD : SPLIT_OK;
+        }
+    }
+    if (r != SPLIT_OK) {
+        ix->funcs.len = funcs;
+        ix->nodes.len = nodes;
+        ix->ranges.len = ranges;
+        ix->n_inlines = inlines;
+    }
+    d->bail = 0;
+    d->s = s0;
+    d->units = units0;
+    d->n_units = n_units0;
+    d->cu = cu0;
+    d->str_base = str0;
+    d->rl_base = rl0;
+    d->has_str_base = has_str0;
+    d->has_rl_base = has_rl0;
+    d->ranges_add = 0;
+    d->tab.valid = d->other.valid = 0;
+    tsym__map_free(&d->names);
+    d->infos.len = 0;
+    return r;
+}
+
+/* The sections of a split unit: those of f (sliced to a package's contributions by row) with
+ * the skeleton's .debug_addr, .debug_line_str and .debug_ranges. */
+static void split_secs(tsym__dsecs *ss, const dstate *d, const tsym__dsecs *f,
+                       const tsym__dwp_row *row)
+{
+    *ss = *f;
+    static const int from_skeleton[] = {TSYM_DS_ADDR, TSYM_DS_LINE_STR, TSYM_DS_RANGES};
+    for (size_t i = 0; i < sizeof from_skeleton / sizeof *from_skeleton; i++) {
+        ss->data[from_skeleton[i]] = d->s->data[from_skeleton[i]];
+        ss->size[from_skeleton[i]] = d->s->size[from_skeleton[i]];
+    }
+    static const int sliced[] = {TSYM_DS_INFO, TSYM_DS_ABBREV, TSYM_DS_LINE,
+                                 TSYM_DS_STR_OFFSETS, TSYM_DS_RNGLISTS};
+    for (size_t i = 0; row && i < sizeof sliced / sizeof *sliced; i++) {
+        int k = sliced[i];
+        ss->data[k] = row->size[k] ? f->data[k] + row->off[k] : NULL;
+        ss->size[k] = (size_t)row->size[k];
+    }
+}
+
+/* Opens the first .dwp package that exists (once per index build). */
+static void open_dwp(dstate *d)
+{
+    char p[4096];
+    d->dwp_state = -1;
+    for (size_t i = 0; tsym__dwp_candidate(p, sizeof p, d->ix, i); i++) {
+        tt_error e;
+        if (!p[0] || !tsym__dwo_is_file(p))
+            continue;
+        if (!tsym__dsecs_open_dwo(&d->dwp, &d->dwp_index, &d->dwp_index_n, p, &e)) {
+            if (d->dwp_index) {
+                d->dwp_state = 1;
+                snprintf(d->dwp_path, sizeof d->dwp_path, "%s", p);
+                return;
+            }
+            tsym__dsecs_close(&d->dwp);
+        }
+    }
+}
+
+/* The split unit of the skeleton cu: from the .dwp package, else from the first .dwo file
+ * of the search order whose dwo_id is the skeleton's; when there is none the module keeps
+ * its lines and symbol-table names, and the first such skeleton is noted for the warning. */
+static void do_split(dstate *d, const die *cu)
+{
+    tsym__index *ix = d->ix;
+    const char *name = NULL, *comp = NULL;
+    uint64_t want = cu->u->dwo_id, rbase = 0, found = 0;
+    if (cu->u->version < 5)
+        get_udata(d, cu, A_DWOID, &want);
+    get_off(d, cu, A_GNU_RBASE, &rbase);
+    get_str(d, cu, A_DWONAME, &name);
+    get_str(d, cu, A_COMPDIR, &comp);
+    if (d->bail || d->nomem)
+        return;
+    int why = TSYM__DWO_NOT_FOUND;
+    char path[4096] = "", first[4096] = "";
+    if (!d->dwp_state)
+        open_dwp(d);
+    tsym__dwp_row row;
+    if (d->dwp_state > 0 && tsym__dwp_find(&row, d->dwp_index, d->dwp_index_n,
+                                           d->dwp.big_endian, d->dwp.size, want)) {
+        tsym__dsecs ss;
+        split_secs(&ss, d, &d->dwp, &row);
+        int r = split_walk(d, &ss, want, rbase, &found);
+        if (r == SPLIT_OK) {
+            ix->n_split++;
+            return;
+        }
+        why = r == SPLIT_MISMATCH ? TSYM__DWO_MISMATCH : TSYM__DWO_BAD;
+        snprintf(first, sizeof first, "%s", d->dwp_path);
+    }
+    for (size_t i = 0; name && tsym__dwo_candidate(path, sizeof path, ix, name, comp, i); i++) {
+        if (i == 0 && !first[0])
+            snprintf(first, sizeof first, "%s", path);
+        tsym__dsecs f;
+        const unsigned char *cx;
+        size_t cxn;
+        tt_error e;
+        if (!path[0] || !tsym__dwo_is_file(path))
+            continue;
+        uint64_t id = 0;
+        int r = SPLIT_BAD;
+        if (!tsym__dsecs_open_dwo(&f, &cx, &cxn, path, &e)) {
+            tsym__dsecs ss;
+            split_secs(&ss, d, &f, NULL);
+            r = split_walk(d, &ss, want, rbase, &id);
+            tsym__dsecs_close(&f);
+        }
+        if (r == SPLIT_OK) {
+            ix->n_split++;
+            return;
+        }
+        if (why == TSYM__DWO_NOT_FOUND) { /* the first file found tells why */
+            why = r == SPLIT_MISMATCH ? TSYM__DWO_MISMATCH : TSYM__DWO_BAD;
+            found = id;
+            snprintf(first, sizeof first, "%s", path);
+        }
+    }
+    ix->split_dwarf = 1;
+    if (ix->has_dwo_path)
+        return;
+    ix->dwo_why = why;
+    ix->dwo_want = want;
+    ix->dwo_found = found;
+    if (!first[0])
+        snprintf(first, sizeof first, "%s", name ? name : "(no DW_AT_dwo_name)");
+    if (tsym__str_intern(&ix->dwo_path, &ix->str, first, strlen(first)))
+        d->nomem = 1;
+    else
+        ix->has_dwo_path = 1;
+}
+
 static void do_unit(dstate *d, const unit *u, int have_lines)
 {
     int rc = atab_load(&d->tab, d->s, u);
@@ -531,7 +758,12 @@ static void do_unit(dstate *d, const unit *u, int have_lines)
     cur c = {info + u->die, info + u->end, d->s->big_endian, 0};
     die cu;
     d->cu = u;
-    if (tsym__die_parse(&cu, &c, info, u, &d->tab, 1) != 1 || has(&cu, A_SPLIT)) {
+    if (tsym__die_parse(&cu, &c, info, u, &d->tab, 1) != 1 || u->ut == UT_split_compile) {
+        d->bail = 1;
+        return;
+    }
+    int skeleton = u->ut == UT_skeleton || has(&cu, A_DWONAME);
+    if (!skeleton && has(&cu, A_DWOID)) { /* a dwo_id without a file name: libdwarf decides */
         d->bail = 1;
         return;
     }
@@ -560,7 +792,9 @@ static void do_unit(dstate *d, const unit *u, int have_lines)
     }
     if (d->bail || d->nomem)
         return;
-    if (cu.ab->children)
+    if (skeleton)
+        do_split(d, &cu);
+    else if (cu.ab->children)
         walk_unit(d, &c, info);
     if (lines && !d->bail && !d->nomem) {
         char msg[200];
@@ -575,7 +809,7 @@ static int scan_units(dstate *d)
     size_t cap = 0;
     while (off < n) {
         unit u;
-        if (tsym__unit_read(&u, d->s, off))
+        if (tsym__unit_read(&u, d->s, off) || u.ut == UT_type || u.ut == UT_split_type)
             return TSYM__DIE_FALLBACK;
         if (d->n_units == cap) {
             cap = cap ? cap * 2 : 64;
@@ -643,7 +877,7 @@ static int check_siblings(const unit *u, const tt_vec *starts, const tt_vec *sib
 /* Why parse_die could not read the DIE at p when its bytes did not run out: a code the
  * table lacks or a form no DWARF version defines (found by fuzz_macho: libdwarf 20210528
  * walks on with a size of its own and leaks the DIE dwarf_child allocates further on);
- * NULL for a defined form die.c does not read (DW_FORM_GNU_str_index). */
+ * NULL for a defined form die.c does not read (DW_FORM_GNU_str_index outside split units). */
 static const char *die_problem(const unsigned char *p, const unsigned char *end, const atab *t)
 {
     cur c = {p, end, 0, 0};
@@ -724,7 +958,8 @@ static int scan_codes(const tsym__dsecs *s, const unit *u, const atab *t, tt_vec
 int tsym__die_check_unit(const tsym__dsecs *s, uint64_t off, char *msg, size_t cap)
 {
     unit u;
-    if (off >= s->size[TSYM_DS_INFO] || !s->size[TSYM_DS_ABBREV] || tsym__unit_read(&u, s, off))
+    if (off >= s->size[TSYM_DS_INFO] || !s->size[TSYM_DS_ABBREV] ||
+        tsym__unit_read(&u, s, off) || u.ut == UT_type || u.ut == UT_split_type)
         return 0;
     atab t = {0};
     tt_vec starts, sibs;
@@ -754,6 +989,8 @@ int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines)
         do_unit(&d, &d.units[i], have_lines);
         rc = d.nomem ? TT_ENOMEM : d.bail ? TSYM__DIE_FALLBACK : 0;
     }
+    if (d.dwp_state > 0)
+        tsym__dsecs_close(&d.dwp);
     tsym__lhdr_free(&d.lh);
     tt_vec_free(&d.infos);
     tt_vec_free(&d.stack);

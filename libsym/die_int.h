@@ -33,7 +33,8 @@ enum {
     FORM_GNU_ref_alt = 0x1f20, FORM_GNU_strp_alt = 0x1f21,
     RLE_end_of_list = 0, RLE_base_addressx, RLE_startx_endx, RLE_startx_length,
     RLE_offset_pair, RLE_base_address, RLE_start_end, RLE_start_length,
-    UT_compile = 1, UT_partial = 3,
+    UT_compile = 1, UT_type = 2, UT_partial = 3, UT_skeleton = 4, UT_split_compile = 5,
+    UT_split_type = 6,
 };
 
 typedef tsym__cur cur;
@@ -55,6 +56,8 @@ typedef struct unit {
     uint64_t start, end, die; /* section offsets: header, end, first DIE */
     uint64_t abbrev_off;
     unsigned version, asize, osz;
+    unsigned ut;     /* DWARF 5 unit type, UT_compile before DWARF 5 */
+    uint64_t dwo_id; /* DWARF 5 skeleton and split units: the header's dwo_id */
 } unit;
 
 typedef struct spec {
@@ -98,7 +101,7 @@ typedef struct atab {
 /* the attributes the index reads, one slot each */
 enum { A_LOW, A_HIGH, A_RANGES, A_ORIGIN, A_SPEC, A_LINKAGE, A_MIPS, A_NAME, A_DFILE, A_DLINE,
        A_CFILE, A_CLINE, A_CCOL, A_STMT, A_STROFF, A_ADDRBASE, A_RLBASE, A_COMPDIR, A_SIBLING,
-       A_SPLIT, A_N };
+       A_DWONAME, A_DWOID, A_GNU_RBASE, A_N };
 
 /* ---- attribute values ---- */
 
@@ -127,7 +130,8 @@ void tsym__atab_free(atab *t);
  * lenient: a broken entry ends the table, the codes before it are kept (t is not reused).
  * 0, TSYM__DIE_FALLBACK or TT_ENOMEM. */
 int tsym__atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient);
-/* The header of the unit at off in .debug_info; 0 or TSYM__DIE_FALLBACK. */
+/* The header of the unit at off in .debug_info; 0 or TSYM__DIE_FALLBACK. Type units
+ * (DWARF 5 DW_UT_type, DW_UT_split_type) are read too: callers skip or refuse them. */
 int tsym__unit_read(unit *u, const tsym__dsecs *s, uint64_t off);
 /* Reads the DIE at c: 1, 0 for a null entry (end of siblings), -1 when it cannot be read.
  * full: record every attribute the index reads; 0: only DW_AT_sibling, and only when the

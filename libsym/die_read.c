@@ -60,9 +60,10 @@ static int slot_of(uint16_t at)
     case AT_rnglists_base: return A_RLBASE;
     case AT_comp_dir: return A_COMPDIR;
     case AT_sibling: return A_SIBLING;
-    case AT_GNU_dwo_id: case AT_GNU_ranges_base: case AT_GNU_addr_base: case AT_GNU_dwo_name:
-    case AT_dwo_name:
-        return A_SPLIT;
+    case AT_GNU_addr_base: return A_ADDRBASE;
+    case AT_GNU_ranges_base: return A_GNU_RBASE;
+    case AT_GNU_dwo_id: return A_DWOID;
+    case AT_GNU_dwo_name: case AT_dwo_name: return A_DWONAME;
     default: return -1;
     }
 }
@@ -94,7 +95,8 @@ static int skip_ops(atab *t, abbrev *a, const unit *u)
         int fs = form_size(sp->form, u), kind;
         switch (sp->form) {
         case FORM_udata: case FORM_sdata: case FORM_strx: case FORM_addrx:
-        case FORM_GNU_addr_index: case FORM_ref_udata: case FORM_loclistx: case FORM_rnglistx:
+        case FORM_GNU_addr_index: case FORM_GNU_str_index: case FORM_ref_udata:
+        case FORM_loclistx: case FORM_rnglistx:
             kind = SK_ULEB; break;
         case FORM_string: kind = SK_STR; break;
         case FORM_block1: kind = SK_BLK1; break;
@@ -242,6 +244,13 @@ static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
         v->form = TSYM_DS_LINE_STR;
         break;
     case FORM_strx: v->cls = V_STRX; v->u = uleb(c); break;
+    case FORM_GNU_str_index: /* GNU's DWARF 4 split units (die.c marks them); elsewhere
+                              * libdwarf decides */
+        if (u->ut != UT_split_compile)
+            return 0;
+        v->cls = V_STRX;
+        v->u = uleb(c);
+        break;
     case FORM_strx1: v->cls = V_STRX; v->u = fixed(c, 1); break;
     case FORM_strx2: v->cls = V_STRX; v->u = fixed(c, 2); break;
     case FORM_strx3: v->cls = V_STRX; v->u = fixed(c, 3); break;
@@ -282,7 +291,7 @@ static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
     default: {
         int n = form_size(form, u);
         if (n < 0)
-            return 0; /* GNU_str_index, vendor forms: libdwarf decides */
+            return 0; /* vendor forms: libdwarf decides */
         v->cls = V_OTHER;
         skip(c, (uint64_t)n);
     }
@@ -380,11 +389,17 @@ int tsym__unit_read(unit *u, const tsym__dsecs *s, uint64_t off)
         unsigned ut = (unsigned)fixed(&c, 1);
         u->asize = (unsigned)fixed(&c, 1);
         u->abbrev_off = fixed(&c, u->osz);
-        if (ut != UT_compile && ut != UT_partial)
+        if (ut == UT_skeleton || ut == UT_split_compile)
+            u->dwo_id = fixed(&c, 8);
+        else if (ut == UT_type || ut == UT_split_type)
+            skip(&c, 8 + u->osz); /* type signature, type offset */
+        else if (ut != UT_compile && ut != UT_partial)
             return TSYM__DIE_FALLBACK;
+        u->ut = ut;
     } else {
         u->abbrev_off = fixed(&c, u->osz);
         u->asize = (unsigned)fixed(&c, 1);
+        u->ut = UT_compile;
     }
     if (c.bad || (u->asize != 4 && u->asize != 8))
         return TSYM__DIE_FALLBACK;

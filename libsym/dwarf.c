@@ -458,7 +458,8 @@ static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
         return 0;
     size_t funcs = ix->funcs.len, nodes = ix->nodes.len, ranges = ix->ranges.len;
     size_t rows = ix->rows.len, cus = ix->n_cus, inlines = ix->n_inlines;
-    int split = ix->split_dwarf;
+    int split = ix->split_dwarf, has_dwo = ix->has_dwo_path;
+    size_t n_split = ix->n_split;
     if (have_lines) /* as load_dbg */
         (void)tt_vec_reserve(&ix->rows, ix->rows.len + secs->size[TSYM_DS_LINE] / 2);
     int rc = tsym__die_index(ix, secs, have_lines);
@@ -471,6 +472,9 @@ static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
     ix->n_cus = cus;
     ix->n_inlines = inlines;
     ix->split_dwarf = split;
+    ix->has_dwo_path = has_dwo;
+    ix->n_split = n_split;
+    ix->dwo_why = TSYM__DWO_UNREAD;
     return rc == TT_ENOMEM ? TT_ENOMEM : 0;
 }
 
@@ -648,7 +652,10 @@ int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_err
         *err = serr;
         return rc;
     }
+    const char *split_debug = ix->split_debug;
+    ix->split_debug = path; /* .dwo files and a .dwp package are also looked for beside it */
     int fast = rc == 0 && use_die ? fast_load(ix, &secs, 1) : 0;
+    ix->split_debug = split_debug;
     if (fast) {
         tsym__dsecs_close(&secs);
         return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");

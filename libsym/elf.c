@@ -611,3 +611,92 @@ void tsym__dsecs_close(tsym__dsecs *s)
     memset(s, 0, sizeof *s);
     s->fd_ = -1;
 }
+
+/* Does the .debug_info section data hold DWARF 5 type units only? */
+static int type_units_only(const unsigned char *p, size_t n, int be)
+{
+    size_t off = 0;
+    while (p && off < n && n - off >= 4) {
+        uint64_t len = get_uint(p + off, 4, be);
+        size_t at = 4;
+        if (len == 0xffffffffu) {
+            if (n - off < 12)
+                return 0;
+            len = get_uint(p + off + 4, 8, be);
+            at = 12;
+        }
+        if (n - off - at < 3 || len > n - off - at || get_uint(p + off + at, 2, be) != 5)
+            return 0;
+        unsigned ut = p[off + at + 2];
+        if (ut != 2 && ut != 6)
+            return 0;
+        off += at + (size_t)len;
+    }
+    return off > 0;
+}
+
+int tsym__dsecs_open_dwo(tsym__dsecs *s, const unsigned char **cu_index, size_t *cu_index_size,
+                         const char *path, tt_error *err)
+{
+    *cu_index = NULL;
+    *cu_index_size = 0;
+    memset(s, 0, sizeof *s);
+    s->fd_ = -1;
+    Elf *elf;
+    int rc = open_elf(&elf, &s->fd_, path, err);
+    if (rc)
+        return rc;
+    s->elf_ = elf;
+    GElf_Ehdr eh;
+    size_t shstrndx;
+    if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx)) {
+        tsym__dsecs_close(s);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0, "bad ELF header: %s",
+                            elf_errmsg(-1));
+    }
+    s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    if ((rc = sections_fit(elf, s->fd_, path, err))) {
+        tsym__dsecs_close(s);
+        s->unfit = 1;
+        return rc;
+    }
+    /* .debug_X.dwo for the sections a split unit has; .debug_addr, .debug_line_str and
+     * .debug_ranges stay in the skeleton's file */
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+        if (!name || strncmp(name, ".debug_", 7))
+            continue;
+        if (!strcmp(name, ".debug_cu_index") && sh.sh_type != SHT_NOBITS &&
+            !(sh.sh_flags & SHF_COMPRESSED)) {
+            Elf_Data *d = elf_getdata(scn, NULL);
+            if (d && d->d_buf) {
+                *cu_index = d->d_buf;
+                *cu_index_size = d->d_size;
+            }
+            continue;
+        }
+        size_t n = strlen(name);
+        if (n < 11 || strcmp(name + n - 4, ".dwo"))
+            continue;
+        for (int k = 0; k < TSYM_DS_N; k++) {
+            if (k == TSYM_DS_ADDR || k == TSYM_DS_LINE_STR || k == TSYM_DS_RANGES ||
+                s->data[k] || strlen(dsec_names[k]) != n - 11 ||
+                strncmp(name + 7, dsec_names[k], n - 11))
+                continue;
+            if ((rc = section_bytes(s, k, scn, 0, path, err))) {
+                tsym__dsecs_close(s);
+                return rc;
+            }
+            /* gcc gives each type unit a .debug_info.dwo of its own: the split unit's is
+             * the one with more than type units */
+            if (k == TSYM_DS_INFO && type_units_only(s->data[k], s->size[k], s->big_endian)) {
+                free(s->owned_[k]); /* a zstd section's decompressed copy */
+                s->owned_[k] = NULL;
+                s->data[k] = NULL;
+                s->size[k] = 0;
+            }
+        }
+    }
+    return 0;
+}

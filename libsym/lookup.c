@@ -113,28 +113,40 @@ static int find_sup(char *out, size_t cap, char *warn, size_t wcap, const char *
     return 1;
 }
 
-/* The warning of a module whose functions are in split DWARF: which file holds them (a .dwp
- * package beside the debug file, else the first skeleton's .dwo) and whether it exists, so
- * a missing .dwo is told apart from an unsupported one. */
-static void split_warning(char *buf, size_t cap, const tsym__index *ix, const char *dbg)
+/* The warning of a module whose functions are in split DWARF that could not be read: which
+ * file should hold them and why it was not used (not found, another build's, unreadable). */
+static void split_warning(char *buf, size_t cap, const tsym__index *ix)
 {
     static const char tail[] = "function names come from the symbol table, no inline frames";
-    char dwp[TT_ERRMSG_MAX / 2];
-    int n = snprintf(dwp, sizeof dwp, "%s.dwp", dbg);
     const char *dwo = ix->has_dwo_path ? tsym__str(&ix->str, ix->dwo_path) : NULL;
-    if (n > 0 && (size_t)n < sizeof dwp && access(dwp, R_OK) == 0)
-        snprintf(buf, cap, "split DWARF packages (.dwp) are not supported yet: %.200s; %s", dwp,
-                 tail);
-    else if (dwo && access(dwo, R_OK) != 0)
+    switch (dwo ? ix->dwo_why : TSYM__DWO_UNREAD) {
+    case TSYM__DWO_NOT_FOUND:
         snprintf(buf, cap, "debug info is in a .dwo file that was not found: %.200s; %s", dwo,
                  tail);
-    else
-        snprintf(buf, cap, "split DWARF (.dwo files, e.g. %.200s) is not supported yet; %s",
+        break;
+    case TSYM__DWO_MISMATCH:
+        snprintf(buf, cap,
+                 "split DWARF file %.200s is another build (dwo_id 0x%016llx, expected "
+                 "0x%016llx); %s",
+                 dwo, (unsigned long long)ix->dwo_found, (unsigned long long)ix->dwo_want, tail);
+        break;
+    case TSYM__DWO_BAD:
+        snprintf(buf, cap, "split DWARF file %.200s cannot be read; %s", dwo, tail);
+        break;
+    default:
+        snprintf(buf, cap, "split DWARF (.dwo files, e.g. %.200s) could not be read; %s",
                  dwo ? dwo : "?", tail);
+    }
 }
 
 int tsym_module_open(tsym_module **out, const char *path, const char *debug_path,
                      tt_error *err)
+{
+    return tsym__module_open_dirs(out, path, debug_path, NULL, 0, err);
+}
+
+int tsym__module_open_dirs(tsym_module **out, const char *path, const char *debug_path,
+                           char *const *dirs, size_t n_dirs, tt_error *err)
 {
     *out = NULL;
     if (!path && !debug_path)
@@ -172,9 +184,15 @@ int tsym_module_open(tsym_module **out, const char *path, const char *debug_path
     if (de.altlink[0] && find_sup(sup, sizeof sup, m->info.warning, sizeof m->info.warning,
                                   dbg, &de))
         m->ix.sup_path = sup;
+    m->ix.split_module = path ? path : dbg;
+    m->ix.split_dirs = dirs;
+    m->ix.n_split_dirs = n_dirs;
     if (de.has_debug_info && (rc = load_debug(m, dbg, &de)))
         goto nomem;
     m->ix.sup_path = NULL;
+    m->ix.split_module = NULL;
+    m->ix.split_dirs = NULL;
+    m->ix.n_split_dirs = 0;
     if (tsym__index_finish(&m->ix))
         goto nomem;
     if (!(m->path = dup_str(path)) && path)
@@ -197,7 +215,7 @@ int tsym_module_open(tsym_module **out, const char *path, const char *debug_path
     i->symtab_only = m->ix.funcs.len == 0;
     i->split_dwarf = m->ix.split_dwarf;
     if (i->split_dwarf && !i->warning[0])
-        split_warning(i->warning, sizeof i->warning, &m->ix, dbg);
+        split_warning(i->warning, sizeof i->warning, &m->ix);
     *out = m;
     return 0;
 nomem:

@@ -222,9 +222,9 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
         return tt_error_set(err, TT_ENOTFOUND, label, TT_LOC_NONE, 0,
                             "no debug information found for build id %s", bid[0] ? bid : "(none)");
     }
-    int rc = tsym_module_open(out, modfile, have && (!modfile || strcmp(found, modfile)) ? found
-                                                                                       : NULL,
-                              err);
+    int rc = tsym__module_open_dirs(out, modfile,
+                                    have && (!modfile || strcmp(found, modfile)) ? found : NULL,
+                                    s->dirs, s->n_dirs, err);
     if (rc) {
         tsym__store_count(s, "sym_dwarf_error", label, err ? err->msg : NULL);
         return rc;

@@ -30,7 +30,8 @@ typedef struct tsym_module_info {
     uint64_t load_bias_vaddr; /* L.p_vaddr - L.p_offset of the first PT_LOAD (spec 3.2) */
     size_t n_cus, n_funcs, n_inlines, n_rows, n_syms;
     int symtab_only;        /* no usable DWARF: names from .symtab/.dynsym (R5) */
-    int split_dwarf;        /* skeleton units found: functions from the symbol table */
+    int split_dwarf;        /* skeleton units whose split unit (.dwo, .dwp) was not found or
+                             * not readable: their functions from the symbol table */
     char warning[TT_ERRMSG_MAX]; /* non-fatal per-module problem (DWARF error, ...) or "" */
     int macho;              /* a Mach-O image (spec/ios.md): build_id is its LC_UUID */
     char arch[16];          /* Mach-O slice architecture (arm64, x86_64, ...), "" for ELF */

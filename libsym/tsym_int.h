@@ -107,7 +107,18 @@ typedef struct tsym__index {
     int has_dwo_path;
     const char *sup_path; /* input of the DWARF load: the verified dwz supplementary file
                            * (.gnu_debugaltlink) or NULL; borrowed during the load only */
+    /* split DWARF (die.c, dwo.c); the inputs are borrowed during the load only */
+    const char *split_module;      /* the module file: <module>.dwp, .dwo files beside it */
+    const char *split_debug;       /* the debug file loaded: the same for it */
+    char *const *split_dirs;       /* symbol store directories searched for .dwo files */
+    size_t n_split_dirs;
+    int dwo_why;                   /* with split_dwarf: TSYM__DWO_* for dwo_path */
+    uint64_t dwo_want, dwo_found;  /* TSYM__DWO_MISMATCH: the skeleton's and the file's id */
+    size_t n_split;                /* split units indexed */
 } tsym__index;
+
+/* Why a skeleton unit's split unit was not read (tsym__index.dwo_why) */
+enum { TSYM__DWO_UNREAD, TSYM__DWO_NOT_FOUND, TSYM__DWO_MISMATCH, TSYM__DWO_BAD };
 
 /* ELF facts read with libelf (elf.c) */
 typedef struct tsym__elf {
@@ -156,6 +167,34 @@ int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err);
  * check tsym__dsecs_open makes (elf.c); libdwarf is given no other file. */
 int tsym__elf_fits(const char *path, tt_error *err);
 void tsym__dsecs_close(tsym__dsecs *s);
+/* The same for a split-DWARF .dwo file or .dwp package (elf.c): its .debug_X.dwo sections
+ * in the slots of .debug_X (.debug_addr, .debug_line_str and .debug_ranges stay empty: they
+ * are the skeleton's); *cu_index: the .debug_cu_index of a package (NULL when none). */
+int tsym__dsecs_open_dwo(tsym__dsecs *s, const unsigned char **cu_index, size_t *cu_index_size,
+                         const char *path, tt_error *err);
+
+/* ---- split DWARF (dwo.c; spec/symbolication.md 5.2 item 10) ---- */
+/* A unit's contributions in a .dwp package, by TSYM_DS_* slot (info, abbrev, line,
+ * str_offsets, rnglists). */
+typedef struct tsym__dwp_row {
+    uint64_t off[TSYM_DS_N], size[TSYM_DS_N];
+    unsigned version; /* of the index: 5 (DWARF 5) or 2 (GNU DWARF 4) */
+} tsym__dwp_row;
+/* Looks dwo_id up in a .debug_cu_index of n bytes: 1 found (row filled, every contribution
+ * inside sec_size[slot] bytes of its section), 0 not there or a corrupt index. */
+int tsym__dwp_find(tsym__dwp_row *row, const unsigned char *idx, size_t n, int big_endian,
+                   const size_t *sec_size, uint64_t dwo_id);
+/* The i-th file to try for the split unit of a skeleton whose DW_AT_dwo_name is name (with
+ * DW_AT_comp_dir comp_dir, may be NULL): 1 with out set ("" when the i-th place does not
+ * apply), 0 when there are no more. Order: the name as it is (an absolute path) or under
+ * comp_dir, then its base name beside the module file, beside the debug file, in each
+ * symbol store directory. */
+int tsym__dwo_candidate(char *out, size_t cap, const tsym__index *ix, const char *name,
+                        const char *comp_dir, size_t i);
+/* 1 when path names a regular file. */
+int tsym__dwo_is_file(const char *path);
+/* The i-th .dwp package to try (<module>.dwp, <debug file>.dwp): as tsym__dwo_candidate. */
+int tsym__dwp_candidate(char *out, size_t cap, const tsym__index *ix, size_t i);
 
 /* Bounds-checked reads of DWARF section bytes with a sticky error flag (line.c, die.c) */
 typedef struct tsym__cur {
@@ -244,9 +283,11 @@ int tsym__line_rows(tsym__index *ix, const tsym__lhdr *h, const uint32_t *files,
 
 /* Builds funcs/nodes/ranges/rows from the DIEs and line tables in s without libdwarf
  * (die.c), as dwarf.c's walk does. Returns 0, TT_ENOMEM, or TSYM__DIE_FALLBACK when the
- * input has something it does not handle (split DWARF, type units, unusual forms, any
+ * input has something it does not handle (type units in .debug_info, unusual forms, any
  * corruption): the caller then drops what was added and indexes with libdwarf. have_lines:
- * decode the line tables (.debug_line is there). */
+ * decode the line tables (.debug_line is there). Skeleton units get their split unit from
+ * the .dwo file or .dwp package ix->split_* lead to (dwo.c); when there is none the unit
+ * keeps its lines and ix->split_dwarf, dwo_why and dwo_path say why. */
 #define TSYM__DIE_FALLBACK 1
 int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines);
 /* Checks the unit at section offset off of .debug_info before dwarf.c walks it with
@@ -348,6 +389,9 @@ typedef struct tsym__macho {
 
 /* 1 when p starts like a thin little-endian Mach-O or a universal file. */
 int tsym__macho_magic(const unsigned char *p, size_t n);
+/* tsym_module_open, also looking for .dwo files in the directories dirs (symbol stores). */
+int tsym__module_open_dirs(tsym_module **out, const char *path, const char *debug_path,
+                           char *const *dirs, size_t n_dirs, tt_error *err);
 /* 1 when the file at path starts like Mach-O (regular files only). */
 int tsym__macho_file(const char *path);
 /* 1 when path is a Mach-O file (arch "") or "FILE:ARCH" with FILE a Mach-O file. */

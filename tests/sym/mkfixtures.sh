@@ -37,9 +37,51 @@ if have clang; then
     clang -fdebug-prefix-map="$out"=/fx --target=i386-linux-gnu -O2 -g -c -o le32.o "$src/lib.c" 2>/dev/null || true
     clang -fdebug-prefix-map="$out"=/fx --target=s390x-linux-gnu -O2 -g -c -o be64.o "$src/lib.c" 2>/dev/null || true
 fi
-# split DWARF: functions in split/s.dwo (named relative to the build directory), lines in s5
-mkdir -p split
-(cd split && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o)
+# split DWARF: functions in split/s.dwo (named relative to the build directory), lines in s5;
+# n5 the same source without -gsplit-dwarf (the same code); s4/n4 GNU's DWARF 4 form;
+# cs5/cn5 clang's; ts/tn and cts/ctn C++ with type units; dwp/ the same binaries with .dwp packages instead of .dwo files;
+# splitmiss/ a deleted .dwo, splitmm/ a .dwo of another build (another dwo_id),
+# splitstore/ the .dwo only in a symbol store directory (st/), splitmoved/ see below
+rm -rf splitmiss splitmm splitstore dwp
+mkdir -p split splitmiss splitmm splitstore/st dwp
+(cd split && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o &&
+    gcc -O2 -g -c "$src/inline.c" -o n.o && gcc -o n5 n.o &&
+    gcc -O2 -g -gdwarf-4 -gsplit-dwarf -c "$src/inline.c" -o s4.o && gcc -o s4 s4.o &&
+    gcc -O2 -g -gdwarf-4 -c "$src/inline.c" -o n4.o && gcc -o n4 n4.o)
+# type units in the .dwo (gcc: one .debug_info.dwo section per type unit; clang: one section)
+if have g++; then
+    (cd split && g++ -O2 -g -gsplit-dwarf -fdebug-types-section -c "$src/tmpl.cc" -o ts.o &&
+        g++ -o ts ts.o && g++ -O2 -g -fdebug-types-section -c "$src/tmpl.cc" -o tn.o &&
+        g++ -o tn tn.o)
+fi
+if have clang++-14; then
+    (cd split && clang++-14 -O2 -g -gsplit-dwarf -fdebug-types-section -c "$src/tmpl.cc" -o cts.o &&
+        clang++-14 -o cts cts.o && clang++-14 -O2 -g -fdebug-types-section -c "$src/tmpl.cc" -o ctn.o &&
+        clang++-14 -o ctn ctn.o)
+fi
+if have clang-14; then
+    (cd split && clang-14 -O2 -g -gdwarf-5 -gsplit-dwarf -c "$src/inline.c" -o cs.o &&
+        clang-14 -o cs5 cs.o && clang-14 -O2 -g -gdwarf-5 -c "$src/inline.c" -o cn.o &&
+        clang-14 -o cn5 cn.o)
+    if have llvm-dwp-14; then
+        (cd dwp && cp ../split/cs.o . && clang-14 -o cs5 cs.o && cp ../split/cs.dwo . &&
+            llvm-dwp-14 -e cs5 -o cs5.dwp && rm cs.dwo cs.o)
+    fi
+fi
+# binutils dwp packages GNU's DWARF 4 (it crashes on DWARF 5)
+if have dwp; then
+    (cd dwp && cp ../split/s4.o . && gcc -o s4 s4.o && cp ../split/s4.dwo . &&
+        dwp -e s4 -o s4.dwp && rm s4.dwo s4.o)
+fi
+(cd splitmiss && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o && rm s.dwo)
+(cd splitmm && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o &&
+    gcc -O1 -g -gsplit-dwarf -c "$src/inline.c" -o other.o && mv other.dwo s.dwo)
+(cd splitstore && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o &&
+    mv s.dwo st/)
+# splitmoved/: the binary and its .dwo moved out of the build directory (comp_dir is gone)
+rm -rf splitmoved && mkdir -p splitmoved/b
+(cd splitmoved/b && gcc -O2 -g -gsplit-dwarf -c "$src/inline.c" -o s.o && gcc -o s5 s.o &&
+    mv s5 s.dwo .. && cd .. && rm -rf b)
 # stripped binary + .gnu_debuglink beside it
 mkdir -p dl store/.build-id store2/.build-id bare
 objcopy --only-keep-debug g5 dl/g5.debug

@@ -57,6 +57,24 @@ build() {
     $cc $flags $ld -o prog var_main.o -L. -lvar -Wl,-rpath,'$ORIGIN'
     $cxx $flags -c "$src/var.cc" -o var_cc.o
     $cxx $flags $ld -o progxx var_cc.o
+    # split DWARF: the reference is the same code built without -gsplit-dwarf (NAME.ref),
+    # as llvm-symbolizer-14 drops inline frames of clang's split units that it reports for
+    # the same code in ordinary DWARF
+    case $flags in *-gsplit-dwarf*)
+        nf=$(echo "$flags" | sed 's/ -gsplit-dwarf//')
+        mkdir -p ref && (cd ref &&
+            $cc $nf -fPIC -c "$src/var_lib.c" -o var_lib.o && $cc $nf $ld -shared -o libvar.so var_lib.o &&
+            $cc $nf -c "$src/var_main.c" -o var_main.o && $cc $nf $ld -o prog var_main.o -L. -lvar &&
+            $cxx $nf -c "$src/var.cc" -o var_cc.o && $cxx $nf $ld -o progxx var_cc.o)
+        for m in prog libvar.so progxx; do
+            if cmp -s "$(objdump -d --no-show-raw-insn "$m" | tail -n +3 > "$m.t1" && echo "$m.t1")" \
+                "$(objdump -d --no-show-raw-insn "ref/$m" | tail -n +3 > "$m.t2" && echo "$m.t2")"; then
+                cp "ref/$m" "$m.ref"
+            fi
+            rm -f "$m.t1" "$m.t2"
+        done
+        rm -rf ref ;;
+    esac
     for m in prog libvar.so progxx; do
         case $post in
         zstd) cp "$m" "$m.ref"; objcopy --compress-debug-sections=zstd "$m" ;;

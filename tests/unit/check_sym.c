@@ -981,6 +981,135 @@ START_TEST(origin_refs_libdwarf)
 }
 END_TEST
 
+/* ---- split DWARF (spec 5.2 item 10) ---- */
+
+static int same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Every address of the split build has the answer of the same code built without
+ * -gsplit-dwarf (same compiler, same directory): functions, inline frames, call sites,
+ * declaration lines. Skipped when the tool that made the split build is missing. */
+static void same_chains(const char *split, const char *plain, int inline_c)
+{
+    if (access(path(split), R_OK))
+        return;
+    tsym_module *a = open_ok(split), *b = open_ok(plain);
+    const tsym_module_info *ia = tsym_module_info_get(a), *ib = tsym_module_info_get(b);
+    ck_assert_msg(!ia->split_dwarf && !ia->symtab_only && !ia->warning[0], "%s: %s", split,
+                  ia->warning);
+    ck_assert_uint_ge(ia->n_inlines, 2);
+    ck_assert_uint_eq(ia->n_funcs, ib->n_funcs);
+    ck_assert_uint_eq(ia->n_inlines, ib->n_inlines);
+    size_t deep = 0;
+    for (uint64_t x = 0x1000; x < 0x2000; x++) {
+        tsym_result r, q;
+        tsym_module_lookup(&r, a, x, 0);
+        tsym_module_lookup(&q, b, x, 0);
+        ck_assert_msg(r.found == q.found && r.n_frames == q.n_frames &&
+                          r.has_start == q.has_start && r.start_addr == q.start_addr,
+                      "%s 0x%llx", split, (unsigned long long)x);
+        for (size_t j = 0; j < r.n_frames; j++) {
+            const tsym_frame *f = &r.frames[j], *g = &q.frames[j];
+            ck_assert_msg(same_text(f->function, g->function) && same_text(f->file, g->file) &&
+                              f->line == g->line && f->column == g->column &&
+                              same_text(f->start_file, g->start_file) &&
+                              f->start_line == g->start_line,
+                          "%s 0x%llx frame %zu: %s %s:%u, expected %s %s:%u", split,
+                          (unsigned long long)x, j, f->function, f->file, f->line, g->function,
+                          g->file, g->line);
+        }
+        deep += r.n_frames >= 3;
+    }
+    ck_assert_uint_gt(deep, 0);
+    ck_assert(!inline_c || find_chain(a, 0x1000, 0x1400, 0, leaf_mid_top, 3));
+    tsym_module_free(a);
+    tsym_module_free(b);
+}
+
+START_TEST(split_gcc_dwarf5) { same_chains("split/s5", "split/n5", 1); }
+END_TEST
+START_TEST(split_gcc_dwarf4_gnu) { same_chains("split/s4", "split/n4", 1); }
+END_TEST
+START_TEST(split_clang_dwarf5) { same_chains("split/cs5", "split/cn5", 1); }
+END_TEST
+START_TEST(split_dwp_clang) { same_chains("dwp/cs5", "split/cn5", 1); }
+END_TEST
+START_TEST(split_dwp_gnu) { same_chains("dwp/s4", "split/n4", 1); }
+END_TEST
+START_TEST(split_type_units) /* type units in the .dwo: C++ with -fdebug-types-section */
+{
+    same_chains("split/ts", "split/tn", 0);
+    same_chains("split/cts", "split/ctn", 0);
+}
+END_TEST
+
+/* No usable .dwo: lines from the skeleton's line table, names from the symbol table, and a
+ * warning that says why. */
+static void split_unusable(const char *name, const char *why, const char *file)
+{
+    tsym_module *m = open_ok(name);
+    const tsym_module_info *i = tsym_module_info_get(m);
+    ck_assert(i->split_dwarf && i->symtab_only);
+    ck_assert_msg(strstr(i->warning, why) && strstr(i->warning, file), "%s", i->warning);
+    int top = 0;
+    for (uint64_t x = 0x1000; x < 0x1400 && !top; x++) {
+        tsym_result r;
+        tsym_module_lookup(&r, m, x, 0);
+        top = r.found && r.n_frames == 1 && r.frames[0].function &&
+              !strcmp(r.frames[0].function, "top") && r.frames[0].line > 0 &&
+              !strcmp(base(r.frames[0].file), "inline.c");
+    }
+    ck_assert(top);
+    tsym_module_free(m);
+}
+
+START_TEST(split_dwo_missing)
+{
+    split_unusable("splitmiss/s5", "was not found", "splitmiss/s.dwo");
+}
+END_TEST
+
+START_TEST(split_dwo_mismatch)
+{
+    split_unusable("splitmm/s5", "is another build (dwo_id 0x", "splitmm/s.dwo");
+}
+END_TEST
+
+/* The .debug_cu_index lookup: the package's own ids, another id, cut indexes */
+START_TEST(split_dwp_index)
+{
+    if (access(path("dwp/cs5.dwp"), R_OK))
+        return;
+    tsym__dsecs s;
+    const unsigned char *cx;
+    size_t n;
+    ck_assert_int_eq(tsym__dsecs_open_dwo(&s, &cx, &n, path("dwp/cs5.dwp"), NULL), 0);
+    ck_assert_ptr_nonnull(cx);
+    /* the skeleton's dwo_id: in the unit header after length, version, type, address
+     * size and abbreviation offset */
+    tsym__dsecs b;
+    ck_assert_int_eq(tsym__dsecs_open(&b, path("dwp/cs5"), NULL), 0);
+    ck_assert_uint_ge(b.size[TSYM_DS_INFO], 20);
+    uint64_t id = 0;
+    for (int k = 7; k >= 0; k--)
+        id = id << 8 | b.data[TSYM_DS_INFO][12 + k];
+    tsym__dsecs_close(&b);
+    tsym__dwp_row row;
+    ck_assert_int_eq(tsym__dwp_find(&row, cx, n, 0, s.size, id), 1);
+    ck_assert_uint_eq(row.version, 5);
+    ck_assert_uint_gt(row.size[TSYM_DS_INFO], 0);
+    ck_assert_uint_gt(row.size[TSYM_DS_ABBREV], 0);
+    ck_assert_int_eq(tsym__dwp_find(&row, cx, n, 0, s.size, id ^ 1), 0);
+    for (size_t cut = 0; cut < n; cut++)
+        ck_assert_int_eq(tsym__dwp_find(&row, cx, cut, 0, s.size, id), 0);
+    size_t small[TSYM_DS_N] = {0}; /* contributions outside their sections */
+    ck_assert_int_eq(tsym__dwp_find(&row, cx, n, 0, small, id), 0);
+    tsym__dsecs_close(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sym");
@@ -1017,6 +1146,15 @@ static Suite *suite(void)
     tcase_add_test(tc, rnglists_addrx_guard);
     tcase_add_test(tc, object_access_after_elf);
     tcase_add_test(tc, origin_refs_libdwarf);
+    tcase_add_test(tc, split_gcc_dwarf5);
+    tcase_add_test(tc, split_gcc_dwarf4_gnu);
+    tcase_add_test(tc, split_clang_dwarf5);
+    tcase_add_test(tc, split_dwp_clang);
+    tcase_add_test(tc, split_dwp_gnu);
+    tcase_add_test(tc, split_type_units);
+    tcase_add_test(tc, split_dwo_missing);
+    tcase_add_test(tc, split_dwo_mismatch);
+    tcase_add_test(tc, split_dwp_index);
     suite_add_tcase(s, tc);
     return s;
 }
