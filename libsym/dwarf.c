@@ -436,7 +436,12 @@ static int load_dbg(tsym__index *ix, Dwarf_Debug dbg, Dwarf_Debug sup, tsym__dse
         (void)tt_vec_reserve(&ix->rows, ix->rows.len + s.secs.size[TSYM_DS_LINE] / 2);
     if (secs_msg)
         snprintf(s.msg, sizeof s.msg, "%.190s", secs_msg);
-    int rc = s.rl && tsym__dw_rnglists_bad(&s) ? 0 : load_units(&s);
+    int rl_bad = s.rl && tsym__dw_rnglists_bad(&s);
+    if (!rl_bad && secs->rl_unread) { /* libdwarf 20210528 frees twice on bad tables */
+        rl_bad = 1;
+        snprintf(s.msg, sizeof s.msg, ".debug_rnglists cannot be read: DWARF not read");
+    }
+    int rc = rl_bad ? 0 : load_units(&s);
     *secs = s.secs;
     tsym__lhdr_free(&s.lh);
     tt_vec_free(&s.infos);

@@ -159,6 +159,8 @@ typedef struct tsym__dsecs {
     int zstd;                          /* a section was zstd-compressed: libdwarf's own ELF
                                         * reader cannot read this file */
     unsigned ptr_size;                 /* 4 (ELFCLASS32) or 8 */
+    int rl_unread;                     /* .debug_rnglists exists but could not be read: the
+                                        * guards cannot check it for libdwarf */
 } tsym__dsecs;
 /* Opens path and finds the sections; data is borrowed, valid until tsym__dsecs_close
  * (which accepts a zeroed or failed s). */

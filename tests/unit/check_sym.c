@@ -739,7 +739,8 @@ START_TEST(rnglists_guard_libdwarf)
     static const struct {
         const char *name;
         int refused; /* a table header the guard refuses before any unit is read */
-    } cases[] = {{"rnglists-offset.so", 0}, {"rnglists-header.so", 1}, {"rnglists-count.so", 1}};
+    } cases[] = {{"rnglists-offset.so", 0}, {"rnglists-header.so", 1}, {"rnglists-count.so", 1},
+                 {"rnglists-rel.so", 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char p[256];
         snprintf(p, sizeof p, "tests/data/%s", cases[i].name);
