@@ -107,8 +107,9 @@ typedef int (*cli_an_parse_fn)(cli_an *a, const char *path, tt_kind kind, cli_an
                                tt_error *err);
 typedef struct cli_an_pool cli_an_pool;
 typedef struct cli_an_job cli_an_job;
-/* Starts jobs threads, each with a copy of a (shared read-only: mapping, method rows,
- * options; own caches). CLI_BAD after printing an error. */
+/* Starts jobs - 1 threads (one with jobs 1), each with a copy of a (shared read-only:
+ * mapping, method rows, options; own caches); the writer, parsing while it would wait, is the
+ * last job. CLI_BAD after printing an error. */
 int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse_fn parse);
 /* Stops the threads and frees every job not released; NULL is a no-op. */
 void cli_an_pool_stop(cli_an_pool *p);

@@ -2,7 +2,9 @@
  * writer replays them in input order (storage.md 5.1 and 9), so the database, the warnings
  * and the summary are those of --jobs 1. 2 x jobs inputs are in flight, small ones more (up
  * to 16 x jobs while they add up to less than 1 MiB). The writer does not wait idle for a
- * job: it runs queued jobs itself (a worker's context of its own). */
+ * job: it runs queued jobs itself (a worker's context of its own). It counts as one of the
+ * jobs: jobs - 1 worker threads, so that N jobs keep N cores busy and the writer, whose
+ * work is the run's serial part, never waits for a core behind the parsers. */
 #include "cli_an.h"
 
 #include <pthread.h>
@@ -183,7 +185,8 @@ int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse
     p->w = w;
     p->parse = parse;
     p->max_in_flight = 2 * (size_t)jobs;
-    for (int i = 0; i <= jobs; i++) {
+    int threads = jobs > 1 ? jobs - 1 : 1; /* the writer is the last job */
+    for (int i = 0; i <= threads; i++) {
         w[i].pool = p;
         w[i].a = *a;
         w[i].a.db = NULL;
@@ -198,14 +201,14 @@ int cli_an_pool_start(cli_an_pool **out, const cli_an *a, int jobs, cli_an_parse
         w[i].a.acc_ids = &w[i].acc_ids;
         p->nw = i + 1;
         if (!w[i].a.arena || !w[i].a.names || !w[i].a.acc ||
-            (i < jobs && pthread_create(&w[i].th, NULL, work, &w[i]))) {
-            cli_errorf("cannot start %d analysis threads", jobs);
+            (i < threads && pthread_create(&w[i].th, NULL, work, &w[i]))) {
+            cli_errorf("cannot start %d analysis threads", threads);
             cli_an_pool_stop(p);
             return CLI_BAD;
         }
-        w[i].started = i < jobs;
+        w[i].started = i < threads;
     }
-    p->self = &w[jobs];
+    p->self = &w[threads];
     *out = p;
     return 0;
 }
