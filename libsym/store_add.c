@@ -25,30 +25,101 @@ static int mkdirs(char *p)
     return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-static int copy_file(const char *from, const char *to)
+/* Entries appear whole or not at all: each is written to a temporary file beside it
+ * (DEST.tmp-PID-N, created with O_EXCL so that umask applies as to any new file), flushed to
+ * the disk and renamed over DEST; a failure removes the temporary file and leaves an entry
+ * already there as it was. A run killed while writing can leave a temporary file, never a
+ * partial entry: lookups open the final names, and the scan of a store skips them. */
+static int tmp_create(char *tmp, size_t cap, const char *dest)
 {
-    int in = open(from, O_RDONLY | O_CLOEXEC);
-    if (in < 0)
-        return -1;
-    int outfd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (outfd < 0) {
-        close(in);
-        return -1;
-    }
-    char buf[65536];
-    ssize_t n;
-    int rc = 0;
-    while ((n = read(in, buf, sizeof buf)) > 0)
-        if (write(outfd, buf, (size_t)n) != n) {
-            rc = -1;
-            break;
+    static unsigned n;
+    for (int tries = 0; tries < 100; tries++) {
+        if (!tsym__store_tmp_name(tmp, cap, dest, n++)) {
+            errno = ENAMETOOLONG;
+            return -1;
         }
-    if (n < 0)
-        rc = -1;
-    close(in);
-    if (close(outfd))
-        rc = -1;
-    return rc;
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
+/* Writes all n bytes (write(2) moves at most about 2 GiB per call, and may move less). */
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Finishes temporary file tmp (fd open on it, or -1 for a hard link): flushed, closed and
+ * renamed over dest; on failure removed, with errno kept for the message. */
+static int tmp_commit(int fd, const char *tmp, const char *dest, int failed)
+{
+    int e = failed ? errno : 0;
+    if (fd >= 0) {
+        if (!e && fsync(fd))
+            e = errno;
+        if (close(fd) && !e)
+            e = errno;
+    }
+    if (!e && rename(tmp, dest))
+        e = errno;
+    /* after a rename too: when tmp and dest are links to one file (a file stored again),
+     * rename succeeds and leaves both names */
+    unlink(tmp);
+    errno = e;
+    return e ? -1 : 0;
+}
+
+/* dest becomes a hard link to from or, across file systems, a copy of it. */
+static int store_file(const char *from, const char *dest)
+{
+    char tmp[4200];
+    int fd = tmp_create(tmp, sizeof tmp, dest);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    unlink(tmp); /* the name is ours (pid, counter): link needs it free */
+    if (link(from, tmp) == 0)
+        return tmp_commit(-1, tmp, dest, 0);
+    if ((fd = tmp_create(tmp, sizeof tmp, dest)) < 0)
+        return -1;
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    int failed = in < 0;
+    char buf[65536];
+    ssize_t n = 0;
+    while (!failed && ((n = read(in, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+        failed = n > 0 && write_all(fd, buf, (size_t)n);
+    failed |= n < 0;
+    if (in >= 0) {
+        int e = errno;
+        close(in);
+        errno = e;
+    }
+    return tmp_commit(fd, tmp, dest, failed);
+}
+
+/* dest holds the n bytes at p. */
+static int store_bytes(const void *p, size_t n, const char *dest)
+{
+    char tmp[4200];
+    int fd = tmp_create(tmp, sizeof tmp, dest);
+    if (fd < 0)
+        return -1;
+    return tmp_commit(fd, tmp, dest, write_all(fd, p, n) != 0);
 }
 
 static int add_macho(char *dest, size_t cap, const char *dir, const char *file, tt_error *err);
@@ -70,11 +141,10 @@ int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt
     if (mkdirs(d))
         return tt_error_set(err, TT_EIO, d, TT_LOC_NONE, 0, "%s", strerror(errno));
     snprintf(dest, cap, "%s/%s%s", d, e.build_id + 2, e.has_debug_info ? ".debug" : "");
-    if (unlink(dest) && errno != ENOENT)
-        return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "%s", strerror(errno));
-    if (link(file, dest) == 0 || copy_file(file, dest) == 0)
+    if (store_file(file, dest) == 0)
         return 0;
-    return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "%s", strerror(errno));
+    return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "cannot store %s here: %s", file,
+                        strerror(errno));
 }
 
 int tsym_store_macho_path(char *dest, size_t cap, const char *dir, const char *uuid)
@@ -113,17 +183,11 @@ static int add_macho(char *dest, size_t cap, const char *dir, const char *file, 
             break;
         }
         *slash = '/';
-        unlink(p);
-        int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0 || write(fd, m.p, (size_t)m.n) != (ssize_t)m.n) {
-            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
-            if (fd >= 0)
-                close(fd);
-            unlink(p);
+        if (store_bytes(m.p, (size_t)m.n, p)) {
+            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "cannot store %s (%s) here: %s",
+                              file, m.arch, strerror(errno));
             break;
         }
-        if (close(fd))
-            rc = tt_error_set(err, TT_EIO, p, TT_LOC_NONE, 0, "%s", strerror(errno));
     }
     tsym__macho_close(&m);
     if (!rc && !dest[0])

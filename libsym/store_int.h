@@ -43,6 +43,12 @@ void tsym__store_count(tsym_store *s, const char *name, const char *file, const 
  * it does not fit in cap bytes. */
 int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *uuid);
 
+/* The temporary name beside store entry dest (ENTRY.tmp-PID-N) while it is written
+ * (store_add.c); 0 when it does not fit in cap bytes. */
+int tsym__store_tmp_name(char *out, size_t cap, const char *dest, unsigned n);
+/* 1 when file name base is such a temporary name (left by a killed run: never read). */
+int tsym__store_is_tmp_name(const char *base);
+
 /* Scans the stores and --dsym paths once (s->files, s->dfiles), store_scan.c. */
 void tsym__store_scan(tsym_store *s);
 /* The module of path and/or build id bid_in through the search order (spec 4.3),

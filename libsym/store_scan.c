@@ -56,8 +56,9 @@ static void scan_dir_into(tt_vec *v, const char *dir, int depth)
         return;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' && (!de->d_name[1] || !strcmp(de->d_name, "..") ||
-                                     !strcmp(de->d_name, ".build-id")))
+        if ((de->d_name[0] == '.' && (!de->d_name[1] || !strcmp(de->d_name, "..") ||
+                                      !strcmp(de->d_name, ".build-id"))) ||
+            tsym__store_is_tmp_name(de->d_name)) /* an entry being written (store_add.c) */
             continue;
         size_t n = strlen(dir) + strlen(de->d_name) + 2;
         char *p = malloc(n);

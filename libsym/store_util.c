@@ -1,10 +1,12 @@
 /* Small helpers of the symbol store files (store_int.h): strings, paths, stats. */
 #include "store_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 char *tsym__store_dup(const char *s)
 {
@@ -36,4 +38,26 @@ int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *
 {
     int r = snprintf(out, cap, "%s/uuid/%.2s/%s.macho", dir, uuid, uuid + 2);
     return r > 0 && (size_t)r < cap;
+}
+
+int tsym__store_tmp_name(char *out, size_t cap, const char *dest, unsigned n)
+{
+    return (size_t)snprintf(out, cap, "%s.tmp-%ld-%u", dest, (long)getpid(), n) < cap;
+}
+
+int tsym__store_is_tmp_name(const char *base)
+{
+    for (const char *t = strstr(base, ".tmp-"); t; t = strstr(t + 1, ".tmp-")) {
+        const char *c = t + 5, *d = c;
+        while (isdigit((unsigned char)*c))
+            c++;
+        if (c == d || *c++ != '-')
+            continue;
+        d = c;
+        while (isdigit((unsigned char)*c))
+            c++;
+        if (c > d && !*c)
+            return 1;
+    }
+    return 0;
 }

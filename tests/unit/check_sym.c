@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "../../libsym/store_int.h"
 #include "../../libsym/tsym_int.h"
 
 static char fx[64];
@@ -1111,6 +1112,25 @@ START_TEST(split_dwp_index)
 }
 END_TEST
 
+/* the temporary names of store entries being written (store_add.c), which the scan skips */
+START_TEST(store_tmp_names)
+{
+    char t[64];
+    ck_assert(tsym__store_tmp_name(t, sizeof t, "st/uuid/4c/4c44.macho", 7));
+    ck_assert_ptr_nonnull(strstr(t, "st/uuid/4c/4c44.macho.tmp-"));
+    ck_assert(tsym__store_is_tmp_name(strrchr(t, '/') + 1));
+    ck_assert(!tsym__store_tmp_name(t, 8, "st/uuid/4c/4c44.macho", 7));
+    ck_assert(tsym__store_is_tmp_name("abc.debug.tmp-12-0"));
+    ck_assert(tsym__store_is_tmp_name("a.tmp-x.tmp-1-2"));
+    ck_assert(!tsym__store_is_tmp_name("abc.debug"));
+    ck_assert(!tsym__store_is_tmp_name("abc.tmp-"));
+    ck_assert(!tsym__store_is_tmp_name("abc.tmp-12"));
+    ck_assert(!tsym__store_is_tmp_name("abc.tmp-12-"));
+    ck_assert(!tsym__store_is_tmp_name("abc.tmp--3"));
+    ck_assert(!tsym__store_is_tmp_name("abc.tmp-1-2.so"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sym");
@@ -1156,6 +1176,7 @@ static Suite *suite(void)
     tcase_add_test(tc, split_dwo_missing);
     tcase_add_test(tc, split_dwo_mismatch);
     tcase_add_test(tc, split_dwp_index);
+    tcase_add_test(tc, store_tmp_names);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,1 @@
+sh ../cli/symbolicate/add-to-store-atomic.sh
