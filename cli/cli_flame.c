@@ -494,20 +494,17 @@ int cli_flame_write_file(const char *path, const tt_buf *b)
         cli_out_write(b->data ? b->data : "", b->len);
         return 0;
     }
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        cli_errorf("%s: cannot create: %s", path, strerror(errno));
+    /* as export's -o: a temporary file renamed over FILE, a symbolic link's target
+     * replaced, /dev/null or a FIFO written as it is */
+    cli_out_file *o = cli_out_file_open(path);
+    if (!o)
         return CLI_BAD;
-    }
-    int bad = b->len && fwrite(b->data, 1, b->len, fp) != b->len;
-    if (fclose(fp) || bad || rename(tmp, path)) {
+    if (b->len && fwrite(b->data, 1, b->len, cli_out_file_stream(o)) != b->len) {
         cli_errorf("%s: write error: %s", path, strerror(errno));
-        unlink(tmp);
+        cli_out_file_abort(o);
         return CLI_BAD;
     }
-    return 0;
+    return cli_out_file_commit(o);
 }
 
 static int lay_out(tt_flame_layout *l, tt_flame *f, cli_flame_opts *o)

@@ -1,0 +1,1 @@
+sh ../cli/flamegraph/atomic-output.sh
