@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/ss.db" startup-slow.jsonl | sed "s|$TT_TMP|TMP|" && tracetool query "$TT_TMP/ss.db" "select i.kind, i.tag, i.detail, i.cost_ms, i.sub_type, quote(i.stack_key_raw), i.call_tree_id, i.raw_json, s.kind, s.issue_id = i.id, s.matrix_over_threshold from issue i join startup s on s.issue_id = i.id"
