@@ -82,12 +82,27 @@ typedef struct cli_out_file cli_out_file;
 /* NULL after printing an error (exit code CLI_BAD). */
 cli_out_file *cli_out_file_open(const char *path);
 FILE *cli_out_file_stream(cli_out_file *f);
+/* 1 when write error err on f is the end of a pipe whose reader stopped (-o /dev/stdout into
+ * `| head`): not an error, as for standard output. */
+int cli_out_file_pipe_closed(const cli_out_file *f, int err);
 /* Flushes, syncs and renames into place; frees f. 0, or CLI_BAD after printing the error. */
 int cli_out_file_commit(cli_out_file *f);
 /* Closes f and removes its temporary file; NULL is a no-op. */
 void cli_out_file_abort(cli_out_file *f);
-/* path with symbolic links of its last component followed; malloc'd, NULL on out of memory. */
+/* path with symbolic links of its last component followed (malloc'd); NULL after printing
+ * an error: an empty path, a loop of links, a link in a sticky world-writable directory
+ * (/tmp) owned by another user (as fs.protected_symlinks), out of memory. A descriptor path
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is not followed: see cli_out_fd_path. */
 char *cli_out_resolve(const char *path);
+/* N when path names descriptor N of this process (/dev/stdin, /dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N with our PID), else -1. Outputs write through a
+ * duplicate of it (the shell's append mode and offset kept); a database is not written there. */
+int cli_out_fd_path(const char *path);
+/* Remembers input path (a regular file; the first 64 of a run): cli_out_file_open refuses
+ * to replace it with an output (-o IN given by mistake). cli_input_path calls it. */
+void cli_out_note_input(const char *path);
+/* 1 when regular file input (not "-") is the file target names (a resolved output path). */
+int cli_out_same_file(const char *input, const char *target);
 /* Exclusive lock of the writers of the database target: "TARGET.lock" beside it, an fcntl
  * write lock; a second writer prints a note and waits. NULL after printing an error. The
  * lock file is removed by cli_out_lock_release (and on the signals above). */

@@ -499,11 +499,8 @@ int cli_flame_write_file(const char *path, const tt_buf *b)
     cli_out_file *o = cli_out_file_open(path);
     if (!o)
         return CLI_BAD;
-    if (b->len && fwrite(b->data, 1, b->len, cli_out_file_stream(o)) != b->len) {
-        cli_errorf("%s: write error: %s", path, strerror(errno));
-        cli_out_file_abort(o);
-        return CLI_BAD;
-    }
+    if (b->len) /* a failure is reported by the commit (which keeps the old FILE) */
+        fwrite(b->data, 1, b->len, cli_out_file_stream(o));
     return cli_out_file_commit(o);
 }
 

@@ -121,5 +121,6 @@ int cli_input_path(const char *path)
         cli_errorf("%s: is a directory", path);
         return CLI_BAD;
     }
+    cli_out_note_input(path);
     return 0;
 }

@@ -3,8 +3,10 @@
  * signals. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -227,13 +229,84 @@ void cli_out_block_signals(int block)
 }
 
 /* ---- output files: a temporary file beside the target, renamed over it on success ---- */
+int cli_out_fd_path(const char *p)
+{
+    if (!strcmp(p, "/dev/stdin"))
+        return 0;
+    if (!strcmp(p, "/dev/stdout"))
+        return 1;
+    if (!strcmp(p, "/dev/stderr"))
+        return 2;
+    const char *rest = NULL;
+    if (!strncmp(p, "/dev/fd/", 8))
+        rest = p + 8;
+    else if (!strncmp(p, "/proc/self/fd/", 14))
+        rest = p + 14;
+    else if (!strncmp(p, "/proc/thread-self/fd/", 21))
+        rest = p + 21;
+    else if (!strncmp(p, "/proc/", 6) && isdigit((unsigned char)p[6])) {
+        char *end;
+        long pid = strtol(p + 6, &end, 10);
+        if (pid == (long)getpid() && !strncmp(end, "/fd/", 4))
+            rest = end + 4;
+    }
+    if (!rest || !isdigit((unsigned char)*rest))
+        return -1;
+    long n = 0;
+    for (; isdigit((unsigned char)*rest) && n < INT_MAX / 10; rest++)
+        n = n * 10 + (*rest - '0');
+    return *rest ? -1 : (int)n;
+}
+
+/* fs.protected_symlinks' rule: a link in a sticky world-writable directory (/tmp) is
+ * followed only when it belongs to us or to the directory's owner, so that another user
+ * cannot point an output of ours (run as root) at a file of their choosing. */
+static int link_may_be_followed(const char *link, const struct stat *lsb)
+{
+    if (lsb->st_uid == geteuid())
+        return 1;
+    const char *slash = strrchr(link, '/');
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else if ((size_t)(slash - link) >= sizeof dir)
+        return 1;
+    else {
+        memcpy(dir, link, (size_t)(slash - link));
+        dir[slash - link] = 0;
+        if (!dir[0])
+            strcpy(dir, "/");
+    }
+    struct stat dsb;
+    if (stat(dir, &dsb))
+        return 1;
+    return !((dsb.st_mode & S_ISVTX) && (dsb.st_mode & S_IWOTH)) || dsb.st_uid == lsb->st_uid;
+}
+
 char *cli_out_resolve(const char *path)
 {
+    if (!*path) {
+        cli_errorf("an output file name is empty");
+        return NULL;
+    }
     char *cur = strdup(path);
-    for (int hops = 0; cur && hops < 40; hops++) {
+    for (int hops = 0; cur; hops++) {
         struct stat sb;
-        if (lstat(cur, &sb) || !S_ISLNK(sb.st_mode))
+        /* a descriptor we inherited (/dev/stdout): written through, never resolved to the
+         * file behind it (which a rename would replace) */
+        if (cli_out_fd_path(cur) >= 0 || lstat(cur, &sb) || !S_ISLNK(sb.st_mode))
             return cur;
+        if (hops == 40) {
+            cli_errorf("%s: cannot write: %s", path, strerror(ELOOP));
+            free(cur);
+            return NULL;
+        }
+        if (!link_may_be_followed(cur, &sb)) {
+            cli_errorf("%s: not written: %s is a symbolic link in a shared directory (sticky, "
+                       "writable by all) that belongs to another user", path, cur);
+            free(cur);
+            return NULL;
+        }
         char link[4096];
         ssize_t n = readlink(cur, link, sizeof link - 1);
         if (n < 0)
@@ -249,7 +322,44 @@ char *cli_out_resolve(const char *path)
         free(cur);
         cur = next;
     }
-    return cur; /* a loop: opening it reports ELOOP */
+    cli_errorf("out of memory");
+    return NULL;
+}
+
+/* Inputs named so far (cli_out_note_input), compared with each output file. */
+#define NOTED_INPUTS 64
+static struct {
+    dev_t dev;
+    ino_t ino;
+} noted_inputs[NOTED_INPUTS];
+static int n_noted;
+
+void cli_out_note_input(const char *path)
+{
+    struct stat sb;
+    if (n_noted < NOTED_INPUTS && strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode)) {
+        noted_inputs[n_noted].dev = sb.st_dev;
+        noted_inputs[n_noted].ino = sb.st_ino;
+        n_noted++;
+    }
+}
+
+static int is_noted_input(const struct stat *sb)
+{
+    for (int i = 0; i < n_noted; i++)
+        if (noted_inputs[i].dev == sb->st_dev && noted_inputs[i].ino == sb->st_ino)
+            return 1;
+    return 0;
+}
+
+int cli_out_same_file(const char *input, const char *target)
+{
+    struct stat a, b;
+    int fd = cli_out_fd_path(target);
+    if (!strcmp(input, "-") || stat(input, &a) || !S_ISREG(a.st_mode) ||
+        (fd >= 0 ? fstat(fd, &b) : stat(target, &b)))
+        return 0;
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 struct cli_out_file {
@@ -272,16 +382,37 @@ static void file_free(cli_out_file *o)
 cli_out_file *cli_out_file_open(const char *path)
 {
     cli_out_file *o = calloc(1, sizeof *o);
-    if (!o || !(o->target = cli_out_resolve(path))) {
-        free(o);
+    if (!o) {
         cli_errorf("out of memory");
         return NULL;
     }
+    if (!(o->target = cli_out_resolve(path))) {
+        free(o);
+        return NULL;
+    }
     o->shown = path;
+    int fdn = cli_out_fd_path(o->target);
+    if (fdn >= 0) { /* -o /dev/stdout: the descriptor as the shell opened it (append, offset) */
+        int fd = dup(fdn);
+        if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            cli_errorf("%s: cannot write: %s", path, strerror(e));
+            file_free(o);
+            return NULL;
+        }
+        return o;
+    }
     struct stat sb;
     int exists = stat(o->target, &sb) == 0;
     if (exists && S_ISDIR(sb.st_mode)) {
         cli_errorf("%s: cannot write: %s", path, strerror(EISDIR));
+        file_free(o);
+        return NULL;
+    }
+    if (exists && S_ISREG(sb.st_mode) && is_noted_input(&sb)) {
+        cli_errorf("%s: is an input of this run: not replaced by the output", path);
         file_free(o);
         return NULL;
     }
@@ -325,6 +456,11 @@ cli_out_file *cli_out_file_open(const char *path)
 
 FILE *cli_out_file_stream(cli_out_file *o) { return o->f; }
 
+int cli_out_file_pipe_closed(const cli_out_file *o, int err)
+{
+    return !o->tmp && err == EPIPE;
+}
+
 static int sync_dir(const char *target)
 {
     const char *slash = strrchr(target, '/');
@@ -350,15 +486,18 @@ static int sync_dir(const char *target)
 int cli_out_file_commit(cli_out_file *o)
 {
     int rc = 0;
-    if (fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) && errno != EINVAL)) {
-        cli_errorf("%s: write error: %s", o->shown, strerror(errno));
+    if (fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) && errno != EINVAL))
         rc = CLI_BAD;
-    }
-    if (fclose(o->f) && !rc) {
-        cli_errorf("%s: write error: %s", o->shown, strerror(errno));
+    if (fclose(o->f) && !rc)
         rc = CLI_BAD;
-    }
     o->f = NULL;
+    if (rc && cli_out_file_pipe_closed(o, errno)) {
+        /* -o /dev/stdout into a pipe whose reader stopped (| head): as for standard output */
+        file_free(o);
+        return CLI_OK;
+    }
+    if (rc)
+        cli_errorf("%s: write error: %s", o->shown, strerror(errno));
     if (!rc && o->tmp) {
         if (rename(o->tmp, o->target)) {
             cli_errorf("%s: cannot rename %s into place: %s", o->shown, o->tmp,
@@ -402,10 +541,18 @@ cli_out_lock *cli_out_lock_take(const char *target)
     snprintf(l->path, n, "%s.lock", target);
     int noted = 0;
     for (;;) {
-        l->fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        /* never through a symbolic link (one planted in /tmp would make us create or
+         * truncate-lock another file) */
+        l->fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
         if (l->fd < 0) {
-            cli_errorf("%s: cannot create the lock file %s: %s", target, l->path,
-                       strerror(errno));
+            int e = errno;
+            struct stat sb;
+            if (!lstat(l->path, &sb) && S_ISLNK(sb.st_mode))
+                cli_errorf("%s: the lock file %s is a symbolic link: not followed (remove it "
+                           "if it is yours)", target, l->path);
+            else
+                cli_errorf("%s: cannot create the lock file %s: %s", target, l->path,
+                           strerror(e));
             break;
         }
         struct flock fl;

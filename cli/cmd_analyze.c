@@ -336,16 +336,24 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
      * --append reads what the previous writer committed and no rename drops a run. A
      * symbolic link is followed: its target is replaced, as export's -o does. */
     if (!(target = cli_out_resolve(o.out))) {
-        cli_errorf("out of memory");
         rc = CLI_BAD;
         goto done;
     }
     struct stat tsb;
-    if (stat(target, &tsb) == 0 && !S_ISREG(tsb.st_mode)) {
-        /* never rename a database over /dev/null or a directory */
+    if (cli_out_fd_path(target) >= 0 || (stat(target, &tsb) == 0 && !S_ISREG(tsb.st_mode))) {
+        /* never rename a database over /dev/null, a directory or the file behind a
+         * descriptor such as /dev/stdout */
         cli_errorf("%s: not a regular file: the database is written to a file", o.out);
         rc = CLI_BAD;
         goto done;
+    }
+    for (size_t i = 0; i < inputs.len; i++) {
+        const char *in = TT_VEC_AT(&inputs, ainput, i).path;
+        if (cli_out_same_file(in, target)) { /* it would be replaced by the database */
+            cli_errorf("%s: is the output file (-o %s)", in, o.out);
+            rc = CLI_BAD;
+            goto done;
+        }
     }
     if (!(lock = cli_out_lock_take(target))) {
         rc = CLI_BAD;

@@ -322,6 +322,7 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
     for (int s = 0; s < 2 && !rc; s++) {
         const char *path = argv[optind + s];
         o.path[s] = path;
+        cli_out_note_input(path); /* never replaced by -o */
         if ((rc = is_database(path, &o.is_db[s])))
             break;
         if (o.is_db[s]) {

@@ -100,6 +100,8 @@ static int open_out(sink *s, const char *outpath)
  * failed export leaves FILE as it was. */
 static int close_out(sink *s, const char *outpath, int x, const tt_error *err, int rc)
 {
+    if (x == TT_EIO && s->o && cli_out_file_pipe_closed(s->o, errno))
+        x = 0; /* -o /dev/stdout | head: the reader has what it wanted */
     if (x == TT_EIO)
         cli_errorf("%s: write error: %s", outpath ? outpath : "standard output",
                    strerror(errno));

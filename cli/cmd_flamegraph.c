@@ -167,6 +167,8 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("flamegraph: missing DB or INPUT");
         return cli_usage(usage, 1);
     }
+    for (int i = optind; i < argc; i++)
+        cli_out_note_input(argv[i]); /* never replaced by -o */
     int db = nin == 1 && is_db(argv[optind]);
     if (db && nmaps) {
         cli_errorf("%s: is a database; -m applies to raw inputs", argv[optind]);

@@ -212,6 +212,8 @@ int cli_html_run(int argc, char **argv, cli_ctx *ctx, tt_hreport *diff_report)
     }
     const char *db = argv[optind], *newdb = n == 2 ? argv[optind + 1] : NULL;
     const char *shown = newdb ? newdb : db;
+    for (int i = optind; i < argc; i++)
+        cli_out_note_input(argv[i]); /* never replaced by -o */
     tt_error err = {0};
     tdb_db *d;
     int newer;

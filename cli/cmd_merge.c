@@ -76,13 +76,11 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         }
     }
     char *target = cli_out_resolve(out);
-    if (!target) {
-        cli_errorf("out of memory");
+    if (!target)
         return CLI_BAD;
-    }
     struct stat tsb;
     int existed = stat(target, &tsb) == 0;
-    if (existed && !S_ISREG(tsb.st_mode)) {
+    if (cli_out_fd_path(target) >= 0 || (existed && !S_ISREG(tsb.st_mode))) {
         cli_errorf("%s: not a regular file: the database is written to a file", out);
         free(target);
         return CLI_BAD;

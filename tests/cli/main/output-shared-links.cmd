@@ -1,0 +1,1 @@
+sh ../cli/main/output-shared-links.sh
