@@ -258,6 +258,23 @@ int cli_out_fd_path(const char *p)
     return *rest ? -1 : (int)n;
 }
 
+/* The directory of path (".", "/" or the part before the last slash); -1 when too long. */
+static int parent_dir(char dir[4096], const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        strcpy(dir, ".");
+        return 0;
+    }
+    if ((size_t)(slash - path) >= 4096)
+        return -1;
+    memcpy(dir, path, (size_t)(slash - path));
+    dir[slash - path] = 0;
+    if (!dir[0])
+        strcpy(dir, "/");
+    return 0;
+}
+
 /* fs.protected_symlinks' rule: a link in a sticky world-writable directory (/tmp) is
  * followed only when it belongs to us or to the directory's owner, so that another user
  * cannot point an output of ours (run as root) at a file of their choosing. */
@@ -265,20 +282,9 @@ static int link_may_be_followed(const char *link, const struct stat *lsb)
 {
     if (lsb->st_uid == geteuid())
         return 1;
-    const char *slash = strrchr(link, '/');
     char dir[4096];
-    if (!slash)
-        strcpy(dir, ".");
-    else if ((size_t)(slash - link) >= sizeof dir)
-        return 1;
-    else {
-        memcpy(dir, link, (size_t)(slash - link));
-        dir[slash - link] = 0;
-        if (!dir[0])
-            strcpy(dir, "/");
-    }
     struct stat dsb;
-    if (stat(dir, &dsb))
+    if (parent_dir(dir, link) || stat(dir, &dsb))
         return 1;
     return !((dsb.st_mode & S_ISVTX) && (dsb.st_mode & S_IWOTH)) || dsb.st_uid == lsb->st_uid;
 }
@@ -463,18 +469,9 @@ int cli_out_file_pipe_closed(const cli_out_file *o, int err)
 
 static int sync_dir(const char *target)
 {
-    const char *slash = strrchr(target, '/');
     char dir[4096];
-    if (!slash)
-        strcpy(dir, ".");
-    else if ((size_t)(slash - target) >= sizeof dir)
+    if (parent_dir(dir, target))
         return 0;
-    else {
-        memcpy(dir, target, (size_t)(slash - target));
-        dir[slash - target] = 0;
-        if (!dir[0])
-            strcpy(dir, "/");
-    }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);
