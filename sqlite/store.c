@@ -391,8 +391,9 @@ static int create_indexes(tdb_db *db, tt_error *err)
     char sql[160];
     snprintf(sql, sizeof sql, "PRAGMA cache_spill=%d; PRAGMA temp_store=FILE; PRAGMA threads=%d;"
              "PRAGMA cache_size=-2048;", INT32_MAX, db->sort_threads);
-    /* a CREATE INDEX that fails half-way is not undone by SQLite (it has no statement
-     * journal): the savepoint undoes it (its journal is in memory, as the transaction's) */
+    /* SQLite undoes at most the failing statement of the script (or, on some errors, the
+     * whole transaction): the savepoint undoes every index of this build, whose journal is
+     * in memory (the transaction began with temp_store=MEMORY) */
     int rc = tdb__exec(db, "SAVEPOINT tt_index", err);
     if (!rc && !(rc = tdb__exec(db, sql, err)))
         rc = tdb__exec(db, tdb_sql_indexes, err);
