@@ -89,12 +89,15 @@ static const char *const sql_fold[2][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOL
  * then ATTACH itself or the first read fails), the immutable=1 open is tried. */
 static int attach(tdb_diff *d, int side, const char *path, int immutable, tt_error *err)
 {
+    int rc = immutable ? tdb__wal_unread(path, err) : 0; /* changes it would not see */
+    if (rc)
+        return rc;
     char *uri = tdb__path_uri(path, immutable);
     if (!uri)
         return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
     sqlite3_stmt *st;
     const char *what = "cannot open the database";
-    int rc = sqlite3_prepare_v2(d->db.h, "ATTACH DATABASE ?1 AS ?2", -1, &st, NULL);
+    rc = sqlite3_prepare_v2(d->db.h, "ATTACH DATABASE ?1 AS ?2", -1, &st, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 2, schema[side], -1, SQLITE_STATIC);

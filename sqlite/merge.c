@@ -331,7 +331,10 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
 static int attach_src(tdb_db *db, const char *path, int immutable, tt_error *err)
 {
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db->h, "ATTACH DATABASE ?1 AS src", -1, &st, NULL);
+    int rc = immutable ? tdb__wal_unread(path, err) : 0; /* changes it would not see */
+    if (rc)
+        return rc;
+    rc = sqlite3_prepare_v2(db->h, "ATTACH DATABASE ?1 AS src", -1, &st, NULL);
     if (rc == SQLITE_OK && immutable) {
         sqlite3_bind_text(st, 1, tdb__path_uri(path, 1), -1, free);
     } else if (rc == SQLITE_OK) {

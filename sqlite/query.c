@@ -80,7 +80,12 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
             sqlite3_close(db->h);
             db->h = NULL;
             tt_error e2 = {0};
-            if (!open_ro(db, 1, &e2) && !tdb__check_header(db, &version, &e2)) {
+            /* immutable=1 reads the file without its log: committed changes in it would be
+             * silently missed */
+            int wrc = tdb__wal_unread(path, err);
+            if (wrc) {
+                rc = wrc;
+            } else if (!open_ro(db, 1, &e2) && !tdb__check_header(db, &version, &e2)) {
                 rc = 0;
                 db->immutable = 1;
                 db->wal_tidy = 0;

@@ -204,6 +204,22 @@ static void no_memstatus(void)
 
 static int copy_existing(tdb_db *db, tt_error *err);
 
+/* The database that replaces an existing file keeps its owner and group (when permitted:
+ * as root, or a group of ours) and its mode, as export's outputs do (cli_out_file_open).
+ * Created 0600, nobody else can open it before it has the old file's mode; the owner may
+ * read and write it while it is built (SQLite opens it again by name); the exact mode is set
+ * before the rename (tdb_commit). */
+static void keep_owner(tdb_db *db, int fd, const struct stat *sb)
+{
+    if (fchown(fd, sb->st_uid, sb->st_gid) && fchown(fd, (uid_t)-1, sb->st_gid)) {
+        /* not permitted: the file stays ours, in our group */
+    }
+    db->keep_mode = 1;
+    db->mode = (unsigned)sb->st_mode & 07777;
+    /* after fchown, which clears the set-user-ID and set-group-ID bits */
+    (void)fchmod(fd, (mode_t)(db->mode | S_IRUSR | S_IWUSR));
+}
+
 static int open_new(tdb_db *db, tt_error *err)
 {
     no_memstatus();
@@ -214,7 +230,9 @@ static int open_new(tdb_db *db, tt_error *err)
     snprintf(db->tmp, n, "%s.tmp-%ld", db->path, (long)getpid());
     unlink(db->tmp);
     /* fail early and clearly when the directory is not writable */
-    int fd = open(db->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    struct stat sb;
+    int replace = stat(db->path, &sb) == 0 && S_ISREG(sb.st_mode);
+    int fd = open(db->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replace ? 0600 : 0644);
     if (fd < 0) {
         int e = errno;
         free(db->tmp);
@@ -222,6 +240,8 @@ static int open_new(tdb_db *db, tt_error *err)
         return tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot create the database: %s",
                             strerror(e));
     }
+    if (replace)
+        keep_owner(db, fd, &sb);
     close(fd);
     /* URIs: merge attaches a source in a read-only directory as an immutable file */
     if (tdb__open(db->tmp, &db->h,
@@ -361,10 +381,9 @@ void tdb_set_threads(tdb_db *db, int n) { db->sort_threads = n < 0 ? 0 : n; }
 /* The indexes of a new database. With helper threads, SQLite's sorter cuts the keys into
  * runs of 2 MiB (its minimum, set through cache_size: every page is dirty in this
  * transaction, and cache_spill keeps them all in memory) that helpers sort and merge beside
- * the writer; it needs temporary files for that. The index pages do not depend on how the
- * keys were sorted, so the file is the one a single thread writes. Without a usable
- * temporary directory (SQLite tries $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp, /tmp and
- * the current directory) the run fails with SQLite's message. */
+ * the writer; it needs temporary files for that (SQLite tries $SQLITE_TMPDIR, $TMPDIR,
+ * /var/tmp, /usr/tmp, /tmp and the current directory). The index pages do not depend on how
+ * the keys were sorted, so the file is the one a single thread writes. */
 static int create_indexes(tdb_db *db, tt_error *err)
 {
     if (!db->tmp || db->copy || !db->sort_threads)
@@ -372,15 +391,45 @@ static int create_indexes(tdb_db *db, tt_error *err)
     char sql[160];
     snprintf(sql, sizeof sql, "PRAGMA cache_spill=%d; PRAGMA temp_store=FILE; PRAGMA threads=%d;"
              "PRAGMA cache_size=-2048;", INT32_MAX, db->sort_threads);
-    int rc = tdb__exec(db, sql, err);
-    if (!rc)
+    /* SQLite undoes at most the failing statement of the script (or, on some errors, the
+     * whole transaction): the savepoint undoes every index of this build, whose journal is
+     * in memory (the transaction began with temp_store=MEMORY) */
+    int rc = tdb__exec(db, "SAVEPOINT tt_index", err);
+    if (!rc && !(rc = tdb__exec(db, sql, err)))
         rc = tdb__exec(db, tdb_sql_indexes, err);
-    /* a failed CREATE INDEX cannot be trusted to have left nothing behind (the build runs
-     * without a journal), so a failure fails the run: the temporary file is removed and the
-     * old database stays as it was */
+    int code = rc ? sqlite3_extended_errcode(db->h) & 0xff : SQLITE_OK;
     int rc2 = tdb__exec(db, "PRAGMA threads=0; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;",
                         rc ? NULL : err);
-    return rc ? rc : rc2;
+    if (!rc)
+        return rc2 ? rc2 : tdb__exec(db, "RELEASE tt_index", err);
+    if (rc2 || (code != SQLITE_FULL && code != SQLITE_IOERR && code != SQLITE_CANTOPEN))
+        return rc;
+    /* the temporary directory is full or unusable (the database's own disk is checked by the
+     * retry): the keys are sorted in memory by this thread, as without --jobs. A disk-full
+     * or I/O error rolled back the whole transaction, the index build only when the rows were
+     * committed before it (tdb_commit_rows); otherwise the rows are gone and the run fails. */
+    if (sqlite3_get_autocommit(db->h)) {
+        db->in_tx = 0;
+        if (!db->rows_committed) {
+            char m[TT_ERRMSG_MAX];
+            snprintf(m, sizeof m, "%s", err ? err->msg : "");
+            return tt_error_set(err, TT_EIO, db->path, 0, 0,
+                                "%s: sorting the indexes needs space in the temporary directory "
+                                "($SQLITE_TMPDIR, $TMPDIR or /tmp): free some or point TMPDIR "
+                                "elsewhere",
+                                m);
+        }
+        if ((rc = tdb__exec(db, "BEGIN IMMEDIATE", err)))
+            return rc;
+        db->in_tx = 1;
+    } else if ((rc = tdb__exec(db, "ROLLBACK TO tt_index; RELEASE tt_index", err))) {
+        return rc;
+    }
+    /* the rollback reloaded the schema, and with it went what the summary's plans asked of
+     * PRAGMA optimize (tdb_commit_rows): asked again, the file is the one --jobs 1 writes */
+    if (db->rows_committed && (rc = tdb__summary_plan(db, err)))
+        return rc;
+    return tdb__exec(db, tdb_sql_indexes, err);
 }
 
 static void *sync_tmp(void *arg)
@@ -538,6 +587,9 @@ int tdb_commit(tdb_db *db, tt_error *err)
         return tt_error_set(err, TT_EIO, db->path, 0, 0, "fsync: %s", strerror(errno));
     if ((rc = settle_target_wal(db, err)))
         return rc;
+    /* a file system without modes refuses it: the mode open_new gave it stays */
+    if (db->keep_mode)
+        (void)chmod(db->tmp, (mode_t)db->mode);
     if (rename(db->tmp, db->path))
         return tt_error_set(err, TT_EIO, db->path, 0, 0, "cannot rename %s into place: %s",
                             db->tmp, strerror(errno));

@@ -25,6 +25,8 @@ struct tdb_db {
     char *tmp;      /* temporary file being built, NULL when in place */
     int in_tx, committed, readonly;
     int copy;       /* TDB_WRITE_COPY of an existing database */
+    int keep_mode;  /* tmp replaces a regular file: it gets mode (tdb_commit) */
+    unsigned mode;  /* the replaced file's permission bits (& 07777) */
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
     int wal_tidy;   /* read-only open that found no -wal or -shm file (wal_tidy.c) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
@@ -149,6 +151,10 @@ int tdb__has_column(tdb_db *db, const char *schema, const char *table, const cha
  * them (through a read-write connection's close; nothing when PATH cannot be written). */
 int tdb__wal_absent(const char *path);
 void tdb__wal_tidy(const char *path);
+/* wal_tidy.c: before an immutable=1 open of path, which reads the file without its log: an
+ * error (TT_EUNSUPPORTED, naming PATH-wal) when PATH-wal holds frames past its 32-byte
+ * header, i.e. committed changes the immutable open would silently miss; else 0. */
+int tdb__wal_unread(const char *path, tt_error *err);
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);
 /* names.c: the name SQLite is given for the file path (a relative "file:..." becomes

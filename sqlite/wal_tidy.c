@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tdb_int.h"
@@ -42,4 +43,25 @@ void tdb__wal_tidy(const char *path)
         sqlite3_db_readonly(h, "main") == 0)
         sqlite3_exec(h, "PRAGMA schema_version", NULL, NULL, NULL); /* opens the log */
     sqlite3_close(h);
+}
+
+int tdb__wal_unread(const char *path, tt_error *err)
+{
+    size_t n = strlen(path) + 8;
+    char *p = malloc(n);
+    if (!p)
+        return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
+    snprintf(p, n, "%s-wal", path);
+    struct stat sb;
+    /* the log's header is 32 bytes; each frame after it is a page written by a transaction
+     * (SQLite's file format, section 4.1) */
+    int frames = stat(p, &sb) == 0 && sb.st_size > 32;
+    free(p);
+    if (!frames)
+        return 0;
+    return tt_error_set(err, TT_EUNSUPPORTED, path, 0, 0,
+                        "its write-ahead log %s-wal holds changes that cannot be read on a "
+                        "read-only file system or directory: copy %s and %s-wal to a "
+                        "writable directory",
+                        path, path, path);
 }

@@ -1,0 +1,1 @@
+sh ../cli/analyze/jobs-tmpdir-full.sh

@@ -1,0 +1,1 @@
+sh ../cli/analyze/keep-mode.sh

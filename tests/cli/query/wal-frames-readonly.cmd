@@ -1,0 +1,1 @@
+sh ../cli/query/wal-frames-readonly.sh
