@@ -91,9 +91,16 @@ int cli_trace_paths(char *const *paths, int n, unsigned flags)
             return CLI_BAD;
         tt_input *in;
         tt_detection d;
-        if ((flags & CLI_TRACE_FORCED) || !strcmp(paths[i], "-") ||
-            cli_input_open(&in, paths[i], 1, NULL))
+        tt_error err = {0};
+        if ((flags & CLI_TRACE_FORCED) || !strcmp(paths[i], "-"))
+            continue;
+        /* a FIFO or device is kept for the command, unless its head is no trace */
+        if (cli_input_open_checked(&in, paths[i], cli_input_check_trace,
+                                   (flags & CLI_TRACE_DB) ? (void *)paths[i] : NULL, &err)) {
+            if (cli_input_refused(paths[i]))
+                return cli_err(&err);
             continue; /* the command reports what cannot be opened */
+        }
         int rc = tt_input_detect(&d, in, NULL);
         tt_input_close(in);
         /* a known foreign format, or binary data that is no method-beat buffer */
