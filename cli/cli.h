@@ -165,6 +165,9 @@ int cli_is_dsym(const char *path);
  * CLI_TRACE_DB leaves SQLite files to the command's database reader. */
 enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u };
 int cli_trace_paths(char *const *paths, int n, unsigned flags);
+/* cli_trace_paths, and a FIFO or device that outgrows memory must also pass the command's
+ * check (more, NULL: none) before it is spooled (cli_input_open_checked). */
+int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more);
 /* Resets getopt_long for a subcommand. Options are permuted (GNU style): they may follow
  * operands, and "--" ends them. */
 void cli_opt_reset(void);

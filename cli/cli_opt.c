@@ -84,8 +84,28 @@ int cli_input_paths(char *const *paths, int n)
     return 0;
 }
 
+typedef struct trace_check {
+    unsigned flags;
+    cli_input_check more;
+} trace_check;
+
+/* cli_trace_paths's rule, then the command's check. */
+static int check_trace(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    const trace_check *c = ud;
+    int rc = cli_input_check_trace(head, path, (c->flags & CLI_TRACE_DB) ? (void *)path : NULL,
+                                   err);
+    return rc || !c->more ? rc : c->more(head, path, NULL, err);
+}
+
 int cli_trace_paths(char *const *paths, int n, unsigned flags)
 {
+    return cli_trace_paths_check(paths, n, flags, NULL);
+}
+
+int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more)
+{
+    trace_check c = {flags, more};
     for (int i = 0; i < n; i++) {
         if (cli_input_path(paths[i]))
             return CLI_BAD;
@@ -95,8 +115,7 @@ int cli_trace_paths(char *const *paths, int n, unsigned flags)
         if ((flags & CLI_TRACE_FORCED) || !strcmp(paths[i], "-"))
             continue;
         /* a FIFO or device is kept for the command, unless its head is no trace */
-        if (cli_input_open_checked(&in, paths[i], cli_input_check_trace,
-                                   (flags & CLI_TRACE_DB) ? (void *)paths[i] : NULL, &err)) {
+        if (cli_input_open_checked(&in, paths[i], check_trace, &c, &err)) {
             if (cli_input_refused(paths[i]))
                 return cli_err(&err);
             continue; /* the command reports what cannot be opened */

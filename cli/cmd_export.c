@@ -462,7 +462,8 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     }
     char **files = argv + optind;
     size_t n = (size_t)(argc - optind), ndb = 0;
-    if (cli_trace_paths(files, argc - optind, (so.kind ? CLI_TRACE_FORCED : 0) | CLI_TRACE_DB))
+    if (cli_trace_paths_check(files, argc - optind, (so.kind ? CLI_TRACE_FORCED : 0) | CLI_TRACE_DB,
+                              cli_samples_check_stream))
         return CLI_BAD;
     for (size_t i = 0; i < n; i++)
         ndb += (size_t)is_database(files[i], so.kind);

@@ -2,7 +2,8 @@
 # A FIFO or device that a command keeps for a second read (cli_trace_paths's look, report's,
 # export's) is checked when it outgrows memory (16 MiB), before the rest is spooled to
 # $TMPDIR: binary data that is no trace stops the command at once with the message a file of
-# the same content gets (exit 2). The file size limit (about 25 MB in sh's 512-byte blocks)
+# the same content gets (exit 2), and so is text of a kind the command does not read
+# (frames, startup, samples, export). The file size limit (about 25 MB in sh's 512-byte blocks)
 # makes a spool of a whole endless stream fail instead; every command runs under timeout.
 # A valid stream past 16 MiB is still kept and read whole.
 set -u
@@ -33,6 +34,12 @@ run "report, stdin" sh -c 'head -c 60000000 /dev/zero | tracetool report -'
 feed /dev/zero
 run "frames, FIFO" tracetool frames "$t/f"
 wait
+# text of no kind the command reads: its own message, as for a file
+yes | head -c 100000 > "$t/y.txt"
+for c in frames startup samples "export --format folded"; do
+    run "$c, a file" tracetool $c "$t/y.txt"
+    run "$c, /dev/stdin" sh -c "yes | head -c 60000000 | tracetool $c /dev/stdin"
+done
 [ -z "$(ls -A "$t/tmp")" ] && echo "TMPDIR: empty"
 yes 'main;a;b 1' | head -n 1600000 > "$t/big.folded"
 feed "$t/big.folded"
