@@ -121,6 +121,19 @@ void cli_out_block_signals(int block);
  * input that cannot be read twice (standard input, a FIFO, a device) is then read into
  * memory now, and this and every later open of path read that copy. */
 int cli_input_open(tt_input **in, const char *path, int again, tt_error *err);
+/* A command's check of a stream's head (head: its first 16 MiB, path as given): 0 when it can
+ * be an input of the command, else the error the command would report for it (err set). */
+typedef int (*cli_input_check)(tt_input *head, const char *path, void *ud, tt_error *err);
+/* cli_input_open(in, path, 1, err), but a stream that outgrows memory is first checked: one
+ * that check (NULL: none) refuses is not read further (never spooled to $TMPDIR: /dev/zero
+ * or `yes` are refused after 16 MiB); this and every later open of path fail with its error. */
+int cli_input_open_checked(tt_input **in, const char *path, cli_input_check check, void *ud,
+                           tt_error *err);
+/* 1 when path is a stream that a check refused. */
+int cli_input_refused(const char *path);
+/* cli_trace_paths's check: refuses a known foreign format or binary data that is no
+ * method-beat buffer ("not a trace: ..."), an SQLite file too unless ud is non-NULL. */
+int cli_input_check_trace(tt_input *head, const char *path, void *ud, tt_error *err);
 /* 1 for standard input and paths that are neither regular files nor directories. */
 int cli_input_is_stream(const char *path);
 /* Frees the in-memory copies (at exit). */
@@ -167,6 +180,9 @@ int cli_is_dsym(const char *path);
  * CLI_TRACE_DB leaves SQLite files to the command's database reader. */
 enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u };
 int cli_trace_paths(char *const *paths, int n, unsigned flags);
+/* cli_trace_paths, and a FIFO or device that outgrows memory must also pass the command's
+ * check (more, NULL: none) before it is spooled (cli_input_open_checked). */
+int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more);
 /* Resets getopt_long for a subcommand. Options are permuted (GNU style): they may follow
  * operands, and "--" ends them. */
 void cli_opt_reset(void);

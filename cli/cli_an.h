@@ -131,6 +131,10 @@ void cli_an_pool_release(cli_an_pool *p, cli_an_job *j);
  * done. fn must touch nothing shared but its own slot of ctx. */
 void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *ctx);
 
+/* analyze's check of a stream's head (cli_input_check): refuses, with pass 1's message, an
+ * input of unknown kind or a database; ud: NULL or a tt_kind that receives the detected kind. */
+int cli_an_check_stream(tt_input *head, const char *path, void *ud, tt_error *err);
+
 /* analyze without its summary, for other commands (diff): maps are -m files, inputs the
  * arguments (directories expanded), the database is written to out. Returns an exit code
  * after printing any error; the caller handles signals (out's "<out>.tmp-<pid>"). */

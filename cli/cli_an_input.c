@@ -233,6 +233,64 @@ static void adopt_ahead(ainput *ai, cli_an *a, cli_ctx *ctx)
     cli_an__free_ahead(ai);
 }
 
+/* Why pass 1 refuses an input of kind (TT_KIND_UNKNOWN or TT_KIND_DATABASE), in buf or
+ * static text. */
+static const char *refusal(char *buf, size_t size, tt_kind kind, const tt_detection *d,
+                           uint64_t bytes)
+{
+    if (kind == TT_KIND_DATABASE)
+        return "is an SQLite database; analyze reads raw inputs (combine tracetool databases "
+               "with tracetool merge -o OUT DB...; read one with tracetool query)";
+    if (d->what[0]) {
+        snprintf(buf, size, "not a trace: %s", d->what);
+        return buf;
+    }
+    return bytes == 0 ? "empty input: expected a method-beat buffer, a methodMapping.txt or "
+                        "Matrix reports"
+                      : "unknown input kind: expected a method-beat buffer, a "
+                        "methodMapping.txt, a ProGuard mapping, Matrix reports, frame, "
+                        "startup or sample data (--kind overrides detection)";
+}
+
+int cli_an_check_stream(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    tt_detection d;
+    int rc = tt_input_detect(&d, head, err);
+    if (rc)
+        return rc;
+    if (ud)
+        *(tt_kind *)ud = d.kind;
+    if (d.kind != TT_KIND_UNKNOWN && d.kind != TT_KIND_DATABASE)
+        return 0;
+    char buf[sizeof d.what + 16];
+    return tt_error_set(err, TT_EFORMAT, path, 0, 0, "%s",
+                        refusal(buf, sizeof buf, d.kind, &d, 1));
+}
+
+/* Opens an input in pass 1: a stream is refused from its head, as below, before it is
+ * spooled (no --kind); 1 after handling a refused one (printed, or skipped with
+ * --skip-unknown). */
+static int open_first(tt_input **in, ainput *ai, const aopts *o, int *rc)
+{
+    tt_error err = {0};
+    *rc = cli_input_open_checked(in, ai->path, o->kind > 0 ? NULL : cli_an_check_stream,
+                                 &ai->kind, &err);
+    if (!*rc) {
+        cli_progress_attach(*in);
+        return 0;
+    }
+    if (!cli_input_refused(ai->path))
+        *rc = cli_an__input_failed(ai, o, &err);
+    else if (!o->skip_unknown)
+        *rc = cli_err(&err);
+    else { /* like a file of that kind, but its bytes were not all read: none counted */
+        cli_warnf("%s: %s; skipped", ai->path, err.msg);
+        ai->status = IN_SKIPPED;
+        *rc = 0;
+    }
+    return 1;
+}
+
 /* Pass 1: detect and hash one input; load mapping inputs into the mapping. */
 int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
 {
@@ -251,8 +309,8 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
         }
     }
     if (!ai->pre) {
-        if (cli_an__open_input(&in, ai->path, &err))
-            return cli_an__input_failed(ai, o, &err);
+        if (open_first(&in, ai, o, &rc))
+            return rc;
         rc = tt_input_hash_begin(in, &err);
         if (!rc)
             rc = tt_input_detect(&d, in, &err);
@@ -288,19 +346,8 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
         return 0;
     }
     if (ai->kind == TT_KIND_UNKNOWN || ai->kind == TT_KIND_DATABASE) {
-        char what[sizeof d.what + 16];
-        snprintf(what, sizeof what, "not a trace: %s", d.what);
-        const char *why = ai->kind == TT_KIND_DATABASE
-                              ? "is an SQLite database; analyze reads raw inputs (combine "
-                                "tracetool databases with tracetool merge -o OUT DB...; read one "
-                                "with tracetool query)"
-                          : d.what[0] ? what
-                          : ai->bytes == 0
-                              ? "empty input: expected a method-beat buffer, a methodMapping.txt "
-                                "or Matrix reports"
-                              : "unknown input kind: expected a method-beat buffer, a "
-                                "methodMapping.txt, a ProGuard mapping, Matrix reports, frame, "
-                                "startup or sample data (--kind overrides detection)";
+        char buf[sizeof d.what + 16];
+        const char *why = refusal(buf, sizeof buf, ai->kind, &d, ai->bytes);
         if (!o->skip_unknown) {
             cli_errorf("%s: %s", ai->path, why);
             return CLI_BAD;

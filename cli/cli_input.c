@@ -1,7 +1,8 @@
 /* Inputs read once (cli.md "Inputs"): standard input, FIFOs and character devices cannot be
  * opened a second time, so a command that looks at an input before reading it (analyze's
  * two passes, export's and diff's database check) keeps one copy of such inputs: in memory,
- * or, past 16 MiB, in an unlinked spool file. */
+ * or, past 16 MiB, in an unlinked spool file, once the command's check of the first 16 MiB
+ * found that it can be an input (so /dev/zero or `yes` never fill $TMPDIR). */
 #include "cli.h"
 
 #include <errno.h>
@@ -16,6 +17,8 @@ typedef struct copy {
     unsigned char *data; /* the bytes as read (still compressed if they were) */
     size_t len;
     int spool;           /* >= 0: an unlinked spool file holding the bytes (data is NULL) */
+    int refused;         /* the check refused it from its head: every open fails with why */
+    tt_error why;
 } copy;
 
 static copy *copies;
@@ -107,21 +110,49 @@ static int spool(copy *c, int fd, const char *name, tt_error *err)
     return rc;
 }
 
-/* Reads the whole input (raw bytes) into a new copy: in memory up to SPOOL_AFTER bytes, else
- * in a spool file. */
-static int read_all(const char *path, tt_error *err)
+/* The check of a stream that outgrew memory, run on its first SPOOL_AFTER bytes (c->data):
+ * 0 to spool the rest, or its error, after which c holds only the error (the rest of the
+ * stream is never read). */
+static int check_head(copy *c, const char *path, cli_input_check check, void *ud,
+                      tt_error *err)
+{
+    tt_input *head;
+    tt_error e = {0};
+    int rc = tt_input_open_mem(&head, strcmp(path, "-") ? path : "<stdin>", c->data, c->len, &e);
+    if (!rc) {
+        rc = check(head, path, ud, &e);
+        tt_input_close(head);
+    }
+    if (!rc)
+        return 0;
+    free(c->data);
+    c->data = NULL;
+    c->refused = 1;
+    c->why = e;
+    c->why.code = rc;
+    if (err)
+        *err = c->why;
+    return rc;
+}
+
+/* Reads the whole input (raw bytes) into a new copy: in memory up to SPOOL_AFTER bytes, else,
+ * when check (if any) accepts the head, in a spool file. A refused input is kept as its
+ * error. */
+static int read_all(const char *path, cli_input_check check, void *ud, tt_error *err)
 {
     const char *name = strcmp(path, "-") ? path : "<stdin>";
     int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
     if (fd < 0)
         return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    copy c = {strdup(path), NULL, 0, -1};
+    copy c = {strdup(path), NULL, 0, -1, 0, {0}};
     size_t cap = 0;
     int rc = c.path ? 0 : tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
     while (!rc) {
         if (c.len == cap) {
             if (cap == SPOOL_AFTER) {
-                rc = spool(&c, fd, name, err);
+                rc = check ? check_head(&c, path, check, ud, err) : 0;
+                if (!rc)
+                    rc = spool(&c, fd, name, err);
                 break;
             }
             size_t ncap = cap ? cap * 2 : 1 << 16;
@@ -149,6 +180,11 @@ static int read_all(const char *path, tt_error *err)
     copy *grown = rc ? NULL : realloc(copies, (ncopies + 1) * sizeof *copies);
     if (!rc && !grown)
         rc = tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
+    if (c.refused && (grown = realloc(copies, (ncopies + 1) * sizeof *copies))) {
+        copies = grown; /* kept, so a later open fails the same way and reads nothing */
+        copies[ncopies++] = c;
+        return rc;
+    }
     if (rc) {
         free(c.path);
         free(c.data);
@@ -159,15 +195,21 @@ static int read_all(const char *path, tt_error *err)
     return 0;
 }
 
-int cli_input_open(tt_input **in, const char *path, int again, tt_error *err)
+int cli_input_open_checked(tt_input **in, const char *path, cli_input_check check, void *ud,
+                           tt_error *err)
 {
     *in = NULL;
     const copy *c = find(path);
-    if (!c && again && cli_input_is_stream(path)) {
-        int rc = read_all(path, err);
+    if (!c && cli_input_is_stream(path)) {
+        int rc = read_all(path, check, ud, err);
         if (rc)
             return rc;
         c = &copies[ncopies - 1];
+    }
+    if (c && c->refused) {
+        if (err)
+            *err = c->why;
+        return c->why.code;
     }
     if (c && c->spool >= 0) {
         /* a file description of its own (offset 0), so two opens never share an offset */
@@ -189,6 +231,33 @@ int cli_input_open(tt_input **in, const char *path, int again, tt_error *err)
         return tt_input_open_mem(in, strcmp(path, "-") ? path : "<stdin>", c->data, c->len,
                                  err);
     return tt_input_open(in, path, err);
+}
+
+int cli_input_open(tt_input **in, const char *path, int again, tt_error *err)
+{
+    if (again || find(path))
+        return cli_input_open_checked(in, path, NULL, NULL, err);
+    *in = NULL;
+    return tt_input_open(in, path, err);
+}
+
+int cli_input_refused(const char *path)
+{
+    const copy *c = find(path);
+    return c && c->refused;
+}
+
+int cli_input_check_trace(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    tt_detection d;
+    int rc = tt_input_detect(&d, head, err);
+    if (rc)
+        return rc;
+    /* the rule of cli_trace_paths: a known foreign format, or binary data that is no
+     * method-beat buffer; an SQLite file only when ud is non-NULL (a database is an input) */
+    if (d.kind == TT_KIND_UNKNOWN && d.what[0] && !(d.sqlite && ud))
+        return tt_error_set(err, TT_EFORMAT, path, 0, 0, "not a trace: %s", d.what);
+    return 0;
 }
 
 void cli_input_release(void)

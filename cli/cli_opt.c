@@ -84,16 +84,42 @@ int cli_input_paths(char *const *paths, int n)
     return 0;
 }
 
+typedef struct trace_check {
+    unsigned flags;
+    cli_input_check more;
+} trace_check;
+
+/* cli_trace_paths's rule, then the command's check. */
+static int check_trace(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    const trace_check *c = ud;
+    int rc = cli_input_check_trace(head, path, (c->flags & CLI_TRACE_DB) ? (void *)path : NULL,
+                                   err);
+    return rc || !c->more ? rc : c->more(head, path, NULL, err);
+}
+
 int cli_trace_paths(char *const *paths, int n, unsigned flags)
 {
+    return cli_trace_paths_check(paths, n, flags, NULL);
+}
+
+int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more)
+{
+    trace_check c = {flags, more};
     for (int i = 0; i < n; i++) {
         if (cli_input_path(paths[i]))
             return CLI_BAD;
         tt_input *in;
         tt_detection d;
-        if ((flags & CLI_TRACE_FORCED) || !strcmp(paths[i], "-") ||
-            cli_input_open(&in, paths[i], 1, NULL))
+        tt_error err = {0};
+        if ((flags & CLI_TRACE_FORCED) || !strcmp(paths[i], "-"))
+            continue;
+        /* a FIFO or device is kept for the command, unless its head is no trace */
+        if (cli_input_open_checked(&in, paths[i], check_trace, &c, &err)) {
+            if (cli_input_refused(paths[i]))
+                return cli_err(&err);
             continue; /* the command reports what cannot be opened */
+        }
         int rc = tt_input_detect(&d, in, NULL);
         tt_input_close(in);
         /* a known foreign format, or binary data that is no method-beat buffer */

@@ -119,6 +119,29 @@ int cli_samples_opt(cli_samples_opts *o, int c, const char *arg)
 /* An ART method trace: read by tt_art_parse, not a samples reader. */
 #define SKIND_ART 100
 
+/* The kind of an input from its first bytes (no --kind). */
+static int detect_kind(const unsigned char *p, size_t n)
+{
+    /* ART first: a version 1 file's records look like a method-beat buffer's bytes */
+    int ak = tt_art_detect(p, n, NULL, 0);
+    return ak == TT_ART_LEGACY || ak == TT_ART_STREAMING ? SKIND_ART : tt_samples_detect(p, n);
+}
+
+#define UNKNOWN_KIND "expected btrace sampling data, perf script text, folded stacks or " \
+                     "tracetool JSON-lines samples"
+
+int cli_samples_check_stream(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    const unsigned char *p;
+    size_t n;
+    (void)ud;
+    int rc = tt_input_peek_text(head, &p, &n, 65536, err);
+    if (rc || detect_kind(p, n) != TT_SKIND_UNKNOWN)
+        return rc;
+    return tt_error_set(err, TT_EFORMAT, path, 0, 0,
+                        "unknown input kind: " UNKNOWN_KIND " (force one with --kind)");
+}
+
 static int open_kind(tt_input **in, int *kind, const char *path, int forced)
 {
     tt_error err = {0};
@@ -133,17 +156,11 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
         *in = NULL;
         return cli_err(&err);
     }
-    /* ART first: a version 1 file's records look like a method-beat buffer's bytes */
-    int ak = forced ? TT_ART_NOT : tt_art_detect(p, n, NULL, 0);
-    *kind = forced                                                ? forced
-            : ak == TT_ART_LEGACY || ak == TT_ART_STREAMING ? SKIND_ART
-                                                                  : tt_samples_detect(p, n);
+    *kind = forced ? forced : detect_kind(p, n);
     if (*kind == TT_SKIND_UNKNOWN) {
         tt_input_close(*in);
         *in = NULL;
-        cli_errorf("%s: %s: expected btrace sampling data, perf script text, folded stacks or "
-                   "tracetool JSON-lines samples%s",
-                   path, n ? "unknown input kind" : "empty input",
+        cli_errorf("%s: %s: " UNKNOWN_KIND "%s", path, n ? "unknown input kind" : "empty input",
                    n ? " (force one with --kind)" : "");
         return CLI_BAD;
     }

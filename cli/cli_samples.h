@@ -68,6 +68,9 @@ int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *c
 int cli_samples_jobs(const cli_samples_opts *o);
 /* Loads every input into one finished profile (*out, free with tt_profile_free), then
  * symbolicates it when o->sym names executables or symbol directories. */
+/* The check of a FIFO or device that outgrows memory (cli_trace_paths_check): refuses an
+ * input of unknown kind with the loader's message. */
+int cli_samples_check_stream(tt_input *head, const char *path, void *ud, tt_error *err);
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
                      cli_ctx *ctx);
 /* Selected utids for --thread (NULL when all); owned by the caller (free()). No match is an

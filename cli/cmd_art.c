@@ -212,10 +212,25 @@ static int slurp(const char *path, char **data, size_t *n)
     return rc ? cli_err(&err) : 0;
 }
 
+/* A stream that outgrows memory and is no ART method trace is refused from its head, with
+ * the reader's message, before the rest is spooled. */
+static int check_art(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    const unsigned char *p;
+    size_t n;
+    char what[200];
+    (void)ud;
+    int rc = tt_input_peek(head, &p, &n, 4096, err);
+    if (rc || tt_art_detect(p, n, what, sizeof what) != TT_ART_NOT)
+        return rc;
+    return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0, "not an ART method trace%s%s",
+                        what[0] ? ": " : "", what);
+}
+
 /* FILE for each pass of the chunked reader (standard input and pipes are kept in memory). */
 static int reopen(void *ud, tt_input **in, tt_error *err)
 {
-    return cli_input_open(in, ud, 1, err);
+    return cli_input_open_checked(in, ud, check_art, NULL, err);
 }
 
 /* Reads (in chunks, art-trace.md 4) and parses FILE and --art-keys; the "not an ART method

@@ -130,6 +130,20 @@ static int tmp_prepare(int s, char *db, size_t cap)
     return 0;
 }
 
+/* A side on a pipe that outgrows memory: a database (SQLite says what it is) or what analyze
+ * would import; anything else is refused before it is spooled. */
+static int check_side(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    tt_detection d;
+    const unsigned char *p;
+    size_t n;
+    (void)ud;
+    int rc = tt_input_peek(head, &p, &n, 512, err);
+    if (!rc)
+        tt_detect_full(&d, p, n);
+    return rc || d.sqlite ? rc : cli_an_check_stream(head, path, NULL, err);
+}
+
 /* A side is a database when its first bytes say SQLite; anything else is analysed. */
 static int is_database(const char *path, int *is_db)
 {
@@ -147,7 +161,8 @@ static int is_database(const char *path, int *is_db)
     const unsigned char *p;
     size_t n;
     /* a pipe is read once, here, and analysed from memory */
-    if (cli_input_open(&in, path, 1, &err) || tt_input_peek(in, &p, &n, 512, &err)) {
+    if (cli_input_open_checked(&in, path, check_side, NULL, &err) ||
+        tt_input_peek(in, &p, &n, 512, &err)) {
         tt_input_close(in);
         return cli_err(&err);
     }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_samples.h"
 #include "../sqlite/tdb.h"
@@ -454,9 +455,17 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("export: missing INPUT");
         return cli_usage(usage, 1);
     }
+    /* cli.md "Outputs": binary is never written to a terminal; refused before any input is
+     * read */
+    if (format == TT_EXPORT_ART && !outpath && isatty(STDOUT_FILENO)) {
+        cli_errorf("export: art-trace is binary: not written to a terminal (use -o FILE or "
+                   "redirect standard output)");
+        return CLI_BAD;
+    }
     char **files = argv + optind;
     size_t n = (size_t)(argc - optind), ndb = 0;
-    if (cli_trace_paths(files, argc - optind, (so.kind ? CLI_TRACE_FORCED : 0) | CLI_TRACE_DB))
+    if (cli_trace_paths_check(files, argc - optind, (so.kind ? CLI_TRACE_FORCED : 0) | CLI_TRACE_DB,
+                              cli_samples_check_stream))
         return CLI_BAD;
     for (size_t i = 0; i < n; i++)
         ndb += (size_t)is_database(files[i], so.kind);

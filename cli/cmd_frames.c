@@ -144,6 +144,22 @@ static int read_frames(tt_frames *f, tt_input *in, int kind, cli_ctx *ctx)
     return 0;
 }
 
+/* A FIFO or device that outgrows memory and is no frames input: the reader's refusal. */
+static int check_stream(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    const unsigned char *p;
+    size_t n;
+    tt_frames_reader *r;
+    (void)path;
+    (void)ud;
+    int rc = tt_input_peek(head, &p, &n, 64 * 1024, err);
+    if (rc || tt_frames_detect((const char *)p, n) != TT_FIN_UNKNOWN)
+        return rc;
+    if (!(rc = tt_frames_reader_new(&r, head, TT_FIN_UNKNOWN, err)))
+        tt_frames_reader_free(r);
+    return rc;
+}
+
 static int read_input(tt_frames *f, const char *path, int kind, cli_ctx *ctx)
 {
     tt_error err = {0};
@@ -280,7 +296,8 @@ int cmd_frames(int argc, char **argv, cli_ctx *ctx)
         return cli_usage(usage, 1);
     }
     if ((rc = check_combos(&o, &ro)) ||
-        (rc = cli_trace_paths(argv + optind, argc - optind, ro.kind ? CLI_TRACE_FORCED : 0)))
+        (rc = cli_trace_paths_check(argv + optind, argc - optind,
+                                    ro.kind ? CLI_TRACE_FORCED : 0, check_stream)))
         return rc;
     /* Matrix v2.0.5-v2.0.8 on API < 26 (Looper path): the fps cap is never set (3.3) */
     o.b_cap_zero = ro.version >= 20005 && !o.b_frame_metrics;

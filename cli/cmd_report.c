@@ -695,6 +695,18 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("report: missing REPORT");
         return cli_usage(usage, 1);
     }
+    /* standard input and pipes are kept (read twice): one whose head is no trace (the rule
+     * of cli_trace_paths) is refused before it is spooled */
+    for (int i = optind; i < argc; i++) {
+        tt_input *in;
+        tt_error err = {0};
+        if (!cli_input_is_stream(argv[i]))
+            continue;
+        if (!cli_input_open_checked(&in, argv[i], cli_input_check_trace, NULL, &err))
+            tt_input_close(in);
+        else if (cli_input_refused(argv[i]))
+            return cli_err(&err);
+    }
     if (cli_ks_file_is_ios(argv[optind])) { /* KSCrash / Matrix iOS (ios.md 9, 11) */
         if (nmaps || proguard) {
             cli_errorf("-m and --proguard are for Android Matrix reports, not iOS reports");

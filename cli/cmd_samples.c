@@ -615,7 +615,8 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
         return CLI_BAD;
     }
     c.so = &so;
-    if (cli_trace_paths(argv + optind, argc - optind, so.kind ? CLI_TRACE_FORCED : 0))
+    if (cli_trace_paths_check(argv + optind, argc - optind, so.kind ? CLI_TRACE_FORCED : 0,
+                              cli_samples_check_stream))
         return CLI_BAD;
     int rc = cli_samples_load(&c.p, argv + optind, (size_t)(argc - optind), &so, ctx);
     if (rc)

@@ -183,6 +183,21 @@ typedef struct src {
     int kind, text;
 } src;
 
+#define NOT_STARTUP "not a startup event stream, logcat, am start -W output, Matrix report, " \
+                    "method-beat buffer or mapping (use --kind)"
+
+/* A FIFO or device that outgrows memory and is of no startup kind: open_input's refusal. */
+static int check_stream(tt_input *head, const char *path, void *ud, tt_error *err)
+{
+    const unsigned char *p;
+    size_t n;
+    (void)ud;
+    int rc = tt_input_peek(head, &p, &n, 4096, err);
+    if (rc || tt_su_detect((const char *)p, n) != TT_SU_IN_UNKNOWN)
+        return rc;
+    return tt_error_set(err, TT_EFORMAT, path, 0, 0, NOT_STARTUP);
+}
+
 static int open_input(src *x, const char *path, int kind)
 {
     tt_error err = {0};
@@ -204,8 +219,7 @@ static int open_input(src *x, const char *path, int kind)
     if (x->kind == TT_SU_IN_UNKNOWN)
         x->kind = tt_su_detect((const char *)p, n);
     if (x->kind == TT_SU_IN_UNKNOWN) {
-        cli_errorf("%s: not a startup event stream, logcat, am start -W output, Matrix "
-                   "report, method-beat buffer or mapping (use --kind)", tt_input_name(x->in));
+        cli_errorf("%s: " NOT_STARTUP, tt_input_name(x->in));
         tt_input_close(x->in);
         x->in = NULL;
         return CLI_BAD;
@@ -318,7 +332,8 @@ int cmd_startup(int argc, char **argv, cli_ctx *ctx)
     int done, rc = parse_opts(&o, argc, argv, &done);
     if (rc || done)
         return rc;
-    if (cli_trace_paths(argv + optind, argc - optind, o.kind > 0 ? CLI_TRACE_FORCED : 0) ||
+    if (cli_trace_paths_check(argv + optind, argc - optind, o.kind > 0 ? CLI_TRACE_FORCED : 0,
+                              check_stream) ||
         (o.beat && cli_input_path(o.beat)))
         return CLI_BAD;
     int nsrc = argc - optind;

@@ -1,0 +1,1 @@
+sh ../cli/analyze/stream-not-trace.sh

@@ -1,0 +1,1 @@
+sh ../cli/export/binary-terminal.sh

@@ -1,0 +1,1 @@
+sh ../cli/main/stream-not-trace.sh
