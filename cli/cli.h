@@ -134,6 +134,9 @@ int cli_input_refused(const char *path);
 /* cli_trace_paths's check: refuses a known foreign format or binary data that is no
  * method-beat buffer ("not a trace: ..."), an SQLite file too unless ud is non-NULL. */
 int cli_input_check_trace(tt_input *head, const char *path, void *ud, tt_error *err);
+/* 1 when detection d refuses an input as no trace (cli_trace_paths' rule): a known foreign
+ * format, or binary data that is no method-beat buffer; an SQLite file unless db_ok. */
+int cli_input_foreign(const tt_detection *d, int db_ok);
 /* 1 for standard input and paths that are neither regular files nor directories. */
 int cli_input_is_stream(const char *path);
 /* Frees the in-memory copies (at exit). */

@@ -247,15 +247,20 @@ int cli_input_refused(const char *path)
     return c && c->refused;
 }
 
+int cli_input_foreign(const tt_detection *d, int db_ok)
+{
+    /* a known foreign format, or binary data that is no method-beat buffer; an SQLite file
+     * unless a database is an input */
+    return d->kind == TT_KIND_UNKNOWN && d->what[0] && !(d->sqlite && db_ok);
+}
+
 int cli_input_check_trace(tt_input *head, const char *path, void *ud, tt_error *err)
 {
     tt_detection d;
     int rc = tt_input_detect(&d, head, err);
     if (rc)
         return rc;
-    /* the rule of cli_trace_paths: a known foreign format, or binary data that is no
-     * method-beat buffer; an SQLite file only when ud is non-NULL (a database is an input) */
-    if (d.kind == TT_KIND_UNKNOWN && d.what[0] && !(d.sqlite && ud))
+    if (cli_input_foreign(&d, ud != NULL))
         return tt_error_set(err, TT_EFORMAT, path, 0, 0, "not a trace: %s", d.what);
     return 0;
 }

@@ -122,9 +122,7 @@ int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_c
         }
         int rc = tt_input_detect(&d, in, NULL);
         tt_input_close(in);
-        /* a known foreign format, or binary data that is no method-beat buffer */
-        if (!rc && d.kind == TT_KIND_UNKNOWN && d.what[0] &&
-            !(d.sqlite && (flags & CLI_TRACE_DB))) {
+        if (!rc && cli_input_foreign(&d, (flags & CLI_TRACE_DB) != 0)) {
             cli_errorf("%s: not a trace: %s", paths[i], d.what);
             return CLI_BAD;
         }
