@@ -186,7 +186,7 @@ fuzz:
 
 fuzz-bins: $(FUZZ_BIN)
 
-$(BUILD)/fuzz_%: fuzz/fuzz_%.c $(BUILD)/libtracetool.a
+$(BUILD)/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(BUILD)/libtracetool.a
 	$(E) LINK $@
 	$(Q)$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -I$(BUILD)/sqlite -fsanitize=fuzzer $(LDFLAGS_ALL) \
 		-o $@ $< $(BUILD)/libtracetool.a $(PKG_LIBS) $(SYS_LIBS)

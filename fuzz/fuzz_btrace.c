@@ -6,36 +6,9 @@
 #include <string.h>
 
 #include "../libtrace/tt.h"
+#include "fuzz_profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int sink(void *ctx, const char *p, size_t n)
-{
-    (void)ctx;
-    (void)p;
-    (void)n;
-    return 0;
-}
-
-static void exercise(tt_profile *p)
-{
-    if (tt_profile_finish(p, NULL))
-        return;
-    tt_export_opts o;
-    tt_export_opts_init(&o);
-    o.slice.mark_gaps = 1;
-    tt_export_chrome(p, &o, sink, NULL, NULL);
-    o.slice.end_policy = TT_END_MID;
-    o.weight = TT_WEIGHT_WALL;
-    tt_export_speedscope(p, &o, sink, NULL, NULL);
-    o.weight = TT_WEIGHT_SAMPLES;
-    tt_export_folded(p, &o, sink, NULL, NULL);
-    size_t nc = tt_profile_ncallsites(p); /* the samples command's weights in every unit */
-    tt_weight *w = malloc((nc ? nc : 1) * sizeof *w);
-    for (int u = TT_WEIGHT_SAMPLES; w && u <= TT_WEIGHT_PERIOD; u++)
-        tt_profile_callsite_weights(w, p, TT_NONE, u, TT_GAP_AUTO, 10);
-    free(w);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -55,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (cut + 2 > size || tt_input_open_mem(&min, "fuzz-map", data + cut + 2,
                                                   size - cut - 2, &err) == 0) &&
             tt_btrace_import(p, in, min, &io, st, &err) == 0)
-            exercise(p);
+            fuzz_exercise(p);
     }
     tt_input_close(in);
     tt_input_close(min);

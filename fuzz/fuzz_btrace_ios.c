@@ -6,16 +6,9 @@
 
 #include "../libtrace/tt.h"
 #include "../sqlite/tdb.h"
+#include "fuzz_profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int sink(void *ctx, const char *p, size_t n)
-{
-    (void)ctx;
-    (void)p;
-    (void)n;
-    return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,16 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tt_error err;
     tt_import_opts io = {0};
     if (tt_profile_new(&p, TT_IDENT_NAME) == 0 &&
-        tdb_btrace_ios_import(p, data, size, "fuzz", &io, st, &err) == 0 &&
-        tt_profile_finish(p, NULL) == 0) {
-        tt_export_opts o;
-        tt_export_opts_init(&o);
-        tt_export_chrome(p, &o, sink, NULL, NULL);
-        o.weight = TT_WEIGHT_WALL;
-        tt_export_speedscope(p, &o, sink, NULL, NULL);
-        o.weight = TT_WEIGHT_SAMPLES;
-        tt_export_folded(p, &o, sink, NULL, NULL);
-    }
+        tdb_btrace_ios_import(p, data, size, "fuzz", &io, st, &err) == 0)
+        fuzz_exercise(p);
     tt_profile_free(p);
     tt_stats_free(st);
     return 0;

@@ -9,9 +9,7 @@
 #include <string.h>
 
 #include "../libtrace/tt.h"
-
-typedef int (*fuzz_import_fn)(tt_profile *p, tt_input *in, const tt_import_opts *o,
-                              tt_stats *stats, tt_error *err);
+#include "fuzz_profile.h"
 
 static int fuzz_collect(void *ctx, const char *p, size_t n) { return tt_buf_put(ctx, p, n); }
 
