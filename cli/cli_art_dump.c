@@ -1,6 +1,7 @@
 /* tracetool art --dump: one line per record in file order (spec/art-trace.md 6.5, the content of
  * dmtracedump -o of 7.2 without its quirks). */
 #include "cli_art.h"
+#include "cli_csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,9 @@ static void dump_line(const art_run *r, tt_jsonw *w, const tt_art_thread *t,
         cli_out_puts(",");
         if (e->cpu_us != TT_ART_NONE)
             cli_out_printf("%lld", (long long)e->cpu_us);
-        cli_out_printf(",%u,\"%s\"\n", depth, m->raw);
+        cli_out_printf(",%u,", depth);
+        cli_csv_out(m->raw, 1);
+        cli_out_puts("\n");
     } else {
         tt_jsonw_obj_begin(w);
         tt_jsonw_key(w, "record");

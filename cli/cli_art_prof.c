@@ -1,5 +1,6 @@
 /* tracetool art --profile: the per-method table of spec/art-trace.md 5.2, sorted by self time. */
 #include "cli_art.h"
+#include "cli_csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +65,8 @@ void cli_art_prof_row(const art_run *r, tt_jsonw *w, const tt_art_method *m,
         }
         cli_out_printf(" %s\n", m->key);
     } else if (r->format == F_CSV) {
-        cli_out_puts("\"");
-        for (const char *s = m->key; *s; s++)
-            cli_out_write(*s == '"' ? "\"\"" : s, *s == '"' ? 2 : 1);
-        cli_out_printf("\",%llu,%llu,", (unsigned long long)p->calls,
+        cli_csv_out(m->key, 1);
+        cli_out_printf(",%llu,%llu,", (unsigned long long)p->calls,
                        (unsigned long long)p->recursive_calls);
         if (hw)
             cli_out_printf("%lld,%lld,", (long long)p->self_us, (long long)p->total_us);

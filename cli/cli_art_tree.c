@@ -1,6 +1,7 @@
 /* tracetool art --tree: the top-down call tree per thread (spec/art-trace.md 5.3) with native
  * subtree trimming to --max-nodes. */
 #include "cli_art.h"
+#include "cli_csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,8 +111,10 @@ static void tree_print(const art_run *r, tree *t, uint32_t id, uint32_t depth, t
                 cli_out_printf("%lld,%lld", (long long)n->cpu_total, (long long)n->cpu_self);
             else
                 cli_out_puts(",");
-            cli_out_printf(",%llu,%llu,\"%s\"\n", (unsigned long long)n->unwound,
-                           (unsigned long long)n->truncated, name);
+            cli_out_printf(",%llu,%llu,", (unsigned long long)n->unwound,
+                           (unsigned long long)n->truncated);
+            cli_csv_out(name, 1);
+            cli_out_puts("\n");
         } else {
             tt_jsonw_obj_begin(w);
             tt_jsonw_key(w, "method");

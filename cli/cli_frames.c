@@ -1,6 +1,7 @@
 /* tracetool frames: Matrix FPS report input through the report reader, and the text, JSON,
  * JSON-lines and CSV outputs (frames.md section 8). */
 #include "cli.h"
+#include "cli_csv.h"
 
 #include <string.h>
 
@@ -235,28 +236,6 @@ static void print_json(const tt_frames *f)
 
 /* ---- CSV ---- */
 
-static void csv_str(tt_buf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        tt_buf_puts(b, s);
-        return;
-    }
-    tt_buf_puts(b, "\"");
-    for (; *s; s++) {
-        if (*s == '"')
-            tt_buf_puts(b, "\"");
-        tt_buf_put(b, s, 1);
-    }
-    tt_buf_puts(b, "\"");
-}
-
-static void csv_int(tt_buf *b, int has, int64_t v)
-{
-    tt_buf_puts(b, ",");
-    if (has)
-        tt_buf_printf(b, "%lld", (long long)v);
-}
-
 static void csv_fixed(tt_buf *b, int has, double v)
 {
     tt_buf_puts(b, ",");
@@ -274,28 +253,28 @@ static void csv_levels_header(tt_buf *b)
 static void csv_row(tt_buf *b, const tt_frame_stats *st, int reports)
 {
     int fl = st->has_flags && st->frames > 0;
-    csv_str(b, st->scene);
+    cli_csv_str(b, st->scene);
     if (reports) {
-        csv_int(b, 1, st->reports);
-        csv_int(b, 1, st->fps_zero_reports);
+        cli_csv_int(b, 1, st->reports);
+        cli_csv_int(b, 1, st->fps_zero_reports);
     }
-    csv_int(b, 1, st->frames);
-    csv_int(b, st->has_busy, st->busy_ns);
+    cli_csv_int(b, 1, st->frames);
+    cli_csv_int(b, st->has_busy, st->busy_ns);
     csv_fixed(b, st->has_fps, st->fps);
-    csv_int(b, 1, st->dropped_sum);
+    cli_csv_int(b, 1, st->dropped_sum);
     for (int l = 0; l < TT_DROP_LEVELS; l++) {
-        csv_int(b, 1, st->level_count[l]);
-        csv_int(b, 1, st->level_sum[l]);
+        cli_csv_int(b, 1, st->level_count[l]);
+        cli_csv_int(b, 1, st->level_sum[l]);
     }
-    csv_int(b, st->has_flags, st->jank);
+    cli_csv_int(b, st->has_flags, st->jank);
     csv_fixed(b, fl, pct(st->jank, st->frames));
-    csv_int(b, st->has_flags, st->slow);
+    cli_csv_int(b, st->has_flags, st->slow);
     csv_fixed(b, fl, pct(st->slow, st->frames));
-    csv_int(b, st->has_flags, st->frozen);
+    cli_csv_int(b, st->has_flags, st->frozen);
     csv_fixed(b, fl, pct(st->frozen, st->frames));
     int64_t v[] = {st->p50_ns, st->p90_ns, st->p95_ns, st->p99_ns, st->max_ns, st->mean_ns};
     for (int i = 0; i < 6; i++)
-        csv_int(b, st->has_times, v[i]);
+        cli_csv_int(b, st->has_times, v[i]);
     tt_buf_puts(b, "\n");
 }
 
@@ -509,7 +488,7 @@ static void replay_csv(const tt_frames *f)
         for (int l = 0; l < TT_DROP_LEVELS; l++)
             d += r->level_sum[l];
         tt_buf_printf(&b, "%zu,%llu,", i + 1, (unsigned long long)r->line);
-        csv_str(&b, r->scene);
+        cli_csv_str(&b, r->scene);
         tt_buf_printf(&b, ",%s,%lld,%s,%lld", gen_name(r->generation), (long long)r->frames,
                       fps, (long long)d);
         for (int l = 0; l < TT_DROP_LEVELS; l++)

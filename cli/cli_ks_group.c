@@ -1,6 +1,7 @@
 /* report --group on iOS dumps (spec/ios.md 9.4): dumps grouped by (dump class, top app
  * frame key) with types, builds, OS versions, times, an example and the common path. */
 #include "cli_ks_group.h"
+#include "cli_csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -217,18 +218,6 @@ static const char *top_path(tt_vec *v)
     return TT_VEC_AT(v, cstr, 0).s;
 }
 
-static void csv_field(tt_buf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        tt_buf_puts(b, s);
-        return;
-    }
-    tt_buf_puts(b, "\"");
-    for (; *s; s++)
-        tt_buf_put(b, *s == '"' ? "\"\"" : s, *s == '"' ? 2 : 1);
-    tt_buf_puts(b, "\"");
-}
-
 static void group_json(tt_jsonw *w, group *x, uint64_t dumps)
 {
     tt_jsonw_obj_begin(w);
@@ -298,26 +287,26 @@ void cli_ks_groups_print(cli_ks_groups *g, int format, uint64_t dumps)
             tt_jsonw_free(&one);
         } else if (format == CLI_KS_CSV) {
             tt_buf t = {0};
-            csv_field(&b, x->key);
+            cli_csv_str(&b, x->key);
             tt_buf_puts(&b, ",");
-            csv_field(&b, x->cls);
+            cli_csv_str(&b, x->cls);
             tt_buf_puts(&b, ",");
             joined(&t, &x->types.v, SIZE_MAX, ";");
             tt_buf_put(&t, "", 1);
-            csv_field(&b, t.data);
+            cli_csv_str(&b, t.data);
             tt_buf_printf(&b, ",%llu,%.4f,%zu,", (unsigned long long)x->count, share / 100,
                           x->uuids.v.len);
             t.len = 0;
             joined(&t, &x->oses.v, 3, ";");
             tt_buf_put(&t, "", 1);
-            csv_field(&b, t.data);
+            cli_csv_str(&b, t.data);
             if (x->have_time)
                 tt_buf_printf(&b, ",%lld,%lld,", (long long)x->first_ms, (long long)x->last_ms);
             else
                 tt_buf_puts(&b, ",,,");
-            csv_field(&b, x->example);
+            cli_csv_str(&b, x->example);
             tt_buf_puts(&b, ",");
-            csv_field(&b, top_path(&x->paths.v));
+            cli_csv_str(&b, top_path(&x->paths.v));
             tt_buf_puts(&b, "\n");
             tt_buf_free(&t);
         } else {

@@ -1,6 +1,7 @@
 /* tracetool report / symbolicate --kind kscrash on KSCrash and Matrix iOS reports
  * (spec/ios.md 9.1-9.5): ks2apple-style text, symbolicated JSON, folded stacks, CSV. */
 #include "cli_kscrash.h"
+#include "cli_csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -500,20 +501,6 @@ static void print_folded(kctx *c, const tt_ks_report *rep)
     cli_out_buf(&c->b);
 }
 
-static void csv_str(tt_buf *b, const char *s)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\n\r")) {
-        tt_buf_puts(b, s);
-        return;
-    }
-    tt_buf_puts(b, "\"");
-    for (; *s; s++)
-        tt_buf_put(b, *s == '"' ? "\"\"" : s, *s == '"' ? 2 : 1);
-    tt_buf_puts(b, "\"");
-}
-
 static void print_csv(kctx *c, const tt_ks_report *rep)
 {
     tt_buf *b = &c->b;
@@ -528,9 +515,9 @@ static void print_csv(kctx *c, const tt_ks_report *rep)
             uint32_t lines = f->n_sym ? f->n_sym : 1;
             for (uint32_t k = 0; k < lines; k++) {
                 const tt_native_frame *s = f->n_sym ? &rep->syms[f->sym + k] : NULL;
-                csv_str(b, rep->id);
+                cli_csv_str(b, rep->id);
                 tt_buf_printf(b, ",%zu,%u,", t, i);
-                csv_str(b, g ? g->name : "");
+                cli_csv_str(b, g ? g->name : "");
                 tt_buf_printf(b, ",%s,0x%llx,", g ? g->uuid : "", (unsigned long long)f->pc);
                 if (g)
                     tt_buf_printf(b, "%llu", (unsigned long long)f->offset);
@@ -538,9 +525,9 @@ static void print_csv(kctx *c, const tt_ks_report *rep)
                 if (f->has_repeat)
                     tt_buf_printf(b, "%lld", (long long)f->repeat);
                 tt_buf_puts(b, ",");
-                csv_str(b, s ? s->function : NULL);
+                cli_csv_str(b, s ? s->function : NULL);
                 tt_buf_puts(b, ",");
-                csv_str(b, s ? s->file : NULL);
+                cli_csv_str(b, s ? s->file : NULL);
                 tt_buf_puts(b, ",");
                 if (s && s->line)
                     tt_buf_printf(b, "%u", s->line);

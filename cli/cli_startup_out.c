@@ -1,6 +1,7 @@
 /* tracetool startup output: the JSON object of startup.md 5.5, JSON lines, CSV, text and
  * the Matrix-compatible report objects (5.1, method-beat.md 7.3 and 7.6). */
 #include "cli.h"
+#include "cli_csv.h"
 
 #include <string.h>
 
@@ -282,30 +283,6 @@ void cli_startup_matrix(const tt_startup *s, int array)
 }
 
 /* ---- CSV ---- */
-static void csv_str(tt_buf *b, const char *s)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\n\r")) {
-        tt_buf_puts(b, s);
-        return;
-    }
-    tt_buf_puts(b, "\"");
-    for (; *s; s++) {
-        if (*s == '"')
-            tt_buf_puts(b, "\"");
-        tt_buf_put(b, s, 1);
-    }
-    tt_buf_puts(b, "\"");
-}
-
-static void csv_int(tt_buf *b, int have, int64_t v)
-{
-    tt_buf_puts(b, ",");
-    if (have)
-        tt_buf_printf(b, "%lld", (long long)v);
-}
-
 void cli_startup_csv(const tt_startup *s, int launches)
 {
     tt_buf b = {0};
@@ -317,17 +294,17 @@ void cli_startup_csv(const tt_startup *s, int launches)
         for (size_t i = 0; i < n; i++) {
             tt_buf_puts(&b, l[i].source);
             tt_buf_puts(&b, ",");
-            csv_str(&b, l[i].component);
+            cli_csv_str(&b, l[i].component);
             tt_buf_puts(&b, ",");
-            csv_str(&b, l[i].launch_state);
-            csv_int(&b, l[i].has_total, l[i].total_ms);
-            csv_int(&b, l[i].has_wait, l[i].wait_ms);
-            csv_int(&b, l[i].has_this, l[i].this_ms);
+            cli_csv_str(&b, l[i].launch_state);
+            cli_csv_int(&b, l[i].has_total, l[i].total_ms);
+            cli_csv_int(&b, l[i].has_wait, l[i].wait_ms);
+            cli_csv_int(&b, l[i].has_this, l[i].this_ms);
             tt_buf_puts(&b, ",");
-            csv_str(&b, l[i].status);
-            csv_int(&b, l[i].has_fully_drawn, l[i].fully_drawn_ms);
+            cli_csv_str(&b, l[i].status);
+            cli_csv_int(&b, l[i].has_fully_drawn, l[i].fully_drawn_ms);
             tt_buf_printf(&b, ",%s,%d,", l[i].log_time, l[i].not_launched);
-            csv_str(&b, l[i].file);
+            cli_csv_str(&b, l[i].file);
             tt_buf_printf(&b, ",%llu\n", (unsigned long long)l[i].line);
             cli_out_buf(&b);
         }
@@ -345,25 +322,25 @@ void cli_startup_csv(const tt_startup *s, int launches)
         const tt_su_row *x = &r[i];
         const tt_su_matrix *m = x->matrix;
         tt_buf_printf(&b, "%u", x->process);
-        csv_int(&b, x->has_pid, x->pid);
+        cli_csv_int(&b, x->has_pid, x->pid);
         tt_buf_printf(&b, ",%s,%s", tt_su_type_name(x->type), x->source);
-        csv_int(&b, x->has_start, x->start_ms);
+        cli_csv_int(&b, x->has_start, x->start_ms);
         tt_buf_printf(&b, ",%s", x->start_event ? x->start_event : "");
-        csv_int(&b, x->has_end, x->end_ms);
+        cli_csv_int(&b, x->has_end, x->end_ms);
         tt_buf_printf(&b, ",%s", x->end_event ? x->end_event : "");
-        csv_int(&b, x->has_start && x->has_end, x->duration_ms);
-        csv_int(&b, x->has_ttid, x->ttid_ms);
-        csv_int(&b, x->has_ttfd, x->ttfd_ms);
+        cli_csv_int(&b, x->has_start && x->has_end, x->duration_ms);
+        cli_csv_int(&b, x->has_ttid, x->ttid_ms);
+        cli_csv_int(&b, x->has_ttfd, x->ttfd_ms);
         int known = m && !m->issue_only;
-        csv_int(&b, known, m ? m->application_create : 0);
-        csv_int(&b, known, m ? m->scene : 0);
-        csv_int(&b, known, m ? m->first_activity_create : 0);
-        csv_int(&b, m != NULL, m ? m->startup_duration : 0);
+        cli_csv_int(&b, known, m ? m->application_create : 0);
+        cli_csv_int(&b, known, m ? m->scene : 0);
+        cli_csv_int(&b, known, m ? m->first_activity_create : 0);
+        cli_csv_int(&b, m != NULL, m ? m->startup_duration : 0);
         tt_buf_printf(&b, ",%s", m ? (m->is_warm ? "true" : "false") : "");
         tt_buf_printf(&b, ",%s,%s,%s,%s", x->matrix_over_threshold ? "true" : "false",
                       x->matrix_stack_collected ? "true" : "false",
                       x->vitals_excessive ? "true" : "false", x->vitals_basis);
-        csv_int(&b, x->has_stack, x->stack_cost);
+        cli_csv_int(&b, x->has_stack, x->stack_cost);
         tt_buf_printf(&b, ",%s\n", x->has_stack ? x->stack_key : "");
         cli_out_buf(&b);
     }

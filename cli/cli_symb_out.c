@@ -1,5 +1,6 @@
 /* tracetool symbolicate: the result writers, text, tsv/csv and JSON (spec/symbolication.md 8) */
 #include "cli_symb_int.h"
+#include "cli_csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,14 +71,8 @@ void cli_symb__tsv_result(run *r, const char *addr_text, const tsym_result *res)
         tt_buf_printf(&r->out, "%s\t%s\n", addr_text, c);
     } else {
         tt_buf_printf(&r->out, "%s,", addr_text);
-        if (strpbrk(c, ",\"\r\n")) {
-            tt_buf_puts(&r->out, "\"");
-            for (const char *q = c; *q; q++)
-                tt_buf_put(&r->out, *q == '"' ? "\"\"" : q, *q == '"' ? 2 : 1);
-            tt_buf_puts(&r->out, "\"\n");
-        } else {
-            tt_buf_printf(&r->out, "%s\n", c);
-        }
+        cli_csv_str(&r->out, c);
+        tt_buf_puts(&r->out, "\n");
     }
     tt_buf_free(&chain);
 }

@@ -1,6 +1,7 @@
 /* tracetool query: run SQL against a database written by analyze (cli.md, storage.md 5.4).
  * Read-only unless --write; output as an aligned table, RFC 4180 CSV, JSON or JSON lines. */
 #include "cli.h"
+#include "cli_csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,21 +56,6 @@ static void value_text(tt_buf *b, const tdb_value *v)
         break;
     default: break;
     }
-}
-
-static void csv_field(tt_buf *b, const char *s, size_t n)
-{
-    if (!strpbrk(s, ",\"\r\n") || !n) {
-        tt_buf_put(b, s, n);
-        return;
-    }
-    tt_buf_puts(b, "\"");
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"')
-            tt_buf_puts(b, "\"");
-        tt_buf_put(b, s + i, 1);
-    }
-    tt_buf_puts(b, "\"");
 }
 
 static void json_value(tt_jsonw *w, const tdb_value *v)
@@ -173,7 +159,7 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
             for (int c = 0; c < ncol; c++) {
                 if (c)
                     tt_buf_puts(&q->out, ",");
-                csv_field(&q->out, names[c], strlen(names[c]));
+                cli_csv_field(&q->out, names[c], strlen(names[c]), 0);
             }
             tt_buf_puts(&q->out, "\r\n");
         }
@@ -196,7 +182,7 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
                     tt_buf_puts(&q->out, ",");
                 t.len = 0;
                 value_text(&t, &vals[c]);
-                csv_field(&q->out, t.data ? t.data : "", t.len);
+                cli_csv_field(&q->out, t.data ? t.data : "", t.len, 0);
             }
             tt_buf_puts(&q->out, "\r\n");
         } else {
