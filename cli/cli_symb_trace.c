@@ -176,6 +176,37 @@ static int modoff_line(run *r, const char *line, size_t n, uint64_t ln)
     return any;
 }
 
+/* The line without its ANSI escape sequences (adb logcat -v color, grep --color): CSI
+ * sequences (ESC [ parameters intermediates final byte) and two-byte ESC sequences are
+ * dropped, into b when the line holds an ESC. */
+static const char *plain_line(tt_buf *b, const char *line, size_t *n)
+{
+    if (!memchr(line, 0x1b, *n))
+        return line;
+    b->len = 0;
+    size_t i = 0;
+    while (i < *n) {
+        const char *e = memchr(line + i, 0x1b, *n - i);
+        size_t k = e ? (size_t)(e - line) : *n;
+        if (tt_buf_put(b, line + i, k - i))
+            return line; /* out of memory: the line as it is */
+        if (!e)
+            break;
+        i = k + 1;
+        if (i < *n && line[i] == '[') {
+            i++;
+            while (i < *n && (unsigned char)line[i] >= 0x20 && (unsigned char)line[i] <= 0x3f)
+                i++;
+            if (i < *n && (unsigned char)line[i] >= 0x40 && (unsigned char)line[i] <= 0x7e)
+                i++;
+        } else if (i < *n && (unsigned char)line[i] >= 0x40 && (unsigned char)line[i] <= 0x5f) {
+            i++;
+        }
+    }
+    *n = b->len;
+    return b->len ? b->data : "";
+}
+
 int cli_symb__text_file(run *r, const char *path)
 {
     tt_error err = {0};
@@ -186,9 +217,11 @@ int cli_symb__text_file(run *r, const char *path)
     size_t n;
     uint64_t ln;
     int rc;
+    tt_buf plain = {0};
     while ((rc = tt_input_line(in, &line, &n, &ln, &err)) == 0) {
         if ((rc = cli_symb__binary_line(in, line, n, ln)))
             break;
+        line = plain_line(&plain, line, &n);
         int done = 0;
         if (r->kind == K_AUTO || r->kind == K_TOMB)
             done = tomb_line(r, line, n, ln);
@@ -201,6 +234,7 @@ int cli_symb__text_file(run *r, const char *path)
         if (r->out.len > 65536)
             cli_symb__flush(r);
     }
+    tt_buf_free(&plain);
     tt_input_close(in);
     return rc == TT_DONE ? 0 : rc == CLI_BAD ? rc : cli_err(&err);
 }

@@ -43,11 +43,13 @@ static int open_elf(Elf **out, int *fd, const char *path, tt_error *err)
         close(*fd);
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "not a regular file");
     }
-    char magic[4] = {0};
-    if (st.st_size < 52 || pread(*fd, magic, 4, 0) != 4 || memcmp(magic, "\177ELF", 4)) {
+    unsigned char head[4096];
+    ssize_t k = pread(*fd, head, sizeof head, 0);
+    if (st.st_size < 52 || k < 4 || memcmp(head, "\177ELF", 4)) {
         close(*fd);
+        const char *what = k > 0 ? tt_detect_foreign(head, (size_t)k) : NULL;
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
-                            "not an ELF or Mach-O file (PE is not supported)");
+                            "not an ELF or Mach-O file%s%s", what ? ": " : "", what ? what : "");
     }
     *out = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
     if (!*out || elf_kind(*out) != ELF_K_ELF) {

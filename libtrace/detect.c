@@ -146,6 +146,10 @@ const char *tt_detect_foreign(const unsigned char *p, size_t n)
         {4, 4, "ftyp", "MP4/QuickTime media"},
         {257, 5, "ustar", "tar archive"},
         {0, 30, "** This file contains an SQLite", "SQLite 2 database"},
+        {0, 8, "PERFILE2", "a Linux perf recording (perf.data): turn it into text with perf "
+                           "script, which tracetool samples reads"},
+        {0, 8, "PERFFILE", "a Linux perf recording (perf.data): turn it into text with perf "
+                           "script, which tracetool samples reads"},
     };
     if (n >= 4 && !memcmp(p, "\x7f" "ELF", 4))
         return elf_what(p, n);
@@ -215,6 +219,31 @@ static int beat_text(const char *p, size_t n, char *why, size_t cap)
     return k > 0 && tt_beat_plausible(w, k, NULL, why, cap);
 }
 
+/* A Perfetto trace (protobuf: a run of `Trace.packet` fields, tag 0x0a, a varint length, a
+ * TracePacket starting with a field tag): binary, and the first packet ends where the next
+ * begins (or beyond what was read). */
+int tt__looks_perfetto(const unsigned char *p, size_t n)
+{
+    if (n < 4 || p[0] != 0x0a)
+        return 0;
+    int ctl = 0;
+    for (size_t i = 0; i < n && i < 4096 && !ctl; i++)
+        ctl = p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r';
+    uint64_t len = 0;
+    size_t i = 1;
+    for (int shift = 0;; shift += 7) {
+        if (i >= n || i > 5)
+            return 0;
+        len |= (uint64_t)(p[i] & 0x7f) << shift;
+        if (!(p[i++] & 0x80))
+            break;
+    }
+    unsigned wt = p[i < n ? i : 0] & 7;
+    if (!ctl || len == 0 || i >= n || p[i] < 8 || wt == 3 || wt == 4 || wt > 5)
+        return 0;
+    return len >= n - i || p[i + len] == 0x0a;
+}
+
 static int is_binary(const unsigned char *p, size_t n)
 {
     for (size_t i = 0; i < n && i < 4096; i++) { /* method-beat.md 3.4 */
@@ -224,6 +253,8 @@ static int is_binary(const unsigned char *p, size_t n)
     }
     return 0;
 }
+
+static tt_kind classify_text(tt_detection *d, const char *p, size_t n, int sk);
 
 /* Everything that is not a known foreign format. Text kinds need their own positive
  * evidence; binary data is a beat buffer only when its words are plausible records. */
@@ -242,7 +273,8 @@ static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
     case TT_ART_V2:
     case TT_ART_BARE: d->foreign = 1; return TT_KIND_UNKNOWN;
     default:
-        if (n >= 10 && !memcmp(p, "SIMPLEPERF", 10)) {
+        /* recordings named by the ART check: simpleperf, Perfetto */
+        if ((n >= 10 && !memcmp(p, "SIMPLEPERF", 10)) || tt__looks_perfetto(up, n)) {
             d->foreign = 1;
             return TT_KIND_UNKNOWN;
         }
@@ -256,8 +288,25 @@ static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
     if (is_binary(up, n)) { /* raw little-endian records (3.2) */
         if (tt_beat_plausible_bytes(up, n, NULL, d->what, sizeof d->what))
             return TT_KIND_BEAT;
-        return TT_KIND_UNKNOWN;
+        /* Text with a stray control byte (logcat -v color's escape sequences, a thread
+         * name holding \x01) is still text: without a NUL byte, the text kinds are asked,
+         * and the records' verdict stands only when none of them claims it. */
+        if (memchr(up, 0, n < 4096 ? n : 4096))
+            return TT_KIND_UNKNOWN;
+        char why[sizeof d->what];
+        memcpy(why, d->what, sizeof why);
+        d->what[0] = 0;
+        tt_kind k = classify_text(d, p, n, sk);
+        if (k == TT_KIND_UNKNOWN && !d->foreign)
+            memcpy(d->what, why, sizeof why);
+        return k;
     }
+    return classify_text(d, p, n, sk);
+}
+
+/* The text kinds, each on its own positive evidence. */
+static tt_kind classify_text(tt_detection *d, const char *p, size_t n, int sk)
+{
     size_t skip = n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
     p += skip;
     n -= skip;

@@ -46,11 +46,16 @@ int tt_art_detect(const unsigned char *p, size_t n, char *what, size_t cap)
         return TT_ART_NOT;
     }
     if (n >= 10 && !memcmp(p, "SIMPLEPERF", 10))
-        snprintf(what, cap, "this is a simpleperf recording; use tracetool samples");
+        snprintf(what, cap, "a simpleperf recording (perf.data): turn it into text with "
+                            "simpleperf's report_sample.py, which tracetool samples reads");
+    else if (n >= 8 && (!memcmp(p, "PERFILE2", 8) || !memcmp(p, "PERFFILE", 8)))
+        snprintf(what, cap, "a Linux perf recording (perf.data): turn it into text with "
+                            "perf script, which tracetool samples reads");
     else if (looks_systrace((const char *)p, n < 4096 ? n : 4096))
         snprintf(what, cap, "this looks like a systrace/ftrace capture");
-    else if (n >= 2 && p[0] == 0x0a)
-        snprintf(what, cap, "this looks like a Perfetto trace");
+    else if (tt__looks_perfetto(p, n))
+        snprintf(what, cap, "this looks like a Perfetto trace (protobuf), which tracetool "
+                            "does not read");
     return TT_ART_NOT;
 }
 

@@ -16,12 +16,11 @@ static int has(const char *p, size_t n, const char *needle)
 
 int tt_su_detect(const char *p, size_t n)
 {
-    for (size_t k = 0; k < n; k++) {
-        unsigned char c = (unsigned char)p[k];
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') /* binary: only a buffer */
-            return tt_detect((const unsigned char *)p, n) == TT_KIND_BEAT ? TT_SU_IN_BEAT
-                                                                          : TT_SU_IN_UNKNOWN;
-    }
+    /* binary (a NUL byte): only a buffer; other control bytes (logcat -v color's escape
+     * sequences) leave a text a text */
+    if (memchr(p, 0, n))
+        return tt_detect((const unsigned char *)p, n) == TT_KIND_BEAT ? TT_SU_IN_BEAT
+                                                                      : TT_SU_IN_UNKNOWN;
     size_t i = 0;
     if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
         i = 3;

@@ -65,6 +65,8 @@ int tt_btrace_ios_detect(const unsigned char *p, size_t n)
            tt__memmem((const char *)p, n, "BTraceModel", 11) && tt__memmem((const char *)p, n, "CallStackTableModel", 19);
 }
 
+static int text_kind(const unsigned char *p, size_t n);
+
 int tt_samples_detect(const unsigned char *p, size_t n)
 {
     if (tt_btrace_ios_detect(p, n))
@@ -75,13 +77,22 @@ int tt_samples_detect(const unsigned char *p, size_t n)
         return TT_SKIND_BTRACE;
     if (n >= 12 && !memcmp(p, "\0\0\0\0\0\0\0\0\1\0\0\0", 12))
         return TT_SKIND_BTRACE_MAPPING;
-    size_t ctl = 0;
-    for (size_t i = 0; i < n && i < 4096; i++)
+    size_t ctl = 0, head = n < 4096 ? n : 4096;
+    for (size_t i = 0; i < head; i++)
         if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
             ctl++;
-    if (ctl)
-        return n % 8 == 0 ? TT_SKIND_BEAT : TT_SKIND_UNKNOWN;
-    /* first non-blank, non-comment line decides */
+    int bin = ctl ? (n % 8 == 0 ? TT_SKIND_BEAT : TT_SKIND_UNKNOWN) : TT_SKIND_UNKNOWN;
+    if (ctl && memchr(p, 0, head))
+        return bin;
+    /* a control byte without a NUL (a thread name holding \x01, colour escapes) leaves a
+     * text a text when a text kind claims it */
+    int k = text_kind(p, n);
+    return k == TT_SKIND_UNKNOWN ? bin : k;
+}
+
+/* The text kinds: the first non-blank, non-comment line decides. */
+static int text_kind(const unsigned char *p, size_t n)
+{
     size_t i = 0;
     while (i < n) {
         size_t e = i;

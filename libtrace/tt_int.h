@@ -24,6 +24,8 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn);
 int tt__desc_valid(const char *d);
 /* memmem without _GNU_SOURCE. */
 const char *tt__memmem(const char *h, size_t hn, const char *n, size_t nn);
+/* A Perfetto protobuf trace by its first packet (detect.c). */
+int tt__looks_perfetto(const unsigned char *p, size_t n);
 
 /* ---- jscan.c: the fast path for one-line JSON records ---- */
 enum { TT_JV_ABSENT = 0, TT_JV_INT, TT_JV_REAL, TT_JV_STR, TT_JV_TRUE, TT_JV_FALSE, TT_JV_NULL,

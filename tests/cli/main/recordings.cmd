@@ -1,0 +1,2 @@
+# recordings of other tools are named, with what to do: perf.data (v2 and v1 magic), simpleperf, Perfetto
+cd "$TT_TMP" && printf 'PERFILE2\150\000\000\000\000\000\000\000' > perf.data && printf 'PERFFILE\150\000\000\000' > old.data && printf 'SIMPLEPERF\010\000\000\000' > sp.data && printf '\012\024\030\001\042\000' > pf.trace && for f in perf.data old.data sp.data pf.trace; do tracetool samples $f; echo "rc $?"; done; tracetool analyze -o x.db pf.trace; echo "rc $?"; tracetool symbolicate -e perf.data 0x10; echo "rc $?"; test ! -e x.db

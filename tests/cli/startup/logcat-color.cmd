@@ -1,0 +1,2 @@
+# adb logcat -v color: escape sequences around every line; still detected as logcat
+e=$(printf '\033'); printf '%s[38;5;75m11-26 17:01:02.345  1234  1290 I ActivityTaskManager: Displayed com.example.app/.MainActivity: +1s234ms%s[0m\n%s[38;5;75m11-26 17:01:05.000  1234  1290 I ActivityTaskManager: Fully drawn com.example.app/.MainActivity: +2s5ms%s[0m\n' $e $e $e $e > "$TT_TMP/lc.txt" && tracetool startup "$TT_TMP/lc.txt"

@@ -1,0 +1,2 @@
+# adb logcat -v color: each line wrapped in colour escapes; the frames resolve as without them
+sed "s/^\(.*\)\$/$(printf '\033')[38;5;196m\1$(printf '\033')[0m/" ../../samples/native-tombstone.txt > "$TT_TMP/t.txt" && tracetool symbolicate --symbols ../../samples/native ../../samples/native-tombstone.txt > "$TT_TMP/plain.out" 2>&1 && tracetool symbolicate --symbols ../../samples/native "$TT_TMP/t.txt" > "$TT_TMP/color.out" 2>&1 && cmp "$TT_TMP/plain.out" "$TT_TMP/color.out" && grep -c " at " "$TT_TMP/color.out"
