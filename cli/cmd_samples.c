@@ -488,9 +488,13 @@ static void header(sctx *c, char **files, size_t n)
         tt_buf_printf(&c->b, ", event %s", m->event);
     if (m->event_variants)
         tt_buf_printf(&c->b, " (written %s)", m->event_variants);
-    tt_buf_printf(&c->b, ", clock %s%s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n",
+    /* samples as the sections count them: a folded line or a merged run is its count */
+    uint64_t count = 0;
+    for (size_t i = 0, ns = tt_profile_nsamples(c->p); i < ns; i++)
+        count += tt_profile_sample(c->p, i)->count;
+    tt_buf_printf(&c->b, ", clock %s%s)\n%llu samples, %zu threads, %zu frames, %zu callsites\n",
                   m->clock, m->timeless ? ", no timestamps: no slices" : "",
-                  tt_profile_nsamples(c->p), tt_profile_nthreads(c->p), tt_profile_nframes(c->p),
+                  (unsigned long long)count, tt_profile_nthreads(c->p), tt_profile_nframes(c->p),
                   tt_profile_ncallsites(c->p));
     static const char *const what[] = {
         "the number of samples (a merged run counts the samples it merged)",
