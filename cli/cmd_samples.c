@@ -406,7 +406,10 @@ static int thread_section(sctx *c, uint32_t utid)
         tt_jsonw_key(&c->w, "name");
         tt_jsonw_str(&c->w, c->b.data);
         tt_jsonw_key(&c->w, "tid");
-        tt_jsonw_int(&c->w, t->tid);
+        if (t->tid >= 0)
+            tt_jsonw_int(&c->w, t->tid);
+        else
+            tt_jsonw_null(&c->w); /* perf script -F without tid */
         tt_jsonw_key(&c->w, "tid_bits");
         tt_jsonw_int(&c->w, t->tid_bits);
         tt_jsonw_key(&c->w, "pid");
@@ -422,13 +425,18 @@ static int thread_section(sctx *c, uint32_t utid)
         tt_jsonw_int(&c->w, total);
         c->b.len = 0;
     } else {
-        char pid[48] = "";
+        /* the fields the input gave: no tid, no "-1" */
+        char tid[48] = "", pid[48] = "";
+        if (t->tid >= 0)
+            snprintf(tid, sizeof tid, ", tid %lld%s", (long long)t->tid,
+                     t->tid_bits == 16 ? " low 16 bits" : "");
         if (t->pid >= 0)
             snprintf(pid, sizeof pid, ", pid %lld", (long long)t->pid);
-        tt_buf_printf(&c->b, " (tid %lld%s%s%s)\nsamples %llu, weight %lld %s\n",
-                      (long long)t->tid, t->tid_bits == 16 ? " low 16 bits" : "", pid,
-                      t->is_main ? ", main" : "", (unsigned long long)samples, (long long)total,
-                      tt_weight_unit(c->weight));
+        char paren[128];
+        int np = snprintf(paren, sizeof paren, "%s%s%s", tid, pid, t->is_main ? ", main" : "");
+        tt_buf_printf(&c->b, "%s%s%s\nsamples %llu, weight %lld %s\n", np ? " (" : "",
+                      np ? paren + 2 : "", np ? ")" : "", (unsigned long long)samples,
+                      (long long)total, tt_weight_unit(c->weight));
         cli_out_puts("== thread ");
         cli_out_buf(&c->b);
     }
