@@ -501,7 +501,8 @@ static void header(sctx *c, char **files, size_t n)
     for (size_t i = 0, ns = tt_profile_nsamples(c->p); i < ns; i++)
         count += tt_profile_sample(c->p, i)->count;
     tt_buf_printf(&c->b, ", clock %s%s)\n%llu samples, %zu threads, %zu frames, %zu callsites\n",
-                  m->clock, m->timeless ? ", no timestamps: no slices" : "",
+                  m->clock, m->ambiguous_ts ? ", ambiguous timestamps: no slices"
+                            : m->timeless ? ", no timestamps: no slices" : "",
                   (unsigned long long)count, tt_profile_nthreads(c->p), tt_profile_nframes(c->p),
                   tt_profile_ncallsites(c->p));
     static const char *const what[] = {

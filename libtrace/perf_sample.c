@@ -365,10 +365,14 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
         if (st->first_frac < 0)
             st->first_frac = h->frac_digits;
         else if (st->first_frac != h->frac_digits && !m->ambiguous_ts) {
+            char ex[300];
             m->ambiguous_ts = 1;
-            tt_stats_add(st->stats, "perf_ambiguous_timestamps", st->file, TT_SEV_WARN, 1,
-                         "timestamp fractions vary in length (old report_sample.py without zero "
-                         "padding): aggregates are valid, slices are not");
+            snprintf(ex, sizeof ex, "%s:%llu: timestamp %.*s has %d fraction digits, the first "
+                     "one %d (old report_sample.py without zero padding): the input is read "
+                     "without times (no slices); aggregates stay valid", st->file,
+                     (unsigned long long)lineno, (int)(h->time.n > 40 ? 40 : h->time.n),
+                     h->time.p, h->frac_digits, st->first_frac);
+            tt_stats_add(st->stats, "perf_ambiguous_timestamps", st->file, TT_SEV_WARN, 1, ex);
         }
     }
     /* no call graph: the frame is on the header line */
@@ -628,6 +632,7 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     st->o = o;
     st->stats = stats;
     st->file = file;
+    st->base = tt_profile_nsamples(p);
     st->first_frac = -1;
     st->addr_frames = -1;
     st->last_utid = TT_NONE;
@@ -645,9 +650,26 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     return 0;
 }
 
+/* Times of varying precision (2.2, old report_sample.py): "12.5678" may be 12.005678 s, so
+ * the order and gaps of samples are unknown; the samples are read without times, in input
+ * order, as from perf script without the time field. */
+static void drop_times(tt__perf_asm *st)
+{
+    tt_profile_meta *m = tt_profile_meta_get(st->p);
+    if (!m->ambiguous_ts)
+        return;
+    m->timeless = 1;
+    for (size_t i = st->base, n = tt_profile_nsamples(st->p); i < n; i++) {
+        tt_sample *s = tt_profile_sample(st->p, (uint32_t)i);
+        s->ts = s->end_ts = 0;
+    }
+}
+
 int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 {
     int rc = finish_block(st, err, lineno);
+    if (!rc)
+        drop_times(st);
     if (!rc && st->timed && st->untimed) {
         char ex[200];
         snprintf(ex, sizeof ex, "%s: %llu of %llu samples have no time field: the input is read "

@@ -28,6 +28,7 @@ typedef struct tt__perf_asm {
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */
     uint64_t timed, untimed;
+    size_t base;             /* the profile's samples before this input's */
     tt__perf_hdr h;
     uint64_t samples, bad_lines, bad_first;
     char bad_example[160];
