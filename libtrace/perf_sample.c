@@ -315,6 +315,30 @@ static void note_variant(tt__perf_asm *st, const tt__perf_hdr *h)
         m->event_variants = tt_profile_str(st->p, v->data, v->len);
 }
 
+/* The events of the input, without modifiers, ", "-separated in the order seen ("[none]"
+ * for headers without one): what an --event that none of them is gets told. */
+static void note_event(tt__perf_asm *st, const char *e, size_t n)
+{
+    tt_buf *v = &st->events;
+    if (!n) {
+        e = "[none]";
+        n = 6;
+    }
+    for (size_t i = 0; i < v->len;) {
+        size_t j = i;
+        while (j < v->len && v->data[j] != ',')
+            j++;
+        if (j - i == n && !memcmp(v->data + i, e, n))
+            return;
+        i = j + 2;
+    }
+    if (v->len > 200)
+        return;
+    if (v->len)
+        tt_buf_puts(v, ", ");
+    tt_buf_put(v, e, n);
+}
+
 static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64_t lineno)
 {
     st->h = *h;
@@ -352,6 +376,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
             m->event = tt_profile_str(st->p, st->want.data, st->want.len);
     }
     st->keep = st->want.len == evn && !memcmp(st->want.data, ev, evn);
+    note_event(st, ev, evn);
     if (!st->keep) {
         char ex[200];
         snprintf(ex, sizeof ex, "%s:%llu: event \"%.*s\" skipped (keeping \"%s\"; pick one with "
@@ -360,6 +385,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
         tt_stats_add(st->stats, "perf_other_event", st->file, TT_SEV_WARN, 1, ex);
         return 0;
     }
+    st->kept_any = 1;
     note_variant(st, h);
     if (h->has_ts) {
         if (st->first_frac < 0)
@@ -679,7 +705,13 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
                      (int64_t)st->untimed, ex);
     }
     if (!rc && st->samples == 0) {
-        if (st->bad_lines)
+        if (st->o->event && st->events.len && !st->kept_any)
+            rc = tt_error_set(err, TT_ENOTFOUND, st->file, 0, 0,
+                              "no sample of event \"%s\" (--event): the input's events are %.*s%s",
+                              st->o->event, (int)st->events.len, st->events.data,
+                              strcmp(st->events.data, "[none]") ? ""
+                              : " (perf script -F without event)");
+        else if (st->bad_lines)
             rc = tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, st->bad_first,
                               "not perf script output: expected a sample header "
                               "\"<comm> <pid>/<tid> <sec>.<frac>: <period> <event>:\", found "
@@ -708,6 +740,7 @@ void tt__perf_asm_free(tt__perf_asm *st)
     tt_buf_free(&st->last_comm);
     tt_buf_free(&st->want);
     tt_buf_free(&st->variants);
+    tt_buf_free(&st->events);
     tt_buf_free(&st->hline);
     tt_buf_free(&st->hcomm);
     tt_buf_free(&st->hevent);

@@ -22,6 +22,8 @@ typedef struct tt__perf_asm {
     tt_vec claimed;          /* unsigned char per utid: a thread key uses it */
     tt_buf want;             /* event kept, without modifiers */
     tt_buf variants;         /* its spellings seen, ", "-separated */
+    tt_buf events;           /* every event seen, without modifiers, ", "-separated */
+    int kept_any;            /* a header of the event kept was seen */
     tt_perf_maps *maps;      /* PERF_RECORD_MMAP lines (--show-mmap-events) */
     char path[1024];         /* the current frame's module path */
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
