@@ -290,53 +290,46 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     return 0;
 }
 
+/* Adds e to the ", "-separated list v unless it is in it or the list is long (> 200 bytes).
+ * 1 when added. */
+static int list_add(tt_buf *v, const char *e, size_t n)
+{
+    for (size_t i = 0; i < v->len;) {
+        size_t j = i;
+        while (j < v->len && v->data[j] != ',')
+            j++;
+        if (j - i == n && !memcmp(v->data + i, e, n))
+            return 0;
+        i = j + 2;
+    }
+    if (v->len > 200)
+        return 0;
+    if (v->len)
+        tt_buf_puts(v, ", ");
+    tt_buf_put(v, e, n);
+    return 1;
+}
+
 static void note_variant(tt__perf_asm *st, const tt__perf_hdr *h)
 {
     /* a spelling list of the kept event, e.g. "cycles:u, cycles:ppp" (short, checked once
      * per different spelling) */
     tt_buf *v = &st->variants;
-    size_t n = h->event.n;
-    const char *e = h->event.p ? h->event.p : "";
-    for (size_t i = 0; i < v->len;) {
-        size_t j = i;
-        while (j < v->len && v->data[j] != ',')
-            j++;
-        if (j - i == n && !memcmp(v->data + i, e, n))
-            return;
-        i = j + 2;
-    }
-    if (v->len > 200)
+    if (!list_add(v, h->event.p ? h->event.p : "", h->event.n))
         return;
-    if (v->len)
-        tt_buf_puts(v, ", ");
-    tt_buf_put(v, e, n);
     tt_profile_meta *m = tt_profile_meta_get(st->p);
     if (v->data && (memchr(v->data, ',', v->len) || v->len != st->want.len))
         m->event_variants = tt_profile_str(st->p, v->data, v->len);
 }
 
-/* The events of the input, without modifiers, ", "-separated in the order seen ("[none]"
- * for headers without one): what an --event that none of them is gets told. */
+/* The events of the input, without modifiers, in the order seen ("[none]" for headers
+ * without one): what an --event that none of them is gets told. */
 static void note_event(tt__perf_asm *st, const char *e, size_t n)
 {
-    tt_buf *v = &st->events;
-    if (!n) {
-        e = "[none]";
-        n = 6;
-    }
-    for (size_t i = 0; i < v->len;) {
-        size_t j = i;
-        while (j < v->len && v->data[j] != ',')
-            j++;
-        if (j - i == n && !memcmp(v->data + i, e, n))
-            return;
-        i = j + 2;
-    }
-    if (v->len > 200)
-        return;
-    if (v->len)
-        tt_buf_puts(v, ", ");
-    tt_buf_put(v, e, n);
+    if (n)
+        list_add(&st->events, e, n);
+    else
+        list_add(&st->events, "[none]", 6);
 }
 
 static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64_t lineno)
