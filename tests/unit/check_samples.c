@@ -550,18 +550,23 @@ START_TEST(perf_layouts)
     ck_assert_str_eq(tt_profile_thread(p, 1)->name, "cc");
     ck_assert_str_eq(leaf_name(p, 1), "main");
     tt_profile_free(p);
-    /* 3: exec renames the thread: each sample keeps the comm it was recorded with */
+    /* 3: exec renames the thread: one thread (samples.md 3), named by its last comm; a fork
+     * record of its tid after its samples: the samples after it are a new thread */
     ck_assert_int_eq(import_text(tt_perf_import,
                                  "perf 47119 1.000000: 1 cycles:\n\tffff do_lookup_x (/l)\n\n"
                                  "sleep 47119 1.000100: 1 cycles:\n\tfff0 main (/s)\n\n"
-                                 "sleep 47119 1.000200: 1 cycles:\n\tfff0 main (/s)\n\n",
+                                 "sleep 47119 1.000200: 1 cycles:\n\tfff0 main (/s)\n\n"
+                                 "sh 1 1.000300: PERF_RECORD_FORK(47119:47119):(1:1)\n"
+                                 "sh 47119 1.000400: 1 cycles:\n\tfff0 main (/s)\n\n",
                                  &p, st, &err), 0);
     ck_assert_uint_eq(tt_profile_nthreads(p), 2);
-    ck_assert_str_eq(tt_profile_thread(p, 0)->name, "perf");
-    ck_assert_str_eq(tt_profile_thread(p, 1)->name, "sleep");
-    ck_assert_int_eq(tt_profile_thread(p, 1)->tid, 47119);
+    ck_assert_str_eq(tt_profile_thread(p, 0)->name, "sleep");
+    ck_assert_int_eq(tt_profile_thread(p, 0)->tid, 47119);
     ck_assert_uint_eq(tt_profile_sample(p, 0)->utid, 0);
-    ck_assert_uint_eq(tt_profile_sample(p, 2)->utid, 1);
+    ck_assert_uint_eq(tt_profile_sample(p, 2)->utid, 0);
+    ck_assert_uint_eq(tt_profile_sample(p, 3)->utid, 1);
+    ck_assert_str_eq(tt_profile_thread(p, 1)->name, "sh");
+    ck_assert_int_eq(tt_profile_thread(p, 1)->tid, 47119);
     tt_profile_free(p);
     /* 4: modifiers: one event */
     ck_assert_int_eq(import_text(tt_perf_import,
