@@ -406,7 +406,10 @@ static int thread_section(sctx *c, uint32_t utid)
         tt_jsonw_key(&c->w, "name");
         tt_jsonw_str(&c->w, c->b.data);
         tt_jsonw_key(&c->w, "tid");
-        tt_jsonw_int(&c->w, t->tid);
+        if (t->tid >= 0)
+            tt_jsonw_int(&c->w, t->tid);
+        else
+            tt_jsonw_null(&c->w); /* perf script -F without tid */
         tt_jsonw_key(&c->w, "tid_bits");
         tt_jsonw_int(&c->w, t->tid_bits);
         tt_jsonw_key(&c->w, "pid");
@@ -422,13 +425,18 @@ static int thread_section(sctx *c, uint32_t utid)
         tt_jsonw_int(&c->w, total);
         c->b.len = 0;
     } else {
-        char pid[48] = "";
+        /* the fields the input gave: no tid, no "-1" */
+        char tid[48] = "", pid[48] = "";
+        if (t->tid >= 0)
+            snprintf(tid, sizeof tid, ", tid %lld%s", (long long)t->tid,
+                     t->tid_bits == 16 ? " low 16 bits" : "");
         if (t->pid >= 0)
             snprintf(pid, sizeof pid, ", pid %lld", (long long)t->pid);
-        tt_buf_printf(&c->b, " (tid %lld%s%s%s)\nsamples %llu, weight %lld %s\n",
-                      (long long)t->tid, t->tid_bits == 16 ? " low 16 bits" : "", pid,
-                      t->is_main ? ", main" : "", (unsigned long long)samples, (long long)total,
-                      tt_weight_unit(c->weight));
+        char paren[128];
+        int np = snprintf(paren, sizeof paren, "%s%s%s", tid, pid, t->is_main ? ", main" : "");
+        tt_buf_printf(&c->b, "%s%s%s\nsamples %llu, weight %lld %s\n", np ? " (" : "",
+                      np ? paren + 2 : "", np ? ")" : "", (unsigned long long)samples,
+                      (long long)total, tt_weight_unit(c->weight));
         cli_out_puts("== thread ");
         cli_out_buf(&c->b);
     }
@@ -488,9 +496,14 @@ static void header(sctx *c, char **files, size_t n)
         tt_buf_printf(&c->b, ", event %s", m->event);
     if (m->event_variants)
         tt_buf_printf(&c->b, " (written %s)", m->event_variants);
-    tt_buf_printf(&c->b, ", clock %s%s)\n%zu samples, %zu threads, %zu frames, %zu callsites\n",
-                  m->clock, m->timeless ? ", no timestamps: no slices" : "",
-                  tt_profile_nsamples(c->p), tt_profile_nthreads(c->p), tt_profile_nframes(c->p),
+    /* samples as the sections count them: a folded line or a merged run is its count */
+    uint64_t count = 0;
+    for (size_t i = 0, ns = tt_profile_nsamples(c->p); i < ns; i++)
+        count += tt_profile_sample(c->p, i)->count;
+    tt_buf_printf(&c->b, ", clock %s%s)\n%llu samples, %zu threads, %zu frames, %zu callsites\n",
+                  m->clock, m->ambiguous_ts ? ", ambiguous timestamps: no slices"
+                            : m->timeless ? ", no timestamps: no slices" : "",
+                  (unsigned long long)count, tt_profile_nthreads(c->p), tt_profile_nframes(c->p),
                   tt_profile_ncallsites(c->p));
     static const char *const what[] = {
         "the number of samples (a merged run counts the samples it merged)",

@@ -90,6 +90,10 @@ int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n)
         return TT_ENOTFOUND;
     out->dso = line + k + 1;
     out->dso_len = end - k - 2;
+    if (out->dso_len > 10 && !memcmp(out->dso + out->dso_len - 10, " (deleted)", 10)) {
+        out->dso_len -= 10; /* a file deleted while perf recorded: its path is the module */
+        out->deleted = 1;
+    }
     size_t ss = i, se = k;
     while (ss < se && is_blank(line[ss]))
         ss++;

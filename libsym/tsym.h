@@ -216,9 +216,10 @@ typedef struct tsym_perf_frame {
     uint64_t addr;          /* runtime address */
     const char *symbol;     /* perf's symbol ("[unknown]" included), symbol_len bytes */
     size_t symbol_len;
-    const char *dso;        /* between the last parentheses */
-    size_t dso_len;
+    const char *dso;        /* in the balanced parentheses that end the line */
+    size_t dso_len;         /* without perf's " (deleted)" suffix */
     size_t indent;          /* leading blanks */
+    int deleted;            /* the dso had the " (deleted)" suffix */
 } tsym_perf_frame;
 /* Parses a perf script callchain line ("\t  7f12ab sym+0x1c (/lib/x.so)"). 0 on success. */
 int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n);

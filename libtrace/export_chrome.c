@@ -608,8 +608,8 @@ int tt__chrome_add(tt__chrome *x, tt_profile *p, const tt_export_opts *o,
     if (p->meta.timeless)
         return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
                             "the input has no timestamps (folded stacks, or perf script "
-                            "without the time field): Chrome JSON needs slices; use --format "
-                            "folded or speedscope");
+                            "without the time field or with ambiguous times): Chrome JSON "
+                            "needs slices; use --format folded or speedscope");
     cx *c = &x->c;
     const tt_export_opts *doc = c->o;
     c->p = p;

@@ -100,6 +100,10 @@ int tt_perf_mmap_parse(tt_perf_mmap *out, const char *line, size_t n)
     size_t e = n;
     while (e > i && (is_blank(line[e - 1]) || line[e - 1] == '\r'))
         e--;
+    if (e - i > 10 && !memcmp(line + e - 10, " (deleted)", 10)) {
+        e -= 10;
+        out->deleted = 1;
+    }
     if (e <= i)
         return TT_ENOTFOUND;
     out->path = line + i;

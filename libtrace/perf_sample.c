@@ -1,6 +1,6 @@
 /* Samples from `perf script` / simpleperf text (spec/samples.md 2.2): a header, its frames and
- * srclines become one point sample weighted by the period, on the thread of its (pid, tid,
- * comm), for the event kept; lines come in input order from import_perf.c. */
+ * srclines become one point sample weighted by the period, on the thread of its pid and tid
+ * (section 3), for the event kept; lines come in input order from import_perf.c. */
 #include "perf_sample_int.h"
 
 #include <stdio.h>
@@ -39,6 +39,13 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
         f.module = modbuf;
     }
     f.kind = l.kind;
+    if (l.deleted && !st->deleted_dso) {
+        char ex[200];
+        st->deleted_dso = 1;
+        snprintf(ex, sizeof ex, "a module deleted while perf recorded, e.g. \"%.*s (deleted)\": "
+                 "its path read without the suffix", (int)(l.dn > 100 ? 100 : l.dn), l.dso);
+        tt_stats_add(st->stats, "perf_deleted_module", st->file, TT_SEV_INFO, 1, ex);
+    }
     tt_buf *nb = &st->name;
     nb->len = 0;
     if (l.unnamed) {
@@ -96,9 +103,9 @@ static int srcline(tt__perf_asm *st, const char *s, size_t n)
     return 1;
 }
 
-/* The thread of the block: one per (pid, tid, comm), so that a thread renamed by exec or
- * prctl keeps each sample under the name perf recorded it with (the folded root is the
- * sample's comm, as stackcollapse-perf.pl and speedscope show it). */
+/* The thread of the block (samples.md 3): one per pid and tid, named by the last comm its
+ * samples carry (a thread renamed by prctl or exec stays one thread); a new one when a
+ * PERF_RECORD_FORK says the tid was reused (retire_tid). Without a tid: one per comm. */
 static void bad_line(tt__perf_asm *st, const char *s, size_t n, uint64_t lineno);
 
 static int thread_of_key(tt__perf_asm *st, uint32_t *utid);
@@ -123,24 +130,53 @@ static int block_thread(tt__perf_asm *st, uint32_t *utid)
     return rc;
 }
 
+/* The thread key: pid and tid, or the comm when no tid was printed. */
+static int thread_key(tt_buf *k, int has_tid, int64_t pid, int64_t tid, const char *comm,
+                      size_t n)
+{
+    char tag = (char)has_tid;
+    k->len = 0;
+    if (!has_tid)
+        pid = tid = -1;
+    if (tt_buf_put(k, &tag, 1) || tt_buf_put(k, (const char *)&pid, sizeof pid) ||
+        tt_buf_put(k, (const char *)&tid, sizeof tid) || (!has_tid && tt_buf_put(k, comm, n)))
+        return TT_ENOMEM;
+    return 0;
+}
+
+/* A PERF_RECORD_FORK of pid/tid: a later sample of it is a new thread when the tid had one. */
+static int retire_tid(tt__perf_asm *st, int64_t pid, int64_t tid)
+{
+    for (int i = 0; i < 2; i++) { /* headers with pid/tid, headers with the tid alone */
+        uint32_t id;
+        if (thread_key(&st->key, 1, i ? -1 : pid, tid, NULL, 0))
+            return TT_ENOMEM;
+        if (!tt_intern_find(st->tkeys, st->key.data, st->key.len, &id) && id < st->tutid.len)
+            TT_VEC_AT(&st->tutid, uint32_t, id) = TT_NONE;
+    }
+    st->last_utid = TT_NONE;
+    return 0;
+}
+
 static int thread_of_key(tt__perf_asm *st, uint32_t *utid)
 {
     const tt__perf_hdr *h = &st->h;
     tt_buf *k = &st->key;
-    k->len = 0;
-    if (tt_buf_put(k, (const char *)&h->pid, sizeof h->pid) ||
-        tt_buf_put(k, (const char *)&h->tid, sizeof h->tid) ||
-        tt_buf_put(k, h->comm.p ? h->comm.p : "", h->comm.n))
+    if (thread_key(k, h->has_pid, h->pid, h->tid, h->comm.p ? h->comm.p : "", h->comm.n))
         return TT_ENOMEM;
     uint32_t id;
     if (tt_intern_get(st->tkeys, k->data, k->len, &id))
         return TT_ENOMEM;
-    if (id < st->tutid.len) {
+    int rc = 0, seen = id < st->tutid.len; /* seen: a thread of the key ended (a fork) */
+    if (seen && TT_VEC_AT(&st->tutid, uint32_t, id) != TT_NONE) {
         *utid = TT_VEC_AT(&st->tutid, uint32_t, id);
+        if (h->comm.n) /* the last name wins */
+            tt_thread_set_name(st->p, *utid, h->comm.p, h->comm.n, 0);
         return 0;
     }
-    int rc = tt_thread_intern(st->p, utid, st->o->source, h->pid, h->tid, 32);
-    if (!rc && *utid < st->claimed.len && TT_VEC_AT(&st->claimed, unsigned char, *utid))
+    if (!seen)
+        rc = tt_thread_intern(st->p, utid, st->o->source, h->pid, h->tid, 32);
+    if (seen || (!rc && *utid < st->claimed.len && TT_VEC_AT(&st->claimed, unsigned char, *utid)))
         rc = tt_thread_add(st->p, utid, st->o->source, h->pid, h->tid, 32);
     if (rc)
         return rc;
@@ -149,7 +185,9 @@ static int thread_of_key(tt__perf_asm *st, uint32_t *utid)
         if (!tt_vec_push(&st->claimed, &zero))
             return TT_ENOMEM;
     TT_VEC_AT(&st->claimed, unsigned char, *utid) = 1;
-    if (!tt_vec_push(&st->tutid, utid))
+    if (seen)
+        TT_VEC_AT(&st->tutid, uint32_t, id) = *utid;
+    else if (!tt_vec_push(&st->tutid, utid))
         return TT_ENOMEM;
     if (h->comm.n)
         tt_thread_set_name(st->p, *utid, h->comm.p, h->comm.n, 0);
@@ -252,29 +290,46 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     return 0;
 }
 
-static void note_variant(tt__perf_asm *st, const tt__perf_hdr *h)
+/* Adds e to the ", "-separated list v unless it is in it or the list is long (> 200 bytes).
+ * 1 when added. */
+static int list_add(tt_buf *v, const char *e, size_t n)
 {
-    /* a spelling list of the kept event, e.g. "cycles:u, cycles:ppp" (short, checked once
-     * per different spelling) */
-    tt_buf *v = &st->variants;
-    size_t n = h->event.n;
-    const char *e = h->event.p ? h->event.p : "";
     for (size_t i = 0; i < v->len;) {
         size_t j = i;
         while (j < v->len && v->data[j] != ',')
             j++;
         if (j - i == n && !memcmp(v->data + i, e, n))
-            return;
+            return 0;
         i = j + 2;
     }
     if (v->len > 200)
-        return;
+        return 0;
     if (v->len)
         tt_buf_puts(v, ", ");
     tt_buf_put(v, e, n);
+    return 1;
+}
+
+static void note_variant(tt__perf_asm *st, const tt__perf_hdr *h)
+{
+    /* a spelling list of the kept event, e.g. "cycles:u, cycles:ppp" (short, checked once
+     * per different spelling) */
+    tt_buf *v = &st->variants;
+    if (!list_add(v, h->event.p ? h->event.p : "", h->event.n))
+        return;
     tt_profile_meta *m = tt_profile_meta_get(st->p);
     if (v->data && (memchr(v->data, ',', v->len) || v->len != st->want.len))
         m->event_variants = tt_profile_str(st->p, v->data, v->len);
+}
+
+/* The events of the input, without modifiers, in the order seen ("[none]" for headers
+ * without one): what an --event that none of them is gets told. */
+static void note_event(tt__perf_asm *st, const char *e, size_t n)
+{
+    if (n)
+        list_add(&st->events, e, n);
+    else
+        list_add(&st->events, "[none]", 6);
 }
 
 static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64_t lineno)
@@ -314,6 +369,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
             m->event = tt_profile_str(st->p, st->want.data, st->want.len);
     }
     st->keep = st->want.len == evn && !memcmp(st->want.data, ev, evn);
+    note_event(st, ev, evn);
     if (!st->keep) {
         char ex[200];
         snprintf(ex, sizeof ex, "%s:%llu: event \"%.*s\" skipped (keeping \"%s\"; pick one with "
@@ -322,15 +378,20 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
         tt_stats_add(st->stats, "perf_other_event", st->file, TT_SEV_WARN, 1, ex);
         return 0;
     }
+    st->kept_any = 1;
     note_variant(st, h);
     if (h->has_ts) {
         if (st->first_frac < 0)
             st->first_frac = h->frac_digits;
         else if (st->first_frac != h->frac_digits && !m->ambiguous_ts) {
+            char ex[300];
             m->ambiguous_ts = 1;
-            tt_stats_add(st->stats, "perf_ambiguous_timestamps", st->file, TT_SEV_WARN, 1,
-                         "timestamp fractions vary in length (old report_sample.py without zero "
-                         "padding): aggregates are valid, slices are not");
+            snprintf(ex, sizeof ex, "%s:%llu: timestamp %.*s has %d fraction digits, the first "
+                     "one %d (old report_sample.py without zero padding): the input is read "
+                     "without times (no slices); aggregates stay valid", st->file,
+                     (unsigned long long)lineno, (int)(h->time.n > 40 ? 40 : h->time.n),
+                     h->time.p, h->frac_digits, st->first_frac);
+            tt_stats_add(st->stats, "perf_ambiguous_timestamps", st->file, TT_SEV_WARN, 1, ex);
         }
     }
     /* no call graph: the frame is on the header line */
@@ -364,6 +425,29 @@ static void not_a_frame(tt__perf_asm *st, const char *s, size_t n, uint64_t line
     tt_stats_add(st->stats, "perf_not_a_frame", st->file, TT_SEV_WARN, 1, ex);
 }
 
+/* "PERF_RECORD_FORK(<pid>:<tid>):(<ppid>:<ptid>)" (perf script --show-task-events): the new
+ * thread's pid and tid. */
+static int fork_record(const char *line, size_t n, int64_t *pid, int64_t *tid)
+{
+    static const char tag[] = "PERF_RECORD_FORK(";
+    const char *r = tt__memmem(line, n, tag, sizeof tag - 1);
+    if (!r)
+        return 0;
+    size_t i = (size_t)(r - line) + sizeof tag - 1, a = i;
+    while (i < n && line[i] >= '0' && line[i] <= '9')
+        i++;
+    size_t c = i++, b = i;
+    while (i < n && line[i] >= '0' && line[i] <= '9')
+        i++;
+    uint64_t p, t;
+    if (c >= n || line[c] != ':' || i >= n || line[i] != ')' || tt__parse_u64(line + a, c - a, &p) ||
+        tt__parse_u64(line + b, i - b, &t) || p > INT64_MAX || t > INT64_MAX)
+        return 0;
+    *pid = (int64_t)p;
+    *tid = (int64_t)t;
+    return 1;
+}
+
 static int sideband(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
 {
     tt_perf_mmap mm;
@@ -376,6 +460,9 @@ static int sideband(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
         tt_stats_add(st->stats, "perf_mmap_records", st->file, TT_SEV_INFO, 1, NULL);
         return 0;
     }
+    int64_t pid, tid;
+    if (fork_record(line, n, &pid, &tid) && retire_tid(st, pid, tid))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     tt_stats_add(st->stats, "perf_sideband_records", st->file, TT_SEV_INFO, 1, NULL);
     return 0;
 }
@@ -564,6 +651,7 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     st->o = o;
     st->stats = stats;
     st->file = file;
+    st->base = tt_profile_nsamples(p);
     st->first_frac = -1;
     st->addr_frames = -1;
     st->last_utid = TT_NONE;
@@ -581,9 +669,26 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     return 0;
 }
 
+/* Times of varying precision (2.2, old report_sample.py): "12.5678" may be 12.005678 s, so
+ * the order and gaps of samples are unknown; the samples are read without times, in input
+ * order, as from perf script without the time field. */
+static void drop_times(tt__perf_asm *st)
+{
+    tt_profile_meta *m = tt_profile_meta_get(st->p);
+    if (!m->ambiguous_ts)
+        return;
+    m->timeless = 1;
+    for (size_t i = st->base, n = tt_profile_nsamples(st->p); i < n; i++) {
+        tt_sample *s = tt_profile_sample(st->p, (uint32_t)i);
+        s->ts = s->end_ts = 0;
+    }
+}
+
 int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 {
     int rc = finish_block(st, err, lineno);
+    if (!rc)
+        drop_times(st);
     if (!rc && st->timed && st->untimed) {
         char ex[200];
         snprintf(ex, sizeof ex, "%s: %llu of %llu samples have no time field: the input is read "
@@ -593,7 +698,13 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
                      (int64_t)st->untimed, ex);
     }
     if (!rc && st->samples == 0) {
-        if (st->bad_lines)
+        if (st->o->event && st->events.len && !st->kept_any)
+            rc = tt_error_set(err, TT_ENOTFOUND, st->file, 0, 0,
+                              "no sample of event \"%s\" (--event): the input's events are %.*s%s",
+                              st->o->event, (int)st->events.len, st->events.data,
+                              strcmp(st->events.data, "[none]") ? ""
+                              : " (perf script -F without event)");
+        else if (st->bad_lines)
             rc = tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, st->bad_first,
                               "not perf script output: expected a sample header "
                               "\"<comm> <pid>/<tid> <sec>.<frac>: <period> <event>:\", found "
@@ -622,6 +733,7 @@ void tt__perf_asm_free(tt__perf_asm *st)
     tt_buf_free(&st->last_comm);
     tt_buf_free(&st->want);
     tt_buf_free(&st->variants);
+    tt_buf_free(&st->events);
     tt_buf_free(&st->hline);
     tt_buf_free(&st->hcomm);
     tt_buf_free(&st->hevent);

@@ -13,27 +13,31 @@ typedef struct tt__perf_asm {
     tt_vec frames;  /* uint32_t, leaf first */
     tt_vec last_ts; /* int64_t per utid */
     tt_buf line, name, comm; /* comm: the block's thread name, copied from its header */
-    tt_buf key;              /* thread key: pid, tid, comm */
+    tt_buf key;              /* thread key: pid and tid, or comm without a tid */
     tt_buf last_comm;        /* the last sample's thread: pid, tid, comm and utid */
     int64_t last_pid, last_tid;
     uint32_t last_utid;
-    tt_intern *tkeys;        /* thread keys; id -> utid in tutid */
+    tt_intern *tkeys;        /* thread keys; id -> utid in tutid (TT_NONE: forked anew) */
     tt_vec tutid;            /* uint32_t per thread key */
     tt_vec claimed;          /* unsigned char per utid: a thread key uses it */
     tt_buf want;             /* event kept, without modifiers */
     tt_buf variants;         /* its spellings seen, ", "-separated */
+    tt_buf events;           /* every event seen, without modifiers, ", "-separated */
+    int kept_any;            /* a header of the event kept was seen */
     tt_perf_maps *maps;      /* PERF_RECORD_MMAP lines (--show-mmap-events) */
     char path[1024];         /* the current frame's module path */
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */
     uint64_t timed, untimed;
+    size_t base;             /* the profile's samples before this input's */
     tt__perf_hdr h;
     uint64_t samples, bad_lines, bad_first;
     char bad_example[160];
     char hdr_snip[64]; /* a comm-only header, reported when no frame follows */
     uint64_t hdr_line;
     int have_maps;           /* a memory map was read: unnamed file frames depend on the pid */
+    int deleted_dso;         /* a frame's dso had perf's " (deleted)" (reported once) */
     tt__cscache *cs;         /* the previous stack: most of its root side is shared */
     /* the last header with a time and nothing after its event, as it was in the input: a
      * header equal to it but for the time's digits is the same header at another time */

@@ -411,15 +411,26 @@ size_t tt__perf_event_base(const char *e, size_t n)
     return n;
 }
 
+/* The ')' closing the '(' at s[i - 1], or n when none. */
+static size_t close_paren(const char *s, size_t n, size_t i)
+{
+    for (size_t depth = 1; i < n; i++)
+        if (s[i] == '(')
+            depth++;
+        else if (s[i] == ')' && !--depth)
+            return i;
+    return n;
+}
+
 /* A frame on the header line ends at its "(dso)": perf prints some fields after it
- * ("insn: 89 c8"). */
+ * ("insn: 89 c8"). The dso may hold parentheses ("(/memfd:jit-cache (deleted))"). */
 size_t tt__perf_inline_len(const char *s, size_t n)
 {
     for (size_t i = n; i > 2; i--) {
         if (s[i - 3] != ' ' || s[i - 2] != '(' || (s[i - 1] != '/' && s[i - 1] != '['))
             continue;
-        const char *c = memchr(s + i, ')', n - i);
-        return c ? (size_t)(c - s) + 1 : n;
+        size_t c = close_paren(s, n, i);
+        return c < n ? c + 1 : n;
     }
     return n;
 }
@@ -462,6 +473,29 @@ int tt__perf_blank(tt_buf *b, const char *line, size_t n, const char **s, size_t
     return 0;
 }
 
+#define DELETED " (deleted)"
+#define DELETED_N (sizeof DELETED - 1)
+
+/* Where the dso's '(' is in a frame line ending in ')' (s trimmed), n when it has none: the
+ * parenthesized group at the end, balanced, so that neither a symbol's parentheses
+ * ("foo(int, char) (/lib/x.so)") nor the dso's own ("(/memfd:jit-cache (deleted))") cut it;
+ * after a blank, or the whole line. Unbalanced: the last " (" (2.2). */
+static size_t dso_open(const char *s, size_t n)
+{
+    size_t depth = 0, i = n;
+    while (i > 0) {
+        char c = s[--i];
+        if (c == ')')
+            depth++;
+        else if (c == '(' && !--depth)
+            return i == 0 || s[i - 1] == ' ' ? i : n;
+    }
+    for (i = n - 1; i > 0; i--)
+        if (s[i] == '(' && s[i - 1] == ' ')
+            return i;
+    return s[0] == '(' ? 0 : n;
+}
+
 void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
 {
     memset(f, 0, sizeof *f);
@@ -476,17 +510,11 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
         tt__trim(&s, &n);
     }
     if (n && s[n - 1] == ')') {
-        for (size_t i = n - 1; i > 0; i--)
-            if (s[i] == '(' && s[i - 1] == ' ') {
-                f->dso = s + i + 1;
-                f->dn = n - i - 2;
-                n = i - 1;
-                break;
-            }
-        if (!f->dso && s[0] == '(') { /* only "(dso)" */
-            f->dso = s + 1;
-            f->dn = n - 2;
-            n = 0;
+        size_t i = dso_open(s, n);
+        if (i < n) {
+            f->dso = s + i + 1;
+            f->dn = n - i - 2;
+            n = i ? i - 1 : 0;
         }
     }
     tt__trim(&s, &n);
@@ -494,7 +522,15 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
     f->n = n;
     f->symn = strip_offset(s, n);
     f->unnamed = f->symn == 0 || (f->symn == 9 && !memcmp(s, "[unknown]", 9));
+    if (f->dso && f->dn > DELETED_N && !memcmp(f->dso + f->dn - DELETED_N, DELETED, DELETED_N)) {
+        f->dn -= DELETED_N; /* the file was deleted or replaced while perf recorded */
+        f->deleted = 1;
+    }
     f->base = f->dso ? basename_of(f->dso, f->dn, &f->bn) : NULL;
+    if (f->base && f->bn > 6 && !memcmp(f->base, "memfd:", 6) && f->base == f->dso + 1) {
+        f->base += 6; /* "/memfd:jit-cache": the name the program gave memfd_create */
+        f->bn -= 6;
+    }
     f->kind = f->dso ? frame_kind(f->dso, f->dn) : TT_FRAME_NATIVE;
 }
 

@@ -37,6 +37,7 @@ typedef struct tt__perf_fline {
     const char *dso, *base; /* "(dso)" without parentheses and its basename; NULL when none */
     size_t dn, bn;
     int kind;              /* TT_FRAME_* from the dso */
+    int deleted;           /* perf's " (deleted)" was after the dso (not in dso, dn) */
 } tt__perf_fline;
 void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
 

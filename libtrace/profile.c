@@ -171,6 +171,8 @@ int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid)
     const tt_thread *t = tt_profile_thread(p, utid);
     if (t->name && t->name[0])
         return tt_buf_puts(b, t->name);
+    if (t->tid < 0) /* perf script -F without tid and comm */
+        return tt_buf_puts(b, "[no tid]");
     return tt_buf_printf(b, "Thread-%lld", (long long)t->tid);
 }
 

@@ -611,7 +611,8 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
     if (p->meta.timeless)
         return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
                             "the input has no timestamps (folded stacks, or perf script "
-                            "without the time field): slices cannot be rebuilt");
+                            "without the time field or with ambiguous times): slices cannot "
+                            "be rebuilt");
     uint32_t gap_cs = TT_NONE;
     if (o->mark_gaps) {
         uint32_t f;

@@ -141,8 +141,9 @@ int tt_callsite_child(tt_profile *p, uint32_t *id, uint32_t parent, uint32_t fra
 /* Thread handle for (source, pid, tid); pid -1 = unknown. */
 int tt_thread_intern(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, int64_t tid,
                      int tid_bits);
-/* Appends a new thread row for (source, pid, tid) even when one exists: perf gives a thread
- * renamed by exec or prctl a row per name. Interning keeps finding the first row. */
+/* Appends a new thread row for (source, pid, tid) even when one exists: a tid reused by a new
+ * thread (perf's fork records) or, without a tid, another comm. Interning keeps finding the
+ * first row. */
 int tt_thread_add(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, int64_t tid,
                   int tid_bits);
 /* Sets a thread's name (copied); the last name wins unless keep_first. 1 if a different
@@ -351,9 +352,11 @@ typedef struct tt_perf_mmap {
     int executable;
     const char *path;       /* points into the line, path_len bytes */
     size_t path_len;
+    int deleted;            /* perf's " (deleted)" followed the path (not in path_len) */
 } tt_perf_mmap;
 /* Parses a PERF_RECORD_MMAP/MMAP2 line of `perf script --show-mmap-events`: 0, or
- * TT_ENOTFOUND when the line is not one. */
+ * TT_ENOTFOUND when the line is not one. A file deleted while mapped keeps its path (the
+ * frames' dso is read the same way, samples.md 2.2). */
 int tt_perf_mmap_parse(tt_perf_mmap *out, const char *line, size_t n);
 
 typedef struct tt_perf_map {

@@ -425,6 +425,48 @@ static const tt_stat *stat_named(const tt_stats *st, const char *name)
     return NULL;
 }
 
+/* perf's " (deleted)" after a dso (ART JIT code, a library replaced while profiled): the dso is
+ * the balanced group that ends the line, its path is without the suffix, memfd files are named
+ * by the name given to memfd_create; on a call-chain line and on the header line alike. */
+START_TEST(perf_deleted_dso)
+{
+    const char *t =
+        "app 4411/4470 [003] 6544038.708352: 250000 cpu-clock:\n"
+        "\t    7b1c04f2a4 leaf+0x1d (/data/app/lib/libfoo.so (deleted))\n"
+        "\t    70a1b2c3d4 [unknown] (/memfd:jit-cache (deleted))\n"
+        "\t    7000001000 f(int, char (*)(int)) (/data/app/lib/libfoo.so)\n"
+        "\n"
+        "app 4470 6544038.709352: 1 cpu-clock:  7b1c04f2b0 g() (/lib/x (1).so (deleted))\n";
+    tt_profile *p;
+    tt_stats *st = tt_stats_new();
+    tt_error err;
+    ck_assert_int_eq(import_text(tt_perf_import, t, &p, st, &err), 0);
+    ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+    uint32_t fr[8];
+    ck_assert_uint_eq(tt_callsite_frames(p, tt_profile_sample(p, 0)->callsite, fr, 8), 3);
+    const tt_stack_frame *f = tt_profile_frame(p, fr[0]);
+    ck_assert_str_eq(f->name, "f(int, char (*)(int))");
+    ck_assert_str_eq(f->module, "libfoo.so");
+    f = tt_profile_frame(p, fr[1]);
+    ck_assert_str_eq(f->name, "[unknown] jit-cache");
+    ck_assert_str_eq(f->module, "jit-cache");
+    ck_assert_str_eq(f->module_path, "/memfd:jit-cache");
+    ck_assert_int_eq(f->kind, TT_FRAME_JAVA);
+    f = tt_profile_frame(p, fr[2]);
+    ck_assert_str_eq(f->name, "leaf");
+    ck_assert_str_eq(f->module, "libfoo.so");
+    ck_assert_uint_eq(tt_callsite_frames(p, tt_profile_sample(p, 1)->callsite, fr, 8), 1);
+    f = tt_profile_frame(p, fr[0]);
+    ck_assert_str_eq(f->name, "g()");
+    ck_assert_str_eq(f->module, "x (1).so");
+    const tt_stat *d = stat_named(st, "perf_deleted_module");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_ptr_nonnull(strstr(d->example, "/data/app/lib/libfoo.so (deleted)"));
+    tt_profile_free(p);
+    tt_stats_free(st);
+}
+END_TEST
+
 /* A header equal to the one before but for its time is read as that header at the new time;
  * any other difference, or a time of another length or shape, is read anew. */
 START_TEST(perf_repeated_headers)
@@ -508,18 +550,23 @@ START_TEST(perf_layouts)
     ck_assert_str_eq(tt_profile_thread(p, 1)->name, "cc");
     ck_assert_str_eq(leaf_name(p, 1), "main");
     tt_profile_free(p);
-    /* 3: exec renames the thread: each sample keeps the comm it was recorded with */
+    /* 3: exec renames the thread: one thread (samples.md 3), named by its last comm; a fork
+     * record of its tid after its samples: the samples after it are a new thread */
     ck_assert_int_eq(import_text(tt_perf_import,
                                  "perf 47119 1.000000: 1 cycles:\n\tffff do_lookup_x (/l)\n\n"
                                  "sleep 47119 1.000100: 1 cycles:\n\tfff0 main (/s)\n\n"
-                                 "sleep 47119 1.000200: 1 cycles:\n\tfff0 main (/s)\n\n",
+                                 "sleep 47119 1.000200: 1 cycles:\n\tfff0 main (/s)\n\n"
+                                 "sh 1 1.000300: PERF_RECORD_FORK(47119:47119):(1:1)\n"
+                                 "sh 47119 1.000400: 1 cycles:\n\tfff0 main (/s)\n\n",
                                  &p, st, &err), 0);
     ck_assert_uint_eq(tt_profile_nthreads(p), 2);
-    ck_assert_str_eq(tt_profile_thread(p, 0)->name, "perf");
-    ck_assert_str_eq(tt_profile_thread(p, 1)->name, "sleep");
-    ck_assert_int_eq(tt_profile_thread(p, 1)->tid, 47119);
+    ck_assert_str_eq(tt_profile_thread(p, 0)->name, "sleep");
+    ck_assert_int_eq(tt_profile_thread(p, 0)->tid, 47119);
     ck_assert_uint_eq(tt_profile_sample(p, 0)->utid, 0);
-    ck_assert_uint_eq(tt_profile_sample(p, 2)->utid, 1);
+    ck_assert_uint_eq(tt_profile_sample(p, 2)->utid, 0);
+    ck_assert_uint_eq(tt_profile_sample(p, 3)->utid, 1);
+    ck_assert_str_eq(tt_profile_thread(p, 1)->name, "sh");
+    ck_assert_int_eq(tt_profile_thread(p, 1)->tid, 47119);
     tt_profile_free(p);
     /* 4: modifiers: one event */
     ck_assert_int_eq(import_text(tt_perf_import,
@@ -1074,6 +1121,7 @@ static Suite *suite(void)
     tcase_add_test(tc, max_gap_and_marks);
     tcase_add_test(tc, interval_ownership);
     tcase_add_test(tc, perf_reader);
+    tcase_add_test(tc, perf_deleted_dso);
     tcase_add_test(tc, perf_layouts);
     tcase_add_test(tc, perf_repeated_headers);
     tcase_add_test(tc, folded_reader);

@@ -126,6 +126,13 @@ START_TEST(perf_lines)
     l = "\t    401000 [unknown] ([unknown])";
     ck_assert_int_eq(tsym_perf_frame_parse(&f, l, strlen(l)), 0);
     ck_assert(eq(f.dso, f.dso_len, "[unknown]"));
+    ck_assert(!f.deleted);
+    /* a file deleted while perf recorded: the module is the path without the suffix */
+    l = "\t    1162 foo(int, char) (/tmp/busy (deleted))";
+    ck_assert_int_eq(tsym_perf_frame_parse(&f, l, strlen(l)), 0);
+    ck_assert(eq(f.symbol, f.symbol_len, "foo(int, char)"));
+    ck_assert(eq(f.dso, f.dso_len, "/tmp/busy"));
+    ck_assert(f.deleted);
     l = "prog  4411 [000]     1.000100:     250000 cpu-clock:";
     ck_assert_int_eq(tsym_perf_frame_parse(&f, l, strlen(l)), TT_ENOTFOUND);
 
@@ -143,6 +150,12 @@ START_TEST(perf_lines)
     ck_assert_int_eq(tt_perf_mmap_parse(&m, l, strlen(l)), 0);
     ck_assert_uint_eq(m.pgoff, 0);
     ck_assert(eq(m.path, m.path_len, "/bin/prog"));
+    ck_assert(!m.deleted);
+    l = "busy 0 0.0: PERF_RECORD_MMAP2 1/1: [0x559f73fd2000(0x1000) @ 0x1000 fe:00 11 0]: "
+        "r-xp /tmp/busy (deleted)";
+    ck_assert_int_eq(tt_perf_mmap_parse(&m, l, strlen(l)), 0);
+    ck_assert(eq(m.path, m.path_len, "/tmp/busy"));
+    ck_assert(m.deleted);
     l = "PERF_RECORD_MMAP2 4411/4411: [0x7f(";
     ck_assert_int_eq(tt_perf_mmap_parse(&m, l, strlen(l)), TT_ENOTFOUND);
 }

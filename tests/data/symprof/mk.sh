@@ -66,3 +66,7 @@ PM=$(at pprof middle) PR=$(at pprof main)
     printf 'prof 302/302 [000] 2.004000000: 1000000 cpu-clock:\n'
     printf '\t6666%08x [unknown] (/opt/bin/other-pie)\n\n' "0x$PM"
 } > "$out/perf-mmap.txt"
+# perf-mmap-deleted.txt: the same with the executable deleted while perf recorded (perf
+# appends " (deleted)" to the mapping's path and to every frame's dso)
+sed -e 's# /opt/bin/pprof$# /opt/bin/pprof (deleted)#' -e 's#(/opt/bin/pprof)#(/opt/bin/pprof (deleted))#' \
+    "$out/perf-mmap.txt" > "$out/perf-mmap-deleted.txt"

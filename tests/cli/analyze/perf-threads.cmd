@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/r.db" perf-tid-reuse.txt perf-rename.txt > /dev/null && tracetool query "$TT_TMP/r.db" "select utid, tid, name, is_main_thread from thread order by utid; select utid, sum(count) as samples from sample group by 1 order by 1"

@@ -1,0 +1,1 @@
+tracetool export --format chrome perf-ambiguous.txt

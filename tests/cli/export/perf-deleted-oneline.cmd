@@ -1,0 +1,1 @@
+tracetool export --format folded perf-deleted-oneline.txt

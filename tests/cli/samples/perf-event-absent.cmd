@@ -1,0 +1,1 @@
+tracetool samples --event cpu-clock perf-modifiers.txt
