@@ -17,6 +17,31 @@ static int looks_systrace(const char *p, size_t n)
                                                 tt__memmem(p, n, "Android System Trace", 20)));
 }
 
+/* A Perfetto trace (protobuf: a run of `Trace.packet` fields, tag 0x0a, a varint length, a
+ * TracePacket starting with a field tag): binary, and the first packet ends where the next
+ * begins (or beyond what was read). */
+int tt__looks_perfetto(const unsigned char *p, size_t n)
+{
+    if (n < 4 || p[0] != 0x0a)
+        return 0;
+    int ctl = 0;
+    for (size_t i = 0; i < n && i < 4096 && !ctl; i++)
+        ctl = p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r';
+    uint64_t len = 0;
+    size_t i = 1;
+    for (int shift = 0;; shift += 7) {
+        if (i >= n || i > 5)
+            return 0;
+        len |= (uint64_t)(p[i] & 0x7f) << shift;
+        if (!(p[i++] & 0x80))
+            break;
+    }
+    unsigned wt = p[i < n ? i : 0] & 7;
+    if (!ctl || len == 0 || i >= n || p[i] < 8 || wt == 3 || wt == 4 || wt > 5)
+        return 0;
+    return len >= n - i || p[i + len] == 0x0a;
+}
+
 int tt_art_detect(const unsigned char *p, size_t n, char *what, size_t cap)
 {
     if (cap)

@@ -24,7 +24,8 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn);
 int tt__desc_valid(const char *d);
 /* memmem without _GNU_SOURCE. */
 const char *tt__memmem(const char *h, size_t hn, const char *n, size_t nn);
-/* A Perfetto protobuf trace by its first packet (detect.c). */
+/* A Perfetto protobuf trace by its first packet (import_art.c, with the ART check that names
+ * it). */
 int tt__looks_perfetto(const unsigned char *p, size_t n);
 
 /* ---- jscan.c: the fast path for one-line JSON records ---- */
