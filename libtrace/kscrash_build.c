@@ -25,8 +25,15 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
     f->pc = pc;
     f->json = c->r->tree ? NULL : fo;
     f->is_return = is_return;
-    f->image = tt_ks__find_image(c, pc);
-    if (f->image < 0 && c->arch_kind == 0 && (pc & PAC_MASK) != pc) {
+    if (c->from_frames) {
+        int pac;
+        f->image = tt_ks__frame_image(c, fo, pc, c->arch_kind == 0 ? PAC_MASK : ~UINT64_C(0),
+                                      &pac);
+        f->pac = pac;
+        c->pac += (uint64_t)pac;
+    } else
+        f->image = tt_ks__find_image(c, pc);
+    if (f->image < 0 && !c->from_frames && c->arch_kind == 0 && (pc & PAC_MASK) != pc) {
         f->image = tt_ks__find_image(c, pc & PAC_MASK);
         if (f->image >= 0) {
             f->pac = 1;
@@ -59,7 +66,8 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
                          .build_id = g->uuid[0] ? g->uuid : NULL,
                          .addr = a,
                          .addr_kind = TT_NADDR_OFFSET,
-                         .return_address = ret};
+                         .return_address = ret,
+                         .bound_only = !g->uuid[0]};
     tt_error e = {0};
     int n = tt_resolve(c->r->opts.resolver, chain, TT_KS_MAX_CHAIN, &loc, &e);
     if (n < 0) {
@@ -364,6 +372,7 @@ static int build(bctx *c, const void *o)
     const char *arch = rep->arch ? rep->arch : "";
     c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
     const void *bi = jget(c, o, "binary_images");
+    c->from_frames = !bi;
     int rc = c->r->fast && bi ? tt_ks__read_fast_images(c)
              : bi       ? tt_ks__read_images(c, bi)
                         : tt_ks__images_from_frames(c, jget(c, crash, "threads"));
