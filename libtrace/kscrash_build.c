@@ -211,11 +211,20 @@ static void read_header(bctx *c, const void *o)
     rep->type = jstr(c, h, "type");
     rep->version = jstr(c, h, "version");
     int64_t ts;
+    const char *tss = jstr(c, h, "timestamp");
     if (jint(c, h, "timestamp", &ts)) {
         rep->has_time = 1;
         rep->unix_ms = ts < INT64_C(100000000000)    ? ts * 1000
                        : ts >= INT64_C(100000000000000) ? ts / 1000
                                                         : ts;
+    } else if (tss && tt_ks_rfc3339_ms(tss, &rep->unix_ms)) {
+        rep->has_time = 1;
+    } else if (tss) {
+        char ex[TT_ERRMSG_MAX];
+        snprintf(ex, sizeof ex, "%.200s:%llu: report.timestamp \"%.60s\" is neither a number "
+                 "nor an RFC 3339 time", c->r->file ? c->r->file : "-",
+                 (unsigned long long)rep->line, tss);
+        tt_stats_add(c->r->stats, "kscrash_bad_timestamp", c->r->file, TT_SEV_WARN, 1, ex);
     }
     const void *s = jget(c, o, "system");
     rep->system_name = jstr(c, s, "system_name");
