@@ -356,6 +356,7 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     cli_ks_opts no = {0};
     if (!k.frames || !k.sites || cli_ks_names_init(&k.names, &no))
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    k.names.sym = sym;
     if (!rc)
         rc = tt_ks_reader_new(&r, in, &ko, st, err);
     /* the first report names the app for the trace row (package, app_version) */

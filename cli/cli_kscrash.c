@@ -629,6 +629,7 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
             cli_sym_resolver(&res, sym);
             cli_sym_swift_keys(sym, 1);
             c.swift = cli_sym_swift(sym);
+            c.names.sym = sym;
             c.resolving = 1;
         }
     }
