@@ -249,6 +249,15 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
     return (int)n;
 }
 
+const char *cli_sym_debug_file(cli_sym *s, const char *path, const char *build_id)
+{
+    if (!s || ((!build_id || !*build_id) && !bound(s, path)))
+        return NULL;
+    tsym_module *m = cli_sym_module(s, path, build_id && *build_id ? build_id : NULL, 0, NULL);
+    const tsym_module_info *mi = m ? tsym_module_info_get(m) : NULL;
+    return mi ? (mi->debug_path ? mi->debug_path : mi->path) : NULL;
+}
+
 int cli_sym_func_start(cli_sym *s, uint64_t *start, const char *path, const char *build_id,
                        uint64_t offset)
 {

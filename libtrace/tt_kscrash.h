@@ -21,6 +21,8 @@ typedef struct tt_ks_image {
     const char *crash_info[4];   /* crash_info_message, _message2, _backtrace, _signature */
     uint32_t n_frames;           /* frames of this report in this image */
     uint32_t n_unresolved;       /* of those, frames without a symbol chain */
+    const char *debug_file;      /* the file symbols came from, set by the caller for
+                                  * tt_ks_json_write's tt_module.debug_file; NULL: "" */
 } tt_ks_image;
 
 typedef struct tt_ks_frame {
