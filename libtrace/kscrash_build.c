@@ -375,6 +375,13 @@ static int build(bctx *c, const void *o)
     else
         return warn(c, "%sneither a KSCrash report (\"report\" and \"crash\") nor a Matrix "
                        "\"stack_string\" report", "");
+    if (rep->shape == TT_KS_STANDARD) { /* a member of the wrong type: nothing to show */
+        const void *ths = jget(c, crash, "threads"), *bim = jget(c, o, "binary_images");
+        if (ths && jtype(c, ths) != JSON_ARRAY)
+            return warn(c, "%scrash.threads is not an array", "");
+        if (bim && jtype(c, bim) != JSON_ARRAY && jtype(c, bim) != JSON_NULL)
+            return warn(c, "%sbinary_images is not an array", "");
+    }
     read_header(c, o);
     if (!rep->app_uuid)
         return TT_ENOMEM;
