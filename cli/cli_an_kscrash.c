@@ -181,12 +181,8 @@ static int store_images(ksan *k, const tt_ks_report *rep, tt_error *err)
         if (!g->n_frames && !k->a->all_images)
             continue;
         const char *dbg = NULL;
-        if (k->sym && g->n_frames > g->n_unresolved) { /* loaded while reading: no messages */
-            tsym_module *m = cli_sym_module(k->sym, g->path[0] ? g->path : g->name,
-                                            g->uuid[0] ? g->uuid : NULL, 0, NULL);
-            const tsym_module_info *mi = m ? tsym_module_info_get(m) : NULL;
-            dbg = mi ? (mi->debug_path ? mi->debug_path : mi->path) : NULL;
-        }
+        if (k->sym && g->n_frames > g->n_unresolved) /* loaded while reading: no messages */
+            dbg = cli_sym_debug_file(k->sym, g->path[0] ? g->path : g->name, g->uuid);
         tdb_binary_image b = {.trace_id = k->trace_id, .report_id = rep->id ? rep->id : rid,
                               .module_id = k->module_ids[i], .image_addr = g->addr,
                               .image_vmaddr = g->vmaddr, .image_size = g->size,
@@ -356,6 +352,7 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     cli_ks_opts no = {0};
     if (!k.frames || !k.sites || cli_ks_names_init(&k.names, &no))
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    k.names.sym = sym;
     if (!rc)
         rc = tt_ks_reader_new(&r, in, &ko, st, err);
     /* the first report names the app for the trace row (package, app_version) */

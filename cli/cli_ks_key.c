@@ -240,13 +240,20 @@ void cli_ks_key_compute(cli_ks_key *k, cli_ks_names *n, const tt_ks_report *rep)
         k->frame = (int)idx[i];
         const tt_ks_image *g = &rep->images[f->image];
         const char *fn = cli_ks_function(rep, f);
+        uint64_t start;
         if (fn)
             snprintf(k->key, sizeof k->key, "%s!%s", g->name, fn);
+        else if (!device_name(rep, f) &&
+                 cli_sym_func_start(n->sym, &start, g->path[0] ? g->path : g->name, g->uuid,
+                                    f->lookup)) /* no symbol: LC_FUNCTION_STARTS (6.5) */
+            snprintf(k->key, sizeof k->key, "%s!+0x%llx", g->name, (unsigned long long)start);
         else
             snprintf(k->key, sizeof k->key, "%s+0x%llx", g->name, (unsigned long long)f->offset);
         snprintf(k->raw, sizeof k->raw, "%s+0x%llx", g->name, (unsigned long long)f->offset);
         if (fn)
             snprintf(k->top, sizeof k->top, "%s!%s", g->name, fn);
+        else if (strchr(k->key, '!'))
+            snprintf(k->top, sizeof k->top, "%s", k->key);
         else
             snprintf(k->top, sizeof k->top, "%s", n->tmp.data);
         for (uint32_t j = count; j-- > i;) {

@@ -440,6 +440,12 @@ static void print_json(kctx *c, const tt_ks_reader *r, const tt_ks_report *rep)
 {
     tt_buf m = {0};
     tt_members(c, rep, &m);
+    for (size_t i = 0; i < rep->n_images && c->names.sym; i++) {
+        tt_ks_image *g = &rep->images[i];
+        if (g->n_frames > g->n_unresolved) /* loaded while reading: no messages */
+            g->debug_file = cli_sym_debug_file(c->names.sym, g->path[0] ? g->path : g->name,
+                                               g->uuid);
+    }
     if (c->o->format == CLI_KS_JSON)
         tt_buf_puts(&c->b, c->json_count++ ? ",\n" : "[\n");
     tt_ks_json_write(&c->b, r, rep, m.data);
@@ -629,6 +635,7 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
             cli_sym_resolver(&res, sym);
             cli_sym_swift_keys(sym, 1);
             c.swift = cli_sym_swift(sym);
+            c.names.sym = sym;
             c.resolving = 1;
         }
     }

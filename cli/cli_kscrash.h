@@ -40,6 +40,7 @@ typedef struct cli_ks_names {
     int have_app;
     size_t n_skip;
     int show_device_names, full_path;
+    cli_sym *sym; /* borrowed, NULL without symbol options: function starts for keys (6.5) */
     tt_buf tmp;
 } cli_ks_names;
 int cli_ks_names_init(cli_ks_names *n, const cli_ks_opts *o);

@@ -203,11 +203,26 @@ tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, 
     return m;
 }
 
+/* A module given by the user for this name: -e FILE with that file name, --dsym NAME=PATH. */
+static int bound(const cli_sym *s, const char *path)
+{
+    for (size_t i = 0; i < s->n_exes && path; i++) {
+        const tsym_module_info *mi = tsym_module_info_get(s->exes[i]);
+        if (mi->path && !strcmp(base_name(mi->path), base_name(path)))
+            return 1;
+    }
+    return path && tsym_store_bound(s->store, path);
+}
+
 static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_loc *loc,
                    tt_error *err)
 {
     cli_sym *s = ctx;
     const char *why;
+    if (loc->bound_only && !bound(s, loc->module))
+        return tt_error_set(err, TT_ENOTFOUND, loc->module, TT_LOC_NONE, 0,
+                            "no UUID to find its debug information by: bind a dSYM with "
+                            "--dsym NAME=PATH");
     tsym_module *m = cli_sym_module(s, loc->module, loc->build_id, 0, &why);
     if (!m)
         return tt_error_set(err, TT_ENOTFOUND, loc->module, TT_LOC_NONE, 0, "%s",
@@ -232,6 +247,31 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
             frames[i].function = cli_swift_name(s->swift, f->function);
     }
     return (int)n;
+}
+
+const char *cli_sym_debug_file(cli_sym *s, const char *path, const char *build_id)
+{
+    if (!s || ((!build_id || !*build_id) && !bound(s, path)))
+        return NULL;
+    tsym_module *m = cli_sym_module(s, path, build_id && *build_id ? build_id : NULL, 0, NULL);
+    const tsym_module_info *mi = m ? tsym_module_info_get(m) : NULL;
+    return mi ? (mi->debug_path ? mi->debug_path : mi->path) : NULL;
+}
+
+int cli_sym_func_start(cli_sym *s, uint64_t *start, const char *path, const char *build_id,
+                       uint64_t offset)
+{
+    if (!s || ((!build_id || !*build_id) && !bound(s, path)))
+        return 0;
+    tsym_module *m = cli_sym_module(s, path, build_id, 0, NULL);
+    if (!m)
+        return 0;
+    tsym_result r;
+    tsym_module_lookup(&r, m, tsym_module_offset_to_vaddr(m, offset), s->flags);
+    if (r.found || !r.has_start)
+        return 0;
+    *start = r.start_addr;
+    return 1;
 }
 
 struct cli_swift *cli_sym_swift(cli_sym *s)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli_group.h"
 #include "cli_kscrash.h"
@@ -707,7 +708,17 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
         else if (cli_input_refused(argv[i]))
             return cli_err(&err);
     }
-    if (cli_ks_file_is_ios(argv[optind])) { /* KSCrash / Matrix iOS (ios.md 9, 11) */
+    int ios = cli_ks_file_is_ios(argv[optind]);
+    for (int i = optind + 1; i < argc; i++)
+        if (access(argv[i], R_OK) == 0 && cli_ks_file_is_ios(argv[i]) != ios) {
+            /* two readers with their own options; an unreadable file is said later */
+            cli_errorf("%s: %s, but %s is %s: Android Matrix and iOS reports cannot be mixed in "
+                       "one report run", argv[i], ios ? "not a KSCrash or Matrix iOS report"
+                                                      : "a KSCrash or Matrix iOS report",
+                       argv[optind], ios ? "one" : "not");
+            return CLI_BAD;
+        }
+    if (ios) { /* KSCrash / Matrix iOS (ios.md 9, 11) */
         if (nmaps || proguard) {
             cli_errorf("-m and --proguard are for Android Matrix reports, not iOS reports");
             return CLI_BAD;

@@ -134,6 +134,14 @@ int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *pat
     return 0;
 }
 
+int tsym_store_bound(const tsym_store *s, const char *path)
+{
+    for (size_t i = 0; path && i < s->n_dsyms; i++)
+        if (s->dsym_names[i] && !strcmp(s->dsym_names[i], tsym__store_base_name(path)))
+            return 1;
+    return 0;
+}
+
 int tsym_store_add_dsym(tsym_store *s, const char *arg, tt_error *err)
 {
     const char *path = arg, *eq = strchr(arg, '=');

@@ -168,6 +168,8 @@ int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *pat
  * named NAME asked for without a build id (spec/ios.md 4.1; counted sym_unverified_module).
  * TT_ENOTFOUND when PATH does not exist. */
 int tsym_store_add_dsym(tsym_store *s, const char *path, tt_error *err);
+/* 1 when --dsym NAME=PATH bound a file to the module named like path's file name. */
+int tsym_store_bound(const tsym_store *s, const char *path);
 /* The store file of a Mach-O slice: DIR/uuid/<aa>/<rest>.macho. 0 or TT_EINVAL. */
 int tsym_store_macho_path(char *dest, size_t cap, const char *dir, const char *uuid);
 

@@ -25,8 +25,15 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
     f->pc = pc;
     f->json = c->r->tree ? NULL : fo;
     f->is_return = is_return;
-    f->image = tt_ks__find_image(c, pc);
-    if (f->image < 0 && c->arch_kind == 0 && (pc & PAC_MASK) != pc) {
+    if (c->from_frames) {
+        int pac;
+        f->image = tt_ks__frame_image(c, fo, pc, c->arch_kind == 0 ? PAC_MASK : ~UINT64_C(0),
+                                      &pac);
+        f->pac = pac;
+        c->pac += (uint64_t)pac;
+    } else
+        f->image = tt_ks__find_image(c, pc);
+    if (f->image < 0 && !c->from_frames && c->arch_kind == 0 && (pc & PAC_MASK) != pc) {
         f->image = tt_ks__find_image(c, pc & PAC_MASK);
         if (f->image >= 0) {
             f->pac = 1;
@@ -59,7 +66,8 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
                          .build_id = g->uuid[0] ? g->uuid : NULL,
                          .addr = a,
                          .addr_kind = TT_NADDR_OFFSET,
-                         .return_address = ret};
+                         .return_address = ret,
+                         .bound_only = !g->uuid[0]};
     tt_error e = {0};
     int n = tt_resolve(c->r->opts.resolver, chain, TT_KS_MAX_CHAIN, &loc, &e);
     if (n < 0) {
@@ -203,11 +211,20 @@ static void read_header(bctx *c, const void *o)
     rep->type = jstr(c, h, "type");
     rep->version = jstr(c, h, "version");
     int64_t ts;
+    const char *tss = jstr(c, h, "timestamp");
     if (jint(c, h, "timestamp", &ts)) {
         rep->has_time = 1;
         rep->unix_ms = ts < INT64_C(100000000000)    ? ts * 1000
                        : ts >= INT64_C(100000000000000) ? ts / 1000
                                                         : ts;
+    } else if (tss && tt_ks_rfc3339_ms(tss, &rep->unix_ms)) {
+        rep->has_time = 1;
+    } else if (tss) {
+        char ex[TT_ERRMSG_MAX];
+        snprintf(ex, sizeof ex, "%.200s:%llu: report.timestamp \"%.60s\" is neither a number "
+                 "nor an RFC 3339 time", c->r->file ? c->r->file : "-",
+                 (unsigned long long)rep->line, tss);
+        tt_stats_add(c->r->stats, "kscrash_bad_timestamp", c->r->file, TT_SEV_WARN, 1, ex);
     }
     const void *s = jget(c, o, "system");
     rep->system_name = jstr(c, s, "system_name");
@@ -358,12 +375,20 @@ static int build(bctx *c, const void *o)
     else
         return warn(c, "%sneither a KSCrash report (\"report\" and \"crash\") nor a Matrix "
                        "\"stack_string\" report", "");
+    if (rep->shape == TT_KS_STANDARD) { /* a member of the wrong type: nothing to show */
+        const void *ths = jget(c, crash, "threads"), *bim = jget(c, o, "binary_images");
+        if (ths && jtype(c, ths) != JSON_ARRAY)
+            return warn(c, "%scrash.threads is not an array", "");
+        if (bim && jtype(c, bim) != JSON_ARRAY && jtype(c, bim) != JSON_NULL)
+            return warn(c, "%sbinary_images is not an array", "");
+    }
     read_header(c, o);
     if (!rep->app_uuid)
         return TT_ENOMEM;
     const char *arch = rep->arch ? rep->arch : "";
     c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
     const void *bi = jget(c, o, "binary_images");
+    c->from_frames = !bi;
     int rc = c->r->fast && bi ? tt_ks__read_fast_images(c)
              : bi       ? tt_ks__read_images(c, bi)
                         : tt_ks__images_from_frames(c, jget(c, crash, "threads"));

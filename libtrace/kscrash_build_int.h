@@ -13,6 +13,7 @@ typedef struct bctx {
     tt_ks_report *rep;
     int arch_kind; /* 0 arm64, 1 arm32, 2 x86 */
     int oom;       /* a string of the tree could not be copied */
+    int from_frames; /* no binary_images: images from the frames' object_addr (4.1) */
     uint64_t bad_frames, no_image, pac, unresolved, neg_self, deep;
 } bctx;
 
@@ -164,6 +165,9 @@ int tt_ks__read_fast_images(bctx *c);
 int tt_ks__images_from_frames(bctx *c, const void *threads);
 /* The image holding pc, -1 when none does. */
 int32_t tt_ks__find_image(bctx *c, uint64_t pc);
+/* Without binary_images (4.1): the image loaded at the frame's own object_addr when it
+ * holds pc (PAC-masked when *pac is set on return), else -1; never the nearest image. */
+int32_t tt_ks__frame_image(bctx *c, const void *fo, uint64_t pc, uint64_t mask, int *pac);
 /* App images (9.4 default). */
 void tt_ks__mark_app(tt_ks_report *rep);
 

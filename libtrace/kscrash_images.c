@@ -226,6 +226,25 @@ int32_t tt_ks__find_image(bctx *c, uint64_t pc)
     return -1;
 }
 
+int32_t tt_ks__frame_image(bctx *c, const void *fo, uint64_t pc, uint64_t mask, int *pac)
+{
+    uint64_t addr;
+    *pac = 0;
+    if (!ju64(c, fo, "object_addr", &addr))
+        return -1;
+    int32_t i = tt_ks__find_image(c, addr);
+    const tt_ks_image *g = i >= 0 ? &((const tt_ks_image *)c->r->images.data)[i] : NULL;
+    if (!g || g->addr != addr)
+        return -1;
+    if (pc - addr < g->size)
+        return i;
+    if ((pc & mask) != pc && (pc & mask) - addr < g->size) {
+        *pac = 1;
+        return i;
+    }
+    return -1;
+}
+
 /* App images (9.4 default): app_uuid, CFBundleExecutable, or a path inside ".app/". */
 void tt_ks__mark_app(tt_ks_report *rep)
 {

@@ -82,7 +82,7 @@ static void module_obj(wctx *c, const tt_ks_frame *f, const tt_ks_image *g)
     key(c, "pac_stripped", &first);
     tt_jsonw_bool(w, f->pac);
     key(c, "debug_file", &first);
-    tt_jsonw_str(w, "");
+    tt_jsonw_str(w, g->debug_file ? g->debug_file : "");
     raw(c, "}");
 }
 

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kscrash_int.h"
 
@@ -35,6 +36,70 @@ int tt_ks_dump_type_is_lag(int64_t t)
         if (dump_types[i].v == t)
             return dump_types[i].lag;
     return 0;
+}
+
+/* ---- report.timestamp as text (KSCrashReportFixer) ---- */
+
+/* n decimal digits at s into *v; 1 when all are digits. */
+static int digits(const char *s, int n, int *v)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        *v = *v * 10 + (s[i] - '0');
+    }
+    return 1;
+}
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int tt_ks_rfc3339_ms(const char *s, int64_t *out)
+{
+    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y, mo, d, h, mi, se, oh = 0, om = 0;
+    size_t n = s ? strlen(s) : 0;
+    if (n < 20 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
+        !digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+        !digits(s + 11, 2, &h) || s[13] != ':' || !digits(s + 14, 2, &mi) || s[16] != ':' ||
+        !digits(s + 17, 2, &se))
+        return 0;
+    if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+        (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))) || h > 23 || mi > 59 ||
+        se > 60)
+        return 0;
+    const char *p = s + 19;
+    int ms = 0, k = 0;
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++, k++)
+            if (k < 3)
+                ms = ms * 10 + (*p - '0');
+        if (!k)
+            return 0;
+        for (; k < 3; k++)
+            ms *= 10;
+    }
+    int sign = 0;
+    if ((*p == 'Z' || *p == 'z') && !p[1])
+        sign = 0;
+    else if ((*p == '+' || *p == '-') && digits(p + 1, 2, &oh) && p[3] == ':' &&
+             digits(p + 4, 2, &om) && !p[6] && oh <= 23 && om <= 59)
+        sign = *p == '+' ? 1 : -1;
+    else
+        return 0;
+    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se -
+                   sign * (oh * 3600 + om * 60);
+    *out = secs * 1000 + ms;
+    return 1;
 }
 
 const char *tt_ks_arch_name(int64_t cpu_type, int64_t cpu_subtype)

@@ -21,6 +21,8 @@ typedef struct tt_ks_image {
     const char *crash_info[4];   /* crash_info_message, _message2, _backtrace, _signature */
     uint32_t n_frames;           /* frames of this report in this image */
     uint32_t n_unresolved;       /* of those, frames without a symbol chain */
+    const char *debug_file;      /* the file symbols came from, set by the caller for
+                                  * tt_ks_json_write's tt_module.debug_file; NULL: "" */
 } tt_ks_image;
 
 typedef struct tt_ks_frame {
@@ -139,6 +141,9 @@ const char *tt_ks_dump_type_name(int64_t t);
 int tt_ks_dump_type_is_lag(int64_t t);
 /* 4.4 architecture name, NULL when unknown. */
 const char *tt_ks_arch_name(int64_t cpu_type, int64_t cpu_subtype);
+/* An RFC 3339 time ("2024-03-02T10:20:31.123456Z", "...+08:00"; KSCrashReportFixer's
+ * report.timestamp) as Unix milliseconds, fraction truncated; 1 when s is one, else 0. */
+int tt_ks_rfc3339_ms(const char *s, int64_t *out);
 
 /* 9.2: the report unchanged (key order kept; unsigned values >= 2^63 restored) with
  * "tt_module" and "tt_symbols" added to every frame and profile node, and a top-level "tt"

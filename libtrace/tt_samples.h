@@ -453,6 +453,9 @@ typedef struct tt_native_loc {
     uint64_t addr;
     int addr_kind;        /* TT_NADDR_* */
     int return_address;   /* 1: look up addr - 1 (frames >= 1 of a stack walk, spec 3.3) */
+    int bound_only;       /* no build id to check: only a module bound to this name by the
+                           * user (-e, --dsym NAME=PATH) may serve, never a file found by
+                           * name (spec/ios.md 4.1) */
 } tt_native_loc;
 
 typedef struct tt_native_frame {

@@ -513,11 +513,37 @@ START_TEST(tree_report_fields)
 }
 END_TEST
 
+/* report.timestamp as text (KSCrashReportFixer): exact, fraction truncated to ms */
+START_TEST(rfc3339_times)
+{
+    int64_t ms = 0;
+    ck_assert_int_eq(tt_ks_rfc3339_ms("2024-03-02T10:20:31.123456Z", &ms), 1);
+    ck_assert_int_eq(ms, INT64_C(1709374831123));
+    ck_assert_int_eq(tt_ks_rfc3339_ms("2024-03-02T18:20:31.9+08:00", &ms), 1);
+    ck_assert_int_eq(ms, INT64_C(1709374831900));
+    ck_assert_int_eq(tt_ks_rfc3339_ms("2024-03-01t23:50:31-10:30", &ms), 1);
+    ck_assert_int_eq(ms, INT64_C(1709374831000));
+    ck_assert_int_eq(tt_ks_rfc3339_ms("1970-01-01T00:00:00Z", &ms), 1);
+    ck_assert_int_eq(ms, 0);
+    ck_assert_int_eq(tt_ks_rfc3339_ms("2000-02-29T00:00:00.000999999999Z", &ms), 1);
+    ck_assert_int_eq(ms, INT64_C(951782400000));
+    ms = 7;
+    static const char *const bad[] = {"2024-03-02", "2024-03-02T10:20:31", "2023-02-29T00:00:00Z",
+                                      "2024-13-01T00:00:00Z", "2024-03-02T10:20:31.Z",
+                                      "2024-03-02T10:20:31+0800", "2024-03-02T10:20:31Zx",
+                                      "2024-03-02T24:00:00Z", "yesterday, 10:20 in the morning"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(!tt_ks_rfc3339_ms(bad[i], &ms), "%s", bad[i]);
+    ck_assert_int_eq(ms, 7);
+}
+END_TEST
+
 static Suite *kscrash_suite(void)
 {
     Suite *s = suite_create("kscrash");
     TCase *t = tcase_create("core");
     tcase_add_test(t, point_stack_ring_example);
+    tcase_add_test(t, rfc3339_times);
     tcase_add_test(t, rewrite_big_numbers);
     tcase_add_test(t, detect_and_names);
     tcase_add_test(t, lag_dump_model);

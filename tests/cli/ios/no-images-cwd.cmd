@@ -1,0 +1,1 @@
+mkdir -p "$TT_TMP/cwd" && ln -s "$PWD" "$TT_TMP/cwd/data" && cp macho/Kit "$TT_TMP/cwd/MyApp" && cp macho/app "$TT_TMP/cwd/Kit" && cd "$TT_TMP/cwd" && tracetool report --symbols data/ios-store data/ios-no-images.json 2>&1 | grep -E '^[0-5] '; echo ---; tracetool report --dsym MyApp=data/macho/app.dSYM data/ios-no-images.json 2>&1 | grep -E '^[0-5] |warning'
