@@ -426,7 +426,8 @@ int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err);
 int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
                     tt_error *err);
 
-/* The call_node rows (id, parent_id, depth, name, count, total_dur, self_dur) of call tree
+/* The call_node rows (id, parent_id, depth, name, count, total_dur, self_dur, self_count) of
+ * call tree
  * id, or of issue id's tree (by_issue), in id order (parents first). */
 int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void *ctx,
                        tt_error *err);
