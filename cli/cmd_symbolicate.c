@@ -366,8 +366,9 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     if (r.fmt == F_CSV)
         tt_buf_puts(&r.out, "address,frames\n");
     if (raw && !bid_opt) {
+        /* NULL for a universal file without :ARCH (said so): raw addresses carry no UUID */
         tsym_module *m = cli_sym_module(r.sym, so.exes[0], NULL, 1, NULL);
-        rc = cli_symb__raw_addresses(&r, m, so.exes[0], argc, argv);
+        rc = m ? cli_symb__raw_addresses(&r, m, so.exes[0], argc, argv) : CLI_BAD;
     } else if (raw) {
         rc = raw_mode(&r, bid, argc, argv);
     } else {
