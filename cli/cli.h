@@ -182,10 +182,17 @@ int cli_is_dsym(const char *path);
  * for a file in a known non-trace format or binary data that is no method-beat buffer;
  * CLI_TRACE_DB leaves SQLite files to the command's database reader. */
 enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u };
+/* ... and a KSCrash / Matrix iOS report (read by report and analyze only) is refused, saying
+ * what it is and where it goes. The commands using these checks take no such report. */
 int cli_trace_paths(char *const *paths, int n, unsigned flags);
 /* cli_trace_paths, and a FIFO or device that outgrows memory must also pass the command's
  * check (more, NULL: none) before it is spooled (cli_input_open_checked). */
 int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more);
+/* That refusal of a KSCrash / Matrix iOS report for one regular file (a stream is left to
+ * the command's reader): CLI_BAD after the message, else 0. */
+int cli_input_not_kscrash(const char *path);
+/* The subcommand being run (main sets it), named by the input checks' messages. */
+void cli_opt_command(const char *name);
 /* Resets getopt_long for a subcommand. Options are permuted (GNU style): they may follow
  * operands, and "--" ends them. */
 void cli_opt_reset(void);

@@ -313,12 +313,14 @@ static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *
     return rc;
 }
 
-/* ---- a Matrix call tree (call_node rows): self = self_dur, total = total_dur ---- */
+/* ---- a Matrix call tree (call_node rows): self = self_dur, total = total_dur; a tree
+ * without times (iOS profiles, ios.md 10) is counted: self = self_count, total = count ---- */
 typedef struct tctx {
     tt_flame *f;
     tt_vec map; /* tmap, in call_node id order */
     int rc;
-    int chart;  /* no merging: one box per row, in Matrix line order */
+    int chart;   /* no merging: one box per row, in Matrix line order */
+    int counted; /* -1 until the first row says: 1 when it has a count but no total_dur */
 } tctx;
 typedef struct tmap {
     int64_t id, depth;
@@ -336,8 +338,10 @@ static int tree_row(void *ctx, int event, int ncol, const char *const *names,
 {
     (void)names;
     tctx *c = ctx;
-    if (event != TDB_EV_ROW || ncol < 7)
+    if (event != TDB_EV_ROW || ncol < 8)
         return 0;
+    if (c->counted < 0)
+        c->counted = v[5].type != TDB_INT && v[4].type == TDB_INT;
     uint32_t parent = 0, name, node;
     int64_t pdepth = -1;
     if (v[1].type == TDB_INT) { /* rows follow parent_id, not Matrix depth */
@@ -348,9 +352,12 @@ static int tree_row(void *ctx, int event, int ncol, const char *const *names,
         }
     }
     const char *nm = v[3].type == TDB_TEXT ? v[3].s : "?";
-    int64_t total = v[5].type == TDB_INT ? v[5].i : 0, self = v[6].type == TDB_INT ? v[6].i : 0;
+    int ti = c->counted ? 4 : 5, si = c->counted ? 7 : 6;
+    int64_t total = v[ti].type == TDB_INT ? v[ti].i : 0;
+    int64_t self = v[si].type == TDB_INT ? v[si].i : 0;
     if ((c->rc = tt_flame_intern(c->f, &name, nm,
-                                 tt_flame_category(TT_FRAME_JAVA, nm, NULL, NULL, 0), NULL)) ||
+                                 tt_flame_category(c->counted ? TT_FRAME_NATIVE : TT_FRAME_JAVA,
+                                                   nm, NULL, NULL, 0), NULL)) ||
         (c->rc = c->chart ? tt_flame_chart_node(c->f, &node, parent, name, 0, 0, 0)
                           : tt_flame_child(c->f, &node, parent, name)))
         return 1;
@@ -372,7 +379,7 @@ static int load_tree(tt_flame *f, tdb_db *db, const char *label, cli_flame_opts 
                    "slices", o->source == CF_SRC_ISSUE ? "issue:ID" : "tree:ID");
         return CLI_BAD;
     }
-    tctx c = {f, {0}, 0, o->chart};
+    tctx c = {f, {0}, 0, o->chart, -1};
     tt_vec_init(&c.map, sizeof(tmap));
     tt_error err = {0};
     int rc = tdb_call_tree_rows(db, o->source_id, o->source == CF_SRC_ISSUE, tree_row, &c, &err);
@@ -389,9 +396,9 @@ static int load_tree(tt_flame *f, tdb_db *db, const char *label, cli_flame_opts 
                    o->source == CF_SRC_ISSUE ? "for issue " : "", (long long)o->source_id);
         return CLI_BAD;
     }
-    o->svg.weight_ns = 1;
+    o->svg.weight_ns = !c.counted;
     if (!o->countname_given)
-        o->svg.countname = "ms";
+        o->svg.countname = c.counted ? "samples" : "ms";
     if (o->chart) { /* Matrix trees have no times: children packed in line order */
         tt_flame_finish(f);
         if (tt_flame_chart_pack(f)) {
@@ -400,9 +407,13 @@ static int load_tree(tt_flame *f, tdb_db *db, const char *label, cli_flame_opts 
         }
         if (!o->svg.subtitle) {
             snprintf(o->note, sizeof o->note, "Matrix line order, not times: calls packed "
-                     "from their caller's left edge");
+                     "from their caller's left edge%s", c.counted ? "; widths are sample "
+                     "counts" : "");
             o->svg.subtitle = o->note;
         }
+    } else if (c.counted && !o->svg.subtitle) {
+        snprintf(o->note, sizeof o->note, "sample counts, not times (a counted profile tree)");
+        o->svg.subtitle = o->note;
     }
     return 0;
 }

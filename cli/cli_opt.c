@@ -98,6 +98,37 @@ static int check_trace(tt_input *head, const char *path, void *ud, tt_error *err
     return rc || !c->more ? rc : c->more(head, path, NULL, err);
 }
 
+static const char *command = "this command";
+
+void cli_opt_command(const char *name)
+{
+    command = name;
+}
+
+/* A KSCrash / Matrix iOS report given to a command that reads no such report: said so (its
+ * JSON is valid; a reader of other JSON would call it invalid), with the command that does. */
+static int not_kscrash(const char *path)
+{
+    if (!strcmp(command, "report"))
+        cli_errorf("%s: a KSCrash or Matrix iOS report: not read together with Android Matrix "
+                   "reports (give iOS reports on their own: tracetool report %s)", path, path);
+    else
+        cli_errorf("%s: a KSCrash or Matrix iOS report: not read by %s (tracetool report "
+                   "--format folded %s, or tracetool analyze)", path, command, path);
+    return CLI_BAD;
+}
+
+int cli_input_not_kscrash(const char *path)
+{
+    tt_input *in;
+    tt_detection d;
+    if (cli_input_is_stream(path) || tt_input_open(&in, path, NULL))
+        return 0; /* the command reads it once and reports what is wrong */
+    int rc = tt_input_detect(&d, in, NULL);
+    tt_input_close(in);
+    return !rc && d.kind == TT_KIND_KSCRASH ? not_kscrash(path) : 0;
+}
+
 int cli_trace_paths(char *const *paths, int n, unsigned flags)
 {
     return cli_trace_paths_check(paths, n, flags, NULL);
@@ -126,6 +157,8 @@ int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_c
             cli_errorf("%s: not a trace: %s", paths[i], d.what);
             return CLI_BAD;
         }
+        if (!rc && d.kind == TT_KIND_KSCRASH)
+            return not_kscrash(paths[i]);
     }
     return 0;
 }

@@ -359,7 +359,10 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         } else if (k == TT_SKIND_BTRACE_IOS) {
             char *data = NULL;
             size_t len = 0;
-            x = tt_input_slurp(in, &data, &len, &err);
+            /* a log beside the file holds what its image in memory would miss */
+            x = strcmp(files[i], "-") ? tdb_btrace_ios_wal_check(files[i], &err) : 0;
+            if (!x)
+                x = tt_input_slurp(in, &data, &len, &err);
             if (!x)
                 x = tdb_btrace_ios_import(p, data, len, files[i], &io, ctx->stats, &err);
             free(data);

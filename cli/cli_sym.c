@@ -100,6 +100,17 @@ static void module_warnings(const tsym_module *m, const char *label)
         cli_stderrf("tracetool: %s: warning: module has no build id: unverified\n", label);
 }
 
+/* 1 for a universal (fat) Mach-O file or .dSYM bundle given without :ARCH. */
+static int universal(const char *path)
+{
+    char file[4096];
+    tsym_macho_slice sl[2];
+    size_t n = 0;
+    tt_error err = {0};
+    return !tsym_dsym_file(file, sizeof file, path) &&
+           !tsym_macho_slices(sl, 2, &n, file, &err) && n > 1;
+}
+
 int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
 {
     *out = NULL;
@@ -145,6 +156,15 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
     for (size_t i = 0; i < o->n_exes; i++) {
         int fresh;
         tsym_module *m;
+        if (universal(o->exes[i])) {
+            /* no slice named: the UUIDs of the input's images choose (ios.md 4.4), as for
+             * --dsym; an input without them hears "choose an architecture" when it asks */
+            if (tsym_store_add_dsym(s->store, o->exes[i], &err)) {
+                cli_sym_close(s);
+                return cli_err(&err);
+            }
+            continue;
+        }
         if (tsym_store_get(&m, &fresh, s->store, o->exes[i], NULL, &err)) {
             cli_sym_close(s);
             return cli_err(&err);

@@ -240,7 +240,7 @@ static int load(art_run *r, const char *path)
     tt_error err = {0};
     char *keys = NULL;
     size_t nkeys = 0;
-    if (cli_input_path(path))
+    if (cli_input_path(path) || cli_input_not_kscrash(path))
         return CLI_BAD;
     int rc = r->keys ? slurp(r->keys, &keys, &nkeys) : 0;
     if (rc)

@@ -314,7 +314,7 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
         return cli_usage(usage, 1);
     }
     const char *path = argv[optind];
-    if (cli_input_path(path))
+    if (cli_input_path(path) || cli_input_not_kscrash(path))
         return CLI_BAD;
     tt_mapping *m = NULL;
     int rc = cli_load_mappings(&m, maps, nmaps, proguard, ctx->stats);

@@ -138,13 +138,14 @@ static int check_side(tt_input *head, const char *path, void *ud, tt_error *err)
     const unsigned char *p;
     size_t n;
     (void)ud;
-    int rc = tt_input_peek(head, &p, &n, 512, err);
+    int rc = tt_input_peek(head, &p, &n, TT_DETECT_PEEK, err);
     if (!rc)
         tt_detect_full(&d, p, n);
     return rc || d.sqlite ? rc : cli_an_check_stream(head, path, NULL, err);
 }
 
-/* A side is a database when its first bytes say SQLite; anything else is analysed. */
+/* A side is a database when its first bytes say SQLite (but not btrace iOS); anything else is
+ * analysed. */
 static int is_database(const char *path, int *is_db)
 {
     struct stat sb;
@@ -162,13 +163,15 @@ static int is_database(const char *path, int *is_db)
     size_t n;
     /* a pipe is read once, here, and analysed from memory */
     if (cli_input_open_checked(&in, path, check_side, NULL, &err) ||
-        tt_input_peek(in, &p, &n, 512, &err)) {
+        tt_input_peek(in, &p, &n, TT_DETECT_PEEK, &err)) {
         tt_input_close(in);
         return cli_err(&err);
     }
     tt_detection d;
     tt_detect_full(&d, p, n);
-    *is_db = d.sqlite; /* a foreign or corrupt one fails with the store's message */
+    /* a foreign or corrupt one fails with the store's message; a btrace iOS database is a
+     * raw input (samples.md 2.1.6), plain or compressed */
+    *is_db = d.sqlite && d.kind != TT_KIND_SAMPLES;
     tt_input_close(in);
     return 0;
 }

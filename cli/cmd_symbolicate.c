@@ -253,6 +253,32 @@ static int kscrash(run *r, const cli_sym_opts *so, int argc, char **argv, cli_ct
     return rc;
 }
 
+/* --kind auto reading files (not raw addresses): KSCrash / Matrix iOS reports are detected
+ * by content (cli.md "Inputs") and read as --kind kscrash. Standard input and pipes stay
+ * streamed backtraces (a filter is never held back to look at its input). */
+static int auto_kscrash(run *r, const cli_sym_opts *so, const char *bid_opt, int argc,
+                        char **argv)
+{
+    if (r->kind_set || bid_opt || (so->n_exes > 0 && !r->kind_set) || !argc)
+        return 0;
+    int ios = 0;
+    for (int i = 0; i < argc; i++)
+        ios += !cli_input_is_stream(argv[i]) && cli_ks_file_is_ios(argv[i]);
+    if (ios && ios < argc) {
+        for (int i = 0; i < argc; i++)
+            if (cli_input_is_stream(argv[i]) || !cli_ks_file_is_ios(argv[i])) {
+                cli_errorf("%s: not a KSCrash or Matrix iOS report: iOS reports are "
+                           "symbolicated on their own (--kind kscrash), not with other "
+                           "backtraces", argv[i]);
+                break;
+            }
+        return CLI_BAD;
+    }
+    if (ios)
+        r->kind = K_KSCRASH;
+    return 0;
+}
+
 int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
 {
     /* results to a file or pipe go out in 32 KiB writes (stdio's default is one write
@@ -281,6 +307,10 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     if (store_dir) {
         tt_jsonw_free(&r.json);
         return add_to_store(store_dir, argc, argv);
+    }
+    if ((rc = auto_kscrash(&r, &so, bid_opt, argc, argv))) {
+        tt_jsonw_free(&r.json);
+        return rc;
     }
     if (r.kind == K_KSCRASH || r.ks_opt) { /* KSCrash / Matrix iOS reports (ios.md 11) */
         tt_jsonw_free(&r.json);
@@ -336,8 +366,9 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     if (r.fmt == F_CSV)
         tt_buf_puts(&r.out, "address,frames\n");
     if (raw && !bid_opt) {
+        /* NULL for a universal file without :ARCH (said so): raw addresses carry no UUID */
         tsym_module *m = cli_sym_module(r.sym, so.exes[0], NULL, 1, NULL);
-        rc = cli_symb__raw_addresses(&r, m, so.exes[0], argc, argv);
+        rc = m ? cli_symb__raw_addresses(&r, m, so.exes[0], argc, argv) : CLI_BAD;
     } else if (raw) {
         rc = raw_mode(&r, bid, argc, argv);
     } else {

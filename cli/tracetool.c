@@ -139,6 +139,7 @@ int main(int argc, char **argv)
         return CLI_BAD;
     }
     cli_progress_init(progress, c->name);
+    cli_opt_command(c->name);
     cli_opt_reset();
     /* getopt's own messages then read "tracetool beat: unrecognized option ..." */
     char prog[64];

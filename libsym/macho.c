@@ -709,8 +709,10 @@ int tsym__macho_split(char *file, size_t fcap, char *arch, size_t acap, const ch
     const char *c = strrchr(path, ':');
     if (!c || c == path || !c[1] || strchr(c, '/'))
         return 0;
-    int r = snprintf(file, fcap, "%.*s", (int)(c - path), path);
-    if (r < 0 || (size_t)r >= fcap || !tsym__macho_file(file))
+    /* FILE:ARCH or BUNDLE.dSYM:ARCH (the bundle's DWARF file) */
+    int r = snprintf(f, sizeof f, "%.*s", (int)(c - path), path);
+    if (r < 0 || (size_t)r >= sizeof f || tsym_dsym_file(file, fcap, f) ||
+        !tsym__macho_file(file))
         return 0;
     snprintf(arch, acap, "%s", c + 1);
     return 1;

@@ -396,7 +396,8 @@ int tsym__module_open_dirs(tsym_module **out, const char *path, const char *debu
                            char *const *dirs, size_t n_dirs, tt_error *err);
 /* 1 when the file at path starts like Mach-O (regular files only). */
 int tsym__macho_file(const char *path);
-/* 1 when path is a Mach-O file (arch "") or "FILE:ARCH" with FILE a Mach-O file. */
+/* 1 when path is a Mach-O file or .dSYM bundle (arch "") or "FILE:ARCH" with FILE a Mach-O
+ * file or a .dSYM bundle (file: its DWARF file). */
 int tsym__macho_split(char *file, size_t fcap, char *arch, size_t acap, const char *path);
 /* Opens a Mach-O module (lookup.c); uuid (may be NULL) selects the slices when no arch
  * is given; note (may be NULL) becomes the module's warning. */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tdb_int.h"
+
 typedef struct ios_image {
     uint64_t addr, len;
     const char *path, *base; /* arena copies */
@@ -528,7 +530,22 @@ int tdb_btrace_ios_import(tt_profile *p, const void *data, size_t n, const char 
         sqlite3_close(st.db);
         return oom(&st);
     }
-    /* read-only, not copied: data outlives the connection */
+    /* read-only, not copied: data outlives the connection. A WAL-mode file (header bytes
+     * 18-19, the file format versions, are 2) cannot be opened in memory, where there is no
+     * log to read: its pages are all in the file once the log was checkpointed, so a private
+     * copy marked as a rollback-journal file (1) is read instead (SQLite file format 1.3.4) */
+    unsigned char *copy = NULL;
+    if (n >= 100 && (((const unsigned char *)data)[18] == 2 ||
+                     ((const unsigned char *)data)[19] == 2)) {
+        if (!(copy = malloc(n))) {
+            sqlite3_close(st.db);
+            return oom(&st);
+        }
+        memcpy(copy, data, n);
+        copy[18] = copy[18] == 2 ? 1 : copy[18];
+        copy[19] = copy[19] == 2 ? 1 : copy[19];
+        data = copy;
+    }
     int rc = 0;
     if (sqlite3_deserialize(st.db, "main", (unsigned char *)(uintptr_t)data, (sqlite3_int64)n,
                             (sqlite3_int64)n, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
@@ -566,8 +583,23 @@ int tdb_btrace_ios_import(tt_profile *p, const void *data, size_t n, const char 
         tt_stats_add(stats, "btrace_ios_no_image", file, TT_SEV_INFO, (int64_t)st.no_image,
                      "addresses in no ImageInfoModel image are shown as bare addresses");
     sqlite3_close(st.db);
+    free(copy);
     free(st.img);
     free(st.nodes);
     free(st.cs_of);
     return rc;
+}
+
+int tdb_btrace_ios_wal_check(const char *path, tt_error *err)
+{
+    int frames = tdb__wal_frames(path);
+    if (frames < 0)
+        return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
+    if (!frames)
+        return 0;
+    return tt_error_set(err, TT_EUNSUPPORTED, path, TT_LOC_NONE, 0,
+                        "btrace iOS database: its write-ahead log %s-wal holds changes not yet "
+                        "in the file: checkpoint them first (sqlite3 %s 'PRAGMA "
+                        "wal_checkpoint(TRUNCATE)')",
+                        path, path);
 }

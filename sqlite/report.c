@@ -277,11 +277,12 @@ int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void
                        tt_error *err)
 {
     static const char by_tree[] =
-        "SELECT id, parent_id, depth, name, count, total_dur, self_dur FROM call_node "
-        "WHERE tree_id = ?1 ORDER BY id";
+        "SELECT id, parent_id, depth, name, count, total_dur, self_dur, self_count "
+        "FROM call_node WHERE tree_id = ?1 ORDER BY id";
     static const char by_iss[] =
-        "SELECT id, parent_id, depth, name, count, total_dur, self_dur FROM call_node "
-        "WHERE tree_id = (SELECT call_tree_id FROM issue WHERE id = ?1) ORDER BY id";
+        "SELECT id, parent_id, depth, name, count, total_dur, self_dur, self_count "
+        "FROM call_node WHERE tree_id = (SELECT call_tree_id FROM issue WHERE id = ?1) "
+        "ORDER BY id";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, by_issue ? by_iss : by_tree, -1, &st, NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "call tree");

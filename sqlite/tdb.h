@@ -65,12 +65,16 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
 
 /* ---- foreign databases read as inputs ---- */
 /* Reads a btrace iOS database (samples.md 2.1.6; data: the whole file, already decompressed;
- * opened read-only in memory, never copied) into p: frames image+0xoffset with the image's
+ * opened read-only in memory, copied only to read a WAL-mode file as one whose log was
+ * checkpointed: see tdb_btrace_ios_wal_check) into p: frames image+0xoffset with the image's
  * UUID for symbolication, one thread per tid (main = BTraceModel.main_tid), CPU point and
  * interval samples from row and batch tables. TT_EFORMAT names the trace_id and stack id of
  * a broken stack tree. file names the input in messages. */
 int tdb_btrace_ios_import(tt_profile *p, const void *data, size_t n, const char *file,
                           const tt_import_opts *o, tt_stats *stats, tt_error *err);
+/* TT_EUNSUPPORTED naming the log when the database file at path has a write-ahead log
+ * (path-wal) holding frames: changes its in-memory image would not see; 0 otherwise. */
+int tdb_btrace_ios_wal_check(const char *path, tt_error *err);
 
 /* ---- values and row callbacks (queries, summaries) ---- */
 enum { TDB_NULL = 0, TDB_INT = 1, TDB_REAL = 2, TDB_TEXT = 3, TDB_BLOB = 4 };
@@ -422,7 +426,8 @@ int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err);
 int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
                     tt_error *err);
 
-/* The call_node rows (id, parent_id, depth, name, count, total_dur, self_dur) of call tree
+/* The call_node rows (id, parent_id, depth, name, count, total_dur, self_dur, self_count) of
+ * call tree
  * id, or of issue id's tree (by_issue), in id order (parents first). */
 int tdb_call_tree_rows(tdb_db *db, int64_t id, int by_issue, tdb_row_fn fn, void *ctx,
                        tt_error *err);

@@ -155,6 +155,8 @@ void tdb__wal_tidy(const char *path);
  * error (TT_EUNSUPPORTED, naming PATH-wal) when PATH-wal holds frames past its 32-byte
  * header, i.e. committed changes the immutable open would silently miss; else 0. */
 int tdb__wal_unread(const char *path, tt_error *err);
+/* 1 when path-wal holds frames (changes not yet in path), 0 when not, -1 out of memory. */
+int tdb__wal_frames(const char *path);
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);
 /* names.c: the name SQLite is given for the file path (a relative "file:..." becomes

@@ -45,18 +45,26 @@ void tdb__wal_tidy(const char *path)
     sqlite3_close(h);
 }
 
-int tdb__wal_unread(const char *path, tt_error *err)
+int tdb__wal_frames(const char *path)
 {
     size_t n = strlen(path) + 8;
     char *p = malloc(n);
     if (!p)
-        return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
+        return -1;
     snprintf(p, n, "%s-wal", path);
     struct stat sb;
     /* the log's header is 32 bytes; each frame after it is a page written by a transaction
      * (SQLite's file format, section 4.1) */
     int frames = stat(p, &sb) == 0 && sb.st_size > 32;
     free(p);
+    return frames;
+}
+
+int tdb__wal_unread(const char *path, tt_error *err)
+{
+    int frames = tdb__wal_frames(path);
+    if (frames < 0)
+        return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
     if (!frames)
         return 0;
     return tt_error_set(err, TT_EUNSUPPORTED, path, 0, 0,

@@ -5,6 +5,7 @@ Usage: python3 tests/gen/gen_btrace_ios.py OUTDIR
 Writes (gzipped, mtime 0): ios-bt-point.db.gz (version 3, CPUSampleModel rows),
 ios-bt-interval-v2.db.gz (version 2, microseconds, CPUIntervalSampleModel rows),
 ios-bt-batch.db.gz (version 3, CPUBatchSampleModel + CPUIntervalBatchSampleModel BLOBs),
+ios-bt-wal.db.gz (ios-bt-point in WAL mode, fully checkpointed: header bytes 18-19 are 2),
 and broken ones: ios-bt-cycle.db.gz (parent cycle), ios-bt-badblob.db.gz (batch BLOB of 21
 bytes), ios-bt-nostack.db.gz (a sample naming a stack id that does not exist),
 ios-bt-orphan.db.gz (a stack node whose parent does not exist).
@@ -100,12 +101,14 @@ def batch(db, bad=False):
     db.execute("INSERT INTO MemoryBatchSampleModel VALUES (7, 259, x'00')")
 
 
-def write(outdir, name, fill):
+def write(outdir, name, fill, wal=False):
     tmp = os.path.join(outdir, name + ".tmp")
     if os.path.exists(tmp):
         os.unlink(tmp)
     db = sqlite3.connect(tmp)
     db.execute("PRAGMA page_size = 512")  # small fixtures and fuzz seeds
+    if wal:  # header bytes 18-19 = 2; closing checkpoints the log and removes it
+        db.execute("PRAGMA journal_mode = WAL")
     fill(db)
     db.commit()
     db.close()
@@ -121,6 +124,7 @@ def main():
     write(out, "ios-bt-point", lambda db: (base(db, 3), point_rows(db)))
     write(out, "ios-bt-interval-v2", lambda db: (base(db, 2), interval_rows(db)))
     write(out, "ios-bt-batch", lambda db: (base(db, 3), batch(db)))
+    write(out, "ios-bt-wal", lambda db: (base(db, 3), point_rows(db)), wal=True)
     cyc = NODES + [(8, 9, APP + 0x4000), (9, 8, APP + 0x4038)]
     write(out, "ios-bt-cycle", lambda db: (base(db, 3, cyc), point_rows(db),
                                            db.execute("INSERT INTO CPUSampleModel VALUES "

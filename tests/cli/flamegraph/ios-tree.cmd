@@ -1,0 +1,1 @@
+tracetool flamegraph --source tree:2 --format tsv ios-lag-2001.json 2>/dev/null && tracetool flamegraph --source tree:2 ios-lag-2001.json 2>/dev/null | grep -o "<text class=.subtitle[^<]*\|<title>MyApp+0x4014[^<]*"

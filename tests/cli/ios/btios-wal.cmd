@@ -1,0 +1,1 @@
+tracetool samples ios-bt-wal.db.gz > "$TT_TMP/w.out" && tracetool samples ios-bt-point.db.gz | sed "s/ios-bt-point/ios-bt-wal/" | cmp - "$TT_TMP/w.out" && gzip -dc ios-bt-wal.db.gz > "$TT_TMP/w.db" && tracetool export --format folded "$TT_TMP/w.db"

@@ -1,0 +1,1 @@
+tracetool export --format folded -e macho/fat.dSYM ios-bt-point.db.gz 2>/dev/null; echo "exit $?"; tracetool symbolicate -e macho/fat.dSYM:arm64 -f 0x100004048; tracetool symbolicate -e macho/fat:arm64 -f 0x100004048; tracetool symbolicate -e macho/fat.dSYM -f 0x100004048 2>&1; echo "exit $?"

@@ -1,0 +1,1 @@
+tracetool symbolicate --symbols ios-store ios-symbolicated.json > "$TT_TMP/a" 2>/dev/null; echo "exit $?"; tracetool symbolicate --kind kscrash --symbols ios-store ios-symbolicated.json 2>/dev/null | cmp - "$TT_TMP/a" && head -8 "$TT_TMP/a"; tracetool symbolicate --symbols ios-store ios-symbolicated.json ../../samples/tombstone.txt 2>&1; echo "exit $?"
