@@ -109,12 +109,8 @@ void cli_opt_command(const char *name)
  * JSON is valid; a reader of other JSON would call it invalid), with the command that does. */
 static int not_kscrash(const char *path)
 {
-    if (!strcmp(command, "report"))
-        cli_errorf("%s: a KSCrash or Matrix iOS report: not read together with Android Matrix "
-                   "reports (give iOS reports on their own: tracetool report %s)", path, path);
-    else
-        cli_errorf("%s: a KSCrash or Matrix iOS report: not read by %s (tracetool report "
-                   "--format folded %s, or tracetool analyze)", path, command, path);
+    cli_errorf("%s: a KSCrash or Matrix iOS report: not read by %s (tracetool report "
+               "--format folded %s, or tracetool analyze)", path, command, path);
     return CLI_BAD;
 }
 
