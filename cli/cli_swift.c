@@ -3,6 +3,8 @@
  * warning and counted (swift_demangler_failed); the names then stay mangled. */
 #include "cli_swift.h"
 
+#include "../libsym/tsym.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -18,6 +20,7 @@
 
 typedef struct entry {
     char *dem;  /* demangled form, NULL: stays mangled */
+    char *qual; /* the qualified DW_AT_name, shown without a demangled form */
     int asked;  /* sent to the demangler (or given up) */
 } entry;
 
@@ -46,19 +49,6 @@ cli_swift *cli_swift_new(const char *cmd, tt_stats *stats)
     s->to = s->from = -1;
     tt_vec_init(&s->ents, sizeof(entry));
     return s;
-}
-
-int cli_swift_is_mangled(const char *p)
-{
-    if (!p)
-        return 0;
-    if (p[0] == '_' && (p[1] == '$' || (p[1] == '_' && p[2] == 'T')))
-        p++; /* the Mach-O symbol-table underscore */
-    if (p[0] == '$')
-        return (p[1] == 's' || p[1] == 'S' || p[1] == 'e') && p[2] != '\0';
-    if (p[0] == '_' && p[1] == 'T')
-        return p[2] == '0' || (p[2] && strchr("FTWMZv", p[2]) && p[3] != '\0');
-    return 0;
 }
 
 static void stop_child(cli_swift *s)
@@ -218,6 +208,17 @@ static void exchange(cli_swift *s, const tt_buf *req, const uint32_t *ids, size_
     }
 }
 
+/* The entry of Swift name nm (added when new), NULL on out of memory */
+static entry *entry_of(cli_swift *s, const char *nm)
+{
+    uint32_t id;
+    if (tt_intern_get(s->ids, nm, strlen(nm), &id))
+        return NULL;
+    if (id == s->ents.len && !tt_vec_push(&s->ents, NULL))
+        return NULL;
+    return &TT_VEC_AT(&s->ents, entry, id);
+}
+
 void cli_swift_batch(cli_swift *s, const char *const *names, size_t n)
 {
     if (!s)
@@ -227,19 +228,17 @@ void cli_swift_batch(cli_swift *s, const char *const *names, size_t n)
     tt_buf req = {0};
     for (size_t i = 0; i < n; i++) {
         const char *nm = names[i];
-        if (!cli_swift_is_mangled(nm) || strpbrk(nm, "\r\n"))
+        if (!tsym_swift_mangled(nm) || strpbrk(nm, "\r\n"))
             continue;
-        uint32_t id;
-        if (tt_intern_get(s->ids, nm, strlen(nm), &id))
+        entry *e = entry_of(s, nm);
+        if (!e)
             break;
-        if (id == s->ents.len && !tt_vec_push(&s->ents, NULL))
-            break;
-        entry *e = &TT_VEC_AT(&s->ents, entry, id);
         if (e->asked)
             continue;
         e->asked = 1;
         if (!s->cmd || s->failed)
             continue;
+        uint32_t id = (uint32_t)(e - (entry *)s->ents.data);
         if (!tt_vec_push(&fresh, &id) || tt_buf_puts(&req, nm) || tt_buf_puts(&req, "\n"))
             break;
     }
@@ -249,17 +248,27 @@ void cli_swift_batch(cli_swift *s, const char *const *names, size_t n)
     tt_buf_free(&req);
 }
 
+void cli_swift_hint(cli_swift *s, const char *name, const char *qualified)
+{
+    if (!s || !qualified || !*qualified || !tsym_swift_mangled(name))
+        return;
+    entry *e = entry_of(s, name);
+    if (e && !e->qual)
+        e->qual = strdup(qualified);
+}
+
 const char *cli_swift_name(cli_swift *s, const char *name)
 {
-    if (!s || !cli_swift_is_mangled(name))
+    if (!s || !tsym_swift_mangled(name))
         return name;
     uint32_t id;
-    if (tt_intern_find(s->ids, name, strlen(name), &id))
+    if (tt_intern_find(s->ids, name, strlen(name), &id) || id >= s->ents.len ||
+        !TT_VEC_AT(&s->ents, entry, id).asked)
         cli_swift_batch(s, &name, 1);
     if (tt_intern_find(s->ids, name, strlen(name), &id) || id >= s->ents.len)
         return name;
     const entry *e = &TT_VEC_AT(&s->ents, entry, id);
-    return e->dem ? e->dem : name;
+    return e->dem ? e->dem : e->qual ? e->qual : name;
 }
 
 void cli_swift_frames(cli_swift *s, tt_native_frame *frames, size_t n)
@@ -285,9 +294,10 @@ void cli_swift_free(cli_swift *s)
     const char *first = NULL;
     for (size_t i = 0; i < s->ents.len; i++) {
         entry *e = &TT_VEC_AT(&s->ents, entry, i);
-        if (!e->dem && !mangled++)
+        if (!e->dem && !e->qual && !mangled++)
             first = tt_intern_str(s->ids, (uint32_t)i, NULL);
         free(e->dem);
+        free(e->qual);
     }
     if (mangled) {
         char ex[300];

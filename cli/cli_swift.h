@@ -13,14 +13,14 @@ typedef struct cli_swift cli_swift;
 cli_swift *cli_swift_new(const char *cmd, tt_stats *stats);
 /* Closes the demangler's input, waits for it and counts the names left mangled. */
 void cli_swift_free(cli_swift *s);
-/* 1 when name starts with a Swift mangling prefix ($s, $S, $e, _T0, _T<F|T|W|M|Z|v>, each
- * with or without the extra Mach-O underscore). */
-int cli_swift_is_mangled(const char *name);
 /* Demangles the distinct new Swift names of names[0..n) in one exchange: all are written
  * while answers are read (poll, so neither pipe can fill up and block both sides). */
 void cli_swift_batch(cli_swift *s, const char *const *names, size_t n);
+/* Notes the qualified DW_AT_name of the Swift name name (tsym_frame.qualified): its display
+ * name when the demangler gives none (spec/ios.md 7). */
+void cli_swift_hint(cli_swift *s, const char *name, const char *qualified);
 /* The display name of name: its demangled form when it is a Swift name the demangler
- * answered, else name itself. Borrowed until cli_swift_free; s may be NULL. */
+ * answered, else its qualified DWARF name when one was noted, else name itself. Borrowed until cli_swift_free; s may be NULL. */
 const char *cli_swift_name(cli_swift *s, const char *name);
 /* Replaces the Swift names of frames[0..n) by their display names, batching the new ones. */
 void cli_swift_frames(cli_swift *s, tt_native_frame *frames, size_t n);

@@ -263,6 +263,7 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
         frames[i] = (tt_native_frame){f->function, f->file, f->line, f->column,
                                       r.n_frames - n + i + 1 < r.n_frames, r.has_start,
                                       r.has_start ? r.start_addr - delta : 0};
+        cli_swift_hint(s->swift, f->function, f->qualified);
         if (!s->swift_keys)
             frames[i].function = cli_swift_name(s->swift, f->function);
     }
@@ -308,13 +309,15 @@ void cli_sym_swift_keys(cli_sym *s, int keys)
 void cli_sym_swift_result(cli_sym *s, tsym_result *r)
 {
     size_t k = 0; /* the first Swift name: mostly none */
-    while (s && k < r->n_frames && !cli_swift_is_mangled(r->frames[k].function))
+    while (s && k < r->n_frames && !tsym_swift_mangled(r->frames[k].function))
         k++;
     if (!s || k == r->n_frames)
         return;
     const char *names[TSYM_MAX_FRAMES];
-    for (size_t i = 0; i < r->n_frames; i++)
+    for (size_t i = 0; i < r->n_frames; i++) {
         names[i] = r->frames[i].function;
+        cli_swift_hint(s->swift, names[i], r->frames[i].qualified);
+    }
     cli_swift_batch(s->swift, names, r->n_frames);
     for (size_t i = 0; i < r->n_frames; i++)
         r->frames[i].function = cli_swift_name(s->swift, r->frames[i].function);

@@ -1,8 +1,10 @@
 /* C++ (Itanium) and Rust (legacy and v0) demangling through libiberty's cplus_demangle
- * (spec/symbolication.md R2 and 5.4). Built without libiberty, names stay mangled. */
+ * (spec/symbolication.md R2 and 5.4). Built without libiberty, names stay mangled. Swift
+ * names are only recognised here (spec/ios.md 7): cli/ runs their demangler. */
 #include "tsym_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__has_include)
 #if __has_include(<libiberty/demangle.h>)
@@ -32,4 +34,17 @@ int tsym_demangle_available(void)
 #else
     return 0;
 #endif
+}
+
+int tsym_swift_mangled(const char *p)
+{
+    if (!p)
+        return 0;
+    if (p[0] == '_' && (p[1] == '$' || (p[1] == '_' && p[2] == 'T')))
+        p++; /* the Mach-O symbol-table underscore */
+    if (p[0] == '$')
+        return (p[1] == 's' || p[1] == 'S' || p[1] == 'e') && p[2] != '\0';
+    if (p[0] == '_' && p[1] == 'T')
+        return p[2] == '0' || (p[2] && strchr("FTWMZv", p[2]) && p[3] != '\0');
+    return 0;
 }

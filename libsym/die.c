@@ -18,12 +18,29 @@ static int atab_load(atab *t, const tsym__dsecs *s, const unit *u)
 
 typedef struct name_info {
     uint32_t name, decl_file, decl_line;
+    const char *plain; /* the DW_AT_name met on the way, or NULL */
+    uint64_t plain_at; /* the offset of its DIE */
 } name_info;
 
 typedef struct frame {
     uint32_t ctx, own;
+    uint32_t scope; /* the scope this level opened (Swift units), or TSYM_NONE */
     int skip;
 } frame;
+
+/* A Swift unit's named module, type or namespace DIE: [start, end) of its subtree */
+typedef struct scope {
+    uint64_t start, end;
+    uint32_t parent; /* the enclosing scope, or TSYM_NONE */
+    const char *name;
+} scope;
+
+/* A function of a Swift unit whose qualified name is built after the walk */
+typedef struct pend {
+    uint32_t link;     /* its linkage name */
+    const char *plain; /* its DW_AT_name */
+    uint64_t at;       /* the DIE that has it */
+} pend;
 
 typedef struct dstate {
     tsym__index *ix;
@@ -40,6 +57,10 @@ typedef struct dstate {
     tsym__map names; /* DIE offset of an abstract origin -> index into infos */
     tt_vec infos;    /* name_info */
     tt_vec stack;    /* frame */
+    int swift;       /* the unit is Swift (DW_LANG_Swift): scopes and pend are kept */
+    tt_vec scopes;   /* scope, in DIE order */
+    tt_vec pend;     /* pend */
+    uint32_t open;   /* the innermost open scope, or TSYM_NONE */
     int bail, nomem;
     uint64_t ranges_add; /* GNU DWARF 4 split units: the skeleton's DW_AT_GNU_ranges_base */
     tsym__dsecs dwp;     /* the .dwp package when dwp_state is 1 (0: not tried, -1: none) */
@@ -354,8 +375,10 @@ static int walk_name(dstate *d, const die *e, name_info *out)
         const char *t = NULL;
         if (get_str(d, at, A_LINKAGE, &t) || get_str(d, at, A_MIPS, &t))
             linkage = t;
-        if (!plain && get_str(d, at, A_NAME, &t))
+        if (!plain && get_str(d, at, A_NAME, &t)) {
             plain = t;
+            out->plain_at = at->off;
+        }
         if (!have_decl && get_udata(d, at, A_DFILE, &dfile) && at->off >= d->cu->start &&
             at->off < d->cu->end) {
             have_decl = 1;
@@ -372,6 +395,7 @@ static int walk_name(dstate *d, const die *e, name_info *out)
         at = next;
     }
     out->name = TSYM_NONE;
+    out->plain = plain;
     out->decl_file = have_decl ? file_id(d, dfile) : TSYM_NONE;
     out->decl_line = have_decl && dline <= UINT32_MAX ? (uint32_t)dline : 0;
     const char *nm = linkage ? linkage : plain;
@@ -430,6 +454,13 @@ static uint32_t make_node(dstate *d, const die *e, uint32_t parent)
     }
     if (d->bail)
         return TSYM_NONE;
+    if (d->swift && ni.plain && tsym_swift_mangled(tsym__str(&ix->str, ni.name))) {
+        pend p = {ni.name, ni.plain, ni.plain_at};
+        if (TSYM_VEC_PUSH(&d->pend, pend, p)) {
+            d->nomem = 1;
+            return TSYM_NONE;
+        }
+    }
     tsym__node n = {.parent = parent, .name = ni.name, .decl_file = ni.decl_file,
                     .decl_line = ni.decl_line, .call_file = TSYM_NONE,
                     .first_range = (uint32_t)first, .n_ranges = nr, .subtree_end = TSYM_NONE};
@@ -462,19 +493,94 @@ static int container_tag(unsigned tag)
     }
 }
 
-static void close_level(dstate *d)
+/* 1 when the unit DIE cu says DW_LANG_Swift (any other form of the attribute is ignored) */
+static int swift_unit(const die *cu)
+{
+    return has(cu, A_LANG) && cu->v[A_LANG].cls == V_CONST && cu->v[A_LANG].u == LANG_Swift;
+}
+
+/* Ends the innermost level; end: the section offset after it */
+static void close_level(dstate *d, uint64_t end)
 {
     frame *f = &TT_VEC_AT(&d->stack, frame, d->stack.len - 1);
     if (f->own != TSYM_NONE)
         TT_VEC_AT(&d->ix->nodes, tsym__node, f->own).subtree_end = (uint32_t)d->ix->nodes.len;
+    if (f->scope != TSYM_NONE) {
+        scope *sc = &TT_VEC_AT(&d->scopes, scope, f->scope);
+        sc->end = end;
+        d->open = sc->parent;
+    }
     d->stack.len--;
+}
+
+/* Opens the scope of the Swift unit's DIE e (a module, type or namespace with children) */
+static uint32_t open_scope(dstate *d, const die *e)
+{
+    const char *nm = NULL;
+    if (!get_str(d, e, A_NAME, &nm) || !*nm)
+        return TSYM_NONE;
+    scope sc = {e->off, UINT64_MAX, d->open, nm};
+    if (TSYM_VEC_PUSH(&d->scopes, scope, sc)) {
+        d->nomem = 1;
+        return TSYM_NONE;
+    }
+    return d->open = (uint32_t)(d->scopes.len - 1);
+}
+
+#define MAX_SCOPE_DEPTH 64
+
+/* The qualified names of the Swift unit's functions (spec/ios.md 7): the names of the
+ * scopes around the DIE with the function's DW_AT_name, joined with '.', then that name.
+ * Built after the walk: a definition may name a declaration further on. A DIE outside the
+ * unit, or nested deeper than MAX_SCOPE_DEPTH, keeps the linkage name. */
+static void swift_names(dstate *d)
+{
+    tsym__index *ix = d->ix;
+    tt_buf q = {0};
+    const scope *sv = d->scopes.data;
+    for (size_t i = 0; i < d->pend.len && !d->nomem; i++) {
+        const pend *p = &TT_VEC_AT(&d->pend, pend, i);
+        if (p->at < d->cu->start || p->at >= d->cu->end)
+            continue;
+        size_t lo = 0, hi = d->scopes.len; /* the last scope starting before the DIE */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (sv[mid].start < p->at)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        uint32_t k = lo ? (uint32_t)(lo - 1) : TSYM_NONE;
+        while (k != TSYM_NONE && p->at >= sv[k].end)
+            k = sv[k].parent;
+        const char *parts[MAX_SCOPE_DEPTH];
+        size_t n = 0;
+        for (; k != TSYM_NONE && n < MAX_SCOPE_DEPTH; k = sv[k].parent)
+            parts[n++] = sv[k].name;
+        if (k != TSYM_NONE)
+            continue;
+        q.len = 0;
+        int bad = 0;
+        while (n > 0 && !bad)
+            bad = tt_buf_puts(&q, parts[--n]) || tt_buf_puts(&q, ".");
+        uint32_t id = TSYM_NONE, *slot = NULL;
+        if (bad || tt_buf_puts(&q, p->plain) ||
+            tsym__str_intern(&id, &ix->str, q.data, q.len) ||
+            !(slot = tsym__map_slot(&ix->swiftq, p->link)))
+            d->nomem = 1;
+        else if (*slot == TSYM_NONE)
+            *slot = id;
+    }
+    tt_buf_free(&q);
 }
 
 /* One pass over the DIEs after the unit DIE, which end at c. */
 static void walk_unit(dstate *d, cur *c, const unsigned char *info)
 {
-    frame top = {TSYM_NONE, TSYM_NONE, 0};
+    frame top = {TSYM_NONE, TSYM_NONE, TSYM_NONE, 0};
     d->stack.len = 0;
+    d->scopes.len = d->pend.len = 0;
+    d->open = TSYM_NONE;
     if (!tt_vec_push(&d->stack, &top)) {
         d->nomem = 1;
         return;
@@ -482,17 +588,17 @@ static void walk_unit(dstate *d, cur *c, const unsigned char *info)
     while (d->stack.len && c->p < c->end && !d->bail && !d->nomem) {
         frame *f = &TT_VEC_AT(&d->stack, frame, d->stack.len - 1);
         die e;
-        int r = tsym__die_parse(&e, c, info, d->cu, &d->tab, f->skip ? 0 : -1);
+        int r = tsym__die_parse(&e, c, info, d->cu, &d->tab, f->skip ? 0 : d->swift ? -2 : -1);
         if (r < 0) {
             d->bail = 1;
             break;
         }
         if (r == 0) {
-            close_level(d);
+            close_level(d, (uint64_t)(c->p - info));
             continue;
         }
         unsigned tag = e.ab->tag;
-        frame nf = {TSYM_NONE, TSYM_NONE, 1};
+        frame nf = {TSYM_NONE, TSYM_NONE, TSYM_NONE, 1};
         if (!f->skip) {
             uint32_t ctx = f->ctx, created = TSYM_NONE;
             if (tag == TAG_subprogram)
@@ -502,7 +608,10 @@ static void walk_unit(dstate *d, cur *c, const unsigned char *info)
             else if (tag == TAG_lexical_block || tag == TAG_try_block || tag == TAG_catch_block)
                 nf.ctx = ctx;
             nf.own = created;
-            nf.skip = !container_tag(tag);
+            /* Swift declares methods in enums too */
+            nf.skip = !container_tag(tag) && !(d->swift && tag == TAG_enumeration_type);
+            if (d->swift && e.ab->children && tsym__die_scope_tag(tag))
+                nf.scope = open_scope(d, &e);
             if (created != TSYM_NONE && !e.ab->children)
                 TT_VEC_AT(&d->ix->nodes, tsym__node, created).subtree_end = created + 1;
         }
@@ -521,7 +630,9 @@ static void walk_unit(dstate *d, cur *c, const unsigned char *info)
         }
     }
     while (d->stack.len)
-        close_level(d);
+        close_level(d, d->cu->end);
+    if (d->swift && !d->bail && !d->nomem)
+        swift_names(d);
 }
 
 static void line_rc(dstate *d, int rc)
@@ -607,6 +718,7 @@ static int split_walk(dstate *d, const tsym__dsecs *ss, uint64_t want, uint64_t 
             d->rl_base = u.version >= 5 ? contrib_header(ss, TSYM_DS_RNGLISTS, 12) : 0;
             d->has_rl_base = d->rl_base > 0;
             d->ranges_add = u.version < 5 ? rbase : 0;
+            d->swift = swift_unit(&cu);
             if (cu.ab->children)
                 walk_unit(d, &c, info);
             r = d->bail ? SPLIT_BAD : SPLIT_OK;
@@ -794,8 +906,10 @@ static void do_unit(dstate *d, const unit *u, int have_lines)
         return;
     if (skeleton)
         do_split(d, &cu);
-    else if (cu.ab->children)
+    else if (cu.ab->children) {
+        d->swift = swift_unit(&cu);
         walk_unit(d, &c, info);
+    }
     if (lines && !d->bail && !d->nomem) {
         char msg[200];
         line_rc(d, tsym__line_rows(d->ix, &d->lh, d->files, d->n_files, msg, sizeof msg));
@@ -983,6 +1097,8 @@ int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines)
     dstate d = {.ix = ix, .s = s};
     tt_vec_init(&d.infos, sizeof(name_info));
     tt_vec_init(&d.stack, sizeof(frame));
+    tt_vec_init(&d.scopes, sizeof(scope));
+    tt_vec_init(&d.pend, sizeof(pend));
     tsym__lhdr_init(&d.lh);
     int rc = scan_units(&d);
     for (size_t i = 0; i < d.n_units && !rc; i++) {
@@ -994,6 +1110,8 @@ int tsym__die_index(tsym__index *ix, const tsym__dsecs *s, int have_lines)
     tsym__lhdr_free(&d.lh);
     tt_vec_free(&d.infos);
     tt_vec_free(&d.stack);
+    tt_vec_free(&d.scopes);
+    tt_vec_free(&d.pend);
     tsym__map_free(&d.names);
     tsym__atab_free(&d.tab);
     tsym__atab_free(&d.other);

@@ -11,6 +11,7 @@ enum {
     TAG_try_block = 0x32, TAG_catch_block = 0x25, TAG_lexical_block = 0x0b,
     TAG_subprogram = 0x2e, TAG_inlined_subroutine = 0x1d, TAG_namespace = 0x39,
     TAG_class_type = 0x02, TAG_structure_type = 0x13, TAG_union_type = 0x17, TAG_module = 0x1e,
+    TAG_enumeration_type = 0x04, AT_language = 0x13, LANG_Swift = 0x1e,
     AT_sibling = 0x01, AT_name = 0x03, AT_stmt_list = 0x10, AT_low_pc = 0x11,
     AT_high_pc = 0x12, AT_comp_dir = 0x1b, AT_abstract_origin = 0x31, AT_decl_file = 0x3a,
     AT_decl_line = 0x3b, AT_specification = 0x47, AT_ranges = 0x55, AT_call_column = 0x57,
@@ -101,7 +102,7 @@ typedef struct atab {
 /* the attributes the index reads, one slot each */
 enum { A_LOW, A_HIGH, A_RANGES, A_ORIGIN, A_SPEC, A_LINKAGE, A_MIPS, A_NAME, A_DFILE, A_DLINE,
        A_CFILE, A_CLINE, A_CCOL, A_STMT, A_STROFF, A_ADDRBASE, A_RLBASE, A_COMPDIR, A_SIBLING,
-       A_DWONAME, A_DWOID, A_GNU_RBASE, A_N };
+       A_DWONAME, A_DWOID, A_GNU_RBASE, A_LANG, A_N };
 
 /* ---- attribute values ---- */
 
@@ -125,6 +126,13 @@ typedef struct die {
 
 static inline int has(const die *e, int k) { return (int)(e->have >> k & 1); }
 
+/* The tags whose DW_AT_name qualifies the names of a Swift unit (spec/ios.md 7) */
+static inline int tsym__die_scope_tag(unsigned tag)
+{
+    return tag == TAG_module || tag == TAG_structure_type || tag == TAG_class_type ||
+           tag == TAG_enumeration_type || tag == TAG_namespace;
+}
+
 void tsym__atab_free(atab *t);
 /* Reads the abbreviation table at u->abbrev_off into t (reused when it is already there).
  * lenient: a broken entry ends the table, the codes before it are kept (t is not reused).
@@ -135,7 +143,8 @@ int tsym__atab_read(atab *t, const tsym__dsecs *s, const unit *u, int lenient);
 int tsym__unit_read(unit *u, const tsym__dsecs *s, uint64_t off);
 /* Reads the DIE at c: 1, 0 for a null entry (end of siblings), -1 when it cannot be read.
  * full: record every attribute the index reads; 0: only DW_AT_sibling, and only when the
- * DIE's children are skipped; -1: full for subprograms and inlined subroutines. */
+ * DIE's children are skipped; -1: full for subprograms and inlined subroutines; -2: also
+ * for the scopes of a Swift unit's names (tsym__die_scope_tag). */
 int tsym__die_parse(die *e, cur *c, const unsigned char *info, const unit *u, const atab *t,
                     int full);
 

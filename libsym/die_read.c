@@ -59,6 +59,7 @@ static int slot_of(uint16_t at)
     case AT_addr_base: return A_ADDRBASE;
     case AT_rnglists_base: return A_RLBASE;
     case AT_comp_dir: return A_COMPDIR;
+    case AT_language: return A_LANG;
     case AT_sibling: return A_SIBLING;
     case AT_GNU_addr_base: return A_ADDRBASE;
     case AT_GNU_ranges_base: return A_GNU_RBASE;
@@ -300,8 +301,7 @@ static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
 }
 
 /* Reads the DIE at c: 1, 0 for a null entry (end of siblings), -1 when it cannot be read.
- * full: record every attribute the index reads; else only DW_AT_sibling, and only when
- * the DIE's children are skipped. */
+ * full: as die_int.h says. */
 int tsym__die_parse(die *e, cur *c, const unsigned char *info, const unit *u, const atab *t,
                     int full)
 {
@@ -318,7 +318,8 @@ int tsym__die_parse(die *e, cur *c, const unsigned char *info, const unit *u, co
     e->ab = a;
     e->have = 0;
     if (full < 0)
-        full = a->tag == TAG_subprogram || a->tag == TAG_inlined_subroutine;
+        full = a->tag == TAG_subprogram || a->tag == TAG_inlined_subroutine ||
+               (full == -2 && a->children && tsym__die_scope_tag(a->tag));
     if (!full && !a->children && a->size >= 0) {
         skip(c, (uint64_t)a->size);
         return c->bad ? -1 : 1;

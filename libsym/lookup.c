@@ -642,6 +642,10 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
         tsym_frame *f = &out->frames[j];
         memset(f, 0, sizeof *f);
         f->function = display(m, n->name, flags);
+        if (ix->swiftq.count) {
+            const uint32_t *q = tsym__map_find(&ix->swiftq, n->name);
+            f->qualified = q ? tsym__str(&ix->str, *q) : NULL;
+        }
         f->start_file = tsym__str(&ix->str, n->decl_file);
         f->start_line = n->decl_line;
         if (j == 0) {

@@ -79,12 +79,14 @@ enum {
 
 typedef struct tsym_frame {
     const char *function;   /* display name; NULL when unknown (printed "??") */
+    const char *qualified;  /* function is a Swift linkage name: its qualified DW_AT_name
+                             * (MyApp.View.load, spec/ios.md 7), else NULL */
     const char *file;       /* NULL when unknown */
     const char *start_file; /* DW_AT_decl_file of the function, NULL when unknown */
     uint32_t line;          /* 0 when unknown */
     uint32_t column;
     uint32_t discriminator;
-    uint32_t start_line;    /* (40 bytes: batches keep tens of thousands of frames) */
+    uint32_t start_line;    /* (48 bytes: batches keep tens of thousands of frames) */
 } tsym_frame;
 
 typedef struct tsym_result {
@@ -118,6 +120,10 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
 char *tsym_demangle(const char *name);
 /* 1 when tracetool was built with libiberty. */
 int tsym_demangle_available(void);
+/* 1 when name starts with a Swift mangling prefix ($s, $S, $e, _T0, _T<F|T|W|M|Z|v>, each
+ * with or without the extra Mach-O underscore; spec/ios.md 7). libiberty does not demangle
+ * them. */
+int tsym_swift_mangled(const char *name);
 
 /* ---- ELF identity helpers (elf.c) ---- */
 /* Reads the GNU build id of an ELF file as lowercase hex into hex (cap bytes). Returns 0,

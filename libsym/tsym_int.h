@@ -101,6 +101,7 @@ typedef struct tsym__index {
     tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
     tt_vec kids, kheads; /* tsym__kid, tsym__khead */
     tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
+    tsym__map swiftq; /* Swift linkage name id -> its qualified DW_AT_name (spec/ios.md 7) */
     size_t n_cus, n_inlines;
     int split_dwarf;
     uint32_t dwo_path; /* with split_dwarf and has_dwo_path: the first skeleton's .dwo file */

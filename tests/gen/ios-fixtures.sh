@@ -42,6 +42,10 @@ llvm-lipo-14 -thin arm64 fat -output fat_arm64
 ld64.lld-14 -arch arm64 -platform_version ios 14.0 14.0 -dylib \
             -install_name @rpath/Kit.framework/Kit -o Kit c.o
 dsymutil-14 Kit -o Kit.framework.dSYM
+# Swift-shaped DWARF (hand-written: Debian packages no Swift compiler; spec/ios.md 7)
+clang-14 -target arm64-apple-ios14.0 -c swift.s -o swift.o
+ld64.lld-14 -arch arm64 -platform_version ios 14.0 14.0 -e _main -o swiftapp swift.o
+dsymutil-14 swiftapp -o swiftapp.dSYM
 # stripped variants (LC_UUID kept)
 llvm-strip-14 -o app_stripped app
 llvm-strip-14 -x -o app_x app
@@ -61,7 +65,7 @@ mkdir -p d5.dSYM/Contents/Resources/DWARF && cp d5.dsym d5.dSYM/Contents/Resourc
 # copy the results
 rm -rf "$dst"/*.dSYM
 cp -r app app.dSYM single appx fat fat.dSYM fat_arm64 Kit Kit.framework.dSYM app_stripped \
-      app_x d5.dSYM m5.elf "$dst"/
+      app_x d5.dSYM m5.elf swiftapp swiftapp.dSYM "$dst"/
 cp hostile/* "$dst"/
 # reference answers (llvm-symbolizer-14, the oracle of ios.md 13)
 cd "$dst"

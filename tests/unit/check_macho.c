@@ -196,6 +196,55 @@ START_TEST(dwarf5_and_32bit)
 }
 END_TEST
 
+/* A Swift unit (spec/ios.md 7): the function name stays the linkage name (the key), the
+ * qualified DW_AT_name is beside it, whichever way the DWARF nests the declaration:
+ * a definition by DW_AT_specification before and after its declaration, a definition inside
+ * its type, a declaration in an enum, a function of the module, an inlined one. */
+START_TEST(swift_qualified)
+{
+    static const struct {
+        uint64_t addr;
+        const char *fn, *q;
+    } want[] = {
+        {0x100004000, "$s5MyApp4ViewC5InnerV2goyyF", "MyApp.View.Inner.go"},
+        {0x100004008, "$s5MyApp4ViewC4loadyyF", "MyApp.View.load"},
+        {0x100004014, "$s5MyApp5ModelV4saveyyF", "MyApp.Model.save"},
+        {0x10000401c, "$s5MyApp4ModeO4nextACyF", "MyApp.Mode.next"},
+        {0x100004024, "$s5MyApp3runyyF", "MyApp.run"},
+        {0x10000402c, "main", NULL},
+    };
+    tsym_init();
+    tsym_module *m = NULL;
+    tt_error err = {0};
+    ck_assert_int_eq(tsym_module_open(&m, FX "swiftapp.dSYM", NULL, &err), 0);
+    tsym_result r;
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        tsym_module_lookup(&r, m, want[i].addr, TSYM_F_DEMANGLE);
+        ck_assert_uint_eq(r.n_frames, 1);
+        ck_assert_str_eq(r.frames[0].function, want[i].fn);
+        if (want[i].q)
+            ck_assert_str_eq(r.frames[0].qualified, want[i].q);
+        else
+            ck_assert_ptr_null(r.frames[0].qualified);
+    }
+    tsym_module_lookup(&r, m, 0x10000400c, 0); /* Model.helper inlined into View.load */
+    ck_assert_uint_eq(r.n_frames, 2);
+    ck_assert_str_eq(r.frames[0].function, "$s5MyApp5ModelV6helperyyF");
+    ck_assert_str_eq(r.frames[0].qualified, "MyApp.Model.helper");
+    ck_assert_str_eq(r.frames[1].qualified, "MyApp.View.load");
+    ck_assert_int_eq(tsym_swift_mangled(r.frames[0].function), 1);
+    ck_assert_int_eq(tsym_swift_mangled("_$s5MyApp3runyyF"), 1);
+    ck_assert_int_eq(tsym_swift_mangled("_ZN2ns3fooEv"), 0);
+    tsym_module_free(m);
+    /* the binary alone: symbol-table names only, shown mangled */
+    ck_assert_int_eq(tsym_module_open(&m, FX "swiftapp", NULL, &err), 0);
+    tsym_module_lookup(&r, m, 0x100004008, 0);
+    ck_assert_str_eq(r.frames[0].function, "$s5MyApp4ViewC4loadyyF");
+    ck_assert_ptr_null(r.frames[0].qualified);
+    tsym_module_free(m);
+}
+END_TEST
+
 /* Every prefix of a valid thin and fat file: an error with a byte offset or a clean parse,
  * never a read outside the buffer (ASan and the fork mode catch that). */
 START_TEST(truncations)
@@ -242,6 +291,7 @@ static Suite *suite(void)
     tcase_add_test(tc, symtab_fallback);
     tcase_add_test(tc, platform);
     tcase_add_test(tc, dwarf5_and_32bit);
+    tcase_add_test(tc, swift_qualified);
     tcase_add_test(tc, truncations);
     suite_add_tcase(s, tc);
     return s;

@@ -1,0 +1,1 @@
+tracetool report --dsym macho/swiftapp.dSYM --swift-demangler 'sh swift-demangle.sh' --format json ios-swift-dwarf.json | grep -o '"function":"[^"]*"\|"group_key":"[^"]*"\|"FunctionName":"[^"]*"' | sort | uniq -c; tracetool report --group --dsym macho/swiftapp.dSYM ios-swift-dwarf.json

@@ -1,0 +1,1 @@
+tracetool report --dsym macho/swiftapp.dSYM ios-swift-dwarf.json

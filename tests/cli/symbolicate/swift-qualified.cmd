@@ -1,0 +1,1 @@
+tracetool symbolicate -f -i -e macho/swiftapp.dSYM 0x100004000 0x10000400c 0x100004014 0x10000401c 0x100004024 0x10000402c; tracetool symbolicate -f -e macho/swiftapp.dSYM --swift-demangler 'sh swift-demangle.sh' 0x10000400c 0x100004014; tracetool symbolicate -f -e macho/swiftapp 0x100004008
