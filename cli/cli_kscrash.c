@@ -22,6 +22,9 @@ typedef struct kctx {
     tt_stats *stats;
     tt_intern *miss_ids; /* "uuid/name" -> index into missing */
     cli_swift *swift;    /* display names of Swift frames (spec/ios.md 7) */
+    tt_intern *paths;    /* o->aggregate: folded paths -> index into weights */
+    tt_vec weights;      /* int64_t */
+    int nomem;
 } kctx;
 
 typedef struct miss {
@@ -47,6 +50,18 @@ int cli_ks_file_is_ios(const char *path)
     int r = !tt_input_peek(in, &p, &n, 65536, &err) && tt_ks_detect(p, n);
     tt_input_close(in);
     return r;
+}
+
+/* Writes and empties c->b: to the -o stream of export, else to standard output */
+static void emit(kctx *c)
+{
+    if (!c->o->out) {
+        cli_out_buf(&c->b);
+        return;
+    }
+    if (c->b.len)
+        (void)!fwrite(c->b.data, 1, c->b.len, c->o->out); /* the caller checks ferror */
+    c->b.len = 0;
 }
 
 /* ---- text (9.1) ---- */
@@ -330,7 +345,7 @@ static void print_text(kctx *c, const tt_ks_report *rep)
     if (c->key.key[0])
         tt_buf_printf(b, "Top app frame: %s        group key: %s\n\n",
                       c->key.top[0] ? c->key.top : "(none)", c->key.key);
-    cli_out_buf(b);
+    emit(c);
 }
 
 /* ---- missing symbols (9.5) ---- */
@@ -380,7 +395,7 @@ static void print_missing(kctx *c)
         tt_buf_printf(&c->b, "  %-31s %-32s %llu frame%s\n", m->name, m->uuid[0] ? m->uuid : "(no uuid)",
                       (unsigned long long)m->frames, m->frames == 1 ? "" : "s");
     }
-    cli_out_buf(&c->b);
+    emit(c);
 }
 
 /* ---- JSON (9.2), folded (9.3), CSV ---- */
@@ -452,7 +467,20 @@ static void print_json(kctx *c, const tt_ks_reader *r, const tt_ks_report *rep)
     if (c->o->format == CLI_KS_JSONL)
         tt_buf_puts(&c->b, "\n");
     tt_buf_free(&m);
-    cli_out_buf(&c->b);
+    emit(c);
+}
+
+/* Folded names have no escaping (samples.md 7.2): from start on, ';' becomes ':', line
+ * breaks and tabs blanks. */
+static void folded_name(tt_buf *b, size_t start)
+{
+    for (size_t i = start; i < b->len; i++) {
+        char ch = b->data[i];
+        if (ch == ';')
+            b->data[i] = ':';
+        else if (ch == '\n' || ch == '\r' || ch == '\t')
+            b->data[i] = ' ';
+    }
 }
 
 static void folded_frames(kctx *c, const tt_ks_report *rep, const uint32_t *idx, size_t n,
@@ -460,22 +488,73 @@ static void folded_frames(kctx *c, const tt_ks_report *rep, const uint32_t *idx,
 {
     if (!n || weight <= 0)
         return;
+    size_t line = c->b.len;
     for (size_t i = 0; i < n; i++) {
         const tt_ks_frame *f = &rep->frames[idx[i]];
         if (i)
             tt_buf_puts(&c->b, ";");
+        size_t start = c->b.len;
         if (f->n_sym < 2) {
             cli_ks_short_name(&c->b, rep, f);
+            folded_name(&c->b, start);
             continue;
         }
         for (uint32_t k = f->n_sym; k-- > 0;) { /* inline chain, outermost first */
             const char *fn = rep->syms[f->sym + k].function;
+            start = c->b.len;
             tt_buf_puts(&c->b, fn && *fn ? fn : "??");
+            folded_name(&c->b, start);
             if (k)
                 tt_buf_puts(&c->b, ";");
         }
     }
-    tt_buf_printf(&c->b, " %lld\n", (long long)weight);
+    if (!c->paths) {
+        tt_buf_printf(&c->b, " %lld\n", (long long)weight);
+        return;
+    }
+    uint32_t id;
+    if (tt_intern_get(c->paths, c->b.data + line, c->b.len - line, &id) ||
+        (id == c->weights.len && !tt_vec_push(&c->weights, NULL)))
+        c->nomem = 1;
+    else
+        TT_VEC_AT(&c->weights, int64_t, id) += weight;
+    c->b.len = line;
+}
+
+static const tt_intern *sort_paths;
+
+static int cmp_path(const void *a, const void *b)
+{
+    size_t na, nb;
+    const char *x = tt_intern_str(sort_paths, *(const uint32_t *)a, &na);
+    const char *y = tt_intern_str(sort_paths, *(const uint32_t *)b, &nb);
+    int r = memcmp(x, y, na < nb ? na : nb);
+    return r ? r : (na > nb) - (na < nb);
+}
+
+/* o->aggregate: one line per distinct path, sorted by the path bytes (samples.md 7.2) */
+static void print_paths(kctx *c)
+{
+    size_t n = c->weights.len;
+    uint32_t *ids = malloc((n + 1) * sizeof *ids);
+    if (!ids) {
+        c->nomem = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        ids[i] = (uint32_t)i;
+    sort_paths = c->paths;
+    qsort(ids, n, sizeof *ids, cmp_path);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *p = tt_intern_str(c->paths, ids[i], &len);
+        tt_buf_put(&c->b, p, len);
+        tt_buf_printf(&c->b, " %lld\n", (long long)TT_VEC_AT(&c->weights, int64_t, ids[i]));
+        if (c->b.len > 65536)
+            emit(c);
+    }
+    emit(c);
+    free(ids);
 }
 
 static void print_folded(kctx *c, const tt_ks_report *rep)
@@ -494,17 +573,21 @@ static void print_folded(kctx *c, const tt_ks_report *rep)
         folded_frames(c, rep, path, n, nd->self);
     }
     int t = c->key.thread;
-    if (t >= 0) { /* the key stack (point stack, main thread, ...) with weight 1 */
+    if (t >= 0) { /* the key stack (point stack, main thread, ...) with weight 1, or with
+                   * --weight repeat its top frame's repeat count */
         const tt_ks_thread *th = &rep->threads[t];
+        int64_t w = 1;
+        if (c->o->weight_repeat && th->n_frames && rep->frames[th->frame].repeat > 0)
+            w = rep->frames[th->frame].repeat;
         uint32_t *idx = malloc((th->n_frames + 1) * sizeof *idx);
         if (idx) {
             for (uint32_t i = 0; i < th->n_frames; i++)
                 idx[i] = th->frame + th->n_frames - 1 - i;
-            folded_frames(c, rep, idx, th->n_frames, 1);
+            folded_frames(c, rep, idx, th->n_frames, w);
             free(idx);
         }
     }
-    cli_out_buf(&c->b);
+    emit(c);
 }
 
 static void print_csv(kctx *c, const tt_ks_report *rep)
@@ -541,7 +624,7 @@ static void print_csv(kctx *c, const tt_ks_report *rep)
             }
         }
     }
-    cli_out_buf(b);
+    emit(c);
 }
 
 /* ---- driver ---- */
@@ -616,6 +699,9 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
 {
     kctx c = {.o = o, .stats = ctx->stats, .miss_ids = tt_intern_new()};
     tt_vec_init(&c.missing, sizeof(miss));
+    tt_vec_init(&c.weights, sizeof(int64_t));
+    if (o->aggregate && !(c.paths = tt_intern_new()))
+        c.nomem = 1;
     if (cli_ks_names_init(&c.names, o)) {
         tt_intern_free(c.miss_ids);
         return CLI_BAD;
@@ -651,7 +737,13 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
         rc = read_file(&c, c.resolving ? &res : NULL, files[i], ctx);
     if (c.o->format == CLI_KS_JSON && !o->group) {
         tt_buf_puts(&c.b, c.json_count ? "\n]\n" : "[]\n");
-        cli_out_buf(&c.b);
+        emit(&c);
+    }
+    if (c.paths && !rc && !c.nomem)
+        print_paths(&c);
+    if (c.nomem && !rc) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
     }
     if (o->group)
         cli_ks_groups_print(c.groups, o->format, c.reports);
@@ -663,6 +755,8 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
     cli_sym_close(sym);
     cli_swift_free(own);
     tt_vec_free(&c.missing);
+    tt_vec_free(&c.weights);
+    tt_intern_free(c.paths);
     tt_intern_free(c.miss_ids);
     tt_buf_free(&c.b);
     return rc;

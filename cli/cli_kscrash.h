@@ -4,6 +4,7 @@
 #define CLI_KSCRASH_H
 
 #include <regex.h>
+#include <stdio.h>
 
 #include "cli_sym.h"
 #include "../libtrace/tt_kscrash.h"
@@ -19,6 +20,12 @@ typedef struct cli_ks_opts {
     const char *skip[CLI_KS_MAX_RE];   /* --skip-frame RE */
     size_t n_skip;
     cli_sym_opts sym;                  /* --symbols, --dsym (as stores searched first), -e */
+    int weight_repeat;                 /* folded: the key stack weighs its top frame's
+                                        * repeat_count (export --weight repeat, ios.md 9.3) */
+    int aggregate;                     /* folded: one line per distinct path, sorted by its
+                                        * bytes (export, samples.md 7.2), not per report */
+    FILE *out;                         /* NULL: standard output; else written unchecked
+                                        * (the caller checks ferror) */
 } cli_ks_opts;
 
 /* Long options shared by report and symbolicate. */

@@ -109,8 +109,8 @@ void cli_opt_command(const char *name)
  * JSON is valid; a reader of other JSON would call it invalid), with the command that does. */
 static int not_kscrash(const char *path)
 {
-    cli_errorf("%s: a KSCrash or Matrix iOS report: not read by %s (tracetool report "
-               "--format folded %s, or tracetool analyze)", path, command, path);
+    cli_errorf("%s: a KSCrash or Matrix iOS report: not read by %s (tracetool report %s, "
+               "export --format folded, or analyze)", path, command, path);
     return CLI_BAD;
 }
 

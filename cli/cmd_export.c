@@ -7,13 +7,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_kscrash.h"
 #include "cli_samples.h"
 #include "../sqlite/tdb.h"
 
 static const char usage[] =
     "usage: tracetool export --format chrome|folded|speedscope|art-trace [-o FILE]\n"
     "                        [--chrome-events x|be] [--chrome-samples] [--relative-time]\n"
-    "                        [--weight samples|wall|cpu|period] [--folded-root thread|process|none]\n"
+    "                        [--weight samples|wall|cpu|period|repeat]\n"
+    "                        [--folded-root thread|process|none]\n"
     "                        [-m MAPPING]... [--thread NAME|TID]... [--max-gap DUR|auto|none]\n"
     "                        [--slice-end last|mid|next] [--end-pad DUR] [--no-msg-split]\n"
     "                        [--loop-frame NAME]... [--mark-gaps] [--event NAME]\n"
@@ -31,7 +33,8 @@ static const char usage[] =
     "      --chrome-events E   x (complete events, default) or be (begin/end pairs)\n"
     "      --chrome-samples    chrome: also an instant event per sample\n"
     "      --relative-time     subtract the trace start from timestamps\n"
-    "      --weight W          folded/speedscope weight: samples (default), wall, cpu, period\n"
+    "      --weight W          folded/speedscope weight: samples (default), wall, cpu, period;\n"
+    "                          repeat (iOS reports: the key stack's top repeat count)\n"
     "      --folded-root R     folded root frame: thread (default), process, none\n"
     "  -m, --mapping FILE      methodMapping.txt for a method-beat buffer (repeatable)\n"
     "      --thread NAME|TID   only these threads (repeatable)\n"
@@ -385,6 +388,68 @@ static const char *raw_only(int ch)
     }
 }
 
+/* ---- KSCrash / Matrix iOS reports (spec/ios.md 9.3): folded stacks only ---- */
+
+/* Options that do not apply to iOS reports: the first one given, for the error message */
+static const char *ios_unused(int ch)
+{
+    switch (ch) {
+    case O_FORMAT: case 'o': case 'e': case 'h': case CLI_SYM_O_SYMBOLS: case CLI_SYM_O_SWIFT:
+    case CS_WEIGHT:
+        return NULL;
+    case 'm': return "-m";
+    case O_CEV: return "--chrome-events";
+    case O_CSAMPLES: return "--chrome-samples";
+    case O_REL: return "--relative-time";
+    case O_ROOT: return "--folded-root";
+    case O_TRACE: return "--trace";
+    case CS_KIND: return "--kind";
+    case CS_THREAD: return "--thread";
+    case CS_JOBS: return "--jobs";
+    default: return raw_only(ch) ? raw_only(ch) : "this option";
+    }
+}
+
+/* Named files holding KSCrash or Matrix iOS reports (standard input and FIFOs are left to
+ * the readers: looking would keep all of them in memory) */
+static size_t count_ios(char **files, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !cli_input_is_stream(files[i]) && cli_ks_file_is_ios(files[i]);
+    return k;
+}
+
+static int export_ios(char **files, size_t n, int format, const cli_samples_opts *so,
+                      int weight_repeat, const char *unused, const char *outpath, cli_ctx *ctx)
+{
+    if (count_ios(files, n) < n) {
+        cli_errorf("export: KSCrash or Matrix iOS reports are exported on their own: give "
+                   "no other kind of INPUT with them");
+        return CLI_BAD;
+    }
+    if (format != TT_EXPORT_FOLDED) {
+        cli_errorf("%s: a KSCrash or Matrix iOS report: export writes it as --format folded "
+                   "only (tracetool report or analyze read it otherwise)", files[0]);
+        return CLI_BAD;
+    }
+    if (unused || (so->weight >= 0 && so->weight != TT_WEIGHT_SAMPLES)) {
+        cli_errorf("export: %s does not apply to KSCrash or Matrix iOS reports (--weight "
+                   "samples or repeat)", unused ? unused : "--weight");
+        return CLI_BAD;
+    }
+    cli_ks_opts ko = {.format = CLI_KS_FOLDED, .interval_ms = 50, .sym = so->sym,
+                      .weight_repeat = weight_repeat, .aggregate = 1};
+    sink s;
+    int rc = open_out(&s, outpath);
+    if (rc)
+        return rc;
+    ko.out = s.f;
+    rc = cli_ks_run(&ko, files, (int)n, ctx);
+    tt_error err = {0};
+    return close_out(&s, outpath, s.f && (fflush(s.f) || ferror(s.f)) ? TT_EIO : 0, &err, rc);
+}
+
 int cmd_export(int argc, char **argv, cli_ctx *ctx)
 {
     static const char *const formats[] = {"chrome", "folded", "speedscope", "art-trace", NULL};
@@ -397,13 +462,20 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     tt_export_opts_init(&eo);
     eo.version = TRACETOOL_VERSION;
     int format = -1, v;
-    const char *outpath = NULL, *raw_opt = NULL;
+    const char *outpath = NULL, *raw_opt = NULL, *ios_opt = NULL;
+    int weight_repeat = 0;
     int64_t want[64];
     size_t nwant = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "o:m:e:h", longopts, NULL)) != -1) {
         if (!raw_opt)
             raw_opt = raw_only(ch);
+        if (!ios_opt)
+            ios_opt = ios_unused(ch);
+        if (ch == CS_WEIGHT && !strcmp(optarg, "repeat")) { /* iOS point stacks (ios.md 9.3) */
+            weight_repeat = 1;
+            continue;
+        }
         int r = cli_samples_opt(&so, ch, optarg);
         if (r < 0)
             return CLI_BAD;
@@ -464,6 +536,13 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     }
     char **files = argv + optind;
     size_t n = (size_t)(argc - optind), ndb = 0;
+    if (!so.kind && count_ios(files, n))
+        return export_ios(files, n, format, &so, weight_repeat, ios_opt, outpath, ctx);
+    if (weight_repeat) {
+        cli_errorf("export: --weight repeat applies to KSCrash and Matrix iOS reports "
+                   "(samples, wall, cpu or period for other inputs)");
+        return CLI_BAD;
+    }
     if (cli_trace_paths_check(files, argc - optind, (so.kind ? CLI_TRACE_FORCED : 0) | CLI_TRACE_DB,
                               cli_samples_check_stream))
         return CLI_BAD;

@@ -1,1 +1,1 @@
-for c in "export --format folded" samples frames startup art beat "report ../../samples/reports.jsonl"; do tracetool $c ios-crash-kscrash.json; echo "exit $?"; done 2>&1; tracetool samples ios-lines.jsonl 2>&1; echo "exit $?"
+for c in "export --format chrome" samples frames startup art beat "report ../../samples/reports.jsonl"; do tracetool $c ios-crash-kscrash.json; echo "exit $?"; done 2>&1; tracetool samples ios-lines.jsonl 2>&1; echo "exit $?"

@@ -1,0 +1,1 @@
+for a in "--format speedscope ios-swift.json" "--format folded ios-swift.json perf-rename.txt" "--format folded --thread main ios-swift.json" "--format folded --weight cpu ios-swift.json" "--format folded --weight repeat perf-rename.txt"; do tracetool export $a; echo "exit $?"; done 2>&1

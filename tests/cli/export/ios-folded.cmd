@@ -1,0 +1,1 @@
+tracetool export --format folded ios-lag-2001.json ios-crash-kscrash.json ios-lag-2001.json; echo "exit $?"; tracetool export --format folded --weight repeat -o $TT_TMP/ios.folded ios-lag-2001.json; echo "exit $?"; cat $TT_TMP/ios.folded; tracetool export --format folded -e macho/swiftapp.dSYM ios-swift-dwarf.json
