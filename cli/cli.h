@@ -181,9 +181,10 @@ int cli_is_dsym(const char *path);
 /* cli_input_path, then (unless CLI_TRACE_FORCED: --kind) "tracetool: PATH: not a trace: WHAT"
  * for a file in a known non-trace format or binary data that is no method-beat buffer;
  * CLI_TRACE_DB leaves SQLite files to the command's database reader. */
-enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u };
-/* ... and a KSCrash / Matrix iOS report (read by report and analyze only) is refused, saying
- * what it is and where it goes. The commands using these checks take no such report. */
+enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u,
+       CLI_TRACE_IOS = 4u /* KSCrash and Matrix iOS reports are the command's too */ };
+/* ... and a KSCrash / Matrix iOS report is refused, saying what it is and where it goes,
+ * unless CLI_TRACE_IOS (export: the command reads it). */
 int cli_trace_paths(char *const *paths, int n, unsigned flags);
 /* cli_trace_paths, and a FIFO or device that outgrows memory must also pass the command's
  * check (more, NULL: none) before it is spooled (cli_input_open_checked). */

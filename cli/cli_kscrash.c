@@ -516,45 +516,48 @@ static void folded_frames(kctx *c, const tt_ks_report *rep, const uint32_t *idx,
     if (tt_intern_get(c->paths, c->b.data + line, c->b.len - line, &id) ||
         (id == c->weights.len && !tt_vec_push(&c->weights, NULL)))
         c->nomem = 1;
-    else
-        TT_VEC_AT(&c->weights, int64_t, id) += weight;
+    else { /* saturating: repeat counts and self samples come from the report */
+        int64_t *w = &TT_VEC_AT(&c->weights, int64_t, id);
+        *w = *w > INT64_MAX - weight ? INT64_MAX : *w + weight;
+    }
     c->b.len = line;
 }
 
-static const tt_intern *sort_paths;
+typedef struct fpath {
+    const char *p;
+    size_t n;
+    uint32_t id;
+} fpath;
 
 static int cmp_path(const void *a, const void *b)
 {
-    size_t na, nb;
-    const char *x = tt_intern_str(sort_paths, *(const uint32_t *)a, &na);
-    const char *y = tt_intern_str(sort_paths, *(const uint32_t *)b, &nb);
-    int r = memcmp(x, y, na < nb ? na : nb);
-    return r ? r : (na > nb) - (na < nb);
+    const fpath *x = a, *y = b;
+    int r = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
+    return r ? r : (x->n > y->n) - (x->n < y->n);
 }
 
 /* o->aggregate: one line per distinct path, sorted by the path bytes (samples.md 7.2) */
 static void print_paths(kctx *c)
 {
     size_t n = c->weights.len;
-    uint32_t *ids = malloc((n + 1) * sizeof *ids);
-    if (!ids) {
+    fpath *v = malloc((n + 1) * sizeof *v);
+    if (!v) {
         c->nomem = 1;
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        ids[i] = (uint32_t)i;
-    sort_paths = c->paths;
-    qsort(ids, n, sizeof *ids, cmp_path);
     for (size_t i = 0; i < n; i++) {
-        size_t len;
-        const char *p = tt_intern_str(c->paths, ids[i], &len);
-        tt_buf_put(&c->b, p, len);
-        tt_buf_printf(&c->b, " %lld\n", (long long)TT_VEC_AT(&c->weights, int64_t, ids[i]));
+        v[i].id = (uint32_t)i;
+        v[i].p = tt_intern_str(c->paths, v[i].id, &v[i].n);
+    }
+    qsort(v, n, sizeof *v, cmp_path);
+    for (size_t i = 0; i < n; i++) {
+        tt_buf_put(&c->b, v[i].p, v[i].n);
+        tt_buf_printf(&c->b, " %lld\n", (long long)TT_VEC_AT(&c->weights, int64_t, v[i].id));
         if (c->b.len > 65536)
             emit(c);
     }
     emit(c);
-    free(ids);
+    free(v);
 }
 
 static void print_folded(kctx *c, const tt_ks_report *rep)

@@ -153,7 +153,7 @@ int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_c
             cli_errorf("%s: not a trace: %s", paths[i], d.what);
             return CLI_BAD;
         }
-        if (!rc && d.kind == TT_KIND_KSCRASH)
+        if (!rc && d.kind == TT_KIND_KSCRASH && !(flags & CLI_TRACE_IOS))
             return not_kscrash(paths[i]);
     }
     return 0;

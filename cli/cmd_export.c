@@ -410,22 +410,39 @@ static const char *ios_unused(int ch)
     }
 }
 
-/* Named files holding KSCrash or Matrix iOS reports (standard input and FIFOs are left to
- * the readers: looking would keep all of them in memory) */
+/* 1 when path holds KSCrash or Matrix iOS reports. Standard input is not looked at (it
+ * would be kept whole before any check); a FIFO is, once cli_trace_paths_check kept it. */
+static int is_ios(const char *path)
+{
+    return strcmp(path, "-") && cli_ks_file_is_ios(path);
+}
+
 static size_t count_ios(char **files, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        k += !cli_input_is_stream(files[i]) && cli_ks_file_is_ios(files[i]);
+        k += (size_t)is_ios(files[i]);
     return k;
 }
 
 static int export_ios(char **files, size_t n, int format, const cli_samples_opts *so,
                       int weight_repeat, const char *unused, const char *outpath, cli_ctx *ctx)
 {
-    if (count_ios(files, n) < n) {
-        cli_errorf("export: KSCrash or Matrix iOS reports are exported on their own: give "
-                   "no other kind of INPUT with them");
+    for (size_t i = 0; i < n; i++) {
+        if (is_ios(files[i]))
+            continue;
+        tt_input *in;
+        tt_error e = {0};
+        if (strcmp(files[i], "-") && cli_input_open(&in, files[i], 1, &e))
+            return cli_err(&e); /* what is wrong with it comes first */
+        if (strcmp(files[i], "-"))
+            tt_input_close(in);
+        if (strcmp(files[i], "-"))
+            cli_errorf("export: %s: no KSCrash or Matrix iOS report, and those are exported "
+                       "on their own", files[i]);
+        else
+            cli_errorf("export: standard input is never taken for a KSCrash or Matrix iOS "
+                       "report, and those are exported on their own");
         return CLI_BAD;
     }
     if (format != TT_EXPORT_FOLDED) {
@@ -447,7 +464,10 @@ static int export_ios(char **files, size_t n, int format, const cli_samples_opts
     ko.out = s.f;
     rc = cli_ks_run(&ko, files, (int)n, ctx);
     tt_error err = {0};
-    return close_out(&s, outpath, s.f && (fflush(s.f) || ferror(s.f)) ? TT_EIO : 0, &err, rc);
+    rc = close_out(&s, outpath, s.f && (fflush(s.f) || ferror(s.f)) ? TT_EIO : 0, &err, rc);
+    if (!rc)
+        cli_stats_report(ctx->stats);
+    return rc;
 }
 
 int cmd_export(int argc, char **argv, cli_ctx *ctx)
@@ -472,9 +492,12 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
             raw_opt = raw_only(ch);
         if (!ios_opt)
             ios_opt = ios_unused(ch);
-        if (ch == CS_WEIGHT && !strcmp(optarg, "repeat")) { /* iOS point stacks (ios.md 9.3) */
-            weight_repeat = 1;
-            continue;
+        if (ch == CS_WEIGHT) { /* the last --weight counts */
+            weight_repeat = !strcmp(optarg, "repeat"); /* iOS point stacks (ios.md 9.3) */
+            if (weight_repeat) {
+                so.weight = TT_WEIGHT_DEFAULT;
+                continue;
+            }
         }
         int r = cli_samples_opt(&so, ch, optarg);
         if (r < 0)
@@ -536,6 +559,10 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     }
     char **files = argv + optind;
     size_t n = (size_t)(argc - optind), ndb = 0;
+    if (cli_trace_paths_check(files, argc - optind,
+                              (so.kind ? CLI_TRACE_FORCED : 0) | CLI_TRACE_DB | CLI_TRACE_IOS,
+                              cli_samples_check_stream))
+        return CLI_BAD;
     if (!so.kind && count_ios(files, n))
         return export_ios(files, n, format, &so, weight_repeat, ios_opt, outpath, ctx);
     if (weight_repeat) {
@@ -543,9 +570,6 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
                    "(samples, wall, cpu or period for other inputs)");
         return CLI_BAD;
     }
-    if (cli_trace_paths_check(files, argc - optind, (so.kind ? CLI_TRACE_FORCED : 0) | CLI_TRACE_DB,
-                              cli_samples_check_stream))
-        return CLI_BAD;
     for (size_t i = 0; i < n; i++)
         ndb += (size_t)is_database(files[i], so.kind);
     if (ndb && n > 1) {

@@ -517,8 +517,11 @@ static void close_level(dstate *d, uint64_t end)
 static uint32_t open_scope(dstate *d, const die *e)
 {
     const char *nm = NULL;
-    if (!get_str(d, e, A_NAME, &nm) || !*nm)
+    int bail = d->bail;
+    if (!get_str(d, e, A_NAME, &nm) || !*nm) {
+        d->bail = bail; /* a name it cannot read: the scope is left out, the walk goes on */
         return TSYM_NONE;
+    }
     scope sc = {e->off, UINT64_MAX, d->open, nm};
     if (TSYM_VEC_PUSH(&d->scopes, scope, sc)) {
         d->nomem = 1;

@@ -464,7 +464,7 @@ static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
     size_t funcs = ix->funcs.len, nodes = ix->nodes.len, ranges = ix->ranges.len;
     size_t rows = ix->rows.len, cus = ix->n_cus, inlines = ix->n_inlines;
     int split = ix->split_dwarf, has_dwo = ix->has_dwo_path;
-    size_t n_split = ix->n_split;
+    size_t n_split = ix->n_split, swiftq = ix->swiftq.count;
     if (have_lines) /* as load_dbg */
         (void)tt_vec_reserve(&ix->rows, ix->rows.len + secs->size[TSYM_DS_LINE] / 2);
     int rc = tsym__die_index(ix, secs, have_lines);
@@ -480,6 +480,8 @@ static int fast_load(tsym__index *ix, const tsym__dsecs *secs, int have_lines)
     ix->has_dwo_path = has_dwo;
     ix->n_split = n_split;
     ix->dwo_why = TSYM__DWO_UNREAD;
+    if (!swiftq) /* libdwarf's walk builds no qualified Swift names: none from die.c either */
+        tsym__map_free(&ix->swiftq);
     return rc == TT_ENOMEM ? TT_ENOMEM : 0;
 }
 
