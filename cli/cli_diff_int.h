@@ -62,6 +62,9 @@ typedef struct dctx {
 } dctx;
 
 /* ---- cli_diff_util.c ---- */
+/* A name (function, stack key, scene, file) as the text outputs print it: control characters
+ * (a line break, ESC) as \xNN, so one row stays one line and reaches a terminal inert. */
+void cli_diff__name(tt_buf *b, const char *s);
 /* A number as the text outputs print it: integers bare, else at most 2 decimals; NaN "-". */
 void cli_diff__num(tt_buf *b, double v);
 /* "+d, +p%" (the percentage only when base is not 0). */

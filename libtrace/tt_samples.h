@@ -401,6 +401,9 @@ int tt_export_chrome(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, voi
                      tt_error *err);
 int tt_export_folded(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
                      tt_error *err);
+/* The frame-name mapping of folded stacks, which have no escaping (samples.md 7.2): in the n
+ * bytes at s, ';' becomes ':', line breaks and tabs blanks. */
+void tt_folded_name_fix(char *s, size_t n);
 int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
                          tt_error *err);
 /* A legacy ART .trace (art-trace.md 6.2); TT_EUNSUPPORTED for an input without times. */

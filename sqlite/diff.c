@@ -393,14 +393,20 @@ static char *node_path(const fold *f, uint32_t node, tt_buf *b, tt_vec *chain)
     b->len = 0;
     for (size_t i = chain->len; i-- > 0;) {
         const char *nm = tt_intern_str(f->names, TT_VEC_AT(chain, uint32_t, i), NULL);
-        if ((i + 1 < chain->len && tt_buf_put(b, ";", 1)) || tt_buf_puts(b, nm))
+        if (i + 1 < chain->len && tt_buf_put(b, ";", 1))
             return NULL;
+        size_t start = b->len;
+        if (tt_buf_puts(b, nm))
+            return NULL;
+        /* ';' separates frames and a line break lines: never inside a name (as export) */
+        if (b->len > start)
+            tt_folded_name_fix(b->data + start, b->len - start);
     }
     char *s = malloc(b->len + 1);
     if (s) {
         memcpy(s, b->data ? b->data : "", b->len);
         s[b->len] = 0;
-        /* ';' separates frames in folded stacks: never inside a name */
+        /* blanks separate the two weights (difffolded.pl): none inside a name */
         for (char *p = s, *e = s + b->len; p < e; p++)
             if (*p == ' ' || *p == '\t')
                 *p = '_';
