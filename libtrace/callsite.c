@@ -48,8 +48,7 @@ const char *tt_counter_name(int i)
     return i >= 0 && i < TT_CTR_COUNT ? c[i] : "?";
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t tt__utf8_len(const unsigned char *s, size_t n)
 {
     unsigned c = s[0];
     size_t len;
@@ -86,7 +85,7 @@ int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n)
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0, run = 0;
     while (i < n) {
-        size_t l = utf8_len(u + i, n - i);
+        size_t l = tt__utf8_len(u + i, n - i);
         if (l) {
             i += l;
             run += l;
