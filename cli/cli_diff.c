@@ -197,16 +197,24 @@ static int cmp_items(const void *a, const void *b)
     return r ? r : strcmp(x->key, y->key);
 }
 
+/* Tripped rows of a gate: the largest change in the regression's direction first (the
+ * metric's unit, as the sections sort by impact), then the largest relative one, then by
+ * name; the text output's cap per gate then never hides the biggest offenders. */
 static int cmp_trips(const void *a, const void *b)
 {
     const trip *x = a, *y = b;
     int r = strcmp(x->gate, y->gate);
     if (r)
         return r;
-    double p = x->is_pct && x->base ? x->amount / fabs(x->base) : x->amount;
-    double q = y->is_pct && y->base ? y->amount / fabs(y->base) : y->amount;
+    if (x->amount != y->amount)
+        return x->amount < y->amount ? 1 : -1;
+    double p = x->base ? x->amount / fabs(x->base) : INFINITY;
+    double q = y->base ? y->amount / fabs(y->base) : INFINITY;
     if (p != q)
         return p < q ? 1 : -1;
+    const char *xs = x->it && x->it->sub ? x->it->sub : "", *ys = y->it && y->it->sub ? y->it->sub : "";
+    if ((r = strcmp(xs, ys)))
+        return r;
     return strcmp(x->it ? x->it->key : "", y->it ? y->it->key : "");
 }
 

@@ -126,7 +126,8 @@ void cli_diff__trip_text(tt_buf *b, const trip *t)
     tt_buf_puts(b, ")\n");
 }
 
-/* The tripped gates, at most TRIPS_SHOWN rows per gate (JSON lists them all). */
+/* The tripped gates, at most TRIPS_SHOWN rows per gate, the largest changes (c->trips is in
+ * that order); JSON lists them all. */
 #define TRIPS_SHOWN 10
 void cli_diff__trips_text(tt_buf *b, const dctx *c, const char *prefix)
 {
@@ -143,7 +144,8 @@ void cli_diff__trips_text(tt_buf *b, const dctx *c, const char *prefix)
         }
         if (more && (i + 1 == c->trips.len ||
                      strcmp(t->gate, TT_VEC_AT(&c->trips, trip, i + 1).gate))) {
-            tt_buf_printf(b, "%sgate %s tripped on %zu more rows\n", prefix, t->gate, more);
+            tt_buf_printf(b, "%sgate %s tripped on %zu more row%s with smaller changes (all in "
+                          "--format json)\n", prefix, t->gate, more, more == 1 ? "" : "s");
             more = 0;
         }
     }
