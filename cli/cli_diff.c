@@ -213,7 +213,8 @@ static int cmp_trips(const void *a, const void *b)
     double q = y->base ? y->amount / fabs(y->base) : INFINITY;
     if (p != q)
         return p < q ? 1 : -1;
-    const char *xs = x->it && x->it->sub ? x->it->sub : "", *ys = y->it && y->it->sub ? y->it->sub : "";
+    const char *xs = x->it && x->it->sub ? x->it->sub : "";
+    const char *ys = y->it && y->it->sub ? y->it->sub : "";
     if ((r = strcmp(xs, ys)))
         return r;
     return strcmp(x->it ? x->it->key : "", y->it ? y->it->key : "");

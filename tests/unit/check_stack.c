@@ -256,7 +256,7 @@ START_TEST(json_writer_utf8)
         {"x\xe2\x82", "x\xef\xbf\xbd\xef\xbf\xbd"}, /* cut off */
         {"\xe9\n\xc3\xa9", "\xef\xbf\xbd\\n\xc3\xa9"},
     };
-    char in[128], want[256], got[300];
+    char in[128], want[256], got[2 * sizeof want + 16];
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (size_t pre = 0; pre <= 33; pre++) {
             memset(in, 'a', pre);
