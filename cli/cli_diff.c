@@ -2,6 +2,7 @@
  * of output (tracetool-diff(1); cross-build matching by name, storage.md 8). The outputs live in
  * cli_diff_text.c and cli_diff_html.c. */
 #include "cli_diff_int.h"
+#include "cli_flame.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -197,27 +198,41 @@ static int cmp_items(const void *a, const void *b)
     return r ? r : strcmp(x->key, y->key);
 }
 
+/* Tripped rows of a gate: the largest change in the regression's direction first (the
+ * metric's unit, as the sections sort by impact), then the largest relative one, then by
+ * name; the text output's cap per gate then never hides the biggest offenders. */
 static int cmp_trips(const void *a, const void *b)
 {
     const trip *x = a, *y = b;
     int r = strcmp(x->gate, y->gate);
     if (r)
         return r;
-    double p = x->is_pct && x->base ? x->amount / fabs(x->base) : x->amount;
-    double q = y->is_pct && y->base ? y->amount / fabs(y->base) : y->amount;
+    if (x->amount != y->amount)
+        return x->amount < y->amount ? 1 : -1;
+    double p = x->base ? x->amount / fabs(x->base) : INFINITY;
+    double q = y->base ? y->amount / fabs(y->base) : INFINITY;
     if (p != q)
         return p < q ? 1 : -1;
+    const char *xs = x->it && x->it->sub ? x->it->sub : "";
+    const char *ys = y->it && y->it->sub ? y->it->sub : "";
+    if ((r = strcmp(xs, ys)))
+        return r;
     return strcmp(x->it ? x->it->key : "", y->it ? y->it->key : "");
 }
 
+typedef struct fsink {
+    tt_buf *b;
+    int stream; /* to standard output as it grows; else (-o FILE) kept for the file */
+} fsink;
+
 static int folded_line(void *ctx, const char *path, int64_t base_ns, int64_t new_ns)
 {
-    tt_buf *b = ctx;
+    fsink *f = ctx;
     long long x = llround((double)base_ns / 1e6), y = llround((double)new_ns / 1e6);
     if (x || y)
-        tt_buf_printf(b, "%s %lld %lld\n", path, x, y);
-    if (b->len > 1 << 16)
-        cli_out_buf(b);
+        tt_buf_printf(f->b, "%s %lld %lld\n", path, x, y);
+    if (f->stream && f->b->len > 1 << 16)
+        cli_out_buf(f->b);
     return 0;
 }
 
@@ -283,16 +298,22 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
         rc = CLI_BAD;
         goto out;
     } else if (o->format == DIFF_FOLDED) {
-        int frc = tdb_diff_folded(d, folded_line, &b, &err);
+        fsink fs = {&b, !o->output};
+        int frc = tdb_diff_folded(d, folded_line, &fs, &err);
         if (frc) {
             tt_buf_free(&b);
             rc = cli_err(&err);
             goto out;
         }
     }
-    cli_out_buf(&b);
+    /* -o FILE: written aside and renamed over FILE (a failed diff leaves it as it was) */
+    int wrc = cli_flame_write_file(o->output, &b);
     tt_buf_free(&b);
-    if (o->format != DIFF_TEXT && !o->quiet) {
+    if (wrc) {
+        rc = wrc;
+        goto out;
+    }
+    if ((o->format != DIFF_TEXT || o->output) && !o->quiet) {
         tt_buf e = {0};
         cli_diff__trips_text(&e, &c, "tracetool: diff: ");
         fputs(e.data ? e.data : "", stderr);

@@ -22,6 +22,7 @@ typedef struct cli_diff_opts {
     int is_db[2];
     tt_hreport *report;   /* DIFF_HTML: the diff tables go here (visual.md 10.2 item 8) */
     int quiet;            /* no tripped gates on stderr (tracetool html) */
+    const char *output;   /* -o FILE of text, json, folded-diff; NULL: standard output */
 } cli_diff_opts;
 
 /* The defaults of tracetool diff: thresholds and the default gates. */

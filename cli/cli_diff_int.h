@@ -62,6 +62,9 @@ typedef struct dctx {
 } dctx;
 
 /* ---- cli_diff_util.c ---- */
+/* A name (function, stack key, scene, file) as the text outputs print it: control characters
+ * (a line break, ESC) as \xNN, so one row stays one line and reaches a terminal inert. */
+void cli_diff__name(tt_buf *b, const char *s);
 /* A number as the text outputs print it: integers bare, else at most 2 decimals; NaN "-". */
 void cli_diff__num(tt_buf *b, double v);
 /* "+d, +p%" (the percentage only when base is not 0). */
@@ -70,7 +73,8 @@ void cli_diff__delta_text(tt_buf *b, double base, double n);
 const char *cli_diff__status_of(const item *it);
 /* One tripped gate as a text line. */
 void cli_diff__trip_text(tt_buf *b, const trip *t);
-/* The tripped gates, each line after prefix, at most 10 rows per gate. */
+/* The tripped gates, each line after prefix, at most 10 rows per gate (the largest changes),
+ * then a line counting the others. */
 void cli_diff__trips_text(tt_buf *b, const dctx *c, const char *prefix);
 /* The reported regressions and improvements. */
 void cli_diff__counts(const dctx *c, int *reg, int *imp);

@@ -33,9 +33,11 @@ static void text_items(tt_buf *b, const dctx *c, int section)
             tt_buf_printf(b, "\n%s:\n", m->title);
         tt_buf_printf(b, "%c %-8s ", it->mark > 0 ? '+' : it->mark < 0 ? '-' : ' ',
                       cli_diff__status_of(it));
-        if (it->sub)
-            tt_buf_printf(b, "%s ", it->sub);
-        tt_buf_puts(b, it->key);
+        if (it->sub) {
+            cli_diff__name(b, it->sub);
+            tt_buf_puts(b, " ");
+        }
+        cli_diff__name(b, it->key);
         tt_buf_puts(b, "\n   ");
         for (int j = 0; j < m->nval; j++)
             if (j == 0 || (it->sig & (1u << j)) || section == TDB_DIFF_METHODS)
@@ -56,7 +58,9 @@ static void text_hot(tt_buf *b, const dctx *c)
                 continue;
             if (!header++)
                 tt_buf_printf(b, "\nhot set (top %d methods by self time):\n", c->o->top);
-            tt_buf_printf(b, "  %-8s %s (self ", what[w], it->key);
+            tt_buf_printf(b, "  %-8s ", what[w]);
+            cli_diff__name(b, it->key);
+            tt_buf_puts(b, " (self ");
             cli_diff__num(b, it->v[0][0]);
             tt_buf_puts(b, " -> ");
             cli_diff__num(b, it->v[1][0]);
@@ -70,10 +74,13 @@ static void text_hot(tt_buf *b, const dctx *c)
 int cli_diff__text_out(const dctx *c, tt_buf *b, int rc)
 {
     static const char *const side[2] = {"base", "new "};
-    for (int s = 0; s < 2; s++)
-        tt_buf_printf(b, "%s: %s (%s, %lld trace%s)\n", side[s], c->o->path[s],
+    for (int s = 0; s < 2; s++) {
+        tt_buf_printf(b, "%s: ", side[s]);
+        cli_diff__name(b, c->o->path[s]);
+        tt_buf_printf(b, " (%s, %lld trace%s)\n",
                       c->o->is_db[s] ? "database" : "analysed inputs", (long long)c->traces[s],
                       c->traces[s] == 1 ? "" : "s");
+    }
     for (int sec = 0; sec < TDB_DIFF__COUNT; sec++) {
         text_items(b, c, sec);
         if (sec == TDB_DIFF_METHODS)

@@ -55,6 +55,19 @@ const gate_metric cli_diff_gates[] = {
 const size_t cli_diff_ngates = sizeof cli_diff_gates / sizeof cli_diff_gates[0];
 
 /* ---- text ---- */
+void cli_diff__name(tt_buf *b, const char *s)
+{
+    for (const char *p = s; *p;) {
+        size_t n = 0;
+        while (p[n] && (unsigned char)p[n] >= 0x20 && p[n] != 0x7f)
+            n++;
+        tt_buf_put(b, p, n);
+        p += n;
+        if (*p)
+            tt_buf_printf(b, "\\x%02x", (unsigned char)*p++);
+    }
+}
+
 void cli_diff__num(tt_buf *b, double v)
 {
     if (isnan(v)) {
@@ -99,9 +112,12 @@ void cli_diff__trip_text(tt_buf *b, const trip *t)
                       t->new_value == 1 ? "" : "s");
         return;
     }
-    if (t->it->sub)
-        tt_buf_printf(b, "%s ", t->it->sub);
-    tt_buf_printf(b, "%s ", t->it->key);
+    if (t->it->sub) {
+        cli_diff__name(b, t->it->sub);
+        tt_buf_puts(b, " ");
+    }
+    cli_diff__name(b, t->it->key);
+    tt_buf_puts(b, " ");
     cli_diff__num(b, t->base);
     tt_buf_puts(b, " -> ");
     cli_diff__num(b, t->new_value);
@@ -110,7 +126,8 @@ void cli_diff__trip_text(tt_buf *b, const trip *t)
     tt_buf_puts(b, ")\n");
 }
 
-/* The tripped gates, at most TRIPS_SHOWN rows per gate (JSON lists them all). */
+/* The tripped gates, at most TRIPS_SHOWN rows per gate, the largest changes (c->trips is in
+ * that order); JSON lists them all. */
 #define TRIPS_SHOWN 10
 void cli_diff__trips_text(tt_buf *b, const dctx *c, const char *prefix)
 {
@@ -127,7 +144,8 @@ void cli_diff__trips_text(tt_buf *b, const dctx *c, const char *prefix)
         }
         if (more && (i + 1 == c->trips.len ||
                      strcmp(t->gate, TT_VEC_AT(&c->trips, trip, i + 1).gate))) {
-            tt_buf_printf(b, "%sgate %s tripped on %zu more rows\n", prefix, t->gate, more);
+            tt_buf_printf(b, "%sgate %s tripped on %zu more row%s with smaller changes (all in "
+                          "--format json)\n", prefix, t->gate, more, more == 1 ? "" : "s");
             more = 0;
         }
     }

@@ -36,7 +36,7 @@ static const char usage[] =
     "      --new-mapping FILE    methodMapping.txt for raw new inputs (repeatable)\n"
     "      --base-proguard FILE  ProGuard/R8 mapping.txt for raw base inputs\n"
     "      --new-proguard FILE   ProGuard/R8 mapping.txt for raw new inputs\n"
-    "  -o, --output FILE         svg, html: write to FILE instead of standard output\n"
+    "  -o, --output FILE         write to FILE (replaced when complete), not standard output\n"
     "      --diff-widths W       svg: widths from new (default), base, or sum of both\n"
     "      --diff-color C        svg: colour by self (default) or total difference\n"
     "      --normalize           svg: scale base to the new total first\n"
@@ -375,6 +375,8 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("out of memory");
         rc = CLI_BAD;
     }
+    if (o.format != DIFF_SVG && o.format != DIFF_HTML)
+        o.output = fo.output; /* svg and html write it themselves */
     if (!rc)
         rc = cli_diff_run(d, &o);
     tdb_diff_close(d);

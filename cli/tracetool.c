@@ -150,5 +150,5 @@ int main(int argc, char **argv)
     tt_stats_free(ctx.stats);
     cli_input_release();
     int orc = cli_out_finish();
-    return rc ? rc : orc;
+    return orc ? orc : rc; /* a write error (2) outranks a failed check (1) */
 }

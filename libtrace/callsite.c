@@ -2,6 +2,8 @@
  * interned by identity (4.1), stacks become (parent, frame) callsites with dense ids (4.2). */
 #include "tt.h"
 
+#include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,8 +50,7 @@ const char *tt_counter_name(int i)
     return i >= 0 && i < TT_CTR_COUNT ? c[i] : "?";
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t tt__utf8_len(const unsigned char *s, size_t n)
 {
     unsigned c = s[0];
     size_t len;
@@ -86,7 +87,7 @@ int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n)
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0, run = 0;
     while (i < n) {
-        size_t l = utf8_len(u + i, n - i);
+        size_t l = tt__utf8_len(u + i, n - i);
         if (l) {
             i += l;
             run += l;
@@ -423,6 +424,29 @@ int tt_callsite_intern(tt_profile *p, uint32_t *leaf, const uint32_t *frames, si
     if (n == 0 || n > TT_MAX_STACK_DEPTH)
         return TT_EINVAL;
     return intern_from(p, leaf, TT_NONE, 0, frames, n, NULL);
+}
+
+int tt__stack_truncate(tt_profile *p, uint32_t *f, size_t *n, size_t depth)
+{
+    if (depth <= TT_MAX_STACK_DEPTH)
+        return 0;
+    assert(*n >= TT_MAX_STACK_DEPTH);
+    uint32_t id;
+    if (tt__frame_simple(p, &id, TT__TRUNCATED_FRAME, strlen(TT__TRUNCATED_FRAME),
+                         TT_FRAME_SYNTHETIC, NULL))
+        return TT_ENOMEM;
+    f[TT_MAX_STACK_DEPTH - 1] = id;
+    *n = TT_MAX_STACK_DEPTH;
+    return 0;
+}
+
+void tt__stack_truncated_note(tt_stats *stats, const char *file, uint64_t line, size_t n)
+{
+    char ex[200];
+    snprintf(ex, sizeof ex, "%s:%llu: stack of %zu frames truncated to the %d outermost and a "
+             "\"%s\" leaf", file, (unsigned long long)line, n, TT_MAX_STACK_DEPTH - 1,
+             TT__TRUNCATED_FRAME);
+    tt_stats_add(stats, "stack_too_deep", file, TT_SEV_DATA_LOSS, 1, ex);
 }
 
 int tt_callsite_child(tt_profile *p, uint32_t *id, uint32_t parent, uint32_t frame)

@@ -12,16 +12,21 @@ typedef struct fline {
     int64_t w;
 } fline;
 
-/* The format has no escaping: from start on, ';' becomes ':', line breaks and tabs blanks. */
+void tt_folded_name_fix(char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ';')
+            s[i] = ':';
+        else if (s[i] == '\n' || s[i] == '\r' || s[i] == '\t')
+            s[i] = ' ';
+    }
+}
+
+/* The format has no escaping: from start on, tt_folded_name_fix. */
 static void sanitize(tt_buf *b, size_t start)
 {
-    for (size_t i = start; i < b->len; i++) {
-        char c = b->data[i];
-        if (c == ';')
-            b->data[i] = ':';
-        else if (c == '\n' || c == '\r' || c == '\t')
-            b->data[i] = ' ';
-    }
+    if (b->len > start)
+        tt_folded_name_fix(b->data + start, b->len - start);
 }
 
 static void put_name(tt_buf *b, const char *s)

@@ -85,9 +85,6 @@ typedef struct fstate {
 #define FIELD_EMPTY (TT_NONE - 1)
 #define FIELD_NAMED (TT_NONE - 2)
 
-/* Frame name of the leaf that replaces the frames beyond TT_MAX_STACK_DEPTH. */
-#define TRUNCATED_FRAME "[deeper frames truncated]"
-
 /* The frame of a name (trimmed, not empty) whose hash is h: interned once, repeats find its id
  * by the text as written. */
 static int frame_of(fstate *st, uint32_t *id, const char *f, size_t fn, uint64_t h)
@@ -196,11 +193,12 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
         if ((rc = push_frame(st, last_f, last_fn, lineno, err)))
             return rc;
     } else if (depth > TT_MAX_STACK_DEPTH) {
-        if ((rc = push_frame(st, TRUNCATED_FRAME, strlen(TRUNCATED_FRAME), lineno, err)))
+        rc = push_frame(st, TT__TRUNCATED_FRAME, strlen(TT__TRUNCATED_FRAME), lineno, err);
+        if (rc)
             return rc;
         snprintf(ex, sizeof ex, "%s:%llu: stack of %zu frames truncated to the %d outermost "
                  "and a \"%s\" leaf", st->file, (unsigned long long)lineno, depth,
-                 TT_MAX_STACK_DEPTH - 1, TRUNCATED_FRAME);
+                 TT_MAX_STACK_DEPTH - 1, TT__TRUNCATED_FRAME);
         tt_stats_add(st->stats, "folded_stack_truncated", st->file, TT_SEV_DATA_LOSS, 1, ex);
     }
     uint32_t cs;

@@ -186,15 +186,17 @@ static int sample_line(jstate *st, json_t *o)
     json_t *fr = json_object_get(o, "frames");
     if (!json_is_array(fr) || json_array_size(fr) == 0)
         return fail(st, "\"frames\": expected a non-empty array%s", "");
-    if (json_array_size(fr) > TT_MAX_STACK_DEPTH) {
-        tt_stats_add(st->stats, "stack_too_deep", st->file, TT_SEV_DATA_LOSS, 1, NULL);
-        return 0;
-    }
+    /* a deeper stack keeps its outermost frames (the first ones) under a marker leaf */
+    size_t nfr = json_array_size(fr);
+    if (nfr > TT_MAX_STACK_DEPTH)
+        tt__stack_truncated_note(st->stats, st->file, st->lineno, nfr);
     st->frames.len = 0;
     size_t i;
     json_t *f;
     json_array_foreach(fr, i, f) {
         uint32_t id;
+        if (i == TT_MAX_STACK_DEPTH)
+            break;
         if (json_is_string(f)) {
             if (tt__frame_simple(st->p, &id, json_string_value(f), json_string_length(f),
                                  TT_FRAME_JAVA, NULL))
@@ -213,7 +215,8 @@ static int sample_line(jstate *st, json_t *o)
     const char *tn = json_string_value(json_object_get(o, "thread"));
     if (tn)
         tt_thread_set_name(st->p, s.utid, tn, strlen(tn), 0);
-    if (tt_callsite_intern(st->p, &s.callsite, st->frames.data, st->frames.len))
+    if (tt__stack_truncate(st->p, st->frames.data, &st->frames.len, nfr) ||
+        tt_callsite_intern(st->p, &s.callsite, st->frames.data, st->frames.len))
         return tt_error_set(st->err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     if (get_int(st, o, "cpu_ns", &s.cpu, &has) || get_int(st, o, "end_ts_ns", &v, &has))
         return TT_EFORMAT;

@@ -173,10 +173,15 @@ static inline char *copy_run(char *d, const char *s, size_t n)
     return d;
 }
 
-/* bytes that need an escape: 1 always, 2 only with Android escaping ('/') */
+/* bytes that need an escape: 1 always, 2 only with Android escaping ('/'); 4: bytes of a
+ * multi-byte UTF-8 sequence, checked (JSON text is UTF-8, RFC 8259 section 8.1: an invalid
+ * byte, e.g. of a Latin-1 file name, is written as U+FFFD) */
+#define HI4 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4
 static const unsigned char esc_class[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* control characters */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ['"'] = 1, ['\\'] = 1, ['/'] = 2, [0x7f] = 1};
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ['"'] = 1, ['\\'] = 1, ['/'] = 2, [0x7f] = 1,
+    [0x80] = HI4, HI4, HI4, HI4, HI4, HI4, HI4, HI4};
+#undef HI4
 
 static char *put_esc(char *p, unsigned char c)
 {
@@ -210,7 +215,7 @@ static inline int clean16(const char *s, unsigned char mask)
     e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
     e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
     e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8(mask & 2 ? '/' : '"')));
-    return !_mm_movemask_epi8(e);
+    return !_mm_movemask_epi8(_mm_or_si128(e, x)); /* and no byte >= 0x80 */
 }
 #endif
 
@@ -230,6 +235,7 @@ static inline int clean8(const char *s, unsigned char mask)
     l |= (b - ones) & ~b;
     l |= (d - ones) & ~d;
     l |= (sl - ones) & ~sl;
+    l |= x; /* a byte >= 0x80 */
     return !(l & 0x8080808080808080ULL);
 }
 
@@ -257,6 +263,7 @@ static char *put_quoted(char *p, const char *s, size_t n, unsigned char mask)
         p += n - i;
         i = n;
     }
+    mask |= 4;
     while (i < n) {
         size_t run = i;
         while (run < n && !(esc_class[(unsigned char)s[run]] & mask))
@@ -264,8 +271,21 @@ static char *put_quoted(char *p, const char *s, size_t n, unsigned char mask)
         p = copy_run(p, s + i, run - i);
         if (run == n)
             break;
-        p = put_esc(p, (unsigned char)s[run]);
-        i = run + 1;
+        size_t u = (unsigned char)s[run] >= 0x80
+                       ? tt__utf8_len((const unsigned char *)s + run, n - run)
+                       : 0;
+        if (u) { /* at most 4 bytes: the room for 6 per byte holds them */
+            memcpy(p, s + run, u);
+            p += u;
+            i = run + u;
+        } else if ((unsigned char)s[run] >= 0x80) {
+            memcpy(p, "\xef\xbf\xbd", 3); /* U+FFFD, in the room of the byte's 6 */
+            p += 3;
+            i = run + 1;
+        } else {
+            p = put_esc(p, (unsigned char)s[run]);
+            i = run + 1;
+        }
     }
     *p++ = '"';
     return p;

@@ -211,7 +211,9 @@ static int block_callsite(tt__perf_asm *st, uint32_t *cs, uint32_t run)
         f[i] = f[n - 1 - i];
         f[n - 1 - i] = t;
     }
-    int rc = tt__callsite_intern_cached(st->p, cs, f, n, st->cs);
+    int rc = tt__stack_truncate(st->p, f, &n, n);
+    if (!rc)
+        rc = tt__callsite_intern_cached(st->p, cs, f, n, st->cs);
     if (!rc && leaf)
         *leaf = *cs;
     return rc;
@@ -236,11 +238,8 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
                      "a sample without frames was skipped");
         return 0;
     }
-    if (n > TT_MAX_STACK_DEPTH) {
-        tt_stats_add(st->stats, "stack_too_deep", st->file, TT_SEV_DATA_LOSS, 1,
-                     "a stack deeper than 4096 frames was skipped");
-        return 0;
-    }
+    if (n > TT_MAX_STACK_DEPTH) /* kept, truncated by block_callsite */
+        tt__stack_truncated_note(st->stats, st->file, st->block_line, n);
     if (!st->want.data && tt_buf_put(&st->want, "", 0))
         return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     tt_sample s;
@@ -340,6 +339,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
         return TT_ENOMEM;
     st->h.comm.p = st->comm.data;
     st->in_block = 1;
+    st->block_line = lineno;
     st->have_frame = 0;
     st->frames.len = 0;
     st->cur_run = TT_NONE;

@@ -36,6 +36,7 @@ typedef struct tt__perf_asm {
     char bad_example[160];
     char hdr_snip[64]; /* a comm-only header, reported when no frame follows */
     uint64_t hdr_line;
+    uint64_t block_line; /* the line of the sample's header */
     int have_maps;           /* a memory map was read: unnamed file frames depend on the pid */
     int deleted_dso;         /* a frame's dso had perf's " (deleted)" (reported once) */
     tt__cscache *cs;         /* the previous stack: most of its root side is shared */

@@ -392,6 +392,15 @@ int tt__callsite_child(tt_profile *p, uint32_t *node, uint32_t parent, uint32_t 
                        uint32_t depth);
 int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n,
                                tt__cscache *cache);
+/* The leaf frame that replaces the frames of a stack beyond TT_MAX_STACK_DEPTH. */
+#define TT__TRUNCATED_FRAME "[deeper frames truncated]"
+/* A stack of depth frames, root first, of which f holds the first *n (all of them, or at
+ * least TT_MAX_STACK_DEPTH): deeper than TT_MAX_STACK_DEPTH, its TT_MAX_STACK_DEPTH - 1
+ * outermost frames are kept under a TT__TRUNCATED_FRAME leaf (*n becomes the limit), so its
+ * weight still counts; 0 or TT_ENOMEM. */
+int tt__stack_truncate(tt_profile *p, uint32_t *f, size_t *n, size_t depth);
+/* Counts one truncated stack of n frames, at file:line, as stack_too_deep (data loss). */
+void tt__stack_truncated_note(tt_stats *stats, const char *file, uint64_t line, size_t n);
 /* Run merging (samples.md 4.3) one run at a time over a thread's time order o[0..n-1], from
  * o[*pos]: 1 with *r filled and *pos advanced, 0 at the end. */
 int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, size_t *pos,
@@ -406,6 +415,8 @@ void tt__profile_reserve_rest(tt_profile *p, size_t added, uint64_t done, uint64
 int tt__run_starts(const tt_profile *p, const uint32_t *o, size_t j, int64_t max_gap_ns);
 /* The k-th smallest of d[0..n-1] (0-based, k < n); reorders d. */
 int64_t tt__select_i64(int64_t *d, size_t n, size_t k);
+/* Length of the valid UTF-8 sequence at s (1..4, of the n bytes there), 0 when invalid. */
+size_t tt__utf8_len(const unsigned char *s, size_t n);
 /* Sanitises s into valid UTF-8 (U+FFFD for bad bytes), appending to b. */
 int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n);
 /* 1 when the callsite's frame also occurs among its ancestors (lazily computed array). */

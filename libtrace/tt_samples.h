@@ -9,7 +9,7 @@
 /* Row types are named after storage.md 3.7 (stack_frame, callsite, sample, slice, thread) so
  * the store can write them directly. Times are int64 ns; TT_NONE marks a missing u32 id. */
 #define TT_NONE UINT32_MAX
-#define TT_MAX_STACK_DEPTH 4096 /* deeper stacks are rejected and counted */
+#define TT_MAX_STACK_DEPTH 4096 /* deeper stacks are truncated (or refused) and counted */
 
 /* Sample types (samples.md 2.1.3, 2.4). */
 enum { TT_ST_CPU = 0, TT_ST_CUSTOM, TT_ST_ALLOC, TT_ST_JNI, TT_ST_BINDER, TT_ST_WAIT,
@@ -401,6 +401,9 @@ int tt_export_chrome(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, voi
                      tt_error *err);
 int tt_export_folded(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
                      tt_error *err);
+/* The frame-name mapping of folded stacks, which have no escaping (samples.md 7.2): in the n
+ * bytes at s, ';' becomes ':', line breaks and tabs blanks. */
+void tt_folded_name_fix(char *s, size_t n);
 int tt_export_speedscope(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
                          tt_error *err);
 /* A legacy ART .trace (art-trace.md 6.2); TT_EUNSUPPORTED for an input without times. */

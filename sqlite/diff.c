@@ -84,42 +84,10 @@ static const char *const sql_traces[2] = SIDES(SQL_TRACES);
 static const char *const sql_fold[2][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES)};
 
 /* ---- opening ---- */
-/* Attaches a side read-only, as tdb_open_read opens it: when the plain read-only open
- * cannot be used (a WAL database in a directory we cannot write gets no -shm file, and
- * then ATTACH itself or the first read fails), the immutable=1 open is tried. */
+/* Attaches a side read-only, as tdb_open_read opens it (tdb__attach_read). */
 static int attach(tdb_diff *d, int side, const char *path, int immutable, tt_error *err)
 {
-    int rc = immutable ? tdb__wal_unread(path, err) : 0; /* changes it would not see */
-    if (rc)
-        return rc;
-    char *uri = tdb__path_uri(path, immutable);
-    if (!uri)
-        return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
-    sqlite3_stmt *st;
-    const char *what = "cannot open the database";
-    rc = sqlite3_prepare_v2(d->db.h, "ATTACH DATABASE ?1 AS ?2", -1, &st, NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 2, schema[side], -1, SQLITE_STATIC);
-        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-        sqlite3_finalize(st);
-    }
-    free(uri);
-    if (rc == SQLITE_OK) {
-        what = "cannot read the database";
-        const char *probe = side ? "SELECT COUNT(*) FROM n.sqlite_master"
-                                 : "SELECT COUNT(*) FROM b.sqlite_master";
-        rc = sqlite3_prepare_v2(d->db.h, probe, -1, &st, NULL);
-        if (rc == SQLITE_OK) {
-            rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : SQLITE_ERROR;
-            sqlite3_finalize(st);
-        }
-        if (rc == SQLITE_OK)
-            return 0;
-    }
-    tt_error_set(err, TT_EIO, path, 0, 0, "%s: %s", what, sqlite3_errmsg(d->db.h));
-    tdb__exec(&d->db, side ? "DETACH DATABASE n" : "DETACH DATABASE b", NULL);
-    return immutable ? TT_EIO : attach(d, side, path, 1, err);
+    return tdb__attach_read(d->db.h, path, schema[side], immutable, err);
 }
 
 static int trace_exists(tdb_diff *d, int side, const char *path, tt_error *err)
@@ -425,14 +393,20 @@ static char *node_path(const fold *f, uint32_t node, tt_buf *b, tt_vec *chain)
     b->len = 0;
     for (size_t i = chain->len; i-- > 0;) {
         const char *nm = tt_intern_str(f->names, TT_VEC_AT(chain, uint32_t, i), NULL);
-        if ((i + 1 < chain->len && tt_buf_put(b, ";", 1)) || tt_buf_puts(b, nm))
+        if (i + 1 < chain->len && tt_buf_put(b, ";", 1))
             return NULL;
+        size_t start = b->len;
+        if (tt_buf_puts(b, nm))
+            return NULL;
+        /* ';' separates frames and a line break lines: never inside a name (as export) */
+        if (b->len > start)
+            tt_folded_name_fix(b->data + start, b->len - start);
     }
     char *s = malloc(b->len + 1);
     if (s) {
         memcpy(s, b->data ? b->data : "", b->len);
         s[b->len] = 0;
-        /* ';' separates frames in folded stacks: never inside a name */
+        /* blanks separate the two weights (difffolded.pl): none inside a name */
         for (char *p = s, *e = s + b->len; p < e; p++)
             if (*p == ' ' || *p == '\t')
                 *p = '_';

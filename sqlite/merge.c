@@ -326,36 +326,13 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
     return rc;
 }
 
-/* immutable: the source is a WAL database in a directory we cannot write (no -shm file can be
- * made there), read as an immutable file, as tdb_open_read reads it */
-static int attach_src(tdb_db *db, const char *path, int immutable, tt_error *err)
-{
-    sqlite3_stmt *st;
-    int rc = immutable ? tdb__wal_unread(path, err) : 0; /* changes it would not see */
-    if (rc)
-        return rc;
-    rc = sqlite3_prepare_v2(db->h, "ATTACH DATABASE ?1 AS src", -1, &st, NULL);
-    if (rc == SQLITE_OK && immutable) {
-        sqlite3_bind_text(st, 1, tdb__path_uri(path, 1), -1, free);
-    } else if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, tdb__file_name(path), -1, sqlite3_free);
-    }
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-        sqlite3_finalize(st);
-    }
-    if (rc != SQLITE_OK)
-        return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open the database: %s",
-                            sqlite3_errmsg(db->h));
-    return 0;
-}
-
 int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_error *err)
 {
     memset(ms, 0, sizeof *ms);
     /* the source is checked as query opens it: a tracetool database of a schema we read */
     tdb_db *check;
     int newer;
+    int absent = tdb__wal_absent(src_path);
     int rc = tdb_open_read(&check, src_path, 0, &newer, err);
     if (rc)
         return rc;
@@ -374,7 +351,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
                             "merge needs a database built aside");
     sqlite3_busy_timeout(db->h, 5000); /* a writer of the source finishing */
-    if ((rc = attach_src(db, src_path, immutable, err)))
+    /* read-only, as query reads it: a source on a read-only volume, or one whose -shm file
+     * we cannot write, is still read (immutable when no -shm file can be used at all) */
+    int tidy = absent && !immutable;
+    if ((rc = tdb__attach_read(db->h, src_path, "src", immutable, err)))
         return rc;
     /* rows of another file: SQLite checks their CHECK lists (tdb_open_write turns that off
      * for the row writers, which check in C) */
@@ -449,6 +429,8 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         db->in_tx = 0;
     if (!rc)
         rc = tdb__exec(db, "DETACH DATABASE src", err);
+    if (!rc && tidy)
+        tdb__wal_tidy(src_path); /* the -wal and -shm files the read-only attach made */
     if (!rc && !(rc = tdb__exec(db, "BEGIN", err)))
         db->in_tx = 1;
     /* a damaged page found while copying is the source's (the file built aside is ours) */

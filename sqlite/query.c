@@ -40,6 +40,43 @@ static int ro_authorizer(void *ctx, int action, const char *a, const char *b, co
 
 int tdb__immutable(const tdb_db *db) { return db->immutable; }
 
+int tdb__attach_read(sqlite3 *h, const char *path, const char *schema, int immutable,
+                     tt_error *err)
+{
+    int rc = immutable ? tdb__wal_unread(path, err) : 0; /* changes it would not see */
+    if (rc)
+        return rc;
+    char *uri = tdb__path_uri(path, immutable);
+    if (!uri)
+        return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
+    sqlite3_stmt *st;
+    const char *what = "cannot open the database";
+    rc = sqlite3_prepare_v2(h, "ATTACH DATABASE ?1 AS ?2", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, schema, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+        sqlite3_finalize(st);
+    }
+    free(uri);
+    char sql[96];
+    if (rc == SQLITE_OK) {
+        what = "cannot read the database";
+        snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM \"%s\".sqlite_master", schema);
+        rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : SQLITE_ERROR;
+            sqlite3_finalize(st);
+        }
+        if (rc == SQLITE_OK)
+            return 0;
+    }
+    tt_error_set(err, TT_EIO, path, 0, 0, "%s: %s", what, sqlite3_errmsg(h));
+    snprintf(sql, sizeof sql, "DETACH DATABASE \"%s\"", schema);
+    sqlite3_exec(h, sql, NULL, NULL, NULL);
+    return immutable ? TT_EIO : tdb__attach_read(h, path, schema, 1, err);
+}
+
 int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_error *err)
 {
     *out = NULL;

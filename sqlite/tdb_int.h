@@ -159,6 +159,11 @@ int tdb__wal_unread(const char *path, tt_error *err);
 int tdb__wal_frames(const char *path);
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);
+/* query.c: attaches path as schema on h read-only, as tdb_open_read opens it ("file:" URI,
+ * mode=ro; with immutable, or when the plain read-only attach cannot be read, e.g. a WAL
+ * database in a directory we cannot write, immutable=1 after tdb__wal_unread). */
+int tdb__attach_read(sqlite3 *h, const char *path, const char *schema, int immutable,
+                     tt_error *err);
 /* names.c: the name SQLite is given for the file path (a relative "file:..." becomes
  * "./file:...", a file and not a URI; sqlite3_malloc'd, NULL when out of memory), and
  * sqlite3_open_v2 of it */

@@ -194,6 +194,8 @@ static void ref_quoted(char *out, const char *s, size_t n, int android)
             o += sprintf(o, "%s", e);
         else if (c < 0x20 || c == 0x7f)
             o += sprintf(o, "\\u%04x", c);
+        else if (c >= 0x80) /* the callers' strings hold lone bytes >= 0x80 only */
+            o += sprintf(o, "\xef\xbf\xbd");
         else
             *o++ = (char)c;
     }
@@ -235,6 +237,49 @@ START_TEST(json_writer_escapes_blocks)
                     ck_assert_str_eq(w.buf.data, got);
                     tt_jsonw_free(&w);
                 }
+}
+END_TEST
+
+/* JSON text is UTF-8: valid sequences pass whole, at any offset of the 16- and 8-byte
+ * blocks; every byte of an invalid one (Latin-1, overlong, surrogate, above U+10FFFF, cut
+ * off at the end) is U+FFFD; tt_jsonw_key and tt_jsonw_fields write the same. */
+START_TEST(json_writer_utf8)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"caf\xe9", "caf\xef\xbf\xbd"},
+        {"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"},
+        {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},             /* overlong '/' */
+        {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}, /* a surrogate */
+        {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+        {"x\xe2\x82", "x\xef\xbf\xbd\xef\xbf\xbd"}, /* cut off */
+        {"\xe9\n\xc3\xa9", "\xef\xbf\xbd\\n\xc3\xa9"},
+    };
+    char in[128], want[256], got[2 * sizeof want + 16];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (size_t pre = 0; pre <= 33; pre++) {
+            memset(in, 'a', pre);
+            snprintf(in + pre, sizeof in - pre, "%s", cases[c].in);
+            memset(want, 'a', pre + 1);
+            want[0] = '"';
+            snprintf(want + pre + 1, sizeof want - pre - 1, "%s\"", cases[c].out);
+            tt_jsonw w;
+            tt_jsonw_init(&w, 0);
+            tt_jsonw_str(&w, in);
+            ck_assert_msg(!strcmp(w.buf.data, want), "case %zu pre %zu: %s", c, pre,
+                          w.buf.data);
+            w.buf.len = 0;
+            tt_jsonw_obj_begin(&w);
+            tt_jsonw_key(&w, in);
+            tt_jsonw_int(&w, 1);
+            tt_jsonw_field f[] = {{"k", 1, TT_JSONW_STR, in, 0}};
+            tt_jsonw_fields(&w, f, 1);
+            tt_jsonw_obj_end(&w);
+            snprintf(got, sizeof got, "{%s:1,\"k\":%s}", want, want);
+            ck_assert_str_eq(w.buf.data, got);
+            tt_jsonw_free(&w);
+        }
 }
 END_TEST
 
@@ -387,6 +432,7 @@ static Suite *suite(void)
     tcase_add_test(tc, json_writer);
     tcase_add_test(tc, json_writer_escapes);
     tcase_add_test(tc, json_writer_escapes_blocks);
+    tcase_add_test(tc, json_writer_utf8);
     tcase_add_test(tc, json_writer_value_room);
     tcase_add_test(tc, json_writer_fields);
     tcase_add_test(tc, json_writer_any_depth);

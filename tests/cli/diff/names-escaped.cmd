@@ -1,0 +1,1 @@
+tracetool diff --format folded-diff diff-names-base.jsonl diff-names-new.jsonl 2>/dev/null; tracetool diff --min-ms 0 --fail-on sampled.self=+10% diff-names-base.jsonl diff-names-new.jsonl; echo "exit $?"

@@ -1,0 +1,1 @@
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do echo "main;f$i $((i * 10))" >> "$TT_TMP/b.folded"; echo "main;f$i $((i * 20))" >> "$TT_TMP/n.folded"; done; tracetool diff --fail-on sampled.samples=+10% "$TT_TMP/b.folded" "$TT_TMP/n.folded" | grep '^gate\|^result'; tracetool diff --format json --fail-on sampled.samples=+10% "$TT_TMP/b.folded" "$TT_TMP/n.folded" 2>&1 >/dev/null

@@ -1,0 +1,1 @@
+sh ../cli/diff/mkpair.sh we regress && for f in text json folded-diff svg html; do tracetool diff --format $f "$TT_TMP/diff/we/base.db" "$TT_TMP/diff/we/new.db" > /dev/full 2> "$TT_TMP/e"; echo "$f: exit $? $(grep -c 'write error on standard output' "$TT_TMP/e")"; done
