@@ -470,17 +470,10 @@ static void print_json(kctx *c, const tt_ks_reader *r, const tt_ks_report *rep)
     emit(c);
 }
 
-/* Folded names have no escaping (samples.md 7.2): from start on, ';' becomes ':', line
- * breaks and tabs blanks. */
+/* Folded names have no escaping (samples.md 7.2): the name written from start on */
 static void folded_name(tt_buf *b, size_t start)
 {
-    for (size_t i = start; i < b->len; i++) {
-        char ch = b->data[i];
-        if (ch == ';')
-            b->data[i] = ':';
-        else if (ch == '\n' || ch == '\r' || ch == '\t')
-            b->data[i] = ' ';
-    }
+    tt_folded_name_fix(b->data + start, b->len - start);
 }
 
 static void folded_frames(kctx *c, const tt_ks_report *rep, const uint32_t *idx, size_t n,
