@@ -95,10 +95,14 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err);
 int cli_an_art(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 /* Startup event streams (launches = 0) or logcat/am start -W launches (launches = 1). */
 int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_error *err);
-/* Stores the per-scene, all-scene and series statistics of a finished frames analysis;
- * issue_id (0 = none) links Matrix FPS reports. */
+/* Stores the per-scene, all-scene and series statistics of a finished frames analysis (the
+ * reports model: per-scene and all-scene only); issue_id: 0 = none. */
 int cli_an_frame_stats(cli_an *a, int64_t trace_id, const tt_frames *f, int64_t issue_id,
                        tt_error *err);
+/* Stores one Matrix FPS report as its own scene_frame_stats row (model reports, ts its time,
+ * dur NULL, its own levels) linked to its issue; a report without time gets none. */
+int cli_an_fps_report_row(cli_an *a, int64_t trace_id, const tt_fps_report *r,
+                          int64_t issue_id, tt_error *err);
 
 /* analyze --jobs (cli_an_jobs.c): worker threads run parse on inputs with a->db a recording
  * (tdb_rec_new) and their diagnostics captured; the writer replays each job in input order.

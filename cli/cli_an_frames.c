@@ -47,16 +47,41 @@ int cli_an_frame_stats(cli_an *a, int64_t trace_id, const tt_frames *f, int64_t 
         stats_row(&row, st);
         rc = tdb_scene_stats_add(a->db, &row, err);
     }
+    /* the reports model's series points are the reports: cli_an_fps_report_row */
     int64_t window_ns = tt_frames_options(f)->window_ms * 1000000;
-    for (size_t i = 0; i < tt_frames_series_count(f) && !rc; i++) {
+    for (size_t i = 0; i < tt_frames_series_count(f) && !rc &&
+                       tt_frames_model(f) != TT_FMODEL_REPORTS;
+         i++) {
         const tt_frame_stats *st = tt_frames_series_get(f, i);
         tdb_scene_stats row = {.trace_id = trace_id, .model = model, .scene = st->scene,
-                               .have_window = st->has_start, .ts = st->start_ns,
-                               .dur = window_ns, .issue_id = issue_id};
+                               .have_window = st->has_start, .have_dur = 1,
+                               .ts = st->start_ns, .dur = window_ns, .issue_id = issue_id};
         stats_row(&row, st);
         rc = tdb_scene_stats_add(a->db, &row, err);
     }
     return rc;
+}
+
+int cli_an_fps_report_row(cli_an *a, int64_t trace_id, const tt_fps_report *r,
+                          int64_t issue_id, tt_error *err)
+{
+    tdb_scene_stats row = {.trace_id = trace_id, .model = tt_fmodel_name(TT_FMODEL_REPORTS),
+                           .scene = r->scene ? r->scene : "", .issue_id = issue_id};
+    /* a row without ts would read as the scene's whole-trace row (schema(5)): a report
+     * without time has none and counts in its scene's and the "*" rows only */
+    if (!r->has_time || tt_ms_to_ns(&row.ts, r->time_unix_ms))
+        return 0;
+    row.have_window = 1;
+    row.frames = r->frames;
+    for (int l = 0; l < TT_DROP_LEVELS; l++) {
+        if (tt_add_i64(&row.dropped_sum, row.dropped_sum, r->level_sum[l]))
+            row.dropped_sum = r->level_sum[l] > 0 ? INT64_MAX : INT64_MIN;
+        row.level_count[l] = r->level_count[l];
+        row.level_sum[l] = r->level_sum[l];
+    }
+    row.have_fps = row.frames > 0;
+    row.fps = r->fps;
+    return tdb_scene_stats_add(a->db, &row, err);
 }
 
 static int store_frames(cli_an *a, int64_t trace_id, const tt_frames *f, tt_error *err)

@@ -8,7 +8,8 @@
 
 #include "cli_startup.h"
 
-static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_error *err)
+static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, int64_t *issue_out,
+                        tt_error *err)
 {
     int mapped = r->key_id >= 0 && (tt_mapping_get(a->map, (uint32_t)r->key_id) ||
                                     (uint32_t)r->key_id == TT_BEAT_DISPATCH);
@@ -42,6 +43,7 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_erro
         a->unknown_ids++;
     int64_t issue_id, tree_id;
     int rc = tdb_issue_add(a->db, &is, &issue_id, err);
+    *issue_out = rc ? 0 : issue_id;
     if (!rc && r->n_items) {
         rc = cli_an_store_stack(a, trace_id, "issue_stack", issue_id, 0, r->items, r->n_items,
                                 &tree_id, err);
@@ -92,7 +94,8 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         if (!process && rep->process)
             process = process_copy = strdup(rep->process);
         n++;
-        rc = store_report(a, t->trace_id, rep, err);
+        int64_t issue_id;
+        rc = store_report(a, t->trace_id, rep, &issue_id, err);
         tt_su_report sr;
         if (!rc && cli_startup_report(&sr, rep)) {
             tt_su_opts so = {.mapping = tt_mapping_count(a->map) ? a->map : NULL};
@@ -109,6 +112,8 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
                 rc = tt_frames_new(&fps, &fo, err);
             if (!rc)
                 rc = tt_frames_add_fps_report(fps, &fr, err);
+            if (!rc)
+                rc = cli_an_fps_report_row(a, t->trace_id, &fr, issue_id, err);
         }
     }
     if (!rc && fps && !(rc = tt_frames_finish(fps, err)))

@@ -42,8 +42,10 @@ static int summ_row(void *ctx, int event, int ncol, const char *const *names,
         tt_buf_printf(&s->text, "  %8lld ms  %-12s %s%s%s\n", I(1), S(0), S(2),
                       v[3].type == TDB_TEXT ? "  scene " : "", S(3));
     else if (!strcmp(s->section, "startups")) {
-        tt_buf_printf(&s->text, "  %-8s %-14s %6lld ms", S(0), S(1),
-                      v[2].type == TDB_INT ? I(2) : I(5));
+        char ms[32] = "-";
+        if (v[2].type == TDB_INT || v[5].type == TDB_INT)
+            snprintf(ms, sizeof ms, "%lld", v[2].type == TDB_INT ? I(2) : I(5));
+        tt_buf_printf(&s->text, "  %-8s %-14s %6s ms", S(0), S(1), ms);
         if (v[3].type == TDB_INT)
             tt_buf_printf(&s->text, "  ttid %lld ms", I(3));
         if (v[4].type == TDB_INT)
@@ -53,9 +55,16 @@ static int summ_row(void *ctx, int event, int ncol, const char *const *names,
     else if (!strcmp(s->section, "issues_by_stack_key"))
         tt_buf_printf(&s->text, "  %5lld x  %-12s max %lld ms, avg %lld ms  %s\n", I(2), S(0),
                       I(3), I(4), S(1));
-    else
-        tt_buf_printf(&s->text, "  %6lld frames  %6.2f fps  %5lld jank  %5lld bad  %-8s %s\n", I(2),
-                      v[3].type == TDB_REAL ? v[3].r : (double)I(3), I(4), I(5), S(1), S(0));
+    else {
+        /* NULL (unknown: reports give no jank, fps 0 reports no fps) is "-", never 0 */
+        char fps[32] = "-", jank[32] = "-";
+        if (v[3].type == TDB_REAL || v[3].type == TDB_INT)
+            snprintf(fps, sizeof fps, "%.2f", v[3].type == TDB_REAL ? v[3].r : (double)I(3));
+        if (v[4].type == TDB_INT)
+            snprintf(jank, sizeof jank, "%lld", I(4));
+        tt_buf_printf(&s->text, "  %6lld frames  %6s fps  %5s jank  %5lld bad  %-8s %s\n", I(2),
+                      fps, jank, I(5), S(1), S(0));
+    }
 #undef S
 #undef I
     return 0;

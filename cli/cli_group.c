@@ -184,7 +184,12 @@ static void json_group(tt_jsonw *w, const group *g)
     tt_jsonw_key(w, "total_cost_ms");
     tt_jsonw_int(w, g->total_cost);
     tt_jsonw_key(w, "avg_cost_ms");
-    tt_jsonw_double(w, (double)g->total_cost / (double)g->count);
+    /* always with a fraction (report(1)), so a loader sees one type: 11230.0, not 11230 */
+    char avg[64];
+    int n = tt_json_format_double(avg, sizeof avg - 2, (double)g->total_cost / (double)g->count);
+    if (n > 0 && (size_t)n < sizeof avg - 2 && strspn(avg, "-0123456789") == (size_t)n)
+        memcpy(avg + n, ".0", 3);
+    tt_jsonw_raw(w, avg, strlen(avg));
     tt_jsonw_key(w, "max_cost_ms");
     tt_jsonw_int(w, g->max_cost);
     json_counts(w, "details", "detail", &g->details);

@@ -77,6 +77,7 @@ typedef struct rctx {
     uint64_t reports;
     cli_groups *groups; /* --group */
     uint64_t without_key;
+    char error[sizeof(((tt_error *)0)->file) + TT_ERRMSG_MAX + 32]; /* what stopped the run */
 } rctx;
 
 /* ---- names and small renderings ---- */
@@ -578,17 +579,24 @@ static int one_report(rctx *c, tt_jsonw *doc, const tt_report *r)
     return 0;
 }
 
+/* Prints err and keeps its text for the JSON document's "error" key. */
+static int read_error(rctx *c, const tt_error *err)
+{
+    cli_err_text(c->error, sizeof c->error, err);
+    return cli_err(err);
+}
+
 static int read_file(rctx *c, tt_jsonw *doc, const char *path)
 {
     tt_error err = {0};
     tt_input *in;
     if (cli_ks_open(&in, path, &err))
-        return cli_err(&err);
+        return read_error(c, &err);
     tt_report_reader *rr;
     int rc = tt_report_reader_new(&rr, in, c->stats, &err);
     if (rc) {
         tt_input_close(in);
-        return cli_err(&err);
+        return read_error(c, &err);
     }
     tt_report_reader_set_json(rr, 0);
     for (;;) {
@@ -599,12 +607,11 @@ static int read_file(rctx *c, tt_jsonw *doc, const char *path)
             break;
         }
         if (rc) {
-            rc = cli_err(&err);
+            rc = read_error(c, &err);
             break;
         }
         if (one_report(c, doc, r)) {
-            cli_errorf("out of memory");
-            rc = CLI_BAD;
+            rc = read_error(c, &(tt_error){.code = TT_ENOMEM, .msg = "out of memory"});
             break;
         }
     }
@@ -615,6 +622,15 @@ static int read_file(rctx *c, tt_jsonw *doc, const char *path)
 
 static int run(rctx *c, char **files, int nfiles)
 {
+    /* every input must open before anything is printed (a missing second file leaves no
+     * half-written document); streams were kept in memory by the checks before */
+    for (int i = 0; i < nfiles; i++) {
+        tt_input *in;
+        tt_error err = {0};
+        if (cli_ks_open(&in, files[i], &err))
+            return cli_err(&err);
+        tt_input_close(in);
+    }
     tt_jsonw doc;
     tt_jsonw_init(&doc, 0);
     int json_doc = c->format == F_JSON && !c->grouping;
@@ -626,10 +642,16 @@ static int run(rctx *c, char **files, int nfiles)
     int rc = 0;
     for (int i = 0; i < nfiles && !rc; i++)
         rc = read_file(c, &doc, files[i]);
-    if (!rc && json_doc) {
+    if (json_doc) {
+        /* reports already printed stay; a later bad input closes the document with "error"
+         * (exit status 2), so standard output is always one JSON document */
         tt_jsonw_arr_end(&doc);
         tt_jsonw_key(&doc, "count");
         tt_jsonw_uint(&doc, c->reports);
+        if (rc) {
+            tt_jsonw_key(&doc, "error");
+            tt_jsonw_str(&doc, c->error);
+        }
         tt_jsonw_obj_end(&doc);
         tt_buf_puts(&doc.buf, "\n");
         cli_out_buf(&doc.buf);

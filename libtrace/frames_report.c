@@ -83,16 +83,78 @@ static void report_close(tt_frame_stats *st, const acc *a)
     }
 }
 
+/* Report order (frames.md 7.1, tracetool-frames(1)): by time, reports without one last,
+ * then by scene and by every other field the output shows, so that neither the series nor
+ * the floating-point sums depend on the input order. */
+static int cmp_num(double x, double y) { return (x > y) - (x < y); }
+
+static int cmp_report(const tt_fps_report *x, const tt_fps_report *y)
+{
+    if (x->has_time != y->has_time)
+        return y->has_time - x->has_time;
+    if (x->has_time && x->time_unix_ms != y->time_unix_ms)
+        return x->time_unix_ms < y->time_unix_ms ? -1 : 1;
+    int c = strcmp(x->scene, y->scene);
+    if (c)
+        return c;
+    if ((c = cmp_num((double)x->frames, (double)y->frames)) || (c = cmp_num(x->fps, y->fps)))
+        return c;
+    for (int l = 0; l < TT_DROP_LEVELS; l++)
+        if ((c = cmp_num((double)x->level_count[l], (double)y->level_count[l])) ||
+            (c = cmp_num((double)x->level_sum[l], (double)y->level_sum[l])))
+            return c;
+    if ((c = x->generation - y->generation) ||
+        (c = cmp_num((double)x->drop_task_frame_sum, (double)y->drop_task_frame_sum)) ||
+        (c = cmp_num((double)x->fm_mask, (double)y->fm_mask)))
+        return c;
+    for (int i = 0; i <= TT_FM_GPU; i++)
+        if ((c = cmp_num((double)x->fm_avg[i], (double)y->fm_avg[i])))
+            return c;
+    if ((c = x->drop_count - y->drop_count))
+        return c;
+    return x->refresh_rate - y->refresh_rate;
+}
+
+/* qsort has no context argument: each entry carries its report */
+typedef struct ordered {
+    const tt_fps_report *r;
+    size_t i;
+} ordered;
+
+static int cmp_ordered(const void *a, const void *b)
+{
+    const ordered *x = a, *y = b;
+    int c = cmp_report(x->r, y->r);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 int tt_frames__report_stats(tt_frame_stats *stats, size_t ns, tt_frame_stats *all,
                             tt_vec *series, const tt_fps_report *r, const uint32_t *sid,
                             size_t nr)
 {
     acc *a = calloc(ns + 1, sizeof *a);
-    if (!a || tt_vec_reserve(series, series->len + nr)) {
+    ordered *idx = malloc((nr ? nr : 1) * sizeof *idx);
+    uint32_t *rank = malloc((ns ? ns : 1) * sizeof *rank);
+    tt_frame_stats *tmp = malloc((ns ? ns : 1) * sizeof *tmp);
+    if (!a || !idx || !rank || !tmp || tt_vec_reserve(series, series->len + nr)) {
         free(a);
+        free(idx);
+        free(rank);
+        free(tmp);
         return TT_ENOMEM;
     }
-    for (size_t i = 0; i < nr; i++) {
+    for (size_t i = 0; i < nr; i++)
+        idx[i] = (ordered){&r[i], i};
+    if (nr)
+        qsort(idx, nr, sizeof *idx, cmp_ordered);
+    /* scenes in the order of their first report in that order */
+    for (size_t s = 0; s < ns; s++)
+        rank[s] = UINT32_MAX;
+    uint32_t next = 0;
+    for (size_t k = 0; k < nr; k++) {
+        size_t i = idx[k].i;
+        if (rank[sid[i]] == UINT32_MAX)
+            rank[sid[i]] = next++;
         report_acc(&stats[sid[i]], &a[sid[i]], &r[i]);
         report_acc(all, &a[ns], &r[i]);
         tt_frame_stats *p = tt_vec_push(series, NULL);
@@ -106,9 +168,18 @@ int tt_frames__report_stats(tt_frame_stats *stats, size_t ns, tt_frame_stats *al
         for (int l = 0; l < TT_DROP_LEVELS; l++)
             p->dropped_sum = tt__sat_add(p->dropped_sum, r[i].level_sum[l]);
     }
-    for (size_t s = 0; s < ns; s++)
+    for (size_t s = 0; s < ns; s++) {
         report_close(&stats[s], &a[s]);
+        if (rank[s] == UINT32_MAX) /* a scene without reports (none are interned so) */
+            rank[s] = next++;
+        tmp[rank[s]] = stats[s];
+    }
+    if (ns)
+        memcpy(stats, tmp, ns * sizeof *tmp);
     report_close(all, &a[ns]);
     free(a);
+    free(idx);
+    free(rank);
+    free(tmp);
     return 0;
 }

@@ -165,10 +165,13 @@ int tt_frames_model(const tt_frames *f);
 const tt_frames_opts *tt_frames_options(const tt_frames *f); /* with defaults filled */
 size_t tt_frames_scene_count(const tt_frames *f);
 const char *tt_frames_scene_name(const tt_frames *f, uint32_t scene_id);
-/* Per scene (in order of first appearance) and the all-scene row. */
+/* Per scene and the all-scene row. Scenes are ordered by their first frame's intended vsync
+ * (native) or their first report's time (reports; scenes with only timeless reports last),
+ * then by name: the order does not depend on the input order. */
 const tt_frame_stats *tt_frames_scene_stats(const tt_frames *f, size_t i);
 const tt_frame_stats *tt_frames_all_stats(const tt_frames *f);
-/* Series (6.3): "*" windows first, then each scene's windows, by start. */
+/* Series (6.3): "*" windows first, then each scene's windows, by start; reports: one
+ * point per report by time (timeless last), then scene and values. */
 size_t tt_frames_series_count(const tt_frames *f);
 const tt_frame_stats *tt_frames_series_get(const tt_frames *f, size_t i);
 /* Native frames sorted by scene and intended vsync. */

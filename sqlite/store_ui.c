@@ -51,7 +51,7 @@ int tdb_scene_stats_add(tdb_db *db, const tdb_scene_stats *s, tt_error *err)
     b_text(db, st, 2, s->model);
     b_text(db, st, 3, s->scene);
     b_int(db, st, 4, s->have_window, s->ts);
-    b_int(db, st, 5, s->have_window, s->dur);
+    b_int(db, st, 5, s->have_window && s->have_dur, s->dur);
     b_i64(db, st, 6, s->frames);
     b_int(db, st, 7, s->have_busy, s->busy_dur);
     b_real(db, st, 8, s->have_fps, s->fps);

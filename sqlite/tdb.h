@@ -279,7 +279,8 @@ int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err);
 typedef struct tdb_scene_stats {
     int64_t trace_id;
     const char *model, *scene; /* scene "*" = all scenes */
-    int have_window;           /* ts/dur of a series window; 0 = whole trace */
+    int have_window;           /* ts of a series window or a Matrix FPS report; 0 = whole trace */
+    int have_dur;              /* dur of a series window (a report's span is unknown: NULL) */
     int64_t ts, dur, frames;
     int have_busy, have_fps, have_flags, have_times;
     int64_t busy_dur;

@@ -1,0 +1,1 @@
+tracetool report --format json ../../samples/reports.jsonl nosuch.jsonl
