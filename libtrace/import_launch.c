@@ -235,7 +235,7 @@ static int logcat_line(tt_startup *s, const char *p, size_t n, const char *file,
     } else {
         l.has_total = 1;
         l.total_ms = has_total ? total : first;
-        l.has_this = has_total;
+        l.has_this = 1; /* the first duration, also the total without "(total ...)" */
         l.this_ms = first;
     }
     *slot = s->launches.len + 1;
