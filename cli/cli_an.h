@@ -86,7 +86,8 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 /* Stores the startups of a finished analysis (startup, startup_segment); make_issues adds
  * the STARTUP issue Matrix's state machine emitted (not for report inputs, whose issues are
- * stored from the reports themselves). */
+ * stored from the reports themselves: a row then links the issue row given as its report's
+ * tt_su_report.ref). */
 int cli_an_startup_rows(cli_an *a, int64_t trace_id, const tt_startup *s, int make_issues,
                         tt_error *err);
 /* Sampled stacks (read by path: a btrace sampling file finds its mapping beside it). */

@@ -8,7 +8,8 @@
 
 #include "cli_startup.h"
 
-static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_error *err)
+static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, int64_t *issue_id,
+                        tt_error *err)
 {
     int mapped = r->key_id >= 0 && (tt_mapping_get(a->map, (uint32_t)r->key_id) ||
                                     (uint32_t)r->key_id == TT_BEAT_DISPATCH);
@@ -40,13 +41,13 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, tt_erro
     }
     if (r->key_id >= 0 && !mapped && tt_mapping_count(a->map))
         a->unknown_ids++;
-    int64_t issue_id, tree_id;
-    int rc = tdb_issue_add(a->db, &is, &issue_id, err);
+    int64_t tree_id;
+    int rc = tdb_issue_add(a->db, &is, issue_id, err);
     if (!rc && r->n_items) {
-        rc = cli_an_store_stack(a, trace_id, "issue_stack", issue_id, 0, r->items, r->n_items,
+        rc = cli_an_store_stack(a, trace_id, "issue_stack", *issue_id, 0, r->items, r->n_items,
                                 &tree_id, err);
         if (!rc)
-            rc = tdb_issue_set_tree(a->db, issue_id, tree_id, err);
+            rc = tdb_issue_set_tree(a->db, *issue_id, tree_id, err);
     }
     return rc;
 }
@@ -92,9 +93,11 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         if (!process && rep->process)
             process = process_copy = strdup(rep->process);
         n++;
-        rc = store_report(a, t->trace_id, rep, err);
+        int64_t issue_id = 0;
+        rc = store_report(a, t->trace_id, rep, &issue_id, err);
         tt_su_report sr;
         if (!rc && cli_startup_report(&sr, rep)) {
+            sr.ref = issue_id; /* a STARTUP issue's row, linked from its startup row */
             tt_su_opts so = {.mapping = tt_mapping_count(a->map) ? a->map : NULL};
             if (!su)
                 rc = tt_startup_new(&su, &so, st, err);

@@ -61,6 +61,8 @@ int cli_an_startup_rows(cli_an *a, int64_t trace_id, const tt_startup *s, int ma
         int64_t issue_id = 0, id;
         if (make_issues && m && m->has_issue && m->stack)
             rc = store_issue(a, trace_id, m, &issue_id, err);
+        else if (m && m->has_issue)
+            issue_id = m->issue_ref; /* the issue row of a Matrix report, stored already */
         tdb_startup st = {
             .trace_id = trace_id, .kind = tt_su_type_name(r->type), .source = r->source,
             .have_ts = r->has_start, .ts = r->start_ms * NS_PER_MS,
