@@ -80,15 +80,23 @@ typedef struct cli_an_trace {
     int64_t trace_id; /* out */
 } cli_an_trace;
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+/* Matrix issue reports; a log (logcat lines) is read again for its launches (Displayed,
+ * Fully drawn, am start -W lines), stored under the same trace. */
 int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+/* 1 when the text input at path holds a Matrix report line (a logcat capture detected by
+ * its launches, read as cli_an_report so neither part is lost), else 0. Reads it once. */
+int cli_an_report_holds(const char *path);
 /* KSCrash / Matrix iOS reports (ios.md 10): issues, threads, modules, call trees, stats. */
 int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 /* Stores the startups of a finished analysis (startup, startup_segment); make_issues adds
  * the STARTUP issue Matrix's state machine emitted (not for report inputs, whose issues are
- * stored from the reports themselves). */
+ * stored from the reports themselves: a row then links the issue row given as its report's
+ * tt_su_report.ref). */
 int cli_an_startup_rows(cli_an *a, int64_t trace_id, const tt_startup *s, int make_issues,
                         tt_error *err);
+/* Stores the launches (launch rows) of a finished analysis. */
+int cli_an_startup_launches(cli_an *a, int64_t trace_id, const tt_startup *s, tt_error *err);
 /* Sampled stacks (read by path: a btrace sampling file finds its mapping beside it). */
 int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err);
 /* ART method traces (art-trace.md 6.1). */

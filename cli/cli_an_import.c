@@ -119,7 +119,10 @@ int cli_an__import_parse(cli_an *a, const char *path, tt_kind kind, cli_an_trace
     case TT_KIND_KSCRASH: rc = cli_an_kscrash(a, in, t, err); break;
     case TT_KIND_FRAMES: rc = cli_an_frames(a, in, t, err); break;
     case TT_KIND_STARTUP: rc = cli_an_startup(a, in, t, 0, err); break;
-    case TT_KIND_LAUNCHES: rc = cli_an_startup(a, in, t, 1, err); break;
+    case TT_KIND_LAUNCHES: /* a logcat capture may hold Matrix reports after its launches */
+        rc = cli_an_report_holds(path) ? cli_an_report(a, in, t, err)
+                                       : cli_an_startup(a, in, t, 1, err);
+        break;
     case TT_KIND_SAMPLES: rc = cli_an_samples(a, path, t, err); break;
     case TT_KIND_ART: rc = cli_an_art(a, in, t, err); break;
     default:

@@ -8,7 +8,7 @@
 
 #include "cli_startup.h"
 
-static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, int64_t *issue_out,
+static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, int64_t *issue_id,
                         tt_error *err)
 {
     int mapped = r->key_id >= 0 && (tt_mapping_get(a->map, (uint32_t)r->key_id) ||
@@ -41,16 +41,52 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, int64_t
     }
     if (r->key_id >= 0 && !mapped && tt_mapping_count(a->map))
         a->unknown_ids++;
-    int64_t issue_id, tree_id;
-    int rc = tdb_issue_add(a->db, &is, &issue_id, err);
-    *issue_out = rc ? 0 : issue_id;
+    int64_t tree_id;
+    int rc = tdb_issue_add(a->db, &is, issue_id, err);
     if (!rc && r->n_items) {
-        rc = cli_an_store_stack(a, trace_id, "issue_stack", issue_id, 0, r->items, r->n_items,
+        rc = cli_an_store_stack(a, trace_id, "issue_stack", *issue_id, 0, r->items, r->n_items,
                                 &tree_id, err);
         if (!rc)
-            rc = tdb_issue_set_tree(a->db, issue_id, tree_id, err);
+            rc = tdb_issue_set_tree(a->db, *issue_id, tree_id, err);
     }
     return rc;
+}
+
+/* The launches of a log container (startup.md 4.3, 4.4): the input read a second time, as
+ * `tracetool startup` reads a logcat capture; none is no error. */
+static int log_launches(cli_an *a, const cli_an_trace *t, tt_startup **su, tt_stats *st,
+                        tt_error *err)
+{
+    tt_input *in;
+    int rc = cli_input_open(&in, t->path, 1, err);
+    if (!rc && !*su) {
+        tt_su_opts so = {.mapping = tt_mapping_count(a->map) ? a->map : NULL};
+        rc = tt_startup_new(su, &so, st, err);
+    }
+    if (!rc && (rc = tt_startup_read_launches(*su, in, err)) == TT_ENOTFOUND) {
+        rc = 0;
+        memset(err, 0, sizeof *err);
+    }
+    tt_input_close(in);
+    return rc;
+}
+
+int cli_an_report_holds(const char *path)
+{
+    tt_input *in;
+    tt_report_reader *r;
+    const tt_report *rep;
+    int yes = 0;
+    if (cli_input_open(&in, path, 1, NULL))
+        return 0;
+    if (!tt_report_reader_new(&r, in, NULL, NULL)) {
+        tt_report_reader_set_json(r, 0);
+        yes = tt_report_reader_container(r) == TT_REPORT_LOG &&
+              tt_report_reader_next(r, &rep, NULL) == 0;
+        tt_report_reader_free(r);
+    }
+    tt_input_close(in);
+    return yes;
 }
 
 int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
@@ -94,10 +130,11 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         if (!process && rep->process)
             process = process_copy = strdup(rep->process);
         n++;
-        int64_t issue_id;
+        int64_t issue_id = 0;
         rc = store_report(a, t->trace_id, rep, &issue_id, err);
         tt_su_report sr;
         if (!rc && cli_startup_report(&sr, rep)) {
+            sr.ref = issue_id; /* a STARTUP issue's row, linked from its startup row */
             tt_su_opts so = {.mapping = tt_mapping_count(a->map) ? a->map : NULL};
             if (!su)
                 rc = tt_startup_new(&su, &so, st, err);
@@ -119,8 +156,12 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     if (!rc && fps && !(rc = tt_frames_finish(fps, err)))
         rc = cli_an_frame_stats(a, t->trace_id, fps, 0, err);
     tt_frames_free(fps);
+    if (!rc && tt_report_reader_container(r) == TT_REPORT_LOG)
+        rc = log_launches(a, t, &su, st, err);
     if (!rc && su && !(rc = tt_startup_finish(su, err)))
         rc = cli_an_startup_rows(a, t->trace_id, su, 0, err);
+    if (!rc && su)
+        rc = cli_an_startup_launches(a, t->trace_id, su, err);
     tt_startup_free(su);
     if (!rc)
         rc = cli_an_reader_stats(a, t->trace_id, st, err);

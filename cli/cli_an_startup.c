@@ -61,6 +61,8 @@ int cli_an_startup_rows(cli_an *a, int64_t trace_id, const tt_startup *s, int ma
         int64_t issue_id = 0, id;
         if (make_issues && m && m->has_issue && m->stack)
             rc = store_issue(a, trace_id, m, &issue_id, err);
+        else if (m && m->has_issue)
+            issue_id = m->issue_ref; /* the issue row of a Matrix report, stored already */
         tdb_startup st = {
             .trace_id = trace_id, .kind = tt_su_type_name(r->type), .source = r->source,
             .have_ts = r->has_start, .ts = r->start_ms * NS_PER_MS,
@@ -87,7 +89,7 @@ int cli_an_startup_rows(cli_an *a, int64_t trace_id, const tt_startup *s, int ma
     return rc;
 }
 
-static int store_launches(cli_an *a, int64_t trace_id, const tt_startup *s, tt_error *err)
+int cli_an_startup_launches(cli_an *a, int64_t trace_id, const tt_startup *s, tt_error *err)
 {
     size_t n;
     const tt_su_launch *l = tt_startup_launches(s, &n);
@@ -132,7 +134,7 @@ int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_er
     if (!rc)
         rc = cli_an_startup_rows(a, t->trace_id, s, 1, err);
     if (!rc)
-        rc = store_launches(a, t->trace_id, s, err);
+        rc = cli_an_startup_launches(a, t->trace_id, s, err);
     if (!rc)
         rc = cli_an_reader_stats(a, t->trace_id, stats, err);
     tt_startup_free(s);

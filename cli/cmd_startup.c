@@ -255,6 +255,10 @@ static int read_one(tt_startup *s, src *x, tt_stats *stats)
                                                                : TT_SU_IN_LAUNCHES,
                        stats, &err2);
         tt_input_close(y.in);
+        if (rc == TT_ENOTFOUND && first == TT_ENOTFOUND) /* a logcat capture of neither */
+            tt_error_set(&err, TT_ENOTFOUND, x->path, TT_LOC_NONE, 0,
+                         "no Displayed, Fully drawn, am start -W, Trace_StartUp or STARTUP "
+                         "lines found");
         if (rc == TT_ENOTFOUND)
             rc = first; /* the first pass decides, with its own message */
         else if (rc)

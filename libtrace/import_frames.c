@@ -51,8 +51,9 @@ int tt_frames_detect(const char *p, size_t n)
         return TT_FIN_UNKNOWN;
     if (p[i] == '[')
         return TT_FIN_REPORT;
-    if (p[i] != '{')
-        return has(p, n, "tag[") ? TT_FIN_REPORT : TT_FIN_UNKNOWN;
+    if (p[i] != '{') /* logcat: Matrix report lines, maybe after much else */
+        return has(p, n, "tag[") || tt__looks_logcat(p + i, n - i) ? TT_FIN_REPORT
+                                                                   : TT_FIN_UNKNOWN;
     /* A frame record has start_ns or ts_ns (a pause) in its first line; a report has
      * Matrix keys and is often pretty-printed over many lines. */
     const char *nl = memchr(p + i, '\n', n - i);

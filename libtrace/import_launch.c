@@ -144,6 +144,64 @@ static size_t *last_slot(tt_startup *s, uint32_t id)
     return &TT_VEC_AT(&s->last_logcat, size_t, id);
 }
 
+/* 1 when l[0..n) is a logcat line: "--------- beginning of ...", a threadtime / time line
+ * ("MM-DD HH:MM:SS.mmm ...", optionally after the year) or a brief one ("I/Tag( 611): ..."),
+ * after any color escape sequence. */
+static int logcat_line_shape(const char *l, size_t n)
+{
+    while (n >= 2 && l[0] == '\x1b' && l[1] == '[') {
+        size_t k = 2;
+        while (k < n && l[k] != 'm')
+            k++;
+        if (k == n)
+            return 0;
+        l += k + 1;
+        n -= k + 1;
+    }
+    if (n >= 10 && !memcmp(l, "--------- ", 10))
+        return 1;
+    static const char pat[] = "dd-dd dd:dd:dd.ddd ";
+    size_t pl = sizeof pat - 1;
+    if (n >= 5 && is_digit(l[0]) && is_digit(l[1]) && is_digit(l[2]) && is_digit(l[3]) &&
+        l[4] == '-')
+        l += 5, n -= 5; /* -v year */
+    if (n >= pl) {
+        size_t j = 0;
+        while (j < pl && (pat[j] == 'd' ? is_digit(l[j]) : l[j] == pat[j]))
+            j++;
+        if (j == pl)
+            return 1;
+    }
+    if (n >= 4 && strchr("VDIWEFA", l[0]) && l[1] == '/') {
+        const char *o = memchr(l, '(', n), *c = memchr(l, ':', n);
+        return o && c && o < c && c[-1] == ')';
+    }
+    return 0;
+}
+
+/* A logcat capture (adb logcat, any of the formats above): at least three quarters of the
+ * first 16 complete lines have a logcat shape. Whether it holds launches or Matrix reports
+ * is the readers' decision: `adb logcat -d` starts with far more than a detection window of
+ * other lines. */
+int tt__looks_logcat(const char *p, size_t n)
+{
+    size_t i = 0, k = 0, m = 0;
+    while (i < n && k < 16) {
+        const char *e = memchr(p + i, '\n', n - i);
+        if (!e && i > 0)
+            break; /* a line cut by the end of the head */
+        size_t ln = e ? (size_t)(e - (p + i)) : n - i;
+        const char *l = p + i;
+        i += ln + 1;
+        tt__trim(&l, &ln);
+        if (!ln)
+            continue;
+        k++;
+        m += (size_t)logcat_line_shape(l, ln);
+    }
+    return k > 0 && m * 4 >= k * 3;
+}
+
 /* Detection (cli.md "Inputs"): some line is a parsable Displayed / Fully drawn line, or starts
  * with an `am start -W` key that only that output has. A text that merely mentions the words
  * (a README) is not a capture. */
@@ -235,7 +293,7 @@ static int logcat_line(tt_startup *s, const char *p, size_t n, const char *file,
     } else {
         l.has_total = 1;
         l.total_ms = has_total ? total : first;
-        l.has_this = has_total;
+        l.has_this = 1; /* the first duration, also the total without "(total ...)" */
         l.this_ms = first;
     }
     *slot = s->launches.len + 1;

@@ -40,7 +40,10 @@ int tt_su_detect(const char *p, size_t n)
     tt_kind k = tt_detect((const unsigned char *)p, n); /* buffers and mappings */
     if (k == TT_KIND_BEAT)
         return TT_SU_IN_BEAT;
-    return k == TT_KIND_MAPPING || k == TT_KIND_IGNORE ? TT_SU_IN_MAPPING : TT_SU_IN_UNKNOWN;
+    if (k == TT_KIND_MAPPING || k == TT_KIND_IGNORE)
+        return TT_SU_IN_MAPPING;
+    /* a logcat capture whose Displayed or Matrix lines come later: its readers decide */
+    return tt__looks_logcat(p, n) ? TT_SU_IN_LAUNCHES : TT_SU_IN_UNKNOWN;
 }
 
 /* ---- event stream ---- */

@@ -166,6 +166,7 @@ int tt_startup_add_report(tt_startup *s, const tt_su_report *r, tt_error *err)
         return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
     memset(m, 0, sizeof *m);
     m->process_name = dup_or_null(s, r->process);
+    m->file = dup_or_null(s, r->file);
     m->time_ms = r->time_ms;
     m->issue_time_ms = r->is_issue ? r->time_ms : -1;
     m->all_cost = -1;
@@ -173,6 +174,7 @@ int tt_startup_add_report(tt_startup *s, const tt_su_report *r, tt_error *err)
     m->stack = m->stack_key = "";
     if (r->is_issue) {
         m->has_issue = 1;
+        m->issue_ref = r->ref;
         m->cost = r->cost;
         m->sub_type = r->sub_type;
         m->is_warm = r->sub_type == 2;
@@ -192,7 +194,7 @@ int tt_startup_add_report(tt_startup *s, const tt_su_report *r, tt_error *err)
     }
     m->stack_collected = m->startup_duration >= (m->is_warm ? s->o.warm_ms : s->o.cold_ms);
     m->process = UINT32_MAX; /* set at finish; UINT32_MAX - 2 marks an attached issue */
-    if ((r->process && !m->process_name) || !m->stack || !m->stack_key ||
+    if ((r->process && !m->process_name) || (r->file && !m->file) || !m->stack || !m->stack_key ||
         !tt_vec_push(&s->reports, &m))
         return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
     return 0;
@@ -250,6 +252,14 @@ static tt_su_matrix *find_startup(tt_su_matrix **sorted, size_t n, const tt_su_m
     return best;
 }
 
+/* Time between a Trace_StartUp report and a STARTUP issue (both unknown: 0). */
+static int64_t issue_distance(const tt_su_matrix *st, const tt_su_matrix *is)
+{
+    if (st->time_ms < 0 || is->time_ms < 0)
+        return 0;
+    return st->time_ms > is->time_ms ? st->time_ms - is->time_ms : is->time_ms - st->time_ms;
+}
+
 static int report_rows(tt_startup *s)
 {
     tt_su_matrix **sorted = malloc((s->reports.len + 1) * sizeof *sorted);
@@ -267,14 +277,23 @@ static int report_rows(tt_startup *s)
         if (!m->issue_only)
             continue;
         tt_su_matrix *st = find_startup(sorted, n, m);
-        if (st) {
-            st->has_issue = 1;
-            st->cost = m->cost;
-            st->stack = m->stack;
-            st->stack_key = m->stack_key;
-            st->issue_time_ms = m->time_ms;
-            m->process = UINT32_MAX - 2; /* attached: no row of its own */
+        if (!st)
+            continue;
+        /* one issue per startup: a second one matching it keeps it only when nearer in
+         * time (the first on a tie); the other is listed on its own, never dropped */
+        if (st->has_issue) {
+            if (issue_distance(st, m) >= issue_distance(st, st->issue))
+                continue;
+            st->issue->process = UINT32_MAX;
         }
+        st->has_issue = 1;
+        st->issue = m;
+        st->cost = m->cost;
+        st->stack = m->stack;
+        st->stack_key = m->stack_key;
+        st->issue_time_ms = m->time_ms;
+        st->issue_ref = m->issue_ref;
+        m->process = UINT32_MAX - 2; /* attached: no row of its own */
     }
     free(sorted);
     for (size_t i = 0; i < s->reports.len; i++) {
@@ -285,6 +304,7 @@ static int report_rows(tt_startup *s)
         tt_su_row r = {0};
         r.type = m->is_warm ? TT_SU_WARM : TT_SU_COLD;
         r.source = "matrix_report";
+        r.file = m->file;
         r.process = m->process;
         r.matrix = m;
         r.vitals_basis = "matrix";

@@ -15,6 +15,8 @@ int tt__parse_i64(const char *s, size_t n, int64_t *out);
 void tt__trim(const char **s, size_t *n);
 /* Logcat Displayed/Fully drawn lines or `am start -W` output (startup.md 4.3, 4.4). */
 int tt__looks_launches(const char *p, size_t n);
+/* The head of a logcat capture (import_launch.c): most lines have a logcat format's shape. */
+int tt__looks_logcat(const char *p, size_t n);
 /* A JSON-lines startup event stream: the first line's "kind" is an event kind (4.2). */
 int tt__looks_startup_events(const char *p, size_t n);
 /* perf script detection (import_perf.c, samples.md 2.2): 1 when line, the first meaningful

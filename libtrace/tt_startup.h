@@ -58,6 +58,9 @@ typedef struct tt_su_matrix {
     const char *process_name;  /* report tail, NULL when unknown */
     int64_t time_ms;           /* report tail time, -1 when unknown */
     int64_t issue_time_ms;     /* tail time of the STARTUP issue, -1 when unknown */
+    const char *file;          /* input of a report read from a file (4.1), else NULL */
+    int64_t issue_ref;         /* tt_su_report.ref of the STARTUP issue, 0 when none */
+    struct tt_su_matrix *issue; /* a Trace_StartUp report's attached issue report, or NULL */
 } tt_su_matrix;
 
 typedef struct tt_su_segment {
@@ -145,6 +148,8 @@ typedef struct tt_su_report {
     int64_t cost;
     const char *stack, *stack_key;
     int sub_type;
+    int64_t ref;               /* the caller's reference of the report (analyze: its issue
+                                  row), kept as tt_su_matrix.issue_ref; 0 = none */
 } tt_su_report;
 
 typedef struct tt_startup tt_startup;

@@ -387,6 +387,8 @@ START_TEST(logcat_lines)
     ck_assert_str_eq(l[0].log_time, "11-23 09:14:03.402");
     ck_assert_str_eq(l[1].component, "com.a/com.a.Other");
     ck_assert_int_eq(l[1].total_ms, 2003);
+    ck_assert(l[1].has_this); /* no total: the one duration is also this_ms */
+    ck_assert_int_eq(l[1].this_ms, 2003);
     ck_assert_str_eq(l[1].log_time, "");
     const tt_su_dist *d = tt_startup_logcat_stats(s);
     ck_assert_uint_eq(d->count, 2);

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/rs.db" startup/two-issues.jsonl >/dev/null && tracetool query "$TT_TMP/rs.db" "select s.id, s.source, s.startup_duration_ms, s.issue_id, i.detail, i.stack_key_raw, i.cost_ms from startup s left join issue i on i.id = s.issue_id order by s.id"

@@ -1,0 +1,1 @@
+tracetool frames late-fps.log.gz

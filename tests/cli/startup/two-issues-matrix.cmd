@@ -1,0 +1,1 @@
+tracetool startup --matrix-compat startup/two-issues.jsonl
