@@ -22,15 +22,56 @@ static void out_failed(void)
     exit(CLI_BAD);
 }
 
-void cli_out_write(const char *p, size_t n)
+/* 1 when standard output is a terminal: control characters from the inputs' names are then
+ * written as \xNN (cli.md "Outputs"), so a crafted report cannot drive the terminal */
+static int out_tty(void)
 {
-    cli_progress_clear();
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(STDOUT_FILENO);
+    return tty;
+}
+
+static int shown(unsigned char c)
+{
+    return c >= 0x20 ? c != 0x7f : c == '\n' || c == '\t';
+}
+
+static void put_raw(const char *p, size_t n)
+{
     if (n && fwrite(p, 1, n, stdout) != n)
         out_failed();
 }
 
+void cli_out_write(const char *p, size_t n)
+{
+    cli_progress_clear();
+    if (!out_tty()) {
+        put_raw(p, n);
+        return;
+    }
+    while (n) {
+        size_t k = 0;
+        while (k < n && (shown((unsigned char)p[k]) ||
+                         (p[k] == '\r' && k + 1 < n && p[k + 1] == '\n'))) /* CSV's CRLF */
+            k++;
+        put_raw(p, k);
+        if (k == n)
+            break;
+        char esc[8];
+        snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)p[k]);
+        put_raw(esc, 4);
+        p += k + 1;
+        n -= k + 1;
+    }
+}
+
 void cli_out_write_large(const char *p, size_t n)
 {
+    if (out_tty()) {
+        cli_out_write(p, n);
+        return;
+    }
     cli_progress_clear();
     if (fflush(stdout) != 0)
         out_failed();
@@ -51,6 +92,23 @@ void cli_out_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (out_tty()) { /* formatted first, then written as cli_out_write writes */
+        va_list aq;
+        va_copy(aq, ap);
+        int r = vsnprintf(NULL, 0, fmt, aq);
+        va_end(aq);
+        char *s = r >= 0 ? malloc((size_t)r + 1) : NULL;
+        if (s)
+            vsnprintf(s, (size_t)r + 1, fmt, ap);
+        va_end(ap);
+        if (!s) {
+            fprintf(stderr, "tracetool: out of memory\n");
+            exit(CLI_BAD);
+        }
+        cli_out_write(s, (size_t)r);
+        free(s);
+        return;
+    }
     int r = vfprintf(stdout, fmt, ap);
     va_end(ap);
     if (r < 0)
