@@ -431,18 +431,18 @@ static int export_ios(char **files, size_t n, int format, const cli_samples_opts
     for (size_t i = 0; i < n; i++) {
         if (is_ios(files[i]))
             continue;
-        tt_input *in;
-        tt_error e = {0};
-        if (strcmp(files[i], "-") && cli_input_open(&in, files[i], 1, &e))
-            return cli_err(&e); /* what is wrong with it comes first */
-        if (strcmp(files[i], "-"))
-            tt_input_close(in);
-        if (strcmp(files[i], "-"))
-            cli_errorf("export: %s: no KSCrash or Matrix iOS report, and those are exported "
-                       "on their own", files[i]);
-        else
+        if (!strcmp(files[i], "-")) {
             cli_errorf("export: standard input is never taken for a KSCrash or Matrix iOS "
                        "report, and those are exported on their own");
+            return CLI_BAD;
+        }
+        tt_input *in;
+        tt_error e = {0};
+        if (cli_input_open(&in, files[i], 1, &e))
+            return cli_err(&e); /* what is wrong with it comes first */
+        tt_input_close(in);
+        cli_errorf("export: %s: no KSCrash or Matrix iOS report, and those are exported on "
+                   "their own", files[i]);
         return CLI_BAD;
     }
     if (format != TT_EXPORT_FOLDED) {
