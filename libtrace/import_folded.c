@@ -193,9 +193,12 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
         if ((rc = push_frame(st, last_f, last_fn, lineno, err)))
             return rc;
     } else if (depth > TT_MAX_STACK_DEPTH) {
-        rc = push_frame(st, TT__TRUNCATED_FRAME, strlen(TT__TRUNCATED_FRAME), lineno, err);
-        if (rc)
-            return rc;
+        /* the marker is synthetic, as perf text's and JSON-lines' (tt__stack_truncate) */
+        uint32_t id;
+        if (tt__frame_simple(st->p, &id, TT__TRUNCATED_FRAME, strlen(TT__TRUNCATED_FRAME),
+                             TT_FRAME_SYNTHETIC, NULL) ||
+            !tt_vec_push(&st->frames, &id))
+            return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
         snprintf(ex, sizeof ex, "%s:%llu: stack of %zu frames truncated to the %d outermost "
                  "and a \"%s\" leaf", st->file, (unsigned long long)lineno, depth,
                  TT_MAX_STACK_DEPTH - 1, TT__TRUNCATED_FRAME);

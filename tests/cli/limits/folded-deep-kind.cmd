@@ -1,0 +1,1 @@
+cd "$TT_TMP" && awk 'BEGIN { for (i = 0; i < 5000; i++) printf "f%d;", i; print "leaf 7" }' > deep.folded && tracetool samples --format json --top 1 deep.folded 2>/dev/null | grep -o '"name":"\[deeper frames truncated\]","module":null,"kind":"[a-z]*"' | sort -u
