@@ -32,6 +32,29 @@ typedef struct aseen {
     int failed;      /* out of memory: every earlier input is compared */
 } aseen;
 
+/* ---- cli_an_check.c: --fail-on ---- */
+enum { AN_CHECK_ISSUE, AN_CHECK_LOST };
+#define AN_MAX_CHECKS 32
+typedef struct an_check {
+    const char *arg;     /* as given */
+    int what;            /* AN_CHECK_* */
+    const char *kind;    /* issue kind, NULL = any */
+    int64_t min_cost_ms; /* INT64_MIN: any cost */
+    int64_t min_count;   /* trips at this count */
+    int64_t count;       /* found by cli_an__check_count */
+} an_check;
+typedef struct an_checks {
+    an_check c[AN_MAX_CHECKS];
+    size_t n;
+} an_checks;
+/* Adds the condition arg (WHAT[@MS][:N]); CLI_BAD after printing. */
+int cli_an__check_parse(an_checks *cs, const char *arg);
+/* Counts each condition's rows among traces >= first of db, and adds "fail_on" to json. */
+int cli_an__check_count(an_checks *cs, tdb_db *db, int64_t first, tt_jsonw *json,
+                        tt_error *err);
+/* Prints each tripped condition; how many tripped. */
+int cli_an__check_report(const an_checks *cs);
+
 typedef struct aopts {
     const char *out, *proguard;
     int append, replace, skip_unknown, keep_going, kind, format;
@@ -42,6 +65,7 @@ typedef struct aopts {
     char **maps;
     size_t nmaps;
     aseen *seen;                   /* pass 2's imported keys */
+    an_checks checks;              /* --fail-on */
 } aopts;
 
 /* ---- cli_an_input.c: the inputs (pass 1) ---- */
@@ -91,6 +115,7 @@ typedef struct summ {
     tt_jsonw json;
     const char *section; /* JSON key of the current array */
     int rows;
+    an_checks *checks;   /* --fail-on, or NULL */
 } summ;
 
 /* Fills s (text and JSON) from the inputs and the rows of traces >= first, read from db (a's

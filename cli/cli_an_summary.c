@@ -198,6 +198,8 @@ int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char 
         top_self(s, a);
     tt_jsonw_key(&s->json, "unknown_method_ids");
     tt_jsonw_uint(&s->json, a->unknown_ids);
+    if (!rc)
+        rc = cli_an__check_count(s->checks, db, first, &s->json, err);
     tt_jsonw_obj_end(&s->json);
     tt_buf_puts(&s->json.buf, "\n");
     tt_buf_printf(&s->text, "database: %s\n", dbpath);

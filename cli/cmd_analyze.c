@@ -21,7 +21,8 @@ static const char usage[] =
     "                         [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [-e BINARY]... [--symbols DIR]...\n"
-    "                         [--swift-demangler CMD] [--all-images] INPUT...\n"
+    "                         [--swift-demangler CMD] [--all-images] [--fail-on COND]...\n"
+    "                         INPUT...\n"
     "\n"
     "  -o, --output DB         database to write (default trace.db)\n"
     "  -m, --mapping FILE      methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
@@ -30,6 +31,8 @@ static const char usage[] =
     "      --replace           re-import inputs already in the database\n"
     "      --skip-unknown      skip inputs of unknown kind with a warning instead of failing\n"
     "      --keep-going        an input that fails to import is recorded and skipped (exit 1)\n"
+    "      --fail-on COND      exit 1 when the inputs imported hold COND: issue, an issue\n"
+    "                          kind or data-loss, then @MS (cost) and :N (count) (repeatable)\n"
     "      --kind KIND         override detection: beat, report, frames, startup, launches,\n"
     "                          samples, mapping, ignore_mapping, proguard\n"
     "      --format FMT        summary as text (default) or json; jsonl: every row written\n"
@@ -49,7 +52,7 @@ static const char usage[] =
     "  -h, --help              show this help\n";
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
-       O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES };
+       O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON };
 #define MAX_JOBS 256
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -59,6 +62,7 @@ static const struct option longopts[] = {
     {"replace", no_argument, NULL, O_REPLACE},
     {"skip-unknown", no_argument, NULL, O_SKIP},
     {"keep-going", no_argument, NULL, O_KEEP},
+    {"fail-on", required_argument, NULL, O_FAIL_ON},
     {"jobs", required_argument, NULL, 'j'},
     {"kind", required_argument, NULL, O_KIND},
     {"format", required_argument, NULL, O_FORMAT},
@@ -102,6 +106,10 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_REPLACE: o->replace = 1; break;
         case O_SKIP: o->skip_unknown = 1; break;
         case O_KEEP: o->keep_going = 1; break;
+        case O_FAIL_ON:
+            if (cli_an__check_parse(&o->checks, optarg))
+                return CLI_BAD;
+            break;
         case 'j':
             if (cli_opt_int("--jobs", optarg, 1, MAX_JOBS, &o->jobs))
                 return CLI_BAD;
@@ -220,7 +228,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     tt_vec inputs;
     tt_vec_init(&inputs, sizeof(ainput));
     tt_error err = {0};
-    summ s = {0};
+    summ s = {.checks = &o.checks};
     char *target = NULL, tmpname[4096] = "";
     cli_out_lock *lock = NULL;
     cli_an_pool *pool = NULL;
@@ -457,6 +465,8 @@ fail:
                   nfailed, nfailed == 1 ? "" : "s", nfailed == 1 ? "is" : "are");
         rc = CLI_CHECK_FAILED;
     }
+    if (cli_an__check_report(s.checks))
+        rc = rc ? rc : CLI_CHECK_FAILED;
     if (a.unknown_ids)
         cli_warnf("%llu stack lines or calls have method ids missing from the mapping: the "
                   "mapping probably belongs to another build",

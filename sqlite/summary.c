@@ -112,3 +112,42 @@ int tdb_summary_startups(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn 
 {
     return summary(db, sum_startups, first_trace, limit, fn, ctx, err);
 }
+
+/* *n = the first column of st's one row; finalizes st. */
+static int count_of(tdb_db *db, sqlite3_stmt *st, int64_t *n, tt_error *err)
+{
+    int rc = sqlite3_step(st);
+    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tdb__sqlerr(db, err, "count");
+}
+
+int tdb_count_issues(tdb_db *db, int64_t first_trace, const char *kind, int64_t min_cost_ms,
+                     int64_t *n, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT COUNT(*) FROM issue WHERE trace_id >= ?1 "
+                           "AND (?2 IS NULL OR kind = ?2) "
+                           "AND (?3 IS NULL OR cost_ms >= ?3)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "count");
+    sqlite3_bind_int64(st, 1, first_trace);
+    if (kind)
+        sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+    if (min_cost_ms != INT64_MIN)
+        sqlite3_bind_int64(st, 3, min_cost_ms);
+    return count_of(db, st, n, err);
+}
+
+int tdb_count_lost(tdb_db *db, int64_t first_trace, int64_t *n, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT COALESCE(SUM(value), 0) FROM stats WHERE trace_id >= ?1 "
+                           "AND severity IN ('data_loss','error')",
+                           -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "count");
+    sqlite3_bind_int64(st, 1, first_trace);
+    return count_of(db, st, n, err);
+}

@@ -363,6 +363,12 @@ int tdb_summary_scenes(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn
 /* Startups: (kind, source, dur_ms, ttid_ms, ttfd_ms, startup_duration_ms), slowest first. */
 int tdb_summary_startups(tdb_db *db, int64_t first_trace, int limit, tdb_row_fn fn, void *ctx,
                          tt_error *err);
+/* analyze --fail-on: *n = the issues of traces >= first_trace, of kind (any when NULL) with
+ * cost_ms >= min_cost_ms (any cost, even none, when min_cost_ms is INT64_MIN). */
+int tdb_count_issues(tdb_db *db, int64_t first_trace, const char *kind, int64_t min_cost_ms,
+                     int64_t *n, tt_error *err);
+/* *n = the sum of the stats values of severity data_loss or error of traces >= first_trace. */
+int tdb_count_lost(tdb_db *db, int64_t first_trace, int64_t *n, tt_error *err);
 
 /* ---- export (tracetool-export(1)): stored traces read back as profiles ---- */
 typedef struct tdb_trace_info {

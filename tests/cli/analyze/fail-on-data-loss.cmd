@@ -1,0 +1,1 @@
+cd "$TT_TMP" && awk 'BEGIN { for (i = 0; i < 5000; i++) printf "f%d;", i; print "leaf 7" }' > deep.folded && tracetool analyze -o g.db --fail-on data-loss --fail-on issue deep.folded > /dev/null 2> err.txt; echo "exit $?"; grep fail-on err.txt; tracetool analyze -o g.db --append --fail-on data-loss deep.folded > /dev/null 2>&1; echo "append of the same input: exit $?"

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/f.db" --format json -m ../../samples/methodMapping.txt --fail-on evil_method@1000 --fail-on 'issue:14' ../../samples/beat.bin ../../samples/reports.jsonl 2>/dev/null | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["fail_on"]))'
