@@ -288,6 +288,11 @@ static int macho_index(tsym_module *m, const tsym__macho *img, const tsym__macho
                        tt_error *err)
 {
     const tsym__macho *text = dbg && dbg->has_text ? dbg : img;
+    if (!text) /* a dSYM alone, without the segment its addresses are relative to */
+        return tt_error_set(err, TT_EFORMAT, dbg ? dbg->label : NULL, TT_LOC_NONE, 0,
+                            "%s: no __TEXT segment in the load commands: the DWARF's "
+                            "addresses cannot be placed (give the image too)",
+                            dbg && dbg->label ? dbg->label : "dSYM");
     if (tsym__macho_text_load(&m->ix, text))
         return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
     const tsym__macho *symsrc = dbg && dbg->has_symtab && dbg->nsyms ? dbg : img;
