@@ -103,16 +103,24 @@ int cli_diff__text_out(const dctx *c, tt_buf *b, int rc)
 }
 
 /* ---- JSON (keys listed in tracetool-diff(1)) ---- */
+/* A value rounded to 6 decimals (1 ns for ms): no binary noise such as 1.0420000000000003 */
+static double round6(double v)
+{
+    return isfinite(v) && fabs(v) < 1e9 ? round(v * 1e6) / 1e6 : v;
+}
+
 static void jnum(tt_jsonw *w, double v)
 {
     if (isnan(v))
         tt_jsonw_null(w);
     else
-        tt_jsonw_double(w, v);
+        tt_jsonw_double(w, round6(v));
 }
 
 static void json_pair(tt_jsonw *w, double b, double n)
 {
+    b = round6(b);
+    n = round6(n);
     tt_jsonw_obj_begin(w);
     tt_jsonw_key(w, "base");
     jnum(w, b);

@@ -292,17 +292,26 @@ static int load(art_run *r, const char *path)
     return 0;
 }
 
+/* How the clock named in a message was found: the header's clock= line, or inferred or
+ * guessed without one (spec 2.2, 2.4). */
+static const char *clock_how(const tt_art *a)
+{
+    if (tt_art_meta(a, "clock"))
+        return "";
+    return a->clock_guessed ? ", guessed: no clock= line" : ", inferred: no clock= line";
+}
+
 static int check_clock(art_run *r)
 {
     tt_art *a = r->a;
     if (r->clock == C_CPU && !tt_art_has_cpu(a)) {
-        cli_errorf("%s: --clock cpu: the trace has no thread-CPU clock (clock=%s)", r->file,
-                   tt_art_clock_name(a->clock));
+        cli_errorf("%s: --clock cpu: the trace has no thread-CPU clock (clock=%s%s)", r->file,
+                   tt_art_clock_name(a->clock), clock_how(a));
         return CLI_BAD;
     }
     if (r->clock == C_WALL && !tt_art_has_wall(a) && r->clock_given) {
-        cli_errorf("%s: --clock wall: the trace has no wall clock (clock=%s)", r->file,
-                   tt_art_clock_name(a->clock));
+        cli_errorf("%s: --clock wall: the trace has no wall clock (clock=%s%s)", r->file,
+                   tt_art_clock_name(a->clock), clock_how(a));
         return CLI_BAD;
     }
     r->use_cpu = r->clock == C_CPU || !tt_art_has_wall(a) ||

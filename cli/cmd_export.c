@@ -142,6 +142,8 @@ static int export_raw(char **files, size_t n, int format, tt_export_opts *eo,
                 : format == TT_EXPORT_FOLDED ? tt_export_folded(p, eo, write_out, &s, &err)
                 : format == TT_EXPORT_ART    ? tt_export_art(p, eo, write_out, &s, &err)
                                              : tt_export_speedscope(p, eo, write_out, &s, &err);
+        if (x && !err.file[0] && n == 1) /* a refusal names the input */
+            snprintf(err.file, sizeof err.file, "%s", files[0]);
         rc = close_out(&s, outpath, x, &err, 0);
     }
     if (!rc)
@@ -288,6 +290,8 @@ static int export_trace(dbx *d, int64_t id)
     if (!rc && (!d->so->nthreads || n)) {
         tt_export_part part = {d->nsel > 1 ? label : NULL, id, sel, n};
         rc = tt_export_add(d->x, p, &part, &err);
+        if (rc && !err.file[0])
+            snprintf(err.file, sizeof err.file, "%s", d->path);
         if (rc)
             rc = rc == TT_EIO ? rc : cli_err(&err);
         else

@@ -191,8 +191,10 @@ static int kv_line(art_parse *s, const char *l, size_t n, uint64_t off)
     if (!kv || !(kv->key = tt_art__dup(s, l, (size_t)(eq - l))) ||
         !(kv->value = tt_art__dup(s, eq + 1, n - (size_t)(eq - l) - 1)))
         return tt_art__nomem(s);
-    if (!strcmp(kv->key, "clock"))
+    if (!strcmp(kv->key, "clock")) {
         s->clock_key = kv->value;
+        s->clock_off = off;
+    }
     return 0;
 }
 

@@ -27,6 +27,7 @@ typedef struct art_parse {
     uint32_t *tmap;       /* thread id -> 1 + index, 65536 entries */
     int hdr_version;      /* from the text header, 0 when none */
     const char *clock_key;
+    uint64_t clock_off; /* file offset of the clock= header line */
     const tt_art_opts *o;
 } art_parse;
 

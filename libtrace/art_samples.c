@@ -1,6 +1,8 @@
 /* --art-mode samples (spec/art-trace.md 5.5): every group of a thread's events with one
  * timestamp becomes a point sample of the thread's stack after the group, and calls are rebuilt
- * from those samples by samples.md section 5 (gap rule, slice-end policy) instead of 5.1. */
+ * from those samples by samples.md section 5 (slice-end policy) instead of 5.1. The records
+ * are change points (3.4): a stack holds until the next group, so there are no gaps without
+ * data (no max-gap rule) and each group is preceded by a point of the stack it replaces. */
 #include "tt_art.h"
 
 #include <stdlib.h>
@@ -64,27 +66,37 @@ static int apply(sctx *c, const tt_art_event *e)
     return 0;
 }
 
-/* One point sample per timestamp group whose stack is not empty. */
+static int add_point(sctx *c, int64_t t_us, int64_t cpu_us, uint32_t callsite)
+{
+    tt_sample s;
+    tt_sample_init(&s);
+    s.ts = s.end_ts = t_us * 1000;
+    s.cpu = s.end_cpu = cpu_us == TT_ART_NONE ? -1 : cpu_us * 1000;
+    s.utid = c->utid;
+    s.callsite = callsite;
+    return tt_profile_add(c->p, &s, NULL);
+}
+
+/* One point sample per timestamp group whose stack is not empty. ART writes nothing while
+ * a thread's stack does not change (3.4): the records are change points, so a stack holds
+ * until the thread's next group, which first gets a point of the stack before it (the
+ * calls that end there end at it, not at the last change before). */
 static int add_samples(sctx *c, const tt_art_thread *th)
 {
     int wall = tt_art_has_wall(c->a);
+    uint32_t held = TT_NONE; /* the callsite of the previous group */
     for (size_t i = 0; i < th->nev; i++) {
         const tt_art_event *e = &th->ev[i];
-        int rc = apply(c, e);
-        if (rc)
-            return rc;
         int64_t t = wall ? e->wall_us : e->cpu_us;
+        int rc = 0;
+        if (held != TT_NONE && (!i || (wall ? th->ev[i - 1].wall_us : th->ev[i - 1].cpu_us) != t))
+            rc = add_point(c, t, e->cpu_us, held); /* the first event of a later group */
+        if (rc || (rc = apply(c, e)))
+            return rc;
         if (i + 1 < th->nev && (wall ? th->ev[i + 1].wall_us : th->ev[i + 1].cpu_us) == t)
             continue;
-        if (!c->cs.len)
-            continue;
-        tt_sample s;
-        tt_sample_init(&s);
-        s.ts = s.end_ts = t * 1000;
-        s.cpu = s.end_cpu = e->cpu_us == TT_ART_NONE ? -1 : e->cpu_us * 1000;
-        s.utid = c->utid;
-        s.callsite = TT_VEC_AT(&c->cs, uint32_t, c->cs.len - 1);
-        if ((rc = tt_profile_add(c->p, &s, NULL)))
+        held = c->cs.len ? TT_VEC_AT(&c->cs, uint32_t, c->cs.len - 1) : TT_NONE;
+        if (held != TT_NONE && (rc = add_point(c, t, e->cpu_us, held)))
             return rc;
     }
     return 0;
@@ -157,6 +169,7 @@ int tt_art__rebuild_samples(const tt_art *a, size_t t, const tt_art_visit *v,
         rc = add_samples(&c, th);
     tt_slice_opts so;
     tt_slice_opts_init(&so);
+    so.max_gap = TT_GAP_NONE; /* the sampler saw every thread at every tick */
     tt_slice_info info;
     if (!rc && !(rc = tt_profile_finish(c.p, err)) && tt_profile_nsamples(c.p))
         rc = tt_slice_build(&sl, &info, c.p, c.utid, &so, err);

@@ -146,15 +146,33 @@ int tt_export_add(tt_export *x, tt_profile *p, const tt_export_part *part, tt_er
     tt_export_opts o = *x->o; /* the part's thread selection and weight unit */
     o.threads = part->threads;
     o.n_threads = part->n_threads;
-    int instrumented = !p->samples.len && p->nfixed; /* method-beat call trees */
+    int instrumented = !p->samples.len && p->nfixed; /* method-beat trees, ART calls */
+    int art = instrumented && p->meta.source_format &&
+              !strcmp(p->meta.source_format, "art_trace");
     if (o.weight == TT_WEIGHT_DEFAULT)
         o.weight = tt_export_default_weight(p);
-    if (instrumented && o.weight != TT_WEIGHT_WALL && x->b->format == TT_EXPORT_FOLDED)
+    const char *wname = o.weight == TT_WEIGHT_CPU      ? "cpu"
+                        : o.weight == TT_WEIGHT_PERIOD ? "period"
+                        : o.weight == TT_WEIGHT_WALL   ? "wall"
+                                                       : "samples";
+    /* folded weights of calls are self times: wall, or thread CPU for an ART trace that
+     * has that clock (art-trace.md 6.2; export_folded.c refuses the others) */
+    if (instrumented && x->b->format == TT_EXPORT_FOLDED && o.weight != TT_WEIGHT_WALL &&
+        !(art && o.weight == TT_WEIGHT_CPU))
         return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
-                            "a method-beat call tree is instrumented, not sampled: its weights "
-                            "are wall time (--weight wall, the default for it), not %s",
-                            o.weight == TT_WEIGHT_CPU ? "cpu" : o.weight == TT_WEIGHT_PERIOD
-                                                                    ? "period" : "samples");
+                            art ? "an ART method trace holds calls, not samples: its folded "
+                                  "weights are self times (--weight wall, the default, or "
+                                  "cpu), not %s"
+                                : "a method-beat call tree is instrumented, not sampled: its "
+                                  "weights are wall time (--weight wall, the default for it), "
+                                  "not %s",
+                            wname);
+    /* speedscope shows calls as an evented profile on the wall clock only */
+    if (instrumented && x->b->format == TT_EXPORT_SPEEDSCOPE && o.weight == TT_WEIGHT_CPU)
+        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                            "speedscope shows calls as an evented profile on the wall clock: "
+                            "--weight cpu is not available for them (use --weight wall%s)",
+                            art ? ", or --format folded --weight cpu" : "");
     int rc = x->b->add(x->impl, p, &o, part, err);
     if (!rc)
         x->parts++;

@@ -97,10 +97,13 @@ static int put_field(tt_buf *b, const char *s, size_t n)
 
 /* The fields of a method line: "class<TAB>method<TAB>signature<TAB>source" when the raw name
  * reads "class.method signature" (an ART frame, so the reader rebuilds the same canonical
- * name), else the canonical name alone (a 2-field line, 2.2). */
+ * name), else the canonical name alone (a 2-field line, 2.2). The signature starts at the
+ * last " (": a method name may hold blanks (Kotlin `loads feed`). */
 static int method_fields(tt_buf *b, const tt_stack_frame *f)
 {
-    const char *raw = f->raw_name, *sp = raw ? strchr(raw, ' ') : NULL;
+    const char *raw = f->raw_name, *sp = NULL;
+    for (const char *q = raw ? strstr(raw, " (") : NULL; q; q = strstr(q + 1, " ("))
+        sp = q;
     const char *dot = NULL;
     for (const char *q = raw; sp && q < sp; q++)
         if (*q == '.')

@@ -91,16 +91,23 @@ static int thread_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
     size_t ns;
     tt_profile_thread_order(p, utid, &ns);
     if (!ns && utid < p->nfixed && p->fixed[utid].len) {
-        /* instrumented slices of a thread without samples: self time per callsite */
+        /* instrumented slices of a thread without samples: self time per callsite, on the
+         * thread CPU clock for --weight cpu (an ART trace with that clock), else wall */
         const tt_slice *s = p->fixed[utid].data;
+        int cpu = o->weight == TT_WEIGHT_CPU;
         for (size_t i = 0; i < p->fixed[utid].len; i++) {
+            int64_t d = cpu ? s[i].self_thread_dur : s[i].self_dur;
+            if (cpu && d < 0)
+                return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                                    "--weight cpu: the calls have no thread CPU time (a "
+                                    "wall-clock trace): use --weight wall");
             /* a zero weight would leave w at 0 and list the callsite again: every listed
              * copy then wrote the callsite's whole sum (issue 11 item 7) */
-            if (s[i].self_dur <= 0)
+            if (d <= 0)
                 continue;
             if (!w[s[i].callsite] && !tt_vec_push(touched, &s[i].callsite))
                 return TT_ENOMEM;
-            w[s[i].callsite] += s[i].self_dur;
+            w[s[i].callsite] += d;
         }
         return 0;
     }

@@ -119,7 +119,7 @@ static int choose_clock(art_parse *s, const tt_art_opts *o, size_t at)
         else if (!strcmp(s->clock_key, "thread-cpu"))
             a->clock = TT_ART_CLOCK_CPU;
         else
-            return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_NONE, 0,
+            return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, s->clock_off,
                                 "unknown clock \"%s\" (expected thread-cpu, wall or dual)",
                                 s->clock_key);
     } else if (a->record_size >= 14 && a->version >= 2) {

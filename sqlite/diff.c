@@ -25,10 +25,11 @@ static const char *const schema[2] = {"b", "n"};
 #define ISSUE_TREES(S)                                                                         \
     "+tree_id IN (SELECT id FROM " S ".call_tree WHERE kind = 'issue_stack' AND "             \
     TRACE_OK("trace_id") ")"
+/* times in ns (sums of integers, converted to ms once: NS_COLS) */
 #define SQL_METHODS(S)                                                                         \
-    "SELECT NULL, name, self_dur / 1e6, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END / 1e6, " \
+    "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END, "           \
     "1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")               \
-    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0) / 1e6, COALESCE(total_dur, 0) / 1e6, " \
+    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0), COALESCE(total_dur, 0), "           \
     "count FROM " S ".call_node WHERE " ISSUE_TREES(S)
 #define SQL_ISSUES(S)                                                                          \
     "SELECT kind, COALESCE(stack_key, CASE WHEN COALESCE(stack_key_raw, '') = '' "            \
@@ -54,7 +55,7 @@ static const char *const schema[2] = {"b", "n"};
     TRACE_OK("trace_id") " GROUP BY model, scene"
 /* unnamed native frames pair by module and offset (SQL's PRINTF, not C's) */
 #define SQL_SAMPLED(S)                                                                         \
-    "SELECT NULL, name, self_dur / 1e6, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END / 1e6, " \
+    "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END, "           \
     "0, 1 FROM " S ".slice WHERE category = 'sampled' AND " TRACE_OK("trace_id")             \
     " UNION ALL SELECT NULL, CASE WHEN f.name NOT IN ('', '?\?') THEN f.name "                 \
     "WHEN m.name IS NULL OR f.rel_pc IS NULL THEN '?\?' "                                       \
@@ -70,15 +71,17 @@ static const char *const schema[2] = {"b", "n"};
     " ORDER BY id"
 
 #define SIDES(M) {M("b"), M("n")}
+#define NS_COLS 3u /* values 0 and 1 are integer ns: summed exactly, then ms */
 static const struct {
     const char *sql[2];
     int nval;
+    unsigned ns; /* bit i: value i is integer ns */
 } sections[TDB_DIFF__COUNT] = {
-    [TDB_DIFF_METHODS] = {SIDES(SQL_METHODS), 3},
-    [TDB_DIFF_ISSUES] = {SIDES(SQL_ISSUES), 3},
-    [TDB_DIFF_STARTUP] = {SIDES(SQL_STARTUP), 2},
-    [TDB_DIFF_SCENES] = {SIDES(SQL_SCENES), 10},
-    [TDB_DIFF_SAMPLED] = {SIDES(SQL_SAMPLED), 4},
+    [TDB_DIFF_METHODS] = {SIDES(SQL_METHODS), 3, NS_COLS},
+    [TDB_DIFF_ISSUES] = {SIDES(SQL_ISSUES), 3, 0},
+    [TDB_DIFF_STARTUP] = {SIDES(SQL_STARTUP), 2, 0},
+    [TDB_DIFF_SCENES] = {SIDES(SQL_SCENES), 10, 0},
+    [TDB_DIFF_SAMPLED] = {SIDES(SQL_SAMPLED), 4, NS_COLS},
 };
 static const char *const sql_traces[2] = SIDES(SQL_TRACES);
 static const char *const sql_fold[2][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES)};
@@ -208,6 +211,7 @@ int tdb_diff_traces(tdb_diff *d, int side, int64_t *n, tt_error *err)
 typedef struct acc {
     int have[2];
     double v[2][TDB_DIFF_NVAL];
+    int64_t ns[2][TDB_DIFF_NVAL]; /* the sums of integer ns values (sections[].ns) */
 } acc;
 
 static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec *accs,
@@ -236,14 +240,23 @@ static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec
             acc *a = tt_vec_push(accs, NULL);
             if (!a)
                 goto nomem;
-            for (int i = 0; i < TDB_DIFF_NVAL; i++)
+            for (int i = 0; i < TDB_DIFF_NVAL; i++) {
                 a->v[0][i] = a->v[1][i] = NAN;
+                a->ns[0][i] = a->ns[1][i] = 0;
+            }
         }
         acc *a = &TT_VEC_AT(accs, acc, id);
         a->have[side] = 1;
         for (int i = 0; i < nval; i++) {
             if (sqlite3_column_type(st, 2 + i) == SQLITE_NULL)
                 continue;
+            if (sections[section].ns & (1u << i)) {
+                int64_t x = sqlite3_column_int64(st, 2 + i);
+                a->ns[side][i] = x > 0 && a->ns[side][i] > INT64_MAX - x ? INT64_MAX
+                                                                         : a->ns[side][i] + x;
+                a->v[side][i] = 0;
+                continue;
+            }
             double x = sqlite3_column_double(st, 2 + i);
             a->v[side][i] = isnan(a->v[side][i]) ? x : a->v[side][i] + x;
         }
@@ -287,7 +300,10 @@ int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_err
         for (int s = 0; s < 2; s++) {
             r.have[s] = a->have[s];
             for (int j = 0; j < TDB_DIFF_NVAL; j++)
-                r.v[s][j] = a->have[s] ? a->v[s][j] : 0;
+                r.v[s][j] = !a->have[s]                          ? 0
+                            : sections[section].ns & (1u << j) && !isnan(a->v[s][j])
+                                ? (double)a->ns[s][j] / 1e6
+                                : a->v[s][j];
         }
         if (fn(ctx, &r))
             break;

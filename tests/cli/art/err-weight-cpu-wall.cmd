@@ -1,0 +1,1 @@
+gen_art art/ex52-v2wall.txt $TT_TMP/w.trace && gen_art art/ex52.txt $TT_TMP/d.trace && cd $TT_TMP && { tracetool export --format folded --weight cpu w.trace; echo "rc=$?"; tracetool flamegraph --format tsv --weight cpu w.trace; echo "rc=$?"; tracetool export --format speedscope --weight cpu d.trace; echo "rc=$?"; tracetool export --format folded --weight samples d.trace; }

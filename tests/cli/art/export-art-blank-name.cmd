@@ -1,0 +1,1 @@
+gen_art art/names.txt $TT_TMP/n.trace && cd $TT_TMP && tracetool export --format art-trace -o x.trace n.trace && sed -n '/^\*methods$/,/^\*end$/p' x.trace && for f in n x; do tracetool art --profile --format json $f.trace | grep -o '"raw_name":"[^"]*"'; done

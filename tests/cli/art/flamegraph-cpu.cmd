@@ -1,0 +1,1 @@
+gen_art art/ex52.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool flamegraph --format tsv --weight cpu a.trace && tracetool analyze -o a.db a.trace >/dev/null 2>&1 && tracetool flamegraph --format tsv --source slices --weight cpu a.db

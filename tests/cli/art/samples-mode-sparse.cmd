@@ -1,0 +1,1 @@
+gen_art art/sampled-sparse.txt $TT_TMP/s.trace && cd $TT_TMP && tracetool art --profile --units us --format csv --threads main s.trace && tracetool art --profile --units us --format csv --threads main --art-mode samples s.trace
