@@ -334,6 +334,9 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
         rc = cli_err(&err);
     if (!rc) {
         const tt_mstack_result *r = tt_mstack_result_get(ms);
+        if (nrec > 0 && r->zero_records == nrec)
+            fprintf(stderr, "tracetool: %s: note: no records: all %llu words are zero slots (a "
+                    "ring dump that recorded nothing)\n", path, (unsigned long long)nrec);
         if (r->end_defaulted && format != 2)
             fprintf(stderr,
                     "tracetool: %s: note: %llu frame%s still open; drained at the last record "

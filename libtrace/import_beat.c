@@ -14,6 +14,7 @@ struct tt_beat_reader {
     int64_t last_t;
     int have_last;
     int bom_checked;
+    int check_later; /* auto-detected, only zero bytes seen: check the first records */
 };
 
 int tt_beat_reader_format(const tt_beat_reader *r) { return r->fmt; }
@@ -73,8 +74,10 @@ int tt_beat_plausible_bytes(const unsigned char *p, size_t n, const tt_mapping *
     return tt_beat_plausible(w, nw, m, why, cap);
 }
 
-/* Binary auto-detected buffers must be plausible records and no known file format. */
-static int check_binary(tt_input *in, tt_error *err)
+/* Binary auto-detected buffers must be plausible records and no known file format. Zero bytes
+ * only are zero slots (2.1): a ring dump that recorded nothing, or whose records start later;
+ * the first non-zero records are checked when they are read. */
+static int check_binary(tt_beat_reader *r, tt_input *in, tt_error *err)
 {
     tt_detection d;
     int rc = tt_input_detect(&d, in, err);
@@ -82,6 +85,10 @@ static int check_binary(tt_input *in, tt_error *err)
         return rc;
     if (d.kind == TT_KIND_BEAT)
         return 0;
+    if (d.kind == TT_KIND_UNKNOWN && d.zeros) {
+        r->check_later = 1;
+        return 0;
+    }
     if (!d.what[0]) /* another binary kind (btrace, a database): not a method-beat buffer */
         snprintf(d.what, sizeof d.what, "%s input, not a method-beat buffer",
                  tt_kind_name(d.kind));
@@ -114,7 +121,7 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
         if (n == 0)
             fmt = TT_BEAT_FMT_BIN;
         else if (fmt == TT_BEAT_FMT_BIN && r->fmt != TT_BEAT_FMT_AUTO_ANY &&
-                 (rc = check_binary(in, err))) {
+                 (rc = check_binary(r, in, err))) {
             free(r);
             return rc;
         }
@@ -209,6 +216,25 @@ static int next_text(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, t
     return k ? 0 : TT_DONE;
 }
 
+/* The first non-zero records after leading zero slots (check_binary): plausible records. */
+static int check_late(tt_beat_reader *r, const uint64_t *recs, size_t k, uint64_t off,
+                      tt_error *err)
+{
+    size_t i = 0;
+    while (i < k && !recs[i])
+        i++;
+    if (i == k)
+        return 0;
+    r->check_later = 0;
+    size_t nw = k - i < TT_DETECT_PEEK / 8 ? k - i : TT_DETECT_PEEK / 8;
+    char why[200];
+    if (tt_beat_plausible(recs + i, nw, NULL, why, sizeof why))
+        return 0;
+    return tt_error_set(err, TT_EFORMAT, tt_input_name(r->in), TT_LOC_OFFSET, off + i * 8,
+                        "not a trace: %s, after %llu zero bytes (--buffer-format bin reads "
+                        "it anyway)", why, (unsigned long long)(off + i * 8));
+}
+
 /* Reads the little-endian words straight into recs and decodes them in place (each word's
  * bytes are read before its slot is written), so the records are copied only once. */
 static int next_bin(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt_error *err)
@@ -252,6 +278,9 @@ static int next_bin(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt
         recs[i] = w;
         note_time(r, w);
     }
+    int rc = r->check_later ? check_late(r, recs, k, off, err) : 0;
+    if (rc)
+        return rc;
     r->count += k;
     *n = k;
     return k ? 0 : TT_DONE;
