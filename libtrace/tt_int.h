@@ -6,7 +6,8 @@
 
 #define TT_UNUSED(x) ((void)(x))
 
-/* Truncates s for messages: copies at most 40 characters, adding "..." when cut. */
+/* Truncates s for messages: copies at most 40 characters, adding "..." when cut; control
+ * bytes and bytes that are no valid UTF-8 are written as \xNN (dst stays valid UTF-8). */
 void tt__snippet(char *dst, size_t cap, const char *s, size_t n);
 /* Strict decimal parsers; 0 on success. */
 int tt__parse_u64(const char *s, size_t n, uint64_t *out);

@@ -73,6 +73,35 @@ START_TEST(text_error_line)
 }
 END_TEST
 
+/* The quoted text stays valid UTF-8: bytes that are no UTF-8 are escaped like control bytes,
+ * valid multi-byte characters are kept (a binary file read as text, a Latin-1 file). */
+START_TEST(text_error_snippet_utf8)
+{
+    const char *s = "12\xe9\x01\xff\xc3\xa9\xe2\x82\n";
+    uint64_t w[8];
+    size_t n;
+    tt_error err;
+    ck_assert_int_eq(read_all("slice.txt", s, strlen(s), TT_BEAT_FMT_TEXT, w, 8, &n, &err),
+                     TT_EFORMAT);
+    ck_assert_str_eq(err.msg, "expected a decimal or 0x-hex 64-bit integer, got "
+                              "\"12\\xe9\\x01\\xff\xc3\xa9\\xe2\\x82\"");
+    /* 40 characters, not 40 bytes; a character is never cut */
+    char l[128];
+    memset(l, 0, sizeof l);
+    strcpy(l, "x");
+    for (int i = 0; i < 45; i++)
+        strcat(l, "\xc3\xa9");
+    strcat(l, "\n");
+    ck_assert_int_eq(read_all("slice.txt", l, strlen(l), TT_BEAT_FMT_TEXT, w, 8, &n, &err),
+                     TT_EFORMAT);
+    char want[200] = "expected a decimal or 0x-hex 64-bit integer, got \"x";
+    for (int i = 0; i < 39; i++)
+        strcat(want, "\xc3\xa9");
+    strcat(want, "...\"");
+    ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
 START_TEST(binary_file)
 {
     unsigned char b[16] = {0xe8, 0x03, 0, 0, 0, 0xf0, 0xff, 0xff, 0x84, 0x03, 0, 0, 0, 0x38, 0, 0};
@@ -156,6 +185,7 @@ static Suite *suite(void)
     tcase_add_test(tc, word_forms);
     tcase_add_test(tc, text_file);
     tcase_add_test(tc, text_error_line);
+    tcase_add_test(tc, text_error_snippet_utf8);
     tcase_add_test(tc, binary_file);
     tcase_add_test(tc, binary_odd_length);
     tcase_add_test(tc, binary_large_and_odd);
