@@ -59,14 +59,18 @@ START_TEST(text_file)
 }
 END_TEST
 
-START_TEST(text_error_line)
+/* A text buffer whose line is no record: the reader's error (fmt TT_BEAT_FMT_*). */
+static void text_error(tt_error *err, const char *s, int fmt)
 {
-    const char *s = "1\n2\n12a9\n";
     uint64_t w[8];
     size_t n;
+    ck_assert_int_eq(read_all("slice.txt", s, strlen(s), fmt, w, 8, &n, err), TT_EFORMAT);
+}
+
+START_TEST(text_error_line)
+{
     tt_error err;
-    ck_assert_int_eq(read_all("slice.txt", s, strlen(s), TT_BEAT_FMT_AUTO, w, 8, &n, &err),
-                     TT_EFORMAT);
+    text_error(&err, "1\n2\n12a9\n", TT_BEAT_FMT_AUTO);
     ck_assert_uint_eq(err.loc, 3);
     ck_assert_int_eq(err.loc_kind, TT_LOC_LINE);
     ck_assert_str_eq(err.msg, "expected a decimal or 0x-hex 64-bit integer, got \"12a9\"");
@@ -77,23 +81,16 @@ END_TEST
  * valid multi-byte characters are kept (a binary file read as text, a Latin-1 file). */
 START_TEST(text_error_snippet_utf8)
 {
-    const char *s = "12\xe9\x01\xff\xc3\xa9\xe2\x82\n";
-    uint64_t w[8];
-    size_t n;
     tt_error err;
-    ck_assert_int_eq(read_all("slice.txt", s, strlen(s), TT_BEAT_FMT_TEXT, w, 8, &n, &err),
-                     TT_EFORMAT);
+    text_error(&err, "12\xe9\x01\xff\xc3\xa9\xe2\x82\n", TT_BEAT_FMT_TEXT);
     ck_assert_str_eq(err.msg, "expected a decimal or 0x-hex 64-bit integer, got "
                               "\"12\\xe9\\x01\\xff\xc3\xa9\\xe2\\x82\"");
     /* 40 characters, not 40 bytes; a character is never cut */
-    char l[128];
-    memset(l, 0, sizeof l);
-    strcpy(l, "x");
+    char l[128] = "x";
     for (int i = 0; i < 45; i++)
         strcat(l, "\xc3\xa9");
     strcat(l, "\n");
-    ck_assert_int_eq(read_all("slice.txt", l, strlen(l), TT_BEAT_FMT_TEXT, w, 8, &n, &err),
-                     TT_EFORMAT);
+    text_error(&err, l, TT_BEAT_FMT_TEXT);
     char want[200] = "expected a decimal or 0x-hex 64-bit integer, got \"x";
     for (int i = 0; i < 39; i++)
         strcat(want, "\xc3\xa9");
