@@ -279,7 +279,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             continue;
         if (i < o.nmaps && ai->status != IN_MAPPING) {
             cli_errorf("%s: expected a methodMapping.txt or ignoreMethodMapping.txt (-m), found "
-                       "%s", ai->path, tt_kind_name(ai->kind));
+                       "%s%s", ai->path, tt_kind_name(ai->kind), ai->kind == TT_KIND_PROGUARD ?
+                       " (a ProGuard/R8 mapping.txt: pass it with --proguard)" : "");
             rc = CLI_BAD;
         } else if (ai->status == IN_MAPPING) {
             have_map = 1;

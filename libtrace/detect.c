@@ -38,8 +38,7 @@ static int looks_proguard(const char *p, size_t n)
     while (next_line(p, n, &i, &l, &ll)) {
         if (l[0] == '#')
             continue;
-        const char *arrow = tt__memmem(l, ll, " -> ", 4);
-        return arrow && l[ll - 1] == ':' && !memchr(l, '(', ll) && !memchr(l, ' ', (size_t)(arrow - l));
+        return tt__proguard_class_line(l, ll);
     }
     return 0;
 }
