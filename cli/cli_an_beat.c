@@ -308,8 +308,7 @@ static int beat_stats(cli_an *a, int64_t trace_id, const tt_bslicer_stats *st, t
          "calls whose exit never came, closed when a caller exited (exception unwinding)"},
         {OFF(truncated), "beat_truncated", "notice", "calls still open at the end of the buffer, closed at the end time"},
         {OFF(negative_dropped), "beat_negative_dur", "data_loss", "entry/exit pairs with a negative duration dropped"},
-        {OFF(backwards), "beat_time_backwards", "notice",
-         "records older than their predecessor (a raw ring dump or concatenated slices)"},
+        {OFF(backwards), "beat_time_backwards", "notice", CLI_BEAT_BACKWARDS},
         {OFF(clamped_self), "beat_self_clamped", "info", "self times below zero (5 ms quantisation) clamped to 0"},
 #undef OFF
     };
@@ -329,6 +328,7 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
                                             ? TT_BEAT_FMT_AUTO_ANY : a->beat_fmt, err);
     if (rc)
         return rc;
+    tt_beat_reader_set_ring_next(r, (uint64_t)a->ring_next);
     tt_bslicer_opts o = {.base_ms = a->base_ms, .have_end = a->have_end, .end_ms = a->end_ms,
                          .evil_ms = a->evil_ms, .trim = a->trim};
     tt_bslicer *b;
@@ -395,6 +395,10 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         rc = store_evil(a, t->trace_id, utid, &E[i], err);
     if (!rc)
         rc = beat_stats(a, t->trace_id, st, err);
+    if (!rc && a->ring_next > 0 && (uint64_t)a->ring_next > st->records)
+        rc = cli_an_stat(a, t->trace_id, "beat_ring_next_beyond", "notice", "trace", 1,
+                         "--ring-next is beyond the records of the buffer: read in file order",
+                         err);
     if (!rc) {
         uint64_t unknown = 0;
         for (size_t i = 0; i < n; i++)

@@ -15,6 +15,10 @@ struct tt_beat_reader {
     int have_last;
     int bom_checked;
     int check_later; /* auto-detected, only zero bytes seen: check the first records */
+    uint64_t ring_next; /* rotation (3.4): slots ring_next..end first, then the head */
+    int phase;          /* rotation: 0 head not read yet, 1 the rest, 2 the head */
+    tt_vec head;        /* rotation: slots 0..ring_next-1 */
+    size_t head_pos;
 };
 
 int tt_beat_reader_format(const tt_beat_reader *r) { return r->fmt; }
@@ -103,6 +107,7 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
         return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
     r->in = in;
     r->fmt = fmt;
+    tt_vec_init(&r->head, sizeof(uint64_t));
     if (fmt == TT_BEAT_FMT_AUTO || fmt == TT_BEAT_FMT_AUTO_ANY) {
         const unsigned char *p;
         size_t n;
@@ -131,7 +136,18 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
     return 0;
 }
 
-void tt_beat_reader_free(tt_beat_reader *r) { free(r); }
+void tt_beat_reader_free(tt_beat_reader *r)
+{
+    if (!r)
+        return;
+    tt_vec_free(&r->head);
+    free(r);
+}
+
+void tt_beat_reader_set_ring_next(tt_beat_reader *r, uint64_t k)
+{
+    r->ring_next = k;
+}
 
 static void note_time(tt_beat_reader *r, uint64_t w)
 {
@@ -208,7 +224,6 @@ static int next_text(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, t
                                 "expected a decimal or 0x-hex 64-bit integer, got \"%s\"",
                                 snip);
         }
-        note_time(r, w);
         recs[k++] = w;
     }
     r->count += k;
@@ -276,12 +291,53 @@ static int next_bin(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt
                      (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 |
                      (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
         recs[i] = w;
-        note_time(r, w);
     }
     int rc = r->check_later ? check_late(r, recs, k, off, err) : 0;
     if (rc)
         return rc;
     r->count += k;
+    *n = k;
+    return k ? 0 : TT_DONE;
+}
+
+static int next_raw(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt_error *err)
+{
+    return r->fmt == TT_BEAT_FMT_TEXT ? next_text(r, recs, cap, n, err)
+                                      : next_bin(r, recs, cap, n, err);
+}
+
+/* A rotated ring dump (3.4): the first ring_next records are held back and handed out after
+ * the rest of the file. */
+static int next_rotated(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n,
+                        tt_error *err)
+{
+    int rc;
+    if (r->phase == 0) {
+        while (r->head.len < r->ring_next) {
+            uint64_t left = r->ring_next - r->head.len;
+            rc = next_raw(r, recs, left < cap ? (size_t)left : cap, n, err);
+            if (rc == TT_DONE)
+                break;
+            if (rc)
+                return rc;
+            if (tt_vec_reserve(&r->head, r->head.len + *n))
+                return tt_error_set(err, TT_ENOMEM, tt_input_name(r->in), 0, 0,
+                                    "out of memory");
+            memcpy((uint64_t *)r->head.data + r->head.len, recs, *n * sizeof *recs);
+            r->head.len += *n;
+        }
+        *n = 0;
+        r->phase = 1;
+    }
+    if (r->phase == 1) {
+        rc = next_raw(r, recs, cap, n, err);
+        if (rc != TT_DONE)
+            return rc;
+        r->phase = 2;
+    }
+    size_t k = r->head.len - r->head_pos < cap ? r->head.len - r->head_pos : cap;
+    memcpy(recs, (const uint64_t *)r->head.data + r->head_pos, k * sizeof *recs);
+    r->head_pos += k;
     *n = k;
     return k ? 0 : TT_DONE;
 }
@@ -292,6 +348,8 @@ int tt_beat_reader_next(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n
     *n = 0;
     if (cap == 0)
         return 0;
-    return r->fmt == TT_BEAT_FMT_TEXT ? next_text(r, recs, cap, n, err)
-                                      : next_bin(r, recs, cap, n, err);
+    int rc = r->ring_next ? next_rotated(r, recs, cap, n, err) : next_raw(r, recs, cap, n, err);
+    for (size_t i = 0; i < *n && !rc; i++) /* in the order handed out */
+        note_time(r, recs[i]);
+    return rc;
 }

@@ -99,6 +99,48 @@ START_TEST(text_error_snippet_utf8)
 }
 END_TEST
 
+/* --ring-next (3.4): slots k..end, then 0..k-1, in blocks of any size; the backwards count
+ * is taken in that order. */
+START_TEST(ring_rotation)
+{
+    enum { N = 10 };
+    unsigned char b[N * 8];
+    for (int i = 0; i < N; i++) { /* slot i holds time (i + 4) % 10: next slot 6 */
+        uint64_t w = tt_beat_encode(1, 5, (i + 4) % N);
+        for (int k = 0; k < 8; k++)
+            b[i * 8 + k] = (unsigned char)(w >> (8 * k));
+    }
+    static const struct {
+        uint64_t k;
+        size_t cap;
+        int first;
+        uint64_t backwards;
+    } v[] = {{6, 3, 0, 0}, {6, 64, 0, 0}, {0, 4, 4, 1}, {3, 2, 7, 1}, {25, 4, 4, 1}};
+    for (size_t c = 0; c < sizeof v / sizeof v[0]; c++) {
+        tt_input *in = unit_mem("ring.bin", (const char *)b, sizeof b);
+        tt_beat_reader *r;
+        ck_assert_int_eq(tt_beat_reader_new(&r, in, TT_BEAT_FMT_BIN, NULL), 0);
+        tt_beat_reader_set_ring_next(r, v[c].k);
+        uint64_t out[N], blk[64];
+        size_t got = 0, n;
+        while (tt_beat_reader_next(r, blk, v[c].cap, &n, NULL) == 0) {
+            ck_assert_uint_le(got + n, N);
+            memcpy(out + got, blk, n * sizeof *blk);
+            got += n;
+        }
+        ck_assert_uint_eq(got, N);
+        uint64_t k = v[c].k < N ? v[c].k : 0;
+        for (size_t i = 0; i < N; i++)
+            ck_assert_int_eq(tt_beat_time(out[i]), ((k + i) % N + 4) % N);
+        ck_assert_int_eq(tt_beat_time(out[0]), v[c].first);
+        ck_assert_uint_eq(tt_beat_reader_backwards(r), v[c].backwards);
+        ck_assert_uint_eq(tt_beat_reader_count(r), N);
+        tt_beat_reader_free(r);
+        tt_input_close(in);
+    }
+}
+END_TEST
+
 START_TEST(binary_file)
 {
     unsigned char b[16] = {0xe8, 0x03, 0, 0, 0, 0xf0, 0xff, 0xff, 0x84, 0x03, 0, 0, 0, 0x38, 0, 0};
@@ -183,6 +225,7 @@ static Suite *suite(void)
     tcase_add_test(tc, text_file);
     tcase_add_test(tc, text_error_line);
     tcase_add_test(tc, text_error_snippet_utf8);
+    tcase_add_test(tc, ring_rotation);
     tcase_add_test(tc, binary_file);
     tcase_add_test(tc, binary_odd_length);
     tcase_add_test(tc, binary_large_and_odd);
