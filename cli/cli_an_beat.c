@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_tree.h"
+
 #define NS_PER_MS 1000000LL
 
 const char *cli_an_name(cli_an *a, uint32_t id)
@@ -101,7 +103,10 @@ const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_
     for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
         depth++;
     const char **chain = malloc(depth * sizeof *chain);
-    if (!chain) {
+    int32_t *gaps = malloc(depth * sizeof *gaps);
+    if (!chain || !gaps) {
+        free(chain);
+        free(gaps);
         free(nd);
         return NULL;
     }
@@ -109,14 +114,22 @@ const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_
     for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
         chain[--k] = cli_an_name(a, (uint32_t)items[i].id);
     tt_buf b = {0};
+    k = depth;
+    for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
+        gaps[--k] = nd[i].gap;
     for (size_t i = 0; i < depth; i++) {
         if (i)
             tt_buf_puts(&b, ";");
+        if (gaps[i] > 1) { /* depth gaps as in the tree (7.7 step 3) */
+            cli_tree_missing(&b, gaps[i]);
+            tt_buf_puts(&b, ";");
+        }
         tt_buf_puts(&b, chain[i] ? chain[i] : "");
     }
     const char *r = tt_arena_strndup(a->arena, b.data ? b.data : "", b.len);
     tt_buf_free(&b);
     free(chain);
+    free(gaps);
     free(nd);
     return r;
 }

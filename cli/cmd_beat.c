@@ -144,7 +144,9 @@ static void print_text(const tt_mstack_result *r, const tt_mapping *m, const cha
     tt_buf_printf(&b, "buffer: %s (%s, %llu records)\n", path, bin ? "binary" : "text",
                   (unsigned long long)nrec);
     tt_buf_printf(&b, "mode: %s", o->strict ? "strict" : "lenient");
-    if (o->strict)
+    if (o->strict && !o->have_end && !r->end_defaulted) /* nothing was drained */
+        tt_buf_printf(&b, ", end unused (no frame open), base %lld ms", (long long)o->base_ms);
+    else if (o->strict)
         tt_buf_printf(&b, ", end %lld ms%s, base %lld ms", (long long)r->end_ms_used,
                       r->end_defaulted ? " (last record)" : "", (long long)o->base_ms);
     if (o->trim > 0)

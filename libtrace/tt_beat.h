@@ -130,7 +130,8 @@ int tt_stack_parse(tt_mitem **items, size_t *n, const char *s, size_t len, const
 /* A call tree over items (7.7 step 3): parent index per line (-1 = root), self time. */
 typedef struct tt_stree_node {
     int32_t parent;      /* index or -1 */
-    int32_t gap;         /* depth gap to the parent (>1 means frames missing) */
+    int32_t gap;         /* depth gap to the parent (>1 means gap - 1 frames missing); a
+                          * root's is depth + 1 (a root at depth N > 0 misses N frames) */
     int64_t self_ms;     /* clamped to 0 */
     int clamped;
 } tt_stree_node;
