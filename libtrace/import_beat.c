@@ -336,10 +336,12 @@ static int next_rotated(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n
         r->phase = 2;
     }
     size_t k = r->head.len - r->head_pos < cap ? r->head.len - r->head_pos : cap;
+    if (k == 0) /* also an empty file: no head was ever allocated */
+        return TT_DONE;
     memcpy(recs, (const uint64_t *)r->head.data + r->head_pos, k * sizeof *recs);
     r->head_pos += k;
     *n = k;
-    return k ? 0 : TT_DONE;
+    return 0;
 }
 
 int tt_beat_reader_next(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n,

@@ -138,6 +138,17 @@ START_TEST(ring_rotation)
         tt_beat_reader_free(r);
         tt_input_close(in);
     }
+    /* a buffer without records (a comment only): nothing to hold back (a fuzzer find) */
+    tt_input *in = unit_mem("c.txt", "# x\n", 4);
+    tt_beat_reader *r;
+    ck_assert_int_eq(tt_beat_reader_new(&r, in, TT_BEAT_FMT_AUTO, NULL), 0);
+    tt_beat_reader_set_ring_next(r, 15);
+    uint64_t blk[4];
+    size_t n;
+    ck_assert_int_eq(tt_beat_reader_next(r, blk, 4, &n, NULL), TT_DONE);
+    ck_assert_uint_eq(n, 0);
+    tt_beat_reader_free(r);
+    tt_input_close(in);
 }
 END_TEST
 
