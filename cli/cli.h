@@ -149,6 +149,10 @@ int cli_err(const tt_error *err);
 void cli_err_text(char *dst, size_t cap, const tt_error *err);
 void cli_errorf(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_warnf(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* What beat_time_backwards means (beat and analyze, method-beat.md 3.4). */
+#define CLI_BEAT_BACKWARDS                                                                   \
+    "record times go backwards: a raw ring dump (--ring-next K rotates it, K = the next "      \
+    "slot Matrix would write) or concatenated slices"
 /* Raw text to standard error ("tracetool: FILE: warning: ...\n" written by the caller). */
 void cli_stderrf(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* While b is set, this thread's diagnostics (cli_err, cli_errorf, cli_warnf, cli_stderrf)

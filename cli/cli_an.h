@@ -33,6 +33,7 @@ typedef struct cli_an {
     int64_t base_ms, end_ms, evil_ms;
     int have_base, have_end, trim;
     int beat_forced;      /* --kind beat: buffers are read whatever detection says */
+    int64_t ring_next;    /* --ring-next: rotate the buffer (a raw ring dump); 0 = not */
     cli_sym_opts sym;     /* -e / --symbols: names for native frames of sampled stacks */
     int all_images;       /* --all-images: binary_image rows for unused images too */
     const char *cur_path; /* the input being imported (warnings name it) */

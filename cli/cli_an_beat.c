@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_tree.h"
+
 #define NS_PER_MS 1000000LL
 
 const char *cli_an_name(cli_an *a, uint32_t id)
@@ -101,7 +103,10 @@ const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_
     for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
         depth++;
     const char **chain = malloc(depth * sizeof *chain);
-    if (!chain) {
+    int32_t *gaps = malloc(depth * sizeof *gaps);
+    if (!chain || !gaps) {
+        free(chain);
+        free(gaps);
         free(nd);
         return NULL;
     }
@@ -109,14 +114,22 @@ const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_
     for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
         chain[--k] = cli_an_name(a, (uint32_t)items[i].id);
     tt_buf b = {0};
+    k = depth;
+    for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
+        gaps[--k] = nd[i].gap;
     for (size_t i = 0; i < depth; i++) {
         if (i)
             tt_buf_puts(&b, ";");
+        if (gaps[i] > 1) { /* depth gaps as in the tree (7.7 step 3) */
+            cli_tree_missing(&b, gaps[i]);
+            tt_buf_puts(&b, ";");
+        }
         tt_buf_puts(&b, chain[i] ? chain[i] : "");
     }
     const char *r = tt_arena_strndup(a->arena, b.data ? b.data : "", b.len);
     tt_buf_free(&b);
     free(chain);
+    free(gaps);
     free(nd);
     return r;
 }
@@ -308,8 +321,7 @@ static int beat_stats(cli_an *a, int64_t trace_id, const tt_bslicer_stats *st, t
          "calls whose exit never came, closed when a caller exited (exception unwinding)"},
         {OFF(truncated), "beat_truncated", "notice", "calls still open at the end of the buffer, closed at the end time"},
         {OFF(negative_dropped), "beat_negative_dur", "data_loss", "entry/exit pairs with a negative duration dropped"},
-        {OFF(backwards), "beat_time_backwards", "notice",
-         "records older than their predecessor (a raw ring dump or concatenated slices)"},
+        {OFF(backwards), "beat_time_backwards", "notice", CLI_BEAT_BACKWARDS},
         {OFF(clamped_self), "beat_self_clamped", "info", "self times below zero (5 ms quantisation) clamped to 0"},
 #undef OFF
     };
@@ -329,6 +341,7 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
                                             ? TT_BEAT_FMT_AUTO_ANY : a->beat_fmt, err);
     if (rc)
         return rc;
+    tt_beat_reader_set_ring_next(r, (uint64_t)a->ring_next);
     tt_bslicer_opts o = {.base_ms = a->base_ms, .have_end = a->have_end, .end_ms = a->end_ms,
                          .evil_ms = a->evil_ms, .trim = a->trim};
     tt_bslicer *b;
@@ -395,6 +408,10 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         rc = store_evil(a, t->trace_id, utid, &E[i], err);
     if (!rc)
         rc = beat_stats(a, t->trace_id, st, err);
+    if (!rc && a->ring_next > 0 && (uint64_t)a->ring_next > st->records)
+        rc = cli_an_stat(a, t->trace_id, "beat_ring_next_beyond", "notice", "trace", 1,
+                         "--ring-next is beyond the records of the buffer: read in file order",
+                         err);
     if (!rc) {
         uint64_t unknown = 0;
         for (size_t i = 0; i < n; i++)

@@ -43,6 +43,10 @@ static void options_json(tt_buf *out, const cli_an *a, const ainput *ai, const c
             tt_jsonw_null(&w);
         tt_jsonw_key(&w, "evil_ms");
         tt_jsonw_int(&w, a->evil_ms);
+        if (a->ring_next > 0) { /* absent otherwise: keys of earlier imports stay valid */
+            tt_jsonw_key(&w, "ring_next");
+            tt_jsonw_int(&w, a->ring_next);
+        }
         tt_jsonw_key(&w, "trim");
         tt_jsonw_int(&w, a->trim);
     }

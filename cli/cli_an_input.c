@@ -11,6 +11,11 @@
 
 #include "cli_load.h"
 
+/* Zero bytes only: possibly a ring dump that recorded nothing (method-beat.md 2.1), but
+ * also a preallocated or sparse file; read as a buffer only when told. */
+#define ZEROS_HINT " (--kind beat reads it as a method-beat buffer)"
+#define ZEROS_DIR_HINT " (given with --kind beat it is read as a method-beat buffer)"
+
 /* ---- inputs: arguments, directories (regular files sorted by name), stdin ---- */
 typedef struct dentry {
     char *path;
@@ -161,8 +166,9 @@ static void skip_dir_entry(ainput *ai, const char *why, const tt_detection *d, c
     ai->status = IN_SKIPPED;
     if (ai->bytes == 0)
         why = "empty file";
-    fprintf(stderr, "tracetool: %s: skipped: %s%s%s\n", ai->path, why,
-            d->what[0] && ai->bytes ? ": " : "", ai->bytes ? d->what : "");
+    fprintf(stderr, "tracetool: %s: skipped: %s%s%s%s\n", ai->path, why,
+            d->what[0] && ai->bytes ? ": " : "", ai->bytes ? d->what : "",
+            ai->bytes && d->zeros ? ZEROS_DIR_HINT : "");
 }
 
 /* The method mapping of ai (map_ahead) loaded from in while it is hashed; a failure leaves it
@@ -242,7 +248,7 @@ static const char *refusal(char *buf, size_t size, tt_kind kind, const tt_detect
         return "is an SQLite database; analyze reads raw inputs (combine tracetool databases "
                "with tracetool merge -o OUT DB...; read one with tracetool query)";
     if (d->what[0]) {
-        snprintf(buf, size, "not a trace: %s", d->what);
+        snprintf(buf, size, "not a trace: %s%s", d->what, d->zeros ? ZEROS_HINT : "");
         return buf;
     }
     return bytes == 0 ? "empty input: expected a method-beat buffer, a methodMapping.txt or "
@@ -262,7 +268,7 @@ int cli_an_check_stream(tt_input *head, const char *path, void *ud, tt_error *er
         *(tt_kind *)ud = d.kind;
     if (d.kind != TT_KIND_UNKNOWN && d.kind != TT_KIND_DATABASE)
         return 0;
-    char buf[sizeof d.what + 16];
+    char buf[sizeof d.what + sizeof ZEROS_HINT + 16];
     return tt_error_set(err, TT_EFORMAT, path, 0, 0, "%s",
                         refusal(buf, sizeof buf, d.kind, &d, 1));
 }
@@ -346,7 +352,7 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
         return 0;
     }
     if (ai->kind == TT_KIND_UNKNOWN || ai->kind == TT_KIND_DATABASE) {
-        char buf[sizeof d.what + 16];
+        char buf[sizeof d.what + sizeof ZEROS_HINT + 16];
         const char *why = refusal(buf, sizeof buf, ai->kind, &d, ai->bytes);
         if (!o->skip_unknown) {
             cli_errorf("%s: %s", ai->path, why);

@@ -15,6 +15,11 @@ static void name_of(tt_buf *b, const tt_mapping *m, int32_t id, int style)
     tt_mapping_format_id(b, m, (uint32_t)id, style);
 }
 
+void cli_tree_missing(tt_buf *b, int32_t gap)
+{
+    tt_buf_printf(b, "[%d frame%s missing]", gap - 1, gap - 1 == 1 ? "" : "s");
+}
+
 int cli_tree_text(tt_buf *out, const tt_mitem *it, size_t n, const tt_mapping *m,
                   ptrdiff_t key_index, int style, const char *indent)
 {
@@ -36,9 +41,10 @@ int cli_tree_text(tt_buf *out, const tt_mitem *it, size_t n, const tt_mapping *m
                       (long long)nd[i].self_ms);
         for (int32_t l = 0; l < level[i] && l < 200; l++)
             tt_buf_puts(out, "  ");
-        if (nd[i].parent >= 0 && nd[i].gap > 1)
-            tt_buf_printf(out, "[%d frame%s missing] ", nd[i].gap - 1,
-                          nd[i].gap - 1 == 1 ? "" : "s");
+        if (nd[i].gap > 1) {
+            cli_tree_missing(out, nd[i].gap);
+            tt_buf_puts(out, " ");
+        }
         tt_buf_puts(out, name.data);
         if ((ptrdiff_t)i == key_index)
             tt_buf_puts(out, "   <== stackKey");
@@ -88,7 +94,7 @@ int cli_tree_json(tt_jsonw *w, const tt_mitem *it, size_t n, const tt_mapping *m
         tt_jsonw_int(w, it[i].dur);
         tt_jsonw_key(w, "self_ms");
         tt_jsonw_int(w, nd[i].self_ms);
-        if (nd[i].parent >= 0 && nd[i].gap > 1) {
+        if (nd[i].gap > 1) {
             tt_jsonw_key(w, "missing_frames");
             tt_jsonw_int(w, nd[i].gap - 1);
         }

@@ -20,7 +20,8 @@ static const char usage[] =
     "                         [--skip-unknown] [--keep-going] [--kind KIND] [-j N]\n"
     "                         [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
-    "                         [--buffer-format auto|bin|text] [-e BINARY]... [--symbols DIR]...\n"
+    "                         [--buffer-format auto|bin|text] [--ring-next K]\n"
+    "                         [-e BINARY]... [--symbols DIR]...\n"
     "                         [--swift-demangler CMD] [--all-images] [--fail-on COND]...\n"
     "                         INPUT...\n"
     "\n"
@@ -43,6 +44,8 @@ static const char usage[] =
     "      --evil-ms MS        dispatches at least this long become evil-method issues (700)\n"
     "      --trim N            Matrix trim target for evil-method stacks (default 30; 0 = off)\n"
     "      --buffer-format F   method-beat buffers: auto (default), bin, text\n"
+    "      --ring-next K       the method-beat buffer is a raw ring dump whose next write\n"
+    "                          slot is K: read slots K..end, then 0..K-1\n"
     "  -e, --exe BINARY        ELF file naming native frames of sampled stacks (repeatable)\n"
     "      --symbols DIR       symbol store searched by build id and name (repeatable)\n"
     "      --swift-demangler CMD  demangle Swift names with CMD, one name a line on its\n"
@@ -52,7 +55,7 @@ static const char usage[] =
     "  -h, --help              show this help\n";
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
-       O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON };
+       O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON, O_RING };
 #define MAX_JOBS 256
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -71,6 +74,7 @@ static const struct option longopts[] = {
     {"evil-ms", required_argument, NULL, O_EVIL},
     {"trim", required_argument, NULL, O_TRIM},
     {"buffer-format", required_argument, NULL, O_BUFFMT},
+    {"ring-next", required_argument, NULL, O_RING},
     {"exe", required_argument, NULL, 'e'},
     {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},
     {"swift-demangler", required_argument, NULL, CLI_SYM_O_SWIFT},
@@ -147,6 +151,14 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_BUFFMT:
             if ((a->beat_fmt = cli_opt_enum("--buffer-format", optarg, cli_an__buffmts)) < 0)
                 return CLI_BAD;
+            break;
+        case O_RING:
+            if (cli_opt_i64("--ring-next", optarg, &a->ring_next))
+                return CLI_BAD;
+            if (a->ring_next < 0) {
+                cli_errorf("option --ring-next: expected a slot number >= 0");
+                return CLI_BAD;
+            }
             break;
         case 'h': cli_usage(usage, 0); return HELP_SHOWN;
         default: return cli_usage(usage, 1);
@@ -287,7 +299,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             continue;
         if (i < o.nmaps && ai->status != IN_MAPPING) {
             cli_errorf("%s: expected a methodMapping.txt or ignoreMethodMapping.txt (-m), found "
-                       "%s", ai->path, tt_kind_name(ai->kind));
+                       "%s%s", ai->path, tt_kind_name(ai->kind), ai->kind == TT_KIND_PROGUARD ?
+                       " (a ProGuard/R8 mapping.txt: pass it with --proguard)" : "");
             rc = CLI_BAD;
         } else if (ai->status == IN_MAPPING) {
             have_map = 1;
@@ -307,7 +320,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
                         ai->path);
         }
     }
-    size_t npending = 0, nskipped = 0;
+    size_t npending = 0, nskipped = 0, nbeat = 0;
     for (size_t i = 0; i < inputs.len && !rc; i++) {
         ainput *ai = &TT_VEC_AT(&inputs, ainput, i);
         if (ai->status == IN_PENDING && ai->from_dir && ai->kind == TT_KIND_BEAT && o.kind <= 0 &&
@@ -315,6 +328,16 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             cli_an__check_dir_beat(ai, a.map);
         npending += ai->status == IN_PENDING || ai->status == IN_FAILED;
         nskipped += ai->status == IN_SKIPPED;
+        nbeat += ai->status == IN_PENDING && ai->kind == TT_KIND_BEAT;
+    }
+    if (!rc && a.ring_next > 0 && nbeat > 1) {
+        /* one slot number cannot be right for several dumps */
+        cli_errorf("analyze: --ring-next applies to one method-beat buffer, but the inputs hold "
+                   "%zu (analyze each ring dump on its own; --append adds it to a database)",
+                   nbeat);
+        rc = CLI_BAD;
+    } else if (!rc && a.ring_next > 0 && !nbeat) {
+        cli_warnf("analyze: --ring-next: no method-beat buffer among the inputs");
     }
     if (!rc && !npending) {
         /* nothing to import: the database stays as it is (no empty replacement) */

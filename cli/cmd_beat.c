@@ -77,10 +77,8 @@ static int feed_buffer(tt_mstack *ms, const char *path, int fmt, int64_t ring_ne
         tt_input_close(in);
         return cli_err(&err);
     }
-    tt_vec head;
-    tt_vec_init(&head, sizeof(uint64_t));
+    tt_beat_reader_set_ring_next(r, (uint64_t)ring_next);
     uint64_t blk[4096];
-    uint64_t seen = 0;
     int rc = 0;
     for (;;) {
         size_t n;
@@ -93,36 +91,21 @@ static int feed_buffer(tt_mstack *ms, const char *path, int fmt, int64_t ring_ne
             rc = cli_err(&err);
             break;
         }
-        size_t from = 0;
-        while (ring_next > 0 && seen + from < (uint64_t)ring_next && from < n) {
-            if (!tt_vec_push(&head, &blk[from])) {
-                cli_errorf("out of memory");
-                rc = CLI_BAD;
-                break;
-            }
-            from++;
-        }
-        if (rc)
-            break;
-        tt_mstack_feed(ms, blk + from, n - from);
-        seen += n;
+        tt_mstack_feed(ms, blk, n);
     }
     if (!rc) {
+        uint64_t seen = tt_beat_reader_count(r);
         if (ring_next > 0 && (uint64_t)ring_next > seen)
             cli_warnf("%s: --ring-next %lld is beyond the %llu records of the buffer", path,
                       (long long)ring_next, (unsigned long long)seen);
-        tt_mstack_feed(ms, head.data, head.len);
         *nrec = seen;
         *bin = tt_beat_reader_format(r) == TT_BEAT_FMT_BIN;
         if (seen == 0)
             fprintf(stderr, "tracetool: %s: note: empty buffer\n", tt_input_name(in));
-        if (tt_beat_reader_backwards(r) && ring_next <= 0)
+        if (tt_beat_reader_backwards(r))
             tt_stats_add(stats, "beat_time_backwards", tt_input_name(in), TT_SEV_WARN,
-                         (int64_t)tt_beat_reader_backwards(r),
-                         "record times go backwards: a raw ring dump (use --ring-next) or "
-                         "concatenated slices");
+                         (int64_t)tt_beat_reader_backwards(r), CLI_BEAT_BACKWARDS);
     }
-    tt_vec_free(&head);
     tt_beat_reader_free(r);
     tt_input_close(in);
     return rc;
@@ -161,7 +144,9 @@ static void print_text(const tt_mstack_result *r, const tt_mapping *m, const cha
     tt_buf_printf(&b, "buffer: %s (%s, %llu records)\n", path, bin ? "binary" : "text",
                   (unsigned long long)nrec);
     tt_buf_printf(&b, "mode: %s", o->strict ? "strict" : "lenient");
-    if (o->strict)
+    if (o->strict && !o->have_end && !r->end_defaulted) /* nothing was drained */
+        tt_buf_printf(&b, ", end unused (no frame open), base %lld ms", (long long)o->base_ms);
+    else if (o->strict)
         tt_buf_printf(&b, ", end %lld ms%s, base %lld ms", (long long)r->end_ms_used,
                       r->end_defaulted ? " (last record)" : "", (long long)o->base_ms);
     if (o->trim > 0)
@@ -334,6 +319,9 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
         rc = cli_err(&err);
     if (!rc) {
         const tt_mstack_result *r = tt_mstack_result_get(ms);
+        if (nrec > 0 && r->zero_records == nrec)
+            fprintf(stderr, "tracetool: %s: note: no records: all %llu words are zero slots (a "
+                    "ring dump that recorded nothing)\n", path, (unsigned long long)nrec);
         if (r->end_defaulted && format != 2)
             fprintf(stderr,
                     "tracetool: %s: note: %llu frame%s still open; drained at the last record "

@@ -487,8 +487,19 @@ static void json_stack(rctx *c, tt_jsonw *w, const tt_report *r)
     if (path) {
         tt_report_key_path(r, path, n);
         tt_jsonw_arr_begin(w);
-        for (size_t i = 0; i < n; i++)
+        tt_buf miss = {0};
+        for (size_t i = 0; i < n; i++) {
+            /* depth gaps as in the tree: "[N frames missing]" before the line below them */
+            int64_t gap = (int64_t)r->items[path[i]].depth -
+                          (i ? r->items[path[i - 1]].depth : -1);
+            if (gap > 1) {
+                miss.len = 0;
+                cli_tree_missing(&miss, gap > INT32_MAX ? INT32_MAX : (int32_t)gap);
+                tt_jsonw_str(w, miss.data);
+            }
             tt_jsonw_str(w, method_name(c, r->items[path[i]].id));
+        }
+        tt_buf_free(&miss);
         tt_jsonw_arr_end(w);
         free(path);
     } else {

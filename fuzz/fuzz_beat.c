@@ -1,5 +1,6 @@
 /* libFuzzer target: the method-beat buffer reader (method-beat.md section 3) feeding the
- * structured-stack algorithm (section 5) in strict and lenient mode. */
+ * structured-stack algorithm (section 5) in strict and lenient mode (strict: rotated as a ring
+ * dump, 3.4). */
 #include <stdint.h>
 #include <stddef.h>
 
@@ -19,6 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tt_mstack *ms = NULL;
         if (tt_beat_reader_new(&r, in, TT_BEAT_FMT_AUTO, &err) == 0 &&
             tt_mstack_new(&ms, &o) == 0) {
+            if (strict) /* --ring-next: a slot number taken from the size */
+                tt_beat_reader_set_ring_next(r, size % 17);
             uint64_t blk[256];
             size_t n;
             while (tt_beat_reader_next(r, blk, 256, &n, &err) == 0)

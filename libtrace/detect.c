@@ -38,8 +38,7 @@ static int looks_proguard(const char *p, size_t n)
     while (next_line(p, n, &i, &l, &ll)) {
         if (l[0] == '#')
             continue;
-        const char *arrow = tt__memmem(l, ll, " -> ", 4);
-        return arrow && l[ll - 1] == ':' && !memchr(l, '(', ll) && !memchr(l, ' ', (size_t)(arrow - l));
+        return tt__proguard_class_line(l, ll);
     }
     return 0;
 }
@@ -231,6 +230,14 @@ static int is_binary(const unsigned char *p, size_t n)
 
 static tt_kind classify_text(tt_detection *d, const char *p, size_t n, int sk);
 
+static int all_zero(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return 0;
+    return n > 0;
+}
+
 /* Everything that is not a known foreign format. Text kinds need their own positive
  * evidence; binary data is a beat buffer only when its words are plausible records. */
 static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
@@ -266,8 +273,10 @@ static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
         /* Text with a stray control byte (logcat -v color's escape sequences, a thread
          * name holding \x01) is still text: without a NUL byte, the text kinds are asked,
          * and the records' verdict stands only when none of them claims it. */
-        if (memchr(up, 0, n < 4096 ? n : 4096))
+        if (memchr(up, 0, n < 4096 ? n : 4096)) {
+            d->zeros = all_zero(up, n < TT_DETECT_PEEK ? n : TT_DETECT_PEEK);
             return TT_KIND_UNKNOWN;
+        }
         char why[sizeof d->what];
         memcpy(why, d->what, sizeof why);
         d->what[0] = 0;

@@ -48,16 +48,24 @@ const char *tt_strerror(int code)
 
 void tt__snippet(char *dst, size_t cap, const char *s, size_t n)
 {
-    size_t max = 40, o = 0;
-    for (size_t i = 0; i < n && i < max && o + 5 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) {
-            o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+    const unsigned char *u = (const unsigned char *)s;
+    size_t max = 40, o = 0, i = 0;
+    for (size_t chars = 0; i < n && chars < max && o + 5 < cap; chars++) {
+        /* control bytes and bytes that are no valid UTF-8 (binary data) as \xNN, so the
+         * message stays valid UTF-8 */
+        size_t k = u[i] < 0x80 ? 1 : tt__utf8_len(u + i, n - i);
+        if (u[i] < 0x20 || u[i] == 0x7f || k == 0) {
+            o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", u[i]);
+            i++;
+        } else if (o + k + 5 < cap) {
+            memcpy(dst + o, u + i, k);
+            o += k;
+            i += k;
         } else {
-            dst[o++] = (char)c;
+            break;
         }
     }
-    if (n > max && o + 4 < cap) {
+    if (i < n && o + 4 < cap) {
         memcpy(dst + o, "...", 3);
         o += 3;
     }

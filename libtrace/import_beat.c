@@ -14,6 +14,11 @@ struct tt_beat_reader {
     int64_t last_t;
     int have_last;
     int bom_checked;
+    int check_later; /* auto-detected, only zero bytes seen: check the first records */
+    uint64_t ring_next; /* rotation (3.4): slots ring_next..end first, then the head */
+    int phase;          /* rotation: 0 head not read yet, 1 the rest, 2 the head */
+    tt_vec head;        /* rotation: slots 0..ring_next-1 */
+    size_t head_pos;
 };
 
 int tt_beat_reader_format(const tt_beat_reader *r) { return r->fmt; }
@@ -73,8 +78,10 @@ int tt_beat_plausible_bytes(const unsigned char *p, size_t n, const tt_mapping *
     return tt_beat_plausible(w, nw, m, why, cap);
 }
 
-/* Binary auto-detected buffers must be plausible records and no known file format. */
-static int check_binary(tt_input *in, tt_error *err)
+/* Binary auto-detected buffers must be plausible records and no known file format. Zero bytes
+ * only are zero slots (2.1): a ring dump that recorded nothing, or whose records start later;
+ * the first non-zero records are checked when they are read. */
+static int check_binary(tt_beat_reader *r, tt_input *in, tt_error *err)
 {
     tt_detection d;
     int rc = tt_input_detect(&d, in, err);
@@ -82,6 +89,10 @@ static int check_binary(tt_input *in, tt_error *err)
         return rc;
     if (d.kind == TT_KIND_BEAT)
         return 0;
+    if (d.kind == TT_KIND_UNKNOWN && d.zeros) {
+        r->check_later = 1;
+        return 0;
+    }
     if (!d.what[0]) /* another binary kind (btrace, a database): not a method-beat buffer */
         snprintf(d.what, sizeof d.what, "%s input, not a method-beat buffer",
                  tt_kind_name(d.kind));
@@ -96,6 +107,7 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
         return tt_error_set(err, TT_ENOMEM, tt_input_name(in), 0, 0, "out of memory");
     r->in = in;
     r->fmt = fmt;
+    tt_vec_init(&r->head, sizeof(uint64_t));
     if (fmt == TT_BEAT_FMT_AUTO || fmt == TT_BEAT_FMT_AUTO_ANY) {
         const unsigned char *p;
         size_t n;
@@ -114,7 +126,7 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
         if (n == 0)
             fmt = TT_BEAT_FMT_BIN;
         else if (fmt == TT_BEAT_FMT_BIN && r->fmt != TT_BEAT_FMT_AUTO_ANY &&
-                 (rc = check_binary(in, err))) {
+                 (rc = check_binary(r, in, err))) {
             free(r);
             return rc;
         }
@@ -124,7 +136,18 @@ int tt_beat_reader_new(tt_beat_reader **out, tt_input *in, int fmt, tt_error *er
     return 0;
 }
 
-void tt_beat_reader_free(tt_beat_reader *r) { free(r); }
+void tt_beat_reader_free(tt_beat_reader *r)
+{
+    if (!r)
+        return;
+    tt_vec_free(&r->head);
+    free(r);
+}
+
+void tt_beat_reader_set_ring_next(tt_beat_reader *r, uint64_t k)
+{
+    r->ring_next = k;
+}
 
 static void note_time(tt_beat_reader *r, uint64_t w)
 {
@@ -201,12 +224,30 @@ static int next_text(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, t
                                 "expected a decimal or 0x-hex 64-bit integer, got \"%s\"",
                                 snip);
         }
-        note_time(r, w);
         recs[k++] = w;
     }
     r->count += k;
     *n = k;
     return k ? 0 : TT_DONE;
+}
+
+/* The first non-zero records after leading zero slots (check_binary): plausible records. */
+static int check_late(tt_beat_reader *r, const uint64_t *recs, size_t k, uint64_t off,
+                      tt_error *err)
+{
+    size_t i = 0;
+    while (i < k && !recs[i])
+        i++;
+    if (i == k)
+        return 0;
+    r->check_later = 0;
+    size_t nw = k - i < TT_DETECT_PEEK / 8 ? k - i : TT_DETECT_PEEK / 8;
+    char why[200];
+    if (tt_beat_plausible(recs + i, nw, NULL, why, sizeof why))
+        return 0;
+    return tt_error_set(err, TT_EFORMAT, tt_input_name(r->in), TT_LOC_OFFSET, off + i * 8,
+                        "not a trace: %s, after %llu zero bytes (--buffer-format bin reads "
+                        "it anyway)", why, (unsigned long long)(off + i * 8));
 }
 
 /* Reads the little-endian words straight into recs and decodes them in place (each word's
@@ -250,11 +291,57 @@ static int next_bin(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt
                      (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 |
                      (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
         recs[i] = w;
-        note_time(r, w);
     }
+    int rc = r->check_later ? check_late(r, recs, k, off, err) : 0;
+    if (rc)
+        return rc;
     r->count += k;
     *n = k;
     return k ? 0 : TT_DONE;
+}
+
+static int next_raw(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n, tt_error *err)
+{
+    return r->fmt == TT_BEAT_FMT_TEXT ? next_text(r, recs, cap, n, err)
+                                      : next_bin(r, recs, cap, n, err);
+}
+
+/* A rotated ring dump (3.4): the first ring_next records are held back and handed out after
+ * the rest of the file. */
+static int next_rotated(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n,
+                        tt_error *err)
+{
+    int rc;
+    if (r->phase == 0) {
+        while (r->head.len < r->ring_next) {
+            uint64_t left = r->ring_next - r->head.len;
+            rc = next_raw(r, recs, left < cap ? (size_t)left : cap, n, err);
+            if (rc == TT_DONE)
+                break;
+            if (rc)
+                return rc;
+            if (tt_vec_reserve(&r->head, r->head.len + *n))
+                return tt_error_set(err, TT_ENOMEM, tt_input_name(r->in), 0, 0,
+                                    "out of memory");
+            memcpy((uint64_t *)r->head.data + r->head.len, recs, *n * sizeof *recs);
+            r->head.len += *n;
+        }
+        *n = 0;
+        r->phase = 1;
+    }
+    if (r->phase == 1) {
+        rc = next_raw(r, recs, cap, n, err);
+        if (rc != TT_DONE)
+            return rc;
+        r->phase = 2;
+    }
+    size_t k = r->head.len - r->head_pos < cap ? r->head.len - r->head_pos : cap;
+    if (k == 0) /* also an empty file: no head was ever allocated */
+        return TT_DONE;
+    memcpy(recs, (const uint64_t *)r->head.data + r->head_pos, k * sizeof *recs);
+    r->head_pos += k;
+    *n = k;
+    return 0;
 }
 
 int tt_beat_reader_next(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n,
@@ -263,6 +350,8 @@ int tt_beat_reader_next(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n
     *n = 0;
     if (cap == 0)
         return 0;
-    return r->fmt == TT_BEAT_FMT_TEXT ? next_text(r, recs, cap, n, err)
-                                      : next_bin(r, recs, cap, n, err);
+    int rc = r->ring_next ? next_rotated(r, recs, cap, n, err) : next_raw(r, recs, cap, n, err);
+    for (size_t i = 0; i < *n && !rc; i++) /* in the order handed out */
+        note_time(r, recs[i]);
+    return rc;
 }

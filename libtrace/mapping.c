@@ -233,6 +233,11 @@ int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
         char snip[200];
         if (!c2 || !c1)
             tt__snippet(snip, sizeof snip, line, len);
+        if (!c2 && tt__proguard_class_line(t, tl))
+            return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
+                                "this looks like a ProGuard/R8 mapping.txt (\"%s\"), not a "
+                                "methodMapping.txt; pass it with --proguard (beat, report, "
+                                "analyze)", snip);
         if (!c2)
             return tt_error_set(err, TT_EFORMAT, fn, TT_LOC_LINE, ln,
                                 "expected \"id,accessFlags,class method [descriptor]\", got "

@@ -183,8 +183,10 @@ static void feed_one(tt_mstack *m, uint64_t w)
         ((uint64_t *)m->pending.data)[m->pending.len++] = w;
         return;
     }
-    if (m->pending.len == 0)
-        return; /* exit with no entry at all */
+    if (m->pending.len == 0) { /* exit with no entry at all: ignored, a stray exit */
+        m->res.stray_exits++;
+        return;
+    }
     uint64_t e;
     if (idcount(m, id) == 0) {
         /* The search would empty pending without a match: the outcome depends only on

@@ -228,6 +228,13 @@ static int parse_method(tt_proguard *p, const char *s, size_t n, pg_method *m)
     return (m->ret && m->name && m->args && m->obf) ? 0 : -2;
 }
 
+int tt__proguard_class_line(const char *l, size_t n)
+{
+    const char *arrow = n > 4 ? tt__memmem(l, n, " -> ", 4) : NULL;
+    return arrow && l[n - 1] == ':' && !memchr(l, '(', n) &&
+           !memchr(l, ' ', (size_t)(arrow - l));
+}
+
 int tt_proguard_load(tt_proguard **out, tt_input *in, tt_error *err)
 {
     const char *fn = tt_input_name(in);

@@ -34,7 +34,12 @@ int tt_beat_reader_format(const tt_beat_reader *r);
 /* Fills up to cap records; *n = 0 and TT_DONE at end. Zero words are returned too. */
 int tt_beat_reader_next(tt_beat_reader *r, uint64_t *recs, size_t cap, size_t *n,
                         tt_error *err);
-/* Number of records whose time went backwards (for the once-only warning). */
+/* Rotates a raw ring dump (method-beat.md 3.4): records are handed out as slots k..end, then
+ * 0..k-1, where k is Matrix's sIndex (the next slot to be written); 0 = file order. The
+ * first k records are held in memory. Call before the first tt_beat_reader_next. */
+void tt_beat_reader_set_ring_next(tt_beat_reader *r, uint64_t k);
+/* Number of records whose time went backwards, in the order handed out (for the once-only
+ * warning). */
 uint64_t tt_beat_reader_backwards(const tt_beat_reader *r);
 uint64_t tt_beat_reader_count(const tt_beat_reader *r);
 /* Parses one text-form record ("-123", "123", "0x7b"); 0 on success. */
@@ -125,7 +130,8 @@ int tt_stack_parse(tt_mitem **items, size_t *n, const char *s, size_t len, const
 /* A call tree over items (7.7 step 3): parent index per line (-1 = root), self time. */
 typedef struct tt_stree_node {
     int32_t parent;      /* index or -1 */
-    int32_t gap;         /* depth gap to the parent (>1 means frames missing) */
+    int32_t gap;         /* depth gap to the parent (>1 means gap - 1 frames missing); a
+                          * root's is depth + 1 (a root at depth N > 0 misses N frames) */
     int64_t self_ms;     /* clamped to 0 */
     int clamped;
 } tt_stree_node;

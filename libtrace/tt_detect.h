@@ -37,6 +37,8 @@ typedef struct tt_detection {
     int foreign; /* what names a known file format that is not a trace (magic number) */
     int elf;     /* an ELF file: possibly symbols */
     int sqlite;  /* an SQLite 3 file, tracetool's (kind TT_KIND_DATABASE) or not */
+    int zeros;   /* kind TT_KIND_UNKNOWN: every byte looked at is zero (possibly a ring dump
+                  * that recorded nothing, method-beat.md 2.1; a beat context reads it) */
 } tt_detection;
 void tt_detect_full(tt_detection *d, const unsigned char *p, size_t n);
 /* Peeks TT_DETECT_PEEK bytes of in (nothing is consumed) and detects them; a gzip-compressed

@@ -6,8 +6,11 @@
 
 #define TT_UNUSED(x) ((void)(x))
 
-/* Truncates s for messages: copies at most 40 characters, adding "..." when cut. */
+/* Truncates s for messages: copies at most 40 characters, adding "..." when cut; control
+ * bytes and bytes that are no valid UTF-8 are written as \xNN (dst stays valid UTF-8). */
 void tt__snippet(char *dst, size_t cap, const char *s, size_t n);
+/* A ProGuard/R8 class line "a.b.C -> x.y:" (trimmed; method-beat.md 4.6). */
+int tt__proguard_class_line(const char *l, size_t n);
 /* Strict decimal parsers; 0 on success. */
 int tt__parse_u64(const char *s, size_t n, uint64_t *out);
 int tt__parse_i64(const char *s, size_t n, int64_t *out);

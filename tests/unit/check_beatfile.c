@@ -59,17 +59,96 @@ START_TEST(text_file)
 }
 END_TEST
 
-START_TEST(text_error_line)
+/* A text buffer whose line is no record: the reader's error (fmt TT_BEAT_FMT_*). */
+static void text_error(tt_error *err, const char *s, int fmt)
 {
-    const char *s = "1\n2\n12a9\n";
     uint64_t w[8];
     size_t n;
+    ck_assert_int_eq(read_all("slice.txt", s, strlen(s), fmt, w, 8, &n, err), TT_EFORMAT);
+}
+
+START_TEST(text_error_line)
+{
     tt_error err;
-    ck_assert_int_eq(read_all("slice.txt", s, strlen(s), TT_BEAT_FMT_AUTO, w, 8, &n, &err),
-                     TT_EFORMAT);
+    text_error(&err, "1\n2\n12a9\n", TT_BEAT_FMT_AUTO);
     ck_assert_uint_eq(err.loc, 3);
     ck_assert_int_eq(err.loc_kind, TT_LOC_LINE);
     ck_assert_str_eq(err.msg, "expected a decimal or 0x-hex 64-bit integer, got \"12a9\"");
+}
+END_TEST
+
+/* The quoted text stays valid UTF-8: bytes that are no UTF-8 are escaped like control bytes,
+ * valid multi-byte characters are kept (a binary file read as text, a Latin-1 file). */
+START_TEST(text_error_snippet_utf8)
+{
+    tt_error err;
+    text_error(&err, "12\xe9\x01\xff\xc3\xa9\xe2\x82\n", TT_BEAT_FMT_TEXT);
+    ck_assert_str_eq(err.msg, "expected a decimal or 0x-hex 64-bit integer, got "
+                              "\"12\\xe9\\x01\\xff\xc3\xa9\\xe2\\x82\"");
+    /* 40 characters, not 40 bytes; a character is never cut */
+    char l[128] = "x";
+    for (int i = 0; i < 45; i++)
+        strcat(l, "\xc3\xa9");
+    strcat(l, "\n");
+    text_error(&err, l, TT_BEAT_FMT_TEXT);
+    char want[200] = "expected a decimal or 0x-hex 64-bit integer, got \"x";
+    for (int i = 0; i < 39; i++)
+        strcat(want, "\xc3\xa9");
+    strcat(want, "...\"");
+    ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* --ring-next (3.4): slots k..end, then 0..k-1, in blocks of any size; the backwards count
+ * is taken in that order. */
+START_TEST(ring_rotation)
+{
+    enum { N = 10 };
+    unsigned char b[N * 8];
+    for (int i = 0; i < N; i++) { /* slot i holds time (i + 4) % 10: next slot 6 */
+        uint64_t w = tt_beat_encode(1, 5, (i + 4) % N);
+        for (int k = 0; k < 8; k++)
+            b[i * 8 + k] = (unsigned char)(w >> (8 * k));
+    }
+    static const struct {
+        uint64_t k;
+        size_t cap;
+        int first;
+        uint64_t backwards;
+    } v[] = {{6, 3, 0, 0}, {6, 64, 0, 0}, {0, 4, 4, 1}, {3, 2, 7, 1}, {25, 4, 4, 1}};
+    for (size_t c = 0; c < sizeof v / sizeof v[0]; c++) {
+        tt_input *in = unit_mem("ring.bin", (const char *)b, sizeof b);
+        tt_beat_reader *r;
+        ck_assert_int_eq(tt_beat_reader_new(&r, in, TT_BEAT_FMT_BIN, NULL), 0);
+        tt_beat_reader_set_ring_next(r, v[c].k);
+        uint64_t out[N], blk[64];
+        size_t got = 0, n;
+        while (tt_beat_reader_next(r, blk, v[c].cap, &n, NULL) == 0) {
+            ck_assert_uint_le(got + n, N);
+            memcpy(out + got, blk, n * sizeof *blk);
+            got += n;
+        }
+        ck_assert_uint_eq(got, N);
+        uint64_t k = v[c].k < N ? v[c].k : 0;
+        for (size_t i = 0; i < N; i++)
+            ck_assert_int_eq(tt_beat_time(out[i]), ((k + i) % N + 4) % N);
+        ck_assert_int_eq(tt_beat_time(out[0]), v[c].first);
+        ck_assert_uint_eq(tt_beat_reader_backwards(r), v[c].backwards);
+        ck_assert_uint_eq(tt_beat_reader_count(r), N);
+        tt_beat_reader_free(r);
+        tt_input_close(in);
+    }
+    /* a buffer without records (a comment only): nothing to hold back (a fuzzer find) */
+    tt_input *in = unit_mem("c.txt", "# x\n", 4);
+    tt_beat_reader *r;
+    ck_assert_int_eq(tt_beat_reader_new(&r, in, TT_BEAT_FMT_AUTO, NULL), 0);
+    tt_beat_reader_set_ring_next(r, 15);
+    uint64_t blk[4];
+    size_t n;
+    ck_assert_int_eq(tt_beat_reader_next(r, blk, 4, &n, NULL), TT_DONE);
+    ck_assert_uint_eq(n, 0);
+    tt_beat_reader_free(r);
+    tt_input_close(in);
 }
 END_TEST
 
@@ -156,6 +235,8 @@ static Suite *suite(void)
     tcase_add_test(tc, word_forms);
     tcase_add_test(tc, text_file);
     tcase_add_test(tc, text_error_line);
+    tcase_add_test(tc, text_error_snippet_utf8);
+    tcase_add_test(tc, ring_rotation);
     tcase_add_test(tc, binary_file);
     tcase_add_test(tc, binary_odd_length);
     tcase_add_test(tc, binary_large_and_odd);

@@ -438,6 +438,13 @@ START_TEST(detect_beat_plausible)
                      "binary data, not method-beat records: all 1000 words are method exits");
     memset(b, 0, sizeof b);
     ck_assert_str_eq(what_of(b, 64), "binary data of zero bytes only, no method-beat record");
+    tt_detection zd;
+    tt_detect_full(&zd, b, 64); /* flagged: a beat context reads it (method-beat.md 2.1) */
+    ck_assert_int_eq(zd.zeros, 1);
+    b[70] = 1;
+    tt_detect_full(&zd, b, 80);
+    ck_assert_int_eq(zd.zeros, 0);
+    b[70] = 0;
     /* with a mapping: ids must mostly be in it */
     uint64_t w[4] = {tt_beat_encode(1, 1, 10), tt_beat_encode(1, 2, 11), tt_beat_encode(0, 2, 12),
                      tt_beat_encode(0, 1, 13)};

@@ -287,6 +287,34 @@ START_TEST(deep_stray_exits_linear)
 }
 END_TEST
 
+/* An exit when nothing is open is ignored (5.2) and counted as a stray exit, as analyze's
+ * beat_stray_exit counts it. */
+START_TEST(stray_exit_nothing_open)
+{
+    uint64_t w[16];
+    tt_mstack_opts lenient = {.strict = 0, .trim = 30};
+    tt_mstack_opts strict = {.strict = 1, .trim = 30};
+    struct {
+        const char *recs;
+        const tt_mstack_opts *o;
+        uint64_t stray;
+    } v[] = {
+        {"O(5,10) I(1,10) O(1,20)", &lenient, 1},
+        {"I(D,0) I(1,0) O(1,5) O(D,10) O(3,12) O(4,13)", &strict, 2},
+        {"O(3,0) I(D,0) O(D,10)", &strict, 0}, /* before the dispatch: skipped, not stray */
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        size_t n = unit_recs(v[i].recs, w, 16);
+        tt_mstack *m;
+        ck_assert_int_eq(tt_mstack_new(&m, v[i].o), 0);
+        tt_mstack_feed(m, w, n);
+        ck_assert_int_eq(tt_mstack_finish(m, NULL), 0);
+        ck_assert_uint_eq(tt_mstack_result_get(m)->stray_exits, v[i].stray);
+        tt_mstack_free(m);
+    }
+}
+END_TEST
+
 /* The pseudocode of 5.7, literally (array removal), to check the linear version. */
 static size_t literal_trim(tt_mitem *it, size_t n, int target)
 {
@@ -360,6 +388,7 @@ static Suite *suite(void)
     tcase_add_test(tc, tree_key_float_limit);
     tcase_add_test(tc, drain_default_end);
     tcase_add_test(tc, deep_stray_exits_linear);
+    tcase_add_test(tc, stray_exit_nothing_open);
     suite_add_tcase(s, tc);
     return s;
 }

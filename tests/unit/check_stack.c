@@ -52,6 +52,20 @@ START_TEST(tree_gaps_and_clamps)
     ck_assert_int_eq(nd[1].self_ms, 0);
     ck_assert(nd[1].clamped);
     ck_assert_uint_eq(clamps, 1);
+    ck_assert_int_eq(nd[0].gap, 1); /* a root at depth 0: nothing missing */
+    free(nd);
+    /* roots at depth N > 0 miss N callers (7.7 step 3); depth -1 (a nested dispatch) none;
+     * extreme depths do not overflow */
+    tt_mitem r[] = {{3, 1, 1, 10}, {-1, 2, 1, 10}, {INT32_MAX, 3, 1, 5}, {INT32_MIN, 4, 1, 5},
+                    {INT32_MAX, 5, 1, 5}};
+    ck_assert_int_eq(tt_stree_build(&nd, r, 5, NULL), 0);
+    ck_assert_int_eq(nd[0].gap, 4);
+    ck_assert_int_eq(nd[1].gap, 0);
+    ck_assert_int_eq(nd[2].parent, 1);
+    ck_assert_int_eq(nd[2].gap, INT32_MAX);
+    ck_assert_int_eq(nd[3].parent, -1);
+    ck_assert_int_eq(nd[3].gap, 0);
+    ck_assert_int_eq(nd[4].gap, INT32_MAX);
     free(nd);
 }
 END_TEST

@@ -21,6 +21,9 @@ mkdir -p "$t/maps" && cp map-dup.txt map-bad.txt "$t/maps/"
 mkdir -p "$t/big"
 gen_beat mapping -n 3000 --seed 3 -o "$t/big/map.txt"
 gen_beat buffer --records 80000 --ids 3000 --seed 3 -o "$t/big/ring.bin"
+# ring: a raw ring dump read with --ring-next beside other inputs (the workers rotate it)
+mkdir -p "$t/ring"
+gen_beat sample --ring-next 700 -o "$t/ring/ring.bin"
 # many: 78 small report files (each line of reports.jsonl, each pair of lines), a copy of one
 # (imported once) and a file that is not a report: far more inputs than jobs in flight, so
 # the writer runs queued ones itself while workers parse others
@@ -68,16 +71,19 @@ for j in 1 2 4; do
     run mapdup $j -m ../maps/map-dup.txt ../c/beat.bin
     run mapbad $j -m ../maps/map-bad.txt ../c/beat.bin
     run many $j --skip-unknown ../many
+    run ring $j --ring-next 700 -m ../c/methodMapping.txt ../c/reports.jsonl ../ring/ring.bin \
+        ../c/frames.jsonl
     run append $j --append ../c/more
     (cd "$t/append-$j" && tracetool analyze --jobs "$j" --append -o t.db ../c/more ../c/beat.bin \
         > out 2> err; echo "exit $?" > rc)
 done
-for n in corpus keep fail big mapdup mapbad many append; do
+for n in corpus keep fail big mapdup mapbad many append ring; do
     same $n
 done
 grep -c imported "$t/corpus-4/out" | sed 's/^/corpus: inputs imported: /'
 sed -n 's/^rows: /corpus: rows: /p' "$t/corpus-4/out"
 grep -c ' imported (' "$t/many-4/out" | sed 's/^/many: inputs imported: /'
 grep -c 'already imported' "$t/append-4/err" | sed 's/^/append again: already imported: /'
+tracetool query "$t/ring-4/t.db" "SELECT count(*) AS ring_evil_methods FROM issue i JOIN trace t ON t.id = i.trace_id WHERE i.kind = 'evil_method' AND t.source_format = 'matrix_beat'"
 [ -f "$t/fail-4/t.db" ] && echo "fail: database written" || echo "fail: no database"
 tail -n 1 "$t/fail-4/err"

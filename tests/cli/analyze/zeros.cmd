@@ -1,0 +1,1 @@
+mkdir $TT_TMP/zd && head -c 8000 /dev/zero > $TT_TMP/zd/ring0.bin && cp an-v1.txt $TT_TMP/zd/ && cd $TT_TMP && tracetool analyze -o a.db zd/ring0.bin; echo "exit $?"; tracetool analyze -o b.db zd 2>&1 >/dev/null; echo "exit $?"; tracetool analyze -o c.db --kind beat zd/ring0.bin; echo "exit $?"; sqlite3 c.db "select name, value from stats where name = 'beat_zero_record'"

@@ -1,0 +1,1 @@
+tracetool beat -m ../../samples/beat.bin ../../samples/beat.bin
