@@ -42,8 +42,10 @@ void cli_symb__text_result(run *r, uint64_t addr, int width, const tsym_result *
         if (r->opt_p) {
             if (j > 0)
                 tt_buf_puts(&r->out, " (inlined by) ");
+            /* addr2line: "?? ??:0" for an address it found nothing for (no function,
+             * no line), "fn at loc" otherwise */
             if (r->opt_f)
-                tt_buf_printf(&r->out, "%s at ", fn);
+                tt_buf_printf(&r->out, res->found || f->file ? "%s at " : "%s ", fn);
             cli_symb__put_loc(r, f, res->found);
             tt_buf_puts(&r->out, "\n");
         } else {
