@@ -88,6 +88,8 @@ typedef struct tsym__sym {
     uint32_t name, name_len;
     uint32_t file; /* STT_FILE before a local symbol (e.g. crtstuff.c), or TSYM_NONE */
     uint8_t global;
+    uint8_t unsized; /* ELF st_size 0: size is then the room left in its section (0: unknown)
+                      * until tsym__index_finish caps it at the next symbol */
 } tsym__sym;
 
 typedef struct tsym__load {
