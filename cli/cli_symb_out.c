@@ -2,6 +2,7 @@
 #include "cli_symb_int.h"
 #include "cli_csv.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,6 +274,14 @@ void cli_symb__flush(run *r)
     else if (r->out.len)
         cli_out_write(r->out.data, r->out.len);
     r->out.len = 0;
+}
+
+/* cli_symb__flush, then stdout itself (fully buffered when not a terminal): for answers
+ * a co-process waits for */
+void cli_symb__flush_now(run *r)
+{
+    cli_symb__flush(r);
+    fflush(stdout);
 }
 
 /* Quotes the batch's label and build id once (r->qc); off when out of memory. */
