@@ -78,6 +78,8 @@ void cli_symb__emit_json(run *r, const char *addr_text, const tsym_module *m, co
 void cli_symb__qcache_begin(run *r, const tsym_module *m, const char *label);
 /* Writes r->out and empties it (keeping its capacity). */
 void cli_symb__flush(run *r);
+/* The same, then fflush(stdout): the answer reaches a waiting co-process. */
+void cli_symb__flush_now(run *r);
 /* A line holding a NUL byte: CLI_BAD after the message, else 0. */
 int cli_symb__binary_line(tt_input *in, const char *line, size_t n, uint64_t ln);
 

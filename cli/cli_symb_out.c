@@ -2,6 +2,7 @@
 #include "cli_symb_int.h"
 #include "cli_csv.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,8 +43,10 @@ void cli_symb__text_result(run *r, uint64_t addr, int width, const tsym_result *
         if (r->opt_p) {
             if (j > 0)
                 tt_buf_puts(&r->out, " (inlined by) ");
+            /* addr2line: "?? ??:0" for an address it found nothing for (no function,
+             * no line), "fn at loc" otherwise */
             if (r->opt_f)
-                tt_buf_printf(&r->out, "%s at ", fn);
+                tt_buf_printf(&r->out, res->found || f->file ? "%s at " : "%s ", fn);
             cli_symb__put_loc(r, f, res->found);
             tt_buf_puts(&r->out, "\n");
         } else {
@@ -271,6 +274,14 @@ void cli_symb__flush(run *r)
     else if (r->out.len)
         cli_out_write(r->out.data, r->out.len);
     r->out.len = 0;
+}
+
+/* cli_symb__flush, then stdout itself (fully buffered when not a terminal): for answers
+ * a co-process waits for */
+void cli_symb__flush_now(run *r)
+{
+    cli_symb__flush(r);
+    fflush(stdout);
 }
 
 /* Quotes the batch's label and build id once (r->qc); off when out of memory. */

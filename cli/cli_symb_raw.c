@@ -289,7 +289,7 @@ static int raw_stdin(run *r, raw_batch *b, tsym_module *m, const char *label)
         if (r->fmt != F_JSON && !regular && !tt_input_line_ready(in)) {
             if ((rc = batch_run(r, b, m, label)))
                 break;
-            cli_symb__flush(r);
+            cli_symb__flush_now(r);
         }
     }
     tt_input_close(in);

@@ -218,6 +218,8 @@ int cli_symb__text_file(run *r, const char *path)
     uint64_t ln;
     int rc;
     tt_buf plain = {0};
+    uint64_t size;
+    int regular = tt_input_size(in, &size) == 0;
     while ((rc = tt_input_line(in, &line, &n, &ln, &err)) == 0) {
         if ((rc = cli_symb__binary_line(in, line, n, ln)))
             break;
@@ -231,7 +233,11 @@ int cli_symb__text_file(run *r, const char *path)
             done = modoff_line(r, line, n, ln);
         if (!done)
             echo(r, line, n);
-        if (r->out.len > 65536)
+        /* a pipe or terminal (adb logcat | tracetool symbolicate) hears each line's
+         * answer before more is read; a regular file is written in large pieces */
+        if (!regular && !tt_input_line_ready(in))
+            cli_symb__flush_now(r);
+        else if (r->out.len > 65536)
             cli_symb__flush(r);
     }
     tt_buf_free(&plain);

@@ -129,9 +129,30 @@ static void run_free(run *r)
     cli_sym_close(r->sym);
 }
 
-static int raw_mode(run *r, const char *build_id, int argc, char **argv)
+/* -e FILE... --build-id HEX: one of the files must have that build id (man page); when
+ * none has it, each is named with both ids (a file without an ELF build id: the search
+ * decides) */
+static int exes_have_build_id(const cli_sym_opts *so, const char *build_id)
+{
+    char hex[CLI_SYM_MAX][TSYM_BUILD_ID_HEX_MAX];
+    if (!so->n_exes)
+        return 1;
+    for (size_t i = 0; i < so->n_exes; i++) {
+        tt_error err = {0};
+        if (tsym_elf_build_id(hex[i], sizeof hex[i], so->exes[i], &err) ||
+            !strcmp(hex[i], build_id))
+            return 1;
+    }
+    for (size_t i = 0; i < so->n_exes; i++)
+        cli_errorf("%s: file has build id %s, expected %s", so->exes[i], hex[i], build_id);
+    return 0;
+}
+
+static int raw_mode(run *r, const cli_sym_opts *so, const char *build_id, int argc, char **argv)
 {
     const char *why;
+    if (!exes_have_build_id(so, build_id))
+        return CLI_BAD;
     tsym_module *m = cli_sym_module(r->sym, NULL, build_id, 1, &why);
     if (!m)
         return CLI_BAD;
@@ -370,7 +391,7 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
         tsym_module *m = cli_sym_module(r.sym, so.exes[0], NULL, 1, NULL);
         rc = m ? cli_symb__raw_addresses(&r, m, so.exes[0], argc, argv) : CLI_BAD;
     } else if (raw) {
-        rc = raw_mode(&r, bid, argc, argv);
+        rc = raw_mode(&r, &so, bid, argc, argv);
     } else {
         for (int i = 0; i < (argc ? argc : 1) && !rc; i++)
             rc = cli_symb__text_file(&r, argc ? argv[i] : "-");

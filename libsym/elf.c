@@ -132,6 +132,17 @@ static int mapping_symbol(const char *n)
     return n[0] == '$' && strchr("xdat", n[1]) && n[1] && (n[2] == 0 || n[2] == '.');
 }
 
+/* The bytes from a to the end of section shndx when a lies inside it, else 0 (unknown):
+ * how far a function symbol of size 0 may extend at most */
+static uint64_t section_room(Elf *elf, size_t shndx, uint64_t a)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = shndx && shndx < SHN_LORESERVE ? elf_getscn(elf, shndx) : NULL;
+    if (!scn || !gelf_getshdr(scn, &sh) || a < sh.sh_addr || a - sh.sh_addr >= sh.sh_size)
+        return 0;
+    return sh.sh_size - (a - sh.sh_addr);
+}
+
 static int read_symbols(tsym__index *ix, Elf *elf, Elf_Scn *scn, int arm)
 {
     GElf_Shdr sh;
@@ -165,6 +176,10 @@ static int read_symbols(tsym__index *ix, Elf *elf, Elf_Scn *scn, int arm)
         sym.file = sym.global ? TSYM_NONE : file;
         if (arm)
             sym.lo &= ~(uint64_t)1; /* Thumb bit */
+        if (s.st_size == 0) {
+            sym.unsized = 1;
+            sym.size = section_room(elf, s.st_shndx, sym.lo);
+        }
         sym.name_len = (uint32_t)strlen(name);
         if (tsym__str_intern(&sym.name, &ix->str, name, sym.name_len) ||
             !tt_vec_push(&ix->syms, &sym))

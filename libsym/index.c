@@ -340,8 +340,9 @@ static int cmp_sym(const void *a, const void *b)
         return x->lo < y->lo ? -1 : 1;
     if (x->global != y->global)
         return x->global ? -1 : 1;
-    if ((x->size > 0) != (y->size > 0))
-        return x->size > 0 ? -1 : 1;
+    int xs = x->size > 0 && !x->unsized, ys = y->size > 0 && !y->unsized;
+    if (xs != ys)
+        return xs ? -1 : 1;
     if (x->name_len != y->name_len)
         return x->name_len < y->name_len ? -1 : 1;
     return x->name < y->name ? -1 : x->name > y->name;
@@ -508,11 +509,17 @@ int tsym__index_finish(tsym__index *ix)
                 s[w++] = s[i];
         ix->syms.len = w;
         /* unsized function symbols (CRT and assembly code such as register_tm_clones)
-         * extend to the next symbol, as llvm-symbolizer treats them; sized symbols keep
-         * their size so padding after them stays "??" (R4) */
-        for (size_t i = 0; i + 1 < w; i++)
-            if (s[i].size == 0)
-                s[i].size = s[i + 1].lo - s[i].lo;
+         * extend to the next symbol, as llvm-symbolizer treats them, but never past the
+         * end of their section (the last one, _fini, up to the end of .fini; _init not
+         * over the PLT stubs after .init: R4); sized symbols keep their size so padding
+         * after them stays "??" (R4) */
+        for (size_t i = 0; i < w; i++) {
+            if (!s[i].unsized)
+                continue;
+            uint64_t next = i + 1 < w ? s[i + 1].lo - s[i].lo : 0;
+            if (s[i].size == 0 || (next && next < s[i].size))
+                s[i].size = next;
+        }
     }
     return 0;
 }

@@ -46,6 +46,19 @@ void tsym_module_free(tsym_module *m)
 
 const tsym_module_info *tsym_module_info_get(const tsym_module *m) { return &m->info; }
 
+void tsym__module_note(tsym_module *m, const char *note)
+{
+    char old[sizeof m->info.warning];
+    memcpy(old, m->info.warning, sizeof old);
+    size_t n = strlen(note) < sizeof old - 1 ? strlen(note) : sizeof old - 1;
+    memcpy(m->info.warning, note, n);
+    m->info.warning[n] = 0;
+    if (old[0] && n + 2 < sizeof old) {
+        memcpy(m->info.warning + n, "; ", 3);
+        strncat(m->info.warning, old, sizeof old - n - 3);
+    }
+}
+
 static int load_debug(tsym_module *m, const char *dbg, const tsym__elf *de)
 {
     tt_error derr = {0};

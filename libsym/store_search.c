@@ -4,6 +4,7 @@
 #include "store_int.h"
 
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,7 +27,34 @@ typedef struct search {
     const char *bid;
     char mismatch[300];   /* first build-id mismatch */
     char fallback[4096];  /* a verified file without DWARF (symbol table only) */
+    char skipped[TT_ERRMSG_MAX - 64]; /* "debug file P: why" of every file passed over */
 } search;
+
+/* Notes why debug file p was not used, once per file (the search may meet it twice) */
+static void skip(search *q, const char *p, const char *fmt, ...)
+{
+    size_t n = strlen(q->skipped), pn = strlen(p);
+    for (const char *t = strstr(q->skipped, p); t; t = strstr(t + 1, p))
+        if ((t == q->skipped || t[-1] == ' ') && (t[pn] == ':' || t[pn] == ' '))
+            return;
+    if (n + 16 >= sizeof q->skipped)
+        return;
+    int k = snprintf(q->skipped + n, sizeof q->skipped - n, "%sdebug file %s", n ? "; " : "", p);
+    if (k < 0 || (size_t)k >= sizeof q->skipped - n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(q->skipped + n + (size_t)k, sizeof q->skipped - n - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+static void mismatch(search *q, const char *p, const char *has)
+{
+    if (!q->mismatch[0])
+        snprintf(q->mismatch, sizeof q->mismatch, "debug file %s has build id %s, expected %s",
+                 p, has, q->bid);
+    skip(q, p, " has build id %s, expected %s", has, q->bid);
+}
 
 /* A candidate: exists, is ELF, has build id == bid. Returns 1 when it has DWARF. */
 static int candidate(search *q, const char *p)
@@ -35,12 +63,12 @@ static int candidate(search *q, const char *p)
         return 0;
     tsym__elf e;
     tt_error err;
-    if (tsym__elf_read(&e, NULL, 0, p, &err))
+    if (tsym__elf_read(&e, NULL, 0, p, &err)) {
+        skip(q, p, ": %s", err.msg);
         return 0;
+    }
     if (strcmp(e.build_id, q->bid)) {
-        if (!q->mismatch[0])
-            snprintf(q->mismatch, sizeof q->mismatch, "debug file %s has build id %s, expected %s",
-                     p, e.build_id[0] ? e.build_id : "(none)", q->bid);
+        mismatch(q, p, e.build_id[0] ? e.build_id : "(none)");
         return 0;
     }
     if (e.has_debug_info || e.zstd)
@@ -69,16 +97,29 @@ static uint32_t file_crc(const char *p, int *ok)
 static int debuglink_ok(search *q, const char *p, uint32_t want_crc)
 {
     int ok;
-    if (!tsym__store_is_file(p) || file_crc(p, &ok) != want_crc || !ok)
+    if (!tsym__store_is_file(p))
         return 0;
+    uint32_t crc = file_crc(p, &ok);
+    if (!ok) {
+        skip(q, p, ": cannot be read");
+        return 0;
+    }
+    if (crc != want_crc) {
+        skip(q, p, ": CRC32 %08x, .gnu_debuglink expects %08x", crc, want_crc);
+        return 0;
+    }
     tsym__elf e;
     tt_error err;
-    if (tsym__elf_read(&e, NULL, 0, p, &err) || !e.has_debug_info)
+    if (tsym__elf_read(&e, NULL, 0, p, &err)) {
+        skip(q, p, ": %s", err.msg);
         return 0;
+    }
+    if (!e.has_debug_info) {
+        skip(q, p, ": no DWARF debug information");
+        return 0;
+    }
     if (q->bid[0] && e.build_id[0] && strcmp(q->bid, e.build_id)) {
-        if (!q->mismatch[0])
-            snprintf(q->mismatch, sizeof q->mismatch, "debug file %s has build id %s, expected %s",
-                     p, e.build_id, q->bid);
+        mismatch(q, p, e.build_id);
         return 0;
     }
     return 1;
@@ -220,7 +261,9 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
         }
         tsym__store_count(s, "sym_module_not_found", label, NULL);
         return tt_error_set(err, TT_ENOTFOUND, label, TT_LOC_NONE, 0,
-                            "no debug information found for build id %s", bid[0] ? bid : "(none)");
+                            "no debug information found for build id %s%s%s",
+                            bid[0] ? bid : "(none)", q.skipped[0] ? "; skipped " : "",
+                            q.skipped);
     }
     int rc = tsym__module_open_dirs(out, modfile,
                                     have && (!modfile || strcmp(found, modfile)) ? found : NULL,
@@ -229,6 +272,8 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
         tsym__store_count(s, "sym_dwarf_error", label, err ? err->msg : NULL);
         return rc;
     }
+    if (q.skipped[0]) /* files passed over on the way, named with why (spec 4.3) */
+        tsym__module_note(*out, q.skipped);
     const tsym_module_info *mi = tsym_module_info_get(*out);
     if (mi->symtab_only)
         tsym__store_count(s, "sym_no_debug_info", label, NULL);

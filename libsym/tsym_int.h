@@ -88,6 +88,8 @@ typedef struct tsym__sym {
     uint32_t name, name_len;
     uint32_t file; /* STT_FILE before a local symbol (e.g. crtstuff.c), or TSYM_NONE */
     uint8_t global;
+    uint8_t unsized; /* ELF st_size 0: size is then the room left in its section (0: unknown)
+                      * until tsym__index_finish caps it at the next symbol */
 } tsym__sym;
 
 typedef struct tsym__load {
@@ -392,6 +394,8 @@ typedef struct tsym__macho {
 
 /* 1 when p starts like a thin little-endian Mach-O or a universal file. */
 int tsym__macho_magic(const unsigned char *p, size_t n);
+/* Puts note in front of module m's warning ("note; warning"), truncated to fit. */
+void tsym__module_note(tsym_module *m, const char *note);
 /* tsym_module_open, also looking for .dwo files in the directories dirs (symbol stores). */
 int tsym__module_open_dirs(tsym_module **out, const char *path, const char *debug_path,
                            char *const *dirs, size_t n_dirs, tt_error *err);

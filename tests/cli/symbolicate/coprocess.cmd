@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && cd "$TT_TMP/symfx" && python3 "$OLDPWD/../cli/symbolicate/coprocess.py" g5 0x$(nm g5 | awk '$3 == "main" { print $1 }') 0x$(nm g5 | awk '$3 == "top" { print $1 }') $(cat g5.buildid) | sed -E "s/[0-9a-f]{38,40}/HEX/g; s|[^ \"]*/tests/sym/|SRC/|g"

@@ -1,0 +1,1 @@
+sh ../sym/mkfixtures.sh "$TT_TMP/symfx" && cd "$TT_TMP/symfx" && { tracetool symbolicate -e libfx.so --build-id deadbeef 0x10; echo "exit $?"; tracetool symbolicate -e g5 -e libfx.so --build-id DEADBEEF 0x10; echo "exit $?"; tracetool symbolicate -e libfx.so -e g5 --build-id $(cat g5.buildid) -f -p 0x10; echo "exit $?"; } 2>&1 | sed -E "s/[0-9a-f]{38,40}/HEX/g"

@@ -1,0 +1,1 @@
+sh ../cli/symbolicate/skipped-debug-files.sh
