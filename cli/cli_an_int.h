@@ -33,15 +33,11 @@ typedef struct aseen {
 } aseen;
 
 /* ---- cli_an_check.c: --fail-on ---- */
-enum { AN_CHECK_ISSUE, AN_CHECK_LOST };
 #define AN_MAX_CHECKS 32
 typedef struct an_check {
-    const char *arg;     /* as given */
-    int what;            /* AN_CHECK_* */
-    const char *kind;    /* issue kind, NULL = any */
-    int64_t min_cost_ms; /* INT64_MIN: any cost */
-    int64_t min_count;   /* trips at this count */
-    int64_t count;       /* found by cli_an__check_count */
+    const char *arg;    /* as given */
+    tt_issue_cond cond;
+    int64_t count;      /* found by cli_an__check_count */
 } an_check;
 typedef struct an_checks {
     an_check c[AN_MAX_CHECKS];

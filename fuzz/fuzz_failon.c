@@ -1,4 +1,5 @@
-/* libFuzzer target: the --fail-on and --threshold parsers of tracetool diff (libtrace/diff.c),
+/* libFuzzer target: the --fail-on and --threshold parsers of tracetool diff (libtrace/diff.c)
+ * and analyze's --fail-on conditions (libtrace/issue_cond.c),
  * gate formatting and evaluation, and the name checks of cross-build matching. Option
  * values come from CI configuration files that are edited by many people. */
 #include <stddef.h>
@@ -38,6 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double pct;
     sink += tt_diff_parse_pct(&pct, s, &err);
     sink += tt_name_classify(s);
+    tt_issue_cond c;
+    if (tt_issue_cond_parse(&c, s, &err) == 0 && (c.min_count < 1 || (c.what == TT_COND_LOST && c.kind)))
+        abort();
     (void)sink;
     free(s);
     return 0;

@@ -29,6 +29,21 @@ int tt_gate_trips(const tt_gate *g, double base, double new_value, double *amoun
 /* Writes g as "metric=+10%" into out (cap bytes); the text of a gate that
  * tt_diff_parse_gates produced parses back to the same gate (shortest exact decimal). */
 void tt_gate_format(char *out, size_t cap, const tt_gate *g);
+/* analyze --fail-on: a condition WHAT[@MS][:N] on the traces a run imported. WHAT is
+ * "issue" (any kind), an issue kind (the values of issue.kind) or "data-loss" (stats of
+ * severity data_loss or error; no @MS); @MS counts issues costing at least MS ms; :N trips
+ * at N (>= 1, default 1). */
+enum { TT_COND_ISSUE, TT_COND_LOST };
+typedef struct tt_issue_cond {
+    int what;            /* TT_COND_* */
+    const char *kind;    /* static issue kind, NULL = any */
+    int64_t min_cost_ms; /* INT64_MIN: any cost */
+    int64_t min_count;
+} tt_issue_cond;
+int tt_issue_cond_parse(tt_issue_cond *c, const char *s, tt_error *err);
+/* The issue kinds, NULL-terminated. */
+extern const char *const tt_issue_kinds[];
+
 /* Cross-build matching (storage.md 8): TT_NAME_UNRESOLVED for "<unknown id N>",
  * "unresolved:..." keys, raw addresses and "??"; TT_NAME_OBFUSCATED when both the class
  * and the method segment of a Java key are one or two lowercase letters ("a.b.c(int)"). */
