@@ -251,7 +251,7 @@ static void header(kctx *c, const tt_ks_report *rep)
         tt_buf_printf(b, "crash: %s", rep->crash_text  ? rep->crash_text
                                       : rep->error_type ? rep->error_type
                                                         : "unknown");
-    if (rep->has_time) {
+    if (rep->has_time && rep->unix_ms >= 0) { /* put_time prints no time before 1970 */
         tt_buf_puts(b, "  ");
         put_time(b, rep->unix_ms);
     }

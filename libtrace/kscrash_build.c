@@ -191,8 +191,10 @@ static void node_self(bctx *c)
     for (size_t i = 0; i < n; i++)
         nd[i].self = nd[i].sample;
     for (size_t i = 0; i < n; i++)
-        if (nd[i].parent >= 0)
-            nd[nd[i].parent].self -= nd[i].sample;
+        if (nd[i].parent >= 0) { /* a negative sample takes nothing; saturating */
+            int64_t *self = &nd[nd[i].parent].self, x = nd[i].sample > 0 ? nd[i].sample : 0;
+            *self = *self < INT64_MIN + x ? INT64_MIN : *self - x;
+        }
     for (size_t i = 0; i < n; i++)
         if (nd[i].self < 0) {
             nd[i].self = 0;
@@ -212,7 +214,13 @@ static void read_header(bctx *c, const void *o)
     rep->version = jstr(c, h, "version");
     int64_t ts;
     const char *tss = jstr(c, h, "timestamp");
-    if (jint(c, h, "timestamp", &ts)) {
+    int ts_int = jint(c, h, "timestamp", &ts);
+    if (ts_int && ts < INT64_MIN / 1000) { /* as milliseconds out of range */
+        char ex[TT_ERRMSG_MAX];
+        snprintf(ex, sizeof ex, "%.200s:%llu: report.timestamp %lld is out of range",
+                 c->r->file ? c->r->file : "-", (unsigned long long)rep->line, (long long)ts);
+        tt_stats_add(c->r->stats, "kscrash_bad_timestamp", c->r->file, TT_SEV_WARN, 1, ex);
+    } else if (ts_int) {
         rep->has_time = 1;
         rep->unix_ms = ts < INT64_C(100000000000)    ? ts * 1000
                        : ts >= INT64_C(100000000000000) ? ts / 1000
