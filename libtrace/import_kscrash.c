@@ -423,7 +423,7 @@ static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
 static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_error *err)
 {
     json_error_t je;
-    *v = json_loadb(p, n, 0, &je);
+    *v = json_loadb(p, n, JSON_DECODE_ANY, &je); /* a null element is a bad report (I8) */
     if (!*v && strstr(je.text, "too big integer")) {
         char *t;
         size_t tn;
@@ -438,11 +438,11 @@ static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_
         /* which integers were rewritten is known by position (mark_big); with duplicate
          * keys jansson keeps the last value only and positions no longer pair up, so the
          * values decide (a genuine negative equal to a rewritten one then prints unsigned) */
-        *v = json_loadb(t, tn, JSON_REJECT_DUPLICATES, &je);
+        *v = json_loadb(t, tn, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
         if (!*v && strstr(je.text, "duplicate")) {
             r->big_by_value = 1;
             qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
-            *v = json_loadb(t, tn, 0, &je);
+            *v = json_loadb(t, tn, JSON_DECODE_ANY, &je);
         }
         free(t);
         uint64_t ord = 0;
@@ -526,6 +526,18 @@ static int fast_tree(tt_ks_reader *r, size_t *n)
     return 1;
 }
 
+/* I8 for JSON lines: a top-level value that is not JSON, text[pos..pos+*n), is skipped up to
+ * the next line that starts with '{' in it when there is one or when a report was read
+ * before it (else it is the input's only value and an error): 1 with *n shortened to the
+ * skipped length, else 0. */
+static int resync(tt_ks_reader *r, size_t *n)
+{
+    const char *t = r->text + r->pos, *q = tt__memmem(t, *n, "\n{", 2);
+    if (q)
+        *n = (size_t)(q + 1 - t);
+    return q || r->count;
+}
+
 /* The next report object (a top-level value, or an element of a top-level array) into
  * r->value: 0, TT_DONE or an error. */
 static int next_value(tt_ks_reader *r, tt_error *err)
@@ -581,10 +593,15 @@ static int next_value(tt_ks_reader *r, tt_error *err)
             r->pos += n;
             return 0;
         }
-        rc = parse_value(r, p, pn, &r->value, err);
+        tt_error pe;
+        rc = parse_value(r, p, pn, &r->value, &pe);
         if (!rc && !complete)
-            rc = tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
+            rc = tt_error_set(&pe, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
                               "invalid JSON: the value starting here is cut off");
+        if (rc == TT_EFORMAT && !r->in_array && resync(r, &n))
+            snprintf(r->bad_json, sizeof r->bad_json, "%s", pe.msg);
+        else if (rc && err)
+            *err = pe;
         r->line += count_lines(r->text + r->pos, n);
         r->pos += n;
         return rc;
@@ -595,18 +612,20 @@ int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
 {
     r->warn[0] = 0;
     for (;;) {
+        r->bad_json[0] = 0;
         int rc = next_value(r, err);
-        if (rc)
+        if (rc && !r->bad_json[0])
             return rc;
-        rc = tt_ks__build(r, &r->rep, r->tree ? r->jnodes.data : (const void *)r->value,
-                          r->value_line, r->count);
+        if (!rc)
+            rc = tt_ks__build(r, &r->rep, r->tree ? r->jnodes.data : (const void *)r->value,
+                              r->value_line, r->count);
         if (rc == TT_ENOMEM)
             return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
         if (rc) {
-            char ex[TT_ERRMSG_MAX + 64];
-            snprintf(ex, sizeof ex, "line %llu: report %llu skipped: %s",
+            char ex[TT_ERRMSG_MAX + 320];
+            snprintf(ex, sizeof ex, "%.256s:%llu: report %llu skipped: %s", r->file ? r->file : "-",
                      (unsigned long long)r->value_line, (unsigned long long)r->count + 1,
-                     r->warn);
+                     r->bad_json[0] ? r->bad_json : r->warn);
             size_t n = strlen(ex) < sizeof r->warn - 1 ? strlen(ex) : sizeof r->warn - 1;
             memcpy(r->warn, ex, n);
             r->warn[n] = 0;

@@ -68,6 +68,7 @@ struct tt_ks_reader {
     int tree;
     tt_buf scratch;      /* the report's text with binary_images emptied, for jansson */
     char warn[TT_ERRMSG_MAX];
+    char bad_json[TT_ERRMSG_MAX]; /* the current value is not JSON and skipped (I8) */
 };
 
 /* 2.2 rewrite; values (may be NULL) collects the negative values written (int64_t), ords
