@@ -613,12 +613,26 @@ int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
     r->warn[0] = 0;
     for (;;) {
         r->bad_json[0] = 0;
-        int rc = next_value(r, err);
-        if (rc && !r->bad_json[0])
-            return rc;
+        const void *o = r->pending, *orig = NULL;
+        int rc = 0;
+        r->pending = NULL;
+        if (!o) {
+            rc = next_value(r, err);
+            if (rc && !r->bad_json[0])
+                return rc;
+            o = r->tree ? r->jnodes.data : (const void *)r->value;
+            if (!rc && (orig = tt_ks__recrash(r, o))) { /* the original first, then o */
+                r->pending = o;
+                o = orig;
+            }
+        }
+        r->nested = orig != NULL;
         if (!rc)
-            rc = tt_ks__build(r, &r->rep, r->tree ? r->jnodes.data : (const void *)r->value,
-                              r->value_line, r->count);
+            rc = tt_ks__build(r, &r->rep, o, r->value_line, r->count);
+        if (!rc && orig) {
+            r->rep.recrash = 1;
+            r->rep.recrash_id = r->pending ? tt_ks__report_id(r, r->pending) : NULL;
+        }
         if (rc == TT_ENOMEM)
             return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
         if (rc) {

@@ -395,9 +395,18 @@ static int build(bctx *c, const void *o)
         return TT_ENOMEM;
     const char *arch = rep->arch ? rep->arch : "";
     c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
-    const void *bi = jget(c, o, "binary_images");
+    const void *bi = jget(c, o, "binary_images"), *rr = jget(c, o, "recrash_report");
+    int fast_bi = c->r->fast && bi && !c->r->nested;
+    if (!bi && jtype(c, rr) == JSON_OBJECT) { /* same process: the original's images */
+        bi = jget(c, rr, "binary_images");
+        rep->recrash_id = jstr(c, jget(c, rr, "report"), "id");
+        rep->recrash = 2;
+    } else if (jtype(c, rr) == JSON_OBJECT) {
+        rep->recrash_id = jstr(c, jget(c, rr, "report"), "id");
+        rep->recrash = 2;
+    }
     c->from_frames = !bi;
-    int rc = c->r->fast && bi ? tt_ks__read_fast_images(c)
+    int rc = fast_bi ? tt_ks__read_fast_images(c)
              : bi       ? tt_ks__read_images(c, bi)
                         : tt_ks__images_from_frames(c, jget(c, crash, "threads"));
     if (rc)
@@ -415,6 +424,13 @@ static int build(bctx *c, const void *o)
         for (const void *t = jfirst(c, &it, ths); t; t = jnext(c, &it))
             if (jtype(c, t) == JSON_OBJECT && (rc = read_thread(c, t)))
                 return rc;
+        /* a recrash ("minimal") report writes only the offending thread, as an object */
+        const void *ct = jget(c, crash, "crashed_thread");
+        if (jtype(c, ct) == JSON_OBJECT) {
+            if ((rc = read_thread(c, ct)))
+                return rc;
+            ((tt_ks_thread *)c->r->threads.data)[c->r->threads.len - 1].crashed = 1;
+        }
         const void *tp = jfirst(c, &it, jget(c, crash, "threads_profile"));
         const void *prof = jget(c, tp, "profile");
         if (jtype(c, prof) == JSON_OBJECT && (rc = read_nodes(c, jget(c, prof, "stack_string"), -1, 0)))
@@ -431,6 +447,20 @@ static int build(bctx *c, const void *o)
     dump_type(c);
     node_self(c);
     return 0;
+}
+
+const void *tt_ks__recrash(tt_ks_reader *r, const void *o)
+{
+    bctx c = {.r = r};
+    const void *rr = jtype(&c, o) == JSON_OBJECT ? jget(&c, o, "recrash_report") : NULL;
+    return jtype(&c, rr) == JSON_OBJECT ? rr : NULL;
+}
+
+const char *tt_ks__report_id(tt_ks_reader *r, const void *o)
+{
+    bctx c = {.r = r};
+    const char *id = jstr(&c, jget(&c, o, "report"), "id");
+    return c.oom ? NULL : id;
 }
 
 int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t line,

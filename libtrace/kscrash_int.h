@@ -69,6 +69,8 @@ struct tt_ks_reader {
     tt_buf scratch;      /* the report's text with binary_images emptied, for jansson */
     char warn[TT_ERRMSG_MAX];
     char bad_json[TT_ERRMSG_MAX]; /* the current value is not JSON and skipped (I8) */
+    const void *pending; /* a recrash report whose embedded original was returned first */
+    int nested;          /* the report being built is such an embedded original */
 };
 
 /* 2.2 rewrite; values (may be NULL) collects the negative values written (int64_t), ords
@@ -96,6 +98,10 @@ int tt_ks__scan_report(tt_vec *nodes, tt_vec *imgs, uint64_t *big, size_t *end, 
 /* Whether the integer v of the current report was produced by the rewrite (an unsigned
  * value >= 2^63 in the input): by position, not by value. */
 int tt_ks__is_big(const tt_ks_reader *r, const json_t *v);
+/* The object under "recrash_report" of the report object o, or NULL. */
+const void *tt_ks__recrash(tt_ks_reader *r, const void *o);
+/* report.id of the report object o (in the current report's arena), or NULL. */
+const char *tt_ks__report_id(tt_ks_reader *r, const void *o);
 /* Fills *rep from the report object o (a json_t, or with r->tree the tt_ks_jn root): 0, TT_ENOMEM, or TT_EFORMAT with r->warn set. */
 int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t line,
                  uint64_t index);
