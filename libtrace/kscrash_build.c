@@ -493,6 +493,10 @@ int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t lin
     rep->nodes = r->nodes.data;
     rep->n_nodes = r->nodes.len;
     tt_ks__mark_app(rep);
+    /* no system.app_uuid: the UUID of the image named like CFBundleExecutable (9.4) */
+    for (size_t i = 0; !rep->app_uuid[0] && rep->bundle_exec && i < rep->n_images; i++)
+        if (!strcmp(rep->images[i].name, rep->bundle_exec))
+            rep->app_uuid = rep->images[i].uuid;
     find_threads(rep);
     flush_stats(&c);
     return 0;
