@@ -94,6 +94,10 @@ static int read_thread(bctx *c, const void *t)
     th.has_index = jint(c, t, "index", &th.index);
     th.name = jstr(c, t, "name");
     th.queue = jstr(c, t, "dispatch_queue");
+    if (th.name && !*th.name) /* an empty name or queue is no name */
+        th.name = NULL;
+    if (th.queue && !*th.queue)
+        th.queue = NULL;
     th.crashed = jtype(c, jget(c, t, "crashed")) == JSON_TRUE;
     th.current = jtype(c, jget(c, t, "current_thread")) == JSON_TRUE;
     th.handled = th.name && !strcmp(th.name, "HandledThread");
