@@ -204,7 +204,8 @@ static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want, 
         if (want)
             cli_errorf("%s: no trace %lld", label, (long long)want);
         else
-            cli_errorf("%s: no trace with sampled stacks or slices", label);
+            cli_errorf("%s: no trace with sampled stacks or slices (call trees such as iOS "
+                       "profiles and point stacks: --source tree:ID or issue:ID)", label);
         return CLI_BAD;
     }
     return 0;

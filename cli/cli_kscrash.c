@@ -251,7 +251,7 @@ static void header(kctx *c, const tt_ks_report *rep)
         tt_buf_printf(b, "crash: %s", rep->crash_text  ? rep->crash_text
                                       : rep->error_type ? rep->error_type
                                                         : "unknown");
-    if (rep->has_time) {
+    if (rep->has_time && rep->unix_ms >= 0) { /* put_time prints no time before 1970 */
         tt_buf_puts(b, "  ");
         put_time(b, rep->unix_ms);
     }
@@ -290,6 +290,14 @@ static void header(kctx *c, const tt_ks_report *rep)
             tt_buf_printf(b, " snapshot_status=%lld", (long long)rep->snapshot_status);
         tt_buf_puts(b, "\n");
     }
+    if (rep->recrash == 1)
+        tt_buf_printf(b, "Recrash: the original report, kept as recrash_report by report %s "
+                      "(KSCrash's handler crashed while writing it)\n",
+                      rep->recrash_id ? rep->recrash_id : "(no id)");
+    else if (rep->recrash == 2)
+        tt_buf_printf(b, "Recrash: KSCrash's handler crashed while writing report %s (shown "
+                      "before); this minimal report holds the handler's crashed thread\n",
+                      rep->recrash_id ? rep->recrash_id : "(no id)");
     if (rep->reason && *rep->reason)
         tt_buf_printf(b, "Reason:  %s\n", rep->reason);
     for (size_t i = 0; i < rep->n_images; i++)
@@ -423,6 +431,15 @@ static void tt_members(kctx *c, const tt_ks_report *rep, tt_buf *m)
         tt_jsonw_key(&w, k[i]);
         if (v[i] >= 0)
             tt_jsonw_int(&w, v[i]);
+        else
+            tt_jsonw_null(&w);
+    }
+    if (rep->recrash) { /* KSCrash recrash: which part this is, and the other's id */
+        tt_jsonw_key(&w, "recrash");
+        tt_jsonw_str(&w, rep->recrash == 1 ? "original" : "minimal");
+        tt_jsonw_key(&w, "recrash_id");
+        if (rep->recrash_id)
+            tt_jsonw_str(&w, rep->recrash_id);
         else
             tt_jsonw_null(&w);
     }

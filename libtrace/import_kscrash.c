@@ -44,9 +44,10 @@ static int is_num_char(char c)
 }
 
 int tt_ks__rewrite(char **out, size_t *out_n, const char *p, size_t n, uint64_t *rewritten,
-                   uint64_t *overflow, tt_vec *values)
+                   uint64_t *overflow, tt_vec *values, tt_vec *ords)
 {
     tt_buf b = {0};
+    uint64_t ints = 0;
     *rewritten = *overflow = 0;
     int in_str = 0;
     size_t i = 0;
@@ -73,13 +74,16 @@ int tt_ks__rewrite(char **out, size_t *out_n, const char *p, size_t n, uint64_t 
             continue;
         }
         if (c == '-' || (c >= '0' && c <= '9')) {
-            size_t s = i, digits = 1;
+            size_t s = i, digits = 1, real = 0;
             while (i < n && is_num_char(p[i])) {
                 if (p[i] < '0' || p[i] > '9')
                     digits = 0;
+                real |= p[i] == '.' || p[i] == 'e' || p[i] == 'E';
                 i++;
             }
             size_t len = i - s;
+            uint64_t ord = ints; /* this token's position among the integer tokens */
+            ints += !real;
             /* 2^63 has 19 digits; leading zeros are not JSON, so length decides first */
             if (digits && len >= 19) {
                 uint64_t v = 0;
@@ -101,6 +105,8 @@ int tt_ks__rewrite(char **out, size_t *out_n, const char *p, size_t n, uint64_t 
                     int64_t neg = (int64_t)(v - UINT64_C(9223372036854775808)) + INT64_MIN;
                     (*rewritten)++;
                     if (values && !tt_vec_push(values, &neg))
+                        goto oom;
+                    if (ords && !tt_vec_push(ords, &ord))
                         goto oom;
                     if (tt_buf_printf(&b, "%lld", (long long)neg))
                         goto oom;
@@ -130,7 +136,7 @@ oom:
 int tt_ks_rewrite_big(char **out, size_t *out_n, const char *p, size_t n, uint64_t *rewritten,
                       uint64_t *overflow)
 {
-    return tt_ks__rewrite(out, out_n, p, n, rewritten, overflow, NULL);
+    return tt_ks__rewrite(out, out_n, p, n, rewritten, overflow, NULL, NULL);
 }
 
 /* ---- the point-stack rule (3.1) ---- */
@@ -176,26 +182,61 @@ int tt_ks_point_select(size_t *chosen, int64_t *repeat, const uint64_t *const *s
 
 const char *tt_ks_reader_warning(const tt_ks_reader *r) { return r->warn; }
 
-int tt_ks__is_big(const tt_ks_reader *r, int64_t v)
+static int cmp_ptr(const void *x, const void *y)
 {
-    size_t lo = 0, hi = r->big.len;
-    const int64_t *a = r->big.data;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        if (a[m] == v)
-            return 1;
-        if (a[m] < v)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    return 0;
+    uintptr_t a = (uintptr_t) * (const void *const *)x, b = (uintptr_t) * (const void *const *)y;
+    return a < b ? -1 : a > b;
 }
 
 static int cmp_i64(const void *x, const void *y)
 {
     int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
     return a < b ? -1 : a > b;
+}
+
+int tt_ks__is_big(const tt_ks_reader *r, const json_t *v)
+{
+    if (!r->rewritten)
+        return 0;
+    if (r->big_by_value) {
+        int64_t i = json_integer_value(v);
+        return bsearch(&i, r->big.data, r->big.len, sizeof i, cmp_i64) != NULL;
+    }
+    return bsearch(&v, r->bigp.data, r->bigp.len, sizeof v, cmp_ptr) != NULL;
+}
+
+/* The integers of v in document order (jansson keeps key order; no duplicate keys) paired
+ * with the integer tokens of the rewritten text: those at the ordinals ords[*k..] were
+ * rewritten (2.2) and go to r->bigp. */
+static int mark_big(tt_ks_reader *r, const json_t *v, const uint64_t *ords, size_t n_ords,
+                    uint64_t *ord, size_t *k)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+    switch (json_typeof(v)) {
+    case JSON_INTEGER:
+        if (*k < n_ords && ords[*k] == *ord) {
+            if (!tt_vec_push(&r->bigp, &v))
+                return TT_ENOMEM;
+            ++*k;
+        }
+        ++*ord;
+        return 0;
+    case JSON_OBJECT:
+        json_object_foreach((json_t *)v, key, x) {
+            if (mark_big(r, x, ords, n_ords, ord, k))
+                return TT_ENOMEM;
+        }
+        return 0;
+    case JSON_ARRAY:
+        json_array_foreach(v, i, x) {
+            if (mark_big(r, x, ords, n_ords, ord, k))
+                return TT_ENOMEM;
+        }
+        return 0;
+    default: return 0;
+    }
 }
 
 int tt_ks_reader_new(tt_ks_reader **out, tt_input *in, const tt_ks_opts *o, tt_stats *stats,
@@ -215,6 +256,7 @@ int tt_ks_reader_new(tt_ks_reader **out, tt_input *in, const tt_ks_opts *o, tt_s
     r->file = tt_input_name(in);
     r->line = 1;
     tt_vec_init(&r->big, sizeof(int64_t));
+    tt_vec_init(&r->bigp, sizeof(const json_t *));
     tt_vec_init(&r->images, sizeof(tt_ks_image));
     tt_vec_init(&r->threads, sizeof(tt_ks_thread));
     tt_vec_init(&r->frames, sizeof(tt_ks_frame));
@@ -234,6 +276,7 @@ void tt_ks_reader_free(tt_ks_reader *r)
     free(r->text);
     tt_arena_free(r->arena);
     tt_vec_free(&r->big);
+    tt_vec_free(&r->bigp);
     tt_vec_free(&r->images);
     tt_vec_free(&r->threads);
     tt_vec_free(&r->frames);
@@ -380,19 +423,36 @@ static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
 static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_error *err)
 {
     json_error_t je;
-    *v = json_loadb(p, n, 0, &je);
+    *v = json_loadb(p, n, JSON_DECODE_ANY, &je); /* a null element is a bad report (I8) */
     if (!*v && strstr(je.text, "too big integer")) {
         char *t;
         size_t tn;
         uint64_t rw, ov;
-        size_t before = r->big.len;
-        if (tt_ks__rewrite(&t, &tn, p, n, &rw, &ov, &r->big))
+        tt_vec ords;
+        tt_vec_init(&ords, sizeof(uint64_t));
+        if (tt_ks__rewrite(&t, &tn, p, n, &rw, &ov, &r->big, &ords)) {
+            tt_vec_free(&ords);
             return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
-        if (r->big.len > before)
-            qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
+        }
         r->rewritten = 1;
-        *v = json_loadb(t, tn, 0, &je);
+        /* which integers were rewritten is known by position (mark_big); with duplicate
+         * keys jansson keeps the last value only and positions no longer pair up, so the
+         * values decide (a genuine negative equal to a rewritten one then prints unsigned) */
+        *v = json_loadb(t, tn, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+        if (!*v && strstr(je.text, "duplicate")) {
+            r->big_by_value = 1;
+            qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
+            *v = json_loadb(t, tn, JSON_DECODE_ANY, &je);
+        }
         free(t);
+        uint64_t ord = 0;
+        size_t k = 0;
+        int mrc = *v && !r->big_by_value ? mark_big(r, *v, ords.data, ords.len, &ord, &k) : 0;
+        tt_vec_free(&ords);
+        if (mrc)
+            return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+        if (r->bigp.len > 1)
+            qsort(r->bigp.data, r->bigp.len, sizeof(void *), cmp_ptr);
         /* counted for a report that is read: of one that is not valid JSON anyway, where its
          * text ends is a guess, and so would be the count */
         if (*v)
@@ -466,12 +526,26 @@ static int fast_tree(tt_ks_reader *r, size_t *n)
     return 1;
 }
 
+/* I8 for JSON lines: a top-level value that is not JSON, text[pos..pos+*n), is skipped up to
+ * the next line that starts with '{' in it when there is one or when a report was read
+ * before it (else it is the input's only value and an error): 1 with *n shortened to the
+ * skipped length, else 0. */
+static int resync(tt_ks_reader *r, size_t *n)
+{
+    const char *t = r->text + r->pos, *q = tt__memmem(t, *n, "\n{", 2);
+    if (q)
+        *n = (size_t)(q + 1 - t);
+    return q || r->count;
+}
+
 /* The next report object (a top-level value, or an element of a top-level array) into
  * r->value: 0, TT_DONE or an error. */
 static int next_value(tt_ks_reader *r, tt_error *err)
 {
     json_decref(r->value);
     r->value = NULL;
+    r->rewritten = r->big_by_value = 0;
+    r->big.len = r->bigp.len = 0;
     for (;;) {
         int c, rc = peek(r, &c, err);
         if (rc)
@@ -519,10 +593,15 @@ static int next_value(tt_ks_reader *r, tt_error *err)
             r->pos += n;
             return 0;
         }
-        rc = parse_value(r, p, pn, &r->value, err);
+        tt_error pe;
+        rc = parse_value(r, p, pn, &r->value, &pe);
         if (!rc && !complete)
-            rc = tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
+            rc = tt_error_set(&pe, TT_EFORMAT, r->file, TT_LOC_LINE, r->value_line,
                               "invalid JSON: the value starting here is cut off");
+        if (rc == TT_EFORMAT && !r->in_array && resync(r, &n))
+            snprintf(r->bad_json, sizeof r->bad_json, "%s", pe.msg);
+        else if (rc && err)
+            *err = pe;
         r->line += count_lines(r->text + r->pos, n);
         r->pos += n;
         return rc;
@@ -533,18 +612,34 @@ int tt_ks_reader_next(tt_ks_reader *r, const tt_ks_report **rep, tt_error *err)
 {
     r->warn[0] = 0;
     for (;;) {
-        int rc = next_value(r, err);
-        if (rc)
-            return rc;
-        rc = tt_ks__build(r, &r->rep, r->tree ? r->jnodes.data : (const void *)r->value,
-                          r->value_line, r->count);
+        r->bad_json[0] = 0;
+        const void *o = r->pending, *orig = NULL;
+        int rc = 0;
+        r->pending = NULL;
+        if (!o) {
+            rc = next_value(r, err);
+            if (rc && !r->bad_json[0])
+                return rc;
+            o = r->tree ? r->jnodes.data : (const void *)r->value;
+            if (!rc && (orig = tt_ks__recrash(r, o))) { /* the original first, then o */
+                r->pending = o;
+                o = orig;
+            }
+        }
+        r->nested = orig != NULL;
+        if (!rc)
+            rc = tt_ks__build(r, &r->rep, o, r->value_line, r->count);
+        if (!rc && orig) {
+            r->rep.recrash = 1;
+            r->rep.recrash_id = r->pending ? tt_ks__report_id(r, r->pending) : NULL;
+        }
         if (rc == TT_ENOMEM)
             return tt_error_set(err, rc, r->file, 0, 0, "out of memory");
         if (rc) {
-            char ex[TT_ERRMSG_MAX + 64];
-            snprintf(ex, sizeof ex, "line %llu: report %llu skipped: %s",
+            char ex[TT_ERRMSG_MAX + 320];
+            snprintf(ex, sizeof ex, "%.256s:%llu: report %llu skipped: %s", r->file ? r->file : "-",
                      (unsigned long long)r->value_line, (unsigned long long)r->count + 1,
-                     r->warn);
+                     r->bad_json[0] ? r->bad_json : r->warn);
             size_t n = strlen(ex) < sizeof r->warn - 1 ? strlen(ex) : sizeof r->warn - 1;
             memcpy(r->warn, ex, n);
             r->warn[n] = 0;

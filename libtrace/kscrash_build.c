@@ -94,6 +94,10 @@ static int read_thread(bctx *c, const void *t)
     th.has_index = jint(c, t, "index", &th.index);
     th.name = jstr(c, t, "name");
     th.queue = jstr(c, t, "dispatch_queue");
+    if (th.name && !*th.name) /* an empty name or queue is no name */
+        th.name = NULL;
+    if (th.queue && !*th.queue)
+        th.queue = NULL;
     th.crashed = jtype(c, jget(c, t, "crashed")) == JSON_TRUE;
     th.current = jtype(c, jget(c, t, "current_thread")) == JSON_TRUE;
     th.handled = th.name && !strcmp(th.name, "HandledThread");
@@ -191,8 +195,10 @@ static void node_self(bctx *c)
     for (size_t i = 0; i < n; i++)
         nd[i].self = nd[i].sample;
     for (size_t i = 0; i < n; i++)
-        if (nd[i].parent >= 0)
-            nd[nd[i].parent].self -= nd[i].sample;
+        if (nd[i].parent >= 0) { /* a negative sample takes nothing; saturating */
+            int64_t *self = &nd[nd[i].parent].self, x = nd[i].sample > 0 ? nd[i].sample : 0;
+            *self = *self < INT64_MIN + x ? INT64_MIN : *self - x;
+        }
     for (size_t i = 0; i < n; i++)
         if (nd[i].self < 0) {
             nd[i].self = 0;
@@ -212,7 +218,13 @@ static void read_header(bctx *c, const void *o)
     rep->version = jstr(c, h, "version");
     int64_t ts;
     const char *tss = jstr(c, h, "timestamp");
-    if (jint(c, h, "timestamp", &ts)) {
+    int ts_int = jint(c, h, "timestamp", &ts);
+    if (ts_int && ts < INT64_MIN / 1000) { /* as milliseconds out of range */
+        char ex[TT_ERRMSG_MAX];
+        snprintf(ex, sizeof ex, "%.200s:%llu: report.timestamp %lld is out of range",
+                 c->r->file ? c->r->file : "-", (unsigned long long)rep->line, (long long)ts);
+        tt_stats_add(c->r->stats, "kscrash_bad_timestamp", c->r->file, TT_SEV_WARN, 1, ex);
+    } else if (ts_int) {
         rep->has_time = 1;
         rep->unix_ms = ts < INT64_C(100000000000)    ? ts * 1000
                        : ts >= INT64_C(100000000000000) ? ts / 1000
@@ -387,9 +399,18 @@ static int build(bctx *c, const void *o)
         return TT_ENOMEM;
     const char *arch = rep->arch ? rep->arch : "";
     c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
-    const void *bi = jget(c, o, "binary_images");
+    const void *bi = jget(c, o, "binary_images"), *rr = jget(c, o, "recrash_report");
+    int fast_bi = c->r->fast && bi && !c->r->nested;
+    if (!bi && jtype(c, rr) == JSON_OBJECT) { /* same process: the original's images */
+        bi = jget(c, rr, "binary_images");
+        rep->recrash_id = jstr(c, jget(c, rr, "report"), "id");
+        rep->recrash = 2;
+    } else if (jtype(c, rr) == JSON_OBJECT) {
+        rep->recrash_id = jstr(c, jget(c, rr, "report"), "id");
+        rep->recrash = 2;
+    }
     c->from_frames = !bi;
-    int rc = c->r->fast && bi ? tt_ks__read_fast_images(c)
+    int rc = fast_bi ? tt_ks__read_fast_images(c)
              : bi       ? tt_ks__read_images(c, bi)
                         : tt_ks__images_from_frames(c, jget(c, crash, "threads"));
     if (rc)
@@ -407,6 +428,13 @@ static int build(bctx *c, const void *o)
         for (const void *t = jfirst(c, &it, ths); t; t = jnext(c, &it))
             if (jtype(c, t) == JSON_OBJECT && (rc = read_thread(c, t)))
                 return rc;
+        /* a recrash ("minimal") report writes only the offending thread, as an object */
+        const void *ct = jget(c, crash, "crashed_thread");
+        if (jtype(c, ct) == JSON_OBJECT) {
+            if ((rc = read_thread(c, ct)))
+                return rc;
+            ((tt_ks_thread *)c->r->threads.data)[c->r->threads.len - 1].crashed = 1;
+        }
         const void *tp = jfirst(c, &it, jget(c, crash, "threads_profile"));
         const void *prof = jget(c, tp, "profile");
         if (jtype(c, prof) == JSON_OBJECT && (rc = read_nodes(c, jget(c, prof, "stack_string"), -1, 0)))
@@ -423,6 +451,20 @@ static int build(bctx *c, const void *o)
     dump_type(c);
     node_self(c);
     return 0;
+}
+
+const void *tt_ks__recrash(tt_ks_reader *r, const void *o)
+{
+    bctx c = {.r = r};
+    const void *rr = jtype(&c, o) == JSON_OBJECT ? jget(&c, o, "recrash_report") : NULL;
+    return jtype(&c, rr) == JSON_OBJECT ? rr : NULL;
+}
+
+const char *tt_ks__report_id(tt_ks_reader *r, const void *o)
+{
+    bctx c = {.r = r};
+    const char *id = jstr(&c, jget(&c, o, "report"), "id");
+    return c.oom ? NULL : id;
 }
 
 int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t line,
@@ -455,6 +497,10 @@ int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t lin
     rep->nodes = r->nodes.data;
     rep->n_nodes = r->nodes.len;
     tt_ks__mark_app(rep);
+    /* no system.app_uuid: the UUID of the image named like CFBundleExecutable (9.4) */
+    for (size_t i = 0; !rep->app_uuid[0] && rep->bundle_exec && i < rep->n_images; i++)
+        if (!strcmp(rep->images[i].name, rep->bundle_exec))
+            rep->app_uuid = rep->images[i].uuid;
     find_threads(rep);
     flush_stats(&c);
     return 0;

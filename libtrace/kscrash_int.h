@@ -47,8 +47,10 @@ struct tt_ks_reader {
     uint64_t line;       /* line of text[pos] */
     int in_array;        /* inside a top-level array */
     uint64_t array_line;
-    int rewritten;       /* 2.2 applied to some report */
-    tt_vec big;          /* int64 values produced by the rewrite, sorted */
+    int rewritten;       /* 2.2 applied to the current report */
+    int big_by_value;    /* it has duplicate keys: big holds the rewritten values, sorted */
+    tt_vec big;          /* int64 values produced by the rewrite */
+    tt_vec bigp;         /* the json_t integers produced by the rewrite, sorted */
     json_t *value;       /* current report value */
     uint64_t value_line;
     uint64_t count;
@@ -66,11 +68,15 @@ struct tt_ks_reader {
     int tree;
     tt_buf scratch;      /* the report's text with binary_images emptied, for jansson */
     char warn[TT_ERRMSG_MAX];
+    char bad_json[TT_ERRMSG_MAX]; /* the current value is not JSON and skipped (I8) */
+    const void *pending; /* a recrash report whose embedded original was returned first */
+    int nested;          /* the report being built is such an embedded original */
 };
 
-/* 2.2 rewrite; values (may be NULL) collects the negative values written. */
+/* 2.2 rewrite; values (may be NULL) collects the negative values written (int64_t), ords
+ * (may be NULL) their positions among the text's integer tokens (uint64_t, ascending). */
 int tt_ks__rewrite(char **out, size_t *out_n, const char *p, size_t n, uint64_t *rewritten,
-                   uint64_t *overflow, tt_vec *values);
+                   uint64_t *overflow, tt_vec *values, tt_vec *ords);
 /* An address field: integer (bit pattern), "0x..." or decimal string; 1 when read. */
 int tt_ks__u64(const json_t *v, uint64_t *out);
 /* The text rules of tt_ks__u64 ("0x..." or decimal); *out is written only on success. */
@@ -89,8 +95,13 @@ int tt_ks__scan_images(tt_vec *imgs, size_t *vs, size_t *ve, size_t *end, const 
  * integers of 19 or 20 digits below 2^64. */
 int tt_ks__scan_report(tt_vec *nodes, tt_vec *imgs, uint64_t *big, size_t *end, const char *p,
                        size_t n);
-/* Whether v was produced by the rewrite (an unsigned value >= 2^63 in the input). */
-int tt_ks__is_big(const tt_ks_reader *r, int64_t v);
+/* Whether the integer v of the current report was produced by the rewrite (an unsigned
+ * value >= 2^63 in the input): by position, not by value. */
+int tt_ks__is_big(const tt_ks_reader *r, const json_t *v);
+/* The object under "recrash_report" of the report object o, or NULL. */
+const void *tt_ks__recrash(tt_ks_reader *r, const void *o);
+/* report.id of the report object o (in the current report's arena), or NULL. */
+const char *tt_ks__report_id(tt_ks_reader *r, const void *o);
 /* Fills *rep from the report object o (a json_t, or with r->tree the tt_ks_jn root): 0, TT_ENOMEM, or TT_EFORMAT with r->warn set. */
 int tt_ks__build(tt_ks_reader *r, tt_ks_report *rep, const void *o, uint64_t line,
                  uint64_t index);

@@ -164,7 +164,7 @@ static void value(wctx *c, const json_t *v)
     case JSON_STRING: tt_jsonw_strn(w, json_string_value(v), json_string_length(v)); break;
     case JSON_INTEGER: {
         int64_t i = json_integer_value(v);
-        if (i < 0 && c->r->rewritten && tt_ks__is_big(c->r, i))
+        if (i < 0 && tt_ks__is_big(c->r, v))
             tt_jsonw_uint(w, (uint64_t)i);
         else
             tt_jsonw_int(w, i);

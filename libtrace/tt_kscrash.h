@@ -100,6 +100,10 @@ typedef struct tt_ks_report {
     int crashed_thread;          /* -1: none */
     const void *json;            /* the report's json_t (borrowed), NULL when read without
                                   * jansson (opts.no_image_json) */
+    int recrash;                 /* KSCrash recrash: 1 this is the original report kept as
+                                  * "recrash_report" (returned first), 2 this is the minimal
+                                  * report of the handler's own crash around it; 0 neither */
+    const char *recrash_id;      /* the other report's report.id, or NULL */
 } tt_ks_report;
 
 typedef struct tt_ks_opts {

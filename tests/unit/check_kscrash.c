@@ -278,18 +278,39 @@ START_TEST(batches_and_errors)
     ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), 0);
     ck_assert_int_eq(r->shape, TT_KS_PROFILE);
     ck_assert_int_eq(stat_of(g.st, "kscrash_bad_report"), 1);
-    ck_assert_ptr_nonnull(strstr(tt_ks_reader_warning(g.r), "line 2: report 2 skipped"));
+    ck_assert_ptr_nonnull(strstr(tt_ks_reader_warning(g.r), ":2: report 2 skipped"));
     ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), 0);
     ck_assert_str_eq(r->id, "c");
     ck_assert_int_eq(r->unix_ms, INT64_C(1709374831123)); /* milliseconds */
     ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), TT_DONE);
     rd_close(&g);
-    /* invalid JSON after a good report: the good one first, then an error with its line */
+    /* invalid JSON after a good report (I8): skipped with its line, counted */
     const char t[] = "{\"stack_string\":[]}\n\n{\"report\":{\"id\":1,\n\"crash\":[}\n";
     rd_open(&g, t, sizeof t - 1, 0);
     ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), 0);
+    ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), TT_DONE);
+    ck_assert_int_eq(stat_of(g.st, "kscrash_bad_report"), 1);
+    ck_assert_ptr_nonnull(strstr(tt_ks_reader_warning(g.r), ":3: report 2 skipped: invalid JSON"));
+    rd_close(&g);
+    /* a cut-off line in JSON lines: reading goes on at the next line starting with '{' */
+    const char t2[] = "{\"report\":{\"id\":\"x\n{\"report\":{\"id\":\"b\"},\"crash\":{}}\n";
+    rd_open(&g, t2, sizeof t2 - 1, 0);
+    ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), 0);
+    ck_assert_str_eq(r->id, "b");
+    ck_assert_uint_eq(r->line, 2);
+    ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), TT_DONE);
+    rd_close(&g);
+    /* ... but invalid JSON inside an array, or as the only report, is an error */
+    const char t3[] = "[{\"stack_string\":[]},\n{\"report\":[}]\n";
+    rd_open(&g, t3, sizeof t3 - 1, 0);
+    ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), 0);
     ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), TT_EFORMAT);
-    ck_assert_uint_eq(g.err.loc, 4);
+    ck_assert_uint_eq(g.err.loc, 2);
+    rd_close(&g);
+    const char t4[] = "{\"report\":{\"id\":1,\n\"crash\":[}\n";
+    rd_open(&g, t4, sizeof t4 - 1, 0);
+    ck_assert_int_eq(tt_ks_reader_next(g.r, &r, &g.err), TT_EFORMAT);
+    ck_assert_uint_eq(g.err.loc, 2);
     rd_close(&g);
     /* a bare value running into a quote (`92"`): the image scanner must not end the report
      * at the brace inside the string that follows, so both readers give jansson the same

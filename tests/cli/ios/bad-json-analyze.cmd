@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/b.db" ios-bad-line.jsonl >/dev/null 2>&1; echo $?; tracetool query "$TT_TMP/b.db" "select json_extract(raw_json, '$.report.id') from issue order by id; select name, value from stats where name = 'kscrash_bad_report'"

@@ -1,0 +1,1 @@
+tracetool report ios-bad-element.json ios-bad-line.jsonl

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/n.db" ios-bignum-neg.json >/dev/null 2>&1 && tracetool query --format csv "$TT_TMP/n.db" "select json_extract(raw_json, '$.user'), substr(raw_json, instr(raw_json, '"basic"'), 70) from issue order by id"

@@ -1,0 +1,1 @@
+tracetool report --format json ios-bignum-neg.json 2>/dev/null | grep -o "\"user\":{[^}]*}\|\"basic\":{[^}]*}"

@@ -1,0 +1,1 @@
+tracetool report --threads all ios-empty-name.json 2>/dev/null | grep thread; tracetool analyze -o "$TT_TMP/e.db" ios-empty-name.json >/dev/null 2>&1 && tracetool query "$TT_TMP/e.db" "select name, is_main_thread from thread order by utid"

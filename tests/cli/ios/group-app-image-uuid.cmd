@@ -1,0 +1,1 @@
+tracetool report --group ios-no-app-uuid.json; tracetool report ios-no-app-uuid.json | grep "^App:"

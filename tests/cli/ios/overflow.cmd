@@ -1,0 +1,1 @@
+tracetool report ios-overflow.jsonl

@@ -1,0 +1,1 @@
+tracetool report --format json ios-recrash.json | grep -o "\"tt\":{.*\"recrash_id\":\"[^\"]*\""
