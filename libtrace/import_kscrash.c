@@ -535,6 +535,8 @@ static int resync(tt_ks_reader *r, size_t *n)
     const char *t = r->text + r->pos, *q = tt__memmem(t, *n, "\n{", 2);
     if (q)
         *n = (size_t)(q + 1 - t);
+    else if (!*n) /* a value that scans to nothing (a stray ','): step over it */
+        *n = 1;
     return q || r->count;
 }
 
