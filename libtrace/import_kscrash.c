@@ -441,7 +441,8 @@ static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_
         *v = json_loadb(t, tn, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
         if (!*v && strstr(je.text, "duplicate")) {
             r->big_by_value = 1;
-            qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
+            if (r->big.len > 1)
+                qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
             *v = json_loadb(t, tn, JSON_DECODE_ANY, &je);
         }
         free(t);
