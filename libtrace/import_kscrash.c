@@ -200,9 +200,9 @@ int tt_ks__is_big(const tt_ks_reader *r, const json_t *v)
         return 0;
     if (r->big_by_value) {
         int64_t i = json_integer_value(v);
-        return bsearch(&i, r->big.data, r->big.len, sizeof i, cmp_i64) != NULL;
+        return r->big.len && bsearch(&i, r->big.data, r->big.len, sizeof i, cmp_i64);
     }
-    return bsearch(&v, r->bigp.data, r->bigp.len, sizeof v, cmp_ptr) != NULL;
+    return r->bigp.len && bsearch(&v, r->bigp.data, r->bigp.len, sizeof v, cmp_ptr);
 }
 
 /* The integers of v in document order (jansson keeps key order; no duplicate keys) paired
