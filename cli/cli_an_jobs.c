@@ -1,7 +1,7 @@
 /* analyze --jobs: worker threads parse inputs into recorded rows (tdb_rec_new) while the one
  * writer replays them in input order (storage.md 5.1 and 9), so the database, the warnings
- * and the summary are those of --jobs 1. 2 x jobs inputs are in flight, small ones more (up
- * to 16 x jobs while they add up to less than 1 MiB). The writer does not wait idle for a
+ * and the summary are those of --jobs 1. 2 x jobs inputs are in flight, more while they hold
+ * little memory (FLIGHT_BYTES, FLIGHT_JOBS below). The writer does not wait idle for a
  * job: it runs queued jobs itself (a worker's context of its own). It counts as one of the
  * jobs: jobs - 1 worker threads, so that N jobs keep N cores busy and the writer, whose
  * work is the run's serial part, never waits for a core behind the parsers. */
@@ -12,7 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SMALL_BYTES (1u << 20) /* inputs in flight beyond 2 x jobs: their total size */
+/* Inputs in flight beyond 2 x jobs: while the memory they hold stays under FLIGHT_BYTES (an
+ * input's size until it is parsed, then the size of its recorded rows), up to FLIGHT_JOBS x
+ * jobs of them. A writer slower than the parsers (long method-beat or perf inputs) then
+ * finds the next inputs parsed when it gets to them, and the parsers find work while it
+ * writes instead of waiting for a free slot. */
+#define FLIGHT_BYTES ((uint64_t)64 << 20)
+#define FLIGHT_JOBS 128
 
 typedef struct acc_delta {
     uint32_t id;
@@ -28,7 +34,7 @@ struct cli_an_job {
     cli_an_trace t;
     char *sha256, *content, *key, *options;
     /* out */
-    uint64_t bytes;   /* the input's size */
+    uint64_t bytes;   /* what it holds: the input's size, then its recorded rows' if larger */
     int state, rc;
     int opened;       /* parse set a->cur_path (the input could be opened) */
     tt_error err;
@@ -59,7 +65,7 @@ struct cli_an_pool {
     int idle;         /* workers waiting for work */
     int writer_waits; /* the writer waits for a job to finish */
     size_t in_flight, max_in_flight;
-    uint64_t in_bytes; /* the sizes of the inputs in flight */
+    uint64_t in_bytes; /* the memory the inputs in flight hold (cli_an_job.bytes) */
     cli_an_parse_fn parse;
     worker *w;
     int nw;       /* workers set up: the threads, then self */
@@ -117,6 +123,16 @@ static void run_job(worker *w, cli_an_job *j)
     cli_msg_capture(NULL);
 }
 
+/* Charges parsed job j with its recorded rows when they outweigh its input (p->mu held). */
+static void recharge(cli_an_pool *p, cli_an_job *j)
+{
+    uint64_t rec = j->rec ? tdb_rec_bytes(j->rec) : 0;
+    if (rec > j->bytes) {
+        p->in_bytes += rec - j->bytes;
+        j->bytes = rec;
+    }
+}
+
 /* Takes queued job j off the queue (p->mu held). */
 static void unqueue(cli_an_pool *p, cli_an_job *j)
 {
@@ -151,6 +167,7 @@ static void *work(void *arg)
         pthread_mutex_unlock(&p->mu);
         run_job(w, j);
         pthread_mutex_lock(&p->mu);
+        recharge(p, j);
         j->state = JOB_DONE;
         if (p->writer_waits)
             pthread_cond_broadcast(&p->done);
@@ -241,7 +258,7 @@ void cli_an_pool_stop(cli_an_pool *p)
 int cli_an_pool_full(const cli_an_pool *p)
 {
     return p->in_flight >= p->max_in_flight &&
-           (p->in_flight >= 8 * p->max_in_flight || p->in_bytes >= SMALL_BYTES);
+           (p->in_flight >= FLIGHT_JOBS / 2 * p->max_in_flight || p->in_bytes >= FLIGHT_BYTES);
 }
 
 /* Waits until a worker finishes a job (p->mu held; the writer). */
@@ -320,6 +337,7 @@ int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t
         pthread_mutex_unlock(&p->mu);
         run_job(p->self, k);
         pthread_mutex_lock(&p->mu);
+        recharge(p, k);
         k->state = JOB_DONE;
     }
     pthread_mutex_unlock(&p->mu);
