@@ -209,6 +209,8 @@ void cli_an__pre_detect(void *ctx, size_t i)
     if (!rc && ai->map_ahead && d.kind == TT_KIND_MAPPING)
         load_ahead(ai, in);
     if (!rc)
+        rc = tt_input_detect_deep(&d, in, &err);
+    if (!rc)
         rc = tt_input_hash_end(in, ai->sha, &ai->bytes, &err);
     tt_input_close(in);
     if (!rc && (ai->pre = malloc(sizeof *ai->pre)))
@@ -266,8 +268,8 @@ int cli_an_check_stream(tt_input *head, const char *path, void *ud, tt_error *er
         return rc;
     if (ud)
         *(tt_kind *)ud = d.kind;
-    if (d.kind != TT_KIND_UNKNOWN && d.kind != TT_KIND_DATABASE)
-        return 0;
+    if ((d.kind != TT_KIND_UNKNOWN && d.kind != TT_KIND_DATABASE) || d.logcat)
+        return 0; /* a logcat: its evidence may lie further on (tt_input_detect_deep) */
     char buf[sizeof d.what + sizeof ZEROS_HINT + 16];
     return tt_error_set(err, TT_EFORMAT, path, 0, 0, "%s",
                         refusal(buf, sizeof buf, d.kind, &d, 1));
@@ -320,6 +322,8 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
         rc = tt_input_hash_begin(in, &err);
         if (!rc)
             rc = tt_input_detect(&d, in, &err);
+        if (!rc && o->kind <= 0)
+            rc = tt_input_detect_deep(&d, in, &err);
         if (rc) {
             tt_input_close(in);
             return cli_an__input_failed(ai, o, &err);

@@ -350,6 +350,7 @@ void tt_detect_full(tt_detection *d, const unsigned char *up, size_t n)
         return;
     }
     d->kind = classify(d, up, n);
+    d->logcat = d->kind == TT_KIND_UNKNOWN && !d->what[0] && tt__looks_logcat(p, n);
 }
 
 tt_kind tt_detect(const unsigned char *p, size_t n)

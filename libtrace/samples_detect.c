@@ -90,9 +90,13 @@ int tt_samples_detect(const unsigned char *p, size_t n)
     return k == TT_SKIND_UNKNOWN ? bin : k;
 }
 
-/* The text kinds: the first non-blank, non-comment line decides. */
+/* The text kinds: the first non-blank, non-comment line decides. A logcat capture is none
+ * of them, though its threadtime lines ("11-27 01:00:00.000  1234  1250 I tag: ...") can
+ * pass for perf sample headers. */
 static int text_kind(const unsigned char *p, size_t n)
 {
+    if (tt__looks_logcat((const char *)p, n))
+        return TT_SKIND_UNKNOWN;
     size_t i = 0;
     while (i < n) {
         size_t e = i;

@@ -39,11 +39,19 @@ typedef struct tt_detection {
     int sqlite;  /* an SQLite 3 file, tracetool's (kind TT_KIND_DATABASE) or not */
     int zeros;   /* kind TT_KIND_UNKNOWN: every byte looked at is zero (possibly a ring dump
                   * that recorded nothing, method-beat.md 2.1; a beat context reads it) */
+    int logcat;  /* kind TT_KIND_UNKNOWN: a logcat capture whose head holds no evidence of a
+                  * kind; tt_input_detect_deep reads on */
 } tt_detection;
 void tt_detect_full(tt_detection *d, const unsigned char *p, size_t n);
 /* Peeks TT_DETECT_PEEK bytes of in (nothing is consumed) and detects them; a gzip-compressed
  * input's foreign format is described as such ("tar archive, gzip-compressed"). */
 int tt_input_detect(tt_detection *d, tt_input *in, tt_error *err);
+/* After tt_input_detect found no kind but a logcat head (d->logcat): reads on to the end
+ * (consuming the input; a content hash begun before still covers it all) for a Matrix
+ * report line or a Displayed / Fully drawn line, and sets d->kind to TT_KIND_REPORT (one
+ * report line decides, as in a head) or TT_KIND_LAUNCHES; with neither, d->what says so
+ * (detect_deep.c). */
+int tt_input_detect_deep(tt_detection *d, tt_input *in, tt_error *err);
 /* The known file format (magic number) of p that is not a trace, e.g. "PNG image", "ELF
  * executable", "SQLite database not written by tracetool"; NULL when none. Static text. */
 const char *tt_detect_foreign(const unsigned char *p, size_t n);
