@@ -170,7 +170,7 @@ static void value(wctx *c, const json_t *v)
             tt_jsonw_int(w, i);
         break;
     }
-    case JSON_REAL: tt_jsonw_double(w, json_real_value(v)); break;
+    case JSON_REAL: tt_jsonw_real(w, json_real_value(v)); break; /* 91.0 stays a real (2.2) */
     case JSON_TRUE: tt_jsonw_bool(w, 1); break;
     case JSON_FALSE: tt_jsonw_bool(w, 0); break;
     default: tt_jsonw_null(w); break;
