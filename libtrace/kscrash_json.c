@@ -177,6 +177,83 @@ static void value(wctx *c, const json_t *v)
     }
 }
 
+typedef struct uctx {
+    tt_buf key;
+    tt_intern *seen;
+    int (*fn)(void *ctx, const tt_ks_arg *a);
+    void *ctx;
+} uctx;
+
+static int user_value(uctx *u, const json_t *v)
+{
+    tt_ks_arg a = {.key = u->key.data};
+    size_t before = tt_intern_count(u->seen);
+    uint32_t id;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *k;
+        const json_t *x;
+        size_t len = u->key.len;
+        int rc = 0;
+        json_object_foreach((json_t *)v, k, x) {
+            u->key.len = len;
+            if (tt_buf_printf(&u->key, ".%s", k))
+                return TT_ENOMEM;
+            if ((rc = user_value(u, x)))
+                break;
+        }
+        u->key.len = len;
+        return rc;
+    }
+    case JSON_NULL: return 0;
+    case JSON_INTEGER: /* an unsigned value >= 2^63 as its two's complement (storage.md 2) */
+        a.type = 'i';
+        a.i = json_integer_value(v);
+        break;
+    case JSON_TRUE:
+    case JSON_FALSE:
+        a.type = 'i';
+        a.i = json_is_true(v);
+        break;
+    case JSON_REAL:
+        a.type = 'r';
+        a.d = json_real_value(v);
+        break;
+    case JSON_STRING:
+        a.type = 's';
+        a.s = json_string_value(v);
+        break;
+    default: a.type = 's'; break; /* arrays: below */
+    }
+    if (tt_intern_get(u->seen, u->key.data, u->key.len, &id))
+        return TT_ENOMEM;
+    if (tt_intern_count(u->seen) == before)
+        return 0; /* a key given before */
+    char *text = NULL;
+    if (json_is_array(v)) {
+        text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+        if (!text)
+            return TT_ENOMEM;
+        a.s = text;
+    }
+    int rc = u->fn(u->ctx, &a);
+    free(text);
+    return rc;
+}
+
+int tt_ks_user_each(const tt_ks_report *rep,
+                    int (*fn)(void *ctx, const tt_ks_arg *a), void *ctx)
+{
+    const json_t *user = rep->json ? json_object_get(rep->json, "user") : NULL;
+    if (!user)
+        return 0;
+    uctx u = {.seen = tt_intern_new(), .fn = fn, .ctx = ctx};
+    int rc = !u.seen || tt_buf_puts(&u.key, "user") ? TT_ENOMEM : user_value(&u, user);
+    tt_buf_free(&u.key);
+    tt_intern_free(u.seen);
+    return rc;
+}
+
 void tt_ks_json_raw(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *rep)
 {
     tt_jsonw w;

@@ -158,4 +158,21 @@ void tt_ks_json_write(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *re
 /* The report as read (key order kept, unsigned values >= 2^63 restored), nothing added. */
 void tt_ks_json_raw(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *rep);
 
+/* One key/value of the report's "user" section (2.3, 10): key "user.<k>", nested objects
+ * flattened to "user.<k>.<k2>"; type 'i' (integers, true/false as 1/0), 'r' (reals) or
+ * 's' (strings; arrays as compact JSON text). Borrowed for the callback's duration. */
+typedef struct tt_ks_arg {
+    const char *key;
+    int type;
+    int64_t i;
+    double d;
+    const char *s;
+} tt_ks_arg;
+/* Calls fn for every value of the user section in document order; null values and a key
+ * already given (a flattened "a.b" beside {"a":{"b":…}}) are left out. Nothing without
+ * rep->json (read with opts.no_image_json). Stops at fn's first non-zero return (returned);
+ * TT_ENOMEM when out of memory. */
+int tt_ks_user_each(const tt_ks_report *rep,
+                    int (*fn)(void *ctx, const tt_ks_arg *a), void *ctx);
+
 #endif
