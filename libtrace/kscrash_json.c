@@ -97,8 +97,12 @@ static void frame_keys(wctx *c, const tt_ks_frame *f, int *first)
         tt_jsonw_null(w);
     key(c, "tt_symbols", first);
     raw(c, "[");
-    for (uint32_t i = 0; i < f->n_sym; i++) {
-        const tt_native_frame *s = &c->rep->syms[f->sym + i];
+    /* a function start without a name (6.5): one nameless Symbol with its StartAddress, as
+     * symbolicate -e writes it */
+    tt_native_frame only = {.has_start = 1, .start = f->fstart};
+    uint32_t n = f->n_sym ? f->n_sym : g && f->has_fstart ? 1 : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const tt_native_frame *s = f->n_sym ? &c->rep->syms[f->sym + i] : &only;
         int fs = 1;
         raw(c, i ? ",{" : "{");
         key(c, "FunctionName", &fs);
@@ -109,11 +113,18 @@ static void frame_keys(wctx *c, const tt_ks_frame *f, int *first)
         tt_jsonw_uint(w, s->line);
         key(c, "Column", &fs);
         tt_jsonw_uint(w, s->column);
+        key(c, "StartAddress", &fs); /* the out-of-line function's vmaddr (symbolication 8.2) */
+        if (g && s->has_start && !s->inlined)
+            hex(c, s->start + g->vmaddr);
+        else
+            tt_jsonw_str(w, "");
         key(c, "Inlined", &fs);
         tt_jsonw_bool(w, s->inlined);
+        key(c, "Approximate", &fs);
+        tt_jsonw_bool(w, s->approximate);
         raw(c, "}");
     }
-    if (!f->n_sym) {
+    if (!n) {
         raw(c, "{\"Error\":{\"Message\":");
         tt_jsonw_str(w, !g               ? "pc in no binary image"
                         : f->resolve_err ? "no debug information for this image"

@@ -39,6 +39,8 @@ typedef struct tt_ks_frame {
     uint64_t device_addr;        /* symbol_addr */
     const char *object_name;     /* KSCrash object_name (image basename), or NULL */
     uint32_t sym, n_sym;         /* symbol chain in syms[sym..sym+n_sym), innermost first */
+    int has_fstart;              /* n_sym 0, but the function start is known (6.5) */
+    uint64_t fstart;             /* that start as an offset (image_addr + fstart at run time) */
     int resolve_err;             /* negative TT_E* when the resolver refused the module */
     const void *json;            /* the frame's json_t (borrowed), or NULL as rep->json */
 } tt_ks_frame;
