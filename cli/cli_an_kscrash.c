@@ -25,6 +25,43 @@ typedef struct ksan {
     cli_sym *sym;            /* NULL without symbol options */
 } ksan;
 
+typedef struct argctx {
+    ksan *k;
+    int64_t set, n; /* n: rows written */
+    tt_error *err;
+} argctx;
+
+static int user_arg(void *ctx, const tt_ks_arg *a)
+{
+    argctx *c = ctx;
+    tdb_db *db = c->k->a->db;
+    c->n++;
+    return a->type == 'i' ? tdb_arg_int(db, c->set, a->key, a->i, c->err)
+           : a->type == 'r' ? tdb_arg_real(db, c->set, a->key, a->d, c->err)
+                            : tdb_arg_str(db, c->set, a->key, a->s, c->err);
+}
+
+/* The issue's args (10): dump_type, suspend_all_threads, snapshot_status, user.*; *set 0
+ * when there are none (the id is then left unused and handed out again). */
+static int issue_args(ksan *k, const tt_ks_report *rep, int64_t *set, tt_error *err)
+{
+    tdb_db *db = k->a->db;
+    argctx c = {.k = k, .err = err};
+    int rc = tdb_next_id(db, "args", &c.set, err);
+    if (!rc && rep->has_dump_type && !(rc = tdb_arg_int(db, c.set, "dump_type", rep->dump_type, err)))
+        c.n++;
+    if (!rc && rep->has_suspend &&
+        !(rc = tdb_arg_int(db, c.set, "suspend_all_threads", rep->suspend_all, err)))
+        c.n++;
+    if (!rc && rep->has_snapshot &&
+        !(rc = tdb_arg_int(db, c.set, "snapshot_status", rep->snapshot_status, err)))
+        c.n++;
+    if (!rc && (rc = tt_ks_user_each(rep, user_arg, &c)) == TT_ENOMEM && !err->code)
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    *set = c.n ? c.set : 0;
+    return rc;
+}
+
 /* The main (or key) thread as text: "n image 0xpc name" per frame. */
 static void thread_text(ksan *k, const tt_ks_report *rep, int t)
 {
@@ -70,6 +107,13 @@ static int store_chain(ksan *k, const tt_ks_report *rep, int t, int64_t issue_id
     return rc;
 }
 
+/* A new arg set holding one integer (key, v); *set receives its id. */
+static int arg_set_int(ksan *k, const char *key, int64_t v, int64_t *set, tt_error *err)
+{
+    int rc = tdb_next_id(k->a->db, "args", set, err);
+    return rc ? rc : tdb_arg_int(k->a->db, *set, key, v, err);
+}
+
 static int store_profile(ksan *k, const tt_ks_report *rep, int64_t issue_id, tt_error *err)
 {
     int64_t tree_id, base = 0;
@@ -78,10 +122,14 @@ static int store_profile(ksan *k, const tt_ks_report *rep, int64_t issue_id, tt_
         rc = tdb_next_id(k->a->db, "call_node", &base, err);
     for (size_t i = 0; i < rep->n_nodes && !rc; i++) {
         const tt_ks_node *nd = &rep->nodes[i];
+        int64_t set = 0; /* args.sample_background, for nodes with background samples */
+        if (nd->sample_bg && (rc = arg_set_int(k, "sample_background", nd->sample_bg, &set, err)))
+            break;
         tdb_node n = {.id = base + (int64_t)i, .tree_id = tree_id,
                       .parent_id = nd->parent >= 0 ? base + nd->parent : 0, .depth = nd->depth,
                       .ordinal = (int64_t)i, .name = short_name(k, rep, nd->frame),
-                      .count = nd->sample, .have_self_count = 1, .self_count = nd->self};
+                      .count = nd->sample, .have_self_count = 1, .self_count = nd->self,
+                      .arg_set_id = set};
         rc = tdb_node_add(k->a->db, &n, err);
     }
     return rc;
@@ -224,9 +272,11 @@ static int store_report(ksan *k, const tt_ks_reader *r, const tt_ks_report *rep,
         const tt_ks_thread *t = &rep->threads[i];
         if (t->handled)
             continue;
-        int64_t utid;
-        rc = tdb_thread_add(db, k->trace_id, upid, NULL, t->name ? t->name : t->queue,
-                            (int)i == rep->main_thread, &utid, err);
+        int64_t utid, set = 0; /* args.index: the task index (10) */
+        if (t->has_index && (rc = arg_set_int(k, "index", t->index, &set, err)))
+            break;
+        rc = tdb_thread_add_args(db, k->trace_id, upid, NULL, t->name ? t->name : t->queue,
+                                 (int)i == rep->main_thread, set, &utid, err);
         if ((int)i == rep->main_thread)
             main_utid = utid;
     }
@@ -267,7 +317,9 @@ static int store_report(ksan *k, const tt_ks_reader *r, const tt_ks_report *rep,
         .raw_json = k->json.data,
     };
     int64_t issue_id, tree_id;
-    rc = tdb_issue_add(db, &is, &issue_id, err);
+    rc = issue_args(k, rep, &is.arg_set_id, err);
+    if (!rc)
+        rc = tdb_issue_add(db, &is, &issue_id, err);
     int chain = rep->point_thread >= 0 ? rep->point_thread : k->key.thread;
     if (!rc && chain >= 0 && rep->threads[chain].n_frames) {
         rc = store_chain(k, rep, chain, issue_id, main_utid, &tree_id, err);

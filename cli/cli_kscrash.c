@@ -159,6 +159,10 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
                               (unsigned long long)(f->pc - f->device_addr));
             else if (usable)
                 tt_buf_puts(b, dn);
+            else if (f->has_fstart && f->offset >= f->fstart) /* no name: 6.5 */
+                tt_buf_printf(b, "%s + 0x%llx + %llu", g->name,
+                              (unsigned long long)(f->fstart + g->vmaddr),
+                              (unsigned long long)(f->offset - f->fstart));
             else
                 tt_buf_printf(b, "0x%llx + %llu", (unsigned long long)g->addr,
                               (unsigned long long)f->offset);

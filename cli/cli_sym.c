@@ -254,15 +254,20 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
         a--;
     tsym_result r;
     tsym_module_lookup(&r, m, a, s->flags | TSYM_F_DEMANGLE);
-    if (!r.found && !r.frames[0].file)
-        return 0;
+    if (!r.found && !r.frames[0].file) {
+        if (!loc->want_start || !r.has_start || !cap)
+            return 0;
+        /* no name, a function start (LC_FUNCTION_STARTS, spec/ios.md 6.5) */
+        frames[0] = (tt_native_frame){.has_start = 1, .start = r.start_addr - delta};
+        return 1;
+    }
     size_t n = r.n_frames < cap ? r.n_frames : cap;
     for (size_t i = 0; i < n; i++) {
         /* keep the outermost frames when cap is smaller than the chain */
         const tsym_frame *f = &r.frames[r.n_frames - n + i];
         frames[i] = (tt_native_frame){f->function, f->file, f->line, f->column,
                                       r.n_frames - n + i + 1 < r.n_frames, r.has_start,
-                                      r.has_start ? r.start_addr - delta : 0};
+                                      r.has_start ? r.start_addr - delta : 0, r.approximate};
         cli_swift_hint(s->swift, f->function, f->qualified);
         if (!s->swift_keys)
             frames[i].function = cli_swift_name(s->swift, f->function);

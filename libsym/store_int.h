@@ -57,6 +57,11 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
                        tt_error *err);
 /* Is uuid known to the stores as a Mach-O image or dSYM? (store_macho.c) */
 int tsym__store_macho_known(tsym_store *s, const char *uuid);
+/* --dsym NAME=PATH bound to path's file name while the image has UUID uuid: 1 with msg
+ * naming the dSYM file and both UUIDs when no bound file carries uuid (spec/ios.md 8.1),
+ * else 0. */
+int tsym__store_bound_mismatch(const tsym_store *s, const char *path, const char *uuid,
+                               char *msg, size_t cap);
 /* The Mach-O module of path and/or UUID bid: debug information by LC_UUID only
  * (spec/ios.md 8), store_macho.c; owned by the caller. */
 int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,

@@ -76,6 +76,24 @@ static int check_file(msearch *q, const char *path, int refuse)
     return 0;
 }
 
+int tsym__store_bound_mismatch(const tsym_store *s, const char *path, const char *uuid,
+                               char *msg, size_t cap)
+{
+    msearch q = {.uuid = uuid};
+    int bound = 0;
+    for (size_t i = 0; i < s->n_dsyms; i++) {
+        if (!s->dsym_names[i] || strcmp(s->dsym_names[i], tsym__store_base_name(path)))
+            continue;
+        bound = 1;
+        if (check_file(&q, s->dsyms[i], 1) || q.symfile[0])
+            return 0; /* a bound file carries the UUID */
+    }
+    if (!bound || !q.mismatch[0])
+        return 0;
+    snprintf(msg, cap, "%s", q.mismatch);
+    return 1;
+}
+
 /* Is uuid known to the stores as a Mach-O image or dSYM? */
 int tsym__store_macho_known(tsym_store *s, const char *uuid)
 {

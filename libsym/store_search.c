@@ -193,6 +193,15 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
                               "bound by --dsym NAME=PATH, no UUID to check");
             return tsym__module_open_macho(out, NULL, NULL, s->dsyms[i], NULL, NULL, err);
         }
+    /* --dsym NAME=PATH whose UUID is not the image's: refused and named (spec/ios.md 8.1) */
+    char bmis[600];
+    int refused = path && bid_in && *bid_in &&
+                  tsym__store_bound_mismatch(s, path, bid_in, bmis, sizeof bmis);
+    if (refused) {
+        tsym__store_count(s, "macho_uuid_mismatch", path, bmis);
+        if (!tsym__store_macho_known(s, bid_in))
+            return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "%s", bmis);
+    }
     if ((path && tsym__macho_split(mf, sizeof mf, ma, sizeof ma, path)) ||
         (bid_in && !(path && tsym__store_is_file(path)) && tsym__store_macho_known(s, bid_in)))
         return tsym__store_search_macho(out, s, path, bid_in && *bid_in ? bid_in : NULL, err);

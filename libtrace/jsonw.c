@@ -437,6 +437,24 @@ void tt_jsonw_double(tt_jsonw *w, double v)
     tt_buf_puts(&w->buf, tmp);
 }
 
+void tt_jsonw_real(tt_jsonw *w, double v)
+{
+    char tmp[64];
+    value_prefix(w);
+    int n = 0;
+    if (isfinite(v)) {
+        for (int p = 1; p <= 17; p++) { /* the shortest form that reads back as v */
+            n = snprintf(tmp, sizeof tmp - 2, "%.*g", p, v);
+            if (strtod(tmp, NULL) == v)
+                break;
+        }
+        if (!strpbrk(tmp, ".eE"))
+            memcpy(tmp + n, ".0", 3);
+    } else
+        memcpy(tmp, "null", 5);
+    tt_buf_puts(&w->buf, tmp);
+}
+
 void tt_jsonw_bool(tt_jsonw *w, int v)
 {
     value_prefix(w);

@@ -67,13 +67,17 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
                          .addr = a,
                          .addr_kind = TT_NADDR_OFFSET,
                          .return_address = ret,
-                         .bound_only = !g->uuid[0]};
+                         .bound_only = !g->uuid[0],
+                         .want_start = 1};
     tt_error e = {0};
     int n = tt_resolve(c->r->opts.resolver, chain, TT_KS_MAX_CHAIN, &loc, &e);
     if (n < 0) {
         f->resolve_err = n;
         n = 0;
     }
+    int fstart = n == 1 && !chain[0].function && !chain[0].file && chain[0].has_start;
+    if (fstart) /* a function start without a name (6.5): still unresolved */
+        n = 0;
     for (int i = 0; i < n; i++) {
         tt_native_frame *s = tt_vec_push(&c->r->syms, &chain[i]);
         if (!s)
@@ -81,6 +85,8 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
     }
     f = &((tt_ks_frame *)c->r->frames.data)[c->r->frames.len - 1];
     f->n_sym = (uint32_t)n;
+    f->has_fstart = fstart;
+    f->fstart = fstart ? chain[0].start : 0;
     if (!n) {
         g->n_unresolved++;
         c->unresolved++;

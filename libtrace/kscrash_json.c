@@ -97,8 +97,12 @@ static void frame_keys(wctx *c, const tt_ks_frame *f, int *first)
         tt_jsonw_null(w);
     key(c, "tt_symbols", first);
     raw(c, "[");
-    for (uint32_t i = 0; i < f->n_sym; i++) {
-        const tt_native_frame *s = &c->rep->syms[f->sym + i];
+    /* a function start without a name (6.5): one nameless Symbol with its StartAddress, as
+     * symbolicate -e writes it */
+    tt_native_frame only = {.has_start = 1, .start = f->fstart};
+    uint32_t n = f->n_sym ? f->n_sym : g && f->has_fstart ? 1 : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const tt_native_frame *s = f->n_sym ? &c->rep->syms[f->sym + i] : &only;
         int fs = 1;
         raw(c, i ? ",{" : "{");
         key(c, "FunctionName", &fs);
@@ -109,11 +113,18 @@ static void frame_keys(wctx *c, const tt_ks_frame *f, int *first)
         tt_jsonw_uint(w, s->line);
         key(c, "Column", &fs);
         tt_jsonw_uint(w, s->column);
+        key(c, "StartAddress", &fs); /* the out-of-line function's vmaddr (symbolication 8.2) */
+        if (g && s->has_start && !s->inlined)
+            hex(c, s->start + g->vmaddr);
+        else
+            tt_jsonw_str(w, "");
         key(c, "Inlined", &fs);
         tt_jsonw_bool(w, s->inlined);
+        key(c, "Approximate", &fs);
+        tt_jsonw_bool(w, s->approximate);
         raw(c, "}");
     }
-    if (!f->n_sym) {
+    if (!n) {
         raw(c, "{\"Error\":{\"Message\":");
         tt_jsonw_str(w, !g               ? "pc in no binary image"
                         : f->resolve_err ? "no debug information for this image"
@@ -170,11 +181,88 @@ static void value(wctx *c, const json_t *v)
             tt_jsonw_int(w, i);
         break;
     }
-    case JSON_REAL: tt_jsonw_double(w, json_real_value(v)); break;
+    case JSON_REAL: tt_jsonw_real(w, json_real_value(v)); break; /* 91.0 stays a real (2.2) */
     case JSON_TRUE: tt_jsonw_bool(w, 1); break;
     case JSON_FALSE: tt_jsonw_bool(w, 0); break;
     default: tt_jsonw_null(w); break;
     }
+}
+
+typedef struct uctx {
+    tt_buf key;
+    tt_intern *seen;
+    int (*fn)(void *ctx, const tt_ks_arg *a);
+    void *ctx;
+} uctx;
+
+static int user_value(uctx *u, const json_t *v)
+{
+    tt_ks_arg a = {.key = u->key.data};
+    size_t before = tt_intern_count(u->seen);
+    uint32_t id;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *k;
+        const json_t *x;
+        size_t len = u->key.len;
+        int rc = 0;
+        json_object_foreach((json_t *)v, k, x) {
+            u->key.len = len;
+            if (tt_buf_printf(&u->key, ".%s", k))
+                return TT_ENOMEM;
+            if ((rc = user_value(u, x)))
+                break;
+        }
+        u->key.len = len;
+        return rc;
+    }
+    case JSON_NULL: return 0;
+    case JSON_INTEGER: /* an unsigned value >= 2^63 as its two's complement (storage.md 2) */
+        a.type = 'i';
+        a.i = json_integer_value(v);
+        break;
+    case JSON_TRUE:
+    case JSON_FALSE:
+        a.type = 'i';
+        a.i = json_is_true(v);
+        break;
+    case JSON_REAL:
+        a.type = 'r';
+        a.d = json_real_value(v);
+        break;
+    case JSON_STRING:
+        a.type = 's';
+        a.s = json_string_value(v);
+        break;
+    default: a.type = 's'; break; /* arrays: below */
+    }
+    if (tt_intern_get(u->seen, u->key.data, u->key.len, &id))
+        return TT_ENOMEM;
+    if (tt_intern_count(u->seen) == before)
+        return 0; /* a key given before */
+    char *text = NULL;
+    if (json_is_array(v)) {
+        text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+        if (!text)
+            return TT_ENOMEM;
+        a.s = text;
+    }
+    int rc = u->fn(u->ctx, &a);
+    free(text);
+    return rc;
+}
+
+int tt_ks_user_each(const tt_ks_report *rep,
+                    int (*fn)(void *ctx, const tt_ks_arg *a), void *ctx)
+{
+    const json_t *user = rep->json ? json_object_get(rep->json, "user") : NULL;
+    if (!user)
+        return 0;
+    uctx u = {.seen = tt_intern_new(), .fn = fn, .ctx = ctx};
+    int rc = !u.seen || tt_buf_puts(&u.key, "user") ? TT_ENOMEM : user_value(&u, user);
+    tt_buf_free(&u.key);
+    tt_intern_free(u.seen);
+    return rc;
 }
 
 void tt_ks_json_raw(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *rep)

@@ -39,6 +39,8 @@ typedef struct tt_ks_frame {
     uint64_t device_addr;        /* symbol_addr */
     const char *object_name;     /* KSCrash object_name (image basename), or NULL */
     uint32_t sym, n_sym;         /* symbol chain in syms[sym..sym+n_sym), innermost first */
+    int has_fstart;              /* n_sym 0, but the function start is known (6.5) */
+    uint64_t fstart;             /* that start as an offset (image_addr + fstart at run time) */
     int resolve_err;             /* negative TT_E* when the resolver refused the module */
     const void *json;            /* the frame's json_t (borrowed), or NULL as rep->json */
 } tt_ks_frame;
@@ -157,5 +159,22 @@ void tt_ks_json_write(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *re
                       const char *tt_members);
 /* The report as read (key order kept, unsigned values >= 2^63 restored), nothing added. */
 void tt_ks_json_raw(tt_buf *out, const tt_ks_reader *r, const tt_ks_report *rep);
+
+/* One key/value of the report's "user" section (2.3, 10): key "user.<k>", nested objects
+ * flattened to "user.<k>.<k2>"; type 'i' (integers, true/false as 1/0), 'r' (reals) or
+ * 's' (strings; arrays as compact JSON text). Borrowed for the callback's duration. */
+typedef struct tt_ks_arg {
+    const char *key;
+    int type;
+    int64_t i;
+    double d;
+    const char *s;
+} tt_ks_arg;
+/* Calls fn for every value of the user section in document order; null values and a key
+ * already given (a flattened "a.b" beside {"a":{"b":…}}) are left out. Nothing without
+ * rep->json (read with opts.no_image_json). Stops at fn's first non-zero return (returned);
+ * TT_ENOMEM when out of memory. */
+int tt_ks_user_each(const tt_ks_report *rep,
+                    int (*fn)(void *ctx, const tt_ks_arg *a), void *ctx);
 
 #endif

@@ -459,6 +459,9 @@ typedef struct tt_native_loc {
     int bound_only;       /* no build id to check: only a module bound to this name by the
                            * user (-e, --dsym NAME=PATH) may serve, never a file found by
                            * name (spec/ios.md 4.1) */
+    int want_start;       /* 1: when no name covers addr but the module knows the function
+                           * start (Mach-O LC_FUNCTION_STARTS, spec/ios.md 6.5), answer one
+                           * frame with function and file NULL and has_start set */
 } tt_native_loc;
 
 typedef struct tt_native_frame {
@@ -469,6 +472,8 @@ typedef struct tt_native_frame {
     int has_start;        /* start is known */
     uint64_t start;       /* the out-of-line function's start in loc->addr's address space
                            * (a module offset for TT_NADDR_OFFSET): Apple's "name + N" */
+    int approximate;      /* the name came from the symbol table only, no debug information
+                           * (symbolication.md 8.2 Approximate) */
 } tt_native_frame;
 
 /* Resolves loc into at most cap frames, innermost first. Returns the number of frames

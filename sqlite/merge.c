@@ -64,7 +64,7 @@ static const mtable tables[] = {
     {"thread", NULL,
      {{"utid", "s.utid + :o_thread"}, TRACE_REF, {"upid", "s.upid + :o_process"},
       {"tid", NULL}, {"tid_bits", NULL}, {"name", NULL}, {"is_main_thread", NULL},
-      {"start_ts", NULL}, {"end_ts", NULL}}},
+      {"start_ts", NULL}, {"end_ts", NULL}, ARGS}},
     {"issue", NULL,
      {{"id", "s.id + :o_issue"}, TRACE_REF, {"tag", NULL}, {"detail", NULL}, {"kind", NULL},
       {"scene", NULL}, {"process_name", NULL}, {"report_unix_ms", NULL}, {"cost_ms", NULL},
@@ -95,7 +95,7 @@ static const mtable tables[] = {
      {{"id", "s.id + :o_call_node"}, {"tree_id", "s.tree_id + :o_call_tree"},
       {"parent_id", "s.parent_id + :o_call_node"}, {"depth", NULL}, {"ordinal", NULL},
       {"name", NULL}, METHOD("method_id"), {"callsite_id", "s.callsite_id + :o_callsite"},
-      {"count", NULL}, {"self_count", NULL}, {"total_dur", NULL}, {"self_dur", NULL}}},
+      {"count", NULL}, {"self_count", NULL}, {"total_dur", NULL}, {"self_dur", NULL}, ARGS}},
     {"ui_frame", NULL,
      {{"id", "s.id + :o_ui_frame"}, TRACE_REF, {"utid", "s.utid + :o_thread"}, {"scene", NULL},
       {"ts", NULL}, {"dur", NULL}, {"interval_dur", NULL}, {"expected_dur", NULL},
@@ -148,15 +148,27 @@ static const mtable tables[] = {
     {"wakeup", NULL,
      {{"id", "s.id + :o_wakeup"}, TRACE_REF, {"wakee_slice_id", "s.wakee_slice_id + :o_slice"},
       {"waker_utid", "s.waker_utid + :o_thread"}, {"waker_ts", NULL}, {"kind", NULL}}},
-    /* argument sets of the copied rows (none is written today; kept for completeness) */
-    {"args",
-     "src.%s s WHERE s.arg_set_id IN (SELECT arg_set_id FROM src.issue WHERE trace_id IN "
-     "(SELECT old FROM temp.m_trace) UNION SELECT arg_set_id FROM src.ui_frame WHERE trace_id "
-     "IN (SELECT old FROM temp.m_trace) UNION SELECT arg_set_id FROM src.scene_frame_stats "
-     "WHERE trace_id IN (SELECT old FROM temp.m_trace) UNION SELECT arg_set_id FROM src.slice "
-     "WHERE trace_id IN (SELECT old FROM temp.m_trace))",
+    /* argument sets of the copied rows (their owners: arg_owners below) */
+    {"args", "src.%s s WHERE s.arg_set_id IN (",
      {ARGS, {"key", NULL}, {"value_type", NULL}, {"int_value", NULL}, {"real_value", NULL},
       {"string_value", NULL}}},
+};
+
+/* The tables whose rows own arg sets, and how to select the sets of the copied traces; a
+ * table of the source without the column (an older schema) owns none. */
+static const struct {
+    const char *table, *sql;
+} arg_owners[] = {
+    {"issue", "SELECT arg_set_id FROM src.issue WHERE trace_id IN (SELECT old FROM temp.m_trace)"},
+    {"ui_frame",
+     "SELECT arg_set_id FROM src.ui_frame WHERE trace_id IN (SELECT old FROM temp.m_trace)"},
+    {"scene_frame_stats", "SELECT arg_set_id FROM src.scene_frame_stats WHERE trace_id IN "
+                          "(SELECT old FROM temp.m_trace)"},
+    {"slice", "SELECT arg_set_id FROM src.slice WHERE trace_id IN (SELECT old FROM temp.m_trace)"},
+    {"thread",
+     "SELECT arg_set_id FROM src.thread WHERE trace_id IN (SELECT old FROM temp.m_trace)"},
+    {"call_node", "SELECT n.arg_set_id FROM src.call_node n JOIN src.call_tree ct ON ct.id = "
+                  "n.tree_id WHERE ct.trace_id IN (SELECT old FROM temp.m_trace)"},
 };
 
 /* Shared rows: inserted when their key is new, then mapped old -> new (temp.m_*). */
@@ -291,7 +303,7 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
 {
     if (!src_has(db, t->name, t->cols[0].name))
         return 0; /* a table the source's schema does not have */
-    if (!strcmp(t->name, "args")) { /* nothing writes args yet: skip its four scans */
+    if (!strcmp(t->name, "args")) { /* few inputs write args: skip the owners' scans */
         int64_t any;
         int rc = query_int(db, "SELECT EXISTS (SELECT 1 FROM src.args)", 0, &any, err);
         if (rc || !any)
@@ -316,6 +328,15 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
     }
     tt_buf_puts(&sql, " FROM ");
     tt_buf_printf(&sql, t->from ? t->from : KEPT, t->name);
+    if (!strcmp(t->name, "args")) {
+        int n = 0;
+        for (size_t i = 0; i < sizeof arg_owners / sizeof arg_owners[0]; i++)
+            if (src_has(db, arg_owners[i].table, "arg_set_id"))
+                tt_buf_printf(&sql, "%s%s", n++ ? " UNION " : "", arg_owners[i].sql);
+        if (!n)
+            tt_buf_puts(&sql, "SELECT NULL");
+        tt_buf_puts(&sql, ")");
+    }
     tt_buf_puts(&sql, " ORDER BY s.rowid");
     if (!sql.data) {
         tt_buf_free(&sql);

@@ -70,7 +70,8 @@ CREATE TABLE thread (
   tid_bits       INTEGER NOT NULL DEFAULT 32,  -- 16 for btrace: tid holds only the low 16 bits
   name           TEXT,
   is_main_thread INTEGER NOT NULL DEFAULT 0,
-  start_ts INTEGER, end_ts INTEGER
+  start_ts INTEGER, end_ts INTEGER,
+  arg_set_id     INTEGER                  -- e.g. iOS: the task index (spec/ios.md 10)
 );
 
 CREATE TABLE method_mapping (             -- one methodMapping.txt (shared by traces of one build)
@@ -110,7 +111,8 @@ CREATE TABLE call_node (
   count       INTEGER NOT NULL,           -- Matrix: merged consecutive calls; samples: samples through the node
   self_count  INTEGER,                    -- samples: samples with this node as leaf
   total_dur   INTEGER,                    -- ns (Matrix totalMs x 1e6)
-  self_dur    INTEGER                     -- ns; total minus children
+  self_dur    INTEGER,                    -- ns; total minus children
+  arg_set_id  INTEGER                     -- e.g. iOS profile: sample_background
 );
 
 CREATE TABLE issue (
@@ -134,7 +136,7 @@ CREATE TABLE issue (
   call_tree_id        INTEGER REFERENCES call_tree(id),
   utid                INTEGER REFERENCES thread(utid),
   ts                  INTEGER,            -- ns, when the data has a timeline
-  arg_set_id          INTEGER,            -- remaining report keys (memory, priority, ...)
+  arg_set_id          INTEGER,            -- remaining report keys (iOS: dump_type, user.*, ...)
   raw_json            TEXT NOT NULL       -- the report object as read
 );
 

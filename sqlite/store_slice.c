@@ -81,18 +81,38 @@ int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err)
     return tdb__step_done(db, st, NULL, err);
 }
 
-int tdb_arg_int(tdb_db *db, int64_t arg_set_id, const char *key, int64_t v, tt_error *err)
+/* One args row of type (int, real or string: the value given, the others NULL). */
+static int arg_add(tdb_db *db, int64_t arg_set_id, const char *key, const char *type,
+                   const int64_t *i, const double *d, const char *s, tt_error *err)
 {
     sqlite3_stmt *st = tdb__prep(db, ST_ARG_INT,
-                                 "INSERT INTO args (arg_set_id, key, value_type, int_value) "
-                                 "VALUES (?,?,'int',?)",
+                                 "INSERT INTO args (arg_set_id, key, value_type, int_value, "
+                                 "real_value, string_value) VALUES (?,?,?,?,?,?)",
                                  err);
     if (!st)
         return TT_EIO;
     b_ref(db, st, 1, arg_set_id);
     b_text(db, st, 2, key);
-    b_i64(db, st, 3, v);
+    b_text(db, st, 3, type);
+    b_int(db, st, 4, i != NULL, i ? *i : 0);
+    b_real(db, st, 5, d != NULL, d ? *d : 0);
+    b_text(db, st, 6, s);
     return tdb__step_done(db, st, NULL, err);
+}
+
+int tdb_arg_int(tdb_db *db, int64_t arg_set_id, const char *key, int64_t v, tt_error *err)
+{
+    return arg_add(db, arg_set_id, key, "int", &v, NULL, NULL, err);
+}
+
+int tdb_arg_real(tdb_db *db, int64_t arg_set_id, const char *key, double v, tt_error *err)
+{
+    return arg_add(db, arg_set_id, key, "real", NULL, &v, NULL, err);
+}
+
+int tdb_arg_str(tdb_db *db, int64_t arg_set_id, const char *key, const char *v, tt_error *err)
+{
+    return arg_add(db, arg_set_id, key, "string", NULL, NULL, v ? v : "", err);
 }
 
 int tdb_wakeup_add(tdb_db *db, int64_t trace_id, int64_t wakee_slice_id, int64_t waker_utid,
@@ -135,8 +155,8 @@ int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
 {
     sqlite3_stmt *st = tdb__prep(db, ST_NODE_ADD,
                                  "INSERT INTO call_node (id, tree_id, parent_id, depth, ordinal, "
-                                 "name, method_id, count, total_dur, self_dur, self_count) "
-                                 "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                                 "name, method_id, count, total_dur, self_dur, self_count, "
+                                 "arg_set_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                                  err);
     if (!st)
         return TT_EIO;
@@ -151,6 +171,7 @@ int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
     b_int(db, st, 9, n->have_dur, n->total_dur);
     b_int(db, st, 10, n->have_dur, n->self_dur);
     b_int(db, st, 11, n->have_self_count, n->self_count);
+    b_id(db, st, 12, n->arg_set_id);
     return tdb__step_done(db, st, NULL, err);
 }
 
@@ -162,8 +183,8 @@ int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err)
                                  "INSERT INTO issue (trace_id, tag, detail, kind, scene, "
                                  "process_name, report_unix_ms, cost_ms, sub_type, stack_key_raw, "
                                  "stack_key_method_id, stack_key, stack_key_path, is_foreground, "
-                                 "thread_stack, utid, ts, raw_json) "
-                                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                 "thread_stack, utid, ts, raw_json, arg_set_id) "
+                                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                  err);
     if (!st)
         return TT_EIO;
@@ -185,6 +206,7 @@ int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err)
     b_id(db, st, 16, i->utid);
     b_int(db, st, 17, i->have_ts, i->ts);
     b_text(db, st, 18, i->raw_json ? i->raw_json : "{}");
+    b_id(db, st, 19, i->arg_set_id);
     return tdb__step_done(db, st, id, err);
 }
 

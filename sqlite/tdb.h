@@ -8,7 +8,7 @@
 
 #include "../libtrace/tt.h"
 
-#define TDB_SCHEMA_VERSION 3
+#define TDB_SCHEMA_VERSION 4
 #define TDB_APPLICATION_ID 0x54544442 /* 'TTDB' */
 
 typedef struct tdb_db tdb_db;
@@ -141,6 +141,10 @@ int tdb_process_add(tdb_db *db, int64_t trace_id, const int64_t *pid, const char
                     int64_t *upid, tt_error *err);
 int tdb_thread_add(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *tid,
                    const char *name, int is_main, int64_t *utid, tt_error *err);
+/* The same with the thread's arg set (0 = none; its rows written with tdb_arg_*). */
+int tdb_thread_add_args(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *tid,
+                        const char *name, int is_main, int64_t arg_set_id, int64_t *utid,
+                        tt_error *err);
 
 typedef struct tdb_slice {
     int64_t id;        /* explicit id (from tdb_next_id), so parents can be referenced */
@@ -168,6 +172,8 @@ int tdb_next_id(tdb_db *db, const char *table, int64_t *id, tt_error *err);
 int tdb_slice_add(tdb_db *db, const tdb_slice *s, tt_error *err);
 /* Adds the integer key/value (key, v) to the arg set arg_set_id (storage.md args table). */
 int tdb_arg_int(tdb_db *db, int64_t arg_set_id, const char *key, int64_t v, tt_error *err);
+int tdb_arg_real(tdb_db *db, int64_t arg_set_id, const char *key, double v, tt_error *err);
+int tdb_arg_str(tdb_db *db, int64_t arg_set_id, const char *key, const char *v, tt_error *err);
 /* kind: 'unpark','notify','unlock'. */
 int tdb_wakeup_add(tdb_db *db, int64_t trace_id, int64_t wakee_slice_id, int64_t waker_utid,
                    int64_t waker_ts, const char *kind, tt_error *err);
@@ -185,6 +191,7 @@ typedef struct tdb_node {
     int64_t total_dur, self_dur;
     int have_self_count;  /* samples with this node as leaf (sample_profile trees) */
     int64_t self_count;
+    int64_t arg_set_id;   /* 0 = none */
 } tdb_node;
 int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err);
 
@@ -200,6 +207,7 @@ typedef struct tdb_issue {
     const char *thread_stack;
     int64_t utid; /* 0 = none */
     int64_t ts;
+    int64_t arg_set_id; /* 0 = none */
     const char *raw_json;
 } tdb_issue;
 int tdb_issue_add(tdb_db *db, const tdb_issue *i, int64_t *id, tt_error *err);

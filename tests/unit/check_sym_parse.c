@@ -170,15 +170,15 @@ static int fake(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_
     (*calls)++;
     if (cap < 2 || loc->addr_kind != TT_NADDR_OFFSET)
         return TT_EINVAL;
-    frames[0] = (tt_native_frame){"leaf", "b.c", 3, 0, 1, 0, 0};
-    frames[1] = (tt_native_frame){"top", "b.c", 9, 0, 0, 0, 0};
+    frames[0] = (tt_native_frame){"leaf", "b.c", 3, 0, 1, 0, 0, 0};
+    frames[1] = (tt_native_frame){"top", "b.c", 9, 0, 0, 0, 0, 0};
     return 2;
 }
 
 START_TEST(resolver_hook)
 {
     tt_native_frame fr[4];
-    tt_native_loc loc = {"libfoo.so", NULL, 0x1154, TT_NADDR_OFFSET, 0, 0};
+    tt_native_loc loc = {"libfoo.so", NULL, 0x1154, TT_NADDR_OFFSET, 0, 0, 0};
     ck_assert_int_eq(tt_resolve(NULL, fr, 4, &loc, NULL), 0);
     tt_resolver none = {0};
     ck_assert_int_eq(tt_resolve(&none, fr, 4, &loc, NULL), 0);

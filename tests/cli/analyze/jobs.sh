@@ -10,7 +10,7 @@ t=$TT_TMP/an-jobs
 rm -rf "$t" && mkdir -p "$t/c/more"
 cp ../../samples/* "$t/c/" 2> /dev/null
 cp perf-variants.txt perf-mixed.txt ios-lag-2001.json ios-crash-kscrash.json ios-cpu-2003.json \
-    ios-array.json ios-swift-b2.json frames-120hz.jsonl report-v04.jsonl msg-split.jsonl deep.folded art/ex52-v2wall.txt \
+    ios-array.json ios-swift-b2.json ios-custom-2011.json ios-reals.json frames-120hz.jsonl report-v04.jsonl msg-split.jsonl deep.folded art/ex52-v2wall.txt \
     "$t/c/more/"
 sh ../cli/analyze/mkmixed.sh "$t/mixed"
 # big: 40,000 slices whose 2.6 MB of names go past the 2 MiB runs SQLite's sorter hands to

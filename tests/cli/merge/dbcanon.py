@@ -22,10 +22,10 @@ T = "trace"
 REFS = {
     "trace": {"mapping_id": "method_mapping"},
     "method": {"mapping_id": "method_mapping"},
-    "thread": {"trace_id": T, "upid": "process"},
+    "thread": {"trace_id": T, "upid": "process", "arg_set_id": "@args"},
     "call_tree": {"trace_id": T, "issue_id": "issue", "utid": "thread"},
     "call_node": {"tree_id": "call_tree", "parent_id": "call_node", "method_id": "method",
-                  "callsite_id": "callsite"},
+                  "callsite_id": "callsite", "arg_set_id": "@args"},
     "issue": {"trace_id": T, "stack_key_method_id": "method", "utid": "thread",
               "arg_set_id": "@args"},
     "ui_frame": {"trace_id": T, "utid": "thread", "arg_set_id": "@args"},

@@ -1,0 +1,1 @@
+tracetool report --dsym MyApp=macho/Kit.framework.dSYM ios-dsym-bundle.json > /dev/null; echo "exit $?"; echo "with the right dSYM too:"; tracetool report --dsym macho/app.dSYM --dsym MyApp=macho/Kit.framework.dSYM ios-dsym-bundle.json | grep 'MyApp  ' | head -2

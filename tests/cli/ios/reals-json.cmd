@@ -1,0 +1,1 @@
+tracetool report --format json ios-reals.json | grep -o "\"user\":{[^}]*}"
