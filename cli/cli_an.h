@@ -41,6 +41,8 @@ typedef struct cli_an {
     uint64_t unknown_ids;
     struct cli_an_acc *acc; /* per Matrix id: calls and times of this run's slices, or NULL */
     tt_vec *acc_ids;        /* ids whose acc entry became non-zero (each worker: its own) */
+    tt_frames_seen *frames_seen; /* framestats frames of this run's earlier inputs (the
+                                  * writer's: frames inputs are never parsed by workers) */
 } cli_an;
 
 /* Canonical method name (storage.md 8) of a Matrix id, "<unknown id N>" when unmapped;

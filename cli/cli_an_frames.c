@@ -117,7 +117,7 @@ static int skipped_stats(cli_an *a, int64_t trace_id, const tt_frames_skipped *s
         {OFF(invalid), "frames_invalid", "data_loss", "frames with missing or inconsistent times skipped"},
         {OFF(outliers), "frames_outlier", "notice", "frames with implausible durations skipped"},
         {OFF(non_frame_messages), "frames_non_frame_message", "info", "Looper messages that were not frames"},
-        {OFF(duplicates), "frames_duplicate", "info", "duplicate (scene, intended vsync) frames removed"},
+        {OFF(duplicates), "frames_duplicate", "info", "duplicate (scene, window, intended vsync) frames removed"},
         {OFF(empty_scene), "frames_empty_scene", "notice", "frames without a scene"},
 #undef OFF
     };
@@ -143,6 +143,13 @@ int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         tt_frames_reader_free(r);
         return rc;
     }
+    /* framestats rows already kept from this run's earlier inputs are duplicates (7.3) */
+    if (!a->frames_seen && !(a->frames_seen = tt_frames_seen_new())) {
+        tt_frames_free(f);
+        tt_frames_reader_free(r);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    tt_frames_use_seen(f, a->frames_seen);
     const char *file = tt_input_name(in);
     for (;;) {
         tt_frame_rec rec;
@@ -156,8 +163,8 @@ int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     }
     int kind = tt_frames_reader_kind(r);
     tt_frames_reader_free(r);
-    if (!rc)
-        rc = tt_frames_finish(f, err);
+    if (!rc && (rc = tt_frames_finish(f, err)) && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", file);
     tdb_trace tr = {.import_key = t->import_key, .content_sha256 = t->content_sha256,
                     .source_format = kind == TT_FIN_FRAMESTATS ? "framestats" : "tt_frames",
                     .options = t->options, .clock = "monotonic", .mapping_id = a->mapping_row};
@@ -186,6 +193,8 @@ int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         int64_t v = (int64_t)tt_frames_frame_count(f);
         rc = tdb_metadata_add(a->db, t->trace_id, "ui_frames", &v, NULL, err);
     }
+    if (!rc && tt_frames_seen_add(a->frames_seen, f))
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     tt_frames_free(f);
     return rc;
 }

@@ -243,7 +243,9 @@ size_t cli_an__dispatch(cli_an *a, tt_vec *inputs, size_t next, cli_an_pool *poo
 {
     for (; next < inputs->len && !cli_an_pool_full(pool); next++) {
         ainput *ai = &TT_VEC_AT(inputs, ainput, next);
-        if (ai->status != IN_PENDING)
+        /* frames inputs are parsed by the writer in input order: their framestats rows are
+         * de-duplicated against the earlier inputs' (frames.md 7.3, analyze(1)) */
+        if (ai->status != IN_PENDING || ai->kind == TT_KIND_FRAMES)
             continue;
         tt_buf opts = {0};
         char content[65];

@@ -180,6 +180,7 @@ static void an_free(cli_an *a)
     free(a->names);
     tt_arena_free(a->arena);
     tt_buf_free(&a->tmp);
+    tt_frames_seen_free(a->frames_seen);
 }
 
 /* The summary, read from reader (a new file's committed rows) while a's database builds its

@@ -301,14 +301,19 @@ int cmd_frames(int argc, char **argv, cli_ctx *ctx)
         return rc;
     /* Matrix v2.0.5-v2.0.8 on API < 26 (Looper path): the fps cap is never set (3.3) */
     o.b_cap_zero = ro.version >= 20005 && !o.b_frame_metrics;
+    o.no_series = ro.format != 1; /* only JSON prints the series */
     tt_frames *f;
     tt_error err = {0};
     if (tt_frames_new(&f, &o, &err))
         return cli_err(&err);
     for (int i = optind; i < argc && !rc; i++)
         rc = read_input(f, argv[i], ro.kind, ctx);
-    if (!rc && tt_frames_finish(f, &err))
+    if (!rc && tt_frames_finish(f, &err)) {
+        if (!err.file[0]) /* a limit over all inputs: name them */
+            snprintf(err.file, sizeof err.file, "%s%s", argv[optind],
+                     argc - optind > 1 ? " ..." : "");
         rc = cli_err(&err);
+    }
     if (!rc) {
         if (tt_frames_jank_fallback(f))
             tt_stats_add(ctx->stats, "jank_basis_fallback", "", TT_SEV_WARN, 1,

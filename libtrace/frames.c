@@ -69,9 +69,21 @@ typedef struct scene {
 
 typedef struct dd_slot {
     int64_t iv;
+    uint64_t window;
     uint32_t scene_id;
     uint32_t used;
 } dd_slot;
+
+/* A set of (scene id, window, IntendedVsync): open addressing. */
+typedef struct dd_table {
+    dd_slot *d;
+    size_t cap, len;
+} dd_table;
+
+struct tt_frames_seen {
+    tt_intern *scenes;      /* scene names: the ids of the table */
+    dd_table t;
+};
 
 struct tt_frames {
     tt_frames_opts o;
@@ -80,8 +92,8 @@ struct tt_frames {
     uint32_t *slots;        /* open addressing: scene id + 1, 0 empty */
     uint32_t last_scene;    /* the previous record's scene id (streams repeat it) */
     size_t nslots;
-    dd_slot *dd;            /* framestats (scene, IntendedVsync) already seen */
-    size_t dd_cap, dd_len;
+    dd_table dd;            /* framestats (scene, window, IntendedVsync) already seen */
+    const tt_frames_seen *seen; /* kept by earlier analyses, or NULL */
     tt_vec frames;          /* tt_ui_frame */
     uint64_t seq;
     tt_frames_skipped sk;
@@ -158,37 +170,98 @@ static int scene_intern(tt_frames *f, const char *s, size_t n, uint32_t *id)
     return 0;
 }
 
-/* Returns 1 if (scene, iv) was seen before, else records it. */
-static int dd_seen(tt_frames *f, uint32_t sid, int64_t iv, int *oom)
+static size_t dd_hash(uint32_t sid, uint64_t window, int64_t iv)
 {
-    if ((f->dd_len + 1) * 2 > f->dd_cap) {
-        size_t ncap = f->dd_cap ? f->dd_cap * 2 : 1024;
+    uint64_t k[2] = {(uint64_t)iv, window};
+    return (size_t)(fnv((const char *)k, sizeof k) ^ sid);
+}
+
+static int dd_find(const dd_table *t, uint32_t sid, uint64_t window, int64_t iv)
+{
+    if (!t->cap)
+        return 0;
+    for (size_t k = dd_hash(sid, window, iv) & (t->cap - 1); t->d[k].used;
+         k = (k + 1) & (t->cap - 1))
+        if (t->d[k].iv == iv && t->d[k].window == window && t->d[k].scene_id == sid)
+            return 1;
+    return 0;
+}
+
+/* Returns 1 if (scene, window, iv) is in t, else adds it (*oom set when it cannot). */
+static int dd_seen(dd_table *t, uint32_t sid, uint64_t window, int64_t iv, int *oom)
+{
+    if (dd_find(t, sid, window, iv))
+        return 1;
+    if ((t->len + 1) * 2 > t->cap) {
+        size_t ncap = t->cap ? t->cap * 2 : 1024;
         dd_slot *nd = calloc(ncap, sizeof *nd);
         if (!nd) {
             *oom = 1;
             return 0;
         }
-        for (size_t i = 0; i < f->dd_cap; i++) {
-            if (!f->dd[i].used)
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->d[i].used)
                 continue;
-            size_t k = fnv((const char *)&f->dd[i].iv, 8) ^ f->dd[i].scene_id;
-            for (k &= ncap - 1; nd[k].used; k = (k + 1) & (ncap - 1))
-                ;
-            nd[k] = f->dd[i];
+            size_t k = dd_hash(t->d[i].scene_id, t->d[i].window, t->d[i].iv) & (ncap - 1);
+            while (nd[k].used)
+                k = (k + 1) & (ncap - 1);
+            nd[k] = t->d[i];
         }
-        free(f->dd);
-        f->dd = nd;
-        f->dd_cap = ncap;
+        free(t->d);
+        t->d = nd;
+        t->cap = ncap;
     }
-    size_t k = (fnv((const char *)&iv, 8) ^ sid) & (f->dd_cap - 1);
-    for (; f->dd[k].used; k = (k + 1) & (f->dd_cap - 1))
-        if (f->dd[k].iv == iv && f->dd[k].scene_id == sid)
-            return 1;
-    f->dd[k].iv = iv;
-    f->dd[k].scene_id = sid;
-    f->dd[k].used = 1;
-    f->dd_len++;
+    size_t k = dd_hash(sid, window, iv) & (t->cap - 1);
+    while (t->d[k].used)
+        k = (k + 1) & (t->cap - 1);
+    t->d[k] = (dd_slot){iv, window, sid, 1};
+    t->len++;
     return 0;
+}
+
+tt_frames_seen *tt_frames_seen_new(void)
+{
+    tt_frames_seen *s = calloc(1, sizeof *s);
+    if (s && !(s->scenes = tt_intern_new())) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void tt_frames_seen_free(tt_frames_seen *s)
+{
+    if (!s)
+        return;
+    tt_intern_free(s->scenes);
+    free(s->t.d);
+    free(s);
+}
+
+int tt_frames_seen_add(tt_frames_seen *s, const tt_frames *f)
+{
+    for (size_t i = 0; i < f->frames.len; i++) {
+        const tt_ui_frame *fr = &TT_VEC_AT(&f->frames, tt_ui_frame, i);
+        if (!fr->framestats)
+            continue;
+        const scene *sc = &TT_VEC_AT(&f->scenes, scene, fr->scene_id);
+        uint32_t id;
+        int oom = 0;
+        if (tt_intern_get(s->scenes, sc->name, sc->len, &id) ||
+            (dd_seen(&s->t, id, fr->window_id, fr->ts, &oom), oom))
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+void tt_frames_use_seen(tt_frames *f, const tt_frames_seen *s) { f->seen = s; }
+
+/* A framestats frame kept by an earlier analysis (f->seen). */
+static int seen_before(const tt_frames *f, const tt_frame_rec *r)
+{
+    uint32_t id;
+    return f->seen && !tt_intern_find(f->seen->scenes, r->scene, r->scene_len, &id) &&
+           dd_find(&f->seen->t, id, r->window_id, r->iv_ns);
 }
 
 /* ---- lifecycle ---- */
@@ -242,7 +315,7 @@ void tt_frames_free(tt_frames *f)
     tt_vec_free(&f->series);
     tt_vec_free(&f->unflushed);
     free(f->slots);
-    free(f->dd);
+    free(f->dd.d);
     tt_arena_free(f->arena);
     free(f);
 }
@@ -284,6 +357,8 @@ static int native_add(tt_frames *f, const tt_frame_rec *r, uint32_t sid)
     fr.has_vsync_id = r->has_vsync_id ? 1 : 0;
     fr.vsync_id = r->vsync_id;
     fr.seq = f->seq++;
+    fr.window_id = r->window_id;
+    fr.framestats = r->source == TT_FSRC_FRAMESTATS;
     return tt_vec_push(&f->frames, &fr) ? 0 : TT_ENOMEM;
 }
 
@@ -311,7 +386,7 @@ int tt_frames_add(tt_frames *f, const tt_frame_rec *rec, const char *file, tt_er
     }
     if (rec->source == TT_FSRC_FRAMESTATS) {
         int oom = 0;
-        if (dd_seen(f, sid, rec->iv_ns, &oom)) {
+        if (seen_before(f, rec) || dd_seen(&f->dd, sid, rec->window_id, rec->iv_ns, &oom)) {
             f->sk.duplicates++;
             return 0;
         }
@@ -368,6 +443,17 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* by window, then iv and input order: the frames of each window of a scene together */
+static int cmp_window_frame(const void *a, const void *b)
+{
+    const tt_ui_frame *x = a, *y = b;
+    if (x->window_id != y->window_id)
+        return x->window_id < y->window_id ? -1 : 1;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 static int cmp_frame(const void *a, const void *b)
 {
     const tt_ui_frame *x = a, *y = b;
@@ -419,8 +505,8 @@ static int sort_frames(tt_frames *f, size_t **first_out)
     return 0;
 }
 
-/* busy, d and level of each frame of one scene (6.1). */
-static void frame_derive(tt_frames *f, tt_ui_frame *fr, size_t n)
+/* busy, d and level of each frame of one window (6.1). */
+static void frame_derive_one(tt_frames *f, tt_ui_frame *fr, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         int64_t p = fr[i].interval_dur;
@@ -437,6 +523,27 @@ static void frame_derive(tt_frames *f, tt_ui_frame *fr, size_t n)
         fr[i].dropped = d;
         fr[i].level = (uint8_t)tt_level_of(d, f->o.levels);
     }
+}
+
+/* busy, d and level of each frame of one scene sorted by iv. The windows of one activity
+ * (framestats of older releases: one scene, several ViewRootImpl) draw on the same vsyncs:
+ * each frame's busy time ends at the next frame of its own window. */
+static void frame_derive(tt_frames *f, tt_ui_frame *fr, size_t n)
+{
+    size_t i = 1;
+    while (i < n && fr[i].window_id == fr[0].window_id)
+        i++;
+    if (i == n) {
+        frame_derive_one(f, fr, n);
+        return;
+    }
+    qsort(fr, n, sizeof *fr, cmp_window_frame);
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && fr[b].window_id == fr[a].window_id; b++)
+            ;
+        frame_derive_one(f, fr + a, b - a);
+    }
+    qsort(fr, n, sizeof *fr, cmp_frame);
 }
 
 static void stats_add_frame(tt_frame_stats *st, const tt_ui_frame *fr)
@@ -587,60 +694,126 @@ static int scene_order(const tt_frames *f, const size_t *first, uint32_t *order)
     return 0;
 }
 
+/* Series gaps (6.3): up to GAP_MAX empty windows between two windows with frames are
+ * emitted; a longer gap (a soak run's idle hours between two dumps) is represented by its
+ * first and last empty windows only, so the series stays as long as the data it holds. */
+#define GAP_MAX 60u
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Windows emitted for the sorted distinct window indices k[0..n) (GAP_MAX). */
+static uint64_t windows_emitted(const uint64_t *k, size_t n)
+{
+    uint64_t t = n;
+    for (size_t i = 1; i < n; i++) {
+        uint64_t g = k[i] - k[i - 1] - 1;
+        t += g <= GAP_MAX ? g : 2;
+    }
+    return t;
+}
+
+/* Pushes the windows of k[0..n) and their gaps for name; at[i] receives the series index
+ * of k[i]'s window. */
+static void windows_push(tt_frames *f, const char *name, int64_t origin, int64_t w_ns,
+                         const uint64_t *k, size_t n, size_t *at)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0) {
+            uint64_t g = k[i] - k[i - 1] - 1;
+            for (uint64_t x = k[i - 1] + 1; x < k[i]; x++) {
+                if (g > GAP_MAX && x == k[i - 1] + 2)
+                    x = k[i] - 1; /* the gap's first and last windows */
+                series_push(f, name, origin + (int64_t)x * w_ns);
+            }
+        }
+        at[i] = f->series.len;
+        series_push(f, name, origin + (int64_t)k[i] * w_ns);
+    }
+}
+
+/* The distinct window indices of frames fr[0..n) sorted by iv, into k; returns their count. */
+static size_t scene_windows(const tt_ui_frame *fr, size_t n, int64_t origin, int64_t w_ns,
+                            uint64_t *k)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = (uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns;
+        if (!m || k[m - 1] != x)
+            k[m++] = x;
+    }
+    return m;
+}
+
 /* Windows of W ms aligned at the smallest iv (6.3): "*" first, then each scene. */
 static int build_series(tt_frames *f, const size_t *first, const uint32_t *order)
 {
     const tt_ui_frame *fr = f->frames.data;
     size_t n = f->frames.len, ns = f->scenes.len;
-    if (n == 0)
+    if (n == 0 || f->o.no_series)
         return 0;
     int64_t w_ns = f->o.window_ms > INT64_MAX / 1000000 ? INT64_MAX : f->o.window_ms * 1000000;
-    int64_t origin = INT64_MAX, last = INT64_MIN;
-    for (size_t s = 0; s < ns; s++) {
-        if (first[s] == first[s + 1])
-            continue;
-        if (fr[first[s]].ts < origin)
+    int64_t origin = INT64_MAX;
+    for (size_t s = 0; s < ns; s++)
+        if (first[s] < first[s + 1] && fr[first[s]].ts < origin)
             origin = fr[first[s]].ts;
-        if (fr[first[s + 1] - 1].ts > last)
-            last = fr[first[s + 1] - 1].ts;
+    /* kall: the windows of all frames (sorted, distinct); ks: one scene's */
+    uint64_t *kall = malloc(n * sizeof *kall), *ks = malloc(n * sizeof *ks);
+    size_t *at = malloc(n * sizeof *at), *ats = malloc(n * sizeof *ats);
+    int rc = 0;
+    if (!kall || !ks || !at || !ats) {
+        rc = TT_ENOMEM;
+        goto out;
     }
-    uint64_t total = (uint64_t)(last - origin) / (uint64_t)w_ns + 1;
-    for (size_t s = 0; s < ns && total <= SERIES_MAX; s++)
-        if (first[s] < first[s + 1])
-            total += (uint64_t)(fr[first[s + 1] - 1].ts - fr[first[s]].ts) / (uint64_t)w_ns + 2;
-    if (total > SERIES_MAX)
-        return TT_ELIMIT;
-    if (tt_vec_reserve(&f->series, (size_t)total))
-        return TT_ENOMEM;
-    /* "*": one pass over the scene-grouped frames into per-window slots */
-    size_t nw = (size_t)((uint64_t)(last - origin) / (uint64_t)w_ns + 1);
-    size_t base = f->series.len;
-    for (size_t k = 0; k < nw; k++)
-        series_push(f, "*", origin + (int64_t)k * w_ns);
     for (size_t i = 0; i < n; i++)
-        stats_add_frame(&TT_VEC_AT(&f->series, tt_frame_stats,
-                                   base + (size_t)((uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns)),
-                        &fr[i]);
+        kall[i] = (uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns;
+    qsort(kall, n, sizeof *kall, cmp_u64);
+    size_t nall = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!nall || kall[nall - 1] != kall[i])
+            kall[nall++] = kall[i];
+    uint64_t total = windows_emitted(kall, nall);
+    for (size_t s = 0; s < ns && total <= SERIES_MAX; s++)
+        total += windows_emitted(ks, scene_windows(fr + first[s], first[s + 1] - first[s],
+                                                   origin, w_ns, ks));
+    if (total > SERIES_MAX) {
+        rc = TT_ELIMIT;
+        goto out;
+    }
+    if (tt_vec_reserve(&f->series, (size_t)total)) {
+        rc = TT_ENOMEM;
+        goto out;
+    }
+    windows_push(f, "*", origin, w_ns, kall, nall, at);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = (uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns;
+        const uint64_t *p = bsearch(&x, kall, nall, sizeof *kall, cmp_u64);
+        stats_add_frame(&TT_VEC_AT(&f->series, tt_frame_stats, at[p - kall]), &fr[i]);
+    }
     for (size_t o = 0; o < ns; o++) {
-        size_t s = order[o];
-        if (first[s] == first[s + 1])
+        size_t s = order[o], a = first[s], cnt = first[s + 1] - first[s];
+        if (!cnt)
             continue;
-        const char *name = TT_VEC_AT(&f->scenes, scene, s).name;
-        size_t k0 = (size_t)((uint64_t)(fr[first[s]].ts - origin) / (uint64_t)w_ns);
-        size_t k1 = (size_t)((uint64_t)(fr[first[s + 1] - 1].ts - origin) / (uint64_t)w_ns);
-        size_t b = f->series.len;
-        for (size_t k = k0; k <= k1; k++)
-            series_push(f, name, origin + (int64_t)k * w_ns);
-        for (size_t i = first[s]; i < first[s + 1]; i++)
-            stats_add_frame(&TT_VEC_AT(&f->series, tt_frame_stats,
-                                       b + (size_t)((uint64_t)(fr[i].ts - origin) /
-                                                    (uint64_t)w_ns) -
-                                           k0),
-                            &fr[i]);
+        size_t m = scene_windows(fr + a, cnt, origin, w_ns, ks);
+        windows_push(f, TT_VEC_AT(&f->scenes, scene, s).name, origin, w_ns, ks, m, ats);
+        for (size_t i = a, j = 0; i < a + cnt; i++) {
+            uint64_t x = (uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns;
+            while (ks[j] != x)
+                j++;
+            stats_add_frame(&TT_VEC_AT(&f->series, tt_frame_stats, ats[j]), &fr[i]);
+        }
     }
     for (size_t i = 0; i < f->series.len; i++)
         stats_fps(&TT_VEC_AT(&f->series, tt_frame_stats, i));
-    return 0;
+out:
+    free(kall);
+    free(ks);
+    free(at);
+    free(ats);
+    return rc;
 }
 
 static int finish_native(tt_frames *f)
@@ -731,9 +904,9 @@ int tt_frames_finish(tt_frames *f, tt_error *err)
         rc = finish_native(f);
     if (rc == TT_ELIMIT)
         return tt_error_set(err, rc, NULL, 0, 0,
-                            "the time series would have more than %u windows; raise "
-                            "--window-ms",
-                            SERIES_MAX);
+                            "the time series would have more than %u windows of %lld ms "
+                            "(frames over a long time); longer windows make fewer",
+                            SERIES_MAX, (long long)f->o.window_ms);
     if (rc)
         return tt_error_set(err, rc, NULL, 0, 0, "out of memory");
     return 0;

@@ -2,6 +2,7 @@
  * (7.3); detection by content (Matrix reports are read by import_report.c). */
 #include "tt.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,7 @@ struct tt_frames_reader {
     tt_buf window_scene;    /* last "Window:" value */
     tt_buf vri_scene;       /* last ViewRootImpl package/activity */
     int have_window, have_vri;
+    uint64_t vri_window;    /* last ViewRootImpl hash: the window (7.3) */
     /* JSON lines */
     json_t *cur;            /* the object of the current record (holds the scene string) */
     tt_jscan_spec jspec;    /* the fast path's keys, with their lengths */
@@ -435,6 +437,13 @@ static int fs_scene_line(tt_frames_reader *r, const char *l, size_t n)
     const char *v = tt__memmem(l, n, "/android.view.ViewRootImpl@", 27);
     if (v && tt__memmem(l, n, "(visibility=", 12)) {
         r->have_vri = 1;
+        /* the window: its ViewRootImpl@<hex> (two windows of one activity share the scene) */
+        uint64_t h = 0;
+        const char *x = v + 27, *e = l + n;
+        for (int k = 0; x < e && isxdigit((unsigned char)*x) && k < 16; x++, k++)
+            h = h << 4 | (uint64_t)(isdigit((unsigned char)*x) ? *x - '0'
+                                                               : (tolower((unsigned char)*x) - 'a' + 10));
+        r->vri_window = h;
         return set_scene(&r->vri_scene, l, (size_t)(v - l));
     }
     return 0;
@@ -556,6 +565,7 @@ static void fs_record(tt_frames_reader *r, tt_frame_rec *rec, uint64_t line)
     const tt_buf *sc = r->have_window ? &r->window_scene : r->have_vri ? &r->vri_scene : NULL;
     rec->scene = sc && sc->data ? sc->data : "unknown";
     rec->scene_len = sc && sc->data ? sc->len : 7;
+    rec->window_id = !r->have_window && r->have_vri ? r->vri_window : 0;
     int64_t iv = col(r, C_IV), fc = col(r, C_FC);
     if (col(r, C_FLAGS) != 0) {
         rec->skip = TT_FSKIP_FLAGS;

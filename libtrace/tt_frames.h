@@ -51,6 +51,9 @@ typedef struct tt_frame_rec {
     int has_vsync_id;
     int64_t vsync_id;       /* framestats FrameTimelineVsyncId (Android 12+) */
     uint64_t line;          /* 1-based input line */
+    uint64_t window_id;     /* framestats: the window's ViewRootImpl hash (older releases,
+                             * where windows of one activity share its scene); 0 when the
+                             * scene names the window ("Window:" lines) or for records */
 } tt_frame_rec;
 
 typedef struct tt_frames_reader tt_frames_reader;
@@ -103,6 +106,7 @@ typedef struct tt_frames_opts {
     int b_frame_metrics;    /* matrix-b: 0 Looper path, 1 FrameMetrics path */
     int b_cap_zero;         /* matrix-b Looper path of v2.0.5-v2.0.8: fps cap 0 */
     int64_t time_slice_ms;  /* matrix replays: report budget; 0 = 10000 */
+    int no_series;          /* 1: no time series is built (outputs that print none) */
 } tt_frames_opts;
 
 /* Aggregates of one scene, all scenes ("*") or one series window (6.2, 6.3, 7.1).
@@ -141,6 +145,8 @@ typedef struct tt_ui_frame {
     uint8_t has_vsync_id;
     int64_t vsync_id;       /* FrameTimelineVsyncId when has_vsync_id */
     uint64_t seq;           /* input order */
+    uint64_t window_id;     /* tt_frame_rec.window_id */
+    uint8_t framestats;     /* 1: a framestats row (de-duplicated, 7.3) */
 } tt_ui_frame;
 
 typedef struct tt_frames_skipped {
@@ -157,6 +163,16 @@ int tt_frames_add(tt_frames *f, const tt_frame_rec *rec, const char *file, tt_er
 /* Adds one Matrix FPS report (reports model); the report is copied. TT_EINVAL when
  * frames were added before. */
 int tt_frames_add_fps_report(tt_frames *f, const tt_fps_report *r, tt_error *err);
+/* Framestats frames kept by earlier analyses (analyze: the earlier inputs of one run), by
+ * (scene, window, IntendedVsync): a frame found there is dropped as a duplicate (7.3). */
+typedef struct tt_frames_seen tt_frames_seen;
+/* Owned by the caller, free with tt_frames_seen_free (accepts NULL); NULL on out of memory. */
+tt_frames_seen *tt_frames_seen_new(void);
+void tt_frames_seen_free(tt_frames_seen *s);
+/* Adds the framestats frames f kept (after tt_frames_finish); 0 or TT_ENOMEM. */
+int tt_frames_seen_add(tt_frames_seen *s, const tt_frames *f);
+/* f drops framestats frames found in s (borrowed, read only; set before the first add). */
+void tt_frames_use_seen(tt_frames *f, const tt_frames_seen *s);
 /* Computes every result; call once after the last add. */
 int tt_frames_finish(tt_frames *f, tt_error *err);
 

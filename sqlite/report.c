@@ -34,6 +34,15 @@ static const rq queries[] = {
      "UNION ALL SELECT 6, 'threads', COUNT(*) FROM thread WHERE trace_id BETWEEN ?1 AND ?2 "
      "UNION ALL SELECT 7, 'slices', COUNT(*) FROM slice WHERE trace_id BETWEEN ?1 AND ?2 "
      "UNION ALL SELECT 8, 'UI frames', COUNT(*) FROM ui_frame WHERE trace_id BETWEEN ?1 AND ?2 "
+     "UNION ALL SELECT 8.1, 'overall fps', COALESCE((SELECT ROUND(SUM(frames) / "
+     "  SUM(frames / fps), 2) FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
+     "  AND ts IS NULL AND scene = '*' AND fps > 0), '-') "
+     "UNION ALL SELECT 8.2, 'jank %', COALESCE((SELECT ROUND(100.0 * SUM(jank_count) / "
+     "  SUM(frames), 2) FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
+     "  AND ts IS NULL AND scene = '*' AND jank_count IS NOT NULL AND frames > 0), '-') "
+     "UNION ALL SELECT 8.3, 'frozen frames', COALESCE((SELECT SUM(frozen_count) "
+     "  FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL "
+     "  AND scene = '*' AND frozen_count IS NOT NULL), '-') "
      "UNION ALL SELECT 9, 'issues', COUNT(*) FROM issue WHERE trace_id BETWEEN ?1 AND ?2 "
      "UNION ALL SELECT 10, 'startups', COUNT(*) FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
      "UNION ALL SELECT 11, 'worst scene', COALESCE((SELECT scene || ' (' || "
@@ -59,28 +68,59 @@ static const rq queries[] = {
      "ELSE 0 END, 3) AS start_ms, ROUND(g.dur / 1e6, 3) AS dur_ms FROM startup_segment g "
      "JOIN startup s ON s.id = g.startup_id WHERE s.trace_id BETWEEN ?1 AND ?2 "
      "ORDER BY s.id, g.ordinal, g.id", 0},
+    /* per scene over the traces of the range (overlapping dumps given as several inputs are
+     * one scene): fps = frames / estimated time (frames / fps summed: busy time for the
+     * native model, the reports' harmonic mean for reports); percentiles by nearest rank over
+     * the stored frames (frames.md 6.2; none for reports) */
+    {"frames", "Frame statistics per scene (worst first)", TT_RCHART_NONE, 0, 0, 0, NULL,
+     "WITH s AS (SELECT scene, model, SUM(frames) AS frames, "
+     "SUM(CASE WHEN fps > 0 THEN frames END) AS ff, SUM(CASE WHEN fps > 0 THEN frames / fps "
+     "END) AS ft, SUM(jank_count) AS jank, SUM(slow_count) AS slow, "
+     "SUM(frozen_count) AS frozen, SUM(COALESCE(level_frozen_count, 0) + "
+     "COALESCE(level_high_count, 0)) AS bad FROM scene_frame_stats "
+     "WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL AND scene <> '*' AND frames > 0 "
+     "GROUP BY scene, model), "
+     "r AS (SELECT scene, dur, ROW_NUMBER() OVER (PARTITION BY scene ORDER BY dur) AS k, "
+     "COUNT(*) OVER (PARTITION BY scene) AS n FROM ui_frame WHERE trace_id BETWEEN ?1 AND ?2), "
+     "p AS (SELECT scene, MIN(CASE WHEN k >= MAX(1, (50 * n + 99) / 100) THEN dur END) AS p50, "
+     "MIN(CASE WHEN k >= MAX(1, (90 * n + 99) / 100) THEN dur END) AS p90, "
+     "MIN(CASE WHEN k >= MAX(1, (99 * n + 99) / 100) THEN dur END) AS p99 FROM r "
+     "GROUP BY scene) "
+     "SELECT s.scene, s.model, s.frames, ROUND(s.ff / s.ft, 2) AS fps, "
+     "ROUND(100.0 * s.jank / s.frames, 2) AS jank_pct, s.jank AS jank, s.slow AS slow, "
+     "s.frozen AS frozen, ROUND(p.p50 / 1e6, 2) AS p50_ms, ROUND(p.p90 / 1e6, 2) AS p90_ms, "
+     "ROUND(p.p99 / 1e6, 2) AS p99_ms, ROUND(1000.0 * s.bad / s.frames, 2) AS bad_per_1000 "
+     "FROM s LEFT JOIN p ON p.scene = s.scene AND s.model = 'native' "
+     "ORDER BY bad_per_1000 DESC, fps, s.scene, s.model LIMIT ?3", 0},
     {"frames", "FPS per scene (worst first)", TT_RCHART_BARS, 0, 3, 0, "fps",
-     "SELECT scene, model, frames, ROUND(fps, 2) AS fps, jank_count AS jank, "
-     "ROUND(1000.0 * (COALESCE(level_frozen_count, 0) + COALESCE(level_high_count, 0)) / "
-     "frames, 2) AS bad_per_1000, (SELECT ROUND(1e9 / MIN(u.interval_dur), 1) FROM ui_frame u "
-     "WHERE u.trace_id = f.trace_id AND u.scene = f.scene AND u.interval_dur > 0) AS refresh_hz "
+     "SELECT scene, model, SUM(frames) AS frames, ROUND(SUM(CASE WHEN fps > 0 THEN frames END) "
+     "/ SUM(CASE WHEN fps > 0 THEN frames / fps END), 2) AS fps, SUM(jank_count) AS jank, "
+     "ROUND(1000.0 * SUM(COALESCE(level_frozen_count, 0) + COALESCE(level_high_count, 0)) / "
+     "SUM(frames), 2) AS bad_per_1000, (SELECT ROUND(1e9 / MIN(u.interval_dur), 1) "
+     "FROM ui_frame u WHERE u.trace_id BETWEEN ?1 AND ?2 AND u.scene = f.scene "
+     "AND f.model = 'native' AND u.interval_dur > 0) AS refresh_hz "
      "FROM scene_frame_stats f WHERE trace_id BETWEEN ?1 AND ?2 "
-     "AND ts IS NULL AND scene <> '*' AND frames > 0 "
-     "ORDER BY bad_per_1000 DESC, fps, scene, model, id LIMIT ?3", 7},
+     "AND ts IS NULL AND scene <> '*' AND frames > 0 GROUP BY scene, model "
+     "ORDER BY bad_per_1000 DESC, fps, scene, model LIMIT ?3", 7},
     /* frame-time histogram: buckets at the drop level edges (frames.md 2), frame time
-     * (d + 1) x the most common refresh period; report-only data: the level counts */
+     * (d + 1) x the most common refresh period (named when scenes ran at several rates: the
+     * ms are those of that rate); report-only data: the level counts */
     {"frames", "Frame-time histogram (dropped frames per frame)", TT_RCHART_HIST, 0, 1, 0,
      "frames",
      "WITH b(i, lo, hi, lbl, level) AS (VALUES (0, 0, 0, '0', 'best'), (1, 1, 1, '1', 'best'), "
      "(2, 2, 2, '2', 'best'), (3, 3, 8, '3-8', 'normal'), (4, 9, 23, '9-23', 'middle'), "
      "(5, 24, 41, '24-41', 'high'), (6, 42, 9000000000000000000, '>=42', 'frozen')), "
-     "p(ns) AS (SELECT interval_dur FROM ui_frame WHERE trace_id BETWEEN ?1 AND ?2 "
+     "p(ns, np) AS (SELECT interval_dur, (SELECT COUNT(DISTINCT interval_dur) FROM ui_frame "
+     "WHERE trace_id BETWEEN ?1 AND ?2 AND interval_dur > 0) FROM ui_frame "
+     "WHERE trace_id BETWEEN ?1 AND ?2 "
      "AND interval_dur > 0 GROUP BY interval_dur ORDER BY COUNT(*) DESC, interval_dur LIMIT 1) "
      "SELECT dropped, frames, level FROM ("
      "SELECT 0 AS src, b.i AS o, 'd ' || b.lbl || ' (' || CASE WHEN b.i = 6 "
      "THEN '>= ' || ROUND(43 * p.ns / 1e6, 1) WHEN b.lo = b.hi "
      "THEN ROUND((b.lo + 1) * p.ns / 1e6, 1) ELSE ROUND((b.lo + 1) * p.ns / 1e6, 1) || '-' || "
-     "ROUND((b.hi + 1) * p.ns / 1e6, 1) END || ' ms)' AS dropped, "
+     "ROUND((b.hi + 1) * p.ns / 1e6, 1) END || ' ms' || CASE WHEN p.np > 1 "
+     "THEN ' @' || CAST(ROUND(1e9 / p.ns) AS INTEGER) || ' Hz' ELSE '' END || ')' "
+     "AS dropped, "
      "(SELECT COUNT(*) FROM ui_frame u WHERE u.trace_id BETWEEN ?1 AND ?2 "
      "AND u.dropped_frames BETWEEN b.lo AND b.hi) AS frames, b.level AS level FROM b, p "
      "UNION ALL SELECT 1, o, lvl, cnt, lvl FROM (SELECT 0 AS o, 'best' AS lvl, "
@@ -96,11 +136,14 @@ static const rq queries[] = {
      "WHERE cnt IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ui_frame "
      "WHERE trace_id BETWEEN ?1 AND ?2)) ORDER BY src, o", 0},
     {"frames", "Drop levels per scene", TT_RCHART_LEVELS, 0, 1, 0, "frames",
-     "SELECT scene || ' (' || model || ')' AS scene, COALESCE(level_best_count, 0) AS best, "
-     "COALESCE(level_normal_count, 0) AS normal, COALESCE(level_middle_count, 0) AS middle, "
-     "COALESCE(level_high_count, 0) AS high, COALESCE(level_frozen_count, 0) AS frozen "
-     "FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL "
-     "AND scene <> '*' AND frames > 0 ORDER BY scene, model, id LIMIT ?3", 0},
+     "SELECT scene || ' (' || model || ')' AS scene, SUM(COALESCE(level_best_count, 0)) AS best, "
+     "SUM(COALESCE(level_normal_count, 0)) AS normal, "
+     "SUM(COALESCE(level_middle_count, 0)) AS middle, "
+     "SUM(COALESCE(level_high_count, 0)) AS high, "
+     "SUM(COALESCE(level_frozen_count, 0)) AS frozen "
+     "FROM scene_frame_stats f WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL "
+     "AND scene <> '*' AND frames > 0 GROUP BY f.scene, model ORDER BY f.scene, model "
+     "LIMIT ?3", 0},
     {"issues", "Issues by stack key", TT_RCHART_BARS, 1, 2, 0, "issues",
      "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS stack_key, "
      "COUNT(*) AS issues, MAX(cost_ms) AS max_cost_ms, ROUND(AVG(cost_ms), 2) AS avg_cost_ms, "

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/s.db" frames-soak.txt | sed -n "/worst scenes/,/^  /p"; tracetool query "$TT_TMP/s.db" "select scene, ts, frames, fps from scene_frame_stats where ts is not null order by scene, ts"
