@@ -173,6 +173,8 @@ int cli_usage(const char *usage, int error);
 int cli_opt_i64(const char *opt, const char *val, int64_t *out);
 /* A time in ms within -TT_MS_MAX..TT_MS_MAX (its ns value fits in int64). */
 int cli_opt_ms(const char *opt, const char *val, int64_t *out);
+/* cli_opt_ms that also refuses a negative value (a duration or a threshold). */
+int cli_opt_ms_nonneg(const char *opt, const char *val, int64_t *out);
 int cli_opt_int(const char *opt, const char *val, int min, int max, int *out);
 /* Returns the index of val in the NULL-terminated list, or -1 after printing an error. */
 int cli_opt_enum(const char *opt, const char *val, const char *const *choices);

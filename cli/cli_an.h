@@ -34,6 +34,10 @@ typedef struct cli_an {
     int have_base, have_end, trim;
     int beat_forced;      /* --kind beat: buffers are read whatever detection says */
     int64_t ring_next;    /* --ring-next: rotate the buffer (a raw ring dump); 0 = not */
+    /* startup event stream options (startup(1)): they change the startup rows */
+    const char *splash;   /* --splash: Matrix splash activities "a.B;c.D", NULL = none */
+    int64_t cold_ms, warm_ms; /* --cold-ms / --warm-ms, 0 = Matrix's defaults */
+    int no_ui;            /* --no-ui-process */
     cli_sym_opts sym;     /* -e / --symbols: names for native frames of sampled stacks */
     int all_images;       /* --all-images: binary_image rows for unused images too */
     const char *cur_path; /* the input being imported (warnings name it) */

@@ -11,6 +11,47 @@
 const char *const cli_an__buffmts[] = {"auto", "bin", "text", NULL};
 
 /* ---- canonical options and keys (storage.md 5.2) ---- */
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The options that change an event stream's startup rows, only when they differ from the
+ * defaults (so the keys of earlier imports stay valid): the splash set as its sorted, distinct
+ * class names, the thresholds in effect, no_ui_process. */
+static void startup_options(tt_jsonw *w, const cli_an *a)
+{
+    char *copy = a->splash ? strdup(a->splash) : NULL, *save = NULL;
+    const char **names = copy ? calloc(strlen(copy) / 2 + 1, sizeof *names) : NULL;
+    size_t n = 0;
+    for (char *t = names ? strtok_r(copy, ";", &save) : NULL; t; t = strtok_r(NULL, ";", &save))
+        if (*t)
+            names[n++] = t;
+    if (n) {
+        qsort(names, n, sizeof *names, cmp_str);
+        tt_jsonw_key(w, "splash");
+        tt_jsonw_arr_begin(w);
+        for (size_t i = 0; i < n; i++)
+            if (!i || strcmp(names[i], names[i - 1]))
+                tt_jsonw_str(w, names[i]);
+        tt_jsonw_arr_end(w);
+    }
+    free(names);
+    free(copy);
+    if (a->cold_ms && a->cold_ms != TT_SU_COLD_MS_DEFAULT) {
+        tt_jsonw_key(w, "startup_cold_ms");
+        tt_jsonw_int(w, a->cold_ms);
+    }
+    if (a->warm_ms && a->warm_ms != TT_SU_WARM_MS_DEFAULT) {
+        tt_jsonw_key(w, "startup_warm_ms");
+        tt_jsonw_int(w, a->warm_ms);
+    }
+    if (a->no_ui) {
+        tt_jsonw_key(w, "no_ui_process");
+        tt_jsonw_bool(w, 1);
+    }
+}
+
 static void options_json(tt_buf *out, const cli_an *a, const ainput *ai, const char *map_sha,
                          const char *pg_sha)
 {
@@ -50,6 +91,8 @@ static void options_json(tt_buf *out, const cli_an *a, const ainput *ai, const c
         tt_jsonw_key(&w, "trim");
         tt_jsonw_int(&w, a->trim);
     }
+    if (ai->kind == TT_KIND_STARTUP)
+        startup_options(&w, a);
     tt_jsonw_obj_end(&w);
     out->len = 0;
     tt_buf_put(out, w.buf.data, w.buf.len);

@@ -102,7 +102,8 @@ int cli_an_startup_launches(cli_an *a, int64_t trace_id, const tt_startup *s, tt
                           .have_wait = l[i].has_wait, .wait_ms = l[i].wait_ms,
                           .have_this = l[i].has_this, .this_ms = l[i].this_ms,
                           .have_fully_drawn = l[i].has_fully_drawn,
-                          .fully_drawn_ms = l[i].fully_drawn_ms};
+                          .fully_drawn_ms = l[i].fully_drawn_ms,
+                          .not_launched = l[i].not_launched, .incomplete = l[i].incomplete};
         rc = tdb_launch_add(a->db, &row, err);
     }
     return rc;
@@ -113,7 +114,9 @@ int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_er
     tt_stats *stats = tt_stats_new();
     if (!stats)
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    tt_su_opts o = {.mapping = tt_mapping_count(a->map) ? a->map : NULL};
+    tt_su_opts o = {.mapping = tt_mapping_count(a->map) ? a->map : NULL,
+                    .splash = a->splash, .cold_ms = a->cold_ms, .warm_ms = a->warm_ms,
+                    .no_ui = a->no_ui};
     tt_startup *s;
     int rc = tt_startup_new(&s, &o, stats, err);
     if (rc) {

@@ -43,6 +43,17 @@ int cli_opt_ms(const char *opt, const char *val, int64_t *out)
     return 0;
 }
 
+int cli_opt_ms_nonneg(const char *opt, const char *val, int64_t *out)
+{
+    if (cli_opt_ms(opt, val, out))
+        return CLI_BAD;
+    if (*out < 0) {
+        cli_errorf("option %s: expected milliseconds >= 0, got %s", opt, val);
+        return CLI_BAD;
+    }
+    return 0;
+}
+
 int cli_opt_int(const char *opt, const char *val, int min, int max, int *out)
 {
     int64_t v;

@@ -290,7 +290,7 @@ void cli_startup_csv(const tt_startup *s, int launches)
     if (launches) {
         const tt_su_launch *l = tt_startup_launches(s, &n);
         tt_buf_puts(&b, "source,component,launch_state,total_ms,wait_ms,this_ms,status,"
-                        "fully_drawn_ms,log_time,not_launched,file,line\n");
+                        "fully_drawn_ms,log_time,not_launched,incomplete,file,line\n");
         for (size_t i = 0; i < n; i++) {
             tt_buf_puts(&b, l[i].source);
             tt_buf_puts(&b, ",");
@@ -303,7 +303,7 @@ void cli_startup_csv(const tt_startup *s, int launches)
             tt_buf_puts(&b, ",");
             cli_csv_str(&b, l[i].status);
             cli_csv_int(&b, l[i].has_fully_drawn, l[i].fully_drawn_ms);
-            tt_buf_printf(&b, ",%s,%d,", l[i].log_time, l[i].not_launched);
+            tt_buf_printf(&b, ",%s,%d,%d,", l[i].log_time, l[i].not_launched, l[i].incomplete);
             cli_csv_str(&b, l[i].file);
             tt_buf_printf(&b, ",%llu\n", (unsigned long long)l[i].line);
             cli_out_buf(&b);

@@ -23,6 +23,7 @@ static const char usage[] =
     "                         [--buffer-format auto|bin|text] [--ring-next K]\n"
     "                         [-e BINARY]... [--symbols DIR]...\n"
     "                         [--swift-demangler CMD] [--all-images] [--fail-on COND]...\n"
+    "                         [--splash LIST] [--cold-ms MS] [--warm-ms MS] [--no-ui-process]\n"
     "                         INPUT...\n"
     "\n"
     "  -o, --output DB         database to write (default trace.db)\n"
@@ -52,10 +53,15 @@ static const char usage[] =
     "                          standard input (also TRACETOOL_SWIFT_DEMANGLE)\n"
     "      --all-images        iOS reports: a binary_image row for every image, not only\n"
     "                          those frames refer to\n"
+    "      --splash LIST       startup events: Matrix splash activities, ';'-separated\n"
+    "      --cold-ms MS        startup events: Matrix cold threshold (default 10000)\n"
+    "      --warm-ms MS        startup events: Matrix warm threshold (default 4000)\n"
+    "      --no-ui-process     startup events: the process has no activities\n"
     "  -h, --help              show this help\n";
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
-       O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON, O_RING };
+       O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON, O_RING, O_SPLASH, O_COLD, O_WARM,
+       O_NOUI };
 #define MAX_JOBS 256
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -79,6 +85,10 @@ static const struct option longopts[] = {
     {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},
     {"swift-demangler", required_argument, NULL, CLI_SYM_O_SWIFT},
     {"all-images", no_argument, NULL, O_ALL_IMAGES},
+    {"splash", required_argument, NULL, O_SPLASH},
+    {"cold-ms", required_argument, NULL, O_COLD},
+    {"warm-ms", required_argument, NULL, O_WARM},
+    {"no-ui-process", no_argument, NULL, O_NOUI},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -160,6 +170,16 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
                 return CLI_BAD;
             }
             break;
+        case O_SPLASH: a->splash = optarg; break;
+        case O_COLD:
+            if (cli_opt_ms_nonneg("--cold-ms", optarg, &a->cold_ms))
+                return CLI_BAD;
+            break;
+        case O_WARM:
+            if (cli_opt_ms_nonneg("--warm-ms", optarg, &a->warm_ms))
+                return CLI_BAD;
+            break;
+        case O_NOUI: a->no_ui = 1; break;
         case 'h': cli_usage(usage, 0); return HELP_SHOWN;
         default: return cli_usage(usage, 1);
         }

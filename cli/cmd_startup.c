@@ -75,17 +75,6 @@ typedef struct opts {
     size_t nmaps;
 } opts;
 
-static int parse_ms(const char *opt, const char *val, int64_t *out)
-{
-    if (cli_opt_ms(opt, val, out))
-        return CLI_BAD;
-    if (*out < 0) {
-        cli_errorf("option %s: expected milliseconds >= 0, got %s", opt, val);
-        return CLI_BAD;
-    }
-    return 0;
-}
-
 static int parse_opts(opts *o, int argc, char **argv, int *done)
 {
     int c;
@@ -97,8 +86,8 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
         case O_TABLE: bad = (o->table = cli_opt_enum("--table", optarg, tables)) < 0; break;
         case O_MATRIX: o->matrix = 1; break;
         case O_SPLASH: o->su.splash = optarg; break;
-        case O_COLD: bad = parse_ms("--cold-ms", optarg, &o->su.cold_ms) != 0; break;
-        case O_WARM: bad = parse_ms("--warm-ms", optarg, &o->su.warm_ms) != 0; break;
+        case O_COLD: bad = cli_opt_ms_nonneg("--cold-ms", optarg, &o->su.cold_ms) != 0; break;
+        case O_WARM: bad = cli_opt_ms_nonneg("--warm-ms", optarg, &o->su.warm_ms) != 0; break;
         case O_NOUI: o->su.no_ui = 1; break;
         case O_BEAT: o->beat = optarg; break;
         case 'm':
@@ -118,11 +107,11 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
         case O_KIND: bad = (o->kind = cli_opt_enum("--kind", optarg, kinds)) < 0; break;
         case O_FAILFLAG: o->fail_flag = 1; break;
         case O_MAXMED:
-            bad = parse_ms("--max-median-ms", optarg, &o->max_median) != 0;
+            bad = cli_opt_ms_nonneg("--max-median-ms", optarg, &o->max_median) != 0;
             o->have_median = 1;
             break;
         case O_MAXP90:
-            bad = parse_ms("--max-p90-ms", optarg, &o->max_p90) != 0;
+            bad = cli_opt_ms_nonneg("--max-p90-ms", optarg, &o->max_p90) != 0;
             o->have_p90 = 1;
             break;
         case 'h': *done = 1; return cli_usage(usage, 0);

@@ -315,15 +315,27 @@ static int next_log(tt_report_reader *r, json_t **out, uint64_t *line, tt_error 
         const char *js = content + 8, *je = end;
         while (je > js && je[-1] != ']')
             je--;
-        if (je == js)
-            return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, *line,
-                                "content[ without a closing ']' (a truncated log line?)");
         json_error_t jerr;
-        *out = json_loadb(js, (size_t)(je - 1 - js), 0, &jerr);
-        if (!*out)
-            return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, *line,
-                                "invalid JSON in content[...] (column %lld): %s",
-                                (long long)(js - s) + jerr.position + 1, jerr.text);
+        *out = je == js ? NULL : json_loadb(js, (size_t)(je - 1 - js), 0, &jerr);
+        if (!*out) {
+            /* logcat cuts an entry at about 4 KB: one cut report must not lose the
+             * capture, so the line is counted and skipped like a malformed Displayed line */
+            char ex[200];
+            if (je == js)
+                snprintf(ex, sizeof ex,
+                         "%s:%llu: content[ without a closing ']' (a truncated log line?); "
+                         "report skipped",
+                         r->file, (unsigned long long)*line);
+            else
+                snprintf(ex, sizeof ex,
+                         "%s:%llu: invalid JSON in content[...] (column %lld): %.80s; report "
+                         "skipped",
+                         r->file, (unsigned long long)*line,
+                         (long long)(js - s) + jerr.position + 1, jerr.text);
+            tt_stats_add(r->stats, "report_line_malformed", r->file, TT_SEV_DATA_LOSS, 1, ex);
+            r->lines_cut++;
+            continue;
+        }
         if (!json_is_object(*out)) {
             json_decref(*out);
             *out = NULL;
@@ -348,6 +360,11 @@ static int finish(tt_report_reader *r, tt_error *err)
                             "no usable Matrix report: %llu skipped for missing or mistyped "
                             "fields",
                             (unsigned long long)r->skipped);
+    if (r->lines_cut)
+        return tt_error_set(err, TT_EFORMAT, r->file, 0, 0,
+                            "no usable Matrix report: %llu log line%s with a cut or invalid "
+                            "content[...]",
+                            (unsigned long long)r->lines_cut, r->lines_cut == 1 ? "" : "s");
     if (r->container == TT_REPORT_LOG)
         return tt_error_set(err, TT_EFORMAT, r->file, 0, 0,
                             "no Matrix report found (no line holds tag[...]...content[...])");

@@ -244,21 +244,106 @@ static int cmp_event(const void *a, const void *b)
     return x->line < y->line ? -1 : x->line > y->line; /* stable: file order */
 }
 
-static int flush(tt_startup *s, const char *file, int has_pid, int64_t pid, uint64_t unsorted,
-                 uint64_t first_unsorted, tt_error *err)
+/* One process of an event stream: a pid (or the events before the first pid), split again
+ * when the pid's process starts a second time (pid reuse). */
+typedef struct su_proc {
+    int has_pid;
+    int64_t pid;
+    int64_t last_ns;
+    uint64_t n, unsorted, first_unsorted;
+    int have_start, have_first;
+} su_proc;
+
+static int flush(tt_startup *s, const char *file, const su_proc *pr, tt_error *err)
 {
     if (s->ev.len == 0)
         return 0;
-    if (unsorted) {
+    if (pr->unsorted) {
         char ex[200];
         snprintf(ex, sizeof ex, "%s:%llu: event earlier than the previous one; events sorted "
-                 "by time", file, (unsigned long long)first_unsorted);
-        tt_stats_add(s->stats, "startup_events_unsorted", file, TT_SEV_WARN, (int64_t)unsorted,
-                     ex);
+                 "by time", file, (unsigned long long)pr->first_unsorted);
+        tt_stats_add(s->stats, "startup_events_unsorted", file, TT_SEV_WARN,
+                     (int64_t)pr->unsorted, ex);
         qsort(s->ev.data, s->ev.len, sizeof(tt__su_event), cmp_event);
     }
-    int rc = tt_startup__process(s, file, has_pid, pid, err);
+    int rc = tt_startup__process(s, file, pr->has_pid, pr->pid, err);
     s->ev.len = 0;
+    return rc;
+}
+
+/* The process an event belongs to: its pid's (a new one at the pid's first event, or at a
+ * second process_start / first_method of that pid), the current one for an event without
+ * a pid. State is per pid, so processes that log into one stream at the same time (a main
+ * process and a :push service) are each analysed as if their events were alone. */
+static int proc_of(tt_vec *procs, tt__map *pids, uint32_t *cur, const tt__su_event *e,
+                   int has_pid, int64_t pid)
+{
+    uint32_t id = *cur;
+    if (has_pid) {
+        int found = tt__map_get(pids, (uint64_t)pid, &id);
+        su_proc *pr = found ? &TT_VEC_AT(procs, su_proc, id) : NULL;
+        if (pr && ((e->kind == TT_SU_PROCESS_START && pr->have_start) ||
+                   (e->kind == TT_SU_FIRST_METHOD && pr->have_first)))
+            pr = NULL;
+        if (!pr) {
+            su_proc np = {0};
+            np.has_pid = 1;
+            np.pid = pid;
+            id = (uint32_t)procs->len;
+            if (!tt_vec_push(procs, &np) || tt__map_put(pids, (uint64_t)pid, id))
+                return TT_ENOMEM;
+        }
+    } else if (id == TT__SU_NONE) {
+        id = (uint32_t)procs->len;
+        if (!tt_vec_push(procs, NULL))
+            return TT_ENOMEM;
+    }
+    *cur = id;
+    su_proc *pr = &TT_VEC_AT(procs, su_proc, id);
+    if (pr->n && e->ns < pr->last_ns) {
+        if (!pr->unsorted)
+            pr->first_unsorted = e->line;
+        pr->unsorted++;
+    } else {
+        pr->last_ns = e->ns;
+    }
+    pr->n++;
+    pr->have_start |= e->kind == TT_SU_PROCESS_START;
+    pr->have_first |= e->kind == TT_SU_FIRST_METHOD;
+    return 0;
+}
+
+/* Analyses each process of all (events tagged with their process) in order of appearance. */
+static int flush_all(tt_startup *s, const char *file, tt_vec *all, tt_vec *procs,
+                     tt_error *err)
+{
+    size_t np = procs->len, *start = calloc(np + 1, sizeof *start);
+    uint32_t *order = malloc((all->len ? all->len : 1) * sizeof *order);
+    int rc = 0;
+    if (!start || !order)
+        rc = TT_ENOMEM;
+    for (size_t i = 0; !rc && i < all->len; i++)
+        start[TT_VEC_AT(all, tt__su_event, i).proc + 1]++;
+    for (size_t p = 0; !rc && p < np; p++)
+        start[p + 1] += start[p];
+    for (size_t i = 0; !rc && i < all->len; i++)
+        order[start[TT_VEC_AT(all, tt__su_event, i).proc]++] = (uint32_t)i;
+    for (size_t p = 0, k = 0; !rc && p < np; p++) {
+        const su_proc *pr = &TT_VEC_AT(procs, su_proc, p);
+        s->ev.len = 0;
+        if (tt_vec_reserve(&s->ev, pr->n)) {
+            rc = TT_ENOMEM;
+            break;
+        }
+        for (uint64_t j = 0; j < pr->n; j++, k++)
+            tt_vec_push(&s->ev, &TT_VEC_AT(all, tt__su_event, order[k]));
+        if ((rc = flush(s, file, pr, err)))
+            break;
+    }
+    free(start);
+    free(order);
+    if (rc == TT_ENOMEM)
+        return tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
     return rc;
 }
 
@@ -267,9 +352,13 @@ int tt_startup_read_events(tt_startup *s, tt_input *in, tt_error *err)
     const char *file = tt_input_name(in);
     const char *line;
     size_t len;
-    uint64_t lineno, unsorted = 0, first_unsorted = 0;
-    int64_t cur_pid = 0, last_ns = 0;
-    int cur_has_pid = 0, rc, any = 0;
+    uint64_t lineno;
+    uint32_t cur = TT__SU_NONE;
+    int rc, any = 0;
+    tt_vec all, procs;
+    tt_vec_init(&all, sizeof(tt__su_event));
+    tt_vec_init(&procs, sizeof(su_proc));
+    tt__map pids = {0};
     s->ev.len = 0;
     while ((rc = tt_input_line(in, &line, &len, &lineno, err)) == 0) {
         const char *p = line;
@@ -285,29 +374,24 @@ int tt_startup_read_events(tt_startup *s, tt_input *in, tt_error *err)
         int has_pid = 0;
         int64_t pid = 0;
         if ((rc = parse_event(s, p, n, lineno, file, &e, &has_pid, &pid, err)))
-            return rc;
+            goto out;
         any = 1;
-        if (has_pid && (!cur_has_pid || pid != cur_pid)) {
-            if ((rc = flush(s, file, cur_has_pid, cur_pid, unsorted, first_unsorted, err)))
-                return rc;
-            cur_has_pid = 1;
-            cur_pid = pid;
-            unsorted = 0;
+        if (proc_of(&procs, &pids, &cur, &e, has_pid, pid) ||
+            (e.proc = cur, !tt_vec_push(&all, &e))) {
+            rc = tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
+            goto out;
         }
-        if (s->ev.len && e.ns < last_ns) {
-            if (!unsorted)
-                first_unsorted = lineno;
-            unsorted++;
-        } else {
-            last_ns = e.ns;
-        }
-        if (!tt_vec_push(&s->ev, &e))
-            return tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
     }
     if (rc != TT_DONE)
-        return rc;
+        goto out;
     if (!any)
-        return tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0, "no startup events found");
-    return flush(s, file, cur_has_pid, cur_pid, unsorted, first_unsorted, err);
+        rc = tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0, "no startup events found");
+    else
+        rc = flush_all(s, file, &all, &procs, err);
+out:
+    tt_vec_free(&all);
+    tt_vec_free(&procs);
+    tt__map_free(&pids);
+    return rc;
 }
 

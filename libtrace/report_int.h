@@ -29,6 +29,7 @@ struct tt_report_reader {
     tt_arena *arena;
     tt_report rep;
     uint64_t count, skipped, lines_skipped;
+    uint64_t lines_cut; /* log lines whose content[...] is cut or not JSON (counted) */
 };
 
 /* Fills r->rep from the report object o: 0 usable, 1 skipped (counted), < 0 an error. */

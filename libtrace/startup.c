@@ -8,8 +8,6 @@
 
 #include "tt_int.h"
 
-#define COLD_DEFAULT_MS 10000
-#define WARM_DEFAULT_MS 4000
 
 int tt_startup_new(tt_startup **out, const tt_su_opts *opts, tt_stats *stats, tt_error *err)
 {
@@ -23,9 +21,9 @@ int tt_startup_new(tt_startup **out, const tt_su_opts *opts, tt_stats *stats, tt
     }
     s->o = *opts;
     if (s->o.cold_ms <= 0)
-        s->o.cold_ms = COLD_DEFAULT_MS;
+        s->o.cold_ms = TT_SU_COLD_MS_DEFAULT;
     if (s->o.warm_ms <= 0)
-        s->o.warm_ms = WARM_DEFAULT_MS;
+        s->o.warm_ms = TT_SU_WARM_MS_DEFAULT;
     s->stats = stats;
     tt_vec_init(&s->strs, sizeof(const char *));
     tt_vec_init(&s->ev, sizeof(tt__su_event));

@@ -337,7 +337,8 @@ typedef struct tt_report {
 typedef struct tt_report_reader tt_report_reader;
 /* Streaming reader over in (borrowed; must outlive the reader), container detected from the
  * first bytes (7.1). Counted warnings go to stats (may be NULL): report_missing_field and
- * report_mistyped_field (a required field: the report is skipped), report_bad_field (an
+ * report_mistyped_field (a required field: the report is skipped), report_line_malformed
+ * (a log line whose content[...] is cut or not JSON: skipped), report_bad_field (an
  * optional field of the wrong type, ignored), report_bad_stack_key; informational:
  * report_lines_skipped (log lines without a wrapper), report_unknown_tag,
  * report_unknown_detail, report_tag_inferred. Owned by the caller, free with

@@ -98,6 +98,7 @@ typedef struct tt__su_event {
     int launch, focus;
     int64_t base_ms;
     uint64_t line;
+    uint32_t proc;            /* the process (pid, generation) it belongs to, while reading */
 } tt__su_event;
 
 struct tt_startup {

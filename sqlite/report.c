@@ -148,12 +148,13 @@ static const rq queries[] = {
      "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS stack_key, "
      "COUNT(*) AS issues, MAX(cost_ms) AS max_cost_ms, ROUND(AVG(cost_ms), 2) AS avg_cost_ms, "
      "COUNT(DISTINCT scene) AS scenes FROM issue WHERE trace_id BETWEEN ?1 AND ?2 "
-     "AND kind <> 'fps' GROUP BY kind, 2 ORDER BY issues DESC, max_cost_ms DESC, kind, 2 "
+     "AND kind <> 'fps' AND tag <> 'Trace_StartUp' AND stack_key_raw IS NOT NULL "
+     "AND stack_key_raw <> '' GROUP BY kind, 2 ORDER BY issues DESC, max_cost_ms DESC, kind, 2 "
      "LIMIT ?3", 0},
     {"issues", "Costliest issues", TT_RCHART_NONE, 0, 0, 1, NULL,
      "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS stack_key, "
      "cost_ms, scene FROM issue WHERE trace_id BETWEEN ?1 AND ?2 AND kind <> 'fps' "
-     "ORDER BY cost_ms DESC, id LIMIT 10", 0},
+     "AND tag <> 'Trace_StartUp' ORDER BY cost_ms DESC, id LIMIT 10", 0},
     {"methods", "Top methods by self time", TT_RCHART_BARS, 0, 2, 0, "ms",
      "SELECT name, SUM(calls) AS calls, ROUND(SUM(self_dur) / 1e6, 3) AS self_ms, "
      "ROUND(SUM(total_dur) / 1e6, 3) AS total_ms FROM top_self_methods "
@@ -245,7 +246,7 @@ static int issue_trees(tt_hreport *r, tdb_db *db, int64_t lo, int64_t hi, tt_err
         "SELECT id, kind || ': ' || COALESCE(stack_key, 'unresolved:' || stack_key_raw, '?') || "
         "' (' || COALESCE(cost_ms, '?') || ' ms' || COALESCE(', ' || scene, '') || ')', "
         "call_tree_id FROM issue WHERE trace_id BETWEEN ?1 AND ?2 AND kind <> 'fps' "
-        "AND call_tree_id IS NOT NULL ORDER BY cost_ms DESC, id LIMIT 10";
+        "AND tag <> 'Trace_StartUp' AND call_tree_id IS NOT NULL ORDER BY cost_ms DESC, id LIMIT 10";
     static const char q_nodes[] =
         "SELECT id, parent_id, name, count, total_dur, self_dur FROM call_node "
         "WHERE tree_id = ?1 ORDER BY ordinal, id";

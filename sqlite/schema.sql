@@ -220,7 +220,9 @@ CREATE TABLE launch (                        -- system-measured launches: am sta
   wait_ms        INTEGER,
   this_ms        INTEGER,
   fully_drawn_ms INTEGER,                    -- logcat 'Fully drawn'
-  log_time       TEXT                        -- logcat 'MM-DD HH:MM:SS.mmm' if present
+  log_time       TEXT,                       -- logcat 'MM-DD HH:MM:SS.mmm' if present
+  not_launched   INTEGER,                    -- 1: am 'Warning: Activity not started' (no real launch); NULL before schema 4
+  incomplete     INTEGER                     -- 1: am block without 'Complete'; NULL before schema 4
 );
 
 CREATE TABLE module (                      -- shared by all traces (keyed by build id)

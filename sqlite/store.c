@@ -30,9 +30,13 @@ static const struct {
         "image_addr INTEGER NOT NULL, image_vmaddr INTEGER NOT NULL, image_size INTEGER NOT "
         "NULL, name TEXT NOT NULL, arch TEXT, debug_file TEXT, n_frames INTEGER NOT NULL "
         "DEFAULT 0, PRIMARY KEY (trace_id, report_id, image_addr));"},
-    /* 3 -> 4: args of threads and call nodes (spec/ios.md 10: task index, sample_background) */
+    /* 3 -> 4: args of threads and call nodes (spec/ios.md 10: task index, sample_background);
+     * launches that are no launch ("Activity not started") or were cut off (no "Complete"),
+     * so statistics over the table can leave them out (startup.md 4.4) */
     {3, "ALTER TABLE thread ADD COLUMN arg_set_id INTEGER; "
-        "ALTER TABLE call_node ADD COLUMN arg_set_id INTEGER;"},
+        "ALTER TABLE call_node ADD COLUMN arg_set_id INTEGER; "
+        "ALTER TABLE launch ADD COLUMN not_launched INTEGER; "
+        "ALTER TABLE launch ADD COLUMN incomplete INTEGER;"},
 };
 
 static int pragma_int(tdb_db *db, const char *sql, int64_t *v, tt_error *err)

@@ -132,8 +132,8 @@ int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err)
         return TT_EINVAL;
     sqlite3_stmt *st = tdb__prep(db, ST_LAUNCH_ADD,
                                  "INSERT INTO launch (trace_id, source, component, launch_state, "
-                                 "status, total_ms, wait_ms, this_ms, fully_drawn_ms, log_time) "
-                                 "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                                 "status, total_ms, wait_ms, this_ms, fully_drawn_ms, log_time, "
+                                 "not_launched, incomplete) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                                  err);
     if (!st)
         return TT_EIO;
@@ -147,5 +147,7 @@ int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err)
     b_int(db, st, 8, l->have_this, l->this_ms);
     b_int(db, st, 9, l->have_fully_drawn, l->fully_drawn_ms);
     b_text(db, st, 10, l->log_time && l->log_time[0] ? l->log_time : NULL);
+    b_int(db, st, 11, 1, l->not_launched != 0);
+    b_int(db, st, 12, 1, l->incomplete != 0);
     return tdb__step_done(db, st, NULL, err);
 }

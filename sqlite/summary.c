@@ -31,15 +31,19 @@ static const char sum_counts[] =
      * 'warnings' stays for JSON readers) */
     "UNION ALL SELECT 'notices', COALESCE(SUM(value), 0) FROM stats WHERE trace_id >= ?1 "
     "  AND severity IN ('notice','data_loss','error')";
+/* A Trace_StartUp report is a startup measurement (its startup row, source matrix_report),
+ * not an issue: Matrix flags a slow startup with its STARTUP evil-method issue, which the
+ * lists below already hold; the report's issue row only keeps its JSON (storage.md 3). */
 static const char sum_top_issues[] =
     "SELECT kind, cost_ms, COALESCE(stack_key, 'unresolved:' || NULLIF(stack_key_raw, ''), '-') AS stack_key, "
     "scene, tag, detail FROM issue WHERE trace_id >= ?1 AND kind <> 'fps' "
-    "AND cost_ms IS NOT NULL ORDER BY cost_ms DESC, id LIMIT ?2";
+    "AND tag <> 'Trace_StartUp' AND cost_ms IS NOT NULL ORDER BY cost_ms DESC, id LIMIT ?2";
 static const char sum_by_key[] =
     "SELECT kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw) AS key, "
     "COUNT(*) AS issues, MAX(cost_ms) AS max_cost_ms, "
     "CAST(ROUND(AVG(cost_ms)) AS INTEGER) AS avg_cost_ms, COUNT(DISTINCT scene) AS scenes "
-    "FROM issue WHERE trace_id >= ?1 AND kind <> 'fps' AND stack_key_raw IS NOT NULL "
+    "FROM issue WHERE trace_id >= ?1 AND kind <> 'fps' AND tag <> 'Trace_StartUp' "
+    "AND stack_key_raw IS NOT NULL "
     "AND stack_key_raw <> '' GROUP BY kind, key "
     "ORDER BY issues DESC, max_cost_ms DESC, key LIMIT ?2";
 static const char sum_scenes[] =

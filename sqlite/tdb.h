@@ -325,6 +325,8 @@ typedef struct tdb_launch {
     const char *source, *component, *launch_state, *status, *log_time; /* NULL = absent */
     int have_total, have_wait, have_this, have_fully_drawn;
     int64_t total_ms, wait_ms, this_ms, fully_drawn_ms;
+    int not_launched; /* am "Warning: Activity not started" (schema 4) */
+    int incomplete;   /* am block without "Complete" (schema 4) */
 } tdb_launch;
 int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err);
 

@@ -342,9 +342,36 @@ START_TEST(invalid_json)
     expect_error(STARTUP "\n42\n", 2, "expected '{' or '['");
     expect_error("[" STARTUP ", 1]", 1, "expected a report object");
     expect_error("[1]", 0, "no line holds"); /* not an array of objects: text */
-    expect_error("a\ntag[x]type[0];key[null];content[{\"tag\":}]\n", 2, "invalid JSON in content");
-    expect_error("tag[x]type[0];key[null];content[{\"tag\":\"x\"}\n", 1, "closing ']'");
+    /* a log whose only report lines are cut: nothing usable (the lines are counted) */
+    expect_error("a\ntag[x]type[0];key[null];content[{\"tag\":}]\n", 0, "1 log line with a cut");
+    expect_error("tag[x]type[0];key[null];content[{\"tag\":\"x\"}\n", 0, "cut or invalid");
     expect_error("tag[x]type[0];key[null];content[[1]]\n", 1, "not a JSON object");
+}
+END_TEST
+
+/* logcat cuts an entry at about 4 KB: the cut report line is counted and skipped, the
+ * reports around it are kept */
+START_TEST(log_line_cut)
+{
+    const char *s = "tag[Trace_StartUp]type[0];key[null];content[{\"tag\":\"Trace_St\n"
+                    "x tag[Trace_StartUp]type[0];key[null];content[{\"a\":[1,2]\n"
+                    "x tag[Trace_StartUp]type[0];key[null];content[" STARTUP "]\n";
+    got g;
+    open_str(&g, s, strlen(s));
+    const tt_report *r = next_ok(&g);
+    ck_assert_uint_eq(r->line, 3);
+    ck_assert_int_eq(tt_report_reader_next(g.r, &r, &g.err), TT_DONE);
+    ck_assert_int_eq(stat_count(g.st, "report_line_malformed"), 2);
+    int found = 0;
+    for (size_t i = 0; i < tt_stats_count(g.st); i++)
+        if (!strcmp(tt_stats_get(g.st, i)->name, "report_line_malformed")) {
+            ck_assert_str_eq(tt_stats_get(g.st, i)->example,
+                             "rep.txt:1: content[ without a closing ']' (a truncated log "
+                             "line?); report skipped");
+            found = 1;
+        }
+    ck_assert(found);
+    close_all(&g);
 }
 END_TEST
 
@@ -473,6 +500,7 @@ static Suite *suite(void)
     tcase_add_test(tc, missing_fields_skipped);
     tcase_add_test(tc, tag_inferred);
     tcase_add_test(tc, invalid_json);
+    tcase_add_test(tc, log_line_cut);
     tcase_add_test(tc, bad_stack_line);
     tcase_add_test(tc, empty_inputs);
     tcase_add_test(tc, gzip_input);

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" startup/am-not-started.txt > /dev/null 2>&1; tracetool query "$TT_TMP/a.db" "SELECT launch_state, status, total_ms, not_launched, incomplete FROM launch ORDER BY id; SELECT COUNT(*), MIN(total_ms), MAX(total_ms) FROM launch WHERE NOT not_launched"

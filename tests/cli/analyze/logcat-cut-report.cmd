@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/c.db" startup/logcat-cut-report.log >/dev/null && tracetool query "$TT_TMP/c.db" "select name, severity, value, description from stats where name = 'report_line_malformed'; select count(*) from launch; select count(*) from startup"

@@ -1,0 +1,1 @@
+tracetool startup startup/logcat-cut-report.log
