@@ -163,10 +163,11 @@ static const mtable tables[] = {
 static const char *const shared_sql[] = {
     "INSERT INTO main.method_mapping (sha256, path, method_count, retrace_sha256) "
     "SELECT s.sha256, s.path, s.method_count, s.retrace_sha256 FROM src.method_mapping s "
-    "WHERE NOT EXISTS (SELECT 1 FROM main.method_mapping d WHERE d.sha256 = s.sha256) "
-    "ORDER BY s.id",
+    "WHERE NOT EXISTS (SELECT 1 FROM main.method_mapping d WHERE d.sha256 = s.sha256 "
+    "AND IFNULL(d.retrace_sha256, '') = IFNULL(s.retrace_sha256, '')) ORDER BY s.id",
     "INSERT INTO temp.m_mapping SELECT s.id, d.id FROM src.method_mapping s "
-    "JOIN main.method_mapping d ON d.sha256 = s.sha256",
+    "JOIN main.method_mapping d ON d.sha256 = s.sha256 "
+    "AND IFNULL(d.retrace_sha256, '') = IFNULL(s.retrace_sha256, '')",
     "INSERT INTO main.method (mapping_id, method_id, access_flags, class_name, method_name, "
     "descriptor, name) SELECT mm.new, s.method_id, s.access_flags, s.class_name, "
     "s.method_name, s.descriptor, s.name FROM src.method s "
