@@ -122,7 +122,7 @@ int cli_an__store_mapping(cli_an *a, const char *sha, const char *path, const ch
                           int predicted, tt_error *err)
 {
     int64_t mapping_row = a->mapping_row;
-    int rc = tdb_mapping_find(a->db, sha, &a->mapping_row, err);
+    int rc = tdb_mapping_find(a->db, sha, pg_sha, &a->mapping_row, err);
     if (rc < 0)
         return rc;
     if (rc == 1 && !predicted)

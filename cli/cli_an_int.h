@@ -54,6 +54,7 @@ int cli_an__check_report(const an_checks *cs);
 typedef struct aopts {
     const char *out, *proguard;
     int append, replace, skip_unknown, keep_going, kind, format;
+    int allow_empty; /* --allow-empty: no trace among the inputs is not an error */
     int jobs;                      /* --jobs; 0 = the online cores */
     int proguard_given, sym_given; /* --proguard, -e/--symbols on the command line */
     const char *dir_map[2];        /* mapping and ignore mapping taken from a directory */

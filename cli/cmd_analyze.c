@@ -17,8 +17,8 @@
 
 static const char usage[] =
     "usage: tracetool analyze [-o DB] [-m MAPPING]... [--proguard FILE] [--append] [--replace]\n"
-    "                         [--skip-unknown] [--keep-going] [--kind KIND] [-j N]\n"
-    "                         [--format text|json|jsonl]\n"
+    "                         [--skip-unknown] [--allow-empty] [--keep-going] [--kind KIND]\n"
+    "                         [-j N] [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [--ring-next K]\n"
     "                         [-e BINARY]... [--symbols DIR]...\n"
@@ -32,6 +32,7 @@ static const char usage[] =
     "      --append            add to an existing database instead of replacing it\n"
     "      --replace           re-import inputs already in the database\n"
     "      --skip-unknown      skip inputs of unknown kind with a warning instead of failing\n"
+    "      --allow-empty       no trace among the inputs: a notice and exit 0, no database\n"
     "      --keep-going        an input that fails to import is recorded and skipped (exit 1)\n"
     "      --fail-on COND      exit 1 when the inputs imported hold COND: issue, an issue\n"
     "                          kind or data-loss, then @MS (cost) and :N (count) (repeatable)\n"
@@ -59,9 +60,9 @@ static const char usage[] =
     "      --no-ui-process     startup events: the process has no activities\n"
     "  -h, --help              show this help\n";
 
-enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_KIND, O_FORMAT, O_BASE, O_END, O_EVIL,
-       O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON, O_RING, O_SPLASH, O_COLD, O_WARM,
-       O_NOUI };
+enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_EMPTY, O_KIND, O_FORMAT, O_BASE, O_END,
+       O_EVIL, O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON, O_RING, O_SPLASH, O_COLD,
+       O_WARM, O_NOUI };
 #define MAX_JOBS 256
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -70,6 +71,7 @@ static const struct option longopts[] = {
     {"append", no_argument, NULL, O_APPEND},
     {"replace", no_argument, NULL, O_REPLACE},
     {"skip-unknown", no_argument, NULL, O_SKIP},
+    {"allow-empty", no_argument, NULL, O_EMPTY},
     {"keep-going", no_argument, NULL, O_KEEP},
     {"fail-on", required_argument, NULL, O_FAIL_ON},
     {"jobs", required_argument, NULL, 'j'},
@@ -119,6 +121,7 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_APPEND: o->append = 1; break;
         case O_REPLACE: o->replace = 1; break;
         case O_SKIP: o->skip_unknown = 1; break;
+        case O_EMPTY: o->allow_empty = 1; break;
         case O_KEEP: o->keep_going = 1; break;
         case O_FAIL_ON:
             if (cli_an__check_parse(&o->checks, optarg))
@@ -367,10 +370,15 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         char sk[64] = "";
         if (nskipped)
             snprintf(sk, sizeof sk, " (%zu file%s skipped)", nskipped, nskipped == 1 ? "" : "s");
-        if (one_dir)
+        if (o.allow_empty) { /* a shard of a fleet run that got no trace (merge(1)) */
+            fprintf(stderr, "tracetool: analyze: note: no trace among the inputs%s: %s is not "
+                    "written\n", sk, o.out);
+            goto done;
+        } else if (one_dir) {
             cli_errorf("%s: no trace found in the directory%s", args[0], sk);
-        else
+        } else {
             cli_errorf("analyze: no trace among the inputs%s", sk);
+        }
         rc = CLI_BAD;
     }
     char map_sha[65] = "", pg_sha[65] = "";

@@ -9,8 +9,9 @@ The inputs are split into N shards (contiguous, in argument order). Map: each sh
 `tracetool analyze -o DIR/part-I.db` task. Reduce: the shard databases are merged K at a
 time with `tracetool merge` tasks, level by level, into OUT.db (merge is associative and
 skips traces already present, so the tree shape does not change the result and a task that
-is run twice is harmless). Without --scheduler a LocalCluster of W worker processes
-listening on 127.0.0.1 only is started and stopped; with it an existing cluster is used
+is run twice is harmless). Without --scheduler a LocalCluster of W worker threads in this
+process (in-process comms, no network listener; each task runs a tracetool process) is
+started and stopped; with it an existing cluster is used
 (its workers must see the same file system paths, e.g. a shared volume). --analyze-opt
 passes one option to every analyze (repeat it: --analyze-opt=-m --analyze-opt=map.txt).
 Every analyze runs in the current directory, so relative inputs and options mean what they
@@ -88,8 +89,12 @@ def main():
     if a.scheduler:
         client = Client(a.scheduler)
     else:
-        cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
+        # the work is done by tracetool processes: worker threads in this process are
+        # enough, talk in-process (no network listener) and stop with it, where worker
+        # processes had to be killed at close ("still alive after 3.2 seconds") and could
+        # print a heartbeat's CommClosedError traceback
+        cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=False,
+                               dashboard_address=None)
         client = Client(cluster)
     try:
         cwd = os.getcwd()

@@ -176,10 +176,11 @@ static const struct {
 static const char *const shared_sql[] = {
     "INSERT INTO main.method_mapping (sha256, path, method_count, retrace_sha256) "
     "SELECT s.sha256, s.path, s.method_count, s.retrace_sha256 FROM src.method_mapping s "
-    "WHERE NOT EXISTS (SELECT 1 FROM main.method_mapping d WHERE d.sha256 = s.sha256) "
-    "ORDER BY s.id",
+    "WHERE NOT EXISTS (SELECT 1 FROM main.method_mapping d WHERE d.sha256 = s.sha256 "
+    "AND IFNULL(d.retrace_sha256, '') = IFNULL(s.retrace_sha256, '')) ORDER BY s.id",
     "INSERT INTO temp.m_mapping SELECT s.id, d.id FROM src.method_mapping s "
-    "JOIN main.method_mapping d ON d.sha256 = s.sha256",
+    "JOIN main.method_mapping d ON d.sha256 = s.sha256 "
+    "AND IFNULL(d.retrace_sha256, '') = IFNULL(s.retrace_sha256, '')",
     "INSERT INTO main.method (mapping_id, method_id, access_flags, class_name, method_name, "
     "descriptor, name) SELECT mm.new, s.method_id, s.access_flags, s.class_name, "
     "s.method_name, s.descriptor, s.name FROM src.method s "
@@ -376,6 +377,12 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
     /* read-only, as query reads it: a source on a read-only volume, or one whose -shm file
      * we cannot write, is still read (immutable when no -shm file can be used at all) */
     int tidy = absent && !immutable;
+    /* an attached database takes the default locking mode, and this connection's is
+     * EXCLUSIVE (tdb_open_write): a read-only WAL source in exclusive mode cannot read its
+     * log (SQLITE_IOERR), so the default goes back to NORMAL and only main stays exclusive */
+    if ((rc = tdb__exec(db, "PRAGMA locking_mode = NORMAL; PRAGMA main.locking_mode = EXCLUSIVE",
+                        err)))
+        return rc;
     if ((rc = tdb__attach_read(db->h, src_path, "src", immutable, err)))
         return rc;
     /* rows of another file: SQLite checks their CHECK lists (tdb_open_write turns that off
@@ -460,5 +467,14 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
     if (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB)
         rc = tt_error_set(err, TT_EFORMAT, src_path, 0, 0, "cannot read the database: %s",
                           sqlite3_errmsg(db->h));
+    if (rc && db->in_tx) {
+        /* the merge stops here and its file is removed: the source is let go now, so that
+         * the -wal and -shm files its read-only attach made do not outlive the merge */
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        db->in_tx = 0;
+        sqlite3_exec(db->h, "DETACH DATABASE src", NULL, NULL, NULL);
+        if (tidy)
+            tdb__wal_tidy(src_path);
+    }
     return rc;
 }

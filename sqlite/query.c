@@ -2,6 +2,7 @@
  * user's SQL statement by statement. */
 #include "tdb.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +87,10 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
         return tt_error_set(err, TT_EUNSUPPORTED, "<stdin>", 0, 0,
                             "a database cannot be read from standard input (SQLite seeks in "
                             "it): give its path");
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+    if (stat(path, &sb) != 0) /* SQLite's text would be "unable to open database file" */
+        return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open the database: %s",
+                            strerror(errno));
+    if (!S_ISREG(sb.st_mode))
         return tt_error_set(err, TT_EUNSUPPORTED, path, 0, 0,
                             S_ISDIR(sb.st_mode) ? "is a directory, not a database"
                                                 : "a database cannot be read from a pipe or "

@@ -76,11 +76,13 @@ CREATE TABLE thread (
 
 CREATE TABLE method_mapping (             -- one methodMapping.txt (shared by traces of one build)
   id           INTEGER PRIMARY KEY,
-  sha256       TEXT NOT NULL UNIQUE,
+  sha256       TEXT NOT NULL,
   path         TEXT NOT NULL,
   method_count INTEGER NOT NULL,
   retrace_sha256 TEXT                      -- ProGuard/R8 mapping.txt applied, if any
 );
+-- a mapping is one methodMapping.txt with one retrace mapping (or none): the method names differ
+CREATE UNIQUE INDEX method_mapping_key ON method_mapping(sha256, IFNULL(retrace_sha256, ''));
 CREATE TABLE method (
   id           INTEGER PRIMARY KEY,
   mapping_id   INTEGER NOT NULL REFERENCES method_mapping(id) ON DELETE CASCADE,

@@ -32,11 +32,23 @@ static const struct {
         "DEFAULT 0, PRIMARY KEY (trace_id, report_id, image_addr));"},
     /* 3 -> 4: args of threads and call nodes (spec/ios.md 10: task index, sample_background);
      * launches that are no launch ("Activity not started") or were cut off (no "Complete"),
-     * so statistics over the table can leave them out (startup.md 4.4) */
+     * so statistics over the table can leave them out (startup.md 4.4); a mapping's identity
+     * is its sha256 with the retrace mapping's (the method names differ): the table is
+     * rebuilt without the UNIQUE on sha256 alone (SQLite cannot drop a column's constraint),
+     * ids kept, so the references of method and trace stay; the connection has foreign keys
+     * off (the DROP would otherwise delete the methods) */
     {3, "ALTER TABLE thread ADD COLUMN arg_set_id INTEGER; "
         "ALTER TABLE call_node ADD COLUMN arg_set_id INTEGER; "
         "ALTER TABLE launch ADD COLUMN not_launched INTEGER; "
-        "ALTER TABLE launch ADD COLUMN incomplete INTEGER;"},
+        "ALTER TABLE launch ADD COLUMN incomplete INTEGER; "
+        "CREATE TABLE method_mapping_v4 (id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL, path "
+        "TEXT NOT NULL, method_count INTEGER NOT NULL, retrace_sha256 TEXT); "
+        "INSERT INTO method_mapping_v4 (id, sha256, path, method_count, retrace_sha256) "
+        "SELECT id, sha256, path, method_count, retrace_sha256 FROM method_mapping; "
+        "DROP TABLE method_mapping; "
+        "ALTER TABLE method_mapping_v4 RENAME TO method_mapping; "
+        "CREATE UNIQUE INDEX method_mapping_key ON method_mapping(sha256, "
+        "IFNULL(retrace_sha256, ''));"},
 };
 
 static int pragma_int(tdb_db *db, const char *sql, int64_t *v, tt_error *err)
@@ -95,6 +107,13 @@ int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err)
         return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,
                             "not a tracetool database (application_id %lld, expected %d)",
                             (long long)app, TDB_APPLICATION_ID);
+    if (*version == 0 && ntab > 0) /* not empty: a schema of unknown version */
+        return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,
+                            "a tracetool database whose schema version (PRAGMA user_version) "
+                            "is 0 although it holds tables: its header was changed; set "
+                            "user_version back to the version that wrote it (1 to %d) or "
+                            "analyze its inputs again",
+                            TDB_SCHEMA_VERSION);
     return 0;
 }
 
@@ -172,14 +191,12 @@ static int drop_views(tdb_db *db, tt_error *err)
 /* Upgrades an older schema inside the open transaction (storage.md 6). */
 static int migrate(tdb_db *db, int64_t version, tt_error *err)
 {
-    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
-        if (!migrations[i].sql || migrations[i].from < version)
-            continue;
-        int rc = tdb__exec(db, migrations[i].sql, err);
-        if (rc)
-            return rc;
-    }
+    /* views first: a table rebuilt (3 -> 4) is renamed, which SQLite refuses while a view
+     * names the table it replaces */
     int rc = drop_views(db, err);
+    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0] && !rc; i++)
+        if (migrations[i].sql && migrations[i].from >= version)
+            rc = tdb__exec(db, migrations[i].sql, err);
     if (!rc)
         rc = tdb__exec(db, tdb_sql_views, err);
     return rc;
@@ -316,10 +333,11 @@ static int copy_existing(tdb_db *db, tt_error *err)
     db->in_tx = 1;
     if (version == 0)
         return create_schema(db, err);
+    rc = drop_views(db, err); /* before a table is rebuilt (migrate) */
     for (size_t i = 0; i < sizeof migrations / sizeof migrations[0] && !rc; i++)
         if (migrations[i].sql && migrations[i].from >= version)
             rc = tdb__exec(db, migrations[i].sql, err);
-    return rc ? rc : drop_views(db, err);
+    return rc;
 }
 
 static int open_append(tdb_db *db, tt_error *err)
@@ -336,8 +354,13 @@ static int open_append(tdb_db *db, tt_error *err)
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
                             "written by a newer tracetool; schema %lld > %d", (long long)version,
                             TDB_SCHEMA_VERSION);
-    if ((rc = tdb__exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
-                            "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;", err)))
+    /* foreign keys stay off for a migration that rebuilds a table (3 -> 4): DROP TABLE would
+     * delete the rows that refer to it (PRAGMA foreign_keys is fixed once BEGIN ran) */
+    if ((rc = tdb__exec(db,
+                        version && version < 4 ? "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=OFF;"
+                                               : "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;",
+                        err)) ||
+        (rc = tdb__exec(db, "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;", err)))
         return rc;
     if ((rc = tdb__exec(db, "BEGIN IMMEDIATE", err)))
         return rc;

@@ -111,15 +111,19 @@ int tdb_stat_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *
     return tdb__step_done(db, st, NULL, err);
 }
 
-int tdb_mapping_find(tdb_db *db, const char *sha256, int64_t *id, tt_error *err)
+int tdb_mapping_find(tdb_db *db, const char *sha256, const char *retrace_sha256, int64_t *id,
+                     tt_error *err)
 {
     if (db->rec)
         return tdb__no_reads(err);
-    sqlite3_stmt *st = tdb__prep(db, ST_MAP_FIND, "SELECT id FROM method_mapping WHERE sha256 = ?",
+    sqlite3_stmt *st = tdb__prep(db, ST_MAP_FIND,
+                                 "SELECT id FROM method_mapping WHERE sha256 = ? AND "
+                                 "IFNULL(retrace_sha256, '') = IFNULL(?, '')",
                                  err);
     if (!st)
         return TT_EIO;
     b_text(db, st, 1, sha256);
+    b_text(db, st, 2, retrace_sha256);
     int found, rc = tdb__step_int(db, st, &found, id, err);
     return rc ? rc : found;
 }

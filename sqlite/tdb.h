@@ -122,7 +122,8 @@ int tdb_stat_add(tdb_db *db, int64_t trace_id, const char *name, const int64_t *
                  const char *description, tt_error *err);
 
 /* Method mappings are shared by traces of one build: an existing sha256 is reused (*found). */
-int tdb_mapping_find(tdb_db *db, const char *sha256, int64_t *id, tt_error *err);
+int tdb_mapping_find(tdb_db *db, const char *sha256, const char *retrace_sha256, int64_t *id,
+                     tt_error *err);
 int tdb_mapping_add(tdb_db *db, const char *sha256, const char *path, int64_t method_count,
                     const char *retrace_sha256, int64_t *id, tt_error *err);
 /* name: the canonical key (storage.md 8). */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # merge refuses what it cannot merge (exit 2, the output untouched): a database of a newer
-# schema, a file that is not a tracetool database, a damaged one, a missing input, no -o, no
-# input. A
+# schema, a file that is not a tracetool database or one whose schema version was reset, a
+# damaged one, a missing input (the system's reason), no -o, no input. A
 # database of an older schema (1) is read through the current one.
 set -u
 t=$TT_TMP/merge-errors
@@ -17,6 +17,12 @@ m -o "$t/out.db" "$t/other.db"; echo "foreign database: exit $?"
 # stamped with tracetool's application_id and schema version, without its tables
 python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE trace (id INTEGER PRIMARY KEY)'); c.execute('PRAGMA application_id = 1414808642'); c.execute('PRAGMA user_version = 3'); c.commit()" "$t/stamped.db"
 m --append -o "$t/out.db" "$t/stamped.db"; echo "stamped, no tables: exit $?"
+# a tracetool database (its application_id, its tables and traces) whose user_version was
+# reset to 0: not "empty", and analyze --append does not try to create its tables again
+cp "$t/a.db" "$t/v0.db"
+python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 0'); c.commit()" "$t/v0.db"
+m -o "$t/out.db" "$t/v0.db"; echo "user_version 0: exit $?"
+tracetool analyze --append -o "$t/v0.db" ../../samples/samples.jsonl 2>&1 > /dev/null | sed "s|$t/||g"
 m -o "$t/out.db" an-corrupt-db.dat; echo "not SQLite: exit $?"
 m -o "$t/out.db" "$t/missing.db"; echo "missing: exit $?"
 m -o "$t/out.db" "$t"; echo "directory: exit $?"
