@@ -177,22 +177,19 @@ static int read_all(const char *path, cli_input_check check, void *ud, tt_error 
     }
     if (fd > 0)
         close(fd);
-    copy *grown = rc ? NULL : realloc(copies, (ncopies + 1) * sizeof *copies);
-    if (!rc && !grown)
+    /* a refused input is kept too, so a later open fails the same way and reads nothing */
+    copy *grown = rc && !c.refused ? NULL : realloc(copies, (ncopies + 1) * sizeof *copies);
+    if (grown)
+        copies = grown;
+    else if (!rc)
         rc = tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
-    if (c.refused && (grown = realloc(copies, (ncopies + 1) * sizeof *copies))) {
-        copies = grown; /* kept, so a later open fails the same way and reads nothing */
-        copies[ncopies++] = c;
-        return rc;
-    }
-    if (rc) {
+    if (!grown || (rc && !c.refused)) {
         free(c.path);
         free(c.data);
         return rc;
     }
-    copies = grown;
     copies[ncopies++] = c;
-    return 0;
+    return rc;
 }
 
 int cli_input_open_checked(tt_input **in, const char *path, cli_input_check check, void *ud,

@@ -373,6 +373,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         if (o.allow_empty) { /* a shard of a fleet run that got no trace (merge(1)) */
             fprintf(stderr, "tracetool: analyze: note: no trace among the inputs%s: %s is not "
                     "written\n", sk, o.out);
+            tt_buf_free(&map_cat);
             goto done;
         } else if (one_dir) {
             cli_errorf("%s: no trace found in the directory%s", args[0], sk);
