@@ -77,14 +77,15 @@ static int module_row(symctx *c, const tt_stack_frame *f, const tsym_module_info
             return tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     int64_t *row = &TT_VEC_AT(&c->mod_rows, int64_t, k);
     if (!*row) {
-        tdb_module m = {.name = f->module, .path = f->module_path, .kind = module_kind(f)};
-        if (f->addr_is_offset) { /* a Mach-O image of a btrace iOS database */
-            m.build_id = f->build_id;
+        /* the path and build id the input gives (perf's dso, a JSON-lines module line) */
+        const char *path = f->module_path ? f->module_path : f->module_file;
+        tdb_module m = {.name = f->module, .path = path, .build_id = f->build_id,
+                        .kind = module_kind(f)};
+        if (f->addr_is_offset) /* a Mach-O image of a btrace iOS database */
             m.kind = "macho";
-        }
         if (info) {
             m.build_id = info->build_id[0] ? info->build_id : NULL;
-            m.path = info->path ? info->path : f->module_path;
+            m.path = info->path ? info->path : path;
             m.name = base_name(m.path ? m.path : f->module);
             m.kind = f->addr_is_offset ? "macho" : "elf";
             m.have_debug_info = 1;

@@ -428,6 +428,7 @@ static int frame_loc(tt_native_loc *loc, const tt_stack_frame *f, cli_sym *s, cl
     }
     if (f->has_rel_pc) {
         loc->addr = f->rel_pc;
+        loc->build_id = f->build_id; /* a JSON-lines frame or module line's (spec 4.3) */
         return 1;
     }
     if (!f->has_addr && !f->has_file_off)

@@ -158,9 +158,11 @@ static int frame_put(tt_profile *p, uint32_t *id, const tt_stack_frame *f, int m
     nf.module = dup0(p, f->module);
     nf.file = dup0(p, f->file);
     nf.module_path = dup0(p, f->module_path);
+    nf.module_file = dup0(p, f->module_file);
     nf.build_id = dup0(p, f->build_id);
     if ((f->build_id && !nf.build_id) || !nf.name || (f->raw_name && !nf.raw_name) || (f->module && !nf.module) ||
-        (f->file && !nf.file) || (f->module_path && !nf.module_path) || !tt_vec_push(&p->frames, &nf) ||
+        (f->file && !nf.file) || (f->module_path && !nf.module_path) ||
+        (f->module_file && !nf.module_file) || !tt_vec_push(&p->frames, &nf) ||
         tt__idtab_add(&p->ftab, h, (uint32_t)(p->frames.len - 1))) {
         rc = TT_ENOMEM;
         goto out;

@@ -10,6 +10,9 @@
 typedef struct jmod {
     const char *name;
     uint64_t base, size;
+    int ranged;           /* base and size given: absolute addresses resolve in it */
+    const char *build_id; /* lowercase hex, or NULL */
+    const char *path;     /* the module file's path on the device, or NULL */
 } jmod;
 
 typedef struct jstate {
@@ -28,6 +31,41 @@ typedef struct jstate {
 static int fail(jstate *st, const char *fmt, const char *a)
 {
     return tt_error_set(st->err, TT_EFORMAT, st->file, TT_LOC_LINE, st->lineno, fmt, a);
+}
+
+/* A build id member (hex digits, "0x" optional, any case): lowercased into the profile's
+ * strings; *v NULL when absent. */
+static int get_build_id(jstate *st, json_t *o, const char *k, const char **v)
+{
+    json_t *x = json_object_get(o, k);
+    *v = NULL;
+    if (!x || json_is_null(x))
+        return 0;
+    const char *s = json_string_value(x);
+    if (s && (s[0] == '0' && (s[1] | 0x20) == 'x'))
+        s += 2;
+    size_t n = s ? strlen(s) : 0;
+    char buf[129];
+    if (!n || n >= sizeof buf)
+        return fail(st, "\"%s\": expected a build id of 1 to 128 hex digits", k);
+    for (size_t i = 0; i < n; i++) {
+        char c = (char)(s[i] | 0x20);
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return fail(st, "\"%s\": expected a build id of 1 to 128 hex digits", k);
+        buf[i] = c;
+    }
+    if (!(*v = tt_profile_str(st->p, buf, n)))
+        return tt_error_set(st->err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    return 0;
+}
+
+/* The module line named name (the first one), or NULL. */
+static const jmod *mod_named(const jstate *st, const char *name)
+{
+    for (size_t i = 0; name && i < st->mods.len; i++)
+        if (!strcmp(TT_VEC_AT(&st->mods, jmod, i).name, name))
+            return &TT_VEC_AT(&st->mods, jmod, i);
+    return NULL;
 }
 
 /* Exact int64 member; 0 absent (*has = 0), TT_EFORMAT on a non-integer. */
@@ -92,7 +130,8 @@ static int frame_obj(jstate *st, json_t *fo, uint32_t *id)
     int64_t line;
     if (get_int(st, fo, "line", &line, &has) ||
         get_hex(st, fo, "rel_pc", &f.rel_pc, &f.has_rel_pc) ||
-        get_hex(st, fo, "addr", &f.addr, &f.has_addr))
+        get_hex(st, fo, "addr", &f.addr, &f.has_addr) ||
+        get_build_id(st, fo, "build_id", &f.build_id))
         return TT_EFORMAT;
     if (has && line > 0 && line <= INT32_MAX)
         f.line = (int32_t)line;
@@ -108,7 +147,7 @@ static int frame_obj(jstate *st, json_t *fo, uint32_t *id)
         /* absolute address: find the module line whose range holds it */
         for (size_t i = 0; i < st->mods.len; i++) {
             jmod *m = &TT_VEC_AT(&st->mods, jmod, i);
-            if (f.addr >= m->base && f.addr - m->base < m->size &&
+            if (m->ranged && f.addr >= m->base && f.addr - m->base < m->size &&
                 (!f.module || !strcmp(f.module, m->name))) {
                 f.module = m->name;
                 f.rel_pc = f.addr - m->base;
@@ -116,6 +155,13 @@ static int frame_obj(jstate *st, json_t *fo, uint32_t *id)
                 break;
             }
         }
+    }
+    /* the module line of the frame's module: its path and build id (storage.md 3.7) */
+    const jmod *ml = mod_named(st, f.module);
+    if (ml) {
+        f.module_file = ml->path;
+        if (!f.build_id)
+            f.build_id = ml->build_id;
     }
     st->name.len = 0;
     if (name) {
@@ -351,13 +397,15 @@ static int thread_line(jstate *st, json_t *o)
 
 static int module_line(jstate *st, json_t *o)
 {
-    jmod m = {str_of(st, o, "name"), 0, 0};
+    jmod m = {str_of(st, o, "name"), 0, 0, 0, NULL, str_of(st, o, "path")};
     int hb, hs;
     if (!m.name)
         return fail(st, "module line without \"name\"%s", "");
-    if (get_hex(st, o, "base", &m.base, &hb) || get_hex(st, o, "size", &m.size, &hs))
+    if (get_hex(st, o, "base", &m.base, &hb) || get_hex(st, o, "size", &m.size, &hs) ||
+        get_build_id(st, o, "build_id", &m.build_id))
         return TT_EFORMAT;
-    if (hb && hs && !tt_vec_push(&st->mods, &m))
+    m.ranged = hb && hs;
+    if (!tt_vec_push(&st->mods, &m))
         return tt_error_set(st->err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     return 0;
 }

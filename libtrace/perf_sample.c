@@ -19,6 +19,11 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
     f.addr = l.addr;
     const tt_perf_map *map = NULL;
     *mapdep = l.unnamed && l.has_addr && l.dso && l.dn && l.dso[0] == '/';
+    if (l.dso && l.dn && l.dso[0] == '/' && l.dn < sizeof st->dso_path) {
+        memcpy(st->dso_path, l.dso, l.dn);
+        st->dso_path[l.dn] = 0;
+        f.module_file = st->dso_path;
+    }
     if (*mapdep)
         map = tt_perf_maps_find(st->maps, st->h.pid, l.dso, l.dn, l.addr, &f.file_off);
     if (map) {

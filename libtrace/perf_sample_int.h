@@ -26,6 +26,7 @@ typedef struct tt__perf_asm {
     int kept_any;            /* a header of the event kept was seen */
     tt_perf_maps *maps;      /* PERF_RECORD_MMAP lines (--show-mmap-events) */
     char path[1024];         /* the current frame's module path */
+    char dso_path[1024];     /* the current frame's dso as perf prints it (module_file) */
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */

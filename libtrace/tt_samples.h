@@ -43,6 +43,10 @@ typedef struct tt_stack_frame {
     int has_file_off;
     uint64_t file_off;
     const char *module_path;
+    /* the module file's path as the input names it (perf's dso, a JSON-lines module line),
+     * or NULL: the module row's path (storage.md 3.7). Not part of the frame's identity:
+     * frames equal by name keep the first one's. */
+    const char *module_file;
     /* Mach-O image of an iOS address (btrace iOS, samples.md 2.1.6): its UUID (lowercase hex,
      * the build id) or NULL; addr_is_offset: addr is pc - image load address and module_path
      * the image path, so symbolication looks it up as a TT_NADDR_OFFSET */
