@@ -176,11 +176,7 @@ static void dist_obj(tt_jsonw *w, const char *k, const tt_su_dist *d)
     tt_jsonw_uint(w, d->count);
     opt_int(w, "min", d->count, d->min);
     opt_int(w, "median", d->count, d->median);
-    tt_jsonw_key(w, "mean");
-    if (d->count)
-        tt_jsonw_double(w, d->mean);
-    else
-        tt_jsonw_null(w);
+    opt_int(w, "mean", d->count, d->mean);
     opt_int(w, "p90", d->count, d->p90);
     opt_int(w, "max", d->count, d->max);
     tt_jsonw_obj_end(w);
@@ -434,11 +430,10 @@ static void text_dist(tt_buf *b, const char *what, const tt_su_dist *d)
 {
     if (!d->count)
         return;
-    char mean[32];
-    tt_json_format_double(mean, sizeof mean, d->mean);
-    tt_buf_printf(b, "%s over %zu launch%s: min %lld, median %lld, mean %s, p90 %lld, max %lld "
-                  "ms\n", what, d->count, d->count == 1 ? "" : "es", (long long)d->min,
-                  (long long)d->median, mean, (long long)d->p90, (long long)d->max);
+    tt_buf_printf(b, "%s over %zu launch%s: min %lld, median %lld, mean %lld, p90 %lld, "
+                  "max %lld ms\n", what, d->count, d->count == 1 ? "" : "es", (long long)d->min,
+                  (long long)d->median, (long long)d->mean, (long long)d->p90,
+                  (long long)d->max);
 }
 
 void cli_startup_text(const tt_startup *s)

@@ -184,7 +184,8 @@ static int check_stream(tt_input *head, const char *path, void *ud, tt_error *er
     int rc = tt_input_peek(head, &p, &n, 4096, err);
     if (rc || tt_su_detect((const char *)p, n) != TT_SU_IN_UNKNOWN)
         return rc;
-    return tt_error_set(err, TT_EFORMAT, path, 0, 0, NOT_STARTUP);
+    return tt_error_set(err, TT_EFORMAT, strcmp(path, "-") ? path : "<stdin>", 0, 0,
+                        NOT_STARTUP);
 }
 
 static int open_input(src *x, const char *path, int kind)
@@ -192,7 +193,13 @@ static int open_input(src *x, const char *path, int kind)
     tt_error err = {0};
     x->path = path;
     x->kind = kind;
-    if (cli_input_open(&x->in, path, 0, &err))
+    /* standard input, a FIFO or a device is kept in a copy (cli_input.c), so that a text log
+     * can be read a second time like a file (read_one); an unknown kind is refused from the
+     * head of a stream that outgrows memory */
+    if (cli_input_is_stream(path)
+            ? cli_input_open_checked(&x->in, path, kind == TT_SU_IN_UNKNOWN ? check_stream : NULL,
+                                     NULL, &err)
+            : cli_input_open(&x->in, path, 0, &err))
         return cli_err(&err);
     const unsigned char *p;
     size_t n;
@@ -226,15 +233,15 @@ static int read_kind(tt_startup *s, tt_input *in, int kind, tt_stats *stats, tt_
 }
 
 /* One input. A text log (logcat) may hold Displayed lines and Matrix report lines
- * together: a named file is then read twice, once for each. */
+ * together: it is then read twice, once for each (standard input and FIFOs from their
+ * copy). */
 static int read_one(tt_startup *s, src *x, tt_stats *stats)
 {
     tt_error err = {0};
     int rc = read_kind(s, x->in, x->kind, stats, &err);
     tt_input_close(x->in);
     x->in = NULL;
-    if (x->text && x->kind != TT_SU_IN_EVENTS && strcmp(x->path, "-") &&
-        (rc == 0 || rc == TT_ENOTFOUND)) {
+    if (x->text && x->kind != TT_SU_IN_EVENTS && (rc == 0 || rc == TT_ENOTFOUND)) {
         int first = rc;
         src y;
         if ((rc = open_input(&y, x->path, x->kind)))

@@ -301,7 +301,7 @@ static tt_kind classify_text(tt_detection *d, const char *p, size_t n, int sk)
     size_t k = 0;
     while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n'))
         k++;
-    if (k < n && (p[k] == '{' || p[k] == '[')) {
+    if (k < n && (p[k] == '{' || (p[k] == '[' && !tt__logcat_long_header(p + k, n - k)))) {
         if (tt_ks_detect((const unsigned char *)p + k, n - k))
             return TT_KIND_KSCRASH; /* ios.md 2.1 */
         /* Matrix reports carry a "tag" key with a Trace_* value */

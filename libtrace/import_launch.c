@@ -78,7 +78,8 @@ int tt_su_parse_duration(const char *s, size_t n, int64_t *ms, size_t *used)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* "MM-DD HH:MM:SS.mmm" anywhere in p[0..n). */
+/* "MM-DD HH:MM:SS.mmm" anywhere in p[0..n), with the year before it when there is one
+ * ("YYYY-MM-DD HH:MM:SS.mmm", logcat -v year); dst holds 24 bytes. */
 static void find_log_time(char *dst, const char *p, size_t n)
 {
     static const char pat[] = "dd-dd dd:dd:dd.ddd";
@@ -90,8 +91,11 @@ static void find_log_time(char *dst, const char *p, size_t n)
             if (pat[j] == 'd' ? !is_digit(p[i + j]) : p[i + j] != pat[j])
                 break;
         if (j == pl) {
-            memcpy(dst, p + i, pl);
-            dst[pl] = 0;
+            size_t y = i >= 5 && is_digit(p[i - 5]) && is_digit(p[i - 4]) &&
+                       is_digit(p[i - 3]) && is_digit(p[i - 2]) && p[i - 1] == '-' &&
+                       !(i >= 6 && is_digit(p[i - 6])) ? 5 : 0;
+            memcpy(dst, p + i - y, pl + y);
+            dst[pl + y] = 0;
             return;
         }
     }
@@ -144,6 +148,25 @@ static size_t *last_slot(tt_startup *s, uint32_t id)
     return &TT_VEC_AT(&s->last_logcat, size_t, id);
 }
 
+int tt__logcat_long_header(const char *l, size_t n)
+{
+    static const char pat[] = "dd-dd dd:dd:dd.ddd";
+    size_t pl = sizeof pat - 1, i = 1;
+    while (i < n && l[i] == ' ')
+        i++;
+    if (n < 2 || l[0] != '[' || i == 1)
+        return 0;
+    if (i + 5 <= n && is_digit(l[i]) && is_digit(l[i + 1]) && is_digit(l[i + 2]) &&
+        is_digit(l[i + 3]) && l[i + 4] == '-')
+        i += 5; /* -v year */
+    if (i + pl > n)
+        return 0;
+    for (size_t j = 0; j < pl; j++)
+        if (pat[j] == 'd' ? !is_digit(l[i + j]) : l[i + j] != pat[j])
+            return 0;
+    return 1;
+}
+
 /* 1 when l[0..n) is a logcat line: "--------- beginning of ...", a threadtime / time line
  * ("MM-DD HH:MM:SS.mmm ...", optionally after the year) or a brief one ("I/Tag( 611): ..."),
  * after any color escape sequence. */
@@ -186,6 +209,7 @@ static int logcat_line_shape(const char *l, size_t n)
 int tt__looks_logcat(const char *p, size_t n)
 {
     size_t i = 0, k = 0, m = 0;
+    int entry = 0; /* inside a -v long entry: its message lines have the header's shape */
     while (i < n && k < 16) {
         const char *e = memchr(p + i, '\n', n - i);
         if (!e && i > 0)
@@ -194,10 +218,14 @@ int tt__looks_logcat(const char *p, size_t n)
         const char *l = p + i;
         i += ln + 1;
         tt__trim(&l, &ln);
-        if (!ln)
+        if (!ln) {
+            entry = 0;
             continue;
+        }
         k++;
-        m += (size_t)logcat_line_shape(l, ln);
+        if (tt__logcat_long_header(l, ln))
+            entry = 1;
+        m += (size_t)(entry || logcat_line_shape(l, ln));
     }
     return k > 0 && m * 4 >= k * 3;
 }
@@ -243,8 +271,9 @@ int tt__looks_launches(const char *p, size_t n)
     return 0;
 }
 
-static int logcat_line(tt_startup *s, const char *p, size_t n, const char *file, uint64_t line,
-                       tt_error *err)
+/* hdr: the time of the -v long header the line follows ("" none). */
+static int logcat_line(tt_startup *s, const char *p, size_t n, const char *hdr, const char *file,
+                       uint64_t line, tt_error *err)
 {
     const char *d = tt__memmem(p, n, "Displayed ", 10);
     const char *f = tt__memmem(p, n, "Fully drawn ", 12);
@@ -283,6 +312,8 @@ static int logcat_line(tt_startup *s, const char *p, size_t n, const char *file,
     l.line = line;
     l.component = comp;
     find_log_time(l.log_time, p, (size_t)(q - p));
+    if (!l.log_time[0])
+        memcpy(l.log_time, hdr, sizeof l.log_time);
     if (fully) {
         char ex[200];
         snprintf(ex, sizeof ex, "%s:%llu: Fully drawn %s without an earlier Displayed line",
@@ -424,18 +455,27 @@ int tt_startup_read_launches(tt_startup *s, tt_input *in, tt_error *err)
     size_t len, before = s->launches.len;
     uint64_t lineno;
     int rc;
+    /* logcat -v long: "[ MM-DD HH:MM:SS.mmm  pid:  tid P/tag ]", the message lines, a blank
+     * line; the message takes the header's time */
+    char hdr[sizeof ((tt_su_launch *)0)->log_time] = "";
     while ((rc = tt_input_line(in, &line, &len, &lineno, err)) == 0) {
         const char *p = line;
         size_t n = len;
         tt__trim(&p, &n);
         while (n && p[0] == ' ')
             p++, n--;
-        if (n == 0)
+        if (n == 0) {
+            hdr[0] = 0;
             continue;
+        }
+        if (tt__logcat_long_header(p, n)) {
+            find_log_time(hdr, p, n);
+            continue;
+        }
         int r = am_line(s, &st, p, n, file, lineno, err);
         if (r < 0)
             return r;
-        if (r == 0 && (r = logcat_line(s, p, n, file, lineno, err)))
+        if (r == 0 && (r = logcat_line(s, p, n, hdr, file, lineno, err)))
             return r;
     }
     if (rc != TT_DONE)

@@ -26,7 +26,7 @@ int tt_su_detect(const char *p, size_t n)
         i = 3;
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
         i++;
-    if (i < n && (p[i] == '{' || p[i] == '[')) {
+    if (i < n && (p[i] == '{' || (p[i] == '[' && !tt__logcat_long_header(p + i, n - i)))) {
         if (p[i] == '{' && tt__looks_startup_events(p + i, n - i))
             return TT_SU_IN_EVENTS;
         if (has(p + i, n - i, "\"tag\""))

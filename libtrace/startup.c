@@ -62,19 +62,39 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The mean of v[0..n) truncated toward zero, exactly and without overflow: the sum of the
+ * floor quotients by n, plus the carries of the remainders. */
+static int64_t trunc_mean(const int64_t *v, size_t n)
+{
+    if (n > (size_t)INT64_MAX)
+        return 0; /* unreachable: the values are in memory */
+    int64_t nn = (int64_t)n, q = 0, r = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t qi = v[i] / nn, ri = v[i] % nn;
+        if (ri < 0) {
+            ri += nn;
+            qi--;
+        }
+        q += qi;
+        r += ri; /* both below nn: no overflow */
+        if (r >= nn) {
+            r -= nn;
+            q++;
+        }
+    }
+    return q < 0 && r > 0 ? q + 1 : q; /* floor to truncation */
+}
+
 void tt_su_dist_compute(tt_su_dist *d, int64_t *v, size_t n)
 {
     memset(d, 0, sizeof *d);
     if (n == 0)
         return;
     qsort(v, n, sizeof *v, cmp_i64);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += (double)v[i];
     d->count = n;
     d->min = v[0];
     d->max = v[n - 1];
-    d->mean = sum / (double)n;
+    d->mean = trunc_mean(v, n);
     if (n % 2)
         d->median = v[n / 2];
     else {

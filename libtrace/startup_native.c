@@ -11,8 +11,16 @@
 #define VITALS_WARM_MS 2000
 #define VITALS_HOT_MS 1500
 
+/* A configuration-change relaunch (rotation) destroys the activity and creates it again in
+ * the same main-thread message: a create of the destroyed class at most this long after the
+ * destroy, with nothing in between, is no start (startup(1), NATIVE START TYPES). */
+#define RELAUNCH_MS 100
+
+/* Per interned id: an instance's state, and for a class id the count of its alive
+ * instances and the one inferred alive (1 + id, 0 none). */
 typedef struct nat_inst {
-    unsigned alive : 1, started : 1, seen : 1;
+    unsigned alive : 1, started : 1, seen : 1, gone : 1, inferred : 1;
+    uint32_t cls_alive, inferred_id;
 } nat_inst;
 
 typedef struct nat {
@@ -27,6 +35,10 @@ typedef struct nat {
     nat_inst *inst;
     int64_t alive, started;
     int create_since_stop, seen_stop;
+    /* the destroy that left no activity alive, while nothing else happened since */
+    int relaunch_ok;
+    uint32_t relaunch_cls;
+    int64_t relaunch_ms;
     /* pending warm/hot/unknown row */
     int pending;
     size_t prow;
@@ -117,10 +129,21 @@ static int first_non_splash(const nat *x, int kind)
     return -1;
 }
 
+/* The launch intent of the cold start: the first one, unless it comes after the process
+ * started (then it launched a later warm or hot start). */
+static int cold_intent(const nat *x, int li, int ps, int fm)
+{
+    if (li >= 0 && ((ps >= 0 && x->ev[li].ms > x->ev[ps].ms) ||
+                    (fm >= 0 && x->ev[li].ms > x->ev[fm].ms)))
+        return -1;
+    return li;
+}
+
 static int cold_row(nat *x, int has_pid, int64_t pid)
 {
     int li = first_of(x, TT_SU_LAUNCH_INTENT), ps = first_of(x, TT_SU_PROCESS_START),
         fm = first_of(x, TT_SU_FIRST_METHOD);
+    li = cold_intent(x, li, ps, fm);
     x->cold_end = -1;
     if (li < 0 && ps < 0 && fm < 0)
         return 0; /* no cold-start marker: the process was already running */
@@ -163,6 +186,7 @@ static int cold_segments(nat *x, int64_t limit_ms)
     tt_su_row *r = row_at(s, x->cold_idx);
     int li = first_of(x, TT_SU_LAUNCH_INTENT), ps = first_of(x, TT_SU_PROCESS_START),
         fm = first_of(x, TT_SU_FIRST_METHOD), fo = first_non_splash(x, TT_SU_WINDOW_FOCUS);
+    li = cold_intent(x, li, ps, fm);
     const tt__su_event *start = at(x, li >= 0 ? li : ps >= 0 ? ps : fm);
     tt_vec segs;
     tt_vec_init(&segs, sizeof(tt_su_segment));
@@ -248,36 +272,111 @@ static int open_row(nat *x, int type, const tt__su_event *e, int64_t pid, int ha
     return 0;
 }
 
+static void inst_alive(nat *x, nat_inst *in, uint32_t cls)
+{
+    in->alive = in->seen = 1;
+    in->gone = 0;
+    x->alive++;
+    if (cls != TT__SU_NONE)
+        x->inst[cls].cls_alive++;
+}
+
+static void inst_dead(nat *x, nat_inst *in, uint32_t cls)
+{
+    in->alive = in->inferred = 0;
+    in->gone = 1;
+    x->alive--;
+    if (cls != TT__SU_NONE && x->inst[cls].cls_alive)
+        x->inst[cls].cls_alive--;
+}
+
+/* A focus gain, start, resume or stop of an instance whose creation was not observed proves
+ * it alive (it was created before the stream began), unless it was destroyed or another
+ * instance of its class is alive (a stream naming instances in some events only). */
+static void inst_evidence(nat *x, nat_inst *in, const tt__su_event *e)
+{
+    if (!in || in->alive || in->gone || e->activity == TT__SU_NONE ||
+        x->inst[e->activity].cls_alive)
+        return;
+    inst_alive(x, in, e->activity);
+    in->inferred = 1;
+    x->inst[e->activity].inferred_id = e->instance + 1;
+}
+
+/* The instance a destroy ends: itself, else an instance of its class inferred alive. */
+static nat_inst *destroyed(nat *x, nat_inst *in, const tt__su_event *e)
+{
+    if (in->alive || e->activity == TT__SU_NONE)
+        return in;
+    uint32_t id = x->inst[e->activity].inferred_id;
+    if (!id)
+        return in;
+    nat_inst *o = &x->inst[id - 1];
+    x->inst[e->activity].inferred_id = 0;
+    return o->alive && o->inferred ? o : in;
+}
+
+/* A create that relaunches the activity just destroyed (a configuration change), called
+ * when nothing happened since that destroy. */
+static int relaunch(nat *x, const tt__su_event *e)
+{
+    if (x->relaunch_cls != e->activity || e->ms - x->relaunch_ms > RELAUNCH_MS)
+        return 0;
+    char ex[200];
+    snprintf(ex, sizeof ex, "%s:%llu: %s created again %lld ms after its destroy: a "
+             "configuration-change relaunch, not a start", x->file, (unsigned long long)e->line,
+             tt_startup__str(x->s, e->activity), (long long)(e->ms - x->relaunch_ms));
+    tt_stats_add(x->s->stats, "startup_relaunch", x->file, TT_SEV_INFO, 1, ex);
+    return 1;
+}
+
 static int native_event(nat *x, const tt__su_event *e, int64_t pid, int has_pid)
 {
     nat_inst *in = e->instance != TT__SU_NONE ? &x->inst[e->instance] : NULL;
     int past_cold = !x->have_cold || (x->cold_end >= 0 && e - x->ev > x->cold_end);
-    int rc = 0;
+    int rc = 0, was_ok = x->relaunch_ok;
+    /* anything but a lost focus or a first frame between the destroy and the create means
+     * a new launch */
+    if (e->kind != TT_SU_FIRST_FRAME && (e->kind != TT_SU_WINDOW_FOCUS || e->focus))
+        x->relaunch_ok = 0;
     switch (e->kind) {
     case TT_SU_ACTIVITY_CREATE:
-        if (x->alive == 0 && past_cold && !x->pending)
+        if (x->alive == 0 && past_cold && !x->pending &&
+            !(was_ok && relaunch(x, e)))
             rc = open_row(x, TT_SU_WARM, e, pid, has_pid);
         if (!in->alive)
-            x->alive++;
-        in->alive = in->seen = 1;
+            inst_alive(x, in, e->activity);
         x->create_since_stop = 1;
         break;
-    case TT_SU_ACTIVITY_DESTROY:
-        if (in->alive)
-            x->alive--;
-        in->alive = 0;
+    case TT_SU_ACTIVITY_DESTROY: {
+        nat_inst *d = destroyed(x, in, e);
+        if (d->alive) {
+            inst_dead(x, d, e->activity);
+            if (x->alive == 0) {
+                x->relaunch_ok = 1;
+                x->relaunch_cls = e->activity;
+                x->relaunch_ms = e->ms;
+            }
+        }
+        in->gone = 1;
         if (x->pending && x->pinst == e->instance)
             close_pending(x);
         break;
+    }
     case TT_SU_ACTIVITY_START:
         if (in->alive && x->started == 0 && x->seen_stop && !x->create_since_stop && past_cold &&
             !x->pending)
             rc = open_row(x, TT_SU_HOT, e, pid, has_pid);
+        inst_evidence(x, in, e);
         if (!in->started)
             x->started++;
         in->started = 1;
         break;
+    case TT_SU_ACTIVITY_RESUME:
+        inst_evidence(x, in, e);
+        break;
     case TT_SU_ACTIVITY_STOP:
+        inst_evidence(x, in, e);
         if (in->started && --x->started == 0) {
             x->create_since_stop = 0;
             x->seen_stop = 1;
@@ -305,6 +404,7 @@ static int native_event(nat *x, const tt__su_event *e, int64_t pid, int has_pid)
             in->seen = 1; /* creation never observed: an unknown start, not a discard */
             rc = open_row(x, TT_SU_UNKNOWN, e, pid, has_pid);
         }
+        inst_evidence(x, in, e);
         break;
     default: break;
     }
@@ -415,6 +515,15 @@ static int attach_matrix(nat *x, tt_su_matrix *m)
             r->matrix = m;
             return 0;
         }
+    }
+    if (m->is_warm) {
+        /* Matrix counts a start the native model does not (an instance alive though its
+         * creation was not observed, or a relaunch): say so rather than hide it */
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s: Matrix reports a warm start of %lld ms at %lld ms that "
+                 "is no native start (see --matrix-compat)", x->file,
+                 (long long)m->startup_duration, (long long)m->at_ms);
+        tt_stats_add(x->s->stats, "startup_matrix_warm_unmatched", x->file, TT_SEV_WARN, 1, ex);
     }
     return 0;
 }

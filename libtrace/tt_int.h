@@ -18,6 +18,9 @@ int tt__parse_i64(const char *s, size_t n, int64_t *out);
 void tt__trim(const char **s, size_t *n);
 /* Logcat Displayed/Fully drawn lines or `am start -W` output (startup.md 4.3, 4.4). */
 int tt__looks_launches(const char *p, size_t n);
+/* A logcat -v long entry header, "[ MM-DD HH:MM:SS.mmm  pid:  tid P/tag ]" (with or
+ * without the year): a text that starts with '[' and is no JSON. */
+int tt__logcat_long_header(const char *l, size_t n);
 /* The head of a logcat capture (import_launch.c): most lines have a logcat format's shape. */
 int tt__looks_logcat(const char *p, size_t n);
 /* A JSON-lines startup event stream: the first line's "kind" is an event kind (4.2). */

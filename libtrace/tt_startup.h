@@ -131,7 +131,7 @@ typedef struct tt_su_launch {
 typedef struct tt_su_dist {
     size_t count;
     int64_t min, median, p90, max; /* median of an even count: truncated mean of the middle */
-    double mean;
+    int64_t mean;                  /* truncated toward zero, integer ms like the median */
 } tt_su_dist;
 /* Sorts v in place and fills d (all zero when n == 0). */
 void tt_su_dist_compute(tt_su_dist *d, int64_t *v, size_t n);

@@ -334,17 +334,27 @@ START_TEST(stats)
     ck_assert_int_eq(d.min, 1234);
     ck_assert_int_eq(d.median, 1234);
     ck_assert_int_eq(d.p90, 1234);
-    ck_assert(d.mean == 1234.0);
+    ck_assert_int_eq(d.mean, 1234);
     int64_t w[] = {1257, 1092, 1420, 1133, 1184, 187};
     tt_su_dist_compute(&d, w, 6);
     ck_assert_int_eq(d.median, 1158); /* (1133 + 1184) / 2 truncated */
     ck_assert_int_eq(d.p90, 1420);    /* rank ceil(5.4) = 6 */
     ck_assert_int_eq(d.min, 187);
+    ck_assert_int_eq(d.mean, 1045); /* 6273 / 6 = 1045.5, truncated */
     int64_t x[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
     tt_su_dist_compute(&d, x, 10);
     ck_assert_int_eq(d.p90, 9); /* rank 9 */
     ck_assert_int_eq(d.median, 5);
-    ck_assert(d.mean == 5.5);
+    ck_assert_int_eq(d.mean, 5); /* 5.5 truncated, like the median */
+    int64_t y[] = {-7, 2};         /* -2.5: truncated toward zero */
+    tt_su_dist_compute(&d, y, 2);
+    ck_assert_int_eq(d.mean, -2);
+    int64_t z[] = {INT64_MAX, INT64_MAX - 1, INT64_MAX}; /* no overflow */
+    tt_su_dist_compute(&d, z, 3);
+    ck_assert_int_eq(d.mean, INT64_MAX - 1);
+    int64_t m[] = {INT64_MIN, INT64_MIN + 1};
+    tt_su_dist_compute(&d, m, 2);
+    ck_assert_int_eq(d.mean, INT64_MIN + 1);
     tt_su_dist_compute(&d, NULL, 0);
     ck_assert_uint_eq(d.count, 0);
 }

@@ -1,0 +1,1 @@
+cd "$TT_TMP"; for j in 1 2; do tracetool analyze --jobs $j -o j$j.db "$OLDPWD/startup/logcat-long.txt" "$OLDPWD/startup/logcat-year.txt" > /dev/null; tracetool query --write j$j.db "UPDATE trace SET imported_unix_ms = 0"; done; cmp j1.db j2.db && echo same; tracetool query --format csv j1.db "select component, total_ms, this_ms, fully_drawn_ms, log_time from launch order by id"

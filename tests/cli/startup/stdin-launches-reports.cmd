@@ -1,0 +1,1 @@
+tracetool startup --format json - < startup/logcat-cut-report.log

@@ -1,0 +1,1 @@
+tracetool startup --format json startup/unobserved-create.jsonl
