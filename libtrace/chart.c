@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CW 720 /* viewBox width */
@@ -294,5 +295,108 @@ int tt_chart_levels(tt_buf *b, const char *title, const char *const *labels,
                       x, (int)n * RH + 8, level_colors[k], x + 16, (int)n * RH + 18,
                       level_names[k]);
     tt_buf_puts(b, "</svg>\n");
+    return 0;
+}
+
+/* A strip chart of launch times (visual.md 10.2 item 3): a row per group (labels[i] names the
+ * group of values[i], a group's values consecutive; NAN values are left out), a dot per
+ * value, the median (solid) and p90 (dashed) of the row marked, as startup.md 5.5 computes
+ * them. */
+int tt_chart_strip(tt_buf *b, const char *title, const char *const *labels,
+                   const double *values, size_t n, const char *unit)
+{
+    int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    size_t *g0 = malloc((n + 1) * sizeof *g0); /* first value of each group with values */
+    if (!v || !g0) {
+        free(v);
+        free(g0);
+        return TT_ENOMEM;
+    }
+    size_t ng = 0, worst = 0;
+    double max = 0;
+    int64_t worst_med = -1;
+    for (size_t i = 0, j; i < n; i = j) {
+        size_t nv = 0;
+        for (j = i; j < n && (j == i || !strcmp(labels[j] ? labels[j] : "",
+                                                 labels[i] ? labels[i] : "")); j++)
+            if (!isnan(values[j])) {
+                v[nv++] = (int64_t)llround(values[j]);
+                if (values[j] > max)
+                    max = values[j];
+            }
+        if (!nv)
+            continue;
+        tt_su_dist d;
+        tt_su_dist_compute(&d, v, nv);
+        if (d.median > worst_med)
+            worst_med = d.median, worst = i;
+        g0[ng++] = i;
+    }
+    g0[ng] = n;
+    int64_t step, end = axis_end(max, &step);
+    int rows = (int)ng;
+    tt_buf d = {0};
+    if (ng) {
+        tt_buf_puts(&d, "slowest median ");
+        esc(&d, labels[worst]);
+        tt_buf_printf(&d, ", %lld ", (long long)worst_med);
+        esc(&d, unit ? unit : "");
+    } else {
+        tt_buf_puts(&d, "no launch is counted in the statistics");
+    }
+    head(b, title, rows * RH + 50, d.data);
+    tt_buf_free(&d);
+    grid(b, step, end, rows);
+    for (int k = 0; k < rows; k++) {
+        size_t i0 = g0[k], i1 = g0[k] + 1;
+        while (i1 < n && !strcmp(labels[i1] ? labels[i1] : "", labels[i0] ? labels[i0] : ""))
+            i1++;
+        int y = k * RH;
+        label(b, labels[i0], y);
+        size_t nv = 0;
+        for (size_t i = i0; i < i1; i++) {
+            if (isnan(values[i]))
+                continue;
+            v[nv++] = (int64_t)llround(values[i]);
+            double x = LW + (double)BW * values[i] * 1000.0 / (double)end;
+            tt_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"%s\" "
+                             "fill-opacity=\"0.6\" stroke=\"#333\" stroke-width=\"0.5\"><title>",
+                          x, y + RH / 2, okabe_ito[k % 7]);
+            esc(b, labels[i0]);
+            tt_buf_puts(b, ": ");
+            num(b, values[i]);
+            tt_buf_puts(b, " ");
+            esc(b, unit ? unit : "");
+            tt_buf_puts(b, "</title></circle>");
+        }
+        tt_su_dist st;
+        tt_su_dist_compute(&st, v, nv);
+        const int64_t mark[2] = {st.median, st.p90};
+        for (int m = 0; m < 2; m++) {
+            double x = LW + (double)BW * (double)mark[m] * 1000.0 / (double)end;
+            tt_buf_printf(b, "<line class=\"mark\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                             "stroke=\"#000\" stroke-width=\"2\"%s><title>",
+                          x, y + 1, x, y + RH - 1, m ? " stroke-dasharray=\"3 2\"" : "");
+            esc(b, labels[i0]);
+            tt_buf_printf(b, ": %s %lld ", m ? "p90" : "median", (long long)mark[m]);
+            esc(b, unit ? unit : "");
+            tt_buf_printf(b, " (%zu launch%s)</title></line>", nv, nv == 1 ? "" : "es");
+        }
+        tt_buf_puts(b, "\n");
+    }
+    /* legend: the marks differ by dash, not by colour alone */
+    int ly = rows * RH + 34;
+    tt_buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" "
+                     "stroke-width=\"2\"/><text class=\"tick\" x=\"%d\" y=\"%d\">median</text>"
+                     "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" "
+                     "stroke-width=\"2\" stroke-dasharray=\"3 2\"/><text class=\"tick\" x=\"%d\" "
+                     "y=\"%d\">p90 (nearest rank)</text><circle cx=\"%d\" cy=\"%d\" r=\"4\" "
+                     "fill=\"#999\" stroke=\"#333\" stroke-width=\"0.5\"/><text class=\"tick\" "
+                     "x=\"%d\" y=\"%d\">one launch</text>\n",
+                  LW, ly - 10, LW, ly + 2, LW + 6, ly, LW + 80, ly - 10, LW + 80, ly + 2, LW + 86,
+                  ly, LW + 230, ly - 4, LW + 238, ly);
+    tt_buf_puts(b, "</svg>\n");
+    free(v);
+    free(g0);
     return 0;
 }

@@ -231,6 +231,11 @@ static void chart(tt_buf *b, const tt_hreport_table *t)
             }
         else
             v[r] = val(t, r, (size_t)t->value_col);
+        if (t->chart == TT_RCHART_STRIP) { /* the next column: why the row is left out */
+            const char *why = cell(t, r, (size_t)t->value_col + 1);
+            if (why && *why)
+                v[r] = NAN;
+        }
     }
     if (t->chart == TT_RCHART_LEVELS)
         tt_chart_levels(b, t->caption, labels, v, n);
@@ -238,6 +243,8 @@ static void chart(tt_buf *b, const tt_hreport_table *t)
         waterfalls(b, t, labels);
     else if (t->chart == TT_RCHART_HIST)
         histogram(b, t, labels, v);
+    else if (t->chart == TT_RCHART_STRIP)
+        tt_chart_strip(b, t->caption, labels, v, n, t->unit ? t->unit : "");
     else
         bars(b, t, labels, v);
     free(labels);
