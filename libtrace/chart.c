@@ -55,17 +55,23 @@ static void head(tt_buf *b, const char *title, int h, const char *desc)
     tt_buf_puts(b, "</desc>\n");
 }
 
-static void label(tt_buf *b, const char *s, int y)
+/* A row label at x, fitted to cells (visual.md 6.1; left: ".." first, for names told apart
+ * by their ends), the full text in its <title>. */
+static void label_at(tt_buf *b, const char *s, int x, int y, size_t cells, int left)
 {
-    tt_buf_printf(b, "<text class=\"lbl\" x=\"4\" y=\"%d\"><title>", y + 13);
+    tt_buf_printf(b, "<text class=\"lbl\" x=\"%d\" y=\"%d\"><title>", x, y + 13);
     esc(b, s);
     tt_buf_puts(b, "</title>");
-    /* 216 px at about 7.3 px a cell */
     if (s && *s)
-        tt_svg_fit(b, s, strlen(s), 29, 0);
+        tt_svg_fit(b, s, strlen(s), cells, left);
     else
         tt_buf_puts(b, "(none)");
     tt_buf_puts(b, "</text>");
+}
+
+static void label(tt_buf *b, const char *s, int y)
+{
+    label_at(b, s, 4, y, 29, 0); /* 216 px at about 7.3 px a cell */
 }
 
 /* The axis end: the step multiple at or above max (thousandths). */
@@ -298,6 +304,25 @@ int tt_chart_levels(tt_buf *b, const char *title, const char *const *labels,
     return 0;
 }
 
+/* A strip row's label "source state: component": the part before ": " whole, the component
+ * fitted to the cells left (visual.md 6.1; its class name, else cut with ".." first, as
+ * components differ at their ends); the full text in the <title>. */
+static void strip_label(tt_buf *b, const char *s, int y)
+{
+    const char *c = s ? strstr(s, ": ") : NULL;
+    size_t pc = c ? tt_svg_cells(s, (size_t)(c - s)) + 2 : 0;
+    if (!c || !c[2] || pc + 3 > 29) {
+        label_at(b, s, 4, y, 29, 1);
+        return;
+    }
+    tt_buf_printf(b, "<text class=\"lbl\" x=\"4\" y=\"%d\"><title>", y + 13);
+    esc(b, s);
+    tt_buf_puts(b, "</title>");
+    tt_svg_escape(b, s, (size_t)(c - s) + 2, 0);
+    tt_svg_fit(b, c + 2, strlen(c + 2), 29 - pc, 1);
+    tt_buf_puts(b, "</text>");
+}
+
 /* A strip chart of launch times (visual.md 10.2 item 3): a row per group (labels[i] names the
  * group of values[i], a group's values consecutive; NAN values are left out), a dot per
  * value, the median (solid) and p90 (dashed) of the row marked, as startup.md 5.5 computes
@@ -352,7 +377,7 @@ int tt_chart_strip(tt_buf *b, const char *title, const char *const *labels,
         while (i1 < n && !strcmp(labels[i1] ? labels[i1] : "", labels[i0] ? labels[i0] : ""))
             i1++;
         int y = k * RH;
-        label(b, labels[i0], y);
+        strip_label(b, labels[i0], y);
         size_t nv = 0;
         for (size_t i = i0; i < i1; i++) {
             if (isnan(values[i]))
@@ -398,5 +423,149 @@ int tt_chart_strip(tt_buf *b, const char *title, const char *const *labels,
     tt_buf_puts(b, "</svg>\n");
     free(v);
     free(g0);
+    return 0;
+}
+
+/* fps over time (visual.md 10.3, frames.md 6.3 windows): a polyline per series (labels[i]
+ * names the series of window i, a series' windows consecutive and in time order), broken at
+ * windows without frames and where the windows are not contiguous (a compacted gap, shaded
+ * and named); a lone window is a dot. Time in s from 0 on x, fps on y (ticks on the right);
+ * the label column holds the legend, the series told apart by colour and dash. */
+#define PT 8   /* plot top */
+#define PH 160 /* plot height */
+int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
+                    const double *start_ms, const double *dur_ms, const double *frames,
+                    const double *fps, size_t n)
+{
+    static const char *const dash[4] = {"", " stroke-dasharray=\"6 3\"",
+                                        " stroke-dasharray=\"2 2\"",
+                                        " stroke-dasharray=\"8 3 2 3\""};
+    double xmax = 0, ymax = 0, low = -1, low_t = 0;
+    size_t nser = 0, low_i = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!i || strcmp(labels[i] ? labels[i] : "", labels[i - 1] ? labels[i - 1] : ""))
+            nser++;
+        double e = (isnan(start_ms[i]) ? 0 : start_ms[i]) + (isnan(dur_ms[i]) ? 0 : dur_ms[i]);
+        if (e > xmax)
+            xmax = e;
+        if (!isnan(fps[i]) && frames[i] > 0) {
+            if (fps[i] > ymax)
+                ymax = fps[i];
+            if (low < 0 || fps[i] < low)
+                low = fps[i], low_i = i, low_t = start_ms[i];
+        }
+    }
+    int64_t xstep, xend = axis_end(xmax / 1000.0, &xstep), ystep, yend = axis_end(ymax, &ystep);
+    int ph = PH;
+    if ((int)nser * RH > ph)
+        ph = (int)nser * RH;
+    tt_buf d = {0};
+    if (low >= 0) {
+        tt_buf_puts(&d, "lowest window ");
+        esc(&d, labels[low_i]);
+        tt_buf_puts(&d, ", ");
+        num(&d, low);
+        tt_buf_puts(&d, " fps at ");
+        num(&d, low_t / 1000.0);
+        tt_buf_puts(&d, " s");
+    } else {
+        tt_buf_puts(&d, "no window with frames");
+    }
+    head(b, title, PT + ph + 36, d.data);
+    tt_buf_free(&d);
+    /* x grid: seconds; y grid: fps, ticks right of the plot */
+    for (int64_t t = 0; t <= xend; t += xstep) {
+        double x = LW + (double)BW * (double)t / (double)xend;
+        tt_buf_printf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+                         "<text class=\"tick\" x=\"%.1f\" y=\"%d\">",
+                      x, PT, x, PT + ph, x, PT + ph + 14);
+        num(b, (double)t / 1000.0);
+        tt_buf_puts(b, "</text>");
+    }
+    for (int64_t t = 0; t <= yend; t += ystep) {
+        double y = PT + ph - (double)ph * (double)t / (double)yend;
+        tt_buf_printf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+                         "<text class=\"tick\" x=\"%d\" y=\"%.1f\">",
+                      LW, y, LW + BW, y, LW + BW + 4, y + 4);
+        num(b, (double)t / 1000.0);
+        tt_buf_puts(b, "</text>");
+    }
+    tt_buf_printf(b, "<text class=\"tick\" x=\"%d\" y=\"%d\">time (s)</text><text class=\"tick\" "
+                     "x=\"%d\" y=\"%d\">fps</text>\n",
+                  LW, PT + ph + 30, LW + BW + 4, PT + ph + 30);
+#define XS(ms) (LW + (double)BW * (ms) / (double)xend)
+#define YS(f) (PT + ph - (double)ph * (f) * 1000.0 / (double)yend)
+    size_t k = 0;
+    for (size_t i0 = 0, i1; i0 < n; i0 = i1, k++) {
+        for (i1 = i0 + 1; i1 < n && !strcmp(labels[i1] ? labels[i1] : "",
+                                             labels[i0] ? labels[i0] : ""); i1++)
+            ;
+        const char *col = okabe_ito[k % 7], *da = dash[(k / 7 + k) % 4];
+        /* legend row */
+        int ly = (int)k * RH;
+        tt_buf_printf(b, "<line x1=\"4\" y1=\"%d\" x2=\"20\" y2=\"%d\" stroke=\"%s\" "
+                         "stroke-width=\"2\"%s/>",
+                      ly + 9, ly + 9, col, da);
+        label_at(b, labels[i0], 24, ly, 26, 1); /* scenes differ at their ends */
+        tt_buf_puts(b, "\n");
+        /* compacted gaps: stored windows that do not follow each other */
+        for (size_t i = i0 + 1; i < i1; i++) {
+            double e = start_ms[i - 1] + dur_ms[i - 1];
+            if (!(start_ms[i] > e))
+                continue;
+            tt_buf_printf(b, "<rect class=\"gap\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+                             "height=\"%d\" fill=\"#e8e8e8\"><title>",
+                          XS(e), PT, XS(start_ms[i]) - XS(e), ph);
+            esc(b, labels[i0]);
+            tt_buf_puts(b, ": no frames from ");
+            num(b, e / 1000.0);
+            tt_buf_puts(b, " s to ");
+            num(b, start_ms[i] / 1000.0);
+            tt_buf_puts(b, " s (a compacted gap)</title></rect>\n");
+        }
+        /* runs of contiguous windows with frames */
+        for (size_t j0 = i0, j1; j0 < i1; j0 = j1) {
+            if (!(frames[j0] > 0) || isnan(fps[j0])) {
+                j1 = j0 + 1;
+                continue;
+            }
+            double lo = fps[j0], hi = fps[j0];
+            for (j1 = j0 + 1; j1 < i1 && frames[j1] > 0 && !isnan(fps[j1]) &&
+                              start_ms[j1] == start_ms[j1 - 1] + dur_ms[j1 - 1]; j1++) {
+                if (fps[j1] < lo)
+                    lo = fps[j1];
+                if (fps[j1] > hi)
+                    hi = fps[j1];
+            }
+            if (j1 - j0 == 1)
+                tt_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">",
+                              XS(start_ms[j0] + dur_ms[j0] / 2), YS(fps[j0]), col);
+            else {
+                tt_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s "
+                                 "points=\"", col, da);
+                for (size_t j = j0; j < j1; j++)
+                    tt_buf_printf(b, "%s%.1f,%.1f", j > j0 ? " " : "",
+                                  XS(start_ms[j] + dur_ms[j] / 2), YS(fps[j]));
+                tt_buf_puts(b, "\">");
+            }
+            tt_buf_puts(b, "<title>");
+            esc(b, labels[i0]);
+            tt_buf_puts(b, ": ");
+            num(b, start_ms[j0] / 1000.0);
+            tt_buf_puts(b, "\xe2\x80\x93");
+            num(b, (start_ms[j1 - 1] + dur_ms[j1 - 1]) / 1000.0);
+            tt_buf_puts(b, " s, ");
+            num(b, lo);
+            if (hi > lo) {
+                tt_buf_puts(b, "\xe2\x80\x93");
+                num(b, hi);
+            }
+            tt_buf_printf(b, " fps (%zu window%s)</title></%s>\n", j1 - j0,
+                          j1 - j0 == 1 ? "" : "s", j1 - j0 == 1 ? "circle" : "polyline");
+        }
+    }
+#undef XS
+#undef YS
+    tt_buf_puts(b, "</svg>\n");
     return 0;
 }

@@ -88,14 +88,14 @@ static const rq queries[] = {
      * status other than ok */
     {"startup", "Launches (am start -W TotalTime, logcat Displayed)", TT_RCHART_STRIP, 0, 5, 0,
      "ms",
-     "SELECT source || ' ' || COALESCE(launch_state || ' ', '') || component AS launch, "
+     "SELECT source || COALESCE(' ' || launch_state, '') || ': ' || component AS launch, "
      "source, component, COALESCE(launch_state, '') AS state, COALESCE(status, '') AS status, "
      "total_ms, CASE WHEN COALESCE(not_launched, 0) = 1 THEN 'not launched' "
      "WHEN total_ms IS NULL THEN 'no TotalTime' WHEN source = 'am' AND status IS NULL "
      "THEN 'no status' WHEN source = 'am' AND status <> 'ok' THEN 'status ' || status "
      "ELSE '' END AS left_out, CASE WHEN incomplete = 1 THEN 'yes' ELSE '' END AS incomplete, "
      "wait_ms, fully_drawn_ms AS ttfd_ms, COALESCE(log_time, '') AS log_time FROM launch "
-     "WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY 1, trace_id, id", 0},
+     "WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY source, launch_state, component, trace_id, id", 0},
     /* per scene over the traces of the range (overlapping dumps given as several inputs are
      * one scene): fps = frames / estimated time (frames / fps summed: busy time for the
      * native model, the reports' harmonic mean for reports); percentiles by nearest rank over
@@ -163,6 +163,24 @@ static const rq queries[] = {
      "WHERE trace_id BETWEEN ?1 AND ?2 AND scene = '*' AND ts IS NULL) "
      "WHERE cnt IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ui_frame "
      "WHERE trace_id BETWEEN ?1 AND ?2)) ORDER BY src, o", 0},
+    /* fps over time (frames.md 6.3): the windowed rows, all scenes (rank 0) and the top 5
+     * scenes by frames; time in ms from the first window of the range; a series per trace
+     * (and model) when there are several */
+    {"frames", "FPS over time (all scenes; the top 5 scenes by frames folded)",
+     TT_RCHART_SERIES, 0, 2, 0, "fps",
+     "WITH w AS (SELECT trace_id, model, scene, ts, dur, frames, fps FROM scene_frame_stats "
+     "WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NOT NULL AND dur IS NOT NULL), "
+     "o AS (SELECT MIN(ts) AS t0, COUNT(DISTINCT trace_id) AS nt, COUNT(DISTINCT model) AS nm "
+     "FROM w), "
+     "top AS (SELECT scene, ROW_NUMBER() OVER (ORDER BY SUM(frames) DESC, scene) AS k FROM w "
+     "WHERE scene <> '*' GROUP BY scene ORDER BY k LIMIT 5) "
+     "SELECT CASE WHEN w.scene = '*' THEN 'all scenes' ELSE w.scene END || CASE WHEN o.nm > 1 "
+     "THEN ' (' || w.model || ')' ELSE '' END || CASE WHEN o.nt > 1 THEN ' #' || w.trace_id "
+     "ELSE '' END AS series, CASE WHEN w.scene = '*' THEN 0 ELSE top.k END AS rank, "
+     "(w.ts - o.t0) / 1000000 AS start_ms, w.dur / 1000000 AS dur_ms, w.frames AS frames, "
+     "ROUND(w.fps, 2) AS fps FROM w CROSS JOIN o LEFT JOIN top ON top.scene = w.scene "
+     "WHERE w.scene = '*' OR top.k IS NOT NULL ORDER BY rank, series, w.trace_id, w.model, w.ts",
+     0},
     {"frames", "Drop levels per scene", TT_RCHART_LEVELS, 0, 1, 0, "frames",
      "SELECT scene || ' (' || model || ')' AS scene, SUM(COALESCE(level_best_count, 0)) AS best, "
      "SUM(COALESCE(level_normal_count, 0)) AS normal, "

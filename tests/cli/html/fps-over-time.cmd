@@ -1,0 +1,1 @@
+for f in frames-soak.txt html-fps-scenes.jsonl; do SOURCE_DATE_EPOCH=1700000000 tracetool analyze -o "$TT_TMP/$f.db" $f >/dev/null && tracetool html --script none -o "$TT_TMP/$f.html" "$TT_TMP/$f.db" && python3 ../check_html.py "$TT_TMP/$f.html" && sed -n '/<title>FPS over time/,/^<details><summary>FPS over time/p' "$TT_TMP/$f.html"; done
