@@ -428,11 +428,92 @@ int tt_chart_strip(tt_buf *b, const char *title, const char *const *labels,
 
 /* fps over time (visual.md 10.3, frames.md 6.3 windows): a polyline per series (labels[i]
  * names the series of window i, a series' windows consecutive and in time order), broken at
- * windows without frames and where the windows are not contiguous (a compacted gap, shaded
- * and named); a lone window is a dot. Time in s from 0 on x, fps on y (ticks on the right);
- * the label column holds the legend, the series told apart by colour and dash. */
+ * windows without frames and where a series' windows do not follow each other; a lone window
+ * is a dot. The time axis covers the stored windows only: where none is stored (a compacted
+ * gap of frames(1), time between dumps or traces) it is cut to a narrow shaded break named in
+ * its tooltip, so hours without frames neither squeeze the data nor get bridged. Time in s
+ * from the first window; fps on y (ticks on the right); the label column is the legend, the
+ * series told apart by colour and dash. */
 #define PT 8   /* plot top */
 #define PH 160 /* plot height */
+typedef struct span {
+    double a, b; /* ms */
+} span;
+
+static int span_cmp(const void *x, const void *y)
+{
+    const span *p = x, *q = y;
+    return p->a < q->a ? -1 : p->a > q->a ? 1 : p->b < q->b ? -1 : p->b > q->b;
+}
+
+typedef struct taxis {
+    const span *seg;
+    size_t n;
+    double scale, brk; /* px per ms inside a segment; px per break */
+} taxis;
+
+static double tx(const taxis *a, double t)
+{
+    double x = LW;
+    for (size_t i = 0; i < a->n; i++) {
+        if (t <= a->seg[i].b || i + 1 == a->n)
+            return x + (t > a->seg[i].a ? t - a->seg[i].a : 0) * a->scale;
+        x += (a->seg[i].b - a->seg[i].a) * a->scale + a->brk;
+    }
+    return x;
+}
+
+/* Ticks at multiples of step (ms) inside each segment and at the start of each segment after
+ * a break; labels 48 px apart at least, a segment start preferred to a multiple. */
+static void time_ticks(tt_buf *b, const taxis *a, int64_t step, int ph)
+{
+    size_t cap = 64, nt = 0;
+    double *tk = malloc(cap * 2 * sizeof *tk); /* (t, priority) pairs */
+    for (size_t i = 0; i < a->n && tk; i++) {
+        double t0 = ceil(a->seg[i].a / (double)step) * (double)step;
+        for (double t = i ? a->seg[i].a : t0; t <= a->seg[i].b && tk;) {
+            if (nt == cap) {
+                double *g = realloc(tk, cap * 4 * sizeof *tk);
+                if (!g) {
+                    free(tk);
+                    tk = NULL;
+                    break;
+                }
+                tk = g;
+                cap *= 2;
+            }
+            int first = i && t == a->seg[i].a;
+            tk[2 * nt] = t;
+            tk[2 * nt++ + 1] = first;
+            t = first ? t0 : t + (double)step;
+            if (first && t0 == a->seg[i].a)
+                t += (double)step;
+        }
+    }
+    /* greedy in x order: a tick too near the kept one replaces it when it is a segment start */
+    size_t kept = 0;
+    for (size_t i = 0; tk && i < nt; i++) {
+        if (kept && tx(a, tk[2 * i]) - tx(a, tk[2 * (kept - 1)]) < 48) {
+            if (tk[2 * i + 1] > tk[2 * (kept - 1) + 1]) {
+                tk[2 * (kept - 1)] = tk[2 * i];
+                tk[2 * (kept - 1) + 1] = tk[2 * i + 1];
+            }
+            continue;
+        }
+        tk[2 * kept] = tk[2 * i];
+        tk[2 * kept++ + 1] = tk[2 * i + 1];
+    }
+    for (size_t i = 0; tk && i < kept; i++) {
+        double x = tx(a, tk[2 * i]);
+        tt_buf_printf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+                         "<text class=\"tick\" x=\"%.1f\" y=\"%d\">",
+                      x, PT, x, PT + ph, x, PT + ph + 14);
+        num(b, tk[2 * i] / 1000.0);
+        tt_buf_puts(b, "</text>");
+    }
+    free(tk);
+}
+
 int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
                     const double *start_ms, const double *dur_ms, const double *frames,
                     const double *fps, size_t n)
@@ -440,14 +521,16 @@ int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
     static const char *const dash[4] = {"", " stroke-dasharray=\"6 3\"",
                                         " stroke-dasharray=\"2 2\"",
                                         " stroke-dasharray=\"8 3 2 3\""};
-    double xmax = 0, ymax = 0, low = -1, low_t = 0;
-    size_t nser = 0, low_i = 0;
+    span *seg = malloc((n ? n : 1) * sizeof *seg);
+    if (!seg)
+        return TT_ENOMEM;
+    double ymax = 0, low = -1, low_t = 0;
+    size_t nser = 0, low_i = 0, ns = 0;
     for (size_t i = 0; i < n; i++) {
         if (!i || strcmp(labels[i] ? labels[i] : "", labels[i - 1] ? labels[i - 1] : ""))
             nser++;
-        double e = (isnan(start_ms[i]) ? 0 : start_ms[i]) + (isnan(dur_ms[i]) ? 0 : dur_ms[i]);
-        if (e > xmax)
-            xmax = e;
+        if (!isnan(start_ms[i]))
+            seg[ns++] = (span){start_ms[i], start_ms[i] + (isnan(dur_ms[i]) ? 0 : dur_ms[i])};
         if (!isnan(fps[i]) && frames[i] > 0) {
             if (fps[i] > ymax)
                 ymax = fps[i];
@@ -455,7 +538,28 @@ int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
                 low = fps[i], low_i = i, low_t = start_ms[i];
         }
     }
-    int64_t xstep, xend = axis_end(xmax / 1000.0, &xstep), ystep, yend = axis_end(ymax, &ystep);
+    /* the covered time: the union of the windows */
+    qsort(seg, ns, sizeof *seg, span_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < ns; i++) {
+        if (m && seg[i].a <= seg[m - 1].b) {
+            if (seg[i].b > seg[m - 1].b)
+                seg[m - 1].b = seg[i].b;
+        } else {
+            seg[m++] = seg[i];
+        }
+    }
+    if (!m)
+        seg[m++] = (span){0, 1000};
+    double covered = 0;
+    for (size_t i = 0; i < m; i++)
+        covered += seg[i].b - seg[i].a;
+    taxis ax = {seg, m, 0, 12};
+    if ((double)(m - 1) * ax.brk > BW / 3.0)
+        ax.brk = BW / 3.0 / (double)(m - 1);
+    ax.scale = covered > 0 ? (BW - (double)(m - 1) * ax.brk) / covered : 0;
+    int64_t xstep, ystep, yend = axis_end(ymax, &ystep);
+    xstep = tt_chart_step_milli(covered / 1000.0);
     int ph = PH;
     if ((int)nser * RH > ph)
         ph = (int)nser * RH;
@@ -471,17 +575,25 @@ int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
     } else {
         tt_buf_puts(&d, "no window with frames");
     }
+    if (m > 1)
+        tt_buf_printf(&d, "; %zu stretch%s without windows cut from the time axis", m - 1,
+                      m == 2 ? "" : "es");
     head(b, title, PT + ph + 36, d.data);
     tt_buf_free(&d);
-    /* x grid: seconds; y grid: fps, ticks right of the plot */
-    for (int64_t t = 0; t <= xend; t += xstep) {
-        double x = LW + (double)BW * (double)t / (double)xend;
-        tt_buf_printf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
-                         "<text class=\"tick\" x=\"%.1f\" y=\"%d\">",
-                      x, PT, x, PT + ph, x, PT + ph + 14);
-        num(b, (double)t / 1000.0);
-        tt_buf_puts(b, "</text>");
+    /* breaks of the time axis, shaded */
+    for (size_t i = 0; i + 1 < m; i++) {
+        double x0 = tx(&ax, seg[i].b);
+        tt_buf_printf(b, "<rect class=\"gap\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+                         "fill=\"#d9d9d9\"><title>no window from ",
+                      x0, PT, ax.brk, ph);
+        num(b, seg[i].b / 1000.0);
+        tt_buf_puts(b, " s to ");
+        num(b, seg[i + 1].a / 1000.0);
+        tt_buf_puts(b, " s (a compacted gap or time between dumps): ");
+        num(b, (seg[i + 1].a - seg[i].b) / 1000.0);
+        tt_buf_puts(b, " s cut from the axis</title></rect>\n");
     }
+    time_ticks(b, &ax, xstep, ph);
     for (int64_t t = 0; t <= yend; t += ystep) {
         double y = PT + ph - (double)ph * (double)t / (double)yend;
         tt_buf_printf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
@@ -490,10 +602,10 @@ int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
         num(b, (double)t / 1000.0);
         tt_buf_puts(b, "</text>");
     }
-    tt_buf_printf(b, "<text class=\"tick\" x=\"%d\" y=\"%d\">time (s)</text><text class=\"tick\" "
-                     "x=\"%d\" y=\"%d\">fps</text>\n",
-                  LW, PT + ph + 30, LW + BW + 4, PT + ph + 30);
-#define XS(ms) (LW + (double)BW * (ms) / (double)xend)
+    tt_buf_printf(b, "<text class=\"tick\" x=\"%d\" y=\"%d\">time (s)%s</text><text "
+                     "class=\"tick\" x=\"%d\" y=\"%d\">fps</text>\n",
+                  LW, PT + ph + 30, m > 1 ? "; shaded: time without windows, cut" : "",
+                  LW + BW + 4, PT + ph + 30);
 #define YS(f) (PT + ph - (double)ph * (f) * 1000.0 / (double)yend)
     size_t k = 0;
     for (size_t i0 = 0, i1; i0 < n; i0 = i1, k++) {
@@ -501,31 +613,15 @@ int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
                                              labels[i0] ? labels[i0] : ""); i1++)
             ;
         const char *col = okabe_ito[k % 7], *da = dash[(k / 7 + k) % 4];
-        /* legend row */
-        int ly = (int)k * RH;
+        int ly = (int)k * RH; /* legend row */
         tt_buf_printf(b, "<line x1=\"4\" y1=\"%d\" x2=\"20\" y2=\"%d\" stroke=\"%s\" "
                          "stroke-width=\"2\"%s/>",
                       ly + 9, ly + 9, col, da);
         label_at(b, labels[i0], 24, ly, 26, 1); /* scenes differ at their ends */
         tt_buf_puts(b, "\n");
-        /* compacted gaps: stored windows that do not follow each other */
-        for (size_t i = i0 + 1; i < i1; i++) {
-            double e = start_ms[i - 1] + dur_ms[i - 1];
-            if (!(start_ms[i] > e))
-                continue;
-            tt_buf_printf(b, "<rect class=\"gap\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
-                             "height=\"%d\" fill=\"#e8e8e8\"><title>",
-                          XS(e), PT, XS(start_ms[i]) - XS(e), ph);
-            esc(b, labels[i0]);
-            tt_buf_puts(b, ": no frames from ");
-            num(b, e / 1000.0);
-            tt_buf_puts(b, " s to ");
-            num(b, start_ms[i] / 1000.0);
-            tt_buf_puts(b, " s (a compacted gap)</title></rect>\n");
-        }
-        /* runs of contiguous windows with frames */
+        /* runs of windows with frames that follow each other */
         for (size_t j0 = i0, j1; j0 < i1; j0 = j1) {
-            if (!(frames[j0] > 0) || isnan(fps[j0])) {
+            if (!(frames[j0] > 0) || isnan(fps[j0]) || isnan(start_ms[j0])) {
                 j1 = j0 + 1;
                 continue;
             }
@@ -539,13 +635,13 @@ int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
             }
             if (j1 - j0 == 1)
                 tt_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">",
-                              XS(start_ms[j0] + dur_ms[j0] / 2), YS(fps[j0]), col);
+                              tx(&ax, start_ms[j0] + dur_ms[j0] / 2), YS(fps[j0]), col);
             else {
                 tt_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s "
                                  "points=\"", col, da);
                 for (size_t j = j0; j < j1; j++)
                     tt_buf_printf(b, "%s%.1f,%.1f", j > j0 ? " " : "",
-                                  XS(start_ms[j] + dur_ms[j] / 2), YS(fps[j]));
+                                  tx(&ax, start_ms[j] + dur_ms[j] / 2), YS(fps[j]));
                 tt_buf_puts(b, "\">");
             }
             tt_buf_puts(b, "<title>");
@@ -564,8 +660,8 @@ int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
                           j1 - j0 == 1 ? "" : "s", j1 - j0 == 1 ? "circle" : "polyline");
         }
     }
-#undef XS
 #undef YS
     tt_buf_puts(b, "</svg>\n");
+    free(seg);
     return 0;
 }

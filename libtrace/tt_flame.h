@@ -261,7 +261,9 @@ int tt_chart_levels(tt_buf *b, const char *title, const char *const *labels,
 int tt_chart_strip(tt_buf *b, const char *title, const char *const *labels,
                    const double *values, size_t n, const char *unit);
 /* fps over time (visual.md 10.3): a polyline per series (consecutive equal labels, windows in
- * time order), broken at windows without frames and at compacted gaps (shaded). */
+ * time order), broken at windows without frames and where a series' windows do not follow
+ * each other; time without any window (compacted gaps) is cut from the axis as a shaded
+ * break. */
 int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
                     const double *start_ms, const double *dur_ms, const double *frames,
                     const double *fps, size_t n);
