@@ -56,7 +56,7 @@ static const rq queries[] = {
      " start -W launch' || CASE WHEN n > 1 THEN 'es' ELSE '' END || ')' FROM (SELECT "
      "  MAX(CASE WHEN k = (n + 1) / 2 THEN total_ms END) AS a, MAX(CASE WHEN k = n / 2 + 1 "
      "  THEN total_ms END) AS b, MAX(n) AS n FROM (SELECT total_ms, ROW_NUMBER() OVER "
-     "  (ORDER BY total_ms) AS k, COUNT(*) OVER () AS n FROM launch WHERE trace_id "
+     "  (ORDER BY total_ms) AS k, COUNT(*) OVER () AS n FROM lx WHERE trace_id "
      "  BETWEEN ?1 AND ?2 AND source = 'am' AND launch_state = 'COLD' AND status = 'ok' "
      "  AND total_ms IS NOT NULL AND COALESCE(not_launched, 0) = 0)) WHERE n > 0), '-') "
      "UNION ALL SELECT 11, 'worst scene', COALESCE((SELECT scene || ' (' || "
@@ -94,7 +94,7 @@ static const rq queries[] = {
      "WHEN total_ms IS NULL THEN 'no TotalTime' WHEN source = 'am' AND status IS NULL "
      "THEN 'no status' WHEN source = 'am' AND status <> 'ok' THEN 'status ' || status "
      "ELSE '' END AS left_out, CASE WHEN incomplete = 1 THEN 'yes' ELSE '' END AS incomplete, "
-     "wait_ms, fully_drawn_ms AS ttfd_ms, COALESCE(log_time, '') AS log_time FROM launch "
+     "wait_ms, fully_drawn_ms AS ttfd_ms, COALESCE(log_time, '') AS log_time FROM lx "
      "WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY source, launch_state, component, trace_id, id", 0},
     /* per scene over the traces of the range (overlapping dumps given as several inputs are
      * one scene): fps = frames / estimated time (frames / fps summed: busy time for the
@@ -264,12 +264,32 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
     return 0;
 }
 
+/* The launch rows as "lx": a database of schema 3 or older (read, not migrated) has no
+ * not_launched and incomplete columns (NULL: unknown). */
+static const char lx_now[] = "WITH lx AS (SELECT * FROM launch) ";
+static const char lx_old[] =
+    "WITH lx AS (SELECT id, trace_id, source, component, launch_state, status, total_ms, "
+    "wait_ms, this_ms, fully_drawn_ms, log_time, NULL AS not_launched, NULL AS incomplete "
+    "FROM launch) ";
+
 int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
                     tt_error *err)
 {
+    const char *lx = tdb__has_column(db, "main", "launch", "not_launched") ? lx_now : lx_old;
     for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
         sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(db->h, queries[i].sql, -1, &st, NULL) != SQLITE_OK)
+        const char *sql = queries[i].sql;
+        tt_buf q = {0};
+        if (strstr(sql, "FROM lx ")) {
+            if (tt_buf_puts(&q, lx) || tt_buf_puts(&q, sql)) {
+                tt_buf_free(&q);
+                return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+            sql = q.data;
+        }
+        int prc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+        tt_buf_free(&q);
+        if (prc != SQLITE_OK)
             return tdb__sqlerr(db, err, "report");
         sqlite3_bind_int64(st, 1, trace_lo);
         sqlite3_bind_int64(st, 2, trace_hi);
