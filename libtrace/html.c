@@ -212,6 +212,39 @@ static void waterfalls(tt_buf *b, const tt_hreport_table *t, const char **labels
     free(st);
 }
 
+/* fps over time: the series ranked 0 (all scenes), then those ranked after (the top scenes)
+ * folded into <details>; rows ordered by rank. */
+static void series(tt_buf *b, const tt_hreport_table *t, const char **labels)
+{
+    size_t n = t->nrow, vc = (size_t)t->value_col, split = 0;
+    double *v = malloc((n ? n : 1) * 4 * sizeof *v);
+    if (!v)
+        return;
+    for (size_t r = 0; r < n; r++)
+        for (size_t k = 0; k < 4; k++)
+            v[k * n + r] = val(t, r, vc + k);
+    while (split < n && val(t, split, (size_t)t->label_col + 1) == 0)
+        split++;
+    if (split)
+        tt_chart_series(b, t->caption, labels, v, v + n, v + 2 * n, v + 3 * n, split);
+    if (split < n) {
+        size_t ns = 0;
+        for (size_t r = split; r < n; r++)
+            ns += r == split || strcmp(labels[r] ? labels[r] : "",
+                                       labels[r - 1] ? labels[r - 1] : "");
+        tt_buf_printf(b, "<details><summary>fps over time of the top %zu scene%s by frames"
+                         "</summary>\n", ns, ns == 1 ? "" : "s");
+        tt_buf title = {0};
+        tt_buf_puts(&title, t->caption);
+        tt_buf_puts(&title, ": top scenes by frames");
+        tt_chart_series(b, title.data, labels + split, v + split, v + n + split,
+                        v + 2 * n + split, v + 3 * n + split, n - split);
+        tt_buf_free(&title);
+        tt_buf_puts(b, "</details>\n");
+    }
+    free(v);
+}
+
 static void chart(tt_buf *b, const tt_hreport_table *t)
 {
     size_t n = t->nrow;
@@ -231,6 +264,11 @@ static void chart(tt_buf *b, const tt_hreport_table *t)
             }
         else
             v[r] = val(t, r, (size_t)t->value_col);
+        if (t->chart == TT_RCHART_STRIP) { /* the next column: why the row is left out */
+            const char *why = cell(t, r, (size_t)t->value_col + 1);
+            if (why && *why)
+                v[r] = NAN;
+        }
     }
     if (t->chart == TT_RCHART_LEVELS)
         tt_chart_levels(b, t->caption, labels, v, n);
@@ -238,6 +276,10 @@ static void chart(tt_buf *b, const tt_hreport_table *t)
         waterfalls(b, t, labels);
     else if (t->chart == TT_RCHART_HIST)
         histogram(b, t, labels, v);
+    else if (t->chart == TT_RCHART_SERIES)
+        series(b, t, labels);
+    else if (t->chart == TT_RCHART_STRIP)
+        tt_chart_strip(b, t->caption, labels, v, n, t->unit ? t->unit : "");
     else
         bars(b, t, labels, v);
     free(labels);

@@ -165,9 +165,13 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
 /* Charts of a table: BARS (label_col, value_col), LEVELS (value_col .. +4 level counts),
  * WATERFALL (a chart per value of column 0, the startup; column 1 its kind; value_col the
  * start ms, the next the duration ms), HIST (value_col the count, the next the drop level
- * that colours the bar). */
+ * that colours the bar), STRIP (a strip row per value of label_col, rows consecutive: a dot
+ * per value_col value whose next column, the reason it is left out, is empty; median and p90
+ * marked), SERIES (fps over time: label_col the series, the next column its rank, 0 for the
+ * main chart, more for the chart folded into <details>; value_col the window start ms, then
+ * its length ms, frames and fps; a series' windows consecutive in time order). */
 enum { TT_RCHART_NONE = 0, TT_RCHART_BARS, TT_RCHART_LEVELS, TT_RCHART_WATERFALL,
-       TT_RCHART_HIST };
+       TT_RCHART_HIST, TT_RCHART_STRIP, TT_RCHART_SERIES };
 #define TT_HREPORT_TABLES 32
 typedef struct tt_hreport_table {
     const char *section;     /* summary, inputs, startup, frames, issues, methods */
@@ -252,6 +256,17 @@ int tt_chart_waterfall(tt_buf *b, const char *title, const char *const *labels,
 /* 100% stacked drop-level bars: counts[i * 5 + level] for best..frozen. */
 int tt_chart_levels(tt_buf *b, const char *title, const char *const *labels,
                     const double *counts, size_t n);
+/* A strip chart (visual.md 10.2 item 3): a row per group of consecutive equal labels, a dot
+ * per value (NAN: left out), the median and p90 of the row (startup.md 5.5) marked. */
+int tt_chart_strip(tt_buf *b, const char *title, const char *const *labels,
+                   const double *values, size_t n, const char *unit);
+/* fps over time (visual.md 10.3): a polyline per series (consecutive equal labels, windows in
+ * time order), broken at windows without frames and where a series' windows do not follow
+ * each other; time without any window (compacted gaps) is cut from the axis as a shaded
+ * break. */
+int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
+                    const double *start_ms, const double *dur_ms, const double *frames,
+                    const double *fps, size_t n);
 /* The axis step of max (1, 2 or 5 x 10^k, max / step <= 6) in units of 10^-3. */
 int64_t tt_chart_step_milli(double max);
 

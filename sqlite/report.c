@@ -45,6 +45,20 @@ static const rq queries[] = {
      "  AND scene = '*' AND frozen_count IS NOT NULL), '-') "
      "UNION ALL SELECT 9, 'issues', COUNT(*) FROM issue WHERE trace_id BETWEEN ?1 AND ?2 "
      "UNION ALL SELECT 10, 'startups', COUNT(*) FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
+     /* cold TTID (startup.md 2): the first cold startup's ttid, else the median TotalTime of
+      * the COLD am start -W launches counted in statistics (startup.md 4.4, 5.5) */
+     "UNION ALL SELECT 10.1, 'cold TTID', COALESCE((SELECT rtrim(rtrim(printf('%.3f', "
+     "  ttid_dur / 1e6), '0'), '.') || ' ms (startup #' || id || CASE WHEN n > 1 THEN "
+     "  ', the first of ' || n || ' cold startups' ELSE '' END || ')' FROM (SELECT id, "
+     "  ttid_dur, COUNT(*) OVER () AS n FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
+     "  AND kind = 'cold' AND ttid_dur IS NOT NULL) ORDER BY id LIMIT 1), "
+     "  (SELECT (a / 2 + b / 2 + (a % 2 + b % 2) / 2) || ' ms (median of ' || n || ' COLD am"
+     " start -W launch' || CASE WHEN n > 1 THEN 'es' ELSE '' END || ')' FROM (SELECT "
+     "  MAX(CASE WHEN k = (n + 1) / 2 THEN total_ms END) AS a, MAX(CASE WHEN k = n / 2 + 1 "
+     "  THEN total_ms END) AS b, MAX(n) AS n FROM (SELECT total_ms, ROW_NUMBER() OVER "
+     "  (ORDER BY total_ms) AS k, COUNT(*) OVER () AS n FROM lx WHERE trace_id "
+     "  BETWEEN ?1 AND ?2 AND source = 'am' AND launch_state = 'COLD' AND status = 'ok' "
+     "  AND total_ms IS NOT NULL AND COALESCE(not_launched, 0) = 0)) WHERE n > 0), '-') "
      "UNION ALL SELECT 11, 'worst scene', COALESCE((SELECT scene || ' (' || "
      "  ROUND(fps, 2) || ' fps)' FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
      "  AND ts IS NULL AND scene <> '*' AND frames > 0 ORDER BY fps, scene LIMIT 1), '-') "
@@ -68,6 +82,20 @@ static const rq queries[] = {
      "ELSE 0 END, 3) AS start_ms, ROUND(g.dur / 1e6, 3) AS dur_ms FROM startup_segment g "
      "JOIN startup s ON s.id = g.startup_id WHERE s.trace_id BETWEEN ?1 AND ?2 "
      "ORDER BY s.id, g.ordinal, g.id", 0},
+    /* system-measured launches (startup.md 4.3, 4.4) grouped by source, launch state and
+     * component, a group's rows consecutive; left_out names why a row is not in the
+     * statistics, as tracetool startup counts them (5.5): not launched, no TotalTime, an am
+     * status other than ok */
+    {"startup", "Launches (am start -W TotalTime, logcat Displayed)", TT_RCHART_STRIP, 0, 5, 0,
+     "ms",
+     "SELECT source || COALESCE(' ' || launch_state, '') || ': ' || component AS launch, "
+     "source, component, COALESCE(launch_state, '') AS state, COALESCE(status, '') AS status, "
+     "total_ms, CASE WHEN COALESCE(not_launched, 0) = 1 THEN 'not launched' "
+     "WHEN total_ms IS NULL THEN 'no TotalTime' WHEN source = 'am' AND status IS NULL "
+     "THEN 'no status' WHEN source = 'am' AND status <> 'ok' THEN 'status ' || status "
+     "ELSE '' END AS left_out, CASE WHEN incomplete = 1 THEN 'yes' ELSE '' END AS incomplete, "
+     "wait_ms, fully_drawn_ms AS ttfd_ms, COALESCE(log_time, '') AS log_time FROM lx "
+     "WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY source, launch_state, component, trace_id, id", 0},
     /* per scene over the traces of the range (overlapping dumps given as several inputs are
      * one scene): fps = frames / estimated time (frames / fps summed: busy time for the
      * native model, the reports' harmonic mean for reports); percentiles by nearest rank over
@@ -135,6 +163,24 @@ static const rq queries[] = {
      "WHERE trace_id BETWEEN ?1 AND ?2 AND scene = '*' AND ts IS NULL) "
      "WHERE cnt IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ui_frame "
      "WHERE trace_id BETWEEN ?1 AND ?2)) ORDER BY src, o", 0},
+    /* fps over time (frames.md 6.3): the windowed rows, all scenes (rank 0) and the top 5
+     * scenes by frames; time in ms from the first window of the range; a series per trace
+     * (and model) when there are several */
+    {"frames", "FPS over time (all scenes; the top 5 scenes by frames folded)",
+     TT_RCHART_SERIES, 0, 2, 0, "fps",
+     "WITH w AS (SELECT trace_id, model, scene, ts, dur, frames, fps FROM scene_frame_stats "
+     "WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NOT NULL AND dur IS NOT NULL), "
+     "o AS (SELECT MIN(ts) AS t0, COUNT(DISTINCT trace_id) AS nt, COUNT(DISTINCT model) AS nm "
+     "FROM w), "
+     "top AS (SELECT scene, ROW_NUMBER() OVER (ORDER BY SUM(frames) DESC, scene) AS k FROM w "
+     "WHERE scene <> '*' GROUP BY scene ORDER BY k LIMIT 5) "
+     "SELECT CASE WHEN w.scene = '*' THEN 'all scenes' ELSE w.scene END || CASE WHEN o.nm > 1 "
+     "THEN ' (' || w.model || ')' ELSE '' END || CASE WHEN o.nt > 1 THEN ' #' || w.trace_id "
+     "ELSE '' END AS series, CASE WHEN w.scene = '*' THEN 0 ELSE top.k END AS rank, "
+     "(w.ts - o.t0) / 1000000 AS start_ms, w.dur / 1000000 AS dur_ms, w.frames AS frames, "
+     "ROUND(w.fps, 2) AS fps FROM w CROSS JOIN o LEFT JOIN top ON top.scene = w.scene "
+     "WHERE w.scene = '*' OR top.k IS NOT NULL ORDER BY rank, series, w.trace_id, w.model, w.ts",
+     0},
     {"frames", "Drop levels per scene", TT_RCHART_LEVELS, 0, 1, 0, "frames",
      "SELECT scene || ' (' || model || ')' AS scene, SUM(COALESCE(level_best_count, 0)) AS best, "
      "SUM(COALESCE(level_normal_count, 0)) AS normal, "
@@ -163,6 +209,7 @@ static const rq queries[] = {
 };
 
 static int issue_trees(tt_hreport *r, tdb_db *db, int64_t lo, int64_t hi, tt_error *err);
+static int launch_stats(tt_hreport *r, const tt_hreport_table *t);
 
 typedef struct rctx {
     tt_hreport *r;
@@ -217,12 +264,32 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
     return 0;
 }
 
+/* The launch rows as "lx": a database of schema 3 or older (read, not migrated) has no
+ * not_launched and incomplete columns (NULL: unknown). */
+static const char lx_now[] = "WITH lx AS (SELECT * FROM launch) ";
+static const char lx_old[] =
+    "WITH lx AS (SELECT id, trace_id, source, component, launch_state, status, total_ms, "
+    "wait_ms, this_ms, fully_drawn_ms, log_time, NULL AS not_launched, NULL AS incomplete "
+    "FROM launch) ";
+
 int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
                     tt_error *err)
 {
+    const char *lx = tdb__has_column(db, "main", "launch", "not_launched") ? lx_now : lx_old;
     for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
         sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(db->h, queries[i].sql, -1, &st, NULL) != SQLITE_OK)
+        const char *sql = queries[i].sql;
+        tt_buf q = {0};
+        if (strstr(sql, "FROM lx ")) {
+            if (tt_buf_puts(&q, lx) || tt_buf_puts(&q, sql)) {
+                tt_buf_free(&q);
+                return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+            sql = q.data;
+        }
+        int prc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+        tt_buf_free(&q);
+        if (prc != SQLITE_OK)
             return tdb__sqlerr(db, err, "report");
         sqlite3_bind_int64(st, 1, trace_lo);
         sqlite3_bind_int64(st, 2, trace_hi);
@@ -235,8 +302,70 @@ int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_h
             return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
         if (rc)
             return rc;
+        if (c.t && c.t->chart == TT_RCHART_STRIP && launch_stats(r, c.t))
+            return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
     return issue_trees(r, db, trace_lo, trace_hi, err);
+}
+
+/* The statistics of each launch group of t (the rows of the strip chart, a group's rows
+ * consecutive): the TTIDs tracetool startup counts (startup.md 5.5: median the truncated
+ * mean of the middle two, p90 by nearest rank), the rows left out counted apart. */
+static int launch_stats(tt_hreport *r, const tt_hreport_table *t)
+{
+    static const char *const cols[] = {"launch", "rows", "counted", "min_ms", "median_ms",
+                                       "p90_ms", "max_ms", "not_launched", "incomplete",
+                                       "other_left_out"};
+    enum { NC = sizeof cols / sizeof cols[0] };
+    tt_hreport_table *s;
+    if (!t->nrow) /* the launch table's "no data" line says it */
+        return 0;
+    if (tt_hreport_table_add(r, &s, "startup", "Launch statistics (TTID ms; not launched rows, "
+                             "rows without TotalTime and am rows whose status is not ok left "
+                             "out)", NC, cols))
+        return 1;
+    int64_t *v = malloc((t->nrow ? t->nrow : 1) * sizeof *v);
+    if (!v)
+        return 1;
+    size_t vc = (size_t)t->value_col;
+    const char *const *cell = t->cells.data;
+    const double *num = t->nums.data;
+    int rc = 0;
+    for (size_t r0 = 0, r1; r0 < t->nrow && !rc; r0 = r1) {
+        const char *g = cell[r0 * t->ncol];
+        size_t nv = 0, nl = 0, inc = 0, other = 0;
+        for (r1 = r0; r1 < t->nrow; r1++) {
+            const char *h = cell[r1 * t->ncol];
+            if (r1 > r0 && (!g || !h || strcmp(g, h)))
+                break;
+            const char *why = cell[r1 * t->ncol + vc + 1], *in = cell[r1 * t->ncol + vc + 2];
+            double x = num[r1 * t->ncol + vc];
+            if (in && *in)
+                inc++;
+            if (why && !strcmp(why, "not launched"))
+                nl++;
+            else if ((why && *why) || isnan(x))
+                other++;
+            else
+                v[nv++] = (int64_t)x;
+        }
+        tt_su_dist d;
+        tt_su_dist_compute(&d, v, nv);
+        char txt[NC][32];
+        const char *cells[NC] = {g};
+        double nums[NC] = {NAN};
+        const int64_t iv[NC] = {0, (int64_t)(r1 - r0), (int64_t)nv, d.min, d.median, d.p90,
+                                d.max, (int64_t)nl, (int64_t)inc, (int64_t)other};
+        for (size_t k = 1; k < NC; k++) {
+            int stat = k >= 3 && k <= 6;
+            nums[k] = stat && !nv ? NAN : (double)iv[k];
+            snprintf(txt[k], sizeof txt[k], "%lld", (long long)iv[k]);
+            cells[k] = stat && !nv ? "-" : txt[k];
+        }
+        rc = tt_hreport_row_add(r, s, cells, nums) != 0;
+    }
+    free(v);
+    return rc;
 }
 
 /* The call trees of the 10 costliest issues that have one (visual.md 10.2 item 5). */

@@ -97,6 +97,11 @@ report_case report "$db"
     -m samples/methodMapping.txt samples/beat.bin samples/reports.jsonl samples/frames.jsonl \
     samples/startup-events.jsonl samples/sampling.bin) >/dev/null 2>&1 || bad sections "analyze failed"
 report_case sections "$OUT/sections.db"
+# the launch strip chart and fps over time (a compacted gap, several scenes, several traces)
+(cd "$top" && SOURCE_DATE_EPOCH=1700000000 "$tt" analyze -o "$OUT/charts.db" \
+    tests/data/html-launches.txt tests/data/html-launches.log tests/data/html-fps-scenes.jsonl \
+    tests/data/frames-soak.txt samples/sampling.bin) >/dev/null 2>&1 || bad charts "analyze failed"
+report_case charts "$OUT/charts.db"
 (cd "$top" && "$tt" analyze -o "$OUT/base.db" tests/data/flame-diff-base.folded && \
     "$tt" analyze -o "$OUT/new.db" tests/data/flame-diff-new.folded) >/dev/null 2>&1 ||
     bad diff-report "analyze failed"

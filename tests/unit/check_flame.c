@@ -355,6 +355,50 @@ END_TEST
 
 /* Report charts (visual.md 10.3): waterfall limits on or beyond the axis, the refresh line,
  * per-bar colours; issue trees nest as balanced <details>, names escaped. */
+/* The launch strip chart marks startup.md 5.5's median and p90 and skips left-out rows; the
+ * fps-over-time chart never joins windows across a compacted gap or an empty window. */
+START_TEST(strip_and_series_charts)
+{
+    const char *lab[6] = {"am COLD: a", "am COLD: a", "am COLD: a", "am COLD: a",
+                          "am WARM: b", "am WARM: b"};
+    double v[6] = {1210, 1480, NAN, 1333, 400, 390};
+    tt_buf b = {0};
+    ck_assert_int_eq(tt_chart_strip(&b, "s", lab, v, 6, "ms"), 0);
+    ck_assert_ptr_nonnull(strstr(b.data, "am COLD: a: median 1333 ms (3 launches)"));
+    ck_assert_ptr_nonnull(strstr(b.data, "am COLD: a: p90 1480 ms (3 launches)"));
+    ck_assert_ptr_nonnull(strstr(b.data, "am WARM: b: median 395 ms (2 launches)"));
+    ck_assert_ptr_nonnull(strstr(b.data, "<desc>slowest median am COLD: a, 1333 ms</desc>"));
+    size_t dots = 0;
+    for (const char *p = b.data; (p = strstr(p, "<circle cx")); p++)
+        dots++;
+    ck_assert_uint_eq(dots, 5 + 1); /* five counted launches and the legend's dot */
+    b.len = 0;
+    /* windows 0, 1 (empty), 2, 3, then the last empty window of a compacted gap at 100 and
+     * windows 101, 102 */
+    const char *sl[7] = {"all", "all", "all", "all", "all", "all", "all"};
+    double st[7] = {0, 1000, 2000, 3000, 100000, 101000, 102000};
+    double du[7] = {1000, 1000, 1000, 1000, 1000, 1000, 1000};
+    double fr[7] = {60, 0, 30, 60, 0, 50, 60};
+    double fps[7] = {60, NAN, 30, 60, NAN, 50, 60};
+    ck_assert_int_eq(tt_chart_series(&b, "f", sl, st, du, fr, fps, 7), 0);
+#define EN "\xe2\x80\x93" /* en dash */
+    ck_assert_ptr_nonnull(strstr(b.data, "all: 0" EN "1 s, 60 fps (1 window)</title></circle>"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "all: 2" EN "4 s, 30" EN "60 fps (2 windows)</title></polyline>"));
+    ck_assert_ptr_nonnull(strstr(b.data, "all: 101" EN "103 s, 50" EN "60 fps (2 windows)"));
+#undef EN
+    ck_assert_ptr_nonnull(strstr(b.data, "no window from 4 s to 100 s (a compacted gap or time "
+                                         "between dumps): 96 s cut from the axis</title>"));
+    ck_assert_ptr_nonnull(strstr(b.data, "1 stretch without windows cut from the time axis"));
+    size_t lines = 0;
+    for (const char *p = b.data; (p = strstr(p, "<polyline")); p++)
+        lines++;
+    ck_assert_uint_eq(lines, 2);
+    ck_assert_ptr_nonnull(strstr(b.data, "<desc>lowest window all, 30 fps at 2 s;"));
+    tt_buf_free(&b);
+}
+END_TEST
+
 START_TEST(report_charts)
 {
     const char *labels[2] = {"ttid", "a<b>&\"c"};
@@ -420,6 +464,7 @@ static Suite *flame_suite(void)
     tcase_add_test(c, text_fitting);
     tcase_add_test(c, escaping);
     tcase_add_test(c, report_charts);
+    tcase_add_test(c, strip_and_series_charts);
     suite_add_tcase(s, c);
     return s;
 }

@@ -1,0 +1,1 @@
+gunzip -c db-schema-v3-launch.db.gz > "$TT_TMP/v3.db" && tracetool html --script none -o "$TT_TMP/v3.html" "$TT_TMP/v3.db" && python3 ../check_html.py "$TT_TMP/v3.html" && tracetool query "$TT_TMP/v3.db" "PRAGMA user_version" && python3 ../html_section.py "$TT_TMP/v3.html" summary | grep 'cold TTID' && python3 ../html_section.py "$TT_TMP/v3.html" startup

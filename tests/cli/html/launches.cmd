@@ -1,0 +1,1 @@
+SOURCE_DATE_EPOCH=1700000000 tracetool analyze -o "$TT_TMP/l.db" html-launches.txt html-launches.log >/dev/null 2>&1 && tracetool html --script none -o "$TT_TMP/l.html" "$TT_TMP/l.db" && python3 ../check_html.py "$TT_TMP/l.html" && grep 'cold TTID' "$TT_TMP/l.html" && sed -n '/<h2 id="h-startup"/,/<\/section>/p' "$TT_TMP/l.html"
