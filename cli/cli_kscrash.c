@@ -128,6 +128,7 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
     tt_buf *b = &c->b;
     const tt_ks_image *g = f->image >= 0 ? &rep->images[f->image] : NULL;
     uint32_t lines = f->n_sym ? f->n_sym : 1;
+    uint64_t start;
     for (uint32_t i = 0; i < lines; i++) {
         frame_head(b, n, g ? g->name : "???", f->pc);
         if (f->n_sym) {
@@ -159,9 +160,8 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
                               (unsigned long long)(f->pc - f->device_addr));
             else if (usable)
                 tt_buf_puts(b, dn);
-            else if (f->has_fstart && f->offset >= f->fstart) /* no name: 6.5 */
-                tt_buf_printf(b, "%s + 0x%llx + %llu", g->name,
-                              (unsigned long long)(f->fstart + g->vmaddr),
+            else if (cli_ks_fstart(rep, f, &start)) /* no name: 6.5 */
+                tt_buf_printf(b, "%s + 0x%llx + %llu", g->name, (unsigned long long)start,
                               (unsigned long long)(f->offset - f->fstart));
             else
                 tt_buf_printf(b, "0x%llx + %llu", (unsigned long long)g->addr,

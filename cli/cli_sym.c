@@ -284,22 +284,6 @@ const char *cli_sym_debug_file(cli_sym *s, const char *path, const char *build_i
     return mi ? (mi->debug_path ? mi->debug_path : mi->path) : NULL;
 }
 
-int cli_sym_func_start(cli_sym *s, uint64_t *start, const char *path, const char *build_id,
-                       uint64_t offset)
-{
-    if (!s || ((!build_id || !*build_id) && !bound(s, path)))
-        return 0;
-    tsym_module *m = cli_sym_module(s, path, build_id, 0, NULL);
-    if (!m)
-        return 0;
-    tsym_result r;
-    tsym_module_lookup(&r, m, tsym_module_offset_to_vaddr(m, offset), s->flags);
-    if (r.found || !r.has_start)
-        return 0;
-    *start = r.start_addr;
-    return 1;
-}
-
 struct cli_swift *cli_sym_swift(cli_sym *s)
 {
     return s ? s->swift : NULL;
