@@ -25,7 +25,11 @@ typedef struct kctx {
     tt_intern *paths;    /* o->aggregate: folded paths -> index into weights */
     tt_vec weights;      /* int64_t */
     int nomem;
+    int approx;          /* this report's text marked a name APPROX_MARK */
 } kctx;
+
+/* A text frame named from a symbol table only (Approximate in JSON, 6.5) */
+#define APPROX_MARK " [approximate]"
 
 typedef struct miss {
     char name[128], uuid[40];
@@ -150,6 +154,10 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
             }
             if (s->inlined)
                 tt_buf_puts(b, " [inlined]");
+            if (s->approximate) { /* symbol table only: maybe a stripped neighbour's name */
+                tt_buf_puts(b, APPROX_MARK);
+                c->approx = 1;
+            }
         } else if (g) {
             const char *dn = f->device_name;
             int usable = dn && *dn && strcmp(dn, "<redacted>") && !g->is_app;
@@ -237,6 +245,10 @@ static void profile_block(kctx *c, const tt_ks_report *rep)
             const tt_native_frame *s = &rep->syms[f->sym + f->n_sym - 1];
             if (s->file && *s->file)
                 tt_buf_printf(b, " (%s:%u)", file_part(c, s->file), s->line);
+            if (s->approximate) {
+                tt_buf_puts(b, APPROX_MARK);
+                c->approx = 1;
+            }
         }
         tt_buf_puts(b, "\n");
     }
@@ -316,6 +328,7 @@ static void print_text(kctx *c, const tt_ks_report *rep)
 {
     tt_buf *b = &c->b;
     header(c, rep);
+    c->approx = 0;
     int th = c->o->threads;
     if (th == CLI_KS_THREADS_ALL) {
         for (size_t i = 0; i < rep->n_threads; i++)
@@ -354,6 +367,9 @@ static void print_text(kctx *c, const tt_ks_report *rep)
     }
     if (rep->n_nodes && th != CLI_KS_THREADS_MAIN && th != CLI_KS_THREADS_POINT)
         profile_block(c, rep);
+    if (c->approx)
+        tt_buf_puts(b, "[approximate]: named from the image's symbol table only, without its dSYM: "
+                       "the pc may lie in a neighbouring function whose symbol was stripped\n\n");
     if (c->key.key[0])
         tt_buf_printf(b, "Top app frame: %s        group key: %s\n\n",
                       c->key.top[0] ? c->key.top : "(none)", c->key.key);
