@@ -665,6 +665,8 @@ static void print_csv(kctx *c, const tt_ks_report *rep)
 static int one_report(kctx *c, const tt_ks_reader *r, tt_ks_report *rep)
 {
     cli_ks_mark_app(&c->names, rep);
+    for (size_t i = 0; i < rep->n_images && c->names.sym; i++)
+        cli_sym_saw_uuid(c->names.sym, rep->images[i].uuid);
     cli_ks_key_compute(&c->key, &c->names, rep);
     /* keys use the mangled Swift names, everything printed the demangled ones (7) */
     cli_swift_frames(c->swift, rep->syms, rep->n_syms);
@@ -782,6 +784,8 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
         cli_ks_groups_print(c.groups, o->format, c.reports);
     else if (o->format == CLI_KS_TEXT)
         print_missing(&c);
+    if (!rc)
+        cli_sym_dsym_unmatched(sym);
     cli_ks_groups_free(c.groups);
     cli_ks_key_free(&c.key);
     cli_ks_names_free(&c.names);

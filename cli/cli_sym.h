@@ -44,6 +44,13 @@ tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, 
  * bound by name: -e, --dsym NAME=PATH); no messages. */
 const char *cli_sym_debug_file(cli_sym *s, const char *path, const char *build_id);
 
+/* Notes an image UUID of the inputs (the resolver notes the UUIDs it is asked for). */
+void cli_sym_saw_uuid(cli_sym *s, const char *uuid);
+/* After the inputs: a warning and a macho_dsym_unmatched count for every plain --dsym file
+ * or bundle (not NAME=PATH, not a directory) none of whose slice UUIDs was noted: the dSYM
+ * of another build or image (spec/ios.md 8.1). s may be NULL. */
+void cli_sym_dsym_unmatched(cli_sym *s);
+
 /* The resolver libtrace calls for native frames; valid until cli_sym_close. Swift names
  * are demangled (cli_swift_name) unless cli_sym_swift_keys turned that off. */
 void cli_sym_resolver(tt_resolver *r, cli_sym *s);
