@@ -151,6 +151,27 @@ static const char *device_name(const tt_ks_report *rep, const tt_ks_frame *f)
     return f->device_name;
 }
 
+int cli_ks_fstart(const tt_ks_report *rep, const tt_ks_frame *f, uint64_t *vmaddr)
+{
+    if (f->image < 0 || f->n_sym || !f->has_fstart || f->offset < f->fstart)
+        return 0;
+    *vmaddr = f->fstart + rep->images[f->image].vmaddr;
+    return 1;
+}
+
+/* A frame without a name: "image!+0x<function start>", "image+0x<offset>" or "0x<pc>". */
+static void addr_name(tt_buf *out, const tt_ks_report *rep, const tt_ks_frame *f)
+{
+    uint64_t start;
+    if (cli_ks_fstart(rep, f, &start))
+        tt_buf_printf(out, "%s!+0x%llx", rep->images[f->image].name, (unsigned long long)start);
+    else if (f->image >= 0)
+        tt_buf_printf(out, "%s+0x%llx", rep->images[f->image].name,
+                      (unsigned long long)f->offset);
+    else
+        tt_buf_printf(out, "0x%llx", (unsigned long long)f->pc);
+}
+
 void cli_ks_short_name(tt_buf *out, const tt_ks_report *rep, const tt_ks_frame *f)
 {
     const char *fn = cli_ks_function(rep, f);
@@ -158,11 +179,8 @@ void cli_ks_short_name(tt_buf *out, const tt_ks_report *rep, const tt_ks_frame *
         fn = device_name(rep, f);
     if (fn)
         tt_buf_puts(out, fn);
-    else if (f->image >= 0)
-        tt_buf_printf(out, "%s+0x%llx", rep->images[f->image].name,
-                      (unsigned long long)f->offset);
     else
-        tt_buf_printf(out, "0x%llx", (unsigned long long)f->pc);
+        addr_name(out, rep, f);
 }
 
 const char *cli_ks_class(const tt_ks_report *rep)
@@ -240,22 +258,14 @@ void cli_ks_key_compute(cli_ks_key *k, cli_ks_names *n, const tt_ks_report *rep)
         k->frame = (int)idx[i];
         const tt_ks_image *g = &rep->images[f->image];
         const char *fn = cli_ks_function(rep, f);
-        uint64_t start;
+        /* without a name the short name is the address's (app images have no trusted
+         * device names): image!+0x<function start> (6.5) or image+0x<offset> */
         if (fn)
             snprintf(k->key, sizeof k->key, "%s!%s", g->name, fn);
-        else if (!device_name(rep, f) &&
-                 cli_sym_func_start(n->sym, &start, g->path[0] ? g->path : g->name, g->uuid,
-                                    f->lookup)) /* no symbol: LC_FUNCTION_STARTS (6.5) */
-            snprintf(k->key, sizeof k->key, "%s!+0x%llx", g->name, (unsigned long long)start);
         else
-            snprintf(k->key, sizeof k->key, "%s+0x%llx", g->name, (unsigned long long)f->offset);
+            snprintf(k->key, sizeof k->key, "%s", n->tmp.data);
         snprintf(k->raw, sizeof k->raw, "%s+0x%llx", g->name, (unsigned long long)f->offset);
-        if (fn)
-            snprintf(k->top, sizeof k->top, "%s!%s", g->name, fn);
-        else if (strchr(k->key, '!'))
-            snprintf(k->top, sizeof k->top, "%s", k->key);
-        else
-            snprintf(k->top, sizeof k->top, "%s", n->tmp.data);
+        snprintf(k->top, sizeof k->top, "%s", k->key);
         for (uint32_t j = count; j-- > i;) {
             cli_ks_short_name(&k->path, rep, &rep->frames[idx[j]]);
             if (j > i)
@@ -272,7 +282,7 @@ void cli_ks_key_compute(cli_ks_key *k, cli_ks_names *n, const tt_ks_report *rep)
         if (cli_ks_function(rep, f) || device_name(rep, f))
             snprintf(k->key, sizeof k->key, "system:%s!%s",
                      f->image >= 0 ? rep->images[f->image].name : "?", n->tmp.data);
-        else /* the short name already says image+0x<offset> or 0x<pc> */
+        else /* the short name already says image!+0x<start>, image+0x<offset> or 0x<pc> */
             snprintf(k->key, sizeof k->key, "system:%s", n->tmp.data);
         for (uint32_t j = count; j-- > 0;) {
             cli_ks_short_name(&k->path, rep, &rep->frames[idx[j]]);

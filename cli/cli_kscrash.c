@@ -25,7 +25,11 @@ typedef struct kctx {
     tt_intern *paths;    /* o->aggregate: folded paths -> index into weights */
     tt_vec weights;      /* int64_t */
     int nomem;
+    int approx;          /* this report's text marked a name APPROX_MARK */
 } kctx;
+
+/* A text frame named from a symbol table only (Approximate in JSON, 6.5) */
+#define APPROX_MARK " [approximate]"
 
 typedef struct miss {
     char name[128], uuid[40];
@@ -128,6 +132,7 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
     tt_buf *b = &c->b;
     const tt_ks_image *g = f->image >= 0 ? &rep->images[f->image] : NULL;
     uint32_t lines = f->n_sym ? f->n_sym : 1;
+    uint64_t start;
     for (uint32_t i = 0; i < lines; i++) {
         frame_head(b, n, g ? g->name : "???", f->pc);
         if (f->n_sym) {
@@ -149,6 +154,10 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
             }
             if (s->inlined)
                 tt_buf_puts(b, " [inlined]");
+            if (s->approximate) { /* symbol table only: maybe a stripped neighbour's name */
+                tt_buf_puts(b, APPROX_MARK);
+                c->approx = 1;
+            }
         } else if (g) {
             const char *dn = f->device_name;
             int usable = dn && *dn && strcmp(dn, "<redacted>") && !g->is_app;
@@ -159,9 +168,8 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
                               (unsigned long long)(f->pc - f->device_addr));
             else if (usable)
                 tt_buf_puts(b, dn);
-            else if (f->has_fstart && f->offset >= f->fstart) /* no name: 6.5 */
-                tt_buf_printf(b, "%s + 0x%llx + %llu", g->name,
-                              (unsigned long long)(f->fstart + g->vmaddr),
+            else if (cli_ks_fstart(rep, f, &start)) /* no name: 6.5 */
+                tt_buf_printf(b, "%s + 0x%llx + %llu", g->name, (unsigned long long)start,
                               (unsigned long long)(f->offset - f->fstart));
             else
                 tt_buf_printf(b, "0x%llx + %llu", (unsigned long long)g->addr,
@@ -237,6 +245,10 @@ static void profile_block(kctx *c, const tt_ks_report *rep)
             const tt_native_frame *s = &rep->syms[f->sym + f->n_sym - 1];
             if (s->file && *s->file)
                 tt_buf_printf(b, " (%s:%u)", file_part(c, s->file), s->line);
+            if (s->approximate) {
+                tt_buf_puts(b, APPROX_MARK);
+                c->approx = 1;
+            }
         }
         tt_buf_puts(b, "\n");
     }
@@ -316,6 +328,7 @@ static void print_text(kctx *c, const tt_ks_report *rep)
 {
     tt_buf *b = &c->b;
     header(c, rep);
+    c->approx = 0;
     int th = c->o->threads;
     if (th == CLI_KS_THREADS_ALL) {
         for (size_t i = 0; i < rep->n_threads; i++)
@@ -354,6 +367,9 @@ static void print_text(kctx *c, const tt_ks_report *rep)
     }
     if (rep->n_nodes && th != CLI_KS_THREADS_MAIN && th != CLI_KS_THREADS_POINT)
         profile_block(c, rep);
+    if (c->approx)
+        tt_buf_puts(b, "[approximate]: named from the image's symbol table only, without its dSYM: "
+                       "the pc may lie in a neighbouring function whose symbol was stripped\n\n");
     if (c->key.key[0])
         tt_buf_printf(b, "Top app frame: %s        group key: %s\n\n",
                       c->key.top[0] ? c->key.top : "(none)", c->key.key);
@@ -649,6 +665,8 @@ static void print_csv(kctx *c, const tt_ks_report *rep)
 static int one_report(kctx *c, const tt_ks_reader *r, tt_ks_report *rep)
 {
     cli_ks_mark_app(&c->names, rep);
+    for (size_t i = 0; i < rep->n_images && c->names.sym; i++)
+        cli_sym_saw_uuid(c->names.sym, rep->images[i].uuid);
     cli_ks_key_compute(&c->key, &c->names, rep);
     /* keys use the mangled Swift names, everything printed the demangled ones (7) */
     cli_swift_frames(c->swift, rep->syms, rep->n_syms);
@@ -766,6 +784,8 @@ int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx)
         cli_ks_groups_print(c.groups, o->format, c.reports);
     else if (o->format == CLI_KS_TEXT)
         print_missing(&c);
+    if (!rc)
+        cli_sym_dsym_unmatched(sym);
     cli_ks_groups_free(c.groups);
     cli_ks_key_free(&c.key);
     cli_ks_names_free(&c.names);

@@ -47,7 +47,7 @@ typedef struct cli_ks_names {
     int have_app;
     size_t n_skip;
     int show_device_names, full_path;
-    cli_sym *sym; /* borrowed, NULL without symbol options: function starts for keys (6.5) */
+    cli_sym *sym; /* borrowed, NULL without symbol options: debug files of images */
     tt_buf tmp;
 } cli_ks_names;
 int cli_ks_names_init(cli_ks_names *n, const cli_ks_opts *o);
@@ -56,7 +56,12 @@ void cli_ks_names_free(cli_ks_names *n);
 void cli_ks_mark_app(cli_ks_names *n, tt_ks_report *rep);
 /* The canonical function of a frame (outermost of its chain) or NULL. */
 const char *cli_ks_function(const tt_ks_report *rep, const tt_ks_frame *f);
-/* A frame's short name for paths and folded stacks: the function, or "image+0x<offset>",
+/* The function start (a vmaddr) of a frame without a name whose image knows it from
+ * LC_FUNCTION_STARTS (6.5); 1 when known. Frame lines, short names and keys use it. */
+int cli_ks_fstart(const tt_ks_report *rep, const tt_ks_frame *f, uint64_t *vmaddr);
+/* A frame's short name for paths, call nodes, thread_stack and folded stacks: the
+ * function (or a usable on-device name), else "image!+0x<function start vmaddr>" (6.5,
+ * the group key's form: samples in one stripped function share it), "image+0x<offset>",
  * or "0x<pc>"; appended to out. */
 void cli_ks_short_name(tt_buf *out, const tt_ks_report *rep, const tt_ks_frame *f);
 

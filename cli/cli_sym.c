@@ -17,6 +17,15 @@ struct cli_sym {
     cli_swift *swift;
     int swift_keys;
     char why[TT_ERRMSG_MAX + 300];
+    const char *const *dsyms; /* the --dsym arguments (borrowed from the options) */
+    size_t n_dsyms;
+    tt_intern *seen;          /* image UUIDs of the inputs (cli_sym_saw_uuid, resolve) */
+    const char *fats[CLI_SYM_MAX]; /* universal -e files without :ARCH (fat_module) */
+    char fat_names[CLI_SYM_MAX][256]; /* their image names (a bundle's DWARF file name) */
+    tsym_module *fat_mods[CLI_SYM_MAX]; /* the slice last chosen, or NULL */
+    int fat_warned[CLI_SYM_MAX];
+    size_t n_fats;
+    tt_stats *stats;
 };
 
 /* A symbol store that does not exist is an error: a typo would otherwise resolve nothing
@@ -121,6 +130,9 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
         return CLI_BAD;
     }
     s->flags = o->flags;
+    s->dsyms = o->dsyms;
+    s->n_dsyms = o->n_dsyms;
+    s->stats = ctx->stats;
     if (!(s->swift = cli_swift_new(o->swift ? o->swift : getenv("TRACETOOL_SWIFT_DEMANGLE"),
                                    ctx->stats))) {
         free(s);
@@ -163,6 +175,11 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
                 cli_sym_close(s);
                 return cli_err(&err);
             }
+            char file[4096]; /* images without UUID: the slice of their architecture */
+            if (tsym_dsym_file(file, sizeof file, o->exes[i]))
+                snprintf(file, sizeof file, "%s", o->exes[i]);
+            snprintf(s->fat_names[s->n_fats], sizeof s->fat_names[0], "%.255s", base_name(file));
+            s->fats[s->n_fats++] = o->exes[i];
             continue;
         }
         if (tsym_store_get(&m, &fresh, s->store, o->exes[i], NULL, &err)) {
@@ -182,6 +199,7 @@ void cli_sym_close(cli_sym *s)
     if (!s)
         return;
     tsym_store_free(s->store);
+    tt_intern_free(s->seen);
     cli_swift_free(s->swift);
     free(s->env_copy);
     free(s);
@@ -223,6 +241,15 @@ tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, 
     return m;
 }
 
+/* The universal -e file for an image named like path (index), else s->n_fats. */
+static size_t fat_bound(const cli_sym *s, const char *path)
+{
+    size_t i = 0;
+    while (path && i < s->n_fats && strcmp(s->fat_names[i], base_name(path)))
+        i++;
+    return path ? i : s->n_fats;
+}
+
 /* A module given by the user for this name: -e FILE with that file name, --dsym NAME=PATH. */
 static int bound(const cli_sym *s, const char *path)
 {
@@ -231,7 +258,113 @@ static int bound(const cli_sym *s, const char *path)
         if (mi->path && !strcmp(base_name(mi->path), base_name(path)))
             return 1;
     }
+    if (fat_bound(s, path) < s->n_fats)
+        return 1;
     return path && tsym_store_bound(s->store, path);
+}
+
+/* A universal -e file named like an image without UUID: the slice of the image's
+ * architecture (spec/ios.md 4.4); without one, a warning naming the file and its slices
+ * (once per file) and NULL with s->why set. */
+static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
+{
+    char file[4096], list[16 * 24] = "";
+    tsym_macho_slice sl[16];
+    size_t n = 0, len = 0;
+    tt_error err = {0};
+    if (tsym_dsym_file(file, sizeof file, s->fats[i]) ||
+        tsym_macho_slices(sl, 16, &n, file, &err)) {
+        snprintf(s->why, sizeof s->why, "%s", err.msg[0] ? err.msg : "cannot read the file");
+        return NULL;
+    }
+    if (n > 16)
+        n = 16;
+    int k = tsym_macho_pick(sl, n, loc->arch);
+    if (k < 0) {
+        for (size_t j = 0; j < n; j++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", j ? ", " : "",
+                                    sl[j].arch);
+        if (loc->arch && *loc->arch)
+            snprintf(s->why, sizeof s->why,
+                     "universal file without a slice for the report's architecture %s (slices: "
+                     "%s), and image %s has no UUID to choose one by: give -e %s:ARCH",
+                     loc->arch, list, base_name(loc->module), s->fats[i]);
+        else
+            snprintf(s->why, sizeof s->why,
+                     "universal file (slices: %s), and image %s has no UUID nor the report an "
+                     "architecture to choose one by: give -e %s:ARCH",
+                     list, base_name(loc->module), s->fats[i]);
+        if (!s->fat_warned[i]) {
+            s->fat_warned[i] = 1;
+            cli_stderrf("tracetool: %s: warning: %s\n", s->fats[i], s->why);
+            tt_stats_add(s->stats, "macho_no_slice", s->fats[i], TT_SEV_WARN, 1, s->why);
+        }
+        return NULL;
+    }
+    char spec[4200];
+    snprintf(spec, sizeof spec, "%s:%s", s->fats[i], sl[k].arch);
+    tsym_module *m = NULL;
+    int fresh = 0;
+    if (tsym_store_get(&m, &fresh, s->store, spec, NULL, &err)) {
+        snprintf(s->why, sizeof s->why, "%s", err.msg);
+        if (fresh)
+            cli_stderrf("tracetool: %s: warning: %s\n", spec, err.msg);
+        return NULL;
+    }
+    s->fat_mods[i] = m;
+    if (fresh) {
+        module_warnings(m, spec);
+        cli_stderrf("tracetool: %s: warning: image %s has no UUID: slice %s chosen by the "
+                    "report's architecture %s, unverified\n",
+                    s->fats[i], base_name(loc->module), sl[k].arch, loc->arch);
+    }
+    return m;
+}
+
+void cli_sym_saw_uuid(cli_sym *s, const char *uuid)
+{
+    uint32_t id;
+    if (!s || !uuid || !*uuid || (!s->seen && !(s->seen = tt_intern_new())))
+        return;
+    tt_intern_get(s->seen, uuid, strlen(uuid), &id); /* out of memory: a spurious warning */
+}
+
+/* One plain --dsym file or bundle: a warning when none of its slices' UUIDs was seen. */
+static void dsym_unmatched(cli_sym *s, const char *arg)
+{
+    const char *eq = strchr(arg, '='), *slash = strchr(arg, '/');
+    struct stat st;
+    if ((eq && (!slash || eq < slash)) || stat(arg, &st) ||
+        (S_ISDIR(st.st_mode) && !cli_is_dsym(arg)))
+        return; /* NAME=PATH (bound by name), a directory of many (a store), or missing */
+    char file[4096];
+    tsym_macho_slice sl[16];
+    size_t n = 0;
+    tt_error err = {0};
+    if (tsym_dsym_file(file, sizeof file, arg) || tsym_macho_slices(sl, 16, &n, file, &err))
+        return; /* not Mach-O: reported where it is opened */
+    if (n > 16)
+        n = 16;
+    char list[16 * 56] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id;
+        if (s->seen && sl[i].uuid[0] && !tt_intern_find(s->seen, sl[i].uuid, 32, &id))
+            return;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s (%s)", i ? ", " : "",
+                                sl[i].uuid[0] ? sl[i].uuid : "no UUID", sl[i].arch);
+    }
+    char msg[sizeof list + 4200];
+    snprintf(msg, sizeof msg, "dSYM %s has UUID%s %s; no image of the reports has %s: not used",
+             file, n > 1 ? "s" : "", list, n > 1 ? "any of them" : "that UUID");
+    cli_stderrf("tracetool: --dsym %s: warning: %s\n", arg, msg);
+    tt_stats_add(s->stats, "macho_dsym_unmatched", arg, TT_SEV_WARN, 1, msg);
+}
+
+void cli_sym_dsym_unmatched(cli_sym *s)
+{
+    for (size_t i = 0; s && i < s->n_dsyms; i++)
+        dsym_unmatched(s, s->dsyms[i]);
 }
 
 static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_loc *loc,
@@ -239,11 +372,19 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
 {
     cli_sym *s = ctx;
     const char *why;
+    cli_sym_saw_uuid(s, loc->build_id);
     if (loc->bound_only && !bound(s, loc->module))
         return tt_error_set(err, TT_ENOTFOUND, loc->module, TT_LOC_NONE, 0,
                             "no UUID to find its debug information by: bind a dSYM with "
                             "--dsym NAME=PATH");
-    tsym_module *m = cli_sym_module(s, loc->module, loc->build_id, 0, &why);
+    tsym_module *m = NULL;
+    size_t fat = !loc->build_id || !*loc->build_id ? fat_bound(s, loc->module) : s->n_fats;
+    if (fat < s->n_fats) {
+        if (!(m = fat_module(s, fat, loc)))
+            return tt_error_set(err, TT_ENOTFOUND, loc->module, TT_LOC_NONE, 0, "%s", s->why);
+    } else {
+        m = cli_sym_module(s, loc->module, loc->build_id, 0, &why);
+    }
     if (!m)
         return tt_error_set(err, TT_ENOTFOUND, loc->module, TT_LOC_NONE, 0, "%s",
                             why ? why : "module not found");
@@ -279,25 +420,10 @@ const char *cli_sym_debug_file(cli_sym *s, const char *path, const char *build_i
 {
     if (!s || ((!build_id || !*build_id) && !bound(s, path)))
         return NULL;
-    tsym_module *m = cli_sym_module(s, path, build_id && *build_id ? build_id : NULL, 0, NULL);
+    size_t fat = !build_id || !*build_id ? fat_bound(s, path) : s->n_fats;
+    tsym_module *m = fat < s->n_fats ? s->fat_mods[fat] : cli_sym_module(s, path, build_id && *build_id ? build_id : NULL, 0, NULL);
     const tsym_module_info *mi = m ? tsym_module_info_get(m) : NULL;
     return mi ? (mi->debug_path ? mi->debug_path : mi->path) : NULL;
-}
-
-int cli_sym_func_start(cli_sym *s, uint64_t *start, const char *path, const char *build_id,
-                       uint64_t offset)
-{
-    if (!s || ((!build_id || !*build_id) && !bound(s, path)))
-        return 0;
-    tsym_module *m = cli_sym_module(s, path, build_id, 0, NULL);
-    if (!m)
-        return 0;
-    tsym_result r;
-    tsym_module_lookup(&r, m, tsym_module_offset_to_vaddr(m, offset), s->flags);
-    if (r.found || !r.has_start)
-        return 0;
-    *start = r.start_addr;
-    return 1;
 }
 
 struct cli_swift *cli_sym_swift(cli_sym *s)

@@ -39,14 +39,17 @@ void cli_sym_close(cli_sym *s);
  * *why (may be NULL) then points to the reason (borrowed). */
 tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, int fatal,
                             const char **why);
-/* The LC_FUNCTION_STARTS entry (a vmaddr) covering a module offset of an image without any
- * symbol (spec/ios.md 6.5); 1 when found. A module without build id serves only when bound
- * by name (-e, --dsym NAME=PATH). */
 /* The file the symbols of a module come from (its dSYM or DWARF file, else the module
- * file), NULL when it has none or is not bound (see cli_sym_func_start); no messages. */
+ * file), NULL when it has none or is not bound (a module without build id serves only when
+ * bound by name: -e, --dsym NAME=PATH); no messages. */
 const char *cli_sym_debug_file(cli_sym *s, const char *path, const char *build_id);
-int cli_sym_func_start(cli_sym *s, uint64_t *start, const char *path, const char *build_id,
-                       uint64_t offset);
+
+/* Notes an image UUID of the inputs (the resolver notes the UUIDs it is asked for). */
+void cli_sym_saw_uuid(cli_sym *s, const char *uuid);
+/* After the inputs: a warning and a macho_dsym_unmatched count for every plain --dsym file
+ * or bundle (not NAME=PATH, not a directory) none of whose slice UUIDs was noted: the dSYM
+ * of another build or image (spec/ios.md 8.1). s may be NULL. */
+void cli_sym_dsym_unmatched(cli_sym *s);
 
 /* The resolver libtrace calls for native frames; valid until cli_sym_close. Swift names
  * are demangled (cli_swift_name) unless cli_sym_swift_keys turned that off. */

@@ -52,25 +52,51 @@ static uint32_t be32(const unsigned char *p)
 
 static uint64_t be64(const unsigned char *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
 
-/* spec/ios.md 4.4 */
+/* spec/ios.md 4.4: architecture names of (cpu_type, cpu_subtype & 0x00FFFFFF) */
+static const struct {
+    uint32_t type, sub;
+    const char *name;
+} arch_names[] = {
+    {0x0100000C, 0, "arm64"},   {0x0100000C, 1, "arm64v8"}, {0x0100000C, 2, "arm64e"},
+    {0x0200000C, 1, "arm64_32"}, {12, 9, "armv7"},           {12, 11, "armv7s"},
+    {12, 12, "armv7k"},          {0x01000007, 3, "x86_64"},  {0x01000007, 8, "x86_64h"},
+    {7, 3, "i386"},
+};
+
 static void arch_name(char *out, size_t cap, uint32_t type, uint32_t sub)
 {
     sub &= 0x00FFFFFF;
-    const char *n = NULL;
-    if (type == 0x0100000C)
-        n = sub == 0 ? "arm64" : sub == 1 ? "arm64v8" : sub == 2 ? "arm64e" : NULL;
-    else if (type == 0x0200000C && sub == 1)
-        n = "arm64_32";
-    else if (type == 12)
-        n = sub == 9 ? "armv7" : sub == 11 ? "armv7s" : sub == 12 ? "armv7k" : NULL;
-    else if (type == 0x01000007)
-        n = sub == 3 ? "x86_64" : sub == 8 ? "x86_64h" : NULL;
-    else if (type == 7 && sub == 3)
-        n = "i386";
-    if (n)
-        snprintf(out, cap, "%s", n);
-    else
-        snprintf(out, cap, "cpu%u.%u", (unsigned)type, (unsigned)sub);
+    for (size_t i = 0; i < sizeof arch_names / sizeof arch_names[0]; i++)
+        if (arch_names[i].type == type && arch_names[i].sub == sub) {
+            snprintf(out, cap, "%s", arch_names[i].name);
+            return;
+        }
+    snprintf(out, cap, "cpu%u.%u", (unsigned)type, (unsigned)sub);
+}
+
+/* The cpu_type of a 4.4 name ("cpuT.S" too); 0 when unknown. */
+static uint32_t arch_cputype(const char *name)
+{
+    for (size_t i = 0; i < sizeof arch_names / sizeof arch_names[0]; i++)
+        if (!strcmp(arch_names[i].name, name))
+            return arch_names[i].type;
+    unsigned t, sub;
+    char end;
+    return sscanf(name, "cpu%u.%u%c", &t, &sub, &end) == 2 ? (uint32_t)t : 0;
+}
+
+int tsym_macho_pick(const tsym_macho_slice *sl, size_t n, const char *arch)
+{
+    if (!arch || !*arch)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(sl[i].arch, arch))
+            return (int)i;
+    uint32_t t = arch_cputype(arch);
+    for (size_t i = 0; t && i < n; i++)
+        if (arch_cputype(sl[i].arch) == t)
+            return (int)i;
+    return -1;
 }
 
 int tsym__macho_magic(const unsigned char *p, size_t n)

@@ -146,6 +146,10 @@ typedef struct tsym_macho_slice {
  * number found). TT_EFORMAT with the byte offset when the file is not (valid) Mach-O. */
 int tsym_macho_slices(tsym_macho_slice *out, size_t cap, size_t *n, const char *path,
                       tt_error *err);
+/* The slice of n for an image of architecture arch (a spec/ios.md 4.4 name such as
+ * "arm64e"): the same name, else the first with the same cpu_type (an arm64 slice for an
+ * arm64e device); -1 when none or arch is NULL/"". */
+int tsym_macho_pick(const tsym_macho_slice *sl, size_t n, const char *arch);
 /* The DWARF file of a .dSYM bundle (X.dSYM/Contents/Resources/DWARF/<first file>) into out,
  * or path itself when it is not a directory. 0, or TT_ENOTFOUND. */
 int tsym_dsym_file(char *out, size_t cap, const char *path);

@@ -68,7 +68,8 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
                          .addr_kind = TT_NADDR_OFFSET,
                          .return_address = ret,
                          .bound_only = !g->uuid[0],
-                         .want_start = 1};
+                         .want_start = 1,
+                         .arch = g->arch ? g->arch : c->rep->arch};
     tt_error e = {0};
     int n = tt_resolve(c->r->opts.resolver, chain, TT_KS_MAX_CHAIN, &loc, &e);
     if (n < 0) {

@@ -466,6 +466,8 @@ typedef struct tt_native_loc {
     int want_start;       /* 1: when no name covers addr but the module knows the function
                            * start (Mach-O LC_FUNCTION_STARTS, spec/ios.md 6.5), answer one
                            * frame with function and file NULL and has_start set */
+    const char *arch;     /* the image's architecture (spec/ios.md 4.4 name), NULL when
+                           * unknown: picks the slice of a universal file bound by name */
 } tt_native_loc;
 
 typedef struct tt_native_frame {

@@ -50,6 +50,26 @@ START_TEST(slices)
 }
 END_TEST
 
+/* The slice for an image without UUID by architecture (spec/ios.md 4.4): the same name,
+ * else the same cpu_type, else none. */
+START_TEST(pick_by_arch)
+{
+    tsym_macho_slice sl[4];
+    size_t n = 0;
+    tt_error err;
+    ck_assert_int_eq(tsym_macho_slices(sl, 4, &n, FX "fat", &err), 0);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, "arm64"), 1);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, "arm64e"), 1);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, "x86_64h"), 0);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, "cpu16777228.5"), 1);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, "armv7"), -1);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, "arm64_32"), -1);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, "cpu12"), -1);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, ""), -1);
+    ck_assert_int_eq(tsym_macho_pick(sl, n, NULL), -1);
+}
+END_TEST
+
 /* The contract of the KSCrash importer's frames (tt_resolver): build_id = image UUID,
  * module = device path, addr = pc - image_addr as a module offset (spec/ios.md 4.2). */
 START_TEST(resolver_contract)
@@ -286,6 +306,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("fixtures");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, slices);
+    tcase_add_test(tc, pick_by_arch);
     tcase_add_test(tc, resolver_contract);
     tcase_add_test(tc, fat_selection);
     tcase_add_test(tc, symtab_fallback);

@@ -178,7 +178,7 @@ static int fake(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_
 START_TEST(resolver_hook)
 {
     tt_native_frame fr[4];
-    tt_native_loc loc = {"libfoo.so", NULL, 0x1154, TT_NADDR_OFFSET, 0, 0, 0};
+    tt_native_loc loc = {"libfoo.so", NULL, 0x1154, TT_NADDR_OFFSET, 0, 0, 0, NULL};
     ck_assert_int_eq(tt_resolve(NULL, fr, 4, &loc, NULL), 0);
     tt_resolver none = {0};
     ck_assert_int_eq(tt_resolve(&none, fr, 4, &loc, NULL), 0);
