@@ -23,7 +23,7 @@ typedef struct sctx {
 typedef struct symctx {
     cli_an *a;
     tt_error *err;
-    tt_intern *mods;   /* module basename -> index into mod_rows */
+    tt_intern *mods;   /* module basename, build id, path -> index into mod_rows */
     tt_vec mod_rows;   /* int64_t module.id, 0 = not written yet */
     tt_intern *pcs;    /* "<module>@<rel_pc hex>" -> index into set_rows */
     tt_vec set_rows;   /* int64_t symbol_set_id */
@@ -70,15 +70,20 @@ static int module_row(symctx *c, const tt_stack_frame *f, const tsym_module_info
 {
     uint32_t k;
     int64_t zero = 0;
-    if (tt_intern_get(c->mods, f->module, strlen(f->module), &k))
+    /* the path and build id the input gives (perf's dso, a JSON-lines module line): each
+     * combination reaches tdb_module_get, whose row does not depend on their order */
+    const char *path = f->module_path ? f->module_path : f->module_file;
+    c->key.len = 0;
+    tt_buf_put(&c->key, f->module, strlen(f->module) + 1);
+    tt_buf_put(&c->key, f->build_id ? f->build_id : "", strlen(f->build_id ? f->build_id : "") + 1);
+    tt_buf_puts(&c->key, path ? path : "");
+    if (!c->key.data || tt_intern_get(c->mods, c->key.data, c->key.len, &k))
         return tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     while (c->mod_rows.len <= k)
         if (!tt_vec_push(&c->mod_rows, &zero))
             return tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     int64_t *row = &TT_VEC_AT(&c->mod_rows, int64_t, k);
     if (!*row) {
-        /* the path and build id the input gives (perf's dso, a JSON-lines module line) */
-        const char *path = f->module_path ? f->module_path : f->module_file;
         tdb_module m = {.name = f->module, .path = path, .build_id = f->build_id,
                         .kind = module_kind(f)};
         if (f->addr_is_offset) /* a Mach-O image of a btrace iOS database */

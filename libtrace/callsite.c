@@ -146,6 +146,11 @@ static int frame_put(tt_profile *p, uint32_t *id, const tt_stack_frame *f, int m
     int rc = 0;
     if (found != TT_NONE) {
         *id = found;
+        /* the smallest module path of the frame's occurrences, whatever their order */
+        tt_stack_frame *g = &TT_VEC_AT(&p->frames, tt_stack_frame, found);
+        if (f->module_file && (!g->module_file || strcmp(f->module_file, g->module_file) < 0) &&
+            !(g->module_file = dup0(p, f->module_file)))
+            rc = TT_ENOMEM;
         goto out;
     }
     if (p->frames.len >= TT_NONE - 1) {

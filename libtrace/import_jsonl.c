@@ -22,6 +22,8 @@ typedef struct jstate {
     const char *file;
     uint64_t lineno;
     tt_vec frames, mods;
+    tt_intern *mod_names; /* module line names; id k's first line is mods[mod_first[k]] */
+    tt_vec mod_first;     /* size_t */
     tt_buf name;
     int64_t pid;
     uint64_t samples, data_lines;
@@ -62,10 +64,10 @@ static int get_build_id(jstate *st, json_t *o, const char *k, const char **v)
 /* The module line named name (the first one), or NULL. */
 static const jmod *mod_named(const jstate *st, const char *name)
 {
-    for (size_t i = 0; name && i < st->mods.len; i++)
-        if (!strcmp(TT_VEC_AT(&st->mods, jmod, i).name, name))
-            return &TT_VEC_AT(&st->mods, jmod, i);
-    return NULL;
+    uint32_t id;
+    if (!name || !st->mod_names || tt_intern_find(st->mod_names, name, strlen(name), &id))
+        return NULL;
+    return &TT_VEC_AT(&st->mods, jmod, TT_VEC_AT(&st->mod_first, size_t, id));
 }
 
 /* Exact int64 member; 0 absent (*has = 0), TT_EFORMAT on a non-integer. */
@@ -401,11 +403,21 @@ static int module_line(jstate *st, json_t *o)
     int hb, hs;
     if (!m.name)
         return fail(st, "module line without \"name\"%s", "");
+    json_t *path = json_object_get(o, "path");
+    if (path && !json_is_null(path) && !json_is_string(path))
+        return fail(st, "module line \"path\": expected a string%s", "");
+    if (m.path && !m.path[0])
+        m.path = NULL;
     if (get_hex(st, o, "base", &m.base, &hb) || get_hex(st, o, "size", &m.size, &hs) ||
         get_build_id(st, o, "build_id", &m.build_id))
         return TT_EFORMAT;
     m.ranged = hb && hs;
-    if (!tt_vec_push(&st->mods, &m))
+    uint32_t id;
+    size_t at = st->mods.len;
+    if (!tt_vec_push(&st->mods, &m) ||
+        (!st->mod_names && !(st->mod_names = tt_intern_new())) ||
+        tt_intern_get(st->mod_names, m.name, strlen(m.name), &id) ||
+        (id == st->mod_first.len && !tt_vec_push(&st->mod_first, &at)))
         return tt_error_set(st->err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     return 0;
 }
@@ -456,6 +468,7 @@ int tt_jsonl_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_sta
     st.pid = -1;
     tt_vec_init(&st.frames, sizeof(uint32_t));
     tt_vec_init(&st.mods, sizeof(jmod));
+    tt_vec_init(&st.mod_first, sizeof(size_t));
     tt_profile_meta *m = tt_profile_meta_get(p);
     m->source_format = "tt_samples";
     const char *line;
@@ -474,6 +487,8 @@ int tt_jsonl_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_sta
         rc = tt_error_set(err, TT_EFORMAT, st.file, 0, 0, "no sample lines in JSON-lines input");
     tt_vec_free(&st.frames);
     tt_vec_free(&st.mods);
+    tt_vec_free(&st.mod_first);
+    tt_intern_free(st.mod_names);
     tt_buf_free(&st.name);
     return rc;
 }

@@ -354,26 +354,18 @@ static int open_append(tdb_db *db, tt_error *err)
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
                             "written by a newer tracetool; schema %lld > %d", (long long)version,
                             TDB_SCHEMA_VERSION);
-    if ((rc = tdb__exec(db, "PRAGMA journal_mode=WAL; PRAGMA cache_size=-65536; "
-                            "PRAGMA temp_store=MEMORY;", err)))
+    /* foreign keys stay off for a migration that rebuilds a table (3 -> 4): DROP TABLE would
+     * delete the rows that refer to it (PRAGMA foreign_keys is fixed once BEGIN ran). The
+     * migration and the import are one transaction (a failed run changes nothing), so the
+     * import runs with them off too: tdb_trace_delete then deletes a trace's rows itself. */
+    db->fk_off = version && version < 4;
+    if ((rc = tdb__exec(db,
+                        db->fk_off ? "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=OFF;"
+                                   : "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;",
+                        err)) ||
+        (rc = tdb__exec(db, "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;", err)))
         return rc;
-    /* a migration that rebuilds a table (3 -> 4) runs with foreign keys off (DROP TABLE would
-     * delete the rows that refer to it) in a transaction of its own: PRAGMA foreign_keys is
-     * fixed once BEGIN ran, and the import needs them on (--replace deletes a trace, whose
-     * rows go with it). A run that fails after it leaves the database migrated, its rows
-     * unchanged. */
-    if (version && version < 4) {
-        if ((rc = tdb__exec(db, "PRAGMA foreign_keys=OFF; BEGIN IMMEDIATE", err)))
-            return rc;
-        db->in_tx = 1;
-        char v[64];
-        snprintf(v, sizeof v, "PRAGMA user_version = %d; COMMIT", TDB_SCHEMA_VERSION);
-        if ((rc = migrate(db, version, err)) || (rc = tdb__exec(db, v, err)))
-            return rc;
-        db->in_tx = 0;
-        version = TDB_SCHEMA_VERSION;
-    }
-    if ((rc = tdb__exec(db, "PRAGMA foreign_keys=ON; BEGIN IMMEDIATE", err)))
+    if ((rc = tdb__exec(db, "BEGIN IMMEDIATE", err)))
         return rc;
     db->in_tx = 1;
     if (version == 0)

@@ -2,6 +2,7 @@
  * inputs, metadata and stats; method mappings and their methods; processes and threads. */
 #include "tdb.h"
 
+#include <string.h>
 
 #include "tdb_int.h"
 
@@ -18,13 +19,52 @@ int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *er
     return rc ? rc : found;
 }
 
+/* With foreign keys off (tdb_db.fk_off): the rows whose ON DELETE CASCADE parent is gone are
+ * deleted, table by table, until none is left (a cascade's fixed point). Each round reads
+ * every referring table: this runs only in the import that migrates a schema-3 database. */
+static int cascade_by_hand(tdb_db *db, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT m.name, f.\"from\", f.\"table\", COALESCE(f.\"to\", 'rowid') "
+                           "FROM sqlite_master m, pragma_foreign_key_list(m.name) f "
+                           "WHERE m.type = 'table' AND f.on_delete = 'CASCADE' ORDER BY 1, 2",
+                           -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "write");
+    tt_buf sqls = {0};
+    int rc = 0;
+    while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+        char *q = sqlite3_mprintf("DELETE FROM \"%w\" WHERE \"%w\" IS NOT NULL AND \"%w\" NOT "
+                                  "IN (SELECT \"%w\" FROM \"%w\")",
+                                  (const char *)sqlite3_column_text(st, 0),
+                                  (const char *)sqlite3_column_text(st, 1),
+                                  (const char *)sqlite3_column_text(st, 1),
+                                  (const char *)sqlite3_column_text(st, 3),
+                                  (const char *)sqlite3_column_text(st, 2));
+        if (!q || tt_buf_put(&sqls, q, strlen(q) + 1))
+            rc = tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+        sqlite3_free(q);
+    }
+    sqlite3_finalize(st);
+    for (int changed = 1; changed && !rc;) {
+        changed = 0;
+        for (size_t off = 0; off < sqls.len && !rc; off += strlen(sqls.data + off) + 1) {
+            rc = tdb__exec(db, sqls.data + off, err);
+            changed |= sqlite3_changes(db->h) > 0;
+        }
+    }
+    tt_buf_free(&sqls);
+    return rc;
+}
+
 int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
 {
     sqlite3_stmt *st = tdb__prep(db, ST_TRACE_DELETE, "DELETE FROM trace WHERE id = ?", err);
     if (!st)
         return TT_EIO;
     b_ref(db, st, 1, id);
-    return tdb__step_done(db, st, NULL, err);
+    int rc = tdb__step_done(db, st, NULL, err);
+    return !rc && db->fk_off ? cascade_by_hand(db, err) : rc;
 }
 
 int tdb_trace_add(tdb_db *db, const tdb_trace *t, int64_t *id, tt_error *err)

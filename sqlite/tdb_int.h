@@ -25,6 +25,8 @@ struct tdb_db {
     char *tmp;      /* temporary file being built, NULL when in place */
     int in_tx, committed, readonly;
     int copy;       /* TDB_WRITE_COPY of an existing database */
+    int fk_off;     /* appending with foreign keys off (a 3 -> 4 migration): tdb_trace_delete
+                     * deletes what ON DELETE CASCADE would */
     int keep_mode;  /* tmp replaces a regular file: it gets mode (tdb_commit) */
     unsigned mode;  /* the replaced file's permission bits (& 07777) */
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
