@@ -263,6 +263,7 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     }
     s.ts = s.end_ts = h->has_ts ? h->ts : 0;
     s.weight = h->has_period ? h->period : 1;
+    st->with_period += h->has_period != 0;
     s.type = TT_ST_CPU;
     if (!h->has_ts) {
         if (!st->untimed++) {
@@ -486,7 +487,7 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
             return 1;
         if (sn > 5 && !memcmp(s, "insn:", 5))
             return 0; /* -F +insn: the instruction bytes after a call chain */
-        if (tt__perf_hdr_parse(&h, s, sn) == TT_PERF_HDR_STRONG &&
+        if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_STRONG &&
             (h.has_ts || h.has_pid || h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))
             return 1; /* a lone "word:" is a header only in files whose headers are that */
     }
@@ -593,7 +594,7 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
     if (tt__memmem(line, n, "PERF_RECORD_", 12))
         return sideband(st, line, n, lineno, err);
     tt__perf_hdr h;
-    int kind = tt__perf_hdr_parse(&h, s, sn);
+    int kind = tt__perf_hdr_parse(&h, s, sn, st->tail);
     if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
         memset(&h, 0, sizeof h); /* frames after an empty header line (-F ip,sym) */
         h.pid = h.tid = -1;
@@ -659,6 +660,7 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     st->base = tt_profile_nsamples(p);
     st->first_frac = -1;
     st->addr_frames = -1;
+    st->tail = -1;
     st->last_utid = TT_NONE;
     st->cur_run = TT_NONE;
     tt_vec_init(&st->run_leaf, sizeof(uint32_t));
@@ -702,6 +704,9 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
         tt_stats_add(st->stats, "perf_some_timestamps", st->file, TT_SEV_WARN,
                      (int64_t)st->untimed, ex);
     }
+    tt_profile_meta *m = tt_profile_meta_get(st->p);
+    if (!rc && st->samples) /* every sample with a period: the default weight (2.2) */
+        m->periods = st->with_period == st->samples && m->periods >= 0 ? 1 : -1;
     if (!rc && st->samples == 0) {
         if (st->o->event && st->events.len && !st->kept_any)
             rc = tt_error_set(err, TT_ENOTFOUND, st->file, 0, 0,

@@ -30,7 +30,8 @@ typedef struct tt__perf_asm {
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */
-    uint64_t timed, untimed;
+    int tail;                /* the file's header layout (tt__perf_layout_tail), -1 unknown */
+    uint64_t timed, untimed, with_period; /* with_period: samples whose header had one */
     size_t base;             /* the profile's samples before this input's */
     tt__perf_hdr h;
     uint64_t samples, bad_lines, bad_first;

@@ -120,6 +120,8 @@ typedef struct tt_profile_meta {
     int timeless;              /* folded, perf without times: slices cannot be built */
     int truncated;             /* the input ended early: open slices are `truncated` */
     int ambiguous_ts;          /* old simpleperf fractions: slices are unreliable */
+    int periods;               /* perf: 1 every sample had a period (the default weight),
+                                * -1 some had none, 0 not known */
     int runs;                  /* every sample is a stored run (a database's sample row): runs
                                 * are never merged again and a point run keeps end_ts/end_cpu */
 } tt_profile_meta;
