@@ -261,7 +261,7 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     const unsigned char *head;
     size_t hn;
     if (!rc && !(rc = tt_input_peek(in, &head, &hn, LAYOUT_PEEK, err)))
-        d.a.tail = tt__perf_layout_tail((const char *)head, hn); /* from the first headers */
+        d.a.tail = tt__perf_layout_tail((const char *)head, hn, &d.a.tid_or_time);
     uint64_t lineno = tt__input_lineno(in), total = 0, done = 0;
     size_t base = tt_profile_nsamples(p);
     int sized = tt_input_size(in, &total) != 0; /* unknown (gzip, a pipe): nothing to size */

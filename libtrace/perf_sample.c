@@ -339,6 +339,7 @@ static void note_event(tt__perf_asm *st, const char *e, size_t n)
 
 static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64_t lineno)
 {
+    st->tid_or_time |= h->has_ts || h->has_pid;
     st->h = *h;
     st->comm.len = 0;
     if (tt_buf_put(&st->comm, h->comm.p ? h->comm.p : "", h->comm.n))
@@ -488,8 +489,10 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
         if (sn > 5 && !memcmp(s, "insn:", 5))
             return 0; /* -F +insn: the instruction bytes after a call chain */
         if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_STRONG &&
-            (h.has_ts || h.has_pid || h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))
-            return 1; /* a lone "word:" is a header only in files whose headers are that */
+            (h.has_ts || h.has_pid ||
+             (!st->tid_or_time && (h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))))
+            return 1; /* a lone "word:" is a header only in files whose headers are that;
+                       * "tracing data:" none in files whose headers have a tid or time */
     }
     if (st->weak_inline)
         return 1; /* the next one-line sample */
@@ -603,6 +606,8 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
         h.inline_frame = 1;
         kind = TT_PERF_HDR_WEAK;
     }
+    if (kind == TT_PERF_HDR_STRONG && !h.has_ts && !h.has_pid && st->tid_or_time)
+        kind = TT_PERF_HDR_BAD; /* "Warning:" (perf's stderr) in a file of tids or times */
     if (kind == TT_PERF_HDR_BAD) {
         bad_line(st, s, sn, lineno);
         st->skipping = 1;

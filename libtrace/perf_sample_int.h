@@ -31,6 +31,7 @@ typedef struct tt__perf_asm {
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */
     int tail;                /* the file's header layout (tt__perf_layout_tail), -1 unknown */
+    int tid_or_time;         /* its headers have a tid or a time: "word:" is none */
     uint64_t timed, untimed, with_period; /* with_period: samples whose header had one */
     size_t base;             /* the profile's samples before this input's */
     tt__perf_hdr h;

@@ -487,9 +487,10 @@ static size_t left_part(const tt__perf_tok *t, size_t k, int *timed)
 
 /* The first line of a file, a line after a blank one or a side-band record: where a sample
  * header is. Up to 512 of them in p[0..n), the last line only when it ends there. */
-int tt__perf_layout_tail(const char *p, size_t n)
+int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time)
 {
     int best = -1, cand = 1, seen = 0;
+    *tid_or_time = 0;
     char b[512];
     for (size_t i = 0; i < n && seen < 512;) {
         const char *e = memchr(p + i, '\n', n - i);
@@ -512,6 +513,7 @@ int tt__perf_layout_tail(const char *p, size_t n)
         tt__perf_hdr h;
         if (tt__perf_hdr_parse(&h, s, sn, -1) == TT_PERF_HDR_BAD)
             continue; /* no header ("garbage without a time") */
+        *tid_or_time |= h.has_ts || h.has_pid;
         tt__perf_tok t[MAX_TOK];
         size_t k = split(t, MAX_TOK, s, sn);
         int timed;
