@@ -240,6 +240,8 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
             return rc;
     }
     d->a.cur_run = TT_NONE;
+    if (c->len && c->data[c->len - 1] != '\n')
+        d->a.cut_line = *lineno; /* the end of the input, inside a line */
     return 0;
 }
 

@@ -280,8 +280,14 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
                 return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
         }
         int64_t *lt = &TT_VEC_AT(&st->last_ts, int64_t, s.utid);
-        if (s.ts < *lt)
-            tt_stats_add(st->stats, "perf_time_backwards", st->file, TT_SEV_INFO, 1, NULL);
+        if (s.ts < *lt) {
+            char ex[200];
+            snprintf(ex, sizeof ex, "%s:%llu: a sample earlier than its thread's previous one "
+                     "(time going backwards: perf script --deltatime or concatenated files?); "
+                     "the thread's samples are read in time order", st->file,
+                     (unsigned long long)st->block_line);
+            tt_stats_add(st->stats, "perf_time_backwards", st->file, TT_SEV_WARN, 1, ex);
+        }
         *lt = s.ts;
     }
     if ((rc = tt_profile_add(st->p, &s, NULL)) == TT_ELIMIT) {
@@ -698,6 +704,21 @@ static void drop_times(tt__perf_asm *st)
 
 int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 {
+    if (st->cut_line) {
+        /* perf ends every line, and a sample with a blank line: a last line without a
+         * newline is a file cut (a copy or a recording interrupted), its sample partial */
+        char ex[240];
+        int partial = st->in_block && st->keep && !st->skipping;
+        snprintf(ex, sizeof ex, "%s:%llu: the input ends inside a line (no newline): cut "
+                 "short%s", st->file, (unsigned long long)st->cut_line,
+                 partial ? "; its last sample, partial, was dropped" : "");
+        if (partial)
+            snprintf(ex + strlen(ex), sizeof ex - strlen(ex), " (line %llu)",
+                     (unsigned long long)st->block_line);
+        tt_stats_add(st->stats, "perf_truncated_input", st->file, TT_SEV_WARN, 1, ex);
+        if (partial)
+            st->in_block = 0;
+    }
     int rc = finish_block(st, err, lineno);
     if (!rc)
         drop_times(st);

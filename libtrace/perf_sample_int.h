@@ -40,6 +40,7 @@ typedef struct tt__perf_asm {
     char hdr_snip[64]; /* a comm-only header, reported when no frame follows */
     uint64_t hdr_line;
     uint64_t block_line; /* the line of the sample's header */
+    uint64_t cut_line;   /* the input's last line when it has no newline (cut), else 0 */
     int have_maps;           /* a memory map was read: unnamed file frames depend on the pid */
     int deleted_dso;         /* a frame's dso had perf's " (deleted)" (reported once) */
     tt__cscache *cs;         /* the previous stack: most of its root side is shared */
