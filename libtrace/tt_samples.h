@@ -319,6 +319,10 @@ int tt_btrace_ios_detect(const unsigned char *p, size_t n);
 const char *tt_samples_kind_name(int kind);
 /* Detects an input kind from its first bytes (by content, never by name). */
 int tt_samples_detect(const unsigned char *p, size_t n);
+/* What a text that no kind claims is instead when it is perf's (samples.md 2.2): perf
+ * report's tables or perf script's header comments of a recording without samples, with
+ * what to run instead; NULL otherwise. */
+const char *tt_samples_text_what(const unsigned char *p, size_t n);
 
 typedef struct tt_import_opts {
     uint32_t source;        /* input ordinal for thread identity */
