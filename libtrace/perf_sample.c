@@ -224,6 +224,9 @@ static int block_callsite(tt__perf_asm *st, uint32_t *cs, uint32_t run)
     return rc;
 }
 
+/* The largest sample weight a profile holds (tt_profile_add). */
+#define PERIOD_MAX ((int64_t)1 << 40)
+
 static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
 {
     uint32_t run = st->cur_run;
@@ -263,6 +266,13 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     }
     s.ts = s.end_ts = h->has_ts ? h->ts : 0;
     s.weight = h->has_period ? h->period : 1;
+    if (s.weight > PERIOD_MAX) { /* the profile's weight limit: the sample stays, capped */
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s:%llu: period %lld above 2^40 counted as 2^40",
+                 st->file, (unsigned long long)st->block_line, (long long)s.weight);
+        tt_stats_add(st->stats, "perf_period_capped", st->file, TT_SEV_WARN, 1, ex);
+        s.weight = PERIOD_MAX;
+    }
     st->with_period += h->has_period != 0;
     s.type = TT_ST_CPU;
     if (!h->has_ts) {
@@ -292,7 +302,7 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     }
     if ((rc = tt_profile_add(st->p, &s, NULL)) == TT_ELIMIT) {
         tt_stats_add(st->stats, "perf_out_of_range", st->file, TT_SEV_WARN, 1,
-                     "a sample with a period above 2^40 or a time beyond 2^62 ns was skipped");
+                     "a sample with a time beyond 2^62 ns was skipped");
         return 0;
     }
     if (rc)
