@@ -138,6 +138,9 @@ int cli_samples_check_stream(tt_input *head, const char *path, void *ud, tt_erro
     int rc = tt_input_peek_text(head, &p, &n, 65536, err);
     if (rc || detect_kind(p, n) != TT_SKIND_UNKNOWN)
         return rc;
+    const char *what = tt_samples_text_what(p, n);
+    if (what)
+        return tt_error_set(err, TT_EFORMAT, path, 0, 0, "%s", what);
     return tt_error_set(err, TT_EFORMAT, path, 0, 0,
                         "unknown input kind: " UNKNOWN_KIND " (force one with --kind)");
 }
@@ -158,8 +161,13 @@ static int open_kind(tt_input **in, int *kind, const char *path, int forced)
     }
     *kind = forced ? forced : detect_kind(p, n);
     if (*kind == TT_SKIND_UNKNOWN) {
+        const char *what = tt_samples_text_what(p, n);
+        if (what)
+            cli_errorf("%s: %s", path, what);
         tt_input_close(*in);
         *in = NULL;
+        if (what)
+            return CLI_BAD;
         cli_errorf("%s: %s: " UNKNOWN_KIND "%s", path, n ? "unknown input kind" : "empty input",
                    n ? " (force one with --kind)" : "");
         return CLI_BAD;

@@ -193,7 +193,7 @@ static const char *text_what(const char *p, size_t n)
 {
     if (tt__memmem(p, n, "*** *** *** *** *** ***", 23) && tt__memmem(p, n, "backtrace:", 10))
         return "Android tombstone (read it with tracetool symbolicate)";
-    return NULL;
+    return tt_samples_text_what((const unsigned char *)p, n);
 }
 
 /* Text method-beat buffer: the first meaningful lines are all 64-bit integers (3.3) and the

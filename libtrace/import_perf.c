@@ -240,8 +240,13 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
             return rc;
     }
     d->a.cur_run = TT_NONE;
+    if (c->len && c->data[c->len - 1] != '\n')
+        d->a.cut_line = *lineno; /* the end of the input, inside a line */
     return 0;
 }
+
+/* The input's first bytes whose sample headers show its layout (tt__perf_layout_tail). */
+#define LAYOUT_PEEK (64 * 1024)
 
 int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stats *stats,
                    tt_error *err)
@@ -255,6 +260,10 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     int rc = tt__perf_asm_init(&d.a, p, o, stats, file);
     if (rc)
         rc = tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
+    const unsigned char *head;
+    size_t hn;
+    if (!rc && !(rc = tt_input_peek(in, &head, &hn, LAYOUT_PEEK, err)))
+        d.a.tail = tt__perf_layout_tail((const char *)head, hn, &d.a.tid_or_time);
     uint64_t lineno = tt__input_lineno(in), total = 0, done = 0;
     size_t base = tt_profile_nsamples(p);
     int sized = tt_input_size(in, &total) != 0; /* unknown (gzip, a pipe): nothing to size */

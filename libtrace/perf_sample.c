@@ -224,6 +224,9 @@ static int block_callsite(tt__perf_asm *st, uint32_t *cs, uint32_t run)
     return rc;
 }
 
+/* The largest sample weight a profile holds (tt_profile_add). */
+#define PERIOD_MAX ((int64_t)1 << 40)
+
 static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
 {
     uint32_t run = st->cur_run;
@@ -263,6 +266,14 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     }
     s.ts = s.end_ts = h->has_ts ? h->ts : 0;
     s.weight = h->has_period ? h->period : 1;
+    if (s.weight > PERIOD_MAX) { /* the profile's weight limit: the sample stays, capped */
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s:%llu: period %lld above 2^40 counted as 2^40",
+                 st->file, (unsigned long long)st->block_line, (long long)s.weight);
+        tt_stats_add(st->stats, "perf_period_capped", st->file, TT_SEV_WARN, 1, ex);
+        s.weight = PERIOD_MAX;
+    }
+    st->with_period += h->has_period != 0;
     s.type = TT_ST_CPU;
     if (!h->has_ts) {
         if (!st->untimed++) {
@@ -279,13 +290,19 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
                 return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
         }
         int64_t *lt = &TT_VEC_AT(&st->last_ts, int64_t, s.utid);
-        if (s.ts < *lt)
-            tt_stats_add(st->stats, "perf_time_backwards", st->file, TT_SEV_INFO, 1, NULL);
+        if (s.ts < *lt) {
+            char ex[200];
+            snprintf(ex, sizeof ex, "%s:%llu: a sample earlier than its thread's previous one "
+                     "(time going backwards: perf script --deltatime or concatenated files?); "
+                     "the thread's samples are read in time order", st->file,
+                     (unsigned long long)st->block_line);
+            tt_stats_add(st->stats, "perf_time_backwards", st->file, TT_SEV_WARN, 1, ex);
+        }
         *lt = s.ts;
     }
     if ((rc = tt_profile_add(st->p, &s, NULL)) == TT_ELIMIT) {
         tt_stats_add(st->stats, "perf_out_of_range", st->file, TT_SEV_WARN, 1,
-                     "a sample with a period above 2^40 or a time beyond 2^62 ns was skipped");
+                     "a sample with a time beyond 2^62 ns was skipped");
         return 0;
     }
     if (rc)
@@ -338,6 +355,7 @@ static void note_event(tt__perf_asm *st, const char *e, size_t n)
 
 static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64_t lineno)
 {
+    st->tid_or_time |= h->has_ts || h->has_pid;
     st->h = *h;
     st->comm.len = 0;
     if (tt_buf_put(&st->comm, h->comm.p ? h->comm.p : "", h->comm.n))
@@ -486,9 +504,11 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
             return 1;
         if (sn > 5 && !memcmp(s, "insn:", 5))
             return 0; /* -F +insn: the instruction bytes after a call chain */
-        if (tt__perf_hdr_parse(&h, s, sn) == TT_PERF_HDR_STRONG &&
-            (h.has_ts || h.has_pid || h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))
-            return 1; /* a lone "word:" is a header only in files whose headers are that */
+        if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_STRONG &&
+            (h.has_ts || h.has_pid ||
+             (!st->tid_or_time && (h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))))
+            return 1; /* a lone "word:" is a header only in files whose headers are that;
+                       * "tracing data:" none in files whose headers have a tid or time */
     }
     if (st->weak_inline)
         return 1; /* the next one-line sample */
@@ -593,7 +613,7 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
     if (tt__memmem(line, n, "PERF_RECORD_", 12))
         return sideband(st, line, n, lineno, err);
     tt__perf_hdr h;
-    int kind = tt__perf_hdr_parse(&h, s, sn);
+    int kind = tt__perf_hdr_parse(&h, s, sn, st->tail);
     if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
         memset(&h, 0, sizeof h); /* frames after an empty header line (-F ip,sym) */
         h.pid = h.tid = -1;
@@ -602,6 +622,8 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
         h.inline_frame = 1;
         kind = TT_PERF_HDR_WEAK;
     }
+    if (kind == TT_PERF_HDR_STRONG && !h.has_ts && !h.has_pid && st->tid_or_time)
+        kind = TT_PERF_HDR_BAD; /* "Warning:" (perf's stderr) in a file of tids or times */
     if (kind == TT_PERF_HDR_BAD) {
         bad_line(st, s, sn, lineno);
         st->skipping = 1;
@@ -659,6 +681,7 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     st->base = tt_profile_nsamples(p);
     st->first_frac = -1;
     st->addr_frames = -1;
+    st->tail = -1;
     st->last_utid = TT_NONE;
     st->cur_run = TT_NONE;
     tt_vec_init(&st->run_leaf, sizeof(uint32_t));
@@ -691,6 +714,21 @@ static void drop_times(tt__perf_asm *st)
 
 int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 {
+    if (st->cut_line) {
+        /* perf ends every line, and a sample with a blank line: a last line without a
+         * newline is a file cut (a copy or a recording interrupted), its sample partial */
+        char ex[240];
+        int partial = st->in_block && st->keep && !st->skipping;
+        snprintf(ex, sizeof ex, "%s:%llu: the input ends inside a line (no newline): cut "
+                 "short%s", st->file, (unsigned long long)st->cut_line,
+                 partial ? "; its last sample, partial, was dropped" : "");
+        if (partial)
+            snprintf(ex + strlen(ex), sizeof ex - strlen(ex), " (line %llu)",
+                     (unsigned long long)st->block_line);
+        tt_stats_add(st->stats, "perf_truncated_input", st->file, TT_SEV_WARN, 1, ex);
+        if (partial)
+            st->in_block = 0;
+    }
     int rc = finish_block(st, err, lineno);
     if (!rc)
         drop_times(st);
@@ -702,6 +740,9 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
         tt_stats_add(st->stats, "perf_some_timestamps", st->file, TT_SEV_WARN,
                      (int64_t)st->untimed, ex);
     }
+    tt_profile_meta *m = tt_profile_meta_get(st->p);
+    if (!rc && st->samples) /* every sample with a period: the default weight (2.2) */
+        m->periods = st->with_period == st->samples && m->periods >= 0 ? 1 : -1;
     if (!rc && st->samples == 0) {
         if (st->o->event && st->events.len && !st->kept_any)
             rc = tt_error_set(err, TT_ENOTFOUND, st->file, 0, 0,

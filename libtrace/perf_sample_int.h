@@ -30,7 +30,9 @@ typedef struct tt__perf_asm {
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */
-    uint64_t timed, untimed;
+    int tail;                /* the file's header layout (tt__perf_layout_tail), -1 unknown */
+    int tid_or_time;         /* its headers have a tid or a time: "word:" is none */
+    uint64_t timed, untimed, with_period; /* with_period: samples whose header had one */
     size_t base;             /* the profile's samples before this input's */
     tt__perf_hdr h;
     uint64_t samples, bad_lines, bad_first;
@@ -38,6 +40,7 @@ typedef struct tt__perf_asm {
     char hdr_snip[64]; /* a comm-only header, reported when no frame follows */
     uint64_t hdr_line;
     uint64_t block_line; /* the line of the sample's header */
+    uint64_t cut_line;   /* the input's last line when it has no newline (cut), else 0 */
     int have_maps;           /* a memory map was read: unnamed file frames depend on the pid */
     int deleted_dso;         /* a frame's dso had perf's " (deleted)" (reported once) */
     tt__cscache *cs;         /* the previous stack: most of its root side is shared */

@@ -93,6 +93,64 @@ static int is_cpu_tok(const tt__perf_tok *t)
 
 static int is_hex_tok(const tt__perf_tok *t) { return t->n <= 16 && is_hex(t->p, t->n); }
 
+/* perf script -F +misc: the record's misc bits as letters after the tid or cpu (perf-script(1):
+ * K U H G g M E S, Sp) */
+static int is_misc_tok(const tt__perf_tok *t)
+{
+    if (!t->n || t->n > 6 || (t->p[0] < 'A' || t->p[0] > 'Z'))
+        return 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (!strchr("KUHGgMESp", t->p[i]) || !t->p[i])
+            return 0;
+    return 1;
+}
+
+/* A number a header field may be: a pid/tid, a tid or a period. */
+static int is_num_tok(const tt__perf_tok *t)
+{
+    return is_pid_tok(t) || (t->n <= 19 && all_digits(t->p, t->n));
+}
+
+/* Where the fields of a header's left part t[0..k) start when the file's layout has tail
+ * numbers in them (tt__perf_layout_tail): the numbers, cpus and misc letters at its end;
+ * the tid is the number before the cpu when there is one, else the tail numbers are the last
+ * ones; what is before is the comm, even when it ends in a number ("worker 1"). k when the
+ * part ends otherwise or has fewer numbers (the layout does not fit). */
+static size_t fields_start(const tt__perf_tok *t, size_t k, int tail)
+{
+    size_t run = k;
+    while (run > 0 && (is_num_tok(&t[run - 1]) || is_cpu_tok(&t[run - 1]) ||
+                       is_misc_tok(&t[run - 1])))
+        run--;
+    for (size_t c = run; c < k; c++)
+        if (is_cpu_tok(&t[c]))
+            return tail > 0 && c > run && is_num_tok(&t[c - 1]) ? c - 1 : c;
+    int cnt = 0;
+    size_t i = k;
+    for (; i > run; i--) {
+        if (is_num_tok(&t[i - 1])) {
+            if (cnt == tail)
+                break;
+            cnt++;
+        }
+    }
+    return cnt == tail ? i : k;
+}
+
+/* The count of numbers among the fields ending t[0..k), as fields_start walks them. */
+static int tail_numbers(const tt__perf_tok *t, size_t k)
+{
+    int cnt = 0;
+    for (size_t i = k; i > 0; i--) {
+        const tt__perf_tok *x = &t[i - 1];
+        if (is_num_tok(x))
+            cnt++;
+        else if (!is_cpu_tok(x) && !is_misc_tok(x))
+            break;
+    }
+    return cnt;
+}
+
 static void set_pid(tt__perf_hdr *h, const tt__perf_tok *t)
 {
     const char *sl = memchr(t->p, '/', t->n);
@@ -127,10 +185,32 @@ static int is_event_tok(const tt__perf_tok *t)
 
 /* Fields left of the time or the event, from the right: [period] (only without a time)
  * [cpu] [pid/tid | tid]; what is left is comm. 1 when something but comm was found. */
-static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int period_ok)
+static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int period_ok,
+                       int tail)
 {
     size_t j = k;
     int any = 0;
+    size_t f = tail >= 0 ? fields_start(t, k, tail) : k;
+    if (f < k || tail == 0) { /* the file's layout: fields_start */
+        int nums = 0, cpu = 0;
+        for (size_t i = f; i < k; i++) {
+            cpu |= is_cpu_tok(&t[i]);
+            if (!is_num_tok(&t[i]))
+                continue;
+            if (!cpu && tail > 0 && nums++ == 0 && is_pid_tok(&t[i]))
+                set_pid(h, &t[i]);
+            else if (period_ok && all_digits(t[i].p, t[i].n))
+                set_period(h, &t[i]);
+        }
+        if (f) {
+            h->comm.p = t[0].p;
+            h->comm.n = (size_t)(t[f - 1].p + t[f - 1].n - t[0].p);
+            h->comm_first_hex = is_hex_tok(&t[0]);
+        }
+        return f < k;
+    }
+    if (j >= 2 && is_misc_tok(&t[j - 1]) && (is_pid_tok(&t[j - 2]) || is_cpu_tok(&t[j - 2])))
+        j--; /* -F +misc */
     if (period_ok && j >= 2 && all_digits(t[j - 1].p, t[j - 1].n) && t[j - 1].n <= 19 &&
         (is_pid_tok(&t[j - 2]) || is_cpu_tok(&t[j - 2]))) {
         set_period(h, &t[j - 1]);
@@ -165,8 +245,9 @@ static void set_rest(tt__perf_hdr *h, const tt__perf_tok *t, size_t i, size_t k,
 
 #define MAX_TOK 48
 
-static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n);
-int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n)
+static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n,
+                      int tail);
+int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
 {
     memset(h, 0, sizeof *h);
     h->pid = h->tid = -1;
@@ -189,7 +270,7 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n)
         h->has_ts = 1;
         h->time.p = t[ts_i].p;
         h->time.n = t[ts_i].n - 1;
-        left_fields(h, t, ts_i, 0);
+        left_fields(h, t, ts_i, 0, tail);
         size_t i = ts_i + 1;
         if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19)
             set_period(h, &t[i++]);
@@ -203,7 +284,7 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n)
     }
     if (ev_i < k) {
         tt__perf_hdr save = *h;
-        int any = left_fields(h, t, ev_i, 1);
+        int any = left_fields(h, t, ev_i, 1, tail);
         int arrow = 0; /* "a.b.C -> x.y:" is a ProGuard class line */
         for (size_t i = 0; i < ev_i; i++)
             arrow |= t[i].n == 2 && t[i].p[0] == '-' && t[i].p[1] == '>';
@@ -215,16 +296,55 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n)
         }
         *h = save;
     }
-    return k ? parse_weak(h, t, k, s, n) : TT_PERF_HDR_BAD;
+    return k ? parse_weak(h, t, k, s, n, tail) : TT_PERF_HDR_BAD;
+}
+
+/* A weak header whose comm is t[0..p) and whose fields start at t[p], a tid or a cpu:
+ * [tid] [cpu] [misc] [period] [frame]. */
+static int after_comm(tt__perf_hdr *h, const tt__perf_tok *t, size_t p, size_t k,
+                      const char *end)
+{
+    if (p) {
+        h->comm.p = t[0].p;
+        h->comm.n = (size_t)(t[p - 1].p + t[p - 1].n - t[0].p);
+        if (memchr(h->comm.p, ';', h->comm.n))
+            return TT_PERF_HDR_BAD; /* a folded stack "a;b 12" */
+    }
+    size_t i = p;
+    if (is_pid_tok(&t[i]))
+        set_pid(h, &t[i++]);
+    if (i < k && is_cpu_tok(&t[i]))
+        i++;
+    if (i < k && is_misc_tok(&t[i]))
+        i++;
+    /* the period before an inline frame, or alone at the end: a call chain follows on the
+     * next lines (-F comm,tid,period,ip,sym with -g); an inline frame has a symbol or dso */
+    if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19 &&
+        (i + 1 == k || is_hex_tok(&t[i + 1])))
+        set_period(h, &t[i++]);
+    set_rest(h, t, i, k, end);
+    return TT_PERF_HDR_WEAK;
 }
 
 /* Neither time nor event: [comm] pid [cpu] [period] [frame], [comm] frame, or comm alone. */
-static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n)
+static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n,
+                      int tail)
 {
     const char *end = s + n;
+    size_t f = tail >= 0 ? fields_start(t, k, tail) : k;
+    if (f < k && (f || tail)) { /* a header line of the file's layout with a call chain below */
+        left_fields(h, t, k, 1, tail);
+        if (h->comm.n && memchr(h->comm.p, ';', h->comm.n))
+            return TT_PERF_HDR_BAD;
+        return TT_PERF_HDR_WEAK;
+    }
     size_t p = 0;
-    while (p < k && !is_pid_tok(&t[p]) && t[p].p[0] != '(')
+    while (p < k && !is_pid_tok(&t[p]) && !is_cpu_tok(&t[p]) && t[p].p[0] != '(')
         p++;
+    if (p < k && p && is_cpu_tok(&t[p])) /* comm [cpu] without a tid (-F comm,cpu,...) */
+        return after_comm(h, t, p, k, end);
+    while (p < k && !is_pid_tok(&t[p]) && t[p].p[0] != '(')
+        p++; /* a cpu first: the tid after it, as before */
     if (p == 0 && k >= 2 && (s[n - 1] == ')' || (!is_hex_tok(&t[1]) && !is_cpu_tok(&t[1]))))
         p = k; /* "5011 [unknown] (/usr/bin/dash)": an all-decimal address, not a tid */
     if (p == k || t[p].p[0] == '(') {
@@ -250,23 +370,7 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
         h->comm_only = 1;
         return TT_PERF_HDR_WEAK;
     }
-    if (p) {
-        h->comm.p = t[0].p;
-        h->comm.n = (size_t)(t[p - 1].p + t[p - 1].n - t[0].p);
-        if (memchr(h->comm.p, ';', h->comm.n))
-            return TT_PERF_HDR_BAD; /* a folded stack "a;b 12" */
-    }
-    set_pid(h, &t[p]);
-    size_t i = p + 1;
-    if (i < k && is_cpu_tok(&t[i]))
-        i++;
-    /* the period before an inline frame, or alone at the end: a call chain follows on the
-     * next lines (-F comm,tid,period,ip,sym with -g); an inline frame has a symbol or dso */
-    if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19 &&
-        (i + 1 == k || is_hex_tok(&t[i + 1])))
-        set_period(h, &t[i++]);
-    set_rest(h, t, i, k, end);
-    return TT_PERF_HDR_WEAK;
+    return after_comm(h, t, p, k, end);
 }
 
 /* Detection (2.2): the first line of a perf script file and the line after it. */
@@ -321,19 +425,23 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
     const char *s;
     n = blank_copy(b, sizeof b, line, n, &s);
     tt__perf_hdr h;
-    int kind = tt__perf_hdr_parse(&h, s, n);
+    int kind = tt__perf_hdr_parse(&h, s, n, -1);
     if (kind == TT_PERF_HDR_BAD)
         return 0;
     if (kind == TT_PERF_HDR_STRONG && (h.has_ts || (h.has_pid && event_like(&h.event))))
         return 1;
     if (!next)
         return 0;
+    if (nn && next[0] == '\t' && frame_like(next, nn) && (kind == TT_PERF_HDR_STRONG ||
+                                                           h.has_pid || h.comm.n))
+        return 1; /* a header and the tab-indented call chain perf writes below it, whatever
+                   * the header ends in ("worker 1 25922    1003009": comm, tid, period) */
     if (kind == TT_PERF_HDR_STRONG && h.inline_frame && event_like(&h.event)) {
         /* "cpu-clock:  7feb52015588 f" lines (-F event,ip,sym without -g) */
         tt__perf_hdr h2;
         char b2[512];
         nn = blank_copy(b2, sizeof b2, next, nn, &s);
-        return tt__perf_hdr_parse(&h2, s, nn) == TT_PERF_HDR_STRONG && h2.inline_frame &&
+        return tt__perf_hdr_parse(&h2, s, nn, -1) == TT_PERF_HDR_STRONG && h2.inline_frame &&
                h2.event.n == h.event.n && !memcmp(h2.event.p, h.event.p, h.event.n);
     }
     if (kind == TT_PERF_HDR_WEAK && h.inline_frame) {
@@ -343,7 +451,7 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
             return 0; /* a lone number (a method-beat text word) is no frame */
         tt__perf_hdr h2;
         nn = blank_copy(b, sizeof b, next, nn, &s);
-        return tt__perf_hdr_parse(&h2, s, nn) == TT_PERF_HDR_WEAK && h2.inline_frame &&
+        return tt__perf_hdr_parse(&h2, s, nn, -1) == TT_PERF_HDR_WEAK && h2.inline_frame &&
                h2.has_pid == h.has_pid && !h.comm_only && !h2.comm_only;
     }
     /* a header with few fields and a call chain: perf indents frame lines, and an
@@ -356,6 +464,75 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
     while (hex < nn && next[hex] != ' ' && next[hex] != '\t')
         hex++;
     return hex >= 6;
+}
+
+/* The left part of a header candidate s (blanks for tabs, trimmed): the count of tokens
+ * before its time or event, or all of them; *timed: a time or an event was found. */
+static size_t left_part(const tt__perf_tok *t, size_t k, int *timed)
+{
+    *timed = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (t[i].p[0] == '(')
+            break;
+        if (t[i].p[t[i].n - 1] != ':')
+            continue;
+        int64_t ts;
+        if (!tt_perf_parse_ts(t[i].p, t[i].n - 1, &ts, NULL) || is_event_tok(&t[i])) {
+            *timed = 1;
+            return i;
+        }
+    }
+    return k;
+}
+
+/* The first line of a file, a line after a blank one or a side-band record: where a sample
+ * header is. Up to 512 of them in p[0..n), the last line only when it ends there. */
+int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time)
+{
+    int best = -1, cand = 1, seen = 0;
+    *tid_or_time = 0;
+    char b[512];
+    for (size_t i = 0; i < n && seen < 512;) {
+        const char *e = memchr(p + i, '\n', n - i);
+        if (!e)
+            break;
+        size_t ln = (size_t)(e - (p + i));
+        const char *line = p + i, *s;
+        i += ln + 1;
+        size_t sn = blank_copy(b, sizeof b, line, ln, &s);
+        if (!sn) {
+            cand = 1;
+            continue;
+        }
+        if (s[0] == '#' || !cand)
+            continue;
+        if (tt__memmem(line, ln, "PERF_RECORD_", 12))
+            continue; /* a side-band record: a header may follow without a blank line */
+        cand = 0;
+        seen++;
+        tt__perf_hdr h;
+        if (tt__perf_hdr_parse(&h, s, sn, -1) == TT_PERF_HDR_BAD)
+            continue; /* no header ("garbage without a time") */
+        *tid_or_time |= h.has_ts || h.has_pid;
+        tt__perf_tok t[MAX_TOK];
+        size_t k = split(t, MAX_TOK, s, sn);
+        int timed;
+        size_t left = left_part(t, k, &timed);
+        if (!left)
+            continue; /* no comm or tid: nothing said ("Warning:") */
+        if (!timed) { /* a header line alone: a call chain follows it, tab-indented */
+            const char *nx = e + 1;
+            size_t rest = n - i;
+            const char *ne = memchr(nx, '\n', rest);
+            size_t nl = ne ? (size_t)(ne - nx) : 0;
+            if (!ne || !nl || nx[0] != '\t' || !frame_like(nx, nl))
+                continue;
+        }
+        int c = tail_numbers(t, left);
+        if (best < 0 || c < best)
+            best = c;
+    }
+    return best;
 }
 
 static const char *basename_of(const char *s, size_t n, size_t *bn)

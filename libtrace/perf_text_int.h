@@ -25,7 +25,14 @@ typedef struct tt__perf_hdr {
  * Returns TT_PERF_HDR_STRONG when a time or an event was found, TT_PERF_HDR_WEAK when only
  * comm/pid/cpu/period or a bare frame, TT_PERF_HDR_BAD when nothing fits. */
 enum { TT_PERF_HDR_BAD = 0, TT_PERF_HDR_WEAK, TT_PERF_HDR_STRONG };
-int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n);
+/* tail: the count of numbers (pid/tid, tid, period) the file's headers have left of their
+ * time or event, or ending a header line above a call chain (tt__perf_layout_tail), -1 when
+ * not known: the tokens before them are the comm even when it ends in a number. */
+int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail);
+/* The file's header layout from its first bytes p[0..n) (2.2): the smallest count of
+ * numbers among the fields of its sample headers (tt__perf_hdr_parse's tail), -1 when none
+ * shows it; *tid_or_time: a header has a time or a tid. */
+int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time);
 
 /* A frame line cut into its parts (s trimmed, not empty): "[addr] [symbol[+0xoff]] [(dso)]".
  * Pointers into s. */

@@ -10,8 +10,8 @@
 int tt_weight_default(const tt_profile_meta *m)
 {
     const char *f = m->source_format ? m->source_format : "";
-    if (!strcmp(f, "perf_script") && (!m->timeless || m->ambiguous_ts))
-        return TT_WEIGHT_PERIOD; /* ambiguous times: read without them, periods stay valid */
+    if (!strcmp(f, "perf_script") && (!m->timeless || m->ambiguous_ts || m->periods > 0))
+        return TT_WEIGHT_PERIOD; /* read without times, periods stay valid */
     if (m->timeless || !strcmp(f, "folded"))
         return TT_WEIGHT_SAMPLES;
     return TT_WEIGHT_WALL; /* btrace, JSON-lines samples, method-beat: not periodic */

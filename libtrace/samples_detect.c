@@ -128,5 +128,33 @@ static int text_kind(const unsigned char *p, size_t n)
     return TT_SKIND_UNKNOWN;
 }
 
+/* Every meaningful line of p[0..n) is a comment ('#'). */
+static int only_comments(const char *p, size_t n)
+{
+    for (const char *e = p + n; p < e;) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p)), *s = p;
+        size_t ln = (size_t)((nl ? nl : e) - p);
+        tt__trim(&s, &ln);
+        if (ln && s[0] != '#')
+            return 0;
+        p = nl ? nl + 1 : e;
+    }
+    return 1;
+}
+
+const char *tt_samples_text_what(const unsigned char *up, size_t n)
+{
+    const char *p = (const char *)up;
+    if (tt__memmem(p, n, "# Samples: ", 11) && tt__memmem(p, n, " of event '", 11))
+        return "perf report output (overhead tables, not samples): give tracetool the "
+               "samples perf script writes (perf script -i perf.data > perf.txt)";
+    if ((tt__memmem(p, n, "# perf version :", 16) || tt__memmem(p, n, "# cmdline :", 11)) &&
+        only_comments(p, n))
+        return "perf script output without samples (only the recording's --header "
+               "comments): the recording holds no sample (record again, perf record -g -- "
+               "PROGRAM, then perf script)";
+    return NULL;
+}
+
 /* ---- method-beat call trees as fixed slices ---- */
 

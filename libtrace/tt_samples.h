@@ -120,6 +120,8 @@ typedef struct tt_profile_meta {
     int timeless;              /* folded, perf without times: slices cannot be built */
     int truncated;             /* the input ended early: open slices are `truncated` */
     int ambiguous_ts;          /* old simpleperf fractions: slices are unreliable */
+    int periods;               /* perf: 1 every sample had a period (the default weight),
+                                * -1 some had none, 0 not known */
     int runs;                  /* every sample is a stored run (a database's sample row): runs
                                 * are never merged again and a point run keeps end_ts/end_cpu */
 } tt_profile_meta;
@@ -317,6 +319,10 @@ int tt_btrace_ios_detect(const unsigned char *p, size_t n);
 const char *tt_samples_kind_name(int kind);
 /* Detects an input kind from its first bytes (by content, never by name). */
 int tt_samples_detect(const unsigned char *p, size_t n);
+/* What a text that no kind claims is instead when it is perf's (samples.md 2.2): perf
+ * report's tables or perf script's header comments of a recording without samples, with
+ * what to run instead; NULL otherwise. */
+const char *tt_samples_text_what(const unsigned char *p, size_t n);
 
 typedef struct tt_import_opts {
     uint32_t source;        /* input ordinal for thread identity */

@@ -1,0 +1,1 @@
+tracetool samples --top 1 perf-comm-cpu.txt | grep -E "^(input|==)"

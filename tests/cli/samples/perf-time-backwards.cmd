@@ -1,0 +1,1 @@
+tracetool samples --top 1 perf-deltatime.txt | grep -E "^(input|==)"

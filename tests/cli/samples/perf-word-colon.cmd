@@ -1,0 +1,1 @@
+tracetool samples --top 1 perf-stderr.txt | grep -E "^(input|==)"; tracetool samples --top 1 perf-simpleperf-tracing-data.txt | grep -E "^(input|==)"
