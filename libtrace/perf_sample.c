@@ -29,6 +29,8 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
     memset(&f, 0, sizeof f);
     f.has_addr = l.has_addr;
     f.addr = l.addr;
+    if (!l.unnamed && l.has_addr && l.has_off && l.off <= l.addr)
+        f.addr = l.addr - l.off; /* the function's start: its identity by address (4.1) */
     if (host) {
         l.dso = l.base = NULL; /* "inlined" is no module */
         l.dn = l.bn = 0;

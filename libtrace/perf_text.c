@@ -367,6 +367,21 @@ static const char *basename_of(const char *s, size_t n, size_t *bn)
     return s + i;
 }
 
+/* A bracketed dso of user space code: perf's and simpleperf's pseudo files. Any other
+ * "[name]" is a kernel module ("[nf_conntrack]", "[i915]"). */
+static int user_pseudo_dso(const char *dso, size_t n)
+{
+    static const char *const user[] = {"[unknown]", "[vdso", "[vsyscall]", "[vectors]",
+                                       "[sigpage]", "[uprobes]", "[heap]", "[stack", "[anon",
+                                       "[perf-", "[JIT", "[jit", "[dex", "[zygote", "[uffd"};
+    for (size_t i = 0; i < sizeof user / sizeof user[0]; i++) {
+        size_t l = strlen(user[i]);
+        if (n >= l && !memcmp(dso, user[i], l))
+            return 1;
+    }
+    return 0;
+}
+
 static int frame_kind(const char *dso, size_t n)
 {
     static const char *const java[] = {".oat", ".odex", ".vdex", ".dex", ".jar", ".art"};
@@ -377,8 +392,14 @@ static int frame_kind(const char *dso, size_t n)
         if (n >= l && !memcmp(dso + n - l, java[i], l))
             return TT_FRAME_JAVA;
     }
-    if (tt__memmem(dso, n, "jit", 3) || tt__memmem(dso, n, "dalvik", 6))
+    /* ART's JIT code: "/memfd:jit-cache", simpleperf's "[JIT app cache]" and "[JIT zygote
+     * cache]" */
+    if (tt__memmem(dso, n, "jit", 3) || tt__memmem(dso, n, "[JIT ", 5) ||
+        tt__memmem(dso, n, "dalvik", 6))
         return TT_FRAME_JAVA;
+    if (n > 2 && dso[0] == '[' && dso[n - 1] == ']' && !memchr(dso, '/', n) &&
+        !user_pseudo_dso(dso, n))
+        return TT_FRAME_KERNEL; /* a kernel module */
     return TT_FRAME_NATIVE;
 }
 
@@ -521,6 +542,10 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
     f->sym = s;
     f->n = n;
     f->symn = strip_offset(s, n);
+    if (f->symn < n && n - f->symn - 3 <= 16) {
+        f->has_off = 1;
+        f->off = hexval(s + f->symn + 3, n - f->symn - 3);
+    }
     f->unnamed = f->symn == 0 || (f->symn == 9 && !memcmp(s, "[unknown]", 9));
     if (f->dso && f->dn > DELETED_N && !memcmp(f->dso + f->dn - DELETED_N, DELETED, DELETED_N)) {
         f->dn -= DELETED_N; /* the file was deleted or replaced while perf recorded */

@@ -38,6 +38,8 @@ typedef struct tt__perf_fline {
     size_t dn, bn;
     int kind;              /* TT_FRAME_* from the dso */
     int deleted;           /* perf's " (deleted)" was after the dso (not in dso, dn) */
+    int has_off;           /* the symbol had "+0x<off>": addr - off is the symbol's start */
+    uint64_t off;
 } tt__perf_fline;
 void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
 
