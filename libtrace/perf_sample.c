@@ -39,7 +39,11 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
         f.module_file = host->module_file;
     }
     const tt_perf_map *map = NULL;
-    *mapdep = l.unnamed && l.has_addr && l.dso && l.dn && l.dso[0] == '/';
+    if (l.has_vaddr) { /* simpleperf's vaddr_in_file: the ELF address libsym reads */
+        f.has_rel_pc = 1;
+        f.rel_pc = l.vaddr;
+    }
+    *mapdep = l.unnamed && !l.has_vaddr && l.has_addr && l.dso && l.dn && l.dso[0] == '/';
     if (l.dso && l.dn && l.dso[0] == '/' && l.dn < sizeof st->dso_path) {
         memcpy(st->dso_path, l.dso, l.dn);
         st->dso_path[l.dn] = 0;

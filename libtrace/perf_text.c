@@ -517,6 +517,34 @@ static size_t dso_open(const char *s, size_t n)
     return s[0] == '(' ? 0 : n;
 }
 
+/* simpleperf's "<dso file name>[+<hex>]" for a frame without a symbol (with "*" before it
+ * when it marks unknown symbols): the name of the frame's own dso (its basename, or the
+ * whole name of a pseudo file), the hex its vaddr_in_file. */
+static void unknown_ip(tt__perf_fline *f)
+{
+    const char *s = f->sym;
+    size_t n = f->n;
+    if (n && s[0] == '*') {
+        s++;
+        n--;
+    }
+    if (!f->dso || n < 5 || s[n - 1] != ']')
+        return;
+    size_t b = n - 1;
+    while (b > 0 && s[b - 1] != '[')
+        b--;
+    if (b < 2 || s[b] != '+' || n - 2 - b == 0 || n - 2 - b > 16 || !is_hex(s + b + 1, n - 2 - b))
+        return;
+    size_t name = b - 1;
+    if (!((name == f->bn && !memcmp(s, f->base, name)) ||
+          (name == f->dn && !memcmp(s, f->dso, name))))
+        return;
+    f->has_vaddr = 1;
+    f->vaddr = hexval(s + b + 1, n - 2 - b);
+    f->unnamed = 1;
+    f->symn = 0;
+}
+
 void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
 {
     memset(f, 0, sizeof *f);
@@ -556,6 +584,7 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
         f->base += 6; /* "/memfd:jit-cache": the name the program gave memfd_create */
         f->bn -= 6;
     }
+    unknown_ip(f);
     f->kind = f->dso ? frame_kind(f->dso, f->dn) : TT_FRAME_NATIVE;
 }
 

@@ -40,6 +40,11 @@ typedef struct tt__perf_fline {
     int deleted;           /* perf's " (deleted)" was after the dso (not in dso, dn) */
     int has_off;           /* the symbol had "+0x<off>": addr - off is the symbol's start */
     uint64_t off;
+    /* simpleperf's name of a frame without a symbol, "<dso file name>[+<vaddr_in_file>]"
+     * (report_sample.py shows the ip of unknown symbols): unnamed, with the address in the
+     * ELF file's address space */
+    int has_vaddr;
+    uint64_t vaddr;
 } tt__perf_fline;
 void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
 
