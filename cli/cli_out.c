@@ -22,18 +22,27 @@ static void out_failed(void)
     exit(CLI_BAD);
 }
 
-/* 1 when standard output is a terminal: control characters from the inputs' names are then
- * written as \xNN (cli.md "Outputs"), so a crafted report cannot drive the terminal */
-static int out_tty(void)
+/* Standard output is data written as it is (cli_out_binary: an ART trace). Otherwise control
+ * characters from the inputs' names (C0 but newline and tab, DEL, UTF-8 encoded C1) are
+ * written as \xNN, to a terminal or not (a file or pipe is read on one later), so a crafted
+ * input cannot drive the terminal; JSON escapes them itself. */
+static int out_binary;
+
+void cli_out_binary(int on) { out_binary = on; }
+
+static int out_raw(void)
 {
-    static int tty = -1;
-    if (tty < 0)
-        tty = isatty(STDOUT_FILENO);
-    return tty;
+    return out_binary;
 }
 
-static int shown(unsigned char c)
+/* The bytes of p[0..n) from k on that are written as they are: 0 for a control character
+ * (1 byte) or a UTF-8 encoded C1 one (2). */
+static int shown(const char *p, size_t k, size_t n)
 {
+    unsigned char c = (unsigned char)p[k];
+    if (c == 0xc2 && k + 1 < n && (unsigned char)p[k + 1] >= 0x80 &&
+        (unsigned char)p[k + 1] <= 0x9f)
+        return 0;
     return c >= 0x20 ? c != 0x7f : c == '\n' || c == '\t';
 }
 
@@ -46,29 +55,32 @@ static void put_raw(const char *p, size_t n)
 void cli_out_write(const char *p, size_t n)
 {
     cli_progress_clear();
-    if (!out_tty()) {
+    if (out_raw()) {
         put_raw(p, n);
         return;
     }
     while (n) {
         size_t k = 0;
-        while (k < n && (shown((unsigned char)p[k]) ||
+        while (k < n && (shown(p, k, n) ||
                          (p[k] == '\r' && k + 1 < n && p[k + 1] == '\n'))) /* CSV's CRLF */
             k++;
         put_raw(p, k);
         if (k == n)
             break;
-        char esc[8];
-        snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)p[k]);
-        put_raw(esc, 4);
-        p += k + 1;
-        n -= k + 1;
+        size_t m = (unsigned char)p[k] == 0xc2 ? 2 : 1; /* a C1 character: both bytes */
+        for (size_t i = 0; i < m; i++) {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)p[k + i]);
+            put_raw(esc, 4);
+        }
+        p += k + m;
+        n -= k + m;
     }
 }
 
 void cli_out_write_large(const char *p, size_t n)
 {
-    if (out_tty()) {
+    if (!out_raw()) {
         cli_out_write(p, n);
         return;
     }
@@ -92,7 +104,7 @@ void cli_out_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (out_tty()) { /* formatted first, then written as cli_out_write writes */
+    if (!out_raw()) { /* formatted first, then written as cli_out_write writes */
         va_list aq;
         va_copy(aq, ap);
         int r = vsnprintf(NULL, 0, fmt, aq);
