@@ -78,9 +78,18 @@ void cli_out_write(const char *p, size_t n)
     }
 }
 
+/* p[0..n) has nothing cli_out_write escapes. */
+static int all_shown(const char *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!shown(p, k, n) && !(p[k] == '\r' && k + 1 < n && p[k + 1] == '\n'))
+            return 0;
+    return 1;
+}
+
 void cli_out_write_large(const char *p, size_t n)
 {
-    if (!out_raw()) {
+    if (!out_raw() && !all_shown(p, n)) {
         cli_out_write(p, n);
         return;
     }
