@@ -685,6 +685,8 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
         return 0;
     if (tt__memmem(line, n, "PERF_RECORD_", 12))
         return sideband(st, line, n, lineno, err);
+    if (sn == 7 && !memcmp(s, "sample:", 7))
+        st->report_sample = 1;
     tt__perf_hdr h;
     int kind = tt__perf_hdr_parse(&h, s, sn);
     if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
@@ -812,6 +814,8 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
                               st->o->event, (int)st->events.len, st->events.data,
                               strcmp(st->events.data, "[none]") ? ""
                               : " (perf script -F without event)");
+        else if (st->report_sample)
+            rc = tt_error_set(err, TT_EFORMAT, st->file, 0, 0, TT__SIMPLEPERF_REPORT_SAMPLE_MSG);
         else if (st->bad_lines)
             rc = tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, st->bad_first,
                               "not perf script output: expected a sample header "

@@ -46,6 +46,7 @@ typedef struct tt__perf_asm {
     size_t base;             /* the profile's samples before this input's */
     tt__perf_hdr h;
     uint64_t samples, bad_lines, bad_first;
+    int report_sample;       /* a "sample:" line: simpleperf report-sample text? */
     char bad_example[160];
     char hdr_snip[64]; /* a comm-only header, reported when no frame follows */
     uint64_t hdr_line;

@@ -467,6 +467,21 @@ int tt__perf_colon_blank(const char *s, size_t n)
 }
 
 
+int tt__simpleperf_report_sample(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == '\n' || p[i] == '\r' || p[i] == ' ' || p[i] == '\t'))
+        i++;
+    static const char *const first[] = {"meta_info:", "sample:"};
+    for (size_t k = 0; k < 2; k++) {
+        size_t l = strlen(first[k]);
+        if (n - i > l && !memcmp(p + i, first[k], l) && (p[i + l] == '\n' || p[i + l] == '\r'))
+            return tt__memmem(p + i, n - i, "vaddr_in_file:", 14) ||
+                   tt__memmem(p + i, n - i, "event_count:", 12);
+    }
+    return 0;
+}
+
 int tt__perf_addr_first(const char *s, size_t n)
 {
     size_t sp = 0;

@@ -54,6 +54,14 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
  * one; 1: one without a usable location; 2: file s[0..*file_n) at *line. */
 int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *line);
 
+/* `simpleperf report-sample` text ("meta_info:" / "sample:" blocks of "key: value" lines,
+ * "vaddr_in_file:", "file:", "symbol:" per frame), which is not perf script text: p[0..n)
+ * starts so. The message that says so, naming the converter tracetool reads. */
+int tt__simpleperf_report_sample(const char *p, size_t n);
+#define TT__SIMPLEPERF_REPORT_SAMPLE_MSG                                                       \
+    "simpleperf report-sample text (sample:, vaddr_in_file:, file:, symbol: lines), not "     \
+    "read: convert the recording with simpleperf's report_sample.py (perf script-like text)"
+
 /* The first blank-separated word of s is an address (at most 16 hex digits). */
 int tt__perf_addr_first(const char *s, size_t n);
 /* A blank or the end of the line after some ':' (a time or an event); C++ and Java names
