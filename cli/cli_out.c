@@ -23,9 +23,10 @@ static void out_failed(void)
 }
 
 /* Standard output is data written as it is (cli_out_binary: an ART trace). Otherwise control
- * characters from the inputs' names (C0 but newline and tab, DEL, UTF-8 encoded C1) are
- * written as \xNN, to a terminal or not (a file or pipe is read on one later), so a crafted
- * input cannot drive the terminal; JSON escapes them itself. */
+ * characters from the inputs' names (C0 but newline and tab, DEL) are written as \xNN, to a
+ * terminal or not (a file or pipe is read on one later), so a crafted input cannot drive the
+ * terminal; JSON escapes them itself (UTF-8 encoded C1 characters are left: JSON writes them
+ * as they are). */
 static int out_binary;
 
 void cli_out_binary(int on) { out_binary = on; }
@@ -35,14 +36,11 @@ static int out_raw(void)
     return out_binary;
 }
 
-/* The bytes of p[0..n) from k on that are written as they are: 0 for a control character
- * (1 byte) or a UTF-8 encoded C1 one (2). */
+/* p[k] is written as it is: not a control character. */
 static int shown(const char *p, size_t k, size_t n)
 {
+    (void)n;
     unsigned char c = (unsigned char)p[k];
-    if (c == 0xc2 && k + 1 < n && (unsigned char)p[k + 1] >= 0x80 &&
-        (unsigned char)p[k + 1] <= 0x9f)
-        return 0;
     return c >= 0x20 ? c != 0x7f : c == '\n' || c == '\t';
 }
 
@@ -67,14 +65,11 @@ void cli_out_write(const char *p, size_t n)
         put_raw(p, k);
         if (k == n)
             break;
-        size_t m = (unsigned char)p[k] == 0xc2 ? 2 : 1; /* a C1 character: both bytes */
-        for (size_t i = 0; i < m; i++) {
-            char esc[8];
-            snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)p[k + i]);
-            put_raw(esc, 4);
-        }
-        p += k + m;
-        n -= k + m;
+        char esc[8];
+        snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)p[k]);
+        put_raw(esc, 4);
+        p += k + 1;
+        n -= k + 1;
     }
 }
 
