@@ -63,7 +63,10 @@ const cli_cmd *cli_cmd_find(const char *name);
 const cli_cmd *cli_cmd_list(size_t *n);
 
 /* ---- output (cli_out.c): every write checked; EPIPE exits quietly ---- */
+/* Text: control characters are written as \xNN (cli_out.c), unless cli_out_binary(1) said
+ * standard output carries data (an ART trace). */
 void cli_out_write(const char *p, size_t n);
+void cli_out_binary(int on);
 void cli_out_puts(const char *s);
 void cli_out_printf(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_out_buf(tt_buf *b); /* writes and empties b */

@@ -38,6 +38,8 @@ typedef struct cli_an {
     const char *splash;   /* --splash: Matrix splash activities "a.B;c.D", NULL = none */
     int64_t cold_ms, warm_ms; /* --cold-ms / --warm-ms, 0 = Matrix's defaults */
     int no_ui;            /* --no-ui-process */
+    /* sampled stacks: --event, the perf/simpleperf event kept (NULL: the first one seen) */
+    const char *event;
     cli_sym_opts sym;     /* -e / --symbols: names for native frames of sampled stacks */
     int all_images;       /* --all-images: binary_image rows for unused images too */
     const char *cur_path; /* the input being imported (warnings name it) */
@@ -155,9 +157,10 @@ void cli_an_parallel(size_t n, int jobs, void (*fn)(void *ctx, size_t i), void *
 int cli_an_check_stream(tt_input *head, const char *path, void *ud, tt_error *err);
 
 /* analyze without its summary, for other commands (diff): maps are -m files, inputs the
- * arguments (directories expanded), the database is written to out. Returns an exit code
- * after printing any error; the caller handles signals (out's "<out>.tmp-<pid>"). */
+ * arguments (directories expanded), the database is written to out; event: analyze's
+ * --event or NULL. Returns an exit code after printing any error; the caller handles
+ * signals (out's "<out>.tmp-<pid>"). */
 int cli_analyze_paths(const char *out, char *const *maps, size_t nmaps, const char *proguard,
-                      char *const *inputs, int ninputs, cli_ctx *ctx);
+                      const char *event, char *const *inputs, int ninputs, cli_ctx *ctx);
 
 #endif

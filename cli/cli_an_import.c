@@ -93,6 +93,10 @@ static void options_json(tt_buf *out, const cli_an *a, const ainput *ai, const c
     }
     if (ai->kind == TT_KIND_STARTUP)
         startup_options(&w, a);
+    if (ai->kind == TT_KIND_SAMPLES && a->event) { /* absent otherwise: earlier keys stay */
+        tt_jsonw_key(&w, "event");
+        tt_jsonw_str(&w, a->event);
+    }
     tt_jsonw_obj_end(&w);
     out->len = 0;
     tt_buf_put(out, w.buf.data, w.buf.len);

@@ -373,6 +373,7 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     cli_samples_opts o;
     cli_samples_opts_init(&o);
     o.sym = a->sym;
+    o.event = a->event;
     symctx sc = {.a = a, .err = err};
     tt_vec_init(&sc.mod_rows, sizeof(int64_t));
     tt_vec_init(&sc.set_rows, sizeof(int64_t));

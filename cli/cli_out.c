@@ -22,18 +22,25 @@ static void out_failed(void)
     exit(CLI_BAD);
 }
 
-/* 1 when standard output is a terminal: control characters from the inputs' names are then
- * written as \xNN (cli.md "Outputs"), so a crafted report cannot drive the terminal */
-static int out_tty(void)
+/* Standard output is data written as it is (cli_out_binary: an ART trace). Otherwise control
+ * characters from the inputs' names (C0 but newline and tab, DEL) are written as \xNN, to a
+ * terminal or not (a file or pipe is read on one later), so a crafted input cannot drive the
+ * terminal; JSON escapes them itself (UTF-8 encoded C1 characters are left: JSON writes them
+ * as they are). */
+static int out_binary;
+
+void cli_out_binary(int on) { out_binary = on; }
+
+static int out_raw(void)
 {
-    static int tty = -1;
-    if (tty < 0)
-        tty = isatty(STDOUT_FILENO);
-    return tty;
+    return out_binary;
 }
 
-static int shown(unsigned char c)
+/* p[k] is written as it is: not a control character. */
+static int shown(const char *p, size_t k, size_t n)
 {
+    (void)n;
+    unsigned char c = (unsigned char)p[k];
     return c >= 0x20 ? c != 0x7f : c == '\n' || c == '\t';
 }
 
@@ -46,13 +53,13 @@ static void put_raw(const char *p, size_t n)
 void cli_out_write(const char *p, size_t n)
 {
     cli_progress_clear();
-    if (!out_tty()) {
+    if (out_raw()) {
         put_raw(p, n);
         return;
     }
     while (n) {
         size_t k = 0;
-        while (k < n && (shown((unsigned char)p[k]) ||
+        while (k < n && (shown(p, k, n) ||
                          (p[k] == '\r' && k + 1 < n && p[k + 1] == '\n'))) /* CSV's CRLF */
             k++;
         put_raw(p, k);
@@ -66,9 +73,18 @@ void cli_out_write(const char *p, size_t n)
     }
 }
 
+/* p[0..n) has nothing cli_out_write escapes. */
+static int all_shown(const char *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!shown(p, k, n) && !(p[k] == '\r' && k + 1 < n && p[k + 1] == '\n'))
+            return 0;
+    return 1;
+}
+
 void cli_out_write_large(const char *p, size_t n)
 {
-    if (out_tty()) {
+    if (!out_raw() && !all_shown(p, n)) {
         cli_out_write(p, n);
         return;
     }
@@ -92,7 +108,7 @@ void cli_out_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (out_tty()) { /* formatted first, then written as cli_out_write writes */
+    if (!out_raw()) { /* formatted first, then written as cli_out_write writes */
         va_list aq;
         va_copy(aq, ap);
         int r = vsnprintf(NULL, 0, fmt, aq);

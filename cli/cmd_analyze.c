@@ -24,7 +24,7 @@ static const char usage[] =
     "                         [-e BINARY]... [--symbols DIR]...\n"
     "                         [--swift-demangler CMD] [--all-images] [--fail-on COND]...\n"
     "                         [--splash LIST] [--cold-ms MS] [--warm-ms MS] [--no-ui-process]\n"
-    "                         INPUT...\n"
+    "                         [--event NAME] INPUT...\n"
     "\n"
     "  -o, --output DB         database to write (default trace.db)\n"
     "  -m, --mapping FILE      methodMapping.txt or ignoreMethodMapping.txt (repeatable)\n"
@@ -58,11 +58,13 @@ static const char usage[] =
     "      --cold-ms MS        startup events: Matrix cold threshold (default 10000)\n"
     "      --warm-ms MS        startup events: Matrix warm threshold (default 4000)\n"
     "      --no-ui-process     startup events: the process has no activities\n"
+    "      --event NAME        perf/simpleperf samples: the event to keep (default: the first\n"
+    "                          one seen)\n"
     "  -h, --help              show this help\n";
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_EMPTY, O_KIND, O_FORMAT, O_BASE, O_END,
        O_EVIL, O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON, O_RING, O_SPLASH, O_COLD,
-       O_WARM, O_NOUI };
+       O_WARM, O_NOUI, O_EVENT };
 #define MAX_JOBS 256
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -91,6 +93,7 @@ static const struct option longopts[] = {
     {"cold-ms", required_argument, NULL, O_COLD},
     {"warm-ms", required_argument, NULL, O_WARM},
     {"no-ui-process", no_argument, NULL, O_NOUI},
+    {"event", required_argument, NULL, O_EVENT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -183,6 +186,7 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
                 return CLI_BAD;
             break;
         case O_NOUI: a->no_ui = 1; break;
+        case O_EVENT: a->event = optarg; break;
         case 'h': cli_usage(usage, 0); return HELP_SHOWN;
         default: return cli_usage(usage, 1);
         }
@@ -557,11 +561,11 @@ done:
 }
 
 int cli_analyze_paths(const char *out, char *const *maps, size_t nmaps, const char *proguard,
-                      char *const *inputs, int ninputs, cli_ctx *ctx)
+                      const char *event, char *const *inputs, int ninputs, cli_ctx *ctx)
 {
     aopts o = {.out = out, .proguard = proguard, .proguard_given = proguard != NULL, .kind = -1,
                .maps = (char **)maps, .nmaps = nmaps};
-    cli_an a = {.cli = ctx, .evil_ms = 700, .trim = 30};
+    cli_an a = {.cli = ctx, .evil_ms = 700, .trim = 30, .event = event};
     return analyze_run(o, a, inputs, ninputs, ctx, 0);
 }
 

@@ -258,7 +258,7 @@ static int analyse_side(int s, const char *path, const side *sd, char *db, size_
         return CLI_BAD;
     }
     char *inputs[1] = {(char *)path};
-    rc = cli_analyze_paths(db, sd->maps, sd->nmaps, sd->proguard, inputs, 1, &sctx);
+    rc = cli_analyze_paths(db, sd->maps, sd->nmaps, sd->proguard, NULL, inputs, 1, &sctx);
     tt_stats_free(sctx.stats);
     return rc;
 }

@@ -561,6 +561,8 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
                    "redirect standard output)");
         return CLI_BAD;
     }
+    if (format == TT_EXPORT_ART)
+        cli_out_binary(1); /* written as it is, not as text */
     char **files = argv + optind;
     size_t n = (size_t)(argc - optind), ndb = 0;
     if (cli_trace_paths_check(files, argc - optind,

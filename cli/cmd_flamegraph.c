@@ -24,7 +24,7 @@ static const char usage[] =
     "                            [--app-package PREFIX]...\n"
     "                            [--title TEXT] [--subtitle TEXT] [--countname TEXT]\n"
     "                            [--nametype TEXT] [--truncate right|left] [--script embed|none]\n"
-    "                            [-m MAPPING]... (DB | INPUT...)\n"
+    "                            [-m MAPPING]... [--event NAME] (DB | INPUT...)\n"
     "\n"
     "  -o, --output FILE       write to FILE (via FILE.tmp-<pid>) instead of standard output\n"
     "      --format FMT        svg (default) or tsv (the layout: depth, x, w, self, category,\n"
@@ -54,15 +54,18 @@ static const char usage[] =
     "      --truncate END      which end of a long name '..' replaces: right (default), left\n"
     "      --script S          embed (default: zoom, search) or none\n"
     "  -m, --mapping FILE      methodMapping.txt for raw method-beat inputs (repeatable)\n"
+    "      --event NAME        raw perf/simpleperf inputs: the event to keep (default: the\n"
+    "                          first one seen)\n"
     "  -h, --help              show this help\n";
 
-enum { O_FORMAT = 3000 };
+enum { O_FORMAT = 3000, O_EVENT };
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
     {"format", required_argument, NULL, O_FORMAT},
     {"trace", required_argument, NULL, CF_TRACE},
     {"thread", required_argument, NULL, CF_THREAD},
     {"mapping", required_argument, NULL, 'm'},
+    {"event", required_argument, NULL, O_EVENT},
     CLI_FLAME_LONGOPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -92,7 +95,8 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, cli_ctx *ctx)
+static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, const char *event,
+                       cli_ctx *ctx)
 {
     const char *t = getenv("TMPDIR");
     snprintf(tmp_dir, sizeof tmp_dir, "%s/tracetool-flame-XXXXXX", t && *t ? t : "/tmp");
@@ -109,7 +113,7 @@ static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, cli_ctx 
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    return cli_analyze_paths(tmp_db, maps, nmaps, NULL, inputs, n, ctx);
+    return cli_analyze_paths(tmp_db, maps, nmaps, NULL, event, inputs, n, ctx);
 }
 
 static int is_db(const char *path)
@@ -135,6 +139,7 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
     cli_flame_opts_init(&o);
     char *maps[argc > 0 ? argc : 1];
     size_t nmaps = 0;
+    const char *event = NULL;
     int c;
     cli_opt_reset();
     while ((c = getopt_long(argc, argv, "ho:m:", longopts, NULL)) != -1) {
@@ -146,6 +151,7 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
         switch (c) {
         case 'o': o.output = optarg; break;
         case 'm': maps[nmaps++] = optarg; break;
+        case O_EVENT: event = optarg; break;
         case O_FORMAT:
             if ((o.format = cli_opt_enum("--format", optarg, formats)) < 0)
                 return CLI_BAD;
@@ -170,15 +176,16 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
     for (int i = optind; i < argc; i++)
         cli_out_note_input(argv[i]); /* never replaced by -o */
     int db = nin == 1 && is_db(argv[optind]);
-    if (db && nmaps) {
-        cli_errorf("%s: is a database; -m applies to raw inputs", argv[optind]);
+    if (db && (nmaps || event)) {
+        cli_errorf("%s: is a database; %s applies to raw inputs (analyze --event chooses the "
+                   "event of a database)", argv[optind], nmaps ? "-m" : "--event");
         return CLI_BAD;
     }
     int rc = 0;
     const char *path = argv[optind], *label = path;
     if (!db) {
         cli_ctx sctx = *ctx;
-        rc = analyse_raw(argv + optind, nin, maps, nmaps, &sctx);
+        rc = analyse_raw(argv + optind, nin, maps, nmaps, event, &sctx);
         path = tmp_db;
         label = nin == 1 ? argv[optind] : "inputs";
     }

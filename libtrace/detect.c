@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "perf_text_int.h"
 #include "tt_art.h"
 #include "tt_int.h"
 #include "tt_kscrash.h"
@@ -193,6 +194,8 @@ static const char *text_what(const char *p, size_t n)
 {
     if (tt__memmem(p, n, "*** *** *** *** *** ***", 23) && tt__memmem(p, n, "backtrace:", 10))
         return "Android tombstone (read it with tracetool symbolicate)";
+    if (tt__simpleperf_report_sample(p, n))
+        return TT__SIMPLEPERF_REPORT_SAMPLE_MSG;
     return tt_samples_text_what((const unsigned char *)p, n);
 }
 

@@ -184,7 +184,7 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
         if (o->folded_root == TT_ROOT_THREAD)
             tt_thread_format(&f->root, p, (uint32_t)t);
         else if (o->folded_root == TT_ROOT_PROCESS)
-            tt_buf_puts(&f->root, p->meta.process ? p->meta.process : "unknown");
+            tt_thread_process_format(&f->root, p, (uint32_t)t);
         sanitize(&f->root, start);
         rc = add_paths(&f->text, &f->lines, p, w, f->touched.data, f->touched.len,
                        o->folded_root == TT_ROOT_NONE && !label ? NULL : f->root.data);

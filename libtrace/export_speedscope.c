@@ -23,6 +23,14 @@ static void profile_head(tt_jsonw *w, const char *type, const char *name, const 
     tt_jsonw_int(w, end);
 }
 
+/* perf's cpu-clock and task-clock count time: their period is in nanoseconds (samples.md
+ * 2.2); other events' periods are counts (cycles, page faults). */
+static int period_in_ns(tt_profile *p)
+{
+    const char *e = tt_profile_meta_get(p)->event;
+    return e && (!strcmp(e, "cpu-clock") || !strcmp(e, "task-clock"));
+}
+
 static int sampled(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,
                    const tt_export_opts *o, uint32_t *fr, uint32_t foff, tt_write_fn fn,
                    void *ctx, tt_error *err)
@@ -37,7 +45,8 @@ static int sampled(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,
     int64_t total = 0;
     for (size_t j = 0; j < runs.len; j++)
         total = tt__sat_add(total, tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad));
-    const char *unit = o->weight == TT_WEIGHT_WALL || o->weight == TT_WEIGHT_CPU
+    const char *unit = o->weight == TT_WEIGHT_WALL || o->weight == TT_WEIGHT_CPU ||
+                               (o->weight == TT_WEIGHT_PERIOD && period_in_ns(p))
                            ? "nanoseconds" : "none";
     profile_head(w, "sampled", name, unit, 0, total);
     tt_jsonw_key(w, "samples");

@@ -149,10 +149,8 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
         label.len = 0;
         if (eo->folded_root == TT_ROOT_THREAD)
             tt_thread_format(&label, p, (uint32_t)t);
-        else if (eo->folded_root == TT_ROOT_PROCESS) {
-            const char *pr = tt_profile_meta_get(p)->process;
-            tt_buf_puts(&label, pr ? pr : "unknown");
-        }
+        else if (eo->folded_root == TT_ROOT_PROCESS)
+            tt_thread_process_format(&label, p, (uint32_t)t);
         if (label.len && x && x->norm_roots && eo->folded_root == TT_ROOT_THREAD) {
             /* Thread-123 and Thread-456 of two builds pair as Thread-# */
             size_t k = 0;

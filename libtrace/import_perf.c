@@ -85,7 +85,7 @@ static size_t known_frames(pdrv *d, const tt__lchunk *c, size_t i, size_t end, s
 {
     tt__perf_asm *a = &d->a;
     *bytes = 0;
-    if (!a->keep || a->inline_only || a->addr_frames < 0)
+    if (!tt__perf_asm_plain(a))
         return 0; /* what the first frame line changes: the slow way */
     const uint32_t *lmap = d->lmap.data;
     const tt__lent *ents = d->lines.ents;
@@ -171,7 +171,7 @@ static int take_run(pdrv *d, const tt__lchunk *c, const tt__locc *o, const char 
     tt__perf_asm *a = &d->a;
     const tt__lrun *r = &c->runs[o->run];
     uint32_t *g = &TT_VEC_AT(&d->rmap, uint32_t, o->run);
-    int whole = tt__perf_asm_takes_frames(a) && a->keep && !a->inline_only && a->addr_frames >= 0;
+    int whole = tt__perf_asm_takes_frames(a) && tt__perf_asm_plain(a);
     size_t before = a->frames.len;
     if (whole && *g < RUN_SLOW) {
         if (tt_vec_reserve(&a->frames, before + r->n))

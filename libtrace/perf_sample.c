@@ -7,9 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* perf's "(inlined)" in the dso place (--inline, dwarf call graphs): a function inlined into
+ * the out-of-line frame below it. */
+static int inlined_line(const char *s, size_t n)
+{
+    static const char tag[] = " (inlined)";
+    return n > sizeof tag - 1 && !memcmp(s + n - (sizeof tag - 1), tag, sizeof tag - 1) &&
+           (n == sizeof tag || s[n - sizeof tag] != ' ');
+}
+
 /* The frame of a frame line (s trimmed, not empty). *mapdep: its identity depends on the
- * memory maps and the sample's pid (an unnamed frame in a file path). */
-static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int *mapdep)
+ * memory maps and the sample's pid (an unnamed frame in a file path). host: for a line perf
+ * marked "(inlined)", the out-of-line frame it is inlined into: the frame is in its module,
+ * known by its name (samples.md 4.1), so a function inlined and called is one function. */
+static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int *mapdep,
+                    const tt_stack_frame *host)
 {
     tt__perf_fline l;
     tt__perf_frame_split(&l, s, n);
@@ -17,8 +29,21 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
     memset(&f, 0, sizeof f);
     f.has_addr = l.has_addr;
     f.addr = l.addr;
+    if (!l.unnamed && l.has_addr && l.has_off && l.off <= l.addr)
+        f.addr = l.addr - l.off; /* the function's start: its identity by address (4.1) */
+    if (host) {
+        l.dso = l.base = NULL; /* "inlined" is no module */
+        l.dn = l.bn = 0;
+        l.has_addr = f.has_addr = 0; /* the pc is the host's */
+        l.kind = host->kind;
+        f.module_file = host->module_file;
+    }
     const tt_perf_map *map = NULL;
-    *mapdep = l.unnamed && l.has_addr && l.dso && l.dn && l.dso[0] == '/';
+    if (l.has_vaddr) { /* simpleperf's vaddr_in_file: the ELF address libsym reads */
+        f.has_rel_pc = 1;
+        f.rel_pc = l.vaddr;
+    }
+    *mapdep = l.unnamed && !l.has_vaddr && l.has_addr && l.dso && l.dn && l.dso[0] == '/';
     if (l.dso && l.dn && l.dso[0] == '/' && l.dn < sizeof st->dso_path) {
         memcpy(st->dso_path, l.dso, l.dn);
         st->dso_path[l.dn] = 0;
@@ -41,6 +66,9 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
     if (l.base && l.bn && l.bn < sizeof modbuf && !(l.bn == 9 && !memcmp(l.base, "[unknown]", 9))) {
         memcpy(modbuf, l.base, l.bn);
         modbuf[l.bn] = 0;
+        f.module = modbuf;
+    } else if (host && host->module && strlen(host->module) < sizeof modbuf) {
+        strcpy(modbuf, host->module);
         f.module = modbuf;
     }
     f.kind = l.kind;
@@ -76,18 +104,71 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
     return tt_frame_intern(st->p, id, &f);
 }
 
+/* An inlined frame line waits for its out-of-line frame (frame_id's host). */
+static int pend_inlined(tt__perf_asm *st, const char *s, size_t n)
+{
+    tt__perf_fline l;
+    tt__perf_frame_split(&l, s, n);
+    tt__perf_inl e = {.off = st->pend_text.len, .n = n, .has_addr = l.has_addr, .addr = l.addr};
+    if (tt_buf_put(&st->pend_text, s, n) || !tt_vec_push(&st->pend, &e))
+        return TT_ENOMEM;
+    st->have_frame = 1;
+    st->cur_run = TT_NONE;
+    return 0;
+}
+
+/* The inlined frames waiting, then frame host_id (TT_NONE: none, the chain ended with
+ * them) of frame line s: perf prints the functions inlined at a pc before the one they are
+ * inlined into, at the same pc, so those are in its module. Another pc: an out-of-line
+ * function perf marked "(inlined)" as its DWARF name is not the symbol's (an alias), its
+ * module unknown. */
+static int push_frame(tt__perf_asm *st, uint32_t host_id, const char *s, size_t n)
+{
+    tt_stack_frame host, none;
+    memset(&none, 0, sizeof none);
+    none.kind = TT_FRAME_NATIVE;
+    host = none;
+    tt__perf_fline l = {0};
+    if (host_id != TT_NONE && st->pend.len) {
+        host = TT_VEC_AT(&st->p->frames, tt_stack_frame, host_id);
+        tt__perf_frame_split(&l, s, n);
+    }
+    for (size_t i = 0; i < st->pend.len; i++) {
+        const tt__perf_inl *e = &TT_VEC_AT(&st->pend, tt__perf_inl, i);
+        int same = !e->has_addr || !l.has_addr || e->addr == l.addr;
+        uint32_t id;
+        int mapdep, rc = frame_id(st, st->pend_text.data + e->off, e->n, &id, &mapdep,
+                                  same ? &host : &none);
+        if (rc)
+            return rc;
+        tt_stack_frame *f = &TT_VEC_AT(&st->p->frames, tt_stack_frame, id);
+        if (e->has_file && !f->file) {
+            f->file = tt_profile_str(st->p, st->pend_text.data + e->file_off, e->file_n);
+            f->line = e->line;
+        }
+        if (!tt_vec_push(&st->frames, &id))
+            return TT_ENOMEM;
+    }
+    st->pend.len = st->pend_text.len = 0;
+    if (host_id != TT_NONE && !tt_vec_push(&st->frames, &host_id))
+        return TT_ENOMEM;
+    return 0;
+}
+
 static int add_frame(tt__perf_asm *st, const char *s, size_t n)
 {
     tt__trim(&s, &n);
     if (!n)
         return 0;
+    if (inlined_line(s, n))
+        return pend_inlined(st, s, n);
     uint32_t id;
-    int mapdep, rc = frame_id(st, s, n, &id, &mapdep);
+    int mapdep, rc = frame_id(st, s, n, &id, &mapdep, NULL);
     if (rc)
         return rc;
     st->have_frame = 1;
     st->cur_run = TT_NONE;
-    return tt_vec_push(&st->frames, &id) ? 0 : TT_ENOMEM;
+    return push_frame(st, id, s, n);
 }
 
 /* A srcline line (tt__perf_srcline_parse): 1 when it is one; its file:line goes to the frame
@@ -97,6 +178,16 @@ static int srcline(tt__perf_asm *st, const char *s, size_t n)
     size_t fn;
     int32_t line;
     int k = tt__perf_srcline_parse(s, n, &fn, &line);
+    if (k == 2 && st->pend.len) { /* the line of an inlined frame waiting for its host */
+        tt__perf_inl *e = &TT_VEC_AT(&st->pend, tt__perf_inl, st->pend.len - 1);
+        if (!e->has_file) {
+            e->file_off = st->pend_text.len;
+            e->file_n = fn;
+            e->line = line;
+            e->has_file = tt_buf_put(&st->pend_text, s, fn) == 0;
+        }
+        return 1;
+    }
     if (k != 2 || !st->frames.len)
         return k != 0;
     uint32_t id = TT_VEC_AT(&st->frames, uint32_t, st->frames.len - 1);
@@ -236,6 +327,8 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     st->in_block = 0;
     if (!st->keep)
         return 0;
+    if (st->pend.len && push_frame(st, TT_NONE, NULL, 0)) /* no out-of-line frame after them */
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     size_t n = st->frames.len;
     if (!n) {
         if (st->comm_only) { /* a lone word is a header only when frames follow it */
@@ -364,7 +457,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     st->in_block = 1;
     st->block_line = lineno;
     st->have_frame = 0;
-    st->frames.len = 0;
+    st->frames.len = st->pend.len = st->pend_text.len = 0;
     st->cur_run = TT_NONE;
     st->comm_only = h->comm_only;
     if (h->comm_only) {
@@ -530,7 +623,7 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
     if (st->inline_only) {
         /* perf prints the ip on the header line or a call chain below it, never both: the
          * header's hex field was another one (-F +addr) */
-        st->frames.len = 0;
+        st->frames.len = st->pend.len = st->pend_text.len = 0;
         st->inline_only = 0;
     }
     int rc = add_frame(st, s, sn);
@@ -612,6 +705,8 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
         return 0;
     if (tt__memmem(line, n, "PERF_RECORD_", 12))
         return sideband(st, line, n, lineno, err);
+    if (sn == 7 && !memcmp(s, "sample:", 7))
+        st->report_sample = 1;
     tt__perf_hdr h;
     int kind = tt__perf_hdr_parse(&h, s, sn, st->tail);
     if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
@@ -648,7 +743,7 @@ int tt__perf_asm_frame(tt__perf_asm *st, const char *line, size_t n, uint32_t *f
     if (!st->keep)
         return 0;
     if (st->inline_only) {
-        st->frames.len = 0;
+        st->frames.len = st->pend.len = st->pend_text.len = 0;
         st->inline_only = 0;
     }
     uint32_t id = *fid;
@@ -656,8 +751,13 @@ int tt__perf_asm_frame(tt__perf_asm *st, const char *line, size_t n, uint32_t *f
         const char *s;
         size_t sn;
         int rc = tt__perf_blank(&st->line, line, n, &s, &sn);
+        if (!rc && inlined_line(s, sn)) {
+            *mapdep = 1; /* its frame depends on the line after it: never cached */
+            rc = pend_inlined(st, s, sn);
+            return rc ? tt_error_set(err, rc, st->file, 0, 0, "out of memory") : 0;
+        }
         if (!rc)
-            rc = frame_id(st, s, sn, &id, mapdep);
+            rc = frame_id(st, s, sn, &id, mapdep, NULL);
         if (rc)
             return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory");
         if (!*mapdep || !st->have_maps)
@@ -665,7 +765,11 @@ int tt__perf_asm_frame(tt__perf_asm *st, const char *line, size_t n, uint32_t *f
     }
     st->have_frame = 1;
     st->cur_run = TT_NONE;
-    if (!tt_vec_push(&st->frames, &id))
+    const char *s = NULL;
+    size_t sn = 0;
+    if (st->pend.len && tt__perf_blank(&st->line, line, n, &s, &sn))
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    if (push_frame(st, id, s, sn))
         return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     return 0;
 }
@@ -686,6 +790,7 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     st->cur_run = TT_NONE;
     tt_vec_init(&st->run_leaf, sizeof(uint32_t));
     tt_vec_init(&st->frames, sizeof(uint32_t));
+    tt_vec_init(&st->pend, sizeof(tt__perf_inl));
     tt_vec_init(&st->last_ts, sizeof(int64_t));
     tt_vec_init(&st->tutid, sizeof(uint32_t));
     tt_vec_init(&st->claimed, 1);
@@ -750,6 +855,8 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
                               st->o->event, (int)st->events.len, st->events.data,
                               strcmp(st->events.data, "[none]") ? ""
                               : " (perf script -F without event)");
+        else if (st->report_sample)
+            rc = tt_error_set(err, TT_EFORMAT, st->file, 0, 0, TT__SIMPLEPERF_REPORT_SAMPLE_MSG);
         else if (st->bad_lines)
             rc = tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, st->bad_first,
                               "not perf script output: expected a sample header "
@@ -765,6 +872,8 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 void tt__perf_asm_free(tt__perf_asm *st)
 {
     tt_vec_free(&st->frames);
+    tt_vec_free(&st->pend);
+    tt_buf_free(&st->pend_text);
     tt_vec_free(&st->run_leaf);
     tt_vec_free(&st->last_ts);
     tt_vec_free(&st->tutid);

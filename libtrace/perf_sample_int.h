@@ -5,12 +5,24 @@
 
 #include "perf_text_int.h"
 
+/* An inlined frame line kept until its out-of-line frame: its text and its srcline. */
+typedef struct tt__perf_inl {
+    size_t off, n, file_off, file_n;
+    int32_t line;
+    int has_file, has_addr;
+    uint64_t addr;
+} tt__perf_inl;
+
 typedef struct tt__perf_asm {
     tt_profile *p;
     const tt_import_opts *o;
     tt_stats *stats;
     const char *file;
     tt_vec frames;  /* uint32_t, leaf first */
+    /* frame lines perf marked "(inlined)" (2.2), waiting for the out-of-line frame after
+     * them whose module they are in: tt__perf_inl per line, their text in pend_text */
+    tt_vec pend;
+    tt_buf pend_text;
     tt_vec last_ts; /* int64_t per utid */
     tt_buf line, name, comm; /* comm: the block's thread name, copied from its header */
     tt_buf key;              /* thread key: pid and tid, or comm without a tid */
@@ -36,6 +48,7 @@ typedef struct tt__perf_asm {
     size_t base;             /* the profile's samples before this input's */
     tt__perf_hdr h;
     uint64_t samples, bad_lines, bad_first;
+    int report_sample;       /* a "sample:" line: simpleperf report-sample text? */
     char bad_example[160];
     char hdr_snip[64]; /* a comm-only header, reported when no frame follows */
     uint64_t hdr_line;
@@ -69,6 +82,12 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
 static inline int tt__perf_asm_takes_frames(const tt__perf_asm *st)
 {
     return st->in_block && !st->skipping && !st->weak_inline;
+}
+/* Frame lines known by their text can be pushed as they are: no inlined frame waits for
+ * the frame after it. */
+static inline int tt__perf_asm_plain(const tt__perf_asm *st)
+{
+    return st->keep && !st->inline_only && st->addr_frames >= 0 && !st->pend.len;
 }
 /* The next input line when tt__perf_asm_takes_frames and tt__perf_frame_text says it is a
  * frame line: what tt__perf_asm_line does with it. *fid caches the line's frame (TT_NONE: not

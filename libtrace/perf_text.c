@@ -544,6 +544,21 @@ static const char *basename_of(const char *s, size_t n, size_t *bn)
     return s + i;
 }
 
+/* A bracketed dso of user space code: perf's and simpleperf's pseudo files. Any other
+ * "[name]" is a kernel module ("[nf_conntrack]", "[i915]"). */
+static int user_pseudo_dso(const char *dso, size_t n)
+{
+    static const char *const user[] = {"[unknown]", "[vdso", "[vsyscall]", "[vectors]",
+                                       "[sigpage]", "[uprobes]", "[heap]", "[stack", "[anon",
+                                       "[perf-", "[JIT", "[jit", "[dex", "[zygote", "[uffd"};
+    for (size_t i = 0; i < sizeof user / sizeof user[0]; i++) {
+        size_t l = strlen(user[i]);
+        if (n >= l && !memcmp(dso, user[i], l))
+            return 1;
+    }
+    return 0;
+}
+
 static int frame_kind(const char *dso, size_t n)
 {
     static const char *const java[] = {".oat", ".odex", ".vdex", ".dex", ".jar", ".art"};
@@ -554,8 +569,14 @@ static int frame_kind(const char *dso, size_t n)
         if (n >= l && !memcmp(dso + n - l, java[i], l))
             return TT_FRAME_JAVA;
     }
-    if (tt__memmem(dso, n, "jit", 3) || tt__memmem(dso, n, "dalvik", 6))
+    /* ART's JIT code: "/memfd:jit-cache", simpleperf's "[JIT app cache]" and "[JIT zygote
+     * cache]" */
+    if (tt__memmem(dso, n, "jit", 3) || tt__memmem(dso, n, "[JIT ", 5) ||
+        tt__memmem(dso, n, "dalvik", 6))
         return TT_FRAME_JAVA;
+    if (n > 2 && dso[0] == '[' && dso[n - 1] == ']' && !memchr(dso, '/', n) &&
+        !user_pseudo_dso(dso, n))
+        return TT_FRAME_KERNEL; /* a kernel module */
     return TT_FRAME_NATIVE;
 }
 
@@ -623,6 +644,21 @@ int tt__perf_colon_blank(const char *s, size_t n)
 }
 
 
+int tt__simpleperf_report_sample(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == '\n' || p[i] == '\r' || p[i] == ' ' || p[i] == '\t'))
+        i++;
+    static const char *const first[] = {"meta_info:", "sample:"};
+    for (size_t k = 0; k < 2; k++) {
+        size_t l = strlen(first[k]);
+        if (n - i > l && !memcmp(p + i, first[k], l) && (p[i + l] == '\n' || p[i + l] == '\r'))
+            return tt__memmem(p + i, n - i, "vaddr_in_file:", 14) ||
+                   tt__memmem(p + i, n - i, "event_count:", 12);
+    }
+    return 0;
+}
+
 int tt__perf_addr_first(const char *s, size_t n)
 {
     size_t sp = 0;
@@ -673,6 +709,34 @@ static size_t dso_open(const char *s, size_t n)
     return s[0] == '(' ? 0 : n;
 }
 
+/* simpleperf's "<dso file name>[+<hex>]" for a frame without a symbol (with "*" before it
+ * when it marks unknown symbols): the name of the frame's own dso (its basename, or the
+ * whole name of a pseudo file), the hex its vaddr_in_file. */
+static void unknown_ip(tt__perf_fline *f)
+{
+    const char *s = f->sym;
+    size_t n = f->n;
+    if (n && s[0] == '*') {
+        s++;
+        n--;
+    }
+    if (!f->dso || n < 5 || s[n - 1] != ']')
+        return;
+    size_t b = n - 1;
+    while (b > 0 && s[b - 1] != '[')
+        b--;
+    if (b < 2 || s[b] != '+' || n - 2 - b == 0 || n - 2 - b > 16 || !is_hex(s + b + 1, n - 2 - b))
+        return;
+    size_t name = b - 1;
+    if (!((name == f->bn && !memcmp(s, f->base, name)) ||
+          (name == f->dn && !memcmp(s, f->dso, name))))
+        return;
+    f->has_vaddr = 1;
+    f->vaddr = hexval(s + b + 1, n - 2 - b);
+    f->unnamed = 1;
+    f->symn = 0;
+}
+
 void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
 {
     memset(f, 0, sizeof *f);
@@ -698,6 +762,10 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
     f->sym = s;
     f->n = n;
     f->symn = strip_offset(s, n);
+    if (f->symn < n && n - f->symn - 3 <= 16) {
+        f->has_off = 1;
+        f->off = hexval(s + f->symn + 3, n - f->symn - 3);
+    }
     f->unnamed = f->symn == 0 || (f->symn == 9 && !memcmp(s, "[unknown]", 9));
     if (f->dso && f->dn > DELETED_N && !memcmp(f->dso + f->dn - DELETED_N, DELETED, DELETED_N)) {
         f->dn -= DELETED_N; /* the file was deleted or replaced while perf recorded */
@@ -708,6 +776,7 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
         f->base += 6; /* "/memfd:jit-cache": the name the program gave memfd_create */
         f->bn -= 6;
     }
+    unknown_ip(f);
     f->kind = f->dso ? frame_kind(f->dso, f->dn) : TT_FRAME_NATIVE;
 }
 

@@ -45,6 +45,13 @@ typedef struct tt__perf_fline {
     size_t dn, bn;
     int kind;              /* TT_FRAME_* from the dso */
     int deleted;           /* perf's " (deleted)" was after the dso (not in dso, dn) */
+    int has_off;           /* the symbol had "+0x<off>": addr - off is the symbol's start */
+    uint64_t off;
+    /* simpleperf's name of a frame without a symbol, "<dso file name>[+<vaddr_in_file>]"
+     * (report_sample.py shows the ip of unknown symbols): unnamed, with the address in the
+     * ELF file's address space */
+    int has_vaddr;
+    uint64_t vaddr;
 } tt__perf_fline;
 void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
 
@@ -53,6 +60,14 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
  * into the one below it (perf's inline expansion) any of these ends in " (inlined)". 0: not
  * one; 1: one without a usable location; 2: file s[0..*file_n) at *line. */
 int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *line);
+
+/* `simpleperf report-sample` text ("meta_info:" / "sample:" blocks of "key: value" lines,
+ * "vaddr_in_file:", "file:", "symbol:" per frame), which is not perf script text: p[0..n)
+ * starts so. The message that says so, naming the converter tracetool reads. */
+int tt__simpleperf_report_sample(const char *p, size_t n);
+#define TT__SIMPLEPERF_REPORT_SAMPLE_MSG                                                       \
+    "simpleperf report-sample text (sample:, vaddr_in_file:, file:, symbol: lines), not "     \
+    "read: convert the recording with simpleperf's report_sample.py (perf script-like text)"
 
 /* The first blank-separated word of s is an address (at most 16 hex digits). */
 int tt__perf_addr_first(const char *s, size_t n);

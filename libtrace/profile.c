@@ -176,6 +176,19 @@ int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid)
     return tt_buf_printf(b, "Thread-%lld", (long long)t->tid);
 }
 
+int tt_thread_process_format(tt_buf *b, const tt_profile *p, uint32_t utid)
+{
+    const tt_thread *t = tt_profile_thread(p, utid);
+    if (t->pid < 0 || (t->pid == p->meta.pid && p->meta.process))
+        return tt_buf_puts(b, p->meta.process ? p->meta.process : "unknown");
+    for (size_t i = 0, n = tt_profile_nthreads(p); i < n; i++) {
+        const tt_thread *m = tt_profile_thread(p, (uint32_t)i);
+        if (m->tid == t->pid && m->name && m->name[0])
+            return tt_buf_puts(b, m->name);
+    }
+    return tt_buf_printf(b, "[pid %lld]", (long long)t->pid);
+}
+
 void tt_sample_init(tt_sample *s)
 {
     memset(s, 0, sizeof *s);

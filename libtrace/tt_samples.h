@@ -195,6 +195,10 @@ const uint32_t *tt_profile_thread_order(const tt_profile *p, uint32_t utid, size
 size_t tt_callsite_frames(const tt_profile *p, uint32_t callsite, uint32_t *out, size_t cap);
 /* Appends a thread's display name ("main", "Thread-123"). */
 int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid);
+/* Appends the name of a thread's own process (samples.md 7.2, the process root): the
+ * profile's process for its pid, else the name of the first thread whose tid is the pid,
+ * else "[pid N]"; without a pid the profile's process or "unknown". */
+int tt_thread_process_format(tt_buf *b, const tt_profile *p, uint32_t utid);
 
 /* Max gap (samples.md 5.4): TT_GAP_AUTO = 20 x median item interval clamped to
  * [5 ms, 200 ms]; TT_GAP_NONE = unlimited. */

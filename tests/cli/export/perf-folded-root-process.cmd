@@ -1,0 +1,1 @@
+tracetool export --format folded --folded-root process perf-two-processes.txt && tracetool export --format folded --folded-root process perf-fork-exec.txt | cut -d";" -f1 | sort | uniq -c && tracetool flamegraph --root process --format tsv perf-two-processes.txt | awk -F"\t" "\$1 <= 1"

@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --event cpu-clock perf-two-events.txt | head -4; tracetool flamegraph --format tsv perf-two-events.txt 2>/dev/null | head -3; tracetool analyze -o "$TT_TMP/a.db" perf-two-events.txt 2>/dev/null >/dev/null; tracetool flamegraph --event cpu-clock "$TT_TMP/a.db" 2>&1 | sed "s|$TT_TMP/||"

@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv perf-kernel-module.txt

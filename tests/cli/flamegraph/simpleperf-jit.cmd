@@ -1,0 +1,1 @@
+tracetool flamegraph --format tsv --app-package com.example simpleperf-jit.txt

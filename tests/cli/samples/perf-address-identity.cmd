@@ -1,0 +1,1 @@
+tracetool samples --frame-identity address --top 4 perf-address-identity.txt

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/i.db" perf-inlined.txt >/dev/null && tracetool query --format csv "$TT_TMP/i.db" "select f.name, m.name as module, f.kind from stack_frame f left join module m on m.id = f.module_id order by f.id"
