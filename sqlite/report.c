@@ -47,7 +47,7 @@ static const rq queries[] = {
      "UNION ALL SELECT 10, 'startups', COUNT(*) FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
      /* cold TTID (startup.md 2): the first cold startup's ttid, else the median TotalTime of
       * the COLD am start -W launches counted in statistics (startup.md 4.4, 5.5) */
-     "UNION ALL SELECT 10.1, 'cold TTID', COALESCE((SELECT rtrim(rtrim(printf('%.3f', "
+     "UNION ALL SELECT 10.1, 'cold TTID', COALESCE((SELECT rtrim(rtrim(format('%.3f', "
      "  ttid_dur / 1e6), '0'), '.') || ' ms (startup #' || id || CASE WHEN n > 1 THEN "
      "  ', the first of ' || n || ' cold startups' ELSE '' END || ')' FROM (SELECT id, "
      "  ttid_dur, COUNT(*) OVER () AS n FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
