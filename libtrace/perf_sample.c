@@ -595,6 +595,8 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
         tt__perf_hdr h;
         if (tt__memmem(line, n, "PERF_RECORD_", 12))
             return 1;
+        if (st->tid_or_time && sn == 8 && !memcmp(s, "Warning:", 8))
+            return 1; /* perf's stderr between two lines of its stdout */
         if (sn > 5 && !memcmp(s, "insn:", 5))
             return 0; /* -F +insn: the instruction bytes after a call chain */
         if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_STRONG &&
@@ -666,8 +668,55 @@ static int keep_header(tt__perf_asm *st, const tt__perf_hdr *h, const char *line
     return 0;
 }
 
+/* A line of perf's own warning (tt__perf_warning_head) where a sample header would be,
+ * counted once per warning with its message's first line: 1 when line is part of it. */
+static int warning_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno)
+{
+    const char *s = line;
+    size_t sn = n;
+    tt__trim(&s, &sn);
+    if (st->warn == 1) {
+        char snip[64], ex[200];
+        tt__snippet(snip, sizeof snip, s, sn);
+        snprintf(ex, sizeof ex, "%s:%llu: perf's own warning (its stderr, in the text by 2>&1) "
+                 "skipped: %s", st->file, (unsigned long long)st->warn_line, sn ? snip : "");
+        tt_stats_add(st->stats, "perf_stderr_warning", st->file, TT_SEV_WARN, 1, ex);
+        st->warn = 2;
+        st->warn_para = 0;
+        return 1;
+    }
+    if (!sn) {
+        st->warn_para = 1;
+        return 1;
+    }
+    if (sn == 8 && !memcmp(s, "Warning:", 8)) {
+        st->warn = 1;
+        st->warn_line = lineno;
+        return 1;
+    }
+    if (st->warn_para && !tt__memmem(line, n, "PERF_RECORD_", 12)) {
+        const char *b;
+        size_t bn;
+        tt__perf_hdr h;
+        if (tt__perf_blank(&st->line, line, n, &b, &bn))
+            return 0; /* out of memory: tt__perf_asm_line says so */
+        if (tt__perf_hdr_parse(&h, b, bn, st->tail) != TT_PERF_HDR_BAD &&
+            (h.has_ts || h.has_pid)) {
+            st->warn = 0; /* the next sample */
+            return 0;
+        }
+    } else if (st->warn_para) {
+        st->warn = 0;
+        return 0;
+    }
+    st->warn_para = 0;
+    return 1;
+}
+
 int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
 {
+    if (st->warn && warning_line(st, line, n, lineno))
+        return 0;
     if (!st->in_block && !st->skipping && same_header(st, line, n)) {
         int rc = start_block(st, &st->hlast, TT_PERF_HDR_STRONG, lineno);
         st->after_blank = 0;
@@ -703,6 +752,11 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
     st->after_blank = 0;
     if (s[0] == '#')
         return 0;
+    if (st->tid_or_time && sn == 8 && !memcmp(s, "Warning:", 8)) {
+        st->warn = 1; /* never a header in such files: perf's stderr (2>&1) */
+        st->warn_line = lineno;
+        return 0;
+    }
     if (tt__memmem(line, n, "PERF_RECORD_", 12))
         return sideband(st, line, n, lineno, err);
     if (sn == 7 && !memcmp(s, "sample:", 7))

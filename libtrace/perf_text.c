@@ -415,6 +415,54 @@ static size_t blank_copy(char *b, size_t cap, const char *line, size_t n, const 
     return n;
 }
 
+int tt__perf_warning_head(const char *s, size_t n, const char *next, size_t nn)
+{
+    tt__trim(&s, &n);
+    if (n != 8 || memcmp(s, "Warning:", 8))
+        return 0;
+    const char *m = next;
+    size_t mn = nn;
+    if (next)
+        tt__trim(&m, &mn);
+    return !next || (mn && next[0] != '\t' && next[0] != ' ');
+}
+
+/* The line starting at p[i] (up to its '\n' or n) and the offset after it. */
+static size_t line_at(const char *p, size_t n, size_t i, size_t *len)
+{
+    const char *e = memchr(p + i, '\n', n - i);
+    *len = e ? (size_t)(e - (p + i)) : n - i;
+    return e ? (size_t)(e - p) + 1 : n;
+}
+
+int tt__perf_skip_warnings(const char *p, size_t n, size_t *off)
+{
+    int warned = 0, para = 1;
+    for (size_t i = 0; i < n;) {
+        size_t ln, nn = 0, j = line_at(p, n, i, &ln);
+        const char *s = p + i, *next = j < n ? p + j : NULL;
+        if (next)
+            line_at(p, n, j, &nn);
+        size_t tn = ln;
+        tt__trim(&s, &tn);
+        if (!tn) {
+            para = 1;
+        } else if (tt__perf_warning_head(p + i, ln, next, nn)) {
+            warned = 1;
+            para = 0;
+        } else if (!warned) {
+            return 0;
+        } else if (para && tt__perf_detect(p + i, ln, next, nn)) {
+            *off = i;
+            return 1;
+        } else {
+            para = 0; /* perf's message: its lines and paragraphs up to the first header */
+        }
+        i = j;
+    }
+    return 0;
+}
+
 int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
 {
     char b[512];
