@@ -231,11 +231,16 @@ static uint32_t chart_thread(tt_profile *p, const char *label)
         const tt_thread *th = tt_profile_thread(p, (uint32_t)t);
         if (nmain && !th->is_main)
             continue;
-        tt_buf_printf(&l, "%s%lld (", listed++ ? ", " : "", (long long)th->tid);
-        if (th->name)
-            tt_buf_printf(&l, "%s", th->name);
+        int shared = 0; /* the tid selects several (the idle tasks "swapper/N"): the name */
+        for (size_t u = 0; u < nt && !shared; u++)
+            shared = u != t && tt_profile_thread(p, (uint32_t)u)->tid == th->tid;
+        tt_buf_printf(&l, "%s", listed++ ? ", " : "");
+        if (shared && th->name)
+            tt_buf_printf(&l, "%s (tid %lld", th->name, (long long)th->tid);
+        else if (th->name)
+            tt_buf_printf(&l, "%lld (%s", (long long)th->tid, th->name);
         else
-            tt_buf_printf(&l, "Thread-%lld", (long long)th->tid);
+            tt_buf_printf(&l, "%lld (Thread-%lld", (long long)th->tid, (long long)th->tid);
         if (th->pid >= 0)
             tt_buf_printf(&l, ", pid %lld", (long long)th->pid);
         tt_buf_printf(&l, ")");
@@ -244,11 +249,11 @@ static uint32_t chart_thread(tt_profile *p, const char *label)
         tt_buf_printf(&l, " and %zu more", cand - listed);
     if (nmain)
         cli_errorf("%s: --chart draws one thread and the input has %zu main threads (one per "
-                   "process): select one with --thread TID: %s", label, nmain,
+                   "process): select one with --thread: %s", label, nmain,
                    l.data ? l.data : "");
     else
         cli_errorf("%s: --chart draws one thread and the input has %zu threads, none of them "
-                   "known as the main thread: select one with --thread TID: %s", label, nt,
+                   "known as the main thread: select one with --thread: %s", label, nt,
                    l.data ? l.data : "");
     tt_buf_free(&l);
     return TT_NONE;
