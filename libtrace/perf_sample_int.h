@@ -27,7 +27,7 @@ typedef struct tt__perf_asm {
     tt_buf line, name, comm; /* comm: the block's thread name, copied from its header */
     tt_buf key;              /* thread key: pid and tid, or comm without a tid */
     tt_buf last_comm;        /* the last sample's thread: pid, tid, comm and utid */
-    int64_t last_pid, last_tid;
+    int64_t last_pid, last_tid, last_cpu;
     uint32_t last_utid;
     tt_intern *tkeys;        /* thread keys; id -> utid in tutid (TT_NONE: forked anew) */
     tt_vec tutid;            /* uint32_t per thread key */

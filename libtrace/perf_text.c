@@ -93,6 +93,16 @@ static int is_cpu_tok(const tt__perf_tok *t)
 
 static int is_hex_tok(const tt__perf_tok *t) { return t->n <= 16 && is_hex(t->p, t->n); }
 
+/* The cpu of a "[cpu]" token (is_cpu_tok); a number too long to be one is none. */
+static void set_cpu(tt__perf_hdr *h, const tt__perf_tok *t)
+{
+    if (t->n > 11)
+        return;
+    h->cpu = 0;
+    for (size_t i = 1; i + 1 < t->n; i++)
+        h->cpu = h->cpu * 10 + (t->p[i] - '0');
+}
+
 /* perf script -F +misc: the record's misc bits as letters after the tid or cpu (perf-script(1):
  * K U H G g M E S, Sp) */
 static int is_misc_tok(const tt__perf_tok *t)
@@ -194,7 +204,10 @@ static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int per
     if (f < k || tail == 0) { /* the file's layout: fields_start */
         int nums = 0, cpu = 0;
         for (size_t i = f; i < k; i++) {
-            cpu |= is_cpu_tok(&t[i]);
+            if (is_cpu_tok(&t[i]) && !cpu) {
+                cpu = 1;
+                set_cpu(h, &t[i]);
+            }
             if (!is_num_tok(&t[i]))
                 continue;
             if (!cpu && tail > 0 && nums++ == 0 && is_pid_tok(&t[i]))
@@ -218,7 +231,7 @@ static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int per
         any = 1;
     }
     if (j && is_cpu_tok(&t[j - 1])) {
-        j--;
+        set_cpu(h, &t[--j]);
         any = 1;
     }
     if (j && is_pid_tok(&t[j - 1])) {
@@ -250,7 +263,7 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
 int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
 {
     memset(h, 0, sizeof *h);
-    h->pid = h->tid = -1;
+    h->pid = h->tid = h->cpu = -1;
     tt__perf_tok t[MAX_TOK];
     size_t k = split(t, MAX_TOK, s, n), ts_i = k, ev_i = k;
     const char *end = s + n;
@@ -314,7 +327,7 @@ static int after_comm(tt__perf_hdr *h, const tt__perf_tok *t, size_t p, size_t k
     if (is_pid_tok(&t[i]))
         set_pid(h, &t[i++]);
     if (i < k && is_cpu_tok(&t[i]))
-        i++;
+        set_cpu(h, &t[i++]);
     if (i < k && is_misc_tok(&t[i]))
         i++;
     /* the period before an inline frame, or alone at the end: a call chain follows on the
