@@ -63,10 +63,13 @@ const cli_cmd *cli_cmd_find(const char *name);
 const cli_cmd *cli_cmd_list(size_t *n);
 
 /* ---- output (cli_out.c): every write checked; EPIPE exits quietly ---- */
-/* Text: control characters are written as \xNN (cli_out.c), unless cli_out_binary(1) said
- * standard output carries data (an ART trace). */
+/* Text: control characters are written as \xNN, UTF-8 encoded C1 characters as \u00NN
+ * (cli_out.c), unless cli_out_binary(1) said the output carries data (an ART trace). */
 void cli_out_write(const char *p, size_t n);
 void cli_out_binary(int on);
+/* p[0..n) to f (an -o FILE stream) as cli_out_write writes standard output; -1 on a write
+ * error (errno set). */
+int cli_out_fwrite(FILE *f, const char *p, size_t n);
 void cli_out_puts(const char *s);
 void cli_out_printf(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_out_buf(tt_buf *b); /* writes and empties b */

@@ -57,14 +57,19 @@ const size_t cli_diff_ngates = sizeof cli_diff_gates / sizeof cli_diff_gates[0];
 /* ---- text ---- */
 void cli_diff__name(tt_buf *b, const char *s)
 {
-    for (const char *p = s; *p;) {
-        size_t n = 0;
-        while (p[n] && (unsigned char)p[n] >= 0x20 && p[n] != 0x7f)
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = 0; /* up to a control character: C0, DEL, UTF-8 C1 (C2 80..C2 9F) */
+        while (p[n] && p[n] >= 0x20 && p[n] != 0x7f &&
+               !(p[n] == 0xc2 && p[n + 1] >= 0x80 && p[n + 1] <= 0x9f))
             n++;
-        tt_buf_put(b, p, n);
+        tt_buf_put(b, (const char *)p, n);
         p += n;
-        if (*p)
-            tt_buf_printf(b, "\\x%02x", (unsigned char)*p++);
+        if (*p == 0xc2) {
+            tt_buf_printf(b, "\\u00%02x", p[1]);
+            p += 2;
+        } else if (*p) {
+            tt_buf_printf(b, "\\x%02x", *p++);
+        }
     }
 }
 

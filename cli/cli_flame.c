@@ -211,6 +211,54 @@ static int pick_trace(int64_t *id, tdb_db *db, const char *label, int64_t want, 
     return 0;
 }
 
+/* The thread a flame chart draws without --thread: the only main thread, else the only
+ * thread. Several processes (a main thread each) or several threads and no main one are
+ * ambiguous: an error listing them, as for a --thread matching several. */
+static uint32_t chart_thread(tt_profile *p, const char *label)
+{
+    size_t nt = tt_profile_nthreads(p), nmain = 0;
+    uint32_t pick = TT_NONE;
+    for (size_t t = 0; t < nt; t++)
+        if (tt_profile_thread(p, (uint32_t)t)->is_main && !nmain++)
+            pick = (uint32_t)t;
+    if (nmain == 1)
+        return pick;
+    if (nt == 1)
+        return 0;
+    tt_buf l = {0};
+    size_t listed = 0, cand = nmain ? nmain : nt;
+    for (size_t t = 0; t < nt && listed < 8; t++) {
+        const tt_thread *th = tt_profile_thread(p, (uint32_t)t);
+        if (nmain && !th->is_main)
+            continue;
+        int shared = 0; /* the tid selects several (the idle tasks "swapper/N"): the name */
+        for (size_t u = 0; u < nt && !shared; u++)
+            shared = u != t && tt_profile_thread(p, (uint32_t)u)->tid == th->tid;
+        tt_buf_printf(&l, "%s", listed++ ? ", " : "");
+        if (shared && th->name)
+            tt_buf_printf(&l, "%s (tid %lld", th->name, (long long)th->tid);
+        else if (th->name)
+            tt_buf_printf(&l, "%lld (%s", (long long)th->tid, th->name);
+        else
+            tt_buf_printf(&l, "%lld (Thread-%lld", (long long)th->tid, (long long)th->tid);
+        if (th->pid >= 0)
+            tt_buf_printf(&l, ", pid %lld", (long long)th->pid);
+        tt_buf_printf(&l, ")");
+    }
+    if (cand > listed)
+        tt_buf_printf(&l, " and %zu more", cand - listed);
+    if (nmain)
+        cli_errorf("%s: --chart draws one thread and the input has %zu main threads (one per "
+                   "process): select one with --thread: %s", label, nmain,
+                   l.data ? l.data : "");
+    else
+        cli_errorf("%s: --chart draws one thread and the input has %zu threads, none of them "
+                   "known as the main thread: select one with --thread: %s", label, nt,
+                   l.data ? l.data : "");
+    tt_buf_free(&l);
+    return TT_NONE;
+}
+
 /* A flame chart of one thread: the --thread selection, else the main or only thread. */
 static int build_chart(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o,
                        const uint32_t *sel, size_t nsel, const tt_flame_xform *win)
@@ -224,21 +272,13 @@ static int build_chart(tt_flame *f, tt_profile *p, const char *label, cli_flame_
         cli_errorf("%s: the input has no timestamps: a flame chart needs times", label);
         return CLI_BAD;
     }
-    uint32_t utid = TT_NONE;
-    if (nsel == 1)
-        utid = sel[0];
-    else if (!nsel) {
-        size_t nt = tt_profile_nthreads(p);
-        for (size_t t = 0; t < nt && utid == TT_NONE; t++)
-            if (tt_profile_thread(p, (uint32_t)t)->is_main)
-                utid = (uint32_t)t;
-        if (utid == TT_NONE && nt == 1)
-            utid = 0;
-    }
-    if (utid == TT_NONE) {
+    uint32_t utid = nsel == 1 ? sel[0] : TT_NONE;
+    if (nsel > 1) {
         cli_errorf("--chart draws one thread: select it with one --thread (%zu match)", nsel);
         return CLI_BAD;
     }
+    if (!nsel && (utid = chart_thread(p, label)) == TT_NONE)
+        return CLI_BAD;
     tt_slice_opts so;
     tt_slice_opts_init(&so);
     tt_error err = {0};
@@ -512,7 +552,7 @@ int cli_flame_write_file(const char *path, const tt_buf *b)
     if (!o)
         return CLI_BAD;
     if (b->len) /* a failure is reported by the commit (which keeps the old FILE) */
-        fwrite(b->data, 1, b->len, cli_out_file_stream(o));
+        (void)!cli_out_fwrite(cli_out_file_stream(o), b->data, b->len);
     return cli_out_file_commit(o);
 }
 

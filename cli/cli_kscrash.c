@@ -64,7 +64,7 @@ static void emit(kctx *c)
         return;
     }
     if (c->b.len)
-        (void)!fwrite(c->b.data, 1, c->b.len, c->o->out); /* the caller checks ferror */
+        (void)!cli_out_fwrite(c->o->out, c->b.data, c->b.len); /* the caller checks ferror */
     c->b.len = 0;
 }
 

@@ -22,69 +22,72 @@ static void out_failed(void)
     exit(CLI_BAD);
 }
 
-/* Standard output is data written as it is (cli_out_binary: an ART trace). Otherwise control
- * characters from the inputs' names (C0 but newline and tab, DEL) are written as \xNN, to a
- * terminal or not (a file or pipe is read on one later), so a crafted input cannot drive the
- * terminal; JSON escapes them itself (UTF-8 encoded C1 characters are left: JSON writes them
- * as they are). */
+/* Output is data written as it is after cli_out_binary(1) (an ART trace). Otherwise it is
+ * text, and control characters from the inputs' names are escaped, to a terminal or not (a
+ * file or pipe is read on one later), so that a crafted input cannot drive the terminal: a
+ * C0 byte (but newline, tab and a CRLF's carriage return) or DEL as \xNN, a UTF-8 encoded
+ * C1 character (U+0080..U+009F: bytes C2 80..C2 9F) as \u00NN, which is also how JSON
+ * writes it (jsonw.c): inside a JSON string the escape means the same character. */
 static int out_binary;
 
 void cli_out_binary(int on) { out_binary = on; }
 
-static int out_raw(void)
+/* The length of the control character text output escapes at p[0..n), 0 for none. */
+static size_t control_len(const char *p, size_t n)
 {
-    return out_binary;
+    unsigned char c = (unsigned char)p[0];
+    if (c >= 0x20 && c != 0x7f)
+        return c == 0xc2 && n > 1 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f
+                   ? 2
+                   : 0;
+    return c == '\n' || c == '\t' || (c == '\r' && n > 1 && p[1] == '\n') ? 0 : 1;
 }
 
-/* p[k] is written as it is: not a control character. */
-static int shown(const char *p, size_t k, size_t n)
+/* p[0..n) written to f, as text (escaped) unless binary; -1 on a write error. */
+static int put_text(FILE *f, const char *p, size_t n)
 {
-    (void)n;
-    unsigned char c = (unsigned char)p[k];
-    return c >= 0x20 ? c != 0x7f : c == '\n' || c == '\t';
-}
-
-static void put_raw(const char *p, size_t n)
-{
-    if (n && fwrite(p, 1, n, stdout) != n)
-        out_failed();
+    if (out_binary)
+        return n && fwrite(p, 1, n, f) != n ? -1 : 0;
+    while (n) {
+        size_t k = 0, c = 0;
+        while (k < n && !(c = control_len(p + k, n - k)))
+            k++;
+        if (k && fwrite(p, 1, k, f) != k)
+            return -1;
+        if (k == n)
+            break;
+        char esc[8];
+        int e = c == 2 ? snprintf(esc, sizeof esc, "\\u00%02x", (unsigned char)p[k + 1])
+                       : snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)p[k]);
+        if (fwrite(esc, 1, (size_t)e, f) != (size_t)e)
+            return -1;
+        p += k + c;
+        n -= k + c;
+    }
+    return 0;
 }
 
 void cli_out_write(const char *p, size_t n)
 {
     cli_progress_clear();
-    if (out_raw()) {
-        put_raw(p, n);
-        return;
-    }
-    while (n) {
-        size_t k = 0;
-        while (k < n && (shown(p, k, n) ||
-                         (p[k] == '\r' && k + 1 < n && p[k + 1] == '\n'))) /* CSV's CRLF */
-            k++;
-        put_raw(p, k);
-        if (k == n)
-            break;
-        char esc[8];
-        snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)p[k]);
-        put_raw(esc, 4);
-        p += k + 1;
-        n -= k + 1;
-    }
+    if (put_text(stdout, p, n))
+        out_failed();
 }
+
+int cli_out_fwrite(FILE *f, const char *p, size_t n) { return put_text(f, p, n); }
 
 /* p[0..n) has nothing cli_out_write escapes. */
 static int all_shown(const char *p, size_t n)
 {
     for (size_t k = 0; k < n; k++)
-        if (!shown(p, k, n) && !(p[k] == '\r' && k + 1 < n && p[k + 1] == '\n'))
+        if (control_len(p + k, n - k))
             return 0;
     return 1;
 }
 
 void cli_out_write_large(const char *p, size_t n)
 {
-    if (!out_raw() && !all_shown(p, n)) {
+    if (!out_binary && !all_shown(p, n)) {
         cli_out_write(p, n);
         return;
     }
@@ -108,7 +111,7 @@ void cli_out_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (!out_raw()) { /* formatted first, then written as cli_out_write writes */
+    if (!out_binary) { /* formatted first, then written as cli_out_write writes */
         va_list aq;
         va_copy(aq, ap);
         int r = vsnprintf(NULL, 0, fmt, aq);

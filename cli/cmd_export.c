@@ -85,7 +85,7 @@ static int write_out(void *ctx, const char *p, size_t n)
         cli_out_write(p, n);
         return 0;
     }
-    return fwrite(p, 1, n, s->f) == n ? 0 : -1;
+    return cli_out_fwrite(s->f, p, n); /* text escaped as on standard output */
 }
 
 /* -o FILE is written aside and renamed over FILE only when the export succeeds. */

@@ -57,6 +57,10 @@ void tt__snippet(char *dst, size_t cap, const char *s, size_t n)
         if (u[i] < 0x20 || u[i] == 0x7f || k == 0) {
             o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", u[i]);
             i++;
+        } else if (k == 2 && u[i] == 0xc2 && u[i + 1] <= 0x9f && o + 7 < cap) {
+            /* a C1 control character, as text output writes it (tracetool(1) OUTPUT) */
+            o += (size_t)snprintf(dst + o, cap - o, "\\u00%02x", u[i + 1]);
+            i += 2;
         } else if (o + k + 5 < cap) {
             memcpy(dst + o, u + i, k);
             o += k;

@@ -274,7 +274,11 @@ static char *put_quoted(char *p, const char *s, size_t n, unsigned char mask)
         size_t u = (unsigned char)s[run] >= 0x80
                        ? tt__utf8_len((const unsigned char *)s + run, n - run)
                        : 0;
-        if (u) { /* at most 4 bytes: the room for 6 per byte holds them */
+        if (u == 2 && (unsigned char)s[run] == 0xc2 && (unsigned char)s[run + 1] <= 0x9f) {
+            p = put_esc(p, (unsigned char)s[run + 1]); /* a C1 control: \u0080..\u009f, as
+                                                         * text output writes it (cli_out.c) */
+            i = run + 2;
+        } else if (u) { /* at most 4 bytes: the room for 6 per byte holds them */
             memcpy(p, s + run, u);
             p += u;
             i = run + u;

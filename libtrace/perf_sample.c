@@ -206,10 +206,19 @@ static void bad_line(tt__perf_asm *st, const char *s, size_t n, uint64_t lineno)
 
 static int thread_of_key(tt__perf_asm *st, uint32_t *utid);
 
+/* The cpu of a sample of a cpu's idle task (tid 0, "swapper"; one per cpu, all with pid and
+ * tid 0): a thread per cpu when the header has the cpu, as the kernel's "swapper/N" are.
+ * -1 for any other sample. */
+static int64_t idle_cpu(const tt__perf_hdr *h)
+{
+    return h->tid == 0 && h->pid <= 0 && h->cpu >= 0 ? h->cpu : -1;
+}
+
 static int block_thread(tt__perf_asm *st, uint32_t *utid)
 {
     const tt__perf_hdr *h = &st->h;
     if (st->last_utid != TT_NONE && h->pid == st->last_pid && h->tid == st->last_tid &&
+        idle_cpu(h) == st->last_cpu &&
         h->comm.n == st->last_comm.len && !memcmp(h->comm.p, st->last_comm.data, h->comm.n)) {
         *utid = st->last_utid; /* consecutive samples of one thread */
         return 0;
@@ -219,6 +228,7 @@ static int block_thread(tt__perf_asm *st, uint32_t *utid)
         return TT_ENOMEM;
     st->last_pid = h->pid;
     st->last_tid = h->tid;
+    st->last_cpu = idle_cpu(h);
     st->last_utid = TT_NONE;
     int rc = thread_of_key(st, utid);
     if (!rc)
@@ -226,16 +236,18 @@ static int block_thread(tt__perf_asm *st, uint32_t *utid)
     return rc;
 }
 
-/* The thread key: pid and tid, or the comm when no tid was printed. */
+/* The thread key: pid and tid, or the comm when no tid was printed; an idle task's cpu
+ * (idle_cpu) after them. */
 static int thread_key(tt_buf *k, int has_tid, int64_t pid, int64_t tid, const char *comm,
-                      size_t n)
+                      size_t n, int64_t cpu)
 {
     char tag = (char)has_tid;
     k->len = 0;
     if (!has_tid)
         pid = tid = -1;
     if (tt_buf_put(k, &tag, 1) || tt_buf_put(k, (const char *)&pid, sizeof pid) ||
-        tt_buf_put(k, (const char *)&tid, sizeof tid) || (!has_tid && tt_buf_put(k, comm, n)))
+        tt_buf_put(k, (const char *)&tid, sizeof tid) || (!has_tid && tt_buf_put(k, comm, n)) ||
+        (cpu >= 0 && tt_buf_put(k, (const char *)&cpu, sizeof cpu)))
         return TT_ENOMEM;
     return 0;
 }
@@ -245,7 +257,7 @@ static int retire_tid(tt__perf_asm *st, int64_t pid, int64_t tid)
 {
     for (int i = 0; i < 2; i++) { /* headers with pid/tid, headers with the tid alone */
         uint32_t id;
-        if (thread_key(&st->key, 1, i ? -1 : pid, tid, NULL, 0))
+        if (thread_key(&st->key, 1, i ? -1 : pid, tid, NULL, 0, -1))
             return TT_ENOMEM;
         if (!tt_intern_find(st->tkeys, st->key.data, st->key.len, &id) && id < st->tutid.len)
             TT_VEC_AT(&st->tutid, uint32_t, id) = TT_NONE;
@@ -254,11 +266,30 @@ static int retire_tid(tt__perf_asm *st, int64_t pid, int64_t tid)
     return 0;
 }
 
+/* The header's comm as the thread's name; an idle task's with its cpu, "swapper/3". */
+static int thread_name(tt__perf_asm *st, uint32_t utid, int64_t cpu)
+{
+    const tt__perf_hdr *h = &st->h;
+    if (!h->comm.n)
+        return 0;
+    int rc;
+    if (cpu < 0) {
+        rc = tt_thread_set_name(st->p, utid, h->comm.p, h->comm.n, 0);
+    } else {
+        char b[96];
+        int n = snprintf(b, sizeof b, "%.*s/%lld", (int)(h->comm.n < 64 ? h->comm.n : 64),
+                         h->comm.p, (long long)cpu);
+        rc = tt_thread_set_name(st->p, utid, b, n > 0 ? (size_t)n : 0, 0);
+    }
+    return rc < 0 ? rc : 0; /* 1: renamed */
+}
+
 static int thread_of_key(tt__perf_asm *st, uint32_t *utid)
 {
     const tt__perf_hdr *h = &st->h;
     tt_buf *k = &st->key;
-    if (thread_key(k, h->has_pid, h->pid, h->tid, h->comm.p ? h->comm.p : "", h->comm.n))
+    int64_t cpu = idle_cpu(h);
+    if (thread_key(k, h->has_pid, h->pid, h->tid, h->comm.p ? h->comm.p : "", h->comm.n, cpu))
         return TT_ENOMEM;
     uint32_t id;
     if (tt_intern_get(st->tkeys, k->data, k->len, &id))
@@ -266,9 +297,7 @@ static int thread_of_key(tt__perf_asm *st, uint32_t *utid)
     int rc = 0, seen = id < st->tutid.len; /* seen: a thread of the key ended (a fork) */
     if (seen && TT_VEC_AT(&st->tutid, uint32_t, id) != TT_NONE) {
         *utid = TT_VEC_AT(&st->tutid, uint32_t, id);
-        if (h->comm.n) /* the last name wins */
-            tt_thread_set_name(st->p, *utid, h->comm.p, h->comm.n, 0);
-        return 0;
+        return thread_name(st, *utid, cpu); /* the last name wins */
     }
     if (!seen)
         rc = tt_thread_intern(st->p, utid, st->o->source, h->pid, h->tid, 32);
@@ -285,11 +314,9 @@ static int thread_of_key(tt__perf_asm *st, uint32_t *utid)
         TT_VEC_AT(&st->tutid, uint32_t, id) = *utid;
     else if (!tt_vec_push(&st->tutid, utid))
         return TT_ENOMEM;
-    if (h->comm.n)
-        tt_thread_set_name(st->p, *utid, h->comm.p, h->comm.n, 0);
-    if (h->pid >= 0 && h->pid == h->tid)
-        tt_thread_set_main(st->p, *utid);
-    return 0;
+    if (h->pid > 0 && h->pid == h->tid)
+        tt_thread_set_main(st->p, *utid); /* pid 0, the idle tasks, is no process's */
+    return thread_name(st, *utid, cpu);
 }
 
 /* The block's stack: its callsite, the one of the run its frames are when known. */
@@ -595,6 +622,8 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
         tt__perf_hdr h;
         if (tt__memmem(line, n, "PERF_RECORD_", 12))
             return 1;
+        if (st->tid_or_time && sn == 8 && !memcmp(s, "Warning:", 8))
+            return 1; /* perf's stderr between two lines of its stdout */
         if (sn > 5 && !memcmp(s, "insn:", 5))
             return 0; /* -F +insn: the instruction bytes after a call chain */
         if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_STRONG &&
@@ -666,8 +695,55 @@ static int keep_header(tt__perf_asm *st, const tt__perf_hdr *h, const char *line
     return 0;
 }
 
+/* A line of perf's own warning (tt__perf_warning_head) where a sample header would be,
+ * counted once per warning with its message's first line: 1 when line is part of it. */
+static int warning_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno)
+{
+    const char *s = line;
+    size_t sn = n;
+    tt__trim(&s, &sn);
+    if (st->warn == 1) {
+        char snip[64], ex[200];
+        tt__snippet(snip, sizeof snip, s, sn);
+        snprintf(ex, sizeof ex, "%s:%llu: perf's own warning (its stderr, in the text by 2>&1) "
+                 "skipped: %s", st->file, (unsigned long long)st->warn_line, sn ? snip : "");
+        tt_stats_add(st->stats, "perf_stderr_warning", st->file, TT_SEV_WARN, 1, ex);
+        st->warn = 2;
+        st->warn_para = 0;
+        return 1;
+    }
+    if (!sn) {
+        st->warn_para = 1;
+        return 1;
+    }
+    if (sn == 8 && !memcmp(s, "Warning:", 8)) {
+        st->warn = 1;
+        st->warn_line = lineno;
+        return 1;
+    }
+    if (st->warn_para && !tt__memmem(line, n, "PERF_RECORD_", 12)) {
+        const char *b;
+        size_t bn;
+        tt__perf_hdr h;
+        if (tt__perf_blank(&st->line, line, n, &b, &bn))
+            return 0; /* out of memory: tt__perf_asm_line says so */
+        if (tt__perf_hdr_parse(&h, b, bn, st->tail) != TT_PERF_HDR_BAD &&
+            (h.has_ts || h.has_pid)) {
+            st->warn = 0; /* the next sample */
+            return 0;
+        }
+    } else if (st->warn_para) {
+        st->warn = 0;
+        return 0;
+    }
+    st->warn_para = 0;
+    return 1;
+}
+
 int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
 {
+    if (st->warn && warning_line(st, line, n, lineno))
+        return 0;
     if (!st->in_block && !st->skipping && same_header(st, line, n)) {
         int rc = start_block(st, &st->hlast, TT_PERF_HDR_STRONG, lineno);
         st->after_blank = 0;
@@ -703,6 +779,11 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
     st->after_blank = 0;
     if (s[0] == '#')
         return 0;
+    if (st->tid_or_time && sn == 8 && !memcmp(s, "Warning:", 8)) {
+        st->warn = 1; /* never a header in such files: perf's stderr (2>&1) */
+        st->warn_line = lineno;
+        return 0;
+    }
     if (tt__memmem(line, n, "PERF_RECORD_", 12))
         return sideband(st, line, n, lineno, err);
     if (sn == 7 && !memcmp(s, "sample:", 7))
@@ -711,7 +792,7 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
     int kind = tt__perf_hdr_parse(&h, s, sn, st->tail);
     if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
         memset(&h, 0, sizeof h); /* frames after an empty header line (-F ip,sym) */
-        h.pid = h.tid = -1;
+        h.pid = h.tid = h.cpu = -1;
         h.rest.p = s;
         h.rest.n = sn;
         h.inline_frame = 1;

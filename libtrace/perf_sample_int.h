@@ -27,7 +27,7 @@ typedef struct tt__perf_asm {
     tt_buf line, name, comm; /* comm: the block's thread name, copied from its header */
     tt_buf key;              /* thread key: pid and tid, or comm without a tid */
     tt_buf last_comm;        /* the last sample's thread: pid, tid, comm and utid */
-    int64_t last_pid, last_tid;
+    int64_t last_pid, last_tid, last_cpu;
     uint32_t last_utid;
     tt_intern *tkeys;        /* thread keys; id -> utid in tutid (TT_NONE: forked anew) */
     tt_vec tutid;            /* uint32_t per thread key */
@@ -42,6 +42,10 @@ typedef struct tt__perf_asm {
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */
+    /* in perf's own warning (its stderr, tt__perf_warning_head) where a header would be: 1
+     * after its "Warning:" line, 2 in its message (paragraphs up to the next header) */
+    int warn, warn_para;
+    uint64_t warn_line;
     int tail;                /* the file's header layout (tt__perf_layout_tail), -1 unknown */
     int tid_or_time;         /* its headers have a tid or a time: "word:" is none */
     uint64_t timed, untimed, with_period; /* with_period: samples whose header had one */

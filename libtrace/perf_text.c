@@ -93,6 +93,16 @@ static int is_cpu_tok(const tt__perf_tok *t)
 
 static int is_hex_tok(const tt__perf_tok *t) { return t->n <= 16 && is_hex(t->p, t->n); }
 
+/* The cpu of a "[cpu]" token (is_cpu_tok); a number too long to be one is none. */
+static void set_cpu(tt__perf_hdr *h, const tt__perf_tok *t)
+{
+    if (t->n > 11)
+        return;
+    h->cpu = 0;
+    for (size_t i = 1; i + 1 < t->n; i++)
+        h->cpu = h->cpu * 10 + (t->p[i] - '0');
+}
+
 /* perf script -F +misc: the record's misc bits as letters after the tid or cpu (perf-script(1):
  * K U H G g M E S, Sp) */
 static int is_misc_tok(const tt__perf_tok *t)
@@ -194,7 +204,10 @@ static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int per
     if (f < k || tail == 0) { /* the file's layout: fields_start */
         int nums = 0, cpu = 0;
         for (size_t i = f; i < k; i++) {
-            cpu |= is_cpu_tok(&t[i]);
+            if (is_cpu_tok(&t[i]) && !cpu) {
+                cpu = 1;
+                set_cpu(h, &t[i]);
+            }
             if (!is_num_tok(&t[i]))
                 continue;
             if (!cpu && tail > 0 && nums++ == 0 && is_pid_tok(&t[i]))
@@ -218,7 +231,7 @@ static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int per
         any = 1;
     }
     if (j && is_cpu_tok(&t[j - 1])) {
-        j--;
+        set_cpu(h, &t[--j]);
         any = 1;
     }
     if (j && is_pid_tok(&t[j - 1])) {
@@ -250,7 +263,7 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
 int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
 {
     memset(h, 0, sizeof *h);
-    h->pid = h->tid = -1;
+    h->pid = h->tid = h->cpu = -1;
     tt__perf_tok t[MAX_TOK];
     size_t k = split(t, MAX_TOK, s, n), ts_i = k, ev_i = k;
     const char *end = s + n;
@@ -314,7 +327,7 @@ static int after_comm(tt__perf_hdr *h, const tt__perf_tok *t, size_t p, size_t k
     if (is_pid_tok(&t[i]))
         set_pid(h, &t[i++]);
     if (i < k && is_cpu_tok(&t[i]))
-        i++;
+        set_cpu(h, &t[i++]);
     if (i < k && is_misc_tok(&t[i]))
         i++;
     /* the period before an inline frame, or alone at the end: a call chain follows on the
@@ -413,6 +426,54 @@ static size_t blank_copy(char *b, size_t cap, const char *line, size_t n, const 
     *s = b;
     tt__trim(s, &n);
     return n;
+}
+
+int tt__perf_warning_head(const char *s, size_t n, const char *next, size_t nn)
+{
+    tt__trim(&s, &n);
+    if (n != 8 || memcmp(s, "Warning:", 8))
+        return 0;
+    const char *m = next;
+    size_t mn = nn;
+    if (next)
+        tt__trim(&m, &mn);
+    return !next || (mn && next[0] != '\t' && next[0] != ' ');
+}
+
+/* The line starting at p[i] (up to its '\n' or n) and the offset after it. */
+static size_t line_at(const char *p, size_t n, size_t i, size_t *len)
+{
+    const char *e = memchr(p + i, '\n', n - i);
+    *len = e ? (size_t)(e - (p + i)) : n - i;
+    return e ? (size_t)(e - p) + 1 : n;
+}
+
+int tt__perf_skip_warnings(const char *p, size_t n, size_t *off)
+{
+    int warned = 0, para = 1;
+    for (size_t i = 0; i < n;) {
+        size_t ln, nn = 0, j = line_at(p, n, i, &ln);
+        const char *s = p + i, *next = j < n ? p + j : NULL;
+        if (next)
+            line_at(p, n, j, &nn);
+        size_t tn = ln;
+        tt__trim(&s, &tn);
+        if (!tn) {
+            para = 1;
+        } else if (tt__perf_warning_head(p + i, ln, next, nn)) {
+            warned = 1;
+            para = 0;
+        } else if (!warned) {
+            return 0;
+        } else if (para && tt__perf_detect(p + i, ln, next, nn)) {
+            *off = i;
+            return 1;
+        } else {
+            para = 0; /* perf's message: its lines and paragraphs up to the first header */
+        }
+        i = j;
+    }
+    return 0;
 }
 
 int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)

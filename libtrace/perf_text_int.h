@@ -14,6 +14,7 @@ typedef struct tt__perf_tok {
 /* The fields of a sample header; pointers into the line given to tt__perf_hdr_parse. */
 typedef struct tt__perf_hdr {
     int64_t ts, pid, tid, period;
+    int64_t cpu; /* the "[cpu]" field, -1 when none */
     int frac_digits, has_period, has_ts, has_pid, comm_first_hex, comm_only, inline_frame;
     tt__perf_tok comm, event, rest;
     tt__perf_tok time; /* the "<sec>.<frac>" token when has_ts */

@@ -97,6 +97,9 @@ static int text_kind(const unsigned char *p, size_t n)
 {
     if (tt__looks_logcat((const char *)p, n))
         return TT_SKIND_UNKNOWN;
+    size_t off;
+    if (tt__perf_skip_warnings((const char *)p, n, &off))
+        return TT_SKIND_PERF; /* perf's stderr first (perf script >f 2>&1) */
     size_t i = 0;
     while (i < n) {
         size_t e = i;

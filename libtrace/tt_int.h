@@ -28,6 +28,13 @@ int tt__looks_startup_events(const char *p, size_t n);
 /* perf script detection (import_perf.c, samples.md 2.2): 1 when line, the first meaningful
  * line of an input, starts perf script output; next is the line after it (NULL at the end). */
 int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn);
+/* perf's own warning on its stderr, captured into the text with 2>&1 (samples.md 2.2): the
+ * line s is exactly "Warning:" and the message after it (next, NULL at the end) is not
+ * indented as a frame is. */
+int tt__perf_warning_head(const char *s, size_t n, const char *next, size_t nn);
+/* p[0..n) starts with such warning blocks (each "Warning:" and the paragraphs of its
+ * message) and then perf script text: 1, *off the offset of its first sample header. */
+int tt__perf_skip_warnings(const char *p, size_t n, size_t *off);
 /* A dex method descriptor "(params)ret" that tt_method_format can convert (mapping.c). */
 int tt__desc_valid(const char *d);
 /* memmem without _GNU_SOURCE. */

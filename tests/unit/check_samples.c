@@ -980,6 +980,20 @@ START_TEST(unsorted_input)
 }
 END_TEST
 
+/* JSON strings: UTF-8 C1 controls (U+0080..U+009F) escaped as text output escapes them,
+ * other UTF-8 kept, invalid bytes U+FFFD. */
+START_TEST(json_c1_escaped)
+{
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    tt_jsonw_str(&w, "a\xc2\x80" "b\xc2\x9f\xc2\xa0" "caf\xc3\xa9 long enough for blocks "
+                     "\xc2\x85!\x9b");
+    ck_assert_str_eq(w.buf.data, "\"a\\u0080b\\u009f\xc2\xa0" "caf\xc3\xa9 long enough for "
+                                 "blocks \\u0085!\xef\xbf\xbd\"");
+    tt_jsonw_free(&w);
+}
+END_TEST
+
 START_TEST(detect)
 {
     ck_assert_int_eq(tt_samples_detect((const unsigned char *)"\x04\x03\x02\x01", 4),
@@ -1132,6 +1146,7 @@ static Suite *suite(void)
     tcase_add_test(tc, aggregates_recursion);
     tcase_add_test(tc, unsorted_input);
     tcase_add_test(tc, detect);
+    tcase_add_test(tc, json_c1_escaped);
     tcase_add_test(tc, perf_maps);
     suite_add_tcase(s, tc);
     return s;
