@@ -261,6 +261,11 @@ typedef struct tdb_binary_image {
     int64_t n_frames;
 } tdb_binary_image;
 int tdb_binary_image_add(tdb_db *db, const tdb_binary_image *b, tt_error *err);
+/* Calls fn with the UUID (module build id, lowercase hex) of every image of trace_id that
+ * frames refer to (n_frames > 0), each once; a non-zero return stops. */
+typedef int (*tdb_uuid_fn)(void *ctx, const char *uuid);
+int tdb_binary_image_uuids(tdb_db *db, int64_t trace_id, tdb_uuid_fn fn, void *ctx,
+                           tt_error *err);
 int tdb_callsite_add(tdb_db *db, int64_t trace_id, int64_t parent_id, int64_t depth,
                      int64_t frame_id, int64_t *id, tt_error *err);
 typedef struct tdb_sample {
