@@ -445,9 +445,10 @@ int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err);
 
 /* ---- the HTML report (visual.md 10) ---- */
 /* Adds the report's tables (summary, inputs, startup, frames, issues, methods) of the
- * traces trace_lo..trace_hi to r; top limits the ranked tables. */
-int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
-                    tt_error *err);
+ * traces trace_lo..trace_hi to r; top limits the ranked tables. With base (diff mode, db the
+ * new database) the summary has the figures of every trace of base and of db, and new - base. */
+int tdb_report_fill(tt_hreport *r, tdb_db *db, tdb_db *base, int64_t trace_lo,
+                    int64_t trace_hi, int top, tt_error *err);
 
 /* The call_node rows (id, parent_id, depth, name, count, total_dur, self_dur, self_count) of
  * call tree
