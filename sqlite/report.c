@@ -184,7 +184,13 @@ static const rq queries[] = {
      "WHERE trace_id BETWEEN ?1 AND ?2)) ORDER BY src, o", 0},
     /* fps over time (frames.md 6.3): the windowed rows, all scenes (rank 0) and the top 5
      * scenes by frames; time in ms from the first window of the range; a series per trace
-     * (and model) when there are several */
+     * (and model) when there are several. A series of more than FPS_POINTS windows is cut
+     * into runs (a run ends where a window does not follow the previous one or where frames
+     * start or stop: the chart's breaks) and each run into buckets of ceil(windows /
+     * FPS_POINTS) consecutive windows, a row each: its start and end, the frames summed, the
+     * lowest fps of the bucket (a drop stays visible) and how many windows it holds; so a
+     * series has at most FPS_POINTS rows plus one per break */
+#define FPS_POINTS "600"
     {"frames", "FPS over time (all scenes; the top 5 scenes by frames folded)",
      TT_RCHART_SERIES, 0, 2, 0, "fps",
      "WITH w AS (SELECT trace_id, model, scene, ts, dur, frames, fps FROM scene_frame_stats "
@@ -192,13 +198,24 @@ static const rq queries[] = {
      "o AS (SELECT MIN(ts) AS t0, COUNT(DISTINCT trace_id) AS nt, COUNT(DISTINCT model) AS nm "
      "FROM w), "
      "top AS (SELECT scene, ROW_NUMBER() OVER (ORDER BY SUM(frames) DESC, scene) AS k FROM w "
-     "WHERE scene <> '*' GROUP BY scene ORDER BY k LIMIT 5) "
-     "SELECT CASE WHEN w.scene = '*' THEN 'all scenes' ELSE w.scene END || CASE WHEN o.nm > 1 "
-     "THEN ' (' || w.model || ')' ELSE '' END || CASE WHEN o.nt > 1 THEN ' #' || w.trace_id "
-     "ELSE '' END AS series, CASE WHEN w.scene = '*' THEN 0 ELSE top.k END AS rank, "
-     "(w.ts - o.t0) / 1000000 AS start_ms, w.dur / 1000000 AS dur_ms, w.frames AS frames, "
-     "ROUND(w.fps, 2) AS fps FROM w CROSS JOIN o LEFT JOIN top ON top.scene = w.scene "
-     "WHERE w.scene = '*' OR top.k IS NOT NULL ORDER BY rank, series, w.trace_id, w.model, w.ts",
+     "WHERE scene <> '*' GROUP BY scene ORDER BY k LIMIT 5), "
+     "kept AS (SELECT w.*, CASE WHEN w.scene = '*' THEN 0 ELSE top.k END AS rank FROM w "
+     "LEFT JOIN top ON top.scene = w.scene WHERE w.scene = '*' OR top.k IS NOT NULL), "
+     "br AS (SELECT *, CASE WHEN LAG(ts + dur) OVER p IS NOT ts OR (frames > 0) IS NOT "
+     "(LAG(frames) OVER p > 0) THEN 1 ELSE 0 END AS brk, (COUNT(*) OVER (PARTITION BY "
+     "trace_id, model, scene) + " FPS_POINTS " - 1) / " FPS_POINTS " AS per FROM kept "
+     "WINDOW p AS (PARTITION BY trace_id, model, scene ORDER BY ts)), "
+     "run AS (SELECT *, SUM(brk) OVER (PARTITION BY trace_id, model, scene ORDER BY ts ROWS "
+     "UNBOUNDED PRECEDING) AS seg FROM br), "
+     "bk AS (SELECT *, (ROW_NUMBER() OVER (PARTITION BY trace_id, model, scene, seg ORDER BY "
+     "ts) - 1) / per AS b FROM run) "
+     "SELECT CASE WHEN bk.scene = '*' THEN 'all scenes' ELSE bk.scene END || CASE WHEN o.nm > 1 "
+     "THEN ' (' || bk.model || ')' ELSE '' END || CASE WHEN o.nt > 1 THEN ' #' || bk.trace_id "
+     "ELSE '' END AS series, rank, (MIN(ts) - o.t0) / 1000000 AS start_ms, CASE WHEN "
+     "COUNT(*) = 1 THEN MIN(dur) / 1000000 ELSE (MAX(ts + dur) - o.t0) / 1000000 - "
+     "(MIN(ts) - o.t0) / 1000000 END AS dur_ms, SUM(frames) AS frames, ROUND(MIN(fps), 2) "
+     "AS fps, COUNT(*) AS windows FROM bk CROSS JOIN o GROUP BY bk.trace_id, bk.model, "
+     "bk.scene, seg, b ORDER BY rank, series, bk.trace_id, bk.model, MIN(ts)",
      0},
     {"frames", "Drop levels per scene", TT_RCHART_LEVELS, 0, 1, 0, "frames",
      "SELECT scene || ' (' || model || ')' AS scene, SUM(COALESCE(level_best_count, 0)) AS best, "
