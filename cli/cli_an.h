@@ -97,6 +97,12 @@ int cli_an_report(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 int cli_an_report_holds(const char *path);
 /* KSCrash / Matrix iOS reports (ios.md 10): issues, threads, modules, call trees, stats. */
 int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
+/* After the inputs: the macho_dsym_unmatched warning (spec/ios.md 8.1) for every plain
+ * --dsym none of whose UUIDs is an image that frames of the iOS report traces[0..n) (this
+ * run's, imported or found already imported) refer to; counted into the stats of trace
+ * stat_trace (0: printed and counted for the run only). Nothing without --dsym or traces. */
+int cli_an_dsym_unmatched(cli_an *a, const int64_t *traces, size_t n, int64_t stat_trace,
+                          tt_error *err);
 int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);
 /* Stores the startups of a finished analysis (startup, startup_segment); make_issues adds
  * the STARTUP issue Matrix's state machine emitted (not for report inputs, whose issues are

@@ -475,3 +475,38 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     tt_stats_free(st);
     return rc;
 }
+
+typedef struct uuids {
+    tt_intern *seen;
+    int oom;
+} uuids;
+
+static int saw_uuid(void *ctx, const char *uuid)
+{
+    uuids *u = ctx;
+    uint32_t id;
+    return u->oom = uuid && tt_intern_get(u->seen, uuid, strlen(uuid), &id);
+}
+
+int cli_an_dsym_unmatched(cli_an *a, const int64_t *traces, size_t n, int64_t stat_trace,
+                          tt_error *err)
+{
+    if (!n || !a->sym.n_dsyms)
+        return 0;
+    uuids u = {tt_intern_new(), 0};
+    tt_stats *st = tt_stats_new();
+    int rc = u.seen && st ? 0 : TT_ENOMEM;
+    for (size_t i = 0; i < n && !rc; i++)
+        if (!(rc = tdb_binary_image_uuids(a->db, traces[i], saw_uuid, &u, err)) && u.oom)
+            rc = TT_ENOMEM;
+    if (rc == TT_ENOMEM)
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!rc)
+        cli_sym_dsyms_unmatched(a->sym.dsyms, a->sym.n_dsyms, u.seen,
+                                stat_trace ? st : a->cli->stats);
+    if (!rc && stat_trace)
+        rc = cli_an_reader_stats(a, stat_trace, st, err);
+    tt_stats_free(st);
+    tt_intern_free(u.seen);
+    return rc;
+}

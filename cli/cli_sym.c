@@ -329,8 +329,8 @@ void cli_sym_saw_uuid(cli_sym *s, const char *uuid)
     tt_intern_get(s->seen, uuid, strlen(uuid), &id); /* out of memory: a spurious warning */
 }
 
-/* One plain --dsym file or bundle: a warning when none of its slices' UUIDs was seen. */
-static void dsym_unmatched(cli_sym *s, const char *arg)
+/* One plain --dsym file or bundle: a warning when none of its slices' UUIDs is in seen. */
+static void dsym_unmatched(tt_intern *seen, tt_stats *stats, const char *arg)
 {
     const char *eq = strchr(arg, '='), *slash = strchr(arg, '/');
     struct stat st;
@@ -349,7 +349,7 @@ static void dsym_unmatched(cli_sym *s, const char *arg)
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t id;
-        if (s->seen && sl[i].uuid[0] && !tt_intern_find(s->seen, sl[i].uuid, 32, &id))
+        if (seen && sl[i].uuid[0] && !tt_intern_find(seen, sl[i].uuid, 32, &id))
             return;
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s (%s)", i ? ", " : "",
                                 sl[i].uuid[0] ? sl[i].uuid : "no UUID", sl[i].arch);
@@ -358,13 +358,20 @@ static void dsym_unmatched(cli_sym *s, const char *arg)
     snprintf(msg, sizeof msg, "dSYM %s has UUID%s %s; no image of the reports has %s: not used",
              file, n > 1 ? "s" : "", list, n > 1 ? "any of them" : "that UUID");
     cli_stderrf("tracetool: --dsym %s: warning: %s\n", arg, msg);
-    tt_stats_add(s->stats, "macho_dsym_unmatched", arg, TT_SEV_WARN, 1, msg);
+    tt_stats_add(stats, "macho_dsym_unmatched", arg, TT_SEV_WARN, 1, msg);
 }
 
 void cli_sym_dsym_unmatched(cli_sym *s)
 {
-    for (size_t i = 0; s && i < s->n_dsyms; i++)
-        dsym_unmatched(s, s->dsyms[i]);
+    if (s)
+        cli_sym_dsyms_unmatched(s->dsyms, s->n_dsyms, s->seen, s->stats);
+}
+
+void cli_sym_dsyms_unmatched(const char *const *dsyms, size_t n, tt_intern *seen,
+                             tt_stats *stats)
+{
+    for (size_t i = 0; i < n; i++)
+        dsym_unmatched(seen, stats, dsyms[i]);
 }
 
 static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_loc *loc,

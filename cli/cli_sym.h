@@ -50,6 +50,11 @@ void cli_sym_saw_uuid(cli_sym *s, const char *uuid);
  * or bundle (not NAME=PATH, not a directory) none of whose slice UUIDs was noted: the dSYM
  * of another build or image (spec/ios.md 8.1). s may be NULL. */
 void cli_sym_dsym_unmatched(cli_sym *s);
+/* The same check without a cli_sym: seen holds the image UUIDs (lowercase hex, 32 digits;
+ * NULL: none), the warnings are counted into stats (may be NULL). analyze runs it once over
+ * the images its iOS reports stored (their inputs opened each a cli_sym of its own). */
+void cli_sym_dsyms_unmatched(const char *const *dsyms, size_t n, tt_intern *seen,
+                             tt_stats *stats);
 
 /* The resolver libtrace calls for native frames; valid until cli_sym_close. Swift names
  * are demangled (cli_swift_name) unless cli_sym_swift_keys turned that off. */

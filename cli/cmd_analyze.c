@@ -21,7 +21,7 @@ static const char usage[] =
     "                         [-j N] [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [--ring-next K]\n"
-    "                         [-e BINARY]... [--symbols DIR]...\n"
+    "                         [-e BINARY]... [--symbols DIR]... [--dsym [NAME=]PATH]...\n"
     "                         [--swift-demangler CMD] [--all-images] [--fail-on COND]...\n"
     "                         [--splash LIST] [--cold-ms MS] [--warm-ms MS] [--no-ui-process]\n"
     "                         [--event NAME] INPUT...\n"
@@ -50,6 +50,8 @@ static const char usage[] =
     "                          slot is K: read slots K..end, then 0..K-1\n"
     "  -e, --exe BINARY        ELF file naming native frames of sampled stacks (repeatable)\n"
     "      --symbols DIR       symbol store searched by build id and name (repeatable)\n"
+    "      --dsym [NAME=]PATH  iOS reports: dSYM bundle, DWARF file or directory, searched\n"
+    "                          first (repeatable; NAME= binds it to the image NAME)\n"
     "      --swift-demangler CMD  demangle Swift names with CMD, one name a line on its\n"
     "                          standard input (also TRACETOOL_SWIFT_DEMANGLE)\n"
     "      --all-images        iOS reports: a binary_image row for every image, not only\n"
@@ -87,6 +89,7 @@ static const struct option longopts[] = {
     {"ring-next", required_argument, NULL, O_RING},
     {"exe", required_argument, NULL, 'e'},
     {"symbols", required_argument, NULL, CLI_SYM_O_SYMBOLS},
+    {"dsym", required_argument, NULL, CLI_SYM_O_DSYM},
     {"swift-demangler", required_argument, NULL, CLI_SYM_O_SWIFT},
     {"all-images", no_argument, NULL, O_ALL_IMAGES},
     {"splash", required_argument, NULL, O_SPLASH},
@@ -103,6 +106,29 @@ static int online_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
+}
+
+/* The plain --dsym files none of whose UUIDs an image of this run's iOS reports has: warned
+ * about as report does (cli_an_dsym_unmatched), counted into the first imported one. */
+static int dsym_check(cli_an *a, const tt_vec *inputs, tt_error *err)
+{
+    int64_t *traces = a->sym.n_dsyms ? malloc((inputs->len + 1) * sizeof *traces) : NULL;
+    if (a->sym.n_dsyms && !traces)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    size_t n = 0;
+    int64_t stat_trace = 0;
+    for (size_t i = 0; traces && i < inputs->len; i++) {
+        const ainput *ai = &TT_VEC_AT(inputs, ainput, i);
+        if (ai->kind != TT_KIND_KSCRASH || ai->trace_id <= 0 ||
+            (ai->status != IN_IMPORTED && ai->status != IN_DUPLICATE))
+            continue;
+        traces[n++] = ai->trace_id;
+        if (!stat_trace && ai->status == IN_IMPORTED)
+            stat_trace = ai->trace_id;
+    }
+    int rc = cli_an_dsym_unmatched(a, traces, n, stat_trace, err);
+    free(traces);
+    return rc;
 }
 
 static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
@@ -498,6 +524,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     cli_an_pool_stop(pool); /* an error stopped the loop: inputs parsed ahead are dropped */
     pool = NULL;
+    if (!rc)
+        rc = dsym_check(&a, &inputs, &err);
     /* a new file: its rows committed (still under its temporary name) and read for the
      * summary by a second connection, on a helper thread with --jobs, while the indexes are
      * built; writing in place, the summary is read before the commit */

@@ -215,21 +215,27 @@ int cli_html_run(int argc, char **argv, cli_ctx *ctx, tt_hreport *diff_report)
     for (int i = optind; i < argc; i++)
         cli_out_note_input(argv[i]); /* never replaced by -o */
     tt_error err = {0};
-    tdb_db *d;
+    tdb_db *d, *based = NULL; /* diff mode: the base database for the summary */
     int newer;
     if (tdb_open_read(&d, shown, 0, &newer, &err))
         return cli_err(&err);
+    if (newdb && tdb_open_read(&based, db, 0, &newer, &err)) {
+        tdb_close(d);
+        return cli_err(&err);
+    }
     tt_hreport *r = diff_report;
     int rc = 0;
     if (!r && tt_hreport_new(&r)) {
         tdb_close(d);
+        tdb_close(based);
         cli_errorf("out of memory");
         return CLI_BAD;
     }
     int64_t lo = h.base.trace ? h.base.trace : 1, hi = h.base.trace ? h.base.trace : INT64_MAX;
-    if (tdb_report_fill(r, d, newdb ? 1 : lo, newdb ? INT64_MAX : hi, top, &err))
+    if (tdb_report_fill(r, d, based, newdb ? 1 : lo, newdb ? INT64_MAX : hi, top, &err))
         rc = cli_err(&err);
     tdb_close(d);
+    tdb_close(based);
     if (!rc && newdb && !diff_report)
         rc = diff_tables(r, db, newdb);
     if (!rc)

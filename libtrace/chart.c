@@ -516,7 +516,7 @@ static void time_ticks(tt_buf *b, const taxis *a, int64_t step, int ph)
 
 int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
                     const double *start_ms, const double *dur_ms, const double *frames,
-                    const double *fps, size_t n)
+                    const double *fps, const double *windows, size_t n)
 {
     static const char *const dash[4] = {"", " stroke-dasharray=\"6 3\"",
                                         " stroke-dasharray=\"2 2\"",
@@ -656,8 +656,11 @@ int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
                 tt_buf_puts(b, "\xe2\x80\x93");
                 num(b, hi);
             }
-            tt_buf_printf(b, " fps (%zu window%s)</title></%s>\n", j1 - j0,
-                          j1 - j0 == 1 ? "" : "s", j1 - j0 == 1 ? "circle" : "polyline");
+            double nw = 0;
+            for (size_t j = j0; j < j1; j++)
+                nw += windows && windows[j] >= 1 ? windows[j] : 1;
+            tt_buf_printf(b, " fps (%.0f window%s)</title></%s>\n", nw, nw == 1 ? "" : "s",
+                          j1 - j0 == 1 ? "circle" : "polyline");
         }
     }
 #undef YS

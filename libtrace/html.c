@@ -217,16 +217,19 @@ static void waterfalls(tt_buf *b, const tt_hreport_table *t, const char **labels
 static void series(tt_buf *b, const tt_hreport_table *t, const char **labels)
 {
     size_t n = t->nrow, vc = (size_t)t->value_col, split = 0;
-    double *v = malloc((n ? n : 1) * 4 * sizeof *v);
+    /* value_col: start ms, length ms, frames, fps, then the windows of a bucket if given */
+    size_t nv = t->ncol > vc + 4 ? 5 : 4;
+    double *v = malloc((n ? n : 1) * 5 * sizeof *v);
     if (!v)
         return;
     for (size_t r = 0; r < n; r++)
-        for (size_t k = 0; k < 4; k++)
+        for (size_t k = 0; k < nv; k++)
             v[k * n + r] = val(t, r, vc + k);
+    const double *w = nv == 5 ? v + 4 * n : NULL;
     while (split < n && val(t, split, (size_t)t->label_col + 1) == 0)
         split++;
     if (split)
-        tt_chart_series(b, t->caption, labels, v, v + n, v + 2 * n, v + 3 * n, split);
+        tt_chart_series(b, t->caption, labels, v, v + n, v + 2 * n, v + 3 * n, w, split);
     if (split < n) {
         size_t ns = 0;
         for (size_t r = split; r < n; r++)
@@ -238,7 +241,7 @@ static void series(tt_buf *b, const tt_hreport_table *t, const char **labels)
         tt_buf_puts(&title, t->caption);
         tt_buf_puts(&title, ": top scenes by frames");
         tt_chart_series(b, title.data, labels + split, v + split, v + n + split,
-                        v + 2 * n + split, v + 3 * n + split, n - split);
+                        v + 2 * n + split, v + 3 * n + split, w ? w + split : NULL, n - split);
         tt_buf_free(&title);
         tt_buf_puts(b, "</details>\n");
     }

@@ -263,10 +263,11 @@ int tt_chart_strip(tt_buf *b, const char *title, const char *const *labels,
 /* fps over time (visual.md 10.3): a polyline per series (consecutive equal labels, windows in
  * time order), broken at windows without frames and where a series' windows do not follow
  * each other; time without any window (compacted gaps) is cut from the axis as a shaded
- * break. */
+ * break. windows (NULL: 1 each) is how many stored windows a point stands for (a bucket of
+ * the report's table), counted in the tooltips. */
 int tt_chart_series(tt_buf *b, const char *title, const char *const *labels,
                     const double *start_ms, const double *dur_ms, const double *frames,
-                    const double *fps, size_t n);
+                    const double *fps, const double *windows, size_t n);
 /* The axis step of max (1, 2 or 5 x 10^k, max / step <= 6) in units of 10^-3. */
 int64_t tt_chart_step_milli(double max);
 

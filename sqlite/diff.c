@@ -41,10 +41,18 @@ static const char *const schema[2] = {"b", "n"};
     "COUNT(*) FROM " S ".startup WHERE " TRACE_OK("trace_id") " GROUP BY kind "               \
     "UNION ALL SELECT st.kind, g.name, AVG(g.dur) / 1e6, COUNT(*) FROM " S                    \
     ".startup_segment g JOIN " S ".startup st ON st.id = g.startup_id WHERE "                 \
-    TRACE_OK("st.trace_id") " GROUP BY st.kind, g.name "                                       \
-    "UNION ALL SELECT COALESCE(lower(launch_state), 'unknown'), 'launch:' || component, "     \
-    "AVG(total_ms), COUNT(*) FROM " S ".launch WHERE total_ms IS NOT NULL AND "               \
-    TRACE_OK("trace_id") " GROUP BY 1, 2"
+    TRACE_OK("st.trace_id") " GROUP BY st.kind, g.name"
+/* system-measured launches, one row each, a group's rows consecutive: the launches that
+ * tracetool startup counts in its statistics (startup.md 5.5: not launched rows, rows without
+ * TotalTime and am rows whose status is not ok left out), their statistics computed as
+ * startup computes them (launch_rows). lx is the launch table with not_launched (NULL in a
+ * schema-3 database, read without migrating). */
+#define LX_NOW(S) "WITH lx AS (SELECT * FROM " S ".launch) "
+#define LX_OLD(S) "WITH lx AS (SELECT *, NULL AS not_launched FROM " S ".launch) "
+#define SQL_LAUNCH(S)                                                                          \
+    "SELECT COALESCE(lower(launch_state), 'unknown') AS k, 'launch:' || component AS c, "    \
+    "total_ms FROM lx WHERE total_ms IS NOT NULL AND COALESCE(not_launched, 0) = 0 AND "      \
+    "(source = 'logcat' OR status = 'ok') AND " TRACE_OK("trace_id") " ORDER BY k, c"
 #define WAVG(col) "1.0 * SUM(" col " * frames) / SUM(CASE WHEN " col " IS NOT NULL THEN frames END)"
 #define PCT(col) "100.0 * SUM(" col ") / SUM(frames)"
 #define SQL_SCENES(S)                                                                          \
@@ -84,6 +92,9 @@ static const struct {
     [TDB_DIFF_SAMPLED] = {SIDES(SQL_SAMPLED), 4, NS_COLS},
 };
 static const char *const sql_traces[2] = SIDES(SQL_TRACES);
+#define LAUNCH_NOW(S) LX_NOW(S) SQL_LAUNCH(S)
+#define LAUNCH_OLD(S) LX_OLD(S) SQL_LAUNCH(S)
+static const char *const sql_launch[2][2] = {SIDES(LAUNCH_NOW), SIDES(LAUNCH_OLD)};
 static const char *const sql_fold[2][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES)};
 
 /* ---- opening ---- */
@@ -214,6 +225,36 @@ typedef struct acc {
     int64_t ns[2][TDB_DIFF_NVAL]; /* the sums of integer ns values (sections[].ns) */
 } acc;
 
+/* The accumulator of key (sub NULL or "sub\037key", unit separator), created empty. */
+static acc *key_acc(tt_intern *keys, tt_vec *accs, tt_buf *kb, const char *sub, const char *key,
+                    size_t key_len)
+{
+    uint32_t id;
+    if (sub) {
+        kb->len = 0;
+        if (tt_buf_puts(kb, sub) || tt_buf_put(kb, "\037", 1) || tt_buf_put(kb, key, key_len) ||
+            tt_intern_get(keys, kb->data, kb->len, &id))
+            return NULL;
+    } else if (tt_intern_get(keys, key, key_len, &id)) {
+        return NULL;
+    }
+    if (id == accs->len) {
+        acc *a = tt_vec_push(accs, NULL);
+        if (!a)
+            return NULL;
+        for (int i = 0; i < TDB_DIFF_NVAL; i++) {
+            a->v[0][i] = a->v[1][i] = NAN;
+            a->ns[0][i] = a->ns[1][i] = 0;
+        }
+    }
+    return &TT_VEC_AT(accs, acc, id);
+}
+
+static void acc_add(acc *a, int side, int i, double x)
+{
+    a->v[side][i] = isnan(a->v[side][i]) ? x : a->v[side][i] + x;
+}
+
 static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec *accs,
                      tt_buf *kb, tt_error *err)
 {
@@ -227,25 +268,9 @@ static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec
         const char *key = (const char *)sqlite3_column_text(st, 1);
         if (!key)
             continue;
-        uint32_t id;
-        if (sub) { /* "sub\037key" (unit separator) */
-            kb->len = 0;
-            if (tt_buf_puts(kb, sub) || tt_buf_put(kb, "\037", 1) || tt_buf_puts(kb, key) ||
-                tt_intern_get(keys, kb->data, kb->len, &id))
-                goto nomem;
-        } else if (tt_intern_get(keys, key, (size_t)sqlite3_column_bytes(st, 1), &id)) {
+        acc *a = key_acc(keys, accs, kb, sub, key, (size_t)sqlite3_column_bytes(st, 1));
+        if (!a)
             goto nomem;
-        }
-        if (id == accs->len) {
-            acc *a = tt_vec_push(accs, NULL);
-            if (!a)
-                goto nomem;
-            for (int i = 0; i < TDB_DIFF_NVAL; i++) {
-                a->v[0][i] = a->v[1][i] = NAN;
-                a->ns[0][i] = a->ns[1][i] = 0;
-            }
-        }
-        acc *a = &TT_VEC_AT(accs, acc, id);
         a->have[side] = 1;
         for (int i = 0; i < nval; i++) {
             if (sqlite3_column_type(st, 2 + i) == SQLITE_NULL)
@@ -257,8 +282,7 @@ static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec
                 a->v[side][i] = 0;
                 continue;
             }
-            double x = sqlite3_column_double(st, 2 + i);
-            a->v[side][i] = isnan(a->v[side][i]) ? x : a->v[side][i] + x;
+            acc_add(a, side, i, sqlite3_column_double(st, 2 + i));
         }
     }
     if (rc != SQLITE_DONE)
@@ -270,6 +294,71 @@ nomem:
     return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
+/* The launch rows of the startup section: per launch state and component the mean TotalTime
+ * and the count, from tt_su_dist_compute as tracetool startup computes its statistics (the
+ * mean integer ms truncated toward zero, startup.md 5.5), so both agree on the same launches. */
+static int launch_group(tt_intern *keys, tt_vec *accs, tt_buf *kb, int side, const char *sub,
+                        const char *key, tt_vec *v)
+{
+    if (!v->len)
+        return 0;
+    acc *a = key_acc(keys, accs, kb, sub, key, strlen(key));
+    if (!a)
+        return TT_ENOMEM;
+    tt_su_dist dist;
+    tt_su_dist_compute(&dist, v->data, v->len);
+    a->have[side] = 1;
+    acc_add(a, side, 0, (double)dist.mean);
+    acc_add(a, side, 1, (double)dist.count);
+    v->len = 0;
+    return 0;
+}
+
+static int launch_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_buf *kb,
+                       tt_error *err)
+{
+    int now = tdb__has_column(&d->db, schema[side], "launch", "not_launched");
+    sqlite3_stmt *st;
+    int rc = prepare_side(d, sql_launch[!now][side], side, &st, err);
+    if (rc)
+        return rc;
+    tt_buf sub = {0}, key = {0}; /* the current group */
+    tt_vec v;
+    tt_vec_init(&v, sizeof(int64_t));
+    int oom = 0;
+    while (!oom && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *k = (const char *)sqlite3_column_text(st, 0);
+        const char *c = (const char *)sqlite3_column_text(st, 1);
+        int64_t x = sqlite3_column_int64(st, 2);
+        if (!k || !c)
+            continue;
+        if (v.len && (strcmp(k, sub.data) || strcmp(c, key.data))) {
+            if (launch_group(keys, accs, kb, side, sub.data, key.data, &v))
+                oom = 1;
+        }
+        if (!v.len) {
+            sub.len = key.len = 0;
+            if (tt_buf_put(&sub, k, strlen(k) + 1) || tt_buf_put(&key, c, strlen(c) + 1))
+                oom = 1;
+        }
+        if (!oom && !tt_vec_push(&v, &x))
+            oom = 1;
+    }
+    if (!oom && rc == SQLITE_DONE && launch_group(keys, accs, kb, side, sub.data, key.data, &v))
+        oom = 1;
+    tt_buf_free(&sub);
+    tt_buf_free(&key);
+    tt_vec_free(&v);
+    if (oom) {
+        sqlite3_finalize(st);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (rc != SQLITE_DONE)
+        return step_error(d, side, st, err);
+    sqlite3_finalize(st);
+    return 0;
+}
+
 int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_error *err)
 {
     if (section < 0 || section >= TDB_DIFF__COUNT)
@@ -279,8 +368,11 @@ int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_err
     tt_vec_init(&accs, sizeof(acc));
     tt_buf kb = {0}, sub = {0};
     int rc = keys ? 0 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    for (int side = 0; side < 2 && !rc; side++)
+    for (int side = 0; side < 2 && !rc; side++) {
         rc = read_side(d, section, side, keys, &accs, &kb, err);
+        if (!rc && section == TDB_DIFF_STARTUP)
+            rc = launch_rows(d, side, keys, &accs, &kb, err);
+    }
     for (size_t i = 0; i < accs.len && !rc; i++) {
         acc *a = &TT_VEC_AT(&accs, acc, i);
         tdb_diff_row r = {0};

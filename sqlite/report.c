@@ -18,51 +18,70 @@ typedef struct rq {
     int ref_col;     /* 1 + the column of the bars' reference line; 0 = none */
 } rq;
 
+/* The summary's rows (o, item, value, num, subj): num the figure of a text value (cold TTID,
+ * worst scene), else NULL; subj what the figure is of (the scene; the startup row or the am
+ * launches), two sides' figures compared only when they have the same subj; SUMMARY_NUM the
+ * figure of every row (diff mode compares them, summary_diff). Cold
+ * TTID (startup.md 2): the first cold startup's ttid, else the median TotalTime of the COLD
+ * am start -W launches counted in statistics (startup.md 4.4, 5.5). */
+#define SUMMARY_ROWS                                                                            \
+    "SELECT 1 AS o, 'package' AS item, COALESCE(MAX(package), '-') AS value, NULL AS num, "   \
+    "  NULL AS subj "                                                                          \
+    "  FROM trace WHERE id BETWEEN ?1 AND ?2 "                                                  \
+    "UNION ALL SELECT 2, 'app version', COALESCE(MAX(app_version), '-'), NULL, NULL FROM trace " \
+    "  WHERE id BETWEEN ?1 AND ?2 "                                                             \
+    "UNION ALL SELECT 3, 'traces', COUNT(*), NULL, NULL FROM trace WHERE id BETWEEN ?1 AND ?2 " \
+    "UNION ALL SELECT 4, 'source formats', COALESCE(GROUP_CONCAT(source_format, ', '), '-'), "  \
+    "  NULL, NULL FROM (SELECT DISTINCT source_format FROM trace WHERE id BETWEEN ?1 AND ?2 "   \
+    "  ORDER BY source_format) "                                                                \
+    "UNION ALL SELECT 5, 'samples', COALESCE(SUM(count), 0), NULL, NULL FROM sample "           \
+    "  WHERE trace_id BETWEEN ?1 AND ?2 "                                                       \
+    "UNION ALL SELECT 6, 'threads', COUNT(*), NULL, NULL FROM thread "                         \
+    "  WHERE trace_id BETWEEN ?1 AND ?2 "                                                      \
+    "UNION ALL SELECT 7, 'slices', COUNT(*), NULL, NULL FROM slice "                           \
+    "  WHERE trace_id BETWEEN ?1 AND ?2 "                                                      \
+    "UNION ALL SELECT 8, 'UI frames', COUNT(*), NULL, NULL FROM ui_frame "                      \
+    "  WHERE trace_id BETWEEN ?1 AND ?2 "                                                       \
+    "UNION ALL SELECT 8.1, 'overall fps', COALESCE((SELECT ROUND(SUM(frames) / "                \
+    "  SUM(frames / fps), 2) FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "          \
+    "  AND ts IS NULL AND scene = '*' AND fps > 0), '-'), NULL, NULL "                          \
+    "UNION ALL SELECT 8.2, 'jank %', COALESCE((SELECT ROUND(100.0 * SUM(jank_count) / "         \
+    "  SUM(frames), 2) FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "                \
+    "  AND ts IS NULL AND scene = '*' AND jank_count IS NOT NULL AND frames > 0), '-'), "      \
+    "  NULL, NULL "                                                                            \
+    "UNION ALL SELECT 8.3, 'frozen frames', COALESCE((SELECT SUM(frozen_count) "                \
+    "  FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL "                 \
+    "  AND scene = '*' AND frozen_count IS NOT NULL), '-'), NULL, NULL "                        \
+    "UNION ALL SELECT 9, 'issues', COUNT(*), NULL, NULL FROM issue "                           \
+    "  WHERE trace_id BETWEEN ?1 AND ?2 "                                                      \
+    "UNION ALL SELECT 10, 'startups', COUNT(*), NULL, NULL FROM startup "                       \
+    "  WHERE trace_id BETWEEN ?1 AND ?2 "                                                       \
+    "UNION ALL SELECT 10.1, 'cold TTID', COALESCE(f.v, m.v, '-'), COALESCE(f.x, m.x), "         \
+    "  CASE WHEN f.v IS NOT NULL THEN 'startup' WHEN m.v IS NOT NULL THEN 'am' END "            \
+    "  FROM (SELECT 1) LEFT JOIN (SELECT rtrim(rtrim(format('%.3f', ttid_dur / 1e6), '0'), "    \
+    "  '.') || ' ms (startup #' || id || CASE WHEN n > 1 THEN ', the first of ' || n || "       \
+    "  ' cold startups' ELSE '' END || ')' AS v, ROUND(ttid_dur / 1e6, 3) AS x FROM (SELECT "   \
+    "  id, ttid_dur, COUNT(*) OVER () AS n FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "      \
+    "  AND kind = 'cold' AND ttid_dur IS NOT NULL) ORDER BY id LIMIT 1) f "                     \
+    "  LEFT JOIN (SELECT md || ' ms (median of ' || n || ' COLD am start -W launch' || "        \
+    "  CASE WHEN n > 1 THEN 'es' ELSE '' END || ')' AS v, md AS x FROM (SELECT "                \
+    "  (a / 2 + b / 2 + (a % 2 + b % 2) / 2) AS md, n FROM (SELECT "                            \
+    "  MAX(CASE WHEN k = (n + 1) / 2 THEN total_ms END) AS a, MAX(CASE WHEN k = n / 2 + 1 "     \
+    "  THEN total_ms END) AS b, MAX(n) AS n FROM (SELECT total_ms, ROW_NUMBER() OVER "          \
+    "  (ORDER BY total_ms) AS k, COUNT(*) OVER () AS n FROM lx WHERE trace_id "                 \
+    "  BETWEEN ?1 AND ?2 AND source = 'am' AND launch_state = 'COLD' AND status = 'ok' "        \
+    "  AND total_ms IS NOT NULL AND COALESCE(not_launched, 0) = 0)) WHERE n > 0)) m "           \
+    "UNION ALL SELECT 11, 'worst scene', COALESCE(w.v, '-'), w.x, w.scene FROM (SELECT 1) "     \
+    "  LEFT JOIN (SELECT scene || ' (' || ROUND(fps, 2) || ' fps)' AS v, ROUND(fps, 2) AS x, "  \
+    "  scene FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL "           \
+    "  AND scene <> '*' AND frames > 0 ORDER BY fps, scene LIMIT 1) w "
+#define SUMMARY_NUM "COALESCE(num, CASE WHEN typeof(value) IN ('integer', 'real') THEN value END)"
+static const char summary_num_sql[] =
+    "SELECT item, value, " SUMMARY_NUM ", subj FROM (" SUMMARY_ROWS ") ORDER BY o";
+
 static const rq queries[] = {
     {"summary", "Summary", TT_RCHART_NONE, 0, 0, 0, NULL,
-     "SELECT item, value FROM ("
-     "SELECT 1 AS o, 'package' AS item, COALESCE(MAX(package), '-') AS value FROM trace "
-     "  WHERE id BETWEEN ?1 AND ?2 "
-     "UNION ALL SELECT 2, 'app version', COALESCE(MAX(app_version), '-') FROM trace "
-     "  WHERE id BETWEEN ?1 AND ?2 "
-     "UNION ALL SELECT 3, 'traces', COUNT(*) FROM trace WHERE id BETWEEN ?1 AND ?2 "
-     "UNION ALL SELECT 4, 'source formats', COALESCE(GROUP_CONCAT(source_format, ', '), '-') "
-     "  FROM (SELECT DISTINCT source_format FROM trace WHERE id BETWEEN ?1 AND ?2 "
-     "  ORDER BY source_format) "
-     "UNION ALL SELECT 5, 'samples', COALESCE(SUM(count), 0) FROM sample "
-     "  WHERE trace_id BETWEEN ?1 AND ?2 "
-     "UNION ALL SELECT 6, 'threads', COUNT(*) FROM thread WHERE trace_id BETWEEN ?1 AND ?2 "
-     "UNION ALL SELECT 7, 'slices', COUNT(*) FROM slice WHERE trace_id BETWEEN ?1 AND ?2 "
-     "UNION ALL SELECT 8, 'UI frames', COUNT(*) FROM ui_frame WHERE trace_id BETWEEN ?1 AND ?2 "
-     "UNION ALL SELECT 8.1, 'overall fps', COALESCE((SELECT ROUND(SUM(frames) / "
-     "  SUM(frames / fps), 2) FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
-     "  AND ts IS NULL AND scene = '*' AND fps > 0), '-') "
-     "UNION ALL SELECT 8.2, 'jank %', COALESCE((SELECT ROUND(100.0 * SUM(jank_count) / "
-     "  SUM(frames), 2) FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
-     "  AND ts IS NULL AND scene = '*' AND jank_count IS NOT NULL AND frames > 0), '-') "
-     "UNION ALL SELECT 8.3, 'frozen frames', COALESCE((SELECT SUM(frozen_count) "
-     "  FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NULL "
-     "  AND scene = '*' AND frozen_count IS NOT NULL), '-') "
-     "UNION ALL SELECT 9, 'issues', COUNT(*) FROM issue WHERE trace_id BETWEEN ?1 AND ?2 "
-     "UNION ALL SELECT 10, 'startups', COUNT(*) FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
-     /* cold TTID (startup.md 2): the first cold startup's ttid, else the median TotalTime of
-      * the COLD am start -W launches counted in statistics (startup.md 4.4, 5.5) */
-     "UNION ALL SELECT 10.1, 'cold TTID', COALESCE((SELECT rtrim(rtrim(format('%.3f', "
-     "  ttid_dur / 1e6), '0'), '.') || ' ms (startup #' || id || CASE WHEN n > 1 THEN "
-     "  ', the first of ' || n || ' cold startups' ELSE '' END || ')' FROM (SELECT id, "
-     "  ttid_dur, COUNT(*) OVER () AS n FROM startup WHERE trace_id BETWEEN ?1 AND ?2 "
-     "  AND kind = 'cold' AND ttid_dur IS NOT NULL) ORDER BY id LIMIT 1), "
-     "  (SELECT (a / 2 + b / 2 + (a % 2 + b % 2) / 2) || ' ms (median of ' || n || ' COLD am"
-     " start -W launch' || CASE WHEN n > 1 THEN 'es' ELSE '' END || ')' FROM (SELECT "
-     "  MAX(CASE WHEN k = (n + 1) / 2 THEN total_ms END) AS a, MAX(CASE WHEN k = n / 2 + 1 "
-     "  THEN total_ms END) AS b, MAX(n) AS n FROM (SELECT total_ms, ROW_NUMBER() OVER "
-     "  (ORDER BY total_ms) AS k, COUNT(*) OVER () AS n FROM lx WHERE trace_id "
-     "  BETWEEN ?1 AND ?2 AND source = 'am' AND launch_state = 'COLD' AND status = 'ok' "
-     "  AND total_ms IS NOT NULL AND COALESCE(not_launched, 0) = 0)) WHERE n > 0), '-') "
-     "UNION ALL SELECT 11, 'worst scene', COALESCE((SELECT scene || ' (' || "
-     "  ROUND(fps, 2) || ' fps)' FROM scene_frame_stats WHERE trace_id BETWEEN ?1 AND ?2 "
-     "  AND ts IS NULL AND scene <> '*' AND frames > 0 ORDER BY fps, scene LIMIT 1), '-') "
-     ") ORDER BY o", 0},
+     "SELECT item, value FROM (" SUMMARY_ROWS ") ORDER BY o", 0},
     {"inputs", "Inputs", TT_RCHART_NONE, 0, 0, 0, NULL,
      "SELECT trace_id AS trace, path AS name, kind, bytes, substr(sha256, 1, 12) AS sha256 "
      "FROM trace_input WHERE trace_id BETWEEN ?1 AND ?2 ORDER BY trace_id, ordinal", 0},
@@ -165,7 +184,13 @@ static const rq queries[] = {
      "WHERE trace_id BETWEEN ?1 AND ?2)) ORDER BY src, o", 0},
     /* fps over time (frames.md 6.3): the windowed rows, all scenes (rank 0) and the top 5
      * scenes by frames; time in ms from the first window of the range; a series per trace
-     * (and model) when there are several */
+     * (and model) when there are several. A series of more than FPS_POINTS windows is cut
+     * into runs (a run ends where a window does not follow the previous one or where frames
+     * start or stop: the chart's breaks) and each run into buckets of ceil(windows /
+     * FPS_POINTS) consecutive windows, a row each: its start and end, the frames summed, the
+     * lowest fps of the bucket (a drop stays visible) and how many windows it holds; so a
+     * series has at most FPS_POINTS rows plus one per break */
+#define FPS_POINTS "600"
     {"frames", "FPS over time (all scenes; the top 5 scenes by frames folded)",
      TT_RCHART_SERIES, 0, 2, 0, "fps",
      "WITH w AS (SELECT trace_id, model, scene, ts, dur, frames, fps FROM scene_frame_stats "
@@ -173,13 +198,24 @@ static const rq queries[] = {
      "o AS (SELECT MIN(ts) AS t0, COUNT(DISTINCT trace_id) AS nt, COUNT(DISTINCT model) AS nm "
      "FROM w), "
      "top AS (SELECT scene, ROW_NUMBER() OVER (ORDER BY SUM(frames) DESC, scene) AS k FROM w "
-     "WHERE scene <> '*' GROUP BY scene ORDER BY k LIMIT 5) "
-     "SELECT CASE WHEN w.scene = '*' THEN 'all scenes' ELSE w.scene END || CASE WHEN o.nm > 1 "
-     "THEN ' (' || w.model || ')' ELSE '' END || CASE WHEN o.nt > 1 THEN ' #' || w.trace_id "
-     "ELSE '' END AS series, CASE WHEN w.scene = '*' THEN 0 ELSE top.k END AS rank, "
-     "(w.ts - o.t0) / 1000000 AS start_ms, w.dur / 1000000 AS dur_ms, w.frames AS frames, "
-     "ROUND(w.fps, 2) AS fps FROM w CROSS JOIN o LEFT JOIN top ON top.scene = w.scene "
-     "WHERE w.scene = '*' OR top.k IS NOT NULL ORDER BY rank, series, w.trace_id, w.model, w.ts",
+     "WHERE scene <> '*' GROUP BY scene ORDER BY k LIMIT 5), "
+     "kept AS (SELECT w.*, CASE WHEN w.scene = '*' THEN 0 ELSE top.k END AS rank FROM w "
+     "LEFT JOIN top ON top.scene = w.scene WHERE w.scene = '*' OR top.k IS NOT NULL), "
+     "br AS (SELECT *, CASE WHEN LAG(ts + dur) OVER p IS NOT ts OR (frames > 0) IS NOT "
+     "(LAG(frames) OVER p > 0) THEN 1 ELSE 0 END AS brk, (COUNT(*) OVER (PARTITION BY "
+     "trace_id, model, scene) + " FPS_POINTS " - 1) / " FPS_POINTS " AS per FROM kept "
+     "WINDOW p AS (PARTITION BY trace_id, model, scene ORDER BY ts)), "
+     "run AS (SELECT *, SUM(brk) OVER (PARTITION BY trace_id, model, scene ORDER BY ts ROWS "
+     "UNBOUNDED PRECEDING) AS seg FROM br), "
+     "bk AS (SELECT *, (ROW_NUMBER() OVER (PARTITION BY trace_id, model, scene, seg ORDER BY "
+     "ts) - 1) / per AS b FROM run) "
+     "SELECT CASE WHEN bk.scene = '*' THEN 'all scenes' ELSE bk.scene END || CASE WHEN o.nm > 1 "
+     "THEN ' (' || bk.model || ')' ELSE '' END || CASE WHEN o.nt > 1 THEN ' #' || bk.trace_id "
+     "ELSE '' END AS series, rank, (MIN(ts) - o.t0) / 1000000 AS start_ms, CASE WHEN "
+     "COUNT(*) = 1 THEN MIN(dur) / 1000000 ELSE (MAX(ts + dur) - o.t0) / 1000000 - "
+     "(MIN(ts) - o.t0) / 1000000 END AS dur_ms, SUM(frames) AS frames, ROUND(MIN(fps), 2) "
+     "AS fps, COUNT(*) AS windows FROM bk CROSS JOIN o GROUP BY bk.trace_id, bk.model, "
+     "bk.scene, seg, b ORDER BY rank, series, bk.trace_id, bk.model, MIN(ts)",
      0},
     {"frames", "Drop levels per scene", TT_RCHART_LEVELS, 0, 1, 0, "frames",
      "SELECT scene || ' (' || model || ')' AS scene, SUM(COALESCE(level_best_count, 0)) AS best, "
@@ -272,20 +308,123 @@ static const char lx_old[] =
     "wait_ms, this_ms, fully_drawn_ms, log_time, NULL AS not_launched, NULL AS incomplete "
     "FROM launch) ";
 
-int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
-                    tt_error *err)
+/* sql with the lx CTE of db in front when it reads lx; *q holds it (free with tt_buf_free). */
+static const char *with_lx(tdb_db *db, const char *sql, tt_buf *q)
 {
     const char *lx = tdb__has_column(db, "main", "launch", "not_launched") ? lx_now : lx_old;
+    if (!strstr(sql, "FROM lx "))
+        return sql;
+    return tt_buf_puts(q, lx) || tt_buf_puts(q, sql) ? NULL : q->data;
+}
+
+/* One side's summary (all its traces): up to NSUM rows of item, value and figure. */
+enum { NSUM = 24 };
+typedef struct sumside {
+    size_t n;
+    char *item[NSUM], *value[NSUM], *subj[NSUM]; /* subj NULL: none */
+    double num[NSUM]; /* NAN: no figure */
+} sumside;
+
+static void sumside_free(sumside *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->item[i]);
+        free(s->value[i]);
+        free(s->subj[i]);
+    }
+}
+
+static void fmt_num(char *out, size_t cap, double x, int sign)
+{
+    snprintf(out, cap, sign ? "%+.3f" : "%.3f", x);
+    char *e = out + strlen(out);
+    while (e > out && e[-1] == '0')
+        *--e = 0;
+    if (e > out && e[-1] == '.')
+        *--e = 0;
+}
+
+static int summary_side(sumside *s, tdb_db *db, tt_error *err)
+{
+    tt_buf q = {0};
+    sqlite3_stmt *st;
+    const char *sql = with_lx(db, summary_num_sql, &q);
+    if (!sql)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    int prc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    tt_buf_free(&q);
+    if (prc != SQLITE_OK)
+        return tdb__sqlerr(db, err, "report summary");
+    sqlite3_bind_int64(st, 1, 1);
+    sqlite3_bind_int64(st, 2, INT64_MAX);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && s->n < NSUM) {
+        const char *it = (const char *)sqlite3_column_text(st, 0);
+        const char *v = (const char *)sqlite3_column_text(st, 1);
+        size_t k = s->n;
+        s->item[k] = strdup(it ? it : "");
+        s->value[k] = strdup(v ? v : "");
+        s->num[k] = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN
+                                                              : sqlite3_column_double(st, 2);
+        const char *sj = (const char *)sqlite3_column_text(st, 3);
+        s->subj[k] = sj ? strdup(sj) : NULL;
+        s->n++;
+        if (!s->item[k] || !s->value[k] || (sj && !s->subj[k])) {
+            sqlite3_finalize(st);
+            return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+    }
+    rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tdb__sqlerr(db, err, "report summary");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The Summary of diff mode (visual.md 10.2): each figure of base and of new with new - base
+ * (Δ; of the same subject only); another item differing between the sides says "changed". */
+static int summary_diff(tt_hreport *r, tdb_db *base, tdb_db *db, tt_error *err)
+{
+    static const char *const cols[] = {"item", "base", "new", "\xce\x94"};
+    sumside s[2] = {{0}, {0}};
+    int rc = summary_side(&s[0], base, err);
+    if (!rc)
+        rc = summary_side(&s[1], db, err);
+    tt_hreport_table *t = NULL;
+    if (!rc && tt_hreport_table_add(r, &t, "summary", "Summary (base and new database)", 4, cols))
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; !rc && i < s[1].n && i < s[0].n; i++) {
+        char d[48] = "";
+        double b = s[0].num[i], n = s[1].num[i], x = NAN;
+        const char *sb = s[0].subj[i], *sn = s[1].subj[i];
+        if (!isnan(b) && !isnan(n) && (sb ? sn && !strcmp(sb, sn) : !sn))
+            fmt_num(d, sizeof d, x = n - b, n != b);
+        else if (strcmp(s[0].value[i], s[1].value[i]))
+            snprintf(d, sizeof d, "changed");
+        const char *cells[4] = {s[1].item[i], s[0].value[i], s[1].value[i], d};
+        double nums[4] = {NAN, b, n, x};
+        if (tt_hreport_row_add(r, t, cells, nums))
+            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    sumside_free(&s[0]);
+    sumside_free(&s[1]);
+    return rc;
+}
+
+int tdb_report_fill(tt_hreport *r, tdb_db *db, tdb_db *base, int64_t trace_lo,
+                    int64_t trace_hi, int top, tt_error *err)
+{
     for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+        if (i == 0 && base) {
+            int rc = summary_diff(r, base, db, err);
+            if (rc)
+                return rc;
+            continue;
+        }
         sqlite3_stmt *st;
-        const char *sql = queries[i].sql;
         tt_buf q = {0};
-        if (strstr(sql, "FROM lx ")) {
-            if (tt_buf_puts(&q, lx) || tt_buf_puts(&q, sql)) {
-                tt_buf_free(&q);
-                return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-            }
-            sql = q.data;
+        const char *sql = with_lx(db, queries[i].sql, &q);
+        if (!sql) {
+            tt_buf_free(&q);
+            return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
         }
         int prc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
         tt_buf_free(&q);

@@ -28,6 +28,26 @@ int tdb_binary_image_add(tdb_db *db, const tdb_binary_image *b, tt_error *err)
     return tdb__step_done(db, st, NULL, err);
 }
 
+int tdb_binary_image_uuids(tdb_db *db, int64_t trace_id, tdb_uuid_fn fn, void *ctx,
+                           tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT DISTINCT m.build_id FROM binary_image b JOIN module m ON "
+                           "m.id = b.module_id WHERE b.trace_id = ?1 AND b.n_frames > 0 AND "
+                           "m.build_id IS NOT NULL ORDER BY 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "binary image UUIDs");
+    sqlite3_bind_int64(st, 1, trace_id);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (fn(ctx, (const char *)sqlite3_column_text(st, 0)))
+            break;
+    rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tdb__sqlerr(db, err, "binary image UUIDs");
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int tdb_frame_add(tdb_db *db, const tdb_frame *f, int64_t *id, tt_error *err)
 {
     if (tdb__enum_check(TDB__E_FRAME_KIND, f->kind, err))

@@ -261,6 +261,11 @@ typedef struct tdb_binary_image {
     int64_t n_frames;
 } tdb_binary_image;
 int tdb_binary_image_add(tdb_db *db, const tdb_binary_image *b, tt_error *err);
+/* Calls fn with the UUID (module build id, lowercase hex) of every image of trace_id that
+ * frames refer to (n_frames > 0), each once; a non-zero return stops. */
+typedef int (*tdb_uuid_fn)(void *ctx, const char *uuid);
+int tdb_binary_image_uuids(tdb_db *db, int64_t trace_id, tdb_uuid_fn fn, void *ctx,
+                           tt_error *err);
 int tdb_callsite_add(tdb_db *db, int64_t trace_id, int64_t parent_id, int64_t depth,
                      int64_t frame_id, int64_t *id, tt_error *err);
 typedef struct tdb_sample {
@@ -440,9 +445,10 @@ int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err);
 
 /* ---- the HTML report (visual.md 10) ---- */
 /* Adds the report's tables (summary, inputs, startup, frames, issues, methods) of the
- * traces trace_lo..trace_hi to r; top limits the ranked tables. */
-int tdb_report_fill(tt_hreport *r, tdb_db *db, int64_t trace_lo, int64_t trace_hi, int top,
-                    tt_error *err);
+ * traces trace_lo..trace_hi to r; top limits the ranked tables. With base (diff mode, db the
+ * new database) the summary has the figures of every trace of base and of db, and new - base. */
+int tdb_report_fill(tt_hreport *r, tdb_db *db, tdb_db *base, int64_t trace_lo,
+                    int64_t trace_hi, int top, tt_error *err);
 
 /* The call_node rows (id, parent_id, depth, name, count, total_dur, self_dur, self_count) of
  * call tree

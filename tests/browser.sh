@@ -106,6 +106,14 @@ report_case charts "$OUT/charts.db"
     "$tt" analyze -o "$OUT/new.db" tests/data/flame-diff-new.folded) >/dev/null 2>&1 ||
     bad diff-report "analyze failed"
 report_case diff-report "$OUT/base.db" "$OUT/new.db"
+# diff mode: the Summary as the browser built it has base, new and Δ, a Δ on the samples row
+sum=$(python3 "$top/tests/html_section.py" "$OUT/diff-report.dom" summary 2>/dev/null)
+if printf '%s\n' "$sum" | grep -qx 'item | base | new | Δ' &&
+    printf '%s\n' "$sum" | grep -q '^samples | [0-9]* | [0-9]* | [-+0-9]'; then
+    ok "diff-report summary"
+else
+    bad "diff-report summary" "no base / new / Δ columns in the Summary"
+fi
 echo "browser: screenshots in $OUT"
 echo "browser: $pass passed, $fail failed"
 [ "$fail" = 0 ]

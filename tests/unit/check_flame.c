@@ -380,7 +380,7 @@ START_TEST(strip_and_series_charts)
     double du[7] = {1000, 1000, 1000, 1000, 1000, 1000, 1000};
     double fr[7] = {60, 0, 30, 60, 0, 50, 60};
     double fps[7] = {60, NAN, 30, 60, NAN, 50, 60};
-    ck_assert_int_eq(tt_chart_series(&b, "f", sl, st, du, fr, fps, 7), 0);
+    ck_assert_int_eq(tt_chart_series(&b, "f", sl, st, du, fr, fps, NULL, 7), 0);
 #define EN "\xe2\x80\x93" /* en dash */
     ck_assert_ptr_nonnull(strstr(b.data, "all: 0" EN "1 s, 60 fps (1 window)</title></circle>"));
     ck_assert_ptr_nonnull(
@@ -395,6 +395,15 @@ START_TEST(strip_and_series_charts)
         lines++;
     ck_assert_uint_eq(lines, 2);
     ck_assert_ptr_nonnull(strstr(b.data, "<desc>lowest window all, 30 fps at 2 s;"));
+    /* points standing for buckets of windows (the report's bounded table) count them */
+    double nw[7] = {3, 1, 2, 4, 1, 5, 1};
+    b.len = 0;
+    ck_assert_int_eq(tt_chart_series(&b, "f", sl, st, du, fr, fps, nw, 7), 0);
+#define EN "\xe2\x80\x93"
+    ck_assert_ptr_nonnull(strstr(b.data, "all: 0" EN "1 s, 60 fps (3 windows)</title></circle>"));
+    ck_assert_ptr_nonnull(
+        strstr(b.data, "all: 2" EN "4 s, 30" EN "60 fps (6 windows)</title></polyline>"));
+#undef EN
     tt_buf_free(&b);
 }
 END_TEST

@@ -27,8 +27,8 @@ INSERT INTO startup_segment (startup_id, ordinal, name, from_event, to_event, du
 INSERT INTO scene_frame_stats (trace_id, model, scene, frames, fps, jank_count, p90_dur,
   level_frozen_count, level_high_count, level_middle_count)
   VALUES (1, 'native', 'com.example.FeedActivity', 600, $4, $5, $6 * 1000000, 0, $7, 10);
-INSERT INTO launch (trace_id, source, component, launch_state, total_ms)
-  VALUES (1, 'am', 'com.example/.MainActivity', 'COLD', $8);" > /dev/null
+INSERT INTO launch (trace_id, source, component, launch_state, status, total_ms)
+  VALUES (1, 'am', 'com.example/.MainActivity', 'COLD', 'ok', $8);" > /dev/null
 }
 rows "$d/base.db" 1000 400 58 12 14 6 900
 case $mode in
