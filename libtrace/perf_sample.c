@@ -205,30 +205,30 @@ static int add_frame(tt__perf_asm *st, const char *s, size_t n)
 }
 
 /* A srcline ending in "(inlined)" (perf script --inline -F +srcline): the frame before it,
- * and those found inlined into it, are inlined into the next frame: they wait for it again
- * (tt__perf_inl's fid). k returned, <0 out of memory. */
+ * and those found inlined into it (at its pc), are inlined into the next frame: they wait for
+ * it again (tt__perf_inl's fid). k returned, <0 out of memory. */
 static int inlined_srcline(tt__perf_asm *st, int k)
 {
+    tt__perf_inl e = {.fid = TT_NONE};
+    if (st->pf) { /* the frame line's pc; unknown: taken as the pc of the frame after it */
+        const char *s = st->pf;
+        size_t n = st->pfn, w = 0;
+        while (n && (*s == ' ' || *s == '\t')) {
+            s++;
+            n--;
+        }
+        while (w < n && s[w] != ' ' && s[w] != '\t')
+            w++;
+        if (w && w <= 16 && tt__perf_addr_first(s, w)) {
+            e.has_addr = 1;
+            for (size_t j = 0; j < w; j++)
+                e.addr = e.addr * 16 +
+                         (uint64_t)(s[j] <= '9' ? s[j] - '0' : (s[j] | 0x20) - 'a' + 10);
+        }
+    }
     size_t from = st->frames.len - 1 - st->last_inl;
     for (size_t i = from; i < st->frames.len; i++) {
-        uint32_t fid = TT_VEC_AT(&st->frames, uint32_t, i);
-        tt__perf_inl e = {.fid = fid};
-        if (i + 1 == st->frames.len && st->pf) { /* the frame line's pc */
-            const char *s = st->pf;
-            size_t n = st->pfn, w = 0;
-            while (n && (*s == ' ' || *s == '\t')) {
-                s++;
-                n--;
-            }
-            while (w < n && s[w] != ' ' && s[w] != '\t')
-                w++;
-            if (w && w <= 16 && tt__perf_addr_first(s, w)) {
-                e.has_addr = 1;
-                for (size_t j = 0; j < w; j++)
-                    e.addr = e.addr * 16 + (uint64_t)(s[j] <= '9' ? s[j] - '0'
-                                                                 : (s[j] | 0x20) - 'a' + 10);
-            }
-        } /* else unknown: taken as the pc of the frame after it */
+        e.fid = TT_VEC_AT(&st->frames, uint32_t, i);
         if (!tt_vec_push(&st->pend, &e))
             return TT_ENOMEM;
     }
