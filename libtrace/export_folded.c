@@ -170,6 +170,9 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
     size_t nc = tt_profile_ncallsites(p);
     int64_t *w = calloc(nc ? nc : 1, sizeof *w);
     int rc = w ? 0 : TT_ENOMEM;
+    tt_proc_index px = {0};
+    if (!rc && o->folded_root == TT_ROOT_PROCESS)
+        rc = tt_proc_index_build(&px, p);
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
         if (!tt__export_wants(o, (uint32_t)t))
             continue;
@@ -184,7 +187,7 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
         if (o->folded_root == TT_ROOT_THREAD)
             tt_thread_format(&f->root, p, (uint32_t)t);
         else if (o->folded_root == TT_ROOT_PROCESS)
-            tt_thread_process_format(&f->root, p, (uint32_t)t);
+            tt_thread_process_format(&f->root, p, &px, (uint32_t)t);
         sanitize(&f->root, start);
         rc = add_paths(&f->text, &f->lines, p, w, f->touched.data, f->touched.len,
                        o->folded_root == TT_ROOT_NONE && !label ? NULL : f->root.data);
@@ -192,6 +195,7 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
             w[TT_VEC_AT(&f->touched, uint32_t, i)] = 0;
         f->touched.len = 0;
     }
+    tt_proc_index_free(&px);
     free(w);
     if (rc == TT_ENOMEM)
         tt_error_set(err, rc, NULL, 0, 0, "out of memory");

@@ -135,7 +135,10 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
     tt_vec touched;
     tt_vec_init(&touched, sizeof(uint32_t));
     tt_buf label = {0};
+    tt_proc_index px = {0};
     int rc = c.names && c.path && c.fr && w ? 0 : TT_ENOMEM;
+    if (!rc && eo->folded_root == TT_ROOT_PROCESS)
+        rc = tt_proc_index_build(&px, p);
     for (size_t i = 0; i < nf && !rc; i++)
         c.names[i] = TT_NONE;
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
@@ -150,7 +153,7 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
         if (eo->folded_root == TT_ROOT_THREAD)
             tt_thread_format(&label, p, (uint32_t)t);
         else if (eo->folded_root == TT_ROOT_PROCESS)
-            tt_thread_process_format(&label, p, (uint32_t)t);
+            tt_thread_process_format(&label, p, &px, (uint32_t)t);
         if (label.len && x && x->norm_roots && eo->folded_root == TT_ROOT_THREAD) {
             /* Thread-123 and Thread-456 of two builds pair as Thread-# */
             size_t k = 0;
@@ -174,6 +177,7 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
         tt_error_set(err, rc, NULL, 0, 0, rc == TT_ENOMEM ? "out of memory"
                                                           : "flame graph too large");
     tt_buf_free(&label);
+    tt_proc_index_free(&px);
     tt_vec_free(&touched);
     free(w);
     free(c.names);

@@ -102,6 +102,7 @@ static size_t known_frames(pdrv *d, const tt__lchunk *c, size_t i, size_t end, s
     if (k > i) {
         a->have_frame = 1;
         a->cur_run = TT_NONE;
+        a->last_inl = 0;
     }
     return k - i;
 }
@@ -116,6 +117,8 @@ static int some_lines(pdrv *d, const tt__lchunk *c, size_t *i, size_t end, const
     if (r->id != TT_NONE && tt__perf_asm_takes_frames(&d->a)) {
         size_t bytes, m = known_frames(d, c, *i, end, &bytes);
         if (m) {
+            d->a.pf = *line + bytes - c->recs[*i + m - 1].len - 1;
+            d->a.pfn = c->recs[*i + m - 1].len;
             *lineno += m;
             *line += bytes;
             *i += m;
@@ -180,6 +183,9 @@ static int take_run(pdrv *d, const tt__lchunk *c, const tt__locc *o, const char 
                r->n * sizeof(uint32_t));
         a->frames.len += r->n;
         a->have_frame = 1;
+        a->last_inl = 0;
+        a->pfn = c->recs[o->rec + r->n - 1].len;
+        a->pf = *line + r->bytes - a->pfn - 1;
         a->cur_run = before ? TT_NONE : o->run;
         *lineno += r->n;
         *line += r->bytes;
@@ -240,13 +246,22 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
             return rc;
     }
     d->a.cur_run = TT_NONE;
+    if (d->a.pf && d->a.pf != d->a.pf_buf.data) { /* the chunk's lines are gone after it */
+        d->a.pf_buf.len = 0;
+        if (tt_buf_put(&d->a.pf_buf, d->a.pf, d->a.pfn))
+            return tt_error_set(err, TT_ENOMEM, d->a.file, 0, 0, "out of memory");
+        d->a.pf = d->a.pf_buf.data;
+    }
     if (c->len && c->data[c->len - 1] != '\n')
         d->a.cut_line = *lineno; /* the end of the input, inside a line */
     return 0;
 }
 
-/* The input's first bytes whose sample headers show its layout (tt__perf_layout_tail). */
+/* The input's first bytes whose sample headers show its layout (tt__perf_layout_tail): 64
+ * KiB, more while they hold fewer than TT__PERF_LAYOUT_HEADERS header lines (side-band
+ * records first: a program that maps many files), up to 16 MiB. */
 #define LAYOUT_PEEK (64 * 1024)
+#define LAYOUT_PEEK_MAX (16 * 1024 * 1024)
 
 int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stats *stats,
                    tt_error *err)
@@ -261,9 +276,13 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     if (rc)
         rc = tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
     const unsigned char *head;
-    size_t hn;
-    if (!rc && !(rc = tt_input_peek(in, &head, &hn, LAYOUT_PEEK, err)))
-        d.a.tail = tt__perf_layout_tail((const char *)head, hn, &d.a.tid_or_time);
+    size_t hn, want = LAYOUT_PEEK, headers = 0;
+    while (!rc && !(rc = tt_input_peek(in, &head, &hn, want, err))) {
+        d.a.tail = tt__perf_layout_tail((const char *)head, hn, &d.a.tid_or_time, &headers);
+        if (headers >= TT__PERF_LAYOUT_HEADERS || hn < want || want >= LAYOUT_PEEK_MAX)
+            break;
+        want *= 4;
+    }
     uint64_t lineno = tt__input_lineno(in), total = 0, done = 0;
     size_t base = tt_profile_nsamples(p);
     int sized = tt_input_size(in, &total) != 0; /* unknown (gzip, a pipe): nothing to size */

@@ -109,12 +109,34 @@ static int pend_inlined(tt__perf_asm *st, const char *s, size_t n)
 {
     tt__perf_fline l;
     tt__perf_frame_split(&l, s, n);
-    tt__perf_inl e = {.off = st->pend_text.len, .n = n, .has_addr = l.has_addr, .addr = l.addr};
+    tt__perf_inl e = {.off = st->pend_text.len, .n = n, .has_addr = l.has_addr, .addr = l.addr,
+                      .fid = TT_NONE};
     if (tt_buf_put(&st->pend_text, s, n) || !tt_vec_push(&st->pend, &e))
         return TT_ENOMEM;
     st->have_frame = 1;
     st->cur_run = TT_NONE;
     return 0;
+}
+
+/* Frame fid, read as out of line, as a frame inlined into host (frame_id's host): without
+ * its pc, in the host's module when it names none. */
+static int inlined_copy(tt__perf_asm *st, uint32_t fid, const tt_stack_frame *host,
+                        uint32_t *id)
+{
+    tt_stack_frame f = TT_VEC_AT(&st->p->frames, tt_stack_frame, fid);
+    char name[512], raw[512], mod[256];
+    /* the strings are the profile's, but copied: interning may move what holds them */
+    if (f.name && strlen(f.name) < sizeof name)
+        f.name = strcpy(name, f.name);
+    if (f.raw_name && strlen(f.raw_name) < sizeof raw)
+        f.raw_name = strcpy(raw, f.raw_name);
+    f.has_addr = 0;
+    f.addr = 0;
+    f.kind = host->kind;
+    f.module_file = host->module_file;
+    if (!f.module && host->module && strlen(host->module) < sizeof mod)
+        f.module = strcpy(mod, host->module);
+    return tt_frame_intern(st->p, id, &f);
 }
 
 /* The inlined frames waiting, then frame host_id (TT_NONE: none, the chain ended with
@@ -137,8 +159,13 @@ static int push_frame(tt__perf_asm *st, uint32_t host_id, const char *s, size_t 
         const tt__perf_inl *e = &TT_VEC_AT(&st->pend, tt__perf_inl, i);
         int same = !e->has_addr || !l.has_addr || e->addr == l.addr;
         uint32_t id;
-        int mapdep, rc = frame_id(st, st->pend_text.data + e->off, e->n, &id, &mapdep,
-                                  same ? &host : &none);
+        int mapdep, rc;
+        if (e->fid != TT_NONE) {
+            rc = inlined_copy(st, e->fid, same ? &host : &none, &id);
+        } else {
+            rc = frame_id(st, st->pend_text.data + e->off, e->n, &id, &mapdep,
+                          same ? &host : &none);
+        }
         if (rc)
             return rc;
         tt_stack_frame *f = &TT_VEC_AT(&st->p->frames, tt_stack_frame, id);
@@ -149,6 +176,7 @@ static int push_frame(tt__perf_asm *st, uint32_t host_id, const char *s, size_t 
         if (!tt_vec_push(&st->frames, &id))
             return TT_ENOMEM;
     }
+    st->last_inl = host_id != TT_NONE ? st->pend.len : 0;
     st->pend.len = st->pend_text.len = 0;
     if (host_id != TT_NONE && !tt_vec_push(&st->frames, &host_id))
         return TT_ENOMEM;
@@ -168,7 +196,46 @@ static int add_frame(tt__perf_asm *st, const char *s, size_t n)
         return rc;
     st->have_frame = 1;
     st->cur_run = TT_NONE;
+    st->pf_buf.len = 0;
+    if (tt_buf_put(&st->pf_buf, s, n))
+        return TT_ENOMEM;
+    st->pf = st->pf_buf.data;
+    st->pfn = n;
     return push_frame(st, id, s, n);
+}
+
+/* A srcline ending in "(inlined)" (perf script --inline -F +srcline): the frame before it,
+ * and those found inlined into it (at its pc), are inlined into the next frame: they wait for
+ * it again (tt__perf_inl's fid). k returned, <0 out of memory. */
+static int inlined_srcline(tt__perf_asm *st, int k)
+{
+    tt__perf_inl e = {.fid = TT_NONE};
+    if (st->pf) { /* the frame line's pc; unknown: taken as the pc of the frame after it */
+        const char *s = st->pf;
+        size_t n = st->pfn, w = 0;
+        while (n && (*s == ' ' || *s == '\t')) {
+            s++;
+            n--;
+        }
+        while (w < n && s[w] != ' ' && s[w] != '\t')
+            w++;
+        if (w && w <= 16 && tt__perf_addr_first(s, w)) {
+            e.has_addr = 1;
+            for (size_t j = 0; j < w; j++)
+                e.addr = e.addr * 16 +
+                         (uint64_t)(s[j] <= '9' ? s[j] - '0' : (s[j] | 0x20) - 'a' + 10);
+        }
+    }
+    size_t from = st->frames.len - 1 - st->last_inl;
+    for (size_t i = from; i < st->frames.len; i++) {
+        e.fid = TT_VEC_AT(&st->frames, uint32_t, i);
+        if (!tt_vec_push(&st->pend, &e))
+            return TT_ENOMEM;
+    }
+    st->frames.len = from;
+    st->last_inl = 0;
+    st->have_frame = 1;
+    return k;
 }
 
 /* A srcline line (tt__perf_srcline_parse): 1 when it is one; its file:line goes to the frame
@@ -178,6 +245,9 @@ static int srcline(tt__perf_asm *st, const char *s, size_t n)
     size_t fn;
     int32_t line;
     int k = tt__perf_srcline_parse(s, n, &fn, &line);
+    if (k && inlined_line(s, n) && !st->pend.len && st->frames.len > st->last_inl &&
+        (k = inlined_srcline(st, k)) < 0)
+        return k;
     if (k == 2 && st->pend.len) { /* the line of an inlined frame waiting for its host */
         tt__perf_inl *e = &TT_VEC_AT(&st->pend, tt__perf_inl, st->pend.len - 1);
         if (!e->has_file) {
@@ -388,8 +458,13 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     s.weight = h->has_period ? h->period : 1;
     if (s.weight > PERIOD_MAX) { /* the profile's weight limit: the sample stays, capped */
         char ex[200];
-        snprintf(ex, sizeof ex, "%s:%llu: period %lld above 2^40 counted as 2^40",
-                 st->file, (unsigned long long)st->block_line, (long long)s.weight);
+        if (h->period_u == UINT64_MAX) /* or more: perf's u64 ends there */
+            snprintf(ex, sizeof ex, "%s:%llu: period of 2^64-1 or more (above perf's u64) "
+                     "counted as 2^40", st->file, (unsigned long long)st->block_line);
+        else
+            snprintf(ex, sizeof ex, "%s:%llu: period %llu above 2^40 counted as 2^40",
+                     st->file, (unsigned long long)st->block_line,
+                     (unsigned long long)h->period_u);
         tt_stats_add(st->stats, "perf_period_capped", st->file, TT_SEV_WARN, 1, ex);
         s.weight = PERIOD_MAX;
     }
@@ -484,7 +559,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     st->in_block = 1;
     st->block_line = lineno;
     st->have_frame = 0;
-    st->frames.len = st->pend.len = st->pend_text.len = 0;
+    st->frames.len = st->pend.len = st->pend_text.len = st->last_inl = 0;
     st->cur_run = TT_NONE;
     st->comm_only = h->comm_only;
     if (h->comm_only) {
@@ -616,7 +691,10 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
                       uint64_t lineno, tt_error *err)
 {
     int addr = tt__perf_addr_first(s, sn); /* a srcline never starts with hex digits alone */
-    if (!addr && (st->have_frame || !st->keep) && srcline(st, s, sn))
+    int sl = !addr && (st->have_frame || !st->keep) ? srcline(st, s, sn) : 0;
+    if (sl < 0)
+        return tt_error_set(err, sl, st->file, TT_LOC_LINE, lineno, "out of memory");
+    if (sl)
         return 0;
     if (tt__perf_colon_blank(s, sn)) {
         tt__perf_hdr h;
@@ -652,7 +730,7 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
     if (st->inline_only) {
         /* perf prints the ip on the header line or a call chain below it, never both: the
          * header's hex field was another one (-F +addr) */
-        st->frames.len = st->pend.len = st->pend_text.len = 0;
+        st->frames.len = st->pend.len = st->pend_text.len = st->last_inl = 0;
         st->inline_only = 0;
     }
     int rc = add_frame(st, s, sn);
@@ -806,6 +884,14 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
         return 0;
     }
     st->after_blank = after_blank;
+    if (h.layout_miss) {
+        char ex[240];
+        snprintf(ex, sizeof ex, "%s:%llu: a sample header that does not fit the layout of the "
+                 "file's first headers (%d number%s before the time or event), read by its own "
+                 "shape: \"%.*s\"", st->file, (unsigned long long)lineno, st->tail,
+                 st->tail == 1 ? "" : "s", (int)(sn > 80 ? 80 : sn), s);
+        tt_stats_add(st->stats, "perf_layout_mismatch", st->file, TT_SEV_WARN, 1, ex);
+    }
     if (kind == TT_PERF_HDR_STRONG && h.has_ts && !h.rest.n &&
         keep_header(st, &h, raw, n, (size_t)(h.time.p - line)))
         return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
@@ -824,9 +910,11 @@ int tt__perf_asm_frame(tt__perf_asm *st, const char *line, size_t n, uint32_t *f
     if (!st->keep)
         return 0;
     if (st->inline_only) {
-        st->frames.len = st->pend.len = st->pend_text.len = 0;
+        st->frames.len = st->pend.len = st->pend_text.len = st->last_inl = 0;
         st->inline_only = 0;
     }
+    st->pf = line;
+    st->pfn = n;
     uint32_t id = *fid;
     if (id == TT_NONE) {
         const char *s;
@@ -900,6 +988,7 @@ static void drop_times(tt__perf_asm *st)
 
 int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 {
+    int cut_partial = 0;
     if (st->cut_line) {
         /* perf ends every line, and a sample with a blank line: a last line without a
          * newline is a file cut (a copy or a recording interrupted), its sample partial */
@@ -914,6 +1003,7 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
         tt_stats_add(st->stats, "perf_truncated_input", st->file, TT_SEV_WARN, 1, ex);
         if (partial)
             st->in_block = 0;
+        cut_partial = partial;
     }
     int rc = finish_block(st, err, lineno);
     if (!rc)
@@ -943,6 +1033,13 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
                               "not perf script output: expected a sample header "
                               "\"<comm> <pid>/<tid> <sec>.<frac>: <period> <event>:\", found "
                               "\"%s\"", st->bad_example);
+        else if (st->cut_line) /* the warning is not shown with an error: said here */
+            rc = tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, st->cut_line,
+                              "no samples with frames in perf script output; "
+                              "perf_truncated_input: the input ends inside line %llu (no "
+                              "newline): cut short%s",
+                              (unsigned long long)st->cut_line,
+                              cut_partial ? ", its last sample, partial, was dropped" : "");
         else
             rc = tt_error_set(err, TT_EFORMAT, st->file, 0, 0,
                               "no samples with frames in perf script output");
@@ -973,4 +1070,5 @@ void tt__perf_asm_free(tt__perf_asm *st)
     tt_buf_free(&st->hline);
     tt_buf_free(&st->hcomm);
     tt_buf_free(&st->hevent);
+    tt_buf_free(&st->pf_buf);
 }

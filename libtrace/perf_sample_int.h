@@ -5,12 +5,15 @@
 
 #include "perf_text_int.h"
 
-/* An inlined frame line kept until its out-of-line frame: its text and its srcline. */
+/* An inlined frame line kept until its out-of-line frame: its text and its srcline; or
+ * (fid not TT_NONE) a frame already read that its srcline said was inlined (-F +srcline
+ * prints "(inlined)" there). */
 typedef struct tt__perf_inl {
     size_t off, n, file_off, file_n;
     int32_t line;
     int has_file, has_addr;
     uint64_t addr;
+    uint32_t fid;
 } tt__perf_inl;
 
 typedef struct tt__perf_asm {
@@ -23,6 +26,12 @@ typedef struct tt__perf_asm {
      * them whose module they are in: tt__perf_inl per line, their text in pend_text */
     tt_vec pend;
     tt_buf pend_text;
+    size_t last_inl; /* the frames before the last one that were inlined into it */
+    /* the last frame line read (its pc for a srcline that says "(inlined)"): in the
+     * driver's chunk or in pf_buf; NULL when not known */
+    const char *pf;
+    size_t pfn;
+    tt_buf pf_buf;
     tt_vec last_ts; /* int64_t per utid */
     tt_buf line, name, comm; /* comm: the block's thread name, copied from its header */
     tt_buf key;              /* thread key: pid and tid, or comm without a tid */

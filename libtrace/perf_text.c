@@ -115,10 +115,10 @@ static int is_misc_tok(const tt__perf_tok *t)
     return 1;
 }
 
-/* A number a header field may be: a pid/tid, a tid or a period. */
+/* A number a header field may be: a pid/tid, a tid or a period (a u64: up to 20 digits). */
 static int is_num_tok(const tt__perf_tok *t)
 {
-    return is_pid_tok(t) || (t->n <= 19 && all_digits(t->p, t->n));
+    return is_pid_tok(t) || (t->n <= 20 && all_digits(t->p, t->n));
 }
 
 /* Where the fields of a header's left part t[0..k) start when the file's layout has tail
@@ -147,20 +147,6 @@ static size_t fields_start(const tt__perf_tok *t, size_t k, int tail)
     return cnt == tail ? i : k;
 }
 
-/* The count of numbers among the fields ending t[0..k), as fields_start walks them. */
-static int tail_numbers(const tt__perf_tok *t, size_t k)
-{
-    int cnt = 0;
-    for (size_t i = k; i > 0; i--) {
-        const tt__perf_tok *x = &t[i - 1];
-        if (is_num_tok(x))
-            cnt++;
-        else if (!is_cpu_tok(x) && !is_misc_tok(x))
-            break;
-    }
-    return cnt;
-}
-
 static void set_pid(tt__perf_hdr *h, const tt__perf_tok *t)
 {
     const char *sl = memchr(t->p, '/', t->n);
@@ -179,11 +165,17 @@ static void set_pid(tt__perf_hdr *h, const tt__perf_tok *t)
 
 static void set_period(tt__perf_hdr *h, const tt__perf_tok *t)
 {
+    /* perf's period is a u64 (up to 20 digits): above that, or above INT64_MAX, it is kept
+     * as the largest value (the sample's weight is capped and warned of, perf_sample.c) */
     uint64_t v = 0;
-    if (!tt__parse_u64(t->p, t->n, &v) && v <= INT64_MAX) {
-        h->period = (int64_t)v;
-        h->has_period = 1;
-    }
+    int rc = tt__parse_u64(t->p, t->n, &v);
+    if (rc == -2)
+        v = UINT64_MAX;
+    else if (rc)
+        return;
+    h->period_u = v;
+    h->period = v > INT64_MAX ? INT64_MAX : (int64_t)v;
+    h->has_period = 1;
 }
 
 /* An event name ends with ':' (perf prints "cycles:u:", "sched:sched_switch:"); a comm that
@@ -201,6 +193,10 @@ static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int per
     size_t j = k;
     int any = 0;
     size_t f = tail >= 0 ? fields_start(t, k, tail) : k;
+    if (tail > 0 && f == k)
+        h->layout_miss = 1; /* fewer numbers than the file's layout: read by its shape */
+    if (tail == 0 && k && is_pid_tok(&t[k - 1]) && memchr(t[k - 1].p, '/', t[k - 1].n))
+        h->layout_miss = 1; /* a pid/tid where the layout has none */
     if (f < k || tail == 0) { /* the file's layout: fields_start */
         int nums = 0, cpu = 0;
         for (size_t i = f; i < k; i++) {
@@ -224,7 +220,7 @@ static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int per
     }
     if (j >= 2 && is_misc_tok(&t[j - 1]) && (is_pid_tok(&t[j - 2]) || is_cpu_tok(&t[j - 2])))
         j--; /* -F +misc */
-    if (period_ok && j >= 2 && all_digits(t[j - 1].p, t[j - 1].n) && t[j - 1].n <= 19 &&
+    if (period_ok && j >= 2 && all_digits(t[j - 1].p, t[j - 1].n) && t[j - 1].n <= 20 &&
         (is_pid_tok(&t[j - 2]) || is_cpu_tok(&t[j - 2]))) {
         set_period(h, &t[j - 1]);
         j--;
@@ -285,7 +281,7 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
         h->time.n = t[ts_i].n - 1;
         left_fields(h, t, ts_i, 0, tail);
         size_t i = ts_i + 1;
-        if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19)
+        if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 20)
             set_period(h, &t[i++]);
         if (i < k && is_event_tok(&t[i])) {
             h->event.p = t[i].p;
@@ -332,7 +328,7 @@ static int after_comm(tt__perf_hdr *h, const tt__perf_tok *t, size_t p, size_t k
         i++;
     /* the period before an inline frame, or alone at the end: a call chain follows on the
      * next lines (-F comm,tid,period,ip,sym with -g); an inline frame has a symbol or dso */
-    if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 19 &&
+    if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 20 &&
         (i + 1 == k || is_hex_tok(&t[i + 1])))
         set_period(h, &t[i++]);
     set_rest(h, t, i, k, end);
@@ -351,6 +347,10 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
             return TT_PERF_HDR_BAD;
         return TT_PERF_HDR_WEAK;
     }
+    for (size_t q = 0; q < k && t[q].p[0] != '('; q++)
+        if (q && is_pid_tok(&t[q]) && memchr(t[q].p, '/', t[q].n))
+            return after_comm(h, t, q, k, end); /* a pid/tid: the comm is before it, even
+                                                 * when it ends in a number ("worker 1") */
     size_t p = 0;
     while (p < k && !is_pid_tok(&t[p]) && !is_cpu_tok(&t[p]) && t[p].p[0] != '(')
         p++;
@@ -528,7 +528,7 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
 }
 
 /* The left part of a header candidate s (blanks for tabs, trimmed): the count of tokens
- * before its time or event, or all of them; *timed: a time or an event was found. */
+ * before its time or event, or all of them; *timed: 2 a time was found, 1 an event. */
 static size_t left_part(const tt__perf_tok *t, size_t k, int *timed)
 {
     *timed = 0;
@@ -538,7 +538,11 @@ static size_t left_part(const tt__perf_tok *t, size_t k, int *timed)
         if (t[i].p[t[i].n - 1] != ':')
             continue;
         int64_t ts;
-        if (!tt_perf_parse_ts(t[i].p, t[i].n - 1, &ts, NULL) || is_event_tok(&t[i])) {
+        if (!tt_perf_parse_ts(t[i].p, t[i].n - 1, &ts, NULL)) {
+            *timed = 2;
+            return i;
+        }
+        if (is_event_tok(&t[i])) {
             *timed = 1;
             return i;
         }
@@ -546,14 +550,76 @@ static size_t left_part(const tt__perf_tok *t, size_t k, int *timed)
     return k;
 }
 
-/* The first line of a file, a line after a blank one or a side-band record: where a sample
- * header is. Up to 512 of them in p[0..n), the last line only when it ends there. */
-int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time)
+/* The count of numbers that are fields in one header's left part t[0..k) (timed as
+ * left_part says), as far as the header alone shows it: the numbers at its end, but at most
+ * what perf prints there (2.2): a pid/tid token "a/b" is always the first field (*exact);
+ * left of a time only the tid; left of a cpu "[003]" only the tid, right of it only the
+ * period; else the tid and the period. */
+static int header_tail(const tt__perf_tok *t, size_t k, int timed, int *exact)
 {
-    int best = -1, cand = 1, seen = 0;
+    size_t run = k;
+    while (run > 0 && (is_num_tok(&t[run - 1]) || is_cpu_tok(&t[run - 1]) ||
+                       is_misc_tok(&t[run - 1])))
+        run--;
+    *exact = 0;
+    int c = 0, left = 0, right = 0, cpu = 0;
+    for (size_t i = k; i > run; i--) {
+        const tt__perf_tok *x = &t[i - 1];
+        if (is_cpu_tok(x)) {
+            cpu = 1;
+        } else if (is_num_tok(x)) {
+            if (memchr(x->p, '/', x->n)) {
+                *exact = 1;
+                return c + 1; /* the pid/tid and the numbers after it */
+            }
+            c++;
+            if (cpu)
+                left++;
+            else
+                right++;
+        }
+    }
+    int u = timed == 2 ? 1 : 2;
+    if (cpu)
+        u = right + (left ? 1 : 0);
+    return c < u ? c : u;
+}
+
+/* A one-line sample's left part (no time nor event: -F comm,tid,ip,sym without call
+ * graphs): the tokens before its address (hex with a letter, or a dso), k when none. */
+static size_t before_address(const tt__perf_tok *t, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        if (t[i].p[0] == '(')
+            return i;
+        if (t[i].n >= 4 && is_hex_tok(&t[i]) && !all_digits(t[i].p, t[i].n))
+            return i;
+    }
+    return k;
+}
+
+/* A pid/tid token "a/b" among t[0..k). */
+static int has_pid_tid(const tt__perf_tok *t, size_t k)
+{
+    for (size_t j = 0; j < k; j++)
+        if (is_pid_tok(&t[j]) && memchr(t[j].p, '/', t[j].n))
+            return 1;
+    return 0;
+}
+
+/* Where the sample headers are (2.2): every line with a time or an event that is no
+ * call-chain line (tab-indented); a line alone above a call chain when it is the first one,
+ * after a blank line or after a side-band record; a one-line sample with a pid/tid token.
+ * Srclines and frames are none. The other lines of p[0..n) are passed over (the last line
+ * only when it ends there), up to TT__PERF_LAYOUT_HEADERS lines that are no side-band record
+ * nor call chain; *headers: how many were looked at. */
+int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *headers)
+{
+    int best = -1, exact = -1, cand = 1;
+    size_t seen = 0;
     *tid_or_time = 0;
     char b[512];
-    for (size_t i = 0; i < n && seen < 512;) {
+    for (size_t i = 0; i < n && seen < TT__PERF_LAYOUT_HEADERS;) {
         const char *e = memchr(p + i, '\n', n - i);
         if (!e)
             break;
@@ -565,35 +631,47 @@ int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time)
             cand = 1;
             continue;
         }
-        if (s[0] == '#' || !cand)
+        if (s[0] == '#')
             continue;
-        if (tt__memmem(line, ln, "PERF_RECORD_", 12))
-            continue; /* a side-band record: a header may follow without a blank line */
+        if (tt__memmem(line, ln, "PERF_RECORD_", 12)) {
+            cand = 1; /* a side-band record: a header may follow without a blank line */
+            continue;
+        }
+        int first = cand;
         cand = 0;
+        if ((line[0] == '\t' && tt__perf_addr_first(s, sn)) ||
+            (line[0] == ' ' && tt__perf_frame_text(s, sn)))
+            continue; /* a call-chain line */
         seen++;
-        tt__perf_hdr h;
-        if (tt__perf_hdr_parse(&h, s, sn, -1) == TT_PERF_HDR_BAD)
-            continue; /* no header ("garbage without a time") */
-        *tid_or_time |= h.has_ts || h.has_pid;
         tt__perf_tok t[MAX_TOK];
         size_t k = split(t, MAX_TOK, s, sn);
         int timed;
         size_t left = left_part(t, k, &timed);
-        if (!left)
-            continue; /* no comm or tid: nothing said ("Warning:") */
-        if (!timed) { /* a header line alone: a call chain follows it, tab-indented */
-            const char *nx = e + 1;
-            size_t rest = n - i;
-            const char *ne = memchr(nx, '\n', rest);
-            size_t nl = ne ? (size_t)(ne - nx) : 0;
-            if (!ne || !nl || nx[0] != '\t' || !frame_like(nx, nl))
-                continue;
+        if (!timed) {
+            size_t l1 = before_address(t, k);
+            if (l1 < k) { /* a one-line sample: only a pid/tid tells its fields */
+                if (!has_pid_tid(t, l1))
+                    continue;
+                left = l1;
+            } else { /* a header line alone: a call chain follows it, tab-indented */
+                const char *nx = e + 1, *ne = memchr(nx, '\n', n - i);
+                size_t nl = ne ? (size_t)(ne - nx) : 0;
+                if (!first || !ne || !nl || nx[0] != '\t' || !frame_like(nx, nl))
+                    continue;
+            }
         }
-        int c = tail_numbers(t, left);
+        tt__perf_hdr h;
+        if (!left || tt__perf_hdr_parse(&h, s, sn, -1) == TT_PERF_HDR_BAD)
+            continue; /* no header ("garbage without a time"), nothing said ("Warning:") */
+        *tid_or_time |= h.has_ts || h.has_pid;
+        int x, c = header_tail(t, left, timed, &x);
+        if (x && (exact < 0 || c < exact))
+            exact = c;
         if (best < 0 || c < best)
             best = c;
     }
-    return best;
+    *headers = seen;
+    return exact >= 0 ? exact : best;
 }
 
 static const char *basename_of(const char *s, size_t n, size_t *bn)

@@ -13,9 +13,11 @@ typedef struct tt__perf_tok {
 
 /* The fields of a sample header; pointers into the line given to tt__perf_hdr_parse. */
 typedef struct tt__perf_hdr {
-    int64_t ts, pid, tid, period;
+    int64_t ts, pid, tid, period; /* period: period_u, at most INT64_MAX */
+    uint64_t period_u;            /* the period as perf printed it (a u64) */
     int64_t cpu; /* the "[cpu]" field, -1 when none */
     int frac_digits, has_period, has_ts, has_pid, comm_first_hex, comm_only, inline_frame;
+    int layout_miss; /* a time or event header that does not fit the file's layout (tail) */
     tt__perf_tok comm, event, rest;
     tt__perf_tok time; /* the "<sec>.<frac>" token when has_ts */
 } tt__perf_hdr;
@@ -30,10 +32,14 @@ enum { TT_PERF_HDR_BAD = 0, TT_PERF_HDR_WEAK, TT_PERF_HDR_STRONG };
  * time or event, or ending a header line above a call chain (tt__perf_layout_tail), -1 when
  * not known: the tokens before them are the comm even when it ends in a number. */
 int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail);
-/* The file's header layout from its first bytes p[0..n) (2.2): the smallest count of
- * numbers among the fields of its sample headers (tt__perf_hdr_parse's tail), -1 when none
- * shows it; *tid_or_time: a header has a time or a tid. */
-int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time);
+/* The file's header layout from its first bytes p[0..n) (2.2): the count of numbers among
+ * the fields of its sample headers (tt__perf_hdr_parse's tail): the one a pid/tid token
+ * shows, else the smallest count among headers, each at most what perf prints there; -1 when
+ * none shows it. *tid_or_time: a header has a time or a tid; *headers: the count of lines
+ * looked at, side-band records and call chains not counted (at most
+ * TT__PERF_LAYOUT_HEADERS; fewer: look at more bytes if there are). */
+#define TT__PERF_LAYOUT_HEADERS 1024
+int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *headers);
 
 /* A frame line cut into its parts (s trimmed, not empty): "[addr] [symbol[+0xoff]] [(dso)]".
  * Pointers into s. */

@@ -176,16 +176,53 @@ int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid)
     return tt_buf_printf(b, "Thread-%lld", (long long)t->tid);
 }
 
-int tt_thread_process_format(tt_buf *b, const tt_profile *p, uint32_t utid)
+static int by_tid(const void *a, const void *b)
+{
+    const tt_proc_ent *x = a, *y = b;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return (x->utid > y->utid) - (x->utid < y->utid);
+}
+
+int tt_proc_index_build(tt_proc_index *x, const tt_profile *p)
+{
+    size_t n = tt_profile_nthreads(p);
+    x->n = 0;
+    x->e = malloc((n ? n : 1) * sizeof *x->e);
+    if (!x->e)
+        return TT_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const tt_thread *m = tt_profile_thread(p, (uint32_t)i);
+        if (m->name && m->name[0])
+            x->e[x->n++] = (tt_proc_ent){m->tid, (uint32_t)i};
+    }
+    qsort(x->e, x->n, sizeof *x->e, by_tid);
+    return 0;
+}
+
+void tt_proc_index_free(tt_proc_index *x)
+{
+    free(x->e);
+    x->e = NULL;
+    x->n = 0;
+}
+
+int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index *x,
+                             uint32_t utid)
 {
     const tt_thread *t = tt_profile_thread(p, utid);
     if (t->pid < 0 || (t->pid == p->meta.pid && p->meta.process))
         return tt_buf_puts(b, p->meta.process ? p->meta.process : "unknown");
-    for (size_t i = 0, n = tt_profile_nthreads(p); i < n; i++) {
-        const tt_thread *m = tt_profile_thread(p, (uint32_t)i);
-        if (m->tid == t->pid && m->name && m->name[0])
-            return tt_buf_puts(b, m->name);
+    size_t lo = 0, hi = x->n; /* the first named thread whose tid is the pid */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->e[mid].tid < t->pid)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    if (lo < x->n && x->e[lo].tid == t->pid)
+        return tt_buf_puts(b, tt_profile_thread(p, x->e[lo].utid)->name);
     return tt_buf_printf(b, "[pid %lld]", (long long)t->pid);
 }
 

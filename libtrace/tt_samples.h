@@ -195,10 +195,23 @@ const uint32_t *tt_profile_thread_order(const tt_profile *p, uint32_t utid, size
 size_t tt_callsite_frames(const tt_profile *p, uint32_t callsite, uint32_t *out, size_t cap);
 /* Appends a thread's display name ("main", "Thread-123"). */
 int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid);
+/* The named threads of a profile by tid (built once, sorted): what
+ * tt_thread_process_format looks a pid up in, in O(log threads). */
+typedef struct tt_proc_ent {
+    int64_t tid;
+    uint32_t utid;
+} tt_proc_ent;
+typedef struct tt_proc_index {
+    tt_proc_ent *e; /* named threads ordered by (tid, utid) */
+    size_t n;
+} tt_proc_index;
+int tt_proc_index_build(tt_proc_index *x, const tt_profile *p);
+void tt_proc_index_free(tt_proc_index *x);
 /* Appends the name of a thread's own process (samples.md 7.2, the process root): the
  * profile's process for its pid, else the name of the first thread whose tid is the pid,
- * else "[pid N]"; without a pid the profile's process or "unknown". */
-int tt_thread_process_format(tt_buf *b, const tt_profile *p, uint32_t utid);
+ * else "[pid N]"; without a pid the profile's process or "unknown". x: built from p. */
+int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index *x,
+                             uint32_t utid);
 
 /* Max gap (samples.md 5.4): TT_GAP_AUTO = 20 x median item interval clamped to
  * [5 ms, 200 ms]; TT_GAP_NONE = unlimited. */

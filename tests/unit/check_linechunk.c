@@ -129,7 +129,9 @@ START_TEST(fixtures)
         "tests/data/perf-variants.txt", "tests/data/perf-bad.txt", "tests/data/perf-exec.txt",
         "tests/data/perf-mixed.txt", "tests/data/perf-modifiers.txt",
         "tests/data/perf-notime.txt", "tests/data/perf-oneline.txt",
-        "tests/data/perf-weird.txt", "tests/sym/perf.txt"};
+        "tests/data/perf-weird.txt", "tests/sym/perf.txt",
+        "tests/data/perf-tid-filter-pidtid.txt", "tests/data/perf-nog-pid-tid-oneline.txt",
+        "tests/data/perf-inline-srcline.txt.gz"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         same_everywhere(files[i], 0);
 }
@@ -258,6 +260,32 @@ START_TEST(one_line_samples)
     same_for_text("app 10 1000 main (/bin/app)\n"
                   "app 10 1004 f (/bin/app)\n"
                   "app 10 1000 main (/bin/app)\n",
+                  0);
+}
+END_TEST
+
+/* -F +srcline's "(inlined)" on the srcline: the frame line before it is inlined into the
+ * next frame when at its pc (two levels of it), not when at another pc (an alias); the frame
+ * line's pc is known across chunks. */
+START_TEST(inline_srcline)
+{
+    same_for_text("inl2 29631 21888.830074:    2004008 cpu-clock:ppp: \n"
+                  "\t            11f6 sq+0x26\n"
+                  "  inl2.c:2 (inlined)\n"
+                  "\t            11f6 mid+0x6\n"
+                  "  inl2.c:3 (inlined)\n"
+                  "\t            11f6 work+0x26 (/d/inl2)\n"
+                  "  inl2.c:4\n"
+                  "\t           27304 __libc_start_main_impl+0x84\n"
+                  "  libc-start.c:360 (inlined)\n"
+                  "\t            10c0 _start+0x20 (/d/inl2)\n"
+                  "  ??:0\n"
+                  "\n"
+                  "inl2 29631 21888.832075:    2004008 cpu-clock:ppp: \n"
+                  "\t            11ae sq+0x1e (/d/inl2)\n"
+                  "  inl2.c:2\n"
+                  "\t            10c0 _start+0x20 (/d/inl2)\n"
+                  "  ??:0\n",
                   0);
 }
 END_TEST
@@ -396,6 +424,7 @@ static Suite *suite(void)
     tcase_add_test(tc, edges);
     tcase_add_test(tc, maps_and_skips);
     tcase_add_test(tc, one_line_samples);
+    tcase_add_test(tc, inline_srcline);
     tcase_add_test(tc, known_frames);
     tcase_add_test(tc, long_line);
     tcase_add_test(tc, successors);

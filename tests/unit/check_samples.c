@@ -1121,6 +1121,54 @@ START_TEST(weight_units)
     tt_profile_free(p);
 }
 END_TEST
+/* The process root's name (tt_thread_process_format with its tt_proc_index): the first named
+ * thread whose tid is the pid, "[pid N]" without one, "unknown" without a pid. Its speed
+ * (an index, not a scan of every thread per thread) is not timed here. */
+START_TEST(process_names)
+{
+    tt_profile *p;
+    ck_assert_int_eq(tt_profile_new(&p, TT_IDENT_NAME), 0);
+    enum { N = 2000 };
+    uint32_t u;
+    for (int i = 0; i < N; i++) { /* process 100000 + i / 2: its main thread and one more */
+        int64_t pid = 100000 + i / 2, tid = i % 2 ? 400000 + i : pid;
+        ck_assert_int_eq(tt_thread_add(p, &u, 0, pid, tid, 32), 0);
+        char name[32];
+        int n = snprintf(name, sizeof name, "th%d", i);
+        tt_thread_set_name(p, u, name, (size_t)n, 0);
+    }
+    uint32_t dup0, dup1, dup2, orphan, none;
+    ck_assert_int_eq(tt_thread_add(p, &dup0, 0, 7, 7, 32), 0); /* unnamed: passed over */
+    ck_assert_int_eq(tt_thread_add(p, &dup1, 0, 7, 7, 32), 0);
+    tt_thread_set_name(p, dup1, "first", 5, 0);
+    ck_assert_int_eq(tt_thread_add(p, &dup2, 0, 7, 7, 32), 0);
+    tt_thread_set_name(p, dup2, "second", 6, 0);
+    ck_assert_int_eq(tt_thread_add(p, &orphan, 0, 5, 6, 32), 0);
+    ck_assert_int_eq(tt_thread_add(p, &none, 0, -1, 9, 32), 0);
+    tt_proc_index x;
+    ck_assert_int_eq(tt_proc_index_build(&x, p), 0);
+    tt_buf b = {0};
+    for (uint32_t t = 0; t < N; t++) {
+        b.len = 0;
+        ck_assert_int_eq(tt_thread_process_format(&b, p, &x, t), 0);
+        char want[32];
+        snprintf(want, sizeof want, "th%u", t & ~1u);
+        ck_assert_str_eq(b.data, want);
+    }
+    b.len = 0;
+    tt_thread_process_format(&b, p, &x, dup2);
+    ck_assert_str_eq(b.data, "first");
+    b.len = 0;
+    tt_thread_process_format(&b, p, &x, orphan);
+    ck_assert_str_eq(b.data, "[pid 5]");
+    b.len = 0;
+    tt_thread_process_format(&b, p, &x, none);
+    ck_assert_str_eq(b.data, "unknown");
+    tt_buf_free(&b);
+    tt_proc_index_free(&x);
+    tt_profile_free(p);
+}
+END_TEST
 
 static Suite *suite(void)
 {
@@ -1148,6 +1196,7 @@ static Suite *suite(void)
     tcase_add_test(tc, detect);
     tcase_add_test(tc, json_c1_escaped);
     tcase_add_test(tc, perf_maps);
+    tcase_add_test(tc, process_names);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,2 @@
+# perf script --inline -F +srcline (real perf 6.1) writes "(inlined)" on the srcline line: the inlined sq is in its host's module, one function with the out-of-line sq, its file:line the srcline's
+tracetool samples --top 2 perf-inline-srcline.txt.gz | sed -n '/^top self/,/^top total/p'; tracetool analyze -o "$TT_TMP/i.db" perf-inline-srcline.txt.gz >/dev/null && tracetool query --format csv "$TT_TMP/i.db" "select f.name, m.name as module, f.file, f.line from stack_frame f left join module m on m.id = f.module_id where f.name in ('sq', 'work') order by f.id"
