@@ -72,11 +72,12 @@ static char *del_pred(const del_plan *p, const char *table)
                         : sqlite3_mprintf("\"%w\" IN (SELECT \"%w\" FROM \"%w\" WHERE %s)",
                                           p->from[e], p->to[e], p->parent[e], p->pred[par]);
         char *both = one && pred ? sqlite3_mprintf("%s OR %s", pred, one) : NULL;
-        sqlite3_free(pred);
-        pred = both ? both : one;
-        if (both)
+        if (pred) {
             sqlite3_free(one);
-        if (!pred)
+            one = both;
+        }
+        sqlite3_free(pred);
+        if (!(pred = one))
             return NULL;
     }
     return pred;
