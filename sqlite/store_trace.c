@@ -19,10 +19,71 @@ int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *er
     return rc ? rc : found;
 }
 
-/* With foreign keys off (tdb_db.fk_off): the rows whose ON DELETE CASCADE parent is gone are
- * deleted, table by table, until none is left (a cascade's fixed point). Each round reads
- * every referring table: this runs only in the import that migrates a schema-3 database. */
-static int cascade_by_hand(tdb_db *db, tt_error *err)
+/* Deleting a trace deletes the rows ON DELETE CASCADE would, found from the schema: the
+ * tables a cascade reaches from trace, each with a WHERE clause naming the rows of trace ?1
+ * (a direct child by its trace_id, a grandchild by its parent's rows of the trace). They are
+ * deleted child-first with foreign keys off: SQLite's own cascade, and the check of every
+ * other reference to a deleted row, would read each referring table without an index on the
+ * reference (sample.callsite_id, slice.frame_id, ...) once per deleted row, so that replacing
+ * a trace took time in its rows times the database's. A trace's rows refer only to rows of
+ * the same trace (all deleted) or to shared ones (module, method, method_mapping: kept), so
+ * the checks have nothing to find. */
+enum { DEL_TABLES = 64, DEL_EDGES = 128 };
+
+typedef struct del_plan {
+    int n, nedge;
+    char *table[DEL_TABLES], *pred[DEL_TABLES]; /* trace first, each child after its parents */
+    char *child[DEL_EDGES], *from[DEL_EDGES], *parent[DEL_EDGES], *to[DEL_EDGES];
+} del_plan;
+
+static void del_plan_free(del_plan *p)
+{
+    for (int i = 0; i < p->n; i++) {
+        sqlite3_free(p->table[i]);
+        sqlite3_free(p->pred[i]);
+    }
+    for (int i = 0; i < p->nedge; i++) {
+        sqlite3_free(p->child[i]);
+        sqlite3_free(p->from[i]);
+        sqlite3_free(p->parent[i]);
+        sqlite3_free(p->to[i]);
+    }
+}
+
+static int del_placed(const del_plan *p, const char *table)
+{
+    for (int i = 0; i < p->n; i++)
+        if (!strcmp(p->table[i], table))
+            return i;
+    return -1;
+}
+
+/* The WHERE clause of table: its cascade references to the tables placed so far, joined by
+ * OR; NULL when out of memory. */
+static char *del_pred(const del_plan *p, const char *table)
+{
+    char *pred = NULL;
+    for (int e = 0; e < p->nedge; e++) {
+        int par = strcmp(p->child[e], table) ? -1 : del_placed(p, p->parent[e]);
+        if (par < 0)
+            continue;
+        char *one = par == 0 && !strcmp(p->to[e], "id")
+                        ? sqlite3_mprintf("\"%w\" = ?1", p->from[e])
+                        : sqlite3_mprintf("\"%w\" IN (SELECT \"%w\" FROM \"%w\" WHERE %s)",
+                                          p->from[e], p->to[e], p->parent[e], p->pred[par]);
+        char *both = one && pred ? sqlite3_mprintf("%s OR %s", pred, one) : NULL;
+        if (pred) {
+            sqlite3_free(one);
+            one = both;
+        }
+        sqlite3_free(pred);
+        if (!(pred = one))
+            return NULL;
+    }
+    return pred;
+}
+
+static int del_plan_make(tdb_db *db, del_plan *p, tt_error *err)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
@@ -31,40 +92,88 @@ static int cascade_by_hand(tdb_db *db, tt_error *err)
                            "WHERE m.type = 'table' AND f.on_delete = 'CASCADE' ORDER BY 1, 2",
                            -1, &st, NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "write");
-    tt_buf sqls = {0};
-    int rc = 0;
-    while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-        char *q = sqlite3_mprintf("DELETE FROM \"%w\" WHERE \"%w\" IS NOT NULL AND \"%w\" NOT "
-                                  "IN (SELECT \"%w\" FROM \"%w\")",
-                                  (const char *)sqlite3_column_text(st, 0),
-                                  (const char *)sqlite3_column_text(st, 1),
-                                  (const char *)sqlite3_column_text(st, 1),
-                                  (const char *)sqlite3_column_text(st, 3),
-                                  (const char *)sqlite3_column_text(st, 2));
-        if (!q || tt_buf_put(&sqls, q, strlen(q) + 1))
+    int rc = 0, src;
+    while (!rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        if (p->nedge == DEL_EDGES)
+            break;
+        int e = p->nedge++;
+        p->child[e] = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
+        p->from[e] = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 1));
+        p->parent[e] = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 2));
+        p->to[e] = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 3));
+        if (!p->child[e] || !p->from[e] || !p->parent[e] || !p->to[e])
             rc = tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
-        sqlite3_free(q);
     }
+    if (!rc && src != SQLITE_DONE)
+        rc = p->nedge == DEL_EDGES
+                 ? tt_error_set(err, TT_EIO, db->path, 0, 0, "too many foreign keys")
+                 : tdb__sqlerr(db, err, "write");
     sqlite3_finalize(st);
-    for (int changed = 1; changed && !rc;) {
-        changed = 0;
-        for (size_t off = 0; off < sqls.len && !rc; off += strlen(sqls.data + off) + 1) {
-            rc = tdb__exec(db, sqls.data + off, err);
-            changed |= sqlite3_changes(db->h) > 0;
+    p->table[0] = sqlite3_mprintf("trace");
+    p->pred[0] = sqlite3_mprintf("\"id\" = ?1");
+    p->n = 1;
+    if (!rc && (!p->table[0] || !p->pred[0]))
+        rc = tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    /* breadth first: a table is placed when a placed table reaches it */
+    for (int i = 0; i < p->n && !rc; i++)
+        for (int e = 0; e < p->nedge && !rc; e++) {
+            if (strcmp(p->parent[e], p->table[i]))
+                continue;
+            int j = del_placed(p, p->child[e]);
+            if (j >= 0) {
+                /* its WHERE clause has the tables placed before it: a way in from a later
+                 * one (a cycle) would need a fixed point, which the schema does not need */
+                if (j <= i)
+                    rc = tt_error_set(err, TT_EIO, db->path, 0, 0,
+                                      "cannot delete a trace: cascade %s.%s -> %s reached late",
+                                      p->child[e], p->from[e], p->parent[e]);
+                continue;
+            }
+            if (p->n == DEL_TABLES) {
+                rc = tt_error_set(err, TT_EIO, db->path, 0, 0, "too many tables");
+                break;
+            }
+            p->table[p->n] = sqlite3_mprintf("%s", p->child[e]);
+            p->pred[p->n] = p->table[p->n] ? del_pred(p, p->child[e]) : NULL;
+            if (!p->table[p->n] || !p->pred[p->n]) {
+                sqlite3_free(p->table[p->n]);
+                rc = tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+            } else {
+                p->n++;
+            }
         }
-    }
-    tt_buf_free(&sqls);
     return rc;
 }
 
 int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
 {
-    sqlite3_stmt *st = tdb__prep(db, ST_TRACE_DELETE, "DELETE FROM trace WHERE id = ?", err);
-    if (!st)
-        return TT_EIO;
-    b_ref(db, st, 1, id);
-    int rc = tdb__step_done(db, st, NULL, err);
-    return !rc && db->fk_off ? cascade_by_hand(db, err) : rc;
+    if (db->rec)
+        return tdb__no_reads(err);
+    del_plan p = {0};
+    int rc = del_plan_make(db, &p, err);
+    /* PRAGMA foreign_keys cannot change inside a transaction; the connection's setting can
+     * (no statement of ours runs, and no constraint is deferred, so no count is pending) */
+    if (!rc && !db->fk_off && sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_FKEY, 0, NULL))
+        rc = tdb__sqlerr(db, err, "write");
+    for (int i = p.n - 1; i >= 0 && !rc; i--) {
+        char *sql = sqlite3_mprintf("DELETE FROM \"%w\" WHERE %s", p.table[i], p.pred[i]);
+        sqlite3_stmt *st = NULL;
+        if (!sql)
+            rc = tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+        else if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+            rc = tdb__sqlerr(db, err, "write");
+        sqlite3_free(sql);
+        if (st) {
+            sqlite3_bind_int64(st, 1, id);
+            if (sqlite3_step(st) != SQLITE_DONE)
+                rc = tdb__sqlerr(db, err, "write");
+            sqlite3_finalize(st);
+        }
+    }
+    if (!db->fk_off && sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_FKEY, 1, NULL) && !rc)
+        rc = tdb__sqlerr(db, err, "write");
+    del_plan_free(&p);
+    return rc;
 }
 
 int tdb_trace_add(tdb_db *db, const tdb_trace *t, int64_t *id, tt_error *err)

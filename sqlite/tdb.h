@@ -110,6 +110,8 @@ enum { TDB_SP_BEGIN, TDB_SP_RELEASE, TDB_SP_ROLLBACK };
 int tdb_savepoint(tdb_db *db, int op, tt_error *err);
 /* 1 and *id when a trace with this import key exists, 0 when not, negative on error. */
 int tdb_trace_find(tdb_db *db, const char *import_key, int64_t *id, tt_error *err);
+/* Deletes trace id and the rows ON DELETE CASCADE would, child-first by trace: in time
+ * linear in the trace's rows (plus one pass over each small table without a trace index). */
 int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err);
 int tdb_trace_add(tdb_db *db, const tdb_trace *t, int64_t *id, tt_error *err);
 int tdb_input_add(tdb_db *db, int64_t trace_id, int ordinal, const char *path,

@@ -9,7 +9,7 @@
 #include "tdb.h"
 
 enum {
-    ST_TRACE_FIND, ST_TRACE_DELETE, ST_TRACE_ADD, ST_INPUT_ADD, ST_META_ADD, ST_STAT_ADD,
+    ST_TRACE_FIND, ST_TRACE_ADD, ST_INPUT_ADD, ST_META_ADD, ST_STAT_ADD,
     ST_MAP_FIND, ST_MAP_ADD, ST_METHOD_ADD, ST_METHOD_EACH, ST_PROCESS_ADD, ST_THREAD_ADD,
     ST_SLICE_ADD, ST_TREE_ADD, ST_NODE_ADD, ST_ISSUE_ADD, ST_ISSUE_TREE, ST_UI_FRAME_ADD,
     ST_SCENE_STATS_ADD, ST_STARTUP_ADD, ST_SEGMENT_ADD, ST_LAUNCH_ADD,
@@ -25,8 +25,8 @@ struct tdb_db {
     char *tmp;      /* temporary file being built, NULL when in place */
     int in_tx, committed, readonly;
     int copy;       /* TDB_WRITE_COPY of an existing database */
-    int fk_off;     /* appending with foreign keys off (a 3 -> 4 migration): tdb_trace_delete
-                     * deletes what ON DELETE CASCADE would */
+    int fk_off;     /* appending with foreign keys off (a 3 -> 4 migration); else
+                     * tdb_trace_delete turns them off for its deletes only */
     int keep_mode;  /* tmp replaces a regular file: it gets mode (tdb_commit) */
     unsigned mode;  /* the replaced file's permission bits (& 07777) */
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */

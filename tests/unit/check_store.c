@@ -153,6 +153,102 @@ START_TEST(delete_cascades)
 }
 END_TEST
 
+/* Trace t with k stack frames, callsites, samples, slices, wakeups and call nodes, one
+ * thread, and a startup with a segment (call_node and startup_segment are a cascade's
+ * grandchildren), written by SQL. */
+static void fill_trace(tdb_db *db, int t, int k)
+{
+    char sql[4096];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO trace (id, import_key, content_sha256, source_format, tool_version, "
+             "options, clock, imported_unix_ms) VALUES (%d, 'k%d', 'c', 'perf_script', 'v', "
+             "'{}', 'relative', 0);"
+             "INSERT INTO thread (trace_id, tid) VALUES (%d, 1);"
+             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d) "
+             "INSERT INTO stack_frame (trace_id, name, kind) SELECT %d, 'f' || i, 'native' "
+             "FROM n;"
+             "INSERT INTO callsite (trace_id, depth, frame_id) SELECT %d, 0, id FROM "
+             "stack_frame WHERE trace_id = %d;"
+             "INSERT INTO sample (trace_id, utid, ts, callsite_id) SELECT %d, (SELECT utid "
+             "FROM thread WHERE trace_id = %d), id, id FROM callsite WHERE trace_id = %d;"
+             "INSERT INTO slice (trace_id, utid, ts, dur, depth, name, category, frame_id, "
+             "callsite_id, end_kind, self_dur) SELECT trace_id, utid, ts, 1, 0, 's', "
+             "'sampled', callsite_id, callsite_id, 'exact', 1 FROM sample WHERE trace_id = %d;"
+             "INSERT INTO wakeup (trace_id, wakee_slice_id, waker_utid, waker_ts, kind) "
+             "SELECT trace_id, id, utid, ts, 'unpark' FROM slice WHERE trace_id = %d;"
+             "INSERT INTO call_tree (trace_id, kind) VALUES (%d, 'sample_profile');"
+             "INSERT INTO call_node (tree_id, depth, ordinal, name, callsite_id, count) "
+             "SELECT (SELECT MAX(id) FROM call_tree), 0, id, 'n', id, 1 FROM callsite "
+             "WHERE trace_id = %d;"
+             "INSERT INTO startup (trace_id, kind, source) VALUES (%d, 'cold', 'events');"
+             "INSERT INTO startup_segment (startup_id, ordinal, name, from_event, to_event, "
+             "dur) VALUES ((SELECT MAX(id) FROM startup), 0, 'a', 'x', 'y', 1);",
+             t, t, t, k, t, t, t, t, t, t, t, t, t, t, t);
+    ck_assert_int_eq(sqlite3_exec(db->h, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
+static int count_op(void *ctx)
+{
+    ++*(long *)ctx;
+    return 0;
+}
+
+/* SQLite VM instructions of deleting trace 1 (n rows of each kind) beside trace 2 (m rows),
+ * appended with foreign keys on; checks that exactly trace 2's rows are left, that the
+ * foreign keys hold and that they are enforced again after the delete. */
+static long delete_ops(int n, int m)
+{
+    tdb_db *db;
+    tt_error err = {0};
+    unlink(path);
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    fill_trace(db, 1, n);
+    fill_trace(db, 2, m);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    long ops = 0;
+    sqlite3_progress_handler(db->h, 1, count_op, &ops);
+    ck_assert_int_eq(tdb_trace_delete(db, 1, &err), 0);
+    sqlite3_progress_handler(db->h, 0, NULL, NULL);
+    static const char *const left[] = {
+        "SELECT COUNT(*) FROM trace WHERE id = 2", "SELECT COUNT(*) FROM thread",
+        "SELECT COUNT(*) FROM call_tree", "SELECT COUNT(*) FROM startup",
+        "SELECT COUNT(*) FROM startup_segment", "SELECT COUNT(*) / ?1 FROM stack_frame",
+        "SELECT COUNT(*) / ?1 FROM callsite", "SELECT COUNT(*) / ?1 FROM sample",
+        "SELECT COUNT(*) / ?1 FROM slice", "SELECT COUNT(*) / ?1 FROM wakeup",
+        "SELECT COUNT(*) / ?1 FROM call_node", "SELECT COUNT(*) = 0 FROM trace WHERE id = 1",
+        "SELECT COUNT(*) = 0 FROM pragma_foreign_key_check",
+    };
+    for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
+        sqlite3_stmt *st;
+        ck_assert_int_eq(sqlite3_prepare_v2(db->h, left[i], -1, &st, NULL), SQLITE_OK);
+        if (sqlite3_bind_parameter_count(st))
+            sqlite3_bind_int(st, 1, m);
+        ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+        ck_assert_msg(sqlite3_column_int(st, 0) == 1, "%s", left[i]);
+        sqlite3_finalize(st);
+    }
+    ck_assert_int_ne(sqlite3_exec(db->h,
+                                  "INSERT INTO sample (trace_id, utid, callsite_id) VALUES "
+                                  "(2, (SELECT utid FROM thread), 1000000)",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    tdb_close(db);
+    return ops;
+}
+
+/* Deleting a trace reads the other traces' rows at most a few times (one pass over a table
+ * without a trace index), not once per deleted row: the foreign key checks of SQLite's
+ * cascade read sample, slice and call_node once per deleted callsite. */
+START_TEST(delete_linear)
+{
+    long small = delete_ops(300, 300), big = delete_ops(300, 3000);
+    ck_assert_msg(big - small < 100L * 2700, "%ld VM instructions per row of another trace",
+                  (big - small) / 2700);
+}
+END_TEST
+
 START_TEST(refuses_foreign_and_newer)
 {
     FILE *f = fopen(path, "w");
@@ -622,6 +718,7 @@ static Suite *suite(void)
     tcase_add_test(tc, close_without_commit_leaves_nothing);
     tcase_add_test(tc, append_and_find);
     tcase_add_test(tc, delete_cascades);
+    tcase_add_test(tc, delete_linear);
     tcase_add_test(tc, refuses_foreign_and_newer);
     tcase_add_test(tc, read_only_and_statement_errors);
     tcase_add_test(tc, read_only_creates_nothing);
