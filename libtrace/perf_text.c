@@ -86,6 +86,12 @@ static int is_pid_tok(const tt__perf_tok *t)
     return a <= 10 && t->n - a - 1 <= 10 && all_digits(t->p, a) && all_digits(sl + 1, t->n - a - 1);
 }
 
+/* A "pid/tid" token (is_pid_tok with the slash): it is always a header's first field. */
+static int is_pid_tid_tok(const tt__perf_tok *t)
+{
+    return is_pid_tok(t) && memchr(t->p, '/', t->n);
+}
+
 static int is_cpu_tok(const tt__perf_tok *t)
 {
     return t->n > 2 && t->p[0] == '[' && t->p[t->n - 1] == ']' && all_digits(t->p + 1, t->n - 2);
@@ -195,7 +201,7 @@ static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int per
     size_t f = tail >= 0 ? fields_start(t, k, tail) : k;
     if (tail > 0 && f == k)
         h->layout_miss = 1; /* fewer numbers than the file's layout: read by its shape */
-    if (tail == 0 && k && is_pid_tok(&t[k - 1]) && memchr(t[k - 1].p, '/', t[k - 1].n))
+    if (tail == 0 && k && is_pid_tid_tok(&t[k - 1]))
         h->layout_miss = 1; /* a pid/tid where the layout has none */
     if (f < k || tail == 0) { /* the file's layout: fields_start */
         int nums = 0, cpu = 0;
@@ -348,7 +354,7 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
         return TT_PERF_HDR_WEAK;
     }
     for (size_t q = 0; q < k && t[q].p[0] != '('; q++)
-        if (q && is_pid_tok(&t[q]) && memchr(t[q].p, '/', t[q].n))
+        if (q && is_pid_tid_tok(&t[q]))
             return after_comm(h, t, q, k, end); /* a pid/tid: the comm is before it, even
                                                  * when it ends in a number ("worker 1") */
     size_t p = 0;
@@ -602,7 +608,7 @@ static size_t before_address(const tt__perf_tok *t, size_t k)
 static int has_pid_tid(const tt__perf_tok *t, size_t k)
 {
     for (size_t j = 0; j < k; j++)
-        if (is_pid_tok(&t[j]) && memchr(t[j].p, '/', t[j].n))
+        if (is_pid_tid_tok(&t[j]))
             return 1;
     return 0;
 }
