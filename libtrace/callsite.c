@@ -320,6 +320,74 @@ int tt_profile_merge_frames(tt_profile *p)
     return rc;
 }
 
+int tt__profile_drop_frames(tt_profile *p, const unsigned char *drop, size_t n)
+{
+    size_t nf = p->frames.len, nc = p->callsites.len;
+    if (n > nf)
+        n = nf;
+    unsigned char *gone = malloc(n ? n : 1);
+    if (!gone)
+        return TT_ENOMEM;
+    size_t ngone = 0;
+    for (size_t i = 0; i < n; i++)
+        ngone += gone[i] = drop[i] != 0;
+    for (size_t i = 0; i < nc && ngone; i++) {
+        uint32_t f = TT_VEC_AT(&p->callsites, tt_callsite, i).frame;
+        if (f < n && gone[f]) {
+            gone[f] = 0;
+            ngone--;
+        }
+    }
+    for (size_t t = 0; t < p->nfixed && ngone; t++)
+        for (size_t i = 0; i < p->fixed[t].len; i++) {
+            uint32_t f = TT_VEC_AT(&p->fixed[t], tt_slice, i).frame;
+            if (f != TT_NONE && f < n && gone[f]) {
+                gone[f] = 0;
+                ngone--;
+            }
+        }
+    if (!ngone) {
+        free(gone);
+        return 0;
+    }
+    uint32_t *fmap = malloc(nf * sizeof *fmap);
+    if (!fmap) {
+        free(gone);
+        return TT_ENOMEM;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < nf; i++) {
+        fmap[i] = (uint32_t)kept;
+        if (i < n && gone[i])
+            continue;
+        TT_VEC_AT(&p->frames, tt_stack_frame, kept++) = TT_VEC_AT(&p->frames, tt_stack_frame, i);
+    }
+    p->frames.len = kept;
+    p->ftab_stale = 1; /* the identity table is rebuilt at the next intern */
+    /* callsites keep their ids; their keys (parent << 32 | frame) and hints name frames */
+    tt__map_free(&p->csmap);
+    memset(&p->csmap, 0, sizeof p->csmap);
+    free(p->cs_hint);
+    p->cs_hint = NULL;
+    p->cs_hint_n = 0;
+    int rc = 0;
+    for (size_t i = 0; i < nc && !rc; i++) {
+        tt_callsite *c = &TT_VEC_AT(&p->callsites, tt_callsite, i);
+        c->frame = fmap[c->frame];
+        rc = tt__map_put(&p->csmap, ((uint64_t)c->parent << 32) | c->frame, (uint32_t)i)
+                 ? TT_ENOMEM : 0;
+    }
+    for (size_t t = 0; t < p->nfixed; t++)
+        for (size_t i = 0; i < p->fixed[t].len; i++) {
+            tt_slice *sl = &TT_VEC_AT(&p->fixed[t], tt_slice, i);
+            if (sl->frame != TT_NONE)
+                sl->frame = fmap[sl->frame];
+        }
+    free(fmap);
+    free(gone);
+    return rc;
+}
+
 /* The child a callsite had last: (frame << 32 | child) per parent, so that the stacks of one
  * program, which take the same few paths again and again, rarely need the hash table. */
 static void hint_set(tt_profile *p, uint32_t parent, uint32_t frame, uint32_t child)

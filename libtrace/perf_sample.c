@@ -139,6 +139,18 @@ static int inlined_copy(tt__perf_asm *st, uint32_t fid, const tt_stack_frame *ho
     return tt_frame_intern(st->p, id, &f);
 }
 
+/* Frame fid may be left unused (tt__perf_asm's unused): then tt__perf_asm_end drops it,
+ * it is not stored. */
+static int maybe_unused(tt__perf_asm *st, uint32_t fid)
+{
+    static const unsigned char zero = 0;
+    while (st->unused.len <= fid)
+        if (!tt_vec_push(&st->unused, &zero))
+            return TT_ENOMEM;
+    TT_VEC_AT(&st->unused, unsigned char, fid) = 1;
+    return 0;
+}
+
 /* The inlined frames waiting, then frame host_id (TT_NONE: none, the chain ended with
  * them) of frame line s: perf prints the functions inlined at a pc before the one they are
  * inlined into, at the same pc, so those are in its module. Another pc: an out-of-line
@@ -162,6 +174,8 @@ static int push_frame(tt__perf_asm *st, uint32_t host_id, const char *s, size_t 
         int mapdep, rc;
         if (e->fid != TT_NONE) {
             rc = inlined_copy(st, e->fid, same ? &host : &none, &id);
+            if (!rc && id != e->fid)
+                rc = maybe_unused(st, e->fid); /* read out of line first */
         } else {
             rc = frame_id(st, st->pend_text.data + e->off, e->n, &id, &mapdep,
                           same ? &host : &none);
@@ -960,6 +974,7 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     tt_vec_init(&st->run_leaf, sizeof(uint32_t));
     tt_vec_init(&st->frames, sizeof(uint32_t));
     tt_vec_init(&st->pend, sizeof(tt__perf_inl));
+    tt_vec_init(&st->unused, 1);
     tt_vec_init(&st->last_ts, sizeof(int64_t));
     tt_vec_init(&st->tutid, sizeof(uint32_t));
     tt_vec_init(&st->claimed, 1);
@@ -988,7 +1003,7 @@ static void drop_times(tt__perf_asm *st)
 
 int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 {
-    int cut_partial = 0;
+    int cut_partial = 0, rc = 0;
     if (st->cut_line) {
         /* perf ends every line, and a sample with a blank line: a last line without a
          * newline is a file cut (a copy or a recording interrupted), its sample partial */
@@ -1001,13 +1016,25 @@ int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
             snprintf(ex + strlen(ex), sizeof ex - strlen(ex), " (line %llu)",
                      (unsigned long long)st->block_line);
         tt_stats_add(st->stats, "perf_truncated_input", st->file, TT_SEV_WARN, 1, ex);
-        if (partial)
+        if (partial) {
             st->in_block = 0;
+            for (size_t i = 0; i < st->frames.len && !rc; i++)
+                rc = maybe_unused(st, TT_VEC_AT(&st->frames, uint32_t, i));
+            for (size_t i = 0; i < st->pend.len && !rc; i++) {
+                uint32_t fid = TT_VEC_AT(&st->pend, tt__perf_inl, i).fid;
+                if (fid != TT_NONE)
+                    rc = maybe_unused(st, fid);
+            }
+        }
         cut_partial = partial;
     }
-    int rc = finish_block(st, err, lineno);
+    if (rc)
+        return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    rc = finish_block(st, err, lineno);
     if (!rc)
         drop_times(st);
+    if (!rc && st->unused.len && tt__profile_drop_frames(st->p, st->unused.data, st->unused.len))
+        rc = tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     if (!rc && st->timed && st->untimed) {
         char ex[200];
         snprintf(ex, sizeof ex, "%s: %llu of %llu samples have no time field: the input is read "
@@ -1051,6 +1078,7 @@ void tt__perf_asm_free(tt__perf_asm *st)
 {
     tt_vec_free(&st->frames);
     tt_vec_free(&st->pend);
+    tt_vec_free(&st->unused);
     tt_buf_free(&st->pend_text);
     tt_vec_free(&st->run_leaf);
     tt_vec_free(&st->last_ts);

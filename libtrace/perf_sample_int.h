@@ -27,6 +27,10 @@ typedef struct tt__perf_asm {
     tt_vec pend;
     tt_buf pend_text;
     size_t last_inl; /* the frames before the last one that were inlined into it */
+    /* unsigned char per frame id: 1 for a frame that may end up unused: read out of line
+     * and then said by its srcline to be inlined (its inlined copy is used instead), or of
+     * the partial sample a cut input ends with; dropped at the end if no callsite uses it */
+    tt_vec unused;
     /* the last frame line read (its pc for a srcline that says "(inlined)"): in the
      * driver's chunk or in pf_buf; NULL when not known */
     const char *pf;

@@ -403,6 +403,10 @@ typedef struct tt__cscache {
     uint32_t path[TT_MAX_STACK_DEPTH];
     size_t n;
 } tt__cscache;
+/* Removes the frames i < n with drop[i] set that no callsite or fixed slice uses (an
+ * importer's frames that turned out to be something else: perf's "(inlined)" srcline), the
+ * others renumbered in order; 0 or TT_ENOMEM. One pass over the callsites. */
+int tt__profile_drop_frames(tt_profile *p, const unsigned char *drop, size_t n);
 /* The callsite (parent, frame) at depth, created when missing (4.2); parent TT_NONE = root. */
 int tt__callsite_child(tt_profile *p, uint32_t *node, uint32_t parent, uint32_t frame,
                        uint32_t depth);

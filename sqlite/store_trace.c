@@ -145,33 +145,132 @@ static int del_plan_make(tdb_db *db, del_plan *p, tt_error *err)
     return rc;
 }
 
+/* One statement of a delete, ?1 bound to the trace id when it has parameters. */
+static int del_exec(tdb_db *db, char *sql, int64_t id, tt_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = 0;
+    if (!sql)
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        rc = tdb__sqlerr(db, err, "write");
+    sqlite3_free(sql);
+    if (st) {
+        if (sqlite3_bind_parameter_count(st))
+            sqlite3_bind_int64(st, 1, id);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = tdb__sqlerr(db, err, "write");
+        sqlite3_finalize(st);
+    }
+    return rc;
+}
+
+/* The args rows of a deleted trace (storage.md 3.7): args has no trace id; an arg set
+ * belongs to the rows whose arg_set_id column (every table's column of that name) names it.
+ * The sets the trace's rows name are gathered in temp.tdb_del_args before the rows go
+ * (owner[0..nowner): the tables with the column); after, the sets some remaining row still
+ * names are taken out of it (one pass over each owner table, only when the trace had
+ * args), and the args rows of the others deleted by their primary key. */
+enum { DEL_OWNERS = 16 };
+
+static int del_args_owners(tdb_db *db, char **owner, int *nowner, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c "
+                           "WHERE m.type = 'table' AND m.name <> 'args' AND "
+                           "c.name = 'arg_set_id' ORDER BY 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "write");
+    int rc = 0, src;
+    while (!rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*nowner == DEL_OWNERS) {
+            rc = tt_error_set(err, TT_EIO, db->path, 0, 0, "too many arg_set_id columns");
+            break;
+        }
+        if (!(owner[*nowner] = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0))))
+            rc = tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+        else
+            ++*nowner;
+    }
+    if (!rc && src != SQLITE_DONE)
+        rc = tdb__sqlerr(db, err, "write");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int del_args_gather(tdb_db *db, const del_plan *p, char **owner, int nowner, int64_t id,
+                           tt_error *err)
+{
+    int rc = del_exec(db,
+                      sqlite3_mprintf("CREATE TEMP TABLE IF NOT EXISTS tdb_del_args "
+                                      "(id INTEGER PRIMARY KEY)"),
+                      id, err);
+    if (!rc) /* left by a delete that failed half way */
+        rc = del_exec(db, sqlite3_mprintf("DELETE FROM temp.tdb_del_args"), id, err);
+    for (int i = 0; i < nowner && !rc; i++) {
+        int j = del_placed(p, owner[i]);
+        if (j >= 0)
+            rc = del_exec(db,
+                          sqlite3_mprintf("INSERT OR IGNORE INTO temp.tdb_del_args (id) "
+                                          "SELECT arg_set_id FROM \"%w\" WHERE arg_set_id IS "
+                                          "NOT NULL AND (%s)",
+                                          owner[i], p->pred[j]),
+                          id, err);
+    }
+    return rc;
+}
+
+static int del_args_drop(tdb_db *db, char **owner, int nowner, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "SELECT EXISTS (SELECT 1 FROM temp.tdb_del_args)", -1, &st,
+                           NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "write");
+    int any = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    int rc = 0;
+    for (int i = 0; i < nowner && any && !rc; i++)
+        rc = del_exec(db,
+                      sqlite3_mprintf("DELETE FROM temp.tdb_del_args WHERE id IN (SELECT "
+                                      "arg_set_id FROM \"%w\" WHERE arg_set_id IS NOT NULL)",
+                                      owner[i]),
+                      0, err);
+    if (!rc && any)
+        rc = del_exec(db,
+                      sqlite3_mprintf("DELETE FROM args WHERE arg_set_id IN "
+                                      "(SELECT id FROM temp.tdb_del_args)"),
+                      0, err);
+    if (!rc)
+        rc = del_exec(db, sqlite3_mprintf("DROP TABLE temp.tdb_del_args"), 0, err);
+    return rc;
+}
+
 int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
 {
     if (db->rec)
         return tdb__no_reads(err);
     del_plan p = {0};
+    char *owner[DEL_OWNERS];
+    int nowner = 0;
     int rc = del_plan_make(db, &p, err);
+    if (!rc)
+        rc = del_args_owners(db, owner, &nowner, err);
+    if (!rc)
+        rc = del_args_gather(db, &p, owner, nowner, id, err);
     /* PRAGMA foreign_keys cannot change inside a transaction; the connection's setting can
      * (no statement of ours runs, and no constraint is deferred, so no count is pending) */
     if (!rc && !db->fk_off && sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_FKEY, 0, NULL))
         rc = tdb__sqlerr(db, err, "write");
-    for (int i = p.n - 1; i >= 0 && !rc; i--) {
-        char *sql = sqlite3_mprintf("DELETE FROM \"%w\" WHERE %s", p.table[i], p.pred[i]);
-        sqlite3_stmt *st = NULL;
-        if (!sql)
-            rc = tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
-        else if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-            rc = tdb__sqlerr(db, err, "write");
-        sqlite3_free(sql);
-        if (st) {
-            sqlite3_bind_int64(st, 1, id);
-            if (sqlite3_step(st) != SQLITE_DONE)
-                rc = tdb__sqlerr(db, err, "write");
-            sqlite3_finalize(st);
-        }
-    }
+    for (int i = p.n - 1; i >= 0 && !rc; i--)
+        rc = del_exec(db, sqlite3_mprintf("DELETE FROM \"%w\" WHERE %s", p.table[i], p.pred[i]),
+                      id, err);
     if (!db->fk_off && sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_FKEY, 1, NULL) && !rc)
         rc = tdb__sqlerr(db, err, "write");
+    if (!rc)
+        rc = del_args_drop(db, owner, nowner, err);
+    for (int i = 0; i < nowner; i++)
+        sqlite3_free(owner[i]);
     del_plan_free(&p);
     return rc;
 }

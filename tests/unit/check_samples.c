@@ -1,6 +1,7 @@
 /* Sampled stacks (spec/samples.md): interning (4.2), run merging (4.3), slice rebuilding
  * (5.2-5.5 incl. the worked example), readers' bad input (2.1-2.4), exports (7.1-7.3). */
 #include "unit.h"
+#include "../../libtrace/tt_int.h"
 
 #include <jansson.h>
 
@@ -38,6 +39,37 @@ static void point(tt_profile *p, uint32_t utid, int64_t ts, const char *s, uint6
     x.msg_id = msg;
     ck_assert_int_eq(tt_profile_add(p, &x, NULL), 0);
 }
+
+/* Frames an importer marks as replaced go when no callsite uses them; the others are
+ * renumbered, and callsites and interning find them under their new ids. */
+START_TEST(drop_unused_frames)
+{
+    tt_profile *p = prof();
+    uint32_t ab = stack(p, "mAB"), x, c;
+    tt_stack_frame fx = {.name = "X"}, fc = {.name = "C"};
+    ck_assert_int_eq(tt_frame_intern(p, &x, &fx), 0);
+    ck_assert_int_eq(tt_frame_intern(p, &c, &fc), 0);
+    ck_assert_uint_eq(x, 3);
+    uint32_t mc = stack(p, "mC");
+    unsigned char drop[4] = {0, 1, 0, 1}; /* A (used: kept) and X */
+    ck_assert_int_eq(tt__profile_drop_frames(p, drop, 4), 0);
+    ck_assert_uint_eq(tt_profile_nframes(p), 4);
+    ck_assert_str_eq(tt_profile_frame(p, 1)->name, "A");
+    ck_assert_str_eq(tt_profile_frame(p, 3)->name, "C");
+    ck_assert_uint_eq(tt_profile_callsite(p, mc)->frame, 3);
+    ck_assert_uint_eq(stack(p, "mC"), mc);
+    ck_assert_uint_eq(stack(p, "mAB"), ab);
+    ck_assert_uint_eq(tt_profile_ncallsites(p), 4);
+    ck_assert_int_eq(tt_frame_intern(p, &c, &fc), 0);
+    ck_assert_uint_eq(c, 3);
+    ck_assert_int_eq(tt_frame_intern(p, &x, &fx), 0);
+    ck_assert_uint_eq(x, 4);
+    /* nothing marked, or only used frames: unchanged */
+    ck_assert_int_eq(tt__profile_drop_frames(p, drop, 2), 0);
+    ck_assert_uint_eq(tt_profile_nframes(p), 5);
+    tt_profile_free(p);
+}
+END_TEST
 
 START_TEST(interning)
 {
@@ -1176,6 +1208,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, weight_units);
     tcase_add_test(tc, interning);
+    tcase_add_test(tc, drop_unused_frames);
     tcase_add_test(tc, rename_merge);
     tcase_add_test(tc, run_merging);
     tcase_add_test(tc, policy_example);

@@ -153,9 +153,9 @@ START_TEST(delete_cascades)
 }
 END_TEST
 
-/* Trace t with k stack frames, callsites, samples, slices, wakeups and call nodes, one
- * thread, and a startup with a segment (call_node and startup_segment are a cascade's
- * grandchildren), written by SQL. */
+/* Trace t with k stack frames, callsites, samples, slices (each with an arg set of one
+ * args row), wakeups and call nodes, one thread, and a startup with a segment (call_node
+ * and startup_segment are a cascade's grandchildren), written by SQL. */
 static void fill_trace(tdb_db *db, int t, int k)
 {
     char sql[4096];
@@ -182,8 +182,11 @@ static void fill_trace(tdb_db *db, int t, int k)
              "WHERE trace_id = %d;"
              "INSERT INTO startup (trace_id, kind, source) VALUES (%d, 'cold', 'events');"
              "INSERT INTO startup_segment (startup_id, ordinal, name, from_event, to_event, "
-             "dur) VALUES ((SELECT MAX(id) FROM startup), 0, 'a', 'x', 'y', 1);",
-             t, t, t, k, t, t, t, t, t, t, t, t, t, t, t);
+             "dur) VALUES ((SELECT MAX(id) FROM startup), 0, 'a', 'x', 'y', 1);"
+             "UPDATE slice SET arg_set_id = id WHERE trace_id = %d;"
+             "INSERT INTO args (arg_set_id, key, value_type, int_value) SELECT arg_set_id, "
+             "'unwound', 'int', 1 FROM slice WHERE trace_id = %d;",
+             t, t, t, k, t, t, t, t, t, t, t, t, t, t, t, t, t);
     ck_assert_int_eq(sqlite3_exec(db->h, sql, NULL, NULL, NULL), SQLITE_OK);
 }
 
@@ -217,6 +220,8 @@ static long delete_ops(int n, int m)
         "SELECT COUNT(*) FROM startup_segment", "SELECT COUNT(*) / ?1 FROM stack_frame",
         "SELECT COUNT(*) / ?1 FROM callsite", "SELECT COUNT(*) / ?1 FROM sample",
         "SELECT COUNT(*) / ?1 FROM slice", "SELECT COUNT(*) / ?1 FROM wakeup",
+        "SELECT COUNT(*) / ?1 FROM args", "SELECT COUNT(*) = 0 FROM args WHERE arg_set_id "
+        "NOT IN (SELECT arg_set_id FROM slice WHERE trace_id = 2)",
         "SELECT COUNT(*) / ?1 FROM call_node", "SELECT COUNT(*) = 0 FROM trace WHERE id = 1",
         "SELECT COUNT(*) = 0 FROM pragma_foreign_key_check",
     };
@@ -246,6 +251,47 @@ START_TEST(delete_linear)
     long small = delete_ops(300, 300), big = delete_ops(300, 3000);
     ck_assert_msg(big - small < 100L * 2700, "%ld VM instructions per row of another trace",
                   (big - small) / 2700);
+}
+END_TEST
+
+/* The args of a deleted trace's rows go (args has no trace id), those of the other trace
+ * stay, and so does a set that a row of the other trace names too. */
+START_TEST(delete_args)
+{
+    tdb_db *db;
+    tt_error err = {0};
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    fill_trace(db, 1, 5);
+    fill_trace(db, 2, 7);
+    ck_assert_int_eq(sqlite3_exec(db->h,
+                                  "INSERT INTO args (arg_set_id, key, value_type, string_value) "
+                                  "VALUES (100, 'shared', 'string', 'x'), (101, 'own', 'string', "
+                                  "'y'), (102, 'node', 'string', 'z');"
+                                  "UPDATE thread SET arg_set_id = 100;"
+                                  "UPDATE call_node SET arg_set_id = 101 WHERE tree_id = "
+                                  "(SELECT id FROM call_tree WHERE trace_id = 1);"
+                                  "UPDATE call_node SET arg_set_id = 102 WHERE tree_id = "
+                                  "(SELECT id FROM call_tree WHERE trace_id = 2);",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    ck_assert_int_eq(query("select * from args").n, 5 + 7 + 3);
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    ck_assert_int_eq(tdb_trace_delete(db, 1, &err), 0);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    ck_assert_int_eq(query("select * from args").n, 7 + 2);
+    ck_assert_int_eq(query("select * from args where key in ('shared', 'node')").n, 2);
+    ck_assert_int_eq(query("select * from args a join slice s using (arg_set_id) "
+                           "where s.trace_id = 2").n, 7);
+    /* deleting the last owner of a set deletes it; another delete starts afresh */
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    ck_assert_int_eq(tdb_trace_delete(db, 2, &err), 0);
+    ck_assert_int_eq(tdb_trace_delete(db, 2, &err), 0);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    ck_assert_int_eq(query("select * from args").n, 0);
 }
 END_TEST
 
@@ -719,6 +765,7 @@ static Suite *suite(void)
     tcase_add_test(tc, append_and_find);
     tcase_add_test(tc, delete_cascades);
     tcase_add_test(tc, delete_linear);
+    tcase_add_test(tc, delete_args);
     tcase_add_test(tc, refuses_foreign_and_newer);
     tcase_add_test(tc, read_only_and_statement_errors);
     tcase_add_test(tc, read_only_creates_nothing);
