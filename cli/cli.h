@@ -63,13 +63,12 @@ const cli_cmd *cli_cmd_find(const char *name);
 const cli_cmd *cli_cmd_list(size_t *n);
 
 /* ---- output (cli_out.c): every write checked; EPIPE exits quietly ---- */
-/* Text: control characters are written as \xNN, UTF-8 encoded C1 characters as \u00NN
- * (cli_out.c), unless cli_out_binary(1) said the output carries data (an ART trace). */
+/* Text: control characters and bytes of no well-formed UTF-8 sequence are written as \xNN,
+ * UTF-8 encoded C1 characters as \u00NN (cli_out.c), unless cli_out_binary(1) said the
+ * output carries data (an ART trace). A UTF-8 sequence or CR LF split between two writes is
+ * written as one; an incomplete tail is held until the next write or cli_out_finish. */
 void cli_out_write(const char *p, size_t n);
 void cli_out_binary(int on);
-/* p[0..n) to f (an -o FILE stream) as cli_out_write writes standard output; -1 on a write
- * error (errno set). */
-int cli_out_fwrite(FILE *f, const char *p, size_t n);
 void cli_out_puts(const char *s);
 void cli_out_printf(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_out_buf(tt_buf *b); /* writes and empties b */
@@ -88,6 +87,10 @@ typedef struct cli_out_file cli_out_file;
 /* NULL after printing an error (exit code CLI_BAD). */
 cli_out_file *cli_out_file_open(const char *path);
 FILE *cli_out_file_stream(cli_out_file *f);
+/* p[0..n) to f as cli_out_write writes standard output (the escaper's state kept from one
+ * write to the next; the held tail written by cli_out_file_commit); -1 on a write error
+ * (errno set). */
+int cli_out_file_write(cli_out_file *f, const char *p, size_t n);
 /* 1 when write error err on f is the end of a pipe whose reader stopped (-o /dev/stdout into
  * `| head`): not an error, as for standard output. */
 int cli_out_file_pipe_closed(const cli_out_file *f, int err);

@@ -552,7 +552,7 @@ int cli_flame_write_file(const char *path, const tt_buf *b)
     if (!o)
         return CLI_BAD;
     if (b->len) /* a failure is reported by the commit (which keeps the old FILE) */
-        (void)!cli_out_fwrite(cli_out_file_stream(o), b->data, b->len);
+        (void)!cli_out_file_write(o, b->data, b->len);
     return cli_out_file_commit(o);
 }
 

@@ -64,7 +64,7 @@ static void emit(kctx *c)
         return;
     }
     if (c->b.len)
-        (void)!cli_out_fwrite(c->o->out, c->b.data, c->b.len); /* the caller checks ferror */
+        (void)!cli_out_file_write(c->o->out, c->b.data, c->b.len); /* the caller checks ferror */
     c->b.len = 0;
 }
 

@@ -24,7 +24,7 @@ typedef struct cli_ks_opts {
                                         * repeat_count (export --weight repeat, ios.md 9.3) */
     int aggregate;                     /* folded: one line per distinct path, sorted by its
                                         * bytes (export, samples.md 7.2), not per report */
-    FILE *out;                         /* NULL: standard output; else written unchecked
+    cli_out_file *out;                 /* NULL: standard output; else written unchecked
                                         * (the caller checks ferror) */
 } cli_ks_opts;
 

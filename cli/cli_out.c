@@ -23,71 +23,42 @@ static void out_failed(void)
 }
 
 /* Output is data written as it is after cli_out_binary(1) (an ART trace). Otherwise it is
- * text, and control characters from the inputs' names are escaped, to a terminal or not (a
- * file or pipe is read on one later), so that a crafted input cannot drive the terminal: a
- * C0 byte (but newline, tab and a CRLF's carriage return) or DEL as \xNN, a UTF-8 encoded
- * C1 character (U+0080..U+009F: bytes C2 80..C2 9F) as \u00NN, which is also how JSON
- * writes it (jsonw.c): inside a JSON string the escape means the same character. */
+ * text, and what the inputs' names hold is escaped, to a terminal or not (a file or pipe is
+ * read on one later), so that a crafted input cannot drive the terminal: a C0 byte (but
+ * newline, tab and a CRLF's carriage return), DEL and every byte that is not part of
+ * well-formed UTF-8 (a lone 0x9b, which an 8-bit terminal reads as CSI) as \xNN, a UTF-8
+ * encoded C1 character (U+0080..U+009F: bytes C2 80..C2 9F) as \u00NN, which is also how
+ * JSON writes it (jsonw.c): inside a JSON string the escape means the same character. The
+ * escaper (libtrace/textesc.c) keeps its state from one write to the next of a stream, so a
+ * sequence or CR LF split between two writes is seen whole; the tail it holds is written at
+ * the end (cli_out_finish, cli_out_file_commit). */
 static int out_binary;
 
-void cli_out_binary(int on) { out_binary = on; }
-
-/* The length of the control character text output escapes at p[0..n), 0 for none. */
-static size_t control_len(const char *p, size_t n)
+static int stdout_write(void *ctx, const char *p, size_t n)
 {
-    unsigned char c = (unsigned char)p[0];
-    if (c >= 0x20 && c != 0x7f)
-        return c == 0xc2 && n > 1 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f
-                   ? 2
-                   : 0;
-    return c == '\n' || c == '\t' || (c == '\r' && n > 1 && p[1] == '\n') ? 0 : 1;
+    (void)ctx;
+    return fwrite(p, 1, n, stdout) != n ? -1 : 0;
 }
 
-/* p[0..n) written to f, as text (escaped) unless binary; -1 on a write error. */
-static int put_text(FILE *f, const char *p, size_t n)
+static tt_textesc out_esc = {stdout_write, NULL, {0}, 0};
+
+void cli_out_binary(int on)
 {
-    if (out_binary)
-        return n && fwrite(p, 1, n, f) != n ? -1 : 0;
-    while (n) {
-        size_t k = 0, c = 0;
-        while (k < n && !(c = control_len(p + k, n - k)))
-            k++;
-        if (k && fwrite(p, 1, k, f) != k)
-            return -1;
-        if (k == n)
-            break;
-        char esc[8];
-        int e = c == 2 ? snprintf(esc, sizeof esc, "\\u00%02x", (unsigned char)p[k + 1])
-                       : snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)p[k]);
-        if (fwrite(esc, 1, (size_t)e, f) != (size_t)e)
-            return -1;
-        p += k + c;
-        n -= k + c;
-    }
-    return 0;
+    if (on && !out_binary && tt_textesc_flush(&out_esc))
+        out_failed();
+    out_binary = on;
 }
 
 void cli_out_write(const char *p, size_t n)
 {
     cli_progress_clear();
-    if (put_text(stdout, p, n))
+    if (out_binary ? n && fwrite(p, 1, n, stdout) != n : tt_textesc_put(&out_esc, p, n) != 0)
         out_failed();
-}
-
-int cli_out_fwrite(FILE *f, const char *p, size_t n) { return put_text(f, p, n); }
-
-/* p[0..n) has nothing cli_out_write escapes. */
-static int all_shown(const char *p, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        if (control_len(p + k, n - k))
-            return 0;
-    return 1;
 }
 
 void cli_out_write_large(const char *p, size_t n)
 {
-    if (!out_binary && !all_shown(p, n)) {
+    if (!out_binary && (out_esc.n_held || tt_textesc_plain(p, n) != n)) {
         cli_out_write(p, n);
         return;
     }
@@ -144,7 +115,7 @@ void cli_out_buf(tt_buf *b)
 
 int cli_out_finish(void)
 {
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if ((!out_binary && tt_textesc_flush(&out_esc)) || fflush(stdout) != 0 || ferror(stdout)) {
         if (errno == EPIPE)
             return CLI_OK;
         fprintf(stderr, "tracetool: write error on standard output: %s\n", strerror(errno));
@@ -449,7 +420,20 @@ struct cli_out_file {
     FILE *f;
     char *target, *tmp; /* tmp NULL: written in place (a device or FIFO) */
     const char *shown;  /* the path as the user gave it */
+    tt_textesc esc;     /* text written through cli_out_file_write */
 };
+
+static int file_stream_write(void *ctx, const char *p, size_t n)
+{
+    return fwrite(p, 1, n, ctx) != n ? -1 : 0;
+}
+
+int cli_out_file_write(cli_out_file *o, const char *p, size_t n)
+{
+    if (out_binary)
+        return n && fwrite(p, 1, n, o->f) != n ? -1 : 0;
+    return tt_textesc_put(&o->esc, p, n);
+}
 
 static void file_free(cli_out_file *o)
 {
@@ -485,6 +469,7 @@ cli_out_file *cli_out_file_open(const char *path)
             file_free(o);
             return NULL;
         }
+        tt_textesc_init(&o->esc, file_stream_write, o->f);
         return o;
     }
     struct stat sb;
@@ -534,6 +519,7 @@ cli_out_file *cli_out_file_open(const char *path)
         file_free(o);
         return NULL;
     }
+    tt_textesc_init(&o->esc, file_stream_write, o->f);
     return o;
 }
 
@@ -560,7 +546,7 @@ static int sync_dir(const char *target)
 int cli_out_file_commit(cli_out_file *o)
 {
     int rc = 0;
-    if (fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) && errno != EINVAL))
+    if (tt_textesc_flush(&o->esc) || fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) && errno != EINVAL))
         rc = CLI_BAD;
     if (fclose(o->f) && !rc)
         rc = CLI_BAD;

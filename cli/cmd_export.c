@@ -85,7 +85,7 @@ static int write_out(void *ctx, const char *p, size_t n)
         cli_out_write(p, n);
         return 0;
     }
-    return cli_out_fwrite(s->f, p, n); /* text escaped as on standard output */
+    return cli_out_file_write(s->o, p, n); /* text escaped as on standard output */
 }
 
 /* -o FILE is written aside and renamed over FILE only when the export succeeds. */
@@ -465,7 +465,7 @@ static int export_ios(char **files, size_t n, int format, const cli_samples_opts
     int rc = open_out(&s, outpath);
     if (rc)
         return rc;
-    ko.out = s.f;
+    ko.out = s.o;
     rc = cli_ks_run(&ko, files, (int)n, ctx);
     tt_error err = {0};
     rc = close_out(&s, outpath, s.f && (fflush(s.f) || ferror(s.f)) ? TT_EIO : 0, &err, rc);

@@ -229,6 +229,31 @@ char *tt_json_uint(char *p, uint64_t v);
  * fraction, others with the shortest round-trip representation. */
 int tt_json_format_double(char *dst, size_t cap, double v);
 
+/* ---- text escaping (textesc.c): untrusted text made safe for a terminal ----
+ * Bytes written through a tt_textesc reach write() as the text outputs show them: newline,
+ * tab, the CR of a CR LF pair, printable ASCII and well-formed UTF-8 (RFC 3629; Unicode's
+ * table of well-formed byte sequences) as they are; a UTF-8 C1 control (U+0080..U+009F:
+ * C2 80..C2 9F) as \u00NN; every other byte (a C0 control, DEL, a byte of no well-formed
+ * sequence: a lone 0x9B, 0xFF, an overlong C0 AF, a surrogate ED A0 80, a code point above
+ * U+10FFFF, a truncated sequence) as \xNN. The state carries across calls: a sequence or a
+ * CR LF split between two tt_textesc_put calls is written as the unsplit text would be (an
+ * incomplete tail, at most 3 bytes, is held until the next call or tt_textesc_flush). */
+typedef struct tt_textesc {
+    tt_write_fn write; /* nonzero return: a write error, handed back */
+    void *ctx;
+    unsigned char held[3];
+    unsigned char n_held;
+} tt_textesc;
+void tt_textesc_init(tt_textesc *e, tt_write_fn write, void *ctx);
+/* Escapes p[0..n) to e->write; 0, or the nonzero return of a failed write. */
+int tt_textesc_put(tt_textesc *e, const char *p, size_t n);
+/* Writes the held tail (escaped: it is incomplete at the end of the text); 0 or the write's
+ * error. Call it when the output ends; the stream can be written again afterwards. */
+int tt_textesc_flush(tt_textesc *e);
+/* The length of the longest prefix of p[0..n) that tt_textesc_put (with nothing held) writes
+ * as it is: n when the whole text can bypass the escaper. */
+size_t tt_textesc_plain(const char *p, size_t n);
+
 /* ---- string interning (intern.c): dense ids for byte strings ---- */
 typedef struct tt_intern tt_intern;
 /* Owned by the caller, free with tt_intern_free (accepts NULL). NULL on out of memory. */

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null 2>&1 && for f in table csv json; do tracetool query --format $f "$TT_TMP/q.db" "select cast(x'41ff9b42c0afeda080f4908080e282' as text) as bad, cast(x'c29b31' as text) as c1, 'é中😀' as ok"; done | od -An -c
