@@ -223,7 +223,7 @@ static void print_json(const tt_mstack_result *r, const tt_mapping *m, const cha
     tt_jsonw_key(&w, "merged");
     tt_jsonw_uint(&w, r->merged);
     tt_jsonw_obj_end(&w);
-    tt_jsonw_key(&w, "tree");
+    tt_jsonw_key(&w, "nodes");
     cli_tree_json(&w, r->items, r->n_items, m, r->key_index, style);
     tt_jsonw_obj_end(&w);
     tt_buf_puts(&w.buf, "\n");
