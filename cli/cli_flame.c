@@ -554,7 +554,8 @@ int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_
             snprintf(err.file, sizeof err.file, "%s", label);
         rc = cli_err(&err);
     }
-    report_once(ctx->stats, st);
+    if (!rc)
+        report_once(ctx->stats, st);
     tt_stats_free(st);
     if (!rc && win.windowed) {
         const char *ck = tt_profile_meta_get(p)->clock;
