@@ -2,6 +2,7 @@
  * subtree trimming to --max-nodes. */
 #include "cli_art.h"
 #include "cli_csv.h"
+#include "cli_tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,10 @@ static int cmp_node(const void *x, const void *y)
     return i < j ? -1 : i > j; /* parents were created before their children */
 }
 
-static void tree_print(const art_run *r, tree *t, uint32_t id, uint32_t depth, tt_jsonw *w)
+/* The kept nodes below id in pre-order; JSON writes one flat node each, with the position
+ * of its parent (ppos, -1 for a root) among the thread's nodes written so far (*pos). */
+static void tree_print(const art_run *r, tree *t, uint32_t id, uint32_t depth, tt_jsonw *w,
+                       int64_t ppos, int64_t *pos)
 {
     tnode *nodes = t->nodes.data;
     /* children in order of total, heaviest first */
@@ -131,14 +135,13 @@ static void tree_print(const art_run *r, tree *t, uint32_t id, uint32_t depth, t
             tt_jsonw_uint(w, n->unwound);
             tt_jsonw_key(w, "truncated");
             tt_jsonw_uint(w, n->truncated);
-            tt_jsonw_key(w, "children");
-            tt_jsonw_arr_begin(w);
-        }
-        tree_print(r, t, ch[i], depth + 1, w);
-        if (r->format == F_JSON || r->format == F_JSONL) {
-            tt_jsonw_arr_end(w);
+            cli_tree_json_parent(w, ppos);
+            tt_jsonw_key(w, "depth");
+            tt_jsonw_uint(w, depth);
             tt_jsonw_obj_end(w);
         }
+        int64_t me = (*pos)++;
+        tree_print(r, t, ch[i], depth + 1, w, me, pos);
         if (w->buf.len > 65536)
             cli_art_json_flush(w);
     }
@@ -214,10 +217,11 @@ int cli_art_tree(art_run *r)
                 tt_jsonw_uint(&w, th->id);
                 tt_jsonw_key(&w, "name");
                 tt_jsonw_str(&w, th->name);
-                tt_jsonw_key(&w, "children");
+                tt_jsonw_key(&w, "nodes");
                 tt_jsonw_arr_begin(&w);
             }
-            tree_print(r, &t, 0, 0, &w);
+            int64_t pos = 0;
+            tree_print(r, &t, 0, 0, &w, -1, &pos);
             if (r->format == F_JSON || r->format == F_JSONL) {
                 tt_jsonw_arr_end(&w);
                 tt_jsonw_obj_end(&w);

@@ -499,10 +499,30 @@ static int startup_window(tt_flame_xform *x, tdb_db *db, const char *label, int6
     return 0;
 }
 
+/* Prints the warnings of st not yet in seen (one database loaded for several graphs warns
+ * once) and keeps them there. */
+static void report_once(tt_stats *seen, const tt_stats *st)
+{
+    tt_stats *fresh = tt_stats_new();
+    for (size_t i = 0; fresh && i < tt_stats_count(st); i++) {
+        const tt_stat *x = tt_stats_get(st, i);
+        int known = 0;
+        for (size_t j = 0; !known && j < tt_stats_count(seen); j++) {
+            const tt_stat *y = tt_stats_get(seen, j);
+            known = !strcmp(x->name, y->name) && !strcmp(x->file, y->file);
+        }
+        if (!known) {
+            tt_stats_add(seen, x->name, x->file, x->severity, x->count, x->example);
+            tt_stats_add(fresh, x->name, x->file, x->severity, x->count, x->example);
+        }
+    }
+    cli_stats_report(fresh);
+    tt_stats_free(fresh);
+}
+
 int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_t trace,
                       cli_flame_opts *o, int side, cli_ctx *ctx)
 {
-    (void)ctx;
     tt_error err = {0};
     tdb_db *db;
     int newer;
@@ -524,8 +544,19 @@ int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_
     if (!rc && o->source == CF_SRC_STARTUP)
         rc = startup_window(&win, db, label, id, o);
     tt_profile *p = NULL;
-    if (!rc && tdb_profile_load(&p, db, id, &err))
+    tt_stats *st = NULL;
+    if (!rc && !(st = tt_stats_new())) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    if (!rc && tdb_profile_load(&p, db, id, label, st, &err)) {
+        if (!strcmp(err.file, dbpath)) /* flamegraph's temporary database: the user's input */
+            snprintf(err.file, sizeof err.file, "%s", label);
         rc = cli_err(&err);
+    }
+    if (!rc)
+        report_once(ctx->stats, st);
+    tt_stats_free(st);
     if (!rc && win.windowed) {
         const char *ck = tt_profile_meta_get(p)->clock;
         if (ck && strcmp(ck, o->win_clock))

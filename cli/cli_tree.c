@@ -1,4 +1,4 @@
-/* Rendering a stack's call tree (method-beat.md 7.7) as indented text or nested JSON;
+/* Rendering a stack's call tree (method-beat.md 7.7) as indented text or a flat JSON node list;
  * shared by beat and report. */
 #include "cli.h"
 
@@ -56,6 +56,15 @@ int cli_tree_text(tt_buf *out, const tt_mitem *it, size_t n, const tt_mapping *m
     return 0;
 }
 
+void cli_tree_json_parent(tt_jsonw *w, int64_t pos)
+{
+    tt_jsonw_key(w, "parent");
+    if (pos < 0)
+        tt_jsonw_null(w);
+    else
+        tt_jsonw_int(w, pos);
+}
+
 int cli_tree_json(tt_jsonw *w, const tt_mitem *it, size_t n, const tt_mapping *m,
                   ptrdiff_t key_index, int style)
 {
@@ -63,20 +72,10 @@ int cli_tree_json(tt_jsonw *w, const tt_mitem *it, size_t n, const tt_mapping *m
     if (tt_stree_build(&nd, it, n, NULL))
         return TT_ENOMEM;
     tt_buf name = {0};
-    /* pre-order: close children arrays while the next line is not a child */
-    int32_t *open = malloc((n ? n : 1) * sizeof *open);
-    if (!open) {
-        free(nd);
-        return TT_ENOMEM;
-    }
-    size_t sp = 0;
+    /* flat: the nodes are already in pre-order, so a node's position is its line index and
+     * its parent's position is the parent's line index */
     tt_jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++) {
-        while (sp && open[sp - 1] != nd[i].parent) {
-            tt_jsonw_arr_end(w);
-            tt_jsonw_obj_end(w);
-            sp--;
-        }
         name_of(&name, m, it[i].id, style);
         tt_jsonw_obj_begin(w);
         tt_jsonw_key(w, "id");
@@ -102,16 +101,10 @@ int cli_tree_json(tt_jsonw *w, const tt_mitem *it, size_t n, const tt_mapping *m
             tt_jsonw_key(w, "stack_key");
             tt_jsonw_bool(w, 1);
         }
-        tt_jsonw_key(w, "children");
-        tt_jsonw_arr_begin(w);
-        open[sp++] = (int32_t)i;
-    }
-    while (sp--) {
-        tt_jsonw_arr_end(w);
+        cli_tree_json_parent(w, nd[i].parent);
         tt_jsonw_obj_end(w);
     }
     tt_jsonw_arr_end(w);
-    free(open);
     free(nd);
     tt_buf_free(&name);
     return 0;

@@ -21,7 +21,7 @@ static const char usage[] =
     "      --base-ms MS        time base added to entry times when draining (default 0)\n"
     "      --cost MS           analysis cost; stackCost = max(cost, longest line)\n"
     "      --trim N            trim the stack to N lines as Matrix does (default 30; 0 = off)\n"
-    "      --format FMT        text (call tree, default), json (nested tree), matrix\n"
+    "      --format FMT        text (call tree, default), json (flat node list), matrix\n"
     "      --names STYLE       method names: java (default), full, raw\n"
     "      --buffer-format F   auto (by content, default), bin, text\n"
     "      --ring-next K       rotate a raw ring dump: slots K..end, then 0..K-1\n"
@@ -223,7 +223,7 @@ static void print_json(const tt_mstack_result *r, const tt_mapping *m, const cha
     tt_jsonw_key(&w, "merged");
     tt_jsonw_uint(&w, r->merged);
     tt_jsonw_obj_end(&w);
-    tt_jsonw_key(&w, "tree");
+    tt_jsonw_key(&w, "nodes");
     cli_tree_json(&w, r->items, r->n_items, m, r->key_index, style);
     tt_jsonw_obj_end(&w);
     tt_buf_puts(&w.buf, "\n");

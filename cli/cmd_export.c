@@ -268,7 +268,7 @@ static int export_trace(dbx *d, int64_t id)
 {
     tt_error err = {0};
     tt_profile *p;
-    if (tdb_profile_load(&p, d->db, id, &err))
+    if (tdb_profile_load(&p, d->db, id, d->path, d->ctx->stats, &err))
         return cli_err(&err);
     const tt_profile_meta *m = tt_profile_meta_get(p);
     int wall = d->eo->weight == TT_WEIGHT_WALL || d->eo->weight == TT_WEIGHT_CPU;

@@ -509,7 +509,7 @@ static void json_stack(rctx *c, tt_jsonw *w, const tt_report *r)
     tt_jsonw_uint(w, r->n_items);
     tt_jsonw_key(w, "self_clamped");
     tt_jsonw_uint(w, self_clamps(r));
-    tt_jsonw_key(w, "tree");
+    tt_jsonw_key(w, "nodes");
     cli_tree_json(w, r->items, r->n_items, c->m, r->key_index, c->style);
 }
 

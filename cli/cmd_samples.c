@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_samples.h"
+#include "cli_tree.h"
 
 static const char usage[] =
     "usage: tracetool samples [--format text|json] [--thread NAME|TID]... [--top N]\n"
@@ -213,8 +214,11 @@ static nref *children(const tt_vec *t, uint32_t id, int64_t min, size_t *n)
     return r;
 }
 
+/* The call tree below id in pre-order: text indented by level, JSON one flat node each with
+ * its level as depth and the position of its parent (ppos, -1 for a root) among the nodes
+ * written so far (*pos). */
 static void tree_rec(sctx *c, const tt_vec *t, uint32_t id, int64_t total, int64_t min,
-                     int level)
+                     int level, int64_t ppos, int64_t *pos)
 {
     size_t n;
     nref *r = children(t, id, min, &n);
@@ -236,16 +240,17 @@ static void tree_rec(sctx *c, const tt_vec *t, uint32_t id, int64_t total, int64
             tt_jsonw_uint(&c->w, x->w.total_samples);
             tt_jsonw_key(&c->w, "self_samples");
             tt_jsonw_uint(&c->w, x->w.self_samples);
-            tt_jsonw_key(&c->w, "children");
-            tt_jsonw_arr_begin(&c->w);
-            tree_rec(c, t, r[i].id, total, min, level + 1);
-            tt_jsonw_arr_end(&c->w);
+            cli_tree_json_parent(&c->w, ppos);
+            tt_jsonw_key(&c->w, "depth");
+            tt_jsonw_int(&c->w, level);
             tt_jsonw_obj_end(&c->w);
+            int64_t me = (*pos)++;
+            tree_rec(c, t, r[i].id, total, min, level + 1, me, pos);
         } else {
             tt_buf_printf(&c->b, "  %7.2f %7.2f %9llu  %*s%s\n", pct(x->w.total_weight, total),
                           pct(x->w.self_weight, total), (unsigned long long)x->w.total_samples,
                           2 * level, "", name);
-            tree_rec(c, t, r[i].id, total, min, level + 1);
+            tree_rec(c, t, r[i].id, total, min, level + 1, -1, pos);
         }
     }
     free(r);
@@ -262,14 +267,15 @@ static int tree(sctx *c, int64_t total)
     }
     int64_t min = (int64_t)((double)total * c->min_pct / 100.0);
     if (c->json) {
-        tt_jsonw_key(&c->w, c->inverted ? "tree_inverted" : "tree");
+        tt_jsonw_key(&c->w, c->inverted ? "nodes_inverted" : "nodes");
         tt_jsonw_arr_begin(&c->w);
     } else {
         tt_buf_printf(&c->b, "call tree (%s, nodes >= %g%% of the %s weight):\n  %7s %7s "
                       "%9s  function\n", c->inverted ? "bottom-up" : "top-down", c->min_pct,
                       tt_weight_unit(c->weight), "total%", "self%", "samples");
     }
-    tree_rec(c, &t, TT_NONE, total, min, 0);
+    int64_t pos = 0;
+    tree_rec(c, &t, TT_NONE, total, min, 0, -1, &pos);
     if (c->json)
         tt_jsonw_arr_end(&c->w);
     tt_vec_free(&t);

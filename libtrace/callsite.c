@@ -456,7 +456,7 @@ int tt__stack_truncate(tt_profile *p, uint32_t *f, size_t *n, size_t depth)
         return 0;
     assert(*n >= TT_MAX_STACK_DEPTH);
     uint32_t id;
-    if (tt__frame_simple(p, &id, TT__TRUNCATED_FRAME, strlen(TT__TRUNCATED_FRAME),
+    if (tt__frame_simple(p, &id, TT_TRUNCATED_FRAME, strlen(TT_TRUNCATED_FRAME),
                          TT_FRAME_SYNTHETIC, NULL))
         return TT_ENOMEM;
     f[TT_MAX_STACK_DEPTH - 1] = id;
@@ -469,7 +469,7 @@ void tt__stack_truncated_note(tt_stats *stats, const char *file, uint64_t line, 
     char ex[200];
     snprintf(ex, sizeof ex, "%s:%llu: stack of %zu frames truncated to the %d outermost and a "
              "\"%s\" leaf", file, (unsigned long long)line, n, TT_MAX_STACK_DEPTH - 1,
-             TT__TRUNCATED_FRAME);
+             TT_TRUNCATED_FRAME);
     tt_stats_add(stats, "stack_too_deep", file, TT_SEV_DATA_LOSS, 1, ex);
 }
 

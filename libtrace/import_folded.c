@@ -195,13 +195,13 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
     } else if (depth > TT_MAX_STACK_DEPTH) {
         /* the marker is synthetic, as perf text's and JSON-lines' (tt__stack_truncate) */
         uint32_t id;
-        if (tt__frame_simple(st->p, &id, TT__TRUNCATED_FRAME, strlen(TT__TRUNCATED_FRAME),
+        if (tt__frame_simple(st->p, &id, TT_TRUNCATED_FRAME, strlen(TT_TRUNCATED_FRAME),
                              TT_FRAME_SYNTHETIC, NULL) ||
             !tt_vec_push(&st->frames, &id))
             return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
         snprintf(ex, sizeof ex, "%s:%llu: stack of %zu frames truncated to the %d outermost "
                  "and a \"%s\" leaf", st->file, (unsigned long long)lineno, depth,
-                 TT_MAX_STACK_DEPTH - 1, TT__TRUNCATED_FRAME);
+                 TT_MAX_STACK_DEPTH - 1, TT_TRUNCATED_FRAME);
         tt_stats_add(st->stats, "folded_stack_truncated", st->file, TT_SEV_DATA_LOSS, 1, ex);
     }
     uint32_t cs;

@@ -412,11 +412,9 @@ int tt__callsite_child(tt_profile *p, uint32_t *node, uint32_t parent, uint32_t 
                        uint32_t depth);
 int tt__callsite_intern_cached(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n,
                                tt__cscache *cache);
-/* The leaf frame that replaces the frames of a stack beyond TT_MAX_STACK_DEPTH. */
-#define TT__TRUNCATED_FRAME "[deeper frames truncated]"
 /* A stack of depth frames, root first, of which f holds the first *n (all of them, or at
  * least TT_MAX_STACK_DEPTH): deeper than TT_MAX_STACK_DEPTH, its TT_MAX_STACK_DEPTH - 1
- * outermost frames are kept under a TT__TRUNCATED_FRAME leaf (*n becomes the limit), so its
+ * outermost frames are kept under a TT_TRUNCATED_FRAME leaf (*n becomes the limit), so its
  * weight still counts; 0 or TT_ENOMEM. */
 int tt__stack_truncate(tt_profile *p, uint32_t *f, size_t *n, size_t depth);
 /* Counts one truncated stack of n frames, at file:line, as stack_too_deep (data loss). */

@@ -10,6 +10,8 @@
  * the store can write them directly. Times are int64 ns; TT_NONE marks a missing u32 id. */
 #define TT_NONE UINT32_MAX
 #define TT_MAX_STACK_DEPTH 4096 /* deeper stacks are truncated (or refused) and counted */
+/* The leaf frame that replaces the frames of a stack beyond TT_MAX_STACK_DEPTH. */
+#define TT_TRUNCATED_FRAME "[deeper frames truncated]"
 
 /* Sample types (samples.md 2.1.3, 2.4). */
 enum { TT_ST_CPU = 0, TT_ST_CUSTOM, TT_ST_ALLOC, TT_ST_JNI, TT_ST_BINDER, TT_ST_WAIT,

@@ -80,7 +80,9 @@ int tdb_trace_list(tdb_trace_info **out, size_t *n, tdb_db *db, tt_error *err)
 
 typedef struct ld {
     tdb_db *db;
+    const char *name; /* the database in messages */
     int64_t trace;
+    tt_stats *stats;
     tt_profile *p;
     tt_error *err;
     sqlite3_stmt *st;
@@ -109,13 +111,13 @@ static int64_t find(const tt_vec *ids, int64_t id)
 
 static int bad(ld *l, const char *table, int64_t id, const char *what)
 {
-    return tt_error_set(l->err, TT_EFORMAT, l->db->path, 0, 0, "trace %lld: %s %lld: %s",
+    return tt_error_set(l->err, TT_EFORMAT, l->name, 0, 0, "trace %lld: %s %lld: %s",
                         (long long)l->trace, table, (long long)id, what);
 }
 
 static int nomem(ld *l)
 {
-    return tt_error_set(l->err, TT_ENOMEM, l->db->path, 0, 0, "out of memory");
+    return tt_error_set(l->err, TT_ENOMEM, l->name, 0, 0, "out of memory");
 }
 
 static int prepare(ld *l, const char *sql)
@@ -155,7 +157,7 @@ static int load_trace(ld *l)
     if (rc || (rc = step(l)) < 0)
         return rc;
     if (!rc)
-        return tt_error_set(l->err, TT_ENOTFOUND, l->db->path, 0, 0, "no trace %lld",
+        return tt_error_set(l->err, TT_ENOTFOUND, l->name, 0, 0, "no trace %lld",
                             (long long)l->trace);
     tt_profile_meta *m = tt_profile_meta_get(l->p);
     m->source_format = copy(l, text(l, 0));
@@ -353,9 +355,12 @@ typedef struct sl_state {
     tt_vec open;      /* struct open_at */
 } sl_state;
 
+/* An open ancestor: its stored id, ts and dur, and the index of the slice that stands for it
+ * (beyond TT_MAX_STACK_DEPTH, the truncated slice above it). */
 typedef struct open_at {
-    int64_t id;
+    int64_t id, ts, dur;
     uint32_t idx;
+    int truncated; /* at TT_MAX_STACK_DEPTH - 1: made the truncated leaf already */
 } open_at;
 
 static int flush_thread(ld *l, sl_state *t)
@@ -396,6 +401,39 @@ static int slice_frame(ld *l, tt_slice *s, const tt_slice *parent, int64_t id)
     return !rc ? 0 : rc == TT_ENOMEM ? nomem(l) : bad(l, "slice", id, "too deep");
 }
 
+/* A slice deeper than TT_MAX_STACK_DEPTH (as the text readers' stacks, samples.md): its
+ * ancestor at TT_MAX_STACK_DEPTH - 1 becomes a TT_TRUNCATED_FRAME leaf holding the time of
+ * everything below it (counted once as stack_too_deep), and the slice is left out. */
+static int truncate_below(ld *l, sl_state *t, open_at *po, int64_t id, int64_t ts, int64_t dur)
+{
+    open_at *top = &TT_VEC_AT(&t->open, open_at, TT_MAX_STACK_DEPTH - 1);
+    if (!top->truncated) {
+        tt_slice *s = &TT_VEC_AT(&t->slices, tt_slice, top->idx);
+        const tt_slice *par = &TT_VEC_AT(&t->slices, tt_slice, s->parent);
+        tt_stack_frame f;
+        memset(&f, 0, sizeof f);
+        f.name = TT_TRUNCATED_FRAME;
+        f.kind = TT_FRAME_SYNTHETIC;
+        if (tt_frame_intern(l->p, &s->frame, &f))
+            return nomem(l);
+        int rc = tt_callsite_child(l->p, &s->callsite, par->callsite, s->frame);
+        if (rc)
+            return rc == TT_ENOMEM ? nomem(l) : bad(l, "slice", top->id, "too deep");
+        s->self_dur = s->dur;
+        s->self_thread_dur = s->thread_dur;
+        s->is_recursive = 0;
+        top->truncated = 1;
+        char ex[200];
+        snprintf(ex, sizeof ex, "%s: trace %lld: slice %lld: call chain deeper than %d slices "
+                 "truncated to the %d outermost and a \"%s\" slice", l->name,
+                 (long long)l->trace, (long long)top->id, TT_MAX_STACK_DEPTH,
+                 TT_MAX_STACK_DEPTH - 1, TT_TRUNCATED_FRAME);
+        tt_stats_add(l->stats, "stack_too_deep", l->name, TT_SEV_DATA_LOSS, 1, ex);
+    }
+    open_at o = {id, ts, dur, po->idx, 1};
+    return tt_vec_push(&t->open, &o) ? 0 : nomem(l);
+}
+
 static int read_slice(ld *l, sl_state *t, int64_t id)
 {
     tt_slice s;
@@ -404,23 +442,24 @@ static int read_slice(ld *l, sl_state *t, int64_t id)
     s.dur = i64(l, 3);
     int64_t depth = i64(l, 4);
     /* rows come parent first (pre-order): the parent is the open slice one level up */
-    if (depth < 0 || (size_t)depth > t->open.len || depth >= TT_MAX_STACK_DEPTH ||
-        (depth == 0) != is_null(l, 5) ||
+    if (depth < 0 || (size_t)depth > t->open.len || (depth == 0) != is_null(l, 5) ||
         (depth > 0 && TT_VEC_AT(&t->open, open_at, depth - 1).id != i64(l, 5)))
         return bad(l, "slice", id, "depth and parent_id do not follow the stored order "
                                    "(parents first, each at depth + 1 of its parent)");
     t->open.len = (size_t)depth;
+    open_at *po = depth > 0 ? &TT_VEC_AT(&t->open, open_at, depth - 1) : NULL;
+    if (s.dur < 0 || s.ts < -((int64_t)1 << 62) || s.ts > ((int64_t)1 << 62) ||
+        s.dur > ((int64_t)1 << 62) || (po && (s.ts < po->ts || s.ts + s.dur > po->ts + po->dur)))
+        return bad(l, "slice", id, "ts/dur out of range or outside its parent");
+    if (depth >= TT_MAX_STACK_DEPTH) /* below the truncated leaf: checked, not kept */
+        return truncate_below(l, t, po, id, s.ts, s.dur);
     const tt_slice *par = NULL;
-    if (depth > 0) {
-        s.parent = TT_VEC_AT(&t->open, open_at, depth - 1).idx;
+    if (po) {
+        s.parent = po->idx;
         par = &TT_VEC_AT(&t->slices, tt_slice, s.parent);
     } else {
         s.parent = TT_NONE;
     }
-    if (s.dur < 0 || s.ts < -((int64_t)1 << 62) || s.ts > ((int64_t)1 << 62) ||
-        s.dur > ((int64_t)1 << 62) ||
-        (par && (s.ts < par->ts || s.ts + s.dur > par->ts + par->dur)))
-        return bad(l, "slice", id, "ts/dur out of range or outside its parent");
     const char *cat = text(l, 7);
     s.is_synthetic = cat && !strcmp(cat, "synthetic");
     s.is_instrumented = cat && !strcmp(cat, "beat") ? 1 : cat && !strcmp(cat, "art") ? 2 : 0;
@@ -460,7 +499,7 @@ static int read_slice(ld *l, sl_state *t, int64_t id)
         return rc;
     if (t->slices.len >= TT_NONE - 1)
         return bad(l, "slice", id, "too many slices in one thread");
-    open_at o = {id, (uint32_t)t->slices.len};
+    open_at o = {id, s.ts, s.dur, (uint32_t)t->slices.len, 0};
     if (!tt_vec_push(&t->slices, &s) || !tt_vec_push(&t->open, &o))
         return nomem(l);
     return 0;
@@ -494,13 +533,16 @@ static int load_slices(ld *l)
     return rc;
 }
 
-int tdb_profile_load(tt_profile **out, tdb_db *db, int64_t trace_id, tt_error *err)
+int tdb_profile_load(tt_profile **out, tdb_db *db, int64_t trace_id, const char *name,
+                     tt_stats *stats, tt_error *err)
 {
     *out = NULL;
     ld l;
     memset(&l, 0, sizeof l);
     l.db = db;
+    l.name = name ? name : db->path;
     l.trace = trace_id;
+    l.stats = stats;
     l.err = err;
     tt_vec_init(&l.frames, sizeof(int64_t));
     tt_vec_init(&l.cs_ids, sizeof(int64_t));

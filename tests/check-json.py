@@ -16,7 +16,7 @@ top = os.getcwd()
 tt = os.path.join(top, build, "tracetool")
 MAP = "samples/methodMapping.txt"
 
-# the call trees nest two levels a frame: deep stacks need a deep parser
+# call trees are flat node lists, but other outputs may still nest: keep a deep parser
 sys.setrecursionlimit(200000)
 threading.stack_size(512 * 1024 * 1024)
 

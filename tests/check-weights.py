@@ -172,15 +172,15 @@ def from_beat_tree(args):
     s = defaultdict(int)
     t = defaultdict(int)
 
-    def walk(nodes, anc):
-        for n in nodes:
-            name = n["name"] if n["name"] is not None else "id %d" % n["id"]
-            s[name] += n["self_ms"] * 1000000
-            if name not in anc:
-                t[name] += n["total_ms"] * 1000000
-            walk(n["children"], anc | {name})
-
-    walk(d["tree"], frozenset())
+    # flat pre-order nodes: a node's ancestors are its parent's plus the parent
+    within = []  # per node: the names on the path from the root to it, itself included
+    for n in d["nodes"]:
+        name = n["name"] if n["name"] is not None else "id %d" % n["id"]
+        anc = within[n["parent"]] if n["parent"] is not None else frozenset()
+        s[name] += n["self_ms"] * 1000000
+        if name not in anc:
+            t[name] += n["total_ms"] * 1000000
+        within.append(anc | {name})
     keys = set(k for k, v in s.items() if v) | set(k for k, v in t.items() if v)
     return {k: (s.get(k, 0), t.get(k, 0)) for k in keys}
 
