@@ -78,6 +78,10 @@ void cli_out_buf(tt_buf *b); /* writes and empties b */
 void cli_out_write_large(const char *p, size_t n);
 /* Flush and close stdout; returns 0 or CLI_BAD after printing the error. */
 int cli_out_finish(void);
+/* p[0..n) to standard output, escaped as cli_out_write escapes, and flushed, the error
+ * returned (0 or its errno; EPIPE is the caller's to judge) and stdout's stream left clean
+ * (cli_out_try.c): output printed before an output file is committed. */
+int cli_out_try(const char *p, size_t n);
 
 /* Output files (-o FILE): written to "FILE.tmp-PID" beside FILE and renamed over it by
  * cli_out_file_commit, so FILE is the old file or the complete new one. A symbolic link is
