@@ -37,8 +37,9 @@ static const char usage[] =
     "      --keep-going        an input that fails to import is recorded and skipped (exit 1)\n"
     "      --fail-on COND      exit 1 when the inputs imported hold COND: issue, an issue\n"
     "                          kind or data-loss, then @MS (cost) and :N (count) (repeatable)\n"
-    "      --kind KIND         override detection: beat, report, frames, startup, launches,\n"
-    "                          samples, mapping, ignore_mapping, proguard\n"
+    "      --kind KIND         override detection: beat, report, kscrash, frames, startup,\n"
+    "                          launches, samples, art, mapping, ignore_mapping, proguard,\n"
+    "                          btrace_mapping\n"
     "      --format FMT        summary as text (default) or json; jsonl: every row written\n"
     "  -j, --jobs N            parse N inputs at a time (default: the online cores); the\n"
     "                          database and output are those of --jobs 1\n"
@@ -164,8 +165,13 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_ALL_IMAGES: a->all_images = 1; break;
         case O_KIND:
             if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
-                cli_errorf("option --kind: expected one of beat, report, frames, startup, launches, "
-                           "samples, mapping, ignore_mapping, proguard, got \"%s\"", optarg);
+                /* the list is the kinds tt_kind_parse takes, so that none is left out */
+                char list[256] = "";
+                for (int k = 1; k < TT_KIND__COUNT; k++)
+                    if (k != TT_KIND_DATABASE)
+                        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                                 list[0] ? ", " : "", tt_kind_name((tt_kind)k));
+                cli_errorf("option --kind: expected one of %s, got \"%s\"", list, optarg);
                 return CLI_BAD;
             }
             break;
