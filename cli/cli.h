@@ -82,6 +82,9 @@ int cli_out_finish(void);
  * returned (0 or its errno; EPIPE is the caller's to judge) and stdout's stream left clean
  * (cli_out_try.c): output printed before an output file is committed. */
 int cli_out_try(const char *p, size_t n);
+/* Removes the "FILE.tmp-PID" files a killed run (kill -9) left beside output path (PID no
+ * live process; cli_out_try.c); called before cli_out_file_open. */
+void cli_out_clean_stale(const char *path);
 
 /* Output files (-o FILE): written to "FILE.tmp-PID" beside FILE and renamed over it by
  * cli_out_file_commit, so FILE is the old file or the complete new one. A symbolic link is

@@ -1,11 +1,13 @@
-/* Standard output written with its error returned, not exited on: for a summary printed
- * before an output database is renamed into place (analyze, merge), so that a failed write
- * leaves the old file (tracetool(1)). */
+/* Beside cli_out.c: standard output written with its error returned, not exited on (for a
+ * summary printed before an output database is renamed into place: analyze, merge, so that a
+ * failed write leaves the old file, tracetool(1)); the temporary files a killed run left
+ * beside an -o FILE. */
 #include "cli.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_out_try(const char *p, size_t n)
@@ -35,4 +37,15 @@ int cli_out_try(const char *p, size_t n)
     }
     free(m);
     return e;
+}
+
+void cli_out_clean_stale(const char *path)
+{
+    struct stat sb;
+    char *real = NULL;
+    /* a symbolic link's target is what is written aside (cli_out_resolve) */
+    if (!lstat(path, &sb) && S_ISLNK(sb.st_mode))
+        real = realpath(path, NULL);
+    tt_remove_stale_tmp(real ? real : path);
+    free(real);
 }
