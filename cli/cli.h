@@ -77,6 +77,13 @@ void cli_out_buf(tt_buf *b); /* writes and empties b */
 void cli_out_write_large(const char *p, size_t n);
 /* Flush and close stdout; returns 0 or CLI_BAD after printing the error. */
 int cli_out_finish(void);
+/* p[0..n) to standard output, escaped as cli_out_write escapes, and flushed, the error
+ * returned (0 or its errno; EPIPE is the caller's to judge) and stdout's stream left clean
+ * (cli_out_try.c): output printed before an output file is committed. */
+int cli_out_try(const char *p, size_t n);
+/* Removes the "FILE.tmp-PID" files a killed run (kill -9) left beside output path (PID no
+ * live process; cli_out_try.c); called before cli_out_file_open. */
+void cli_out_clean_stale(const char *path);
 
 /* Output files (-o FILE): written to "FILE.tmp-PID" beside FILE and renamed over it by
  * cli_out_file_commit, so FILE is the old file or the complete new one. A symbolic link is
@@ -201,6 +208,9 @@ enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u,
 /* ... and a KSCrash / Matrix iOS report is refused, saying what it is and where it goes,
  * unless CLI_TRACE_IOS (export: the command reads it). */
 int cli_trace_paths(char *const *paths, int n, unsigned flags);
+/* "tracetool: COMMAND: standard input ('-') given more than once" and CLI_BAD when paths name
+ * '-' twice or more (it is read once), else 0; cli_trace_paths checks it first. */
+int cli_stdin_once(char *const *paths, int n);
 /* cli_trace_paths, and a FIFO or device that outgrows memory must also pass the command's
  * check (more, NULL: none) before it is spooled (cli_input_open_checked). */
 int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more);

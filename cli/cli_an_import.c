@@ -359,10 +359,13 @@ int cli_an__record_failure(cli_an *a, ainput *ai, tt_error *err)
     if (!rc)
         rc = tdb_input_add(a->db, ai->trace_id, 0, ai->path, tt_kind_name(ai->kind), ai->sha,
                            ai->bytes, err);
+    const char *was = a->cur_path; /* the warning names the failed input, not the last read */
+    a->cur_path = ai->path;
     if (!rc)
         rc = cli_an_stat(a, ai->trace_id, "import_failed", "error", "trace", 1,
                          "the input could not be imported (analyze --keep-going); the error is "
                          "the trace's import_error metadata", err);
+    a->cur_path = was;
     if (!rc)
         rc = tdb_metadata_add(a->db, ai->trace_id, "import_error", NULL, ai->error, err);
     return rc;

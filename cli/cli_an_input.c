@@ -253,11 +253,13 @@ static const char *refusal(char *buf, size_t size, tt_kind kind, const tt_detect
         snprintf(buf, size, "not a trace: %s%s", d->what, d->zeros ? ZEROS_HINT : "");
         return buf;
     }
-    return bytes == 0 ? "empty input: expected a method-beat buffer, a methodMapping.txt or "
-                        "Matrix reports"
-                      : "unknown input kind: expected a method-beat buffer, a "
-                        "methodMapping.txt, a ProGuard mapping, Matrix reports, frame, "
-                        "startup or sample data (--kind overrides detection)";
+    /* the kinds of --kind (tracetool-analyze(1)), in words */
+#define AN_KINDS                                                                              \
+    "a method-beat buffer, Matrix or KSCrash reports, frame, startup, launch or sample data, " \
+    "an ART method trace, a methodMapping.txt or a ProGuard mapping"
+    return bytes == 0 ? "empty input: no trace found; expected " AN_KINDS
+                      : "unknown input kind: expected " AN_KINDS " (--kind overrides detection)";
+#undef AN_KINDS
 }
 
 int cli_an_check_stream(tt_input *head, const char *path, void *ud, tt_error *err)

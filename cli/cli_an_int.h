@@ -119,8 +119,8 @@ typedef struct summ {
  * database or a reader of it); touches nothing of a but its per-method totals and names. */
 int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char *dbpath,
                       tt_vec *inputs, tt_error *err);
-/* --format jsonl: prints every row of traces >= first of the committed database at path;
- * 0 or an exit code after printing. */
-int cli_an__dump_jsonl(const char *path, int64_t first);
+/* --format jsonl: prints every row of traces >= first of db (the run's rows, read before the
+ * rename); 0 or an error in err; a write error's errno in *werr (the caller decides). */
+int cli_an__dump_jsonl(tdb_db *db, int64_t first, int *werr, tt_error *err);
 
 #endif

@@ -206,11 +206,20 @@ int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char 
     return rc;
 }
 
-/* --format jsonl: one JSON object per row written, its table under "table". */
+/* --format jsonl: one JSON object per row written, its table under "table"; written to
+ * standard output as cli_out_write writes it, but a write error is returned (werr, its errno),
+ * not exited on, so that the caller can keep the old database. */
+typedef struct an_dump {
+    tt_jsonw w;
+    int werr;
+} an_dump;
+
+
 static int dump_row(void *ctx, const char *table, int ncol, const char *const *names,
                     const tdb_value *v)
 {
-    tt_jsonw *w = ctx;
+    an_dump *d = ctx;
+    tt_jsonw *w = &d->w;
     tt_jsonw_obj_begin(w);
     tt_jsonw_key(w, "table");
     tt_jsonw_str(w, table);
@@ -226,27 +235,24 @@ static int dump_row(void *ctx, const char *table, int ncol, const char *const *n
     tt_jsonw_obj_end(w);
     tt_buf_puts(&w->buf, "\n");
     if (w->buf.len >= 1 << 16) {
-        cli_out_write(w->buf.data, w->buf.len);
+        d->werr = cli_out_try(w->buf.data, w->buf.len);
         w->buf.len = 0;
     }
-    return 0;
+    return d->werr ? -1 : 0;
 }
 
-/* The rows of traces >= first and the shared rows of the committed database at path. */
-int cli_an__dump_jsonl(const char *path, int64_t first)
+/* The rows of traces >= first and the shared rows of db (the run's rows, before the database
+ * is renamed into place); 0, a write error's errno in *werr, or an error in err. */
+int cli_an__dump_jsonl(tdb_db *db, int64_t first, int *werr, tt_error *err)
 {
-    tdb_db *db;
-    int newer;
-    tt_error err = {0};
-    int rc = tdb_open_read(&db, path, 0, &newer, &err);
-    if (rc)
-        return cli_err(&err);
-    tt_jsonw w;
-    tt_jsonw_init(&w, 0);
-    rc = tdb_dump_rows(db, first, dump_row, &w, &err);
-    if (!rc && w.buf.len)
-        cli_out_write(w.buf.data, w.buf.len);
-    tt_jsonw_free(&w);
-    tdb_close(db);
-    return rc ? cli_err(&err) : 0;
+    an_dump d = {.werr = 0};
+    tt_jsonw_init(&d.w, 0);
+    int rc = tdb_dump_rows(db, first, dump_row, &d, err);
+    if (d.werr)
+        rc = 0;
+    else if (!rc && d.w.buf.len)
+        d.werr = cli_out_try(d.w.buf.data, d.w.buf.len);
+    tt_jsonw_free(&d.w);
+    *werr = d.werr;
+    return rc;
 }

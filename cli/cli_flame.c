@@ -579,6 +579,7 @@ int cli_flame_write_file(const char *path, const tt_buf *b)
     }
     /* as export's -o: a temporary file renamed over FILE, a symbolic link's target
      * replaced, /dev/null or a FIFO written as it is */
+    cli_out_clean_stale(path);
     cli_out_file *o = cli_out_file_open(path);
     if (!o)
         return CLI_BAD;

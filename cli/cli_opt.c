@@ -141,9 +141,22 @@ int cli_trace_paths(char *const *paths, int n, unsigned flags)
     return cli_trace_paths_check(paths, n, flags, NULL);
 }
 
+int cli_stdin_once(char *const *paths, int n)
+{
+    int nstdin = 0;
+    for (int i = 0; i < n; i++)
+        nstdin += !strcmp(paths[i], "-");
+    if (nstdin < 2)
+        return 0;
+    cli_errorf("%s: standard input ('-') given more than once", command ? command : "tracetool");
+    return CLI_BAD;
+}
+
 int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more)
 {
     trace_check c = {flags, more};
+    if (cli_stdin_once(paths, n))
+        return CLI_BAD;
     for (int i = 0; i < n; i++) {
         if (cli_input_path(paths[i]))
             return CLI_BAD;

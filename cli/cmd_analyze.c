@@ -3,6 +3,7 @@
  * and the run are here; its parts: cli_an_input.c, cli_an_import.c, cli_an_summary.c. */
 #include "cli_an_int.h"
 
+#include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
@@ -36,8 +37,9 @@ static const char usage[] =
     "      --keep-going        an input that fails to import is recorded and skipped (exit 1)\n"
     "      --fail-on COND      exit 1 when the inputs imported hold COND: issue, an issue\n"
     "                          kind or data-loss, then @MS (cost) and :N (count) (repeatable)\n"
-    "      --kind KIND         override detection: beat, report, frames, startup, launches,\n"
-    "                          samples, mapping, ignore_mapping, proguard\n"
+    "      --kind KIND         override detection: beat, report, kscrash, frames, startup,\n"
+    "                          launches, samples, art, mapping, ignore_mapping, proguard,\n"
+    "                          btrace_mapping\n"
     "      --format FMT        summary as text (default) or json; jsonl: every row written\n"
     "  -j, --jobs N            parse N inputs at a time (default: the online cores); the\n"
     "                          database and output are those of --jobs 1\n"
@@ -163,8 +165,13 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_ALL_IMAGES: a->all_images = 1; break;
         case O_KIND:
             if ((o->kind = tt_kind_parse(optarg)) < 0 || o->kind == TT_KIND_DATABASE) {
-                cli_errorf("option --kind: expected one of beat, report, frames, startup, launches, "
-                           "samples, mapping, ignore_mapping, proguard, got \"%s\"", optarg);
+                /* the list is the kinds tt_kind_parse takes, so that none is left out */
+                char list[256] = "";
+                for (int k = 1; k < TT_KIND__COUNT; k++)
+                    if (k != TT_KIND_DATABASE)
+                        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                                 list[0] ? ", " : "", tt_kind_name((tt_kind)k));
+                cli_errorf("option --kind: expected one of %s, got \"%s\"", list, optarg);
                 return CLI_BAD;
             }
             break;
@@ -276,6 +283,18 @@ static int summarize_beside(summ *s, cli_an *a, tdb_db *reader, int64_t first, c
     if (irc)
         *err = ierr;
     return irc;
+}
+
+/* The summary (or with --format jsonl the run's rows, read from db) to standard output,
+ * flushed; 0 or an error in err; a write error's errno in *werr. */
+static int print_summary(const aopts *o, summ *s, tdb_db *db, int64_t first, int *werr,
+                         tt_error *err)
+{
+    if (o->format == 2)
+        return cli_an__dump_jsonl(db, first, werr, err);
+    tt_buf *b = o->format == 1 ? &s->json.buf : &s->text;
+    *werr = cli_out_try(b->data ? b->data : "", b->len);
+    return 0;
 }
 
 /* Everything after option parsing: the inputs args[0..nargs) into o.out; the summary is
@@ -535,7 +554,33 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     if (!rc)
         rc = summarize_beside(&s, &a, reader, first ? first : INT64_MAX, o.out, &inputs,
                               njobs > 1, &err);
+    /* the warnings, then the summary, written and flushed before the rename: a write error
+     * on standard output (exit 2) leaves the old database as it was (tracetool(1)); a
+     * reader that went away (EPIPE) is no error, and the run stands */
+    int verdict = 0, werr = 0;
+    if (!rc) {
+        cli_stats_report(ctx->stats);
+        if (nfailed) {
+            cli_warnf("%zu input%s failed and %s recorded in the stats table (--keep-going)",
+                      nfailed, nfailed == 1 ? "" : "s", nfailed == 1 ? "is" : "are");
+            verdict = CLI_CHECK_FAILED;
+        }
+        if (cli_an__check_report(s.checks))
+            verdict = CLI_CHECK_FAILED;
+        if (a.unknown_ids)
+            cli_warnf("%llu stack lines or calls have method ids missing from the mapping: the "
+                      "mapping probably belongs to another build",
+                      (unsigned long long)a.unknown_ids);
+    }
+    if (!rc && print)
+        rc = print_summary(&o, &s, reader ? reader : a.db, first ? first : INT64_MAX, &werr,
+                           &err);
     tdb_close(reader);
+    if (werr && werr != EPIPE) {
+        cli_errorf("write error on standard output: %s", strerror(werr));
+        rc = CLI_BAD;
+        goto done;
+    }
     if (!rc)
         rc = tdb_commit(a.db, &err);
 fail:
@@ -544,26 +589,7 @@ fail:
         goto done;
     }
     cli_out_unguard(tmpname);
-    cli_stats_report(ctx->stats);
-    if (nfailed) {
-        cli_warnf("%zu input%s failed and %s recorded in the stats table (--keep-going)",
-                  nfailed, nfailed == 1 ? "" : "s", nfailed == 1 ? "is" : "are");
-        rc = CLI_CHECK_FAILED;
-    }
-    if (cli_an__check_report(s.checks))
-        rc = rc ? rc : CLI_CHECK_FAILED;
-    if (a.unknown_ids)
-        cli_warnf("%llu stack lines or calls have method ids missing from the mapping: the "
-                  "mapping probably belongs to another build",
-                  (unsigned long long)a.unknown_ids);
-    if (print && o.format == 2) {
-        int drc = cli_an__dump_jsonl(target, first ? first : INT64_MAX);
-        if (drc)
-            rc = drc;
-    } else if (print && o.format == 1)
-        cli_out_buf(&s.json.buf);
-    else if (print)
-        cli_out_buf(&s.text);
+    rc = verdict;
 done:
     cli_an_pool_stop(pool);
     free(jobs);

@@ -233,6 +233,28 @@ static int reopen(void *ud, tt_input **in, tt_error *err)
     return cli_input_open_checked(in, ud, check_art, NULL, err);
 }
 
+/* A regular file that the ART reader knows nothing of (no hint of its own) but detection
+ * knows as another format (an ELF file, an image): "PATH: not a trace: WHAT", as every
+ * command says it (README); CLI_BAD after the message, else 0. */
+static int not_art_foreign(const char *path)
+{
+    tt_input *in;
+    tt_detection d;
+    const unsigned char *p;
+    size_t n;
+    char what[200] = "";
+    if (cli_input_is_stream(path) || tt_input_open(&in, path, NULL))
+        return 0; /* the reader reports it */
+    int rc = tt_input_peek(in, &p, &n, 4096, NULL);
+    int foreign = !rc && tt_art_detect(p, n, what, sizeof what) == TT_ART_NOT && !what[0] &&
+                  !tt_input_detect(&d, in, NULL) && d.what[0] && cli_input_foreign(&d, 0);
+    tt_input_close(in);
+    if (!foreign)
+        return 0;
+    cli_errorf("%s: not a trace: %s", path, d.what);
+    return CLI_BAD;
+}
+
 /* Reads (in chunks, art-trace.md 4) and parses FILE and --art-keys; the "not an ART method
  * trace" errors name what it is instead. */
 static int load(art_run *r, const char *path)
@@ -240,7 +262,7 @@ static int load(art_run *r, const char *path)
     tt_error err = {0};
     char *keys = NULL;
     size_t nkeys = 0;
-    if (cli_input_path(path) || cli_input_not_kscrash(path))
+    if (cli_input_path(path) || cli_input_not_kscrash(path) || not_art_foreign(path))
         return CLI_BAD;
     int rc = r->keys ? slurp(r->keys, &keys, &nkeys) : 0;
     if (rc)

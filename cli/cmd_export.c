@@ -93,6 +93,8 @@ static int open_out(sink *s, const char *outpath)
 {
     s->o = NULL;
     s->f = NULL;
+    if (outpath)
+        cli_out_clean_stale(outpath);
     if (outpath && !(s->o = cli_out_file_open(outpath)))
         return CLI_BAD;
     if (s->o)

@@ -99,7 +99,10 @@ static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, const ch
                        cli_ctx *ctx)
 {
     const char *t = getenv("TMPDIR");
-    snprintf(tmp_dir, sizeof tmp_dir, "%s/tracetool-flame-XXXXXX", t && *t ? t : "/tmp");
+    /* the PID in the name: a later run removes the directory of one killed with -9 */
+    tt_remove_stale_dirs(t && *t ? t : "/tmp", "tracetool-flame", "in.db");
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/tracetool-flame-%ld-XXXXXX", t && *t ? t : "/tmp",
+             (long)getpid());
     if (!mkdtemp(tmp_dir)) {
         cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
                    strerror(errno));

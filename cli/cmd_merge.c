@@ -3,6 +3,7 @@
  * writer lock, as analyze writes; traces already present (import key) are skipped. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -116,12 +117,10 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
             fprintf(stderr, "tracetool: %s: note: %lld of %lld traces already in %s\n", ins[i],
                     (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in, out);
     }
-    /* --append that writes no row leaves the file as it is (not rewritten, same inode) */
-    if (!rc && !(append && existed && rows == 0))
-        rc = tdb_commit(db, &err);
-    if (rc) {
-        rc = cli_err(&err);
-    } else if (format == 1) {
+    /* the summary is written and flushed before the rename: a write error on standard
+     * output (exit 2) leaves the old database as it was (tracetool(1)); a reader that went
+     * away (EPIPE) is no error */
+    if (!rc && format == 1) {
         tt_jsonw w;
         tt_jsonw_init(&w, 0);
         tt_jsonw_obj_begin(&w);
@@ -141,19 +140,28 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         tt_buf_puts(&w.buf, "\n");
         tt_buf_put(&text, w.buf.data, w.buf.len);
         tt_jsonw_free(&w);
-    } else {
+    } else if (!rc) {
         tt_buf_printf(&text,
                       "merged %d database%s: %lld traces, %lld added, %lld already present, "
                       "%lld rows written\n",
                       nin, nin == 1 ? "" : "s", (long long)traces, (long long)added,
                       (long long)(traces - added), (long long)rows);
     }
+    int werr = rc ? 0 : cli_out_try(text.data ? text.data : "", text.len);
+    if (werr && werr != EPIPE) {
+        cli_errorf("write error on standard output: %s", strerror(werr));
+        rc = CLI_BAD;
+    } else {
+        /* --append that writes no row leaves the file as it is (not rewritten, same inode) */
+        if (!rc && !(append && existed && rows == 0))
+            rc = tdb_commit(db, &err);
+        if (rc)
+            rc = cli_err(&err);
+    }
     tdb_close(db); /* removes an uncommitted temporary file */
     cli_out_unguard(tmpname);
     cli_out_lock_release(lock);
     free(target);
-    if (!rc)
-        cli_out_buf(&text);
     tt_buf_free(&text);
     return rc;
 }

@@ -729,6 +729,8 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("report: missing REPORT");
         return cli_usage(usage, 1);
     }
+    if (cli_stdin_once(argv + optind, argc - optind))
+        return CLI_BAD;
     /* standard input and pipes are kept (read twice): one whose head is no trace (the rule
      * of cli_trace_paths) is refused before it is spooled */
     for (int i = optind; i < argc; i++) {

@@ -319,6 +319,10 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     argc -= optind;
     argv += optind;
     /* files: backtraces and --add inputs; with -e or --build-id the arguments are addresses */
+    if ((!so.n_exes || r.kind_set || store_dir) && !bid_opt && cli_stdin_once(argv, argc)) {
+        tt_jsonw_free(&r.json);
+        return CLI_BAD;
+    }
     if ((!so.n_exes || r.kind_set || store_dir) && !bid_opt)
         for (int i = 0; i < argc; i++)
             if (!(store_dir && cli_is_dsym(argv[i])) && cli_input_path(argv[i])) {

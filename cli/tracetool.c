@@ -1,9 +1,12 @@
 /* tracetool: main and the command table (git's builtin pattern, STYLE.md section 7). */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const cli_cmd commands[] = {
     {"analyze", cmd_analyze, "the main job: analyse any inputs into one SQLite database", CLI_WRITES_DB},
@@ -103,8 +106,25 @@ static int global_opts(int *argc, char **argv)
     return mode;
 }
 
+/* A closed standard descriptor (`>&-`) is held by a read-only /dev/null, so that no file the
+ * run opens (an input, a lock, a database) takes its number: a write to standard output then
+ * fails (EBADF, exit 2) instead of landing in that file, and `-` reads nothing. */
+static void hold_std_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int n = open("/dev/null", O_RDONLY);
+        if (n >= 0 && n != fd) { /* a lower one was closed too: held already, or not */
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
+    hold_std_fds();
     signal(SIGPIPE, SIG_IGN);
     int progress = global_opts(&argc, argv);
     if (argc < 2) {

@@ -142,6 +142,14 @@ static int gate_item(tt_gate *g, const char *s, size_t n, int ordinal, tt_error 
                             "--fail-on item %d \"%s\": expected a non-negative number after "
                             "'=' (with an optional sign, then %% or ms)",
                             ordinal, snip);
+    /* its base value is always 0 (keys absent from the base), and a percentage of 0 never
+     * trips (tt_gate_trips): a gate that could never fail is refused */
+    if (g->is_pct && !strcmp(g->metric, "issue.new"))
+        return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
+                            "--fail-on item %d \"%s\": issue.new counts issue keys absent from "
+                            "the base, so its base value is always 0 and a percentage never "
+                            "trips; use an absolute count such as issue.new=+0",
+                            ordinal, snip);
     return 0;
 }
 

@@ -27,6 +27,7 @@ struct tt_input {
     const unsigned char *rawp;
     size_t raw_len, raw_pos;
     int gzip, gz_init, gz_end;
+    int gz_zeros; /* after the last member: zero padding (tar, dd blocks), skipped */
     z_stream zs;
     uint64_t raw_total;
     /* decompressed window */
@@ -268,7 +269,19 @@ static int produce(tt_input *in, tt_error *err)
         return 0;
     }
     if (in->gz_end) {
-        /* between members: skip nothing, expect another member or the end */
+        /* between members: another member, the end, or zero bytes up to the end (padding
+         * of a block device or archive, which gzip ignores too); a byte other than zero
+         * after the padding is an error */
+        if (in->raw_pos < in->raw_len && (in->gz_zeros || in->rawp[in->raw_pos] == 0)) {
+            in->gz_zeros = 1;
+            while (in->raw_pos < in->raw_len && in->rawp[in->raw_pos] == 0)
+                in->raw_pos++;
+            if (in->raw_pos < in->raw_len)
+                return tt_error_set(err, TT_EFORMAT, in->name, TT_LOC_OFFSET,
+                                    in->raw_total - (in->raw_len - in->raw_pos),
+                                    "gzip: trailing garbage after the zero padding that "
+                                    "follows the last member");
+        }
         if (in->raw_pos == in->raw_len && in->raw_eof) {
             in->eof = 1;
             return 0;

@@ -169,6 +169,14 @@ typedef void (*tt_progress_fn)(void *ud, const char *name, uint64_t done, uint64
                                int end);
 void tt_input_set_progress(tt_input *in, tt_progress_fn fn, void *ud);
 
+/* ---- temporary files of killed runs (tmpfiles.c) ---- */
+/* Removes "PATH.tmp-PID" files beside PATH whose PID is no live process (kill -9). */
+void tt_remove_stale_tmp(const char *path);
+/* Removes the directories "PREFIX-PID-XXXXXX" in tmpdir whose PID is no live process, with
+ * the files DB, DB-wal, DB-shm, DB-journal, DB.lock and DB.tmp-* in them (a directory holding
+ * anything else is left). */
+void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *db);
+
 /* ---- JSON writer (streaming) ---- */
 typedef int (*tt_write_fn)(void *ctx, const char *p, size_t n);
 typedef struct tt_jsonw {

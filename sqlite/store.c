@@ -117,46 +117,6 @@ int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err)
     return 0;
 }
 
-/* Removes "<base>.tmp-<pid>" files left by processes that no longer exist (kill -9). */
-static void remove_stale_tmp(const char *path)
-{
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    if (slash) {
-        size_t n = (size_t)(slash - path);
-        if (n >= sizeof dir)
-            return;
-        memcpy(dir, path, n);
-        dir[n] = 0;
-        if (!n)
-            strcpy(dir, "/");
-    } else {
-        strcpy(dir, ".");
-    }
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    size_t bl = strlen(base);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        const char *nm = e->d_name;
-        if (strncmp(nm, base, bl) || strncmp(nm + bl, ".tmp-", 5))
-            continue;
-        const char *p = nm + bl + 5;
-        char *end;
-        long pid = strtol(p, &end, 10);
-        if (end == p || *end || pid <= 0 || pid == (long)getpid())
-            continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue;
-        char full[8192];
-        snprintf(full, sizeof full, "%s/%s", dir, nm);
-        unlink(full);
-    }
-    closedir(d);
-}
-
 static int create_schema(tdb_db *db, tt_error *err)
 {
     return tdb__exec(db, tdb_sql_schema, err);
@@ -382,7 +342,7 @@ int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err)
     int rc = db_alloc(&db, path, err);
     if (rc)
         return rc;
-    remove_stale_tmp(path);
+    tt_remove_stale_tmp(path);
     struct stat sb;
     db->copy = append == TDB_WRITE_COPY && stat(path, &sb) == 0;
     if (append == TDB_WRITE_APPEND && stat(path, &sb) == 0)

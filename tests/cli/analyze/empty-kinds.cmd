@@ -1,0 +1,1 @@
+: > "$TT_TMP/empty"; tracetool analyze -o "$TT_TMP/a.db" "$TT_TMP/empty" 2>&1 | sed "s|$TT_TMP|TMP|g"; tracetool flamegraph "$TT_TMP/empty" 2>&1 | sed "s|$TT_TMP|TMP|g"; tracetool analyze --kind nosuch x 2>&1 | head -1

@@ -1,0 +1,1 @@
+gzip -c frames-two-windows.txt | head -c 100 > "$TT_TMP/cut.gz"; tracetool analyze --keep-going -o "$TT_TMP/a.db" frames-spec73.txt "$TT_TMP/cut.gz" 2>&1 >/dev/null | sed "s|$TT_TMP|TMP|g"; tracetool analyze --keep-going -o "$TT_TMP/b.db" "$TT_TMP/cut.gz" frames-spec73.txt 2>&1 >/dev/null | sed "s|$TT_TMP|TMP|g"

@@ -1,0 +1,1 @@
+tracetool art detect-elf.bin

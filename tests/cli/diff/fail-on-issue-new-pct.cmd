@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/a.db" -m an-map.txt an-v1.bin >/dev/null 2>&1; tracetool diff --fail-on issue.new=+0% "$TT_TMP/a.db" "$TT_TMP/a.db"; echo "rc=$?"; tracetool diff --fail-on 'method.self=+5%,issue.new=10%' "$TT_TMP/a.db" "$TT_TMP/a.db"; echo "rc=$?"; tracetool diff --fail-on issue.new=+0 "$TT_TMP/a.db" "$TT_TMP/a.db" >/dev/null; echo "rc=$?"

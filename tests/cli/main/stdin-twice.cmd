@@ -1,0 +1,1 @@
+for c in "frames" "samples" "export --format folded" "report" "startup" "symbolicate" "analyze -o $TT_TMP/a.db"; do tracetool $c - - < frames-two-windows.txt; echo "$c: rc=$?" | sed "s|$TT_TMP|TMP|g"; done
