@@ -244,7 +244,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     if (prev) {
         ai->status = IN_DUPLICATE;
         ai->trace_id = prev->trace_id;
-        fprintf(stderr, "tracetool: %s: note: same content as %s; imported once\n", ai->path,
+        cli_stderrf("tracetool: %s: note: same content as %s; imported once\n", ai->path,
                 prev->path);
         goto out;
     }
@@ -256,7 +256,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
         if (!o->replace) {
             ai->status = IN_DUPLICATE;
             ai->trace_id = existing;
-            fprintf(stderr, "tracetool: %s: note: already imported as trace %lld\n", ai->path,
+            cli_stderrf("tracetool: %s: note: already imported as trace %lld\n", ai->path,
                     (long long)existing);
             rc = 0;
             goto out;

@@ -159,14 +159,14 @@ static void skip_dir_entry(ainput *ai, const char *why, const tt_detection *d, c
         tsym_elf_has_debug_info(ai->path, NULL) == 1) {
         a->sym.exes[a->sym.n_exes++] = ai->path;
         ai->status = IN_SYMBOLS;
-        fprintf(stderr, "tracetool: %s: note: used for native symbols (ELF with debug "
+        cli_stderrf("tracetool: %s: note: used for native symbols (ELF with debug "
                         "information)\n", ai->path);
         return;
     }
     ai->status = IN_SKIPPED;
     if (ai->bytes == 0)
         why = "empty file";
-    fprintf(stderr, "tracetool: %s: skipped: %s%s%s%s\n", ai->path, why,
+    cli_stderrf("tracetool: %s: skipped: %s%s%s%s\n", ai->path, why,
             d->what[0] && ai->bytes ? ": " : "", ai->bytes ? d->what : "",
             ai->bytes && d->zeros ? ZEROS_DIR_HINT : "");
 }
@@ -344,7 +344,7 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
             return rc;
         }
         if (ai->from_dir)
-            fprintf(stderr, "tracetool: %s: note: used as the %s mapping\n", ai->path,
+            cli_stderrf("tracetool: %s: note: used as the %s mapping\n", ai->path,
                     ai->kind == TT_KIND_IGNORE ? "ignore-method" : "method");
     }
     if (in) { /* else hashed ahead */
@@ -383,7 +383,7 @@ void cli_an__check_dir_beat(ainput *ai, const tt_mapping *map)
     if (!tt_input_peek(in, &p, &n, TT_DETECT_PEEK, &err) && memchr(p, 0, n < 4096 ? n : 4096) &&
         !tt_beat_plausible_bytes(p, n, map, why, sizeof why)) {
         ai->status = IN_SKIPPED;
-        fprintf(stderr, "tracetool: %s: skipped: not a trace: %s\n", ai->path, why);
+        cli_stderrf("tracetool: %s: skipped: not a trace: %s\n", ai->path, why);
     }
     tt_input_close(in);
 }

@@ -136,19 +136,42 @@ void cli_err_text(char *dst, size_t cap, const tt_error *err)
         snprintf(dst, cap, "%s: %s", err->file, err->msg);
 }
 
+static int buf_write(void *ctx, const char *p, size_t n)
+{
+    return tt_buf_put(ctx, p, n);
+}
+
+/* Message text on standard error is escaped like the text outputs (tracetool(1) OUTPUT):
+ * file names and quoted input in it cannot move the cursor or retitle the terminal. */
+static void put_msg(const char *text, size_t n)
+{
+    tt_buf esc = {0};
+    tt_textesc e;
+    tt_textesc_init(&e, buf_write, &esc);
+    int bad = tt_textesc_put(&e, text, n) || tt_textesc_flush(&e);
+    const char *out = bad || !esc.data ? text : esc.data;
+    size_t len = bad || !esc.data ? n : esc.len;
+    tt_buf *capture = cli_msg_capture_buf();
+    if (capture) {
+        tt_buf_put(capture, out, len);
+    } else {
+        cli_progress_clear();
+        fwrite(out, 1, len, stderr);
+    }
+    tt_buf_free(&esc);
+}
+
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
-    tt_buf *capture = cli_msg_capture_buf();
-    if (!capture) {
-        cli_progress_clear();
-        fputs(prefix, stderr);
-        vfprintf(stderr, fmt, ap);
-        return;
-    }
     char line[4096];
-    vsnprintf(line, sizeof line, fmt, ap);
-    tt_buf_puts(capture, prefix);
-    tt_buf_puts(capture, line);
+    int n = snprintf(line, sizeof line, "%s", prefix);
+    if (n < 0 || (size_t)n >= sizeof line)
+        n = 0;
+    int m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    if (m < 0)
+        m = 0;
+    size_t len = (size_t)n + (size_t)m;
+    put_msg(line, len < sizeof line ? len : sizeof line - 1);
 }
 
 void cli_stderrf(const char *fmt, ...)
@@ -197,13 +220,22 @@ void cli_stats_report_prefix(const tt_stats *s, const char *prefix)
         const tt_stat *st = tt_stats_get(s, i);
         if (st->severity == TT_SEV_INFO || strncmp(st->name, prefix, strlen(prefix)))
             continue;
+        /* the file is named once: before the name unless the example begins with it */
+        size_t fl = strlen(st->file);
+        int named = st->example[0] && fl && !strncmp(st->example, st->file, fl);
+        const char *file = named ? "" : st->file;
+        tt_buf line = {0};
         if (st->example[0])
-            fprintf(stderr, "tracetool: warning: %s: %lld time%s, first: %s\n", st->name,
-                    (long long)st->count, st->count == 1 ? "" : "s", st->example);
+            tt_buf_printf(&line, "tracetool: warning: %s%s%s: %lld time%s, first: %s\n", file,
+                          file[0] ? ": " : "", st->name, (long long)st->count,
+                          st->count == 1 ? "" : "s", st->example);
         else
-            fprintf(stderr, "tracetool: warning: %s%s%s: %lld time%s\n", st->file,
-                    st->file[0] ? ": " : "", st->name, (long long)st->count,
-                    st->count == 1 ? "" : "s");
+            tt_buf_printf(&line, "tracetool: warning: %s%s%s: %lld time%s\n", file,
+                          file[0] ? ": " : "", st->name, (long long)st->count,
+                          st->count == 1 ? "" : "s");
+        if (line.data)
+            put_msg(line.data, line.len);
+        tt_buf_free(&line);
     }
 }
 
@@ -624,10 +656,10 @@ cli_out_lock *cli_out_lock_take(const char *target)
             struct flock who = fl;
             if (!noted && fcntl(l->fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK &&
                 who.l_pid > 0)
-                fprintf(stderr, "tracetool: %s: waiting for process %ld to finish writing it "
+                cli_stderrf("tracetool: %s: waiting for process %ld to finish writing it "
                         "(lock file %s)\n", target, (long)who.l_pid, l->path);
             else if (!noted)
-                fprintf(stderr, "tracetool: %s: waiting for another process to finish writing "
+                cli_stderrf("tracetool: %s: waiting for another process to finish writing "
                         "it (lock file %s)\n", target, l->path);
             noted = 1;
             while ((r = fcntl(l->fd, F_SETLKW, &fl)) < 0 && errno == EINTR)

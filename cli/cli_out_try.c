@@ -10,21 +10,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int put_buf(void *ctx, const char *p, size_t n)
+{
+    return tt_buf_put(ctx, p, n) ? ENOMEM : 0;
+}
+
 int cli_out_try(const char *p, size_t n)
 {
     cli_progress_clear();
     /* escaped into memory, then write(2): stdout's stream keeps no error and no unwritten
      * bytes that the exit's flush would report a second time */
-    char *m = NULL;
-    size_t mn = 0;
-    FILE *f = open_memstream(&m, &mn);
-    if (!f)
-        return ENOMEM;
-    int bad = cli_out_fwrite(f, p, n);
-    if (fclose(f) || bad) {
-        free(m);
+    tt_buf esc = {0};
+    tt_textesc x;
+    tt_textesc_init(&x, put_buf, &esc);
+    if (tt_textesc_put(&x, p, n) || tt_textesc_flush(&x)) {
+        tt_buf_free(&esc);
         return ENOMEM;
     }
+    const char *m = esc.data ? esc.data : "";
+    size_t mn = esc.len;
     int e = fflush(stdout) ? (errno ? errno : EIO) : 0;
     for (size_t off = 0; !e && off < mn;) {
         ssize_t w = write(STDOUT_FILENO, m + off, mn - off);
@@ -35,7 +39,7 @@ int cli_out_try(const char *p, size_t n)
         else
             off += (size_t)w;
     }
-    free(m);
+    tt_buf_free(&esc);
     return e;
 }
 

@@ -51,6 +51,11 @@ static void human(char *out, size_t n, double v, int bytes)
         out[strlen(out) - 1] = '\0'; /* no unit: drop the space */
 }
 
+static int put_buf(void *ctx, const char *p, size_t n)
+{
+    return tt_buf_put(ctx, p, n);
+}
+
 static void draw_line(const char *name, uint64_t done, uint64_t total, int end, int bytes)
 {
     double t = now_s();
@@ -71,9 +76,18 @@ static void draw_line(const char *name, uint64_t done, uint64_t total, int end, 
     size_t len = strlen(name);
     if (len > 40)
         name += len - 40;
+    /* the file name escaped like every text output (tracetool(1) OUTPUT) */
+    tt_buf shown = {0};
+    tt_textesc x;
+    tt_textesc_init(&x, put_buf, &shown);
+    if (tt_textesc_put(&x, name, strlen(name)) || tt_textesc_flush(&x) || !shown.data) {
+        tt_buf_free(&shown);
+        return;
+    }
     char d[32], tot[32], rate[32];
     human(d, sizeof d, (double)done, bytes);
-    fprintf(stderr, "\r\033[Ktracetool %s: %s  %s", P.cmd, name, d);
+    fprintf(stderr, "\r\033[Ktracetool %s: %s  %s", P.cmd, shown.data, d);
+    tt_buf_free(&shown);
     if (total) {
         human(tot, sizeof tot, (double)total, bytes);
         fprintf(stderr, " of %s (%d%%)", tot, (int)(100.0 * (double)done / (double)total));

@@ -389,7 +389,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
             o.proguard = ai->path;
             ai->status = IN_MAPPING;
             if (ai->from_dir)
-                fprintf(stderr, "tracetool: %s: note: used as the ProGuard mapping\n",
+                cli_stderrf("tracetool: %s: note: used as the ProGuard mapping\n",
                         ai->path);
         }
     }
@@ -420,7 +420,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         if (nskipped)
             snprintf(sk, sizeof sk, " (%zu file%s skipped)", nskipped, nskipped == 1 ? "" : "s");
         if (o.allow_empty) { /* a shard of a fleet run that got no trace (merge(1)) */
-            fprintf(stderr, "tracetool: analyze: note: no trace among the inputs%s: %s is not "
+            cli_stderrf("tracetool: analyze: note: no trace among the inputs%s: %s is not "
                     "written\n", sk, o.out);
             tt_buf_free(&map_cat);
             goto done;

@@ -101,7 +101,7 @@ static int feed_buffer(tt_mstack *ms, const char *path, int fmt, int64_t ring_ne
         *nrec = seen;
         *bin = tt_beat_reader_format(r) == TT_BEAT_FMT_BIN;
         if (seen == 0)
-            fprintf(stderr, "tracetool: %s: note: empty buffer\n", tt_input_name(in));
+            cli_stderrf("tracetool: %s: note: empty buffer\n", tt_input_name(in));
         if (tt_beat_reader_backwards(r))
             tt_stats_add(stats, "beat_time_backwards", tt_input_name(in), TT_SEV_WARN,
                          (int64_t)tt_beat_reader_backwards(r), CLI_BEAT_BACKWARDS);
@@ -320,10 +320,10 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
     if (!rc) {
         const tt_mstack_result *r = tt_mstack_result_get(ms);
         if (nrec > 0 && r->zero_records == nrec)
-            fprintf(stderr, "tracetool: %s: note: no records: all %llu words are zero slots (a "
+            cli_stderrf("tracetool: %s: note: no records: all %llu words are zero slots (a "
                     "ring dump that recorded nothing)\n", path, (unsigned long long)nrec);
         if (r->end_defaulted && format != 2)
-            fprintf(stderr,
+            cli_stderrf(
                     "tracetool: %s: note: %llu frame%s still open; drained at the last record "
                     "time %lld ms (give --end-ms)\n",
                     path, (unsigned long long)r->drained, r->drained == 1 ? "" : "s",

@@ -114,7 +114,7 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         added += ms.traces_added;
         rows += ms.rows;
         if (ms.traces_added < ms.traces_in)
-            fprintf(stderr, "tracetool: %s: note: %lld of %lld traces already in %s\n", ins[i],
+            cli_stderrf("tracetool: %s: note: %lld of %lld traces already in %s\n", ins[i],
                     (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in, out);
     }
     /* the summary is written and flushed before the rename: a write error on standard

@@ -301,7 +301,7 @@ static int gate(const opts *o, const tt_startup *s)
         const tt_su_row *r = tt_startup_rows(s, &n);
         for (size_t i = 0; i < n; i++)
             if (r[i].vitals_excessive || r[i].matrix_over_threshold) {
-                fprintf(stderr, "tracetool: check failed: startup %zu (%s) is over a %s "
+                cli_stderrf("tracetool: check failed: startup %zu (%s) is over a %s "
                         "threshold\n", i + 1, tt_su_type_name(r[i].type),
                         r[i].matrix_over_threshold ? "Matrix" : "Play vitals");
                 failed = 1;
@@ -313,12 +313,12 @@ static int gate(const opts *o, const tt_startup *s)
         if (!d[i]->count)
             continue;
         if (o->have_median && d[i]->median > o->max_median) {
-            fprintf(stderr, "tracetool: check failed: median %s %lld ms > %lld ms\n", what[i],
+            cli_stderrf("tracetool: check failed: median %s %lld ms > %lld ms\n", what[i],
                     (long long)d[i]->median, (long long)o->max_median);
             failed = 1;
         }
         if (o->have_p90 && d[i]->p90 > o->max_p90) {
-            fprintf(stderr, "tracetool: check failed: p90 %s %lld ms > %lld ms\n", what[i],
+            cli_stderrf("tracetool: check failed: p90 %s %lld ms > %lld ms\n", what[i],
                     (long long)d[i]->p90, (long long)o->max_p90);
             failed = 1;
         }
