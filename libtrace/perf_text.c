@@ -434,6 +434,48 @@ static size_t blank_copy(char *b, size_t cap, const char *line, size_t n, const 
     return n;
 }
 
+/* perf's warning messages seen in `perf script >f 2>&1` text (perf 6.1 recordings that lost
+ * events; perf-record(1), perf-script(1)): '#' stands for one or more digits. blanks: the blank
+ * lines perf prints after the line ("...!\n\n"). */
+static const struct {
+    const char *pat;
+    int blanks;
+} perf_warnings[] = {
+    {"Processed # events and lost # chunks!", 1},
+    {"Check IO/CPU overload!", 1},
+    {"Processed # samples and lost #.#%!", 1},
+    {"# out of order events recorded.", 0},
+    {"# unprocessable samples recorded.", 0},
+    {"Do you have a KVM guest running and not using 'perf kvm'?", 0},
+    {"Found # unknown events!", 1},
+};
+
+static int warning_match(const char *pat, const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; *pat; pat++) {
+        if (*pat == '#') {
+            size_t d = i;
+            while (i < n && is_digit(s[i]))
+                i++;
+            if (i == d)
+                return 0;
+        } else if (i >= n || s[i++] != *pat) {
+            return 0;
+        }
+    }
+    return i == n;
+}
+
+int tt__perf_warning_msg(const char *s, size_t n)
+{
+    tt__trim(&s, &n);
+    for (size_t k = 0; k < sizeof perf_warnings / sizeof perf_warnings[0]; k++)
+        if (warning_match(perf_warnings[k].pat, s, n))
+            return perf_warnings[k].blanks;
+    return -1;
+}
+
 int tt__perf_warning_head(const char *s, size_t n, const char *next, size_t nn)
 {
     tt__trim(&s, &n);
@@ -475,7 +517,9 @@ int tt__perf_skip_warnings(const char *p, size_t n, size_t *off)
             *off = i;
             return 1;
         } else {
-            para = 0; /* perf's message: its lines and paragraphs up to the first header */
+            /* perf's message: its lines and paragraphs up to the first header, which may
+             * follow a message perf ends without a blank line ("recorded.") */
+            para = tt__perf_warning_msg(p + i, ln) >= 0;
         }
         i = j;
     }
