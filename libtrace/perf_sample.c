@@ -75,8 +75,10 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
     if (l.deleted && !st->deleted_dso) {
         char ex[200];
         st->deleted_dso = 1;
-        snprintf(ex, sizeof ex, "a module deleted while perf recorded, e.g. \"%.*s (deleted)\": "
-                 "its path read without the suffix", (int)(l.dn > 100 ? 100 : l.dn), l.dso);
+        char snip[64];
+        tt__snippet(snip, sizeof snip, l.dso, l.dn);
+        snprintf(ex, sizeof ex, "a module deleted while perf recorded, e.g. \"%s (deleted)\": "
+                 "its path read without the suffix", snip);
         tt_stats_add(st->stats, "perf_deleted_module", st->file, TT_SEV_INFO, 1, ex);
     }
     tt_buf *nb = &st->name;
@@ -542,8 +544,10 @@ static void note_variant(tt__perf_asm *st, const tt__perf_hdr *h)
  * without one): what an --event that none of them is gets told. */
 static void note_event(tt__perf_asm *st, const char *e, size_t n)
 {
+    char snip[64]; /* the list is told in a message: control characters escaped */
+    tt__snippet(snip, sizeof snip, e, n);
     if (n)
-        list_add(&st->events, e, n);
+        list_add(&st->events, snip, strlen(snip));
     else
         list_add(&st->events, "[none]", 6);
 }
@@ -589,10 +593,11 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     st->keep = st->want.len == evn && !memcmp(st->want.data, ev, evn);
     note_event(st, ev, evn);
     if (!st->keep) {
-        char ex[200];
-        snprintf(ex, sizeof ex, "%s:%llu: event \"%.*s\" skipped (keeping \"%s\"; pick one with "
-                 "--event)", st->file, (unsigned long long)lineno, (int)(h->event.n > 60 ? 60 :
-                 h->event.n), ev, st->want.data);
+        char ex[400], snip[64], want[64];
+        tt__snippet(snip, sizeof snip, ev, h->event.n);
+        tt__snippet(want, sizeof want, st->want.data, st->want.len);
+        snprintf(ex, sizeof ex, "%s:%llu: event \"%s\" skipped (keeping \"%s\"; pick one with "
+                 "--event)", st->file, (unsigned long long)lineno, snip, want);
         tt_stats_add(st->stats, "perf_other_event", st->file, TT_SEV_WARN, 1, ex);
         return 0;
     }
@@ -991,11 +996,12 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
     }
     st->after_blank = after_blank;
     if (h.layout_miss) {
-        char ex[240];
+        char ex[400], snip[64];
+        tt__snippet(snip, sizeof snip, s, sn);
         snprintf(ex, sizeof ex, "%s:%llu: a sample header that does not fit the layout of the "
                  "file's first headers (%d number%s before the time or event), read by its own "
-                 "shape: \"%.*s\"", st->file, (unsigned long long)lineno, st->tail,
-                 st->tail == 1 ? "" : "s", (int)(sn > 80 ? 80 : sn), s);
+                 "shape: \"%s\"", st->file, (unsigned long long)lineno, st->tail,
+                 st->tail == 1 ? "" : "s", snip);
         tt_stats_add(st->stats, "perf_layout_mismatch", st->file, TT_SEV_WARN, 1, ex);
     }
     if (kind == TT_PERF_HDR_STRONG && h.has_ts && !h.rest.n &&
