@@ -460,8 +460,8 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     s.weight = h->has_period ? h->period : 1;
     if (s.weight > PERIOD_MAX) { /* the profile's weight limit: the sample stays, capped */
         char ex[200];
-        if (h->period_u == UINT64_MAX) /* or more: perf's u64 ends there */
-            snprintf(ex, sizeof ex, "%s:%llu: period of 2^64-1 or more (above perf's u64) "
+        if (h->period_over) /* perf's u64 ends at 2^64-1 */
+            snprintf(ex, sizeof ex, "%s:%llu: period above 2^64-1 (perf's u64 maximum) "
                      "counted as 2^40", st->file, (unsigned long long)st->block_line);
         else
             snprintf(ex, sizeof ex, "%s:%llu: period %llu above 2^40 counted as 2^40",

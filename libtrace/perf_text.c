@@ -179,6 +179,7 @@ static void set_period(tt__perf_hdr *h, const tt__perf_tok *t)
         v = UINT64_MAX;
     else if (rc)
         return;
+    h->period_over = rc == -2;
     h->period_u = v;
     h->period = v > INT64_MAX ? INT64_MAX : (int64_t)v;
     h->has_period = 1;
