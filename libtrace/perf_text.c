@@ -723,6 +723,8 @@ int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *head
         if (!timed) {
             size_t l1 = before_address(t, k);
             if (l1 < k) { /* a one-line sample: its numbers before the address */
+                if (tt__perf_frame_text(s, sn))
+                    continue; /* a frame line of simpleperf's, address first */
                 left = l1;
             } else { /* a header line alone: a call chain follows it, tab-indented */
                 const char *nx = e + 1, *ne = memchr(nx, '\n', n - i);
