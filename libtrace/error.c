@@ -152,6 +152,20 @@ void tt_stats_free(tt_stats *s)
     free(s);
 }
 
+/* An example cut short by a buffer (snprintf) ends in a whole UTF-8 character: a sequence
+ * cut at its end is dropped. */
+static void cut_utf8_end(char *s)
+{
+    size_t n = strlen(s), j = n;
+    while (j && n - j < 4 && ((unsigned char)s[j - 1] & 0xc0) == 0x80)
+        j--;
+    if (!j || (unsigned char)s[j - 1] < 0x80)
+        return; /* ASCII last, or continuation bytes with no lead: left as they are */
+    j--;
+    if (!tt__utf8_len((const unsigned char *)s + j, n - j))
+        s[j] = 0;
+}
+
 void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity, int64_t n,
                   const char *example)
 {
@@ -163,8 +177,10 @@ void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity,
         tt_stat *st = &TT_VEC_AT(&s->v, tt_stat, i);
         if (!strcmp(st->name, name) && !strcmp(st->file, file)) {
             st->count += n;
-            if (!st->example[0] && example)
+            if (!st->example[0] && example) {
                 snprintf(st->example, sizeof st->example, "%s", example);
+                cut_utf8_end(st->example);
+            }
             return;
         }
     }
@@ -175,8 +191,10 @@ void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity,
     snprintf(st->file, sizeof st->file, "%s", file);
     st->severity = severity;
     st->count = n;
-    if (example)
+    if (example) {
         snprintf(st->example, sizeof st->example, "%s", example);
+        cut_utf8_end(st->example);
+    }
 }
 
 size_t tt_stats_count(const tt_stats *s) { return s ? s->v.len : 0; }

@@ -75,8 +75,10 @@ static int frame_id(tt__perf_asm *st, const char *s, size_t n, uint32_t *id, int
     if (l.deleted && !st->deleted_dso) {
         char ex[200];
         st->deleted_dso = 1;
-        snprintf(ex, sizeof ex, "a module deleted while perf recorded, e.g. \"%.*s (deleted)\": "
-                 "its path read without the suffix", (int)(l.dn > 100 ? 100 : l.dn), l.dso);
+        char snip[64];
+        tt__snippet(snip, sizeof snip, l.dso, l.dn);
+        snprintf(ex, sizeof ex, "a module deleted while perf recorded, e.g. \"%s (deleted)\": "
+                 "its path read without the suffix", snip);
         tt_stats_add(st->stats, "perf_deleted_module", st->file, TT_SEV_INFO, 1, ex);
     }
     tt_buf *nb = &st->name;
@@ -472,8 +474,8 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     s.weight = h->has_period ? h->period : 1;
     if (s.weight > PERIOD_MAX) { /* the profile's weight limit: the sample stays, capped */
         char ex[200];
-        if (h->period_u == UINT64_MAX) /* or more: perf's u64 ends there */
-            snprintf(ex, sizeof ex, "%s:%llu: period of 2^64-1 or more (above perf's u64) "
+        if (h->period_over) /* perf's u64 ends at 2^64-1 */
+            snprintf(ex, sizeof ex, "%s:%llu: period above 2^64-1 (perf's u64 maximum) "
                      "counted as 2^40", st->file, (unsigned long long)st->block_line);
         else
             snprintf(ex, sizeof ex, "%s:%llu: period %llu above 2^40 counted as 2^40",
@@ -556,8 +558,10 @@ static void note_variant(tt__perf_asm *st, const tt__perf_hdr *h)
  * without one): what an --event that none of them is gets told. */
 static void note_event(tt__perf_asm *st, const char *e, size_t n)
 {
+    char snip[64]; /* the list is told in a message: control characters escaped */
+    tt__snippet(snip, sizeof snip, e, n);
     if (n)
-        list_add(&st->events, e, n);
+        list_add(&st->events, snip, strlen(snip));
     else
         list_add(&st->events, "[none]", 6);
 }
@@ -603,10 +607,11 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     st->keep = st->want.len == evn && !memcmp(st->want.data, ev, evn);
     note_event(st, ev, evn);
     if (!st->keep) {
-        char ex[200];
-        snprintf(ex, sizeof ex, "%s:%llu: event \"%.*s\" skipped (keeping \"%s\"; pick one with "
-                 "--event)", st->file, (unsigned long long)lineno, (int)(h->event.n > 60 ? 60 :
-                 h->event.n), ev, st->want.data);
+        char ex[400], snip[64], want[64];
+        tt__snippet(snip, sizeof snip, ev, h->event.n);
+        tt__snippet(want, sizeof want, st->want.data, st->want.len);
+        snprintf(ex, sizeof ex, "%s:%llu: event \"%s\" skipped (keeping \"%s\"; pick one with "
+                 "--event)", st->file, (unsigned long long)lineno, snip, want);
         tt_stats_add(st->stats, "perf_other_event", st->file, TT_SEV_WARN, 1, ex);
         return 0;
     }
@@ -714,8 +719,6 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
         tt__perf_hdr h;
         if (tt__memmem(line, n, "PERF_RECORD_", 12))
             return 1;
-        if (st->tid_or_time && sn == 8 && !memcmp(s, "Warning:", 8))
-            return 1; /* perf's stderr between two lines of its stdout */
         if (sn > 5 && !memcmp(s, "insn:", 5))
             return 0; /* -F +insn: the instruction bytes after a call chain */
         if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_STRONG &&
@@ -787,55 +790,168 @@ static int keep_header(tt__perf_asm *st, const tt__perf_hdr *h, const char *line
     return 0;
 }
 
-/* A line of perf's own warning (tt__perf_warning_head) where a sample header would be,
- * counted once per warning with its message's first line: 1 when line is part of it. */
+/* A line of the file's stdout as perf writes it: a sample header (a time or a tid) or a frame
+ * line of a call chain (tab-indented), or a side-band record. */
+static int sample_line(tt__perf_asm *st, const char *line, size_t n)
+{
+    const char *s;
+    size_t sn;
+    if (tt__perf_blank(&st->line, line, n, &s, &sn) || !sn)
+        return 0;
+    if (line[0] == '\t' || line[0] == ' ')
+        return tt__perf_frame_text(s, sn);
+    if (tt__memmem(s, sn, "PERF_RECORD_", 12))
+        return 1;
+    tt__perf_hdr h;
+    return tt__perf_hdr_parse(&h, s, sn, st->tail) != TT_PERF_HDR_BAD && (h.has_ts || h.has_pid);
+}
+
+/* The text before a warning that started inside a line, then line: the line perf wrote around
+ * the warning, in st->warn_join. */
+static int warn_joined(tt__perf_asm *st, const char *line, size_t n)
+{
+    st->warn_join.len = 0;
+    return tt_buf_put(&st->warn_join, st->warn_hold.data, st->warn_pre) ||
+           tt_buf_put(&st->warn_join, line, n) || !st->warn_join.data;
+}
+
+/* Counts the warning whose message starts with line s. */
+static void warn_count(tt__perf_asm *st, const char *s, size_t sn)
+{
+    char snip[64], ex[200];
+    tt__trim(&s, &sn);
+    tt__snippet(snip, sizeof snip, s, sn);
+    snprintf(ex, sizeof ex, "%s:%llu: perf's own warning (its stderr, in the text by 2>&1) "
+             "skipped: %s", st->file, (unsigned long long)st->warn_line, sn ? snip : "");
+    tt_stats_add(st->stats, "perf_stderr_warning", st->file, TT_SEV_WARN, 1, ex);
+}
+
+/* A line ending in "Warning:" (perf's stderr spliced into its stdout by 2>&1: at a line
+ * start, or inside a line at a stdout buffer boundary): held until the line after it says
+ * whether a warning starts there. 1 when held. */
+static int warning_start(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno)
+{
+    size_t e = n;
+    while (e && (line[e - 1] == '\r' || line[e - 1] == ' '))
+        e--;
+    if (e < 8 || memcmp(line + e - 8, "Warning:", 8))
+        return 0;
+    st->warn_hold.len = 0;
+    if (tt_buf_put(&st->warn_hold, line, n) || !st->warn_hold.data)
+        return 0; /* out of memory: read as any line */
+    st->warn_pre = e - 8;
+    size_t i = 0;
+    while (i < st->warn_pre && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    if (i == st->warn_pre)
+        st->warn_pre = 0; /* at a line start */
+    st->warn = 1;
+    st->warn_line = st->warn_pre_line = lineno;
+    return 1;
+}
+
+static void warn_message(tt__perf_asm *st, const char *line, size_t n, int blanks)
+{
+    warn_count(st, line, n);
+    st->warn = 3;
+    st->warn_known = blanks >= 0;
+    st->warn_blanks = blanks > 0 ? blanks : 0;
+    st->warn_done = 0;
+}
+
+/* A line while perf's warning may be read (st->warn): 1 when it is part of it; 0 when the
+ * warning ended before it (the text before the warning, st->warn_pre, is then joined with it);
+ * 2 when the held line was no warning (read it, then line). A warning is "Warning:", then its
+ * message: known message lines (tt__perf_warning_msg) and their blank lines, or lines up to a
+ * sample header, a frame line or a blank line. */
 static int warning_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno)
 {
     const char *s = line;
     size_t sn = n;
     tt__trim(&s, &sn);
-    if (st->warn == 1) {
-        char snip[64], ex[200];
-        tt__snippet(snip, sizeof snip, s, sn);
-        snprintf(ex, sizeof ex, "%s:%llu: perf's own warning (its stderr, in the text by 2>&1) "
-                 "skipped: %s", st->file, (unsigned long long)st->warn_line, sn ? snip : "");
-        tt_stats_add(st->stats, "perf_stderr_warning", st->file, TT_SEV_WARN, 1, ex);
-        st->warn = 2;
-        st->warn_para = 0;
-        return 1;
-    }
-    if (!sn) {
-        st->warn_para = 1;
-        return 1;
-    }
-    if (sn == 8 && !memcmp(s, "Warning:", 8)) {
-        st->warn = 1;
-        st->warn_line = lineno;
-        return 1;
-    }
-    if (st->warn_para && !tt__memmem(line, n, "PERF_RECORD_", 12)) {
-        const char *b;
-        size_t bn;
-        tt__perf_hdr h;
-        if (tt__perf_blank(&st->line, line, n, &b, &bn))
-            return 0; /* out of memory: tt__perf_asm_line says so */
-        if (tt__perf_hdr_parse(&h, b, bn, st->tail) != TT_PERF_HDR_BAD &&
-            (h.has_ts || h.has_pid)) {
-            st->warn = 0; /* the next sample */
+    int known = sn ? tt__perf_warning_msg(s, sn) : -1;
+    if (st->warn == 1 || st->warn == 2) { /* after "Warning:": its message */
+        if (known >= 0) {
+            warn_message(st, s, sn, known);
+            return 1;
+        }
+        int other = !sn || sample_line(st, line, n);
+        if (st->warn == 1 && (!st->tid_or_time || (st->warn_pre && other))) {
+            st->warn = 0; /* a message not known: perf's only in a file of tids or times */
+            return 2;
+        }
+        if (other) { /* "Warning:" alone in a file of tids or times: never a header */
+            warn_count(st, "", 0);
+            st->warn = 0;
             return 0;
         }
-    } else if (st->warn_para) {
+        warn_message(st, s, sn, -1);
+        return 1;
+    }
+    (void)lineno;
+    if (!sn) {
+        if (st->warn_blanks) {
+            st->warn_blanks--;
+            return 1;
+        }
+        if (!st->warn_known && !st->warn_done) {
+            st->warn_done = 1; /* the message's end */
+            return 1;
+        }
         st->warn = 0;
         return 0;
     }
-    st->warn_para = 0;
-    return 1;
+    if (sn == 8 && !memcmp(s, "Warning:", 8)) {
+        st->warn = 2;
+        st->warn_line = lineno;
+        return 1;
+    }
+    if (known >= 0) {
+        st->warn_known = 1;
+        st->warn_blanks = known;
+        st->warn_done = 0;
+        return 1;
+    }
+    if (!st->warn_known && !st->warn_done && !sample_line(st, line, n) &&
+        !(st->warn_pre && !warn_joined(st, line, n) &&
+          sample_line(st, st->warn_join.data, st->warn_join.len)))
+        return 1; /* the next line of a message not known */
+    st->warn = 0;
+    return 0;
 }
+
+static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err);
 
 int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
 {
-    if (st->warn && warning_line(st, line, n, lineno))
+    if (st->warn) {
+        int w = warning_line(st, line, n, lineno);
+        if (w == 1)
+            return 0;
+        if (w == 2) { /* the held line was no warning's start: read it, then this one */
+            tt_buf *h = &st->warn_join;
+            h->len = 0;
+            if (tt_buf_put(h, st->warn_hold.data, st->warn_hold.len) || !h->data)
+                return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+            st->warn_pre = 0;
+            int rc = asm_line(st, h->data, h->len, st->warn_pre_line, err);
+            if (rc)
+                return rc;
+        } else if (st->warn_pre) { /* the line perf's warning was written into: whole again */
+            if (warn_joined(st, line, n))
+                return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+            st->warn_pre = 0;
+            return tt__perf_asm_line(st, st->warn_join.data, st->warn_join.len,
+                                     st->warn_pre_line, err);
+        }
+    }
+    if (warning_start(st, line, n, lineno))
         return 0;
+    return asm_line(st, line, n, lineno, err);
+}
+
+static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
+{
     if (!st->in_block && !st->skipping && same_header(st, line, n)) {
         int rc = start_block(st, &st->hlast, TT_PERF_HDR_STRONG, lineno);
         st->after_blank = 0;
@@ -871,11 +987,6 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
     st->after_blank = 0;
     if (s[0] == '#')
         return 0;
-    if (st->tid_or_time && sn == 8 && !memcmp(s, "Warning:", 8)) {
-        st->warn = 1; /* never a header in such files: perf's stderr (2>&1) */
-        st->warn_line = lineno;
-        return 0;
-    }
     if (tt__memmem(line, n, "PERF_RECORD_", 12))
         return sideband(st, line, n, lineno, err);
     if (sn == 7 && !memcmp(s, "sample:", 7))
@@ -899,11 +1010,12 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
     }
     st->after_blank = after_blank;
     if (h.layout_miss) {
-        char ex[240];
+        char ex[400], snip[64];
+        tt__snippet(snip, sizeof snip, s, sn);
         snprintf(ex, sizeof ex, "%s:%llu: a sample header that does not fit the layout of the "
                  "file's first headers (%d number%s before the time or event), read by its own "
-                 "shape: \"%.*s\"", st->file, (unsigned long long)lineno, st->tail,
-                 st->tail == 1 ? "" : "s", (int)(sn > 80 ? 80 : sn), s);
+                 "shape: \"%s\"", st->file, (unsigned long long)lineno, st->tail,
+                 st->tail == 1 ? "" : "s", snip);
         tt_stats_add(st->stats, "perf_layout_mismatch", st->file, TT_SEV_WARN, 1, ex);
     }
     if (kind == TT_PERF_HDR_STRONG && h.has_ts && !h.rest.n &&
@@ -1004,6 +1116,22 @@ static void drop_times(tt__perf_asm *st)
 int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 {
     int cut_partial = 0, rc = 0;
+    if (st->warn == 1 && !st->warn_pre && st->tid_or_time) {
+        warn_count(st, "", 0); /* a last "Warning:" line */
+    } else if (st->warn == 1 || st->warn_pre) {
+        /* a last line ending in "Warning:" that is none, or the text before a warning that
+         * the input ends in: read as it is */
+        size_t len = st->warn == 1 ? st->warn_hold.len : st->warn_pre;
+        st->warn_join.len = 0;
+        if (tt_buf_put(&st->warn_join, st->warn_hold.data, len) || !st->warn_join.data)
+            return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+        st->warn = 0;
+        st->warn_pre = 0;
+        rc = asm_line(st, st->warn_join.data, len, st->warn_pre_line, err);
+        if (rc)
+            return rc;
+    }
+    st->warn = 0;
     if (st->cut_line) {
         /* perf ends every line, and a sample with a blank line: a last line without a
          * newline is a file cut (a copy or a recording interrupted), its sample partial */
@@ -1099,4 +1227,6 @@ void tt__perf_asm_free(tt__perf_asm *st)
     tt_buf_free(&st->hcomm);
     tt_buf_free(&st->hevent);
     tt_buf_free(&st->pf_buf);
+    tt_buf_free(&st->warn_hold);
+    tt_buf_free(&st->warn_join);
 }

@@ -179,6 +179,7 @@ static void set_period(tt__perf_hdr *h, const tt__perf_tok *t)
         v = UINT64_MAX;
     else if (rc)
         return;
+    h->period_over = rc == -2;
     h->period_u = v;
     h->period = v > INT64_MAX ? INT64_MAX : (int64_t)v;
     h->has_period = 1;
@@ -262,6 +263,7 @@ static void set_rest(tt__perf_hdr *h, const tt__perf_tok *t, size_t i, size_t k,
 
 static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n,
                       int tail);
+static size_t before_address(const tt__perf_tok *t, size_t k);
 int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
 {
     memset(h, 0, sizeof *h);
@@ -346,6 +348,18 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
                       int tail)
 {
     const char *end = s + n;
+    size_t a = tail > 0 ? before_address(t, k) : k, fa;
+    if (a && a < k && t[a].p[0] != '(' && (fa = fields_start(t, a, tail)) < a && fa) {
+        /* a one-line sample of the file's layout: comm (even "worker 1"), its numbers, the
+         * frame from the address on */
+        left_fields(h, t, a, 1, tail);
+        if (h->comm.n && memchr(h->comm.p, ';', h->comm.n))
+            return TT_PERF_HDR_BAD;
+        h->rest.p = t[a].p;
+        h->rest.n = (size_t)(end - t[a].p);
+        h->inline_frame = 1;
+        return TT_PERF_HDR_WEAK;
+    }
     size_t f = tail >= 0 ? fields_start(t, k, tail) : k;
     if (f < k && (f || tail)) { /* a header line of the file's layout with a call chain below */
         left_fields(h, t, k, 1, tail);
@@ -434,6 +448,48 @@ static size_t blank_copy(char *b, size_t cap, const char *line, size_t n, const 
     return n;
 }
 
+/* perf's warning messages seen in `perf script >f 2>&1` text (perf 6.1 recordings that lost
+ * events; perf-record(1), perf-script(1)): '#' stands for one or more digits. blanks: the blank
+ * lines perf prints after the line ("...!\n\n"). */
+static const struct {
+    const char *pat;
+    int blanks;
+} perf_warnings[] = {
+    {"Processed # events and lost # chunks!", 1},
+    {"Check IO/CPU overload!", 1},
+    {"Processed # samples and lost #.#%!", 1},
+    {"# out of order events recorded.", 0},
+    {"# unprocessable samples recorded.", 0},
+    {"Do you have a KVM guest running and not using 'perf kvm'?", 0},
+    {"Found # unknown events!", 1},
+};
+
+static int warning_match(const char *pat, const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; *pat; pat++) {
+        if (*pat == '#') {
+            size_t d = i;
+            while (i < n && is_digit(s[i]))
+                i++;
+            if (i == d)
+                return 0;
+        } else if (i >= n || s[i++] != *pat) {
+            return 0;
+        }
+    }
+    return i == n;
+}
+
+int tt__perf_warning_msg(const char *s, size_t n)
+{
+    tt__trim(&s, &n);
+    for (size_t k = 0; k < sizeof perf_warnings / sizeof perf_warnings[0]; k++)
+        if (warning_match(perf_warnings[k].pat, s, n))
+            return perf_warnings[k].blanks;
+    return -1;
+}
+
 int tt__perf_warning_head(const char *s, size_t n, const char *next, size_t nn)
 {
     tt__trim(&s, &n);
@@ -475,7 +531,9 @@ int tt__perf_skip_warnings(const char *p, size_t n, size_t *off)
             *off = i;
             return 1;
         } else {
-            para = 0; /* perf's message: its lines and paragraphs up to the first header */
+            /* perf's message: its lines and paragraphs up to the first header, which may
+             * follow a message perf ends without a blank line ("recorded.") */
+            para = tt__perf_warning_msg(p + i, ln) >= 0;
         }
         i = j;
     }
@@ -588,11 +646,27 @@ static int header_tail(const tt__perf_tok *t, size_t k, int timed, int *exact)
     int u = timed == 2 ? 1 : 2;
     if (cpu)
         u = right + (left ? 1 : 0);
+    else if (u == 2 && c >= 2 && k >= 2 && is_num_tok(&t[k - 1]) &&
+             t[k - 1].p + t[k - 1].n - (t[k - 2].p + t[k - 2].n) < 11)
+        u = 1; /* perf prints the period right-aligned in 10 columns after a blank: a number
+                * closer to the one before it is the tid ("worker 0 23933 cpu-clock:") */
     return c < u ? c : u;
 }
 
+/* t[i] (i > 0) is perf's ip field by its place although all its digits are decimal (a
+ * non-PIE executable's 401253): perf prints the ip as hex without 0x right-aligned in 16
+ * columns, so its blanks and digits span 16 or more; the symbol or the "(dso)" follows it. */
+static int decimal_addr(const tt__perf_tok *t, size_t i, size_t k)
+{
+    if (!i || i + 1 >= k || t[i].n > 16 || !all_digits(t[i].p, t[i].n))
+        return 0;
+    size_t span = (size_t)(t[i].p + t[i].n - (t[i - 1].p + t[i - 1].n));
+    return span >= 17 && !all_digits(t[i + 1].p, t[i + 1].n);
+}
+
 /* A one-line sample's left part (no time nor event: -F comm,tid,ip,sym without call
- * graphs): the tokens before its address (hex with a letter, or a dso), k when none. */
+ * graphs): the tokens before its address (hex with a letter, all decimal by its place
+ * (decimal_addr), or a dso), k when none. */
 static size_t before_address(const tt__perf_tok *t, size_t k)
 {
     for (size_t i = 0; i < k; i++) {
@@ -600,17 +674,10 @@ static size_t before_address(const tt__perf_tok *t, size_t k)
             return i;
         if (t[i].n >= 4 && is_hex_tok(&t[i]) && !all_digits(t[i].p, t[i].n))
             return i;
+        if (decimal_addr(t, i, k))
+            return i;
     }
     return k;
-}
-
-/* A pid/tid token "a/b" among t[0..k). */
-static int has_pid_tid(const tt__perf_tok *t, size_t k)
-{
-    for (size_t j = 0; j < k; j++)
-        if (is_pid_tid_tok(&t[j]))
-            return 1;
-    return 0;
 }
 
 /* Where the sample headers are (2.2): every line with a time or an event that is no
@@ -655,9 +722,9 @@ int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *head
         size_t left = left_part(t, k, &timed);
         if (!timed) {
             size_t l1 = before_address(t, k);
-            if (l1 < k) { /* a one-line sample: only a pid/tid tells its fields */
-                if (!has_pid_tid(t, l1))
-                    continue;
+            if (l1 < k) { /* a one-line sample: its numbers before the address */
+                if (tt__perf_frame_text(s, sn))
+                    continue; /* a frame line of simpleperf's, address first */
                 left = l1;
             } else { /* a header line alone: a call chain follows it, tab-indented */
                 const char *nx = e + 1, *ne = memchr(nx, '\n', n - i);

@@ -15,6 +15,7 @@ typedef struct tt__perf_tok {
 typedef struct tt__perf_hdr {
     int64_t ts, pid, tid, period; /* period: period_u, at most INT64_MAX */
     uint64_t period_u;            /* the period as perf printed it (a u64) */
+    int period_over;              /* it was above 2^64-1 (period_u is that then) */
     int64_t cpu; /* the "[cpu]" field, -1 when none */
     int frac_digits, has_period, has_ts, has_pid, comm_first_hex, comm_only, inline_frame;
     int layout_miss; /* a time or event header that does not fit the file's layout (tail) */

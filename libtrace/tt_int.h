@@ -32,6 +32,9 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn);
  * line s is exactly "Warning:" and the message after it (next, NULL at the end) is not
  * indented as a frame is. */
 int tt__perf_warning_head(const char *s, size_t n, const char *next, size_t nn);
+/* A line of one of perf's warning messages (the known ones, samples.md 2.2): the count of
+ * blank lines perf prints after it, -1 when s is none. */
+int tt__perf_warning_msg(const char *s, size_t n);
 /* p[0..n) starts with such warning blocks (each "Warning:" and the paragraphs of its
  * message) and then perf script text: 1, *off the offset of its first sample header. */
 int tt__perf_skip_warnings(const char *p, size_t n, size_t *off);

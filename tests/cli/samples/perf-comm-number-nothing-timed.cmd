@@ -1,0 +1,1 @@
+for f in perf-comm-number-period.txt perf-comm-number-workers.txt perf-comm-number-event.txt perf-comm-number-nopie.txt; do echo "# $f"; tracetool samples --top 1 $f 2>&1 | grep -E "^(== thread|samples|weight)"; done

@@ -1,0 +1,1 @@
+tracetool samples --top 1 perf-escapes-event.txt >/dev/null; tracetool samples --top 1 perf-escapes-layout.txt > /dev/null; tracetool analyze -o "$TT_TMP/e.db" perf-escapes-layout.txt >/dev/null 2>&1; tracetool query --format json "$TT_TMP/e.db" "select name, description from stats where name = 'perf_layout_mismatch'" | sed "s|$TT_TMP|TMP|g"

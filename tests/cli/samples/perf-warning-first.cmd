@@ -1,0 +1,1 @@
+tracetool export --format folded perf-warning-first.txt; tracetool analyze -o "$TT_TMP/w.db" perf-warning-first.txt >/dev/null 2>&1 && tracetool query "$TT_TMP/w.db" "select sum(count) samples, min(ts) first_ts from sample"

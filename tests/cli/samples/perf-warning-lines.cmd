@@ -1,0 +1,1 @@
+tracetool samples --top 1 perf-warning-lines.txt | grep -E "^(input|samples|==)"; tracetool export --format folded perf-warning-lines.txt; tracetool analyze -o "$TT_TMP/w.db" perf-warning-lines.txt >/dev/null 2>&1 && tracetool query "$TT_TMP/w.db" "select name, value, description from stats where name like 'perf%'"

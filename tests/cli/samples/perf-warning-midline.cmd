@@ -1,0 +1,1 @@
+tracetool samples --top 1 perf-warning-midline.txt | grep -E "^(input|weight|samples|==)"; tracetool export --format folded perf-warning-midline.txt; tracetool export --format folded perf-warning-midframe.txt
