@@ -16,6 +16,13 @@ void tsym__atab_free(atab *t)
     memset(t, 0, sizeof *t);
 }
 
+/* A form code of DWARF 2-5 (0x01-0x2c) or one of the GNU forms libdwarf reads. */
+static int known_form(uint64_t f)
+{
+    return (f >= 0x01 && f <= FORM_addrx4) || f == FORM_GNU_addr_index ||
+           f == FORM_GNU_str_index || f == FORM_GNU_ref_alt || f == FORM_GNU_strp_alt;
+}
+
 /* Byte size of a form whose size does not depend on the data, -1 otherwise. */
 static int form_size(uint16_t form, const unit *u)
 {
@@ -279,7 +286,9 @@ static int read_val(val *v, cur *c, const unit *u, uint16_t form, int64_t ic)
         uint64_t f = uleb(c);
         if (c->bad)
             return 0;
-        if (f == FORM_indirect || f == FORM_implicit_const || f > UINT16_MAX) {
+        /* form 0 and codes DWARF does not define: libdwarf 20210528 reads past such a
+         * value and leaks the next DIE it allocates (found by fuzz_macho) */
+        if (f == FORM_indirect || f == FORM_implicit_const || !known_form(f)) {
             c->bad = TSYM__BAD_INDIRECT;
             return 0;
         }
