@@ -215,6 +215,11 @@ static char *read_sql(const char *arg)
 {
     if (arg)
         return strdup(arg);
+    if (isatty(STDIN_FILENO)) { /* a CI job must not wait silently for typed SQL */
+        cli_errorf("query: no SQL: expected as an argument after DB or on standard input, "
+                   "which is a terminal");
+        return NULL;
+    }
     tt_input *in;
     tt_error err = {0};
     if (tt_input_open(&in, "-", &err)) {
