@@ -1,4 +1,5 @@
-/* CSV fields as RFC 4180 writes them (cli.md "Outputs"): every command's --format csv. */
+/* CSV fields as RFC 4180 writes them (cli.md "Outputs"): every command's --format csv. Rows end
+ * with LF, not RFC 4180's CRLF (tracetool(1) OUTPUT), like the rest of the text output. */
 #ifndef CLI_CSV_H
 #define CLI_CSV_H
 

@@ -357,8 +357,11 @@ static void dsym_unmatched(tt_intern *seen, tt_stats *stats, const char *arg)
     char msg[sizeof list + 4200];
     snprintf(msg, sizeof msg, "dSYM %s has UUID%s %s; no image of the reports has %s: not used",
              file, n > 1 ? "s" : "", list, n > 1 ? "any of them" : "that UUID");
-    cli_stderrf("tracetool: --dsym %s: warning: %s\n", arg, msg);
-    tt_stats_add(stats, "macho_dsym_unmatched", arg, TT_SEV_WARN, 1, msg);
+    /* printed once, by the run's warning summary (its first example is this message) */
+    if (stats)
+        tt_stats_add(stats, "macho_dsym_unmatched", arg, TT_SEV_WARN, 1, msg);
+    else
+        cli_stderrf("tracetool: --dsym %s: warning: %s\n", arg, msg);
 }
 
 void cli_sym_dsym_unmatched(cli_sym *s)

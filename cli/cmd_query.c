@@ -155,13 +155,13 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
             }
         } else if (q->format == F_CSV) {
             if (q->statements > 1)
-                tt_buf_puts(&q->out, "\r\n");
+                tt_buf_puts(&q->out, "\n");
             for (int c = 0; c < ncol; c++) {
                 if (c)
                     tt_buf_puts(&q->out, ",");
                 cli_csv_field(&q->out, names[c], strlen(names[c]), 0);
             }
-            tt_buf_puts(&q->out, "\r\n");
+            tt_buf_puts(&q->out, "\n");
         }
     } else if (event == TDB_EV_ROW) {
         if (q->format == F_TABLE) {
@@ -184,7 +184,7 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
                 value_text(&t, &vals[c]);
                 cli_csv_field(&q->out, t.data ? t.data : "", t.len, 0);
             }
-            tt_buf_puts(&q->out, "\r\n");
+            tt_buf_puts(&q->out, "\n");
         } else {
             tt_jsonw w;
             tt_jsonw_init(&w, 0);
@@ -215,6 +215,11 @@ static char *read_sql(const char *arg)
 {
     if (arg)
         return strdup(arg);
+    if (isatty(STDIN_FILENO)) { /* a CI job must not wait silently for typed SQL */
+        cli_errorf("query: no SQL: expected as an argument after DB or on standard input, "
+                   "which is a terminal");
+        return NULL;
+    }
     tt_input *in;
     tt_error err = {0};
     if (tt_input_open(&in, "-", &err)) {

@@ -224,6 +224,10 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
 {
     if (chunk_start(d, c))
         return tt_error_set(err, TT_ENOMEM, d->a.file, 0, 0, "out of memory");
+    /* the end of the input, inside a line: known before that line is read (a header cut
+     * short names no event) */
+    if (c->len && c->data[c->len - 1] != '\n')
+        d->a.cut_line = *lineno + c->nrecs;
     const char *line = c->data;
     size_t o = 0;
     for (size_t i = 0; i < c->nrecs;) {
@@ -252,8 +256,6 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
             return tt_error_set(err, TT_ENOMEM, d->a.file, 0, 0, "out of memory");
         d->a.pf = d->a.pf_buf.data;
     }
-    if (c->len && c->data[c->len - 1] != '\n')
-        d->a.cut_line = *lineno; /* the end of the input, inside a line */
     return 0;
 }
 

@@ -589,6 +589,10 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     if (kind == TT_PERF_HDR_WEAK && !h->comm.n && !h->has_pid && st->after_blank)
         st->weak_inline = 0; /* -F ip,sym with call graphs: an empty header line */
     st->inline_only = 0;
+    if (lineno == st->cut_line) {
+        st->keep = 1; /* the last sample, partial: dropped with perf_truncated_input */
+        return 0;
+    }
     tt_profile_meta *m = tt_profile_meta_get(st->p);
     const char *ev = h->event.p ? h->event.p : "";
     size_t evn = tt__perf_event_base(ev, h->event.n);
@@ -992,6 +996,15 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
     if (sn == 7 && !memcmp(s, "sample:", 7))
         st->report_sample = 1;
     tt__perf_hdr h;
+    if (lineno == st->cut_line) {
+        /* the input ends inside this header: its fields are partial, so it names no event
+         * and fits or breaks no layout; it stands for the last sample, which
+         * perf_truncated_input reports dropped (tt__perf_asm_end) */
+        memset(&h, 0, sizeof h);
+        h.pid = h.tid = h.cpu = -1;
+        int rc = start_block(st, &h, TT_PERF_HDR_WEAK, lineno);
+        return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
+    }
     int kind = tt__perf_hdr_parse(&h, s, sn, st->tail);
     if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
         memset(&h, 0, sizeof h); /* frames after an empty header line (-F ip,sym) */

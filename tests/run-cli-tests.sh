@@ -64,6 +64,12 @@ run_case() { # cmdf dir
     if [ -n "$xmllint" ] && head -c 200 "$d.out" | grep -q '<svg\|<?xml'; then
         xmllint --noout --nonet "$d.out" 2> "$d.xml" || { echo "FAIL $name: SVG does not parse"; head -5 "$d.xml"; ok=0; }
     fi
+    # CSV rows end with LF (tracetool(1) OUTPUT): a CR only inside a quoted field. Keep the
+    # quotes and CRs alone; pairing the quotes left to right removes the quoted fields.
+    if grep -q -- '--format csv\|--format=csv' "$top/$cmdf" &&
+        tr -cd '"\r' < "$d.out" | tr '\r' R | sed 's/"R*"//g' | grep -q R; then
+        echo "FAIL $name: CSV output holds a CR outside a quoted field"; ok=0
+    fi
     if grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' "$d.err"; then
         echo "FAIL $name: sanitizer report"; head -20 "$d.err"; ok=0
     fi

@@ -1,0 +1,2 @@
+# a --dsym of another build is warned about once (macho_dsym_unmatched, its message as the first example), by analyze (with --jobs 2 too) and report
+for j in 1 2; do tracetool analyze -j $j -o "$TT_TMP/u$j.db" --dsym macho/Kit.framework.dSYM ios-dsym-bundle.json 2>&1 >/dev/null | grep -c 'no image of the reports has'; done; tracetool report --dsym macho/Kit.framework.dSYM ios-dsym-bundle.json 2>&1 >/dev/null | grep -c 'no image of the reports has'

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null 2>&1 && tracetool query --format csv "$TT_TMP/q.db" "select 'a' || char(13, 10) || 'b' as crlf, 'c' || char(10) || 'd' as lf, 'e,f' as comma; select 1 as n"

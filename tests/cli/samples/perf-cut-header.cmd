@@ -1,0 +1,2 @@
+# a perf script file cut inside its last sample header (before the event, inside it, after it): only perf_truncated_input, its sample dropped, never event "" skipped; analyze --jobs 2 the same
+for n in 30 50 60; do { head -n 20 perf-cut.txt; sed -n 21p perf-cut.txt | head -c $n; } > "$TT_TMP/c$n.txt"; (cd "$TT_TMP" && tracetool samples --top 1 c$n.txt 2> e | grep '^== overall'; cat e); done; cd "$TT_TMP" && tracetool analyze --jobs 2 -o a.db c30.txt 2>&1 >/dev/null; tracetool query a.db "select name, value from stats where name like 'perf%' order by name"
