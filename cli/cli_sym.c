@@ -22,6 +22,7 @@ struct cli_sym {
     tt_intern *seen;          /* image UUIDs of the inputs (cli_sym_saw_uuid, resolve) */
     const char *fats[CLI_SYM_MAX]; /* universal -e files without :ARCH (fat_module) */
     char fat_names[CLI_SYM_MAX][256]; /* their image names (a bundle's DWARF file name) */
+    int fat_dsym[CLI_SYM_MAX];     /* given as --dsym NAME=PATH (fat_names: NAME) */
     tsym_module *fat_mods[CLI_SYM_MAX]; /* the slice last chosen, or NULL */
     int fat_warned[CLI_SYM_MAX];
     size_t n_fats;
@@ -160,11 +161,23 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
         cli_sym_close(s);
         return cli_err(&err);
     }
-    for (size_t i = 0; i < o->n_dsyms; i++)
+    for (size_t i = 0; i < o->n_dsyms; i++) {
         if (tsym_store_add_dsym(s->store, o->dsyms[i], &err)) {
             cli_sym_close(s);
             return cli_err(&err);
         }
+        /* a universal NAME=PATH: images NAME without UUID get the slice of their
+         * architecture (ios.md 4.4), as for a universal -e file */
+        const char *eq = strchr(o->dsyms[i], '=');
+        struct stat st;
+        if (eq && eq != o->dsyms[i] && stat(o->dsyms[i], &st) && universal(eq + 1) &&
+            s->n_fats < CLI_SYM_MAX) {
+            snprintf(s->fat_names[s->n_fats], sizeof s->fat_names[0], "%.*s",
+                     (int)(eq - o->dsyms[i] < 255 ? eq - o->dsyms[i] : 255), o->dsyms[i]);
+            s->fat_dsym[s->n_fats] = 1;
+            s->fats[s->n_fats++] = eq + 1;
+        }
+    }
     for (size_t i = 0; i < o->n_exes; i++) {
         int fresh;
         tsym_module *m;
@@ -284,16 +297,21 @@ static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
         for (size_t j = 0; j < n; j++)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", j ? ", " : "",
                                     sl[j].arch);
+        char give[300];
+        if (s->fat_dsym[i])
+            snprintf(give, sizeof give, "--dsym %s=", s->fat_names[i]);
+        else
+            snprintf(give, sizeof give, "-e ");
         if (loc->arch && *loc->arch)
             snprintf(s->why, sizeof s->why,
                      "universal file without a slice for the report's architecture %s (slices: "
-                     "%s), and image %s has no UUID to choose one by: give -e %s:ARCH",
-                     loc->arch, list, base_name(loc->module), s->fats[i]);
+                     "%s), and image %s has no UUID to choose one by: give %s%s:ARCH",
+                     loc->arch, list, base_name(loc->module), give, s->fats[i]);
         else
             snprintf(s->why, sizeof s->why,
                      "universal file (slices: %s), and image %s has no UUID nor the report an "
-                     "architecture to choose one by: give -e %s:ARCH",
-                     list, base_name(loc->module), s->fats[i]);
+                     "architecture to choose one by: give %s%s:ARCH",
+                     list, base_name(loc->module), give, s->fats[i]);
         if (!s->fat_warned[i]) {
             s->fat_warned[i] = 1;
             cli_stderrf("tracetool: %s: warning: %s\n", s->fats[i], s->why);

@@ -41,13 +41,13 @@ static const char usage[] =
     "                          TRACETOOL_SYMBOL_PATH)\n"
     "      --kind KIND         backtrace lines: auto (default without -e), tombstone,\n"
     "                          perf, modoff, kscrash (KSCrash / Matrix iOS JSON reports)\n"
-    "      --dsym [NAME=]PATH  with --kind kscrash: dSYM bundle, DWARF file or directory\n"
     "      --no-adjust         with --kind kscrash: look return addresses up unchanged\n"
     "      --resymbolize       replace perf's own symbols too\n"
     "      --add-to-store DIR  copy FILEs into DIR's .build-id layout (Mach-O: DIR/uuid/)\n"
     "      --dsym [NAME=]PATH  Mach-O debug information: a .dSYM bundle, its DWARF file or a\n"
     "                          directory of them, searched first (repeatable); NAME=\n"
     "                          binds it to frames of image NAME given without UUID\n"
+    "                          (NAME=PATH:ARCH: that slice of a universal file)\n"
     "      --uuid HEX          find the Mach-O image or dSYM by LC_UUID in the stores\n"
     "      --arch ARCH         with --uuid: the slice must be this architecture\n"
     "      --load-address ADDR addresses are runtime addresses of an image loaded at ADDR\n"
@@ -410,5 +410,7 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
     cli_symb__flush(&r);
     run_free(&r);
     cli_stats_report_prefix(ctx->stats, "swift_"); /* counted when the demangler was closed */
+    if (!rc) /* corrupt Mach-O files passed over while scanning the stores, named once */
+        cli_stats_report_prefix(ctx->stats, "macho_bad_");
     return rc;
 }

@@ -368,36 +368,44 @@ static int walk_name(dstate *d, const die *e, name_info *out)
 {
     const char *linkage = NULL, *plain = NULL;
     uint64_t dfile = 0, dline = 0;
-    int have_decl = 0;
+    int have_file = 0, have_line = 0;
     die buf[2];
     const die *at = e;
     for (int hop = 0; hop <= MAX_ORIGIN_HOPS && !d->bail; hop++) {
         const char *t = NULL;
-        if (get_str(d, at, A_LINKAGE, &t) || get_str(d, at, A_MIPS, &t))
+        int named = linkage != NULL; /* the names come from the chain up to the linkage name */
+        if (!named && (get_str(d, at, A_LINKAGE, &t) || get_str(d, at, A_MIPS, &t)))
             linkage = t;
-        if (!plain && get_str(d, at, A_NAME, &t)) {
+        if (!named && !plain && get_str(d, at, A_NAME, &t)) {
             plain = t;
             out->plain_at = at->off;
         }
-        if (!have_decl && get_udata(d, at, A_DFILE, &dfile) && at->off >= d->cu->start &&
-            at->off < d->cu->end) {
-            have_decl = 1;
-            get_udata(d, at, A_DLINE, &dline);
-        }
-        if (linkage)
+        /* each from the first DIE of the chain that has it (llvm-symbolizer's way): a member
+         * defined in its class has both only on the declaration its specification points
+         * to, one defined outside has its own decl_line but the declaration's decl_file */
+        if (!have_file && at->off >= d->cu->start && at->off < d->cu->end &&
+            get_udata(d, at, A_DFILE, &dfile))
+            have_file = 1;
+        if (!have_line && get_udata(d, at, A_DLINE, &dline))
+            have_line = 1;
+        if (linkage && have_file && have_line)
             break;
         uint64_t ref;
         if (!get_ref(d, at, A_ORIGIN, &ref) && !get_ref(d, at, A_SPEC, &ref))
             break;
         die *next = &buf[hop & 1];
-        if (!load_die(d, next, ref))
+        int bail = d->bail;
+        if (!load_die(d, next, ref)) {
+            if (linkage) /* only the declaration's line is lost: the name stands */
+                d->bail = bail;
             break;
+        }
         at = next;
     }
     out->name = TSYM_NONE;
     out->plain = plain;
-    out->decl_file = have_decl ? file_id(d, dfile) : TSYM_NONE;
-    out->decl_line = have_decl && dline <= UINT32_MAX ? (uint32_t)dline : 0;
+    out->decl_file = have_file ? file_id(d, dfile) : TSYM_NONE;
+    out->decl_line = have_line && dline <= UINT32_MAX ? (uint32_t)dline : 0;
     const char *nm = linkage ? linkage : plain;
     if (nm && !d->bail)
         return tsym__str_intern(&out->name, &d->ix->str, nm, strlen(nm));

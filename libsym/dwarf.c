@@ -30,30 +30,34 @@ static int walk_name(cu_state *s, Dwarf_Die die, int in_sup, name_info *out)
 {
     const char *linkage = NULL, *plain = NULL;
     uint64_t dfile = 0, dline = 0;
-    int have_decl = 0;
+    int have_file = 0, have_line = 0;
     Dwarf_Die cur = die;
     Dwarf_Error e = NULL;
     Dwarf_Debug cdbg = in_sup ? s->sup : s->dbg; /* the file cur is in */
     for (int hop = 0; hop <= MAX_ORIGIN_HOPS; hop++) {
         const char *t = NULL;
-        if (tsym__dw_attr_string(s, cur, DW_AT_linkage_name, &t) ||
-            tsym__dw_attr_string(s, cur, DW_AT_MIPS_linkage_name, &t))
+        int named = linkage != NULL; /* the names come from the chain up to the linkage name */
+        if (!named && (tsym__dw_attr_string(s, cur, DW_AT_linkage_name, &t) ||
+                       tsym__dw_attr_string(s, cur, DW_AT_MIPS_linkage_name, &t)))
             linkage = t;
-        if (!plain && tsym__dw_attr_string(s, cur, DW_AT_name, &t))
+        if (!named && !plain && tsym__dw_attr_string(s, cur, DW_AT_name, &t))
             plain = t;
-        if (!have_decl && cdbg == s->dbg && tsym__dw_attr_udata(s, cur, DW_AT_decl_file, &dfile)) {
+        /* each from the first DIE of the chain that has it (llvm-symbolizer's way): a member
+         * defined in its class has both only on the declaration its specification points
+         * to, one defined outside has its own decl_line but the declaration's decl_file */
+        if (!have_file && cdbg == s->dbg && tsym__dw_attr_udata(s, cur, DW_AT_decl_file, &dfile)) {
             Dwarf_Off off = 0;
             if (dwarf_dieoffset(cur, &off, &e) == DW_DLV_OK && off >= s->cu_start &&
-                off < s->cu_end) {
-                have_decl = 1;
-                tsym__dw_attr_udata(s, cur, DW_AT_decl_line, &dline);
-            }
+                off < s->cu_end)
+                have_file = 1;
             if (e) {
                 dwarf_dealloc_error(s->dbg, e);
                 e = NULL;
             }
         }
-        if (linkage)
+        if (!have_line && cdbg == s->dbg && tsym__dw_attr_udata(s, cur, DW_AT_decl_line, &dline))
+            have_line = 1;
+        if (linkage && have_file && have_line)
             break;
         Dwarf_Off ref;
         int sup_ref = 0;
@@ -65,7 +69,10 @@ static int walk_name(cu_state *s, Dwarf_Die die, int in_sup, name_info *out)
         Dwarf_Die next = NULL;
         int res = dwarf_offdie_b(cdbg, ref, 1, &next, &e);
         if (res != DW_DLV_OK) {
-            tsym__dw_note_error(s, e);
+            if (linkage && e) /* only the declaration's line is lost: the name stands */
+                dwarf_dealloc_error(s->dbg, e);
+            else
+                tsym__dw_note_error(s, e);
             break;
         }
         if (cur != die)
@@ -73,8 +80,8 @@ static int walk_name(cu_state *s, Dwarf_Die die, int in_sup, name_info *out)
         cur = next;
     }
     out->name = TSYM_NONE;
-    out->decl_file = have_decl ? file_id(s, dfile, s->version) : TSYM_NONE;
-    out->decl_line = have_decl && dline <= UINT32_MAX ? (uint32_t)dline : 0;
+    out->decl_file = have_file ? file_id(s, dfile, s->version) : TSYM_NONE;
+    out->decl_line = have_line && dline <= UINT32_MAX ? (uint32_t)dline : 0;
     const char *nm = linkage ? linkage : plain;
     int rc = 0;
     if (nm)

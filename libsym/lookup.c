@@ -539,13 +539,32 @@ static const char *const op_codes[][2] = {
     {"-=", "mI"},  {"*=", "mL"}, {"=", "aS"},  {"<", "lt"},  {">", "gt"},  {"+", "pl"},
     {"-", "mi"},   {"*", "ml"},  {"/", "dv"},  {"!", "nt"},  {"&", "an"},  {"|", "or"}};
 
+/* Whether a destructor of class id (idl bytes) is the mangled ms (n bytes): the class name
+ * with its length prefix, then (after template arguments) the destructor's D0, D1, D2, D4 or
+ * D5 ending the nested name (C++ ABI 5.1.4: <ctor-dtor-name>). The bare DWARF name "~V"
+ * itself is not in the mangled name. */
+static int mentions_dtor(const char *ms, size_t n, const char *id, size_t idl)
+{
+    for (size_t i = 1; idl && i + idl <= n; i++) {
+        if (memcmp(ms + i, id, idl) || ms[i - 1] < '0' || ms[i - 1] > '9')
+            continue;
+        for (size_t j = i + idl; j + 2 < n; j++)
+            if (ms[j] == 'D' && ms[j + 1] && strchr("01245", ms[j + 1]) && (ms[j + 2] == 'E' || ms[j + 2] == 'B'))
+                return 1;
+    }
+    return 0;
+}
+
 /* Whether the first n bytes of the mangled ms contain the identifier of the bare name plain
- * (for an operator: its encoding followed by E or I, the end of a nested or template name). */
+ * (for an operator: its encoding followed by E or I, the end of a nested or template name;
+ * for a destructor "~X": X and a destructor encoding). */
 static int mentions(const char *ms, size_t n, const char *plain)
 {
     char code[4] = "";
     const char *id = plain;
     size_t idl = strcspn(plain, "<( ");
+    if (plain[0] == '~')
+        return mentions_dtor(ms, n, plain + 1, strcspn(plain + 1, "<( "));
     if (!strncmp(plain, "operator", 8)) {
         for (size_t k = 0; k < sizeof op_codes / sizeof op_codes[0] && !code[0]; k++)
             if (!strncmp(plain + 8, op_codes[k][0], strlen(op_codes[k][0])))

@@ -61,6 +61,7 @@ void tsym_store_free(tsym_store *s)
     }
     free(s->dsyms);
     free(s->dsym_names);
+    free(s->dsym_archs);
     for (size_t i = 0; i < s->entries.len; i++) {
         entry *e = &TT_VEC_AT(&s->entries, entry, i);
         if (e->owner)
@@ -148,8 +149,41 @@ int tsym_store_add_dsym(tsym_store *s, const char *arg, tt_error *err)
     struct stat st;
     if (eq && eq != arg && stat(arg, &st) != 0)
         path = eq + 1; /* NAME=PATH */
+    char f[4096], arch[16] = "", whole[4096];
+    if (path != arg && stat(path, &st) != 0 && strlen(path) < sizeof whole &&
+        tsym__macho_split(f, sizeof f, arch, sizeof arch, path) && arch[0]) {
+        /* NAME=PATH:ARCH, the slice of a universal file bound to images without UUID */
+        snprintf(whole, sizeof whole, "%.*s", (int)(strlen(path) - strlen(arch) - 1), path);
+        path = whole;
+    }
     if (stat(path, &st) != 0)
         return tt_error_set(err, TT_ENOTFOUND, path, TT_LOC_NONE, 0, "%s", strerror(errno));
+    /* a file or bundle the user named: a corrupt Mach-O there is an error naming it and the
+     * byte offset of its defect, never passed over silently (spec/ios.md 14) */
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    if (!tsym_dsym_file(f, sizeof f, path) && tsym__store_is_file(f) && tsym__macho_file(f)) {
+        int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, f, err);
+        if (rc) {
+            tsym__store_count_bad(s, f, err);
+            return rc;
+        }
+        int has = 0;
+        for (size_t i = 0; arch[0] && i < n && i < TSYM_MACHO_MAX_SLICES; i++)
+            has |= !strcmp(sl[i].arch, arch);
+        char list[TSYM_MACHO_MAX_SLICES * 18] = "";
+        for (size_t i = 0, len = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+                                    sl[i].arch);
+        if (arch[0] && !has)
+            return tt_error_set(err, TT_ENOTFOUND, f, TT_LOC_NONE, 0,
+                                "no slice for architecture %s (slices: %s)", arch, list);
+    }
+    char(*na)[16] = realloc(s->dsym_archs, (s->n_dsyms + 1) * sizeof *na);
+    if (!na)
+        return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
+    s->dsym_archs = na;
+    snprintf(na[s->n_dsyms], sizeof na[0], "%s", arch);
     char **nd = realloc(s->dsyms, (s->n_dsyms + 1) * sizeof *nd);
     if (nd)
         s->dsyms = nd;
@@ -159,7 +193,7 @@ int tsym_store_add_dsym(tsym_store *s, const char *arg, tt_error *err)
     s->dsym_names = nn;
     nn[s->n_dsyms] = NULL;
     if (path != arg) {
-        size_t k = (size_t)(path - 1 - arg);
+        size_t k = (size_t)(eq - arg);
         if ((nn[s->n_dsyms] = malloc(k + 1))) {
             memcpy(nn[s->n_dsyms], arg, k);
             nn[s->n_dsyms][k] = 0;

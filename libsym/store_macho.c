@@ -114,14 +114,6 @@ int tsym__store_macho_known(tsym_store *s, const char *uuid)
     return 0;
 }
 
-static const char *bad_stat(const tt_error *err)
-{
-    if (err && (strstr(err->msg, "load command") || strstr(err->msg, "LC_") ||
-                strstr(err->msg, "section ")))
-        return "macho_bad_load_command";
-    return "macho_bad_header";
-}
-
 int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path, const char *bid,
                              tt_error *err)
 {
@@ -134,7 +126,7 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
         size_t n = 0;
         int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, file, err);
         if (rc) {
-            tsym__store_count(s, bad_stat(err), label, err ? err->msg : NULL);
+            tsym__store_count(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
             return rc;
         }
         int pick = -1;
@@ -193,7 +185,7 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
                                      uuid[0] ? uuid : NULL,
                                      q.mismatch[0] && !have ? q.mismatch : NULL, err);
     if (rc) {
-        tsym__store_count(s, bad_stat(err), label, err ? err->msg : NULL);
+        tsym__store_count(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
         return rc;
     }
     if (tsym_module_info_get(*out)->symtab_only)

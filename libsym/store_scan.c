@@ -13,13 +13,35 @@
 
 /* ---- scanning (plain file names anywhere below a store, spec 4.2) ---- */
 
-/* Records every slice of a Mach-O file; 1 when p was one (p then owned by v). */
-static int scan_macho(tt_vec *v, char *p)
+/* 0xCAFEBABE then a Java class file's version (minor 0, major 45 and up): no universal file
+ * has that many slices, a store may well hold class files (not reported as bad Mach-O). */
+static int java_class(const char *p)
+{
+    unsigned char b[8];
+    FILE *f = fopen(p, "rb");
+    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    return n == 8 && b[0] == 0xca && b[1] == 0xfe && b[2] == 0xba && b[3] == 0xbe && !b[4] &&
+           !b[5] && (b[6] << 8 | b[7]) >= 45;
+}
+
+/* Records every slice of a Mach-O file; 1 when p was one (p then owned by v). A file with a
+ * Mach-O magic that is not valid Mach-O is passed over with a counted warning naming it and
+ * the byte offset of its defect (spec/ios.md 14). */
+static int scan_macho(tsym_store *s, tt_vec *v, char *p)
 {
     tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
     size_t n = 0;
     tt_error e;
-    if (!tsym__macho_file(p) || tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e) || !n)
+    if (!tsym__macho_file(p))
+        return 0;
+    if (tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e)) {
+        if (!java_class(p))
+            tsym__store_count_bad(s, p, &e);
+        return 0;
+    }
+    if (!n)
         return 0;
     size_t pushed = 0;
     for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++) {
@@ -42,14 +64,7 @@ static int scan_macho(tt_vec *v, char *p)
     return pushed > 0;
 }
 
-static void scan_dir_into(tt_vec *v, const char *dir, int depth);
-
-static void scan_dir(tsym_store *s, const char *dir, int depth)
-{
-    scan_dir_into(&s->files, dir, depth);
-}
-
-static void scan_dir_into(tt_vec *v, const char *dir, int depth)
+static void scan_dir_into(tsym_store *s, tt_vec *v, const char *dir, int depth)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -67,7 +82,7 @@ static void scan_dir_into(tt_vec *v, const char *dir, int depth)
         snprintf(p, n, "%s/%s", dir, de->d_name);
         struct stat st;
         if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < SCAN_DEPTH) {
-            scan_dir_into(v, p, depth + 1);
+            scan_dir_into(s, v, p, depth + 1);
         } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
             scanned f = {.path = p};
             tt_error e;
@@ -76,7 +91,7 @@ static void scan_dir_into(tt_vec *v, const char *dir, int depth)
                 f.base = tsym__store_base_name(p);
                 if (tt_vec_push(v, &f))
                     continue;
-            } else if (scan_macho(v, p)) {
+            } else if (scan_macho(s, v, p)) {
                 continue;
             }
         }
@@ -102,10 +117,10 @@ void tsym__store_scan(tsym_store *s)
         if (!tsym_dsym_file(f, sizeof f, s->dsyms[i]) && stat(f, &st) == 0 &&
             S_ISREG(st.st_mode)) {
             char *p = tsym__store_dup(f);
-            if (p && !scan_macho(&s->dfiles, p))
+            if (p && !scan_macho(s, &s->dfiles, p))
                 free(p);
         } else {
-            scan_dir_into(&s->dfiles, s->dsyms[i], 0);
+            scan_dir_into(s, &s->dfiles, s->dsyms[i], 0);
         }
         if (s->dfiles.len > from)
             qsort(&TT_VEC_AT(&s->dfiles, scanned, from), s->dfiles.len - from, sizeof(scanned),
@@ -113,7 +128,7 @@ void tsym__store_scan(tsym_store *s)
     }
     for (size_t i = 0; i < s->n_dirs; i++) {
         size_t from = s->files.len;
-        scan_dir(s, s->dirs[i], 0);
+        scan_dir_into(s, &s->files, s->dirs[i], 0);
         /* deterministic order within a store (readdir order is not) */
         if (s->files.len > from)
             qsort(&TT_VEC_AT(&s->files, scanned, from), s->files.len - from, sizeof(scanned),

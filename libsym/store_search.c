@@ -191,6 +191,9 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
         if (s->dsym_names[i] && !strcmp(s->dsym_names[i], tsym__store_base_name(path))) {
             tsym__store_count(s, "sym_unverified_module", path,
                               "bound by --dsym NAME=PATH, no UUID to check");
+            char f[4096];
+            if (s->dsym_archs[i][0] && !tsym_dsym_file(f, sizeof f, s->dsyms[i]))
+                return tsym__module_open_macho(out, f, s->dsym_archs[i], NULL, NULL, NULL, err);
             return tsym__module_open_macho(out, NULL, NULL, s->dsyms[i], NULL, NULL, err);
         }
     /* --dsym NAME=PATH whose UUID is not the image's: refused and named (spec/ios.md 8.1) */
@@ -268,6 +271,11 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
             tsym__store_count(s, "sym_build_id_mismatch", label, q.mismatch);
             return tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0, "%s", q.mismatch);
         }
+        /* a UUID-sized build id no store knows while --dsym gave Mach-O files: a dSYM of
+         * another build was given, named with both UUIDs (spec/ios.md 8.1) */
+        for (size_t i = 0; !path && strlen(bid) == 32 && i < s->dfiles.len; i++)
+            if (TT_VEC_AT(&s->dfiles, scanned, i).macho)
+                return tsym__store_search_macho(out, s, NULL, bid, err);
         tsym__store_count(s, "sym_module_not_found", label, NULL);
         return tt_error_set(err, TT_ENOTFOUND, label, TT_LOC_NONE, 0,
                             "no debug information found for build id %s%s%s",

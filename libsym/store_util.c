@@ -34,6 +34,24 @@ void tsym__store_count(tsym_store *s, const char *name, const char *file, const 
     tt_stats_add(s->stats, name, file, TT_SEV_WARN, 1, msg);
 }
 
+const char *tsym__store_bad_stat(const tt_error *err)
+{
+    if (err && (strstr(err->msg, "load command") || strstr(err->msg, "LC_") ||
+                strstr(err->msg, "section ")))
+        return "macho_bad_load_command";
+    return "macho_bad_header";
+}
+
+void tsym__store_count_bad(tsym_store *s, const char *file, const tt_error *err)
+{
+    char msg[TT_ERRMSG_MAX + 24];
+    if (err->loc_kind == TT_LOC_OFFSET)
+        snprintf(msg, sizeof msg, "0x%llx: %s", (unsigned long long)err->loc, err->msg);
+    else
+        snprintf(msg, sizeof msg, "%s", err->msg);
+    tsym__store_count(s, tsym__store_bad_stat(err), file, msg);
+}
+
 int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *uuid)
 {
     int r = snprintf(out, cap, "%s/uuid/%.2s/%s.macho", dir, uuid, uuid + 2);

@@ -46,6 +46,15 @@ dsymutil-14 Kit -o Kit.framework.dSYM
 clang-14 -target arm64-apple-ios14.0 -c swift.s -o swift.o
 ld64.lld-14 -arch arm64 -platform_version ios 14.0 14.0 -e _main -o swiftapp swift.o
 dsymutil-14 swiftapp -o swiftapp.dSYM
+# C++ members defined in their class (DW_AT_specification), with full and line-tables-only
+# debug information (ios 15.0: the reviewer's commands)
+clang-14 -target arm64-apple-ios15.0 $pm -g -O2 -fno-exceptions -fno-rtti -c cxx.cc -o cxx.o 2>/dev/null
+clang-14 -target arm64-apple-ios15.0 $pm -gline-tables-only -O2 -fno-exceptions -fno-rtti \
+         -c cxx.cc -o cxxlt.o 2>/dev/null
+ld64.lld-14 -arch arm64 -platform_version ios 15.0 15.0 -e _main -undefined dynamic_lookup -o cxxapp cxx.o
+ld64.lld-14 -arch arm64 -platform_version ios 15.0 15.0 -e _main -undefined dynamic_lookup -o cxxlt cxxlt.o
+dsymutil-14 cxxapp -o cxxapp.dSYM
+dsymutil-14 cxxlt -o cxxlt.dSYM
 # stripped variants (LC_UUID kept)
 llvm-strip-14 -o app_stripped app
 llvm-strip-14 -x -o app_x app
@@ -65,7 +74,7 @@ mkdir -p d5.dSYM/Contents/Resources/DWARF && cp d5.dsym d5.dSYM/Contents/Resourc
 # copy the results
 rm -rf "$dst"/*.dSYM
 cp -r app app.dSYM single appx fat fat.dSYM fat_arm64 Kit Kit.framework.dSYM app_stripped \
-      app_x d5.dSYM m5.elf swiftapp swiftapp.dSYM "$dst"/
+      app_x d5.dSYM m5.elf swiftapp swiftapp.dSYM cxxapp cxxapp.dSYM cxxlt cxxlt.dSYM "$dst"/
 cp hostile/* "$dst"/
 # reference answers (llvm-symbolizer-14, the oracle of ios.md 13)
 cd "$dst"
@@ -81,6 +90,8 @@ addrs app > app.addrs
 addrs Kit > Kit.addrs
 addrs fat x86_64 > appx.addrs
 addrs single > single.addrs
+addrs cxxapp > cxxapp.addrs
+addrs cxxlt > cxxlt.addrs
 printf '0x1000103a0 0x1000103a8 0x1000103b0 0x1000103c0 0x1000103d0 0x1000103e0 0x1000103e4 0x1000103f0\n' > d5.addrs
 orc() { llvm-symbolizer-14 --inlining -C --output-style=JSON "$@"; }
 orc --obj=app $(cat app.addrs) > app.oracle.json
@@ -88,4 +99,6 @@ orc --obj=Kit --dsym-hint=Kit.framework.dSYM $(cat Kit.addrs) > Kit.oracle.json
 orc --obj=fat:x86_64 $(cat appx.addrs) > appx.oracle.json
 orc --obj=fat:arm64 $(cat app.addrs) > fat-arm64.oracle.json
 orc --obj=single $(cat single.addrs) > single.oracle.json
+orc --obj=cxxapp $(cat cxxapp.addrs) > cxxapp.oracle.json
+orc --obj=cxxlt $(cat cxxlt.addrs) > cxxlt.oracle.json
 orc --obj=m5.elf $(cat d5.addrs) > d5.oracle.json

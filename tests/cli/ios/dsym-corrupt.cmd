@@ -1,0 +1,1 @@
+tracetool report --dsym macho/hostile-cmdsize.macho ios-dsym-bundle.json

@@ -1,0 +1,1 @@
+for f in hostile-bigendian hostile-sizeofcmds hostile-symoff; do tracetool symbolicate -e macho/app_stripped --dsym macho/$f.macho 0x100004044 2>&1; echo "rc=$?"; done; tracetool symbolicate -e macho/app_stripped --dsym app=macho/hostile-cmdsize.macho 0x100004044

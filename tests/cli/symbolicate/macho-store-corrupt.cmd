@@ -1,0 +1,1 @@
+mkdir -p "$TT_TMP/st/sub" && cp macho/hostile-symoff.macho macho/hostile-cmdsize.macho "$TT_TMP/st/sub/" && cp -r macho/app.dSYM "$TT_TMP/st/" && tracetool symbolicate --symbols "$TT_TMP/st" -e macho/app_stripped -f 0x100004004 2> "$TT_TMP/e"; echo "rc=$?"; sed "s|$TT_TMP|TMP|g" "$TT_TMP/e"
