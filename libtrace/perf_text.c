@@ -780,7 +780,7 @@ static int layout_warning(const char *p, size_t n, size_t i, size_t ln, int tid_
  * nor call chain; *headers: how many were looked at. */
 int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *headers)
 {
-    int best = -1, exact = -1, cand = 1, period = 0, tid = 0;
+    int best = -1, exact = -1, cand = 1, period = 0, tid = 0, timed_any = 0;
     size_t seen = 0;
     *tid_or_time = 0;
     char b[512], jb[512];
@@ -845,6 +845,7 @@ int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *head
         if (!left || tt__perf_hdr_parse(&h, s, sn, -1) == TT_PERF_HDR_BAD)
             continue; /* no header ("garbage without a time"), nothing said ("Warning:") */
         *tid_or_time |= h.has_ts || h.has_pid;
+        timed_any |= h.has_ts;
         int x, pe, c = header_tail(t, left, timed, &x, &pe);
         if (x && (exact < 0 || c < exact))
             exact = c;
@@ -856,8 +857,12 @@ int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *head
     *headers = seen;
     if (exact >= 0)
         return exact;
-    /* every header with one number has it where perf prints a period: the file has no tid */
-    return best == 1 && period && !tid ? 1 | TT__PERF_TAIL_NOTID : best;
+    /* every header with one number has it where perf prints a period: the file has no tid
+     * (the number hdr_parse took for one was the period) */
+    if (best != 1 || !period || tid)
+        return best;
+    *tid_or_time = timed_any;
+    return 1 | TT__PERF_TAIL_NOTID;
 }
 
 static const char *basename_of(const char *s, size_t n, size_t *bn)
