@@ -586,6 +586,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     }
     /* without a time or an event and with the frame on the line, every line is a sample */
     st->weak_inline = kind == TT_PERF_HDR_WEAK && h->inline_frame;
+    st->oneline |= st->weak_inline;
     if (kind == TT_PERF_HDR_WEAK && !h->comm.n && !h->has_pid && st->after_blank)
         st->weak_inline = 0; /* -F ip,sym with call graphs: an empty header line */
     st->inline_only = 0;
@@ -709,9 +710,10 @@ static int sideband(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
 }
 
 /* One line inside a block: a frame, a srcline, the next header, or something skipped.
- * 1 when the block ended and the line must be read as a header. */
+ * 1 when the block ended and the line must be read as a header. tab: the line was
+ * tab-indented (a call-chain line). */
 static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *s, size_t sn,
-                      uint64_t lineno, tt_error *err)
+                      int tab, uint64_t lineno, tt_error *err)
 {
     int addr = tt__perf_addr_first(s, sn); /* a srcline never starts with hex digits alone */
     int sl = !addr && (st->have_frame || !st->keep) ? srcline(st, s, sn) : 0;
@@ -733,6 +735,13 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
     }
     if (st->weak_inline)
         return 1; /* the next one-line sample */
+    if (st->oneline && !tab && !st->have_frame) {
+        /* a header without a frame in a file of one-line samples, then a line that is one
+         * ("cc1plus  733384" of -F comm,ip): perf's call chains are tab-indented, this is none */
+        tt__perf_hdr h;
+        if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_WEAK && h.inline_frame)
+            return 1;
+    }
     if (!addr && (line[0] != ' ' || st->addr_frames == 1 || !st->keep)) {
         if (st->comm_only && !st->have_frame) {
             /* the lone word before was no header either */
@@ -800,14 +809,9 @@ static int sample_line(tt__perf_asm *st, const char *line, size_t n)
 {
     const char *s;
     size_t sn;
-    if (tt__perf_blank(&st->line, line, n, &s, &sn) || !sn)
+    if (tt__perf_blank(&st->line, line, n, &s, &sn))
         return 0;
-    if (line[0] == '\t' || line[0] == ' ')
-        return tt__perf_frame_text(s, sn);
-    if (tt__memmem(s, sn, "PERF_RECORD_", 12))
-        return 1;
-    tt__perf_hdr h;
-    return tt__perf_hdr_parse(&h, s, sn, st->tail) != TT_PERF_HDR_BAD && (h.has_ts || h.has_pid);
+    return tt__perf_stdout_line(line, s, sn, st->tail);
 }
 
 /* The text before a warning that started inside a line, then line: the line perf wrote around
@@ -977,7 +981,7 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
     if (st->skipping)
         return 0;
     if (st->in_block) {
-        int rc = block_line(st, line, n, s, sn, lineno, err);
+        int rc = block_line(st, line, n, s, sn, tab, lineno, err);
         if (rc == 2) {
             st->skipping = 1;
             return 0;
@@ -1027,8 +1031,9 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
         tt__snippet(snip, sizeof snip, s, sn);
         snprintf(ex, sizeof ex, "%s:%llu: a sample header that does not fit the layout of the "
                  "file's first headers (%d number%s before the time or event), read by its own "
-                 "shape: \"%s\"", st->file, (unsigned long long)lineno, st->tail,
-                 st->tail == 1 ? "" : "s", snip);
+                 "shape: \"%s\"", st->file, (unsigned long long)lineno,
+                 TT__PERF_TAIL_COUNT(st->tail), TT__PERF_TAIL_COUNT(st->tail) == 1 ? "" : "s",
+                 snip);
         tt_stats_add(st->stats, "perf_layout_mismatch", st->file, TT_SEV_WARN, 1, ex);
     }
     if (kind == TT_PERF_HDR_STRONG && h.has_ts && !h.rest.n &&

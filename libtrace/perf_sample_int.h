@@ -53,6 +53,7 @@ typedef struct tt__perf_asm {
     char path[1024];         /* the current frame's module path */
     char dso_path[1024];     /* the current frame's dso as perf prints it (module_file) */
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
+    int oneline;             /* a one-line sample was read (weak_inline): headers have frames */
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */
     /* perf's own warning (its stderr, in the text by 2>&1; perf_sample.c warning_line): 1 a
@@ -106,7 +107,8 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
  * tt__perf_asm_frame may be given. */
 static inline int tt__perf_asm_takes_frames(const tt__perf_asm *st)
 {
-    return st->in_block && !st->skipping && !st->weak_inline && !st->warn;
+    return st->in_block && !st->skipping && !st->weak_inline && !st->warn &&
+           !(st->oneline && !st->have_frame); /* block_line: a one-line sample may follow */
 }
 /* Frame lines known by their text can be pushed as they are: no inlined frame waits for
  * the frame after it. */

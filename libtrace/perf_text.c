@@ -193,9 +193,10 @@ static int is_event_tok(const tt__perf_tok *t)
 }
 
 /* Fields left of the time or the event, from the right: [period] (only without a time)
- * [cpu] [pid/tid | tid]; what is left is comm. 1 when something but comm was found. */
+ * [cpu] [pid/tid | tid]; what is left is comm. 1 when something but comm was found. notid:
+ * the layout's one number is the period (TT__PERF_TAIL_NOTID). */
 static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int period_ok,
-                       int tail)
+                       int tail, int notid)
 {
     size_t j = k;
     int any = 0;
@@ -213,7 +214,7 @@ static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int per
             }
             if (!is_num_tok(&t[i]))
                 continue;
-            if (!cpu && tail > 0 && nums++ == 0 && is_pid_tok(&t[i]))
+            if (!cpu && tail > 0 && !notid && nums++ == 0 && is_pid_tok(&t[i]))
                 set_pid(h, &t[i]);
             else if (period_ok && all_digits(t[i].p, t[i].n))
                 set_period(h, &t[i]);
@@ -262,12 +263,15 @@ static void set_rest(tt__perf_hdr *h, const tt__perf_tok *t, size_t i, size_t k,
 #define MAX_TOK 48
 
 static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n,
-                      int tail);
+                      int tail, int notid);
 static size_t before_address(const tt__perf_tok *t, size_t k);
+static int decimal_addr(const tt__perf_tok *t, size_t i, size_t k);
 int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
 {
     memset(h, 0, sizeof *h);
     h->pid = h->tid = h->cpu = -1;
+    int notid = tail >= 0 && (tail & TT__PERF_TAIL_NOTID);
+    tail = TT__PERF_TAIL_COUNT(tail);
     tt__perf_tok t[MAX_TOK];
     size_t k = split(t, MAX_TOK, s, n), ts_i = k, ev_i = k;
     const char *end = s + n;
@@ -287,7 +291,7 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
         h->has_ts = 1;
         h->time.p = t[ts_i].p;
         h->time.n = t[ts_i].n - 1;
-        left_fields(h, t, ts_i, 0, tail);
+        left_fields(h, t, ts_i, 0, tail, 0);
         size_t i = ts_i + 1;
         if (i < k && all_digits(t[i].p, t[i].n) && t[i].n <= 20)
             set_period(h, &t[i++]);
@@ -301,7 +305,7 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
     }
     if (ev_i < k) {
         tt__perf_hdr save = *h;
-        int any = left_fields(h, t, ev_i, 1, tail);
+        int any = left_fields(h, t, ev_i, 1, tail, notid);
         int arrow = 0; /* "a.b.C -> x.y:" is a ProGuard class line */
         for (size_t i = 0; i < ev_i; i++)
             arrow |= t[i].n == 2 && t[i].p[0] == '-' && t[i].p[1] == '>';
@@ -313,7 +317,7 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
         }
         *h = save;
     }
-    return k ? parse_weak(h, t, k, s, n, tail) : TT_PERF_HDR_BAD;
+    return k ? parse_weak(h, t, k, s, n, tail, notid) : TT_PERF_HDR_BAD;
 }
 
 /* A weak header whose comm is t[0..p) and whose fields start at t[p], a tid or a cpu:
@@ -345,14 +349,18 @@ static int after_comm(tt__perf_hdr *h, const tt__perf_tok *t, size_t p, size_t k
 
 /* Neither time nor event: [comm] pid [cpu] [period] [frame], [comm] frame, or comm alone. */
 static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const char *s, size_t n,
-                      int tail)
+                      int tail, int notid)
 {
     const char *end = s + n;
-    size_t a = tail > 0 ? before_address(t, k) : k, fa;
-    if (a && a < k && t[a].p[0] != '(' && (fa = fields_start(t, a, tail)) < a && fa) {
+    size_t a = tail >= 0 ? before_address(t, k) : k, fa;
+    if (tail == 0 && a < k && !decimal_addr(t, a, k))
+        a = k; /* no numbers (-F comm,ip,sym): a hex address is found below, as before */
+    if (a && a < k && t[a].p[0] != '(' && (fa = fields_start(t, a, tail)) <= a &&
+        (fa < a ? fa != 0 : tail == 0)) {
         /* a one-line sample of the file's layout: comm (even "worker 1"), its numbers, the
-         * frame from the address on */
-        left_fields(h, t, a, 1, tail);
+         * frame from the address on; without numbers an all-decimal address by its place
+         * (a non-PIE program's "733384 f") */
+        left_fields(h, t, a, 1, tail, notid);
         if (h->comm.n && memchr(h->comm.p, ';', h->comm.n))
             return TT_PERF_HDR_BAD;
         h->rest.p = t[a].p;
@@ -362,7 +370,7 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
     }
     size_t f = tail >= 0 ? fields_start(t, k, tail) : k;
     if (f < k && (f || tail)) { /* a header line of the file's layout with a call chain below */
-        left_fields(h, t, k, 1, tail);
+        left_fields(h, t, k, 1, tail, notid);
         if (h->comm.n && memchr(h->comm.p, ';', h->comm.n))
             return TT_PERF_HDR_BAD;
         return TT_PERF_HDR_WEAK;
@@ -618,14 +626,18 @@ static size_t left_part(const tt__perf_tok *t, size_t k, int *timed)
  * left_part says), as far as the header alone shows it: the numbers at its end, but at most
  * what perf prints there (2.2): a pid/tid token "a/b" is always the first field (*exact);
  * left of a time only the tid; left of a cpu "[003]" only the tid, right of it only the
- * period; else the tid and the period. */
-static int header_tail(const tt__perf_tok *t, size_t k, int timed, int *exact)
+ * period; else the tid and the period. *period: 1 when the one number of a header without a
+ * time is the period by its columns (perf prints the tid right-aligned in 7 columns after a
+ * blank, the period in 10: a number ending 11 or more columns after the token before it is no
+ * tid), -1 when it is the tid by them, 0 when the header does not say. */
+static int header_tail(const tt__perf_tok *t, size_t k, int timed, int *exact, int *period)
 {
     size_t run = k;
     while (run > 0 && (is_num_tok(&t[run - 1]) || is_cpu_tok(&t[run - 1]) ||
                        is_misc_tok(&t[run - 1])))
         run--;
     *exact = 0;
+    *period = 0;
     int c = 0, left = 0, right = 0, cpu = 0;
     for (size_t i = k; i > run; i--) {
         const tt__perf_tok *x = &t[i - 1];
@@ -650,6 +662,8 @@ static int header_tail(const tt__perf_tok *t, size_t k, int timed, int *exact)
              t[k - 1].p + t[k - 1].n - (t[k - 2].p + t[k - 2].n) < 11)
         u = 1; /* perf prints the period right-aligned in 10 columns after a blank: a number
                 * closer to the one before it is the tid ("worker 0 23933 cpu-clock:") */
+    else if (u == 2 && c == 1 && k >= 2 && is_num_tok(&t[k - 1]))
+        *period = t[k - 1].p + t[k - 1].n - (t[k - 2].p + t[k - 2].n) < 11 ? -1 : 1;
     return c < u ? c : u;
 }
 
@@ -680,6 +694,84 @@ static size_t before_address(const tt__perf_tok *t, size_t k)
     return k;
 }
 
+int tt__perf_stdout_line(const char *line, const char *s, size_t sn, int tail)
+{
+    if (!sn)
+        return 0;
+    if (line[0] == '\t' || line[0] == ' ')
+        return tt__perf_frame_text(s, sn);
+    if (tt__memmem(s, sn, "PERF_RECORD_", 12))
+        return 1;
+    tt__perf_hdr h;
+    return tt__perf_hdr_parse(&h, s, sn, tail) != TT_PERF_HDR_BAD && (h.has_ts || h.has_pid);
+}
+
+/* tt__perf_stdout_line of a line of the layout scan (the layout not known yet). */
+static int layout_sample_line(const char *line, size_t n)
+{
+    char b[512];
+    const char *s;
+    size_t sn = blank_copy(b, sizeof b, line, n, &s);
+    return tt__perf_stdout_line(line, s, sn, -1);
+}
+
+/* perf's own warning (its stderr in the text by 2>&1) at the line p[i..i+ln), as the sample
+ * reader reads it (perf_sample.c warning_line): a line ending in "Warning:" (at a line start
+ * or inside a line, at perf's stdout buffer boundary), then its message: known message lines
+ * (tt__perf_warning_msg) and their blank lines, or, in a file whose headers have a tid or a
+ * time (tid_or_time, as far as seen), other lines up to a sample line or a blank line (read
+ * with it). 1 when it is one: *j the offset of the line after it, *pre the bytes before
+ * "Warning:" (0 at a line start), to be read joined with that line. */
+static int layout_warning(const char *p, size_t n, size_t i, size_t ln, int tid_or_time,
+                          size_t *j, size_t *pre)
+{
+    size_t e = ln, l;
+    while (e && (p[i + e - 1] == '\r' || p[i + e - 1] == ' '))
+        e--;
+    if (e < 8 || memcmp(p + i + e - 8, "Warning:", 8))
+        return 0;
+    *pre = e - 8;
+    size_t b = 0;
+    while (b < *pre && (p[i + b] == ' ' || p[i + b] == '\t'))
+        b++;
+    if (b == *pre)
+        *pre = 0;
+    int known = -2, blanks = 0, done = 0; /* -2: "Warning:" read, no message line yet */
+    for (*j = i + ln + 1; *j < n; *j = line_at(p, n, *j, &l)) {
+        line_at(p, n, *j, &l);
+        const char *s = p + *j;
+        size_t sn = l;
+        tt__trim(&s, &sn);
+        int k = sn ? tt__perf_warning_msg(s, sn) : -1;
+        if (k >= 0) { /* a known message line: its blank lines follow */
+            known = 1;
+            blanks = k;
+            continue;
+        }
+        if (known == -2) { /* the first line after "Warning:": a message not known */
+            if (!tid_or_time || !sn || layout_sample_line(p + *j, l))
+                return 0; /* no warning: read the line as it is */
+            known = 0;
+            continue;
+        }
+        if (!sn && blanks) {
+            blanks--;
+            continue;
+        }
+        if (!sn && !known && !done) {
+            done = 1; /* the blank line ending a message not known */
+            continue;
+        }
+        if (sn == 8 && !memcmp(s, "Warning:", 8)) {
+            known = -2; /* another warning */
+            continue;
+        }
+        if (known || done || !sn || layout_sample_line(p + *j, l))
+            return 1;
+    }
+    return 1;
+}
+
 /* Where the sample headers are (2.2): every line with a time or an event that is no
  * call-chain line (tab-indented); a line alone above a call chain when it is the first one,
  * after a blank line or after a side-band record; a one-line sample with a pid/tid token.
@@ -688,17 +780,33 @@ static size_t before_address(const tt__perf_tok *t, size_t k)
  * nor call chain; *headers: how many were looked at. */
 int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *headers)
 {
-    int best = -1, exact = -1, cand = 1;
+    int best = -1, exact = -1, cand = 1, period = 0, tid = 0, timed_any = 0;
     size_t seen = 0;
     *tid_or_time = 0;
-    char b[512];
+    char b[512], jb[512];
     for (size_t i = 0; i < n && seen < TT__PERF_LAYOUT_HEADERS;) {
         const char *e = memchr(p + i, '\n', n - i);
         if (!e)
             break;
-        size_t ln = (size_t)(e - (p + i));
+        size_t ln = (size_t)(e - (p + i)), j, pre;
         const char *line = p + i, *s;
-        i += ln + 1;
+        if (layout_warning(p, n, i, ln, *tid_or_time, &j, &pre)) {
+            /* perf's warning is passed over; a line it was written into is read whole */
+            i = j;
+            if (!pre)
+                continue;
+            e = j < n ? memchr(p + j, '\n', n - j) : NULL;
+            if (!e)
+                break;
+            size_t rn = (size_t)(e - (p + j)), a = pre < sizeof jb ? pre : sizeof jb;
+            memcpy(jb, line, a);
+            ln = a + (rn < sizeof jb - a ? rn : sizeof jb - a);
+            memcpy(jb + a, p + j, ln - a);
+            line = jb;
+            i = j + rn + 1;
+        } else {
+            i += ln + 1;
+        }
         size_t sn = blank_copy(b, sizeof b, line, ln, &s);
         if (!sn) {
             cand = 1;
@@ -737,14 +845,24 @@ int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *head
         if (!left || tt__perf_hdr_parse(&h, s, sn, -1) == TT_PERF_HDR_BAD)
             continue; /* no header ("garbage without a time"), nothing said ("Warning:") */
         *tid_or_time |= h.has_ts || h.has_pid;
-        int x, c = header_tail(t, left, timed, &x);
+        timed_any |= h.has_ts;
+        int x, pe, c = header_tail(t, left, timed, &x, &pe);
         if (x && (exact < 0 || c < exact))
             exact = c;
+        period |= pe > 0;
+        tid |= pe < 0 || (c > 0 && pe == 0);
         if (best < 0 || c < best)
             best = c;
     }
     *headers = seen;
-    return exact >= 0 ? exact : best;
+    if (exact >= 0)
+        return exact;
+    /* every header with one number has it where perf prints a period: the file has no tid
+     * (the number hdr_parse took for one was the period) */
+    if (best != 1 || !period || tid)
+        return best;
+    *tid_or_time = timed_any;
+    return 1 | TT__PERF_TAIL_NOTID;
 }
 
 static const char *basename_of(const char *s, size_t n, size_t *bn)

@@ -1,0 +1,2 @@
+# perf script -F comm,ip,sym of perf record -a (real perf 6.1): a non-PIE program's ip without a hex letter ("cc1plus  733384 f") is an address by its 16 columns, not a tid; a line without a symbol ("cc1plus  733384", -F comm,ip) has no frame and the one-line samples after it are no call chain
+tracetool samples --top 1 perf-comm-ip-sym-decimal.txt | grep -E "^([0-9]+ samples|==|samples)"; tracetool export --format folded perf-comm-ip-sym-decimal.txt; tracetool export --format folded perf-comm-ip-decimal-nosym.txt
