@@ -63,8 +63,9 @@ static inline void cli_symb__hex_str(char *dst, size_t cap, uint64_t v)
 }
 
 /* ---- cli_symb_out.c: the result writers (spec 8.1, 8.2) ---- */
-/* A frame's location ("file:line", "??:0", ...) onto r->out. */
-void cli_symb__put_loc(run *r, const tsym_frame *f, int found);
+/* A frame's location ("file:line", "??:0", ...) onto r->out, then " (discriminator N)" when
+ * discriminator is not 0. */
+void cli_symb__put_loc(run *r, const tsym_frame *f, int found, uint32_t discriminator);
 /* One result in GNU addr2line's text layout (-a -f -i -p). */
 void cli_symb__text_result(run *r, uint64_t addr, int width, const tsym_result *res);
 /* One result as a tsv or csv row. */

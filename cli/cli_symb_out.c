@@ -17,7 +17,7 @@ static const char *shown_file(const run *r, const char *f)
     return f;
 }
 
-void cli_symb__put_loc(run *r, const tsym_frame *f, int found)
+void cli_symb__put_loc(run *r, const tsym_frame *f, int found, uint32_t discriminator)
 {
     const char *file = shown_file(r, f->file);
     if (file && f->line)
@@ -26,13 +26,16 @@ void cli_symb__put_loc(run *r, const tsym_frame *f, int found)
         tt_buf_printf(&r->out, "%s:?", file);
     else
         tt_buf_puts(&r->out, found ? "??:?" : "??:0");
-    if (f->discriminator)
-        tt_buf_printf(&r->out, " (discriminator %u)", f->discriminator);
+    if (discriminator)
+        tt_buf_printf(&r->out, " (discriminator %u)", discriminator);
 }
 
-/* GNU addr2line's layout for -a -f -i -p (spec 8.1) */
+/* GNU addr2line's layout for -a -f -i -p (spec 8.1). addr2line prints the discriminator of
+ * the address's line row after every frame of the chain, the inlined-by callers too (JSON
+ * keeps llvm-symbolizer's per-frame values). */
 void cli_symb__text_result(run *r, uint64_t addr, int width, const tsym_result *res)
 {
+    uint32_t discr = res->frames[0].discriminator;
     if (r->opt_a)
         tt_buf_printf(&r->out, "0x%0*llx%s", width, (unsigned long long)addr,
                       r->opt_p ? ": " : "\n");
@@ -47,12 +50,12 @@ void cli_symb__text_result(run *r, uint64_t addr, int width, const tsym_result *
              * no line), "fn at loc" otherwise */
             if (r->opt_f)
                 tt_buf_printf(&r->out, res->found || f->file ? "%s at " : "%s ", fn);
-            cli_symb__put_loc(r, f, res->found);
+            cli_symb__put_loc(r, f, res->found, discr);
             tt_buf_puts(&r->out, "\n");
         } else {
             if (r->opt_f)
                 tt_buf_printf(&r->out, "%s\n", fn);
-            cli_symb__put_loc(r, f, res->found);
+            cli_symb__put_loc(r, f, res->found, discr);
             tt_buf_puts(&r->out, "\n");
         }
     }

@@ -53,7 +53,7 @@ static void chain_lines(run *r, const char *prefix, size_t plen, const tsym_resu
         const tsym_frame *f = &res->frames[j];
         tt_buf_put(&r->out, prefix, plen);
         tt_buf_printf(&r->out, "    %s at ", f->function ? f->function : "??");
-        cli_symb__put_loc(r, f, res->found);
+        cli_symb__put_loc(r, f, res->found, f->discriminator);
         tt_buf_puts(&r->out, j + 1 < res->n_frames ? " (inlined)\n" : "\n");
     }
 }

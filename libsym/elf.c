@@ -402,11 +402,7 @@ static int zstd_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, const GElf_Shdr *sh,
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
                             "section .debug_%s: truncated compression header", dsec_names[k]);
     size_t in = raw->d_size - hdr;
-    /* the size the frame records (objcopy writes it) must be the header's */
-    unsigned long long fsize = ZSTD_getFrameContentSize((const char *)raw->d_buf + hdr, in);
-    if (ch.ch_size / ZSTD_MAX_RATIO > in || ch.ch_size > SIZE_MAX ||
-        (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != ZSTD_CONTENTSIZE_ERROR &&
-         fsize != ch.ch_size))
+    if (ch.ch_size / ZSTD_MAX_RATIO > in || ch.ch_size > SIZE_MAX)
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
                             "section .debug_%s: %zu zstd-compressed bytes cannot hold the %llu "
                             "bytes its header claims", dsec_names[k], in,
@@ -416,12 +412,26 @@ static int zstd_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, const GElf_Shdr *sh,
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
                             "section .debug_%s: no memory for the %llu bytes its header claims",
                             dsec_names[k], (unsigned long long)ch.ch_size);
-    size_t got = ZSTD_decompress(out, (size_t)ch.ch_size, (const char *)raw->d_buf + hdr, in);
+    /* A damaged frame (its header or its blocks) is zstd's error; a frame of another size
+     * than the section header's (objcopy records the size in both) says both sizes. */
+    const char *frame = (const char *)raw->d_buf + hdr;
+    unsigned long long fsize = ZSTD_getFrameContentSize(frame, in);
+    size_t got = ZSTD_decompress(out, (size_t)ch.ch_size, frame, in);
     if (ZSTD_isError(got) || got != ch.ch_size) {
         free(out);
+        char sizes[128] = "";
+        if (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != ZSTD_CONTENTSIZE_ERROR &&
+            fsize != ch.ch_size)
+            snprintf(sizes, sizeof sizes, " (its zstd frame header gives %llu bytes, the section "
+                     "header %llu)", fsize, (unsigned long long)ch.ch_size);
+        else if (!ZSTD_isError(got))
+            snprintf(sizes, sizeof sizes, " (%zu bytes, the section header claims %llu)", got,
+                     (unsigned long long)ch.ch_size);
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh->sh_offset,
-                            "section .debug_%s: cannot decompress (zstd): %s", dsec_names[k],
-                            ZSTD_isError(got) ? ZSTD_getErrorName(got) : "shorter than its header says");
+                            "section .debug_%s: cannot decompress (zstd): %s%s", dsec_names[k],
+                            ZSTD_isError(got) ? ZSTD_getErrorName(got)
+                                              : "shorter than its header says",
+                            sizes);
     }
     s->owned_[k] = out;
     s->data[k] = out;
