@@ -220,9 +220,11 @@ void cli_stats_report_prefix(const tt_stats *s, const char *prefix)
         const tt_stat *st = tt_stats_get(s, i);
         if (st->severity == TT_SEV_INFO || strncmp(st->name, prefix, strlen(prefix)))
             continue;
-        /* the file is named once: before the name unless the example begins with it */
+        /* the file is named once: before the name unless the example begins with it, as
+         * "FILE:" (an input named "report" is not the start of "report 5B0C...: ...") */
         size_t fl = strlen(st->file);
-        int named = st->example[0] && fl && !strncmp(st->example, st->file, fl);
+        int named = st->example[0] && fl && !strncmp(st->example, st->file, fl) &&
+                    st->example[fl] == ':';
         const char *file = named ? "" : st->file;
         tt_buf line = {0};
         if (st->example[0])
