@@ -296,6 +296,35 @@ START_TEST(delete_args)
 }
 END_TEST
 
+/* sqlite3_interrupt at the start of the statement whose text is ud */
+static int interrupt_at(unsigned type, void *ud, void *p, void *x)
+{
+    (void)type;
+    const char *sql = sqlite3_sql(p);
+    if (sql && x && strstr(sql, ud))
+        sqlite3_interrupt(sqlite3_db_handle(p));
+    return 0;
+}
+
+START_TEST(delete_args_step_error)
+{
+    tdb_db *db;
+    tt_error err = {0};
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    fill_trace(db, 1, 5);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    /* the step that asks whether any set was gathered fails: an error, not "none" */
+    sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, interrupt_at,
+                     (void *)"SELECT EXISTS (SELECT 1 FROM temp.tdb_del_args)");
+    ck_assert_int_ne(tdb_trace_delete(db, 1, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err.msg, "interrupt"));
+    tdb_close(db);
+    ck_assert_int_eq(query("select * from args").n, 5);
+}
+END_TEST
+
 /* A PID that is no process: a child that has exited and been reaped. */
 static long dead_pid(void)
 {
@@ -818,6 +847,7 @@ static Suite *suite(void)
     tcase_add_test(tc, delete_cascades);
     tcase_add_test(tc, delete_linear);
     tcase_add_test(tc, delete_args);
+    tcase_add_test(tc, delete_args_step_error);
     tcase_add_test(tc, stale_sweep_spares_held);
     tcase_add_test(tc, refuses_foreign_and_newer);
     tcase_add_test(tc, read_only_and_statement_errors);
