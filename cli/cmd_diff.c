@@ -110,8 +110,9 @@ static int tmp_prepare(int s, char *db, size_t cap)
         /* as flamegraph's: the PID in the name and the lock held until exit, so that a later
          * run removes the directory of one killed with -9 (tracetool(1), OUTPUT) */
         static const char *const dbs[] = {"base.db", "new.db", NULL};
-        if (tt_private_dir(tmp_dir, sizeof tmp_dir, "tracetool-diff", dbs) < 0) {
-            const char *t = getenv("TMPDIR");
+        const char *t = getenv("TMPDIR");
+        if (tt_private_dir(tmp_dir, sizeof tmp_dir, t && *t ? t : "/tmp", "tracetool-diff",
+                           dbs) < 0) {
             cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
                        strerror(errno));
             tmp_dir[0] = 0;

@@ -101,8 +101,9 @@ static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, const ch
     /* the PID in the name and the lock held until exit: a later run removes the directory
      * of one killed with -9 (tracetool(1), OUTPUT) */
     static const char *const dbs[] = {"in.db", NULL};
-    if (tt_private_dir(tmp_dir, sizeof tmp_dir, "tracetool-flame", dbs) < 0) {
-        const char *t = getenv("TMPDIR");
+    const char *t = getenv("TMPDIR");
+    if (tt_private_dir(tmp_dir, sizeof tmp_dir, t && *t ? t : "/tmp", "tracetool-flame", dbs) <
+        0) {
         cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
                    strerror(errno));
         tmp_dir[0] = 0;

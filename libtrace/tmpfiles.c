@@ -151,10 +151,9 @@ void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *co
     closedir(d);
 }
 
-int tt_private_dir(char *out, size_t cap, const char *prefix, const char *const *dbs)
+int tt_private_dir(char *out, size_t cap, const char *tmpdir, const char *prefix,
+                   const char *const *dbs)
 {
-    const char *t = getenv("TMPDIR");
-    const char *tmpdir = t && *t ? t : "/tmp";
     tt_remove_stale_dirs(tmpdir, prefix, dbs);
     if ((size_t)snprintf(out, cap, "%s/%s-%ld-XXXXXX", tmpdir, prefix, (long)getpid()) >= cap) {
         errno = ENAMETOOLONG;

@@ -179,10 +179,11 @@ void tt_remove_stale_tmp(const char *path);
  * files DB, DB-wal, DB-shm, DB-journal, DB.lock and DB.tmp-* in them for each DB of the
  * NULL-terminated dbs (a directory holding anything else is left). */
 void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *const *dbs);
-/* Sweeps as above in $TMPDIR (or /tmp), then makes this run's "PREFIX-PID-XXXXXX" there
- * (name in out[cap]) and returns a descriptor holding its lock, to keep open while the
- * directory is used (closing it or exiting releases it); -1 with errno on failure. */
-int tt_private_dir(char *out, size_t cap, const char *prefix, const char *const *dbs);
+/* Sweeps tmpdir as above, then makes this run's "PREFIX-PID-XXXXXX" there (name in
+ * out[cap]) and returns a descriptor holding its lock, to keep open while the directory is
+ * used (closing it or exiting releases it); -1 with errno on failure. */
+int tt_private_dir(char *out, size_t cap, const char *tmpdir, const char *prefix,
+                   const char *const *dbs);
 /* A live run's hold on its temporary file fd (flock LOCK_EX): tt_remove_stale_tmp leaves a
  * held file whatever its PID says. 0 or -1 with errno. */
 int tt_tmp_hold(int fd);
