@@ -165,10 +165,8 @@ static int migrate(tdb_db *db, int64_t version, tt_error *err)
 static int db_alloc(tdb_db **out, const char *path, tt_error *err)
 {
     tdb_db *db = calloc(1, sizeof *db);
-    if (db) {
+    if (db)
         db->path = strdup(path);
-        db->tmp_fd = -1;
-    }
     if (!db || !db->path) {
         free(db);
         return tt_error_set(err, TT_ENOMEM, path, 0, 0, "out of memory");
@@ -233,6 +231,7 @@ static int open_new(tdb_db *db, tt_error *err)
      * connection is closed, as closing one drops the fcntl locks SQLite holds on the file. */
     (void)tt_tmp_hold(fd);
     db->tmp_fd = fd;
+    db->tmp_held = 1;
     /* URIs: merge attaches a source in a read-only directory as an immutable file */
     if (tdb__open(db->tmp, &db->h,
                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI) != SQLITE_OK)
@@ -622,7 +621,7 @@ void tdb_close(tdb_db *db)
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     if (db->h)
         sqlite3_close(db->h);
-    if (db->tmp_fd >= 0)
+    if (db->tmp_held)
         close(db->tmp_fd);
     if (db->wal_tidy)
         tdb__wal_tidy(db->path);
