@@ -220,9 +220,11 @@ void cli_stats_report_prefix(const tt_stats *s, const char *prefix)
         const tt_stat *st = tt_stats_get(s, i);
         if (st->severity == TT_SEV_INFO || strncmp(st->name, prefix, strlen(prefix)))
             continue;
-        /* the file is named once: before the name unless the example begins with it */
+        /* the file is named once: before the name unless the example begins with it, as
+         * "FILE:" (an input named "report" is not the start of "report 5B0C...: ...") */
         size_t fl = strlen(st->file);
-        int named = st->example[0] && fl && !strncmp(st->example, st->file, fl);
+        int named = st->example[0] && fl && !strncmp(st->example, st->file, fl) &&
+                    st->example[fl] == ':';
         const char *file = named ? "" : st->file;
         tt_buf line = {0};
         if (st->example[0])
@@ -453,6 +455,7 @@ struct cli_out_file {
     char *target, *tmp; /* tmp NULL: written in place (a device or FIFO) */
     const char *shown;  /* the path as the user gave it */
     tt_textesc esc;     /* text written through cli_out_file_write */
+    int hold;           /* tmp's flock held until it is renamed or removed (tt_tmp_hold); -1 */
 };
 
 static int file_stream_write(void *ctx, const char *p, size_t n)
@@ -473,6 +476,8 @@ static void file_free(cli_out_file *o)
         unlink(o->tmp);
         cli_out_unguard(o->tmp);
     }
+    if (o->hold >= 0)
+        close(o->hold);
     free(o->target);
     free(o->tmp);
     free(o);
@@ -485,6 +490,7 @@ cli_out_file *cli_out_file_open(const char *path)
         cli_errorf("out of memory");
         return NULL;
     }
+    o->hold = -1;
     if (!(o->target = cli_out_resolve(path))) {
         free(o);
         return NULL;
@@ -531,8 +537,13 @@ cli_out_file *cli_out_file_open(const char *path)
         cli_out_block_signals(1); /* no signal between creating and registering it */
         unlink(o->tmp);           /* ours: this process's id */
         fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0)
+        if (fd >= 0) {
             cli_out_guard(o->tmp);
+            /* another run's sweep leaves a held temporary whatever our PID looks like from
+             * there (tt_remove_stale_tmp); a second descriptor keeps the lock past fclose */
+            if (!tt_tmp_hold(fd))
+                o->hold = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        }
         cli_out_block_signals(0);
         if (fd >= 0 && exists) { /* the replacement keeps the old file's mode and owner */
             if (fchown(fd, sb.st_uid, sb.st_gid)) {

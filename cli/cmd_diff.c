@@ -107,9 +107,12 @@ static void on_signal(int sig)
 static int tmp_prepare(int s, char *db, size_t cap)
 {
     if (!tmp_dir[0]) {
+        /* as flamegraph's: the PID in the name and the lock held until exit, so that a later
+         * run removes the directory of one killed with -9 (tracetool(1), OUTPUT) */
+        static const char *const dbs[] = {"base.db", "new.db", NULL};
         const char *t = getenv("TMPDIR");
-        snprintf(tmp_dir, sizeof tmp_dir, "%s/tracetool-diff-XXXXXX", t && *t ? t : "/tmp");
-        if (!mkdtemp(tmp_dir)) {
+        if (tt_private_dir(tmp_dir, sizeof tmp_dir, t && *t ? t : "/tmp", "tracetool-diff",
+                           dbs) < 0) {
             cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
                        strerror(errno));
             tmp_dir[0] = 0;

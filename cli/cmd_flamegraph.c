@@ -98,12 +98,12 @@ static void on_signal(int sig)
 static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, const char *event,
                        cli_ctx *ctx)
 {
+    /* the PID in the name and the lock held until exit: a later run removes the directory
+     * of one killed with -9 (tracetool(1), OUTPUT) */
+    static const char *const dbs[] = {"in.db", NULL};
     const char *t = getenv("TMPDIR");
-    /* the PID in the name: a later run removes the directory of one killed with -9 */
-    tt_remove_stale_dirs(t && *t ? t : "/tmp", "tracetool-flame", "in.db");
-    snprintf(tmp_dir, sizeof tmp_dir, "%s/tracetool-flame-%ld-XXXXXX", t && *t ? t : "/tmp",
-             (long)getpid());
-    if (!mkdtemp(tmp_dir)) {
+    if (tt_private_dir(tmp_dir, sizeof tmp_dir, t && *t ? t : "/tmp", "tracetool-flame", dbs) <
+        0) {
         cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
                    strerror(errno));
         tmp_dir[0] = 0;

@@ -1,14 +1,27 @@
 /* Temporary files left by a run that was killed (kill -9: no handler ran): "FILE.tmp-PID"
  * beside an output FILE, and the private directories "PREFIX-PID-XXXXXX" of a run. Only
- * names of exactly that form whose PID is no live process are removed (tracetool(1)). */
+ * names of exactly that form are removed, and only when (tracetool(1), OUTPUT):
+ *  - their PID is no live process (kill(PID, 0) says ESRCH; a first filter only: a run in
+ *    another PID namespace sharing the directory looks dead, and PIDs are reused);
+ *  - the entry itself, not what a symbolic link names, is a regular file (a directory of
+ *    mode 0700, as mkdtemp makes it) owned by this user;
+ *  - no live run holds it: a run holds flock(LOCK_EX) on its temporary and on its private
+ *    directory for as long as it lives, and the sweeper removes only what it can lock with
+ *    LOCK_NB (flock locks are apart from SQLite's fcntl locks on Linux).
+ * Everything is reached through descriptors opened with O_NOFOLLOW (openat, unlinkat, the
+ * directory read through fdopendir), so a name swapped for a link after the checks is not
+ * followed. */
 #include "tt_int.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The PID that s[0..) spells (decimal digits up to end, or up to stop), 0 when it is not one,
@@ -29,11 +42,25 @@ static long dead_pid(const char *s, char stop, const char **end)
     return pid;
 }
 
+/* 1 when fd (opened from dfd's entry nm) is what nm still names, owned by this user, and
+ * locked by this call (no live run holds it). */
+static int ours_and_free(int dfd, const char *nm, int fd, const struct stat *sb)
+{
+    struct stat now;
+    if (sb->st_uid != geteuid() || flock(fd, LOCK_EX | LOCK_NB))
+        return 0;
+    return !fstatat(dfd, nm, &now, AT_SYMLINK_NOFOLLOW) && now.st_dev == sb->st_dev &&
+           now.st_ino == sb->st_ino;
+}
+
 void tt_remove_stale_tmp(const char *path)
 {
     char dir[4096];
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
+    size_t bl = strlen(base);
+    if (!bl) /* "DIR/": no file name, so no "NAME.tmp-PID" of it */
+        return;
     if (slash) {
         size_t n = (size_t)(slash - path);
         if (n >= sizeof dir)
@@ -45,41 +72,57 @@ void tt_remove_stale_tmp(const char *path)
     } else {
         strcpy(dir, ".");
     }
-    DIR *d = opendir(dir);
-    if (!d)
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
         return;
-    size_t bl = strlen(base);
+    }
     struct dirent *e;
     while ((e = readdir(d))) {
         const char *nm = e->d_name;
         if (strncmp(nm, base, bl) || strncmp(nm + bl, ".tmp-", 5) || !dead_pid(nm + bl + 5, 0, NULL))
             continue;
-        char full[8192];
-        snprintf(full, sizeof full, "%s/%s", dir, nm);
-        unlink(full);
+        /* O_NONBLOCK: a FIFO of that name does not wait for a writer */
+        int fd = openat(dfd, nm, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct stat sb;
+        if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && ours_and_free(dfd, nm, fd, &sb))
+            unlinkat(dfd, nm, 0);
+        close(fd);
     }
     closedir(d);
 }
 
-/* 1 for a file name a run's private directory may hold: its database and SQLite's files
- * beside it, its lock, its temporary "in.db.tmp-PID". */
-static int private_file(const char *nm, const char *db)
+/* 1 for a file name a run's private directory may hold: one of its databases and SQLite's
+ * files beside it, its lock, its temporary "DB.tmp-PID". */
+static int private_file(const char *nm, const char *const *dbs)
 {
     static const char *const sfx[] = {"", "-wal", "-shm", "-journal", ".lock"};
-    size_t dl = strlen(db);
-    if (strncmp(nm, db, dl))
-        return 0;
-    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
-        if (!strcmp(nm + dl, sfx[i]))
+    for (; *dbs; dbs++) {
+        size_t dl = strlen(*dbs);
+        if (strncmp(nm, *dbs, dl))
+            continue;
+        for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+            if (!strcmp(nm + dl, sfx[i]))
+                return 1;
+        if (!strncmp(nm + dl, ".tmp-", 5))
             return 1;
-    return !strncmp(nm + dl, ".tmp-", 5);
+    }
+    return 0;
 }
 
-void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *db)
+void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *const *dbs)
 {
-    DIR *d = opendir(tmpdir);
-    if (!d)
+    int tfd = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = tfd < 0 ? NULL : fdopendir(tfd);
+    if (!d) {
+        if (tfd >= 0)
+            close(tfd);
         return;
+    }
     size_t pl = strlen(prefix);
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -88,22 +131,46 @@ void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *db
         if (strncmp(nm, prefix, pl) || nm[pl] != '-' || !dead_pid(nm + pl + 1, '-', &rest) ||
             strlen(rest + 1) != 6)
             continue;
-        char sub[4096];
-        if ((size_t)snprintf(sub, sizeof sub, "%s/%s", tmpdir, nm) >= sizeof sub)
+        int sfd = openat(tfd, nm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sfd < 0)
+            continue; /* a symbolic link (ELOOP, ENOTDIR), or not ours to read */
+        struct stat sb;
+        DIR *s = NULL;
+        if (fstat(sfd, &sb) || !S_ISDIR(sb.st_mode) || (sb.st_mode & 07777) != 0700 ||
+            !ours_and_free(tfd, nm, sfd, &sb) || !(s = fdopendir(sfd))) {
+            close(sfd);
             continue;
-        DIR *s = opendir(sub);
-        if (!s)
-            continue;
-        struct dirent *f;
-        while ((f = readdir(s))) {
-            char full[8192];
-            if (!private_file(f->d_name, db))
-                continue; /* anything else stays, and so does the directory */
-            snprintf(full, sizeof full, "%s/%s", sub, f->d_name);
-            unlink(full);
         }
+        struct dirent *f;
+        while ((f = readdir(s)))
+            if (private_file(f->d_name, dbs)) /* anything else stays, and so does the directory */
+                unlinkat(sfd, f->d_name, 0); /* never a directory; a link itself, not its target */
+        unlinkat(tfd, nm, AT_REMOVEDIR); /* still locked: no run can have taken it */
         closedir(s);
-        rmdir(sub);
     }
     closedir(d);
 }
+
+int tt_private_dir(char *out, size_t cap, const char *tmpdir, const char *prefix,
+                   const char *const *dbs)
+{
+    tt_remove_stale_dirs(tmpdir, prefix, dbs);
+    if ((size_t)snprintf(out, cap, "%s/%s-%ld-XXXXXX", tmpdir, prefix, (long)getpid()) >= cap) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if (!mkdtemp(out))
+        return -1;
+    int fd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        rmdir(out);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+int tt_tmp_hold(int fd) { return flock(fd, LOCK_EX | LOCK_NB); }

@@ -170,12 +170,23 @@ typedef void (*tt_progress_fn)(void *ud, const char *name, uint64_t done, uint64
 void tt_input_set_progress(tt_input *in, tt_progress_fn fn, void *ud);
 
 /* ---- temporary files of killed runs (tmpfiles.c) ---- */
-/* Removes "PATH.tmp-PID" files beside PATH whose PID is no live process (kill -9). */
+/* Removes "PATH.tmp-PID" files beside PATH whose PID is no live process (kill -9): regular
+ * files of this user (not symbolic links) that no live run holds (tt_tmp_hold). Nothing when
+ * PATH ends in '/'. */
 void tt_remove_stale_tmp(const char *path);
-/* Removes the directories "PREFIX-PID-XXXXXX" in tmpdir whose PID is no live process, with
- * the files DB, DB-wal, DB-shm, DB-journal, DB.lock and DB.tmp-* in them (a directory holding
- * anything else is left). */
-void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *db);
+/* Removes the directories "PREFIX-PID-XXXXXX" in tmpdir whose PID is no live process: real
+ * directories of this user with mode 0700 that no live run holds (tt_private_dir), with the
+ * files DB, DB-wal, DB-shm, DB-journal, DB.lock and DB.tmp-* in them for each DB of the
+ * NULL-terminated dbs (a directory holding anything else is left). */
+void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *const *dbs);
+/* Sweeps tmpdir as above, then makes this run's "PREFIX-PID-XXXXXX" there (name in
+ * out[cap]) and returns a descriptor holding its lock, to keep open while the directory is
+ * used (closing it or exiting releases it); -1 with errno on failure. */
+int tt_private_dir(char *out, size_t cap, const char *tmpdir, const char *prefix,
+                   const char *const *dbs);
+/* A live run's hold on its temporary file fd (flock LOCK_EX): tt_remove_stale_tmp leaves a
+ * held file whatever its PID says. 0 or -1 with errno. */
+int tt_tmp_hold(int fd);
 
 /* ---- JSON writer (streaming) ---- */
 typedef int (*tt_write_fn)(void *ctx, const char *p, size_t n);

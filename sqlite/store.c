@@ -226,7 +226,12 @@ static int open_new(tdb_db *db, tt_error *err)
     }
     if (replace)
         keep_owner(db, fd, &sb);
-    close(fd);
+    /* held while the file is built: another run's sweep leaves it whatever our PID looks
+     * like from there (tt_remove_stale_tmp). The descriptor stays open until SQLite's
+     * connection is closed, as closing one drops the fcntl locks SQLite holds on the file. */
+    (void)tt_tmp_hold(fd);
+    db->tmp_fd = fd;
+    db->tmp_held = 1;
     /* URIs: merge attaches a source in a read-only directory as an immutable file */
     if (tdb__open(db->tmp, &db->h,
                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI) != SQLITE_OK)
@@ -616,6 +621,8 @@ void tdb_close(tdb_db *db)
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     if (db->h)
         sqlite3_close(db->h);
+    if (db->tmp_held)
+        close(db->tmp_fd);
     if (db->wal_tidy)
         tdb__wal_tidy(db->path);
     if (db->tmp) {

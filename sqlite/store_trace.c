@@ -227,9 +227,14 @@ static int del_args_drop(tdb_db *db, char **owner, int nowner, tt_error *err)
     if (sqlite3_prepare_v2(db->h, "SELECT EXISTS (SELECT 1 FROM temp.tdb_del_args)", -1, &st,
                            NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "write");
-    int any = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+    /* a failed step is an error, not "no sets": their rows would stay without an owner */
+    int r = sqlite3_step(st), rc = 0;
+    if (r != SQLITE_ROW)
+        rc = tdb__sqlerr(db, err, "write");
+    int any = !rc && sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
-    int rc = 0;
+    if (rc)
+        return rc;
     for (int i = 0; i < nowner && any && !rc; i++)
         rc = del_exec(db,
                       sqlite3_mprintf("DELETE FROM temp.tdb_del_args WHERE id IN (SELECT "

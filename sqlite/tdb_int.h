@@ -23,6 +23,8 @@ struct tdb_db {
     sqlite3 *h;
     char *path;     /* target */
     char *tmp;      /* temporary file being built, NULL when in place */
+    int tmp_fd, tmp_held; /* tmp_held: tmp_fd holds tmp's flock (tt_tmp_hold) until the
+                           * connection is closed (0 in every zeroed handle: no descriptor) */
     int in_tx, committed, readonly;
     int copy;       /* TDB_WRITE_COPY of an existing database */
     int fk_off;     /* appending with foreign keys off (a 3 -> 4 migration); else

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../sqlite/tdb.h"
@@ -292,6 +293,86 @@ START_TEST(delete_args)
     ck_assert_int_eq(tdb_commit(db, &err), 0);
     tdb_close(db);
     ck_assert_int_eq(query("select * from args").n, 0);
+}
+END_TEST
+
+/* sqlite3_interrupt at the start of the statement whose text is ud */
+static int interrupt_at(unsigned type, void *ud, void *p, void *x)
+{
+    (void)type;
+    const char *sql = sqlite3_sql(p);
+    if (sql && x && strstr(sql, ud))
+        sqlite3_interrupt(sqlite3_db_handle(p));
+    return 0;
+}
+
+START_TEST(delete_args_step_error)
+{
+    tdb_db *db;
+    tt_error err = {0};
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    fill_trace(db, 1, 5);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    /* the step that asks whether any set was gathered fails: an error, not "none" */
+    sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, interrupt_at,
+                     (void *)"SELECT EXISTS (SELECT 1 FROM temp.tdb_del_args)");
+    ck_assert_int_ne(tdb_trace_delete(db, 1, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err.msg, "interrupt"));
+    tdb_close(db);
+    ck_assert_int_eq(query("select * from args").n, 5);
+}
+END_TEST
+
+/* A PID that is no process: a child that has exited and been reaped. */
+static long dead_pid(void)
+{
+    pid_t p = fork();
+    if (!p)
+        _exit(0);
+    ck_assert_int_gt(p, 0);
+    ck_assert_int_eq(waitpid(p, NULL, 0), p);
+    return (long)p;
+}
+
+/* A run whose PID looks dead from the sweeper (another PID namespace, a reused PID) keeps its
+ * temporary: it holds a lock on it that the sweep must take; a symbolic link of that form and
+ * a file of an "-o DIR/" are not swept either. */
+START_TEST(stale_sweep_spares_held)
+{
+    tdb_db *db;
+    tt_error err = {0};
+    ck_assert_int_eq(tdb_open_write(&db, path, 0, &err), 0);
+    char other[256], link[256], victim[256], slash[256], bare[256];
+    long dead = dead_pid();
+    snprintf(other, sizeof other, "%s.tmp-%ld", path, dead);
+    ck_assert_int_eq(rename(tdb_tmp_path(db), other), 0); /* as another namespace names it */
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(link, sizeof link, "%s/u.db.tmp-%ld", dir, dead);
+    FILE *f = fopen(victim, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_int_eq(symlink(victim, link), 0);
+    snprintf(bare, sizeof bare, "%s/.tmp-%ld", dir, dead);
+    ck_assert_ptr_nonnull(f = fopen(bare, "w"));
+    fclose(f);
+    tt_remove_stale_tmp(path);
+    snprintf(slash, sizeof slash, "%s/u.db", dir);
+    tt_remove_stale_tmp(slash);
+    snprintf(slash, sizeof slash, "%s/", dir);
+    tt_remove_stale_tmp(slash);
+    struct stat sb;
+    ck_assert_int_eq(stat(other, &sb), 0);
+    ck_assert_int_eq(lstat(link, &sb), 0);
+    ck_assert_int_eq(stat(bare, &sb), 0);
+    ck_assert_int_eq(rename(other, tdb_tmp_path(db)), 0);
+    tdb_close(db);
+    /* nobody holds it any more: swept */
+    ck_assert_ptr_nonnull(f = fopen(other, "w"));
+    fclose(f);
+    tt_remove_stale_tmp(path);
+    ck_assert_int_ne(stat(other, &sb), 0);
 }
 END_TEST
 
@@ -766,6 +847,8 @@ static Suite *suite(void)
     tcase_add_test(tc, delete_cascades);
     tcase_add_test(tc, delete_linear);
     tcase_add_test(tc, delete_args);
+    tcase_add_test(tc, delete_args_step_error);
+    tcase_add_test(tc, stale_sweep_spares_held);
     tcase_add_test(tc, refuses_foreign_and_newer);
     tcase_add_test(tc, read_only_and_statement_errors);
     tcase_add_test(tc, read_only_creates_nothing);
