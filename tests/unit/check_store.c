@@ -221,8 +221,8 @@ static long delete_ops(int n, int m)
         "SELECT COUNT(*) FROM startup_segment", "SELECT COUNT(*) / ?1 FROM stack_frame",
         "SELECT COUNT(*) / ?1 FROM callsite", "SELECT COUNT(*) / ?1 FROM sample",
         "SELECT COUNT(*) / ?1 FROM slice", "SELECT COUNT(*) / ?1 FROM wakeup",
-        "SELECT COUNT(*) / ?1 FROM args", "SELECT COUNT(*) = 0 FROM args WHERE arg_set_id "
-        "NOT IN (SELECT arg_set_id FROM slice WHERE trace_id = 2)",
+        "SELECT COUNT(*) / ?1 FROM args", ("SELECT COUNT(*) = 0 FROM args WHERE arg_set_id "
+         "NOT IN (SELECT arg_set_id FROM slice WHERE trace_id = 2)"),
         "SELECT COUNT(*) / ?1 FROM call_node", "SELECT COUNT(*) = 0 FROM trace WHERE id = 1",
         "SELECT COUNT(*) = 0 FROM pragma_foreign_key_check",
     };
