@@ -415,10 +415,10 @@ static int zstd_bytes(tsym__dsecs *s, int k, Elf_Scn *scn, const GElf_Shdr *sh,
     /* A damaged frame (its header or its blocks) is zstd's error; a frame of another size
      * than the section header's (objcopy records the size in both) says both sizes. */
     const char *frame = (const char *)raw->d_buf + hdr;
-    unsigned long long fsize = ZSTD_getFrameContentSize(frame, in);
     size_t got = ZSTD_decompress(out, (size_t)ch.ch_size, frame, in);
     if (ZSTD_isError(got) || got != ch.ch_size) {
         free(out);
+        unsigned long long fsize = ZSTD_getFrameContentSize(frame, in);
         char sizes[128] = "";
         if (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != ZSTD_CONTENTSIZE_ERROR &&
             fsize != ch.ch_size)

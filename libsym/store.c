@@ -165,7 +165,8 @@ int tsym_store_add_dsym(tsym_store *s, const char *arg, tt_error *err)
     if (!tsym_dsym_file(f, sizeof f, path) && tsym__store_is_file(f) && tsym__macho_file(f)) {
         int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, f, err);
         if (rc) {
-            tsym__store_count_bad(s, f, err);
+            if (rc == TT_EFORMAT)
+                tsym__store_count_bad(s, f, err);
             return rc;
         }
         int has = 0;

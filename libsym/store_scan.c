@@ -36,8 +36,9 @@ static int scan_macho(tsym_store *s, tt_vec *v, char *p)
     tt_error e;
     if (!tsym__macho_file(p))
         return 0;
-    if (tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e)) {
-        if (!java_class(p))
+    int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e);
+    if (rc) {
+        if (rc == TT_EFORMAT && !java_class(p)) /* unreadable: not a defect of the file */
             tsym__store_count_bad(s, p, &e);
         return 0;
     }

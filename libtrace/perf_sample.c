@@ -586,9 +586,9 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     }
     /* without a time or an event and with the frame on the line, every line is a sample */
     st->weak_inline = kind == TT_PERF_HDR_WEAK && h->inline_frame;
-    st->oneline |= st->weak_inline;
     if (kind == TT_PERF_HDR_WEAK && !h->comm.n && !h->has_pid && st->after_blank)
         st->weak_inline = 0; /* -F ip,sym with call graphs: an empty header line */
+    st->oneline |= st->weak_inline;
     st->inline_only = 0;
     if (lineno == st->cut_line) {
         st->keep = 1; /* the last sample, partial: dropped with perf_truncated_input */
