@@ -337,7 +337,10 @@ void cli_startup_csv(const tt_startup *s, int launches)
                       x->matrix_stack_collected ? "true" : "false",
                       x->vitals_excessive ? "true" : "false", x->vitals_basis);
         cli_csv_int(&b, x->has_stack, x->stack_cost);
-        tt_buf_printf(&b, ",%s\n", x->has_stack ? x->stack_key : "");
+        tt_buf_puts(&b, ","); /* the report's stackKey: any text, quoted as CSV needs */
+        if (x->has_stack)
+            cli_csv_str(&b, x->stack_key);
+        tt_buf_puts(&b, "\n");
         cli_out_buf(&b);
     }
     cli_out_buf(&b);

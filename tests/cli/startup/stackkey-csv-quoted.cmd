@@ -1,0 +1,1 @@
+tracetool startup --format csv startup/stackkey-comma.jsonl
