@@ -533,17 +533,12 @@ cli_out_file *cli_out_file_open(const char *path)
             cli_errorf("out of memory");
             return NULL;
         }
-        snprintf(o->tmp, n, "%s.tmp-%ld", o->target, (long)getpid());
         cli_out_block_signals(1); /* no signal between creating and registering it */
-        unlink(o->tmp);           /* ours: this process's id */
-        fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
+        /* held (o->hold, a second descriptor that keeps the lock past fclose): another
+         * run's sweep leaves it whatever our PID looks like from there */
+        fd = tt_tmp_create(o->tmp, n, o->target, -1, 0666, &o->hold);
+        if (fd >= 0)
             cli_out_guard(o->tmp);
-            /* another run's sweep leaves a held temporary whatever our PID looks like from
-             * there (tt_remove_stale_tmp); a second descriptor keeps the lock past fclose */
-            if (!tt_tmp_hold(fd))
-                o->hold = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-        }
         cli_out_block_signals(0);
         if (fd >= 0 && exists) { /* the replacement keeps the old file's mode and owner */
             if (fchown(fd, sb.st_uid, sb.st_gid)) {
