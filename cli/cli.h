@@ -131,6 +131,12 @@ void cli_out_guard(const char *path);
 void cli_out_unguard(const char *path);
 /* Blocks (1) or restores (0) those signals around creating and guarding a file. */
 void cli_out_block_signals(int block);
+/* Another cleanup's handler of those signals: cli_out_signal_install makes fn their handler
+ * (prev: the three handlers it replaces), and fn ends with cli_out_signal_pass, which calls
+ * the one that sig replaced or, for none, takes the default action. */
+struct sigaction;
+void cli_out_signal_install(void (*fn)(int), struct sigaction *prev);
+void cli_out_signal_pass(int sig, const struct sigaction *prev);
 
 /* ---- inputs (cli_input.c): each input is read once ---- */
 /* Opens path ("-" = standard input). again: the caller opens it a second time later; an

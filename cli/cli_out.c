@@ -251,22 +251,37 @@ static struct sigaction prev_action[3];
 static const int guard_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
 static int guard_installed;
 
-static void guard_signal(int sig)
+void cli_out_signal_pass(int sig, const struct sigaction *prev)
 {
-    for (int i = 0; i < GUARD_SLOTS; i++)
-        if (guarded[i][0])
-            unlink(guarded[i]);
     for (int i = 0; i < 3; i++) {
         if (guard_sigs[i] != sig)
             continue;
-        if (prev_action[i].sa_handler != SIG_DFL && prev_action[i].sa_handler != SIG_IGN &&
-            !(prev_action[i].sa_flags & SA_SIGINFO)) {
-            prev_action[i].sa_handler(sig);
+        if (prev[i].sa_handler != SIG_DFL && prev[i].sa_handler != SIG_IGN &&
+            !(prev[i].sa_flags & SA_SIGINFO)) {
+            prev[i].sa_handler(sig);
             return;
         }
     }
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+void cli_out_signal_install(void (*fn)(int), struct sigaction *prev)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(guard_sigs[i], &sa, &prev[i]);
+}
+
+static void guard_signal(int sig)
+{
+    for (int i = 0; i < GUARD_SLOTS; i++)
+        if (guarded[i][0])
+            unlink(guarded[i]);
+    cli_out_signal_pass(sig, prev_action);
 }
 
 void cli_out_guard(const char *path)
@@ -275,12 +290,7 @@ void cli_out_guard(const char *path)
         return;
     if (!guard_installed) {
         guard_installed = 1;
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = guard_signal;
-        sigemptyset(&sa.sa_mask);
-        for (int i = 0; i < 3; i++)
-            sigaction(guard_sigs[i], &sa, &prev_action[i]);
+        cli_out_signal_install(guard_signal, prev_action);
     }
     for (int i = 0; i < GUARD_SLOTS; i++) {
         if (!guarded[i][0]) {
@@ -533,17 +543,12 @@ cli_out_file *cli_out_file_open(const char *path)
             cli_errorf("out of memory");
             return NULL;
         }
-        snprintf(o->tmp, n, "%s.tmp-%ld", o->target, (long)getpid());
         cli_out_block_signals(1); /* no signal between creating and registering it */
-        unlink(o->tmp);           /* ours: this process's id */
-        fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
+        /* held (o->hold, a second descriptor that keeps the lock past fclose): another
+         * run's sweep leaves it whatever our PID looks like from there */
+        fd = tt_tmp_create(o->tmp, n, o->target, -1, 0666, &o->hold);
+        if (fd >= 0)
             cli_out_guard(o->tmp);
-            /* another run's sweep leaves a held temporary whatever our PID looks like from
-             * there (tt_remove_stale_tmp); a second descriptor keeps the lock past fclose */
-            if (!tt_tmp_hold(fd))
-                o->hold = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-        }
         cli_out_block_signals(0);
         if (fd >= 0 && exists) { /* the replacement keeps the old file's mode and owner */
             if (fchown(fd, sb.st_uid, sb.st_gid)) {

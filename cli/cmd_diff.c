@@ -3,13 +3,12 @@
 #include "cli_an.h"
 #include "cli_diff.h"
 #include "cli_flame.h"
+#include "cli_tmpdir.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static const char usage[] =
     "usage: tracetool diff [--format text|json|folded-diff|svg|html] [--threshold PCT]\n"
@@ -82,53 +81,15 @@ typedef struct side {
     int64_t trace;
 } side;
 
-/* ---- temporary databases: removed on exit and on SIGINT/SIGTERM/SIGHUP ---- */
-#define TMP_FILES 8
-static char tmp_dir[1024];
-static char tmp_files[TMP_FILES][1200];
-
-static void tmp_cleanup(void)
-{
-    for (int i = 0; i < TMP_FILES; i++)
-        if (tmp_files[i][0])
-            unlink(tmp_files[i]);
-    if (tmp_dir[0])
-        rmdir(tmp_dir);
-}
-
-static void on_signal(int sig)
-{
-    tmp_cleanup();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Creates the directory and names every file analyze may leave in it for side s. */
+/* Makes the private directory (cli_tmpdir.h) on first use; db = side s's database in it. */
 static int tmp_prepare(int s, char *db, size_t cap)
 {
-    if (!tmp_dir[0]) {
-        /* as flamegraph's: the PID in the name and the lock held until exit, so that a later
-         * run removes the directory of one killed with -9 (tracetool(1), OUTPUT) */
-        static const char *const dbs[] = {"base.db", "new.db", NULL};
-        const char *t = getenv("TMPDIR");
-        if (tt_private_dir(tmp_dir, sizeof tmp_dir, t && *t ? t : "/tmp", "tracetool-diff",
-                           dbs) < 0) {
-            cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
-                       strerror(errno));
-            tmp_dir[0] = 0;
-            return CLI_BAD;
-        }
-    }
-    static const char *const suffix[4] = {"", ".tmp-%ld", "-wal", "-shm"};
-    snprintf(db, cap, "%s/%s.db", tmp_dir, s ? "new" : "base");
-    for (int i = 0; i < 4; i++) {
-        char sfx[32];
-        snprintf(sfx, sizeof sfx, suffix[i], (long)getpid());
-        size_t a = strlen(db), b = strlen(sfx);
-        if (a + b < sizeof tmp_files[0]) {
-            memcpy(tmp_files[s * 4 + i], db, a);
-            memcpy(tmp_files[s * 4 + i] + a, sfx, b + 1);
-        }
+    static const char *const dbs[] = {"base.db", "new.db", NULL};
+    if (cli_tmpdir_create("tracetool-diff", dbs))
+        return CLI_BAD;
+    if (cli_tmpdir_path(db, cap, dbs[s])) {
+        cli_errorf("%s: temporary file name too long", db);
+        return CLI_BAD;
     }
     return 0;
 }
@@ -330,11 +291,6 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
     } else {
         cli_diff_default_gates(&o); /* at the --threshold given */
     }
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
     if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
         cli_errorf("diff: standard input ('-') given for both sides");
         return CLI_BAD;
@@ -408,6 +364,6 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
             rc = src;
     }
     tt_hreport_free(o.report);
-    tmp_cleanup();
+    cli_tmpdir_remove();
     return rc;
 }

@@ -3,13 +3,11 @@
  * first, so both give the same bytes. */
 #include "cli_an.h"
 #include "cli_flame.h"
+#include "cli_tmpdir.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static const char usage[] =
     "usage: tracetool flamegraph [-o FILE] [--format svg|tsv] [--trace ID]\n"
@@ -71,51 +69,19 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* ---- the temporary database of raw inputs, removed on exit and on signals ---- */
-static char tmp_dir[1024], tmp_db[1100], tmp_side[1200];
-
-static void tmp_remove(void)
-{
-    static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
-    char p[1300];
-    for (size_t i = 0; tmp_db[0] && i < sizeof sfx / sizeof sfx[0]; i++) {
-        snprintf(p, sizeof p, "%s%s", tmp_db, sfx[i]);
-        unlink(p);
-    }
-    if (tmp_side[0])
-        unlink(tmp_side);
-    if (tmp_dir[0])
-        rmdir(tmp_dir);
-}
-
-static void on_signal(int sig)
-{
-    tmp_remove();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
+/* the temporary database of raw inputs: in a private directory (cli_tmpdir.h) */
+static char tmp_db[1100];
 
 static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, const char *event,
                        cli_ctx *ctx)
 {
-    /* the PID in the name and the lock held until exit: a later run removes the directory
-     * of one killed with -9 (tracetool(1), OUTPUT) */
     static const char *const dbs[] = {"in.db", NULL};
-    const char *t = getenv("TMPDIR");
-    if (tt_private_dir(tmp_dir, sizeof tmp_dir, t && *t ? t : "/tmp", "tracetool-flame", dbs) <
-        0) {
-        cli_errorf("cannot create a temporary directory in %s: %s", t && *t ? t : "/tmp",
-                   strerror(errno));
-        tmp_dir[0] = 0;
+    if (cli_tmpdir_create("tracetool-flame", dbs))
+        return CLI_BAD;
+    if (cli_tmpdir_path(tmp_db, sizeof tmp_db, dbs[0])) {
+        cli_errorf("%s: temporary file name too long", tmp_db);
         return CLI_BAD;
     }
-    snprintf(tmp_db, sizeof tmp_db, "%s/in.db", tmp_dir);
-    snprintf(tmp_side, sizeof tmp_side, "%s.tmp-%ld", tmp_db, (long)getpid());
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
     return cli_analyze_paths(tmp_db, maps, nmaps, NULL, event, inputs, n, ctx);
 }
 
@@ -216,6 +182,6 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
     if (!rc)
         rc = cli_flame_render(f, &o);
     tt_flame_free(f);
-    tmp_remove();
+    cli_tmpdir_remove();
     return rc;
 }

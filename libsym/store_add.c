@@ -26,23 +26,35 @@ static int mkdirs(char *p)
 }
 
 /* Entries appear whole or not at all: each is written to a temporary file beside it
- * (DEST.tmp-PID-N, created with O_EXCL so that umask applies as to any new file), flushed to
- * the disk and renamed over DEST; a failure removes the temporary file and leaves an entry
- * already there as it was. A run killed while writing can leave a temporary file, never a
- * partial entry: lookups open the final names, and the scan of a store skips them. */
-static int tmp_create(char *tmp, size_t cap, const char *dest)
+ * (DEST.tmp-PID-N, created with O_EXCL so that umask applies as to any new file, and held
+ * with flock while it lives: tt_tmp_create), flushed to the disk and renamed over DEST; a
+ * failure removes the temporary file and leaves an entry already there as it was. A run
+ * killed while writing can leave a temporary file, never a partial entry: lookups open the
+ * final names, the scan of a store skips them, and the next run that adds an entry to that
+ * directory removes them (tt_remove_stale_tmp_in: dead PID, this user's regular file, not
+ * held). */
+static int tmp_create(char *tmp, size_t cap, const char *dest, int *hold)
 {
     static unsigned n;
     for (int tries = 0; tries < 100; tries++) {
-        if (!tsym__store_tmp_name(tmp, cap, dest, n++)) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        int fd = tt_tmp_create(tmp, cap, dest, (long)n++, 0644, hold);
         if (fd >= 0 || errno != EEXIST)
             return fd;
     }
     return -1;
+}
+
+/* Removes what killed runs left in dest's directory. */
+static void sweep_beside(const char *dest)
+{
+    char d[4200];
+    const char *slash = strrchr(dest, '/');
+    size_t n = slash ? (size_t)(slash - dest) : 0;
+    if (!slash || !n || n >= sizeof d)
+        return;
+    memcpy(d, dest, n);
+    d[n] = 0;
+    tt_remove_stale_tmp_in(d);
 }
 
 /* Writes all n bytes (write(2) moves at most about 2 GiB per call, and may move less). */
@@ -65,8 +77,9 @@ static int write_all(int fd, const void *p, size_t n)
 }
 
 /* Finishes temporary file tmp (fd open on it, or -1 for a hard link): flushed, closed and
- * renamed over dest; on failure removed, with errno kept for the message. */
-static int tmp_commit(int fd, const char *tmp, const char *dest, int failed)
+ * renamed over dest; on failure removed, with errno kept for the message. hold (the flock
+ * of tmp, or -1) is released last. */
+static int tmp_commit(int fd, const char *tmp, const char *dest, int failed, int hold)
 {
     int e = failed ? errno : 0;
     if (fd >= 0) {
@@ -80,6 +93,8 @@ static int tmp_commit(int fd, const char *tmp, const char *dest, int failed)
     /* after a rename too: when tmp and dest are links to one file (a file stored again),
      * rename succeeds and leaves both names */
     unlink(tmp);
+    if (hold >= 0)
+        close(hold);
     errno = e;
     return e ? -1 : 0;
 }
@@ -88,14 +103,25 @@ static int tmp_commit(int fd, const char *tmp, const char *dest, int failed)
 static int store_file(const char *from, const char *dest)
 {
     char tmp[4200];
-    int fd = tmp_create(tmp, sizeof tmp, dest);
+    int hold;
+    sweep_beside(dest);
+    int fd = tmp_create(tmp, sizeof tmp, dest, &hold);
     if (fd < 0)
         return -1;
     close(fd);
     unlink(tmp); /* the name is ours (pid, counter): link needs it free */
-    if (link(from, tmp) == 0)
-        return tmp_commit(-1, tmp, dest, 0);
-    if ((fd = tmp_create(tmp, sizeof tmp, dest)) < 0)
+    if (hold >= 0)
+        close(hold);
+    if (link(from, tmp) == 0) {
+        /* held as a written one is (the lock is on the linked file, and advisory) */
+        hold = open(tmp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (hold >= 0 && tt_tmp_hold(hold)) {
+            close(hold);
+            hold = -1;
+        }
+        return tmp_commit(-1, tmp, dest, 0, hold);
+    }
+    if ((fd = tmp_create(tmp, sizeof tmp, dest, &hold)) < 0)
         return -1;
     int in = open(from, O_RDONLY | O_CLOEXEC);
     int failed = in < 0;
@@ -109,17 +135,19 @@ static int store_file(const char *from, const char *dest)
         close(in);
         errno = e;
     }
-    return tmp_commit(fd, tmp, dest, failed);
+    return tmp_commit(fd, tmp, dest, failed, hold);
 }
 
 /* dest holds the n bytes at p. */
 static int store_bytes(const void *p, size_t n, const char *dest)
 {
     char tmp[4200];
-    int fd = tmp_create(tmp, sizeof tmp, dest);
+    int hold;
+    sweep_beside(dest);
+    int fd = tmp_create(tmp, sizeof tmp, dest, &hold);
     if (fd < 0)
         return -1;
-    return tmp_commit(fd, tmp, dest, write_all(fd, p, n) != 0);
+    return tmp_commit(fd, tmp, dest, write_all(fd, p, n) != 0, hold);
 }
 
 static int add_macho(char *dest, size_t cap, const char *dir, const char *file, tt_error *err);

@@ -49,10 +49,8 @@ void tsym__store_count_bad(tsym_store *s, const char *file, const tt_error *err)
  * it does not fit in cap bytes. */
 int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *uuid);
 
-/* The temporary name beside store entry dest (ENTRY.tmp-PID-N) while it is written
- * (store_add.c); 0 when it does not fit in cap bytes. */
-int tsym__store_tmp_name(char *out, size_t cap, const char *dest, unsigned n);
-/* 1 when file name base is such a temporary name (left by a killed run: never read). */
+/* 1 when file name base is a temporary name ENTRY.tmp-PID-N of an entry being written
+ * (store_add.c, tt_tmp_create), or left by a killed run: never read. */
 int tsym__store_is_tmp_name(const char *base);
 
 /* Scans the stores and --dsym paths once (s->files, s->dfiles), store_scan.c. */

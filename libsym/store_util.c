@@ -58,11 +58,6 @@ int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *
     return r > 0 && (size_t)r < cap;
 }
 
-int tsym__store_tmp_name(char *out, size_t cap, const char *dest, unsigned n)
-{
-    return (size_t)snprintf(out, cap, "%s.tmp-%ld-%u", dest, (long)getpid(), n) < cap;
-}
-
 int tsym__store_is_tmp_name(const char *base)
 {
     for (const char *t = strstr(base, ".tmp-"); t; t = strstr(t + 1, ".tmp-")) {

@@ -1,5 +1,5 @@
 /* Temporary files left by a run that was killed (kill -9: no handler ran): "FILE.tmp-PID"
- * beside an output FILE, and the private directories "PREFIX-PID-XXXXXX" of a run. Only
+ * beside an output FILE (and "ENTRY.tmp-PID-N" of a symbol store), and the private directories "PREFIX-PID-XXXXXX" of a run. Only
  * names of exactly that form are removed, and only when (tracetool(1), OUTPUT):
  *  - their PID is no live process (kill(PID, 0) says ESRCH; a first filter only: a run in
  *    another PID namespace sharing the directory looks dead, and PIDs are reused);
@@ -53,6 +53,63 @@ static int ours_and_free(int dfd, const char *nm, int fd, const struct stat *sb)
            now.st_ino == sb->st_ino;
 }
 
+/* 1 when s (what follows ".tmp-" in a name) is "PID" or "PID-N" of a dead PID. */
+static int dead_tmp_suffix(const char *s)
+{
+    const char *e = s;
+    while (*e >= '0' && *e <= '9')
+        e++;
+    if (!*e)
+        return dead_pid(s, 0, NULL) != 0;
+    if (*e != '-' || !e[1])
+        return 0;
+    for (const char *n = e + 1; *n; n++)
+        if (*n < '0' || *n > '9')
+            return 0;
+    return dead_pid(s, '-', NULL) != 0;
+}
+
+/* 1 when nm is "BASE.tmp-PID" or "BASE.tmp-PID-N" of a dead PID; base NULL: any non-empty
+ * BASE. */
+static int stale_name(const char *nm, const char *base, size_t bl)
+{
+    if (base)
+        return !strncmp(nm, base, bl) && !strncmp(nm + bl, ".tmp-", 5) &&
+               dead_tmp_suffix(nm + bl + 5);
+    if (!*nm)
+        return 0;
+    for (const char *t = strstr(nm + 1, ".tmp-"); t; t = strstr(t + 1, ".tmp-"))
+        if (dead_tmp_suffix(t + 5))
+            return 1;
+    return 0;
+}
+
+static void sweep_dir(const char *dir, const char *base, size_t bl)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *nm = e->d_name;
+        if (!stale_name(nm, base, bl))
+            continue;
+        /* O_NONBLOCK: a FIFO of that name does not wait for a writer */
+        int fd = openat(dfd, nm, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct stat sb;
+        if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && ours_and_free(dfd, nm, fd, &sb))
+            unlinkat(dfd, nm, 0);
+        close(fd);
+    }
+    closedir(d);
+}
+
 void tt_remove_stale_tmp(const char *path)
 {
     char dir[4096];
@@ -72,41 +129,23 @@ void tt_remove_stale_tmp(const char *path)
     } else {
         strcpy(dir, ".");
     }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
-    if (!d) {
-        if (dfd >= 0)
-            close(dfd);
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        const char *nm = e->d_name;
-        if (strncmp(nm, base, bl) || strncmp(nm + bl, ".tmp-", 5) || !dead_pid(nm + bl + 5, 0, NULL))
-            continue;
-        /* O_NONBLOCK: a FIFO of that name does not wait for a writer */
-        int fd = openat(dfd, nm, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        struct stat sb;
-        if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && ours_and_free(dfd, nm, fd, &sb))
-            unlinkat(dfd, nm, 0);
-        close(fd);
-    }
-    closedir(d);
+    sweep_dir(dir, base, bl);
 }
+
+void tt_remove_stale_tmp_in(const char *dir) { sweep_dir(dir, NULL, 0); }
+
+const char *const tt_tmp_db_suffixes[] = {"", "-wal", "-shm", "-journal", ".lock", NULL};
 
 /* 1 for a file name a run's private directory may hold: one of its databases and SQLite's
  * files beside it, its lock, its temporary "DB.tmp-PID". */
 static int private_file(const char *nm, const char *const *dbs)
 {
-    static const char *const sfx[] = {"", "-wal", "-shm", "-journal", ".lock"};
     for (; *dbs; dbs++) {
         size_t dl = strlen(*dbs);
         if (strncmp(nm, *dbs, dl))
             continue;
-        for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
-            if (!strcmp(nm + dl, sfx[i]))
+        for (const char *const *x = tt_tmp_db_suffixes; *x; x++)
+            if (!strcmp(nm + dl, *x))
                 return 1;
         if (!strncmp(nm + dl, ".tmp-", 5))
             return 1;
@@ -174,3 +213,24 @@ int tt_private_dir(char *out, size_t cap, const char *tmpdir, const char *prefix
 }
 
 int tt_tmp_hold(int fd) { return flock(fd, LOCK_EX | LOCK_NB); }
+
+int tt_tmp_create(char *out, size_t cap, const char *path, long n, unsigned mode, int *hold)
+{
+    int r = n < 0 ? snprintf(out, cap, "%s.tmp-%ld", path, (long)getpid())
+                  : snprintf(out, cap, "%s.tmp-%ld-%ld", path, (long)getpid(), n);
+    if (hold)
+        *hold = -1;
+    if (r < 0 || (size_t)r >= cap) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if (n < 0)
+        unlink(out); /* ours: this process's id (a name left by an earlier run of the PID) */
+    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (mode_t)mode);
+    if (fd < 0)
+        return -1;
+    /* another run's sweep leaves a held temporary whatever our PID looks like from there */
+    if (!tt_tmp_hold(fd) && hold)
+        *hold = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    return fd;
+}

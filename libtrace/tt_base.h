@@ -170,10 +170,17 @@ typedef void (*tt_progress_fn)(void *ud, const char *name, uint64_t done, uint64
 void tt_input_set_progress(tt_input *in, tt_progress_fn fn, void *ud);
 
 /* ---- temporary files of killed runs (tmpfiles.c) ---- */
-/* Removes "PATH.tmp-PID" files beside PATH whose PID is no live process (kill -9): regular
- * files of this user (not symbolic links) that no live run holds (tt_tmp_hold). Nothing when
- * PATH ends in '/'. */
+/* Removes "PATH.tmp-PID" and "PATH.tmp-PID-N" files beside PATH whose PID is no live
+ * process (kill -9): regular files of this user (not symbolic links) that no live run holds
+ * (tt_tmp_hold). Nothing when PATH ends in '/'. */
 void tt_remove_stale_tmp(const char *path);
+/* The same for every "NAME.tmp-PID" and "NAME.tmp-PID-N" (NAME not empty) in directory dir
+ * (a symbol store's, whose every entry is written that way). */
+void tt_remove_stale_tmp_in(const char *dir);
+/* The files a database DB may have beside it ("" = DB itself, then "-wal", "-shm",
+ * "-journal", ".lock"), NULL-terminated: what a private directory's cleanup and the sweep of
+ * tt_remove_stale_dirs remove for each DB, with "DB.tmp-PID". */
+extern const char *const tt_tmp_db_suffixes[];
 /* Removes the directories "PREFIX-PID-XXXXXX" in tmpdir whose PID is no live process: real
  * directories of this user with mode 0700 that no live run holds (tt_private_dir), with the
  * files DB, DB-wal, DB-shm, DB-journal, DB.lock and DB.tmp-* in them for each DB of the
@@ -187,6 +194,14 @@ int tt_private_dir(char *out, size_t cap, const char *tmpdir, const char *prefix
 /* A live run's hold on its temporary file fd (flock LOCK_EX): tt_remove_stale_tmp leaves a
  * held file whatever its PID says. 0 or -1 with errno. */
 int tt_tmp_hold(int fd);
+/* Creates this run's temporary "PATH.tmp-PID" (n < 0; an old file of that name is removed
+ * first) or "PATH.tmp-PID-N" (n >= 0; EEXIST when it is taken), named in out[cap], with
+ * O_EXCL and mode (umask applies), and holds its flock (tt_tmp_hold) so that no sweep
+ * removes it. Returns the write descriptor, -1 with errno. hold NULL: the lock is on the
+ * returned descriptor, keep it open while the file is used; otherwise *hold is a second
+ * descriptor holding it (-1 when it could not be taken), to close after the rename or
+ * removal, so that the first may be closed before. */
+int tt_tmp_create(char *out, size_t cap, const char *path, long n, unsigned mode, int *hold);
 
 /* ---- JSON writer (streaming) ---- */
 typedef int (*tt_write_fn)(void *ctx, const char *p, size_t n);

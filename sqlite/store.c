@@ -211,12 +211,13 @@ static int open_new(tdb_db *db, tt_error *err)
     db->tmp = malloc(n);
     if (!db->tmp)
         return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
-    snprintf(db->tmp, n, "%s.tmp-%ld", db->path, (long)getpid());
-    unlink(db->tmp);
     /* fail early and clearly when the directory is not writable */
     struct stat sb;
     int replace = stat(db->path, &sb) == 0 && S_ISREG(sb.st_mode);
-    int fd = open(db->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replace ? 0600 : 0644);
+    /* held while the file is built: another run's sweep leaves it whatever our PID looks
+     * like from there (tt_remove_stale_tmp). The descriptor stays open until SQLite's
+     * connection is closed, as closing one drops the fcntl locks SQLite holds on the file. */
+    int fd = tt_tmp_create(db->tmp, n, db->path, -1, replace ? 0600 : 0644, NULL);
     if (fd < 0) {
         int e = errno;
         free(db->tmp);
@@ -226,10 +227,6 @@ static int open_new(tdb_db *db, tt_error *err)
     }
     if (replace)
         keep_owner(db, fd, &sb);
-    /* held while the file is built: another run's sweep leaves it whatever our PID looks
-     * like from there (tt_remove_stale_tmp). The descriptor stays open until SQLite's
-     * connection is closed, as closing one drops the fcntl locks SQLite holds on the file. */
-    (void)tt_tmp_hold(fd);
     db->tmp_fd = fd;
     db->tmp_held = 1;
     /* URIs: merge attaches a source in a read-only directory as an immutable file */

@@ -326,16 +326,6 @@ START_TEST(delete_args_step_error)
 END_TEST
 
 /* A PID that is no process: a child that has exited and been reaped. */
-static long dead_pid(void)
-{
-    pid_t p = fork();
-    if (!p)
-        _exit(0);
-    ck_assert_int_gt(p, 0);
-    ck_assert_int_eq(waitpid(p, NULL, 0), p);
-    return (long)p;
-}
-
 /* A run whose PID looks dead from the sweeper (another PID namespace, a reused PID) keeps its
  * temporary: it holds a lock on it that the sweep must take; a symbolic link of that form and
  * a file of an "-o DIR/" are not swept either. */
@@ -345,7 +335,7 @@ START_TEST(stale_sweep_spares_held)
     tt_error err = {0};
     ck_assert_int_eq(tdb_open_write(&db, path, 0, &err), 0);
     char other[256], link[256], victim[256], slash[256], bare[256];
-    long dead = dead_pid();
+    long dead = unit_dead_pid();
     snprintf(other, sizeof other, "%s.tmp-%ld", path, dead);
     ck_assert_int_eq(rename(tdb_tmp_path(db), other), 0); /* as another namespace names it */
     snprintf(victim, sizeof victim, "%s/victim", dir);

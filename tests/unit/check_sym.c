@@ -4,10 +4,14 @@
  * a compiler's output. The DIE reader (die.c) must build the index libdwarf's walk builds. */
 #include "unit.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../libsym/store_int.h"
@@ -573,6 +577,60 @@ START_TEST(store_add)
 }
 END_TEST
 
+static void touch(const char *p)
+{
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+}
+
+/* --add-to-store: what a killed run left beside the entries (ENTRY.tmp-PID-N of a dead PID,
+ * this user's regular file, not held) is removed by the next add to that directory; a held
+ * one (a live run in another PID namespace), a symbolic link of that form and a live PID's
+ * are spared. */
+START_TEST(store_add_sweeps_stale)
+{
+    char dest[4096], dir[256], stale[4200], other[4200], held[4200], link[4200], live[4200],
+        victim[256];
+    tt_error err;
+    struct stat sb;
+    snprintf(dir, sizeof dir, "%s/swept", fx);
+    ck_assert_int_eq(tsym_store_add(dest, sizeof dest, dir, path("dl/g5.debug"), &err), 0);
+    long dead = unit_dead_pid();
+    snprintf(stale, sizeof stale, "%s.tmp-%ld-3", dest, dead);
+    snprintf(other, sizeof other, "%.*s/0123.debug.tmp-%ld-0",
+             (int)(strrchr(dest, '/') - dest), dest, dead);
+    snprintf(held, sizeof held, "%s.tmp-%ld-4", dest, dead);
+    snprintf(link, sizeof link, "%s.tmp-%ld-5", dest, dead);
+    snprintf(live, sizeof live, "%s.tmp-%ld-6", dest, (long)getpid());
+    snprintf(victim, sizeof victim, "%s/victim", fx);
+    touch(stale);
+    touch(other);
+    touch(held);
+    touch(live);
+    touch(victim);
+    ck_assert_int_eq(symlink(victim, link), 0);
+    int hfd = open(held, O_RDONLY);
+    ck_assert_int_ge(hfd, 0);
+    ck_assert_int_eq(flock(hfd, LOCK_EX | LOCK_NB), 0);
+    ck_assert_int_eq(tsym_store_add(dest, sizeof dest, dir, path("dl/g5.debug"), &err), 0);
+    ck_assert_int_ne(lstat(stale, &sb), 0);
+    ck_assert_int_ne(lstat(other, &sb), 0);
+    ck_assert_int_eq(lstat(held, &sb), 0);
+    ck_assert_int_eq(lstat(link, &sb), 0);
+    ck_assert(S_ISLNK(sb.st_mode));
+    ck_assert_int_eq(stat(victim, &sb), 0);
+    ck_assert_int_eq(lstat(live, &sb), 0);
+    ck_assert_int_eq(stat(dest, &sb), 0); /* the entry itself */
+    /* released: the next add removes it */
+    close(hfd);
+    ck_assert_int_eq(tsym_store_add(dest, sizeof dest, dir, path("dl/g5.debug"), &err), 0);
+    ck_assert_int_ne(lstat(held, &sb), 0);
+    ck_assert_int_eq(lstat(link, &sb), 0);
+    unlink(live);
+}
+END_TEST
+
 /* R2: libiberty through tsym_demangle (spec 5.4's verified examples) */
 START_TEST(demangle)
 {
@@ -1123,11 +1181,22 @@ END_TEST
 /* the temporary names of store entries being written (store_add.c), which the scan skips */
 START_TEST(store_tmp_names)
 {
-    char t[64];
-    ck_assert(tsym__store_tmp_name(t, sizeof t, "st/uuid/4c/4c44.macho", 7));
-    ck_assert_ptr_nonnull(strstr(t, "st/uuid/4c/4c44.macho.tmp-"));
+    char t[300], d[256];
+    int hold;
+    snprintf(d, sizeof d, "%s/tmpnames", fx);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+    snprintf(d + strlen(d), sizeof d - strlen(d), "/4c44.macho");
+    int fd = tt_tmp_create(t, sizeof t, d, 7, 0644, &hold);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_ge(hold, 0);
+    ck_assert_ptr_nonnull(strstr(t, "/4c44.macho.tmp-"));
     ck_assert(tsym__store_is_tmp_name(strrchr(t, '/') + 1));
-    ck_assert(!tsym__store_tmp_name(t, 8, "st/uuid/4c/4c44.macho", 7));
+    ck_assert_int_eq(tt_tmp_create(t, sizeof t, d, 7, 0644, NULL), -1); /* taken */
+    ck_assert_int_eq(errno, EEXIST);
+    close(fd);
+    close(hold);
+    ck_assert_int_eq(tt_tmp_create(t, 8, d, 7, 0644, NULL), -1);
+    ck_assert_int_eq(errno, ENAMETOOLONG);
     ck_assert(tsym__store_is_tmp_name("abc.debug.tmp-12-0"));
     ck_assert(tsym__store_is_tmp_name("a.tmp-x.tmp-1-2"));
     ck_assert(!tsym__store_is_tmp_name("abc.debug"));
@@ -1185,6 +1254,7 @@ static Suite *suite(void)
     tcase_add_test(tc, split_dwo_mismatch);
     tcase_add_test(tc, split_dwp_index);
     tcase_add_test(tc, store_tmp_names);
+    tcase_add_test(tc, store_add_sweeps_stale);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,6 +5,8 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../libtrace/tt.h"
 
@@ -55,6 +57,17 @@ static inline size_t unit_recs(const char *s, uint64_t *out, size_t cap)
         }
     }
     return n;
+}
+
+/* The PID of a child that has exited and been reaped: no live process (as a killed run's). */
+static inline long unit_dead_pid(void)
+{
+    pid_t p = fork();
+    if (!p)
+        _exit(0);
+    ck_assert_int_gt(p, 0);
+    ck_assert_int_eq(waitpid(p, NULL, 0), p);
+    return (long)p;
 }
 
 #endif

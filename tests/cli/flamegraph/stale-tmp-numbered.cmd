@@ -1,0 +1,1 @@
+dead=$(sh -c 'echo $$'); T=$TT_TMP; : > "$T/f.svg.tmp-$dead-3"; : > "$T/f.svg.tmp-$dead-"; : > "$T/f.svg.tmp-$dead-3x"; : > "$T/f.svg.tmp-$$-4"; : > "$T/g.svg.tmp-$dead-5"; tracetool flamegraph -o "$T/f.svg" deep.folded; echo "rc=$?"; cd "$T" && ls -a | sed -e "s/-$dead-/-DEAD-/" -e "s/-$$-/-LIVE-/"
