@@ -77,13 +77,31 @@ static size_t split(tt__perf_tok *t, size_t cap, const char *s, size_t n)
     return k;
 }
 
+/* A pid or tid as perf prints it: decimal, or "-1" for a sample without a thread (perf record
+ * -a: a task sampled while it exits, after the kernel dropped its pid; perf script prints
+ * ":-1    -1" and "-1/-1", perf report the thread ":-1" of pid -1). */
+static int is_id(const char *s, size_t n)
+{
+    return (n <= 10 && all_digits(s, n)) || (n == 2 && s[0] == '-' && s[1] == '1');
+}
+
 static int is_pid_tok(const tt__perf_tok *t)
 {
     const char *sl = memchr(t->p, '/', t->n);
     if (!sl)
-        return t->n <= 10 && all_digits(t->p, t->n);
+        return is_id(t->p, t->n);
     size_t a = (size_t)(sl - t->p);
-    return a <= 10 && t->n - a - 1 <= 10 && all_digits(t->p, a) && all_digits(sl + 1, t->n - a - 1);
+    return is_id(t->p, a) && is_id(sl + 1, t->n - a - 1);
+}
+
+/* A pid or tid (is_id): -1 when perf printed "-1". */
+static int64_t id_val(const char *s, size_t n)
+{
+    uint64_t v = 0;
+    if (n && s[0] == '-')
+        return -1;
+    tt__parse_u64(s, n, &v);
+    return (int64_t)v;
 }
 
 /* A "pid/tid" token (is_pid_tok with the slash): it is always a header's first field. */
@@ -156,15 +174,11 @@ static size_t fields_start(const tt__perf_tok *t, size_t k, int tail)
 static void set_pid(tt__perf_hdr *h, const tt__perf_tok *t)
 {
     const char *sl = memchr(t->p, '/', t->n);
-    uint64_t a = 0, b = 0;
     if (sl) {
-        tt__parse_u64(t->p, (size_t)(sl - t->p), &a);
-        tt__parse_u64(sl + 1, t->n - (size_t)(sl - t->p) - 1, &b);
-        h->pid = (int64_t)a;
-        h->tid = (int64_t)b;
+        h->pid = id_val(t->p, (size_t)(sl - t->p));
+        h->tid = id_val(sl + 1, t->n - (size_t)(sl - t->p) - 1);
     } else {
-        tt__parse_u64(t->p, t->n, &b);
-        h->tid = (int64_t)b;
+        h->tid = id_val(t->p, t->n);
     }
     h->has_pid = 1;
 }
