@@ -727,7 +727,7 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
             return 1;
         if (sn > 5 && !memcmp(s, "insn:", 5))
             return 0; /* -F +insn: the instruction bytes after a call chain */
-        if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_STRONG &&
+        if (tt__perf_hdr_parse(&h, s, sn, &st->lay) == TT_PERF_HDR_STRONG &&
             (h.has_ts || h.has_pid ||
              (!st->tid_or_time && (h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))))
             return 1; /* a lone "word:" is a header only in files whose headers are that;
@@ -739,7 +739,7 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
         /* a header without a frame in a file of one-line samples, then a line that is one
          * ("cc1plus  733384" of -F comm,ip): perf's call chains are tab-indented, this is none */
         tt__perf_hdr h;
-        if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_WEAK && h.inline_frame)
+        if (tt__perf_hdr_parse(&h, s, sn, &st->lay) == TT_PERF_HDR_WEAK && h.inline_frame)
             return 1;
     }
     if (!addr && (line[0] != ' ' || st->addr_frames == 1 || !st->keep)) {
@@ -811,7 +811,7 @@ static int sample_line(tt__perf_asm *st, const char *line, size_t n)
     size_t sn;
     if (tt__perf_blank(&st->line, line, n, &s, &sn))
         return 0;
-    return tt__perf_stdout_line(line, s, sn, st->tail);
+    return tt__perf_stdout_line(line, s, sn, &st->lay);
 }
 
 /* The text before a warning that started inside a line, then line: the line perf wrote around
@@ -1009,7 +1009,7 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
         int rc = start_block(st, &h, TT_PERF_HDR_WEAK, lineno);
         return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
     }
-    int kind = tt__perf_hdr_parse(&h, s, sn, st->tail);
+    int kind = tt__perf_hdr_parse(&h, s, sn, &st->lay);
     if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
         memset(&h, 0, sizeof h); /* frames after an empty header line (-F ip,sym) */
         h.pid = h.tid = h.cpu = -1;
@@ -1032,7 +1032,7 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
         snprintf(ex, sizeof ex, "%s:%llu: a sample header that does not fit the layout of the "
                  "file's first headers (%d number%s before the time or event), read by its own "
                  "shape: \"%s\"", st->file, (unsigned long long)lineno,
-                 TT__PERF_TAIL_COUNT(st->tail), TT__PERF_TAIL_COUNT(st->tail) == 1 ? "" : "s",
+                 st->lay.tail, st->lay.tail == 1 ? "" : "s",
                  snip);
         tt_stats_add(st->stats, "perf_layout_mismatch", st->file, TT_SEV_WARN, 1, ex);
     }
@@ -1098,7 +1098,7 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     st->base = tt_profile_nsamples(p);
     st->first_frac = -1;
     st->addr_frames = -1;
-    st->tail = -1;
+    st->lay.tail = -1;
     st->last_utid = TT_NONE;
     st->cur_run = TT_NONE;
     tt_vec_init(&st->run_leaf, sizeof(uint32_t));

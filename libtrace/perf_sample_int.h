@@ -68,7 +68,7 @@ typedef struct tt__perf_asm {
     uint64_t warn_line, warn_pre_line;
     size_t warn_pre;
     tt_buf warn_hold, warn_join;
-    int tail;                /* the file's header layout (tt__perf_layout_tail), -1 unknown */
+    tt__perf_layout lay;     /* the file's header layout (tt__perf_layout_scan) */
     int tid_or_time;         /* its headers have a tid or a time: "word:" is none */
     uint64_t timed, untimed, with_period; /* with_period: samples whose header had one */
     size_t base;             /* the profile's samples before this input's */

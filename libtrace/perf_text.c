@@ -146,7 +146,7 @@ static int is_num_tok(const tt__perf_tok *t)
 }
 
 /* Where the fields of a header's left part t[0..k) start when the file's layout has tail
- * numbers in them (tt__perf_layout_tail): the numbers, cpus and misc letters at its end;
+ * numbers in them (tt__perf_layout_scan): the numbers, cpus and misc letters at its end;
  * the tid is the number before the cpu when there is one, else the tail numbers are the last
  * ones; what is before is the comm, even when it ends in a number ("worker 1"). k when the
  * part ends otherwise or has fewer numbers (the layout does not fit). */
@@ -208,7 +208,7 @@ static int is_event_tok(const tt__perf_tok *t)
 
 /* Fields left of the time or the event, from the right: [period] (only without a time)
  * [cpu] [pid/tid | tid]; what is left is comm. 1 when something but comm was found. notid:
- * the layout's one number is the period (TT__PERF_TAIL_NOTID). */
+ * the layout's one number is the period (tt__perf_layout's notid). */
 static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int period_ok,
                        int tail, int notid)
 {
@@ -280,12 +280,11 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
                       int tail, int notid);
 static size_t before_address(const tt__perf_tok *t, size_t k);
 static int decimal_addr(const tt__perf_tok *t, size_t i, size_t k);
-int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
+int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, const tt__perf_layout *lay)
 {
     memset(h, 0, sizeof *h);
     h->pid = h->tid = h->cpu = -1;
-    int notid = tail >= 0 && (tail & TT__PERF_TAIL_NOTID);
-    tail = TT__PERF_TAIL_COUNT(tail);
+    int tail = lay ? lay->tail : -1, notid = lay && lay->tail >= 0 && lay->notid;
     tt__perf_tok t[MAX_TOK];
     size_t k = split(t, MAX_TOK, s, n), ts_i = k, ev_i = k;
     const char *end = s + n;
@@ -572,7 +571,7 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
     const char *s;
     n = blank_copy(b, sizeof b, line, n, &s);
     tt__perf_hdr h;
-    int kind = tt__perf_hdr_parse(&h, s, n, -1);
+    int kind = tt__perf_hdr_parse(&h, s, n, NULL);
     if (kind == TT_PERF_HDR_BAD)
         return 0;
     if (kind == TT_PERF_HDR_STRONG && (h.has_ts || (h.has_pid && event_like(&h.event))))
@@ -588,7 +587,7 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
         tt__perf_hdr h2;
         char b2[512];
         nn = blank_copy(b2, sizeof b2, next, nn, &s);
-        return tt__perf_hdr_parse(&h2, s, nn, -1) == TT_PERF_HDR_STRONG && h2.inline_frame &&
+        return tt__perf_hdr_parse(&h2, s, nn, NULL) == TT_PERF_HDR_STRONG && h2.inline_frame &&
                h2.event.n == h.event.n && !memcmp(h2.event.p, h.event.p, h.event.n);
     }
     if (kind == TT_PERF_HDR_WEAK && h.inline_frame) {
@@ -598,7 +597,7 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
             return 0; /* a lone number (a method-beat text word) is no frame */
         tt__perf_hdr h2;
         nn = blank_copy(b, sizeof b, next, nn, &s);
-        return tt__perf_hdr_parse(&h2, s, nn, -1) == TT_PERF_HDR_WEAK && h2.inline_frame &&
+        return tt__perf_hdr_parse(&h2, s, nn, NULL) == TT_PERF_HDR_WEAK && h2.inline_frame &&
                h2.has_pid == h.has_pid && !h.comm_only && !h2.comm_only;
     }
     /* a header with few fields and a call chain: perf indents frame lines, and an
@@ -708,7 +707,7 @@ static size_t before_address(const tt__perf_tok *t, size_t k)
     return k;
 }
 
-int tt__perf_stdout_line(const char *line, const char *s, size_t sn, int tail)
+int tt__perf_stdout_line(const char *line, const char *s, size_t sn, const tt__perf_layout *lay)
 {
     if (!sn)
         return 0;
@@ -717,7 +716,7 @@ int tt__perf_stdout_line(const char *line, const char *s, size_t sn, int tail)
     if (tt__memmem(s, sn, "PERF_RECORD_", 12))
         return 1;
     tt__perf_hdr h;
-    return tt__perf_hdr_parse(&h, s, sn, tail) != TT_PERF_HDR_BAD && (h.has_ts || h.has_pid);
+    return tt__perf_hdr_parse(&h, s, sn, lay) != TT_PERF_HDR_BAD && (h.has_ts || h.has_pid);
 }
 
 /* tt__perf_stdout_line of a line of the layout scan (the layout not known yet). */
@@ -726,7 +725,7 @@ static int layout_sample_line(const char *line, size_t n)
     char b[512];
     const char *s;
     size_t sn = blank_copy(b, sizeof b, line, n, &s);
-    return tt__perf_stdout_line(line, s, sn, -1);
+    return tt__perf_stdout_line(line, s, sn, NULL);
 }
 
 /* perf's own warning (its stderr in the text by 2>&1) at the line p[i..i+ln), as the sample
@@ -792,7 +791,8 @@ static int layout_warning(const char *p, size_t n, size_t i, size_t ln, int tid_
  * Srclines and frames are none. The other lines of p[0..n) are passed over (the last line
  * only when it ends there), up to TT__PERF_LAYOUT_HEADERS lines that are no side-band record
  * nor call chain; *headers: how many were looked at. */
-int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *headers)
+void tt__perf_layout_scan(tt__perf_layout *lay, int *tid_or_time, size_t *headers, const char *p,
+                          size_t n)
 {
     int best = -1, exact = -1, cand = 1, period = 0, tid = 0, timed_any = 0;
     size_t seen = 0;
@@ -856,7 +856,7 @@ int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *head
             }
         }
         tt__perf_hdr h;
-        if (!left || tt__perf_hdr_parse(&h, s, sn, -1) == TT_PERF_HDR_BAD)
+        if (!left || tt__perf_hdr_parse(&h, s, sn, NULL) == TT_PERF_HDR_BAD)
             continue; /* no header ("garbage without a time"), nothing said ("Warning:") */
         *tid_or_time |= h.has_ts || h.has_pid;
         timed_any |= h.has_ts;
@@ -869,14 +869,18 @@ int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *head
             best = c;
     }
     *headers = seen;
-    if (exact >= 0)
-        return exact;
+    lay->notid = 0;
+    if (exact >= 0) {
+        lay->tail = exact;
+        return;
+    }
+    lay->tail = best;
     /* every header with one number has it where perf prints a period: the file has no tid
      * (the number hdr_parse took for one was the period) */
     if (best != 1 || !period || tid)
-        return best;
+        return;
     *tid_or_time = timed_any;
-    return 1 | TT__PERF_TAIL_NOTID;
+    lay->notid = 1;
 }
 
 static const char *basename_of(const char *s, size_t n, size_t *bn)

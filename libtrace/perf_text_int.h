@@ -23,33 +23,39 @@ typedef struct tt__perf_hdr {
     tt__perf_tok time; /* the "<sec>.<frac>" token when has_ts */
 } tt__perf_hdr;
 
+/* The file's header layout (2.2), read from its first headers (tt__perf_layout_scan). */
+typedef struct tt__perf_layout {
+    /* the count of numbers (pid/tid, tid, period) the file's headers have left of their time
+     * or event, or ending a header line above a call chain, -1 when not known: the tokens
+     * before them are the comm even when it ends in a number */
+    int tail;
+    /* the file's one number left of the event (or before the frame) is the period, not a tid
+     * (-F comm,period,ip,sym: perf prints the period right-aligned in 10 columns after a
+     * blank, the tid in 7); only with tail 1 */
+    int notid;
+} tt__perf_layout;
+
 /* A sample header in any layout `perf script -F` writes (2.2): comm, pid/tid or tid, [cpu],
  * time, period and event are each optional; perf without call graphs puts the frame (or a
- * tracepoint's payload) after them on the same line. s: tabs already blanks, trimmed.
- * Returns TT_PERF_HDR_STRONG when a time or an event was found, TT_PERF_HDR_WEAK when only
- * comm/pid/cpu/period or a bare frame, TT_PERF_HDR_BAD when nothing fits. */
+ * tracepoint's payload) after them on the same line. s: tabs already blanks, trimmed; lay:
+ * the file's layout, NULL when not known. Returns TT_PERF_HDR_STRONG when a time or an event
+ * was found, TT_PERF_HDR_WEAK when only comm/pid/cpu/period or a bare frame, TT_PERF_HDR_BAD
+ * when nothing fits. */
 enum { TT_PERF_HDR_BAD = 0, TT_PERF_HDR_WEAK, TT_PERF_HDR_STRONG };
-/* tail: the count of numbers (pid/tid, tid, period) the file's headers have left of their
- * time or event, or ending a header line above a call chain (tt__perf_layout_tail), -1 when
- * not known: the tokens before them are the comm even when it ends in a number. */
-int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail);
-/* A flag in tail: the file's one number left of the event (or before the frame) is the
- * period, not a tid (-F comm,period,ip,sym: perf prints the period right-aligned in 10
- * columns after a blank, the tid in 7). TT__PERF_TAIL_COUNT: the count without it. */
-#define TT__PERF_TAIL_NOTID 0x100
-#define TT__PERF_TAIL_COUNT(t) ((t) < 0 ? (t) : (t) & 0xff)
-/* The file's header layout from its first bytes p[0..n) (2.2): the count of numbers among
- * the fields of its sample headers (tt__perf_hdr_parse's tail): the one a pid/tid token
- * shows, else the smallest count among headers, each at most what perf prints there; -1 when
- * none shows it. *tid_or_time: a header has a time or a tid; *headers: the count of lines
- * looked at, side-band records and call chains not counted (at most
- * TT__PERF_LAYOUT_HEADERS; fewer: look at more bytes if there are). */
+int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, const tt__perf_layout *lay);
+/* The file's header layout from its first bytes p[0..n) (2.2): lay->tail, the count of
+ * numbers among the fields of its sample headers: the one a pid/tid token shows, else the
+ * smallest count among headers, each at most what perf prints there; -1 when none shows it.
+ * *tid_or_time: a header has a time or a tid; *headers: the count of lines looked at,
+ * side-band records and call chains not counted (at most TT__PERF_LAYOUT_HEADERS; fewer: look
+ * at more bytes if there are). */
 #define TT__PERF_LAYOUT_HEADERS 1024
 /* A line of perf's standard output (not of its stderr's warnings) by its text: a frame line
  * of a call chain (indented), a side-band record, or a sample header with a time or a tid.
  * line: as read (its indentation); s[0..sn): it with blanks for tabs, trimmed. */
-int tt__perf_stdout_line(const char *line, const char *s, size_t sn, int tail);
-int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *headers);
+int tt__perf_stdout_line(const char *line, const char *s, size_t sn, const tt__perf_layout *lay);
+void tt__perf_layout_scan(tt__perf_layout *lay, int *tid_or_time, size_t *headers, const char *p,
+                          size_t n);
 
 /* A frame line cut into its parts (s trimmed, not empty): "[addr] [symbol[+0xoff]] [(dso)]".
  * Pointers into s. */
