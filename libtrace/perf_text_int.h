@@ -57,6 +57,40 @@ int tt__perf_stdout_line(const char *line, const char *s, size_t sn, const tt__p
 void tt__perf_layout_scan(tt__perf_layout *lay, int *tid_or_time, size_t *headers, const char *p,
                           size_t n);
 
+/* perf's own warning (its stderr spliced into its stdout by 2>&1), read one line at a time by
+ * the layout scan and the sample reader alike: a line ending in "Warning:" (at a line start,
+ * or inside a line at perf's stdout buffer boundary: pre bytes before it), then its message:
+ * known message lines (tt__perf_warning_msg) and their blank lines, or, in a file whose
+ * headers have a tid or a time, other lines up to a sample line or a blank line; "Warning:"
+ * followed by a sample line or a blank line in such a file is a warning without a message. */
+typedef struct tt__perf_warn {
+    int state;  /* 0 none; 1 a line ending in "Warning:" held; 2 after a later "Warning:"; 3 in
+                 * its message */
+    int known;  /* the message's last line is a known one: its blanks blank lines follow */
+    int blanks;
+    int done;   /* a message not known ended with a blank line */
+    size_t pre; /* the held line's bytes before "Warning:" (0 at a line start): joined with the
+                 * line after the warning; kept until the caller clears it */
+} tt__perf_warn;
+/* A line is one of perf's stdout (tt__perf_stdout_line in the caller's layout): line[0..n)
+ * itself, or when joined, the held line's pre bytes then line[0..n). */
+typedef int (*tt__perf_warn_sample)(void *ctx, const char *line, size_t n, int joined);
+/* What tt__perf_warn_step says of a line. */
+enum {
+    TT__PERF_WARN_NOT = 0, /* the held line starts no warning: read it, then this line */
+    TT__PERF_WARN_END,     /* the warning ended before this line: read it (joined with pre) */
+    TT__PERF_WARN_LONE,    /* as END, after a "Warning:" without a message (count it) */
+    TT__PERF_WARN_IN,      /* a line of the warning */
+    TT__PERF_WARN_HEAD,    /* a further "Warning:" line of it */
+    TT__PERF_WARN_MSG      /* the first line of a message (count it) */
+};
+/* line[0..n) as read: 1 when it ends in "Warning:" and is held (w->state 1, w->pre set). */
+int tt__perf_warn_start(tt__perf_warn *w, const char *line, size_t n);
+/* The next line while w->state is not 0; tid_or_time: the file's headers have a tid or a
+ * time. */
+int tt__perf_warn_step(tt__perf_warn *w, const char *line, size_t n, int tid_or_time,
+                       tt__perf_warn_sample sample, void *ctx);
+
 /* A frame line cut into its parts (s trimmed, not empty): "[addr] [symbol[+0xoff]] [(dso)]".
  * Pointers into s. */
 typedef struct tt__perf_fline {
