@@ -259,7 +259,7 @@ static int perf_chunk(pdrv *d, const tt__lchunk *c, uint64_t *lineno, tt_error *
     return 0;
 }
 
-/* The input's first bytes whose sample headers show its layout (tt__perf_layout_tail): 64
+/* The input's first bytes whose sample headers show its layout (tt__perf_layout_scan): 64
  * KiB, more while they hold fewer than TT__PERF_LAYOUT_HEADERS header lines (side-band
  * records first: a program that maps many files), up to 16 MiB. */
 #define LAYOUT_PEEK (64 * 1024)
@@ -280,7 +280,7 @@ int tt_perf_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_stat
     const unsigned char *head;
     size_t hn, want = LAYOUT_PEEK, headers = 0;
     while (!rc && !(rc = tt_input_peek(in, &head, &hn, want, err))) {
-        d.a.tail = tt__perf_layout_tail((const char *)head, hn, &d.a.tid_or_time, &headers);
+        tt__perf_layout_scan(&d.a.lay, &d.a.tid_or_time, &headers, (const char *)head, hn);
         if (headers >= TT__PERF_LAYOUT_HEADERS || hn < want || want >= LAYOUT_PEEK_MAX)
             break;
         want *= 4;

@@ -727,7 +727,7 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
             return 1;
         if (sn > 5 && !memcmp(s, "insn:", 5))
             return 0; /* -F +insn: the instruction bytes after a call chain */
-        if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_STRONG &&
+        if (tt__perf_hdr_parse(&h, s, sn, &st->lay) == TT_PERF_HDR_STRONG &&
             (h.has_ts || h.has_pid ||
              (!st->tid_or_time && (h.comm.n || !(st->h.has_ts || st->h.has_pid || st->h.comm.n)))))
             return 1; /* a lone "word:" is a header only in files whose headers are that;
@@ -739,7 +739,7 @@ static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *
         /* a header without a frame in a file of one-line samples, then a line that is one
          * ("cc1plus  733384" of -F comm,ip): perf's call chains are tab-indented, this is none */
         tt__perf_hdr h;
-        if (tt__perf_hdr_parse(&h, s, sn, st->tail) == TT_PERF_HDR_WEAK && h.inline_frame)
+        if (tt__perf_hdr_parse(&h, s, sn, &st->lay) == TT_PERF_HDR_WEAK && h.inline_frame)
             return 1;
     }
     if (!addr && (line[0] != ' ' || st->addr_frames == 1 || !st->keep)) {
@@ -811,7 +811,7 @@ static int sample_line(tt__perf_asm *st, const char *line, size_t n)
     size_t sn;
     if (tt__perf_blank(&st->line, line, n, &s, &sn))
         return 0;
-    return tt__perf_stdout_line(line, s, sn, st->tail);
+    return tt__perf_stdout_line(line, s, sn, &st->lay);
 }
 
 /* The text before a warning that started inside a line, then line: the line perf wrote around
@@ -819,8 +819,17 @@ static int sample_line(tt__perf_asm *st, const char *line, size_t n)
 static int warn_joined(tt__perf_asm *st, const char *line, size_t n)
 {
     st->warn_join.len = 0;
-    return tt_buf_put(&st->warn_join, st->warn_hold.data, st->warn_pre) ||
+    return tt_buf_put(&st->warn_join, st->warn_hold.data, st->warn.pre) ||
            tt_buf_put(&st->warn_join, line, n) || !st->warn_join.data;
+}
+
+/* tt__perf_warn_sample of the reader. */
+static int warn_sample(void *ctx, const char *line, size_t n, int joined)
+{
+    tt__perf_asm *st = ctx;
+    if (!joined)
+        return sample_line(st, line, n);
+    return !warn_joined(st, line, n) && sample_line(st, st->warn_join.data, st->warn_join.len);
 }
 
 /* Counts the warning whose message starts with line s. */
@@ -834,105 +843,51 @@ static void warn_count(tt__perf_asm *st, const char *s, size_t sn)
     tt_stats_add(st->stats, "perf_stderr_warning", st->file, TT_SEV_WARN, 1, ex);
 }
 
-/* A line ending in "Warning:" (perf's stderr spliced into its stdout by 2>&1: at a line
- * start, or inside a line at a stdout buffer boundary): held until the line after it says
+/* A line ending in "Warning:" (tt__perf_warn_start): held until the line after it says
  * whether a warning starts there. 1 when held. */
 static int warning_start(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno)
 {
-    size_t e = n;
-    while (e && (line[e - 1] == '\r' || line[e - 1] == ' '))
-        e--;
-    if (e < 8 || memcmp(line + e - 8, "Warning:", 8))
+    tt__perf_warn w;
+    if (!tt__perf_warn_start(&w, line, n))
         return 0;
     st->warn_hold.len = 0;
     if (tt_buf_put(&st->warn_hold, line, n) || !st->warn_hold.data)
         return 0; /* out of memory: read as any line */
-    st->warn_pre = e - 8;
-    size_t i = 0;
-    while (i < st->warn_pre && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    if (i == st->warn_pre)
-        st->warn_pre = 0; /* at a line start */
-    st->warn = 1;
+    st->warn = w;
     st->warn_line = st->warn_pre_line = lineno;
     return 1;
 }
 
-static void warn_message(tt__perf_asm *st, const char *line, size_t n, int blanks)
-{
-    warn_count(st, line, n);
-    st->warn = 3;
-    st->warn_known = blanks >= 0;
-    st->warn_blanks = blanks > 0 ? blanks : 0;
-    st->warn_done = 0;
-}
-
-/* A line while perf's warning may be read (st->warn): 1 when it is part of it; 0 when the
- * warning ended before it (the text before the warning, st->warn_pre, is then joined with it);
- * 2 when the held line was no warning (read it, then line). A warning is "Warning:", then its
- * message: known message lines (tt__perf_warning_msg) and their blank lines, or lines up to a
- * sample header, a frame line or a blank line. */
+/* A line while perf's warning may be read (tt__perf_warn_step, as the layout scan reads it):
+ * 1 when it is part of it; 0 when the warning ended before it (the text before the warning,
+ * st->warn.pre, is then joined with it); 2 when the held line was no warning (read it, then
+ * line). */
 static int warning_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno)
 {
-    const char *s = line;
-    size_t sn = n;
-    tt__trim(&s, &sn);
-    int known = sn ? tt__perf_warning_msg(s, sn) : -1;
-    if (st->warn == 1 || st->warn == 2) { /* after "Warning:": its message */
-        if (known >= 0) {
-            warn_message(st, s, sn, known);
-            return 1;
-        }
-        int other = !sn || sample_line(st, line, n);
-        if (st->warn == 1 && (!st->tid_or_time || (st->warn_pre && other))) {
-            st->warn = 0; /* a message not known: perf's only in a file of tids or times */
-            return 2;
-        }
-        if (other) { /* "Warning:" alone in a file of tids or times: never a header */
-            warn_count(st, "", 0);
-            st->warn = 0;
-            return 0;
-        }
-        warn_message(st, s, sn, -1);
-        return 1;
-    }
-    (void)lineno;
-    if (!sn) {
-        if (st->warn_blanks) {
-            st->warn_blanks--;
-            return 1;
-        }
-        if (!st->warn_known && !st->warn_done) {
-            st->warn_done = 1; /* the message's end */
-            return 1;
-        }
-        st->warn = 0;
+    switch (tt__perf_warn_step(&st->warn, line, n, st->tid_or_time, warn_sample, st)) {
+    case TT__PERF_WARN_NOT:
+        return 2;
+    case TT__PERF_WARN_LONE:
+        warn_count(st, "", 0);
         return 0;
-    }
-    if (sn == 8 && !memcmp(s, "Warning:", 8)) {
-        st->warn = 2;
+    case TT__PERF_WARN_MSG:
+        warn_count(st, line, n);
+        return 1;
+    case TT__PERF_WARN_HEAD:
         st->warn_line = lineno;
         return 1;
-    }
-    if (known >= 0) {
-        st->warn_known = 1;
-        st->warn_blanks = known;
-        st->warn_done = 0;
+    case TT__PERF_WARN_IN:
         return 1;
+    default:
+        return 0;
     }
-    if (!st->warn_known && !st->warn_done && !sample_line(st, line, n) &&
-        !(st->warn_pre && !warn_joined(st, line, n) &&
-          sample_line(st, st->warn_join.data, st->warn_join.len)))
-        return 1; /* the next line of a message not known */
-    st->warn = 0;
-    return 0;
 }
 
 static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err);
 
 int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
 {
-    if (st->warn) {
+    if (st->warn.state) {
         int w = warning_line(st, line, n, lineno);
         if (w == 1)
             return 0;
@@ -941,14 +896,14 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
             h->len = 0;
             if (tt_buf_put(h, st->warn_hold.data, st->warn_hold.len) || !h->data)
                 return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
-            st->warn_pre = 0;
+            st->warn.pre = 0;
             int rc = asm_line(st, h->data, h->len, st->warn_pre_line, err);
             if (rc)
                 return rc;
-        } else if (st->warn_pre) { /* the line perf's warning was written into: whole again */
+        } else if (st->warn.pre) { /* the line perf's warning was written into: whole again */
             if (warn_joined(st, line, n))
                 return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
-            st->warn_pre = 0;
+            st->warn.pre = 0;
             return tt__perf_asm_line(st, st->warn_join.data, st->warn_join.len,
                                      st->warn_pre_line, err);
         }
@@ -1009,7 +964,7 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
         int rc = start_block(st, &h, TT_PERF_HDR_WEAK, lineno);
         return rc ? tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory") : 0;
     }
-    int kind = tt__perf_hdr_parse(&h, s, sn, st->tail);
+    int kind = tt__perf_hdr_parse(&h, s, sn, &st->lay);
     if (tab && kind != TT_PERF_HDR_STRONG && tt__perf_addr_first(s, sn)) {
         memset(&h, 0, sizeof h); /* frames after an empty header line (-F ip,sym) */
         h.pid = h.tid = h.cpu = -1;
@@ -1032,7 +987,7 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
         snprintf(ex, sizeof ex, "%s:%llu: a sample header that does not fit the layout of the "
                  "file's first headers (%d number%s before the time or event), read by its own "
                  "shape: \"%s\"", st->file, (unsigned long long)lineno,
-                 TT__PERF_TAIL_COUNT(st->tail), TT__PERF_TAIL_COUNT(st->tail) == 1 ? "" : "s",
+                 st->lay.tail, st->lay.tail == 1 ? "" : "s",
                  snip);
         tt_stats_add(st->stats, "perf_layout_mismatch", st->file, TT_SEV_WARN, 1, ex);
     }
@@ -1098,7 +1053,7 @@ int tt__perf_asm_init(tt__perf_asm *st, tt_profile *p, const tt_import_opts *o, 
     st->base = tt_profile_nsamples(p);
     st->first_frac = -1;
     st->addr_frames = -1;
-    st->tail = -1;
+    st->lay.tail = -1;
     st->last_utid = TT_NONE;
     st->cur_run = TT_NONE;
     tt_vec_init(&st->run_leaf, sizeof(uint32_t));
@@ -1134,22 +1089,21 @@ static void drop_times(tt__perf_asm *st)
 int tt__perf_asm_end(tt__perf_asm *st, uint64_t lineno, tt_error *err)
 {
     int cut_partial = 0, rc = 0;
-    if (st->warn == 1 && !st->warn_pre && st->tid_or_time) {
+    if (st->warn.state == 1 && !st->warn.pre && st->tid_or_time) {
         warn_count(st, "", 0); /* a last "Warning:" line */
-    } else if (st->warn == 1 || st->warn_pre) {
+    } else if (st->warn.state == 1 || st->warn.pre) {
         /* a last line ending in "Warning:" that is none, or the text before a warning that
          * the input ends in: read as it is */
-        size_t len = st->warn == 1 ? st->warn_hold.len : st->warn_pre;
+        size_t len = st->warn.state == 1 ? st->warn_hold.len : st->warn.pre;
         st->warn_join.len = 0;
         if (tt_buf_put(&st->warn_join, st->warn_hold.data, len) || !st->warn_join.data)
             return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
-        st->warn = 0;
-        st->warn_pre = 0;
+        memset(&st->warn, 0, sizeof st->warn);
         rc = asm_line(st, st->warn_join.data, len, st->warn_pre_line, err);
         if (rc)
             return rc;
     }
-    st->warn = 0;
+    st->warn.state = 0;
     if (st->cut_line) {
         /* perf ends every line, and a sample with a blank line: a last line without a
          * newline is a file cut (a copy or a recording interrupted), its sample partial */

@@ -56,19 +56,15 @@ typedef struct tt__perf_asm {
     int oneline;             /* a one-line sample was read (weak_inline): headers have frames */
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
     int skipping;            /* after a line that is no header: up to the next blank line */
-    /* perf's own warning (its stderr, in the text by 2>&1; perf_sample.c warning_line): 1 a
-     * line ending in "Warning:" held (warn_hold) until the next says whether it starts one, 2
-     * after a "Warning:" line of a warning, 3 in its message; warn_known: its last line is a
-     * known message (tt__perf_warning_msg), warn_blanks blank lines of it to come;
-     * warn_done: a message not known ended with a blank line. warn_pre: the bytes of
-     * warn_hold before "Warning:" (a warning written inside a line, at perf's stdout buffer
-     * boundary), joined with the line after the warning (warn_join), read as line
+    /* perf's own warning (its stderr, in the text by 2>&1; tt__perf_warn_step): the line
+     * ending in "Warning:" held in warn_hold until the next says whether it starts one; the
+     * bytes of it before "Warning:" (warn.pre: a warning written inside a line, at perf's
+     * stdout buffer boundary) joined with the line after the warning (warn_join), read as line
      * warn_pre_line */
-    int warn, warn_known, warn_blanks, warn_done;
+    tt__perf_warn warn;
     uint64_t warn_line, warn_pre_line;
-    size_t warn_pre;
     tt_buf warn_hold, warn_join;
-    int tail;                /* the file's header layout (tt__perf_layout_tail), -1 unknown */
+    tt__perf_layout lay;     /* the file's header layout (tt__perf_layout_scan) */
     int tid_or_time;         /* its headers have a tid or a time: "word:" is none */
     uint64_t timed, untimed, with_period; /* with_period: samples whose header had one */
     size_t base;             /* the profile's samples before this input's */
@@ -107,7 +103,7 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
  * tt__perf_asm_frame may be given. */
 static inline int tt__perf_asm_takes_frames(const tt__perf_asm *st)
 {
-    return st->in_block && !st->skipping && !st->weak_inline && !st->warn &&
+    return st->in_block && !st->skipping && !st->weak_inline && !st->warn.state &&
            !(st->oneline && !st->have_frame); /* block_line: a one-line sample may follow */
 }
 /* Frame lines known by their text can be pushed as they are: no inlined frame waits for

@@ -77,13 +77,31 @@ static size_t split(tt__perf_tok *t, size_t cap, const char *s, size_t n)
     return k;
 }
 
+/* A pid or tid as perf prints it: decimal, or "-1" for a sample without a thread (perf record
+ * -a: a task sampled while it exits, after the kernel dropped its pid; perf script prints
+ * ":-1    -1" and "-1/-1", perf report the thread ":-1" of pid -1). */
+static int is_id(const char *s, size_t n)
+{
+    return (n <= 10 && all_digits(s, n)) || (n == 2 && s[0] == '-' && s[1] == '1');
+}
+
 static int is_pid_tok(const tt__perf_tok *t)
 {
     const char *sl = memchr(t->p, '/', t->n);
     if (!sl)
-        return t->n <= 10 && all_digits(t->p, t->n);
+        return is_id(t->p, t->n);
     size_t a = (size_t)(sl - t->p);
-    return a <= 10 && t->n - a - 1 <= 10 && all_digits(t->p, a) && all_digits(sl + 1, t->n - a - 1);
+    return is_id(t->p, a) && is_id(sl + 1, t->n - a - 1);
+}
+
+/* A pid or tid (is_id): -1 when perf printed "-1". */
+static int64_t id_val(const char *s, size_t n)
+{
+    uint64_t v = 0;
+    if (n && s[0] == '-')
+        return -1;
+    tt__parse_u64(s, n, &v);
+    return (int64_t)v;
 }
 
 /* A "pid/tid" token (is_pid_tok with the slash): it is always a header's first field. */
@@ -128,7 +146,7 @@ static int is_num_tok(const tt__perf_tok *t)
 }
 
 /* Where the fields of a header's left part t[0..k) start when the file's layout has tail
- * numbers in them (tt__perf_layout_tail): the numbers, cpus and misc letters at its end;
+ * numbers in them (tt__perf_layout_scan): the numbers, cpus and misc letters at its end;
  * the tid is the number before the cpu when there is one, else the tail numbers are the last
  * ones; what is before is the comm, even when it ends in a number ("worker 1"). k when the
  * part ends otherwise or has fewer numbers (the layout does not fit). */
@@ -156,15 +174,11 @@ static size_t fields_start(const tt__perf_tok *t, size_t k, int tail)
 static void set_pid(tt__perf_hdr *h, const tt__perf_tok *t)
 {
     const char *sl = memchr(t->p, '/', t->n);
-    uint64_t a = 0, b = 0;
     if (sl) {
-        tt__parse_u64(t->p, (size_t)(sl - t->p), &a);
-        tt__parse_u64(sl + 1, t->n - (size_t)(sl - t->p) - 1, &b);
-        h->pid = (int64_t)a;
-        h->tid = (int64_t)b;
+        h->pid = id_val(t->p, (size_t)(sl - t->p));
+        h->tid = id_val(sl + 1, t->n - (size_t)(sl - t->p) - 1);
     } else {
-        tt__parse_u64(t->p, t->n, &b);
-        h->tid = (int64_t)b;
+        h->tid = id_val(t->p, t->n);
     }
     h->has_pid = 1;
 }
@@ -194,7 +208,7 @@ static int is_event_tok(const tt__perf_tok *t)
 
 /* Fields left of the time or the event, from the right: [period] (only without a time)
  * [cpu] [pid/tid | tid]; what is left is comm. 1 when something but comm was found. notid:
- * the layout's one number is the period (TT__PERF_TAIL_NOTID). */
+ * the layout's one number is the period (tt__perf_layout's notid). */
 static int left_fields(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, int period_ok,
                        int tail, int notid)
 {
@@ -266,12 +280,11 @@ static int parse_weak(tt__perf_hdr *h, const tt__perf_tok *t, size_t k, const ch
                       int tail, int notid);
 static size_t before_address(const tt__perf_tok *t, size_t k);
 static int decimal_addr(const tt__perf_tok *t, size_t i, size_t k);
-int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail)
+int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, const tt__perf_layout *lay)
 {
     memset(h, 0, sizeof *h);
     h->pid = h->tid = h->cpu = -1;
-    int notid = tail >= 0 && (tail & TT__PERF_TAIL_NOTID);
-    tail = TT__PERF_TAIL_COUNT(tail);
+    int tail = lay ? lay->tail : -1, notid = lay && lay->tail >= 0 && lay->notid;
     tt__perf_tok t[MAX_TOK];
     size_t k = split(t, MAX_TOK, s, n), ts_i = k, ev_i = k;
     const char *end = s + n;
@@ -558,7 +571,7 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
     const char *s;
     n = blank_copy(b, sizeof b, line, n, &s);
     tt__perf_hdr h;
-    int kind = tt__perf_hdr_parse(&h, s, n, -1);
+    int kind = tt__perf_hdr_parse(&h, s, n, NULL);
     if (kind == TT_PERF_HDR_BAD)
         return 0;
     if (kind == TT_PERF_HDR_STRONG && (h.has_ts || (h.has_pid && event_like(&h.event))))
@@ -574,7 +587,7 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
         tt__perf_hdr h2;
         char b2[512];
         nn = blank_copy(b2, sizeof b2, next, nn, &s);
-        return tt__perf_hdr_parse(&h2, s, nn, -1) == TT_PERF_HDR_STRONG && h2.inline_frame &&
+        return tt__perf_hdr_parse(&h2, s, nn, NULL) == TT_PERF_HDR_STRONG && h2.inline_frame &&
                h2.event.n == h.event.n && !memcmp(h2.event.p, h.event.p, h.event.n);
     }
     if (kind == TT_PERF_HDR_WEAK && h.inline_frame) {
@@ -584,7 +597,7 @@ int tt__perf_detect(const char *line, size_t n, const char *next, size_t nn)
             return 0; /* a lone number (a method-beat text word) is no frame */
         tt__perf_hdr h2;
         nn = blank_copy(b, sizeof b, next, nn, &s);
-        return tt__perf_hdr_parse(&h2, s, nn, -1) == TT_PERF_HDR_WEAK && h2.inline_frame &&
+        return tt__perf_hdr_parse(&h2, s, nn, NULL) == TT_PERF_HDR_WEAK && h2.inline_frame &&
                h2.has_pid == h.has_pid && !h.comm_only && !h2.comm_only;
     }
     /* a header with few fields and a call chain: perf indents frame lines, and an
@@ -694,7 +707,7 @@ static size_t before_address(const tt__perf_tok *t, size_t k)
     return k;
 }
 
-int tt__perf_stdout_line(const char *line, const char *s, size_t sn, int tail)
+int tt__perf_stdout_line(const char *line, const char *s, size_t sn, const tt__perf_layout *lay)
 {
     if (!sn)
         return 0;
@@ -703,7 +716,7 @@ int tt__perf_stdout_line(const char *line, const char *s, size_t sn, int tail)
     if (tt__memmem(s, sn, "PERF_RECORD_", 12))
         return 1;
     tt__perf_hdr h;
-    return tt__perf_hdr_parse(&h, s, sn, tail) != TT_PERF_HDR_BAD && (h.has_ts || h.has_pid);
+    return tt__perf_hdr_parse(&h, s, sn, lay) != TT_PERF_HDR_BAD && (h.has_ts || h.has_pid);
 }
 
 /* tt__perf_stdout_line of a line of the layout scan (the layout not known yet). */
@@ -712,157 +725,250 @@ static int layout_sample_line(const char *line, size_t n)
     char b[512];
     const char *s;
     size_t sn = blank_copy(b, sizeof b, line, n, &s);
-    return tt__perf_stdout_line(line, s, sn, -1);
+    return tt__perf_stdout_line(line, s, sn, NULL);
 }
 
-/* perf's own warning (its stderr in the text by 2>&1) at the line p[i..i+ln), as the sample
- * reader reads it (perf_sample.c warning_line): a line ending in "Warning:" (at a line start
- * or inside a line, at perf's stdout buffer boundary), then its message: known message lines
- * (tt__perf_warning_msg) and their blank lines, or, in a file whose headers have a tid or a
- * time (tid_or_time, as far as seen), other lines up to a sample line or a blank line (read
- * with it). 1 when it is one: *j the offset of the line after it, *pre the bytes before
- * "Warning:" (0 at a line start), to be read joined with that line. */
-static int layout_warning(const char *p, size_t n, size_t i, size_t ln, int tid_or_time,
-                          size_t *j, size_t *pre)
+int tt__perf_warn_start(tt__perf_warn *w, const char *line, size_t n)
 {
-    size_t e = ln, l;
-    while (e && (p[i + e - 1] == '\r' || p[i + e - 1] == ' '))
+    size_t e = n;
+    while (e && (line[e - 1] == '\r' || line[e - 1] == ' '))
         e--;
-    if (e < 8 || memcmp(p + i + e - 8, "Warning:", 8))
+    if (e < 8 || memcmp(line + e - 8, "Warning:", 8))
         return 0;
-    *pre = e - 8;
-    size_t b = 0;
-    while (b < *pre && (p[i + b] == ' ' || p[i + b] == '\t'))
-        b++;
-    if (b == *pre)
-        *pre = 0;
-    int known = -2, blanks = 0, done = 0; /* -2: "Warning:" read, no message line yet */
-    for (*j = i + ln + 1; *j < n; *j = line_at(p, n, *j, &l)) {
-        line_at(p, n, *j, &l);
-        const char *s = p + *j;
-        size_t sn = l;
-        tt__trim(&s, &sn);
-        int k = sn ? tt__perf_warning_msg(s, sn) : -1;
-        if (k >= 0) { /* a known message line: its blank lines follow */
-            known = 1;
-            blanks = k;
-            continue;
-        }
-        if (known == -2) { /* the first line after "Warning:": a message not known */
-            if (!tid_or_time || !sn || layout_sample_line(p + *j, l))
-                return 0; /* no warning: read the line as it is */
-            known = 0;
-            continue;
-        }
-        if (!sn && blanks) {
-            blanks--;
-            continue;
-        }
-        if (!sn && !known && !done) {
-            done = 1; /* the blank line ending a message not known */
-            continue;
-        }
-        if (sn == 8 && !memcmp(s, "Warning:", 8)) {
-            known = -2; /* another warning */
-            continue;
-        }
-        if (known || done || !sn || layout_sample_line(p + *j, l))
-            return 1;
-    }
+    memset(w, 0, sizeof *w);
+    w->pre = e - 8;
+    size_t i = 0;
+    while (i < w->pre && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    if (i == w->pre)
+        w->pre = 0; /* at a line start */
+    w->state = 1;
     return 1;
 }
 
-/* Where the sample headers are (2.2): every line with a time or an event that is no
- * call-chain line (tab-indented); a line alone above a call chain when it is the first one,
- * after a blank line or after a side-band record; a one-line sample with a pid/tid token.
- * Srclines and frames are none. The other lines of p[0..n) are passed over (the last line
- * only when it ends there), up to TT__PERF_LAYOUT_HEADERS lines that are no side-band record
- * nor call chain; *headers: how many were looked at. */
-int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *headers)
+static int warn_message(tt__perf_warn *w, int blanks)
 {
-    int best = -1, exact = -1, cand = 1, period = 0, tid = 0, timed_any = 0;
-    size_t seen = 0;
-    *tid_or_time = 0;
-    char b[512], jb[512];
-    for (size_t i = 0; i < n && seen < TT__PERF_LAYOUT_HEADERS;) {
+    w->state = 3;
+    w->known = blanks >= 0;
+    w->blanks = blanks > 0 ? blanks : 0;
+    w->done = 0;
+    return TT__PERF_WARN_MSG;
+}
+
+int tt__perf_warn_step(tt__perf_warn *w, const char *line, size_t n, int tid_or_time,
+                       tt__perf_warn_sample sample, void *ctx)
+{
+    const char *s = line;
+    size_t sn = n;
+    tt__trim(&s, &sn);
+    int known = sn ? tt__perf_warning_msg(s, sn) : -1;
+    if (w->state == 1 || w->state == 2) { /* after "Warning:": its message */
+        if (known >= 0)
+            return warn_message(w, known);
+        int other = !sn || sample(ctx, line, n, 0);
+        if (w->state == 1 && (!tid_or_time || (w->pre && other))) {
+            w->state = 0; /* a message not known: perf's only in a file of tids or times */
+            return TT__PERF_WARN_NOT;
+        }
+        if (other) { /* "Warning:" alone in a file of tids or times: never a header */
+            w->state = 0;
+            return TT__PERF_WARN_LONE;
+        }
+        return warn_message(w, -1);
+    }
+    if (!sn) {
+        if (w->blanks) {
+            w->blanks--;
+            return TT__PERF_WARN_IN;
+        }
+        if (!w->known && !w->done) {
+            w->done = 1; /* the message's end */
+            return TT__PERF_WARN_IN;
+        }
+        w->state = 0;
+        return TT__PERF_WARN_END;
+    }
+    if (sn == 8 && !memcmp(s, "Warning:", 8)) {
+        w->state = 2;
+        return TT__PERF_WARN_HEAD;
+    }
+    if (known >= 0) {
+        w->known = 1;
+        w->blanks = known;
+        w->done = 0;
+        return TT__PERF_WARN_IN;
+    }
+    if (!w->known && !w->done && !sample(ctx, line, n, 0) && !(w->pre && sample(ctx, line, n, 1)))
+        return TT__PERF_WARN_IN; /* the next line of a message not known */
+    w->state = 0;
+    return TT__PERF_WARN_END;
+}
+
+/* The layout scan's state (tt__perf_layout_scan). */
+typedef struct layout_scan {
+    const char *p;
+    size_t n;
+    int best, exact, cand, period, tid, timed_any, tid_or_time;
+    int hint;     /* the file's headers have a tid or a time (a first scan said so) */
+    int warn_dep; /* a warning was read while no header had shown one yet */
+    size_t seen;
+    tt__perf_warn w;
+    const char *held; /* the line held by tt__perf_warn_start: in p, or hb when joined */
+    size_t held_n;
+    char hb[512];
+} layout_scan;
+
+/* tt__perf_warn_sample of the layout scan. */
+static int layout_sample(void *ctx, const char *line, size_t n, int joined)
+{
+    const layout_scan *sc = ctx;
+    if (!joined)
+        return layout_sample_line(line, n);
+    char jb[512];
+    size_t a = sc->w.pre < sizeof jb ? sc->w.pre : sizeof jb;
+    memcpy(jb, sc->held, a);
+    size_t ln = a + (n < sizeof jb - a ? n : sizeof jb - a);
+    memcpy(jb + a, line, ln - a);
+    return layout_sample_line(jb, ln);
+}
+
+/* One line of the layout scan, line[0..ln) (not perf's warning), next: the text after it, nn
+ * bytes. */
+static void layout_line(layout_scan *sc, const char *line, size_t ln, const char *next, size_t nn)
+{
+    char b[512];
+    const char *s;
+    size_t sn = blank_copy(b, sizeof b, line, ln, &s);
+    if (!sn) {
+        sc->cand = 1;
+        return;
+    }
+    if (s[0] == '#')
+        return;
+    if (tt__memmem(line, ln, "PERF_RECORD_", 12)) {
+        sc->cand = 1; /* a side-band record: a header may follow without a blank line */
+        return;
+    }
+    int first = sc->cand;
+    sc->cand = 0;
+    if ((line[0] == '\t' && tt__perf_addr_first(s, sn)) ||
+        (line[0] == ' ' && tt__perf_frame_text(s, sn)))
+        return; /* a call-chain line */
+    sc->seen++;
+    tt__perf_tok t[MAX_TOK];
+    size_t k = split(t, MAX_TOK, s, sn);
+    int timed;
+    size_t left = left_part(t, k, &timed);
+    if (!timed) {
+        size_t l1 = before_address(t, k);
+        if (l1 < k) { /* a one-line sample: its numbers before the address */
+            if (tt__perf_frame_text(s, sn))
+                return; /* a frame line of simpleperf's, address first */
+            left = l1;
+        } else { /* a header line alone: a call chain follows it, tab-indented */
+            const char *ne = next ? memchr(next, '\n', nn) : NULL;
+            size_t nl = ne ? (size_t)(ne - next) : 0;
+            if (!first || !ne || !nl || next[0] != '\t' || !frame_like(next, nl))
+                return;
+        }
+    }
+    tt__perf_hdr h;
+    if (!left || tt__perf_hdr_parse(&h, s, sn, NULL) == TT_PERF_HDR_BAD)
+        return; /* no header ("garbage without a time"), nothing said ("Warning:") */
+    sc->tid_or_time |= h.has_ts || h.has_pid;
+    sc->timed_any |= h.has_ts;
+    int x, pe, c = header_tail(t, left, timed, &x, &pe);
+    if (x && (sc->exact < 0 || c < sc->exact))
+        sc->exact = c;
+    sc->period |= pe > 0;
+    sc->tid |= pe < 0 || (c > 0 && pe == 0);
+    if (sc->best < 0 || c < sc->best)
+        sc->best = c;
+}
+
+/* The scan of p[0..n) with perf's warnings read as the sample reader reads them
+ * (tt__perf_warn_step); the last line only when it ends there. */
+static void layout_pass(layout_scan *sc)
+{
+    const char *p = sc->p;
+    size_t n = sc->n;
+    char jb[512];
+    for (size_t i = 0; i < n && sc->seen < TT__PERF_LAYOUT_HEADERS;) {
         const char *e = memchr(p + i, '\n', n - i);
         if (!e)
             break;
-        size_t ln = (size_t)(e - (p + i)), j, pre;
-        const char *line = p + i, *s;
-        if (layout_warning(p, n, i, ln, *tid_or_time, &j, &pre)) {
-            /* perf's warning is passed over; a line it was written into is read whole */
-            i = j;
-            if (!pre)
+        size_t ln = (size_t)(e - (p + i));
+        const char *line = p + i;
+        i += ln + 1;
+        if (sc->w.state) {
+            int tt = sc->tid_or_time || sc->hint;
+            sc->warn_dep |= sc->w.state == 1 && !tt;
+            int r = tt__perf_warn_step(&sc->w, line, ln, tt, layout_sample, sc);
+            if (r >= TT__PERF_WARN_IN)
                 continue;
-            e = j < n ? memchr(p + j, '\n', n - j) : NULL;
-            if (!e)
-                break;
-            size_t rn = (size_t)(e - (p + j)), a = pre < sizeof jb ? pre : sizeof jb;
-            memcpy(jb, line, a);
-            ln = a + (rn < sizeof jb - a ? rn : sizeof jb - a);
-            memcpy(jb + a, p + j, ln - a);
-            line = jb;
-            i = j + rn + 1;
-        } else {
-            i += ln + 1;
-        }
-        size_t sn = blank_copy(b, sizeof b, line, ln, &s);
-        if (!sn) {
-            cand = 1;
-            continue;
-        }
-        if (s[0] == '#')
-            continue;
-        if (tt__memmem(line, ln, "PERF_RECORD_", 12)) {
-            cand = 1; /* a side-band record: a header may follow without a blank line */
-            continue;
-        }
-        int first = cand;
-        cand = 0;
-        if ((line[0] == '\t' && tt__perf_addr_first(s, sn)) ||
-            (line[0] == ' ' && tt__perf_frame_text(s, sn)))
-            continue; /* a call-chain line */
-        seen++;
-        tt__perf_tok t[MAX_TOK];
-        size_t k = split(t, MAX_TOK, s, sn);
-        int timed;
-        size_t left = left_part(t, k, &timed);
-        if (!timed) {
-            size_t l1 = before_address(t, k);
-            if (l1 < k) { /* a one-line sample: its numbers before the address */
-                if (tt__perf_frame_text(s, sn))
-                    continue; /* a frame line of simpleperf's, address first */
-                left = l1;
-            } else { /* a header line alone: a call chain follows it, tab-indented */
-                const char *nx = e + 1, *ne = memchr(nx, '\n', n - i);
-                size_t nl = ne ? (size_t)(ne - nx) : 0;
-                if (!first || !ne || !nl || nx[0] != '\t' || !frame_like(nx, nl))
-                    continue;
+            if (r == TT__PERF_WARN_NOT) { /* the held line was none: read it, then this one */
+                sc->w.pre = 0;
+                layout_line(sc, sc->held, sc->held_n, line, n - (size_t)(line - p));
+            } else if (sc->w.pre) { /* the line perf's warning was written into: whole again */
+                size_t a = sc->w.pre < sizeof jb ? sc->w.pre : sizeof jb;
+                memcpy(jb, sc->held, a);
+                size_t jn = a + (ln < sizeof jb - a ? ln : sizeof jb - a);
+                memcpy(jb + a, line, jn - a);
+                sc->w.pre = 0;
+                if (tt__perf_warn_start(&sc->w, jb, jn)) { /* another warning ends it */
+                    memcpy(sc->hb, jb, jn);
+                    sc->held = sc->hb;
+                    sc->held_n = jn;
+                } else {
+                    layout_line(sc, jb, jn, p + i, n - i);
+                }
+                continue;
             }
         }
-        tt__perf_hdr h;
-        if (!left || tt__perf_hdr_parse(&h, s, sn, -1) == TT_PERF_HDR_BAD)
-            continue; /* no header ("garbage without a time"), nothing said ("Warning:") */
-        *tid_or_time |= h.has_ts || h.has_pid;
-        timed_any |= h.has_ts;
-        int x, pe, c = header_tail(t, left, timed, &x, &pe);
-        if (x && (exact < 0 || c < exact))
-            exact = c;
-        period |= pe > 0;
-        tid |= pe < 0 || (c > 0 && pe == 0);
-        if (best < 0 || c < best)
-            best = c;
+        if (tt__perf_warn_start(&sc->w, line, ln)) {
+            sc->held = line;
+            sc->held_n = ln;
+            continue;
+        }
+        layout_line(sc, line, ln, p + i, n - i);
     }
-    *headers = seen;
-    if (exact >= 0)
-        return exact;
+}
+
+void tt__perf_layout_scan(tt__perf_layout *lay, int *tid_or_time, size_t *headers, const char *p,
+                          size_t n)
+{
+    layout_scan sc;
+    memset(&sc, 0, sizeof sc);
+    sc.p = p;
+    sc.n = n;
+    sc.best = sc.exact = -1;
+    sc.cand = 1;
+    layout_pass(&sc);
+    if (sc.warn_dep && sc.tid_or_time) {
+        /* a warning met before the first header with a tid or a time: read again as the
+         * sample reader reads it, knowing the file has them */
+        memset(&sc, 0, sizeof sc);
+        sc.p = p;
+        sc.n = n;
+        sc.best = sc.exact = -1;
+        sc.cand = 1;
+        sc.hint = 1;
+        layout_pass(&sc);
+    }
+    *tid_or_time = sc.tid_or_time;
+    *headers = sc.seen;
+    lay->notid = 0;
+    if (sc.exact >= 0) {
+        lay->tail = sc.exact;
+        return;
+    }
+    lay->tail = sc.best;
     /* every header with one number has it where perf prints a period: the file has no tid
      * (the number hdr_parse took for one was the period) */
-    if (best != 1 || !period || tid)
-        return best;
-    *tid_or_time = timed_any;
-    return 1 | TT__PERF_TAIL_NOTID;
+    if (sc.best != 1 || !sc.period || sc.tid)
+        return;
+    *tid_or_time = sc.timed_any;
+    lay->notid = 1;
 }
 
 static const char *basename_of(const char *s, size_t n, size_t *bn)

@@ -23,33 +23,73 @@ typedef struct tt__perf_hdr {
     tt__perf_tok time; /* the "<sec>.<frac>" token when has_ts */
 } tt__perf_hdr;
 
+/* The file's header layout (2.2), read from its first headers (tt__perf_layout_scan). */
+typedef struct tt__perf_layout {
+    /* the count of numbers (pid/tid, tid, period) the file's headers have left of their time
+     * or event, or ending a header line above a call chain, -1 when not known: the tokens
+     * before them are the comm even when it ends in a number */
+    int tail;
+    /* the file's one number left of the event (or before the frame) is the period, not a tid
+     * (-F comm,period,ip,sym: perf prints the period right-aligned in 10 columns after a
+     * blank, the tid in 7); only with tail 1 */
+    int notid;
+} tt__perf_layout;
+
 /* A sample header in any layout `perf script -F` writes (2.2): comm, pid/tid or tid, [cpu],
  * time, period and event are each optional; perf without call graphs puts the frame (or a
- * tracepoint's payload) after them on the same line. s: tabs already blanks, trimmed.
- * Returns TT_PERF_HDR_STRONG when a time or an event was found, TT_PERF_HDR_WEAK when only
- * comm/pid/cpu/period or a bare frame, TT_PERF_HDR_BAD when nothing fits. */
+ * tracepoint's payload) after them on the same line. s: tabs already blanks, trimmed; lay:
+ * the file's layout, NULL when not known. Returns TT_PERF_HDR_STRONG when a time or an event
+ * was found, TT_PERF_HDR_WEAK when only comm/pid/cpu/period or a bare frame, TT_PERF_HDR_BAD
+ * when nothing fits. */
 enum { TT_PERF_HDR_BAD = 0, TT_PERF_HDR_WEAK, TT_PERF_HDR_STRONG };
-/* tail: the count of numbers (pid/tid, tid, period) the file's headers have left of their
- * time or event, or ending a header line above a call chain (tt__perf_layout_tail), -1 when
- * not known: the tokens before them are the comm even when it ends in a number. */
-int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, int tail);
-/* A flag in tail: the file's one number left of the event (or before the frame) is the
- * period, not a tid (-F comm,period,ip,sym: perf prints the period right-aligned in 10
- * columns after a blank, the tid in 7). TT__PERF_TAIL_COUNT: the count without it. */
-#define TT__PERF_TAIL_NOTID 0x100
-#define TT__PERF_TAIL_COUNT(t) ((t) < 0 ? (t) : (t) & 0xff)
-/* The file's header layout from its first bytes p[0..n) (2.2): the count of numbers among
- * the fields of its sample headers (tt__perf_hdr_parse's tail): the one a pid/tid token
- * shows, else the smallest count among headers, each at most what perf prints there; -1 when
- * none shows it. *tid_or_time: a header has a time or a tid; *headers: the count of lines
- * looked at, side-band records and call chains not counted (at most
- * TT__PERF_LAYOUT_HEADERS; fewer: look at more bytes if there are). */
+int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, const tt__perf_layout *lay);
+/* The file's header layout from its first bytes p[0..n) (2.2): lay->tail, the count of
+ * numbers among the fields of its sample headers: the one a pid/tid token shows, else the
+ * smallest count among headers, each at most what perf prints there; -1 when none shows it.
+ * *tid_or_time: a header has a time or a tid; *headers: the count of lines looked at,
+ * side-band records and call chains not counted (at most TT__PERF_LAYOUT_HEADERS; fewer: look
+ * at more bytes if there are). */
 #define TT__PERF_LAYOUT_HEADERS 1024
 /* A line of perf's standard output (not of its stderr's warnings) by its text: a frame line
  * of a call chain (indented), a side-band record, or a sample header with a time or a tid.
  * line: as read (its indentation); s[0..sn): it with blanks for tabs, trimmed. */
-int tt__perf_stdout_line(const char *line, const char *s, size_t sn, int tail);
-int tt__perf_layout_tail(const char *p, size_t n, int *tid_or_time, size_t *headers);
+int tt__perf_stdout_line(const char *line, const char *s, size_t sn, const tt__perf_layout *lay);
+void tt__perf_layout_scan(tt__perf_layout *lay, int *tid_or_time, size_t *headers, const char *p,
+                          size_t n);
+
+/* perf's own warning (its stderr spliced into its stdout by 2>&1), read one line at a time by
+ * the layout scan and the sample reader alike: a line ending in "Warning:" (at a line start,
+ * or inside a line at perf's stdout buffer boundary: pre bytes before it), then its message:
+ * known message lines (tt__perf_warning_msg) and their blank lines, or, in a file whose
+ * headers have a tid or a time, other lines up to a sample line or a blank line; "Warning:"
+ * followed by a sample line or a blank line in such a file is a warning without a message. */
+typedef struct tt__perf_warn {
+    int state;  /* 0 none; 1 a line ending in "Warning:" held; 2 after a later "Warning:"; 3 in
+                 * its message */
+    int known;  /* the message's last line is a known one: its blanks blank lines follow */
+    int blanks;
+    int done;   /* a message not known ended with a blank line */
+    size_t pre; /* the held line's bytes before "Warning:" (0 at a line start): joined with the
+                 * line after the warning; kept until the caller clears it */
+} tt__perf_warn;
+/* A line is one of perf's stdout (tt__perf_stdout_line in the caller's layout): line[0..n)
+ * itself, or when joined, the held line's pre bytes then line[0..n). */
+typedef int (*tt__perf_warn_sample)(void *ctx, const char *line, size_t n, int joined);
+/* What tt__perf_warn_step says of a line. */
+enum {
+    TT__PERF_WARN_NOT = 0, /* the held line starts no warning: read it, then this line */
+    TT__PERF_WARN_END,     /* the warning ended before this line: read it (joined with pre) */
+    TT__PERF_WARN_LONE,    /* as END, after a "Warning:" without a message (count it) */
+    TT__PERF_WARN_IN,      /* a line of the warning */
+    TT__PERF_WARN_HEAD,    /* a further "Warning:" line of it */
+    TT__PERF_WARN_MSG      /* the first line of a message (count it) */
+};
+/* line[0..n) as read: 1 when it ends in "Warning:" and is held (w->state 1, w->pre set). */
+int tt__perf_warn_start(tt__perf_warn *w, const char *line, size_t n);
+/* The next line while w->state is not 0; tid_or_time: the file's headers have a tid or a
+ * time. */
+int tt__perf_warn_step(tt__perf_warn *w, const char *line, size_t n, int tid_or_time,
+                       tt__perf_warn_sample sample, void *ctx);
 
 /* A frame line cut into its parts (s trimmed, not empty): "[addr] [symbol[+0xoff]] [(dso)]".
  * Pointers into s. */

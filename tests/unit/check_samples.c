@@ -2,6 +2,7 @@
  * (5.2-5.5 incl. the worked example), readers' bad input (2.1-2.4), exports (7.1-7.3). */
 #include "unit.h"
 #include "../../libtrace/tt_int.h"
+#include "../../libtrace/perf_text_int.h"
 
 #include <jansson.h>
 
@@ -456,6 +457,43 @@ static const tt_stat *stat_named(const tt_stats *st, const char *name)
             return tt_stats_get(st, i);
     return NULL;
 }
+
+/* A lone "Warning:" line (perf's stderr by 2>&1, its message not there) in a file of tids, between
+ * two samples or before the first: the layout scan and the sample reader read it alike
+ * (tt__perf_warn_step), a warning and no header; at the top the scan, which has seen no tid
+ * yet, reads it again once the file shows one, as the reader does. */
+START_TEST(perf_lone_warning)
+{
+    static const char a[] = "worker 2 24774    5000000 \n"
+                            "\t            117a spin\n\t           891f5 start_thread\n\n";
+    static const char b[] = "mt 24697    5000000 \n"
+                            "\t            117a spin\n\t           2724a __libc_start_call_main\n\n";
+    char txt[2][512];
+    snprintf(txt[0], sizeof txt[0], "%sWarning:\n%s", a, b);
+    snprintf(txt[1], sizeof txt[1], "Warning:\n%s%s", a, b);
+    for (int i = 0; i < 2; i++) {
+        tt__perf_layout lay;
+        int tid_or_time;
+        size_t headers;
+        tt__perf_layout_scan(&lay, &tid_or_time, &headers, txt[i], strlen(txt[i]));
+        ck_assert_int_eq(lay.tail, 2);
+        ck_assert_int_eq(lay.notid, 0);
+        ck_assert_int_eq(tid_or_time, 1);
+        ck_assert_uint_eq(headers, 2); /* the two headers; "Warning:" is none */
+        tt_profile *p;
+        tt_stats *st = tt_stats_new();
+        tt_error err;
+        ck_assert_int_eq(import_text(tt_perf_import, txt[i], &p, st, &err), 0);
+        ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+        const tt_stat *w = stat_named(st, "perf_stderr_warning");
+        ck_assert_ptr_ne(w, NULL);
+        ck_assert_int_eq(w->count, 1);
+        ck_assert_ptr_eq(stat_named(st, "perf_not_a_frame"), NULL);
+        tt_profile_free(p);
+        tt_stats_free(st);
+    }
+}
+END_TEST
 
 /* perf's " (deleted)" after a dso (ART JIT code, a library replaced while profiled): the dso is
  * the balanced group that ends the line, its path is without the suffix, memfd files are named
@@ -1218,6 +1256,7 @@ static Suite *suite(void)
     tcase_add_test(tc, perf_reader);
     tcase_add_test(tc, perf_deleted_dso);
     tcase_add_test(tc, perf_layouts);
+    tcase_add_test(tc, perf_lone_warning);
     tcase_add_test(tc, perf_repeated_headers);
     tcase_add_test(tc, folded_reader);
     tcase_add_test(tc, jsonl_reader);

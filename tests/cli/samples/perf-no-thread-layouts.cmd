@@ -1,0 +1,2 @@
+# the -1 of a sample without a thread (perf record -a, real perf 6.1) in the default layout (before the [cpu]), as -1/-1 (-F pid,tid) and as the first field (-F tid,...): one thread of tid -1, named ":-1" where perf prints a comm; every other header keeps its tid
+for f in perf-no-thread-oneline.txt perf-no-thread-pidtid.txt perf-no-thread-tid.txt; do tracetool samples --top 1 $f | grep -E "^(==|weight)"; done; tracetool samples --format json perf-no-thread-pidtid.txt | grep -o '"name":":-1","tid":[a-z0-9-]*,"tid_bits":[0-9]*,"pid":[a-z0-9-]*'
