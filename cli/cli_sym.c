@@ -317,8 +317,12 @@ static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
                      list, base_name(loc->module), give, s->fats[i]);
         if (!s->fat_warned[i]) {
             s->fat_warned[i] = 1;
-            cli_stderrf("tracetool: %s: warning: %s\n", s->fats[i], s->why);
-            tt_stats_add(s->stats, "macho_no_slice", s->fats[i], TT_SEV_WARN, 1, s->why);
+            /* printed once, by the run's warning summary (its first example is this
+             * message); directly only without a stats sink */
+            if (s->stats)
+                tt_stats_add(s->stats, "macho_no_slice", s->fats[i], TT_SEV_WARN, 1, s->why);
+            else
+                cli_stderrf("tracetool: %s: warning: %s\n", s->fats[i], s->why);
         }
         return NULL;
     }
