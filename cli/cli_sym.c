@@ -101,10 +101,11 @@ static void module_warnings(const tsym_module *m, const char *label)
     const tsym_module_info *i = tsym_module_info_get(m);
     if (i->warning[0])
         cli_stderrf("tracetool: %s: warning: %s\n", label, i->warning);
-    /* A split DWARF module whose split units were not read has said so (and that the names
-     * come from the symbol table) in its warning; its skeleton units still give lines, so
-     * "no usable DWARF" would be false there. */
-    if (i->symtab_only && !(i->split_dwarf && i->warning[0]))
+    /* Only when DWARF answers nothing: a module with line tables but no function entries
+     * (clang -gline-tables-only emits none for a function nothing was inlined into;
+     * assembly) gives file:line from them, and a split DWARF module whose split units were
+     * not read has said so (and that the names come from the symbol table) in its warning. */
+    if (i->symtab_only && !i->n_rows && !(i->split_dwarf && i->warning[0]))
         cli_stderrf(
                 "tracetool: %s: warning: no usable DWARF debug information: function names from the "
                 "symbol table, no inline frames%s\n",
@@ -317,8 +318,12 @@ static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
                      list, base_name(loc->module), give, s->fats[i]);
         if (!s->fat_warned[i]) {
             s->fat_warned[i] = 1;
-            cli_stderrf("tracetool: %s: warning: %s\n", s->fats[i], s->why);
-            tt_stats_add(s->stats, "macho_no_slice", s->fats[i], TT_SEV_WARN, 1, s->why);
+            /* printed once, by the run's warning summary (its first example is this
+             * message); directly only without a stats sink */
+            if (s->stats)
+                tt_stats_add(s->stats, "macho_no_slice", s->fats[i], TT_SEV_WARN, 1, s->why);
+            else
+                cli_stderrf("tracetool: %s: warning: %s\n", s->fats[i], s->why);
         }
         return NULL;
     }

@@ -99,6 +99,17 @@ int tsym_macho_pick(const tsym_macho_slice *sl, size_t n, const char *arch)
     return -1;
 }
 
+/* A universal header's slice count: 1 to FAT_MAX_SLICES. 0xCAFEBABE also starts a Java
+ * class file, whose minor (0) and major version (45 for JDK 1.1, and up) read as a slice
+ * count of 45 or more: such a header is not Mach-O. */
+#define FAT_MAX_SLICES 44
+_Static_assert(FAT_MAX_SLICES <= TSYM_MACHO_MAX_SLICES, "slices[] holds every slice");
+
+static int fat_count_ok(uint32_t n)
+{
+    return n >= 1 && n <= FAT_MAX_SLICES;
+}
+
 int tsym__macho_magic(const unsigned char *p, size_t n)
 {
     if (n < 8)
@@ -106,8 +117,7 @@ int tsym__macho_magic(const unsigned char *p, size_t n)
     uint32_t l = le32(p), b = be32(p);
     if (l == MH_MAGIC || l == MH_MAGIC_64 || l == MH_CIGAM || l == MH_CIGAM_64)
         return 1; /* big-endian files are recognised to be refused clearly */
-    /* 0xCAFEBABE is also a Java class file: a fat file has at most 64 slices */
-    return (b == FAT_MAGIC || b == FAT_MAGIC_64) && be32(p + 4) >= 1 && be32(p + 4) <= 64;
+    return (b == FAT_MAGIC || b == FAT_MAGIC_64) && fat_count_ok(be32(p + 4));
 }
 
 static int bad(tsym__macho *m, uint64_t off, const char *fmt, const char *a, uint64_t x,
@@ -123,7 +133,7 @@ static int read_fat(tsym__macho *m, tt_error *err)
     const unsigned char *d = m->data;
     int is64 = be32(d) == FAT_MAGIC_64;
     uint32_t nfat = be32(d + 4);
-    if (nfat == 0 || nfat > TSYM_MACHO_MAX_SLICES)
+    if (!fat_count_ok(nfat))
         return bad(m, 4, "%snot a Mach-O file: universal header with %llu slices (a Java class "
                    "file?)", "", nfat, 0, err);
     uint64_t esz = is64 ? 32 : 20;

@@ -138,8 +138,9 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
             /* no such slice, or a universal file without ARCH: the open names the slices */
             int rc2 = tsym__module_open_macho(out, file, arch[0] ? arch : NULL, NULL, bid, NULL,
                                               err);
+            /* counted without the text: the error carries it and its caller prints it */
             if (rc2)
-                tsym__store_count(s, "macho_no_slice", label, err ? err->msg : NULL);
+                tsym__store_count(s, "macho_no_slice", label, NULL);
             return rc2;
         }
         snprintf(uuid, sizeof uuid, "%s", sl[pick].uuid);

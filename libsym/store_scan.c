@@ -13,19 +13,6 @@
 
 /* ---- scanning (plain file names anywhere below a store, spec 4.2) ---- */
 
-/* 0xCAFEBABE then a Java class file's version (minor 0, major 45 and up): no universal file
- * has that many slices, a store may well hold class files (not reported as bad Mach-O). */
-static int java_class(const char *p)
-{
-    unsigned char b[8];
-    FILE *f = fopen(p, "rb");
-    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
-    if (f)
-        fclose(f);
-    return n == 8 && b[0] == 0xca && b[1] == 0xfe && b[2] == 0xba && b[3] == 0xbe && !b[4] &&
-           !b[5] && (b[6] << 8 | b[7]) >= 45;
-}
-
 /* Records every slice of a Mach-O file; 1 when p was one (p then owned by v). A file with a
  * Mach-O magic that is not valid Mach-O is passed over with a counted warning naming it and
  * the byte offset of its defect (spec/ios.md 14). */
@@ -38,7 +25,7 @@ static int scan_macho(tsym_store *s, tt_vec *v, char *p)
         return 0;
     int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e);
     if (rc) {
-        if (rc == TT_EFORMAT && !java_class(p)) /* unreadable: not a defect of the file */
+        if (rc == TT_EFORMAT) /* unreadable: not a defect of the file */
             tsym__store_count_bad(s, p, &e);
         return 0;
     }

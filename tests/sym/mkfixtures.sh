@@ -1,9 +1,9 @@
 #!/bin/sh
 # Builds the symbolication fixtures into OUT (spec/symbolication.md 9.4 layouts) from
 # tests/sym/*.c*: gcc and clang, -O2 -g, DWARF 4 and 5, PIE and non-PIE, a shared object,
-# C++ templates, 64-bit DWARF, stripped + .gnu_debuglink, a .build-id store, zlib-compressed
-# sections (SHF_COMPRESSED and legacy .zdebug_), symbol table only, 32-bit and big-endian
-# objects, and broken files. Reused when OUT is newer than the sources.
+# C++ templates, clang -gline-tables-only, 64-bit DWARF, stripped + .gnu_debuglink, a
+# .build-id store, zlib-compressed sections (SHF_COMPRESSED and legacy .zdebug_), symbol
+# table only, 32-bit and big-endian objects, and broken files. Reused when OUT is newer than the sources.
 # Usage: mkfixtures.sh OUT   (prints nothing on success)
 set -eu
 out=$1
@@ -33,6 +33,8 @@ if have clang; then
     clang -fdebug-prefix-map="$out"=/fx -O2 -g -gdwarf-4 -o c4 "$src/inline.c" &
     wait
     if have clang++; then clang++ -fdebug-prefix-map="$out"=/fx -O2 -g -o tc "$src/tmpl.cc"; fi
+    # line tables only: a CU DIE and its lines, no subprogram DIEs (nothing inlined at -O0)
+    clang -fdebug-prefix-map="$out"=/fx -O0 -gline-tables-only -o lt0 "$src/lt.c"
     # 32-bit little-endian and 64-bit big-endian relocatable objects
     clang -fdebug-prefix-map="$out"=/fx --target=i386-linux-gnu -O2 -g -c -o le32.o "$src/lib.c" 2>/dev/null || true
     clang -fdebug-prefix-map="$out"=/fx --target=s390x-linux-gnu -O2 -g -c -o be64.o "$src/lib.c" 2>/dev/null || true

@@ -50,6 +50,42 @@ START_TEST(slices)
 }
 END_TEST
 
+/* The magic check: thin little-endian (and big-endian, to be refused clearly) headers, and
+ * universal headers with 1 to 44 slices; 0xCAFEBABE followed by a Java class file's version
+ * (minor 0, major 45 and up) is not Mach-O, nor a fat header without slices. */
+START_TEST(magic)
+{
+    static const struct {
+        unsigned char b[8];
+        int want;
+    } c[] = {
+        {{0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0, 0, 0x01}, 1},  /* MH_MAGIC_64 */
+        {{0xce, 0xfa, 0xed, 0xfe, 0x0c, 0, 0, 0}, 1},     /* MH_MAGIC */
+        {{0xfe, 0xed, 0xfa, 0xcf, 0, 0, 0, 0}, 1},        /* big-endian */
+        {{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 2}, 1},        /* fat, 2 slices */
+        {{0xca, 0xfe, 0xba, 0xbf, 0, 0, 0, 1}, 1},        /* fat64 */
+        {{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 44}, 1},       /* the most slices */
+        {{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 0}, 0},        /* no slice */
+        {{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 45}, 0},       /* Java 1.1 class file */
+        {{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52}, 0},       /* Java 8 */
+        {{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 64}, 0},       /* Java 20 */
+        {{0xca, 0xfe, 0xba, 0xbe, 0, 3, 0, 45}, 0},       /* minor 3 */
+        {{0x7f, 'E', 'L', 'F', 2, 1, 1, 0}, 0},           /* ELF */
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        ck_assert_msg(tsym__macho_magic(c[i].b, 8) == c[i].want, "case %zu", i);
+    ck_assert(!tsym__macho_magic(c[0].b, 7));
+    /* the file check and the reader agree: a Java class file is not Mach-O */
+    ck_assert(!tsym__macho_file(FX "hostile-java.class"));
+    ck_assert(tsym__macho_file(FX "fat"));
+    tsym__macho m;
+    tt_error err;
+    ck_assert_int_eq(tsym__macho_open_mem(&m, c[8].b, 8, "j", &err), TT_EFORMAT);
+    ck_assert_msg(strstr(err.msg, "Java class"), "%s", err.msg);
+    tsym__macho_close(&m);
+}
+END_TEST
+
 /* The slice for an image without UUID by architecture (spec/ios.md 4.4): the same name,
  * else the same cpu_type, else none. */
 START_TEST(pick_by_arch)
@@ -306,6 +342,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("fixtures");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, slices);
+    tcase_add_test(tc, magic);
     tcase_add_test(tc, pick_by_arch);
     tcase_add_test(tc, resolver_contract);
     tcase_add_test(tc, fat_selection);

@@ -1145,6 +1145,81 @@ START_TEST(split_dwo_mismatch)
 }
 END_TEST
 
+/* How often the store counted name (spec 10), over every file. */
+static int64_t counted(const tt_stats *st, const char *name)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < tt_stats_count(st); i++)
+        if (!strcmp(tt_stats_get(st, i)->name, name))
+            n += tt_stats_get(st, i)->count;
+    return n;
+}
+
+/* The per-module counts of a module opened through a store with a stats sink. */
+static tsym_module *store_counted(tsym_store **s, tt_stats *st, const char *name)
+{
+    tt_error err = {0};
+    tsym_module *m = NULL;
+    int fresh = 0;
+    ck_assert_int_eq(tsym_store_new(s, NULL, 0, st, &err), 0);
+    ck_assert_msg(!tsym_store_get(&m, &fresh, *s, path(name), NULL, &err), "%s: %s", name,
+                  err.msg);
+    ck_assert(fresh);
+    return m;
+}
+
+/* A split DWARF module whose .dwo is missing is counted once, as sym_split_dwarf (its
+ * skeleton's lines answer): not also as sym_no_debug_info. */
+START_TEST(split_counted_once)
+{
+    tt_stats *st = tt_stats_new();
+    tsym_store *s;
+    const tsym_module_info *i = tsym_module_info_get(store_counted(&s, st, "splitmiss/s5"));
+    ck_assert(i->split_dwarf && i->symtab_only && i->n_rows);
+    ck_assert_int_eq(counted(st, "sym_split_dwarf"), 1);
+    ck_assert_int_eq(counted(st, "sym_no_debug_info"), 0);
+    ck_assert_int_eq(counted(st, "sym_dwarf_error"), 0);
+    tsym_store_free(s);
+    /* a module without DWARF is still counted */
+    tt_stats *st2 = tt_stats_new();
+    i = tsym_module_info_get(store_counted(&s, st2, "nodebug"));
+    ck_assert(i->symtab_only && !i->n_rows);
+    ck_assert_int_eq(counted(st2, "sym_no_debug_info"), 1);
+    ck_assert_int_eq(counted(st2, "sym_split_dwarf"), 0);
+    tsym_store_free(s);
+    tt_stats_free(st);
+    tt_stats_free(st2);
+}
+END_TEST
+
+/* clang -gline-tables-only without inlining: a CU DIE and a line table, no subprogram DIEs.
+ * Names come from the symbol table, file:line from the line table, and the module is not
+ * counted as without debug information. Skipped without clang. */
+START_TEST(line_tables_only)
+{
+    if (access(path("lt0"), R_OK))
+        return;
+    tt_stats *st = tt_stats_new();
+    tsym_store *s;
+    tsym_module *m = store_counted(&s, st, "lt0");
+    const tsym_module_info *i = tsym_module_info_get(m);
+    ck_assert(i->symtab_only && !i->n_funcs && i->n_rows && i->n_cus == 1);
+    ck_assert_int_eq(counted(st, "sym_no_debug_info"), 0);
+    uint32_t line = marker("lt.c", "ltleaf");
+    int hit = 0;
+    for (uint64_t x = 0x1000; x < 0x3000 && !hit; x++) {
+        tsym_result r;
+        tsym_module_lookup(&r, m, x, 0);
+        hit = r.n_frames == 1 && r.frames[0].function &&
+              !strcmp(r.frames[0].function, "lt_leaf") && r.frames[0].line == line &&
+              r.frames[0].file && !strcmp(base(r.frames[0].file), "lt.c");
+    }
+    ck_assert(hit);
+    tsym_store_free(s);
+    tt_stats_free(st);
+}
+END_TEST
+
 /* The .debug_cu_index lookup: the package's own ids, another id, cut indexes */
 START_TEST(split_dwp_index)
 {
@@ -1251,6 +1326,8 @@ static Suite *suite(void)
     tcase_add_test(tc, split_dwp_gnu);
     tcase_add_test(tc, split_type_units);
     tcase_add_test(tc, split_dwo_missing);
+    tcase_add_test(tc, split_counted_once);
+    tcase_add_test(tc, line_tables_only);
     tcase_add_test(tc, split_dwo_mismatch);
     tcase_add_test(tc, split_dwp_index);
     tcase_add_test(tc, store_tmp_names);

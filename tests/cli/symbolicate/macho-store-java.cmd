@@ -1,0 +1,1 @@
+mkdir -p "$TT_TMP/st/classes" && cp macho/hostile-java.class "$TT_TMP/st/classes/A.class" && cp -r macho/app.dSYM "$TT_TMP/st/" && tracetool symbolicate --symbols "$TT_TMP/st" -e macho/app_stripped -f 0x100004004 2>&1; echo "rc=$?"
