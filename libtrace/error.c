@@ -207,8 +207,7 @@ static const struct {
     {"btrace_empty_stack", "records with no frame left were skipped"},
     {"btrace_invalid_type", "records of type kInvalid (1) were skipped"},
     {"btrace_runtime_frame",
-     "<runtime> frames of the sampling mapping were dropped from stacks (--keep-runtime keeps "
-     "them)"},
+     "ART runtime trampoline frames (<runtime ...>) were dropped from stacks"},
     {"frames_other_reports_ignored", "reports that are not frame reports were ignored"},
     {"kscrash_big_uint_rewritten",
      "unsigned integers from 2^63 to 2^64-1 were read with their exact bit pattern"},
