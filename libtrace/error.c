@@ -197,6 +197,53 @@ void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity,
     }
 }
 
+/* The sentence stored as stats.description (schema(5)) for the names whose readers count
+ * without an example; sorted by name. */
+static const struct {
+    const char *name, *text;
+} stat_text[] = {
+    {"beat_child_clamped",
+     "calls whose children's times add up to more than the call were given a self time of 0"},
+    {"btrace_empty_stack", "records with no frame left were skipped"},
+    {"btrace_invalid_type", "records of type kInvalid (1) were skipped"},
+    {"btrace_runtime_frame",
+     "ART runtime trampoline frames (<runtime ...>) were dropped from stacks"},
+    {"frames_other_reports_ignored", "reports that are not frame reports were ignored"},
+    {"kscrash_big_uint_rewritten",
+     "unsigned integers from 2^63 to 2^64-1 were read with their exact bit pattern"},
+    {"kscrash_pac_stripped", "arm64 pointer authentication bits were stripped from addresses"},
+    {"kscrash_unresolved", "frames the symbol stores could not name were kept unnamed"},
+    {"macho_no_dwarf", "Mach-O files without DWARF were used for their symbol table only"},
+    {"perf_mmap_records", "perf script memory map records were read for the module map"},
+    {"perf_sideband_records", "perf script side-band records (not samples) were read"},
+    {"report_lines_skipped", "log lines without a report wrapper were skipped"},
+    {"retrace_ambiguous",
+     "obfuscated names with several original names in the ProGuard map kept the first"},
+    {"samples_unknown_kind", "JSON lines of an unknown kind were skipped"},
+    {"startup_lines_skipped", "log lines that are not Displayed or Fully drawn lines were skipped"},
+    {"startup_reports_ignored", "reports that are not startup reports were ignored"},
+    {"sym_build_id_mismatch", "a module file was refused because its build id differs"},
+    {"sym_module_not_found", "modules were found neither as files nor in the symbol stores"},
+    {"sym_no_debug_info", "modules without debug information were used for their symbol table"},
+    {"sym_split_dwarf", "modules with split DWARF were read without their .dwo files"},
+};
+
+const char *tt_stats_description(const char *name)
+{
+    size_t lo = 0, hi = sizeof stat_text / sizeof stat_text[0];
+    while (name && lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(name, stat_text[mid].name);
+        if (!c)
+            return stat_text[mid].text;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
 size_t tt_stats_count(const tt_stats *s) { return s ? s->v.len : 0; }
 
 const tt_stat *tt_stats_get(const tt_stats *s, size_t i)

@@ -68,6 +68,9 @@ void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity,
 size_t tt_stats_count(const tt_stats *s);
 /* Borrowed, valid until the next tt_stats_add or tt_stats_free. */
 const tt_stat *tt_stats_get(const tt_stats *s, size_t i);
+/* A sentence saying what `name` counts, for the names counted without an example; NULL for
+ * others (their first example describes them). Static storage. */
+const char *tt_stats_description(const char *name);
 
 /* ---- arena ---- */
 typedef struct tt_arena tt_arena;

@@ -5,7 +5,8 @@ usage: dask-analyze.py -o OUT.db [--shards N] [--workers W] [--fan-in K]
                        [--scheduler ADDRESS] [--work DIR] [--tracetool PATH]
                        [--analyze-opt OPT]... INPUT...
 
-The inputs are split into N shards (contiguous, in argument order). Map: each shard is one
+The inputs are split into N shards (contiguous, in argument order, sizes differing by at
+most one: 6 inputs in 4 shards are 2+2+1+1); with fewer than N inputs, one shard per input. Map: each shard is one
 `tracetool analyze -o DIR/part-I.db` task. Reduce: the shard databases are merged K at a
 time with `tracetool merge` tasks, level by level, into OUT.db (merge is associative and
 skips traces already present, so the tree shape does not change the result and a task that
@@ -59,6 +60,19 @@ def merge(tracetool, out, *parts):
     return {"path": out, "summary": json.loads(r.stdout)}
 
 
+def split(inputs, n):
+    """The inputs in min(n, len(inputs)) contiguous shards in argument order, sizes differing
+    by at most one (the first len % n shards have one input more)."""
+    n = min(n, len(inputs))
+    q, r = divmod(len(inputs), n)
+    shards, at = [], 0
+    for i in range(n):
+        size = q + (i < r)
+        shards.append(inputs[at:at + size])
+        at += size
+    return shards
+
+
 def main():
     ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
     ap.add_argument("-o", "--output", required=True)
@@ -82,9 +96,7 @@ def main():
     out = os.path.abspath(a.output)
     work = a.work or tempfile.mkdtemp(prefix="tracetool-dask-", dir=os.path.dirname(out))
     os.makedirs(work, exist_ok=True)
-    n = min(a.shards, len(a.inputs))
-    size = -(-len(a.inputs) // n)
-    shards = [a.inputs[i:i + size] for i in range(0, len(a.inputs), size)]
+    shards = split(a.inputs, a.shards)
     cluster = None
     if a.scheduler:
         client = Client(a.scheduler)

@@ -82,6 +82,23 @@ static const char *compressed(const char *path)
     return NULL;
 }
 
+/* The known format of a file SQLite refused ("ELF executable", "PNG image"), from its first
+ * TT_DETECT_PEEK bytes; NULL when none, unreadable or an SQLite file. Static text. */
+static const char *foreign(const char *path)
+{
+    unsigned char *p = malloc(TT_DETECT_PEEK);
+    FILE *f = p ? fopen(path, "rb") : NULL;
+    const char *what = NULL;
+    if (f) {
+        size_t n = fread(p, 1, TT_DETECT_PEEK, f);
+        fclose(f);
+        /* an SQLite file SQLite refused is corrupt, whoever wrote it */
+        what = n >= 16 && !memcmp(p, "SQLite format 3", 16) ? NULL : tt_detect_foreign(p, n);
+    }
+    free(p);
+    return what;
+}
+
 int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err)
 {
     int64_t app, ntab;
@@ -90,6 +107,10 @@ int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err)
     if (z) /* SQLite reads a database in place, by seeking: it cannot be decompressed on the fly */
         return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,
                             "a %s-compressed file, not a database: decompress it first", z);
+    const char *what = rc && !z ? foreign(db->path) : NULL;
+    if (what) /* a known format (tracetool(1) INPUT): said as the trace commands say it */
+        return tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "not a tracetool database: %s",
+                            what);
     if (rc) {
         /* SQLite says "file is not a database" for anything else */
         return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,

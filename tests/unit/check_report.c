@@ -485,6 +485,29 @@ START_TEST(helpers)
 }
 END_TEST
 
+/* schema(5): stats.description is one sentence, not the name again (the names counted
+ * without an example, whose description would otherwise be the name) */
+START_TEST(stats_descriptions)
+{
+    static const char *const names[] = {
+        "beat_child_clamped", "btrace_empty_stack", "btrace_invalid_type", "btrace_runtime_frame",
+        "frames_other_reports_ignored", "kscrash_big_uint_rewritten", "kscrash_pac_stripped",
+        "kscrash_unresolved", "macho_no_dwarf", "perf_mmap_records", "perf_sideband_records",
+        "report_lines_skipped", "retrace_ambiguous", "samples_unknown_kind",
+        "startup_lines_skipped", "startup_reports_ignored", "sym_build_id_mismatch",
+        "sym_module_not_found", "sym_no_debug_info", "sym_split_dwarf"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *d = tt_stats_description(names[i]);
+        ck_assert_msg(d != NULL, "%s has no description", names[i]);
+        ck_assert_str_ne(d, names[i]);
+        ck_assert_ptr_nonnull(strchr(d, ' '));
+    }
+    ck_assert_ptr_null(tt_stats_description("beat_stray_exit")); /* has its own example */
+    ck_assert_ptr_null(tt_stats_description("zzz"));
+    ck_assert_ptr_null(tt_stats_description(""));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("report");
@@ -506,6 +529,7 @@ static Suite *suite(void)
     tcase_add_test(tc, gzip_input);
     tcase_add_test(tc, stack_key_forms);
     tcase_add_test(tc, helpers);
+    tcase_add_test(tc, stats_descriptions);
     suite_add_tcase(s, tc);
     return s;
 }

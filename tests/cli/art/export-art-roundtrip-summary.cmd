@@ -1,0 +1,1 @@
+tracetool export --format art-trace -o $TT_TMP/x.trace ../../samples/app.trace && tracetool art ../../samples/app.trace > $TT_TMP/a && tracetool art $TT_TMP/x.trace > $TT_TMP/b; diff $TT_TMP/a $TT_TMP/b; echo "diff exit $?"

@@ -1,0 +1,1 @@
+python3 -c "import importlib.util as u; s = u.spec_from_file_location('d', '../../scripts/dask-analyze.py'); m = u.module_from_spec(s); s.loader.exec_module(m); [print(n, k, [len(x) for x in m.split(list(range(n)), k)], sum(m.split(list(range(n)), k), []) == list(range(n))) for n, k in ((6, 4), (13, 7), (8, 4), (3, 4), (1, 1), (5, 1), (7, 3))]"

@@ -1,0 +1,1 @@
+tracetool query detect-elf.bin "select 1"; echo "exit $?"; tracetool query detect-image.png "select 1"; echo "exit $?"; tracetool merge -o $TT_TMP/m.db detect-elf.bin; echo "exit $?"; tracetool html -o $TT_TMP/h.html detect-image.png; echo "exit $?"

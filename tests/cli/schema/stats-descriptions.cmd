@@ -1,0 +1,1 @@
+cd $TT_TMP && tracetool analyze -o s.db "$OLDPWD/../../samples" >/dev/null 2>&1; echo "exit $?"; sqlite3 s.db "select 'not a sentence: ' || name || ': ' || description from stats where description = name or description not like '% %'; select count(distinct name) > 15 from stats"
