@@ -50,7 +50,7 @@ GEN_BIN := $(patsubst tests/gen/%.c,$(BUILD)/gen/%,$(GEN_SRC))
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 .PHONY: all deps deps-test deps-bench clean check test asan fuzz fuzz-smoke demo bench install \
-	check-layers check-headers check-man update-golden gen fuzz-bins check-oracle cycles
+	check-layers check-headers check-man check-clang update-golden gen fuzz-bins check-oracle cycles
 
 all: $(BUILD)/tracetool $(GEN_BIN)
 ifeq ($(BUILD),build)
@@ -130,7 +130,7 @@ check: deps-test
 	 [ $$a = 0 ] && [ $$d = 0 ]
 
 .PHONY: check-passes check-plain
-check-passes: check-layers check-headers check-man check-plain asan fuzz-smoke
+check-passes: check-layers check-headers check-man check-clang check-plain asan fuzz-smoke
 check-plain:
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test
@@ -167,6 +167,16 @@ check-headers:
 	@for h in $(TT_PUBLIC_HEADERS) $(wildcard libsym/tsym.h sqlite/tdb.h); do \
 		echo "#include \"$$h\"" | $(CC) $(CSTD) $(WARN) $(PKG_CFLAGS) $(DWARF_CFLAGS) -I. -x c -fsyntax-only - \
 		|| { echo "check-headers: $$h does not compile alone"; exit 1; }; done
+
+# the brief asks for no warnings on gcc and clang: fuzz-smoke compiles the library with clang,
+# this compiles the rest (the CLI, unit tests, generators, fuzz targets) with clang's warnings
+CLANG_CHECK_SRC = $(CLI_SRC) $(UNIT_SRC) $(GEN_SRC) $(FUZZ_SRC)
+check-clang: $(BUILD)/sqlite/sql_blobs.h
+	@command -v clang >/dev/null || { echo "check-clang: clang not installed (make deps-test)"; exit 1; }
+	@for f in $(CLANG_CHECK_SRC); do \
+		clang $(CSTD) -pthread $(WARN) $(PKG_CFLAGS) $(DWARF_CFLAGS) -I$(BUILD)/sqlite -I. \
+			$$(case $$f in fuzz/*) echo -Wno-missing-prototypes;; esac) -fsyntax-only $$f \
+		|| { echo "check-clang: $$f"; exit 1; }; done
 
 check-man:
 	@if command -v mandoc >/dev/null; then \

@@ -1075,8 +1075,8 @@ START_TEST(detect)
     ck_assert_int_eq(tt_samples_detect((const unsigned char *)"hello\n", 6), TT_SKIND_UNKNOWN);
     static const char *const perf_shapes[] = {
         "func_ab 15294 cpu-clock:\n", "java  3244 cpu-clock:\n\t7f00 f (/a)\n",
-        "           false 39654 19115.489719:          1 cycles:      7fa68b1f2d84 _dl_start+0x4 "
-        "(/usr/lib/ld-2.31.so)\n",
+        ("           false 39654 19115.489719:          1 cycles:      7fa68b1f2d84 _dl_start+0x4 "
+         "(/usr/lib/ld-2.31.so)\n"),
         "sh 22732\n\t5011 [unknown] (/usr/bin/dash)\n", "\n\t5011 [unknown]\n",
         "  sh 28589  7feb52015588 f\n  sh 28589  7feb5201 g\n",
         "cpu-clock:      7feb52015588 f\ncpu-clock:      7feb5200a14b g\n",

@@ -197,8 +197,8 @@ START_TEST(zstd_sections)
     ck_assert(n > at + 100 && buf[at] == 2); /* ELFCOMPRESS_ZSTD */
     static const char *const expect[] = {
             "section .debug_info: cannot decompress (zstd)", "section .debug_info: ",
-            "section .debug_info: cannot decompress (zstd): shorter than its header says (its "
-            "zstd frame header gives",
+            ("section .debug_info: cannot decompress (zstd): shorter than its header says (its "
+             "zstd frame header gives"),
             "section .debug_info: cannot decompress (zstd): "};
     for (int round = 0; round < 4; round++) {
         char bad[300];
