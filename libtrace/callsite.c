@@ -151,6 +151,15 @@ static int frame_put(tt_profile *p, uint32_t *id, const tt_stack_frame *f, int m
         if (f->module_file && (!g->module_file || strcmp(f->module_file, g->module_file) < 0) &&
             !(g->module_file = dup0(p, f->module_file)))
             rc = TT_ENOMEM;
+        /* likewise the smallest source position (file, then line) of the occurrences that
+         * give one: a frame given once bare and once with file and line keeps them */
+        int c = f->file && g->file ? strcmp(f->file, g->file) : 0;
+        if (!rc && f->file &&
+            (!g->file || c < 0 || (!c && f->line > 0 && (g->line <= 0 || f->line < g->line)))) {
+            if (!(g->file = dup0(p, f->file)))
+                rc = TT_ENOMEM;
+            g->line = f->line;
+        }
         goto out;
     }
     if (p->frames.len >= TT_NONE - 1) {

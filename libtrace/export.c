@@ -173,6 +173,22 @@ int tt_export_add(tt_export *x, tt_profile *p, const tt_export_part *part, tt_er
                             "speedscope shows calls as an evented profile on the wall clock: "
                             "--weight cpu is not available for them (use --weight wall%s)",
                             art ? ", or --format folded --weight cpu" : "");
+    /* sampled stacks without a thread CPU clock would weigh 0 everywhere (an empty folded
+     * file, speedscope weights all 0): refused as the calls above are */
+    if (!instrumented && !p->meta.timeless && o.weight == TT_WEIGHT_CPU &&
+        (x->b->format == TT_EXPORT_FOLDED || x->b->format == TT_EXPORT_SPEEDSCOPE)) {
+        int cpu = 0;
+        for (size_t i = 0; i < p->samples.len && !cpu; i++) {
+            const tt_sample *s = &TT_VEC_AT(&p->samples, tt_sample, i);
+            cpu = s->cpu >= 0 && tt__export_wants(&o, s->utid);
+        }
+        if (!cpu)
+            return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                                "--weight cpu: the samples%s carry no thread CPU clock "
+                                "(%s): use --weight wall or samples",
+                                o.n_threads ? " of the selected threads" : "",
+                                p->meta.source_format ? p->meta.source_format : "unknown");
+    }
     int rc = x->b->add(x->impl, p, &o, part, err);
     if (!rc)
         x->parts++;

@@ -181,6 +181,29 @@ static int thread_records(tt__art *x, const tt_profile *p, uint32_t tid)
     return 0;
 }
 
+/* Times are u32 us: a reader repairs a wrap only when a value falls back by more than 2^31
+ * (art-trace.md 3.1), so one thread's step of 2^31 us (about 35.8 minutes) or more on
+ * either clock cannot be read back; refused rather than written wrong. */
+#define ART_MAX_STEP_US ((int64_t)1 << 31)
+
+static int time_steps(tt__art *x, size_t r0, const tt_thread *th, tt_error *err)
+{
+    const rec *r = x->recs.data;
+    for (size_t i = r0 + 1; i < x->recs.len; i++) {
+        int64_t dw = r[i].wall_us - r[i - 1].wall_us, dc = r[i].cpu_us - r[i - 1].cpu_us;
+        if (dw >= ART_MAX_STEP_US || dc >= ART_MAX_STEP_US)
+            return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                                "art-trace: thread %lld (%s) goes %lld s without an event on "
+                                "its %s clock; the format's u32 microsecond times cannot "
+                                "carry a step of 2^31 us (35.8 min) or more: export fewer "
+                                "threads or another format",
+                                (long long)th->tid, th->name ? th->name : "unnamed",
+                                (long long)((dw >= ART_MAX_STEP_US ? dw : dc) / 1000000),
+                                dw >= ART_MAX_STEP_US ? "wall" : "thread CPU");
+    }
+    return 0;
+}
+
 /* A record thread id: the thread's tid when it fits and is free, else the next free one. */
 static int thread_id(tt__art *x, const tt_thread *th, uint32_t *id)
 {
@@ -225,8 +248,11 @@ int tt__art_add(tt__art *x, tt_profile *p, const tt_export_opts *o, tt_error *er
                 *q = ' ';
         if (!rc && x->pid < 0 && th->pid >= 0)
             x->pid = th->pid;
+        size_t r0 = x->recs.len;
         if (!rc && (!tt_vec_push(&x->threads, &wt) || thread_records(x, p, wt.id)))
             rc = TT_ENOMEM;
+        if (!rc && (rc = time_steps(x, r0, th, err)))
+            return rc;
     }
     return rc ? tt_error_set(err, rc, NULL, 0, 0, "out of memory") : 0;
 }
@@ -282,6 +308,16 @@ static int text_header(tt__art *x)
 
 int tt__art_close(tt__art *x, tt_error *err)
 {
+    int64_t start_us0 = x->start_ns == INT64_MAX ? 0 : x->start_ns / 1000;
+    for (size_t i = 0; i < x->recs.len; i++) { /* a thread's first wall time, from the start */
+        const rec *r = &TT_VEC_AT(&x->recs, rec, i);
+        if ((!i || r[-1].tid != r->tid) && r->wall_us - start_us0 >= ((int64_t)1 << 32))
+            return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+                                "art-trace: record thread %u starts %lld s after the trace; "
+                                "the format's u32 microsecond times stop at 2^32 us (71.6 "
+                                "min): export fewer threads or another format",
+                                (unsigned)r->tid, (long long)((r->wall_us - start_us0) / 1000000));
+    }
     x->b.len = 0;
     if (text_header(x))
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");

@@ -53,6 +53,7 @@ typedef struct cx {
     size_t parts;      /* parts added */
     char src[64], clock[32]; /* of the parts: one value, or "mixed" */
     tt_vec open;       /* B/E mode: indices of open slices */
+    tt_vec flows;      /* flow_rec: the current part's wake-up arrows, written after it */
     tt_buf names;      /* JSON-escaped frame names, quoted, back to back */
     tt_vec name_end;   /* size_t per frame id: end offset in names */
     tt_buf tmp;
@@ -384,27 +385,23 @@ static int e_event(cx *c, const tt_slice *s)
     return 0;
 }
 
-static void flow(cx *c, const tt_slice *s, int64_t pid, int64_t tid)
+/* A wake-up arrow waiting for its start: the woken leaf slice's [lo, hi) on (pid, tid) and the
+ * waker's sample time; s_ts/f_ts are set once the waker's slice around it is found. */
+typedef struct flow_rec {
+    int64_t pid, tid, lo, hi, waker_ts, s_ts, f_ts;
+    uint32_t waker_utid;
+    int state; /* 0 pending, 1 placed, 2 no room or no waker slice */
+} flow_rec;
+
+static void flow_ev(cx *c, const char *ph, uint64_t id, int64_t pid, int64_t tid, int64_t ts)
 {
-    const tt_thread *wk = tt_profile_thread(c->p, s->wakeup_utid);
-    uint64_t id = ++c->flow_id;
     ev_begin(c);
     tt_jsonw_key(&c->w, "ph");
-    tt_jsonw_str(&c->w, "s");
-    tt_jsonw_key(&c->w, "id");
-    tt_jsonw_uint(&c->w, id);
-    tt_jsonw_key(&c->w, "cat");
-    tt_jsonw_str(&c->w, "wakeup");
-    tt_jsonw_key(&c->w, "name");
-    tt_jsonw_str(&c->w, "wakeup");
-    pid_tid(c, pid_of(c, wk), tid_of(wk));
-    key_us(c, "ts", s->waker_ts - c->base);
-    tt_jsonw_obj_end(&c->w);
-    ev_begin(c);
-    tt_jsonw_key(&c->w, "ph");
-    tt_jsonw_str(&c->w, "f");
-    tt_jsonw_key(&c->w, "bp");
-    tt_jsonw_str(&c->w, "e");
+    tt_jsonw_str(&c->w, ph);
+    if (ph[0] == 'f') {
+        tt_jsonw_key(&c->w, "bp");
+        tt_jsonw_str(&c->w, "e");
+    }
     tt_jsonw_key(&c->w, "id");
     tt_jsonw_uint(&c->w, id);
     tt_jsonw_key(&c->w, "cat");
@@ -412,8 +409,88 @@ static void flow(cx *c, const tt_slice *s, int64_t pid, int64_t tid)
     tt_jsonw_key(&c->w, "name");
     tt_jsonw_str(&c->w, "wakeup");
     pid_tid(c, pid, tid);
-    key_us(c, "ts", s->ts + s->dur / 2 - c->base);
+    key_us(c, "ts", ts - c->base);
     tt_jsonw_obj_end(&c->w);
+}
+
+/* Places one arrow given the waker's slice [a, b) around its sample: s strictly inside it, f
+ * strictly inside the woken slice and strictly after s (7.1: both consumers order flow
+ * events by time); 0 when the two slices leave no room. */
+static int flow_place(flow_rec *f, int64_t a, int64_t b)
+{
+    int64_t hi = b < f->hi ? b : f->hi;
+    if (hi - a < 2)
+        return 0;
+    int64_t s = a + (hi - a) / 2;
+    int64_t lo = s > f->lo ? s : f->lo;
+    if (f->hi - lo < 2)
+        return 0;
+    f->s_ts = s;
+    f->f_ts = lo + (f->hi - lo) / 2;
+    f->state = 1;
+    return 1;
+}
+
+/* Sink of a waker thread's second build: the deepest slice holding each pending waker time. */
+typedef struct flow_find {
+    flow_rec *f;
+    size_t n;
+    uint32_t utid;
+} flow_find;
+
+static int flow_sink(void *ctx, const tt_slice *s, size_t n)
+{
+    flow_find *ff = ctx;
+    if (!n)
+        return 0;
+    int64_t r0 = s[0].ts, r1 = s[0].ts + s[0].dur;
+    for (size_t k = 0; k < ff->n; k++) {
+        flow_rec *f = &ff->f[k];
+        if (f->waker_utid != ff->utid || f->state || f->waker_ts < r0 || f->waker_ts >= r1)
+            continue;
+        size_t best = 0;
+        for (size_t i = 1; i < n; i++)
+            if (s[i].ts <= f->waker_ts && f->waker_ts < s[i].ts + s[i].dur &&
+                s[i].depth >= s[best].depth)
+                best = i;
+        if (!flow_place(f, s[best].ts, s[best].ts + s[best].dur))
+            f->state = 2;
+    }
+    return 0;
+}
+
+/* Writes the part's arrows whose waker thread is exported too (under --thread the start
+ * would otherwise point at a thread the file does not show). */
+static int flows_write(cx *c, tt_vec *sl, tt_vec *fl)
+{
+    flow_rec *f = fl->data;
+    size_t n = fl->len;
+    int rc = 0;
+    for (size_t k = 0; k < n && !rc; k++) {
+        uint32_t u = f[k].waker_utid;
+        int seen = 0;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = f[j].waker_utid == u;
+        if (seen || !tt__export_wants(c->o, u))
+            continue;
+        flow_find ff = {f, n, u};
+        tt_slice_opts so = c->o->slice;
+        so.sink = flow_sink;
+        so.sink_ctx = &ff;
+        tt_slice_info info;
+        rc = tt_slice_build(sl, &info, c->p, u, &so, c->err);
+    }
+    for (size_t k = 0; k < n && !rc; k++) {
+        if (f[k].state != 1)
+            continue;
+        const tt_thread *wk = tt_profile_thread(c->p, f[k].waker_utid);
+        uint64_t id = ++c->flow_id;
+        flow_ev(c, "s", id, pid_of(c, wk), tid_of(wk), f[k].s_ts);
+        flow_ev(c, "f", id, f[k].pid, f[k].tid, f[k].f_ts);
+        if (tt__flush(&c->w, c->fn, c->ctx, 0, c->err))
+            rc = TT_EIO;
+    }
+    return rc;
 }
 
 /* Slice sink: one finished depth-0 subtree in pre-order (5.7: streamed, never the whole
@@ -437,8 +514,12 @@ static int chunk(void *ctx, const tt_slice *s, size_t n)
             return -1;
         /* the arrow goes to the leaf of the slices opened by the woken wait */
         if (s[i].wakeup_utid != TT_NONE && s[i].waker_ts &&
-            !(i + 1 < n && s[i + 1].parent == i && s[i + 1].wakeup_utid != TT_NONE))
-            flow(c, &s[i], c->pid, c->tid);
+            !(i + 1 < n && s[i + 1].parent == i && s[i + 1].wakeup_utid != TT_NONE)) {
+            flow_rec f = {c->pid, c->tid, s[i].ts, s[i].ts + s[i].dur, s[i].waker_ts, 0, 0,
+                          s[i].wakeup_utid, 0};
+            if (!tt_vec_push(&c->flows, &f))
+                return -1;
+        }
         if (tt__flush(&c->w, c->fn, c->ctx, 0, c->err))
             return -1;
     }
@@ -496,7 +577,8 @@ static int write_thread(cx *c, uint32_t utid, tt_vec *sl)
 }
 
 /* One process_name per distinct pid, in thread order: the meta name for the meta pid, else
- * the name of the first thread whose tid is the pid, else unknown; a label is appended. */
+ * the name of the first thread whose tid is the pid, else "[pid N]" for a known pid and
+ * unknown for pid 0; a label is appended. */
 static int process_names(cx *c, const char *label)
 {
     size_t nt = tt_profile_nthreads(c->p);
@@ -527,7 +609,13 @@ static int process_names(cx *c, const char *label)
         else if (namer[k] != TT_NONE)
             name = tt_profile_thread(c->p, namer[k])->name;
         c->tmp.len = 0;
-        tt_buf_puts(&c->tmp, name ? name : "unknown");
+        int known = t->pid >= 0 || c->p->meta.pid >= 0;
+        if (name)
+            tt_buf_puts(&c->tmp, name);
+        else if (known) /* as folded's process root names it (7.1 keeps unknown for pid 0) */
+            tt_buf_printf(&c->tmp, "[pid %lld]", (long long)pid);
+        else
+            tt_buf_puts(&c->tmp, "unknown");
         if (label)
             tt_buf_printf(&c->tmp, " (%s)", label);
         meta_ev(c, pid + c->pid_off, pid + c->pid_off, "process_name", "name", c->tmp.data, 0);
@@ -580,6 +668,7 @@ int tt__chrome_open(tt__chrome **out, const tt_export_opts *o, tt_write_fn fn, v
     c->first = 1;
     tt_jsonw_init(&c->w, 0);
     tt_vec_init(&c->open, sizeof(uint32_t));
+    tt_vec_init(&c->flows, sizeof(flow_rec));
     tt_vec_init(&c->name_end, sizeof(size_t));
     for (int k = 0; k < TT_CTR_COUNT; k++)
         c->ctr_key_n[k] = (size_t)snprintf(c->ctr_key[k], sizeof c->ctr_key[k], ",\"%s\":",
@@ -595,6 +684,7 @@ void tt__chrome_free(tt__chrome *x)
         return;
     tt_jsonw_free(&x->c.w);
     tt_vec_free(&x->c.open);
+    tt_vec_free(&x->c.flows);
     tt_vec_free(&x->c.name_end);
     tt_buf_free(&x->c.names);
     tt_buf_free(&x->c.tmp);
@@ -631,6 +721,9 @@ int tt__chrome_add(tt__chrome *x, tt_profile *p, const tt_export_opts *o,
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++)
         if (tt__export_wants(o, (uint32_t)t))
             rc = write_thread(c, (uint32_t)t, &sl);
+    if (!rc && c->flows.len)
+        rc = flows_write(c, &sl, &c->flows);
+    c->flows.len = 0;
     tt_vec_free(&sl);
     c->o = doc;
     c->p = NULL;

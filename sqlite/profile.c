@@ -38,7 +38,9 @@
     "s.sample_count, s.gap_before, s.gap_after, s.msg_id, s.type, s.is_recursive, "            \
     "(SELECT r.thread_ts FROM sample r WHERE r.trace_id = s.trace_id AND r.utid = s.utid "     \
     "AND r.ts = s.ts ORDER BY r.id LIMIT 1), s.wakeup_utid, s.alloc_objects, s.alloc_bytes, "  \
-    "s.maj_flt, s.nv_csw, s.niv_csw FROM slice s WHERE s.trace_id = ?1 ORDER BY s.utid, s.id"
+    "s.maj_flt, s.nv_csw, s.niv_csw, EXISTS (SELECT 1 FROM args a WHERE a.arg_set_id = "       \
+    "s.arg_set_id AND a.key = 'unwound' AND a.int_value = 1) "                                 \
+    "FROM slice s WHERE s.trace_id = ?1 ORDER BY s.utid, s.id"
 #define SQL_WAKEUPS                                                                            \
     "SELECT wakee_slice_id, waker_ts FROM wakeup WHERE trace_id = ?1 "                         \
     "ORDER BY wakee_slice_id, id"
@@ -494,6 +496,8 @@ static int read_slice(ld *l, sl_state *t, int64_t id)
             s.ctr[c] = (uint64_t)i64(l, 23 + c);
             s.ctr_known |= 1u << c;
         }
+    /* args.unwound (ART calls an exception closed, art-trace.md 6.1) */
+    s.is_unwound = s.is_instrumented == 2 && i64(l, 23 + TT_CTR_COUNT) != 0;
     int rc = slice_frame(l, &s, par, id);
     if (rc)
         return rc;

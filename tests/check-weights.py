@@ -217,8 +217,16 @@ def sampled(args, timed):
 
         def one():
             ref = from_samples_json(args, weight)
-            if not ref and weight != "cpu":  # inputs without CPU times have no cpu weight
+            if not ref and weight != "cpu":
                 raise ValueError("no weights at all")
+            if not ref:  # inputs without CPU times have no cpu weight: export refuses it
+                for fmt in ["folded", "speedscope"]:
+                    r = subprocess.run([tt, "export", "--format", fmt, "--weight", weight] + args,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                    if r.returncode != 2 or r.stdout:
+                        raise RuntimeError("%s: exit %d, %d bytes out; expected exit 2, no output"
+                                           % (fmt, r.returncode, len(r.stdout)))
+                return
             compare(label, "samples-json", ref, "folded", from_folded(args, weight))
             compare(label, "samples-json", ref, "speedscope", from_speedscope_sampled(args, weight))
             if weight == "wall":

@@ -1,0 +1,1 @@
+tracetool export --format folded --weight cpu ../../samples/perf-fib.txt.gz; echo "folded exit $?"; tracetool export --format speedscope --weight cpu ../../samples/perf-fib.txt.gz; echo "speedscope exit $?"
