@@ -160,7 +160,8 @@ size_t cli_diff__gates_tripped(const dctx *c)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->trips.len; i++)
-        n += !i || strcmp(TT_VEC_AT(&c->trips, trip, i).gate, TT_VEC_AT(&c->trips, trip, i - 1).gate);
+        n += !i || strcmp(TT_VEC_AT(&c->trips, trip, i).gate,
+                          TT_VEC_AT(&c->trips, trip, i - 1).gate);
     return n;
 }
 
