@@ -139,14 +139,16 @@ static int hr_verdict(const dctx *c, tt_hreport *r, int rc)
         return -1;
     int reg, imp;
     cli_diff__counts(c, &reg, &imp);
-    char v[4][32];
+    char v[5][32];
     snprintf(v[0], sizeof v[0], "%d", reg);
     snprintf(v[1], sizeof v[1], "%d", imp);
-    snprintf(v[2], sizeof v[2], "%zu", c->trips.len);
-    snprintf(v[3], sizeof v[3], "%d", rc);
-    static const char *const what[4] = {"regressions", "improvements", "gates tripped",
+    snprintf(v[2], sizeof v[2], "%zu", cli_diff__gates_tripped(c));
+    snprintf(v[3], sizeof v[3], "%zu", c->trips.len);
+    snprintf(v[4], sizeof v[4], "%d", rc);
+    static const char *const what[5] = {"regressions", "improvements", "gates tripped",
+                                        "rows the gates tripped on",
                                         "exit status of tracetool diff"};
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         const char *cells[2] = {what[k], v[k]};
         double nums[2] = {NAN, NAN};
         if (tt_hreport_row_add(r, t, cells, nums))

@@ -76,6 +76,9 @@ void cli_diff__trip_text(tt_buf *b, const trip *t);
 /* The tripped gates, each line after prefix, at most 10 rows per gate (the largest changes),
  * then a line counting the others. */
 void cli_diff__trips_text(tt_buf *b, const dctx *c, const char *prefix);
+/* The gates that tripped: distinct gates (c->trips is sorted by gate), not the rows they
+ * tripped on (c->trips.len). */
+size_t cli_diff__gates_tripped(const dctx *c);
 /* The reported regressions and improvements. */
 void cli_diff__counts(const dctx *c, int *reg, int *imp);
 /* The gate that tripped on value j of it, if any. */

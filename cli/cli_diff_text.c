@@ -96,9 +96,12 @@ int cli_diff__text_out(const dctx *c, tt_buf *b, int rc)
     cli_diff__trips_text(b, c, "");
     int reg, imp;
     cli_diff__counts(c, &reg, &imp);
-    tt_buf_printf(b, "result: %d regression%s, %d improvement%s, %zu gate%s tripped (exit %d)\n",
-                  reg, reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s", c->trips.len,
-                  c->trips.len == 1 ? "" : "s", rc);
+    size_t gates = cli_diff__gates_tripped(c), rows = c->trips.len;
+    tt_buf_printf(b, "result: %d regression%s, %d improvement%s, %zu gate%s tripped", reg,
+                  reg == 1 ? "" : "s", imp, imp == 1 ? "" : "s", gates, gates == 1 ? "" : "s");
+    if (gates)
+        tt_buf_printf(b, " on %zu row%s", rows, rows == 1 ? "" : "s");
+    tt_buf_printf(b, " (exit %d)\n", rc);
     return 0;
 }
 

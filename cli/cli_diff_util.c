@@ -156,6 +156,15 @@ void cli_diff__trips_text(tt_buf *b, const dctx *c, const char *prefix)
     }
 }
 
+size_t cli_diff__gates_tripped(const dctx *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->trips.len; i++)
+        n += !i || strcmp(TT_VEC_AT(&c->trips, trip, i).gate,
+                          TT_VEC_AT(&c->trips, trip, i - 1).gate);
+    return n;
+}
+
 void cli_diff__counts(const dctx *c, int *reg, int *imp)
 {
     *reg = *imp = 0;

@@ -27,6 +27,8 @@ typedef struct run {
     tt_perf_maps *maps; /* PERF_RECORD_MMAP lines seen so far (NULL after out of memory) */
     int perf_depth; /* index of the next perf frame in the current callchain */
     uint64_t frames, hits; /* backtrace frames looked up / resolved, for the summary */
+    uint64_t named;        /* perf frames perf named, left alone (no --resymbolize) */
+    uint64_t no_file;      /* frames in maps without an ELF file (kernel, JIT, dex) */
     struct miss {
         char label[128], bid[TSYM_BUILD_ID_HEX_MAX];
     } miss[8];            /* modules without debug information (the first 8) */

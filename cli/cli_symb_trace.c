@@ -29,9 +29,22 @@ void cli_symb__summary(const run *r)
 {
     if (r->hits)
         return;
-    if (!r->frames) {
+    if (!r->frames && !r->named && !r->no_file) {
         cli_warnf("nothing symbolicated: no tombstone, perf script or module+offset frames "
                   "in the input");
+        return;
+    }
+    if (!r->frames) { /* frames there, none to look up */
+        unsigned long long a = r->named, k = r->no_file;
+        tt_buf b = {0};
+        if (a)
+            tt_buf_printf(&b, "%llu already named by perf, which --resymbolize looks up again", a);
+        if (k)
+            tt_buf_printf(&b, "%s%llu in kernel, vdso, anonymous, JIT, ART or dex maps "
+                          "(no ELF file)", a ? "; " : "", k);
+        cli_warnf("nothing symbolicated: %llu frame%s in the input, none to look up (%s)", a + k,
+                  a + k == 1 ? "" : "s", b.data ? b.data : "");
+        tt_buf_free(&b);
         return;
     }
     tt_buf b = {0};
@@ -99,8 +112,10 @@ static int tomb_line(run *r, const char *line, size_t n, uint64_t ln)
     if (tsym_tombstone_parse(&t, line, n))
         return 0;
     echo(r, line, n);
-    if (!t.symbolicatable)
+    if (!t.symbolicatable) {
+        r->no_file++;
         return 1;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%.*s", (int)t.lib_len, t.lib);
     const char *why;
@@ -132,8 +147,14 @@ static int perf_frame_line(run *r, const char *line, size_t n, uint64_t ln)
     int depth = r->perf_depth++;
     echo(r, line, n);
     int unknown = pf.symbol_len == 0 || (pf.symbol_len >= 9 && !memcmp(pf.symbol, "[unknown]", 9));
-    if ((!unknown && !r->resym) || pf.dso_len == 0 || pf.dso[0] == '[')
+    if (!unknown && !r->resym) {
+        r->named++;
         return 1;
+    }
+    if (pf.dso_len == 0 || pf.dso[0] == '[') {
+        r->no_file++;
+        return 1;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%.*s", (int)pf.dso_len, pf.dso);
     uint64_t off = 0;

@@ -55,12 +55,12 @@ const tt_callsite *tt_profile_callsite(const tt_profile *p, uint32_t id)
     return &TT_VEC_AT(&p->callsites, tt_callsite, id);
 }
 
+/* The bytes as they are, valid UTF-8 or not (tracetool(1) OUTPUT): text outputs write an
+ * invalid byte as \xNN, JSON as U+FFFD, and the database keeps it, as for frames and beat
+ * names; replacing it here made 0xE9 and 0xFF the same name. */
 const char *tt_profile_str(tt_profile *p, const char *s, size_t n)
 {
-    p->tmp.len = 0;
-    if (tt__utf8_sanitize(&p->tmp, s, n))
-        return NULL;
-    return tt_arena_strndup(p->arena, p->tmp.data ? p->tmp.data : "", p->tmp.len);
+    return tt_arena_strndup(p->arena, s ? s : "", s ? n : 0);
 }
 
 static int streq0(const char *a, const char *b)
@@ -128,18 +128,7 @@ static int frame_put(tt_profile *p, uint32_t *id, const tt_stack_frame *f, int m
 {
     if (p->ftab_stale && rebuild_ftab(p))
         return TT_ENOMEM;
-    /* the key must be sanitised like the stored name, so look up with the sanitised text */
-    p->tmp.len = 0;
-    if (tt__utf8_sanitize(&p->tmp, f->name, strlen(f->name)))
-        return TT_ENOMEM;
-    tt_stack_frame key = *f;
-    char small[512];
-    char *name = p->tmp.len < sizeof small ? small : malloc(p->tmp.len + 1);
-    if (!name)
-        return TT_ENOMEM;
-    memcpy(name, p->tmp.data ? p->tmp.data : "", p->tmp.len);
-    name[p->tmp.len] = 0;
-    key.name = name;
+    tt_stack_frame key = *f; /* names are kept byte for byte (tt_profile_str) */
     fkey k = {&key, p->identity};
     uint64_t h = frame_hash(p->identity, &key);
     uint32_t found = merge ? tt__idtab_find(&p->ftab, h, frame_eq, p, &k) : TT_NONE;
@@ -183,8 +172,6 @@ static int frame_put(tt_profile *p, uint32_t *id, const tt_stack_frame *f, int m
     }
     *id = (uint32_t)(p->frames.len - 1);
 out:
-    if (name != small)
-        free(name);
     return rc;
 }
 

@@ -438,8 +438,6 @@ int tt__run_starts(const tt_profile *p, const uint32_t *o, size_t j, int64_t max
 int64_t tt__select_i64(int64_t *d, size_t n, size_t k);
 /* Length of the valid UTF-8 sequence at s (1..4, of the n bytes there), 0 when invalid. */
 size_t tt__utf8_len(const unsigned char *s, size_t n);
-/* Sanitises s into valid UTF-8 (U+FFFD for bad bytes), appending to b. */
-int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n);
 /* 1 when the callsite's frame also occurs among its ancestors (lazily computed array). */
 const uint8_t *tt__callsite_recursive(tt_profile *p);
 /* Interns a frame made only of a name and kind. */

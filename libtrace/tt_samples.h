@@ -135,7 +135,7 @@ int tt_profile_new(tt_profile **out, int identity);
 void tt_profile_free(tt_profile *p);
 /* Borrowed, mutable; valid until tt_profile_free. */
 tt_profile_meta *tt_profile_meta_get(tt_profile *p);
-/* Copies n bytes into the profile's arena (invalid UTF-8 replaced by U+FFFD). Borrowed. */
+/* Copies n bytes into the profile's arena, invalid UTF-8 kept as it is. Borrowed. */
 const char *tt_profile_str(tt_profile *p, const char *s, size_t n);
 /* Interns a frame by identity (strings are copied); *id is its dense id. */
 int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f);

@@ -34,22 +34,3 @@ size_t tt__utf8_len(const unsigned char *s, size_t n)
         return 0;
     return len;
 }
-
-int tt__utf8_sanitize(tt_buf *b, const char *s, size_t n)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0, run = 0;
-    while (i < n) {
-        size_t l = tt__utf8_len(u + i, n - i);
-        if (l) {
-            i += l;
-            run += l;
-            continue;
-        }
-        if (tt_buf_put(b, s + i - run, run) || tt_buf_put(b, "\xef\xbf\xbd", 3))
-            return TT_ENOMEM;
-        run = 0;
-        i++;
-    }
-    return tt_buf_put(b, s + n - run, run);
-}

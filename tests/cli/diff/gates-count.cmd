@@ -1,0 +1,1 @@
+tracetool diff --fail-on 'fps=-2,jank=+1' ../../samples/framestats.txt ../../samples/frames.jsonl | grep '^gate\|^result'; tracetool diff --format html -o "$TT_TMP/g.html" --fail-on 'fps=-2' ../../samples/framestats.txt ../../samples/frames.jsonl 2>/dev/null; grep -o 'gates tripped</td><td[^>]*>[0-9]*\|rows the gates tripped on</td><td[^>]*>[0-9]*' "$TT_TMP/g.html"
