@@ -431,11 +431,31 @@ static int flow_place(flow_rec *f, int64_t a, int64_t b)
     return 1;
 }
 
-/* Sink of a waker thread's second build: the deepest slice holding each pending waker time. */
+/* A pending arrow's place in the part's arrows sorted by waker thread, then waker time. */
+typedef struct flow_key {
+    uint32_t utid;
+    int64_t ts;
+    size_t k;
+} flow_key;
+
+static int flow_key_cmp(const void *a, const void *b)
+{
+    const flow_key *x = a, *y = b;
+    if (x->utid != y->utid)
+        return x->utid < y->utid ? -1 : 1;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Sink of a waker thread's second build: the deepest slice holding each pending waker time.
+ * key[0..n) are that thread's arrows by waker time, so each subtree finds its own by binary
+ * search, and each arrow its slice by binary search over the pre-order (starts ascend) and
+ * a walk up to the first slice holding the time: no pass over every arrow or slice. */
 typedef struct flow_find {
     flow_rec *f;
+    const flow_key *key;
     size_t n;
-    uint32_t utid;
 } flow_find;
 
 static int flow_sink(void *ctx, const tt_slice *s, size_t n)
@@ -444,15 +464,32 @@ static int flow_sink(void *ctx, const tt_slice *s, size_t n)
     if (!n)
         return 0;
     int64_t r0 = s[0].ts, r1 = s[0].ts + s[0].dur;
-    for (size_t k = 0; k < ff->n; k++) {
-        flow_rec *f = &ff->f[k];
-        if (f->waker_utid != ff->utid || f->state || f->waker_ts < r0 || f->waker_ts >= r1)
+    size_t lo = 0, hi = ff->n;
+    while (lo < hi) { /* the first arrow at or after r0 */
+        size_t mid = lo + (hi - lo) / 2;
+        if (ff->key[mid].ts < r0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k < ff->n && ff->key[k].ts < r1; k++) {
+        flow_rec *f = &ff->f[ff->key[k].k];
+        if (f->state)
             continue;
-        size_t best = 0;
-        for (size_t i = 1; i < n; i++)
-            if (s[i].ts <= f->waker_ts && f->waker_ts < s[i].ts + s[i].dur &&
-                s[i].depth >= s[best].depth)
-                best = i;
+        int64_t t = f->waker_ts;
+        size_t a = 0, b = n; /* the last slice starting at or before t */
+        while (b - a > 1) {
+            size_t mid = a + (b - a) / 2;
+            if (s[mid].ts <= t)
+                a = mid;
+            else
+                b = mid;
+        }
+        size_t best = a;
+        while (best && !(s[best].ts <= t && t < s[best].ts + s[best].dur)) {
+            uint32_t up = s[best].parent;
+            best = up < best ? up : 0;
+        }
         if (!flow_place(f, s[best].ts, s[best].ts + s[best].dur))
             f->state = 2;
     }
@@ -460,26 +497,32 @@ static int flow_sink(void *ctx, const tt_slice *s, size_t n)
 }
 
 /* Writes the part's arrows whose waker thread is exported too (under --thread the start
- * would otherwise point at a thread the file does not show). */
+ * would otherwise point at a thread the file does not show), in the order they were met. */
 static int flows_write(cx *c, tt_vec *sl, tt_vec *fl)
 {
     flow_rec *f = fl->data;
     size_t n = fl->len;
+    flow_key *key = malloc(n * sizeof *key);
+    if (!key)
+        return tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t k = 0; k < n; k++)
+        key[k] = (flow_key){f[k].waker_utid, f[k].waker_ts, k};
+    qsort(key, n, sizeof *key, flow_key_cmp);
     int rc = 0;
-    for (size_t k = 0; k < n && !rc; k++) {
-        uint32_t u = f[k].waker_utid;
-        int seen = 0;
-        for (size_t j = 0; j < k && !seen; j++)
-            seen = f[j].waker_utid == u;
-        if (seen || !tt__export_wants(c->o, u))
+    for (size_t k = 0, end; k < n && !rc; k = end) {
+        uint32_t u = key[k].utid;
+        for (end = k + 1; end < n && key[end].utid == u;)
+            end++;
+        if (!tt__export_wants(c->o, u))
             continue;
-        flow_find ff = {f, n, u};
+        flow_find ff = {f, key + k, end - k};
         tt_slice_opts so = c->o->slice;
         so.sink = flow_sink;
         so.sink_ctx = &ff;
         tt_slice_info info;
         rc = tt_slice_build(sl, &info, c->p, u, &so, c->err);
     }
+    free(key);
     for (size_t k = 0; k < n && !rc; k++) {
         if (f[k].state != 1)
             continue;

@@ -162,6 +162,30 @@ static unsigned records(void)
     return n;
 }
 
+/* wakeups:N: N parks of main, each woken by pool-2-thread-1, which samples all along (one
+ * long subtree holding every waker moment): the wake-up arrows of export --format chrome at
+ * scale */
+static unsigned wakeup_records(unsigned nparks)
+{
+    unsigned n = 0;
+    const uint64_t feed[] = {M(0), M(1), M(2), M(13)};
+    const uint64_t park[] = {M(0), M(1), M(2), M(3), M(4), M(5), M(6)};
+    const uint64_t work[] = {M(7), M(9), M(10)};
+    const uint64_t unpark[] = {M(7), M(9), M(10), M(11)};
+    for (unsigned i = 0; i < nparks; i++) {
+        uint64_t t = T0 + (uint64_t)i * 10 * MS, cpu = (uint64_t)i * 4 * MS;
+        for (int k = 0; k < 3; k++, n++)
+            rec(4, 4411, i + 1, t + (uint64_t)k * MS, 0, cpu + (uint64_t)k * MS, 0, 4, 4, feed);
+        uint64_t pb = t + 3 * MS, pe = pb + 6 * MS;
+        for (int k = 0; k < 10; k++, n++) /* the waker works without a break */
+            rec(4, 30657, 0, t + (uint64_t)k * MS, 0, cpu + (uint64_t)k * MS, 0, 3, 3, work);
+        rec(17, 30657, 0, pb, pe - 20000 - (uint64_t)(i % 7) * 100000, 0, cpu, 4, 4, unpark);
+        rec(7, 4411, i + 1, pb, pe, cpu + 3 * MS, cpu + 3 * MS + 50000, 7, 7, park);
+        n += 2;
+    }
+    return n;
+}
+
 static void flush_to(FILE *f)
 {
     if (fwrite(buf, 1, len, f) != len)
@@ -274,7 +298,7 @@ int main(int argc, char **argv)
     }
     if (argc - a != 2) {
         fprintf(stderr, "usage: gen_btrace [--variant demo|v4|truncated|corrupt|empty|"
-                        "map-truncated] SAMPLING MAPPING\n");
+                        "map-truncated|bench:N|wakeups:N] SAMPLING MAPPING\n");
         return 2;
     }
     if (!strcmp(variant, "v4"))
@@ -293,7 +317,9 @@ int main(int argc, char **argv)
     u32((uint32_t)strlen(extra));
     put(extra, strlen(extra));
     unsigned n = 0;
-    if (strcmp(variant, "empty"))
+    if (!strncmp(variant, "wakeups:", 8))
+        n = wakeup_records((unsigned)strtoul(variant + 8, NULL, 10));
+    else if (strcmp(variant, "empty"))
         n = records();
     memcpy(buf + count_at, &n, 4); /* little-endian hosts only, as the device */
     if (!strcmp(variant, "truncated"))
