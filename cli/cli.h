@@ -126,14 +126,16 @@ typedef struct cli_out_lock cli_out_lock;
 cli_out_lock *cli_out_lock_take(const char *target);
 void cli_out_lock_release(cli_out_lock *l);
 /* Files unlinked when SIGINT, SIGTERM or SIGHUP arrives (then the handler installed before,
- * or the default action, runs); at most 8 at a time. */
+ * or the default action, runs); at most 8 at a time. A signal ignored when the first file is
+ * guarded stays ignored. */
 void cli_out_guard(const char *path);
 void cli_out_unguard(const char *path);
 /* Blocks (1) or restores (0) those signals around creating and guarding a file. */
 void cli_out_block_signals(int block);
 /* Another cleanup's handler of those signals: cli_out_signal_install makes fn their handler
- * (prev: the three handlers it replaces), and fn ends with cli_out_signal_pass, which calls
- * the one that sig replaced or, for none, takes the default action. */
+ * (prev: the three handlers it replaces) except of those ignored (SIG_IGN) now, which stay
+ * ignored; fn ends with cli_out_signal_pass, which calls the one that sig replaced or, for
+ * none, takes the default action. */
 struct sigaction;
 void cli_out_signal_install(void (*fn)(int), struct sigaction *prev);
 void cli_out_signal_pass(int sig, const struct sigaction *prev);

@@ -243,8 +243,10 @@ void cli_stats_report_prefix(const tt_stats *s, const char *prefix)
 
 /* ---- temporary files removed on SIGINT/SIGTERM/SIGHUP ----
  * A fixed table (a handler may only touch static memory); the handler unlinks every entry,
- * then hands the signal to the handler installed before (diff's cleanup) or to the default
- * action. */
+ * then hands the signal to the handler installed before (another cleanup's, such as the
+ * temporary directory's in cli_tmpdir.c) or to the default action. A signal ignored when
+ * the handlers are installed (nohup, a background job of a non-interactive shell) stays
+ * ignored: it cannot end the run, so nothing needs cleaning up. */
 #define GUARD_SLOTS 8
 static char guarded[GUARD_SLOTS][4096];
 static struct sigaction prev_action[3];
@@ -256,8 +258,9 @@ void cli_out_signal_pass(int sig, const struct sigaction *prev)
     for (int i = 0; i < 3; i++) {
         if (guard_sigs[i] != sig)
             continue;
-        if (prev[i].sa_handler != SIG_DFL && prev[i].sa_handler != SIG_IGN &&
-            !(prev[i].sa_flags & SA_SIGINFO)) {
+        if (prev[i].sa_handler == SIG_IGN)
+            return; /* never fatal (install leaves an ignored signal alone) */
+        if (prev[i].sa_handler != SIG_DFL && !(prev[i].sa_flags & SA_SIGINFO)) {
             prev[i].sa_handler(sig);
             return;
         }
@@ -272,8 +275,12 @@ void cli_out_signal_install(void (*fn)(int), struct sigaction *prev)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = fn;
     sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
+        /* an ignored signal keeps SIG_IGN (prev[i] records it; fn is not its handler) */
+        if (sigaction(guard_sigs[i], NULL, &prev[i]) == 0 && prev[i].sa_handler == SIG_IGN)
+            continue;
         sigaction(guard_sigs[i], &sa, &prev[i]);
+    }
 }
 
 static void guard_signal(int sig)

@@ -26,8 +26,9 @@ static void remove_files(void)
         rmdir(dir);
 }
 
-/* Removes the files, then hands the signal on to the handler installed before (none, as
- * the commands install theirs first) or to the default action. */
+/* Removes the files, then hands the signal on to the handler installed before (the output
+ * guard's of cli_out.c when a command guarded a file first, else none) or to the default
+ * action. Not the handler of a signal ignored at start (cli_out_signal_install). */
 static void on_signal(int sig)
 {
     remove_files();

@@ -49,8 +49,9 @@ void tsym__store_count_bad(tsym_store *s, const char *file, const tt_error *err)
  * it does not fit in cap bytes. */
 int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *uuid);
 
-/* 1 when file name base is a temporary name ENTRY.tmp-PID-N of an entry being written
- * (store_add.c, tt_tmp_create), or left by a killed run: never read. */
+/* 1 when file name base is a temporary name ENTRY.tmp-PID-N (tt_tmp_name) of an entry being
+ * written (store_add.c, tt_tmp_create) or left by a killed run: never read, and what the
+ * sweep of tt_remove_stale_tmp_in removes; ENTRY.tmp-PID is neither. */
 int tsym__store_is_tmp_name(const char *base);
 
 /* Scans the stores and --dsym paths once (s->files, s->dfiles), store_scan.c. */

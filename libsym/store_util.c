@@ -1,7 +1,6 @@
 /* Small helpers of the symbol store files (store_int.h): strings, paths, stats. */
 #include "store_int.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,17 +59,6 @@ int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *
 
 int tsym__store_is_tmp_name(const char *base)
 {
-    for (const char *t = strstr(base, ".tmp-"); t; t = strstr(t + 1, ".tmp-")) {
-        const char *c = t + 5, *d = c;
-        while (isdigit((unsigned char)*c))
-            c++;
-        if (c == d || *c++ != '-')
-            continue;
-        d = c;
-        while (isdigit((unsigned char)*c))
-            c++;
-        if (c > d && !*c)
-            return 1;
-    }
-    return 0;
+    int numbered = 0;
+    return tt_tmp_name(base, &numbered) && numbered;
 }

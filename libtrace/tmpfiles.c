@@ -1,6 +1,7 @@
 /* Temporary files left by a run that was killed (kill -9: no handler ran): "FILE.tmp-PID"
- * beside an output FILE (and "ENTRY.tmp-PID-N" of a symbol store), and the private directories "PREFIX-PID-XXXXXX" of a run. Only
- * names of exactly that form are removed, and only when (tracetool(1), OUTPUT):
+ * and "FILE.tmp-PID-N" beside an output FILE, "ENTRY.tmp-PID-N" of a symbol store, and the
+ * private directories "PREFIX-PID-XXXXXX" of a run. Only names of exactly that form
+ * (tt_tmp_name) are removed, and only when (tracetool(1), OUTPUT):
  *  - their PID is no live process (kill(PID, 0) says ESRCH; a first filter only: a run in
  *    another PID namespace sharing the directory looks dead, and PIDs are reused);
  *  - the entry itself, not what a symbolic link names, is a regular file (a directory of
@@ -53,35 +54,38 @@ static int ours_and_free(int dfd, const char *nm, int fd, const struct stat *sb)
            now.st_ino == sb->st_ino;
 }
 
-/* 1 when s (what follows ".tmp-" in a name) is "PID" or "PID-N" of a dead PID. */
-static int dead_tmp_suffix(const char *s)
+size_t tt_tmp_name(const char *nm, int *numbered)
 {
-    const char *e = s;
+    const char *t = NULL; /* the last ".tmp-": the digits after any other are not the end */
+    for (const char *x = *nm ? strstr(nm + 1, ".tmp-") : NULL; x; x = strstr(x + 1, ".tmp-"))
+        t = x;
+    if (!t)
+        return 0;
+    const char *p = t + 5, *e = p;
     while (*e >= '0' && *e <= '9')
         e++;
-    if (!*e)
-        return dead_pid(s, 0, NULL) != 0;
-    if (*e != '-' || !e[1])
+    int num = e > p && *e == '-';
+    if (num) {
+        p = ++e;
+        while (*e >= '0' && *e <= '9')
+            e++;
+    }
+    if (e == p || *e)
         return 0;
-    for (const char *n = e + 1; *n; n++)
-        if (*n < '0' || *n > '9')
-            return 0;
-    return dead_pid(s, '-', NULL) != 0;
+    if (numbered)
+        *numbered = num;
+    return (size_t)(t - nm);
 }
 
-/* 1 when nm is "BASE.tmp-PID" or "BASE.tmp-PID-N" of a dead PID; base NULL: any non-empty
- * BASE. */
+/* 1 when nm is "BASE.tmp-PID" or "BASE.tmp-PID-N" (tt_tmp_name) of a dead PID; base NULL:
+ * "NAME.tmp-PID-N" of any NAME, the form of a symbol store's temporaries only. */
 static int stale_name(const char *nm, const char *base, size_t bl)
 {
-    if (base)
-        return !strncmp(nm, base, bl) && !strncmp(nm + bl, ".tmp-", 5) &&
-               dead_tmp_suffix(nm + bl + 5);
-    if (!*nm)
+    int num = 0;
+    size_t l = tt_tmp_name(nm, &num);
+    if (!l || (base ? l != bl || strncmp(nm, base, bl) : !num))
         return 0;
-    for (const char *t = strstr(nm + 1, ".tmp-"); t; t = strstr(t + 1, ".tmp-"))
-        if (dead_tmp_suffix(t + 5))
-            return 1;
-    return 0;
+    return dead_pid(nm + l + 5, num ? '-' : 0, NULL) != 0;
 }
 
 static void sweep_dir(const char *dir, const char *base, size_t bl)
@@ -137,7 +141,7 @@ void tt_remove_stale_tmp_in(const char *dir) { sweep_dir(dir, NULL, 0); }
 const char *const tt_tmp_db_suffixes[] = {"", "-wal", "-shm", "-journal", ".lock", NULL};
 
 /* 1 for a file name a run's private directory may hold: one of its databases and SQLite's
- * files beside it, its lock, its temporary "DB.tmp-PID". */
+ * files beside it, its lock, its temporary "DB.tmp-PID" (or "DB.tmp-PID-N"). */
 static int private_file(const char *nm, const char *const *dbs)
 {
     for (; *dbs; dbs++) {
@@ -147,7 +151,7 @@ static int private_file(const char *nm, const char *const *dbs)
         for (const char *const *x = tt_tmp_db_suffixes; *x; x++)
             if (!strcmp(nm + dl, *x))
                 return 1;
-        if (!strncmp(nm + dl, ".tmp-", 5))
+        if (tt_tmp_name(nm, NULL) == dl)
             return 1;
     }
     return 0;

@@ -173,12 +173,16 @@ typedef void (*tt_progress_fn)(void *ud, const char *name, uint64_t done, uint64
 void tt_input_set_progress(tt_input *in, tt_progress_fn fn, void *ud);
 
 /* ---- temporary files of killed runs (tmpfiles.c) ---- */
+/* The one reading of temporary file names (tt_tmp_create makes them): the length of BASE
+ * when nm is "BASE.tmp-PID" (*numbered = 0) or "BASE.tmp-PID-N" (*numbered = 1), BASE not
+ * empty, PID and N decimal digits; 0 for any other name. numbered may be NULL. */
+size_t tt_tmp_name(const char *nm, int *numbered);
 /* Removes "PATH.tmp-PID" and "PATH.tmp-PID-N" files beside PATH whose PID is no live
  * process (kill -9): regular files of this user (not symbolic links) that no live run holds
  * (tt_tmp_hold). Nothing when PATH ends in '/'. */
 void tt_remove_stale_tmp(const char *path);
-/* The same for every "NAME.tmp-PID" and "NAME.tmp-PID-N" (NAME not empty) in directory dir
- * (a symbol store's, whose every entry is written that way). */
+/* The same for every "NAME.tmp-PID-N" (NAME not empty; not "NAME.tmp-PID") in directory dir:
+ * a symbol store's, whose every entry is written that way (tt_tmp_create with n >= 0). */
 void tt_remove_stale_tmp_in(const char *dir);
 /* The files a database DB may have beside it ("" = DB itself, then "-wal", "-shm",
  * "-journal", ".lock"), NULL-terminated: what a private directory's cleanup and the sweep of
@@ -186,7 +190,7 @@ void tt_remove_stale_tmp_in(const char *dir);
 extern const char *const tt_tmp_db_suffixes[];
 /* Removes the directories "PREFIX-PID-XXXXXX" in tmpdir whose PID is no live process: real
  * directories of this user with mode 0700 that no live run holds (tt_private_dir), with the
- * files DB, DB-wal, DB-shm, DB-journal, DB.lock and DB.tmp-* in them for each DB of the
+ * files DB, DB-wal, DB-shm, DB-journal, DB.lock and DB.tmp-PID[-N] in them for each DB of the
  * NULL-terminated dbs (a directory holding anything else is left). */
 void tt_remove_stale_dirs(const char *tmpdir, const char *prefix, const char *const *dbs);
 /* Sweeps tmpdir as above, then makes this run's "PREFIX-PID-XXXXXX" there (name in

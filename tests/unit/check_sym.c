@@ -586,12 +586,12 @@ static void touch(const char *p)
 
 /* --add-to-store: what a killed run left beside the entries (ENTRY.tmp-PID-N of a dead PID,
  * this user's regular file, not held) is removed by the next add to that directory; a held
- * one (a live run in another PID namespace), a symbolic link of that form and a live PID's
- * are spared. */
+ * one (a live run in another PID namespace), a symbolic link of that form, a live PID's and
+ * a NAME.tmp-PID without -N (not a store temporary: the scan reads it) are spared. */
 START_TEST(store_add_sweeps_stale)
 {
     char dest[4096], dir[256], stale[4200], other[4200], held[4200], link[4200], live[4200],
-        victim[256];
+        victim[256], unnumbered[4200], notes[4200];
     tt_error err;
     struct stat sb;
     snprintf(dir, sizeof dir, "%s/swept", fx);
@@ -604,6 +604,11 @@ START_TEST(store_add_sweeps_stale)
     snprintf(link, sizeof link, "%s.tmp-%ld-5", dest, dead);
     snprintf(live, sizeof live, "%s.tmp-%ld-6", dest, (long)getpid());
     snprintf(victim, sizeof victim, "%s/victim", fx);
+    snprintf(unnumbered, sizeof unnumbered, "%s.tmp-%ld", dest, dead);
+    snprintf(notes, sizeof notes, "%.*s/notes.txt.tmp-%ld", (int)(strrchr(dest, '/') - dest),
+             dest, dead);
+    touch(unnumbered);
+    touch(notes);
     touch(stale);
     touch(other);
     touch(held);
@@ -622,6 +627,11 @@ START_TEST(store_add_sweeps_stale)
     ck_assert_int_eq(stat(victim, &sb), 0);
     ck_assert_int_eq(lstat(live, &sb), 0);
     ck_assert_int_eq(stat(dest, &sb), 0); /* the entry itself */
+    ck_assert_int_eq(lstat(unnumbered, &sb), 0);
+    ck_assert_int_eq(lstat(notes, &sb), 0);
+    ck_assert(!tsym__store_is_tmp_name(strrchr(unnumbered, '/') + 1)); /* as the scan sees it */
+    unlink(unnumbered);
+    unlink(notes);
     /* released: the next add removes it */
     close(hfd);
     ck_assert_int_eq(tsym_store_add(dest, sizeof dest, dir, path("dl/g5.debug"), &err), 0);
@@ -1280,6 +1290,15 @@ START_TEST(store_tmp_names)
     ck_assert(!tsym__store_is_tmp_name("abc.tmp-12-"));
     ck_assert(!tsym__store_is_tmp_name("abc.tmp--3"));
     ck_assert(!tsym__store_is_tmp_name("abc.tmp-1-2.so"));
+    /* one reading of the names, libtrace's: the store's form is the numbered one */
+    int num = -1;
+    ck_assert_uint_eq(tt_tmp_name("abc.tmp-12", &num), 3);
+    ck_assert_int_eq(num, 0);
+    ck_assert_uint_eq(tt_tmp_name("abc.tmp-12-0", &num), 3);
+    ck_assert_int_eq(num, 1);
+    ck_assert_uint_eq(tt_tmp_name("a.tmp-x.tmp-1-2", NULL), 7);
+    ck_assert_uint_eq(tt_tmp_name(".tmp-1-2", NULL), 0);
+    ck_assert_uint_eq(tt_tmp_name("abc.tmp-1-", NULL), 0);
 }
 END_TEST
 

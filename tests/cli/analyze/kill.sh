@@ -13,7 +13,10 @@ cp ../../samples/sampling.bin "$t/s.bin"
 for sig in KILL INT TERM; do
     rm -f "$t/s-mapping.bin"
     mkfifo "$t/s-mapping.bin"
-    tracetool analyze -o "$t/a.db" "$t/s.bin" > /dev/null 2>&1 &
+    # default actions: a background job of a non-interactive shell has INT ignored, and an
+    # ignored signal stays ignored (diff/signal-ignored)
+    env --default-signal=INT,TERM,HUP \
+        tracetool analyze -o "$t/a.db" "$t/s.bin" > /dev/null 2>&1 &
     pid=$!
     i=0
     while [ ! -e "$t/a.db.tmp-$pid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done

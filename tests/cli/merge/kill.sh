@@ -24,7 +24,10 @@ time.sleep(8)" "$t/c.db" "$t/held" &
     holder=$!
     i=0
     while [ ! -e "$t/held" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-    tracetool merge --append -o "$t/out.db" "$t/b.db" "$t/c.db" > /dev/null 2>&1 &
+    # default actions: a background job of a non-interactive shell has INT ignored, and an
+    # ignored signal stays ignored (diff/signal-ignored)
+    env --default-signal=INT,TERM,HUP \
+        tracetool merge --append -o "$t/out.db" "$t/b.db" "$t/c.db" > /dev/null 2>&1 &
     pid=$!
     i=0
     while [ ! -e "$t/out.db.tmp-$pid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done

@@ -1,0 +1,1 @@
+sh ../cli/diff/signal.sh ignored 2> /dev/null
