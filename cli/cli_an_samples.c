@@ -247,8 +247,9 @@ static int by_first(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* Process rows: the profile's own (its pid and name, also for threads without a pid) and
- * one per other thread pid, in the order threads first show them; thread_upid[u] per thread. */
+/* Process rows: the profile's own (its pid and name, also for threads without a pid), one
+ * per other thread pid, in the order threads first show them, and last one of unknown pid
+ * (NULL) for the thread of samples without a thread (perf's -1); thread_upid[u] per thread. */
 static int store_processes(cli_an *a, tt_profile *p, int64_t trace_id, int64_t *thread_upid,
                            tt_error *err)
 {
@@ -262,8 +263,9 @@ static int store_processes(cli_an *a, tt_profile *p, int64_t trace_id, int64_t *
     if (!rc && (!r || !order))
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     for (size_t u = 0; u < nt && !rc; u++) {
-        int64_t pid = tt_profile_thread(p, (uint32_t)u)->pid;
-        if (pid >= 0 && pid != m->pid)
+        const tt_thread *t = tt_profile_thread(p, (uint32_t)u);
+        int64_t pid = t->pid;
+        if (!t->no_thread && pid >= 0 && pid != m->pid)
             r[n++] = (pidrow){pid, 0, u};
     }
     if (!rc && n) {
@@ -279,12 +281,18 @@ static int store_processes(cli_an *a, tt_profile *p, int64_t trace_id, int64_t *
         for (size_t i = 0; i < n && !rc; i++)
             rc = tdb_process_add(a->db, trace_id, &order[i]->pid, NULL, &order[i]->upid, err);
     }
+    int64_t none_upid = 0; /* the process of samples without a thread, once one shows */
     for (size_t u = 0; u < nt && !rc; u++) {
-        pidrow key = {tt_profile_thread(p, (uint32_t)u)->pid, 0, 0};
-        const pidrow *f = key.pid >= 0 && key.pid != m->pid && n
+        const tt_thread *t = tt_profile_thread(p, (uint32_t)u);
+        pidrow key = {t->pid, 0, 0};
+        const pidrow *f = !t->no_thread && key.pid >= 0 && key.pid != m->pid && n
                               ? bsearch(&key, r, n, sizeof *r, by_pid_only)
                               : NULL;
         thread_upid[u] = f ? f->upid : upid;
+        if (t->no_thread && !none_upid)
+            rc = tdb_process_add(a->db, trace_id, NULL, NULL, &none_upid, err);
+        if (t->no_thread)
+            thread_upid[u] = none_upid;
     }
     free(r);
     free(order);

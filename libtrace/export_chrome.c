@@ -111,8 +111,14 @@ static const char *frame_name(cx *c, uint32_t frame, size_t *n)
     return c->names.data + b;
 }
 
+/* The pid and tid of the thread of samples without a thread (perf's -1): above Linux's
+ * largest pid_max (2^22), so no real thread's, and below a part's pid offset (10^7). */
+#define NO_THREAD_ID 4194304
+
 static int64_t raw_pid(const cx *c, const tt_thread *t)
 {
+    if (t->no_thread)
+        return NO_THREAD_ID;
     if (t->pid >= 0)
         return t->pid;
     return c->p->meta.pid >= 0 ? c->p->meta.pid : 0;
@@ -123,7 +129,10 @@ static int64_t pid_of(const cx *c, const tt_thread *t)
     return raw_pid(c, t) + c->pid_off;
 }
 
-static int64_t tid_of(const tt_thread *t) { return t->tid >= 0 ? t->tid : 0; }
+static int64_t tid_of(const tt_thread *t)
+{
+    return t->no_thread ? NO_THREAD_ID : t->tid >= 0 ? t->tid : 0;
+}
 
 static void ev_begin(cx *c)
 {
@@ -621,7 +630,7 @@ static int write_thread(cx *c, uint32_t utid, tt_vec *sl)
 
 /* One process_name per distinct pid, in thread order: the meta name for the meta pid, else
  * the name of the first thread whose tid is the pid, else "[pid N]" for a known pid and
- * unknown for pid 0; a label is appended. */
+ * unknown for pid 0 and samples without a thread; a label is appended. */
 static int process_names(cx *c, const char *label)
 {
     size_t nt = tt_profile_nthreads(c->p);
@@ -640,19 +649,19 @@ static int process_names(cx *c, const char *label)
             if (!tt_vec_push(&order, &i) || tt__map_put(&idx, pid, k))
                 rc = TT_ENOMEM;
         }
-        if (!rc && namer[k] == TT_NONE && t->tid == raw_pid(c, t) && t->name)
+        if (!rc && namer[k] == TT_NONE && !t->no_thread && t->tid == raw_pid(c, t) && t->name)
             namer[k] = i;
     }
     for (size_t k = 0; k < order.len && !rc; k++) {
         const tt_thread *t = tt_profile_thread(c->p, TT_VEC_AT(&order, uint32_t, k));
         int64_t pid = raw_pid(c, t);
         const char *name = NULL;
-        if (pid == c->p->meta.pid && c->p->meta.process)
+        if (!t->no_thread && pid == c->p->meta.pid && c->p->meta.process)
             name = c->p->meta.process;
         else if (namer[k] != TT_NONE)
             name = tt_profile_thread(c->p, namer[k])->name;
         c->tmp.len = 0;
-        int known = t->pid >= 0 || c->p->meta.pid >= 0;
+        int known = !t->no_thread && (t->pid >= 0 || c->p->meta.pid >= 0);
         if (name)
             tt_buf_puts(&c->tmp, name);
         else if (known) /* as folded's process root names it (7.1 keeps unknown for pid 0) */

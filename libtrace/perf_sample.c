@@ -402,6 +402,8 @@ static int thread_of_key(tt__perf_asm *st, uint32_t *utid)
         return TT_ENOMEM;
     if (h->pid > 0 && h->pid == h->tid)
         tt_thread_set_main(st->p, *utid); /* pid 0, the idle tasks, is no process's */
+    if (h->has_pid && h->tid < 0)
+        tt_thread_set_no_thread(st->p, *utid); /* perf printed -1: a sample without a thread */
     return thread_name(st, *utid, cpu);
 }
 

@@ -166,6 +166,11 @@ void tt_thread_set_main(tt_profile *p, uint32_t utid)
     TT_VEC_AT(&p->threads, tt_thread, utid).is_main = 1;
 }
 
+void tt_thread_set_no_thread(tt_profile *p, uint32_t utid)
+{
+    TT_VEC_AT(&p->threads, tt_thread, utid).no_thread = 1;
+}
+
 int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid)
 {
     const tt_thread *t = tt_profile_thread(p, utid);
@@ -211,6 +216,8 @@ int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index
                              uint32_t utid)
 {
     const tt_thread *t = tt_profile_thread(p, utid);
+    if (t->no_thread) /* samples without a thread: no process's, not the input's */
+        return tt_buf_puts(b, "unknown");
     if (t->pid < 0 || (t->pid == p->meta.pid && p->meta.process))
         return tt_buf_puts(b, p->meta.process ? p->meta.process : "unknown");
     size_t lo = 0, hi = x->n; /* the first named thread whose tid is the pid */

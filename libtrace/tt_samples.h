@@ -73,6 +73,7 @@ typedef struct tt_thread {
     int tid_bits;      /* 16 for btrace, else 32 */
     const char *name;  /* NULL: shown as Thread-<tid> */
     int is_main;
+    int no_thread;     /* perf printed -1 for its tid: samples without a thread (pid, tid -1) */
 } tt_thread;
 
 enum { TT_CTR_ALLOC_OBJECTS = 0, TT_CTR_ALLOC_BYTES, TT_CTR_MAJ_FLT, TT_CTR_NV_CSW,
@@ -158,6 +159,8 @@ int tt_thread_add(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, i
  * name was already set. */
 int tt_thread_set_name(tt_profile *p, uint32_t utid, const char *name, size_t n, int keep_first);
 void tt_thread_set_main(tt_profile *p, uint32_t utid);
+/* Marks the thread of samples without a thread (perf's tid -1): no other thread's tid or pid. */
+void tt_thread_set_no_thread(tt_profile *p, uint32_t utid);
 /* Renames a frame, e.g. after native symbolication (name copied). */
 int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name);
 /* Records the ELF virtual address found for a frame (symbolication); no-op when it has one. */
@@ -211,7 +214,8 @@ int tt_proc_index_build(tt_proc_index *x, const tt_profile *p);
 void tt_proc_index_free(tt_proc_index *x);
 /* Appends the name of a thread's own process (samples.md 7.2, the process root): the
  * profile's process for its pid, else the name of the first thread whose tid is the pid,
- * else "[pid N]"; without a pid the profile's process or "unknown". x: built from p. */
+ * else "[pid N]"; without a pid the profile's process or "unknown"; "unknown" for the
+ * thread of samples without a thread (no_thread). x: built from p. */
 int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index *x,
                              uint32_t utid);
 

@@ -24,8 +24,11 @@
     "stack_frame f LEFT JOIN module m ON m.id = f.module_id WHERE f.trace_id = ?1 ORDER BY f.id"
 #define SQL_CALLSITES                                                                          \
     "SELECT id, parent_id, frame_id FROM callsite WHERE trace_id = ?1 ORDER BY id"
+/* no_thread: analyze stores perf's samples without a thread (tid -1) on a process of unknown
+ * pid after the trace's own (its first) */
 #define SQL_THREADS                                                                            \
-    "SELECT t.utid, t.tid, t.name, t.is_main_thread, p.pid FROM thread t "                     \
+    "SELECT t.utid, t.tid, t.name, t.is_main_thread, p.pid, t.tid = -1 AND p.pid IS NULL AND " \
+    "p.upid > (SELECT MIN(upid) FROM process WHERE trace_id = ?1) FROM thread t "              \
     "LEFT JOIN process p ON p.upid = t.upid WHERE t.trace_id = ?1 ORDER BY t.utid"
 #define SQL_SAMPLES                                                                            \
     "SELECT id, utid, ts, dur, callsite_id, count, weight, type, event, msg_id, is_interval, "  \
@@ -269,6 +272,8 @@ static int load_threads(ld *l)
             return nomem(l);
         if (i64(l, 3))
             tt_thread_set_main(l->p, u);
+        if (i64_or(l, 5, 0))
+            tt_thread_set_no_thread(l->p, u);
         rc = tt_vec_push(&l->threads, &id) ? 0 : nomem(l);
     }
     return rc < 0 ? rc : 0;

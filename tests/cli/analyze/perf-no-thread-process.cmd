@@ -1,0 +1,2 @@
+# perf's samples without a thread ("-1/-1") are one thread of unknown tid and pid: a process row of their own with pid NULL, not the file's first process (kworker) or swapper's pid 0
+for f in perf-no-thread-pidtid.txt perf-no-thread-swapper.txt; do tracetool analyze -o "$TT_TMP/$f.db" $f >/dev/null 2>&1 && tracetool query "$TT_TMP/$f.db" "select p.upid, p.pid, p.name, t.tid, t.name thread, count(*) runs, sum(s.count) samples from sample s join thread t using (utid) join process p using (upid) group by t.utid order by p.upid, t.utid"; done

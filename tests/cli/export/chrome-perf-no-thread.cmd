@@ -1,0 +1,2 @@
+# perf script -F comm,pid,tid,... prints "-1/-1" for a sample without a thread: its thread (":-1") is a process and thread of its own (pid and tid 4194304), not swapper's pid 0/tid 0, read from the text and from analyze's database alike; folded's process root calls its process unknown
+tracetool export --format chrome perf-no-thread-swapper.txt; tracetool analyze -o "$TT_TMP/n.db" perf-no-thread-swapper.txt >/dev/null 2>&1 && tracetool export --format chrome "$TT_TMP/n.db" | grep '"M"'; tracetool export --format folded --folded-root process perf-no-thread-swapper.txt
