@@ -5,6 +5,7 @@
 # <= 200 MiB). Then, when perf can record here, one recording of a small C program is timed
 # through `perf report --stdio` and through `tracetool samples` on its `perf script` text,
 # and the ratio is printed. N=... overrides the sample count (try a small one first).
+# WAKEUPS=... sets the wake-up arrow case's size (export --format chrome).
 # PERF_REUSE=1 reuses the real-shaped recording of the previous run.
 # Then real-shaped perf script text (issue 16): a recursive C++ program (bench/perf_cxx.cc,
 # kernel frames from system calls and page faults) recorded with `perf record -g` for
@@ -31,6 +32,14 @@ rate "samples (btrace, depth 30)" "$m"
 m=$(python3 bench/measure.py tracetool export --format chrome "$dir/sampling.bin" 2>&1) ||
     { echo "$m"; exit 1; }
 rate "export --format chrome" "$m"
+# wake-up arrows at scale: WAKEUPS parks of one thread, each woken by a thread that samples all
+# along (gen_btrace --variant wakeups:N); arrows are matched to slices by binary search, so
+# the time grows with N log N (it was quadratic)
+WAKEUPS=${WAKEUPS:-20000}
+gen_btrace --variant "wakeups:$WAKEUPS" "$dir/wakeups.bin" "$dir/wakeups-mapping.bin" || exit 1
+m=$(python3 bench/measure.py tracetool export --format chrome "$dir/wakeups.bin" 2>&1 >/dev/null) ||
+    { echo "$m"; exit 1; }
+echo "$m" | sed -n "s/.*wall_s=\([0-9.]*\).*peak_rss_mib=\([0-9.]*\).*/export --format chrome, $WAKEUPS wake-up arrows: \1 s, peak RSS \2 MiB/p"
 
 # perf report against tracetool samples on one recording
 if ! command -v perf >/dev/null 2>&1; then
