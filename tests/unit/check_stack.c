@@ -451,6 +451,7 @@ static Suite *suite(void)
     tcase_add_test(tc, json_writer_fields);
     tcase_add_test(tc, json_writer_any_depth);
     tcase_add_test(tc, vec_reserve_huge);
+    tcase_set_timeout(tc, 60); /* vec_reserve_huge fills large vectors: slow under ASan */
     tcase_add_test(tc, json_uint_digits);
     suite_add_tcase(s, tc);
     return s;
