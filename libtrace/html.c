@@ -231,12 +231,19 @@ static void series(tt_buf *b, const tt_hreport_table *t, const char **labels)
     if (split)
         tt_chart_series(b, t->caption, labels, v, v + n, v + 2 * n, v + 3 * n, w, split);
     if (split < n) {
-        size_t ns = 0;
-        for (size_t r = split; r < n; r++)
-            ns += r == split || strcmp(labels[r] ? labels[r] : "",
+        /* rows ordered by rank (a scene's) and series (its line per trace) */
+        size_t ns = 0, nl = 0;
+        for (size_t r = split; r < n; r++) {
+            ns += r == split || val(t, r, (size_t)t->label_col + 1) !=
+                                    val(t, r - 1, (size_t)t->label_col + 1);
+            nl += r == split || strcmp(labels[r] ? labels[r] : "",
                                        labels[r - 1] ? labels[r - 1] : "");
-        tt_buf_printf(b, "<details><summary>fps over time of the top %zu scene%s by frames"
-                         "</summary>\n", ns, ns == 1 ? "" : "s");
+        }
+        tt_buf_printf(b, "<details><summary>fps over time of the top %zu scene%s by frames", ns,
+                      ns == 1 ? "" : "s");
+        if (nl != ns)
+            tt_buf_printf(b, " (%zu lines: one per trace and model)", nl);
+        tt_buf_puts(b, "</summary>\n");
         tt_buf title = {0};
         tt_buf_puts(&title, t->caption);
         tt_buf_puts(&title, ": top scenes by frames");

@@ -183,8 +183,9 @@ static const rq queries[] = {
      "WHERE cnt IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ui_frame "
      "WHERE trace_id BETWEEN ?1 AND ?2)) ORDER BY src, o", 0},
     /* fps over time (frames.md 6.3): the windowed rows, all scenes (rank 0) and the top 5
-     * scenes by frames; time in ms from the first window of the range; a series per trace
-     * (and model) when there are several. A series of more than FPS_POINTS windows is cut
+     * scenes by frames; time in ms from the first window drawn; a series per trace (and
+     * model) when there are several, for the top N (?3) traces by frames (series_caption
+     * says how many there are when it leaves some out). A series of more than FPS_POINTS windows is cut
      * into runs (a run ends where a window does not follow the previous one or where frames
      * start or stop: the chart's breaks) and each run into buckets of ceil(windows /
      * FPS_POINTS) consecutive windows, a row each: its start and end, the frames summed, the
@@ -195,12 +196,15 @@ static const rq queries[] = {
      TT_RCHART_SERIES, 0, 2, 0, "fps",
      "WITH w AS (SELECT trace_id, model, scene, ts, dur, frames, fps FROM scene_frame_stats "
      "WHERE trace_id BETWEEN ?1 AND ?2 AND ts IS NOT NULL AND dur IS NOT NULL), "
-     "o AS (SELECT MIN(ts) AS t0, COUNT(DISTINCT trace_id) AS nt, COUNT(DISTINCT model) AS nm "
-     "FROM w), "
-     "top AS (SELECT scene, ROW_NUMBER() OVER (ORDER BY SUM(frames) DESC, scene) AS k FROM w "
+     "tr AS (SELECT trace_id FROM w GROUP BY trace_id ORDER BY SUM(CASE WHEN scene = '*' "
+     "THEN frames ELSE 0 END) DESC, trace_id LIMIT ?3), "
+     "wk AS (SELECT * FROM w WHERE trace_id IN tr), "
+     "o AS (SELECT (SELECT MIN(ts) FROM wk) AS t0, COUNT(DISTINCT trace_id) AS nt, "
+     "COUNT(DISTINCT model) AS nm FROM w), "
+     "top AS (SELECT scene, ROW_NUMBER() OVER (ORDER BY SUM(frames) DESC, scene) AS k FROM wk "
      "WHERE scene <> '*' GROUP BY scene ORDER BY k LIMIT 5), "
-     "kept AS (SELECT w.*, CASE WHEN w.scene = '*' THEN 0 ELSE top.k END AS rank FROM w "
-     "LEFT JOIN top ON top.scene = w.scene WHERE w.scene = '*' OR top.k IS NOT NULL), "
+     "kept AS (SELECT wk.*, CASE WHEN wk.scene = '*' THEN 0 ELSE top.k END AS rank FROM wk "
+     "LEFT JOIN top ON top.scene = wk.scene WHERE wk.scene = '*' OR top.k IS NOT NULL), "
      "br AS (SELECT *, CASE WHEN LAG(ts + dur) OVER p IS NOT ts OR (frames > 0) IS NOT "
      "(LAG(frames) OVER p > 0) THEN 1 ELSE 0 END AS brk, (COUNT(*) OVER (PARTITION BY "
      "trace_id, model, scene) + " FPS_POINTS " - 1) / " FPS_POINTS " AS per FROM kept "
@@ -409,6 +413,34 @@ static int summary_diff(tt_hreport *r, tdb_db *base, tdb_db *db, tt_error *err)
     return rc;
 }
 
+/* The fps-over-time chart draws the top traces by frames: when the range has more traces
+ * with windows than that, its caption (in buf) says how many of them are drawn. */
+static int series_caption(tdb_db *db, rq *q, int64_t lo, int64_t hi, int top, char *buf,
+                          size_t cap, tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT COUNT(DISTINCT trace_id) FROM scene_frame_stats WHERE trace_id "
+                           "BETWEEN ?1 AND ?2 AND ts IS NOT NULL AND dur IS NOT NULL",
+                           -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "report");
+    sqlite3_bind_int64(st, 1, lo);
+    sqlite3_bind_int64(st, 2, hi);
+    int rc = sqlite3_step(st);
+    int64_t n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return tdb__sqlerr(db, err, "report");
+    if (n > top) {
+        size_t len = strlen(q->caption);
+        snprintf(buf, cap, "%.*s; the %d of %lld traces with the most frames)",
+                 (int)(len && q->caption[len - 1] == ')' ? len - 1 : len), q->caption, top,
+                 (long long)n);
+        q->caption = buf;
+    }
+    return 0;
+}
+
 int tdb_report_fill(tt_hreport *r, tdb_db *db, tdb_db *base, int64_t trace_lo,
                     int64_t trace_hi, int top, tt_error *err)
 {
@@ -434,7 +466,17 @@ int tdb_report_fill(tt_hreport *r, tdb_db *db, tdb_db *base, int64_t trace_lo,
         sqlite3_bind_int64(st, 2, trace_hi);
         if (sqlite3_bind_parameter_count(st) >= 3)
             sqlite3_bind_int(st, 3, top);
-        rctx c = {r, NULL, &queries[i], 0};
+        rq qi = queries[i];
+        char caption[256];
+        if (qi.chart == TT_RCHART_SERIES) {
+            int crc = series_caption(db, &qi, trace_lo, trace_hi, top, caption, sizeof caption,
+                                     err);
+            if (crc) {
+                sqlite3_finalize(st);
+                return crc;
+            }
+        }
+        rctx c = {r, NULL, &qi, 0};
         int rc = tdb__rows(db, st, on_row, &c, err);
         sqlite3_finalize(st);
         if (c.oom)
