@@ -107,7 +107,7 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
     tt_buf text = {0};
     for (int i = 0; i < nin && !rc; i++) {
         tdb_merge_stats ms;
-        rc = tdb_merge_add(db, ins[i], &ms, &err);
+        rc = tdb_merge_add(db, ins[i], out, &ms, &err);
         if (rc)
             break;
         traces += ms.traces_in;
@@ -115,7 +115,15 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         rows += ms.rows;
         if (ms.traces_added < ms.traces_in)
             cli_stderrf("tracetool: %s: note: %lld of %lld traces already in %s\n", ins[i],
-                    (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in, out);
+                        (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in,
+                        ms.held_by ? ms.held_by : out);
+        if (ms.frames_overlap)
+            cli_stderrf("tracetool: %s: warning: %lld framestats frames of %lld trace%s are "
+                        "also in %s (overlapping dumps analysed in different runs): counted "
+                        "twice; give a device's dumps to one analyze (stats 'frames_overlap')\n",
+                        ins[i], (long long)ms.frames_overlap, (long long)ms.traces_overlap,
+                        ms.traces_overlap == 1 ? "" : "s", ms.overlaps ? ms.overlaps : out);
+        tdb_merge_stats_free(&ms);
     }
     /* the summary is written and flushed before the rename: a write error on standard
      * output (exit 2) leaves the old database as it was (tracetool(1)); a reader that went
