@@ -401,6 +401,25 @@ static int find_overlaps(tdb_db *db, const char *label, tdb_merge_stats *ms, tt_
     return rc;
 }
 
+void tdb_merge_stop(tdb_db *db, volatile sig_atomic_t *flag) { db->stop = flag; }
+
+/* SQLite's progress handler: non-zero stops the statement running (SQLITE_INTERRUPT). */
+static int stop_progress(void *arg)
+{
+    const tdb_db *db = arg;
+    return db->stop && *db->stop;
+}
+
+/* The busy handler while a source is read: a writer of the source finishing is waited for up
+ * to 5 seconds, unless the merge is stopped. */
+static int stop_busy(void *arg, int tries)
+{
+    if (stop_progress(arg) || tries >= 500)
+        return 0;
+    sqlite3_sleep(10);
+    return 1;
+}
+
 /* 1 when the source table has the column (older schemas lack columns added since). */
 static int src_has(tdb_db *db, const char *table, const char *col)
 {
@@ -496,6 +515,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
         return rc;
     if ((rc = tdb__attach_read(db->h, src_path, "src", immutable, err)))
         return rc;
+    /* from here every path lets the source go (below): a signal (tdb_merge_stop) stops the
+     * statement running and the wait for a writer of the source */
+    sqlite3_busy_handler(db->h, stop_busy, db);
+    sqlite3_progress_handler(db->h, 1000, stop_progress, db);
     /* rows of another file: SQLite checks their CHECK lists (tdb_open_write turns that off
      * for the row writers, which check in C) */
     rc = tdb__exec(db, "PRAGMA src.locking_mode = NORMAL; PRAGMA ignore_check_constraints = OFF",
@@ -595,6 +618,9 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     if (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB)
         rc = tt_error_set(err, TT_EFORMAT, src_path, 0, 0, "cannot read the database: %s",
                           sqlite3_errmsg(db->h));
+    /* the statements letting the source go must run, also when stopped */
+    sqlite3_progress_handler(db->h, 0, NULL, NULL);
+    sqlite3_busy_timeout(db->h, 5000);
     if (rc && db->in_tx) {
         /* the merge stops here and its file is removed: the source is let go now, so that
          * the -wal and -shm files its read-only attach made do not outlive the merge */

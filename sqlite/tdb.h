@@ -3,6 +3,7 @@
 #ifndef TDB_H
 #define TDB_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -349,6 +350,11 @@ typedef struct tdb_merge_stats {
     int64_t traces_overlap; /* copied traces with such frames ('frames_overlap' stats rows) */
     char *overlaps;       /* the labels of the inputs those earlier traces came from */
 } tdb_merge_stats;
+/* A flag a signal handler sets to stop tdb_merge_add: the statement running (or waiting for
+ * a source's lock) fails at once, the source is let go as on any error (its -wal and -shm
+ * files that the merge made are removed) and it fails (the caller, which knows the signal,
+ * ends the run). NULL clears it. */
+void tdb_merge_stop(tdb_db *db, volatile sig_atomic_t *flag);
 /* Frees the strings of ms (tdb_merge_add frees them itself when it fails). */
 void tdb_merge_stats_free(tdb_merge_stats *ms);
 /* Copies every trace of the database at src_path whose import key db does not hold yet, with
