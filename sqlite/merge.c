@@ -613,6 +613,21 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
         tdb__wal_tidy(src_path); /* the -wal and -shm files the read-only attach made */
     if (!rc && !(rc = tdb__exec(db, "BEGIN", err)))
         db->in_tx = 1;
+    /* the tables analyze's summary reads get their statistics from PRAGMA optimize
+     * (tdb_commit), as analyze's do, and only those: a schema change rolled back reloads the
+     * schema, which forgets the tables the merge's own statements asked for (trace, by its
+     * import key); then the summary's plans ask (after each source: the last one counts) */
+    if (!rc)
+        rc = tdb__exec(db, "SAVEPOINT tt_replan; CREATE TABLE main.tt_replan (x);"
+                           "ROLLBACK TO tt_replan; RELEASE tt_replan", err);
+    if (!rc)
+        rc = tdb__summary_plan(db, err);
+    /* method_by_name as analyze creates it when it loads a mapping (tdb_method_index) */
+    int64_t methods = 0;
+    if (!rc)
+        rc = query_int(db, "SELECT EXISTS (SELECT 1 FROM main.method)", 0, &methods, err);
+    if (!rc && methods)
+        rc = tdb_method_index(db, err);
     /* a damaged page found while copying is the source's (the file built aside is ours) */
     int ec = rc ? sqlite3_errcode(db->h) & 0xff : SQLITE_OK;
     if (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB)
