@@ -139,6 +139,8 @@ void cli_out_block_signals(int block);
 struct sigaction;
 void cli_out_signal_install(void (*fn)(int), struct sigaction *prev);
 void cli_out_signal_pass(int sig, const struct sigaction *prev);
+/* Gives back the handlers cli_out_signal_install replaced (prev as it filled it). */
+void cli_out_signal_restore(const struct sigaction *prev);
 
 /* ---- inputs (cli_input.c): each input is read once ---- */
 /* Opens path ("-" = standard input). again: the caller opens it a second time later; an

@@ -22,8 +22,6 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, int64_t
         .process_name = r->process,
         .have_report_time = r->have_time,
         .report_unix_ms = r->time_ms,
-        .have_cost = r->have_cost,
-        .cost_ms = r->cost_ms,
         .have_sub_type = r->have_sub_type,
         .sub_type = r->sub_type,
         .stack_key_raw = r->stack_key,
@@ -35,10 +33,7 @@ static int store_report(cli_an *a, int64_t trace_id, const tt_report *r, int64_t
         .thread_stack = r->thread_stack,
         .raw_json = r->json,
     };
-    if (r->kind == TT_RKIND_STARTUP && !r->have_cost) {
-        is.have_cost = 1; /* Trace_StartUp: the startup duration is the cost */
-        is.cost_ms = r->startup.startup_duration_ms;
-    }
+    is.have_cost = tt_report_cost(r, &is.cost_ms); /* Trace_StartUp: startup_duration */
     if (r->key_id >= 0 && !mapped && tt_mapping_count(a->map))
         a->unknown_ids++;
     int64_t tree_id;

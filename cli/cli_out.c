@@ -283,6 +283,12 @@ void cli_out_signal_install(void (*fn)(int), struct sigaction *prev)
     }
 }
 
+void cli_out_signal_restore(const struct sigaction *prev)
+{
+    for (int i = 0; i < 3; i++)
+        sigaction(guard_sigs[i], &prev[i], NULL); /* an ignored one: SIG_IGN again */
+}
+
 static void guard_signal(int sig)
 {
     for (int i = 0; i < GUARD_SLOTS; i++)

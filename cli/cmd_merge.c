@@ -28,6 +28,18 @@ static const struct option longopts[] = {
 };
 static const char *const formats[] = {"text", "json", NULL};
 
+/* A signal while an input is read: the merge is stopped (tdb_merge_stop), lets the input go
+ * (removing the -wal and -shm files its reading made) and the run then ends by the signal,
+ * passed to the handler it replaced (the temporary file's guard, then the default). */
+static volatile sig_atomic_t stop_signal;
+static struct sigaction stop_prev[3];
+
+static void stop_handler(int sig)
+{
+    if (!stop_signal)
+        stop_signal = sig;
+}
+
 /* 1 when a and b name the same file. */
 static int same_file(const char *a, const char *b)
 {
@@ -105,9 +117,14 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
     }
     cli_out_block_signals(0);
     tt_buf text = {0};
-    for (int i = 0; i < nin && !rc; i++) {
+    int stoppable = !rc;
+    if (stoppable) {
+        tdb_merge_stop(db, &stop_signal);
+        cli_out_signal_install(stop_handler, stop_prev);
+    }
+    for (int i = 0; i < nin && !rc && !stop_signal; i++) {
         tdb_merge_stats ms;
-        rc = tdb_merge_add(db, ins[i], &ms, &err);
+        rc = tdb_merge_add(db, ins[i], out, &ms, &err);
         if (rc)
             break;
         traces += ms.traces_in;
@@ -115,7 +132,28 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         rows += ms.rows;
         if (ms.traces_added < ms.traces_in)
             cli_stderrf("tracetool: %s: note: %lld of %lld traces already in %s\n", ins[i],
-                    (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in, out);
+                        (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in,
+                        ms.held_by ? ms.held_by : out);
+        if (ms.frames_overlap)
+            cli_stderrf("tracetool: %s: warning: %lld framestats frames of %lld trace%s are "
+                        "also in %s (overlapping dumps analysed in different runs): counted "
+                        "twice; give a device's dumps to one analyze (stats 'frames_overlap')\n",
+                        ins[i], (long long)ms.frames_overlap, (long long)ms.traces_overlap,
+                        ms.traces_overlap == 1 ? "" : "s", ms.overlaps ? ms.overlaps : out);
+        tdb_merge_stats_free(&ms);
+    }
+    if (stoppable) {
+        tdb_merge_stop(db, NULL);
+        cli_out_signal_restore(stop_prev);
+    }
+    if (stop_signal) { /* the input is let go: remove the temporary file, end by the signal */
+        tdb_close(db);
+        cli_out_unguard(tmpname);
+        cli_out_lock_release(lock);
+        free(target);
+        tt_buf_free(&text);
+        cli_out_signal_pass(stop_signal, stop_prev);
+        return CLI_BAD; /* the signal was ignored before: never fatal */
     }
     /* the summary is written and flushed before the rename: a write error on standard
      * output (exit 2) leaves the old database as it was (tracetool(1)); a reader that went

@@ -383,6 +383,17 @@ const char *tt_report_issue_kind(const tt_report *r)
     return "other";
 }
 
+int tt_report_cost(const tt_report *r, int64_t *ms)
+{
+    if (r->have_cost)
+        *ms = r->cost_ms;
+    else if (r->kind == TT_RKIND_STARTUP)
+        *ms = r->startup.startup_duration_ms;
+    else
+        return 0;
+    return 1;
+}
+
 size_t tt_report_key_path(const tt_report *r, int32_t *idx, size_t cap)
 {
     if (r->key_index < 0 || (size_t)r->key_index >= r->n_items)

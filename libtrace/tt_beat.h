@@ -368,6 +368,10 @@ int tt_report_reader_keys(tt_report_reader *r, tt_report_key_fn fn, void *ctx, t
 /* Issue kind of storage.md 3.4: "evil_method", "anr", "lag", "startup", "signal_anr",
  * "idle_lag", "touch_lag", "priority", "timerslack", "fps" or "other". Static. */
 const char *tt_report_issue_kind(const tt_report *r);
+/* The issue's cost in ms, Matrix's stackCost (method-beat.md 5.8): the report's 'cost', or
+ * for a Trace_StartUp report without one (Matrix writes none) its startup_duration. 0 when
+ * neither is there (*ms untouched), else 1. What issue.cost_ms holds (analyze). */
+int tt_report_cost(const tt_report *r, int64_t *ms);
 /* The stack-key line's call path: indexes into r->items from the root to key_index (each
  * line's parent is the nearest previous line with a smaller depth, 7.7). Writes at most cap
  * of them and returns the path length (0 without a key line). */

@@ -242,6 +242,41 @@ static const char temp_tables[] =
     "DELETE FROM temp.m_trace; DELETE FROM temp.m_mapping; DELETE FROM temp.m_method;"
     "DELETE FROM temp.m_module; DELETE FROM temp.m_set;";
 
+/* Kept for the whole merge (created by its first source): the input each trace of the
+ * destination came from (its label; the destination's own traces have the label of db), and
+ * the framestats frames of the destination by (scene, IntendedVsync, duration), to find the
+ * frames of overlapping dumps analysed in different runs (frames.md 7.3). */
+static const char run_tables[] =
+    "CREATE TEMP TABLE m_origin (id INTEGER PRIMARY KEY, label TEXT NOT NULL);"
+    "CREATE TEMP TABLE m_fkey (scene TEXT, ts INTEGER, dur INTEGER, trace_id INTEGER);"
+    "CREATE INDEX temp.m_fkey_by_frame ON m_fkey (scene, ts, dur, trace_id);";
+
+/* The framestats frames of the traces in temp.m_trace (:all = 1: of every trace). */
+static const char fkey_add[] =
+    "INSERT INTO temp.m_fkey SELECT u.scene, u.ts, u.dur, u.trace_id FROM main.ui_frame u "
+    "JOIN main.trace t ON t.id = u.trace_id WHERE t.source_format = 'framestats' "
+    "AND (:all OR u.trace_id IN (SELECT new FROM temp.m_trace))";
+
+/* A frame of a copied framestats trace with the same scene, IntendedVsync and duration as a
+ * framestats frame of a trace before it (a smaller id: the destination's, an earlier input's,
+ * or an earlier one of the same input). */
+#define FDUP_FROM                                                                               \
+    "main.ui_frame u WHERE u.trace_id IN (SELECT k.new FROM temp.m_trace k JOIN main.trace t " \
+    "ON t.id = k.new WHERE t.source_format = 'framestats') AND EXISTS (SELECT 1 FROM "         \
+    "temp.m_fkey f WHERE f.scene IS u.scene AND f.ts = u.ts AND f.dur = u.dur AND "            \
+    "f.trace_id < u.trace_id)"
+#define FDUP_DESC                                                                               \
+    "framestats frames also in an earlier trace (overlapping dumps analysed in different "     \
+    "runs, then merged): counted twice"
+/* The count is the merged database's: a copied row is replaced. */
+static const char *const fdup_sql[] = {
+    "DELETE FROM main.stats WHERE name = 'frames_overlap' "
+    "AND trace_id IN (SELECT new FROM temp.m_trace)",
+    "INSERT INTO main.stats (trace_id, name, idx, severity, source, value, description) "
+    "SELECT u.trace_id, 'frames_overlap', NULL, 'notice', 'analysis', COUNT(*), '" FDUP_DESC
+    "' FROM " FDUP_FROM " GROUP BY u.trace_id ORDER BY u.trace_id",
+};
+
 /* One integer from sql (NULL reads as dflt). */
 static int query_int(tdb_db *db, const char *sql, int64_t dflt, int64_t *v, tt_error *err)
 {
@@ -289,6 +324,100 @@ static int run(tdb_db *db, const char *sql, const int64_t *off, int64_t set_base
     if (changes)
         *changes += sqlite3_changes(db->h);
     return 0;
+}
+
+/* Runs sql with :label and :all bound; *out = a copy of the first column of its first row
+ * (NULL when NULL or none) when out is given. */
+static int run_text(tdb_db *db, const char *sql, const char *label, int all, char **out,
+                    tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (out)
+        *out = NULL;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "merge");
+    int i = sqlite3_bind_parameter_index(st, ":label");
+    if (i)
+        sqlite3_bind_text(st, i, label, -1, SQLITE_STATIC);
+    if ((i = sqlite3_bind_parameter_index(st, ":all")))
+        sqlite3_bind_int(st, i, all);
+    int rc = sqlite3_step(st);
+    if (out && rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        if (t && !(*out = strdup(t))) {
+            sqlite3_finalize(st);
+            return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tdb__sqlerr(db, err, "merge");
+}
+
+/* The labels of the inputs (in merge order) of the traces matched by the query
+ * "SELECT id ..." in ids, joined by ", ". */
+static int origins(tdb_db *db, const char *ids, char **out, tt_error *err)
+{
+    tt_buf sql = {0};
+    tt_buf_printf(&sql,
+                  "SELECT group_concat(label, ', ') FROM (SELECT o.label AS label FROM "
+                  "temp.m_origin o WHERE o.id IN (%s) GROUP BY o.label ORDER BY MIN(o.id))",
+                  ids);
+    if (!sql.data)
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    int rc = run_text(db, sql.data, NULL, 0, out, err);
+    tt_buf_free(&sql);
+    return rc;
+}
+
+void tdb_merge_stats_free(tdb_merge_stats *ms)
+{
+    free(ms->held_by);
+    free(ms->overlaps);
+    ms->held_by = ms->overlaps = NULL;
+}
+
+/* After the copy: the framestats frames of the copied traces that duplicate frames of
+ * earlier traces, counted per trace in a stats row 'frames_overlap' and in ms. */
+static int find_overlaps(tdb_db *db, const char *label, tdb_merge_stats *ms, tt_error *err)
+{
+    int rc = run_text(db, "INSERT INTO temp.m_origin SELECT new, :label FROM temp.m_trace",
+                      label, 0, NULL, err);
+    if (!rc)
+        rc = run_text(db, fkey_add, NULL, 0, NULL, err);
+    for (size_t i = 0; i < sizeof fdup_sql / sizeof fdup_sql[0] && !rc; i++)
+        rc = run(db, fdup_sql[i], NULL, 0, 0, i ? &ms->rows : NULL, err);
+    if (!rc)
+        rc = query_int(db, "SELECT COUNT(*) FROM " FDUP_FROM, 0, &ms->frames_overlap, err);
+    if (!rc && ms->frames_overlap)
+        rc = query_int(db, "SELECT COUNT(*) FROM main.stats WHERE name = 'frames_overlap' "
+                           "AND trace_id IN (SELECT new FROM temp.m_trace)",
+                       0, &ms->traces_overlap, err);
+    if (!rc && ms->frames_overlap)
+        rc = origins(db,
+                     "SELECT f.trace_id FROM temp.m_fkey f JOIN " FDUP_FROM
+                     " AND f.scene IS u.scene AND f.ts = u.ts AND f.dur = u.dur "
+                     "AND f.trace_id < u.trace_id",
+                     &ms->overlaps, err);
+    return rc;
+}
+
+void tdb_merge_stop(tdb_db *db, volatile sig_atomic_t *flag) { db->stop = flag; }
+
+/* SQLite's progress handler: non-zero stops the statement running (SQLITE_INTERRUPT). */
+static int stop_progress(void *arg)
+{
+    const tdb_db *db = arg;
+    return db->stop && *db->stop;
+}
+
+/* The busy handler while a source is read: a writer of the source finishing is waited for up
+ * to 5 seconds, unless the merge is stopped. */
+static int stop_busy(void *arg, int tries)
+{
+    if (stop_progress(arg) || tries >= 500)
+        return 0;
+    sqlite3_sleep(10);
+    return 1;
 }
 
 /* 1 when the source table has the column (older schemas lack columns added since). */
@@ -349,7 +478,8 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
     return rc;
 }
 
-int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_error *err)
+int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
+                  tdb_merge_stats *ms, tt_error *err)
 {
     memset(ms, 0, sizeof *ms);
     /* the source is checked as query opens it: a tracetool database of a schema we read */
@@ -385,6 +515,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         return rc;
     if ((rc = tdb__attach_read(db->h, src_path, "src", immutable, err)))
         return rc;
+    /* from here every path lets the source go (below): a signal (tdb_merge_stop) stops the
+     * statement running and the wait for a writer of the source */
+    sqlite3_busy_handler(db->h, stop_busy, db);
+    sqlite3_progress_handler(db->h, 1000, stop_progress, db);
     /* rows of another file: SQLite checks their CHECK lists (tdb_open_write turns that off
      * for the row writers, which check in C) */
     rc = tdb__exec(db, "PRAGMA src.locking_mode = NORMAL; PRAGMA ignore_check_constraints = OFF",
@@ -402,8 +536,18 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
                               "not a tracetool database (no column %s.%s)", need[i][0],
                               need[i][1]);
     int64_t off[NSHIFTED], set_base = 0;
+    int64_t first = 0;
+    if (!rc)
+        rc = query_int(db, "SELECT NOT EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = "
+                           "'m_origin')", 0, &first, err);
     if (!rc)
         rc = tdb__exec(db, temp_tables, err);
+    /* the first source: the destination's own traces (--append) */
+    if (!rc && first && !(rc = tdb__exec(db, run_tables, err)))
+        rc = run_text(db, "INSERT INTO temp.m_origin SELECT id, :label FROM main.trace",
+                      db_label, 0, NULL, err);
+    if (!rc && first)
+        rc = run_text(db, fkey_add, NULL, 1, NULL, err);
     /* one offset per table: the source's first row lands just past the destination's last */
     for (size_t t = 0; t < NSHIFTED && !rc; t++) {
         char sql[256];
@@ -438,6 +582,11 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM temp.m_trace", 0, &ms->traces_added, err);
+    if (!rc && ms->traces_added < ms->traces_in)
+        rc = origins(db,
+                     "SELECT d.id FROM src.trace s JOIN main.trace d ON d.import_key = "
+                     "s.import_key",
+                     &ms->held_by, err);
     /* methods usually keep their order (one mapping copied whole, or found whole): then
      * one difference maps every method id, without a lookup per row */
     int64_t dmin = 0, dmax = 0, nmeth = 0, nsrc = 0;
@@ -452,6 +601,8 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
     int method_shift = dmin == dmax && nmeth == nsrc;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && !rc && ms->traces_added; i++)
         rc = copy_table(db, &tables[i], off, method_shift, dmin, &ms->rows, err);
+    if (!rc && ms->traces_added)
+        rc = find_overlaps(db, src_path, ms, err);
     /* committed to the temporary file (a source's read lock ends with its transaction, and
      * only then can it be detached); the target is replaced by tdb_commit only */
     if (!rc && !(rc = tdb__exec(db, "COMMIT", err)))
@@ -462,11 +613,29 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         tdb__wal_tidy(src_path); /* the -wal and -shm files the read-only attach made */
     if (!rc && !(rc = tdb__exec(db, "BEGIN", err)))
         db->in_tx = 1;
+    /* the tables analyze's summary reads get their statistics from PRAGMA optimize
+     * (tdb_commit), as analyze's do, and only those: a schema change rolled back reloads the
+     * schema, which forgets the tables the merge's own statements asked for (trace, by its
+     * import key); then the summary's plans ask (after each source: the last one counts) */
+    if (!rc)
+        rc = tdb__exec(db, "SAVEPOINT tt_replan; CREATE TABLE main.tt_replan (x);"
+                           "ROLLBACK TO tt_replan; RELEASE tt_replan", err);
+    if (!rc)
+        rc = tdb__summary_plan(db, err);
+    /* method_by_name as analyze creates it when it loads a mapping (tdb_method_index) */
+    int64_t methods = 0;
+    if (!rc)
+        rc = query_int(db, "SELECT EXISTS (SELECT 1 FROM main.method)", 0, &methods, err);
+    if (!rc && methods)
+        rc = tdb_method_index(db, err);
     /* a damaged page found while copying is the source's (the file built aside is ours) */
     int ec = rc ? sqlite3_errcode(db->h) & 0xff : SQLITE_OK;
     if (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB)
         rc = tt_error_set(err, TT_EFORMAT, src_path, 0, 0, "cannot read the database: %s",
                           sqlite3_errmsg(db->h));
+    /* the statements letting the source go must run, also when stopped */
+    sqlite3_progress_handler(db->h, 0, NULL, NULL);
+    sqlite3_busy_timeout(db->h, 5000);
     if (rc && db->in_tx) {
         /* the merge stops here and its file is removed: the source is let go now, so that
          * the -wal and -shm files its read-only attach made do not outlive the merge */
@@ -476,5 +645,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_erro
         if (tidy)
             tdb__wal_tidy(src_path);
     }
+    if (rc)
+        tdb_merge_stats_free(ms);
     return rc;
 }

@@ -3,6 +3,7 @@
 #ifndef TDB_H
 #define TDB_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -343,15 +344,32 @@ typedef struct tdb_merge_stats {
     int64_t traces_in;    /* traces in the source */
     int64_t traces_added; /* not present yet (import key), copied */
     int64_t rows;         /* rows written */
+    char *held_by;        /* when traces were skipped: the labels of the inputs (db_label for
+                           * db's own) that brought them, joined by ", " */
+    int64_t frames_overlap; /* framestats frames of copied traces also in an earlier trace */
+    int64_t traces_overlap; /* copied traces with such frames ('frames_overlap' stats rows) */
+    char *overlaps;       /* the labels of the inputs those earlier traces came from */
 } tdb_merge_stats;
+/* A flag a signal handler sets to stop tdb_merge_add: the statement running (or waiting for
+ * a source's lock) fails at once, the source is let go as on any error (its -wal and -shm
+ * files that the merge made are removed) and it fails (the caller, which knows the signal,
+ * ends the run). NULL clears it. */
+void tdb_merge_stop(tdb_db *db, volatile sig_atomic_t *flag);
+/* Frees the strings of ms (tdb_merge_add frees them itself when it fails). */
+void tdb_merge_stats_free(tdb_merge_stats *ms);
 /* Copies every trace of the database at src_path whose import key db does not hold yet, with
  * all its rows, ids shifted past db's; method mappings, methods, modules and symbol sets are
  * matched by their keys (storage.md 8) and added when new. The source is checked as by
  * tdb_open_read: a newer schema is TT_EUNSUPPORTED, another file TT_EFORMAT; an older schema
  * is read through the current one (columns added since read as NULL). db must have been
  * opened with TDB_WRITE_NEW or TDB_WRITE_COPY: each source is committed to the temporary
- * file on its own (tdb_commit still decides whether it replaces the target). */
-int tdb_merge_add(tdb_db *db, const char *src_path, tdb_merge_stats *ms, tt_error *err);
+ * file on its own (tdb_commit still decides whether it replaces the target). src_path is
+ * the label of the source's traces in ms (held_by, overlaps), db_label that of db's own
+ * (--append). Framestats frames of a copied trace with the scene, IntendedVsync and duration
+ * of a framestats frame of a trace before it (overlapping dumps analysed in different runs,
+ * frames.md 7.3) are counted in a stats row 'frames_overlap' of that trace. */
+int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
+                  tdb_merge_stats *ms, tt_error *err);
 
 /* ---- every row of a run (analyze --format jsonl) ---- */
 /* fn gets the table name, its column names and one row's values (text borrowed for the call);

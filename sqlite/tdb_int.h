@@ -44,6 +44,7 @@ struct tdb_db {
     int indexed;             /* the indexes, views and version are written (finish_schema) */
     int syncing;             /* syncer: a helper thread fsyncing tmp (tdb_commit_rows) */
     pthread_t syncer;
+    volatile sig_atomic_t *stop; /* tdb_merge_stop: set by a signal handler, stops a merge */
 };
 
 /* Recording (rec.c): a row of statement slot, its values in bind order (i is the 1-based

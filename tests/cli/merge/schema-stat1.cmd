@@ -1,0 +1,1 @@
+sh ../cli/merge/schema-stat1.sh

@@ -1,0 +1,1 @@
+sh ../cli/merge/signal-input-wal.sh
