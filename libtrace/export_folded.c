@@ -178,19 +178,21 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
             continue;
         if ((rc = thread_weights(w, &f->touched, p, (uint32_t)t, o, err)))
             break;
+        /* folded input names no thread or process: its stacks as read */
+        int root = tt_profile_thread(p, (uint32_t)t)->no_root ? TT_ROOT_NONE : o->folded_root;
         f->root.len = 0;
         if (label) /* the part is the outermost frame, also with --folded-root none */
             put_name(&f->root, label);
-        if (label && o->folded_root != TT_ROOT_NONE)
+        if (label && root != TT_ROOT_NONE)
             tt_buf_puts(&f->root, ";");
         size_t start = f->root.len;
-        if (o->folded_root == TT_ROOT_THREAD)
+        if (root == TT_ROOT_THREAD)
             tt_thread_format(&f->root, p, (uint32_t)t);
-        else if (o->folded_root == TT_ROOT_PROCESS)
+        else if (root == TT_ROOT_PROCESS)
             tt_thread_process_format(&f->root, p, &px, (uint32_t)t);
         sanitize(&f->root, start);
         rc = add_paths(&f->text, &f->lines, p, w, f->touched.data, f->touched.len,
-                       o->folded_root == TT_ROOT_NONE && !label ? NULL : f->root.data);
+                       root == TT_ROOT_NONE && !label ? NULL : f->root.data);
         for (size_t i = 0; i < f->touched.len; i++)
             w[TT_VEC_AT(&f->touched, uint32_t, i)] = 0;
         f->touched.len = 0;

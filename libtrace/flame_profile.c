@@ -150,9 +150,11 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
             break;
         uint32_t root = TT_NONE;
         label.len = 0;
-        if (eo->folded_root == TT_ROOT_THREAD)
+        /* folded input names no thread or process: no root (export_folded.c alike) */
+        int rooted = !tt_profile_thread(p, (uint32_t)t)->no_root;
+        if (rooted && eo->folded_root == TT_ROOT_THREAD)
             tt_thread_format(&label, p, (uint32_t)t);
-        else if (eo->folded_root == TT_ROOT_PROCESS)
+        else if (rooted && eo->folded_root == TT_ROOT_PROCESS)
             tt_thread_process_format(&label, p, &px, (uint32_t)t);
         if (label.len && x && x->norm_roots && eo->folded_root == TT_ROOT_THREAD) {
             /* Thread-123 and Thread-456 of two builds pair as Thread-# */

@@ -236,6 +236,8 @@ static int setup_threads(fstate *st, int diff)
         if (tt_thread_intern(st->p, &st->th[c], st->o->source, -1, c, 32))
             return TT_ENOMEM;
         tt_thread_set_name(st->p, st->th[c], names[diff][c], strlen(names[diff][c]), 1);
+        if (!diff) /* no threads in the file: its stacks are written back as read */
+            tt_thread_set_no_root(st->p, st->th[c]);
     }
     return 0;
 }

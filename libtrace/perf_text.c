@@ -531,9 +531,25 @@ static size_t line_at(const char *p, size_t n, size_t i, size_t *len)
     return e ? (size_t)(e - p) + 1 : n;
 }
 
+/* "Warning:" alone, followed by a blank line, nothing, or a line indented by blanks that is
+ * no frame (a sample header whose comm perf right-aligned): perf's warning without a
+ * message (tt__perf_warning_head takes the ones followed by an unindented line). */
+static int warning_alone(const char *s, size_t n, const char *next, size_t nn)
+{
+    tt__trim(&s, &n);
+    if (n != 8 || memcmp(s, "Warning:", 8))
+        return 0;
+    if (!next)
+        return 1;
+    char b[512];
+    const char *m;
+    size_t mn = blank_copy(b, sizeof b, next, nn, &m);
+    return !mn || (next[0] == ' ' && !tt__perf_frame_text(m, mn));
+}
+
 int tt__perf_skip_warnings(const char *p, size_t n, size_t *off)
 {
-    int warned = 0, para = 1;
+    int warned = 0, para = 1, head = 0;
     for (size_t i = 0; i < n;) {
         size_t ln, nn = 0, j = line_at(p, n, i, &ln);
         const char *s = p + i, *next = j < n ? p + j : NULL;
@@ -541,14 +557,18 @@ int tt__perf_skip_warnings(const char *p, size_t n, size_t *off)
             line_at(p, n, j, &nn);
         size_t tn = ln;
         tt__trim(&s, &tn);
+        int was_head = head;
+        head = 0;
         if (!tn) {
             para = 1;
-        } else if (tt__perf_warning_head(p + i, ln, next, nn)) {
-            warned = 1;
+        } else if (tt__perf_warning_head(p + i, ln, next, nn) ||
+                   warning_alone(p + i, ln, next, nn)) {
+            warned = head = 1;
             para = 0;
         } else if (!warned) {
             return 0;
-        } else if (para && tt__perf_detect(p + i, ln, next, nn)) {
+        } else if ((para || was_head) && tt__perf_detect(p + i, ln, next, nn)) {
+            /* a header after a paragraph, or right after "Warning:" (no message) */
             *off = i;
             return 1;
         } else {
@@ -711,8 +731,11 @@ int tt__perf_stdout_line(const char *line, const char *s, size_t sn, const tt__p
 {
     if (!sn)
         return 0;
-    if (line[0] == '\t' || line[0] == ' ')
+    if (line[0] == '\t')
         return tt__perf_frame_text(s, sn);
+    if (line[0] == ' ' && tt__perf_frame_text(s, sn))
+        return 1; /* else a header whose comm perf right-aligned in 16 columns (one-line
+                   * samples: -F comm,tid,time,ip,sym without call graphs) */
     if (tt__memmem(s, sn, "PERF_RECORD_", 12))
         return 1;
     tt__perf_hdr h;
@@ -907,8 +930,13 @@ static void layout_pass(layout_scan *sc)
             if (r >= TT__PERF_WARN_IN)
                 continue;
             if (r == TT__PERF_WARN_NOT) { /* the held line was none: read it, then this one */
+                int cand = sc->cand, alone = !sc->w.pre;
                 sc->w.pre = 0;
                 layout_line(sc, sc->held, sc->held_n, line, n - (size_t)(line - p));
+                if (alone)
+                    sc->cand = cand; /* "Warning:" alone, read before a header showed a tid:
+                                      * the line after it may start a sample, perhaps the
+                                      * only one that shows it (then read again, warn_dep) */
             } else if (sc->w.pre) { /* the line perf's warning was written into: whole again */
                 size_t a = sc->w.pre < sizeof jb ? sc->w.pre : sizeof jb;
                 memcpy(jb, sc->held, a);

@@ -51,7 +51,8 @@ int tt__perf_hdr_parse(tt__perf_hdr *h, const char *s, size_t n, const tt__perf_
  * at more bytes if there are). */
 #define TT__PERF_LAYOUT_HEADERS 1024
 /* A line of perf's standard output (not of its stderr's warnings) by its text: a frame line
- * of a call chain (indented), a side-band record, or a sample header with a time or a tid.
+ * of a call chain (indented), a side-band record, or a sample header with a time or a tid
+ * (indented by blanks too: perf right-aligns the comm of one-line samples in 16 columns).
  * line: as read (its indentation); s[0..sn): it with blanks for tabs, trimmed. */
 int tt__perf_stdout_line(const char *line, const char *s, size_t sn, const tt__perf_layout *lay);
 void tt__perf_layout_scan(tt__perf_layout *lay, int *tid_or_time, size_t *headers, const char *p,

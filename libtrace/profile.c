@@ -171,6 +171,11 @@ void tt_thread_set_no_thread(tt_profile *p, uint32_t utid)
     TT_VEC_AT(&p->threads, tt_thread, utid).no_thread = 1;
 }
 
+void tt_thread_set_no_root(tt_profile *p, uint32_t utid)
+{
+    TT_VEC_AT(&p->threads, tt_thread, utid).no_root = 1;
+}
+
 int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid)
 {
     const tt_thread *t = tt_profile_thread(p, utid);

@@ -74,6 +74,8 @@ typedef struct tt_thread {
     const char *name;  /* NULL: shown as Thread-<tid> */
     int is_main;
     int no_thread;     /* perf printed -1 for its tid: samples without a thread (pid, tid -1) */
+    int no_root;       /* the one thread of a folded input, which names no thread or process:
+                        * no root frame for it in folded output and flame graphs */
 } tt_thread;
 
 enum { TT_CTR_ALLOC_OBJECTS = 0, TT_CTR_ALLOC_BYTES, TT_CTR_MAJ_FLT, TT_CTR_NV_CSW,
@@ -161,6 +163,9 @@ int tt_thread_set_name(tt_profile *p, uint32_t utid, const char *name, size_t n,
 void tt_thread_set_main(tt_profile *p, uint32_t utid);
 /* Marks the thread of samples without a thread (perf's tid -1): no other thread's tid or pid. */
 void tt_thread_set_no_thread(tt_profile *p, uint32_t utid);
+/* Marks the one thread of a folded input (samples.md 2.3): folded output and flame graphs
+ * write no thread or process root for it, so folded stacks export as they were read. */
+void tt_thread_set_no_root(tt_profile *p, uint32_t utid);
 /* Renames a frame, e.g. after native symbolication (name copied). */
 int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name);
 /* Records the ELF virtual address found for a frame (symbolication); no-op when it has one. */

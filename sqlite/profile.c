@@ -276,6 +276,10 @@ static int load_threads(ld *l)
             tt_thread_set_no_thread(l->p, u);
         rc = tt_vec_push(&l->threads, &id) ? 0 : nomem(l);
     }
+    /* a folded file's one thread (a differential file's two are its columns) */
+    if (rc >= 0 && l->threads.len == 1 && !strcmp(tt_profile_meta_get(l->p)->source_format,
+                                                  "folded"))
+        tt_thread_set_no_root(l->p, 0);
     return rc < 0 ? rc : 0;
 }
 

@@ -43,7 +43,7 @@ CREATE TABLE stats (                      -- import warnings and repairs (Perfet
   severity    TEXT NOT NULL CHECK (severity IN ('info','notice','data_loss','error')),
   source      TEXT NOT NULL CHECK (source IN ('trace','analysis')),
   value       INTEGER NOT NULL,           -- a count
-  description TEXT NOT NULL               -- one sentence, the same for every row of a name
+  description TEXT NOT NULL               -- fixed per name, or the message of the first occurrence
 );
 CREATE TABLE args (                       -- extra key/values attached to any row
   arg_set_id   INTEGER NOT NULL,

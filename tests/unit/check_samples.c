@@ -461,17 +461,20 @@ static const tt_stat *stat_named(const tt_stats *st, const char *name)
 /* A lone "Warning:" line (perf's stderr by 2>&1, its message not there) in a file of tids, between
  * two samples or before the first: the layout scan and the sample reader read it alike
  * (tt__perf_warn_step), a warning and no header; at the top the scan, which has seen no tid
- * yet, reads it again once the file shows one, as the reader does. */
+ * yet, reads it again once the file shows one, as the reader does, also when the sample right
+ * after it is the file's only one. */
 START_TEST(perf_lone_warning)
 {
     static const char a[] = "worker 2 24774    5000000 \n"
                             "\t            117a spin\n\t           891f5 start_thread\n\n";
     static const char b[] = "mt 24697    5000000 \n"
                             "\t            117a spin\n\t           2724a __libc_start_call_main\n\n";
-    char txt[2][512];
+    char txt[3][512];
     snprintf(txt[0], sizeof txt[0], "%sWarning:\n%s", a, b);
     snprintf(txt[1], sizeof txt[1], "Warning:\n%s%s", a, b);
-    for (int i = 0; i < 2; i++) {
+    snprintf(txt[2], sizeof txt[2], "Warning:\n%s", a);
+    for (int i = 0; i < 3; i++) {
+        size_t want = i == 2 ? 1 : 2;
         tt__perf_layout lay;
         int tid_or_time;
         size_t headers;
@@ -479,12 +482,12 @@ START_TEST(perf_lone_warning)
         ck_assert_int_eq(lay.tail, 2);
         ck_assert_int_eq(lay.notid, 0);
         ck_assert_int_eq(tid_or_time, 1);
-        ck_assert_uint_eq(headers, 2); /* the two headers; "Warning:" is none */
+        ck_assert_uint_eq(headers, want); /* the headers; "Warning:" is none */
         tt_profile *p;
         tt_stats *st = tt_stats_new();
         tt_error err;
         ck_assert_int_eq(import_text(tt_perf_import, txt[i], &p, st, &err), 0);
-        ck_assert_uint_eq(tt_profile_nsamples(p), 2);
+        ck_assert_uint_eq(tt_profile_nsamples(p), want);
         const tt_stat *w = stat_named(st, "perf_stderr_warning");
         ck_assert_ptr_ne(w, NULL);
         ck_assert_int_eq(w->count, 1);

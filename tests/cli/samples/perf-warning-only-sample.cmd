@@ -1,0 +1,1 @@
+for f in perf-warning-only-sample.txt perf-warning-only-oneline.txt perf-warning-only-default.txt; do tracetool samples --kind perf --top 1 $f | grep -E "^(input|==|samples)"; tracetool export --kind perf --format chrome $f | grep '"ph":"X"' | head -1; tracetool export --format folded $f 2>/dev/null; done
