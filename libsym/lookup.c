@@ -240,25 +240,22 @@ fail:
 
 /* ---- Mach-O modules (spec/ios.md 6) ---- */
 
-/* "arm64 (ios 14.0 (sdk 16.4)), x86_64 (...)": the platform tells device from simulator */
+/* "arm64 (ios 14.0 sdk 16.4), x86_64 (...)": the platform tells device from simulator */
 static void slice_list(char *out, size_t cap, const tsym__macho *mo)
 {
-    size_t k = 0;
-    out[0] = 0;
-    for (size_t i = 0; i < mo->n_slices && k < cap; i++) {
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    for (; n < mo->n_slices && n < TSYM_MACHO_MAX_SLICES; n++) {
         tsym__macho tmp = *mo;
         tmp.sects = NULL;
         tt_error e;
-        char pf[64] = "";
-        if (!tsym__macho_select(&tmp, i, &e))
-            tsym__macho_platform(pf, sizeof pf, &tmp);
+        snprintf(sl[n].arch, sizeof sl[n].arch, "%s", mo->slices[n].arch);
+        sl[n].platform[0] = 0;
+        if (!tsym__macho_select(&tmp, n, &e))
+            tsym__macho_platform(sl[n].platform, sizeof sl[n].platform, &tmp);
         free(tmp.sects);
-        int r = snprintf(out + k, cap - k, "%s%s%s%s%s", i ? ", " : "", mo->slices[i].arch,
-                         pf[0] ? " (" : "", pf, pf[0] ? ")" : "");
-        if (r < 0)
-            break;
-        k += (size_t)r;
     }
+    tsym_macho_slice_list(out, cap, sl, n);
 }
 
 /* Opens file (a .dSYM bundle is resolved) and selects the slice named arch or with uuid. */

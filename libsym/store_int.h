@@ -21,9 +21,7 @@ struct tsym_store {
     tt_stats *stats;
     int scanned_done;
     tt_vec files;   /* scanned, sorted by path */
-    char **dsyms;   /* --dsym paths (spec/ios.md 8.2), searched first */
-    char **dsym_names; /* NAME of --dsym NAME=PATH, or NULL */
-    char (*dsym_archs)[16]; /* ARCH of --dsym NAME=PATH:ARCH, or "" */
+    tsym_dsym **dsyms; /* --dsym arguments (spec/ios.md 8.2), searched first */
     size_t n_dsyms;
     tt_vec dfiles;  /* scanned files of the --dsym paths */
     tt_vec entries; /* entry (store.c); entries[i].key is keys' string i */

@@ -188,13 +188,13 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
     /* --dsym NAME=PATH binds a dSYM to an image named NAME given without UUID (spec/ios.md
      * 4.1): the dSYM's own UUID and __TEXT are used, unverified */
     for (size_t i = 0; path && (!bid_in || !*bid_in) && i < s->n_dsyms; i++)
-        if (s->dsym_names[i] && !strcmp(s->dsym_names[i], tsym__store_base_name(path))) {
+        if (s->dsyms[i]->name && !strcmp(s->dsyms[i]->name, tsym__store_base_name(path))) {
+            const tsym_dsym *d = s->dsyms[i];
             tsym__store_count(s, "sym_unverified_module", path,
                               "bound by --dsym NAME=PATH, no UUID to check");
-            char f[4096];
-            if (s->dsym_archs[i][0] && !tsym_dsym_file(f, sizeof f, s->dsyms[i]))
-                return tsym__module_open_macho(out, f, s->dsym_archs[i], NULL, NULL, NULL, err);
-            return tsym__module_open_macho(out, NULL, NULL, s->dsyms[i], NULL, NULL, err);
+            if (d->arch[0]) /* a slice of d->file, checked when it was added */
+                return tsym__module_open_macho(out, d->file, d->arch, NULL, NULL, NULL, err);
+            return tsym__module_open_macho(out, NULL, NULL, d->path, NULL, NULL, err);
         }
     /* --dsym NAME=PATH whose UUID is not the image's: refused and named (spec/ios.md 8.1) */
     char bmis[600];
