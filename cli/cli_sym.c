@@ -103,11 +103,9 @@ static void module_warnings(const tsym_module *m, const char *label)
     const tsym_module_info *i = tsym_module_info_get(m);
     if (i->warning[0])
         cli_stderrf("tracetool: %s: warning: %s\n", label, i->warning);
-    /* Only when DWARF answers nothing: a module with line tables but no function entries
-     * (clang -gline-tables-only emits none for a function nothing was inlined into;
-     * assembly) gives file:line from them, and a split DWARF module whose split units were
-     * not read has said so (and that the names come from the symbol table) in its warning. */
-    if (i->symtab_only && !i->n_rows && !(i->split_dwarf && i->warning[0]))
+    /* the rule of the sym_no_debug_info count: a split DWARF module's warning above says
+     * its names come from the symbol table */
+    if (tsym_module_no_debug_info(i))
         cli_stderrf(
                 "tracetool: %s: warning: no usable DWARF debug information: function names from the "
                 "symbol table, no inline frames%s\n",

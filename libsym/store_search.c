@@ -292,10 +292,7 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
     if (q.skipped[0]) /* files passed over on the way, named with why (spec 4.3) */
         tsym__module_note(*out, q.skipped);
     const tsym_module_info *mi = tsym_module_info_get(*out);
-    /* no DWARF answers: not a module whose line table does without function entries
-     * (clang -gline-tables-only), nor a split DWARF one (counted as such, its skeletons'
-     * lines answer) */
-    if (mi->symtab_only && !mi->n_rows && !mi->split_dwarf)
+    if (tsym_module_no_debug_info(mi))
         tsym__store_count(s, "sym_no_debug_info", label, NULL);
     if (mi->split_dwarf)
         tsym__store_count(s, "sym_split_dwarf", label, NULL);

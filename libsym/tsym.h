@@ -57,6 +57,11 @@ int tsym_module_open_arch(tsym_module **out, const char *path, const char *arch,
 void tsym_module_free(tsym_module *m);
 /* Borrowed, valid until tsym_module_free. */
 const tsym_module_info *tsym_module_info_get(const tsym_module *m);
+/* 1 when no DWARF of m answers (the sym_no_debug_info warning, spec 10): no function
+ * entries and no line rows, and not a split DWARF module, whose warning already says its
+ * names come from the symbol table (counted sym_split_dwarf). A module whose line table does
+ * without function entries (clang -gline-tables-only, assembly) gives file:line: 0. */
+int tsym_module_no_debug_info(const tsym_module_info *i);
 
 /* Module offset (libfoo.so+0x1234) -> ELF virtual address (spec 3.2). */
 uint64_t tsym_module_offset_to_vaddr(const tsym_module *m, uint64_t offset);
