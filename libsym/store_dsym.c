@@ -134,7 +134,7 @@ int tsym_store_add_dsym(const tsym_dsym **out, tsym_store *s, const char *arg, t
     int rc = open_said(&d, arg, err ? err : &e);
     if (rc) {
         if (rc == TT_EFORMAT && d && d->file)
-            tsym__store_count_bad(s, d->file, err ? err : &e);
+            tsym__store_count_bad(s, d->file, err ? err : &e, 1);
         tsym_dsym_free(d);
         return rc;
     }

@@ -134,7 +134,7 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
         size_t n = 0;
         int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, file, err);
         if (rc) {
-            tsym__store_count(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
+            tsym__store_count_told(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
             return rc;
         }
         int pick = -1;
@@ -179,7 +179,10 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
         if (!have)
             have = scan_hits(&q, &s->files, 0);
     }
-    if (q.mismatch[0])
+    /* the mismatch is the error returned, or without DWARF found the module's warning */
+    if (q.mismatch[0] && !have)
+        tsym__store_count_told(s, "macho_uuid_mismatch", label, q.mismatch);
+    else if (q.mismatch[0])
         tsym__store_count(s, "macho_uuid_mismatch", label, q.mismatch);
     const char *img = local ? file : q.symfile[0] ? q.symfile : NULL;
     if (!have && !img) {
@@ -194,7 +197,7 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
                                      uuid[0] ? uuid : NULL,
                                      q.mismatch[0] && !have ? q.mismatch : NULL, err);
     if (rc) {
-        tsym__store_count(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
+        tsym__store_count_told(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
         return rc;
     }
     if (tsym_module_info_get(*out)->symtab_only)

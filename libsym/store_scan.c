@@ -51,7 +51,7 @@ static int scan_macho(tsym_store *s, tt_vec *v, char *p)
     int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e);
     if (rc) {
         if (rc == TT_EFORMAT) /* unreadable: not a defect of the file */
-            tsym__store_count_bad(s, p, &e);
+            tsym__store_count_bad(s, p, &e, 0);
         return 0;
     }
     return push_slices(v, p, sl, n < TSYM_MACHO_MAX_SLICES ? n : TSYM_MACHO_MAX_SLICES);

@@ -200,11 +200,12 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
     char bmis[600];
     int refused = path && bid_in && *bid_in &&
                   tsym__store_bound_mismatch(s, path, bid_in, bmis, sizeof bmis);
-    if (refused) {
-        tsym__store_count(s, "macho_uuid_mismatch", path, bmis);
-        if (!tsym__store_macho_known(s, bid_in))
-            return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "%s", bmis);
+    if (refused && !tsym__store_macho_known(s, bid_in)) {
+        tsym__store_count_told(s, "macho_uuid_mismatch", path, bmis);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "%s", bmis);
     }
+    if (refused)
+        tsym__store_count(s, "macho_uuid_mismatch", path, bmis);
     if ((path && tsym__macho_split(mf, sizeof mf, ma, sizeof ma, path)) ||
         (bid_in && !(path && tsym__store_is_file(path)) && tsym__store_macho_known(s, bid_in)))
         return tsym__store_search_macho(out, s, path, bid_in && *bid_in ? bid_in : NULL, err);
@@ -268,7 +269,7 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
             }
         }
         if (q.mismatch[0]) {
-            tsym__store_count(s, "sym_build_id_mismatch", label, q.mismatch);
+            tsym__store_count_told(s, "sym_build_id_mismatch", label, q.mismatch);
             return tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0, "%s", q.mismatch);
         }
         /* a UUID-sized build id no store knows while --dsym gave Mach-O files: a dSYM of
@@ -286,7 +287,7 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
                                     have && (!modfile || strcmp(found, modfile)) ? found : NULL,
                                     s->dirs, s->n_dirs, err);
     if (rc) {
-        tsym__store_count(s, "sym_dwarf_error", label, err ? err->msg : NULL);
+        tsym__store_count_told(s, "sym_dwarf_error", label, err ? err->msg : NULL);
         return rc;
     }
     if (q.skipped[0]) /* files passed over on the way, named with why (spec 4.3) */
@@ -297,6 +298,6 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
     if (mi->split_dwarf)
         tsym__store_count(s, "sym_split_dwarf", label, NULL);
     else if (mi->warning[0])
-        tsym__store_count(s, "sym_dwarf_error", label, mi->warning);
+        tsym__store_count_told(s, "sym_dwarf_error", label, mi->warning); /* the warning */
     return 0;
 }
