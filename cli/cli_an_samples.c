@@ -94,7 +94,7 @@ static int module_row(symctx *c, const tt_stack_frame *f, const tsym_module_info
             m.name = base_name(m.path ? m.path : f->module);
             m.kind = f->addr_is_offset ? "macho" : "elf";
             m.have_debug_info = 1;
-            m.has_debug_info = info->debug_path && !info->symtab_only;
+            m.has_debug_info = tsym_module_has_debug_info(info);
         }
         int rc = tdb_module_get(c->a->db, &m, row, c->err);
         if (rc)

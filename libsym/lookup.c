@@ -398,9 +398,14 @@ int tsym_module_open_arch(tsym_module **out, const char *path, const char *arch,
     return tsym__module_open_macho(out, path, arch, debug_path, NULL, NULL, err);
 }
 
+int tsym_module_has_debug_info(const tsym_module_info *i)
+{
+    return !i->symtab_only || i->n_rows > 0;
+}
+
 int tsym_module_no_debug_info(const tsym_module_info *i)
 {
-    return i->symtab_only && !i->n_rows && !i->split_dwarf;
+    return !tsym_module_has_debug_info(i) && !i->split_dwarf;
 }
 
 uint64_t tsym_module_offset_to_vaddr(const tsym_module *m, uint64_t offset)

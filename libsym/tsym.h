@@ -57,10 +57,13 @@ int tsym_module_open_arch(tsym_module **out, const char *path, const char *arch,
 void tsym_module_free(tsym_module *m);
 /* Borrowed, valid until tsym_module_free. */
 const tsym_module_info *tsym_module_info_get(const tsym_module *m);
-/* 1 when no DWARF of m answers (the sym_no_debug_info warning, spec 10): no function
- * entries and no line rows, and not a split DWARF module, whose warning already says its
- * names come from the symbol table (counted sym_split_dwarf). A module whose line table does
- * without function entries (clang -gline-tables-only, assembly) gives file:line: 0. */
+/* 1 when the module's DWARF answers lookups: function entries or line rows (a module whose
+ * line table does without function entries, clang -gline-tables-only or assembly, gives
+ * file:line: 1). The database's module.has_debug_info (schema(5)). */
+int tsym_module_has_debug_info(const tsym_module_info *i);
+/* 1 when no DWARF of m answers (the sym_no_debug_info warning, spec 10): not
+ * tsym_module_has_debug_info, and not a split DWARF module, whose warning already says its
+ * names come from the symbol table (counted sym_split_dwarf). */
 int tsym_module_no_debug_info(const tsym_module_info *i);
 
 /* Module offset (libfoo.so+0x1234) -> ELF virtual address (spec 3.2). */
