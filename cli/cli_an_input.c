@@ -236,7 +236,7 @@ static void adopt_ahead(ainput *ai, cli_an *a, cli_ctx *ctx)
     ai->pre_map = NULL;
     for (size_t i = 0; i < tt_stats_count(ai->pre_stats); i++) {
         const tt_stat *x = tt_stats_get(ai->pre_stats, i);
-        tt_stats_add(ctx->stats, x->name, x->file, x->severity, x->count, x->example);
+        tt_stats_add_stat(ctx->stats, x);
     }
     cli_an__free_ahead(ai);
 }

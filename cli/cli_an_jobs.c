@@ -345,7 +345,7 @@ int cli_an_pool_replay(cli_an_pool *p, cli_an_job *j, cli_an *a, cli_an_trace *t
         cli_stderrf("%s", j->msgs.data);
     for (size_t i = 0; i < tt_stats_count(j->stats); i++) {
         const tt_stat *x = tt_stats_get(j->stats, i);
-        tt_stats_add(a->cli->stats, x->name, x->file, x->severity, x->count, x->example);
+        tt_stats_add_stat(a->cli->stats, x);
     }
     a->unknown_ids += j->unknown_ids;
     if (j->opened)

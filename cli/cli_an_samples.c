@@ -94,7 +94,7 @@ static int module_row(symctx *c, const tt_stack_frame *f, const tsym_module_info
             m.name = base_name(m.path ? m.path : f->module);
             m.kind = f->addr_is_offset ? "macho" : "elf";
             m.have_debug_info = 1;
-            m.has_debug_info = info->debug_path && !info->symtab_only;
+            m.has_debug_info = tsym_module_has_debug_info(info);
         }
         int rc = tdb_module_get(c->a->db, &m, row, c->err);
         if (rc)
@@ -408,7 +408,7 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
         /* printed with the error; on success cli_an_reader_stats stores and prints them */
         for (size_t i = 0; i < tt_stats_count(st); i++) {
             const tt_stat *x = tt_stats_get(st, i);
-            tt_stats_add(outer, x->name, x->file, x->severity, x->count, x->example);
+            tt_stats_add_stat(outer, x);
         }
         tt_stats_free(st);
         symctx_free(&sc);

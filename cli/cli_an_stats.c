@@ -41,7 +41,7 @@ int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_erro
                           desc ? desc : s->example[0] ? s->example : s->name, err);
         if (!rc)
             cli_an_print_stat(a, s->name, sev, s->file, (uint64_t)s->count,
-                              s->example[0] ? s->example : NULL);
+                              s->example[0] && !s->told ? s->example : NULL);
     }
     return rc;
 }

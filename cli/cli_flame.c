@@ -512,8 +512,8 @@ static void report_once(tt_stats *seen, const tt_stats *st)
             known = !strcmp(x->name, y->name) && !strcmp(x->file, y->file);
         }
         if (!known) {
-            tt_stats_add(seen, x->name, x->file, x->severity, x->count, x->example);
-            tt_stats_add(fresh, x->name, x->file, x->severity, x->count, x->example);
+            tt_stats_add_stat(seen, x);
+            tt_stats_add_stat(fresh, x);
         }
     }
     cli_stats_report(fresh);

@@ -223,11 +223,11 @@ void cli_stats_report_prefix(const tt_stats *s, const char *prefix)
         /* the file is named once: before the name unless the example begins with it, as
          * "FILE:" (an input named "report" is not the start of "report 5B0C...: ...") */
         size_t fl = strlen(st->file);
-        int named = st->example[0] && fl && !strncmp(st->example, st->file, fl) &&
+        int named = st->example[0] && !st->told && fl && !strncmp(st->example, st->file, fl) &&
                     st->example[fl] == ':';
         const char *file = named ? "" : st->file;
         tt_buf line = {0};
-        if (st->example[0])
+        if (st->example[0] && !st->told) /* told: the error said it already */
             tt_buf_printf(&line, "tracetool: warning: %s%s%s: %lld time%s, first: %s\n", file,
                           file[0] ? ": " : "", st->name, (long long)st->count,
                           st->count == 1 ? "" : "s", st->example);

@@ -18,13 +18,15 @@ struct cli_sym {
     int swift_keys;
     char why[TT_ERRMSG_MAX + 300];
     const char *const *dsyms; /* the --dsym arguments (borrowed from the options) */
+    const tsym_dsym *dsym_recs[CLI_SYM_MAX]; /* each opened once, by the store */
     size_t n_dsyms;
     tt_intern *seen;          /* image UUIDs of the inputs (cli_sym_saw_uuid, resolve) */
-    const char *fats[CLI_SYM_MAX]; /* universal -e files without :ARCH (fat_module) */
-    char fat_names[CLI_SYM_MAX][256]; /* their image names (a bundle's DWARF file name) */
-    int fat_dsym[CLI_SYM_MAX];     /* given as --dsym NAME=PATH (fat_names: NAME) */
-    tsym_module *fat_mods[CLI_SYM_MAX]; /* the slice last chosen, or NULL */
-    int fat_warned[CLI_SYM_MAX];
+    const tsym_dsym *fats[CLI_SYM_MAX * 2]; /* universal -e files, NAME=PATH without :ARCH
+                                         * (fat_module; borrowed from the store) */
+    char fat_names[CLI_SYM_MAX * 2][256]; /* their image names (a bundle's DWARF file name) */
+    int fat_dsym[CLI_SYM_MAX * 2];     /* given as --dsym NAME=PATH (fat_names: NAME) */
+    tsym_module *fat_mods[CLI_SYM_MAX * 2]; /* the slice last chosen, or NULL */
+    int fat_warned[CLI_SYM_MAX * 2];
     size_t n_fats;
     tt_stats *stats;
 };
@@ -101,28 +103,15 @@ static void module_warnings(const tsym_module *m, const char *label)
     const tsym_module_info *i = tsym_module_info_get(m);
     if (i->warning[0])
         cli_stderrf("tracetool: %s: warning: %s\n", label, i->warning);
-    /* Only when DWARF answers nothing: a module with line tables but no function entries
-     * (clang -gline-tables-only emits none for a function nothing was inlined into;
-     * assembly) gives file:line from them, and a split DWARF module whose split units were
-     * not read has said so (and that the names come from the symbol table) in its warning. */
-    if (i->symtab_only && !i->n_rows && !(i->split_dwarf && i->warning[0]))
+    /* the rule of the sym_no_debug_info count: a split DWARF module's warning above says
+     * its names come from the symbol table */
+    if (tsym_module_no_debug_info(i))
         cli_stderrf(
                 "tracetool: %s: warning: no usable DWARF debug information: function names from the "
                 "symbol table, no inline frames%s\n",
                 label, i->n_syms ? "" : " (and no symbol table either)");
     if (!i->build_id[0])
         cli_stderrf("tracetool: %s: warning: module has no build id: unverified\n", label);
-}
-
-/* 1 for a universal (fat) Mach-O file or .dSYM bundle given without :ARCH. */
-static int universal(const char *path)
-{
-    char file[4096];
-    tsym_macho_slice sl[2];
-    size_t n = 0;
-    tt_error err = {0};
-    return !tsym_dsym_file(file, sizeof file, path) &&
-           !tsym_macho_slices(sl, 2, &n, file, &err) && n > 1;
 }
 
 int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
@@ -166,39 +155,39 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
         return cli_err(&err);
     }
     for (size_t i = 0; i < o->n_dsyms; i++) {
-        if (tsym_store_add_dsym(s->store, o->dsyms[i], &err)) {
+        const tsym_dsym *d;
+        if (tsym_store_add_dsym(&d, s->store, o->dsyms[i], &err)) {
             cli_sym_close(s);
             return cli_err(&err);
         }
+        s->dsym_recs[i] = d;
         /* a universal NAME=PATH: images NAME without UUID get the slice of their
          * architecture (ios.md 4.4), as for a universal -e file */
-        const char *eq = strchr(o->dsyms[i], '=');
-        struct stat st;
-        if (eq && eq != o->dsyms[i] && stat(o->dsyms[i], &st) && universal(eq + 1) &&
-            s->n_fats < CLI_SYM_MAX) {
-            snprintf(s->fat_names[s->n_fats], sizeof s->fat_names[0], "%.*s",
-                     (int)(eq - o->dsyms[i] < 255 ? eq - o->dsyms[i] : 255), o->dsyms[i]);
+        if (d->name && !d->arch[0] && d->n_slices > 1) {
+            snprintf(s->fat_names[s->n_fats], sizeof s->fat_names[0], "%.255s", d->name);
             s->fat_dsym[s->n_fats] = 1;
-            s->fats[s->n_fats++] = eq + 1;
+            s->fats[s->n_fats++] = d;
         }
     }
     for (size_t i = 0; i < o->n_exes; i++) {
         int fresh;
         tsym_module *m;
-        if (universal(o->exes[i])) {
+        tsym_dsym *d = NULL;
+        tt_error derr = {0}; /* not a universal file: tsym_store_get says why it fails */
+        if (!tsym_dsym_open(&d, o->exes[i], &derr) && !d->name && d->n_slices > 1) {
             /* no slice named: the UUIDs of the input's images choose (ios.md 4.4), as for
              * --dsym; an input without them hears "choose an architecture" when it asks */
-            if (tsym_store_add_dsym(s->store, o->exes[i], &err)) {
+            if (tsym_store_add_dsym_opened(s->store, d, &err)) {
                 cli_sym_close(s);
                 return cli_err(&err);
             }
-            char file[4096]; /* images without UUID: the slice of their architecture */
-            if (tsym_dsym_file(file, sizeof file, o->exes[i]))
-                snprintf(file, sizeof file, "%s", o->exes[i]);
-            snprintf(s->fat_names[s->n_fats], sizeof s->fat_names[0], "%.255s", base_name(file));
-            s->fats[s->n_fats++] = o->exes[i];
+            /* images without UUID: the slice of their architecture */
+            snprintf(s->fat_names[s->n_fats], sizeof s->fat_names[0], "%.255s",
+                     base_name(d->file));
+            s->fats[s->n_fats++] = d;
             continue;
         }
+        tsym_dsym_free(d);
         if (tsym_store_get(&m, &fresh, s->store, o->exes[i], NULL, &err)) {
             cli_sym_close(s);
             return cli_err(&err);
@@ -285,17 +274,12 @@ static int bound(const cli_sym *s, const char *path)
  * (once per file) and NULL with s->why set. */
 static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
 {
-    char file[4096], list[16 * 24] = "";
-    tsym_macho_slice sl[16];
-    size_t n = 0, len = 0;
+    /* the slices read when the file was opened (tsym_dsym_open) */
+    const tsym_macho_slice *sl = s->fats[i]->slices;
+    size_t n = s->fats[i]->n_slices, len = 0;
+    const char *fat = s->fats[i]->path;
+    char list[64 * 24] = "";
     tt_error err = {0};
-    if (tsym_dsym_file(file, sizeof file, s->fats[i]) ||
-        tsym_macho_slices(sl, 16, &n, file, &err)) {
-        snprintf(s->why, sizeof s->why, "%s", err.msg[0] ? err.msg : "cannot read the file");
-        return NULL;
-    }
-    if (n > 16)
-        n = 16;
     int k = tsym_macho_pick(sl, n, loc->arch);
     if (k < 0) {
         for (size_t j = 0; j < n; j++)
@@ -310,25 +294,25 @@ static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
             snprintf(s->why, sizeof s->why,
                      "universal file without a slice for the report's architecture %s (slices: "
                      "%s), and image %s has no UUID to choose one by: give %s%s:ARCH",
-                     loc->arch, list, base_name(loc->module), give, s->fats[i]);
+                     loc->arch, list, base_name(loc->module), give, fat);
         else
             snprintf(s->why, sizeof s->why,
                      "universal file (slices: %s), and image %s has no UUID nor the report an "
                      "architecture to choose one by: give %s%s:ARCH",
-                     list, base_name(loc->module), give, s->fats[i]);
+                     list, base_name(loc->module), give, fat);
         if (!s->fat_warned[i]) {
             s->fat_warned[i] = 1;
             /* printed once, by the run's warning summary (its first example is this
              * message); directly only without a stats sink */
             if (s->stats)
-                tt_stats_add(s->stats, "macho_no_slice", s->fats[i], TT_SEV_WARN, 1, s->why);
+                tt_stats_add(s->stats, "macho_no_slice", fat, TT_SEV_WARN, 1, s->why);
             else
-                cli_stderrf("tracetool: %s: warning: %s\n", s->fats[i], s->why);
+                cli_stderrf("tracetool: %s: warning: %s\n", fat, s->why);
         }
         return NULL;
     }
     char spec[4200];
-    snprintf(spec, sizeof spec, "%s:%s", s->fats[i], sl[k].arch);
+    snprintf(spec, sizeof spec, "%s:%s", fat, sl[k].arch);
     tsym_module *m = NULL;
     int fresh = 0;
     if (tsym_store_get(&m, &fresh, s->store, spec, NULL, &err)) {
@@ -342,7 +326,7 @@ static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
         module_warnings(m, spec);
         cli_stderrf("tracetool: %s: warning: image %s has no UUID: slice %s chosen by the "
                     "report's architecture %s, unverified\n",
-                    s->fats[i], base_name(loc->module), sl[k].arch, loc->arch);
+                    fat, base_name(loc->module), sl[k].arch, loc->arch);
     }
     return m;
 }
@@ -355,22 +339,14 @@ void cli_sym_saw_uuid(cli_sym *s, const char *uuid)
     tt_intern_get(s->seen, uuid, strlen(uuid), &id); /* out of memory: a spurious warning */
 }
 
-/* One plain --dsym file or bundle: a warning when none of its slices' UUIDs is in seen. */
-static void dsym_unmatched(tt_intern *seen, tt_stats *stats, const char *arg)
+/* One plain --dsym file or bundle (d, opened from arg): a warning when none of its slices'
+ * UUIDs is in seen. */
+static void dsym_unmatched(tt_intern *seen, tt_stats *stats, const char *arg, const tsym_dsym *d)
 {
-    const char *eq = strchr(arg, '='), *slash = strchr(arg, '/');
-    struct stat st;
-    if ((eq && (!slash || eq < slash)) || stat(arg, &st) ||
-        (S_ISDIR(st.st_mode) && !cli_is_dsym(arg)))
-        return; /* NAME=PATH (bound by name), a directory of many (a store), or missing */
-    char file[4096];
-    tsym_macho_slice sl[16];
-    size_t n = 0;
-    tt_error err = {0};
-    if (tsym_dsym_file(file, sizeof file, arg) || tsym_macho_slices(sl, 16, &n, file, &err))
-        return; /* not Mach-O: reported where it is opened */
-    if (n > 16)
-        n = 16;
+    if (d->name || !d->file)
+        return; /* NAME=PATH (bound by name), a directory of many (a store), not Mach-O */
+    size_t n = d->n_slices < 16 ? d->n_slices : 16;
+    const tsym_macho_slice *sl = d->slices;
     char list[16 * 56] = "";
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
@@ -382,7 +358,7 @@ static void dsym_unmatched(tt_intern *seen, tt_stats *stats, const char *arg)
     }
     char msg[sizeof list + 4200];
     snprintf(msg, sizeof msg, "dSYM %s has UUID%s %s; no image of the reports has %s: not used",
-             file, n > 1 ? "s" : "", list, n > 1 ? "any of them" : "that UUID");
+             d->file, n > 1 ? "s" : "", list, n > 1 ? "any of them" : "that UUID");
     /* printed once, by the run's warning summary (its first example is this message) */
     if (stats)
         tt_stats_add(stats, "macho_dsym_unmatched", arg, TT_SEV_WARN, 1, msg);
@@ -392,15 +368,21 @@ static void dsym_unmatched(tt_intern *seen, tt_stats *stats, const char *arg)
 
 void cli_sym_dsym_unmatched(cli_sym *s)
 {
-    if (s)
-        cli_sym_dsyms_unmatched(s->dsyms, s->n_dsyms, s->seen, s->stats);
+    for (size_t i = 0; s && i < s->n_dsyms; i++)
+        dsym_unmatched(s->seen, s->stats, s->dsyms[i], s->dsym_recs[i]);
 }
 
 void cli_sym_dsyms_unmatched(const char *const *dsyms, size_t n, tt_intern *seen,
                              tt_stats *stats)
 {
-    for (size_t i = 0; i < n; i++)
-        dsym_unmatched(seen, stats, dsyms[i]);
+    for (size_t i = 0; i < n; i++) {
+        tsym_dsym *d;
+        tt_error err = {0}; /* an argument that does not open was refused by cli_sym_open */
+        if (!tsym_dsym_open(&d, dsyms[i], &err)) {
+            dsym_unmatched(seen, stats, dsyms[i], d);
+            tsym_dsym_free(d);
+        }
+    }
 }
 
 static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_loc *loc,

@@ -240,25 +240,22 @@ fail:
 
 /* ---- Mach-O modules (spec/ios.md 6) ---- */
 
-/* "arm64 (ios 14.0 (sdk 16.4)), x86_64 (...)": the platform tells device from simulator */
+/* "arm64 (ios 14.0 sdk 16.4), x86_64 (...)": the platform tells device from simulator */
 static void slice_list(char *out, size_t cap, const tsym__macho *mo)
 {
-    size_t k = 0;
-    out[0] = 0;
-    for (size_t i = 0; i < mo->n_slices && k < cap; i++) {
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    for (; n < mo->n_slices && n < TSYM_MACHO_MAX_SLICES; n++) {
         tsym__macho tmp = *mo;
         tmp.sects = NULL;
         tt_error e;
-        char pf[64] = "";
-        if (!tsym__macho_select(&tmp, i, &e))
-            tsym__macho_platform(pf, sizeof pf, &tmp);
+        snprintf(sl[n].arch, sizeof sl[n].arch, "%s", mo->slices[n].arch);
+        sl[n].platform[0] = 0;
+        if (!tsym__macho_select(&tmp, n, &e))
+            tsym__macho_platform(sl[n].platform, sizeof sl[n].platform, &tmp);
         free(tmp.sects);
-        int r = snprintf(out + k, cap - k, "%s%s%s%s%s", i ? ", " : "", mo->slices[i].arch,
-                         pf[0] ? " (" : "", pf, pf[0] ? ")" : "");
-        if (r < 0)
-            break;
-        k += (size_t)r;
     }
+    tsym_macho_slice_list(out, cap, sl, n);
 }
 
 /* Opens file (a .dSYM bundle is resolved) and selects the slice named arch or with uuid. */
@@ -399,6 +396,16 @@ int tsym_module_open_arch(tsym_module **out, const char *path, const char *arch,
                           const char *debug_path, tt_error *err)
 {
     return tsym__module_open_macho(out, path, arch, debug_path, NULL, NULL, err);
+}
+
+int tsym_module_has_debug_info(const tsym_module_info *i)
+{
+    return !i->symtab_only || i->n_rows > 0;
+}
+
+int tsym_module_no_debug_info(const tsym_module_info *i)
+{
+    return !tsym_module_has_debug_info(i) && !i->split_dwarf;
 }
 
 uint64_t tsym_module_offset_to_vaddr(const tsym_module *m, uint64_t offset)

@@ -695,6 +695,20 @@ int tsym_macho_slices(tsym_macho_slice *out, size_t cap, size_t *n, const char *
     return rc;
 }
 
+void tsym_macho_slice_list(char *out, size_t cap, const tsym_macho_slice *sl, size_t n)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < n && k < cap; i++) {
+        const char *pf = sl[i].platform;
+        int r = snprintf(out + k, cap - k, "%s%s%s%s%s", i ? ", " : "", sl[i].arch,
+                         pf[0] ? " (" : "", pf, pf[0] ? ")" : "");
+        if (r < 0)
+            break;
+        k += (size_t)r;
+    }
+}
+
 int tsym_dsym_file(char *out, size_t cap, const char *path)
 {
     struct stat st;

@@ -21,9 +21,7 @@ struct tsym_store {
     tt_stats *stats;
     int scanned_done;
     tt_vec files;   /* scanned, sorted by path */
-    char **dsyms;   /* --dsym paths (spec/ios.md 8.2), searched first */
-    char **dsym_names; /* NAME of --dsym NAME=PATH, or NULL */
-    char (*dsym_archs)[16]; /* ARCH of --dsym NAME=PATH:ARCH, or "" */
+    tsym_dsym **dsyms; /* --dsym arguments (spec/ios.md 8.2), searched first */
     size_t n_dsyms;
     tt_vec dfiles;  /* scanned files of the --dsym paths */
     tt_vec entries; /* entry (store.c); entries[i].key is keys' string i */
@@ -40,11 +38,15 @@ const char *tsym__store_base_name(const char *p);
 int tsym__store_is_file(const char *p);
 /* Counts the warning name with its example msg into the store's stats. */
 void tsym__store_count(tsym_store *s, const char *name, const char *file, const char *msg);
+/* The same when msg is also the message of the error (or the module warning) returned to
+ * the caller, who prints it: the summary counts it without repeating it (tt_stats_add_told). */
+void tsym__store_count_told(tsym_store *s, const char *name, const char *file, const char *msg);
 /* The stat of a rejected Mach-O file or slice: macho_bad_load_command when err is about a
  * load command or section, else macho_bad_header (spec/ios.md 14). */
 const char *tsym__store_bad_stat(const tt_error *err);
-/* Counts that stat for file with err's message, prefixed by its byte offset when it has one. */
-void tsym__store_count_bad(tsym_store *s, const char *file, const tt_error *err);
+/* Counts that stat for file with err's message, prefixed by its byte offset when it has one;
+ * told: err is returned to the caller too (tsym__store_count_told). */
+void tsym__store_count_bad(tsym_store *s, const char *file, const tt_error *err, int told);
 /* DIR/uuid/aa/rest.macho, the store's file of a Mach-O UUID (spec/ios.md 8.2); 0 when
  * it does not fit in cap bytes. */
 int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *uuid);

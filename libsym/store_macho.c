@@ -50,18 +50,11 @@ static int scan_hits(msearch *q, const tt_vec *v, int refuse_others)
     return 0;
 }
 
-/* A single file (beside dSYM, store layout): 1 when it has DWARF for uuid. */
-static int check_file(msearch *q, const char *path, int refuse)
+/* The slices sl (n) of Mach-O file f: 1 when one has DWARF for uuid. */
+static int check_slices(msearch *q, const char *f, const tsym_macho_slice *sl, size_t n,
+                        int refuse)
 {
-    char f[4096];
-    if (tsym_dsym_file(f, sizeof f, path) || !tsym__macho_file(f))
-        return 0;
-    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
-    size_t n = 0;
-    tt_error e;
-    if (tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, f, &e))
-        return 0;
-    for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++)
+    for (size_t i = 0; i < n; i++)
         if (!strcmp(sl[i].uuid, q->uuid)) {
             if (sl[i].has_dwarf) {
                 snprintf(q->found, sizeof q->found, "%s", f);
@@ -76,16 +69,31 @@ static int check_file(msearch *q, const char *path, int refuse)
     return 0;
 }
 
+/* A single file (beside dSYM, store layout): 1 when it has DWARF for uuid. */
+static int check_file(msearch *q, const char *path, int refuse)
+{
+    char f[4096];
+    if (tsym_dsym_file(f, sizeof f, path) || !tsym__macho_file(f))
+        return 0;
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    tt_error e;
+    if (tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, f, &e))
+        return 0;
+    return check_slices(q, f, sl, n < TSYM_MACHO_MAX_SLICES ? n : TSYM_MACHO_MAX_SLICES, refuse);
+}
+
 int tsym__store_bound_mismatch(const tsym_store *s, const char *path, const char *uuid,
                                char *msg, size_t cap)
 {
     msearch q = {.uuid = uuid};
     int bound = 0;
     for (size_t i = 0; i < s->n_dsyms; i++) {
-        if (!s->dsym_names[i] || strcmp(s->dsym_names[i], tsym__store_base_name(path)))
+        const tsym_dsym *d = s->dsyms[i];
+        if (!d->name || strcmp(d->name, tsym__store_base_name(path)))
             continue;
         bound = 1;
-        if (check_file(&q, s->dsyms[i], 1) || q.symfile[0])
+        if ((d->file && check_slices(&q, d->file, d->slices, d->n_slices, 1)) || q.symfile[0])
             return 0; /* a bound file carries the UUID */
     }
     if (!bound || !q.mismatch[0])
@@ -126,7 +134,7 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
         size_t n = 0;
         int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, file, err);
         if (rc) {
-            tsym__store_count(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
+            tsym__store_count_told(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
             return rc;
         }
         int pick = -1;
@@ -171,7 +179,10 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
         if (!have)
             have = scan_hits(&q, &s->files, 0);
     }
-    if (q.mismatch[0])
+    /* the mismatch is the error returned, or without DWARF found the module's warning */
+    if (q.mismatch[0] && !have)
+        tsym__store_count_told(s, "macho_uuid_mismatch", label, q.mismatch);
+    else if (q.mismatch[0])
         tsym__store_count(s, "macho_uuid_mismatch", label, q.mismatch);
     const char *img = local ? file : q.symfile[0] ? q.symfile : NULL;
     if (!have && !img) {
@@ -186,7 +197,7 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
                                      uuid[0] ? uuid : NULL,
                                      q.mismatch[0] && !have ? q.mismatch : NULL, err);
     if (rc) {
-        tsym__store_count(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
+        tsym__store_count_told(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
         return rc;
     }
     if (tsym_module_info_get(*out)->symtab_only)

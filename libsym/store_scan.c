@@ -13,26 +13,12 @@
 
 /* ---- scanning (plain file names anywhere below a store, spec 4.2) ---- */
 
-/* Records every slice of a Mach-O file; 1 when p was one (p then owned by v). A file with a
- * Mach-O magic that is not valid Mach-O is passed over with a counted warning naming it and
- * the byte offset of its defect (spec/ios.md 14). */
-static int scan_macho(tsym_store *s, tt_vec *v, char *p)
+/* Records the slices sl (n) of Mach-O file p that have a UUID; 1 when one was (p then owned
+ * by v). */
+static int push_slices(tt_vec *v, char *p, const tsym_macho_slice *sl, size_t n)
 {
-    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
-    size_t n = 0;
-    tt_error e;
-    if (!tsym__macho_file(p))
-        return 0;
-    int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e);
-    if (rc) {
-        if (rc == TT_EFORMAT) /* unreadable: not a defect of the file */
-            tsym__store_count_bad(s, p, &e);
-        return 0;
-    }
-    if (!n)
-        return 0;
     size_t pushed = 0;
-    for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (!sl[i].uuid[0])
             continue;
         scanned f = {.path = pushed ? tsym__store_dup(p) : p, .macho = 1,
@@ -50,6 +36,25 @@ static int scan_macho(tsym_store *s, tt_vec *v, char *p)
         pushed++;
     }
     return pushed > 0;
+}
+
+/* Records every slice of a Mach-O file; 1 when p was one (p then owned by v). A file with a
+ * Mach-O magic that is not valid Mach-O is passed over with a counted warning naming it and
+ * the byte offset of its defect (spec/ios.md 14). */
+static int scan_macho(tsym_store *s, tt_vec *v, char *p)
+{
+    tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
+    size_t n = 0;
+    tt_error e;
+    if (!tsym__macho_file(p))
+        return 0;
+    int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, p, &e);
+    if (rc) {
+        if (rc == TT_EFORMAT) /* unreadable: not a defect of the file */
+            tsym__store_count_bad(s, p, &e, 0);
+        return 0;
+    }
+    return push_slices(v, p, sl, n < TSYM_MACHO_MAX_SLICES ? n : TSYM_MACHO_MAX_SLICES);
 }
 
 static void scan_dir_into(tsym_store *s, tt_vec *v, const char *dir, int depth)
@@ -100,15 +105,13 @@ void tsym__store_scan(tsym_store *s)
     s->scanned_done = 1;
     for (size_t i = 0; i < s->n_dsyms; i++) {
         size_t from = s->dfiles.len;
-        char f[4096];
-        struct stat st;
-        if (!tsym_dsym_file(f, sizeof f, s->dsyms[i]) && stat(f, &st) == 0 &&
-            S_ISREG(st.st_mode)) {
-            char *p = tsym__store_dup(f);
-            if (p && !scan_macho(s, &s->dfiles, p))
+        const tsym_dsym *d = s->dsyms[i];
+        if (d->dir) {
+            scan_dir_into(s, &s->dfiles, d->path, 0);
+        } else if (d->file) { /* its slices, read when it was added (store_dsym.c) */
+            char *p = tsym__store_dup(d->file);
+            if (p && !push_slices(&s->dfiles, p, d->slices, d->n_slices))
                 free(p);
-        } else {
-            scan_dir_into(s, &s->dfiles, s->dsyms[i], 0);
         }
         if (s->dfiles.len > from)
             qsort(&TT_VEC_AT(&s->dfiles, scanned, from), s->dfiles.len - from, sizeof(scanned),

@@ -188,23 +188,24 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
     /* --dsym NAME=PATH binds a dSYM to an image named NAME given without UUID (spec/ios.md
      * 4.1): the dSYM's own UUID and __TEXT are used, unverified */
     for (size_t i = 0; path && (!bid_in || !*bid_in) && i < s->n_dsyms; i++)
-        if (s->dsym_names[i] && !strcmp(s->dsym_names[i], tsym__store_base_name(path))) {
+        if (s->dsyms[i]->name && !strcmp(s->dsyms[i]->name, tsym__store_base_name(path))) {
+            const tsym_dsym *d = s->dsyms[i];
             tsym__store_count(s, "sym_unverified_module", path,
                               "bound by --dsym NAME=PATH, no UUID to check");
-            char f[4096];
-            if (s->dsym_archs[i][0] && !tsym_dsym_file(f, sizeof f, s->dsyms[i]))
-                return tsym__module_open_macho(out, f, s->dsym_archs[i], NULL, NULL, NULL, err);
-            return tsym__module_open_macho(out, NULL, NULL, s->dsyms[i], NULL, NULL, err);
+            if (d->arch[0]) /* a slice of d->file, checked when it was added */
+                return tsym__module_open_macho(out, d->file, d->arch, NULL, NULL, NULL, err);
+            return tsym__module_open_macho(out, NULL, NULL, d->path, NULL, NULL, err);
         }
     /* --dsym NAME=PATH whose UUID is not the image's: refused and named (spec/ios.md 8.1) */
     char bmis[600];
     int refused = path && bid_in && *bid_in &&
                   tsym__store_bound_mismatch(s, path, bid_in, bmis, sizeof bmis);
-    if (refused) {
-        tsym__store_count(s, "macho_uuid_mismatch", path, bmis);
-        if (!tsym__store_macho_known(s, bid_in))
-            return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "%s", bmis);
+    if (refused && !tsym__store_macho_known(s, bid_in)) {
+        tsym__store_count_told(s, "macho_uuid_mismatch", path, bmis);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0, "%s", bmis);
     }
+    if (refused)
+        tsym__store_count(s, "macho_uuid_mismatch", path, bmis);
     if ((path && tsym__macho_split(mf, sizeof mf, ma, sizeof ma, path)) ||
         (bid_in && !(path && tsym__store_is_file(path)) && tsym__store_macho_known(s, bid_in)))
         return tsym__store_search_macho(out, s, path, bid_in && *bid_in ? bid_in : NULL, err);
@@ -268,7 +269,7 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
             }
         }
         if (q.mismatch[0]) {
-            tsym__store_count(s, "sym_build_id_mismatch", label, q.mismatch);
+            tsym__store_count_told(s, "sym_build_id_mismatch", label, q.mismatch);
             return tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0, "%s", q.mismatch);
         }
         /* a UUID-sized build id no store knows while --dsym gave Mach-O files: a dSYM of
@@ -286,20 +287,17 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
                                     have && (!modfile || strcmp(found, modfile)) ? found : NULL,
                                     s->dirs, s->n_dirs, err);
     if (rc) {
-        tsym__store_count(s, "sym_dwarf_error", label, err ? err->msg : NULL);
+        tsym__store_count_told(s, "sym_dwarf_error", label, err ? err->msg : NULL);
         return rc;
     }
     if (q.skipped[0]) /* files passed over on the way, named with why (spec 4.3) */
         tsym__module_note(*out, q.skipped);
     const tsym_module_info *mi = tsym_module_info_get(*out);
-    /* no DWARF answers: not a module whose line table does without function entries
-     * (clang -gline-tables-only), nor a split DWARF one (counted as such, its skeletons'
-     * lines answer) */
-    if (mi->symtab_only && !mi->n_rows && !mi->split_dwarf)
+    if (tsym_module_no_debug_info(mi))
         tsym__store_count(s, "sym_no_debug_info", label, NULL);
     if (mi->split_dwarf)
         tsym__store_count(s, "sym_split_dwarf", label, NULL);
     else if (mi->warning[0])
-        tsym__store_count(s, "sym_dwarf_error", label, mi->warning);
+        tsym__store_count_told(s, "sym_dwarf_error", label, mi->warning); /* the warning */
     return 0;
 }

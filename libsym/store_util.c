@@ -33,6 +33,11 @@ void tsym__store_count(tsym_store *s, const char *name, const char *file, const 
     tt_stats_add(s->stats, name, file, TT_SEV_WARN, 1, msg);
 }
 
+void tsym__store_count_told(tsym_store *s, const char *name, const char *file, const char *msg)
+{
+    tt_stats_add_told(s->stats, name, file, TT_SEV_WARN, 1, msg);
+}
+
 const char *tsym__store_bad_stat(const tt_error *err)
 {
     if (err && (strstr(err->msg, "load command") || strstr(err->msg, "LC_") ||
@@ -41,14 +46,17 @@ const char *tsym__store_bad_stat(const tt_error *err)
     return "macho_bad_header";
 }
 
-void tsym__store_count_bad(tsym_store *s, const char *file, const tt_error *err)
+void tsym__store_count_bad(tsym_store *s, const char *file, const tt_error *err, int told)
 {
     char msg[TT_ERRMSG_MAX + 24];
     if (err->loc_kind == TT_LOC_OFFSET)
         snprintf(msg, sizeof msg, "0x%llx: %s", (unsigned long long)err->loc, err->msg);
     else
         snprintf(msg, sizeof msg, "%s", err->msg);
-    tsym__store_count(s, tsym__store_bad_stat(err), file, msg);
+    if (told)
+        tsym__store_count_told(s, tsym__store_bad_stat(err), file, msg);
+    else
+        tsym__store_count(s, tsym__store_bad_stat(err), file, msg);
 }
 
 int tsym__store_layout_file(char *out, size_t cap, const char *dir, const char *uuid)

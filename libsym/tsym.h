@@ -57,6 +57,14 @@ int tsym_module_open_arch(tsym_module **out, const char *path, const char *arch,
 void tsym_module_free(tsym_module *m);
 /* Borrowed, valid until tsym_module_free. */
 const tsym_module_info *tsym_module_info_get(const tsym_module *m);
+/* 1 when the module's DWARF answers lookups: function entries or line rows (a module whose
+ * line table does without function entries, clang -gline-tables-only or assembly, gives
+ * file:line: 1). The database's module.has_debug_info (schema(5)). */
+int tsym_module_has_debug_info(const tsym_module_info *i);
+/* 1 when no DWARF of m answers (the sym_no_debug_info warning, spec 10): not
+ * tsym_module_has_debug_info, and not a split DWARF module, whose warning already says its
+ * names come from the symbol table (counted sym_split_dwarf). */
+int tsym_module_no_debug_info(const tsym_module_info *i);
 
 /* Module offset (libfoo.so+0x1234) -> ELF virtual address (spec 3.2). */
 uint64_t tsym_module_offset_to_vaddr(const tsym_module *m, uint64_t offset);
@@ -154,6 +162,27 @@ int tsym_macho_pick(const tsym_macho_slice *sl, size_t n, const char *arch);
  * or path itself when it is not a directory. 0, or TT_ENOTFOUND. */
 int tsym_dsym_file(char *out, size_t cap, const char *path);
 
+/* One --dsym argument [NAME=]PATH[:ARCH] (spec/ios.md 8.2, 4.1), opened and its slices read
+ * once by tsym_dsym_open; the store and the CLI use this record, never the argument again. */
+typedef struct tsym_dsym {
+    char *name;             /* NAME of NAME=PATH (the argument itself names no file), or NULL */
+    char *path;             /* PATH without "NAME=" and ":ARCH" */
+    char arch[32];          /* ARCH of NAME=PATH:ARCH (a slice of file), else "" */
+    char *file;             /* the Mach-O file of PATH (a .dSYM bundle's DWARF file), or NULL:
+                             * PATH is a directory searched for them, or not Mach-O */
+    int dir;                /* PATH is searched as a directory (no file of its own) */
+    tsym_macho_slice *slices; /* file's slices, n_slices of them (0 without file) */
+    size_t n_slices;
+} tsym_dsym;
+/* Opens arg: "NAME=" is split off when arg itself names no file, ":ARCH" after it when
+ * PATH:ARCH names none; PATH must exist (TT_ENOTFOUND); a Mach-O file's slices are read
+ * (TT_EFORMAT with the byte offset of its defect) and ARCH must name one of them
+ * (TT_ENOTFOUND listing them). Owned by the caller, free with tsym_dsym_free. */
+int tsym_dsym_open(tsym_dsym **out, const char *arg, tt_error *err);
+void tsym_dsym_free(tsym_dsym *d);
+/* "x86_64 (iossimulator 14.0 sdk 14.0), arm64": the slices for messages, into out. */
+void tsym_macho_slice_list(char *out, size_t cap, const tsym_macho_slice *sl, size_t n);
+
 /* ---- symbol stores and the module cache (spec 4.2, 4.3, 5.5) ---- */
 typedef struct tsym_store tsym_store;
 
@@ -176,8 +205,13 @@ int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *pat
 /* --dsym PATH (spec/ios.md 8.2): a .dSYM bundle, its DWARF file or a directory of them,
  * searched before the stores for Mach-O UUIDs. "NAME=PATH" also binds the file to modules
  * named NAME asked for without a build id (spec/ios.md 4.1; counted sym_unverified_module).
- * TT_ENOTFOUND when PATH does not exist. */
-int tsym_store_add_dsym(tsym_store *s, const char *path, tt_error *err);
+ * Opens arg with tsym_dsym_open (its errors; a defective Mach-O file is also counted as
+ * macho_bad_header or macho_bad_load_command). *out (may be NULL) receives the record,
+ * borrowed until tsym_store_free. */
+int tsym_store_add_dsym(const tsym_dsym **out, tsym_store *s, const char *arg, tt_error *err);
+/* The same for a record already opened: the store owns d from this call on (freed on
+ * error too). */
+int tsym_store_add_dsym_opened(tsym_store *s, tsym_dsym *d, tt_error *err);
 /* 1 when --dsym NAME=PATH bound a file to the module named like path's file name. */
 int tsym_store_bound(const tsym_store *s, const char *path);
 /* The store file of a Mach-O slice: DIR/uuid/<aa>/<rest>.macho. 0 or TT_EINVAL. */

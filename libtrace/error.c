@@ -166,8 +166,9 @@ static void cut_utf8_end(char *s)
         s[j] = 0;
 }
 
-void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity, int64_t n,
-                  const char *example)
+/* The one adder: told marks an example kept by this call. */
+static void add(tt_stats *s, const char *name, const char *file, int severity, int64_t n,
+                const char *example, int told)
 {
     if (!s || n == 0)
         return;
@@ -180,6 +181,7 @@ void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity,
             if (!st->example[0] && example) {
                 snprintf(st->example, sizeof st->example, "%s", example);
                 cut_utf8_end(st->example);
+                st->told = told;
             }
             return;
         }
@@ -191,10 +193,29 @@ void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity,
     snprintf(st->file, sizeof st->file, "%s", file);
     st->severity = severity;
     st->count = n;
+    st->told = 0;
     if (example) {
         snprintf(st->example, sizeof st->example, "%s", example);
         cut_utf8_end(st->example);
+        st->told = told;
     }
+}
+
+void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity, int64_t n,
+                  const char *example)
+{
+    add(s, name, file, severity, n, example, 0);
+}
+
+void tt_stats_add_told(tt_stats *s, const char *name, const char *file, int severity,
+                       int64_t n, const char *example)
+{
+    add(s, name, file, severity, n, example, 1);
+}
+
+void tt_stats_add_stat(tt_stats *s, const tt_stat *x)
+{
+    add(s, x->name, x->file, x->severity, x->count, x->example[0] ? x->example : NULL, x->told);
 }
 
 /* The sentence stored as stats.description (schema(5)) for the names whose readers count

@@ -56,6 +56,8 @@ typedef struct tt_stat {
     int severity;
     int64_t count;
     char example[200]; /* first occurrence, with its location */
+    int told;          /* the example is also the text of an error or warning the caller
+                        * prints (tt_stats_add_told): summaries count without repeating it */
 } tt_stat;
 
 typedef struct tt_stats tt_stats;
@@ -65,6 +67,13 @@ void tt_stats_free(tt_stats *s);
 /* Count n occurrences of `name` for `file`; the first call keeps `example` (may be NULL). */
 void tt_stats_add(tt_stats *s, const char *name, const char *file, int severity, int64_t n,
                   const char *example);
+/* tt_stats_add for a count whose example is also the message of the error (or module
+ * warning) returned with it, which the caller prints: the example is kept (the database's
+ * stats row) and marked told, so the summary line counts without repeating it. */
+void tt_stats_add_told(tt_stats *s, const char *name, const char *file, int severity,
+                       int64_t n, const char *example);
+/* Adds the count of x, as counted elsewhere (another job's or reader's sink), to s. */
+void tt_stats_add_stat(tt_stats *s, const tt_stat *x);
 size_t tt_stats_count(const tt_stats *s);
 /* Borrowed, valid until the next tt_stats_add or tt_stats_free. */
 const tt_stat *tt_stats_get(const tt_stats *s, size_t i);

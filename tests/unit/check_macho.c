@@ -106,6 +106,43 @@ START_TEST(pick_by_arch)
 }
 END_TEST
 
+/* One --dsym argument opened once (tsym_dsym_open): NAME=, :ARCH, the bundle's DWARF file,
+ * its slices; a directory of dSYMs; the errors of a missing file and an absent slice. */
+START_TEST(dsym_arg)
+{
+    tsym_dsym *d;
+    tt_error err;
+    ck_assert_int_eq(tsym_dsym_open(&d, "MyApp=" FX "fat.dSYM:arm64", &err), 0);
+    ck_assert_str_eq(d->name, "MyApp");
+    ck_assert_str_eq(d->path, FX "fat.dSYM");
+    ck_assert_str_eq(d->arch, "arm64");
+    ck_assert_str_eq(d->file, FX "fat.dSYM/Contents/Resources/DWARF/fat");
+    ck_assert_uint_eq(d->n_slices, 2);
+    ck_assert_str_eq(d->slices[1].arch, "arm64");
+    ck_assert(!d->dir);
+    tsym_dsym_free(d);
+    ck_assert_int_eq(tsym_dsym_open(&d, FX "app", &err), 0); /* a thin image, no NAME */
+    ck_assert_ptr_null(d->name);
+    ck_assert_str_eq(d->arch, "");
+    ck_assert_uint_eq(d->n_slices, 1);
+    tsym_dsym_free(d);
+    ck_assert_int_eq(tsym_dsym_open(&d, "A=" FX, &err), 0); /* a directory of them */
+    ck_assert(d->dir);
+    ck_assert_ptr_null(d->file);
+    ck_assert_uint_eq(d->n_slices, 0);
+    tsym_dsym_free(d);
+    ck_assert_int_eq(tsym_dsym_open(&d, "MyApp=" FX "app.dSYM:x86_64", &err), TT_ENOTFOUND);
+    ck_assert_ptr_null(d);
+    ck_assert_str_eq(err.msg, "no slice for architecture x86_64 (slices: arm64 (ios 14.0 sdk "
+                              "14.0))");
+    ck_assert_int_eq(tsym_dsym_open(&d, FX "app:arm64", &err), TT_ENOTFOUND); /* no NAME= */
+    ck_assert_int_eq(tsym_dsym_open(&d, "N=" FX "nosuch:arm64", &err), TT_ENOTFOUND);
+    ck_assert_str_eq(err.file, FX "nosuch:arm64");
+    ck_assert_int_eq(tsym_dsym_open(&d, FX "hostile-short.macho", &err), TT_EFORMAT);
+    ck_assert_ptr_null(d);
+}
+END_TEST
+
 /* The contract of the KSCrash importer's frames (tt_resolver): build_id = image UUID,
  * module = device path, addr = pc - image_addr as a module offset (spec/ios.md 4.2). */
 START_TEST(resolver_contract)
@@ -344,6 +381,7 @@ static Suite *suite(void)
     tcase_add_test(tc, slices);
     tcase_add_test(tc, magic);
     tcase_add_test(tc, pick_by_arch);
+    tcase_add_test(tc, dsym_arg);
     tcase_add_test(tc, resolver_contract);
     tcase_add_test(tc, fat_selection);
     tcase_add_test(tc, symtab_fallback);

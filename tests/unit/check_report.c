@@ -485,6 +485,38 @@ START_TEST(helpers)
 }
 END_TEST
 
+/* A count whose example the caller printed as an error (tt_stats_add_told) keeps the example
+ * and says so; the flag belongs to the example kept (the first), and tt_stats_add_stat
+ * carries it into another sink (analyze's jobs, its readers). */
+START_TEST(stats_told)
+{
+    tt_stats *s = tt_stats_new(), *t = tt_stats_new();
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_nonnull(t);
+    tt_stats_add_told(s, "macho_bad_header", "a.macho", TT_SEV_WARN, 1, "0x0: truncated");
+    tt_stats_add(s, "macho_bad_header", "a.macho", TT_SEV_WARN, 1, "0x8: other");
+    tt_stats_add(s, "sym_dwarf_error", "b.so", TT_SEV_WARN, 1, NULL);
+    tt_stats_add_told(s, "sym_dwarf_error", "b.so", TT_SEV_WARN, 1, "bad unit");
+    tt_stats_add(s, "macho_no_slice", "c", TT_SEV_WARN, 1, "universal file");
+    const tt_stat *x = tt_stats_get(s, 0);
+    ck_assert_int_eq(x->count, 2);
+    ck_assert_str_eq(x->example, "0x0: truncated");
+    ck_assert_int_eq(x->told, 1);
+    ck_assert_str_eq(tt_stats_get(s, 1)->example, "bad unit");
+    ck_assert_int_eq(tt_stats_get(s, 1)->told, 1);
+    ck_assert_int_eq(tt_stats_get(s, 2)->told, 0);
+    for (size_t i = 0; i < tt_stats_count(s); i++)
+        tt_stats_add_stat(t, tt_stats_get(s, i));
+    ck_assert_uint_eq(tt_stats_count(t), 3);
+    ck_assert_int_eq(tt_stats_get(t, 0)->told, 1);
+    ck_assert_int_eq(tt_stats_get(t, 0)->count, 2);
+    ck_assert_int_eq(tt_stats_get(t, 2)->told, 0);
+    ck_assert_str_eq(tt_stats_get(t, 2)->example, "universal file");
+    tt_stats_free(s);
+    tt_stats_free(t);
+}
+END_TEST
+
 /* schema(5): stats.description is one sentence, not the name again (the names counted
  * without an example, whose description would otherwise be the name) */
 START_TEST(stats_descriptions)
@@ -530,6 +562,7 @@ static Suite *suite(void)
     tcase_add_test(tc, stack_key_forms);
     tcase_add_test(tc, helpers);
     tcase_add_test(tc, stats_descriptions);
+    tcase_add_test(tc, stats_told);
     suite_add_tcase(s, tc);
     return s;
 }

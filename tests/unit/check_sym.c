@@ -1302,6 +1302,26 @@ START_TEST(store_tmp_names)
 }
 END_TEST
 
+/* One rule for "no usable DWARF" (the CLI's warning and the sym_no_debug_info count): no
+ * functions and no line rows, and not split DWARF, whatever its warning holds (the CLI's own
+ * rule printed it for a split module without a warning). */
+START_TEST(no_debug_info_rule)
+{
+    tsym_module_info i = {.symtab_only = 1};
+    ck_assert_int_eq(tsym_module_no_debug_info(&i), 1);
+    i.split_dwarf = 1;
+    ck_assert_int_eq(tsym_module_no_debug_info(&i), 0);
+    snprintf(i.warning, sizeof i.warning, "split DWARF file x.dwo cannot be read");
+    ck_assert_int_eq(tsym_module_no_debug_info(&i), 0);
+    i.split_dwarf = 0;
+    i.n_rows = 3; /* clang -gline-tables-only: file:line from the rows */
+    ck_assert_int_eq(tsym_module_no_debug_info(&i), 0);
+    i.n_rows = 0;
+    i.symtab_only = 0;
+    ck_assert_int_eq(tsym_module_no_debug_info(&i), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sym");
@@ -1309,6 +1329,7 @@ static Suite *suite(void)
     tcase_add_unchecked_fixture(tc, fixtures_up, fixtures_down);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, gcc_dwarf5_pie);
+    tcase_add_test(tc, no_debug_info_rule);
     tcase_add_test(tc, gcc_dwarf4_exec);
     tcase_add_test(tc, clang_dwarf5);
     tcase_add_test(tc, clang_dwarf4);
