@@ -424,7 +424,18 @@ typedef struct tt_export_opts {
     const char *version;    /* exporter version string */
     const uint32_t *threads; /* restrict to these utids (NULL = all) */
     size_t n_threads;
+    /* the inputs of a profile read from several, indexed by thread source ordinal (NULL:
+     * one input): a check that holds per input (--weight cpu needs each input's CPU clock)
+     * names the one that fails it */
+    const struct tt_export_input *inputs;
+    size_t n_inputs;
 } tt_export_opts;
+/* One input of a profile: its name for messages (a file name) and its source_format (NULL
+ * when unknown). */
+typedef struct tt_export_input {
+    const char *name;
+    const char *format;
+} tt_export_input;
 /* The weight TT_WEIGHT_DEFAULT stands for when p is exported: samples, or wall time for an
  * instrumented method-beat call tree (TT_WEIGHT_*). */
 int tt_export_default_weight(const tt_profile *p);
