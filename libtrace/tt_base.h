@@ -71,6 +71,10 @@ const tt_stat *tt_stats_get(const tt_stats *s, size_t i);
 /* A sentence saying what `name` counts, for the names counted without an example; NULL for
  * others (their first example describes them). Static storage. */
 const char *tt_stats_description(const char *name);
+/* What stats.description stores for s (schema(5)): its first occurrence's message (the
+ * example the warning prints) when it has one, else tt_stats_description of its name, else
+ * the name. Borrowed from s or static. */
+const char *tt_stats_text(const tt_stat *s);
 
 /* ---- arena ---- */
 typedef struct tt_arena tt_arena;
