@@ -36,9 +36,8 @@ int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_erro
                                                           : "info";
         if (!s->count)
             continue;
-        const char *desc = tt_stats_description(s->name);
         rc = tdb_stat_add(a->db, trace_id, s->name, NULL, sev, "trace", s->count,
-                          desc ? desc : s->example[0] ? s->example : s->name, err);
+                          tt_stats_text(s), err);
         if (!rc)
             cli_an_print_stat(a, s->name, sev, s->file, (uint64_t)s->count,
                               s->example[0] && !s->told ? s->example : NULL);

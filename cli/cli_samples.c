@@ -291,6 +291,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         return CLI_BAD;
     }
     int kinds_of[CLI_SAMPLES_MAX_INPUTS];
+    memset(o->formats, 0, sizeof o->formats);
     tt_input *ins[CLI_SAMPLES_MAX_INPUTS] = {0};
     const char *mapping = NULL;
     size_t mapping_i = 0;
@@ -336,10 +337,12 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         used++;
         if (k == TT_SKIND_BEAT) {
             rc = load_beat(p, in, files[i], o, ctx);
+            o->formats[i] = tt_profile_meta_get(p)->source_format;
             continue;
         }
         if (k == SKIND_ART) {
             rc = load_art(p, in, files[i], ctx);
+            o->formats[i] = tt_profile_meta_get(p)->source_format;
             continue;
         }
         int x;
@@ -383,6 +386,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         }
         if (x)
             rc = load_fail(o, &err);
+        o->formats[i] = tt_profile_meta_get(p)->source_format;
     }
     for (size_t i = 0; i < n; i++)
         tt_input_close(ins[i]);

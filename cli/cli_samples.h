@@ -31,6 +31,9 @@ typedef struct cli_samples_opts {
     void *on_lookup_ctx;
     /* analyze: an input's read error is stored here instead of printed (NULL: printed) */
     tt_error *fail;
+    /* set by cli_samples_load: each input's source_format (NULL for a sampling-mapping
+     * file), by input ordinal, the threads' source */
+    const char *formats[CLI_SAMPLES_MAX_INPUTS];
 } cli_samples_opts;
 
 /* Common long options (values >= 1000) and their handling; returns 1 if c was one of them,

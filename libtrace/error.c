@@ -265,6 +265,14 @@ const char *tt_stats_description(const char *name)
     return NULL;
 }
 
+const char *tt_stats_text(const tt_stat *s)
+{
+    if (s->example[0])
+        return s->example; /* a name counted with and without one (btrace_empty_stack) */
+    const char *d = tt_stats_description(s->name);
+    return d ? d : s->name;
+}
+
 size_t tt_stats_count(const tt_stats *s) { return s ? s->v.len : 0; }
 
 const tt_stat *tt_stats_get(const tt_stats *s, size_t i)

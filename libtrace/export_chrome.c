@@ -119,9 +119,8 @@ static int64_t raw_pid(const cx *c, const tt_thread *t)
 {
     if (t->no_thread)
         return NO_THREAD_ID;
-    if (t->pid >= 0)
-        return t->pid;
-    return c->p->meta.pid >= 0 ? c->p->meta.pid : 0;
+    int64_t pid = tt_thread_pid(c->p, t->utid); /* the profile's only for its own input */
+    return pid >= 0 ? pid : 0;
 }
 
 static int64_t pid_of(const cx *c, const tt_thread *t)
@@ -661,7 +660,7 @@ static int process_names(cx *c, const char *label)
         else if (namer[k] != TT_NONE)
             name = tt_profile_thread(c->p, namer[k])->name;
         c->tmp.len = 0;
-        int known = !t->no_thread && (t->pid >= 0 || c->p->meta.pid >= 0);
+        int known = tt_thread_pid(c->p, t->utid) >= 0;
         if (name)
             tt_buf_puts(&c->tmp, name);
         else if (known) /* as folded's process root names it (7.1 keeps unknown for pid 0) */

@@ -356,8 +356,10 @@ static int meta_line(jstate *st, json_t *o)
     }
     if (get_int(st, o, "pid", &v, &has))
         return TT_EFORMAT;
-    if (has)
+    if (has) {
+        tt_profile_meta_claim(st->p, st->o->source);
         st->pid = m->pid = v;
+    }
     if (get_int(st, o, "interval_ns", &v, &has))
         return TT_EFORMAT;
     if (has && v > 0)
@@ -373,8 +375,10 @@ static int meta_line(jstate *st, json_t *o)
         m->clock = clocks[i];
     }
     const char *proc = str_of(st, o, "process");
-    if (proc)
+    if (proc) {
+        tt_profile_meta_claim(st->p, st->o->source);
         m->process = proc;
+    }
     return 0;
 }
 

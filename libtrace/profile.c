@@ -21,6 +21,7 @@ int tt_profile_new(tt_profile **out, int identity)
     tt_vec_init(&p->samples, sizeof(tt_sample));
     tt_vec_init(&p->counters, sizeof(tt__ctr_packed));
     p->meta.pid = -1;
+    p->meta.pid_source = TT_NONE;
     p->meta.clock = "unknown";
     p->meta.source_format = "unknown";
     *out = p;
@@ -223,8 +224,11 @@ int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index
     const tt_thread *t = tt_profile_thread(p, utid);
     if (t->no_thread) /* samples without a thread: no process's, not the input's */
         return tt_buf_puts(b, "unknown");
+    /* without a pid: the profile's process when it is the thread's input's */
     if (t->pid < 0 || (t->pid == p->meta.pid && p->meta.process))
-        return tt_buf_puts(b, p->meta.process ? p->meta.process : "unknown");
+        return tt_buf_puts(b, p->meta.process && (t->pid >= 0 || tt__meta_owns(p, t))
+                                  ? p->meta.process
+                                  : "unknown");
     size_t lo = 0, hi = x->n; /* the first named thread whose tid is the pid */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -236,6 +240,28 @@ int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index
     if (lo < x->n && x->e[lo].tid == t->pid)
         return tt_buf_puts(b, tt_profile_thread(p, x->e[lo].utid)->name);
     return tt_buf_printf(b, "[pid %lld]", (long long)t->pid);
+}
+
+int tt__meta_owns(const tt_profile *p, const tt_thread *t)
+{
+    return p->meta.pid_source == TT_NONE || t->source == p->meta.pid_source;
+}
+
+int64_t tt_thread_pid(const tt_profile *p, uint32_t utid)
+{
+    const tt_thread *t = tt_profile_thread(p, utid);
+    if (t->no_thread || t->pid >= 0)
+        return t->no_thread ? -1 : t->pid;
+    return tt__meta_owns(p, t) ? p->meta.pid : -1;
+}
+
+void tt_profile_meta_claim(tt_profile *p, uint32_t source)
+{
+    if (p->meta.pid_source == source)
+        return;
+    p->meta.pid = -1;
+    p->meta.process = NULL;
+    p->meta.pid_source = source;
 }
 
 void tt_sample_init(tt_sample *s)

@@ -218,6 +218,21 @@ int tt_private_dir(char *out, size_t cap, const char *tmpdir, const char *prefix
 
 int tt_tmp_hold(int fd) { return flock(fd, LOCK_EX | LOCK_NB); }
 
+/* Removes the "PATH.tmp-PID" an earlier run of this PID left, as a sweep would: only a
+ * regular file (not a link) of this user that no live run holds, since a run of another PID
+ * namespace sharing the directory may have this PID too. 1 when the name is free. */
+static int take_old(const char *name)
+{
+    int fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT;
+    struct stat sb;
+    int ok = !fstat(fd, &sb) && S_ISREG(sb.st_mode) && ours_and_free(AT_FDCWD, name, fd, &sb) &&
+             !unlink(name);
+    close(fd);
+    return ok;
+}
+
 int tt_tmp_create(char *out, size_t cap, const char *path, long n, unsigned mode, int *hold)
 {
     int r = n < 0 ? snprintf(out, cap, "%s.tmp-%ld", path, (long)getpid())
@@ -228,8 +243,13 @@ int tt_tmp_create(char *out, size_t cap, const char *path, long n, unsigned mode
         errno = ENAMETOOLONG;
         return -1;
     }
-    if (n < 0)
-        unlink(out); /* ours: this process's id (a name left by an earlier run of the PID) */
+    if (n < 0 && !take_old(out)) { /* held or not ours: the first free PATH.tmp-PID-N */
+        int fd = -1;
+        for (long k = 0; k < 1000 && fd < 0; k++)
+            if ((fd = tt_tmp_create(out, cap, path, k, mode, hold)) < 0 && errno != EEXIST)
+                break;
+        return fd;
+    }
     int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (mode_t)mode);
     if (fd < 0)
         return -1;

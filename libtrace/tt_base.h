@@ -80,6 +80,10 @@ const tt_stat *tt_stats_get(const tt_stats *s, size_t i);
 /* A sentence saying what `name` counts, for the names counted without an example; NULL for
  * others (their first example describes them). Static storage. */
 const char *tt_stats_description(const char *name);
+/* What stats.description stores for s (schema(5)): its first occurrence's message (the
+ * example the warning prints) when it has one, else tt_stats_description of its name, else
+ * the name. Borrowed from s or static. */
+const char *tt_stats_text(const tt_stat *s);
 
 /* ---- arena ---- */
 typedef struct tt_arena tt_arena;
@@ -211,9 +215,11 @@ int tt_private_dir(char *out, size_t cap, const char *tmpdir, const char *prefix
  * held file whatever its PID says. 0 or -1 with errno. */
 int tt_tmp_hold(int fd);
 /* Creates this run's temporary "PATH.tmp-PID" (n < 0; an old file of that name is removed
- * first) or "PATH.tmp-PID-N" (n >= 0; EEXIST when it is taken), named in out[cap], with
- * O_EXCL and mode (umask applies), and holds its flock (tt_tmp_hold) so that no sweep
- * removes it. Returns the write descriptor, -1 with errno. hold NULL: the lock is on the
+ * first when a sweep would remove it, a regular file of this user that no live run holds,
+ * else the first free "PATH.tmp-PID-N" is made instead) or "PATH.tmp-PID-N" (n >= 0; EEXIST
+ * when it is taken), named in out[cap], with O_EXCL and mode (umask applies), and holds its
+ * flock (tt_tmp_hold) so that no sweep removes it. Returns the write descriptor, -1 with
+ * errno. hold NULL: the lock is on the
  * returned descriptor, keep it open while the file is used; otherwise *hold is a second
  * descriptor holding it (-1 when it could not be taken), to close after the rename or
  * removal, so that the first may be closed before. */

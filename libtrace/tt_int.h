@@ -465,6 +465,8 @@ void tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weigh
 int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w);
 /* Smallest timestamp of the profile (samples or fixed slices); 0 when empty. */
 int64_t tt__profile_start(const tt_profile *p);
+/* 1 when the profile's pid and process are those of t's input (meta.pid_source). */
+int tt__meta_owns(const tt_profile *p, const tt_thread *t);
 /* 1 when utid passes the export's thread filter. */
 int tt__export_wants(const tt_export_opts *o, uint32_t utid);
 /* Streaming JSON output helper of the exporters: flushes w->buf through fn when large. */

@@ -121,6 +121,9 @@ typedef struct tt_profile_meta {
     const char *event_variants; /* its spellings in the input when they differ from event
                                  * ("cycles:u, cycles:ppp, cycles"), or NULL */
     int64_t pid;               /* -1 = unknown */
+    uint32_t pid_source;       /* the input (thread source) pid and process are of: they
+                                * name the process of its threads without a pid only;
+                                * TT_NONE: of every thread (a database trace) */
     int64_t interval_ns;       /* 0 = unknown */
     int timeless;              /* folded, perf without times: slices cannot be built */
     int truncated;             /* the input ended early: open slices are `truncated` */
@@ -138,6 +141,9 @@ int tt_profile_new(tt_profile **out, int identity);
 void tt_profile_free(tt_profile *p);
 /* Borrowed, mutable; valid until tt_profile_free. */
 tt_profile_meta *tt_profile_meta_get(tt_profile *p);
+/* Before an importer sets the meta pid or process of its input (source): when they are
+ * another input's, they are dropped (pid -1, process NULL) and become source's. */
+void tt_profile_meta_claim(tt_profile *p, uint32_t source);
 /* Copies n bytes into the profile's arena, invalid UTF-8 kept as it is. Borrowed. */
 const char *tt_profile_str(tt_profile *p, const char *s, size_t n);
 /* Interns a frame by identity (strings are copied); *id is its dense id. */
@@ -219,10 +225,15 @@ int tt_proc_index_build(tt_proc_index *x, const tt_profile *p);
 void tt_proc_index_free(tt_proc_index *x);
 /* Appends the name of a thread's own process (samples.md 7.2, the process root): the
  * profile's process for its pid, else the name of the first thread whose tid is the pid,
- * else "[pid N]"; without a pid the profile's process or "unknown"; "unknown" for the
+ * else "[pid N]"; without a pid the profile's process when the thread is of the input that
+ * gave it (meta.pid_source), else "unknown"; "unknown" for the
  * thread of samples without a thread (no_thread). x: built from p. */
 int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index *x,
                              uint32_t utid);
+/* The pid of a thread's process: its own, else the profile's when the thread is of the
+ * input that gave it (meta.pid_source), else -1 (unknown; also for samples without a
+ * thread). */
+int64_t tt_thread_pid(const tt_profile *p, uint32_t utid);
 
 /* Max gap (samples.md 5.4): TT_GAP_AUTO = 20 x median item interval clamped to
  * [5 ms, 200 ms]; TT_GAP_NONE = unlimited. */
@@ -429,7 +440,18 @@ typedef struct tt_export_opts {
     const char *version;    /* exporter version string */
     const uint32_t *threads; /* restrict to these utids (NULL = all) */
     size_t n_threads;
+    /* the inputs of a profile read from several, indexed by thread source ordinal (NULL:
+     * one input): a check that holds per input (--weight cpu needs each input's CPU clock)
+     * names the one that fails it */
+    const struct tt_export_input *inputs;
+    size_t n_inputs;
 } tt_export_opts;
+/* One input of a profile: its name for messages (a file name) and its source_format (NULL
+ * when unknown). */
+typedef struct tt_export_input {
+    const char *name;
+    const char *format;
+} tt_export_input;
 /* The weight TT_WEIGHT_DEFAULT stands for when p is exported: samples, or wall time for an
  * instrumented method-beat call tree (TT_WEIGHT_*). */
 int tt_export_default_weight(const tt_profile *p);

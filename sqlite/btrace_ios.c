@@ -103,8 +103,10 @@ static int read_trace(ios_state *st)
     m->source_format = "btrace_ios";
     m->clock = st->version >= 3 ? "relative" : "unknown";
     const unsigned char *b = sqlite3_column_text(s, 3);
-    if (b && *b)
+    if (b && *b) {
+        tt_profile_meta_claim(st->p, st->o->source);
         m->process = tt_profile_str(st->p, (const char *)b, strlen((const char *)b));
+    }
     int64_t ntraces = sqlite3_column_int64(s, 4);
     sqlite3_finalize(s);
     if (st->version < 1 || st->version > 3)

@@ -540,6 +540,30 @@ START_TEST(stats_descriptions)
 }
 END_TEST
 
+/* schema(5): stats.description is the first occurrence's message when the reader gave one
+ * (what the warning printed), the fixed sentence only for names counted without one */
+START_TEST(stats_text_example_first)
+{
+    tt_stats *st = tt_stats_new();
+    ck_assert_ptr_nonnull(st);
+    /* btrace_empty_stack is counted both ways: the example is kept, whatever came first */
+    tt_stats_add(st, "btrace_empty_stack", "a.bin", TT_SEV_WARN, 1, NULL);
+    tt_stats_add(st, "btrace_empty_stack", "a.bin", TT_SEV_WARN, 2,
+                 "records with depth 0 were skipped");
+    tt_stats_add(st, "sym_build_id_mismatch", "libx.so", TT_SEV_WARN, 1,
+                 "x.debug has build id 01, expected 02");
+    tt_stats_add(st, "btrace_empty_stack", "b.bin", TT_SEV_WARN, 1, NULL);
+    tt_stats_add(st, "beat_stray_exit", "c.bin", TT_SEV_WARN, 1, NULL);
+    ck_assert_uint_eq(tt_stats_count(st), 4);
+    ck_assert_str_eq(tt_stats_text(tt_stats_get(st, 0)), "records with depth 0 were skipped");
+    ck_assert_str_eq(tt_stats_text(tt_stats_get(st, 1)), "x.debug has build id 01, expected 02");
+    ck_assert_str_eq(tt_stats_text(tt_stats_get(st, 2)),
+                     tt_stats_description("btrace_empty_stack"));
+    ck_assert_str_eq(tt_stats_text(tt_stats_get(st, 3)), "beat_stray_exit"); /* no sentence */
+    tt_stats_free(st);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("report");
@@ -563,6 +587,7 @@ static Suite *suite(void)
     tcase_add_test(tc, helpers);
     tcase_add_test(tc, stats_descriptions);
     tcase_add_test(tc, stats_told);
+    tcase_add_test(tc, stats_text_example_first);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1243,6 +1243,51 @@ START_TEST(process_names)
 }
 END_TEST
 
+/* The profile's pid and process belong to the input that gave them (meta.pid_source): a
+ * thread without a pid of another input is in no known process (pid -1, "unknown"), not in
+ * that input's; a claim by another input drops the first one's pid and process. */
+START_TEST(meta_pid_source)
+{
+    tt_profile *p;
+    ck_assert_int_eq(tt_profile_new(&p, TT_IDENT_NAME), 0);
+    tt_profile_meta *m = tt_profile_meta_get(p);
+    uint32_t app, app_nopid, perf;
+    ck_assert_int_eq(tt_thread_intern(p, &app, 0, 4411, 4412, 16), 0);
+    ck_assert_int_eq(tt_thread_intern(p, &app_nopid, 0, -1, 4413, 16), 0);
+    ck_assert_int_eq(tt_thread_intern(p, &perf, 2, -1, 13122, 32), 0);
+    /* no input claimed them (a database trace): the profile's pid is every thread's */
+    m->pid = 4411;
+    m->process = "com.example";
+    ck_assert_int_eq(tt_thread_pid(p, perf), 4411);
+    tt_profile_meta_claim(p, 0);
+    ck_assert_int_eq(m->pid, -1); /* TT_NONE was another owner: dropped */
+    ck_assert_ptr_null(m->process);
+    m->pid = 4411;
+    m->process = "com.example";
+    tt_profile_meta_claim(p, 0); /* its own again: kept */
+    ck_assert_int_eq(m->pid, 4411);
+    ck_assert_int_eq(tt_thread_pid(p, app), 4411);
+    ck_assert_int_eq(tt_thread_pid(p, app_nopid), 4411);
+    ck_assert_int_eq(tt_thread_pid(p, perf), -1);
+    tt_proc_index x;
+    ck_assert_int_eq(tt_proc_index_build(&x, p), 0);
+    tt_buf b = {0};
+    tt_thread_process_format(&b, p, &x, app_nopid);
+    ck_assert_str_eq(b.data, "com.example");
+    b.len = 0;
+    tt_thread_process_format(&b, p, &x, perf);
+    ck_assert_str_eq(b.data, "unknown");
+    tt_profile_meta_claim(p, 2); /* another input's pid and process replace them */
+    ck_assert_int_eq(m->pid, -1);
+    ck_assert_ptr_null(m->process);
+    ck_assert_int_eq(tt_thread_pid(p, app), 4411);
+    ck_assert_int_eq(tt_thread_pid(p, app_nopid), -1);
+    tt_buf_free(&b);
+    tt_proc_index_free(&x);
+    tt_profile_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("samples");
@@ -1272,6 +1317,7 @@ static Suite *suite(void)
     tcase_add_test(tc, json_c1_escaped);
     tcase_add_test(tc, perf_maps);
     tcase_add_test(tc, process_names);
+    tcase_add_test(tc, meta_pid_source);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1263,6 +1263,40 @@ START_TEST(split_dwp_index)
 }
 END_TEST
 
+/* tt_tmp_create(n < 0) replaces an old PATH.tmp-PID only when no live run holds it (a run
+ * of another PID namespace sharing the directory may have this PID): a held one is left as
+ * it is and PATH.tmp-PID-0 made instead; a released one (an earlier run's) is replaced */
+START_TEST(tmp_create_spares_held)
+{
+    char d[256], t[300], old[300], num[300];
+    snprintf(d, sizeof d, "%s/tmpheld", fx);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+    snprintf(d + strlen(d), sizeof d - strlen(d), "/out.json");
+    snprintf(old, sizeof old, "%s.tmp-%ld", d, (long)getpid());
+    snprintf(num, sizeof num, "%s.tmp-%ld-0", d, (long)getpid());
+    int other = open(old, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    ck_assert_int_ge(other, 0);
+    ck_assert_int_eq(write(other, "live", 4), 4);
+    ck_assert_int_eq(flock(other, LOCK_EX | LOCK_NB), 0); /* the other run's hold */
+    int fd = tt_tmp_create(t, sizeof t, d, -1, 0644, NULL);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_str_eq(t, num);
+    struct stat sb;
+    ck_assert_int_eq(stat(old, &sb), 0);
+    ck_assert_int_eq(sb.st_size, 4);
+    close(fd);
+    ck_assert_int_eq(unlink(num), 0);
+    close(other); /* released: what an earlier run of this PID left */
+    fd = tt_tmp_create(t, sizeof t, d, -1, 0644, NULL);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_str_eq(t, old);
+    ck_assert_int_eq(fstat(fd, &sb), 0);
+    ck_assert_int_eq(sb.st_size, 0);
+    close(fd);
+    ck_assert_int_eq(unlink(old), 0);
+}
+END_TEST
+
 /* the temporary names of store entries being written (store_add.c), which the scan skips */
 START_TEST(store_tmp_names)
 {
@@ -1371,6 +1405,7 @@ static Suite *suite(void)
     tcase_add_test(tc, split_dwo_mismatch);
     tcase_add_test(tc, split_dwp_index);
     tcase_add_test(tc, store_tmp_names);
+    tcase_add_test(tc, tmp_create_spares_held);
     tcase_add_test(tc, store_add_sweeps_stale);
     suite_add_tcase(s, tc);
     return s;

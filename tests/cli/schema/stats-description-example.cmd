@@ -1,0 +1,6 @@
+cd "$TT_TMP" && gen_btrace --variant demo s.bin m.bin > /dev/null && python3 -c "
+import struct
+d = bytearray(open('s.bin', 'rb').read())[:-16]  # the last record without its two frames
+d[-8:] = struct.pack('<II', 0, 0)                # and with saved/actual depth 0
+open('e.bin', 'wb').write(bytes(d))" && tracetool analyze -o e.db e.bin m.bin 2>&1 >/dev/null | grep btrace_empty_stack; tracetool query --format csv e.db "select name, description from stats where name = 'btrace_empty_stack'"
+sh "$OLDPWD/../sym/mkfixtures.sh" "$TT_TMP/symfx" > /dev/null && cd "$TT_TMP/symfx" && b=$(cat g5.buildid) && printf '%s\n' '{"kind":"meta","format":"tracetool-samples","version":1,"pid":7,"clock":"boottime"}' "{\"kind\":\"module\",\"name\":\"libapp.so\",\"build_id\":\"$b\",\"path\":\"/data/app/x/lib/arm64/libapp.so\"}" '{"ts_ns":1000000,"tid":7,"frames":[{"module":"libapp.so","rel_pc":"0x11d0"}]}' > s.jsonl && tracetool analyze --symbols store2 -o a.db s.jsonl 2>&1 >/dev/null | grep sym_build_id_mismatch | sed -E 's/[0-9a-f]{38,40}/HEX/g; s|build-id/[0-9a-f]{2}/|build-id/XX/|g'; tracetool query --format csv a.db "select name, description from stats where name = 'sym_build_id_mismatch'" | sed -E 's/[0-9a-f]{38,40}/HEX/g; s|build-id/[0-9a-f]{2}/|build-id/XX/|g'
