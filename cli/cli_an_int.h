@@ -55,6 +55,7 @@ typedef struct aopts {
     const char *out, *proguard;
     int append, replace, skip_unknown, keep_going, kind, format;
     int allow_empty; /* --allow-empty: no trace among the inputs is not an error */
+    int dry_run;     /* --dry-run: pass 1 only, the inputs' kinds and status printed */
     int jobs;                      /* --jobs; 0 = the online cores */
     int proguard_given, sym_given; /* --proguard, -e/--symbols on the command line */
     const char *dir_map[2];        /* mapping and ignore mapping taken from a directory */
@@ -117,6 +118,9 @@ typedef struct summ {
 
 /* Fills s (text and JSON) from the inputs and the rows of traces >= first, read from db (a's
  * database or a reader of it); touches nothing of a but its per-method totals and names. */
+/* The inputs part of the summary (their kind and status; skipped, failed), into s; starts
+ * s's JSON object when it is not started (--dry-run). */
+void cli_an__summarize_inputs(summ *s, tt_vec *inputs);
 int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char *dbpath,
                       tt_vec *inputs, tt_error *err);
 /* --format jsonl: prints every row of traces >= first of db (the run's rows, read before the

@@ -118,13 +118,12 @@ static void top_self(summ *s, cli_an *a)
     tt_vec_free(&ids);
 }
 
-int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char *dbpath,
-                      tt_vec *inputs, tt_error *err)
+void cli_an__summarize_inputs(summ *s, tt_vec *inputs)
 {
-    tt_jsonw_init(&s->json, 0);
-    tt_jsonw_obj_begin(&s->json);
-    tt_jsonw_key(&s->json, "database");
-    tt_jsonw_str(&s->json, dbpath);
+    if (!s->json.buf.data) { /* --dry-run: no database line */
+        tt_jsonw_init(&s->json, 0);
+        tt_jsonw_obj_begin(&s->json);
+    }
     tt_jsonw_key(&s->json, "inputs");
     tt_jsonw_arr_begin(&s->json);
     tt_buf_puts(&s->text, "inputs:\n");
@@ -163,6 +162,16 @@ int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char 
     tt_jsonw_uint(&s->json, nfail);
     if (nskip || nfail)
         tt_buf_printf(&s->text, "  %zu skipped, %zu failed\n", nskip, nfail);
+}
+
+int cli_an__summarize(summ *s, cli_an *a, tdb_db *db, int64_t first, const char *dbpath,
+                      tt_vec *inputs, tt_error *err)
+{
+    tt_jsonw_init(&s->json, 0);
+    tt_jsonw_obj_begin(&s->json);
+    tt_jsonw_key(&s->json, "database");
+    tt_jsonw_str(&s->json, dbpath);
+    cli_an__summarize_inputs(s, inputs);
     static const struct {
         const char *key, *title;
         int (*fn)(tdb_db *, int64_t, int, tdb_row_fn, void *, tt_error *);

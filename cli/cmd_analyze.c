@@ -19,7 +19,7 @@
 static const char usage[] =
     "usage: tracetool analyze [-o DB] [-m MAPPING]... [--proguard FILE] [--append] [--replace]\n"
     "                         [--skip-unknown] [--allow-empty] [--keep-going] [--kind KIND]\n"
-    "                         [-j N] [--format text|json|jsonl]\n"
+    "                         [--dry-run] [-j N] [--format text|json|jsonl]\n"
     "                         [--base-ms MS] [--end-ms MS] [--evil-ms MS] [--trim N]\n"
     "                         [--buffer-format auto|bin|text] [--ring-next K]\n"
     "                         [-e BINARY]... [--symbols DIR]... [--dsym [NAME=]PATH]...\n"
@@ -40,6 +40,8 @@ static const char usage[] =
     "      --kind KIND         override detection: beat, report, kscrash, frames, startup,\n"
     "                          launches, samples, art, mapping, ignore_mapping, proguard,\n"
     "                          btrace_mapping\n"
+    "      --dry-run           detect every input and print its kind and status (the\n"
+    "                          summary's inputs); nothing is analysed or written\n"
     "      --format FMT        summary as text (default) or json; jsonl: every row written\n"
     "  -j, --jobs N            parse N inputs at a time (default: the online cores); the\n"
     "                          database and output are those of --jobs 1\n"
@@ -68,7 +70,7 @@ static const char usage[] =
 
 enum { O_PROGUARD = 256, O_APPEND, O_REPLACE, O_SKIP, O_EMPTY, O_KIND, O_FORMAT, O_BASE, O_END,
        O_EVIL, O_TRIM, O_BUFFMT, O_KEEP, O_ALL_IMAGES, O_FAIL_ON, O_RING, O_SPLASH, O_COLD,
-       O_WARM, O_NOUI, O_EVENT };
+       O_WARM, O_NOUI, O_EVENT, O_DRY };
 #define MAX_JOBS 256
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -82,6 +84,7 @@ static const struct option longopts[] = {
     {"fail-on", required_argument, NULL, O_FAIL_ON},
     {"jobs", required_argument, NULL, 'j'},
     {"kind", required_argument, NULL, O_KIND},
+    {"dry-run", no_argument, NULL, O_DRY},
     {"format", required_argument, NULL, O_FORMAT},
     {"base-ms", required_argument, NULL, O_BASE},
     {"end-ms", required_argument, NULL, O_END},
@@ -154,6 +157,7 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_SKIP: o->skip_unknown = 1; break;
         case O_EMPTY: o->allow_empty = 1; break;
         case O_KEEP: o->keep_going = 1; break;
+        case O_DRY: o->dry_run = 1; break;
         case O_FAIL_ON:
             if (cli_an__check_parse(&o->checks, optarg))
                 return CLI_BAD;
@@ -223,6 +227,10 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case 'h': cli_usage(usage, 0); return HELP_SHOWN;
         default: return cli_usage(usage, 1);
         }
+    }
+    if (o->dry_run && o->format == 2) {
+        cli_errorf("option --dry-run: no row is written: use --format text or json");
+        return CLI_BAD;
     }
     o->sym_given = a->sym.n_exes || a->sym.n_dirs;
     a->beat_forced = o->kind == TT_KIND_BEAT;
@@ -411,6 +419,19 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         rc = CLI_BAD;
     } else if (!rc && a.ring_next > 0 && !nbeat) {
         cli_warnf("analyze: --ring-next: no method-beat buffer among the inputs");
+    }
+    if (!rc && o.dry_run) { /* what the run would do with each input (dask-analyze.py) */
+        cli_an__summarize_inputs(&s, &inputs);
+        tt_jsonw_obj_end(&s.json);
+        tt_buf_puts(&s.json.buf, "\n");
+        int werr = print ? cli_out_try(o.format == 1 ? s.json.buf.data : s.text.data,
+                                       o.format == 1 ? s.json.buf.len : s.text.len) : 0;
+        if (werr && werr != EPIPE) {
+            cli_errorf("write error on standard output: %s", strerror(werr));
+            rc = CLI_BAD;
+        }
+        tt_buf_free(&map_cat);
+        goto done;
     }
     if (!rc && !npending) {
         /* nothing to import: the database stays as it is (no empty replacement) */

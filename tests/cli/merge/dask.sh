@@ -1,10 +1,14 @@
 #!/bin/sh
-# The map/reduce recipe on Dask distributed (scripts/dask-analyze.py, tracetool-merge(1)): a
-# LocalCluster of eight worker threads analyses seven shards and merges them in
-# a tree of fan-in 2; the result equals one analyze of all the inputs (modulo ids), given as
-# relative paths as in the man page (stored as given), the last shard holding only the btrace
-# sampling-mapping file (no trace: no database, left out of the merges). Needs
-# python3-distributed (scripts/deps.sh test); skipped (exit 77) without it. Bounded to 180 s.
+# The map/reduce recipe on Dask distributed (scripts/dask-analyze.py, tracetool-merge(1)): by
+# default a LocalCluster of worker processes on 127.0.0.1 (four here) analyses seven shards
+# and merges them in a tree of fan-in 2; the result equals one analyze of all the inputs
+# (modulo ids), given as relative paths as in the man page (stored as given), the method
+# mapping given as an INPUT among them (found by analyze --dry-run, given to every shard),
+# the last shard holding only the btrace sampling-mapping file (no trace: no database, left
+# out of the merges). Then with --threads: an obfuscated method mapping and its ProGuard
+# mapping given as INPUTs; a shard that fails (one line naming the shard and tracetool's
+# message, tracetool's exit status 2). Needs python3-distributed (scripts/deps.sh test);
+# skipped (exit 77) without it. Each run bounded to 180 s.
 set -u
 py=
 for p in python3 /usr/bin/python3; do
@@ -14,16 +18,32 @@ done
 t=$TT_TMP/merge-dask
 rm -rf "$t" && mkdir -p "$t"
 s=../../samples
-set -- $s/beat.bin $s/reports.jsonl $s/perf-fib.txt.gz $s/sampling.bin $s/stacks.folded \
-    $s/samples.jsonl $s/startup-events.jsonl $s/startup-am.txt $s/startup-logcat.txt \
-    $s/framestats.txt $s/frames.jsonl $s/reports.log $s/sampling-mapping.bin
-tracetool analyze -o "$t/all.db" -m $s/methodMapping.txt "$@" > /dev/null 2>&1 || echo "analyze failed"
-timeout 180 "$py" ../../scripts/dask-analyze.py -o "$t/dask.db" --shards 7 --workers 8 --fan-in 2 \
-    --work "$t/work" --analyze-opt=-m --analyze-opt=$s/methodMapping.txt "$@" 2> "$t/err" |
-    "$py" -c "import json, sys; r = json.load(sys.stdin); m = r.pop('merged'); m.pop('database'); print(r, m)" ||
-    { echo "dask run failed"; tail -5 "$t/err"; }
+d=../../scripts/dask-analyze.py
+summary() {
+    "$py" -c "import json, sys; r = json.load(sys.stdin); m = r.pop('merged'); m.pop('database'); print(r, m)"
+}
+set -- $s/beat.bin $s/reports.jsonl $s/perf-fib.txt.gz $s/methodMapping.txt $s/sampling.bin \
+    $s/stacks.folded $s/samples.jsonl $s/startup-events.jsonl $s/startup-am.txt \
+    $s/startup-logcat.txt $s/framestats.txt $s/frames.jsonl $s/reports.log $s/sampling-mapping.bin
+tracetool analyze -o "$t/all.db" "$@" > /dev/null 2>&1 || echo "analyze failed"
+timeout 180 "$py" $d -o "$t/dask.db" --shards 7 --workers 4 --fan-in 2 --work "$t/work" "$@" \
+    2> "$t/err" | summary || { echo "dask run failed"; tail -5 "$t/err"; }
 python3 ../cli/merge/dbcanon.py "$t/all.db" "$t/dask.db"
+tracetool query --format csv "$t/dask.db" "SELECT count(*) AS methods FROM method"
 tracetool query --format csv "$t/dask.db" "SELECT path FROM trace_input WHERE path LIKE '%sampling%'"
 ls "$t/work" | grep "\.db$" | sort | tr "\n" " "; echo
 # it stops cleanly: no worker killed at close, no traceback on standard error
 echo "shutdown noise: $(grep -c 'still alive\|Traceback\|Error' "$t/err") lines"
+# an obfuscated mapping and its ProGuard mapping, given as INPUTs, with worker threads
+set -- $s/beat.bin $s/methodMapping-obfuscated.txt $s/reports.jsonl $s/mapping.txt
+tracetool analyze -o "$t/pg.db" "$@" > /dev/null 2>&1 || echo "analyze failed"
+timeout 180 "$py" $d -o "$t/dask-pg.db" --threads --shards 2 "$@" 2> "$t/err" | summary ||
+    { echo "dask run failed"; tail -5 "$t/err"; }
+python3 ../cli/merge/dbcanon.py "$t/pg.db" "$t/dask-pg.db"
+tracetool query --format csv "$t/dask-pg.db" "SELECT count(*) AS retraced FROM method WHERE name LIKE 'com.northwind.%'"
+# a shard that fails: one line, tracetool's message and exit status
+(head -2 $s/reports.jsonl; echo '{"tag": broken') > "$t/bad.jsonl"
+timeout 180 "$py" $d -o "$t/bad.db" --threads --shards 2 $s/reports.jsonl "$t/bad.jsonl" \
+    > "$t/out" 2> "$t/err"
+echo "exit status $?"
+sed "s|$TT_TMP|TMP|g" "$t/out" "$t/err"

@@ -1,0 +1,1 @@
+sh ../cli/analyze/jsonl-keys.sh

@@ -1,0 +1,1 @@
+exe=$(python3 -S -c "import sys; print(sys.executable)"); python3 -S ../../scripts/dask-analyze.py -o "$TT_TMP/x.db" ../../samples/reports.jsonl 2>&1 | sed "s|$exe|PYTHON3|"; python3 -S ../../scripts/dask-analyze.py -o "$TT_TMP/x.db" ../../samples/reports.jsonl 2> /dev/null; echo "exit status $?"; ls "$TT_TMP"
