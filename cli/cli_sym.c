@@ -282,7 +282,7 @@ static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
     tt_error err = {0};
     int k = tsym_macho_pick(sl, n, loc->arch);
     if (k < 0) {
-        for (size_t j = 0; j < n; j++)
+        for (size_t j = 0; j < n && len < sizeof list; j++)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", j ? ", " : "",
                                     sl[j].arch);
         char give[300];
@@ -293,11 +293,11 @@ static tsym_module *fat_module(cli_sym *s, size_t i, const tt_native_loc *loc)
         if (loc->arch && *loc->arch)
             snprintf(s->why, sizeof s->why,
                      "universal file without a slice for the report's architecture %s (slices: "
-                     "%s), and image %s has no UUID to choose one by: give %s%s:ARCH",
+                     "%.300s), and image %s has no UUID to choose one by: give %s%s:ARCH",
                      loc->arch, list, base_name(loc->module), give, fat);
         else
             snprintf(s->why, sizeof s->why,
-                     "universal file (slices: %s), and image %s has no UUID nor the report an "
+                     "universal file (slices: %.300s), and image %s has no UUID nor the report an "
                      "architecture to choose one by: give %s%s:ARCH",
                      list, base_name(loc->module), give, fat);
         if (!s->fat_warned[i]) {
