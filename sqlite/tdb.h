@@ -462,10 +462,14 @@ typedef int (*tdb_diff_fn)(void *ctx, const tdb_diff_row *r);
 /* Calls fn once per key of the section found on either side, keys paired by name. A
  * non-zero return stops. Strings are borrowed for the call. */
 int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_error *err);
-/* Folded call paths (root first, names joined by ';') with their self time in ns per side,
- * from slices' parent chains and 'issue_stack' call trees; sorted by path. */
-typedef int (*tdb_folded_fn)(void *ctx, const char *path, int64_t base_ns, int64_t new_ns);
-int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err);
+/* Folded call paths (root first, names joined by ';') with their weight per side: self time
+ * in whole ms (rounded per path) from slices' parent chains and 'issue_stack' call trees,
+ * plus the untimed samples (folded input) whose leaf the path is; sorted by path, paths
+ * weighing 0 on both sides left out. units gets per side the TDB_FOLDED_* it found. */
+enum { TDB_FOLDED_MS = 1, TDB_FOLDED_SAMPLES = 2 };
+typedef int (*tdb_folded_fn)(void *ctx, const char *path, int64_t base, int64_t new_);
+int tdb_diff_folded(unsigned units[2], tdb_diff *d, tdb_folded_fn fn, void *ctx,
+                    tt_error *err);
 
 /* ---- the HTML report (visual.md 10) ---- */
 /* Adds the report's tables (summary, inputs, startup, frames, issues, methods) of the
