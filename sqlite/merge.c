@@ -513,6 +513,13 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     if ((rc = tdb__exec(db, "PRAGMA locking_mode = NORMAL; PRAGMA main.locking_mode = EXCLUSIVE",
                         err)))
         return rc;
+    /* the merge's temporary tables (m_fkey: one row per framestats frame of the destination,
+     * tens of millions at fleet scale) live in a temporary file that SQLite pages through a
+     * small cache, not in memory (tdb_open_write's temp_store=MEMORY); the rows written are
+     * the same. SQLite changes it only while the connection has no temporary database yet
+     * (the first source, before anything reads temp or attaches); later it is a no-op. */
+    if ((rc = tdb__exec(db, "PRAGMA temp_store = FILE", err)))
+        return rc;
     if ((rc = tdb__attach_read(db->h, src_path, "src", immutable, err)))
         return rc;
     /* from here every path lets the source go (below): a signal (tdb_merge_stop) stops the
