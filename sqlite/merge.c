@@ -242,7 +242,8 @@ static const char temp_tables[] =
     "DELETE FROM temp.m_trace; DELETE FROM temp.m_mapping; DELETE FROM temp.m_method;"
     "DELETE FROM temp.m_module; DELETE FROM temp.m_set;";
 
-/* Kept for the whole merge (created by its first source): the input each trace of the
+/* Kept for the whole merge (created by its first source; in a temporary file when db was
+ * opened with TDB_WRITE_TEMP_FILE, as tracetool merge opens it): the input each trace of the
  * destination came from (its label; the destination's own traces have the label of db), and
  * the framestats frames of the destination by (scene, IntendedVsync, duration), to find the
  * frames of overlapping dumps analysed in different runs (frames.md 7.3). */
@@ -512,13 +513,6 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
      * log (SQLITE_IOERR), so the default goes back to NORMAL and only main stays exclusive */
     if ((rc = tdb__exec(db, "PRAGMA locking_mode = NORMAL; PRAGMA main.locking_mode = EXCLUSIVE",
                         err)))
-        return rc;
-    /* the merge's temporary tables (m_fkey: one row per framestats frame of the destination,
-     * tens of millions at fleet scale) live in a temporary file that SQLite pages through a
-     * small cache, not in memory (tdb_open_write's temp_store=MEMORY); the rows written are
-     * the same. SQLite changes it only while the connection has no temporary database yet
-     * (the first source, before anything reads temp or attaches); later it is a no-op. */
-    if ((rc = tdb__exec(db, "PRAGMA temp_store = FILE", err)))
         return rc;
     if ((rc = tdb__attach_read(db->h, src_path, "src", immutable, err)))
         return rc;

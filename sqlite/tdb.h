@@ -22,6 +22,11 @@ typedef struct tdb_db tdb_db;
  * Stale temporary files of dead processes are removed. Owned by the caller, free with
  * tdb_close (which rolls back and removes the temporary file unless committed). */
 enum { TDB_WRITE_NEW = 0, TDB_WRITE_APPEND = 1, TDB_WRITE_COPY = 2 };
+/* or'ed into the mode of TDB_WRITE_NEW or TDB_WRITE_COPY: the connection keeps its temporary
+ * tables in a temporary file (temp_store=FILE, set before anything, a migration included,
+ * opens one; SQLite changes it only then), not in memory (tracetool merge: a key per
+ * framestats frame). The database written is the same. */
+#define TDB_WRITE_TEMP_FILE 8
 /* mode TDB_WRITE_COPY builds aside too, starting from a copy of the existing database
  * (upgraded to the current schema): readers never see a partial write (tracetool merge). */
 int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);

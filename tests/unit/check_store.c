@@ -831,7 +831,7 @@ START_TEST(merge_temp_tables_on_disk)
     framestats_db(b, "b", 3000);
     tdb_db *db;
     tt_error err = {0};
-    ck_assert_int_eq(tdb_open_write(&db, path, TDB_WRITE_NEW, &err), 0);
+    ck_assert_int_eq(tdb_open_write(&db, path, TDB_WRITE_NEW | TDB_WRITE_TEMP_FILE, &err), 0);
     tdb_merge_stats ms;
     ck_assert_msg(tdb_merge_add(db, a, "t.db", &ms, &err) == 0, "%s", err.msg);
     ck_assert_int_eq(ms.frames_overlap, 0);
