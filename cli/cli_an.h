@@ -81,6 +81,14 @@ void cli_an_print_stat(cli_an *a, const char *name, const char *severity, const 
                        uint64_t value, const char *example);
 /* Counted warnings of a reader (a tt_stats sink) become stats rows of the trace. */
 int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_error *err);
+/* One input's counted warnings: from cli_an_input_stats_begin on, whatever is counted into
+ * the run's sink (a->cli->stats: the reader's, the symbol stores' sym_* and macho_*, the
+ * demangler's) goes to a fresh sink of the input, and *outer keeps the run's; TT_ENOMEM.
+ * cli_an_input_stats_end puts the run's sink back and returns the input's (the caller
+ * stores it with cli_an_reader_stats and frees it); with failed (the input is not stored)
+ * its counts go to the run's sink, to be printed, and it returns NULL. */
+int cli_an_input_stats_begin(tt_stats **outer, cli_an *a);
+tt_stats *cli_an_input_stats_end(cli_an *a, tt_stats *outer, int failed);
 
 /* Importers: read the input (in), write the trace row and everything under it. */
 typedef struct cli_an_trace {

@@ -385,13 +385,16 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     if (rc)
         return rc;
     int matrix = contains(p, pn, "\"dump_type\"") || contains(p, pn, "\"stack_string\"");
-    tt_stats *st = tt_stats_new();
-    if (!st)
+    /* the reader's counts and the symbol stores' (sym_*, macho_*: the resolver counts into
+     * the run's sink) become this trace's stats rows, as for sampled stacks */
+    tt_stats *outer;
+    if (cli_an_input_stats_begin(&outer, a))
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    tt_stats *st = a->cli->stats;
     cli_sym *sym = NULL;
     tt_resolver res = {0};
     if (open_resolver(a, &sym, &res)) {
-        tt_stats_free(st);
+        cli_an_input_stats_end(a, outer, 1);
         return tt_error_set(err, TT_EINVAL, t->path, 0, 0, "symbol stores could not be opened");
     }
     tt_ks_opts ko = {.resolver = sym ? &res : NULL};
@@ -450,6 +453,9 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     if (!rc && !n)
         rc = tt_error_set(err, TT_EFORMAT, t->path, 0, 0,
                           "no usable KSCrash or Matrix iOS report");
+    /* closed first: the Swift demangler counts its mangled names as it closes */
+    cli_sym_close(sym);
+    st = cli_an_input_stats_end(a, outer, rc != 0);
     if (!rc)
         rc = cli_an_reader_stats(a, k.trace_id, st, err);
     if (!rc)
@@ -471,7 +477,6 @@ int cli_an_kscrash(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     tt_vec_free(&k.frame_rows);
     tt_vec_free(&k.site_rows);
     tt_buf_free(&k.fkey);
-    cli_sym_close(sym);
     tt_stats_free(st);
     return rc;
 }

@@ -396,21 +396,15 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     tt_profile *p = NULL;
     char *files[1] = {(char *)path};
     /* the reader's warnings of this input go to its trace's stats rows and are printed */
-    tt_stats *outer = a->cli->stats, *st = tt_stats_new();
-    if (!st) {
+    tt_stats *outer;
+    if (cli_an_input_stats_begin(&outer, a)) {
         symctx_free(&sc);
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    a->cli->stats = st;
     int rc = cli_samples_load(&p, files, 1, &o, a->cli);
-    a->cli->stats = outer;
+    /* printed with the error; on success cli_an_reader_stats stores and prints them */
+    tt_stats *st = cli_an_input_stats_end(a, outer, rc != 0);
     if (rc) {
-        /* printed with the error; on success cli_an_reader_stats stores and prints them */
-        for (size_t i = 0; i < tt_stats_count(st); i++) {
-            const tt_stat *x = tt_stats_get(st, i);
-            tt_stats_add_stat(outer, x);
-        }
-        tt_stats_free(st);
         symctx_free(&sc);
         if (err->msg[0])
             return err->code ? err->code : TT_EIO;

@@ -44,3 +44,25 @@ int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_erro
     }
     return rc;
 }
+
+int cli_an_input_stats_begin(tt_stats **outer, cli_an *a)
+{
+    *outer = a->cli->stats;
+    tt_stats *st = tt_stats_new();
+    if (!st)
+        return TT_ENOMEM;
+    a->cli->stats = st;
+    return 0;
+}
+
+tt_stats *cli_an_input_stats_end(cli_an *a, tt_stats *outer, int failed)
+{
+    tt_stats *st = a->cli->stats;
+    a->cli->stats = outer;
+    if (!failed)
+        return st;
+    for (size_t i = 0; i < tt_stats_count(st); i++)
+        tt_stats_add_stat(outer, tt_stats_get(st, i));
+    tt_stats_free(st);
+    return NULL;
+}

@@ -222,18 +222,37 @@ static int cmp_trips(const void *a, const void *b)
 
 typedef struct fsink {
     tt_buf *b;
-    int stream; /* to standard output as it grows; else (-o FILE) kept for the file */
+    int stream;  /* to standard output as it grows; else (-o FILE) kept for the file */
+    int some[2]; /* a line weighs more than 0 on the side */
 } fsink;
 
-static int folded_line(void *ctx, const char *path, int64_t base_ns, int64_t new_ns)
+static int folded_line(void *ctx, const char *path, int64_t base, int64_t new_)
 {
     fsink *f = ctx;
-    long long x = llround((double)base_ns / 1e6), y = llround((double)new_ns / 1e6);
-    if (x || y)
-        tt_buf_printf(f->b, "%s %lld %lld\n", path, x, y);
+    f->some[0] |= base != 0;
+    f->some[1] |= new_ != 0;
+    tt_buf_printf(f->b, "%s %lld %lld\n", path, (long long)base, (long long)new_);
     if (f->stream && f->b->len > 1 << 16)
         cli_out_buf(f->b);
     return 0;
+}
+
+/* A side without weighted call paths gives a column of zeros, two give no line at all:
+ * said, never silent; and columns in two units (ms and samples) are not comparable. */
+static void folded_notes(const cli_diff_opts *o, const fsink *fs, const unsigned units[2])
+{
+    static const char what[] = "folded-diff reads slices, Matrix issue call trees and the "
+                               "stacks of folded input";
+    if (!fs->some[0] && !fs->some[1])
+        cli_warnf("diff: %s and %s: no call path weighs a whole millisecond or a sample (%s): "
+                  "the folded diff is empty", o->path[0], o->path[1], what);
+    for (int s = 0; s < 2 && (fs->some[0] || fs->some[1]); s++)
+        if (!fs->some[s])
+            cli_warnf("diff: %s: no call path weighs a whole millisecond or a sample (%s): "
+                      "its column is all 0", o->path[s], what);
+    if ((units[0] | units[1]) == (TDB_FOLDED_MS | TDB_FOLDED_SAMPLES))
+        cli_warnf("diff: the folded weights mix whole milliseconds (slices, call trees) and "
+                  "sample counts (folded input): they are not comparable");
 }
 
 /* The outputs computed from the items; DIFF_FOLDED streams the database rows instead, and
@@ -298,13 +317,16 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
         rc = CLI_BAD;
         goto out;
     } else if (o->format == DIFF_FOLDED) {
-        fsink fs = {&b, !o->output};
-        int frc = tdb_diff_folded(d, folded_line, &fs, &err);
+        fsink fs = {&b, !o->output, {0, 0}};
+        unsigned units[2];
+        int frc = tdb_diff_folded(units, d, folded_line, &fs, &err);
         if (frc) {
             tt_buf_free(&b);
             rc = cli_err(&err);
             goto out;
         }
+        if (!o->quiet)
+            folded_notes(o, &fs, units);
     }
     /* -o FILE: written aside and renamed over FILE (a failed diff leaves it as it was) */
     int wrc = cli_flame_write_file(o->output, &b);

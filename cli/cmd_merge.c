@@ -110,7 +110,9 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
     }
     /* no signal between creating the temporary file and registering it for removal */
     cli_out_block_signals(1);
-    rc = tdb_open_write(&db, target, append ? TDB_WRITE_COPY : TDB_WRITE_NEW, &err);
+    /* the merge's temporary tables (a key per framestats frame) in a file, not in memory */
+    rc = tdb_open_write(&db, target,
+                        (append ? TDB_WRITE_COPY : TDB_WRITE_NEW) | TDB_WRITE_TEMP_FILE, &err);
     if (!rc) {
         snprintf(tmpname, sizeof tmpname, "%s", tdb_tmp_path(db));
         cli_out_guard(tmpname);

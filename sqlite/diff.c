@@ -61,13 +61,16 @@ static const char *const schema[2] = {"b", "n"};
     PCT("level_frozen_count") ", " PCT("level_high_count") ", " PCT("level_middle_count")     \
     ", SUM(frames) FROM " S ".scene_frame_stats WHERE ts IS NULL AND frames > 0 AND "         \
     TRACE_OK("trace_id") " GROUP BY model, scene"
-/* unnamed native frames pair by module and offset (SQL's PRINTF, not C's) */
+/* a sampled frame's name: unnamed native frames pair by module and offset (SQL's PRINTF,
+ * not C's); f is the stack_frame, m its module (LEFT JOIN) */
+#define FRAME_NAME                                                                             \
+    "CASE WHEN f.name NOT IN ('', '?\?') THEN f.name "                                         \
+    "WHEN m.name IS NULL OR f.rel_pc IS NULL THEN '?\?' "                                       \
+    "ELSE m.name || '+' || PRINTF('0x%x', f.rel_pc) END"
 #define SQL_SAMPLED(S)                                                                         \
     "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END, "           \
     "0, 1 FROM " S ".slice WHERE category = 'sampled' AND " TRACE_OK("trace_id")             \
-    " UNION ALL SELECT NULL, CASE WHEN f.name NOT IN ('', '?\?') THEN f.name "                 \
-    "WHEN m.name IS NULL OR f.rel_pc IS NULL THEN '?\?' "                                       \
-    "ELSE m.name || '+' || PRINTF('0x%x', f.rel_pc) END, 0, 0, s.count, 0 FROM " S ".sample s " \
+    " UNION ALL SELECT NULL, " FRAME_NAME ", 0, 0, s.count, 0 FROM " S ".sample s "             \
     "JOIN " S ".callsite c ON c.id = s.callsite_id JOIN " S ".stack_frame f ON "              \
     "f.id = c.frame_id LEFT JOIN " S ".module m ON m.id = f.module_id WHERE "                 \
     TRACE_OK("s.trace_id")
@@ -77,6 +80,16 @@ static const char *const schema[2] = {"b", "n"};
 #define SQL_FOLD_NODES(S)                                                                      \
     "SELECT id, parent_id, name, self_dur FROM " S ".call_node WHERE " ISSUE_TREES(S)         \
     " ORDER BY id"
+/* untimed samples (folded input, samples.md 2.3: no slices can be built from them): the
+ * callsite tree of their traces, each callsite with the samples whose leaf it is; parents
+ * precede children in id order (a prefix tree is written root first) */
+#define SQL_FOLD_SAMPLES(S)                                                                    \
+    "SELECT c.id, c.parent_id, " FRAME_NAME ", COALESCE(w.n, 0) FROM " S ".callsite c "        \
+    "JOIN " S ".stack_frame f ON f.id = c.frame_id LEFT JOIN " S ".module m ON "               \
+    "m.id = f.module_id LEFT JOIN (SELECT callsite_id, SUM(count) AS n FROM " S ".sample "     \
+    "WHERE ts IS NULL GROUP BY callsite_id) w ON w.callsite_id = c.id WHERE c.trace_id IN "     \
+    "(SELECT trace_id FROM " S ".sample WHERE ts IS NULL AND " TRACE_OK("trace_id") ") "       \
+    "ORDER BY c.id"
 
 #define SIDES(M) {M("b"), M("n")}
 #define NS_COLS 3u /* values 0 and 1 are integer ns: summed exactly, then ms */
@@ -95,7 +108,10 @@ static const char *const sql_traces[2] = SIDES(SQL_TRACES);
 #define LAUNCH_NOW(S) LX_NOW(S) SQL_LAUNCH(S)
 #define LAUNCH_OLD(S) LX_OLD(S) SQL_LAUNCH(S)
 static const char *const sql_launch[2][2] = {SIDES(LAUNCH_NOW), SIDES(LAUNCH_OLD)};
-static const char *const sql_fold[2][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES)};
+/* the folded queries: self time in ns (slices, call trees), then sample counts */
+static const char *const sql_fold[3][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES),
+                                           SIDES(SQL_FOLD_SAMPLES)};
+#define FOLD_COUNTS 2 /* sql_fold[FOLD_COUNTS] weighs in samples */
 
 /* ---- opening ---- */
 /* Attaches a side read-only, as tdb_open_read opens it (tdb__attach_read). */
@@ -410,7 +426,8 @@ int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_err
 /* ---- folded call paths: a prefix tree of (parent node, name) shared by both sides ---- */
 typedef struct fnode {
     uint32_t parent, name; /* parent UINT32_MAX at a root */
-    int64_t w[2];
+    int64_t w[2];          /* self time in ns per side */
+    int64_t n[2];          /* untimed samples per side */
 } fnode;
 typedef struct frow {
     int64_t id;
@@ -418,7 +435,8 @@ typedef struct frow {
 } frow;
 typedef struct fold {
     tt_intern *names, *edges;
-    tt_vec nodes; /* fnode by edge id */
+    tt_vec nodes;      /* fnode by edge id */
+    unsigned units[2]; /* TDB_FOLDED_* seen per side */
 } fold;
 
 static int64_t find_node(const tt_vec *rows, int64_t id)
@@ -438,8 +456,9 @@ static int64_t find_node(const tt_vec *rows, int64_t id)
 }
 
 /* One query (ordered by id; parents precede children) into the tree. */
-static int fold_rows(tdb_diff *d, fold *f, const char *sql, int side, tt_error *err)
+static int fold_rows(tdb_diff *d, fold *f, int q, int side, tt_error *err)
 {
+    const char *sql = sql_fold[q][side];
     sqlite3_stmt *st;
     int rc = prepare_side(d, sql, side, &st, err);
     if (rc)
@@ -467,7 +486,15 @@ static int fold_rows(tdb_diff *d, fold *f, const char *sql, int side, tt_error *
             nd->parent = (uint32_t)parent;
             nd->name = nid;
         }
-        TT_VEC_AT(&f->nodes, fnode, r.node).w[side] += sqlite3_column_int64(st, 3);
+        fnode *nd = &TT_VEC_AT(&f->nodes, fnode, r.node);
+        int64_t v = sqlite3_column_int64(st, 3);
+        if (q == FOLD_COUNTS) {
+            nd->n[side] += v;
+            f->units[side] |= v ? TDB_FOLDED_SAMPLES : 0;
+        } else {
+            nd->w[side] += v;
+            f->units[side] |= v ? TDB_FOLDED_MS : 0;
+        }
         if (!tt_vec_push(&rows, &r))
             goto nomem;
     }
@@ -522,23 +549,27 @@ static char *node_path(const fold *f, uint32_t node, tt_buf *b, tt_vec *chain)
     return s;
 }
 
-int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err)
+int tdb_diff_folded(unsigned units[2], tdb_diff *d, tdb_folded_fn fn, void *ctx,
+                    tt_error *err)
 {
-    fold f = {tt_intern_new(), tt_intern_new(), {0}};
+    fold f = {tt_intern_new(), tt_intern_new(), {0}, {0, 0}};
     tt_vec_init(&f.nodes, sizeof(fnode));
     tt_vec paths, chain;
     tt_vec_init(&paths, sizeof(fpath));
     tt_vec_init(&chain, sizeof(uint32_t));
     tt_buf b = {0};
     int rc = f.names && f.edges ? 0 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    for (int q = 0; q < 2 && !rc; q++)
+    for (int q = 0; q < 3 && !rc; q++)
         for (int side = 0; side < 2 && !rc; side++)
-            rc = fold_rows(d, &f, sql_fold[q][side], side, err);
+            rc = fold_rows(d, &f, q, side, err);
     for (size_t i = 0; i < f.nodes.len && !rc; i++) {
         const fnode *nd = &TT_VEC_AT(&f.nodes, fnode, i);
-        if (!nd->w[0] && !nd->w[1])
+        /* whole milliseconds (rounded once per path) plus samples */
+        int64_t w0 = llround((double)nd->w[0] / 1e6) + nd->n[0];
+        int64_t w1 = llround((double)nd->w[1] / 1e6) + nd->n[1];
+        if (!w0 && !w1)
             continue;
-        fpath p = {node_path(&f, (uint32_t)i, &b, &chain), {nd->w[0], nd->w[1]}};
+        fpath p = {node_path(&f, (uint32_t)i, &b, &chain), {w0, w1}};
         if (!p.path || !tt_vec_push(&paths, &p)) {
             free(p.path);
             rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
@@ -558,5 +589,7 @@ int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err)
     tt_vec_free(&paths);
     tt_vec_free(&chain);
     tt_buf_free(&b);
+    units[0] = f.units[0];
+    units[1] = f.units[1];
     return rc < 0 ? rc : 0;
 }

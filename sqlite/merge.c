@@ -242,7 +242,8 @@ static const char temp_tables[] =
     "DELETE FROM temp.m_trace; DELETE FROM temp.m_mapping; DELETE FROM temp.m_method;"
     "DELETE FROM temp.m_module; DELETE FROM temp.m_set;";
 
-/* Kept for the whole merge (created by its first source): the input each trace of the
+/* Kept for the whole merge (created by its first source; in a temporary file when db was
+ * opened with TDB_WRITE_TEMP_FILE, as tracetool merge opens it): the input each trace of the
  * destination came from (its label; the destination's own traces have the label of db), and
  * the framestats frames of the destination by (scene, IntendedVsync, duration), to find the
  * frames of overlapping dumps analysed in different runs (frames.md 7.3). */

@@ -256,9 +256,11 @@ static int open_new(tdb_db *db, tt_error *err)
         return tdb__sqlerr(db, err, "cannot create the database");
     int rc = tdb__exec(db,
                        "PRAGMA page_size=8192; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
-                       "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY;"
-                       "PRAGMA cache_size=-65536; PRAGMA foreign_keys=OFF;"
-                       "PRAGMA ignore_check_constraints=ON;",
+                       "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536;"
+                       "PRAGMA foreign_keys=OFF; PRAGMA ignore_check_constraints=ON;",
+                       err);
+    if (!rc)
+        rc = tdb__exec(db, db->temp_file ? "PRAGMA temp_store=FILE" : "PRAGMA temp_store=MEMORY",
                        err);
     if (!rc && db->copy) {
         rc = copy_existing(db, err);
@@ -366,6 +368,8 @@ int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err)
     if (rc)
         return rc;
     tt_remove_stale_tmp(path);
+    db->temp_file = (append & TDB_WRITE_TEMP_FILE) && !(append & TDB_WRITE_APPEND);
+    append &= ~TDB_WRITE_TEMP_FILE;
     struct stat sb;
     db->copy = append == TDB_WRITE_COPY && stat(path, &sb) == 0;
     if (append == TDB_WRITE_APPEND && stat(path, &sb) == 0)
@@ -414,7 +418,10 @@ static int create_indexes(tdb_db *db, tt_error *err)
     if (!rc && !(rc = tdb__exec(db, sql, err)))
         rc = tdb__exec(db, tdb_sql_indexes, err);
     int code = rc ? sqlite3_extended_errcode(db->h) & 0xff : SQLITE_OK;
-    int rc2 = tdb__exec(db, "PRAGMA threads=0; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;",
+    int rc2 = tdb__exec(db,
+                        db->temp_file
+                            ? "PRAGMA threads=0; PRAGMA temp_store=FILE; PRAGMA cache_size=-65536;"
+                            : "PRAGMA threads=0; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;",
                         rc ? NULL : err);
     if (!rc)
         return rc2 ? rc2 : tdb__exec(db, "RELEASE tt_index", err);

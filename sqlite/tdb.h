@@ -22,6 +22,11 @@ typedef struct tdb_db tdb_db;
  * Stale temporary files of dead processes are removed. Owned by the caller, free with
  * tdb_close (which rolls back and removes the temporary file unless committed). */
 enum { TDB_WRITE_NEW = 0, TDB_WRITE_APPEND = 1, TDB_WRITE_COPY = 2 };
+/* or'ed into the mode of TDB_WRITE_NEW or TDB_WRITE_COPY: the connection keeps its temporary
+ * tables in a temporary file (temp_store=FILE, set before anything, a migration included,
+ * opens one; SQLite changes it only then), not in memory (tracetool merge: a key per
+ * framestats frame). The database written is the same. */
+#define TDB_WRITE_TEMP_FILE 8
 /* mode TDB_WRITE_COPY builds aside too, starting from a copy of the existing database
  * (upgraded to the current schema): readers never see a partial write (tracetool merge). */
 int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);
@@ -462,10 +467,14 @@ typedef int (*tdb_diff_fn)(void *ctx, const tdb_diff_row *r);
 /* Calls fn once per key of the section found on either side, keys paired by name. A
  * non-zero return stops. Strings are borrowed for the call. */
 int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_error *err);
-/* Folded call paths (root first, names joined by ';') with their self time in ns per side,
- * from slices' parent chains and 'issue_stack' call trees; sorted by path. */
-typedef int (*tdb_folded_fn)(void *ctx, const char *path, int64_t base_ns, int64_t new_ns);
-int tdb_diff_folded(tdb_diff *d, tdb_folded_fn fn, void *ctx, tt_error *err);
+/* Folded call paths (root first, names joined by ';') with their weight per side: self time
+ * in whole ms (rounded per path) from slices' parent chains and 'issue_stack' call trees,
+ * plus the untimed samples (folded input) whose leaf the path is; sorted by path, paths
+ * weighing 0 on both sides left out. units gets per side the TDB_FOLDED_* it found. */
+enum { TDB_FOLDED_MS = 1, TDB_FOLDED_SAMPLES = 2 };
+typedef int (*tdb_folded_fn)(void *ctx, const char *path, int64_t base, int64_t new_);
+int tdb_diff_folded(unsigned units[2], tdb_diff *d, tdb_folded_fn fn, void *ctx,
+                    tt_error *err);
 
 /* ---- the HTML report (visual.md 10) ---- */
 /* Adds the report's tables (summary, inputs, startup, frames, issues, methods) of the

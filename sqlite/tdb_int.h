@@ -27,6 +27,7 @@ struct tdb_db {
                            * connection is closed (0 in every zeroed handle: no descriptor) */
     int in_tx, committed, readonly;
     int copy;       /* TDB_WRITE_COPY of an existing database */
+    int temp_file;  /* TDB_WRITE_TEMP_FILE */
     int fk_off;     /* appending with foreign keys off (a 3 -> 4 migration); else
                      * tdb_trace_delete turns them off for its deletes only */
     int keep_mode;  /* tmp replaces a regular file: it gets mode (tdb_commit) */

@@ -796,6 +796,69 @@ START_TEST(check_lists_match_schema)
 END_TEST
 
 /* ... and refuse a value outside its list, in a new database, appending, and recording. */
+/* A database at p with one framestats trace (import key key) of n frames. */
+static void framestats_db(const char *p, const char *key, int n)
+{
+    tdb_db *db;
+    tt_error err = {0};
+    ck_assert_int_eq(tdb_open_write(&db, p, 0, &err), 0);
+    tdb_trace t = {.import_key = key, .content_sha256 = key, .source_format = "framestats",
+                   .clock = "boottime"};
+    int64_t id;
+    ck_assert_int_eq(tdb_trace_add(db, &t, &id, &err), 0);
+    char sql[640];
+    snprintf(sql, sizeof sql,
+             "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < %d) "
+             "INSERT INTO ui_frame (trace_id, scene, ts, dur, interval_dur, busy_dur, "
+             "dropped_frames, drop_level, is_jank, is_slow, is_frozen) SELECT %lld, 'S' || "
+             "(i %% 3), 1000000000 + i * 16666667, 8000000, 16666667, 7000000, 0, 'best', 0, "
+             "0, 0 FROM k",
+             n, (long long)id);
+    ck_assert_int_eq(sqlite3_exec(db->h, sql, NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+}
+
+/* merge keeps a row per framestats frame of the destination in its temporary tables
+ * (frames_overlap): they are paged through a temporary file, not held in memory (the
+ * connection's temp_store=MEMORY), from the first source on; the overlap is still found */
+START_TEST(merge_temp_tables_on_disk)
+{
+    char a[160], b[160];
+    snprintf(a, sizeof a, "%s/a.db", dir);
+    snprintf(b, sizeof b, "%s/b.db", dir);
+    framestats_db(a, "a", 3000);
+    framestats_db(b, "b", 3000);
+    tdb_db *db;
+    tt_error err = {0};
+    ck_assert_int_eq(tdb_open_write(&db, path, TDB_WRITE_NEW | TDB_WRITE_TEMP_FILE, &err), 0);
+    tdb_merge_stats ms;
+    ck_assert_msg(tdb_merge_add(db, a, "t.db", &ms, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(ms.frames_overlap, 0);
+    tdb_merge_stats_free(&ms);
+    sqlite3_stmt *st;
+    ck_assert_int_eq(sqlite3_prepare_v2(db->h, "PRAGMA temp_store", -1, &st, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_int(st, 0), 1); /* FILE */
+    sqlite3_finalize(st);
+    ck_assert_msg(tdb_merge_add(db, b, "t.db", &ms, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(ms.frames_overlap, 3000);
+    ck_assert_int_eq(ms.traces_overlap, 1);
+    tdb_merge_stats_free(&ms);
+    ck_assert_int_eq(sqlite3_prepare_v2(db->h, "SELECT COUNT(*) FROM temp.m_fkey", -1, &st,
+                                        NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_int(st, 0), 6000);
+    sqlite3_finalize(st);
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    rows r = query("SELECT value FROM stats WHERE name = 'frames_overlap' AND trace_id = 2");
+    ck_assert_int_eq(r.n, 1);
+    ck_assert_str_eq(r.first, "3000");
+}
+END_TEST
+
 START_TEST(check_lists_refuse)
 {
     for (int mode = 0; mode < 3; mode++) {
@@ -849,6 +912,7 @@ static Suite *suite(void)
     tcase_add_test(tc, index_sort_threads_same_file);
     tcase_add_test(tc, check_lists_match_schema);
     tcase_add_test(tc, check_lists_refuse);
+    tcase_add_test(tc, merge_temp_tables_on_disk);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,1 @@
+tracetool diff --format folded-diff ../../samples/framestats.txt ../../samples/framestats.txt; echo "exit $?"; tracetool diff --format folded-diff ../../samples/framestats.txt diff-folded-new.folded 2>&1 >/dev/null | grep -v tripped; tracetool diff --format folded-diff diff-folded-base.folded ../../samples/perf-fib.txt.gz 2>&1 >/dev/null
