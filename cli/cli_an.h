@@ -85,6 +85,8 @@ int cli_an_reader_stats(cli_an *a, int64_t trace_id, const tt_stats *st, tt_erro
 /* Importers: read the input (in), write the trace row and everything under it. */
 typedef struct cli_an_trace {
     const char *path, *kind, *sha256, *content_sha256, *import_key, *options;
+    const char *btrace_map; /* a btrace sampling file's sampling-mapping (tt_btrace_pair), or
+                             * NULL: the one beside it, if any */
     uint64_t bytes;
     int64_t trace_id; /* out */
 } cli_an_trace;

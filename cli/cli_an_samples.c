@@ -394,7 +394,8 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     o.jobs = 1; /* analyze's parallelism is across inputs: one thread per input */
     o.fail = err; /* printed by the caller, or recorded under --keep-going */
     tt_profile *p = NULL;
-    char *files[1] = {(char *)path};
+    /* a btrace sampling file with its mapping among the inputs (cli_an__pair_btrace) */
+    char *files[2] = {(char *)path, (char *)t->btrace_map};
     /* the reader's warnings of this input go to its trace's stats rows and are printed */
     tt_stats *outer = a->cli->stats, *st = tt_stats_new();
     if (!st) {
@@ -402,7 +403,7 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
     a->cli->stats = st;
-    int rc = cli_samples_load(&p, files, 1, &o, a->cli);
+    int rc = cli_samples_load(&p, files, t->btrace_map ? 2 : 1, &o, a->cli);
     a->cli->stats = outer;
     if (rc) {
         /* printed with the error; on success cli_an_reader_stats stores and prints them */

@@ -401,6 +401,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
                         ai->path);
         }
     }
+    if (!rc)
+        rc = cli_an__pair_btrace(&inputs);
     size_t npending = 0, nskipped = 0, nbeat = 0;
     for (size_t i = 0; i < inputs.len && !rc; i++) {
         ainput *ai = &TT_VEC_AT(&inputs, ainput, i);
