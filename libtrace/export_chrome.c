@@ -708,7 +708,9 @@ static int choose_pids(cx *c, int64_t id)
         c->pid_off = id * 10000000;
     tt__map owner = {0}; /* pid -> source + 1 of the first input using it */
     int rc = 0;
-    for (uint32_t i = 0; i < nt && !rc; i++) {
+    /* a raw export of several inputs (a profile loaded from a database numbers its threads
+     * as sources instead, one per thread) */
+    for (uint32_t i = 0; i < nt && !rc && c->o->n_inputs > 1; i++) {
         const tt_thread *t = tt_profile_thread(c->p, i);
         uint64_t pid = (uint64_t)(raw_pid(c, t) + c->pid_off);
         uint32_t v;
