@@ -341,8 +341,8 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
         const tt_thread *t = tt_profile_thread(p, u);
         tt_buf name = {0};
         tt_thread_format(&name, p, u);
-        rc = tdb_thread_add(a->db, trace_id, thread_upid[u], &t->tid, name.data, t->is_main,
-                            &thread_rows[u], err);
+        rc = tdb_thread_add_args(a->db, trace_id, thread_upid[u], &t->tid, name.data,
+                                 t->is_main, t->tid_bits, 0, &thread_rows[u], err);
         tt_buf_free(&name);
     }
     sctx c = {.a = a, .p = p, .trace_id = trace_id, .frame_rows = frame_rows,
