@@ -275,7 +275,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         return CLI_BAD;
     }
     tt_profile *p;
-    int symbolicate = o->sym.n_exes || o->sym.n_dirs;
+    int symbolicate = o->sym.n_exes || o->sym.n_dirs || o->sym.n_dsyms;
     /* perf's "[unknown] <dso>" frames stay one per address until they are named */
     int identity = symbolicate && o->identity == TT_IDENT_NAME ? TT_IDENT_NAME_UNNAMED_ADDRESS
                                                                : o->identity;
