@@ -93,10 +93,6 @@ static void options_json(tt_buf *out, const cli_an *a, const ainput *ai, const c
     }
     if (ai->kind == TT_KIND_STARTUP)
         startup_options(&w, a);
-    if (ai->btrace_map_sha) { /* absent otherwise: earlier keys stay */
-        tt_jsonw_key(&w, "btrace_mapping_sha256");
-        tt_jsonw_str(&w, ai->btrace_map_sha);
-    }
     if (ai->kind == TT_KIND_SAMPLES && a->event) { /* absent otherwise: earlier keys stay */
         tt_jsonw_key(&w, "event");
         tt_jsonw_str(&w, a->event);

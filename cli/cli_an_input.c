@@ -411,7 +411,6 @@ int cli_an__pair_btrace(tt_vec *inputs)
         if (pair[i] >= 0) {
             const ainput *m = &TT_VEC_AT(inputs, ainput, (size_t)pair[i]);
             ai->btrace_map = m->path;
-            ai->btrace_map_sha = m->sha;
         }
     }
     for (size_t j = 0; j < n && !rc; j++) { /* a mapping that matches nothing is said */

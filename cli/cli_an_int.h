@@ -23,8 +23,8 @@ typedef struct ainput {
     tt_mapping *pre_map; /* ... into this (NULL: not, or it failed: pass 1 reads it again) */
     tt_stats *pre_stats; /* its counted warnings */
     int btrace;          /* a btrace sampling file (tt_detection.btrace) */
-    const char *btrace_map, *btrace_map_sha; /* its sampling-mapping among the inputs
-                                              * (tt_btrace_pair; borrowed), or NULL */
+    const char *btrace_map; /* its sampling-mapping among the inputs (tt_btrace_pair;
+                             * borrowed), or NULL */
 } ainput;
 
 /* The import keys of the inputs imported so far in this run, by hash (import_one's check for
