@@ -93,6 +93,8 @@ tt_stats *cli_an_input_stats_end(cli_an *a, tt_stats *outer, int failed);
 /* Importers: read the input (in), write the trace row and everything under it. */
 typedef struct cli_an_trace {
     const char *path, *kind, *sha256, *content_sha256, *import_key, *options;
+    const char *btrace_map; /* a btrace sampling file's sampling-mapping (tt_btrace_pair), or
+                             * NULL: the one beside it, if any */
     uint64_t bytes;
     int64_t trace_id; /* out */
 } cli_an_trace;

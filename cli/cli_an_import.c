@@ -266,7 +266,7 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     }
     cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind), .sha256 = ai->sha,
                       .content_sha256 = content, .import_key = ai->key, .options = opts.data,
-                      .bytes = ai->bytes};
+                      .btrace_map = ai->btrace_map, .bytes = ai->bytes};
     if (job)
         rc = cli_an_pool_replay(pool, job, a, &t, err);
     else
@@ -303,7 +303,8 @@ size_t cli_an__dispatch(cli_an *a, tt_vec *inputs, size_t next, cli_an_pool *poo
         if (!o->append || o->replace || tdb_trace_find(a->db, ai->key, &id, &e) != 1) {
             cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind),
                               .sha256 = ai->sha, .content_sha256 = content,
-                              .import_key = ai->key, .options = opts.data, .bytes = ai->bytes};
+                              .import_key = ai->key, .options = opts.data,
+                              .btrace_map = ai->btrace_map, .bytes = ai->bytes};
             jobs[next] = cli_an_pool_submit(pool, ai->path, ai->kind, &t);
         }
         tt_buf_free(&opts);

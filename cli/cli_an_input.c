@@ -332,6 +332,7 @@ int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx)
         }
     }
     ai->kind = o->kind > 0 ? (tt_kind)o->kind : d.kind;
+    ai->btrace = d.btrace;
     const char *skip = ai->from_dir ? dir_skip(ai, o) : NULL;
     if (!skip && (ai->kind == TT_KIND_MAPPING || ai->kind == TT_KIND_IGNORE)) {
         ai->status = IN_MAPPING;
@@ -386,4 +387,47 @@ void cli_an__check_dir_beat(ainput *ai, const tt_mapping *map)
         cli_stderrf("tracetool: %s: skipped: not a trace: %s\n", ai->path, why);
     }
     tt_input_close(in);
+}
+
+int cli_an__pair_btrace(tt_vec *inputs)
+{
+    size_t n = inputs->len;
+    int *role = calloc(n ? n : 1, sizeof *role);
+    long *pair = calloc(n ? n : 1, sizeof *pair);
+    const char **paths = calloc(n ? n : 1, sizeof *paths);
+    int rc = !role || !pair || !paths;
+    for (size_t i = 0; i < n && !rc; i++) {
+        ainput *ai = &TT_VEC_AT(inputs, ainput, i);
+        paths[i] = ai->path;
+        if (ai->kind == TT_KIND_BTRACE_MAPPING && ai->status == IN_MAPPING)
+            role[i] = TT_BTRACE_MAPPING;
+        else if (ai->kind == TT_KIND_SAMPLES && ai->btrace && ai->status == IN_PENDING)
+            role[i] = TT_BTRACE_SAMPLING;
+    }
+    if (!rc)
+        rc = tt_btrace_pair(pair, role, paths, n) != 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        ainput *ai = &TT_VEC_AT(inputs, ainput, i);
+        if (pair[i] >= 0) {
+            const ainput *m = &TT_VEC_AT(inputs, ainput, (size_t)pair[i]);
+            ai->btrace_map = m->path;
+        }
+    }
+    for (size_t j = 0; j < n && !rc; j++) { /* a mapping that matches nothing is said */
+        size_t i = 0;
+        while (role[j] == TT_BTRACE_MAPPING && i < n && pair[i] != (long)j)
+            i++;
+        if (role[j] == TT_BTRACE_MAPPING && i == n) {
+            ainput *ai = &TT_VEC_AT(inputs, ainput, j);
+            ai->status = IN_SKIPPED;
+            cli_warnf("%s: btrace sampling-mapping that matches no btrace sampling file among "
+                      "the inputs; skipped", ai->path);
+        }
+    }
+    free(role);
+    free(pair);
+    free(paths);
+    if (rc)
+        cli_errorf("out of memory");
+    return rc ? CLI_BAD : 0;
 }

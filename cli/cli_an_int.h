@@ -22,6 +22,9 @@ typedef struct ainput {
     int map_ahead;       /* --jobs: the first -m mapping, loaded while hashed ahead ... */
     tt_mapping *pre_map; /* ... into this (NULL: not, or it failed: pass 1 reads it again) */
     tt_stats *pre_stats; /* its counted warnings */
+    int btrace;          /* a btrace sampling file (tt_detection.btrace) */
+    const char *btrace_map; /* its sampling-mapping among the inputs (tt_btrace_pair;
+                             * borrowed), or NULL */
 } ainput;
 
 /* The import keys of the inputs imported so far in this run, by hash (import_one's check for
@@ -84,6 +87,10 @@ void cli_an__free_ahead(ainput *ai);
 int cli_an__detect_input(ainput *ai, aopts *o, cli_an *a, cli_ctx *ctx);
 /* Skips a binary buffer found in a directory that does not fit the mapping. */
 void cli_an__check_dir_beat(ainput *ai, const tt_mapping *map);
+/* After pass 1: each btrace sampling file's sampling-mapping among the inputs (tt_btrace_pair,
+ * the rule export uses); a mapping that matches none is skipped with a warning. CLI_BAD when
+ * out of memory. */
+int cli_an__pair_btrace(tt_vec *inputs);
 
 /* ---- cli_an_import.c: one input into the database (pass 2) ---- */
 /* --buffer-format names, NULL-terminated (by TT_BEAT_FMT_*). */

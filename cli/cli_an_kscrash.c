@@ -276,7 +276,7 @@ static int store_report(ksan *k, const tt_ks_reader *r, const tt_ks_report *rep,
         if (t->has_index && (rc = arg_set_int(k, "index", t->index, &set, err)))
             break;
         rc = tdb_thread_add_args(db, k->trace_id, upid, NULL, t->name ? t->name : t->queue,
-                                 (int)i == rep->main_thread, set, &utid, err);
+                                 (int)i == rep->main_thread, 0, set, &utid, err);
         if ((int)i == rep->main_thread)
             main_utid = utid;
     }

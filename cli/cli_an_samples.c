@@ -341,8 +341,8 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
         const tt_thread *t = tt_profile_thread(p, u);
         tt_buf name = {0};
         tt_thread_format(&name, p, u);
-        rc = tdb_thread_add(a->db, trace_id, thread_upid[u], &t->tid, name.data, t->is_main,
-                            &thread_rows[u], err);
+        rc = tdb_thread_add_args(a->db, trace_id, thread_upid[u], &t->tid, name.data,
+                                 t->is_main, t->tid_bits, 0, &thread_rows[u], err);
         tt_buf_free(&name);
     }
     sctx c = {.a = a, .p = p, .trace_id = trace_id, .frame_rows = frame_rows,
@@ -394,14 +394,15 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     o.jobs = 1; /* analyze's parallelism is across inputs: one thread per input */
     o.fail = err; /* printed by the caller, or recorded under --keep-going */
     tt_profile *p = NULL;
-    char *files[1] = {(char *)path};
+    /* a btrace sampling file with its mapping among the inputs (cli_an__pair_btrace) */
+    char *files[2] = {(char *)path, (char *)t->btrace_map};
     /* the reader's warnings of this input go to its trace's stats rows and are printed */
     tt_stats *outer;
     if (cli_an_input_stats_begin(&outer, a)) {
         symctx_free(&sc);
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    int rc = cli_samples_load(&p, files, 1, &o, a->cli);
+    int rc = cli_samples_load(&p, files, t->btrace_map ? 2 : 1, &o, a->cli);
     /* printed with the error; on success cli_an_reader_stats stores and prints them */
     tt_stats *st = cli_an_input_stats_end(a, outer, rc != 0);
     if (rc) {

@@ -1,6 +1,6 @@
 /* Input loading for samples and export (spec/samples.md section 2, cli.md "Inputs"): each
  * file's kind is detected by content; a btrace sampling file takes the mapping given among
- * the inputs or the one next to it (sampling-mapping[.bin]). */
+ * the inputs (tt_btrace_pair) or the one next to it (sampling-mapping[.bin]). */
 #include "cli_samples.h"
 
 #include <stdlib.h>
@@ -194,17 +194,10 @@ static int load_art(tt_profile *p, tt_input *in, const char *path, cli_ctx *ctx)
     return rc ? cli_err(&err) : 0;
 }
 
-/* "sampling.bin" -> "sampling-mapping.bin", "sampling" -> "sampling-mapping". */
+/* The mapping beside a sampling file (tt_btrace_mapping_name), when it can be read. */
 static int sibling_mapping(char *dst, size_t cap, const char *path)
 {
-    size_t n = strlen(path);
-    const char *ext = n > 4 && !strcmp(path + n - 4, ".bin") ? ".bin" : "";
-    size_t stem = n - strlen(ext);
-    if (stem + 8 + strlen(ext) + 1 > cap)
-        return 0;
-    memcpy(dst, path, stem);
-    snprintf(dst + stem, cap - stem, "-mapping%s", ext);
-    return access(dst, R_OK) == 0;
+    return !tt_btrace_mapping_name(dst, cap, path) && access(dst, R_OK) == 0;
 }
 
 /* in: the buffer, opened and peeked by open_kind (read once: it may be a pipe). */
@@ -282,7 +275,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         return CLI_BAD;
     }
     tt_profile *p;
-    int symbolicate = o->sym.n_exes || o->sym.n_dirs;
+    int symbolicate = o->sym.n_exes || o->sym.n_dirs || o->sym.n_dsyms;
     /* perf's "[unknown] <dso>" frames stay one per address until they are named */
     int identity = symbolicate && o->identity == TT_IDENT_NAME ? TT_IDENT_NAME_UNNAMED_ADDRESS
                                                                : o->identity;
@@ -293,17 +286,16 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
     int kinds_of[CLI_SAMPLES_MAX_INPUTS];
     memset(o->formats, 0, sizeof o->formats);
     tt_input *ins[CLI_SAMPLES_MAX_INPUTS] = {0};
-    const char *mapping = NULL;
-    size_t mapping_i = 0;
+    int roles[CLI_SAMPLES_MAX_INPUTS] = {0};
+    long pair[CLI_SAMPLES_MAX_INPUTS];
     int rc = 0;
     /* detect everything first (to find mappings); inputs stay open: "-" is read once */
     for (size_t i = 0; i < n && !rc; i++) {
         if ((rc = open_kind(&ins[i], &kinds_of[i], files[i], o->kind)))
             break;
-        if (kinds_of[i] == TT_SKIND_BTRACE_MAPPING) {
-            mapping = files[i];
-            mapping_i = i;
-        }
+        roles[i] = kinds_of[i] == TT_SKIND_BTRACE_MAPPING ? TT_BTRACE_MAPPING
+                   : kinds_of[i] == TT_SKIND_BTRACE       ? TT_BTRACE_SAMPLING
+                                                          : TT_BTRACE_OTHER;
         if (kinds_of[i] == TT_SKIND_DATABASE) {
             if (!strcmp(files[i], "-"))
                 cli_errorf("<stdin>: a tracetool database is read from a file: give its path");
@@ -323,6 +315,18 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
                        "'tracetool art --profile' or 'tracetool export'", files[i]);
             rc = CLI_BAD;
         }
+    }
+    if (!rc && tt_btrace_pair(pair, roles, (const char *const *)files, n)) {
+        cli_errorf("out of memory");
+        rc = CLI_BAD;
+    }
+    for (size_t j = 0; j < n && !rc; j++) { /* a mapping no sampling file takes is said */
+        size_t i = 0;
+        while (roles[j] == TT_BTRACE_MAPPING && i < n && pair[i] != (long)j)
+            i++;
+        if (roles[j] == TT_BTRACE_MAPPING && i == n && n > 1)
+            cli_warnf("%s: btrace sampling-mapping that matches no btrace sampling file among "
+                      "the inputs: not used", files[j]);
     }
     size_t used = 0;
     int jobs = cli_samples_jobs(o);
@@ -348,15 +352,16 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         int x;
         if (k == TT_SKIND_BTRACE) {
             char sib[4096];
-            if (mapping) {
-                min = ins[mapping_i];
+            long mi = pair[i];
+            if (mi >= 0) {
+                min = ins[mi];
                 if (tt_input_offset(min) != 0) { /* a second sampling file: reopen */
-                    if (tt_input_open(&min, mapping, &err)) {
+                    if (tt_input_open(&min, files[mi], &err)) {
                         rc = load_fail(o, &err);
                         break;
                     }
-                    tt_input_close(ins[mapping_i]);
-                    ins[mapping_i] = min;
+                    tt_input_close(ins[mi]);
+                    ins[mi] = min;
                 }
             } else if (sibling_mapping(sib, sizeof sib, files[i])) {
                 if (tt_input_open(&min, sib, &err)) {
@@ -365,7 +370,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
                 }
             }
             x = tt_btrace_import(p, in, min, &io, ctx->stats, &err);
-            if (!mapping)
+            if (mi < 0)
                 tt_input_close(min);
         } else if (k == TT_SKIND_BTRACE_IOS) {
             char *data = NULL;

@@ -54,8 +54,8 @@ static const char usage[] =
     "                          slot is K: read slots K..end, then 0..K-1\n"
     "  -e, --exe BINARY        ELF file naming native frames of sampled stacks (repeatable)\n"
     "      --symbols DIR       symbol store searched by build id and name (repeatable)\n"
-    "      --dsym [NAME=]PATH  iOS reports: dSYM bundle, DWARF file or directory, searched\n"
-    "                          first (repeatable; NAME= binds it to the image NAME)\n"
+    "      --dsym [NAME=]PATH  iOS reports, btrace iOS: dSYM bundle, DWARF file or directory,\n"
+    "                          searched first (repeatable; NAME= binds it to the image NAME)\n"
     "      --swift-demangler CMD  demangle Swift names with CMD, one name a line on its\n"
     "                          standard input (also TRACETOOL_SWIFT_DEMANGLE)\n"
     "      --all-images        iOS reports: a binary_image row for every image, not only\n"
@@ -401,6 +401,8 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
                         ai->path);
         }
     }
+    if (!rc)
+        rc = cli_an__pair_btrace(&inputs);
     size_t npending = 0, nskipped = 0, nbeat = 0;
     for (size_t i = 0; i < inputs.len && !rc; i++) {
         ainput *ai = &TT_VEC_AT(&inputs, ainput, i);

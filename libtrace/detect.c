@@ -266,8 +266,10 @@ static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
         d->what[0] = 0;
     }
     int sk = tt_samples_detect(up, n);
-    if (sk == TT_SKIND_BTRACE)
+    if (sk == TT_SKIND_BTRACE) {
+        d->btrace = 1;
         return TT_KIND_SAMPLES;
+    }
     if (sk == TT_SKIND_BTRACE_MAPPING)
         return TT_KIND_BTRACE_MAPPING;
     if (is_binary(up, n)) { /* raw little-endian records (3.2) */

@@ -49,6 +49,8 @@ typedef struct cx {
     uint64_t flow_id;
     int64_t pid, tid;  /* of the thread being written */
     int64_t pid_off;   /* added to the pids of the current part */
+    tt__map moved;     /* thread source -> 1: an input of the current part whose pids an
+                        * earlier input of it used: moved by (source + 1) * 10^7 */
     tt__map pids;      /* pids (after pid_off) of the parts written so far */
     size_t parts;      /* parts added */
     char src[64], clock[32]; /* of the parts: one value, or "mixed" */
@@ -123,9 +125,16 @@ static int64_t raw_pid(const cx *c, const tt_thread *t)
     return pid >= 0 ? pid : 0;
 }
 
+/* The offset that keeps an input's threads apart from another input's with the same pid. */
+static int64_t source_off(const cx *c, const tt_thread *t)
+{
+    uint32_t v;
+    return tt__map_get(&c->moved, t->source, &v) ? ((int64_t)t->source + 1) * 10000000 : 0;
+}
+
 static int64_t pid_of(const cx *c, const tt_thread *t)
 {
-    return raw_pid(c, t) + c->pid_off;
+    return raw_pid(c, t) + c->pid_off + source_off(c, t);
 }
 
 static int64_t tid_of(const tt_thread *t)
@@ -640,7 +649,7 @@ static int process_names(cx *c, const char *label)
     int rc = namer ? 0 : TT_ENOMEM;
     for (uint32_t i = 0; i < nt && !rc; i++) {
         const tt_thread *t = tt_profile_thread(c->p, i);
-        uint64_t pid = (uint64_t)raw_pid(c, t);
+        uint64_t pid = (uint64_t)pid_of(c, t);
         uint32_t k;
         if (!tt__map_get(&idx, pid, &k)) {
             k = (uint32_t)order.len;
@@ -669,7 +678,10 @@ static int process_names(cx *c, const char *label)
             tt_buf_puts(&c->tmp, "unknown");
         if (label)
             tt_buf_printf(&c->tmp, " (%s)", label);
-        meta_ev(c, pid + c->pid_off, pid + c->pid_off, "process_name", "name", c->tmp.data, 0);
+        if (source_off(c, t) && c->o->inputs && t->source < c->o->n_inputs &&
+            c->o->inputs[t->source].name) /* which input the moved process is of */
+            tt_buf_printf(&c->tmp, " (%s)", c->o->inputs[t->source].name);
+        meta_ev(c, pid_of(c, t), pid_of(c, t), "process_name", "name", c->tmp.data, 0);
     }
     free(namer);
     tt_vec_free(&order);
@@ -677,10 +689,15 @@ static int process_names(cx *c, const char *label)
     return rc;
 }
 
-/* A part whose pids an earlier part used moves to id * 10^7 + pid (its own process). */
+/* A part whose pids an earlier part used moves to id * 10^7 + pid (its own process); inside a
+ * part, an input (thread source) with a pid an earlier input used moves to
+ * (source + 1) * 10^7 + pid, so that recordings of one pid and tid from two files never
+ * share a track. */
 static int choose_pids(cx *c, int64_t id)
 {
     c->pid_off = 0;
+    tt__map_free(&c->moved);
+    memset(&c->moved, 0, sizeof c->moved);
     size_t nt = tt_profile_nthreads(c->p);
     int clash = 0;
     for (uint32_t i = 0; i < nt && !clash; i++) {
@@ -689,6 +706,24 @@ static int choose_pids(cx *c, int64_t id)
     }
     if (clash)
         c->pid_off = id * 10000000;
+    tt__map owner = {0}; /* pid -> source + 1 of the first input using it */
+    int rc = 0;
+    /* a raw export of several inputs (a profile loaded from a database numbers its threads
+     * as sources instead, one per thread) */
+    for (uint32_t i = 0; i < nt && !rc && c->o->n_inputs > 1; i++) {
+        const tt_thread *t = tt_profile_thread(c->p, i);
+        uint64_t pid = (uint64_t)(raw_pid(c, t) + c->pid_off);
+        uint32_t v;
+        if (tt__map_get(&c->moved, t->source, &v))
+            continue;
+        if (!tt__map_get(&owner, pid, &v))
+            rc = tt__map_put(&owner, pid, t->source + 1);
+        else if (v != t->source + 1)
+            rc = tt__map_put(&c->moved, t->source, 1);
+    }
+    tt__map_free(&owner);
+    if (rc)
+        return TT_ENOMEM;
     for (uint32_t i = 0; i < nt; i++)
         if (tt__map_put(&c->pids, (uint64_t)pid_of(c, tt_profile_thread(c->p, i)), 1))
             return TT_ENOMEM;
@@ -740,6 +775,7 @@ void tt__chrome_free(tt__chrome *x)
     tt_buf_free(&x->c.names);
     tt_buf_free(&x->c.tmp);
     tt__map_free(&x->c.pids);
+    tt__map_free(&x->c.moved);
     free(x);
 }
 

@@ -674,3 +674,63 @@ int tt_btrace_import(tt_profile *p, tt_input *sampling, tt_input *mapping,
     tt_buf_free(&st.nb);
     return rc;
 }
+
+int tt_btrace_mapping_name(char *dst, size_t cap, const char *path)
+{
+    size_t n = strlen(path);
+    size_t ext = n > 4 && !strcmp(path + n - 4, ".bin") ? 4 : 0;
+    size_t stem = n - ext;
+    if (stem + 8 + ext + 1 > cap)
+        return TT_ELIMIT;
+    memcpy(dst, path, stem);
+    memcpy(dst + stem, "-mapping", 8);
+    memcpy(dst + stem + 8, path + stem, ext);
+    dst[stem + 8 + ext] = 0;
+    return 0;
+}
+
+int tt_btrace_pair(long *pair, const int *role, const char *const *paths, size_t n)
+{
+    size_t nmap = 0, last = 0;
+    for (size_t i = 0; i < n; i++) {
+        pair[i] = -1;
+        if (role[i] == TT_BTRACE_MAPPING) {
+            nmap++;
+            last = i;
+        }
+    }
+    if (nmap <= 1) { /* rule 1 */
+        for (size_t i = 0; i < n && nmap; i++)
+            if (role[i] == TT_BTRACE_SAMPLING)
+                pair[i] = (long)last;
+        return 0;
+    }
+    unsigned char *taken = calloc(n, 1);
+    if (!taken)
+        return TT_ENOMEM;
+    char name[4096];
+    for (size_t i = 0; i < n; i++) { /* rule 2: by name first */
+        if (role[i] != TT_BTRACE_SAMPLING ||
+            tt_btrace_mapping_name(name, sizeof name, paths[i]))
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (role[j] == TT_BTRACE_MAPPING && !taken[j] && !strcmp(paths[j], name)) {
+                pair[i] = (long)j;
+                taken[j] = 1;
+                break;
+            }
+    }
+    size_t j = 0; /* then in input order */
+    for (size_t i = 0; i < n; i++) {
+        if (role[i] != TT_BTRACE_SAMPLING || pair[i] >= 0)
+            continue;
+        while (j < n && (role[j] != TT_BTRACE_MAPPING || taken[j]))
+            j++;
+        if (j == n)
+            break;
+        pair[i] = (long)j;
+        taken[j] = 1;
+    }
+    free(taken);
+    return 0;
+}

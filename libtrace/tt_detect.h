@@ -39,6 +39,8 @@ typedef struct tt_detection {
     int sqlite;  /* an SQLite 3 file, tracetool's (kind TT_KIND_DATABASE) or not */
     int zeros;   /* kind TT_KIND_UNKNOWN: every byte looked at is zero (possibly a ring dump
                   * that recorded nothing, method-beat.md 2.1; a beat context reads it) */
+    int btrace;  /* kind TT_KIND_SAMPLES: a btrace sampling file (samples.md 2.1), which takes
+                  * a sampling-mapping given beside it (tt_btrace_pair) */
     int logcat;  /* kind TT_KIND_UNKNOWN: a logcat capture whose head holds no evidence of a
                   * kind; tt_input_detect_deep reads on */
 } tt_detection;

@@ -384,6 +384,24 @@ int tt_jsonl_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_sta
 /* btrace sampling file plus its sampling-mapping (may be NULL: frames stay pointers). */
 int tt_btrace_import(tt_profile *p, tt_input *sampling, tt_input *mapping,
                      const tt_import_opts *o, tt_stats *stats, tt_error *err);
+/* The name of the sampling-mapping file that belongs to the btrace sampling file path
+ * (samples.md 2.1): "-mapping" inserted before a final ".bin" ("sampling.bin" ->
+ * "sampling-mapping.bin", "sampling" -> "sampling-mapping"). 0, or TT_ELIMIT when the name
+ * does not fit in cap bytes. */
+int tt_btrace_mapping_name(char *dst, size_t cap, const char *path);
+/* Roles of the inputs given to tt_btrace_pair. */
+enum { TT_BTRACE_OTHER = 0, TT_BTRACE_SAMPLING, TT_BTRACE_MAPPING };
+/* Pairs the btrace sampling files among n inputs with the sampling-mapping files given among
+ * the same inputs (samples.md 2.1; the rule export(1) and analyze(1) document). role[i] is a
+ * TT_BTRACE_* value, paths[i] the input's name. pair[i] receives, for a sampling file, the
+ * index of its mapping, else -1 (also for a sampling file that gets none: the caller may
+ * look for the file beside it). The rule:
+ * 1. one mapping among the inputs: every sampling file takes it;
+ * 2. several: a mapping named after a sampling file (tt_btrace_mapping_name, same directory)
+ *    belongs to it; the sampling files and mappings left pair in input order (the first
+ *    left with the first left, and so on).
+ * A mapping that no pair[] names matches nothing: the caller reports it. 0 or TT_ENOMEM. */
+int tt_btrace_pair(long *pair, const int *role, const char *const *paths, size_t n);
 /* Canonical Java key of a PrettyMethod string (2.1.4), appended to b. */
 int tt_java_canonical(tt_buf *b, const char *s, size_t n);
 /* Parses a perf script timestamp "<sec>.<frac>" exactly into ns; 0 on success. */

@@ -28,7 +28,7 @@
  * pid after the trace's own (its first) */
 #define SQL_THREADS                                                                            \
     "SELECT t.utid, t.tid, t.name, t.is_main_thread, p.pid, t.tid = -1 AND p.pid IS NULL AND " \
-    "p.upid > (SELECT MIN(upid) FROM process WHERE trace_id = ?1) FROM thread t "              \
+    "p.upid > (SELECT MIN(upid) FROM process WHERE trace_id = ?1), t.tid_bits FROM thread t "  \
     "LEFT JOIN process p ON p.upid = t.upid WHERE t.trace_id = ?1 ORDER BY t.utid"
 #define SQL_SAMPLES                                                                            \
     "SELECT id, utid, ts, dur, callsite_id, count, weight, type, event, msg_id, is_interval, "  \
@@ -264,7 +264,9 @@ static int load_threads(ld *l)
         const char *name = text(l, 2);
         uint32_t u;
         /* the ordinal as the source: stored threads never merge */
-        rc = tt_thread_intern(l->p, &u, (uint32_t)l->threads.len, i64_or(l, 4, -1), tid, 32);
+        int64_t bits = i64_or(l, 6, 32);
+        rc = tt_thread_intern(l->p, &u, (uint32_t)l->threads.len, i64_or(l, 4, -1), tid,
+                              bits > 0 && bits < 32 ? (int)bits : 32);
         if (rc)
             return rc == TT_ENOMEM ? nomem(l) : bad(l, "thread", id, "too many threads");
         if (name && !formatted_name(name, tid) &&

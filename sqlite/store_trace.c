@@ -451,16 +451,16 @@ int tdb_process_add(tdb_db *db, int64_t trace_id, const int64_t *pid, const char
 int tdb_thread_add(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *tid,
                    const char *name, int is_main, int64_t *utid, tt_error *err)
 {
-    return tdb_thread_add_args(db, trace_id, upid, tid, name, is_main, 0, utid, err);
+    return tdb_thread_add_args(db, trace_id, upid, tid, name, is_main, 0, 0, utid, err);
 }
 
 int tdb_thread_add_args(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *tid,
-                        const char *name, int is_main, int64_t arg_set_id, int64_t *utid,
-                        tt_error *err)
+                        const char *name, int is_main, int tid_bits, int64_t arg_set_id,
+                        int64_t *utid, tt_error *err)
 {
     sqlite3_stmt *st = tdb__prep(db, ST_THREAD_ADD,
                                  "INSERT INTO thread (trace_id, upid, tid, name, is_main_thread, "
-                                 "arg_set_id) VALUES (?,?,?,?,?,?)",
+                                 "arg_set_id, tid_bits) VALUES (?,?,?,?,?,?,?)",
                                  err);
     if (!st)
         return TT_EIO;
@@ -470,5 +470,6 @@ int tdb_thread_add_args(tdb_db *db, int64_t trace_id, int64_t upid, const int64_
     b_text(db, st, 4, name);
     b_i64(db, st, 5, is_main ? 1 : 0);
     b_id(db, st, 6, arg_set_id);
+    b_i64(db, st, 7, tid_bits > 0 ? tid_bits : 32);
     return tdb__step_done(db, st, utid, err);
 }

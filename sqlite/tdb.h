@@ -150,10 +150,12 @@ int tdb_process_add(tdb_db *db, int64_t trace_id, const int64_t *pid, const char
                     int64_t *upid, tt_error *err);
 int tdb_thread_add(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *tid,
                    const char *name, int is_main, int64_t *utid, tt_error *err);
-/* The same with the thread's arg set (0 = none; its rows written with tdb_arg_*). */
+/* The same with the thread's arg set (0 = none; its rows written with tdb_arg_*) and
+ * thread.tid_bits, how many low bits of the OS tid tid holds (16 for btrace Android and ART
+ * traces, samples.md 2.1.5; 0 = the default, 32). */
 int tdb_thread_add_args(tdb_db *db, int64_t trace_id, int64_t upid, const int64_t *tid,
-                        const char *name, int is_main, int64_t arg_set_id, int64_t *utid,
-                        tt_error *err);
+                        const char *name, int is_main, int tid_bits, int64_t arg_set_id,
+                        int64_t *utid, tt_error *err);
 
 typedef struct tdb_slice {
     int64_t id;        /* explicit id (from tdb_next_id), so parents can be referenced */

@@ -1246,6 +1246,42 @@ END_TEST
 /* The profile's pid and process belong to the input that gave them (meta.pid_source): a
  * thread without a pid of another input is in no known process (pid -1, "unknown"), not in
  * that input's; a claim by another input drops the first one's pid and process. */
+/* export(1)/analyze(1) pairing of btrace sampling files with mappings given beside them */
+START_TEST(btrace_pair)
+{
+    char name[32];
+    ck_assert_int_eq(tt_btrace_mapping_name(name, sizeof name, "d/sampling.bin"), 0);
+    ck_assert_str_eq(name, "d/sampling-mapping.bin");
+    ck_assert_int_eq(tt_btrace_mapping_name(name, sizeof name, "sampling"), 0);
+    ck_assert_str_eq(name, "sampling-mapping");
+    ck_assert_int_eq(tt_btrace_mapping_name(name, 8, "sampling.bin"), TT_ELIMIT);
+    enum { S = TT_BTRACE_SAMPLING, M = TT_BTRACE_MAPPING, O = TT_BTRACE_OTHER };
+    /* one mapping, any name: every sampling file takes it */
+    const char *p1[] = {"a.bin", "perf.txt", "b.bin", "am.bin"};
+    int r1[] = {S, O, S, M};
+    long q1[4];
+    ck_assert_int_eq(tt_btrace_pair(q1, r1, p1, 4), 0);
+    ck_assert(q1[0] == 3 && q1[1] == -1 && q1[2] == 3 && q1[3] == -1);
+    /* several: by name first, then in input order; one left over */
+    const char *p2[] = {"b.bin", "e.bin", "z.bin", "a.bin", "a-mapping.bin", "c.bin"};
+    int r2[] = {S, M, M, S, M, O};
+    long q2[6];
+    ck_assert_int_eq(tt_btrace_pair(q2, r2, p2, 6), 0);
+    ck_assert(q2[0] == 1 && q2[3] == 4 && q2[5] == -1);
+    for (int i = 0; i < 6; i++)
+        ck_assert(q2[i] != 2); /* z.bin matches nothing */
+    /* more sampling files than mappings: the last gets none */
+    const char *p3[] = {"x", "y", "z", "m1", "m2"};
+    int r3[] = {S, S, S, M, M};
+    long q3[5];
+    ck_assert_int_eq(tt_btrace_pair(q3, r3, p3, 5), 0);
+    ck_assert(q3[0] == 3 && q3[1] == 4 && q3[2] == -1);
+    /* none given */
+    ck_assert_int_eq(tt_btrace_pair(q3, r3, p3, 3), 0);
+    ck_assert(q3[0] == -1 && q3[1] == -1 && q3[2] == -1);
+}
+END_TEST
+
 START_TEST(meta_pid_source)
 {
     tt_profile *p;
@@ -1318,6 +1354,7 @@ static Suite *suite(void)
     tcase_add_test(tc, perf_maps);
     tcase_add_test(tc, process_names);
     tcase_add_test(tc, meta_pid_source);
+    tcase_add_test(tc, btrace_pair);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,1 @@
+cp ../../samples/sampling.bin "$TT_TMP/a.bin" && cp ../../samples/sampling-mapping.bin "$TT_TMP/am.bin" && cd "$TT_TMP" && tracetool analyze -o x.db a.bin am.bin 2>/dev/null | sed -n "/^inputs/,/^rows/p"; tracetool query x.db "select count(*) as pointer_slices from slice where name like '0x%'; select count(*) as no_mapping from stats where name = 'btrace_no_mapping'"

@@ -1,0 +1,1 @@
+cd "$TT_TMP" && printf '\0\0\0\0\0\0\0\0\1\0\0\0\0\0\0\0' > e.bin && tracetool export --format folded "$OLDPWD/../../samples/sampling.bin" "$OLDPWD/../../samples/sampling-mapping.bin" e.bin "$OLDPWD/../../samples/stacks.folded" 2>&1 >/dev/null | grep -v 'btrace_' ; tracetool export --format folded "$OLDPWD/../../samples/stacks.folded" e.bin 2>&1 >/dev/null
