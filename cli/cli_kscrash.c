@@ -127,6 +127,21 @@ static void frame_head(tt_buf *b, uint32_t n, const char *name, uint64_t pc)
     tt_buf_put(b, h, sizeof h);
 }
 
+/* " (<file>:<line>)" of a symbol, ":<line>" only when known (line 0: compiler-generated
+ * code has none), nothing without a file (spec/ios.md 9.1); frame and profile lines alike. */
+static void put_source(kctx *c, const tt_native_frame *s)
+{
+    if (!s->file || !*s->file)
+        return;
+    tt_buf_puts(&c->b, " (");
+    tt_buf_puts(&c->b, file_part(c, s->file));
+    if (s->line) {
+        tt_buf_puts(&c->b, ":");
+        put_dec(&c->b, s->line, 0);
+    }
+    tt_buf_puts(&c->b, ")");
+}
+
 static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_ks_frame *f)
 {
     tt_buf *b = &c->b;
@@ -143,15 +158,7 @@ static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_k
                 tt_buf_puts(b, " + ");
                 put_dec(b, f->offset - s->start, 0);
             }
-            if (s->file && *s->file) {
-                tt_buf_puts(b, " (");
-                tt_buf_puts(b, file_part(c, s->file));
-                if (s->line) {
-                    tt_buf_puts(b, ":");
-                    put_dec(b, s->line, 0);
-                }
-                tt_buf_puts(b, ")");
-            }
+            put_source(c, s);
             if (s->inlined)
                 tt_buf_puts(b, " [inlined]");
             if (s->approximate) { /* symbol table only: maybe a stripped neighbour's name */
@@ -243,8 +250,7 @@ static void profile_block(kctx *c, const tt_ks_report *rep)
         cli_ks_short_name(b, rep, f);
         if (f->n_sym) {
             const tt_native_frame *s = &rep->syms[f->sym + f->n_sym - 1];
-            if (s->file && *s->file)
-                tt_buf_printf(b, " (%s:%u)", file_part(c, s->file), s->line);
+            put_source(c, s);
             if (s->approximate) {
                 tt_buf_puts(b, APPROX_MARK);
                 c->approx = 1;
@@ -670,8 +676,8 @@ static int one_report(kctx *c, const tt_ks_reader *r, tt_ks_report *rep)
     cli_ks_key_compute(&c->key, &c->names, rep);
     /* keys use the mangled Swift names, everything printed the demangled ones (7) */
     cli_swift_frames(c->swift, rep->syms, rep->n_syms);
-    if (c->resolving)
-        note_missing(c, rep);
+    /* without a symbol store too: then every image of a frame is one to fetch (9.5) */
+    note_missing(c, rep);
     if (c->o->group) {
         if (cli_ks_groups_add(c->groups, rep, &c->key))
             return -1;

@@ -166,7 +166,7 @@ int tsym__module_open_dirs(tsym_module **out, const char *path, const char *debu
         return tt_error_set(err, TT_EINVAL, NULL, TT_LOC_NONE, 0, "no module file given");
     if ((path && (tsym__macho_file(path) || macho_arch_path(path))) ||
         (!path && tsym__macho_file(debug_path)))
-        return tsym__module_open_macho(out, path, NULL, debug_path, NULL, NULL, err);
+        return tsym__module_open_macho(out, path, NULL, debug_path, NULL, err);
     tsym_module *m = module_new();
     if (!m)
         return tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
@@ -326,8 +326,7 @@ static int macho_index(tsym_module *m, const tsym__macho *img, const tsym__macho
 }
 
 int tsym__module_open_macho(tsym_module **out, const char *path, const char *arch,
-                            const char *debug_path, const char *uuid, const char *note,
-                            tt_error *err)
+                            const char *debug_path, const char *uuid, tt_error *err)
 {
     *out = NULL;
     char file[4096] = "", dfile[4096] = "", archbuf[32] = "";
@@ -380,8 +379,6 @@ int tsym__module_open_macho(tsym_module **out, const char *path, const char *arc
     i->n_rows = m->ix.rows.len;
     i->n_syms = m->ix.syms.len;
     i->symtab_only = m->ix.funcs.len == 0;
-    if (note && !i->warning[0])
-        snprintf(i->warning, sizeof i->warning, "%s", note);
 done:
     tsym__macho_close(&img);
     tsym__macho_close(&dbg);
@@ -395,7 +392,7 @@ done:
 int tsym_module_open_arch(tsym_module **out, const char *path, const char *arch,
                           const char *debug_path, tt_error *err)
 {
-    return tsym__module_open_macho(out, path, arch, debug_path, NULL, NULL, err);
+    return tsym__module_open_macho(out, path, arch, debug_path, NULL, err);
 }
 
 int tsym_module_has_debug_info(const tsym_module_info *i)

@@ -112,12 +112,14 @@ static int fat_count_ok(uint32_t n)
 
 int tsym__macho_magic(const unsigned char *p, size_t n)
 {
-    if (n < 8)
+    if (n < 4)
         return 0;
     uint32_t l = le32(p), b = be32(p);
     if (l == MH_MAGIC || l == MH_MAGIC_64 || l == MH_CIGAM || l == MH_CIGAM_64)
-        return 1; /* big-endian files are recognised to be refused clearly */
-    return (b == FAT_MAGIC || b == FAT_MAGIC_64) && fat_count_ok(be32(p + 4));
+        return 1; /* big-endian files are recognised to be refused clearly, short ones too */
+    /* a universal magic needs its slice count to tell it from a Java class file; fewer
+     * than 8 bytes are a truncated universal header (a class file is longer) */
+    return (b == FAT_MAGIC || b == FAT_MAGIC_64) && (n < 8 || fat_count_ok(be32(p + 4)));
 }
 
 static int bad(tsym__macho *m, uint64_t off, const char *fmt, const char *a, uint64_t x,
@@ -745,7 +747,7 @@ int tsym__macho_file(const char *path)
     unsigned char b[8];
     ssize_t n = read(fd, b, sizeof b);
     close(fd);
-    return n == 8 && tsym__macho_magic(b, 8);
+    return n > 0 && tsym__macho_magic(b, (size_t)n);
 }
 
 int tsym__macho_split(char *file, size_t fcap, char *arch, size_t acap, const char *path)
@@ -761,8 +763,13 @@ int tsym__macho_split(char *file, size_t fcap, char *arch, size_t acap, const ch
         return 0;
     /* FILE:ARCH or BUNDLE.dSYM:ARCH (the bundle's DWARF file) */
     int r = snprintf(f, sizeof f, "%.*s", (int)(c - path), path);
-    if (r < 0 || (size_t)r >= sizeof f || tsym_dsym_file(file, fcap, f) ||
-        !tsym__macho_file(file))
+    if (r < 0 || (size_t)r >= sizeof f || tsym_dsym_file(file, fcap, f))
+        return 0;
+    /* an existing file with an architecture name after it is meant as Mach-O: opening it
+     * names its defect (too short, not Mach-O), never "no such file" */
+    struct stat st;
+    if (!tsym__macho_file(file) && (stat(file, &st) || !S_ISREG(st.st_mode) ||
+                                    !arch_cputype(c + 1)))
         return 0;
     snprintf(arch, acap, "%s", c + 1);
     return 1;

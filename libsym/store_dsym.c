@@ -27,8 +27,9 @@ static int read_slices(tsym_dsym *d, tt_error *err)
         d->dir = 1; /* a directory of dSYMs (scanned), or a bundle without its DWARF file */
         return 0;
     }
-    if (!tsym__macho_file(f))
-        return 0;
+    /* a file the user named (or the DWARF file of a bundle) that is not Mach-O, or too
+     * short to be, is refused with what is wrong with it (spec/ios.md 14), like any other
+     * defect of its header: opening it says so */
     if (!(d->file = tsym__store_dup(f)) ||
         !(d->slices = calloc(TSYM_MACHO_MAX_SLICES, sizeof *d->slices)))
         return TT_ENOMEM;

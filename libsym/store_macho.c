@@ -144,7 +144,7 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
                 pick = (int)i;
         if (pick < 0) {
             /* no such slice, or a universal file without ARCH: the open names the slices */
-            int rc2 = tsym__module_open_macho(out, file, arch[0] ? arch : NULL, NULL, bid, NULL,
+            int rc2 = tsym__module_open_macho(out, file, arch[0] ? arch : NULL, NULL, bid,
                                               err);
             /* counted without the text: the error carries it and its caller prints it */
             if (rc2)
@@ -154,7 +154,7 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
         snprintf(uuid, sizeof uuid, "%s", sl[pick].uuid);
         snprintf(arch, sizeof arch, "%s", sl[pick].arch);
         if (sl[pick].has_dwarf)
-            return tsym__module_open_macho(out, file, arch, NULL, NULL, NULL, err);
+            return tsym__module_open_macho(out, file, arch, NULL, NULL, err);
     } else {
         snprintf(uuid, sizeof uuid, "%s", bid ? bid : "");
     }
@@ -179,11 +179,10 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
         if (!have)
             have = scan_hits(&q, &s->files, 0);
     }
-    /* the mismatch is the error returned, or without DWARF found the module's warning */
-    if (q.mismatch[0] && !have)
+    /* the mismatch is the error returned, else the module's warning: also when another
+     * file had the DWARF, a dSYM the user named and that was refused is named (8.1) */
+    if (q.mismatch[0])
         tsym__store_count_told(s, "macho_uuid_mismatch", label, q.mismatch);
-    else if (q.mismatch[0])
-        tsym__store_count(s, "macho_uuid_mismatch", label, q.mismatch);
     const char *img = local ? file : q.symfile[0] ? q.symfile : NULL;
     if (!have && !img) {
         if (q.mismatch[0])
@@ -194,12 +193,13 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
                             uuid[0] ? uuid : "(none)");
     }
     int rc = tsym__module_open_macho(out, img, img && local ? arch : NULL, have ? q.found : NULL,
-                                     uuid[0] ? uuid : NULL,
-                                     q.mismatch[0] && !have ? q.mismatch : NULL, err);
+                                     uuid[0] ? uuid : NULL, err);
     if (rc) {
         tsym__store_count_told(s, tsym__store_bad_stat(err), label, err ? err->msg : NULL);
         return rc;
     }
+    if (q.mismatch[0]) /* the dSYM passed over, named with why, as ELF's (store_search.c) */
+        tsym__module_note(*out, q.mismatch);
     if (tsym_module_info_get(*out)->symtab_only)
         tsym__store_count(s, "macho_no_dwarf", label, NULL);
     return 0;

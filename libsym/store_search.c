@@ -193,8 +193,8 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
             tsym__store_count(s, "sym_unverified_module", path,
                               "bound by --dsym NAME=PATH, no UUID to check");
             if (d->arch[0]) /* a slice of d->file, checked when it was added */
-                return tsym__module_open_macho(out, d->file, d->arch, NULL, NULL, NULL, err);
-            return tsym__module_open_macho(out, NULL, NULL, d->path, NULL, NULL, err);
+                return tsym__module_open_macho(out, d->file, d->arch, NULL, NULL, err);
+            return tsym__module_open_macho(out, NULL, NULL, d->path, NULL, err);
         }
     /* --dsym NAME=PATH whose UUID is not the image's: refused and named (spec/ios.md 8.1) */
     char bmis[600];

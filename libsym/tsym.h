@@ -169,14 +169,15 @@ typedef struct tsym_dsym {
     char *path;             /* PATH without "NAME=" and ":ARCH" */
     char arch[32];          /* ARCH of NAME=PATH:ARCH (a slice of file), else "" */
     char *file;             /* the Mach-O file of PATH (a .dSYM bundle's DWARF file), or NULL:
-                             * PATH is a directory searched for them, or not Mach-O */
+                             * PATH is a directory searched for them */
     int dir;                /* PATH is searched as a directory (no file of its own) */
     tsym_macho_slice *slices; /* file's slices, n_slices of them (0 without file) */
     size_t n_slices;
 } tsym_dsym;
 /* Opens arg: "NAME=" is split off when arg itself names no file, ":ARCH" after it when
- * PATH:ARCH names none; PATH must exist (TT_ENOTFOUND); a Mach-O file's slices are read
- * (TT_EFORMAT with the byte offset of its defect) and ARCH must name one of them
+ * PATH:ARCH names none; PATH must exist (TT_ENOTFOUND); the slices of its file (a bundle's
+ * DWARF file) are read (TT_EFORMAT with the byte offset of its defect, also for a file that
+ * is not Mach-O or too short to be) and ARCH must name one of them
  * (TT_ENOTFOUND listing them). Owned by the caller, free with tsym_dsym_free. */
 int tsym_dsym_open(tsym_dsym **out, const char *arg, tt_error *err);
 void tsym_dsym_free(tsym_dsym *d);

@@ -392,7 +392,8 @@ typedef struct tsym__macho {
     uint32_t platform, minos, sdk;
 } tsym__macho;
 
-/* 1 when p starts like a thin little-endian Mach-O or a universal file. */
+/* 1 when p (n bytes read from the start of a file) starts like a thin Mach-O (4 bytes of
+ * magic are enough: a shorter file is a truncated header) or a universal file. */
 int tsym__macho_magic(const unsigned char *p, size_t n);
 /* Puts note in front of module m's warning ("note; warning"), truncated to fit. */
 void tsym__module_note(tsym_module *m, const char *note);
@@ -402,13 +403,13 @@ int tsym__module_open_dirs(tsym_module **out, const char *path, const char *debu
 /* 1 when the file at path starts like Mach-O (regular files only). */
 int tsym__macho_file(const char *path);
 /* 1 when path is a Mach-O file or .dSYM bundle (arch "") or "FILE:ARCH" with FILE a Mach-O
- * file or a .dSYM bundle (file: its DWARF file). */
+ * file or a .dSYM bundle (file: its DWARF file), or FILE any regular file and ARCH a known
+ * architecture name (spec/ios.md 4.4): opening it then says what is wrong with it. */
 int tsym__macho_split(char *file, size_t fcap, char *arch, size_t acap, const char *path);
 /* Opens a Mach-O module (lookup.c); uuid (may be NULL) selects the slices when no arch
- * is given; note (may be NULL) becomes the module's warning. */
+ * is given. */
 int tsym__module_open_macho(tsym_module **out, const char *path, const char *arch,
-                            const char *debug_path, const char *uuid, const char *note,
-                            tt_error *err);
+                            const char *debug_path, const char *uuid, tt_error *err);
 /* Maps path and reads its slice list. TT_EFORMAT with the byte offset for files that are
  * not (well-formed) Mach-O. Close with tsym__macho_close (accepts a failed m). */
 int tsym__macho_open(tsym__macho *m, const char *path, tt_error *err);

@@ -74,7 +74,13 @@ START_TEST(magic)
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         ck_assert_msg(tsym__macho_magic(c[i].b, 8) == c[i].want, "case %zu", i);
-    ck_assert(!tsym__macho_magic(c[0].b, 7));
+    /* a thin magic in fewer than 8 bytes is a truncated header, refused naming its size
+     * (never passed over as "not Mach-O"); a universal one cannot hold its slice count */
+    ck_assert(tsym__macho_magic(c[0].b, 7));
+    ck_assert(tsym__macho_magic(c[0].b, 4));
+    ck_assert(!tsym__macho_magic(c[0].b, 3));
+    ck_assert(tsym__macho_magic(c[3].b, 7));
+    ck_assert(!tsym__macho_magic(c[11].b, 7));
     /* the file check and the reader agree: a Java class file is not Mach-O */
     ck_assert(!tsym__macho_file(FX "hostile-java.class"));
     ck_assert(tsym__macho_file(FX "fat"));
@@ -140,6 +146,26 @@ START_TEST(dsym_arg)
     ck_assert_str_eq(err.file, FX "nosuch:arm64");
     ck_assert_int_eq(tsym_dsym_open(&d, FX "hostile-short.macho", &err), TT_EFORMAT);
     ck_assert_ptr_null(d);
+    /* a file given that is not Mach-O is refused with its defect, never passed over */
+    ck_assert_int_eq(tsym_dsym_open(&d, FX "m5.elf", &err), TT_EFORMAT);
+    ck_assert_ptr_null(d);
+    ck_assert_str_eq(err.file, FX "m5.elf");
+    ck_assert_msg(strstr(err.msg, "not a Mach-O file"), "%s", err.msg);
+}
+END_TEST
+
+/* FILE:ARCH with FILE an existing file that is not Mach-O is still meant as Mach-O (its
+ * open names the defect); an unknown ARCH or a missing FILE is not. */
+START_TEST(split_arch)
+{
+    char f[4096], a[32];
+    ck_assert(tsym__macho_split(f, sizeof f, a, sizeof a, FX "app:arm64"));
+    ck_assert_str_eq(a, "arm64");
+    ck_assert(tsym__macho_split(f, sizeof f, a, sizeof a, FX "m5.elf:arm64"));
+    ck_assert_str_eq(f, FX "m5.elf");
+    ck_assert(!tsym__macho_split(f, sizeof f, a, sizeof a, FX "m5.elf:bogus"));
+    ck_assert(!tsym__macho_split(f, sizeof f, a, sizeof a, FX "nosuch:arm64"));
+    ck_assert(!tsym__macho_split(f, sizeof f, a, sizeof a, FX "m5.elf"));
 }
 END_TEST
 
@@ -382,6 +408,7 @@ static Suite *suite(void)
     tcase_add_test(tc, magic);
     tcase_add_test(tc, pick_by_arch);
     tcase_add_test(tc, dsym_arg);
+    tcase_add_test(tc, split_arch);
     tcase_add_test(tc, resolver_contract);
     tcase_add_test(tc, fat_selection);
     tcase_add_test(tc, symtab_fallback);

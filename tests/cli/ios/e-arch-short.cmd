@@ -1,0 +1,1 @@
+head -c 7 macho/app > "$TT_TMP/thin7" && echo hello > "$TT_TMP/text.txt" && for e in thin7:arm64 thin7 text.txt:arm64; do tracetool symbolicate -e "$TT_TMP/$e" -f 0x100004050; echo "-e $e: exit $?"; done 2>&1 | sed "s|$TT_TMP|TMP|g"

@@ -1,0 +1,1 @@
+tracetool report --dsym macho/app.dSYM ios-line0.json
