@@ -843,7 +843,8 @@ static void warn_count(tt__perf_asm *st, const char *s, size_t sn)
     tt__trim(&s, &sn);
     tt__snippet(snip, sizeof snip, s, sn);
     snprintf(ex, sizeof ex, "%s:%llu: perf's own warning (its stderr, in the text by 2>&1) "
-             "skipped: %s", st->file, (unsigned long long)st->warn_line, sn ? snip : "");
+             "skipped: %s", st->file, (unsigned long long)st->warn_line,
+             sn ? snip : "a lone \"Warning:\" (its message not in the text)");
     tt_stats_add(st->stats, "perf_stderr_warning", st->file, TT_SEV_WARN, 1, ex);
 }
 
