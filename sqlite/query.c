@@ -97,8 +97,6 @@ int tdb__stop_busy(void *arg, int tries)
     return 1;
 }
 
-int tdb__busy(sqlite3 *h) { return h && (sqlite3_errcode(h) & 0xff) == SQLITE_BUSY; }
-
 /* tdb_open_read; a writer of path finishing is waited for by tdb__stop_busy on stop. */
 static int open_read(tdb_db **out, const char *path, int writable,
                      volatile sig_atomic_t *stop, int *newer, tt_error *err)

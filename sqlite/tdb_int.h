@@ -168,7 +168,7 @@ int tdb__stop_progress(void *arg);
 /* query.c: the busy handler of a read (arg: the tdb_db): a writer of the database finishing
  * is waited for up to 5 seconds, unless db->stop is set. */
 int tdb__stop_busy(void *arg, int tries);
-/* query.c: 1 when the last error on h is SQLITE_BUSY: another process holds the lock. */
+/* stmt.c: 1 when the last error on h is SQLITE_BUSY: another process holds the lock. */
 int tdb__busy(sqlite3 *h);
 /* The message for a database whose lock another process held through the wait. */
 #define TDB_LOCKED_MSG \
