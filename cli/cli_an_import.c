@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define ANALYSIS_VERSION 1
 
@@ -194,6 +195,52 @@ static void input_key(cli_an *a, ainput *ai, const char *map_sha, const char *pg
     tt_buf_printf(&cat, "%s\n%s", content, opts->data);
     tt_sha256_buf(ai->key, cat.data, cat.len);
     tt_buf_free(&cat);
+}
+
+int cli_an__dry_run_status(cli_an *a, tt_vec *inputs, const aopts *o, const char *map_sha,
+                           const char *pg_sha, tt_error *err)
+{
+    tdb_db *db = NULL;
+    struct stat sb;
+    int newer, rc = 0;
+    if (o->append && !o->replace && !stat(o->out, &sb) &&
+        (rc = tdb_open_read(&db, o->out, 0, &newer, err)))
+        return rc;
+    tt_intern *keys = tt_intern_new();
+    tt_vec first; /* int: the first input of each key id */
+    tt_vec_init(&first, sizeof(int));
+    if (!keys)
+        rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < inputs->len && !rc; i++) {
+        ainput *ai = &TT_VEC_AT(inputs, ainput, i);
+        if (ai->status != IN_PENDING)
+            continue;
+        tt_buf opts = {0};
+        char content[65];
+        input_key(a, ai, map_sha, pg_sha, &opts, content);
+        tt_buf_free(&opts);
+        uint32_t id;
+        int at = (int)i;
+        if (tt_intern_get(keys, ai->key, strlen(ai->key), &id) ||
+            (id == first.len && !tt_vec_push(&first, &at))) {
+            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            break;
+        }
+        const ainput *prev = &TT_VEC_AT(inputs, ainput, TT_VEC_AT(&first, int, id));
+        int64_t existing;
+        if (prev != ai) { /* "same content as ...; imported once" */
+            ai->status = IN_DUPLICATE;
+            ai->trace_id = prev->trace_id;
+        } else if (db && (rc = tdb_trace_find(db, ai->key, &existing, err)) == 1) {
+            ai->status = IN_DUPLICATE; /* "already imported as trace N" */
+            ai->trace_id = existing;
+        }
+        rc = rc < 0 ? rc : 0;
+    }
+    tt_vec_free(&first);
+    tt_intern_free(keys);
+    tdb_close(db);
+    return rc;
 }
 
 /* ---- inputs imported so far, by import key ---- */

@@ -111,6 +111,12 @@ size_t cli_an__dispatch(cli_an *a, tt_vec *inputs, size_t next, cli_an_pool *poo
 int cli_an__import_kept(cli_an *a, ainput *ai, int ordinal_seen, const char *map_sha,
                         const char *pg_sha, tt_vec *inputs, const aopts *o, cli_an_pool *pool,
                         cli_an_job *job, tt_error *err);
+/* --dry-run: the status the run would give each pending input: already_imported (IN_DUPLICATE)
+ * when its import key is an earlier input's of the run (that one's trace id, 0 while it is
+ * to be imported) or, with --append and without --replace, a trace's of the database (its
+ * id); TT_* after filling err when the database cannot be read. */
+int cli_an__dry_run_status(cli_an *a, tt_vec *inputs, const aopts *o, const char *map_sha,
+                           const char *pg_sha, tt_error *err);
 /* Writes the trace row of an input that failed under --keep-going. */
 int cli_an__record_failure(cli_an *a, ainput *ai, tt_error *err);
 

@@ -423,6 +423,21 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         cli_warnf("analyze: --ring-next: no method-beat buffer among the inputs");
     }
     if (!rc && o.dry_run) { /* what the run would do with each input (dask-analyze.py) */
+        /* the import keys the run would compute: an input already in an appended database,
+         * or given twice, is not imported again */
+        char dry_map[65] = "", dry_pg[65] = "";
+        if (have_map)
+            tt_sha256_buf(dry_map, map_cat.data, map_cat.len);
+        if (o.proguard && npending)
+            rc = cli_load_proguard(&a.pg, o.proguard, dry_pg);
+        if (!rc && npending &&
+            cli_an__dry_run_status(&a, &inputs, &o, have_map ? dry_map : NULL,
+                                   o.proguard ? dry_pg : NULL, &err))
+            rc = cli_err(&err);
+        if (rc) {
+            tt_buf_free(&map_cat);
+            goto done;
+        }
         cli_an__summarize_inputs(&s, &inputs);
         tt_jsonw_obj_end(&s.json);
         tt_buf_puts(&s.json.buf, "\n");

@@ -331,7 +331,8 @@ int tsym__module_open_macho(tsym_module **out, const char *path, const char *arc
     *out = NULL;
     char file[4096] = "", dfile[4096] = "", archbuf[32] = "";
     if (path && !arch && tsym__macho_split(file, sizeof file, archbuf, sizeof archbuf, path)) {
-        arch = archbuf[0] ? archbuf : NULL;
+        /* the ARCH as given (after the last ':'), whole: archbuf cuts a long one */
+        arch = archbuf[0] ? strrchr(path, ':') + 1 : NULL;
         path = file;
     }
     tsym__macho img = {0}, dbg = {0};

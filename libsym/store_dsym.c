@@ -19,8 +19,9 @@ void tsym_dsym_free(tsym_dsym *d)
     free(d);
 }
 
-/* The Mach-O file of d->path, its slices read; ARCH checked against them. */
-static int read_slices(tsym_dsym *d, tt_error *err)
+/* The Mach-O file of d->path, its slices read; ARCH (want: as given, whole; d->arch cuts a
+ * long one) checked against them. */
+static int read_slices(tsym_dsym *d, const char *want, tt_error *err)
 {
     char f[4096];
     if (tsym_dsym_file(f, sizeof f, d->path) || !tsym__store_is_file(f)) {
@@ -38,15 +39,15 @@ static int read_slices(tsym_dsym *d, tt_error *err)
         return rc;
     if (d->n_slices > TSYM_MACHO_MAX_SLICES)
         d->n_slices = TSYM_MACHO_MAX_SLICES;
-    if (!d->arch[0])
+    if (!want)
         return 0;
     for (size_t i = 0; i < d->n_slices; i++)
-        if (!strcmp(d->slices[i].arch, d->arch))
+        if (!strcmp(d->slices[i].arch, want))
             return 0;
     char list[TSYM_MACHO_MAX_SLICES * 80];
     tsym_macho_slice_list(list, sizeof list, d->slices, d->n_slices);
     return tt_error_set(err, TT_ENOTFOUND, f, TT_LOC_NONE, 0,
-                        "no slice for architecture %s (slices: %s)", d->arch, list);
+                        "no slice for architecture %s (slices: %s)", want, list);
 }
 
 /* tsym_dsym_open, *d set (the caller frees it) on error too when it was allocated. */
@@ -59,17 +60,22 @@ static int open_arg(tsym_dsym **dp, const char *arg, tt_error *err)
     struct stat st;
     if (eq && eq != arg && stat(arg, &st) != 0) { /* NAME=PATH */
         path = eq + 1;
+        if (!*path) /* stat("") would say ENOENT naming no file */
+            return tt_error_set(err, TT_ENOTFOUND, arg, TT_LOC_NONE, 0,
+                                "no PATH after NAME= (--dsym NAME=PATH: a dSYM bundle, its "
+                                "DWARF file or a directory)");
         if (!(d->name = malloc((size_t)(eq - arg) + 1)))
             return TT_ENOMEM;
         memcpy(d->name, arg, (size_t)(eq - arg));
         d->name[eq - arg] = 0;
     }
     char f[4096], arch[sizeof d->arch];
-    const char *colon = strrchr(path, ':');
+    const char *colon = strrchr(path, ':'), *want = NULL;
     if (d->name && stat(path, &st) != 0 &&
         tsym__macho_split(f, sizeof f, arch, sizeof arch, path) && arch[0] && colon) {
         /* NAME=PATH:ARCH, the slice of a universal file bound to images without UUID */
         snprintf(d->arch, sizeof d->arch, "%s", colon + 1);
+        want = colon + 1;
         d->path = malloc((size_t)(colon - path) + 1);
         if (d->path) {
             memcpy(d->path, path, (size_t)(colon - path));
@@ -84,7 +90,7 @@ static int open_arg(tsym_dsym **dp, const char *arg, tt_error *err)
         return tt_error_set(err, TT_ENOTFOUND, d->path, TT_LOC_NONE, 0, "%s", strerror(errno));
     /* a file or bundle the user named: a corrupt Mach-O there is an error naming it and the
      * byte offset of its defect, never passed over silently (spec/ios.md 14) */
-    return read_slices(d, err);
+    return read_slices(d, want, err);
 }
 
 /* open_arg with out of memory said in err. */

@@ -128,6 +128,8 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
     char file[4096] = "", arch[32] = "";
     const char *label = path ? path : bid;
     int local = path && tsym__macho_split(file, sizeof file, arch, sizeof arch, path);
+    /* the ARCH as given (after the last ':'), whole: arch cuts a long one */
+    const char *want = local && arch[0] ? strrchr(path, ':') + 1 : NULL;
     char uuid[TSYM_BUILD_ID_HEX_MAX] = "";
     if (local) {
         tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
@@ -139,13 +141,12 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
         }
         int pick = -1;
         for (size_t i = 0; i < n && i < TSYM_MACHO_MAX_SLICES; i++)
-            if ((arch[0] && !strcmp(sl[i].arch, arch)) ||
-                (!arch[0] && bid && !strcmp(sl[i].uuid, bid)) || (!arch[0] && !bid && n == 1))
+            if ((want && !strcmp(sl[i].arch, want)) ||
+                (!want && bid && !strcmp(sl[i].uuid, bid)) || (!want && !bid && n == 1))
                 pick = (int)i;
         if (pick < 0) {
             /* no such slice, or a universal file without ARCH: the open names the slices */
-            int rc2 = tsym__module_open_macho(out, file, arch[0] ? arch : NULL, NULL, bid,
-                                              err);
+            int rc2 = tsym__module_open_macho(out, file, want, NULL, bid, err);
             /* counted without the text: the error carries it and its caller prints it */
             if (rc2)
                 tsym__store_count(s, "macho_no_slice", label, NULL);

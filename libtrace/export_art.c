@@ -223,7 +223,7 @@ static int thread_id(tt__art *x, const tt_thread *th, uint32_t *id)
 int tt__art_add(tt__art *x, tt_profile *p, const tt_export_opts *o, tt_error *err)
 {
     if (p->meta.timeless)
-        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+        return tt_error_set(err, TT_EUNSUPPORTED, tt__timeless_input(p, o), 0, 0,
                             "the input has no timestamps: an ART trace needs times");
     int rc = 0;
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {

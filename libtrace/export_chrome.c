@@ -783,7 +783,7 @@ int tt__chrome_add(tt__chrome *x, tt_profile *p, const tt_export_opts *o,
                    const tt_export_part *part, tt_error *err)
 {
     if (p->meta.timeless)
-        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+        return tt_error_set(err, TT_EUNSUPPORTED, tt__timeless_input(p, o), 0, 0,
                             "the input has no timestamps (folded stacks, or perf script "
                             "without the time field or with ambiguous times): Chrome JSON "
                             "needs slices; use --format folded or speedscope");

@@ -112,7 +112,7 @@ static int thread_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
         return 0;
     }
     if (p->meta.timeless && (o->weight == TT_WEIGHT_WALL || o->weight == TT_WEIGHT_CPU))
-        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+        return tt_error_set(err, TT_EUNSUPPORTED, tt__timeless_input(p, o), 0, 0,
                             "the input has no timestamps: --weight %s needs times",
                             o->weight == TT_WEIGHT_WALL ? "wall" : "cpu");
     tt__wruns it;

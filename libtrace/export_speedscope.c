@@ -255,7 +255,7 @@ int tt__speedscope_add(tt__speedscope *x, tt_profile *p, const tt_export_opts *o
                        const tt_export_part *part, tt_error *err)
 {
     if (p->meta.timeless && (o->weight == TT_WEIGHT_WALL || o->weight == TT_WEIGHT_CPU))
-        return tt_error_set(err, TT_EUNSUPPORTED, NULL, 0, 0,
+        return tt_error_set(err, TT_EUNSUPPORTED, tt__timeless_input(p, o), 0, 0,
                             "the input has no timestamps: --weight %s needs times",
                             o->weight == TT_WEIGHT_WALL ? "wall" : "cpu");
     if (o->slice.mark_gaps && !p->meta.timeless) { /* its frame must be in the shared list */

@@ -31,6 +31,12 @@ int tt__flush(tt_jsonw *w, tt_write_fn fn, void *ctx, int force, tt_error *err)
     return 0;
 }
 
+const char *tt__timeless_input(const tt_profile *p, const tt_export_opts *o)
+{
+    uint32_t src = p->meta.timeless_source;
+    return o->inputs && src < o->n_inputs ? o->inputs[src].name : NULL;
+}
+
 int tt__export_wants(const tt_export_opts *o, uint32_t utid)
 {
     if (!o->threads)

@@ -340,7 +340,7 @@ int tt_folded_import(tt_profile *p, tt_input *in, const tt_import_opts *o, tt_st
     tt_profile_meta *m = tt_profile_meta_get(p);
     m->source_format = "folded";
     m->clock = "unknown";
-    m->timeless = 1;
+    tt_profile_meta_timeless(p, o->source);
     uint64_t lineno = tt__input_lineno(in), total = 0, done = 0;
     size_t base = tt_profile_nsamples(p);
     int sized = tt_input_size(in, &total) != 0; /* unknown (gzip, a pipe): nothing to size */

@@ -491,7 +491,8 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
     s.type = TT_ST_CPU;
     if (!h->has_ts) {
         if (!st->untimed++) {
-            m->timeless = 1; /* perf script -F without time: profiles, no timeline */
+            /* perf script -F without time: profiles, no timeline */
+            tt_profile_meta_timeless(st->p, st->o->source);
             tt_stats_add(st->stats, "perf_no_timestamps", st->file, TT_SEV_INFO, 1,
                          "samples without the time field: flame graphs and profiles only, "
                          "no slices or Chrome JSON");
@@ -842,7 +843,8 @@ static void warn_count(tt__perf_asm *st, const char *s, size_t sn)
     tt__trim(&s, &sn);
     tt__snippet(snip, sizeof snip, s, sn);
     snprintf(ex, sizeof ex, "%s:%llu: perf's own warning (its stderr, in the text by 2>&1) "
-             "skipped: %s", st->file, (unsigned long long)st->warn_line, sn ? snip : "");
+             "skipped: %s", st->file, (unsigned long long)st->warn_line,
+             sn ? snip : "a lone \"Warning:\" (its message not in the text)");
     tt_stats_add(st->stats, "perf_stderr_warning", st->file, TT_SEV_WARN, 1, ex);
 }
 
@@ -1082,7 +1084,7 @@ static void drop_times(tt__perf_asm *st)
     tt_profile_meta *m = tt_profile_meta_get(st->p);
     if (!m->ambiguous_ts)
         return;
-    m->timeless = 1;
+    tt_profile_meta_timeless(st->p, st->o->source);
     for (size_t i = st->base, n = tt_profile_nsamples(st->p); i < n; i++) {
         tt_sample *s = tt_profile_sample(st->p, (uint32_t)i);
         s->ts = s->end_ts = 0;

@@ -22,6 +22,7 @@ int tt_profile_new(tt_profile **out, int identity)
     tt_vec_init(&p->counters, sizeof(tt__ctr_packed));
     p->meta.pid = -1;
     p->meta.pid_source = TT_NONE;
+    p->meta.timeless_source = TT_NONE;
     p->meta.clock = "unknown";
     p->meta.source_format = "unknown";
     *out = p;
@@ -262,6 +263,13 @@ void tt_profile_meta_claim(tt_profile *p, uint32_t source)
     p->meta.pid = -1;
     p->meta.process = NULL;
     p->meta.pid_source = source;
+}
+
+void tt_profile_meta_timeless(tt_profile *p, uint32_t source)
+{
+    if (!p->meta.timeless)
+        p->meta.timeless_source = source;
+    p->meta.timeless = 1;
 }
 
 void tt_sample_init(tt_sample *s)

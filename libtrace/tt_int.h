@@ -467,6 +467,9 @@ int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w);
 int64_t tt__profile_start(const tt_profile *p);
 /* 1 when the profile's pid and process are those of t's input (meta.pid_source). */
 int tt__meta_owns(const tt_profile *p, const tt_thread *t);
+/* The name of the input that left p without times (meta.timeless_source) for a message,
+ * NULL when not known. */
+const char *tt__timeless_input(const tt_profile *p, const tt_export_opts *o);
 /* 1 when utid passes the export's thread filter. */
 int tt__export_wants(const tt_export_opts *o, uint32_t utid);
 /* Streaming JSON output helper of the exporters: flushes w->buf through fn when large. */

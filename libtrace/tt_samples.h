@@ -126,6 +126,8 @@ typedef struct tt_profile_meta {
                                 * TT_NONE: of every thread (a database trace) */
     int64_t interval_ns;       /* 0 = unknown */
     int timeless;              /* folded, perf without times: slices cannot be built */
+    uint32_t timeless_source;  /* the first input (thread source) without times, TT_NONE when
+                                * not known (tt_profile_meta_timeless) */
     int truncated;             /* the input ended early: open slices are `truncated` */
     int ambiguous_ts;          /* old simpleperf fractions: slices are unreliable */
     int periods;               /* perf: 1 every sample had a period (the default weight),
@@ -144,6 +146,9 @@ tt_profile_meta *tt_profile_meta_get(tt_profile *p);
 /* Before an importer sets the meta pid or process of its input (source): when they are
  * another input's, they are dropped (pid -1, process NULL) and become source's. */
 void tt_profile_meta_claim(tt_profile *p, uint32_t source);
+/* An importer's input (source) has no times: the profile is timeless; the first such input
+ * is kept to be named in messages (meta.timeless_source). */
+void tt_profile_meta_timeless(tt_profile *p, uint32_t source);
 /* Copies n bytes into the profile's arena, invalid UTF-8 kept as it is. Borrowed. */
 const char *tt_profile_str(tt_profile *p, const char *s, size_t n);
 /* Interns a frame by identity (strings are copied); *id is its dense id. */

@@ -10,7 +10,8 @@ options): tracetool's own detection by content names the mapping inputs (methodM
 ignoreMethodMapping.txt, a ProGuard mapping.txt), which every shard is given, ahead of its
 own inputs, so every shard is analysed with the mappings one analyze of all the inputs would
 use. (A mapping found inside a directory INPUT would reach that directory's shard only: with
-more than one shard the script refuses it; give it as an INPUT or with -m.) The other
+more than one shard the script refuses it; give it as an INPUT or with -m, which every shard
+gets: a mapping given with an --analyze-opt option is not refused where else it lies.) The other
 inputs are split into N shards (contiguous, in argument order, sizes differing by at most
 one: 6 inputs in 4 shards are 2+2+1+1); with fewer than N inputs, one shard per input. Map:
 each shard is one `tracetool analyze -o DIR/part-I.db` task. Reduce: the shard databases are
@@ -22,14 +23,20 @@ in this process instead, with in-process comms: no listener, and no worker proce
 start, which takes seconds each on a loaded machine); with it an existing cluster is used
 (its workers must see the same file system paths, e.g. a shared volume). --analyze-opt
 passes one option to every analyze (repeat it: --analyze-opt=-m --analyze-opt=map.txt).
-Every analyze runs in the current directory, so relative inputs and options mean what they
-mean here and paths are stored as given, as one analyze of all the inputs stores them. A
+Every task (analyze and merge) runs tracetool in the current directory, so relative inputs,
+options and --work mean what they mean here whatever the workers' directory, and paths are
+stored as given, as one analyze of all the inputs stores them. A
 shard without a trace (a btrace sampling-mapping only) gives no database and is left out of
 the merges.
-Prints one JSON line: shards, merge tasks, levels, and the merged summary. Exit status: 0;
-a task's tracetool failure ends the script with one line on standard error, "dask-analyze.py:
-" and the shard or merge (its inputs) and tracetool's own last message, and tracetool's exit
-status (2 for bad input); 2 for a bad option, no trace among the inputs, a python3 without
+Prints one JSON line: shards, merge tasks, levels, and the merged summary. Exit status: the
+worst of the shards' analyze statuses, as one analyze of all the inputs (analyze(1) EXIT
+STATUS): 0; 1 when a shard's analyze exits 1 (--keep-going and an input failed, or a
+--fail-on condition tripped: its database is written and merged; each line tracetool printed
+is repeated on standard error after "dask-analyze.py: " and the shard; --fail-on counts
+within one shard, so a threshold :N trips when one shard holds N); a task's tracetool failure
+(exit 2) ends the script with one line on standard error, "dask-analyze.py: " and the shard
+or merge (its inputs) and tracetool's own last message, and tracetool's exit status (2 for
+bad input); 2 for a bad option, no trace among the inputs, a python3 without
 Dask distributed (install python3-distributed) or a cluster that fails (its error in one
 line).
 """
@@ -90,27 +97,34 @@ def analyze(tracetool, cwd, out, opts, inputs, what):
     last = last_line(r.stderr)
     if r.returncode == 2 and any(m in last for m in NO_TRACE):
         return {"path": None}
-    if r.returncode not in (0, 1):
+    if r.returncode == 1:  # --keep-going or --fail-on: the database is written, the run fails
+        return {"path": out, "rc": 1, "notes": ["%s: %s" % (what, x) for x in
+                                                r.stderr.splitlines() if x.strip()]}
+    if r.returncode != 0:
         return {"path": None, "error": "%s: %s" % (what, last), "rc": r.returncode}
     return {"path": out}
 
 
-def merge(tracetool, out, *parts):
-    """Reduce task: databases merged into one (parts: the results of earlier tasks; those
-    without a database are left out, and none at all gives none; the first error of a part
-    is passed on)."""
+def merge(tracetool, cwd, out, *parts):
+    """Reduce task: databases merged into one, in the directory the script was started in
+    (parts: the results of earlier tasks; those without a database are left out, and none
+    at all gives none; the first error of a part is passed on; the messages of shards that
+    exited with status 1 are passed on with the worst status)."""
     for p in parts:
         if p.get("error"):
             return p
+    notes = [x for p in parts for x in p.get("notes", [])]
+    rc = max(p.get("rc", 0) for p in parts)
     paths = [p["path"] for p in parts if p["path"]]
     if not paths:
-        return {"path": None, "summary": None}
+        return {"path": None, "summary": None, "notes": notes, "rc": rc}
     r = subprocess.run([tracetool, "merge", "--format", "json", "-o", out] + paths,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                       cwd=run_in(cwd), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
     if r.returncode != 0:
         return {"path": None, "rc": r.returncode, "error": "merge into %s (%s): %s" %
                 (out, " ".join(paths), last_line(r.stderr))}
-    return {"path": out, "summary": json.loads(r.stdout)}
+    return {"path": out, "summary": json.loads(r.stdout), "notes": notes, "rc": rc}
 
 
 def split(inputs, n):
@@ -126,13 +140,23 @@ def split(inputs, n):
     return shards
 
 
-def mapping_inputs(inputs, detected):
+def given_in(opts, path):
+    """Whether path is an option's value among the --analyze-opt options (-m PATH, -mPATH,
+    --long=PATH): every shard is given it already."""
+    return any(o == path or o.endswith("=" + path) or
+               (o[:1] == "-" and o[1:2] not in ("", "-") and o[2:] == path) for o in opts)
+
+
+def mapping_inputs(inputs, opts, detected):
     """The INPUTs that are mappings every shard needs (in argument order), by tracetool's
-    detection, and the mappings found inside directory INPUTs (as (path, kind, dir))."""
+    detection, and the mappings found inside directory INPUTs (as (path, kind, dir)); a
+    mapping given with an --analyze-opt option is neither (each shard gets the options)."""
     args = set(inputs)
     maps, in_dirs = [], []
     for d in detected:
         if d["status"] != "mapping" or d["kind"] not in MAPPING_KINDS:
+            continue
+        if d["path"] not in args and given_in(opts, d["path"]):
             continue
         if d["path"] in args:
             if d["path"] not in maps:
@@ -156,7 +180,7 @@ def run(client, a, tracetool, out, work):
     found = client.submit(detect, tracetool, cwd, a.analyze_opt, a.inputs, pure=False).result()
     if found.get("error"):
         raise Failed(found["error"], found["rc"])
-    maps, in_dirs = mapping_inputs(a.inputs, found["inputs"])
+    maps, in_dirs = mapping_inputs(a.inputs, a.analyze_opt, found["inputs"])
     traces = [x for x in a.inputs if x not in maps]
     if not traces:
         raise Failed("analyze: no trace among the inputs", 2)
@@ -175,7 +199,7 @@ def run(client, a, tracetool, out, work):
         nxt = []
         for j in range(0, len(level), a.fan_in):
             dst = out if final else os.path.join(work, "merge-%d-%d.db" % (depth, j))
-            nxt.append(client.submit(merge, tracetool, dst, *level[j:j + a.fan_in],
+            nxt.append(client.submit(merge, tracetool, cwd, dst, *level[j:j + a.fan_in],
                                      pure=False))
             tasks += 1
         level = nxt
@@ -187,7 +211,7 @@ def run(client, a, tracetool, out, work):
     if res["summary"] is None:
         raise Failed("analyze: no trace among the inputs of any shard", 2)
     return {"shards": len(shards), "merge_tasks": tasks, "levels": depth,
-            "merged": res["summary"]}
+            "merged": res["summary"]}, res["notes"], res["rc"]
 
 
 def main():
@@ -241,7 +265,7 @@ def main():
                                    worker_class=PatientNanny)
         if cluster:
             client = Client(cluster)
-        result = run(client, a, tracetool, out, work)
+        result, notes, rc = run(client, a, tracetool, out, work)
     except Failed as e:
         sys.stderr.write("%s: %s\n" % (PROG, e))
         return e.rc
@@ -259,7 +283,9 @@ def main():
                 os.unlink(os.path.join(work, f))
             os.rmdir(work)
     print(json.dumps(result))
-    return 0
+    for x in notes:  # shards that exited with status 1 (analyze(1) EXIT STATUS)
+        sys.stderr.write("%s: %s\n" % (PROG, x))
+    return rc
 
 
 if __name__ == "__main__":

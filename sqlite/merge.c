@@ -385,8 +385,11 @@ static int find_overlaps(tdb_db *db, const char *label, tdb_merge_stats *ms, tt_
                       label, 0, NULL, err);
     if (!rc)
         rc = run_text(db, fkey_add, NULL, 0, NULL, err);
+    /* a copied row that is replaced was counted by the copy: it is one row written */
+    int64_t replaced = 0;
     for (size_t i = 0; i < sizeof fdup_sql / sizeof fdup_sql[0] && !rc; i++)
-        rc = run(db, fdup_sql[i], NULL, 0, 0, i ? &ms->rows : NULL, err);
+        rc = run(db, fdup_sql[i], NULL, 0, 0, i ? &ms->rows : &replaced, err);
+    ms->rows -= replaced;
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM " FDUP_FROM, 0, &ms->frames_overlap, err);
     if (!rc && ms->frames_overlap)
@@ -403,23 +406,6 @@ static int find_overlaps(tdb_db *db, const char *label, tdb_merge_stats *ms, tt_
 }
 
 void tdb_merge_stop(tdb_db *db, volatile sig_atomic_t *flag) { db->stop = flag; }
-
-/* SQLite's progress handler: non-zero stops the statement running (SQLITE_INTERRUPT). */
-static int stop_progress(void *arg)
-{
-    const tdb_db *db = arg;
-    return db->stop && *db->stop;
-}
-
-/* The busy handler while a source is read: a writer of the source finishing is waited for up
- * to 5 seconds, unless the merge is stopped. */
-static int stop_busy(void *arg, int tries)
-{
-    if (stop_progress(arg) || tries >= 500)
-        return 0;
-    sqlite3_sleep(10);
-    return 1;
-}
 
 /* 1 when the source table has the column (older schemas lack columns added since). */
 static int src_has(tdb_db *db, const char *table, const char *col)
@@ -487,7 +473,8 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     tdb_db *check;
     int newer;
     int absent = tdb__wal_absent(src_path);
-    int rc = tdb_open_read(&check, src_path, 0, &newer, err);
+    /* a signal (tdb_merge_stop) stops the wait for a writer of the source at once */
+    int rc = tdb__open_read_stop(&check, src_path, db->stop, &newer, err);
     if (rc)
         return rc;
     int64_t version = 0;
@@ -504,7 +491,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     if (!db->tmp || !db->in_tx)
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
                             "merge needs a database built aside");
-    sqlite3_busy_timeout(db->h, 5000); /* a writer of the source finishing */
+    sqlite3_busy_handler(db->h, tdb__stop_busy, db); /* a writer of the source finishing */
     /* read-only, as query reads it: a source on a read-only volume, or one whose -shm file
      * we cannot write, is still read (immutable when no -shm file can be used at all) */
     int tidy = absent && !immutable;
@@ -518,8 +505,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
         return rc;
     /* from here every path lets the source go (below): a signal (tdb_merge_stop) stops the
      * statement running and the wait for a writer of the source */
-    sqlite3_busy_handler(db->h, stop_busy, db);
-    sqlite3_progress_handler(db->h, 1000, stop_progress, db);
+    sqlite3_progress_handler(db->h, 1000, tdb__stop_progress, db);
     /* rows of another file: SQLite checks their CHECK lists (tdb_open_write turns that off
      * for the row writers, which check in C) */
     rc = tdb__exec(db, "PRAGMA src.locking_mode = NORMAL; PRAGMA ignore_check_constraints = OFF",

@@ -72,13 +72,34 @@ int tdb__attach_read(sqlite3 *h, const char *path, const char *schema, int immut
         if (rc == SQLITE_OK)
             return 0;
     }
-    tt_error_set(err, TT_EIO, path, 0, 0, "%s: %s", what, sqlite3_errmsg(h));
+    int busy = tdb__busy(h);
+    if (busy)
+        tt_error_set(err, TT_EIO, path, 0, 0, TDB_LOCKED_MSG);
+    else
+        tt_error_set(err, TT_EIO, path, 0, 0, "%s: %s", what, sqlite3_errmsg(h));
     snprintf(sql, sizeof sql, "DETACH DATABASE \"%s\"", schema);
     sqlite3_exec(h, sql, NULL, NULL, NULL);
-    return immutable ? TT_EIO : tdb__attach_read(h, path, schema, 1, err);
+    /* a lock another process holds is no read-only directory: no immutable read past it */
+    return immutable || busy ? TT_EIO : tdb__attach_read(h, path, schema, 1, err);
 }
 
-int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_error *err)
+int tdb__stop_progress(void *arg)
+{
+    const tdb_db *db = arg;
+    return db->stop && *db->stop;
+}
+
+int tdb__stop_busy(void *arg, int tries)
+{
+    if (tdb__stop_progress(arg) || tries >= 500)
+        return 0;
+    sqlite3_sleep(10);
+    return 1;
+}
+
+/* tdb_open_read; a writer of path finishing is waited for by tdb__stop_busy on stop. */
+static int open_read(tdb_db **out, const char *path, int writable,
+                     volatile sig_atomic_t *stop, int *newer, tt_error *err)
 {
     *out = NULL;
     *newer = 0;
@@ -114,9 +135,15 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
     }
     int64_t version = 0;
     if (!rc) {
-        sqlite3_busy_timeout(db->h, 5000);
+        db->stop = stop;
+        if (stop)
+            sqlite3_busy_handler(db->h, tdb__stop_busy, db);
+        else
+            sqlite3_busy_timeout(db->h, 5000);
         rc = tdb__check_header(db, &version, err);
-        if (rc && !writable && err && !strstr(err->msg, "application_id")) {
+        /* a lock another process holds is no read-only directory: said as it is */
+        if (rc && !writable && err && !strstr(err->msg, "application_id") &&
+            !tdb__busy(db->h)) {
             /* a WAL database in a directory we cannot write: no -shm possible */
             sqlite3_close(db->h);
             db->h = NULL;
@@ -145,8 +172,20 @@ int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_e
         return rc;
     }
     *newer = version > TDB_SCHEMA_VERSION;
+    db->stop = NULL;
     *out = db;
     return 0;
+}
+
+int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_error *err)
+{
+    return open_read(out, path, writable, NULL, newer, err);
+}
+
+int tdb__open_read_stop(tdb_db **out, const char *path, volatile sig_atomic_t *stop,
+                        int *newer, tt_error *err)
+{
+    return open_read(out, path, 0, stop, newer, err);
 }
 
 void tdb__values(sqlite3_stmt *st, int ncol, tdb_value *vals)

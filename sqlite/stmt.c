@@ -12,6 +12,8 @@ int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what)
                         db->h ? sqlite3_errmsg(db->h) : "out of memory");
 }
 
+int tdb__busy(sqlite3 *h) { return h && (sqlite3_errcode(h) & 0xff) == SQLITE_BUSY; }
+
 int tdb__exec(tdb_db *db, const char *sql, tt_error *err)
 {
     char *msg = NULL;

@@ -111,6 +111,8 @@ int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err)
     if (what) /* a known format (tracetool(1) INPUT): said as the trace commands say it */
         return tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "not a tracetool database: %s",
                             what);
+    if (rc && tdb__busy(db->h)) /* another process writing it, through the 5 s wait */
+        return tt_error_set(err, TT_EIO, db->path, 0, 0, TDB_LOCKED_MSG);
     if (rc) {
         /* SQLite says "file is not a database" for anything else */
         return tt_error_set(err, TT_EFORMAT, db->path, 0, 0,

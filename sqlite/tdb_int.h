@@ -163,6 +163,22 @@ void tdb__wal_tidy(const char *path);
 int tdb__wal_unread(const char *path, tt_error *err);
 /* 1 when path-wal holds frames (changes not yet in path), 0 when not, -1 out of memory. */
 int tdb__wal_frames(const char *path);
+/* query.c: SQLite's progress handler while a merge reads a source: non-zero (the statement
+ * stops, SQLITE_INTERRUPT) once db->stop is set (tdb_merge_stop). */
+int tdb__stop_progress(void *arg);
+/* query.c: the busy handler of a read (arg: the tdb_db): a writer of the database finishing
+ * is waited for up to 5 seconds, unless db->stop is set. */
+int tdb__stop_busy(void *arg, int tries);
+/* stmt.c: 1 when the last error on h is SQLITE_BUSY: another process holds the lock. */
+int tdb__busy(sqlite3 *h);
+/* The message for a database whose lock another process held through the wait. */
+#define TDB_LOCKED_MSG \
+    "cannot read the database: another process holds its lock (waited 5 s for it to finish " \
+    "writing): try again when it is done"
+/* query.c: tdb_open_read (not writable), the wait for a writer of path stopping once *stop
+ * is set (tdb_merge_stop); the connection keeps no stop flag. */
+int tdb__open_read_stop(tdb_db **out, const char *path, volatile sig_atomic_t *stop,
+                        int *newer, tt_error *err);
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);
 /* query.c: attaches path as schema on h read-only, as tdb_open_read opens it ("file:" URI,

@@ -7,7 +7,9 @@
 # the last shard holding only the btrace sampling-mapping file (no trace: no database, left
 # out of the merges). Then with --threads: an obfuscated method mapping and its ProGuard
 # mapping given as INPUTs; a shard that fails (one line naming the shard and tracetool's
-# message, tracetool's exit status 2). Needs python3-distributed (scripts/deps.sh test);
+# message, tracetool's exit status 2); shards that exit 1 (--keep-going, --fail-on: exit 1
+# with their messages); a mapping in a directory INPUT given with --analyze-opt=-m; an
+# existing cluster whose workers run elsewhere, with a relative --work. Needs python3-distributed (scripts/deps.sh test);
 # skipped (exit 77) without it. Each run bounded to 180 s.
 set -u
 py=
@@ -47,3 +49,47 @@ timeout 180 "$py" $d -o "$t/bad.db" --threads --shards 2 $s/reports.jsonl "$t/ba
     > "$t/out" 2> "$t/err"
 echo "exit status $?"
 sed "s|$TT_TMP|TMP|g" "$t/out" "$t/err"
+# a shard that exits with status 1 (analyze(1) EXIT STATUS: --keep-going and an input failed,
+# or a --fail-on condition tripped): its database is merged, tracetool's messages are printed
+# naming the shard, and the script exits with the worst status, 1, as one analyze would
+timeout 180 "$py" $d -o "$t/kg.db" --threads --shards 2 --analyze-opt=--keep-going \
+    $s/reports.jsonl "$t/bad.jsonl" > "$t/out" 2> "$t/err"
+echo "--keep-going: exit status $?"
+summary < "$t/out"; sed "s|$TT_TMP|TMP|g" "$t/err"
+timeout 180 "$py" $d -o "$t/fo.db" --threads --shards 2 --analyze-opt=--fail-on=issue \
+    $s/stacks.folded $s/reports.jsonl > "$t/out" 2> "$t/err"
+echo "--fail-on issue: exit status $?"
+summary < "$t/out"; cat "$t/err"
+# a mapping inside a directory INPUT that is also given with --analyze-opt=-m: every shard
+# gets the option, so the run is not refused and equals one analyze
+mkdir "$t/dd" && cp $s/methodMapping.txt $s/beat.bin "$t/dd/"
+tracetool analyze -o "$t/dd.db" -m "$t/dd/methodMapping.txt" "$t/dd" $s/reports.jsonl \
+    > /dev/null 2>&1 || echo "analyze failed"
+timeout 180 "$py" $d -o "$t/dask-dd.db" --threads --shards 2 --analyze-opt=-m \
+    --analyze-opt="$t/dd/methodMapping.txt" "$t/dd" $s/reports.jsonl 2> "$t/err" | summary ||
+    { echo "dask run failed"; sed "s|$TT_TMP|TMP|g" "$t/err"; }
+python3 ../cli/merge/dbcanon.py "$t/dd.db" "$t/dask-dd.db"
+# an existing cluster (--scheduler) whose workers run in another directory, with a relative
+# --work: the analyze and the merge tasks both run in the script's directory
+mkdir "$t/elsewhere" "$t/here"
+cat > "$t/cluster.py" <<'P'
+import os, sys, time
+os.chdir(sys.argv[1])
+from dask.distributed import LocalCluster
+c = LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                 host="127.0.0.1", scheduler_port=0, dashboard_address=None)
+print(c.scheduler_address, flush=True)
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.2)
+c.close()
+P
+"$py" "$t/cluster.py" "$t/elsewhere" "$t/stop" > "$t/cluster.out" 2> "$t/cluster.err" &
+cluster=$!
+i=0; while ! grep -q tcp "$t/cluster.out" 2> /dev/null && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done
+cp $s/reports.jsonl $s/samples.jsonl "$t/here/"
+top=$(cd ../.. && pwd)
+(cd "$t/here" && timeout 180 "$py" "$top/scripts/dask-analyze.py" --scheduler \
+    "$(cat "$t/cluster.out")" --work relwork -o out.db --shards 2 reports.jsonl samples.jsonl \
+    2> "$t/err" | summary || { echo "dask run failed"; sed "s|$TT_TMP|TMP|g" "$t/err"; })
+touch "$t/stop"; wait $cluster
+echo "relwork: $(ls "$t/here/relwork" | tr '\n' ' ')elsewhere: $(ls "$t/elsewhere" | wc -l) files"

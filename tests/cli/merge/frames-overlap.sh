@@ -38,3 +38,6 @@ tracetool merge -o ab.db all.db s2.db 2>&1 > /dev/null
 tracetool query ab.db "$q"
 tracetool merge -o ba.db s2.db all.db 2>&1 > /dev/null
 tracetool query ba.db "$q"
+echo "== rows written: a copied 'frames_overlap' row that is recounted is one row"
+echo "making m12.db: $(tracetool merge -o m12b.db s1.db s2.db 2> /dev/null | sed 's/.*, //')"
+echo "merging m12.db alone: $(tracetool merge -o c12b.db m12.db 2> /dev/null | sed 's/.*, //')"
