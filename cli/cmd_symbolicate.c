@@ -153,7 +153,7 @@ static int raw_mode(run *r, const cli_sym_opts *so, const char *build_id, int ar
     const char *why;
     if (!exes_have_build_id(so, build_id))
         return CLI_BAD;
-    tsym_module *m = cli_sym_module(r->sym, NULL, build_id, 1, &why);
+    tsym_module *m = cli_sym_module(r->sym, NULL, build_id, CLI_SYM_FATAL, &why);
     if (!m)
         return CLI_BAD;
     const tsym_module_info *mi = tsym_module_info_get(m);

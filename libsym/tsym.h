@@ -201,6 +201,11 @@ void tsym_store_free(tsym_store *s);
  * mismatch, not ELF), TT_EIO. */
 int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
                    const char *build_id, tt_error *err);
+/* tsym_store_get for a module named by a device's backtrace (Android tombstones): its path is
+ * the device's, and a relative one (the library inside an APK, base.apk!libfoo.so) is a name
+ * only, never a file of the current directory (spec 4.3). */
+int tsym_store_get_device(tsym_module **out, int *fresh, tsym_store *s, const char *path,
+                          const char *build_id, tt_error *err);
 
 /* --dsym PATH (spec/ios.md 8.2): a .dSYM bundle, its DWARF file or a directory of them,
  * searched before the stores for Mach-O UUIDs. "NAME=PATH" also binds the file to modules
