@@ -115,6 +115,13 @@ static int add_to_store(const char *dir, int argc, char **argv)
                                    sl[k].platform[0] ? "\t" : "", sl[k].platform);
         } else {
             cli_out_printf("%s\t%s\n", argv[i], dest);
+            /* split DWARF: the package beside the binary goes beside its entry */
+            char pk[4200];
+            int x = tsym_store_add_dwp(pk, sizeof pk, dest, argv[i], &err);
+            if (x < 0)
+                rc = cli_err(&err);
+            else if (x == 0)
+                cli_out_printf("%s.dwp\t%s\n", argv[i], pk);
         }
     }
     return rc;
