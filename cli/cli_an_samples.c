@@ -136,7 +136,9 @@ static int on_lookup(void *ctx, const tt_stack_frame *f, tsym_module *m, uint64_
     uint32_t k;
     if (tdb_symbolized_pc_add(c->a->db, mod, (int64_t)at, sy, r.n_frames, &set, c->err))
         return 1;
-    if (pc_key(c, f->module, vaddr) || tt_intern_get(c->pcs, c->key.data, c->key.len, &k)) {
+    /* keyed by the address looked up: a return address and a program counter at one
+     * address are two lookups */
+    if (pc_key(c, f->module, at) || tt_intern_get(c->pcs, c->key.data, c->key.len, &k)) {
         tt_error_set(c->err, TT_ENOMEM, NULL, 0, 0, "out of memory");
         return 1;
     }
@@ -322,7 +324,7 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
             rc = module_row(sc, f, NULL, &row.module_id);
         uint32_t k;
         if (!rc && f->module && f->has_rel_pc && sc->set_rows.len) {
-            if (pc_key(sc, f->module, f->rel_pc))
+            if (pc_key(sc, f->module, f->return_address && f->rel_pc ? f->rel_pc - 1 : f->rel_pc))
                 rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
             else if (!tt_intern_find(sc->pcs, sc->key.data, sc->key.len, &k) &&
                      k < sc->set_rows.len)

@@ -412,21 +412,6 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
     return 0;
 }
 
-/* Frames that are some sample's leaf hold a program counter; the others a return address. */
-static unsigned char *leaf_frames(const tt_profile *p)
-{
-    size_t nf = tt_profile_nframes(p), ns = tt_profile_nsamples(p);
-    unsigned char *leaf = calloc(nf ? nf : 1, 1);
-    if (!leaf)
-        return NULL;
-    for (size_t i = 0; i < ns; i++) {
-        uint32_t cs = tt_profile_sample((tt_profile *)p, (uint32_t)i)->callsite;
-        if (cs != TT_NONE)
-            leaf[tt_profile_callsite(p, cs)->frame] = 1;
-    }
-    return leaf;
-}
-
 /* The address of an unnamed native frame in its module's ELF address space; 0 when the
  * frame has none we can use. */
 static int frame_loc(tt_native_loc *loc, const tt_stack_frame *f, cli_sym *s, cli_ctx *ctx)
@@ -487,8 +472,9 @@ int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *c
         return rc;
     tt_resolver r;
     cli_sym_resolver(&r, s);
-    unsigned char *leaf = leaf_frames(p);
-    if (!leaf) {
+    /* a sample's leaf holds a program counter, its callers return addresses: one address
+     * in both roles is two frames, each looked up as its role says (symbolication.md 3.3) */
+    if (tt_profile_split_return_frames(p)) {
         cli_sym_close(s);
         cli_errorf("out of memory");
         return CLI_BAD;
@@ -499,7 +485,7 @@ int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *c
         tt_native_loc loc;
         if (!frame_loc(&loc, f, s, ctx))
             continue;
-        loc.return_address = !leaf[id];
+        loc.return_address = f->return_address;
         tt_native_frame fr[64];
         tt_error err = {0};
         int n = tt_resolve(&r, fr, sizeof fr / sizeof fr[0], &loc, &err);
@@ -541,7 +527,6 @@ int cli_samples_symbolicate(tt_profile *p, const cli_samples_opts *o, cli_ctx *c
         cli_errorf("out of memory");
         rc = CLI_BAD;
     }
-    free(leaf);
     cli_sym_close(s);
     return rc;
 }

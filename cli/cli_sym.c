@@ -211,9 +211,10 @@ void cli_sym_close(cli_sym *s)
     free(s);
 }
 
-tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, int fatal,
+tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, unsigned flags,
                             const char **why)
 {
+    int fatal = flags & CLI_SYM_FATAL;
     if (why)
         *why = NULL;
     int have_bid = build_id && *build_id;
@@ -234,7 +235,11 @@ tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, 
     int fresh = 0;
     tt_error err = {0};
     const char *label = path ? path : build_id;
-    if (tsym_store_get(&m, &fresh, s->store, path, have_bid ? build_id : NULL, &err)) {
+    int rc = flags & CLI_SYM_DEVICE && path
+                     ? tsym_store_get_device(&m, &fresh, s->store, path,
+                                             have_bid ? build_id : NULL, &err)
+                     : tsym_store_get(&m, &fresh, s->store, path, have_bid ? build_id : NULL, &err);
+    if (rc) {
         snprintf(s->why, sizeof s->why, "%s", err.msg);
         if (fresh)
             cli_stderrf("tracetool: %s: %s%s\n", label, fatal ? "" : "warning: ", err.msg);

@@ -37,7 +37,11 @@ void cli_sym_close(cli_sym *s);
  * file name), then the stores. Errors and warnings are printed once per module
  * ("tracetool: MODULE: warning: ...", without "warning: " when fatal). Returns NULL when it cannot be symbolicated;
  * *why (may be NULL) then points to the reason (borrowed). */
-tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, int fatal,
+/* cli_sym_module flags: errors are not warnings; path is a device's (a tombstone's), a
+ * relative one is a name only (tsym_store_get_device) */
+#define CLI_SYM_FATAL 1
+#define CLI_SYM_DEVICE 2
+tsym_module *cli_sym_module(cli_sym *s, const char *path, const char *build_id, unsigned flags,
                             const char **why);
 /* The file the symbols of a module come from (its dSYM or DWARF file, else the module
  * file), NULL when it has none or is not bound (a module without build id serves only when

@@ -119,7 +119,7 @@ static int tomb_line(run *r, const char *line, size_t n, uint64_t ln)
     char path[4096];
     snprintf(path, sizeof path, "%.*s", (int)t.lib_len, t.lib);
     const char *why;
-    tsym_module *m = cli_sym_module(r->sym, path, t.build_id, 0, &why);
+    tsym_module *m = cli_sym_module(r->sym, path, t.build_id, CLI_SYM_DEVICE, &why);
     /* tombstone pcs are already ELF virtual addresses, with the PC adjustment applied
      * by the unwinder for frames >= 1 (spec 3.2, 3.3) */
     resolved(r, line, n, t.prefix_len, m, path, t.build_id, t.pc, t.pc, ln, (int)t.frame, why);

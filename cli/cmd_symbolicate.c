@@ -115,6 +115,13 @@ static int add_to_store(const char *dir, int argc, char **argv)
                                    sl[k].platform[0] ? "\t" : "", sl[k].platform);
         } else {
             cli_out_printf("%s\t%s\n", argv[i], dest);
+            /* split DWARF: the package beside the binary goes beside its entry */
+            char pk[4200];
+            int x = tsym_store_add_dwp(pk, sizeof pk, dest, argv[i], &err);
+            if (x < 0)
+                rc = cli_err(&err);
+            else if (x == 0)
+                cli_out_printf("%s.dwp\t%s\n", argv[i], pk);
         }
     }
     return rc;
@@ -153,7 +160,7 @@ static int raw_mode(run *r, const cli_sym_opts *so, const char *build_id, int ar
     const char *why;
     if (!exes_have_build_id(so, build_id))
         return CLI_BAD;
-    tsym_module *m = cli_sym_module(r->sym, NULL, build_id, 1, &why);
+    tsym_module *m = cli_sym_module(r->sym, NULL, build_id, CLI_SYM_FATAL, &why);
     if (!m)
         return CLI_BAD;
     const tsym_module_info *mi = tsym_module_info_get(m);

@@ -224,6 +224,37 @@ static int is_debug_name(const char *n)
     return !strncmp(n, ".debug_", 7) || !strncmp(n, ".zdebug_", 8);
 }
 
+/* The code sections of a relocatable object seen so far (the first CODE_SECS_MAX) */
+#define CODE_SECS_MAX 64
+typedef struct code_secs {
+    uint64_t lo[CODE_SECS_MAX], hi[CODE_SECS_MAX];
+    char name[CODE_SECS_MAX][48];
+    size_t n;
+} code_secs;
+
+/* Notes in e->rel_overlap the first two code sections that share an address: in a
+ * relocatable object every section starts at its own address 0, so with several code
+ * sections (-ffunction-sections, .text.startup, COMDAT groups) an address names no one
+ * function and its line could be another section's. */
+static void code_overlap(tsym__elf *e, code_secs *cs, const GElf_Shdr *sh, const char *name)
+{
+    if (!(sh->sh_flags & SHF_EXECINSTR) || sh->sh_type == SHT_NOBITS || !sh->sh_size ||
+        sh->sh_addr > UINT64_MAX - sh->sh_size)
+        return;
+    uint64_t lo = sh->sh_addr, hi = sh->sh_addr + sh->sh_size;
+    for (size_t i = 0; i < cs->n && !e->rel_overlap[0]; i++)
+        if (lo < cs->hi[i] && cs->lo[i] < hi)
+            snprintf(e->rel_overlap, sizeof e->rel_overlap,
+                     "sections %.48s and %.48s both hold address 0x%llx", cs->name[i],
+                     name ? name : "?", (unsigned long long)(lo > cs->lo[i] ? lo : cs->lo[i]));
+    if (cs->n < CODE_SECS_MAX) {
+        cs->lo[cs->n] = lo;
+        cs->hi[cs->n] = hi;
+        snprintf(cs->name[cs->n], sizeof cs->name[0], "%s", name ? name : "?");
+        cs->n++;
+    }
+}
+
 int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *path,
                    tt_error *err)
 {
@@ -247,11 +278,14 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
     size_t shstrndx = 0;
     int have_shstr = elf_getshdrstrndx(elf, &shstrndx) == 0;
     Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+    code_secs cs = {0};
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
             continue;
         const char *name = have_shstr ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+        if (eh.e_type == ET_REL)
+            code_overlap(e, &cs, &sh, name);
         if (sh.sh_type == SHT_NOTE && !e->build_id[0])
             note_build_id(e->build_id, sizeof e->build_id, elf_getdata(scn, NULL));
         else if (sh.sh_type == SHT_SYMTAB)
@@ -260,6 +294,10 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
             dynsym = scn;
         if (!name)
             continue;
+        if (!strcmp(name, ".debug_cu_index") || !strcmp(name, ".debug_tu_index"))
+            e->split_kind = 2;
+        else if (!strcmp(name, ".debug_info.dwo") && !e->split_kind)
+            e->split_kind = 1;
         if (!strcmp(name, ".gnu_debuglink"))
             read_debuglink(e, scn, e->big_endian);
         if (!strcmp(name, ".gnu_debugaltlink"))

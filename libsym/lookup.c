@@ -181,7 +181,15 @@ int tsym__module_open_dirs(tsym_module **out, const char *path, const char *debu
         de = pe;
     if (!path)
         pe = de;
-    if (pe.build_id[0] && de.build_id[0] && strcmp(pe.build_id, de.build_id)) {
+    const tsym__elf *ov = pe.rel_overlap[0] ? &pe : de.rel_overlap[0] ? &de : NULL;
+    if (ov) { /* function and line could come from two sections: refuse (spec 3.1) */
+        rc = tt_error_set(err, TT_EFORMAT, ov == &pe ? path : dbg, TT_LOC_NONE, 0,
+                          "relocatable object whose code sections overlap (%s): its addresses "
+                          "are ambiguous; symbolicate the linked executable or shared object",
+                          ov->rel_overlap);
+        goto fail;
+    }
+        if (pe.build_id[0] && de.build_id[0] && strcmp(pe.build_id, de.build_id)) {
         rc = tt_error_set(err, TT_EFORMAT, path, TT_LOC_NONE, 0,
                           "debug file %s has build id %s, module has %s", debug_path,
                           de.build_id, pe.build_id);

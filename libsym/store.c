@@ -76,8 +76,8 @@ static entry *find_entry(tsym_store *s, const char *key)
     return &TT_VEC_AT(&s->entries, entry, id);
 }
 
-int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
-                   const char *build_id, tt_error *err)
+static int get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
+               const char *build_id, int device, tt_error *err)
 {
     *out = NULL;
     *fresh = 0;
@@ -86,15 +86,15 @@ int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *pat
     char key[4200];
     if (build_id && *build_id)
         snprintf(key, sizeof key, "B%s", build_id);
-    else
-        snprintf(key, sizeof key, "P%s", path);
+    else /* a device's name is not the host file of that name */
+        snprintf(key, sizeof key, "%c%s", device && path[0] != '/' ? 'N' : 'P', path);
     entry *e = find_entry(s, key);
     if (!e) {
         *fresh = 1;
         entry ne = {.key = tsym__store_dup(key)};
         if (!ne.key)
             return tt_error_set(err, TT_ENOMEM, NULL, TT_LOC_NONE, 0, "out of memory");
-        ne.rc = tsym__store_search(&ne.mod, s, path, build_id, &ne.err);
+        ne.rc = tsym__store_search(&ne.mod, s, path, build_id, device, &ne.err);
         ne.owner = 1;
         if (!ne.rc) {
             /* one index per build id: a path key whose module has a build id already
@@ -102,7 +102,7 @@ int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *pat
             const char *bid = tsym_module_info_get(ne.mod)->build_id;
             char bkey[TSYM_BUILD_ID_HEX_MAX + 1];
             snprintf(bkey, sizeof bkey, "B%s", bid);
-            entry *same = bid[0] && key[0] == 'P' ? find_entry(s, bkey) : NULL;
+            entry *same = bid[0] && key[0] != 'B' ? find_entry(s, bkey) : NULL;
             if (same && same->mod) {
                 tsym_module_free(ne.mod);
                 ne.mod = same->mod;
@@ -128,4 +128,16 @@ int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *pat
         tsym__store_count(s, "sym_unverified_module", path, "module without build id: unverified");
     *out = e->mod;
     return 0;
+}
+
+int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
+                   const char *build_id, tt_error *err)
+{
+    return get(out, fresh, s, path, build_id, 0, err);
+}
+
+int tsym_store_get_device(tsym_module **out, int *fresh, tsym_store *s, const char *path,
+                          const char *build_id, tt_error *err)
+{
+    return get(out, fresh, s, path, build_id, 1, err);
 }

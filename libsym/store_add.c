@@ -161,6 +161,12 @@ int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt
     int rc = tsym__elf_read(&e, NULL, 0, file, err);
     if (rc)
         return rc;
+    if (strlen(e.build_id) < 3 && e.split_kind)
+        return tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0,
+                            "a split DWARF %s has no build id to be stored by: store the "
+                            "binary it belongs to, with its .dwp package beside it as "
+                            "BINARY.dwp (the package is stored with the binary)",
+                            e.split_kind == 2 ? "package (.dwp)" : "file (.dwo)");
     if (strlen(e.build_id) < 3)
         return tt_error_set(err, TT_EFORMAT, file, TT_LOC_NONE, 0,
                             "no GNU build id note: cannot be stored by build id");
@@ -172,6 +178,27 @@ int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt
     if (store_file(file, dest) == 0)
         return 0;
     return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "cannot store %s here: %s", file,
+                        strerror(errno));
+}
+
+int tsym_store_add_dwp(char *dest, size_t cap, const char *stored, const char *file,
+                       tt_error *err)
+{
+    char dwp[4200];
+    snprintf(dest, cap, "%s.dwp", stored);
+    if (snprintf(dwp, sizeof dwp, "%s.dwp", file) >= (int)sizeof dwp ||
+        !tsym__store_is_file(dwp))
+        return 1;
+    tsym__elf e;
+    int rc = tsym__elf_read(&e, NULL, 0, dwp, err);
+    if (rc)
+        return rc;
+    if (e.split_kind != 2)
+        return tt_error_set(err, TT_EFORMAT, dwp, TT_LOC_NONE, 0,
+                            "not a split DWARF package: no .debug_cu_index section");
+    if (store_file(dwp, dest) == 0)
+        return 0;
+    return tt_error_set(err, TT_EIO, dest, TT_LOC_NONE, 0, "cannot store %s here: %s", dwp,
                         strerror(errno));
 }
 

@@ -59,9 +59,10 @@ int tsym__store_is_tmp_name(const char *base);
 /* Scans the stores and --dsym paths once (s->files, s->dfiles), store_scan.c. */
 void tsym__store_scan(tsym_store *s);
 /* The module of path and/or build id bid_in through the search order (spec 4.3),
- * store_search.c; owned by the caller. */
+ * store_search.c; owned by the caller. device: path is a device's (a backtrace's), so a
+ * relative one is a name only, never a file of the current directory. */
 int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const char *bid_in,
-                       tt_error *err);
+                       int device, tt_error *err);
 /* Is uuid known to the stores as a Mach-O image or dSYM? (store_macho.c) */
 int tsym__store_macho_known(tsym_store *s, const char *uuid);
 /* --dsym NAME=PATH bound to path's file name while the image has UUID uuid: 1 with msg

@@ -182,7 +182,7 @@ static int find_by_build_id(tsym_store *s, search *q, char *out, size_t cap)
 }
 
 int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const char *bid_in,
-                       tt_error *err)
+                       int device, tt_error *err)
 {
     char mf[4096], ma[32];
     /* --dsym NAME=PATH binds a dSYM to an image named NAME given without UUID (spec/ios.md
@@ -209,19 +209,28 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
     if ((path && tsym__macho_split(mf, sizeof mf, ma, sizeof ma, path)) ||
         (bid_in && !(path && tsym__store_is_file(path)) && tsym__store_macho_known(s, bid_in)))
         return tsym__store_search_macho(out, s, path, bid_in && *bid_in ? bid_in : NULL, err);
-    const char *local = tsym__store_is_file(path) ? path : NULL;
+    /* a device's relative path (base.apk!libfoo.so) names no file of the current directory */
+    const char *local =
+            path && (!device || path[0] == '/') && tsym__store_is_file(path) ? path : NULL;
     const char *label = path ? path : bid_in;
     char bid[TSYM_BUILD_ID_HEX_MAX] = "";
     snprintf(bid, sizeof bid, "%s", bid_in ? bid_in : "");
     tsym__elf le = {0};
+    /* the module file when it cannot be this build's: step 3 passes it over, the search goes
+     * on (a file of another build shadows no store entry) */
+    const char *other = NULL;
+    tt_error lerr = {0};
+    int lrc = 0;
     if (local) {
-        int rc = tsym__elf_read(&le, NULL, 0, local, err);
-        if (rc)
-            return rc;
-        if (bid[0] && le.build_id[0] && strcmp(bid, le.build_id)) {
-            tsym__store_count(s, "sym_build_id_mismatch", label, NULL);
-            return tt_error_set(err, TT_EFORMAT, label, TT_LOC_NONE, 0,
-                                "file has build id %s, expected %s", le.build_id, bid);
+        lrc = tsym__elf_read(&le, NULL, 0, local, &lerr);
+        if (lrc && !bid[0]) {
+            if (err)
+                *err = lerr;
+            return lrc;
+        }
+        if (lrc || (bid[0] && le.build_id[0] && strcmp(bid, le.build_id))) {
+            other = local;
+            local = NULL;
         }
         if (!bid[0])
             snprintf(bid, sizeof bid, "%s", le.build_id);
@@ -248,6 +257,10 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
     search q = {.bid = bid};
     char found[4096] = "";
     int have = bid[0] && find_by_build_id(s, &q, found, sizeof found);
+    if (!have && other && lrc)
+        skip(&q, other, ": %s", lerr.msg);
+    else if (!have && other)
+        mismatch(&q, other, le.build_id);
     if (!have && local && (le.has_debug_info || le.zstd)) {
         snprintf(found, sizeof found, "%s", local);
         have = 1;

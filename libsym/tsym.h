@@ -202,6 +202,11 @@ void tsym_store_free(tsym_store *s);
  * mismatch, not ELF), TT_EIO. */
 int tsym_store_get(tsym_module **out, int *fresh, tsym_store *s, const char *path,
                    const char *build_id, tt_error *err);
+/* tsym_store_get for a module named by a device's backtrace (Android tombstones): its path is
+ * the device's, and a relative one (the library inside an APK, base.apk!libfoo.so) is a name
+ * only, never a file of the current directory (spec 4.3). */
+int tsym_store_get_device(tsym_module **out, int *fresh, tsym_store *s, const char *path,
+                          const char *build_id, tt_error *err);
 
 /* --dsym PATH (spec/ios.md 8.2): a .dSYM bundle, its DWARF file or a directory of them,
  * searched before the stores for Mach-O UUIDs. "NAME=PATH" also binds the file to modules
@@ -223,6 +228,12 @@ int tsym_store_macho_path(char *dest, size_t cap, const char *dir, const char *u
  * file or .dSYM bundle is written slice by slice to tsym_store_macho_path (once per UUID;
  * dest is the first slice's path). */
 int tsym_store_add(char *dest, size_t cap, const char *dir, const char *file, tt_error *err);
+/* The split DWARF package FILE.dwp beside an ELF file tsym_store_add stored as stored:
+ * copied (or hard-linked) to stored.dwp, where lookups find it (DEBUG.dwp beside the debug
+ * file, spec 4.2). 0 with dest set, 1 when there is no FILE.dwp, else TT_EFORMAT (not a
+ * package) or TT_EIO. */
+int tsym_store_add_dwp(char *dest, size_t cap, const char *stored, const char *file,
+                       tt_error *err);
 
 /* ---- input line parsers (parse_tombstone.c, parse_addr.c; spec 7) ---- */
 typedef struct tsym_tomb_frame {

@@ -134,6 +134,11 @@ typedef struct tsym__elf {
     uint32_t debuglink_crc;
     char altlink[256];    /* .gnu_debugaltlink: dwz supplementary file name, "" when none */
     char alt_build_id[TSYM_BUILD_ID_HEX_MAX]; /* and its build id, lowercase hex */
+    /* a relocatable object whose code sections share addresses (each starts at 0, e.g.
+     * -ffunction-sections): "sections A and B both hold address 0x0", else "" */
+    char rel_overlap[200];
+    int split_kind;       /* a split DWARF file: 1 a .dwo (.debug_info.dwo), 2 a .dwp package
+                           * (.debug_cu_index); 0 otherwise */
 } tsym__elf;
 
 /* Reads identity and section facts; with ix != NULL also the PT_LOAD list (when ix has

@@ -90,7 +90,8 @@ static uint64_t frame_hash(int identity, const tt_stack_frame *f)
     uint64_t h = f->module ? tt__hash(f->module, strlen(f->module), 1) : 7;
     int kind;
     if (by_address(identity, f))
-        return tt__mix64(h ^ identity_addr(f, &kind) ^ (uint64_t)(0x55 * kind));
+        return tt__mix64(h ^ identity_addr(f, &kind) ^ (uint64_t)(0x55 * kind) ^
+                         (uint64_t)(f->return_address != 0) << 63);
     return tt__hash(f->name, strlen(f->name), h);
 }
 
@@ -109,7 +110,8 @@ static int frame_eq(const void *ctx, uint32_t id, const void *key)
     if (by_address(k->identity, b)) {
         int ka, kb;
         return by_address(k->identity, a) && identity_addr(a, &ka) == identity_addr(b, &kb) &&
-               ka == kb && streq0(a->module_path, b->module_path);
+               ka == kb && streq0(a->module_path, b->module_path) &&
+               !a->return_address == !b->return_address;
     }
     if (by_address(k->identity, a))
         return 0;
@@ -229,6 +231,24 @@ int tt_frame_set_rel_pc(tt_profile *p, uint32_t id, uint64_t rel_pc)
     return 0;
 }
 
+/* Samples and fixed slices to new callsite ids cmap (and frame ids fmap, unless NULL) */
+static void remap(tt_profile *p, const uint32_t *cmap, const uint32_t *fmap)
+{
+    for (size_t i = 0; i < p->samples.len; i++) {
+        tt_sample *sm = &TT_VEC_AT(&p->samples, tt_sample, i);
+        if (sm->callsite != TT_NONE)
+            sm->callsite = cmap[sm->callsite];
+    }
+    for (size_t t = 0; t < p->nfixed; t++)
+        for (size_t i = 0; i < p->fixed[t].len; i++) {
+            tt_slice *sl = &TT_VEC_AT(&p->fixed[t], tt_slice, i);
+            if (fmap && sl->frame != TT_NONE)
+                sl->frame = fmap[sl->frame];
+            if (sl->callsite != TT_NONE)
+                sl->callsite = cmap[sl->callsite];
+        }
+}
+
 static int rebuild_ftab(tt_profile *p)
 {
     tt__idtab_free(&p->ftab);
@@ -294,25 +314,113 @@ int tt_profile_merge_frames(tt_profile *p)
     }
     if (!rc) {
         p->callsites.len = kept;
-        for (size_t i = 0; i < p->samples.len; i++) {
-            tt_sample *sm = &TT_VEC_AT(&p->samples, tt_sample, i);
-            if (sm->callsite != TT_NONE)
-                sm->callsite = cmap[sm->callsite];
-        }
-        for (size_t t = 0; t < p->nfixed; t++)
-            for (size_t i = 0; i < p->fixed[t].len; i++) {
-                tt_slice *sl = &TT_VEC_AT(&p->fixed[t], tt_slice, i);
-                if (sl->frame != TT_NONE)
-                    sl->frame = fmap[sl->frame];
-                if (sl->callsite != TT_NONE)
-                    sl->callsite = cmap[sl->callsite];
-            }
+        remap(p, cmap, fmap);
         free(p->cs_rec);
         p->cs_rec = NULL;
         p->cs_rec_n = 0;
     }
     free(fmap);
     free(cmap);
+    return rc;
+}
+
+/* a frame native symbolication looks up by address (cli_samples.c frame_loc) */
+static int addressed(const tt_stack_frame *f)
+{
+    return f->is_unnamed && f->kind == TT_FRAME_NATIVE && f->module &&
+           (f->has_rel_pc || f->has_addr || f->has_file_off);
+}
+
+/* Callsites again: each old callsite c becomes callers[c] (its frame's return-address twin,
+ * for its children) and leafs[c] (its own frame, for the samples ending there); the two are
+ * one callsite unless the frame was split. */
+static int resplit_callsites(tt_profile *p, const uint32_t *twin, const uint8_t *leafcs,
+                             const uint8_t *haschild)
+{
+    size_t nc = p->callsites.len;
+    tt_callsite *old = malloc((nc ? nc : 1) * sizeof *old);
+    uint32_t *callers = malloc((nc ? nc : 1) * sizeof *callers);
+    uint32_t *leafs = malloc((nc ? nc : 1) * sizeof *leafs);
+    int rc = old && callers && leafs ? 0 : TT_ENOMEM;
+    if (!rc) {
+        memcpy(old, p->callsites.data, nc * sizeof *old);
+        p->callsites.len = 0;
+        tt__map_free(&p->csmap);
+        memset(&p->csmap, 0, sizeof p->csmap);
+        free(p->cs_hint);
+        p->cs_hint = NULL;
+        p->cs_hint_n = 0;
+        free(p->cs_rec);
+        p->cs_rec = NULL;
+        p->cs_rec_n = 0;
+    }
+    for (size_t c = 0; c < nc && !rc; c++) {
+        uint32_t par = old[c].parent == TT_NONE ? TT_NONE : callers[old[c].parent];
+        callers[c] = leafs[c] = TT_NONE;
+        if (haschild[c])
+            rc = tt__callsite_child(p, &callers[c], par, twin[old[c].frame], old[c].depth);
+        if (!rc && (leafcs[c] || !haschild[c]))
+            rc = tt__callsite_child(p, &leafs[c], par, old[c].frame, old[c].depth);
+        if (leafs[c] == TT_NONE)
+            leafs[c] = callers[c];
+    }
+    if (!rc)
+        remap(p, leafs, NULL);
+    free(old);
+    free(callers);
+    free(leafs);
+    return rc;
+}
+
+int tt_profile_split_return_frames(tt_profile *p)
+{
+    size_t nf = p->frames.len, nc = p->callsites.len;
+    uint8_t *role = calloc(nf ? nf : 1, 1); /* 1: some sample's leaf, 2: a caller */
+    uint8_t *leafcs = calloc(nc ? nc : 1, 1), *haschild = calloc(nc ? nc : 1, 1);
+    uint32_t *twin = malloc((nf ? nf : 1) * sizeof *twin);
+    int rc = role && leafcs && haschild && twin ? 0 : TT_ENOMEM;
+    for (size_t i = 0; i < p->samples.len && !rc; i++) {
+        uint32_t cs = TT_VEC_AT(&p->samples, tt_sample, i).callsite;
+        if (cs != TT_NONE)
+            leafcs[cs] = 1;
+    }
+    for (size_t t = 0; t < p->nfixed && !rc; t++)
+        for (size_t i = 0; i < p->fixed[t].len; i++) {
+            uint32_t cs = TT_VEC_AT(&p->fixed[t], tt_slice, i).callsite;
+            if (cs != TT_NONE)
+                leafcs[cs] = 1;
+        }
+    for (size_t c = 0; c < nc && !rc; c++) {
+        uint32_t par = TT_VEC_AT(&p->callsites, tt_callsite, c).parent;
+        if (par != TT_NONE)
+            haschild[par] = 1;
+    }
+    for (size_t c = 0; c < nc && !rc; c++) {
+        uint32_t f = TT_VEC_AT(&p->callsites, tt_callsite, c).frame;
+        role[f] |= (uint8_t)((leafcs[c] || !haschild[c] ? 1 : 0) | (haschild[c] ? 2 : 0));
+    }
+    int split = 0;
+    for (size_t f = 0; f < nf && !rc; f++) {
+        twin[f] = (uint32_t)f;
+        tt_stack_frame *fr = &TT_VEC_AT(&p->frames, tt_stack_frame, f);
+        if (!addressed(fr) || fr->return_address || !(role[f] & 2))
+            continue;
+        p->ftab_stale = 1; /* the address identity changes */
+        if (role[f] == 2) {
+            fr->return_address = 1;
+            continue;
+        }
+        tt_stack_frame copy = *fr;
+        copy.return_address = 1;
+        rc = frame_put(p, &twin[f], &copy, 0);
+        split = 1;
+    }
+    if (!rc && split)
+        rc = resplit_callsites(p, twin, leafcs, haschild);
+    free(role);
+    free(leafcs);
+    free(haschild);
+    free(twin);
     return rc;
 }
 

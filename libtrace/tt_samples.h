@@ -54,6 +54,10 @@ typedef struct tt_stack_frame {
      * the image path, so symbolication looks it up as a TT_NADDR_OFFSET */
     const char *build_id;
     int addr_is_offset;
+    /* a frame made from an address that is no sample's leaf: a return address, looked up at
+     * address - 1 (symbolication.md 3.3); part of an address identity, so that a program
+     * counter and a return address at one address are two frames (tt_profile_split_return_frames) */
+    int return_address;
 } tt_stack_frame;
 
 /* One callsite row: node (parent, frame) of the prefix tree (samples.md 4.2). Children
@@ -187,6 +191,12 @@ int tt_frame_set_rel_pc(tt_profile *p, uint32_t id, uint64_t rel_pc);
  * made with TT_IDENT_NAME_UNNAMED_ADDRESS continues with TT_IDENT_NAME (frames still unnamed
  * merge per name again). */
 int tt_profile_merge_frames(tt_profile *p);
+/* Before native symbolication (symbolication.md 3.3): frames made from an address (unnamed
+ * native frames of a module) that are no sample's leaf get return_address; one that is some
+ * sample's leaf and another's caller becomes two frames, the callers' copy with
+ * return_address, its callsites split and samples (and fixed slices) remapped, so that a
+ * sample's stack never depends on the other samples. Frame and callsite ids may change. */
+int tt_profile_split_return_frames(tt_profile *p);
 /* A point sample at 0 with weight 1 and every optional value unknown. */
 void tt_sample_init(tt_sample *s);
 /* Appends a sample (seq assigned); counters may be NULL. TT_ELIMIT when a time is outside

@@ -1,0 +1,1 @@
+sh ../cli/analyze/return-address-role.sh
