@@ -414,10 +414,7 @@ int cli_an__pair_btrace(tt_vec *inputs)
         }
     }
     for (size_t j = 0; j < n && !rc; j++) { /* a mapping that matches nothing is said */
-        size_t i = 0;
-        while (role[j] == TT_BTRACE_MAPPING && i < n && pair[i] != (long)j)
-            i++;
-        if (role[j] == TT_BTRACE_MAPPING && i == n) {
+        if (role[j] == TT_BTRACE_MAPPING && pair[j] == TT_BTRACE_UNUSED) {
             ainput *ai = &TT_VEC_AT(inputs, ainput, j);
             ai->status = IN_SKIPPED;
             cli_warnf("%s: btrace sampling-mapping that matches no btrace sampling file among "

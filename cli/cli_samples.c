@@ -320,14 +320,10 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         cli_errorf("out of memory");
         rc = CLI_BAD;
     }
-    for (size_t j = 0; j < n && !rc; j++) { /* a mapping no sampling file takes is said */
-        size_t i = 0;
-        while (roles[j] == TT_BTRACE_MAPPING && i < n && pair[i] != (long)j)
-            i++;
-        if (roles[j] == TT_BTRACE_MAPPING && i == n && n > 1)
+    for (size_t j = 0; j < n && !rc; j++) /* a mapping no sampling file takes is said */
+        if (roles[j] == TT_BTRACE_MAPPING && pair[j] == TT_BTRACE_UNUSED && n > 1)
             cli_warnf("%s: btrace sampling-mapping that matches no btrace sampling file among "
                       "the inputs: not used", files[j]);
-    }
     size_t used = 0;
     int jobs = cli_samples_jobs(o);
     for (size_t i = 0; i < n && !rc; i++) {

@@ -689,6 +689,17 @@ int tt_btrace_mapping_name(char *dst, size_t cap, const char *path)
     return 0;
 }
 
+/* pair[] of the mappings: TT_BTRACE_UNUSED unless a sampling file took it. */
+static void mark_unused(long *pair, const int *role, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (role[i] == TT_BTRACE_MAPPING)
+            pair[i] = TT_BTRACE_UNUSED;
+    for (size_t i = 0; i < n; i++)
+        if (role[i] == TT_BTRACE_SAMPLING && pair[i] >= 0)
+            pair[pair[i]] = -1;
+}
+
 int tt_btrace_pair(long *pair, const int *role, const char *const *paths, size_t n)
 {
     size_t nmap = 0, last = 0;
@@ -703,22 +714,44 @@ int tt_btrace_pair(long *pair, const int *role, const char *const *paths, size_t
         for (size_t i = 0; i < n && nmap; i++)
             if (role[i] == TT_BTRACE_SAMPLING)
                 pair[i] = (long)last;
+        mark_unused(pair, role, n);
         return 0;
     }
+    /* the mappings by path: head[id] is the first one not taken, next[j] the next with j's
+     * path (the paths once each, so pairing by name stays linear in the inputs) */
     unsigned char *taken = calloc(n, 1);
-    if (!taken)
-        return TT_ENOMEM;
-    char name[4096];
-    for (size_t i = 0; i < n; i++) { /* rule 2: by name first */
-        if (role[i] != TT_BTRACE_SAMPLING ||
-            tt_btrace_mapping_name(name, sizeof name, paths[i]))
+    uint32_t *head = malloc(n * sizeof *head), *next = malloc(n * sizeof *next);
+    tt_intern *byname = tt_intern_new();
+    int rc = taken && head && next && byname ? 0 : TT_ENOMEM;
+    for (size_t k = n; k-- > 0 && !rc;) {
+        uint32_t id;
+        size_t before = tt_intern_count(byname);
+        if (role[k] != TT_BTRACE_MAPPING ||
+            (rc = tt_intern_get(byname, paths[k], strlen(paths[k]), &id)))
             continue;
-        for (size_t j = 0; j < n; j++)
-            if (role[j] == TT_BTRACE_MAPPING && !taken[j] && !strcmp(paths[j], name)) {
-                pair[i] = (long)j;
-                taken[j] = 1;
-                break;
-            }
+        if (tt_intern_count(byname) > before)
+            head[id] = UINT32_MAX;
+        next[k] = head[id];
+        head[id] = (uint32_t)k;
+    }
+    char name[4096];
+    for (size_t i = 0; i < n && !rc; i++) { /* rule 2: by name first */
+        uint32_t id;
+        if (role[i] != TT_BTRACE_SAMPLING ||
+            tt_btrace_mapping_name(name, sizeof name, paths[i]) ||
+            tt_intern_find(byname, name, strlen(name), &id) || head[id] == UINT32_MAX)
+            continue;
+        uint32_t j = head[id];
+        pair[i] = (long)j;
+        taken[j] = 1;
+        head[id] = next[j];
+    }
+    tt_intern_free(byname);
+    free(head);
+    free(next);
+    if (rc) {
+        free(taken);
+        return rc;
     }
     size_t j = 0; /* then in input order */
     for (size_t i = 0; i < n; i++) {
@@ -732,5 +765,6 @@ int tt_btrace_pair(long *pair, const int *role, const char *const *paths, size_t
         taken[j] = 1;
     }
     free(taken);
+    mark_unused(pair, role, n);
     return 0;
 }

@@ -415,7 +415,9 @@ enum { TT_BTRACE_OTHER = 0, TT_BTRACE_SAMPLING, TT_BTRACE_MAPPING };
  * 2. several: a mapping named after a sampling file (tt_btrace_mapping_name, same directory)
  *    belongs to it; the sampling files and mappings left pair in input order (the first
  *    left with the first left, and so on).
- * A mapping that no pair[] names matches nothing: the caller reports it. 0 or TT_ENOMEM. */
+ * For a mapping, pair[i] is -1 when a sampling file takes it and TT_BTRACE_UNUSED when none
+ * does (it matches nothing: the caller reports it). Linear in n. 0 or TT_ENOMEM. */
+#define TT_BTRACE_UNUSED (-2L)
 int tt_btrace_pair(long *pair, const int *role, const char *const *paths, size_t n);
 /* Canonical Java key of a PrettyMethod string (2.1.4), appended to b. */
 int tt_java_canonical(tt_buf *b, const char *s, size_t n);

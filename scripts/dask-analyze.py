@@ -258,10 +258,10 @@ def main():
             client = Client(a.scheduler)
         elif a.threads:  # in-process worker threads
             cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=False,
-                                   dashboard_address=None)
+                                   dashboard_address=":0")
         else:  # worker processes on 127.0.0.1 (issue 17)
             cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None,
+                                   host="127.0.0.1", dashboard_address=":0",
                                    worker_class=PatientNanny)
         if cluster:
             client = Client(cluster)

@@ -1270,6 +1270,14 @@ START_TEST(btrace_pair)
     ck_assert(q2[0] == 1 && q2[3] == 4 && q2[5] == -1);
     for (int i = 0; i < 6; i++)
         ck_assert(q2[i] != 2); /* z.bin matches nothing */
+    ck_assert(q2[1] == -1 && q2[4] == -1 && q2[2] == TT_BTRACE_UNUSED);
+    /* one name twice: by name, each sampling file takes the next mapping of that name */
+    const char *p4[] = {"d/a.bin", "d/a-mapping.bin", "d/a.bin", "d/a-mapping.bin", "m.bin"};
+    int r4[] = {S, M, S, M, M};
+    long q4[5];
+    ck_assert_int_eq(tt_btrace_pair(q4, r4, p4, 5), 0);
+    ck_assert(q4[0] == 1 && q4[2] == 3 && q4[1] == -1 && q4[3] == -1);
+    ck_assert(q4[4] == TT_BTRACE_UNUSED);
     /* more sampling files than mappings: the last gets none */
     const char *p3[] = {"x", "y", "z", "m1", "m2"};
     int r3[] = {S, S, S, M, M};

@@ -21,6 +21,24 @@ t=$TT_TMP/merge-dask
 rm -rf "$t" && mkdir -p "$t"
 s=../../samples
 d=../../scripts/dask-analyze.py
+# Dask's default dashboard port 8787 held for the whole test, as on a machine that runs
+# another cluster: the script's clusters take a free port and print no warning about it
+cat > "$t/hold.py" <<'P'
+import os, socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("", 8787))
+    s.listen()
+except OSError:
+    pass  # in use already: the condition this needs
+print("held", flush=True)
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.2)
+P
+"$py" "$t/hold.py" "$t/unhold" > "$t/hold.out" 2>&1 &
+holder=$!
+i=0; while ! grep -q held "$t/hold.out" 2> /dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
 summary() {
     "$py" -c "import json, sys; r = json.load(sys.stdin); m = r.pop('merged'); m.pop('database'); print(r, m)"
 }
@@ -77,7 +95,7 @@ import os, sys, time
 os.chdir(sys.argv[1])
 from dask.distributed import LocalCluster
 c = LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
-                 host="127.0.0.1", scheduler_port=0, dashboard_address=None)
+                 host="127.0.0.1", scheduler_port=0, dashboard_address=":0")
 print(c.scheduler_address, flush=True)
 while not os.path.exists(sys.argv[2]):
     time.sleep(0.2)
@@ -93,3 +111,4 @@ top=$(cd ../.. && pwd)
     2> "$t/err" | summary || { echo "dask run failed"; sed "s|$TT_TMP|TMP|g" "$t/err"; })
 touch "$t/stop"; wait $cluster
 echo "relwork: $(ls "$t/here/relwork" | tr '\n' ' ')elsewhere: $(ls "$t/elsewhere" | wc -l) files"
+touch "$t/unhold"; wait $holder
