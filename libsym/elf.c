@@ -82,7 +82,16 @@ static int open_elf(Elf **out, int *fd, const char *path, tt_error *err)
     }
     unsigned char head[4096];
     ssize_t k = pread(*fd, head, sizeof head, 0);
-    if (st.st_size < 52 || k < 4 || memcmp(head, "\177ELF", 4)) {
+    /* the ELF header: 52 bytes (ELFCLASS32), 64 (ELFCLASS64) */
+    uint64_t need = k > EI_CLASS && head[EI_CLASS] == ELFCLASS64 ? 64 : 52;
+    if (k >= 4 && !memcmp(head, "\177ELF", 4) && (uint64_t)st.st_size < need) {
+        close(*fd);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
+                            "truncated ELF file: expected a %llu-byte ELF header, the file "
+                            "ends at 0x%llx", (unsigned long long)need,
+                            (unsigned long long)st.st_size);
+    }
+    if (k < 4 || memcmp(head, "\177ELF", 4)) {
         close(*fd);
         const char *what = k > 0 ? tt_detect_foreign(head, (size_t)k) : NULL;
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
