@@ -507,8 +507,7 @@ int cli_an_dsym_unmatched(cli_an *a, const int64_t *traces, size_t n, int64_t st
     if (rc == TT_ENOMEM)
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc)
-        cli_sym_dsyms_unmatched(a->sym.dsyms, a->sym.n_dsyms, u.seen,
-                                stat_trace ? st : a->cli->stats);
+        cli_sym_dsyms_unmatched(&a->sym, u.seen, stat_trace ? st : a->cli->stats);
     if (!rc && stat_trace)
         rc = cli_an_reader_stats(a, stat_trace, st, err);
     tt_stats_free(st);

@@ -155,8 +155,20 @@ int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx)
         return cli_err(&err);
     }
     for (size_t i = 0; i < o->n_dsyms; i++) {
-        const tsym_dsym *d;
-        if (tsym_store_add_dsym(&d, s->store, o->dsyms[i], &err)) {
+        const tsym_dsym *d = NULL;
+        tsym_dsym *copy = NULL;
+        if (o->opened[i]) { /* opened once for the run: a copy for this store, no file read */
+            if (tsym_dsym_dup(&copy, o->opened[i])) {
+                cli_sym_close(s);
+                cli_errorf("out of memory");
+                return CLI_BAD;
+            }
+            if (tsym_store_add_dsym_opened(s->store, copy, &err)) {
+                cli_sym_close(s);
+                return cli_err(&err);
+            }
+            d = copy;
+        } else if (tsym_store_add_dsym(&d, s->store, o->dsyms[i], &err)) {
             cli_sym_close(s);
             return cli_err(&err);
         }
@@ -377,16 +389,33 @@ void cli_sym_dsym_unmatched(cli_sym *s)
         dsym_unmatched(s->seen, s->stats, s->dsyms[i], s->dsym_recs[i]);
 }
 
-void cli_sym_dsyms_unmatched(const char *const *dsyms, size_t n, tt_intern *seen,
-                             tt_stats *stats)
+void cli_sym_dsyms_unmatched(const cli_sym_opts *o, tt_intern *seen, tt_stats *stats)
 {
-    for (size_t i = 0; i < n; i++) {
-        tsym_dsym *d;
+    for (size_t i = 0; i < o->n_dsyms; i++) {
+        tsym_dsym *d = NULL;
         tt_error err = {0}; /* an argument that does not open was refused by cli_sym_open */
-        if (!tsym_dsym_open(&d, dsyms[i], &err)) {
-            dsym_unmatched(seen, stats, dsyms[i], d);
-            tsym_dsym_free(d);
-        }
+        if (o->opened[i])
+            dsym_unmatched(seen, stats, o->dsyms[i], o->opened[i]);
+        else if (!tsym_dsym_open(&d, o->dsyms[i], &err))
+            dsym_unmatched(seen, stats, o->dsyms[i], d);
+        tsym_dsym_free(d);
+    }
+}
+
+void cli_sym_dsyms_open(cli_sym_opts *o)
+{
+    for (size_t i = 0; i < o->n_dsyms; i++) {
+        tt_error err = {0}; /* said by each cli_sym_open, which opens it again */
+        if (!o->opened[i] && tsym_dsym_open(&o->opened[i], o->dsyms[i], &err))
+            o->opened[i] = NULL;
+    }
+}
+
+void cli_sym_dsyms_close(cli_sym_opts *o)
+{
+    for (size_t i = 0; i < o->n_dsyms; i++) {
+        tsym_dsym_free(o->opened[i]);
+        o->opened[i] = NULL;
     }
 }
 

@@ -20,6 +20,10 @@ typedef struct cli_sym_opts {
     size_t n_dsyms;
     unsigned flags;                /* TSYM_F_* used by the resolver */
     const char *swift;             /* --swift-demangler CMD (spec/ios.md 7), or NULL */
+    /* each --dsym opened once for a run that opens a cli_sym per input (analyze:
+     * cli_sym_dsyms_open), NULL where it did not open (cli_sym_open opens it and says
+     * why); borrowed by every copy of the options, freed by cli_sym_dsyms_close */
+    tsym_dsym *opened[CLI_SYM_MAX];
 } cli_sym_opts;
 
 /* Handles -e ('e'), --symbols (CLI_SYM_O_SYMBOLS), --dsym (CLI_SYM_O_DSYM) and
@@ -32,6 +36,11 @@ typedef struct cli_sym cli_sym;
  * an unusable -e file is an error (CLI_BAD after the message). */
 int cli_sym_open(cli_sym **out, const cli_sym_opts *o, cli_ctx *ctx);
 void cli_sym_close(cli_sym *s);
+/* Opens every --dsym of o once (o->opened), silently: one that does not open stays NULL
+ * and each cli_sym_open reports it as before. Run before the inputs (no locking: the
+ * records are only read after). cli_sym_dsyms_close frees them. */
+void cli_sym_dsyms_open(cli_sym_opts *o);
+void cli_sym_dsyms_close(cli_sym_opts *o);
 
 /* Finds the module for a path / name / build id: -e modules first (by build id, then by
  * file name), then the stores. Errors and warnings are printed once per module
@@ -54,11 +63,11 @@ void cli_sym_saw_uuid(cli_sym *s, const char *uuid);
  * or bundle (not NAME=PATH, not a directory) none of whose slice UUIDs was noted: the dSYM
  * of another build or image (spec/ios.md 8.1). s may be NULL. */
 void cli_sym_dsym_unmatched(cli_sym *s);
-/* The same check without a cli_sym: seen holds the image UUIDs (lowercase hex, 32 digits;
- * NULL: none), the warnings are counted into stats (may be NULL). analyze runs it once over
- * the images its iOS reports stored (their inputs opened each a cli_sym of its own). */
-void cli_sym_dsyms_unmatched(const char *const *dsyms, size_t n, tt_intern *seen,
-                             tt_stats *stats);
+/* The same check without a cli_sym, over the --dsym of o (o->opened when open): seen holds
+ * the image UUIDs (lowercase hex, 32 digits; NULL: none), the warnings are counted into
+ * stats (may be NULL). analyze runs it once over the images its iOS reports stored (their
+ * inputs opened each a cli_sym of its own). */
+void cli_sym_dsyms_unmatched(const cli_sym_opts *o, tt_intern *seen, tt_stats *stats);
 
 /* The resolver libtrace calls for native frames; valid until cli_sym_close. Swift names
  * are demangled (cli_swift_name) unless cli_sym_swift_keys turned that off. */

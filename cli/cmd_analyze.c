@@ -249,6 +249,7 @@ static void an_free(cli_an *a)
     tt_arena_free(a->arena);
     tt_buf_free(&a->tmp);
     tt_frames_seen_free(a->frames_seen);
+    cli_sym_dsyms_close(&a->sym);
 }
 
 /* The summary, read from reader (a new file's committed rows) while a's database builds its
@@ -540,6 +541,9 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         goto fail;
     int64_t first = 0;
     size_t nfailed = 0, next = 0;
+    /* each --dsym read once for the run, not once per input's symbol store and once more
+     * for the unmatched check: the records are only read from here on, by every job */
+    cli_sym_dsyms_open(&a.sym);
     if (njobs > 1) {
         tsym_init(); /* libdwarf's process-wide switch: set before threads read DWARF */
         if (!(jobs = calloc(inputs.len, sizeof *jobs))) {

@@ -625,7 +625,7 @@ static void open_sup(sup_file *f, Dwarf_Debug dbg, const char *path)
         return;
     Dwarf_Error e = NULL;
     int res;
-    if (f->secs.zstd) {
+    if (f->secs.zstd || f->secs.bad_secs) {
         f->object = 1;
         f->o = (osects){f->os, osect_list(f->os, &f->secs), f->secs.ptr_size,
                         f->secs.big_endian};
@@ -674,7 +674,7 @@ int tsym__dwarf_load_with(tsym__index *ix, const char *path, int use_die, tt_err
         tsym__dsecs_close(&secs);
         return fast == 1 ? 0 : tt_error_set(err, TT_ENOMEM, path, TT_LOC_NONE, 0, "out of memory");
     }
-    if (rc == 0 && secs.zstd) {
+    if (rc == 0 && (secs.zstd || secs.bad_secs)) { /* libdwarf's reader cannot have it */
         rc = load_decompressed(ix, &secs, path, err);
         tsym__dsecs_close(&secs);
         return rc;
@@ -763,8 +763,9 @@ int tsym__dwarf_load_sections(tsym__index *ix, const tsym__osect *secs, size_t n
     return load_object(ix, &o, &ls, label, err);
 }
 
-/* An ELF file with zstd sections, which libdwarf's own reader cannot decompress: libdwarf
- * reads the sections elf.c decompressed (spec 4.4) */
+/* An ELF file with zstd sections, which libdwarf's own reader cannot decompress, or with
+ * sections past the end of the file, which it must not read: libdwarf reads the sections
+ * elf.c decompressed or found intact (spec 4.4) */
 static int load_decompressed(tsym__index *ix, tsym__dsecs *secs, const char *path, tt_error *err)
 {
     tsym__osect os[TSYM_DS_N];

@@ -30,6 +30,43 @@ static int check_tables(const GElf_Ehdr *eh, uint64_t size, const char *path, tt
     return 0;
 }
 
+/* Whether the bytes of section sh lie inside a file of fsize bytes (SHT_NOBITS and empty
+ * sections have none in the file). A section that does not is never read: the others are. */
+static int scn_fits(const GElf_Shdr *sh, uint64_t fsize)
+{
+    return sh->sh_type == SHT_NOBITS || !sh->sh_size ||
+           (sh->sh_offset <= fsize && sh->sh_size <= fsize - sh->sh_offset);
+}
+
+/* Whether section index i exists and fits (a symbol table's string table, sh_link) */
+static int link_fits(Elf *elf, size_t i, uint64_t fsize)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = i && i < SHN_LORESERVE ? elf_getscn(elf, i) : NULL;
+    return scn && gelf_getshdr(scn, &sh) && scn_fits(&sh, fsize);
+}
+
+/* Appends "PATH:0xOFF: section N (NAME) of 0xS bytes runs past the end of the file (0xF
+ * bytes): not read" to e->bad_secs (what does not fit is cut, never half a path); the
+ * first BAD_SECS_NAMED of a file are named, the others counted */
+#define BAD_SECS_NAMED 3
+static void note_bad_section(tsym__elf *e, const char *path, size_t ndx, const char *name,
+                             const GElf_Shdr *sh, uint64_t fsize)
+{
+    size_t n = strlen(e->bad_secs);
+    char one[sizeof e->bad_secs];
+    int k = snprintf(one, sizeof one,
+                     "%s%s:0x%llx: section %zu%s%.64s%s of 0x%llx bytes runs past the end "
+                     "of the file (0x%llx bytes): not read", n ? "; " : "", path,
+                     (unsigned long long)sh->sh_offset, ndx, name && *name ? " (" : "",
+                     name ? name : "", name && *name ? ")" : "",
+                     (unsigned long long)sh->sh_size, (unsigned long long)fsize);
+    if (k > 0 && (size_t)k < sizeof e->bad_secs - n)
+        memcpy(e->bad_secs + n, one, (size_t)k + 1);
+    else if (n >= 5 && n + 6 < sizeof e->bad_secs && strcmp(e->bad_secs + n - 5, "; ..."))
+        memcpy(e->bad_secs + n, "; ...", 6); /* more than fits */
+}
+
 static int open_elf(Elf **out, int *fd, const char *path, tt_error *err)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
@@ -45,7 +82,16 @@ static int open_elf(Elf **out, int *fd, const char *path, tt_error *err)
     }
     unsigned char head[4096];
     ssize_t k = pread(*fd, head, sizeof head, 0);
-    if (st.st_size < 52 || k < 4 || memcmp(head, "\177ELF", 4)) {
+    /* the ELF header: 52 bytes (ELFCLASS32), 64 (ELFCLASS64) */
+    uint64_t need = k > EI_CLASS && head[EI_CLASS] == ELFCLASS64 ? 64 : 52;
+    if (k >= 4 && !memcmp(head, "\177ELF", 4) && (uint64_t)st.st_size < need) {
+        close(*fd);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
+                            "truncated ELF file: expected a %llu-byte ELF header, the file "
+                            "ends at 0x%llx", (unsigned long long)need,
+                            (unsigned long long)st.st_size);
+    }
+    if (k < 4 || memcmp(head, "\177ELF", 4)) {
         close(*fd);
         const char *what = k > 0 ? tt_detect_foreign(head, (size_t)k) : NULL;
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
@@ -279,6 +325,8 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
     int have_shstr = elf_getshdrstrndx(elf, &shstrndx) == 0;
     Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
     code_secs cs = {0};
+    uint64_t fsize = (uint64_t)st.st_size;
+    size_t n_bad = 0;
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
@@ -286,11 +334,16 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
         const char *name = have_shstr ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
         if (eh.e_type == ET_REL)
             code_overlap(e, &cs, &sh, name);
+        if (!scn_fits(&sh, fsize)) { /* named once, left out; the other sections are used */
+            if (++n_bad <= BAD_SECS_NAMED)
+                note_bad_section(e, path, elf_ndxscn(scn), name, &sh, fsize);
+            continue;
+        }
         if (sh.sh_type == SHT_NOTE && !e->build_id[0])
             note_build_id(e->build_id, sizeof e->build_id, elf_getdata(scn, NULL));
-        else if (sh.sh_type == SHT_SYMTAB)
+        else if (sh.sh_type == SHT_SYMTAB && link_fits(elf, sh.sh_link, fsize))
             symtab = scn;
-        else if (sh.sh_type == SHT_DYNSYM)
+        else if (sh.sh_type == SHT_DYNSYM && link_fits(elf, sh.sh_link, fsize))
             dynsym = scn;
         if (!name)
             continue;
@@ -311,6 +364,11 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
                 e->zstd = 1;
         }
     }
+    size_t bn = strlen(e->bad_secs);
+    if (n_bad > BAD_SECS_NAMED) /* a corrupt section table: the first ones say enough */
+        snprintf(e->bad_secs + bn, sizeof e->bad_secs - bn,
+                 "; %zu more sections run past the end of the file: not read",
+                 n_bad - BAD_SECS_NAMED);
     if (!e->build_id[0])
         build_id_from_phdrs(e, elf);
     e->has_symtab = symtab != NULL;
@@ -533,8 +591,8 @@ static int debug_relocated(Elf *elf, Elf_Scn *const found[TSYM_DS_N])
 }
 
 /* Finds the sections and, in relocatable objects, applies their relocations to copies. */
-static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char *path,
-                      tt_error *err)
+static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, uint64_t fsize,
+                      const char *path, tt_error *err)
 {
     size_t shstrndx;
     if (elf_getshdrstrndx(elf, &shstrndx))
@@ -545,8 +603,8 @@ static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char 
         GElf_Shdr sh;
         const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
         int z = name && !strncmp(name, ".zdebug_", 8);
-        if (!name || (strncmp(name, ".debug_", 7) && !z))
-            continue;
+        if (!name || (strncmp(name, ".debug_", 7) && !z) || !scn_fits(&sh, fsize))
+            continue; /* one past the end of the file is missing (tsym__elf.bad_secs) */
         for (int k = 0; k < TSYM_DS_N; k++)
             if (!found[k] && !strcmp(name + (z ? 8 : 7), dsec_names[k])) {
                 found[k] = scn;
@@ -598,16 +656,19 @@ static int dsecs_load(tsym__dsecs *s, Elf *elf, const GElf_Ehdr *eh, const char 
     return 0;
 }
 
-/* Every section with bytes in the file (not SHT_NOBITS) lies inside it. libdwarf's own ELF
- * reader (dwarf_init_path) allocates what a section header claims before comparing it with
- * the file (a group section of 800 GiB, found by fuzz_elf): a file that fails this is not
- * given to it. */
-static int sections_fit(Elf *elf, int fd, const char *path, tt_error *err)
+/* The sections whose bytes do not lie inside the file (a truncated download, a corrupt
+ * header): *n_bad of them. libdwarf's own ELF reader (dwarf_init_path) allocates what a
+ * section header claims before comparing it with the file (a group section of 800 GiB,
+ * found by fuzz_elf): a file with such a section is never given to it, and the section is
+ * left out where the others are read (scn_fits). */
+static int sections_fit(size_t *n_bad, uint64_t *fsize, Elf *elf, int fd, const char *path,
+                        tt_error *err)
 {
+    *n_bad = 0;
     struct stat st;
     if (fstat(fd, &st))
         return tt_error_set(err, TT_EIO, path, TT_LOC_NONE, 0, "%s", strerror(errno));
-    uint64_t fsize = (uint64_t)st.st_size;
+    *fsize = (uint64_t)st.st_size;
     size_t shnum = 0;
     if (elf_getshdrnum(elf, &shnum))
         return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0, "bad ELF section table: %s",
@@ -617,29 +678,9 @@ static int sections_fit(Elf *elf, int fd, const char *path, tt_error *err)
         if (!gelf_getshdr(scn, &sh))
             return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
                                 "bad ELF section header: %s", elf_errmsg(-1));
-        if (sh.sh_type == SHT_NOBITS || !sh.sh_size)
-            continue;
-        if (sh.sh_offset > fsize || sh.sh_size > fsize - sh.sh_offset)
-            return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, sh.sh_offset,
-                                "ELF section %zu (%llu bytes at offset %llu) extends past the "
-                                "end of the file (%llu bytes): a truncated or corrupt file",
-                                elf_ndxscn(scn), (unsigned long long)sh.sh_size,
-                                (unsigned long long)sh.sh_offset, (unsigned long long)fsize);
+        *n_bad += !scn_fits(&sh, (uint64_t)st.st_size);
     }
     return 0;
-}
-
-int tsym__elf_fits(const char *path, tt_error *err)
-{
-    Elf *elf;
-    int fd;
-    int rc = open_elf(&elf, &fd, path, err);
-    if (rc)
-        return rc;
-    rc = sections_fit(elf, fd, path, err);
-    elf_end(elf);
-    close(fd);
-    return rc;
 }
 
 int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err)
@@ -659,13 +700,16 @@ int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err)
     }
     s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
     s->ptr_size = eh.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
-    if ((rc = sections_fit(elf, s->fd_, path, err))) {
+    size_t n_bad = 0;
+    uint64_t fsize = 0;
+    if ((rc = sections_fit(&n_bad, &fsize, elf, s->fd_, path, err))) {
         tsym__dsecs_close(s);
         s->unfit = 1;
         return rc;
     }
-    if ((rc = dsecs_load(s, elf, &eh, path, err))) {
-        int unfit = s->unfit;
+    s->bad_secs = n_bad > 0;
+    if ((rc = dsecs_load(s, elf, &eh, fsize, path, err))) {
+        int unfit = s->unfit || n_bad; /* libdwarf's reader must not read it */
         tsym__dsecs_close(s);
         s->unfit = unfit;
     }
@@ -727,17 +771,20 @@ int tsym__dsecs_open_dwo(tsym__dsecs *s, const unsigned char **cu_index, size_t 
                             elf_errmsg(-1));
     }
     s->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-    if ((rc = sections_fit(elf, s->fd_, path, err))) {
+    size_t n_bad = 0;
+    uint64_t fsize = 0;
+    if ((rc = sections_fit(&n_bad, &fsize, elf, s->fd_, path, err))) {
         tsym__dsecs_close(s);
         s->unfit = 1;
         return rc;
     }
+    s->bad_secs = n_bad > 0;
     /* .debug_X.dwo for the sections a split unit has; .debug_addr, .debug_line_str and
      * .debug_ranges stay in the skeleton's file */
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
         GElf_Shdr sh;
         const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
-        if (!name || strncmp(name, ".debug_", 7))
+        if (!name || strncmp(name, ".debug_", 7) || !scn_fits(&sh, fsize))
             continue;
         if (!strcmp(name, ".debug_cu_index") && sh.sh_type != SHT_NOBITS &&
             !(sh.sh_flags & SHF_COMPRESSED)) {

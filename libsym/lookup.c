@@ -237,6 +237,11 @@ int tsym__module_open_dirs(tsym_module **out, const char *path, const char *debu
     i->split_dwarf = m->ix.split_dwarf;
     if (i->split_dwarf && !i->warning[0])
         split_warning(i->warning, sizeof i->warning, &m->ix);
+    /* sections past the end of the file were left out, the others used: each named once */
+    if (debug_path && path && de.bad_secs[0] && strcmp(debug_path, path))
+        tsym__module_note(m, de.bad_secs);
+    if (pe.bad_secs[0])
+        tsym__module_note(m, pe.bad_secs);
     *out = m;
     return 0;
 nomem:

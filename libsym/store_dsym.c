@@ -19,6 +19,27 @@ void tsym_dsym_free(tsym_dsym *d)
     free(d);
 }
 
+int tsym_dsym_dup(tsym_dsym **out, const tsym_dsym *d)
+{
+    tsym_dsym *c = *out = calloc(1, sizeof *c);
+    if (!c)
+        return TT_ENOMEM;
+    *c = *d;
+    c->name = d->name ? tsym__store_dup(d->name) : NULL;
+    c->path = d->path ? tsym__store_dup(d->path) : NULL;
+    c->file = d->file ? tsym__store_dup(d->file) : NULL;
+    c->slices = d->slices ? calloc(TSYM_MACHO_MAX_SLICES, sizeof *c->slices) : NULL;
+    if ((d->name && !c->name) || (d->path && !c->path) || (d->file && !c->file) ||
+        (d->slices && !c->slices)) {
+        tsym_dsym_free(c);
+        *out = NULL;
+        return TT_ENOMEM;
+    }
+    if (d->slices)
+        memcpy(c->slices, d->slices, d->n_slices * sizeof *c->slices);
+    return 0;
+}
+
 /* The Mach-O file of d->path, its slices read; ARCH (want: as given, whole; d->arch cuts a
  * long one) checked against them. */
 static int read_slices(tsym_dsym *d, const char *want, tt_error *err)

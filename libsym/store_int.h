@@ -12,6 +12,8 @@ typedef struct scanned {
     const char *base;
     char build_id[TSYM_BUILD_ID_HEX_MAX];
     int macho, has_dwarf; /* Mach-O: one entry per slice, build_id = its LC_UUID */
+    int bad;              /* an ELF file that cannot be read (truncated, corrupt): no build
+                           * id; a module of its name names it with why (store_search.c) */
     char arch[16];
 } scanned;
 

@@ -12,6 +12,9 @@ typedef struct msearch {
     char mismatch[600]; /* first refused dSYM */
     char found[4096];   /* a file with DWARF for uuid */
     char symfile[4096]; /* a file with uuid but no DWARF (symbol table only) */
+    char bad[700];      /* first dSYM beside the image that is not valid Mach-O:
+                         * "dSYM FILE:0xOFF: why" */
+    const char *bad_stat; /* and its stat (tsym__store_bad_stat) */
 } msearch;
 
 static void note_mismatch(msearch *q, const char *file, const char *other)
@@ -78,7 +81,16 @@ static int check_file(msearch *q, const char *path, int refuse)
     tsym_macho_slice sl[TSYM_MACHO_MAX_SLICES];
     size_t n = 0;
     tt_error e;
-    if (tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, f, &e))
+    int rc = tsym_macho_slices(sl, TSYM_MACHO_MAX_SLICES, &n, f, &e);
+    if (rc == TT_EFORMAT && refuse && !q->bad[0]) { /* beside the image: passed over, named */
+        if (e.loc_kind == TT_LOC_OFFSET)
+            snprintf(q->bad, sizeof q->bad, "dSYM %.400s:0x%llx: %.250s", f,
+                     (unsigned long long)e.loc, e.msg);
+        else
+            snprintf(q->bad, sizeof q->bad, "dSYM %.400s: %.250s", f, e.msg);
+        q->bad_stat = tsym__store_bad_stat(&e);
+    }
+    if (rc)
         return 0;
     return check_slices(q, f, sl, n < TSYM_MACHO_MAX_SLICES ? n : TSYM_MACHO_MAX_SLICES, refuse);
 }
@@ -201,6 +213,10 @@ int tsym__store_search_macho(tsym_module **out, tsym_store *s, const char *path,
     }
     if (q.mismatch[0]) /* the dSYM passed over, named with why, as ELF's (store_search.c) */
         tsym__module_note(*out, q.mismatch);
+    if (q.bad[0]) { /* the same for one that is not valid Mach-O */
+        tsym__store_count_told(s, q.bad_stat, label, q.bad);
+        tsym__module_note(*out, q.bad);
+    }
     if (tsym_module_info_get(*out)->symtab_only)
         tsym__store_count(s, "macho_no_dwarf", label, NULL);
     return 0;

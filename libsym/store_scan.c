@@ -57,6 +57,17 @@ static int scan_macho(tsym_store *s, tt_vec *v, char *p)
     return push_slices(v, p, sl, n < TSYM_MACHO_MAX_SLICES ? n : TSYM_MACHO_MAX_SLICES);
 }
 
+/* 1 when file p starts with the ELF magic */
+static int elf_magic(const char *p)
+{
+    unsigned char m[4];
+    FILE *f = fopen(p, "rb");
+    int yes = f && fread(m, 1, 4, f) == 4 && !memcmp(m, "\177ELF", 4);
+    if (f)
+        fclose(f);
+    return yes;
+}
+
 static void scan_dir_into(tsym_store *s, tt_vec *v, const char *dir, int depth)
 {
     DIR *d = opendir(dir);
@@ -80,7 +91,10 @@ static void scan_dir_into(tsym_store *s, tt_vec *v, const char *dir, int depth)
             scanned f = {.path = p};
             tt_error e;
             int r = tsym_elf_build_id(f.build_id, sizeof f.build_id, p, &e);
-            if (r == 0 || r == TT_ENOTFOUND) {
+            /* an ELF file that cannot be read is kept, without build id, so that the
+             * search for a module of its name names it with why (spec 4.3) */
+            f.bad = r == TT_EFORMAT && elf_magic(p);
+            if (r == 0 || r == TT_ENOTFOUND || f.bad) {
                 f.base = tsym__store_base_name(p);
                 if (tt_vec_push(v, &f))
                     continue;

@@ -241,7 +241,13 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
             const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
             if (!strcmp(f->base, tsym__store_base_name(path)) && f->macho)
                 return tsym__store_search_macho(out, s, NULL, f->build_id, err); /* by its UUID */
-            if (!strcmp(f->base, tsym__store_base_name(path)) && !f->macho)
+            if (!strcmp(f->base, tsym__store_base_name(path)) && !f->macho && !f->bad)
+                local = f->path;
+        }
+        /* else one that cannot be read: the error below names it with why */
+        for (size_t i = 0; i < s->files.len && !local; i++) {
+            const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
+            if (f->bad && !strcmp(f->base, tsym__store_base_name(path)))
                 local = f->path;
         }
         if (!local) {
@@ -257,6 +263,14 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
     search q = {.bid = bid};
     char found[4096] = "";
     int have = bid[0] && find_by_build_id(s, &q, found, sizeof found);
+    if (!have && path) { /* store files of its name that cannot be read: named with why */
+        tsym__store_scan(s);
+        for (size_t i = 0; i < s->files.len; i++) {
+            const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
+            if (f->bad && !strcmp(f->base, tsym__store_base_name(path)))
+                (void)candidate(&q, f->path);
+        }
+    }
     if (!have && other && lrc)
         skip(&q, other, ": %s", lerr.msg);
     else if (!have && other)
@@ -274,7 +288,7 @@ int tsym__store_search(tsym_module **out, tsym_store *s, const char *path, const
             tsym__store_scan(s);
             for (size_t i = 0; i < s->files.len; i++) {
                 const scanned *f = &TT_VEC_AT(&s->files, scanned, i);
-                if (!strcmp(f->base, tsym__store_base_name(path))) {
+                if (!f->bad && !strcmp(f->base, tsym__store_base_name(path))) {
                     snprintf(q.mismatch, sizeof q.mismatch, "%s has build id %s, expected %s",
                              f->path, f->build_id[0] ? f->build_id : "(none)", bid);
                     break;

@@ -180,6 +180,9 @@ typedef struct tsym_dsym {
  * is not Mach-O or too short to be) and ARCH must name one of them
  * (TT_ENOTFOUND listing them). Owned by the caller, free with tsym_dsym_free. */
 int tsym_dsym_open(tsym_dsym **out, const char *arg, tt_error *err);
+/* A copy of d without opening anything (a store owns the record it is given, and a record
+ * opened once serves several stores). 0 or TT_ENOMEM. */
+int tsym_dsym_dup(tsym_dsym **out, const tsym_dsym *d);
 void tsym_dsym_free(tsym_dsym *d);
 /* "x86_64 (iossimulator 14.0 sdk 14.0), arm64": the slices for messages, into out. */
 void tsym_macho_slice_list(char *out, size_t cap, const tsym_macho_slice *sl, size_t n);

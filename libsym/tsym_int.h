@@ -137,6 +137,10 @@ typedef struct tsym__elf {
     /* a relocatable object whose code sections share addresses (each starts at 0, e.g.
      * -ffunction-sections): "sections A and B both hold address 0x0", else "" */
     char rel_overlap[200];
+    /* the sections whose bytes run past the end of the file (a truncated or corrupt file),
+     * each "PATH:0xOFF: section N (NAME) of 0xS bytes runs past ...: not read", "; "
+     * between them, "" when none: nothing reads them, the other sections are used */
+    char bad_secs[640];
     int split_kind;       /* a split DWARF file: 1 a .dwo (.debug_info.dwo), 2 a .dwp package
                            * (.debug_cu_index); 0 otherwise */
 } tsym__elf;
@@ -158,9 +162,13 @@ typedef struct tsym__dsecs {
     int big_endian;
     int no_die;                        /* die.c cannot read these: ET_REL (its sections are
                                         * not relocated here) or a section failed to read */
-    int unfit;                         /* a section lies past the end of the file, or a
-                                        * zstd section cannot be read: nothing may read the
-                                        * file, libdwarf included (set when open fails) */
+    int unfit;                         /* a zstd section cannot be read, or a section failed
+                                        * to read in a file with bad_secs: nothing may read
+                                        * the file, libdwarf included (set when open fails) */
+    int bad_secs;                      /* sections lie past the end of the file: they are
+                                        * left out (missing), and libdwarf's own ELF reader,
+                                        * which allocates what a header claims, never reads
+                                        * the file: the sections in memory are given instead */
     void *elf_;                        /* Elf *, open while data is in use */
     int fd_;
     unsigned char *owned_[TSYM_DS_N];  /* relocated copies, zstd sections decompressed */
@@ -173,9 +181,6 @@ typedef struct tsym__dsecs {
 /* Opens path and finds the sections; data is borrowed, valid until tsym__dsecs_close
  * (which accepts a zeroed or failed s). */
 int tsym__dsecs_open(tsym__dsecs *s, const char *path, tt_error *err);
-/* 0 when every section of the ELF file path with bytes in the file lies inside it, the
- * check tsym__dsecs_open makes (elf.c); libdwarf is given no other file. */
-int tsym__elf_fits(const char *path, tt_error *err);
 void tsym__dsecs_close(tsym__dsecs *s);
 /* The same for a split-DWARF .dwo file or .dwp package (elf.c): its .debug_X.dwo sections
  * in the slots of .debug_X (.debug_addr, .debug_line_str and .debug_ranges stay empty: they

@@ -636,7 +636,8 @@ static int write_thread(cx *c, uint32_t utid, tt_vec *sl)
     return tt__flush(&c->w, c->fn, c->ctx, 0, c->err);
 }
 
-/* One process_name per distinct pid, in thread order: the meta name for the meta pid, else
+/* One process_name per distinct pid, in thread order: the name an input gave the pid
+ * (tt_profile_pid_name), else
  * the name of the first thread whose tid is the pid, else "[pid N]" for a known pid and
  * unknown for pid 0 and samples without a thread; a label is appended. */
 static int process_names(cx *c, const char *label)
@@ -664,8 +665,8 @@ static int process_names(cx *c, const char *label)
         const tt_thread *t = tt_profile_thread(c->p, TT_VEC_AT(&order, uint32_t, k));
         int64_t pid = raw_pid(c, t);
         const char *name = NULL;
-        if (!t->no_thread && pid == c->p->meta.pid && c->p->meta.process)
-            name = c->p->meta.process;
+        if (!t->no_thread && (name = tt_profile_pid_name(c->p, pid)))
+            ;
         else if (namer[k] != TT_NONE)
             name = tt_profile_thread(c->p, namer[k])->name;
         c->tmp.len = 0;

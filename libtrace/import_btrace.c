@@ -447,7 +447,10 @@ static int read_header(btstate *st, uint32_t *version, uint32_t *count)
     json_t *pid = json_object_get(j, "processId");
     if (json_is_integer(pid)) {
         st->pid = (int64_t)json_integer_value(pid);
-        tt_profile_meta_claim(st->p, st->o->source);
+        if (tt_profile_meta_claim(st->p, st->o->source)) {
+            json_decref(j);
+            return tt_error_set(st->err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+        }
         tt_profile_meta_get(st->p)->pid = st->pid;
     } else {
         tt_stats_add(st->stats, "btrace_no_process_id", st->file, TT_SEV_WARN, 1,

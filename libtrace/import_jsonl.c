@@ -357,7 +357,8 @@ static int meta_line(jstate *st, json_t *o)
     if (get_int(st, o, "pid", &v, &has))
         return TT_EFORMAT;
     if (has) {
-        tt_profile_meta_claim(st->p, st->o->source);
+        if (tt_profile_meta_claim(st->p, st->o->source))
+            return tt_error_set(st->err, TT_ENOMEM, st->file, 0, 0, "out of memory");
         st->pid = m->pid = v;
     }
     if (get_int(st, o, "interval_ns", &v, &has))
@@ -376,7 +377,8 @@ static int meta_line(jstate *st, json_t *o)
     }
     const char *proc = str_of(st, o, "process");
     if (proc) {
-        tt_profile_meta_claim(st->p, st->o->source);
+        if (tt_profile_meta_claim(st->p, st->o->source))
+            return tt_error_set(st->err, TT_ENOMEM, st->file, 0, 0, "out of memory");
         m->process = proc;
     }
     return 0;

@@ -468,7 +468,8 @@ static int finish_block(tt__perf_asm *st, tt_error *err, uint64_t lineno)
         return tt_error_set(err, rc, st->file, TT_LOC_LINE, lineno, "out of memory");
     tt_profile_meta *m = tt_profile_meta_get(st->p);
     if (h->pid >= 0 && h->pid == h->tid && (m->pid < 0 || m->pid == h->pid)) {
-        tt_profile_meta_claim(st->p, st->o->source);
+        if (tt_profile_meta_claim(st->p, st->o->source))
+            return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno, "out of memory");
         m->pid = h->pid;
         if (h->comm.n)
             m->process = tt_profile_str(st->p, h->comm.p, h->comm.n);

@@ -20,6 +20,7 @@ int tt_profile_new(tt_profile **out, int identity)
     tt_vec_init(&p->threads, sizeof(tt_thread));
     tt_vec_init(&p->samples, sizeof(tt_sample));
     tt_vec_init(&p->counters, sizeof(tt__ctr_packed));
+    tt_vec_init(&p->pnames, sizeof(tt__pname));
     p->meta.pid = -1;
     p->meta.pid_source = TT_NONE;
     p->meta.timeless_source = TT_NONE;
@@ -50,6 +51,7 @@ void tt_profile_free(tt_profile *p)
     tt_vec_free(&p->threads);
     tt_vec_free(&p->samples);
     tt_vec_free(&p->counters);
+    tt_vec_free(&p->pnames);
     tt__idtab_free(&p->ftab);
     tt__idtab_free(&p->ttab);
     tt__map_free(&p->csmap);
@@ -226,10 +228,12 @@ int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index
     if (t->no_thread) /* samples without a thread: no process's, not the input's */
         return tt_buf_puts(b, "unknown");
     /* without a pid: the profile's process when it is the thread's input's */
-    if (t->pid < 0 || (t->pid == p->meta.pid && p->meta.process))
-        return tt_buf_puts(b, p->meta.process && (t->pid >= 0 || tt__meta_owns(p, t))
-                                  ? p->meta.process
-                                  : "unknown");
+    if (t->pid < 0)
+        return tt_buf_puts(b, p->meta.process && tt__meta_owns(p, t) ? p->meta.process
+                                                                      : "unknown");
+    const char *named = tt_profile_pid_name(p, t->pid);
+    if (named)
+        return tt_buf_puts(b, named);
     size_t lo = 0, hi = x->n; /* the first named thread whose tid is the pid */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -256,13 +260,29 @@ int64_t tt_thread_pid(const tt_profile *p, uint32_t utid)
     return tt__meta_owns(p, t) ? p->meta.pid : -1;
 }
 
-void tt_profile_meta_claim(tt_profile *p, uint32_t source)
+int tt_profile_meta_claim(tt_profile *p, uint32_t source)
 {
     if (p->meta.pid_source == source)
-        return;
+        return 0;
+    /* the name the other input gave its pid stays that pid's (tt_profile_pid_name) */
+    if (p->meta.pid >= 0 && p->meta.process &&
+        !tt_vec_push(&p->pnames, &(tt__pname){p->meta.pid, p->meta.process}))
+        return TT_ENOMEM;
     p->meta.pid = -1;
     p->meta.process = NULL;
     p->meta.pid_source = source;
+    return 0;
+}
+
+const char *tt_profile_pid_name(const tt_profile *p, int64_t pid)
+{
+    const char *best = pid == p->meta.pid ? p->meta.process : NULL;
+    for (size_t i = 0; i < p->pnames.len; i++) {
+        const tt__pname *n = &TT_VEC_AT(&p->pnames, tt__pname, i);
+        if (n->pid == pid && (!best || strcmp(n->name, best) < 0))
+            best = n->name;
+    }
+    return best;
 }
 
 void tt_profile_meta_timeless(tt_profile *p, uint32_t source)

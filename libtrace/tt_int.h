@@ -362,6 +362,10 @@ static inline uint64_t tt__ctr_get(const tt__ctr_packed *c, int k)
 {
     return k < TT_CTR_MAJ_FLT ? c->alloc[k] : c->rusage[k - TT_CTR_MAJ_FLT];
 }
+typedef struct tt__pname {
+    int64_t pid;
+    const char *name; /* in the profile's arena */
+} tt__pname;
 struct tt_profile {
     tt_arena *arena;
     int identity;
@@ -377,6 +381,8 @@ struct tt_profile {
     tt__idtab ttab;
     tt_vec samples;    /* tt_sample */
     tt_vec counters;   /* tt__ctr_packed */
+    tt_vec pnames;     /* tt__pname: the process names of earlier inputs' pids, kept when
+                        * another input claimed the meta (tt_profile_meta_claim) */
     uint32_t *order;   /* after finish: sample indices grouped by thread, time-sorted */
     size_t *toff;      /* per utid: offset into order; toff[utid + 1] - toff[utid] = count */
     int finished;

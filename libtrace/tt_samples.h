@@ -148,8 +148,15 @@ void tt_profile_free(tt_profile *p);
 /* Borrowed, mutable; valid until tt_profile_free. */
 tt_profile_meta *tt_profile_meta_get(tt_profile *p);
 /* Before an importer sets the meta pid or process of its input (source): when they are
- * another input's, they are dropped (pid -1, process NULL) and become source's. */
-void tt_profile_meta_claim(tt_profile *p, uint32_t source);
+ * another input's, they are dropped (pid -1, process NULL) and become source's; the
+ * process name that input gave its pid stays that pid's (tt_profile_pid_name). 0, or
+ * TT_ENOMEM. */
+int tt_profile_meta_claim(tt_profile *p, uint32_t source);
+/* The process name of pid: the meta process when pid is the meta pid, and the names inputs
+ * gave their pid before another input claimed the meta; when inputs name one pid
+ * differently, the first name in byte order (whatever the order of the inputs); NULL when
+ * none. Borrowed. */
+const char *tt_profile_pid_name(const tt_profile *p, int64_t pid);
 /* An importer's input (source) has no times: the profile is timeless; the first such input
  * is kept to be named in messages (meta.timeless_source). */
 void tt_profile_meta_timeless(tt_profile *p, uint32_t source);
@@ -239,7 +246,7 @@ typedef struct tt_proc_index {
 int tt_proc_index_build(tt_proc_index *x, const tt_profile *p);
 void tt_proc_index_free(tt_proc_index *x);
 /* Appends the name of a thread's own process (samples.md 7.2, the process root): the
- * profile's process for its pid, else the name of the first thread whose tid is the pid,
+ * name an input gave its pid (tt_profile_pid_name), else the name of the first thread whose tid is the pid,
  * else "[pid N]"; without a pid the profile's process when the thread is of the input that
  * gave it (meta.pid_source), else "unknown"; "unknown" for the
  * thread of samples without a thread (no_thread). x: built from p. */

@@ -4,16 +4,17 @@
 # Usage: scripts/deps.sh [build|test|fuzz|bench|all]
 # bench adds the reference tools `make bench` times tracetool against (addr2line, eu-addr2line,
 # llvm-symbolizer, perf) and GNU time for peak RSS. test has llvm-14 and dwz for the symbolicate
-# oracles (llvm-symbolizer-14, dwz -m variants), which are skipped where they are missing.
+# oracles (llvm-symbolizer-14, dwz -m variants), which are skipped where they are missing, and
+# strace (the analyze golden that counts how often a --dsym is read).
 set -eu
 what=${1:-build}
 pkgs="build-essential pkg-config python3 zlib1g-dev libzstd-dev libjansson-dev libsqlite3-dev libssl-dev libelf-dev libdwarf-dev libiberty-dev"
 case "$what" in
 build) ;;
-test) pkgs="$pkgs check mandoc binutils g++ clang llvm-14 dwz python3-distributed libxml2-utils dmtracedump" ;;
+test) pkgs="$pkgs check mandoc binutils g++ clang llvm-14 dwz python3-distributed libxml2-utils dmtracedump strace" ;;
 fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
 bench) pkgs="$pkgs binutils elfutils llvm-14 clang linux-perf time" ;;
-all) pkgs="$pkgs check mandoc binutils g++ clang llvm-14 dwz libclang-rt-14-dev python3-distributed libxml2-utils dmtracedump" ;;
+all) pkgs="$pkgs check mandoc binutils g++ clang llvm-14 dwz libclang-rt-14-dev python3-distributed libxml2-utils dmtracedump strace" ;;
 *) echo "usage: $0 [build|test|fuzz|bench|all]" >&2; exit 2 ;;
 esac
 missing=""

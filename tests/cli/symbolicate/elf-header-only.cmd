@@ -1,0 +1,2 @@
+# revsym leftover 3: a file holding only an ELF header's first 16 bytes is a truncated ELF file (what was expected, where the file ends), not "not an ELF or Mach-O file: ELF file"; as -e it is an unusable file (exit 2)
+head -c 16 elf-unfit-group.so > "$TT_TMP/tr16" && cd "$TT_TMP" && tracetool symbolicate -e tr16 0x10 2>&1; echo "exit $?"; head -c 60 "$OLDPWD/elf-unfit-group.so" > tr60 && tracetool symbolicate -e tr60 0x10 2>&1; echo "exit $?"
