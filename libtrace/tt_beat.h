@@ -189,7 +189,10 @@ const char *tt_proguard_class(const tt_proguard *p, const char *obf);
 int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m);
 /* Retraces every method of a mapping. *ambiguous counts ambiguous choices. */
 int tt_mapping_retrace(tt_mapping *m, const tt_proguard *p, size_t *ambiguous);
-/* Retraces one Java stack frame text "cls.method(File:line)" -> appended lines to b. */
+/* Retraces one Java stack frame text "cls.method(File:line)" -> appended lines to b.
+ * Returns 0, or 1 when the frame is ambiguous (several ranges hold its line, or no range
+ * does and several names share the obfuscated one): b then holds the candidates joined by
+ * " | " with the line unknown (method-beat.md 4.6). */
 int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame, size_t n);
 
 /* ---- native method-beat slices (beat_slice.c; method-beat.md 8.2) ---- */
