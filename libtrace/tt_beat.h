@@ -53,7 +53,9 @@ typedef struct tt_mapping tt_mapping;
  * With a mapping (may be NULL; one with methods), at least half of the ids must be in it.
  * 1 when plausible; otherwise 0 and why says what was found. */
 int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *why, size_t cap);
-/* The same over little-endian bytes (whole words only; a trailing partial word is ignored). */
+/* The same over little-endian bytes (whole words only), except that a whole file (n below
+ * TT_DETECT_PEEK) with no non-zero word and non-zero bytes in a trailing partial word is
+ * plausible: reading it fails with the incomplete-record error of 3.2. */
 int tt_beat_plausible_bytes(const unsigned char *p, size_t n, const tt_mapping *m, char *why,
                             size_t cap);
 
