@@ -79,32 +79,53 @@ int cli_load_mappings(tt_mapping **out, char **paths, size_t n, const char *prog
     return 0;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 void cli_check_ids(const tt_mapping *m, const tt_mitem *items, size_t n, const char *what,
                    tt_stats *stats)
 {
     if (!m || tt_mapping_count(m) == 0)
         return;
-    size_t unknown = 0;
+    size_t lines = 0;
     uint32_t maxid = 0, first = 0;
+    uint32_t *ids = NULL;
     for (size_t i = 0; i < n; i++) {
         uint32_t id = (uint32_t)items[i].id;
         if (id != TT_BEAT_DISPATCH && id > maxid)
             maxid = id;
-        if (!tt_mapping_get(m, id)) {
-            if (!unknown)
-                first = id;
-            unknown++;
+        if (tt_mapping_get(m, id))
+            continue;
+        if (!lines) {
+            first = id;
+            ids = malloc((n - i) * sizeof *ids);
         }
+        if (ids)
+            ids[lines] = id;
+        lines++;
     }
-    if (!unknown)
+    if (!lines)
         return;
-    char ex[200];
-    snprintf(ex, sizeof ex, "%s: %zu stack line%s with ids missing from the mapping (first #%u%s)",
-             what, unknown, unknown == 1 ? "" : "s", first,
-             maxid > tt_mapping_max_id(m) ? "; largest id exceeds the mapping's: the mapping "
-                                            "probably belongs to another build"
-                                          : "");
-    tt_stats_add(stats, "unknown_method_id", what, TT_SEV_WARN, (int64_t)unknown, ex);
+    /* 4.7: the count is of distinct ids (one unknown method called often is one id) */
+    size_t distinct = lines;
+    if (ids) {
+        qsort(ids, lines, sizeof *ids, cmp_u32);
+        distinct = 1;
+        for (size_t i = 1; i < lines; i++)
+            distinct += ids[i] != ids[i - 1];
+        free(ids);
+    }
+    char ex[300];
+    snprintf(ex, sizeof ex,
+             "%s: %zu distinct id%s missing from the mapping (first #%u, on %zu stack line%s; "
+             "largest id in the stack #%u, in the mapping #%u): the mapping probably belongs "
+             "to another build",
+             what, distinct, distinct == 1 ? "" : "s", first, lines, lines == 1 ? "" : "s",
+             maxid, tt_mapping_max_id(m));
+    tt_stats_add(stats, "unknown_method_id", what, TT_SEV_WARN, (int64_t)distinct, ex);
 }
 
 int cli_load_proguard(tt_proguard **out, const char *path, char sha[65])

@@ -76,6 +76,7 @@ typedef struct rctx {
     tt_buf name;
     uint64_t reports;
     cli_groups *groups; /* --group */
+    const tt_report *cur; /* the report being written (warnings name it) */
     uint64_t without_key;
     char error[sizeof(((tt_error *)0)->file) + TT_ERRMSG_MAX + 32]; /* what stopped the run */
 } rctx;
@@ -162,7 +163,16 @@ static void retrace(rctx *c, tt_buf *out, const char *s, size_t n)
         tt_buf_put(&in, s, n);
     }
     size_t before = out->len;
-    tt_proguard_retrace_frame(out, c->pg, in.data, in.len);
+    if (tt_proguard_retrace_frame(out, c->pg, in.data, in.len) == 1) {
+        /* several original methods fit: the candidates are shown, and it is said once */
+        char ex[300];
+        snprintf(ex, sizeof ex, "%s:%llu: threadStack frame %.*s is ambiguous: %.*s",
+                 c->cur ? c->cur->file : "", c->cur ? (unsigned long long)c->cur->line : 0ULL,
+                 (int)(n < 80 ? n : 80), s, (int)(out->len - before < 120 ? out->len - before : 120),
+                 out->data + before);
+        tt_stats_add(c->stats, "retrace_frame_ambiguous", c->cur ? c->cur->file : NULL,
+                     TT_SEV_WARN, 1, ex);
+    }
     if (out->len - before == in.len && !memcmp(out->data + before, in.data, in.len)) {
         out->len = before; /* unchanged: keep the frame as written */
         tt_buf_put(out, s, n);
@@ -564,6 +574,7 @@ static void rctx_free(rctx *c)
 static int one_report(rctx *c, tt_jsonw *doc, const tt_report *r)
 {
     c->reports++;
+    c->cur = r;
     cli_check_ids(c->m, r->items, r->n_items, r->file, c->stats);
     if (c->grouping) {
         if (r->key_id < 0) {

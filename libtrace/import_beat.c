@@ -73,9 +73,18 @@ int tt_beat_plausible_bytes(const unsigned char *p, size_t n, const tt_mapping *
     static const size_t max_words = TT_DETECT_PEEK / 8;
     uint64_t w[TT_DETECT_PEEK / 8]; /* the whole peek: the backwards count needs neighbours */
     size_t nw = n / 8 < max_words ? n / 8 : max_words;
+    int any = 0;
     for (size_t i = 0; i < nw; i++)
-        w[i] = tt__le64(p + i * 8);
-    return tt_beat_plausible(w, nw, m, why, cap);
+        any |= (w[i] = tt__le64(p + i * 8)) != 0;
+    if (tt_beat_plausible(w, nw, m, why, cap))
+        return 1;
+    /* a whole file (shorter than the peek) of no non-zero word but non-zero bytes in a
+     * trailing partial word is a cut buffer: the reader's "incomplete record" (3.2) says so,
+     * not "zero bytes only" */
+    int tail = 0;
+    for (size_t i = n - n % 8; n < TT_DETECT_PEEK && i < n; i++)
+        tail |= p[i];
+    return !any && tail;
 }
 
 /* Binary auto-detected buffers must be plausible records and no known file format. Zero bytes

@@ -84,6 +84,7 @@ void tt_report_reader_free(tt_report_reader *r)
         return;
     release(r);
     tt_buf_free(&r->obj);
+    tt_buf_free(&r->fix);
     free(r->chunk);
     free(r);
 }
@@ -135,8 +136,12 @@ static int collect_object(tt_report_reader *r, tt_error *err)
         size_t n = r->clen - r->cpos, i;
         for (i = 0; i < n && depth > 0; i++) {
             unsigned char c = p[i];
-            if (c == '\n')
+            if (c == '\n') {
                 r->line++;
+                r->col = 0;
+            } else if ((c & 0xC0) != 0x80) {
+                r->col++;
+            }
             if (instr) {
                 if (esc)
                     esc = 0;
@@ -166,12 +171,130 @@ static int collect_object(tt_report_reader *r, tt_error *err)
     }
 }
 
+/* jansson's message for a parse error, with the column (1-based, in characters) in the
+ * input's line; col0 is the column of the object's first character on its line. */
 static int parse_error(tt_report_reader *r, const json_error_t *je, uint64_t line,
-                       tt_error *err)
+                       uint64_t col0, tt_error *err)
 {
     uint64_t at = line + (je->line > 0 ? (uint64_t)je->line - 1 : 0);
-    return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, at, "invalid JSON: %s",
-                        je->text);
+    uint64_t col = je->column > 0 ? (uint64_t)je->column : 1;
+    if (je->line <= 1)
+        col += col0 - 1;
+    return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, at,
+                        "invalid JSON (column %llu): %s", (unsigned long long)col, je->text);
+}
+
+static int hex4(const char *p, const char *end, unsigned *u)
+{
+    *u = 0;
+    for (int i = 0; i < 4; i++) {
+        if (p + i >= end)
+            return 0;
+        int c = (unsigned char)p[i], d = c >= '0' && c <= '9'   ? c - '0'
+                                         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                                : -1;
+        if (d < 0)
+            return 0;
+        *u = *u << 4 | (unsigned)d;
+    }
+    return 1;
+}
+
+/* Rewrites every "\uD800".."\uDFFF" escape that is not half of a surrogate pair as
+ * "\uFFFD" (same length, in place): JSON text may hold one (RFC 8259 section 8.2 leaves it
+ * to the reader; Python reads it), jansson refuses it. Returns how many. */
+static uint64_t fix_surrogates(char *p, size_t n)
+{
+    char *end = p + n;
+    uint64_t fixed = 0;
+    int instr = 0;
+    for (char *q = p; q < end; q++) {
+        if (!instr) {
+            instr = *q == '"';
+            continue;
+        }
+        if (*q == '"') {
+            instr = 0;
+            continue;
+        }
+        if (*q != '\\' || q + 1 >= end)
+            continue;
+        unsigned u, lo;
+        if (q[1] != 'u' || !hex4(q + 2, end, &u) || u < 0xD800 || u > 0xDFFF) {
+            q++;
+            continue;
+        }
+        if (u < 0xDC00 && end - q >= 12 && q[6] == '\\' && q[7] == 'u' &&
+            hex4(q + 8, end, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
+            q += 11;
+            continue;
+        }
+        memcpy(q + 2, "FFFD", 4);
+        fixed++;
+        q += 5;
+    }
+    return fixed;
+}
+
+/* jansson refuses what Python's json module reads: an integer beyond the 64-bit range
+ * (read as a double, as JavaScript would) and a lone surrogate escape (read as U+FFFD).
+ * Both are rare, so they are repaired only after a refusal, in a copy, and counted. */
+static json_t *retry(tt_report_reader *r, const char *p, size_t n, json_error_t *je)
+{
+    tt_buf *b = &r->fix;
+    b->len = 0;
+    if (tt_buf_put(b, p, n))
+        return NULL;
+    uint64_t big = 0, sur = 0;
+    json_t *o = NULL;
+    for (int tries = 0; tries < 64 && !o; tries++) {
+        size_t at = (size_t)je->position;
+        if (!strncmp(je->text, "too big", 7) && at <= b->len && at > 0 &&
+            b->data[at - 1] >= '0' && b->data[at - 1] <= '9') {
+            if (tt_buf_put(b, "..", 2)) /* room; the bytes are moved below */
+                return NULL;
+            memmove(b->data + at + 2, b->data + at, b->len - 2 - at);
+            memcpy(b->data + at, ".0", 2);
+            big++;
+        } else if (!strncmp(je->text, "invalid Unicode '\\uD", 19) && !sur) {
+            sur = fix_surrogates(b->data, b->len);
+            if (!sur)
+                return NULL;
+        } else {
+            return NULL;
+        }
+        o = json_loadb(b->data, b->len, JSON_ALLOW_NUL, je);
+    }
+    if (o && big)
+        tt_stats_add(r->stats, "report_big_integer", r->file, TT_SEV_WARN, (int64_t)big,
+                     "an integer beyond the 64-bit range is read as a double");
+    if (o && sur)
+        tt_stats_add(r->stats, "report_lone_surrogate", r->file, TT_SEV_WARN, (int64_t)sur,
+                     "a lone surrogate escape in a report string is read as U+FFFD");
+    return o;
+}
+
+/* RFC 8259 allows "\u0000" (org.json writes control characters so, 7.6): read it, and make
+ * it U+FFFD (counted) so that strings stay C strings for every consumer. */
+static json_t *load(tt_report_reader *r, const char *p, size_t n, json_error_t *je)
+{
+    json_t *o = json_loadb(p, n, JSON_ALLOW_NUL, je);
+    if (!o) {
+        json_error_t first = *je;
+        if (!(o = retry(r, p, n, je)))
+            *je = first;
+    }
+    uint64_t nul = 0;
+    if (o && tt_report__json_nul(o, &nul)) {
+        json_decref(o);
+        snprintf(je->text, sizeof je->text, "out of memory");
+        return NULL;
+    }
+    if (nul)
+        tt_stats_add(r->stats, "report_nul_replaced", r->file, TT_SEV_WARN, (int64_t)nul,
+                     "a \\u0000 in a report string is read as U+FFFD");
+    return o;
 }
 
 /* Structure between the objects: '[', ',', ']' and whitespace. */
@@ -214,6 +337,10 @@ static int next_json(tt_report_reader *r, json_t **out, uint64_t *line, tt_error
             return TT_DONE;
         }
         int c = r->chunk[r->cpos++];
+        if (c == '\n')
+            r->col = 0;
+        else if ((c & 0xC0) != 0x80)
+            r->col++;
         if (is_ws(c)) {
             if (c == '\n')
                 r->line++;
@@ -239,6 +366,7 @@ static int next_json(tt_report_reader *r, json_t **out, uint64_t *line, tt_error
                                 "invalid JSON: expected '{' or '[', found %s", what);
         }
         *line = r->line;
+        uint64_t col0 = r->col;
         r->obj.len = 0;
         if (tt_buf_put(&r->obj, "{", 1))
             return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
@@ -246,9 +374,9 @@ static int next_json(tt_report_reader *r, json_t **out, uint64_t *line, tt_error
         if (rc < 0)
             return rc;
         json_error_t je;
-        *out = json_loadb(r->obj.data, r->obj.len, 0, &je);
+        *out = load(r, r->obj.data, r->obj.len, &je);
         if (!*out)
-            return parse_error(r, &je, *line, err);
+            return parse_error(r, &je, *line, col0, err);
         if (rc == 1) { /* unbalanced yet accepted: cannot happen, but never trust it */
             json_decref(*out);
             return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE, r->line,
@@ -316,7 +444,7 @@ static int next_log(tt_report_reader *r, json_t **out, uint64_t *line, tt_error 
         while (je > js && je[-1] != ']')
             je--;
         json_error_t jerr;
-        *out = je == js ? NULL : json_loadb(js, (size_t)(je - 1 - js), 0, &jerr);
+        *out = je == js ? NULL : load(r, js, (size_t)(je - 1 - js), &jerr);
         if (!*out) {
             /* logcat cuts an entry at about 4 KB: one cut report must not lose the
              * capture, so the line is counted and skipped like a malformed Displayed line */

@@ -289,6 +289,12 @@ int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
             me.desc = tt_arena_strndup(m->arena, desc, dl);
             if (me.desc)
                 me.bad_desc = !valid_desc(me.desc);
+            if (me.bad_desc) { /* 4.2: kept verbatim and flagged, not an error */
+                char ex[200];
+                snprintf(ex, sizeof ex, "%s:%llu: malformed descriptor \"%.80s\" kept verbatim",
+                         fn, (unsigned long long)ln, me.desc);
+                tt_stats_add(stats, "mapping_bad_descriptor", fn, TT_SEV_WARN, 1, ex);
+            }
         }
         if (!me.cls || !me.name || (desc && !me.desc) || !tt_vec_push(&m->methods, &me) ||
             put_idx(m, (uint32_t)id, (uint32_t)m->methods.len))

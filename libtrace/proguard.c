@@ -494,6 +494,29 @@ static int cmp_cand_name(const void *x, const void *y)
     return r ? r : cmp_cand_file(x, y);
 }
 
+/* The file name a retraced frame shows (4.6): the class's sourceFile metadata, else the
+ * frame's own file name (it names the original source unless the build renamed it to
+ * "SourceFile"), else "Unknown Source". lp: the frame's '(' or NULL; e: its end. */
+static const char *frame_source(const pg_class *c, const char *lp, const char *e, char *buf,
+                                size_t cap)
+{
+    if (c->source)
+        return c->source;
+    if (lp) {
+        const char *f = lp + 1, *q = f;
+        while (q < e && *q != ':' && *q != ')')
+            q++;
+        size_t fl = (size_t)(q - f);
+        if (fl && fl < cap && !(fl == 10 && !memcmp(f, "SourceFile", 10)) &&
+            !(fl == 14 && !memcmp(f, "Unknown Source", 14)) && !memchr(f, '(', fl)) {
+            memcpy(buf, f, fl);
+            buf[fl] = 0;
+            return buf;
+        }
+    }
+    return "Unknown Source";
+}
+
 int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame, size_t n)
 {
     /* "[at ]cls.method(File:line)" */
@@ -531,7 +554,8 @@ int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame
     const pg_class *c = find_class(p, cls);
     if (!c)
         return tt_buf_put(b, frame, n);
-    const char *src = c->source;
+    char file[256];
+    const char *src = frame_source(c, lp, s + l, file, sizeof file);
     /* the lines with this obfuscated name, in file order */
     pg_method key = {.obf = meth};
     size_t lo = lower_bound(p, c, &key, 0), hi = lo;
@@ -544,18 +568,22 @@ int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame
     for (size_t i = 0; i < nc; i++)
         cd[i] = (struct cand){p->order[lo + i], 0};
     qsort(cd, nc, sizeof *cd, cmp_cand_file);
-    /* group by obfuscated range containing the line */
-    int emitted = 0;
-    if (line >= 0) {
-        int32_t ga = -1, gb = -1;
+    /* the ranges holding the line: one group per range (consecutive lines of one range are
+     * one position with inlined frames) */
+    int groups = 0, emitted = 0;
+    int32_t ga = -1, gb = -1;
+    for (size_t i = 0; i < nc && line >= 0; i++) {
+        const pg_method *pm = cd[i].m;
+        if (pm->a < 0 || line < pm->a || line > pm->b)
+            continue;
+        if (!groups || pm->a != ga || pm->b != gb)
+            groups++;
+        ga = pm->a;
+        gb = pm->b;
+    }
+    if (groups == 1) {
         for (size_t i = 0; i < nc; i++) {
             const pg_method *pm = cd[i].m;
-            if (pm->a < 0 || line < pm->a || line > pm->b)
-                continue;
-            if (ga < 0) {
-                ga = pm->a;
-                gb = pm->b;
-            }
             if (pm->a != ga || pm->b != gb)
                 continue;
             int32_t ol;
@@ -568,9 +596,21 @@ int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame
             if (emitted)
                 tt_buf_puts(b, "\n");
             tt_buf_printf(b, "%s%s.%s(%s:%d)", pre ? "at " : "", pm->cls ? pm->cls : c->orig,
-                          pm->name, src ? src : "Unknown Source", (int)ol);
+                          pm->name, src, (int)ol);
             emitted++;
         }
+    } else if (groups > 1) {
+        /* several ranges hold the line: the candidates are the innermost line of each */
+        size_t k = 0;
+        for (size_t i = 0; i < nc; i++) {
+            const pg_method *pm = cd[i].m, *prev = i ? cd[i - 1].m : NULL;
+            if (pm->a < 0 || line < pm->a || line > pm->b)
+                continue;
+            if (prev && prev->a == pm->a && prev->b == pm->b)
+                continue;
+            cd[k++] = cd[i];
+        }
+        nc = k;
     }
     if (!emitted) {
         /* ambiguous: every distinct original name once, in file order */
@@ -589,8 +629,11 @@ int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame
         }
         if (!k)
             tt_buf_puts(b, meth);
-        tt_buf_printf(b, "(%s)", src ? src : "Unknown Source");
+        tt_buf_printf(b, "(%s)", src);
+        emitted = k > 1;
+    } else {
+        emitted = 0;
     }
     free(cd);
-    return 0;
+    return emitted; /* 1: ambiguous */
 }

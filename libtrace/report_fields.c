@@ -355,11 +355,14 @@ int tt_report__fill(tt_report_reader *r, json_t *o, tt_error *err)
     }
     if (r->no_json)
         return 0;
-    r->dump = json_dumps(o, JSON_COMPACT);
-    if (!r->dump)
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    tt_report__json_write(&w, o);
+    if (!w.buf.data)
         return tt_error_set(err, TT_ENOMEM, r->file, 0, 0, "out of memory");
+    r->dump = w.buf.data;
     rep->json = r->dump;
-    rep->json_len = strlen(r->dump);
+    rep->json_len = w.buf.len;
     return 0;
 }
 

@@ -53,7 +53,9 @@ typedef struct tt_mapping tt_mapping;
  * With a mapping (may be NULL; one with methods), at least half of the ids must be in it.
  * 1 when plausible; otherwise 0 and why says what was found. */
 int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *why, size_t cap);
-/* The same over little-endian bytes (whole words only; a trailing partial word is ignored). */
+/* The same over little-endian bytes (whole words only), except that a whole file (n below
+ * TT_DETECT_PEEK) with no non-zero word and non-zero bytes in a trailing partial word is
+ * plausible: reading it fails with the incomplete-record error of 3.2. */
 int tt_beat_plausible_bytes(const unsigned char *p, size_t n, const tt_mapping *m, char *why,
                             size_t cap);
 
@@ -189,7 +191,10 @@ const char *tt_proguard_class(const tt_proguard *p, const char *obf);
 int tt_proguard_retrace_method(const tt_proguard *p, tt_arena *a, tt_method *m);
 /* Retraces every method of a mapping. *ambiguous counts ambiguous choices. */
 int tt_mapping_retrace(tt_mapping *m, const tt_proguard *p, size_t *ambiguous);
-/* Retraces one Java stack frame text "cls.method(File:line)" -> appended lines to b. */
+/* Retraces one Java stack frame text "cls.method(File:line)" -> appended lines to b.
+ * Returns 0, or 1 when the frame is ambiguous (several ranges hold its line, or no range
+ * does and several names share the obfuscated one): b then holds the candidates joined by
+ * " | " with the line unknown (method-beat.md 4.6). */
 int tt_proguard_retrace_frame(tt_buf *b, const tt_proguard *p, const char *frame, size_t n);
 
 /* ---- native method-beat slices (beat_slice.c; method-beat.md 8.2) ---- */

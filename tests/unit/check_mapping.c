@@ -251,6 +251,35 @@ START_TEST(proguard_class_without_members)
 }
 END_TEST
 
+/* 4.6 step 3: two ranges holding the line are two groups, so the frame is ambiguous: every
+ * candidate (the innermost line of each group) is shown, line unknown, and the call says so;
+ * one group is not ambiguous. Without sourceFile metadata the frame's own file name is kept
+ * (unless it is the renamed "SourceFile"). */
+START_TEST(proguard_overlapping_ranges)
+{
+    const char *s = "com.ex.Foo -> a.a:\n"
+                    "    1:5:void get(int):28:32 -> a\n"
+                    "    1:6:void post(int):35:40 -> a\n"
+                    "    7:7:void com.o.In.x():9 -> a\n"
+                    "    7:7:void put():50 -> a\n";
+    tt_proguard *p;
+    tt_input *in = unit_mem("mapping.txt", s, strlen(s));
+    ck_assert_int_eq(tt_proguard_load(&p, in, NULL), 0);
+    tt_input_close(in);
+    tt_buf b = {0};
+    ck_assert_int_eq(tt_proguard_retrace_frame(&b, p, "a.a.a(Foo.kt:3)", 15), 1);
+    ck_assert_str_eq(b.data, "com.ex.Foo.get | post(Foo.kt)");
+    b.len = 0;
+    ck_assert_int_eq(tt_proguard_retrace_frame(&b, p, "a.a.a(Foo.kt:6)", 15), 0);
+    ck_assert_str_eq(b.data, "com.ex.Foo.post(Foo.kt:40)");
+    b.len = 0;
+    ck_assert_int_eq(tt_proguard_retrace_frame(&b, p, "at a.a.a(SourceFile:7)", 22), 0);
+    ck_assert_str_eq(b.data, "at com.o.In.x(Unknown Source:9)\nat com.ex.Foo.put(Unknown Source:50)");
+    tt_buf_free(&b);
+    tt_proguard_free(p);
+}
+END_TEST
+
 /* Lookups go through a per-class index sorted by (obfuscated name, signature); results must
  * keep the file-order semantics of 4.6 (first unqualified line wins, distinct names listed
  * in file order, inlined lines from other classes skipped for methods). */
@@ -327,6 +356,7 @@ static Suite *suite(void)
     tcase_add_test(tc, proguard_names_outlive_mapping);
     tcase_add_test(tc, proguard_class_without_members);
     tcase_add_test(tc, proguard_reused_names_file_order);
+    tcase_add_test(tc, proguard_overlapping_ranges);
     suite_add_tcase(s, tc);
     return s;
 }

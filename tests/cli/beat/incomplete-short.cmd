@@ -1,0 +1,1 @@
+tracetool beat beat-3bytes.bin

@@ -1,0 +1,1 @@
+tracetool report --proguard proguard-overlap.txt report-overlap.json

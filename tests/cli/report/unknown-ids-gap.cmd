@@ -1,0 +1,1 @@
+tracetool report -m mapping-gap.txt report-gap-ids.json >/dev/null
