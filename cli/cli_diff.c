@@ -241,8 +241,8 @@ static int folded_line(void *ctx, const char *path, int64_t base, int64_t new_)
  * said, never silent; and columns in two units (ms and samples) are not comparable. */
 static void folded_notes(const cli_diff_opts *o, const fsink *fs, const unsigned units[2])
 {
-    static const char what[] = "folded-diff reads slices, Matrix issue call trees and the "
-                               "stacks of folded input";
+    static const char what[] = "folded-diff reads slices, Matrix issue call trees and "
+                               "sampled stacks";
     if (!fs->some[0] && !fs->some[1])
         cli_warnf("diff: %s and %s: no call path weighs a whole millisecond or a sample (%s): "
                   "the folded diff is empty", o->path[0], o->path[1], what);
@@ -251,8 +251,8 @@ static void folded_notes(const cli_diff_opts *o, const fsink *fs, const unsigned
             cli_warnf("diff: %s: no call path weighs a whole millisecond or a sample (%s): "
                       "its column is all 0", o->path[s], what);
     if ((units[0] | units[1]) == (TDB_FOLDED_MS | TDB_FOLDED_SAMPLES))
-        cli_warnf("diff: the folded weights mix whole milliseconds (slices, call trees) and "
-                  "sample counts (folded input): they are not comparable");
+        cli_warnf("diff: the folded weights mix whole milliseconds (slices, call trees, timed "
+                  "samples) and sample counts (folded input): they are not comparable");
 }
 
 /* The outputs computed from the items; DIFF_FOLDED streams the database rows instead, and
