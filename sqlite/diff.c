@@ -416,6 +416,7 @@ static int sampled_trace(void *ctx, const tdb__sw *w)
             add_ns(a, r->side, 0, 0);
             add_ns(a, r->side, 1, ns);
             acc_add(a, r->side, 2, 0);
+            acc_add(a, r->side, 3, 0); /* calls: the sampled slices (SQL_SAMPLED) */
         }
     }
     return 0;
