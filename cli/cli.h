@@ -63,6 +63,9 @@ const cli_cmd *cli_cmd_find(const char *name);
 const cli_cmd *cli_cmd_list(size_t *n);
 
 /* ---- output (cli_out.c): every write checked; EPIPE exits quietly ---- */
+/* The exit status of a run whose standard output a reader closed (EPIPE): CLI_OK unless a
+ * verdict was set (diff: a tripped gate, CLI_CHECK_FAILED), which a closed pipe keeps. */
+void cli_out_epipe_status(int rc);
 /* Text: control characters and bytes of no well-formed UTF-8 sequence are written as \xNN,
  * UTF-8 encoded C1 characters as \u00NN (cli_out.c), unless cli_out_binary(1) said the
  * output carries data (an ART trace). A UTF-8 sequence or CR LF split between two writes is

@@ -306,6 +306,9 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
     if (c.trips.len)
         qsort(c.trips.data, c.trips.len, sizeof(trip), cmp_trips);
     rc = c.trips.len ? CLI_CHECK_FAILED : CLI_OK;
+    /* a reader that closes the pipe early (svg, html, a long text) does not turn the
+     * verdict into success */
+    cli_out_epipe_status(rc);
     tt_buf b = {0};
     int (*emit)(const dctx *, tt_buf *, int) = NULL;
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)

@@ -14,10 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int epipe_status = CLI_OK;
+
+void cli_out_epipe_status(int rc) { epipe_status = rc; }
+
 static void out_failed(void)
 {
     if (errno == EPIPE)
-        exit(CLI_OK);
+        exit(epipe_status);
     fprintf(stderr, "tracetool: write error on standard output: %s\n", strerror(errno));
     exit(CLI_BAD);
 }
