@@ -81,6 +81,10 @@ static int on_row(void *ctx, const tdb_diff_row *r)
         else if (!it.mark)
             it.mark = -1;
     }
+    /* a key of the base only is no measurement of 0 (a scene the new run did not visit is
+     * not 0 fps): never a regression, and no gate trips on it (eval_gates) */
+    if (it.have[0] && !it.have[1] && it.mark > 0)
+        it.mark = 0;
     if (!tt_vec_push(&c->items, &it)) {
         c->oom = 1;
         return 1;
@@ -168,8 +172,9 @@ static int eval_gates(dctx *c)
         for (size_t i = 0; i < c->items.len; i++) {
             const item *it = &items[i];
             double b = it->v[0][j], n = it->v[1][j], amt;
-            if (!gate_applies(m, it) || (unit == U_MS && fabs(n - b) < o->min_ms))
-                continue;
+            if (!gate_applies(m, it) || (unit == U_MS && fabs(n - b) < o->min_ms) ||
+                !it->have[1])
+                continue; /* removed: listed as such, never gated */
             if (tt_gate_trips(g, b, n, &amt) && push_trip(c, g, it, b, n, amt))
                 return -1;
         }
