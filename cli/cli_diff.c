@@ -182,23 +182,28 @@ static int eval_gates(dctx *c)
     return 0;
 }
 
-/* ---- ordering: sections in table order, rows by impact (primary delta), then name ---- */
-static double impact(const item *it)
+/* ---- ordering: sections in table order, rows by impact, then name ---- */
+/* The change of value j that counts for the order: a driving value changed beyond the
+ * noise filters, else 0. */
+static double impact(const item *it, int j)
 {
-    for (int j = 0; j < cli_diff_meta[it->section].nval; j++)
-        if (it->sig & (1u << j) && cli_diff_meta[it->section].drives[j])
-            return fabs(it->v[1][j] - it->v[0][j]) * (j == 0 ? 1e6 : 1);
-    return 0;
+    return it->sig & (1u << j) && cli_diff_meta[it->section].drives[j]
+               ? fabs(it->v[1][j] - it->v[0][j])
+               : 0;
 }
 
+/* Impact: the change of the section's first value, then of the other values in order
+ * (tracetool-diff(1)): new issues of one count each are ordered by their cost. */
 static int cmp_items(const void *a, const void *b)
 {
     const item *x = *(item *const *)a, *y = *(item *const *)b;
     if (x->section != y->section)
         return x->section - y->section;
-    double p = impact(x), q = impact(y);
-    if (p != q)
-        return p < q ? 1 : -1;
+    for (int j = 0; j < cli_diff_meta[x->section].nval; j++) {
+        double p = impact(x, j), q = impact(y, j);
+        if (p != q)
+            return p < q ? 1 : -1;
+    }
     int r = strcmp(x->sub ? x->sub : "", y->sub ? y->sub : "");
     return r ? r : strcmp(x->key, y->key);
 }
