@@ -184,6 +184,9 @@ void cli_warnf(const char *fmt, ...) CLI_PRINTF(1, 2);
     "slot Matrix would write) or concatenated slices"
 /* Raw text to standard error ("tracetool: FILE: warning: ...\n" written by the caller). */
 void cli_stderrf(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Text of any length to standard error after what standard output holds (so a stream of
+ * both keeps their order), escaped as the diagnostics are (tracetool(1) OUTPUT). */
+void cli_stderr_text(const char *p, size_t n);
 /* While b is set, this thread's diagnostics (cli_err, cli_errorf, cli_warnf, cli_stderrf)
  * are appended to b instead of written (analyze --jobs: printed later, in input order);
  * NULL writes them again. Progress is off in such a thread. */

@@ -351,7 +351,7 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
     if ((o->format != DIFF_TEXT || o->output) && !o->quiet) {
         tt_buf e = {0};
         cli_diff__trips_text(&e, &c, "tracetool: diff: ");
-        fputs(e.data ? e.data : "", stderr);
+        cli_stderr_text(e.data ? e.data : "", e.len);
         tt_buf_free(&e);
     }
 out:

@@ -165,6 +165,16 @@ static void put_msg(const char *text, size_t n)
     tt_buf_free(&esc);
 }
 
+void cli_stderr_text(const char *p, size_t n)
+{
+    int e = fflush(stdout) ? errno : 0;
+    put_msg(p, n);
+    if (e) { /* after the text: a closed pipe exits with the verdict (cli_out_epipe_status) */
+        errno = e;
+        out_failed();
+    }
+}
+
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
     char line[4096];
