@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cli_csv.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,6 +45,11 @@ static void value_text(tt_buf *b, const tdb_value *v)
     switch (v->type) {
     case TDB_INT: tt_buf_printf(b, "%lld", (long long)v->i); break;
     case TDB_REAL:
+        /* an infinity as sqlite3 -csv writes it: JSON's null would read as the text 'null' */
+        if (isinf(v->r)) {
+            tt_buf_puts(b, v->r > 0 ? "Inf" : "-Inf");
+            break;
+        }
         tt_json_format_double(num, sizeof num, v->r);
         tt_buf_puts(b, num);
         break;
