@@ -189,20 +189,25 @@ static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides,
                 return CLI_BAD;
             }
             break;
-        case O_MINMS: {
-            int64_t v;
-            if (cli_opt_i64("--min-ms", optarg, &v))
-                return CLI_BAD;
-            if (v < 0) {
-                cli_errorf("option --min-ms: expected a non-negative integer, got %s", optarg);
+        case O_MINMS: { /* fractional ms too (0.5): the values compared are ms with ns */
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v >= 0 && v <= 1e12)) {
+                cli_errorf("option --min-ms: expected a number of ms in 0..1e12, got \"%s\"",
+                           optarg);
                 return CLI_BAD;
             }
-            o->min_ms = (double)v;
+            o->min_ms = v;
             break;
         }
         case O_MINCOUNT:
             if (cli_opt_i64("--min-count", optarg, &o->min_count))
                 return CLI_BAD;
+            if (o->min_count < 0) {
+                cli_errorf("option --min-count: expected a non-negative integer, got %s",
+                           optarg);
+                return CLI_BAD;
+            }
             break;
         case O_TOP:
             if (cli_opt_int("--top", optarg, 0, 1000000, &o->top))
