@@ -63,6 +63,9 @@ const cli_cmd *cli_cmd_find(const char *name);
 const cli_cmd *cli_cmd_list(size_t *n);
 
 /* ---- output (cli_out.c): every write checked; EPIPE exits quietly ---- */
+/* The exit status of a run whose standard output a reader closed (EPIPE): CLI_OK unless a
+ * verdict was set (diff: a tripped gate, CLI_CHECK_FAILED), which a closed pipe keeps. */
+void cli_out_epipe_status(int rc);
 /* Text: control characters and bytes of no well-formed UTF-8 sequence are written as \xNN,
  * UTF-8 encoded C1 characters as \u00NN (cli_out.c), unless cli_out_binary(1) said the
  * output carries data (an ART trace). A UTF-8 sequence or CR LF split between two writes is
@@ -181,6 +184,9 @@ void cli_warnf(const char *fmt, ...) CLI_PRINTF(1, 2);
     "slot Matrix would write) or concatenated slices"
 /* Raw text to standard error ("tracetool: FILE: warning: ...\n" written by the caller). */
 void cli_stderrf(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Text of any length to standard error after what standard output holds (so a stream of
+ * both keeps their order), escaped as the diagnostics are (tracetool(1) OUTPUT). */
+void cli_stderr_text(const char *p, size_t n);
 /* While b is set, this thread's diagnostics (cli_err, cli_errorf, cli_warnf, cli_stderrf)
  * are appended to b instead of written (analyze --jobs: printed later, in input order);
  * NULL writes them again. Progress is off in such a thread. */

@@ -81,6 +81,10 @@ static int on_row(void *ctx, const tdb_diff_row *r)
         else if (!it.mark)
             it.mark = -1;
     }
+    /* a key of the base only is no measurement of 0 (a scene the new run did not visit is
+     * not 0 fps): never a regression, and no gate trips on it (eval_gates) */
+    if (it.have[0] && !it.have[1] && it.mark > 0)
+        it.mark = 0;
     if (!tt_vec_push(&c->items, &it)) {
         c->oom = 1;
         return 1;
@@ -168,8 +172,9 @@ static int eval_gates(dctx *c)
         for (size_t i = 0; i < c->items.len; i++) {
             const item *it = &items[i];
             double b = it->v[0][j], n = it->v[1][j], amt;
-            if (!gate_applies(m, it) || (unit == U_MS && fabs(n - b) < o->min_ms))
-                continue;
+            if (!gate_applies(m, it) || (unit == U_MS && fabs(n - b) < o->min_ms) ||
+                !it->have[1])
+                continue; /* removed: listed as such, never gated */
             if (tt_gate_trips(g, b, n, &amt) && push_trip(c, g, it, b, n, amt))
                 return -1;
         }
@@ -177,23 +182,28 @@ static int eval_gates(dctx *c)
     return 0;
 }
 
-/* ---- ordering: sections in table order, rows by impact (primary delta), then name ---- */
-static double impact(const item *it)
+/* ---- ordering: sections in table order, rows by impact, then name ---- */
+/* The change of value j that counts for the order: a driving value changed beyond the
+ * noise filters, else 0. */
+static double impact(const item *it, int j)
 {
-    for (int j = 0; j < cli_diff_meta[it->section].nval; j++)
-        if (it->sig & (1u << j) && cli_diff_meta[it->section].drives[j])
-            return fabs(it->v[1][j] - it->v[0][j]) * (j == 0 ? 1e6 : 1);
-    return 0;
+    return it->sig & (1u << j) && cli_diff_meta[it->section].drives[j]
+               ? fabs(it->v[1][j] - it->v[0][j])
+               : 0;
 }
 
+/* Impact: the change of the section's first value, then of the other values in order
+ * (tracetool-diff(1)): new issues of one count each are ordered by their cost. */
 static int cmp_items(const void *a, const void *b)
 {
     const item *x = *(item *const *)a, *y = *(item *const *)b;
     if (x->section != y->section)
         return x->section - y->section;
-    double p = impact(x), q = impact(y);
-    if (p != q)
-        return p < q ? 1 : -1;
+    for (int j = 0; j < cli_diff_meta[x->section].nval; j++) {
+        double p = impact(x, j), q = impact(y, j);
+        if (p != q)
+            return p < q ? 1 : -1;
+    }
     int r = strcmp(x->sub ? x->sub : "", y->sub ? y->sub : "");
     return r ? r : strcmp(x->key, y->key);
 }
@@ -241,8 +251,8 @@ static int folded_line(void *ctx, const char *path, int64_t base, int64_t new_)
  * said, never silent; and columns in two units (ms and samples) are not comparable. */
 static void folded_notes(const cli_diff_opts *o, const fsink *fs, const unsigned units[2])
 {
-    static const char what[] = "folded-diff reads slices, Matrix issue call trees and the "
-                               "stacks of folded input";
+    static const char what[] = "folded-diff reads slices, Matrix issue call trees and "
+                               "sampled stacks";
     if (!fs->some[0] && !fs->some[1])
         cli_warnf("diff: %s and %s: no call path weighs a whole millisecond or a sample (%s): "
                   "the folded diff is empty", o->path[0], o->path[1], what);
@@ -251,8 +261,8 @@ static void folded_notes(const cli_diff_opts *o, const fsink *fs, const unsigned
             cli_warnf("diff: %s: no call path weighs a whole millisecond or a sample (%s): "
                       "its column is all 0", o->path[s], what);
     if ((units[0] | units[1]) == (TDB_FOLDED_MS | TDB_FOLDED_SAMPLES))
-        cli_warnf("diff: the folded weights mix whole milliseconds (slices, call trees) and "
-                  "sample counts (folded input): they are not comparable");
+        cli_warnf("diff: the folded weights mix whole milliseconds (slices, call trees, timed "
+                  "samples) and sample counts (folded input): they are not comparable");
 }
 
 /* The outputs computed from the items; DIFF_FOLDED streams the database rows instead, and
@@ -306,6 +316,9 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
     if (c.trips.len)
         qsort(c.trips.data, c.trips.len, sizeof(trip), cmp_trips);
     rc = c.trips.len ? CLI_CHECK_FAILED : CLI_OK;
+    /* a reader that closes the pipe early (svg, html, a long text) does not turn the
+     * verdict into success */
+    cli_out_epipe_status(rc);
     tt_buf b = {0};
     int (*emit)(const dctx *, tt_buf *, int) = NULL;
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
@@ -338,7 +351,7 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
     if ((o->format != DIFF_TEXT || o->output) && !o->quiet) {
         tt_buf e = {0};
         cli_diff__trips_text(&e, &c, "tracetool: diff: ");
-        fputs(e.data ? e.data : "", stderr);
+        cli_stderr_text(e.data ? e.data : "", e.len);
         tt_buf_free(&e);
     }
 out:

@@ -120,10 +120,10 @@ static void jnum(tt_jsonw *w, double v)
         tt_jsonw_double(w, round6(v));
 }
 
+/* delta and delta_pct from the full values (each rounded only when written); delta_pct is
+ * null where base is written as 0 */
 static void json_pair(tt_jsonw *w, double b, double n)
 {
-    b = round6(b);
-    n = round6(n);
     tt_jsonw_obj_begin(w);
     tt_jsonw_key(w, "base");
     jnum(w, b);
@@ -132,7 +132,7 @@ static void json_pair(tt_jsonw *w, double b, double n)
     tt_jsonw_key(w, "delta");
     jnum(w, n - b);
     tt_jsonw_key(w, "delta_pct");
-    jnum(w, b != 0 ? (n - b) * 100.0 / fabs(b) : NAN);
+    jnum(w, round6(b) != 0 ? (n - b) * 100.0 / fabs(b) : NAN);
     tt_jsonw_obj_end(w);
 }
 

@@ -90,17 +90,22 @@ void cli_diff__num(tt_buf *b, double v)
         if (e[-1] == '.') /* 153.999 prints 154.00: no bare point */
             *--e = 0;
     }
-    tt_buf_puts(b, s);
+    tt_buf_puts(b, strcmp(s, "-0") ? s : "0"); /* -0.001 is shown as 0, never as -0 */
 }
 
 void cli_diff__delta_text(tt_buf *b, double base, double n)
 {
     double d = n - base;
-    tt_buf_puts(b, d >= 0 ? "+" : "");
-    cli_diff__num(b, d);
-    if (base != 0 && !isnan(d)) {
+    tt_buf num = {0};
+    cli_diff__num(&num, d);
+    if (num.len && num.data[0] != '-') /* the sign of the number as printed */
+        tt_buf_puts(b, "+");
+    if (num.len)
+        tt_buf_put(b, num.data, num.len);
+    tt_buf_free(&num);
+    /* a percentage of a base shown as 0 (below 0.005) would contradict the numbers shown */
+    if (fabs(base) >= 0.005 && !isnan(d))
         tt_buf_printf(b, ", %+.1f%%", d * 100.0 / fabs(base));
-    }
 }
 
 const char *cli_diff__status_of(const item *it)

@@ -142,7 +142,7 @@ const char *cli_ks_function(const tt_ks_report *rep, const tt_ks_frame *f)
 }
 
 /* An on-device name usable for a system image: present and not "<redacted>". */
-static const char *device_name(const tt_ks_report *rep, const tt_ks_frame *f)
+const char *cli_ks_device_name(const tt_ks_report *rep, const tt_ks_frame *f)
 {
     if (!f->device_name || !*f->device_name || !strcmp(f->device_name, "<redacted>"))
         return NULL;
@@ -176,7 +176,7 @@ void cli_ks_short_name(tt_buf *out, const tt_ks_report *rep, const tt_ks_frame *
 {
     const char *fn = cli_ks_function(rep, f);
     if (!fn)
-        fn = device_name(rep, f);
+        fn = cli_ks_device_name(rep, f);
     if (fn)
         tt_buf_puts(out, fn);
     else
@@ -279,7 +279,7 @@ void cli_ks_key_compute(cli_ks_key *k, cli_ks_names *n, const tt_ks_report *rep)
         n->tmp.len = 0;
         cli_ks_short_name(&n->tmp, rep, f);
         tt_buf_put(&n->tmp, "", 1);
-        if (cli_ks_function(rep, f) || device_name(rep, f))
+        if (cli_ks_function(rep, f) || cli_ks_device_name(rep, f))
             snprintf(k->key, sizeof k->key, "system:%s!%s",
                      f->image >= 0 ? rep->images[f->image].name : "?", n->tmp.data);
         else /* the short name already says image!+0x<start>, image+0x<offset> or 0x<pc> */

@@ -653,7 +653,9 @@ static void print_csv(kctx *c, const tt_ks_report *rep)
                 if (f->has_repeat)
                     tt_buf_printf(b, "%lld", (long long)f->repeat);
                 tt_buf_puts(b, ",");
-                cli_csv_str(b, s ? s->function : NULL);
+                /* a frame the report alone names: its name, as text and folded show it */
+                const char *dn = s ? NULL : cli_ks_device_name(rep, f);
+                cli_csv_str(b, s ? s->function : dn ? cli_swift_name(c->swift, dn) : NULL);
                 tt_buf_puts(b, ",");
                 cli_csv_str(b, s ? s->file : NULL);
                 tt_buf_puts(b, ",");

@@ -56,6 +56,9 @@ void cli_ks_names_free(cli_ks_names *n);
 void cli_ks_mark_app(cli_ks_names *n, tt_ks_report *rep);
 /* The canonical function of a frame (outermost of its chain) or NULL. */
 const char *cli_ks_function(const tt_ks_report *rep, const tt_ks_frame *f);
+/* The report's own symbol_name of f when it can be trusted (not empty, not "<redacted>",
+ * not in an app image: I2, Matrix #423), else NULL. */
+const char *cli_ks_device_name(const tt_ks_report *rep, const tt_ks_frame *f);
 /* The function start (a vmaddr) of a frame without a name whose image knows it from
  * LC_FUNCTION_STARTS (6.5); 1 when known. Frame lines, short names and keys use it. */
 int cli_ks_fstart(const tt_ks_report *rep, const tt_ks_frame *f, uint64_t *vmaddr);

@@ -56,10 +56,15 @@ int cli_opt_ms_nonneg(const char *opt, const char *val, int64_t *out)
 
 int cli_opt_int(const char *opt, const char *val, int min, int max, int *out)
 {
-    int64_t v;
-    if (cli_opt_i64(opt, val, &v))
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (end == val || *end || (errno && errno != ERANGE)) {
+        cli_errorf("option %s: expected an integer, got \"%s\"", opt, val);
         return CLI_BAD;
-    if (v < min || v > max) {
+    }
+    /* beyond int64 too: the option's own range, not int64's */
+    if (errno == ERANGE || v < min || v > max) {
         cli_errorf("option %s: expected an integer in %d..%d, got %s", opt, min, max, val);
         return CLI_BAD;
     }

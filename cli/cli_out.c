@@ -14,10 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int epipe_status = CLI_OK;
+
+void cli_out_epipe_status(int rc) { epipe_status = rc; }
+
 static void out_failed(void)
 {
     if (errno == EPIPE)
-        exit(CLI_OK);
+        exit(epipe_status);
     fprintf(stderr, "tracetool: write error on standard output: %s\n", strerror(errno));
     exit(CLI_BAD);
 }
@@ -159,6 +163,16 @@ static void put_msg(const char *text, size_t n)
         fwrite(out, 1, len, stderr);
     }
     tt_buf_free(&esc);
+}
+
+void cli_stderr_text(const char *p, size_t n)
+{
+    int e = fflush(stdout) ? errno : 0;
+    put_msg(p, n);
+    if (e) { /* after the text: a closed pipe exits with the verdict (cli_out_epipe_status) */
+        errno = e;
+        out_failed();
+    }
 }
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)

@@ -13,7 +13,7 @@
 static const char usage[] =
     "usage: tracetool diff [--format text|json|folded-diff|svg|html] [--threshold PCT]\n"
     "                      [--min-ms MS]\n"
-    "                      [--min-count N] [--top N] [--fail-on GATES]\n"
+    "                      [--min-count N] [--top N] [--fail-on GATES]...\n"
     "                      [--base-trace ID] [--new-trace ID]\n"
     "                      [--base-mapping FILE]... [--new-mapping FILE]...\n"
     "                      [--base-proguard FILE] [--new-proguard FILE]\n"
@@ -29,6 +29,7 @@ static const char usage[] =
     "      --min-count N         ignore rows with fewer than N calls/issues/frames (default 1)\n"
     "      --top N               size of the hot set, methods by self time (default 10)\n"
     "      --fail-on GATES       gates replacing the defaults: METRIC=[+|-]N[%],...\n"
+    "                            (repeatable: the gates add up)\n"
     "      --base-trace ID       use only this trace of the base database (default all)\n"
     "      --new-trace ID        use only this trace of the new database (default all)\n"
     "      --base-mapping FILE   methodMapping.txt for raw base inputs (repeatable)\n"
@@ -140,7 +141,28 @@ static int is_database(const char *path, int *is_db)
     return 0;
 }
 
-static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides, const char **failon,
+/* One --fail-on: its gates join those of the earlier ones (an identical gate is one gate). */
+static int add_gates(cli_diff_opts *o, const char *arg)
+{
+    tt_gate g[TT_GATES_MAX];
+    size_t n;
+    tt_error err = {0};
+    if (tt_diff_parse_gates(g, TT_GATES_MAX, &n, arg, &err)) {
+        cli_errorf("%s", err.msg);
+        return CLI_BAD;
+    }
+    if (!o->custom_gates)
+        o->ngates = 0; /* the first --fail-on replaces the defaults */
+    o->custom_gates = 1;
+    for (size_t i = 0; i < n; i++)
+        if (tt_gate_add(o->gates, TT_GATES_MAX, &o->ngates, &g[i])) {
+            cli_errorf("--fail-on: more than %d gates in all", TT_GATES_MAX);
+            return CLI_BAD;
+        }
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides,
                       cli_flame_opts *fo)
 {
     int c;
@@ -167,26 +189,34 @@ static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides, cons
                 return CLI_BAD;
             }
             break;
-        case O_MINMS: {
-            int64_t v;
-            if (cli_opt_i64("--min-ms", optarg, &v))
-                return CLI_BAD;
-            if (v < 0) {
-                cli_errorf("option --min-ms: expected a non-negative integer, got %s", optarg);
+        case O_MINMS: { /* fractional ms too (0.5): the values compared are ms with ns */
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v >= 0 && v <= 1e12)) {
+                cli_errorf("option --min-ms: expected a number of ms in 0..1e12, got \"%s\"",
+                           optarg);
                 return CLI_BAD;
             }
-            o->min_ms = (double)v;
+            o->min_ms = v;
             break;
         }
         case O_MINCOUNT:
             if (cli_opt_i64("--min-count", optarg, &o->min_count))
                 return CLI_BAD;
+            if (o->min_count < 0) {
+                cli_errorf("option --min-count: expected a non-negative integer, got %s",
+                           optarg);
+                return CLI_BAD;
+            }
             break;
         case O_TOP:
             if (cli_opt_int("--top", optarg, 0, 1000000, &o->top))
                 return CLI_BAD;
             break;
-        case O_FAILON: *failon = optarg; break;
+        case O_FAILON:
+            if (add_gates(o, optarg))
+                return CLI_BAD;
+            break;
         case O_BTRACE:
         case O_NTRACE:
             if (cli_opt_i64(c == O_BTRACE ? "--base-trace" : "--new-trace", optarg, &sd->trace))
@@ -270,10 +300,9 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
     side sides[2] = {{.maps = maps[0]}, {.maps = maps[1]}};
     cli_diff_opts o;
     cli_diff_opts_init(&o);
-    const char *failon = NULL;
     cli_flame_opts fo;
     cli_flame_opts_init(&fo);
-    int rc = parse_opts(argc, argv, &o, sides, &failon, &fo);
+    int rc = parse_opts(argc, argv, &o, sides, &fo);
     if (rc)
         return rc == -100 ? CLI_OK : rc;
     if (argc - optind != 2) {
@@ -281,16 +310,8 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
                    argc - optind == 1 ? "" : "s");
         return cli_usage(usage, 1);
     }
-    if (failon) {
-        tt_error err = {0};
-        if (tt_diff_parse_gates(o.gates, TT_GATES_MAX, &o.ngates, failon, &err)) {
-            cli_errorf("%s", err.msg);
-            return CLI_BAD;
-        }
-        o.custom_gates = 1;
-    } else {
+    if (!o.custom_gates)
         cli_diff_default_gates(&o); /* at the --threshold given */
-    }
     if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
         cli_errorf("diff: standard input ('-') given for both sides");
         return CLI_BAD;

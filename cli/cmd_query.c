@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cli_csv.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@ typedef struct qctx {
     tt_vec cells;     /* table: char* per cell, row-major, header first */
     tt_vec numeric;   /* table: per column, 1 while every value is a number */
     int ncol;
+    tt_vec keys;      /* json, jsonl: char* per column, unique within the object */
     tt_buf out;
 } qctx;
 
@@ -44,6 +46,11 @@ static void value_text(tt_buf *b, const tdb_value *v)
     switch (v->type) {
     case TDB_INT: tt_buf_printf(b, "%lld", (long long)v->i); break;
     case TDB_REAL:
+        /* an infinity as sqlite3 -csv writes it: JSON's null would read as the text 'null' */
+        if (isinf(v->r)) {
+            tt_buf_puts(b, v->r > 0 ? "Inf" : "-Inf");
+            break;
+        }
         tt_json_format_double(num, sizeof num, v->r);
         tt_buf_puts(b, num);
         break;
@@ -137,6 +144,43 @@ static void table_flush(qctx *q)
     free(wd);
 }
 
+static void keys_free(qctx *q)
+{
+    for (size_t i = 0; i < q->keys.len; i++)
+        free(TT_VEC_AT(&q->keys, char *, i));
+    q->keys.len = 0;
+}
+
+/* The JSON keys of a statement's columns: a name that an earlier column has gets ":N", its
+ * N-th occurrence (select i.id, t.id: "id", "id:2"), so that no value is lost to a parser
+ * that keeps one of two equal keys (RFC 8259 4). */
+static int json_keys(qctx *q, int ncol, const char *const *names)
+{
+    keys_free(q);
+    for (int c = 0; c < ncol; c++) {
+        tt_buf k = {0};
+        for (int n = 1;; n++) {
+            k.len = 0;
+            if (tt_buf_puts(&k, names[c]) || (n > 1 && tt_buf_printf(&k, ":%d", n))) {
+                tt_buf_free(&k);
+                return 1;
+            }
+            size_t i = 0;
+            while (i < q->keys.len && strcmp(TT_VEC_AT(&q->keys, char *, i), k.data))
+                i++;
+            if (i == q->keys.len)
+                break;
+        }
+        char *key = dup_text(k.data, k.len);
+        tt_buf_free(&k);
+        if (!key || !tt_vec_push(&q->keys, &key)) {
+            free(key);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int on_row(void *ctx, int event, int ncol, const char *const *names,
                   const tdb_value *vals)
 {
@@ -162,6 +206,8 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
                 cli_csv_field(&q->out, names[c], strlen(names[c]), 0);
             }
             tt_buf_puts(&q->out, "\n");
+        } else if (json_keys(q, ncol, names)) {
+            return 1;
         }
     } else if (event == TDB_EV_ROW) {
         if (q->format == F_TABLE) {
@@ -190,7 +236,7 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
             tt_jsonw_init(&w, 0);
             tt_jsonw_obj_begin(&w);
             for (int c = 0; c < ncol; c++) {
-                tt_jsonw_key(&w, names[c]);
+                tt_jsonw_key(&w, TT_VEC_AT(&q->keys, char *, c));
                 json_value(&w, &vals[c]);
             }
             tt_jsonw_obj_end(&w);
@@ -282,6 +328,7 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
     qctx q = {.format = format};
     tt_vec_init(&q.cells, sizeof(char *));
     tt_vec_init(&q.numeric, sizeof(int));
+    tt_vec_init(&q.keys, sizeof(char *));
     if (format == F_JSON)
         tt_buf_puts(&q.out, "[");
     int rc = tdb_exec_user(db, sql, on_row, &q, &err);
@@ -294,6 +341,8 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
         free(TT_VEC_AT(&q.cells, char *, i));
     tt_vec_free(&q.cells);
     tt_vec_free(&q.numeric);
+    keys_free(&q);
+    tt_vec_free(&q.keys);
     tt_buf_free(&q.out);
     tdb_close(db);
     cli_out_lock_release(lock);

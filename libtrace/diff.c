@@ -153,6 +153,18 @@ static int gate_item(tt_gate *g, const char *s, size_t n, int ordinal, tt_error 
     return 0;
 }
 
+int tt_gate_add(tt_gate *gates, size_t cap, size_t *n, const tt_gate *g)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(gates[i].metric, g->metric) && gates[i].dir == g->dir &&
+            gates[i].is_pct == g->is_pct && gates[i].value == g->value)
+            return 0;
+    if (*n >= cap)
+        return TT_ELIMIT;
+    gates[(*n)++] = *g;
+    return 0;
+}
+
 int tt_diff_parse_gates(tt_gate *out, size_t cap, size_t *n, const char *s, tt_error *err)
 {
     *n = 0;
@@ -162,13 +174,13 @@ int tt_diff_parse_gates(tt_gate *out, size_t cap, size_t *n, const char *s, tt_e
         const char *comma = memchr(s + i, ',', len - i);
         size_t end = comma ? (size_t)(comma - s) : len;
         ordinal++;
-        if (*n >= cap)
-            return tt_error_set(err, TT_ELIMIT, NULL, 0, 0, "--fail-on: more than %zu items",
-                                cap);
-        int rc = gate_item(&out[*n], s + i, end - i, ordinal, err);
+        tt_gate g;
+        int rc = gate_item(&g, s + i, end - i, ordinal, err);
         if (rc)
             return rc;
-        (*n)++;
+        if (tt_gate_add(out, cap, n, &g))
+            return tt_error_set(err, TT_ELIMIT, NULL, 0, 0, "--fail-on: more than %zu items",
+                                cap);
         i = end + 1;
     }
     return 0;

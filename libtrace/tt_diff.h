@@ -19,9 +19,13 @@ const char *const *tt_diff_metric_names(void);
 int tt_diff_metric_dir(const char *metric);
 /* A percentage: "25%", "25" or "2.5"; 0 <= value <= 1e6. */
 int tt_diff_parse_pct(double *out, const char *s, tt_error *err);
-/* A --fail-on list "METRIC=[+|-]NUMBER[%|ms][,...]" (at most cap items). Without a sign the
- * metric's natural direction applies; aliases are replaced by canonical names. */
+/* A --fail-on list "METRIC=[+|-]NUMBER[%|ms][,...]" (at most cap distinct items; an item
+ * identical to an earlier one is kept once). Without a sign the metric's natural direction
+ * applies; aliases are replaced by canonical names. */
 int tt_diff_parse_gates(tt_gate *out, size_t cap, size_t *n, const char *s, tt_error *err);
+/* Appends g to gates[0..*n) unless an identical gate (metric, direction, unit, value) is
+ * there already; TT_ELIMIT when cap gates are there. */
+int tt_gate_add(tt_gate *gates, size_t cap, size_t *n, const tt_gate *g);
 /* 1 when base -> new regresses beyond g: dir * (new - base) > value, or, for a percentage,
  * > value % of |base| (never when base is 0: a relative change from nothing is undefined).
  * *amount (may be NULL) receives dir * (new - base). */

@@ -25,12 +25,22 @@ static const char *const schema[2] = {"b", "n"};
 #define ISSUE_TREES(S)                                                                         \
     "+tree_id IN (SELECT id FROM " S ".call_tree WHERE kind = 'issue_stack' AND "             \
     TRACE_OK("trace_id") ")"
-/* times in ns (sums of integers, converted to ms once: NS_COLS) */
+/* the call nodes of issue trees nested in a node of the same name (directly or not): up
+ * walks each node's ancestors until one has its name (rec) or the root; ancestors have
+ * smaller ids (parents are written first), so a corrupt parent chain cannot loop */
+#define REC_NODES(S)                                                                           \
+    "WITH RECURSIVE up(id, name, anc) AS (SELECT id, name, parent_id FROM " S ".call_node "   \
+    "WHERE parent_id < id AND " ISSUE_TREES(S) " UNION ALL SELECT up.id, up.name, "           \
+    "p.parent_id FROM up JOIN " S ".call_node p ON p.id = up.anc WHERE p.name <> up.name "    \
+    "AND p.parent_id < p.id), rec(id) AS (SELECT up.id FROM up JOIN " S ".call_node p ON "    \
+    "p.id = up.anc AND p.name = up.name) "
+/* times in ns (sums of integers, converted to ms once: NS_COLS); a total counts a call
+ * nested in a call of the same method once (slices: is_recursive; call trees: rec) */
 #define SQL_METHODS(S)                                                                         \
-    "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END, "           \
-    "1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")               \
-    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0), COALESCE(total_dur, 0), "           \
-    "count FROM " S ".call_node WHERE " ISSUE_TREES(S)
+    REC_NODES(S) "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 "   \
+    "END, 1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")          \
+    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0), CASE WHEN id IN rec THEN 0 ELSE "   \
+    "COALESCE(total_dur, 0) END, count FROM " S ".call_node WHERE " ISSUE_TREES(S)
 #define SQL_ISSUES(S)                                                                          \
     "SELECT kind, COALESCE(stack_key, CASE WHEN COALESCE(stack_key_raw, '') = '' "            \
     "THEN '(no stack key)' ELSE 'unresolved:' || stack_key_raw END) AS k, COUNT(*), "          \
@@ -61,35 +71,17 @@ static const char *const schema[2] = {"b", "n"};
     PCT("level_frozen_count") ", " PCT("level_high_count") ", " PCT("level_middle_count")     \
     ", SUM(frames) FROM " S ".scene_frame_stats WHERE ts IS NULL AND frames > 0 AND "         \
     TRACE_OK("trace_id") " GROUP BY model, scene"
-/* a sampled frame's name: unnamed native frames pair by module and offset (SQL's PRINTF,
- * not C's); f is the stack_frame, m its module (LEFT JOIN) */
-#define FRAME_NAME                                                                             \
-    "CASE WHEN f.name NOT IN ('', '?\?') THEN f.name "                                         \
-    "WHEN m.name IS NULL OR f.rel_pc IS NULL THEN '?\?' "                                       \
-    "ELSE m.name || '+' || PRINTF('0x%x', f.rel_pc) END"
+/* the sampled slices of each function (calls); its times and samples are the samples' own
+ * weights (diff_sampled.c), never the slices' */
 #define SQL_SAMPLED(S)                                                                         \
-    "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END, "           \
-    "0, 1 FROM " S ".slice WHERE category = 'sampled' AND " TRACE_OK("trace_id")             \
-    " UNION ALL SELECT NULL, " FRAME_NAME ", 0, 0, s.count, 0 FROM " S ".sample s "             \
-    "JOIN " S ".callsite c ON c.id = s.callsite_id JOIN " S ".stack_frame f ON "              \
-    "f.id = c.frame_id LEFT JOIN " S ".module m ON m.id = f.module_id WHERE "                 \
-    TRACE_OK("s.trace_id")
+    "SELECT NULL, name, NULL, NULL, NULL, 1 FROM " S ".slice WHERE category = 'sampled' AND "  \
+    TRACE_OK("trace_id")
 #define SQL_FOLD_SLICES(S)                                                                     \
-    "SELECT id, parent_id, name, self_dur FROM " S ".slice WHERE " TRACE_OK("trace_id")       \
-    " ORDER BY id"
+    "SELECT id, parent_id, name, self_dur FROM " S ".slice WHERE category <> 'sampled' AND "  \
+    TRACE_OK("trace_id") " ORDER BY id"
 #define SQL_FOLD_NODES(S)                                                                      \
     "SELECT id, parent_id, name, self_dur FROM " S ".call_node WHERE " ISSUE_TREES(S)         \
     " ORDER BY id"
-/* untimed samples (folded input, samples.md 2.3: no slices can be built from them): the
- * callsite tree of their traces, each callsite with the samples whose leaf it is; parents
- * precede children in id order (a prefix tree is written root first) */
-#define SQL_FOLD_SAMPLES(S)                                                                    \
-    "SELECT c.id, c.parent_id, " FRAME_NAME ", COALESCE(w.n, 0) FROM " S ".callsite c "        \
-    "JOIN " S ".stack_frame f ON f.id = c.frame_id LEFT JOIN " S ".module m ON "               \
-    "m.id = f.module_id LEFT JOIN (SELECT callsite_id, SUM(count) AS n FROM " S ".sample "     \
-    "WHERE ts IS NULL GROUP BY callsite_id) w ON w.callsite_id = c.id WHERE c.trace_id IN "     \
-    "(SELECT trace_id FROM " S ".sample WHERE ts IS NULL AND " TRACE_OK("trace_id") ") "       \
-    "ORDER BY c.id"
 
 #define SIDES(M) {M("b"), M("n")}
 #define NS_COLS 3u /* values 0 and 1 are integer ns: summed exactly, then ms */
@@ -108,10 +100,9 @@ static const char *const sql_traces[2] = SIDES(SQL_TRACES);
 #define LAUNCH_NOW(S) LX_NOW(S) SQL_LAUNCH(S)
 #define LAUNCH_OLD(S) LX_OLD(S) SQL_LAUNCH(S)
 static const char *const sql_launch[2][2] = {SIDES(LAUNCH_NOW), SIDES(LAUNCH_OLD)};
-/* the folded queries: self time in ns (slices, call trees), then sample counts */
-static const char *const sql_fold[3][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES),
-                                           SIDES(SQL_FOLD_SAMPLES)};
-#define FOLD_COUNTS 2 /* sql_fold[FOLD_COUNTS] weighs in samples */
+/* the folded queries: self time in ns (slices other than sampled ones, call trees); the
+ * samples follow (fold_sampled) */
+static const char *const sql_fold[2][2] = {SIDES(SQL_FOLD_SLICES), SIDES(SQL_FOLD_NODES)};
 
 /* ---- opening ---- */
 /* Attaches a side read-only, as tdb_open_read opens it (tdb__attach_read). */
@@ -271,6 +262,12 @@ static void acc_add(acc *a, int side, int i, double x)
     a->v[side][i] = isnan(a->v[side][i]) ? x : a->v[side][i] + x;
 }
 
+static void add_ns(acc *a, int side, int i, int64_t x)
+{
+    a->ns[side][i] = x > 0 && a->ns[side][i] > INT64_MAX - x ? INT64_MAX : a->ns[side][i] + x;
+    a->v[side][i] = 0;
+}
+
 static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec *accs,
                      tt_buf *kb, tt_error *err)
 {
@@ -292,10 +289,7 @@ static int read_side(tdb_diff *d, int section, int side, tt_intern *keys, tt_vec
             if (sqlite3_column_type(st, 2 + i) == SQLITE_NULL)
                 continue;
             if (sections[section].ns & (1u << i)) {
-                int64_t x = sqlite3_column_int64(st, 2 + i);
-                a->ns[side][i] = x > 0 && a->ns[side][i] > INT64_MAX - x ? INT64_MAX
-                                                                         : a->ns[side][i] + x;
-                a->v[side][i] = 0;
+                add_ns(a, side, i, sqlite3_column_int64(st, 2 + i));
                 continue;
             }
             acc_add(a, side, i, sqlite3_column_double(st, 2 + i));
@@ -375,6 +369,71 @@ static int launch_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_
     return 0;
 }
 
+/* The sampled section's times and samples of one trace (samples.md 6): the leaf of each
+ * sample gets self, every distinct function on its stack total (recursion once), in the
+ * trace's time weight (diff_sampled.c). */
+typedef struct srows {
+    tt_intern *keys;
+    tt_vec *accs, ids, stamp; /* ids: acc per frame; stamp: per acc, the last callsite + 1 */
+    tt_buf *kb;
+    int side;
+} srows;
+
+static int sampled_trace(void *ctx, const tdb__sw *w)
+{
+    srows *r = ctx;
+    size_t nf = tt_profile_nframes(w->p), nc = tt_profile_ncallsites(w->p);
+    r->ids.len = 0;
+    for (size_t f = 0; f < nf; f++) {
+        acc *a = key_acc(r->keys, r->accs, r->kb, NULL, w->key[f], strlen(w->key[f]));
+        uint32_t id = a ? (uint32_t)(a - (acc *)r->accs->data) : 0;
+        if (!a || !tt_vec_push(&r->ids, &id))
+            return TT_ENOMEM;
+    }
+    while (r->stamp.len < r->accs->len) {
+        uint64_t zero = 0;
+        if (!tt_vec_push(&r->stamp, &zero))
+            return TT_ENOMEM;
+    }
+    acc *accs = r->accs->data;
+    uint64_t *stamp = r->stamp.data;
+    for (size_t c = 0; c < nc; c++) {
+        if (!w->cw[c].self_samples && !w->self_ns[c])
+            continue;
+        int64_t ns = w->timed ? w->self_ns[c] : 0;
+        const tt_callsite *cs = tt_profile_callsite(w->p, (uint32_t)c);
+        acc *leaf = &accs[TT_VEC_AT(&r->ids, uint32_t, cs->frame)];
+        add_ns(leaf, r->side, 0, ns);
+        acc_add(leaf, r->side, 2, (double)w->cw[c].self_samples);
+        for (uint32_t k = (uint32_t)c; k != TT_NONE; k = cs->parent) {
+            cs = tt_profile_callsite(w->p, k);
+            uint32_t id = TT_VEC_AT(&r->ids, uint32_t, cs->frame);
+            if (stamp[id] == c + 1)
+                continue; /* recursion: counted once per sample */
+            stamp[id] = c + 1;
+            acc *a = &accs[id];
+            a->have[r->side] = 1;
+            add_ns(a, r->side, 0, 0);
+            add_ns(a, r->side, 1, ns);
+            acc_add(a, r->side, 2, 0);
+            acc_add(a, r->side, 3, 0); /* calls: the sampled slices (SQL_SAMPLED) */
+        }
+    }
+    return 0;
+}
+
+static int sampled_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_buf *kb,
+                        tt_error *err)
+{
+    srows r = {.keys = keys, .accs = accs, .kb = kb, .side = side};
+    tt_vec_init(&r.ids, sizeof(uint32_t));
+    tt_vec_init(&r.stamp, sizeof(uint64_t));
+    int rc = tdb__diff_sampled(d->path[side], d->trace[side], sampled_trace, &r, err);
+    tt_vec_free(&r.ids);
+    tt_vec_free(&r.stamp);
+    return rc == 1 ? tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory") : rc;
+}
+
 int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_error *err)
 {
     if (section < 0 || section >= TDB_DIFF__COUNT)
@@ -388,6 +447,8 @@ int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_err
         rc = read_side(d, section, side, keys, &accs, &kb, err);
         if (!rc && section == TDB_DIFF_STARTUP)
             rc = launch_rows(d, side, keys, &accs, &kb, err);
+        if (!rc && section == TDB_DIFF_SAMPLED)
+            rc = sampled_rows(d, side, keys, &accs, &kb, err);
     }
     for (size_t i = 0; i < accs.len && !rc; i++) {
         acc *a = &TT_VEC_AT(&accs, acc, i);
@@ -455,7 +516,27 @@ static int64_t find_node(const tt_vec *rows, int64_t id)
     return -1;
 }
 
-/* One query (ordered by id; parents precede children) into the tree. */
+/* The node of (parent, name) in the tree, created empty; UINT32_MAX when out of memory. */
+static uint32_t fold_node(fold *f, uint32_t parent, const char *name)
+{
+    uint32_t nid, edge[2], node;
+    if (tt_intern_get(f->names, name ? name : "", name ? strlen(name) : 0, &nid))
+        return UINT32_MAX;
+    edge[0] = parent;
+    edge[1] = nid;
+    if (tt_intern_get(f->edges, (const char *)edge, sizeof edge, &node))
+        return UINT32_MAX;
+    if (node == f->nodes.len) {
+        fnode *nd = tt_vec_push(&f->nodes, NULL);
+        if (!nd)
+            return UINT32_MAX;
+        nd->parent = parent;
+        nd->name = nid;
+    }
+    return node;
+}
+
+/* One query (ordered by id; parents precede children) into the tree: self time in ns. */
 static int fold_rows(tdb_diff *d, fold *f, int q, int side, tt_error *err)
 {
     const char *sql = sql_fold[q][side];
@@ -471,30 +552,13 @@ static int fold_rows(tdb_diff *d, fold *f, int q, int side, tt_error *err)
         if (sqlite3_column_type(st, 1) != SQLITE_NULL &&
             (parent = find_node(&rows, sqlite3_column_int64(st, 1))) < 0)
             parent = UINT32_MAX; /* a parent outside the selection: start a new root */
-        const char *name = (const char *)sqlite3_column_text(st, 2);
-        uint32_t nid, edge[2];
-        if (tt_intern_get(f->names, name ? name : "", name ? strlen(name) : 0, &nid))
+        r.node = fold_node(f, (uint32_t)parent, (const char *)sqlite3_column_text(st, 2));
+        if (r.node == UINT32_MAX)
             goto nomem;
-        edge[0] = (uint32_t)parent;
-        edge[1] = nid;
-        if (tt_intern_get(f->edges, (const char *)edge, sizeof edge, &r.node))
-            goto nomem;
-        if (r.node == f->nodes.len) {
-            fnode *nd = tt_vec_push(&f->nodes, NULL);
-            if (!nd)
-                goto nomem;
-            nd->parent = (uint32_t)parent;
-            nd->name = nid;
-        }
         fnode *nd = &TT_VEC_AT(&f->nodes, fnode, r.node);
         int64_t v = sqlite3_column_int64(st, 3);
-        if (q == FOLD_COUNTS) {
-            nd->n[side] += v;
-            f->units[side] |= v ? TDB_FOLDED_SAMPLES : 0;
-        } else {
-            nd->w[side] += v;
-            f->units[side] |= v ? TDB_FOLDED_MS : 0;
-        }
+        nd->w[side] += v;
+        f->units[side] |= v ? TDB_FOLDED_MS : 0;
         if (!tt_vec_push(&rows, &r))
             goto nomem;
     }
@@ -507,6 +571,48 @@ nomem:
     tt_vec_free(&rows);
     sqlite3_finalize(st);
     return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* The sampled stacks of one trace into the tree: each callsite with the time of the samples
+ * whose leaf it is (diff_sampled.c), or for a trace without times (folded input, samples.md
+ * 2.3) their count. */
+typedef struct fsampled {
+    fold *f;
+    tt_vec node; /* fold node per callsite */
+    int side;
+} fsampled;
+
+static int fold_trace(void *ctx, const tdb__sw *w)
+{
+    fsampled *fs = ctx;
+    fold *f = fs->f;
+    fs->node.len = 0;
+    for (size_t c = 0; c < tt_profile_ncallsites(w->p); c++) {
+        const tt_callsite *cs = tt_profile_callsite(w->p, (uint32_t)c);
+        uint32_t parent = cs->parent == TT_NONE ? UINT32_MAX
+                                                : TT_VEC_AT(&fs->node, uint32_t, cs->parent);
+        uint32_t node = fold_node(f, parent, w->key[cs->frame]);
+        if (node == UINT32_MAX || !tt_vec_push(&fs->node, &node))
+            return 1;
+        fnode *nd = &TT_VEC_AT(&f->nodes, fnode, node);
+        if (w->timeless) {
+            nd->n[fs->side] += (int64_t)w->cw[c].self_samples;
+            f->units[fs->side] |= w->cw[c].self_samples ? TDB_FOLDED_SAMPLES : 0;
+        } else {
+            nd->w[fs->side] += w->self_ns[c];
+            f->units[fs->side] |= w->self_ns[c] ? TDB_FOLDED_MS : 0;
+        }
+    }
+    return 0;
+}
+
+static int fold_sampled(tdb_diff *d, fold *f, int side, tt_error *err)
+{
+    fsampled fs = {.f = f, .side = side};
+    tt_vec_init(&fs.node, sizeof(uint32_t));
+    int rc = tdb__diff_sampled(d->path[side], d->trace[side], fold_trace, &fs, err);
+    tt_vec_free(&fs.node);
+    return rc == 1 ? tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory") : rc;
 }
 
 typedef struct fpath {
@@ -559,9 +665,11 @@ int tdb_diff_folded(unsigned units[2], tdb_diff *d, tdb_folded_fn fn, void *ctx,
     tt_vec_init(&chain, sizeof(uint32_t));
     tt_buf b = {0};
     int rc = f.names && f.edges ? 0 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    for (int q = 0; q < 3 && !rc; q++)
+    for (int q = 0; q < 2 && !rc; q++)
         for (int side = 0; side < 2 && !rc; side++)
             rc = fold_rows(d, &f, q, side, err);
+    for (int side = 0; side < 2 && !rc; side++)
+        rc = fold_sampled(d, &f, side, err);
     for (size_t i = 0; i < f.nodes.len && !rc; i++) {
         const fnode *nd = &TT_VEC_AT(&f.nodes, fnode, i);
         /* whole milliseconds (rounded once per path) plus samples */

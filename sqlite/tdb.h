@@ -455,8 +455,10 @@ int tdb_diff_traces(tdb_diff *d, int side, int64_t *n, tt_error *err);
  * SCENES   sub model, key scene (whole-trace rows, frames > 0; frame-weighted averages):
  *          fps, jank_pct, p50_ms, p90_ms, p95_ms, p99_ms, frozen_pct, high_pct, middle_pct,
  *          frames
- * SAMPLED  key function name (or 'module+0xPC' when unnamed): self_ms, total_ms (from
- *          'sampled' slices), samples (as the leaf frame), calls (sampled slices) */
+ * SAMPLED  key function name (or 'module+0xPC' when unnamed): self_ms, total_ms (the
+ *          samples' time weighed as tracetool samples weighs it: self at the leaf, total
+ *          once per sample on the stack), samples (as the leaf frame), calls (sampled
+ *          slices) */
 enum { TDB_DIFF_METHODS, TDB_DIFF_ISSUES, TDB_DIFF_STARTUP, TDB_DIFF_SCENES, TDB_DIFF_SAMPLED,
        TDB_DIFF__COUNT };
 #define TDB_DIFF_NVAL 10
@@ -470,8 +472,9 @@ typedef int (*tdb_diff_fn)(void *ctx, const tdb_diff_row *r);
  * non-zero return stops. Strings are borrowed for the call. */
 int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_error *err);
 /* Folded call paths (root first, names joined by ';') with their weight per side: self time
- * in whole ms (rounded per path) from slices' parent chains and 'issue_stack' call trees,
- * plus the untimed samples (folded input) whose leaf the path is; sorted by path, paths
+ * in whole ms (rounded per path) from non-sampled slices' parent chains, 'issue_stack' call
+ * trees and the samples' time whose leaf the path is (SAMPLED), plus the untimed samples
+ * (folded input) whose leaf the path is; sorted by path, paths
  * weighing 0 on both sides left out. units gets per side the TDB_FOLDED_* it found. */
 enum { TDB_FOLDED_MS = 1, TDB_FOLDED_SAMPLES = 2 };
 typedef int (*tdb_folded_fn)(void *ctx, const char *path, int64_t base, int64_t new_);

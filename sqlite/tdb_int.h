@@ -198,4 +198,19 @@ char *tdb__path_uri(const char *path, int immutable);
  * analyses the tables they would have liked statistics for, as when they ran there. */
 int tdb__summary_plan(tdb_db *db, tt_error *err);
 
+/* diff_sampled.c: the sampled weights of the traces of a diff side (path; trace 0 = all)
+ * that have samples, one call of fn per trace (tracetool-diff(1) sampled, samples.md 6). */
+typedef struct tdb__sw {
+    const tt_profile *p;
+    const char *const *key; /* per frame: its diff key (the name, or module+0xPC) */
+    const tt_weight *cw;    /* per callsite: self_samples are the samples whose leaf it is */
+    const int64_t *self_ns; /* per callsite: their time in ns (when timed) */
+    int timed;              /* self_ns are times: tracetool samples' default weight when
+                             * its unit is time, else the wall weight, else samples times
+                             * the sample interval */
+    int timeless;           /* the trace has no times (folded input) */
+} tdb__sw;
+typedef int (*tdb__sw_fn)(void *ctx, const tdb__sw *w);
+int tdb__diff_sampled(const char *path, int64_t trace, tdb__sw_fn fn, void *ctx, tt_error *err);
+
 #endif

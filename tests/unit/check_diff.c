@@ -146,6 +146,29 @@ START_TEST(gates_errors)
 }
 END_TEST
 
+/* A gate given twice (in one list, or alias and canonical name) is one gate; tt_gate_add
+ * appends the gates of another --fail-on the same way. */
+START_TEST(gate_duplicates)
+{
+    tt_gate g[2];
+    size_t n = 7;
+    tt_error err = {0};
+    ck_assert_int_eq(tt_diff_parse_gates(g, 2, &n, "fps=1,scene.fps=-1,jank=2,fps=1ms", &err), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(g[0].metric, "scene.fps");
+    ck_assert_str_eq(g[1].metric, "scene.jank");
+    tt_gate more[2];
+    size_t m;
+    ck_assert_int_eq(tt_diff_parse_gates(more, 2, &m, "jank=2,fps=+1", &err), 0);
+    n = 1;
+    ck_assert_int_eq(tt_gate_add(g, 2, &n, &more[0]), 0); /* jank=2: new here */
+    ck_assert_int_eq(tt_gate_add(g, 2, &n, &more[0]), 0); /* again: kept once */
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(tt_gate_add(g, 2, &n, &more[1]), TT_ELIMIT); /* fps=+1: another dir */
+    ck_assert_uint_eq(n, 2);
+}
+END_TEST
+
 START_TEST(gate_trips)
 {
     tt_gate up_pct = {"method.self", 1, 1, 20}, down_abs = {"scene.fps", -1, 0, 2};
@@ -367,6 +390,7 @@ static Suite *suite(void)
     tcase_add_test(c, gates_defaults_and_units);
     tcase_add_test(c, gates_errors);
     tcase_add_test(c, gate_format_round_trip);
+    tcase_add_test(c, gate_duplicates);
     tcase_add_test(c, gate_trips);
     tcase_add_test(c, name_classes);
     tcase_add_test(c, intern_ids);

@@ -1,0 +1,1 @@
+printf 'app;main;foo 100\napp;main;bar 50\n' > "$TT_TMP/b.folded"; printf 'app;main;foo 200\napp;main;bar 50\n' > "$TT_TMP/n.folded"; for f in text json folded-diff svg html; do { (sleep 0.3; tracetool diff --format $f --fail-on sampled.samples=+10% "$TT_TMP/b.folded" "$TT_TMP/n.folded" 2>/dev/null; echo "$f, standard output closed: exit $?" >&3) | true; } 3>&1; done

@@ -1,0 +1,1 @@
+for a in "--min-count -1" "--min-ms -1" "--top 99999999999999999999" "--min-ms 2.5"; do tracetool diff $a --format json diff-perf-v1.txt diff-perf-v2.txt 2>&1 | tr ',' '\n' | grep -E 'option|min_ms'; done

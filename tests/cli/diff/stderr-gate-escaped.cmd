@@ -1,0 +1,1 @@
+printf 'app;main;bad\233[2Jx\377 10\n' > "$TT_TMP/b.folded"; printf 'app;main;bad\233[2Jx\377 100\n' > "$TT_TMP/n.folded"; cd "$TT_TMP"; tracetool diff --format json --fail-on sampled.samples=+10% b.folded n.folded 2>&1 >/dev/null; echo "exit $?"

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/t.db" ../../samples/stacks.folded > /dev/null 2>&1; for f in csv table json; do tracetool query --format $f "$TT_TMP/t.db" "select 1e999 as inf, -1e999 as minf, 'null' as text_null, null as sql_null, 2.5 as r"; done

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/t.db" ../../samples/stacks.folded > /dev/null 2>&1; for f in json jsonl csv; do tracetool query --format $f "$TT_TMP/t.db" "select 1 as id, 2 as id, 3 as 'id:2', 4 as id, 5 as x"; done
