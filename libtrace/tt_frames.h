@@ -16,6 +16,9 @@ enum { TT_FM_UNKNOWN_DELAY = 0, TT_FM_INPUT_HANDLING, TT_FM_ANIMATION, TT_FM_LAY
        TT_FM_DRAW, TT_FM_SYNC, TT_FM_COMMAND_ISSUE, TT_FM_SWAP_BUFFERS, TT_FM_TOTAL,
        TT_FM_GPU, TT_FM_DEADLINE, TT_FM_FIRST_DRAW_FRAME, TT_FM_INTENDED_VSYNC, TT_FM_VSYNC,
        TT_FM_COUNT };
+/* The durations come first: TT_FM_UNKNOWN_DELAY ... TT_FM_DEADLINE (a frame's phase
+ * durations as ui_frame's args keep them, storage.md 3.5). */
+#define TT_FM_DURATIONS (TT_FM_DEADLINE + 1)
 /* "UNKNOWN_DELAY_DURATION", ... "VSYNC_TIMESTAMP". */
 const char *tt_fm_name(int fm);
 
@@ -107,6 +110,7 @@ typedef struct tt_frames_opts {
     int b_cap_zero;         /* matrix-b Looper path of v2.0.5-v2.0.8: fps cap 0 */
     int64_t time_slice_ms;  /* matrix replays: report budget; 0 = 10000 */
     int no_series;          /* 1: no time series is built (outputs that print none) */
+    int keep_fm;            /* 1: each frame's FrameMetrics durations are kept (analyze) */
 } tt_frames_opts;
 
 /* Aggregates of one scene, all scenes ("*") or one series window (6.2, 6.3, 7.1).
@@ -147,7 +151,14 @@ typedef struct tt_ui_frame {
     uint64_t seq;           /* input order */
     uint64_t window_id;     /* tt_frame_rec.window_id */
     uint8_t framestats;     /* 1: a framestats row (de-duplicated, 7.3) */
+    uint32_t fm_id;         /* keep_fm: 1 + its durations' index (tt_frames_frame_fm); 0 none */
 } tt_ui_frame;
+
+/* The FrameMetrics durations a frame's input gave (record or framestats row), ns. */
+typedef struct tt_frame_fm {
+    uint32_t mask;          /* bit i < TT_FM_DURATIONS: fm[i] given */
+    int64_t fm[TT_FM_DURATIONS];
+} tt_frame_fm;
 
 typedef struct tt_frames_skipped {
     int64_t flags, invalid, outliers, non_frame_messages, duplicates, empty_scene;
@@ -193,6 +204,8 @@ const tt_frame_stats *tt_frames_series_get(const tt_frames *f, size_t i);
 /* Native frames sorted by scene and intended vsync. */
 size_t tt_frames_frame_count(const tt_frames *f);
 const tt_ui_frame *tt_frames_frame_get(const tt_frames *f, size_t i);
+/* The durations of fr (keep_fm), NULL when its input gave none. */
+const tt_frame_fm *tt_frames_frame_fm(const tt_frames *f, const tt_ui_frame *fr);
 const tt_frames_skipped *tt_frames_skipped_get(const tt_frames *f);
 /* 1 when the UI jank basis was asked for but some frame lacked it (T was used). */
 int tt_frames_jank_fallback(const tt_frames *f);
