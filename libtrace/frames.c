@@ -275,12 +275,14 @@ int tt_frames_new(tt_frames **out, const tt_frames_opts *opts, tt_error *err)
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
     f->o = *opts;
-    if (!f->o.levels[0] && !f->o.levels[1] && !f->o.levels[2] && !f->o.levels[3])
+    /* a value given is used as given, 0 included (frames(1)); the flags say which */
+    if (!f->o.has_levels)
         memcpy(f->o.levels, default_levels, sizeof default_levels);
-    if (!f->o.slow_ns)
+    if (!f->o.has_slow)
         f->o.slow_ns = 16000000;
-    if (!f->o.frozen_ns)
+    if (!f->o.has_frozen)
         f->o.frozen_ns = 700000000;
+    f->o.has_levels = f->o.has_slow = f->o.has_frozen = 1;
     if (!(f->o.jank_multiplier > 0))
         f->o.jank_multiplier = 2.0;
     if (f->o.window_ms <= 0)

@@ -99,10 +99,11 @@ const char *tt_fmodel_name(int model);
 typedef struct tt_frames_opts {
     int model;              /* TT_FMODEL_*; REPORTS is set by the first added report */
     int scaled;             /* drop levels: 0 matrix, 1 scaled (native only, section 5) */
-    int32_t levels[4];      /* thresholds; all 0 = 3, 9, 24, 42 */
+    int32_t levels[4];      /* thresholds when has_levels, else 3, 9, 24, 42 */
     double refresh_hz;      /* --refresh-hz; 0 = none */
-    int64_t slow_ns;        /* 0 = 16 ms */
-    int64_t frozen_ns;      /* 0 = 700 ms */
+    int64_t slow_ns;        /* when has_slow (0 included: every T > 0), else 16 ms */
+    int64_t frozen_ns;      /* when has_frozen (0 included), else 700 ms */
+    int has_levels, has_slow, has_frozen; /* 1: the value above is set; 0: its default */
     double jank_multiplier; /* 0 = 2.0 */
     int jank_ui;            /* jank basis: 0 total, 1 UI-thread duration */
     int64_t window_ms;      /* series window; 0 = 1000 */
