@@ -403,6 +403,17 @@ static int am_line(tt_startup *s, am_state *st, const char *p, size_t n, const c
         st->cur.not_launched = 1;
         return 1;
     }
+    /* am gave up ("Error: Activity not started, unable to resolve Intent ...", "Error:
+     * Activity class {...} does not exist."): no launch, and the block ends here (am prints
+     * no Status or Complete after it), so it is not a block cut short (startup.md 4.4) */
+    if ((n >= 27 && !memcmp(p, "Error: Activity not started", 27)) ||
+        (n >= 21 && !memcmp(p, "Error: Activity class", 21))) {
+        if (!st->open && (rc = am_begin(s, st, file, line, err)))
+            return rc;
+        st->cur.not_launched = 1;
+        st->complete = 1;
+        return (rc = am_end(s, st, err)) ? rc : 1;
+    }
     int k = -1;
     for (int i = 0; am_keys[i] && k < 0; i++)
         if (n >= strlen(am_keys[i]) && !memcmp(p, am_keys[i], strlen(am_keys[i])))
