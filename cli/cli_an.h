@@ -36,7 +36,8 @@ typedef struct cli_an {
     int64_t ring_next;    /* --ring-next: rotate the buffer (a raw ring dump); 0 = not */
     /* startup event stream options (startup(1)): they change the startup rows */
     const char *splash;   /* --splash: Matrix splash activities "a.B;c.D", NULL = none */
-    int64_t cold_ms, warm_ms; /* --cold-ms / --warm-ms, 0 = Matrix's defaults */
+    int64_t cold_ms, warm_ms; /* --cold-ms / --warm-ms when has_*, else Matrix's defaults */
+    int has_cold_ms, has_warm_ms;
     int no_ui;            /* --no-ui-process */
     /* sampled stacks: --event, the perf/simpleperf event kept (NULL: the first one seen) */
     const char *event;

@@ -101,7 +101,14 @@ static int store_frames(cli_an *a, int64_t trace_id, const tt_frames *f, tt_erro
                             .is_jank = fr->is_jank, .is_slow = fr->is_slow,
                             .is_frozen = fr->is_frozen, .have_vsync_id = fr->has_vsync_id,
                             .vsync_id = fr->vsync_id};
-        rc = tdb_ui_frame_add(a->db, &row, err);
+        /* the FrameMetrics durations the input gave, keyed by their Android names */
+        const tt_frame_fm *fm = tt_frames_frame_fm(f, fr);
+        if (fm && !(rc = tdb_next_id(a->db, "args", &row.arg_set_id, err)))
+            for (int k = 0; k < TT_FM_DURATIONS && !rc; k++)
+                if ((fm->mask >> k) & 1)
+                    rc = tdb_arg_int(a->db, row.arg_set_id, tt_fm_name(k), fm->fm[k], err);
+        if (!rc)
+            rc = tdb_ui_frame_add(a->db, &row, err);
     }
     return rc;
 }
@@ -137,7 +144,7 @@ int cli_an_frames(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     int rc = tt_frames_reader_new(&r, in, TT_FIN_UNKNOWN, err);
     if (rc)
         return rc;
-    tt_frames_opts o = {.model = TT_FMODEL_NATIVE};
+    tt_frames_opts o = {.model = TT_FMODEL_NATIVE, .keep_fm = 1}; /* ui_frame args */
     tt_frames *f;
     if ((rc = tt_frames_new(&f, &o, err))) {
         tt_frames_reader_free(r);

@@ -39,11 +39,11 @@ static void startup_options(tt_jsonw *w, const cli_an *a)
     }
     free(names);
     free(copy);
-    if (a->cold_ms && a->cold_ms != TT_SU_COLD_MS_DEFAULT) {
+    if (a->has_cold_ms && a->cold_ms != TT_SU_COLD_MS_DEFAULT) {
         tt_jsonw_key(w, "startup_cold_ms");
         tt_jsonw_int(w, a->cold_ms);
     }
-    if (a->warm_ms && a->warm_ms != TT_SU_WARM_MS_DEFAULT) {
+    if (a->has_warm_ms && a->warm_ms != TT_SU_WARM_MS_DEFAULT) {
         tt_jsonw_key(w, "startup_warm_ms");
         tt_jsonw_int(w, a->warm_ms);
     }

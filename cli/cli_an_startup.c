@@ -116,6 +116,7 @@ int cli_an_startup(cli_an *a, tt_input *in, cli_an_trace *t, int launches, tt_er
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     tt_su_opts o = {.mapping = tt_mapping_count(a->map) ? a->map : NULL,
                     .splash = a->splash, .cold_ms = a->cold_ms, .warm_ms = a->warm_ms,
+                    .has_cold_ms = a->has_cold_ms, .has_warm_ms = a->has_warm_ms,
                     .no_ui = a->no_ui};
     tt_startup *s;
     int rc = tt_startup_new(&s, &o, stats, err);

@@ -324,23 +324,42 @@ static void level_bar(tt_buf *b, const int64_t *count)
             tt_buf_put(b, &"BNMHF"[l], 1);
 }
 
+/* A scene as one cell of width characters: escaped to one line (a newline in a name would
+ * break the table), a longer name cut to "..." and its end. */
 static void scene_cell(tt_buf *b, const char *s, int width)
 {
-    size_t n = strlen(s);
-    if (n > (size_t)width)
-        tt_buf_printf(b, "...%s", s + n - (size_t)(width - 3));
-    else
-        tt_buf_printf(b, "%-*s", width, s);
+    tt_buf e = {0};
+    size_t w = 0;
+    if (tt_textesc_cell(&e, s, strlen(s), &w)) {
+        tt_buf_free(&e);
+        return;
+    }
+    if (w > (size_t)width) {
+        size_t at = e.len, keep = 0; /* the last width - 3 characters */
+        while (at > 0 && keep < (size_t)width - 3)
+            if (((unsigned char)e.data[--at] & 0xC0) != 0x80)
+                keep++;
+        tt_buf_puts(b, "...");
+        tt_buf_put(b, e.data + at, e.len - at);
+    } else {
+        tt_buf_put(b, e.data, e.len);
+        tt_buf_printf(b, "%*s", width - (int)w, "");
+    }
+    tt_buf_free(&e);
 }
 
 static int scene_width(const tt_frames *f)
 {
     size_t w = 5;
+    tt_buf e = {0};
     for (size_t i = 0; i < tt_frames_scene_count(f); i++) {
-        size_t n = strlen(tt_frames_scene_name(f, (uint32_t)i));
-        if (n > w)
+        const char *s = tt_frames_scene_name(f, (uint32_t)i);
+        size_t n = 0;
+        e.len = 0;
+        if (!tt_textesc_cell(&e, s, strlen(s), &n) && n > w)
             w = n;
     }
+    tt_buf_free(&e);
     return w > 48 ? 48 : (int)w;
 }
 

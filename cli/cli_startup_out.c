@@ -439,6 +439,34 @@ static void text_dist(tt_buf *b, const char *what, const tt_su_dist *d)
                   (long long)d->max);
 }
 
+/* s as a cell of at least width characters (escaped to one line), then one space. */
+static void launch_cell(tt_buf *b, const char *s, size_t width)
+{
+    size_t w = 0;
+    if (!tt_textesc_cell(b, s, strlen(s), &w))
+        tt_buf_printf(b, "%*s ", w < width ? (int)(width - w) : 0, "");
+}
+
+/* The width of s as launch_cell writes it. */
+static size_t launch_width(tt_buf *tmp, const char *s, size_t min)
+{
+    size_t w = 0;
+    tmp->len = 0;
+    if (tt_textesc_cell(tmp, s, strlen(s), &w))
+        return min;
+    return w > min ? w : min;
+}
+
+static const char *launch_component(const tt_su_launch *l)
+{
+    return l->component[0] ? l->component : "?";
+}
+
+static const char *launch_state(const tt_su_launch *l)
+{
+    return l->launch_state ? l->launch_state : "-";
+}
+
 void cli_startup_text(const tt_startup *s)
 {
     tt_buf b = {0};
@@ -452,9 +480,20 @@ void cli_startup_text(const tt_startup *s)
         cli_out_buf(&b);
     }
     if (nl) {
-        tt_buf_printf(&b, "%slaunches:\n  %-6s %-32s %-8s %8s %8s %8s %8s  %s\n", n ? "\n" : "",
-                      "source", "component", "state", "total", "wait", "this", "drawn",
-                      "status");
+        /* columns as wide as their longest value (a long component, "UNKNOWN (0)") */
+        size_t ws = 6, wc = 32, wl = 8;
+        tt_buf tmp = {0};
+        for (size_t i = 0; i < nl; i++) {
+            ws = launch_width(&tmp, l[i].source, ws);
+            wc = launch_width(&tmp, launch_component(&l[i]), wc);
+            wl = launch_width(&tmp, launch_state(&l[i]), wl);
+        }
+        tt_buf_free(&tmp);
+        tt_buf_printf(&b, "%slaunches:\n  ", n ? "\n" : "");
+        launch_cell(&b, "source", ws);
+        launch_cell(&b, "component", wc);
+        launch_cell(&b, "state", wl);
+        tt_buf_printf(&b, "%8s %8s %8s %8s  %s\n", "total", "wait", "this", "drawn", "status");
         for (size_t i = 0; i < nl; i++) {
             char v[4][24];
             const int have[4] = {l[i].has_total, l[i].has_wait, l[i].has_this,
@@ -463,11 +502,14 @@ void cli_startup_text(const tt_startup *s)
                                     l[i].fully_drawn_ms};
             for (int k = 0; k < 4; k++)
                 snprintf(v[k], sizeof v[k], have[k] ? "%lld" : "-", (long long)val[k]);
-            tt_buf_printf(&b, "  %-6s %-32s %-8s %8s %8s %8s %8s  %s%s%s\n", l[i].source,
-                          l[i].component[0] ? l[i].component : "?",
-                          l[i].launch_state ? l[i].launch_state : "-", v[0], v[1], v[2], v[3],
-                          l[i].status ? l[i].status : "-",
-                          l[i].not_launched ? " (not launched)" : "",
+            tt_buf_puts(&b, "  ");
+            launch_cell(&b, l[i].source, ws);
+            launch_cell(&b, launch_component(&l[i]), wc);
+            launch_cell(&b, launch_state(&l[i]), wl);
+            tt_buf_printf(&b, "%8s %8s %8s %8s  ", v[0], v[1], v[2], v[3]);
+            tt_textesc_cell(&b, l[i].status ? l[i].status : "-",
+                            strlen(l[i].status ? l[i].status : "-"), NULL);
+            tt_buf_printf(&b, "%s%s\n", l[i].not_launched ? " (not launched)" : "",
                           l[i].incomplete ? " (incomplete)" : "");
             cli_out_buf(&b);
         }

@@ -217,10 +217,12 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
         case O_COLD:
             if (cli_opt_ms_nonneg("--cold-ms", optarg, &a->cold_ms))
                 return CLI_BAD;
+            a->has_cold_ms = 1;
             break;
         case O_WARM:
             if (cli_opt_ms_nonneg("--warm-ms", optarg, &a->warm_ms))
                 return CLI_BAD;
+            a->has_warm_ms = 1;
             break;
         case O_NOUI: a->no_ui = 1; break;
         case O_EVENT: a->event = optarg; break;

@@ -210,6 +210,7 @@ static int parse_args(int argc, char **argv, tt_frames_opts *o, run_opts *ro)
         case O_LEVELS:
             if (opt_levels(optarg, o->levels))
                 return CLI_BAD;
+            o->has_levels = 1;
             break;
         case O_REFRESH:
             if (opt_double("--refresh-hz", optarg, TT_REFRESH_HZ_MIN, TT_REFRESH_HZ_MAX,
@@ -219,10 +220,12 @@ static int parse_args(int argc, char **argv, tt_frames_opts *o, run_opts *ro)
         case O_SLOW:
             if (opt_ms_ns("--slow-ms", optarg, &o->slow_ns))
                 return CLI_BAD;
+            o->has_slow = 1;
             break;
         case O_FROZEN:
             if (opt_ms_ns("--frozen-ms", optarg, &o->frozen_ns))
                 return CLI_BAD;
+            o->has_frozen = 1;
             break;
         case O_JMUL:
             if (opt_double("--jank-multiplier", optarg, 0.001, 1e6, &o->jank_multiplier))

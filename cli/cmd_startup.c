@@ -86,8 +86,14 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
         case O_TABLE: bad = (o->table = cli_opt_enum("--table", optarg, tables)) < 0; break;
         case O_MATRIX: o->matrix = 1; break;
         case O_SPLASH: o->su.splash = optarg; break;
-        case O_COLD: bad = cli_opt_ms_nonneg("--cold-ms", optarg, &o->su.cold_ms) != 0; break;
-        case O_WARM: bad = cli_opt_ms_nonneg("--warm-ms", optarg, &o->su.warm_ms) != 0; break;
+        case O_COLD:
+            bad = cli_opt_ms_nonneg("--cold-ms", optarg, &o->su.cold_ms) != 0;
+            o->su.has_cold_ms = 1;
+            break;
+        case O_WARM:
+            bad = cli_opt_ms_nonneg("--warm-ms", optarg, &o->su.warm_ms) != 0;
+            o->su.has_warm_ms = 1;
+            break;
         case O_NOUI: o->su.no_ui = 1; break;
         case O_BEAT: o->beat = optarg; break;
         case 'm':

@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         0xfffff0000000012cULL, 0x8000180000000190ULL, 0x7ffff000000001f4ULL,
     };
     for (int with_beat = 0; with_beat <= 1; with_beat++) {
-        tt_su_opts o = {.splash = "a.S;b.S", .cold_ms = 100, .warm_ms = 50};
+        tt_su_opts o = {.splash = "a.S;b.S", .cold_ms = 100, .warm_ms = 50,
+                        .has_cold_ms = 1, .has_warm_ms = 1};
         if (with_beat) {
             o.beat = beat;
             o.n_beat = sizeof beat / sizeof beat[0];

@@ -2,7 +2,7 @@
  * pieces whose sizes come from its first byte, gives what it gives written whole (a UTF-8
  * sequence or CR LF split between writes is seen whole), and the output is plain: escaping it
  * again changes nothing (no control character but newline, tab and CR LF, no C1, valid
- * UTF-8). */
+ * UTF-8); as a table cell it is one such line. */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -37,6 +37,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (tt_textesc_plain(whole.data ? whole.data : "", whole.len) != whole.len)
         abort();
+    /* a table cell (tt_textesc_cell): one line of plain text, as wide as its characters */
+    tt_buf cell = {0};
+    size_t w = 0;
+    if (tt_textesc_cell(&cell, s, size, &w))
+        abort();
+    if (tt_textesc_plain(cell.data ? cell.data : "", cell.len) != cell.len || w > cell.len ||
+        (cell.len && (memchr(cell.data, '\n', cell.len) || memchr(cell.data, '\t', cell.len) ||
+                      memchr(cell.data, '\r', cell.len))))
+        abort();
+    tt_buf_free(&cell);
     tt_buf_free(&whole);
     tt_buf_free(&cut);
     return 0;

@@ -95,6 +95,7 @@ struct tt_frames {
     dd_table dd;            /* framestats (scene, window, IntendedVsync) already seen */
     const tt_frames_seen *seen; /* kept by earlier analyses, or NULL */
     tt_vec frames;          /* tt_ui_frame */
+    tt_vec fmv;             /* tt_frame_fm (keep_fm), by tt_ui_frame.fm_id - 1 */
     uint64_t seq;
     tt_frames_skipped sk;
     int jank_fallback;
@@ -274,12 +275,14 @@ int tt_frames_new(tt_frames **out, const tt_frames_opts *opts, tt_error *err)
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
     f->o = *opts;
-    if (!f->o.levels[0] && !f->o.levels[1] && !f->o.levels[2] && !f->o.levels[3])
+    /* a value given is used as given, 0 included (frames(1)); the flags say which */
+    if (!f->o.has_levels)
         memcpy(f->o.levels, default_levels, sizeof default_levels);
-    if (!f->o.slow_ns)
+    if (!f->o.has_slow)
         f->o.slow_ns = 16000000;
-    if (!f->o.frozen_ns)
+    if (!f->o.has_frozen)
         f->o.frozen_ns = 700000000;
+    f->o.has_levels = f->o.has_slow = f->o.has_frozen = 1;
     if (!(f->o.jank_multiplier > 0))
         f->o.jank_multiplier = 2.0;
     if (f->o.window_ms <= 0)
@@ -288,6 +291,7 @@ int tt_frames_new(tt_frames **out, const tt_frames_opts *opts, tt_error *err)
         f->o.time_slice_ms = 10000;
     tt_vec_init(&f->scenes, sizeof(scene));
     tt_vec_init(&f->frames, sizeof(tt_ui_frame));
+    tt_vec_init(&f->fmv, sizeof(tt_frame_fm));
     tt_vec_init(&f->reports, sizeof(tt_fps_report));
     tt_vec_init(&f->report_sids, sizeof(uint32_t));
     tt_vec_init(&f->stats, sizeof(tt_frame_stats));
@@ -309,6 +313,7 @@ void tt_frames_free(tt_frames *f)
     tt_frames__replay_free(f->rp);
     tt_vec_free(&f->scenes);
     tt_vec_free(&f->frames);
+    tt_vec_free(&f->fmv);
     tt_vec_free(&f->reports);
     tt_vec_free(&f->report_sids);
     tt_vec_free(&f->stats);
@@ -359,6 +364,15 @@ static int native_add(tt_frames *f, const tt_frame_rec *r, uint32_t sid)
     fr.seq = f->seq++;
     fr.window_id = r->window_id;
     fr.framestats = r->source == TT_FSRC_FRAMESTATS;
+    uint32_t mask = r->fm_mask & ((1u << TT_FM_DURATIONS) - 1);
+    if (f->o.keep_fm && mask) {
+        tt_frame_fm d = {.mask = mask};
+        for (int i = 0; i < TT_FM_DURATIONS; i++)
+            d.fm[i] = (mask >> i) & 1 ? r->fm[i] : 0;
+        if (f->fmv.len >= UINT32_MAX || !tt_vec_push(&f->fmv, &d))
+            return TT_ENOMEM;
+        fr.fm_id = (uint32_t)f->fmv.len;
+    }
     return tt_vec_push(&f->frames, &fr) ? 0 : TT_ENOMEM;
 }
 
@@ -937,6 +951,12 @@ const tt_frame_stats *tt_frames_series_get(const tt_frames *f, size_t i)
 }
 
 size_t tt_frames_frame_count(const tt_frames *f) { return f->rp ? 0 : f->frames.len; }
+
+const tt_frame_fm *tt_frames_frame_fm(const tt_frames *f, const tt_ui_frame *fr)
+{
+    return fr->fm_id && fr->fm_id <= f->fmv.len ? &TT_VEC_AT(&f->fmv, tt_frame_fm, fr->fm_id - 1)
+                                                : NULL;
+}
 
 const tt_ui_frame *tt_frames_frame_get(const tt_frames *f, size_t i)
 {

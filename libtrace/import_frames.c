@@ -55,11 +55,16 @@ int tt_frames_detect(const char *p, size_t n)
     if (p[i] != '{') /* logcat: Matrix report lines, maybe after much else */
         return has(p, n, "tag[") || tt__looks_logcat(p + i, n - i) ? TT_FIN_REPORT
                                                                    : TT_FIN_UNKNOWN;
-    /* A frame record has start_ns or ts_ns (a pause) in its first line; a report has
-     * Matrix keys and is often pretty-printed over many lines. */
+    /* A frame record has start_ns or ts_ns (a pause) in its first line, or another key only
+     * a frame record has (a first record that lacks start_ns is then an error naming its
+     * line, 7.2); a report has Matrix keys and is often pretty-printed over many lines. A
+     * line with "kind" is another stream's (startup events may time with ts_ns). */
     const char *nl = memchr(p + i, '\n', n - i);
     size_t ln = nl ? (size_t)(nl - (p + i)) : n - i;
-    if (has(p + i, ln, "\"start_ns\"") || has(p + i, ln, "\"ts_ns\""))
+    const char *l = p + i;
+    if (has(l, ln, "\"start_ns\"") || has(l, ln, "\"end_ns\"") ||
+        has(l, ln, "\"intended_vsync_ns\"") || has(l, ln, "\"frame_metrics\"") ||
+        (has(l, ln, "\"ts_ns\"") && !has(l, ln, "\"kind\"")))
         return TT_FIN_JSONL;
     return TT_FIN_REPORT;
 }

@@ -300,8 +300,19 @@ static int logcat_line(tt_startup *s, const char *p, size_t n, const char *hdr, 
         return tt_error_set(err, TT_ENOMEM, file, 0, 0, "out of memory");
     const char *comp = tt_startup__str(s, cid);
     if (fully && *slot) {
-        /* attached to the latest Displayed line of the same component */
+        /* attached to the latest Displayed line of the same component; TTFD is the first
+         * reportFullyDrawn (startup.md 2, 5.2): a later line does not replace it */
         tt_su_launch *dl = &TT_VEC_AT(&s->launches, tt_su_launch, *slot - 1);
+        if (dl->has_fully_drawn) {
+            char ex[200];
+            snprintf(ex, sizeof ex,
+                     "%s:%llu: Fully drawn %s +%lldms ignored: the launch's first Fully drawn "
+                     "(+%lldms) is its TTFD",
+                     file, (unsigned long long)line, comp, (long long)first,
+                     (long long)dl->fully_drawn_ms);
+            tt_stats_add(s->stats, "fully_drawn_repeated", file, TT_SEV_WARN, 1, ex);
+            return 0;
+        }
         dl->has_fully_drawn = 1;
         dl->fully_drawn_ms = first;
         return 0;
@@ -391,6 +402,17 @@ static int am_line(tt_startup *s, am_state *st, const char *p, size_t n, const c
             return rc;
         st->cur.not_launched = 1;
         return 1;
+    }
+    /* am gave up ("Error: Activity not started, unable to resolve Intent ...", "Error:
+     * Activity class {...} does not exist."): no launch, and the block ends here (am prints
+     * no Status or Complete after it), so it is not a block cut short (startup.md 4.4) */
+    if ((n >= 27 && !memcmp(p, "Error: Activity not started", 27)) ||
+        (n >= 21 && !memcmp(p, "Error: Activity class", 21))) {
+        if (!st->open && (rc = am_begin(s, st, file, line, err)))
+            return rc;
+        st->cur.not_launched = 1;
+        st->complete = 1;
+        return (rc = am_end(s, st, err)) ? rc : 1;
     }
     int k = -1;
     for (int i = 0; am_keys[i] && k < 0; i++)

@@ -20,9 +20,10 @@ int tt_startup_new(tt_startup **out, const tt_su_opts *opts, tt_stats *stats, tt
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
     s->o = *opts;
-    if (s->o.cold_ms <= 0)
+    /* a threshold given is used as given, 0 included (startup(1)) */
+    if (!s->o.has_cold_ms || s->o.cold_ms < 0)
         s->o.cold_ms = TT_SU_COLD_MS_DEFAULT;
-    if (s->o.warm_ms <= 0)
+    if (!s->o.has_warm_ms || s->o.warm_ms < 0)
         s->o.warm_ms = TT_SU_WARM_MS_DEFAULT;
     s->stats = stats;
     tt_vec_init(&s->strs, sizeof(const char *));

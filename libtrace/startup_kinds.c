@@ -18,7 +18,9 @@ const char *tt_su_kind_name(int kind)
     return kind >= 0 && kind < TT_SU_NKINDS ? kind_names[kind] : NULL;
 }
 
-/* The first line is an event object whose "kind" is one of the event kinds (startup.md 4.2). */
+/* The first line is an event object whose "kind" is one of the event kinds (startup.md 4.2),
+ * or any string with an event's time (ts_ms or ts_ns): a mistyped kind on line 1 is then
+ * the reader's error naming the line, not an unknown input. */
 int tt__looks_startup_events(const char *p, size_t n)
 {
     const char *e = memchr(p, '\n', n);
@@ -42,5 +44,5 @@ int tt__looks_startup_events(const char *p, size_t n)
         if ((size_t)(q - (p + i)) == strlen(kind_names[j]) &&
             !memcmp(p + i, kind_names[j], strlen(kind_names[j])))
             return 1;
-    return 0;
+    return tt__memmem(p, ln, "\"ts_ms\"", 7) || tt__memmem(p, ln, "\"ts_ns\"", 7);
 }

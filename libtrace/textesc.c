@@ -171,3 +171,40 @@ size_t tt_textesc_plain(const char *p, size_t n)
     run(NULL, (const unsigned char *)p, n, 0, &used);
     return used;
 }
+
+static int cell_write(void *ctx, const char *p, size_t n) { return tt_buf_put(ctx, p, n); }
+
+int tt_textesc_cell(tt_buf *b, const char *p, size_t n, size_t *width)
+{
+    size_t start = b->len;
+    tt_textesc e;
+    tt_textesc_init(&e, cell_write, b);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc;) {
+        size_t j = i;
+        while (j < n && p[j] != '\n' && p[j] != '\t' && p[j] != '\r')
+            j++;
+        rc = tt_textesc_put(&e, p + i, j - i);
+        if (!rc && j < n) { /* the line breaks and tab the stream escaper keeps */
+            char x[4] = {'\\', 'x', '0', "0123456789abcdef"[(unsigned char)p[j] & 15]};
+            rc = tt_textesc_put(&e, x, sizeof x);
+            j++;
+        }
+        i = j;
+    }
+    if (!rc)
+        rc = tt_textesc_flush(&e);
+    if (rc) {
+        b->len = start;
+        if (b->data)
+            b->data[start] = 0;
+        return TT_ENOMEM;
+    }
+    if (width) { /* the text is plain UTF-8: one character per byte that starts one */
+        size_t w = 0;
+        for (size_t i = start; i < b->len; i++)
+            w += ((unsigned char)b->data[i] & 0xC0) != 0x80;
+        *width = w;
+    }
+    return 0;
+}

@@ -309,6 +309,10 @@ int tt_textesc_flush(tt_textesc *e);
 /* The length of the longest prefix of p[0..n) that tt_textesc_put (with nothing held) writes
  * as it is: n when the whole text can bypass the escaper. */
 size_t tt_textesc_plain(const char *p, size_t n);
+/* Appends p[0..n) to b as one cell of a text table: as tt_textesc writes it, and newline,
+ * tab and CR as \xNN too (one line of plain text); *width (may be NULL) is its width in
+ * characters (code points). 0, or TT_ENOMEM with b unchanged. */
+int tt_textesc_cell(tt_buf *b, const char *p, size_t n, size_t *width);
 
 /* ---- string interning (intern.c): dense ids for byte strings ---- */
 typedef struct tt_intern tt_intern;

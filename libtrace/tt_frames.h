@@ -16,6 +16,9 @@ enum { TT_FM_UNKNOWN_DELAY = 0, TT_FM_INPUT_HANDLING, TT_FM_ANIMATION, TT_FM_LAY
        TT_FM_DRAW, TT_FM_SYNC, TT_FM_COMMAND_ISSUE, TT_FM_SWAP_BUFFERS, TT_FM_TOTAL,
        TT_FM_GPU, TT_FM_DEADLINE, TT_FM_FIRST_DRAW_FRAME, TT_FM_INTENDED_VSYNC, TT_FM_VSYNC,
        TT_FM_COUNT };
+/* The durations come first: TT_FM_UNKNOWN_DELAY ... TT_FM_DEADLINE (a frame's phase
+ * durations as ui_frame's args keep them, storage.md 3.5). */
+#define TT_FM_DURATIONS (TT_FM_DEADLINE + 1)
 /* "UNKNOWN_DELAY_DURATION", ... "VSYNC_TIMESTAMP". */
 const char *tt_fm_name(int fm);
 
@@ -96,10 +99,11 @@ const char *tt_fmodel_name(int model);
 typedef struct tt_frames_opts {
     int model;              /* TT_FMODEL_*; REPORTS is set by the first added report */
     int scaled;             /* drop levels: 0 matrix, 1 scaled (native only, section 5) */
-    int32_t levels[4];      /* thresholds; all 0 = 3, 9, 24, 42 */
+    int32_t levels[4];      /* thresholds when has_levels, else 3, 9, 24, 42 */
     double refresh_hz;      /* --refresh-hz; 0 = none */
-    int64_t slow_ns;        /* 0 = 16 ms */
-    int64_t frozen_ns;      /* 0 = 700 ms */
+    int64_t slow_ns;        /* when has_slow (0 included: every T > 0), else 16 ms */
+    int64_t frozen_ns;      /* when has_frozen (0 included), else 700 ms */
+    int has_levels, has_slow, has_frozen; /* 1: the value above is set; 0: its default */
     double jank_multiplier; /* 0 = 2.0 */
     int jank_ui;            /* jank basis: 0 total, 1 UI-thread duration */
     int64_t window_ms;      /* series window; 0 = 1000 */
@@ -107,6 +111,7 @@ typedef struct tt_frames_opts {
     int b_cap_zero;         /* matrix-b Looper path of v2.0.5-v2.0.8: fps cap 0 */
     int64_t time_slice_ms;  /* matrix replays: report budget; 0 = 10000 */
     int no_series;          /* 1: no time series is built (outputs that print none) */
+    int keep_fm;            /* 1: each frame's FrameMetrics durations are kept (analyze) */
 } tt_frames_opts;
 
 /* Aggregates of one scene, all scenes ("*") or one series window (6.2, 6.3, 7.1).
@@ -147,7 +152,14 @@ typedef struct tt_ui_frame {
     uint64_t seq;           /* input order */
     uint64_t window_id;     /* tt_frame_rec.window_id */
     uint8_t framestats;     /* 1: a framestats row (de-duplicated, 7.3) */
+    uint32_t fm_id;         /* keep_fm: 1 + its durations' index (tt_frames_frame_fm); 0 none */
 } tt_ui_frame;
+
+/* The FrameMetrics durations a frame's input gave (record or framestats row), ns. */
+typedef struct tt_frame_fm {
+    uint32_t mask;          /* bit i < TT_FM_DURATIONS: fm[i] given */
+    int64_t fm[TT_FM_DURATIONS];
+} tt_frame_fm;
 
 typedef struct tt_frames_skipped {
     int64_t flags, invalid, outliers, non_frame_messages, duplicates, empty_scene;
@@ -193,6 +205,8 @@ const tt_frame_stats *tt_frames_series_get(const tt_frames *f, size_t i);
 /* Native frames sorted by scene and intended vsync. */
 size_t tt_frames_frame_count(const tt_frames *f);
 const tt_ui_frame *tt_frames_frame_get(const tt_frames *f, size_t i);
+/* The durations of fr (keep_fm), NULL when its input gave none. */
+const tt_frame_fm *tt_frames_frame_fm(const tt_frames *f, const tt_ui_frame *fr);
 const tt_frames_skipped *tt_frames_skipped_get(const tt_frames *f);
 /* 1 when the UI jank basis was asked for but some frame lacked it (T was used). */
 int tt_frames_jank_fallback(const tt_frames *f);

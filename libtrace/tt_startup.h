@@ -28,13 +28,15 @@ enum { TT_SU_IN_UNKNOWN = 0, TT_SU_IN_EVENTS, TT_SU_IN_LAUNCHES, TT_SU_IN_REPORT
  * methodMapping.txt / ignoreMethodMapping.txt. */
 int tt_su_detect(const char *p, size_t n);
 
-/* Matrix's thresholds (startup.md 1.3) when tt_su_opts leaves them 0. */
+/* Matrix's thresholds (startup.md 1.3) when tt_su_opts leaves them unset. */
 #define TT_SU_COLD_MS_DEFAULT 10000
 #define TT_SU_WARM_MS_DEFAULT 4000
 
 typedef struct tt_su_opts {
     const char *splash;        /* Matrix splash set "a.B;c.D", may be NULL */
-    int64_t cold_ms, warm_ms;  /* Matrix thresholds (1.3); 0 = defaults 10000 / 4000 */
+    int64_t cold_ms, warm_ms;  /* Matrix thresholds (1.3) when has_cold_ms / has_warm_ms
+                                * (0 included), else the defaults 10000 / 4000 */
+    int has_cold_ms, has_warm_ms;
     int no_ui;                 /* process configured without activities */
     int force_stack;           /* compute the Matrix-compatible stack of every cold start */
     int have_base;             /* base_ms given (--base-ms) */

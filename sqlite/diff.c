@@ -64,9 +64,13 @@ static const char *const schema[2] = {"b", "n"};
     "total_ms FROM lx WHERE total_ms IS NOT NULL AND COALESCE(not_launched, 0) = 0 AND "      \
     "(source = 'logcat' OR status = 'ok') AND " TRACE_OK("trace_id") " ORDER BY k, c"
 #define WAVG(col) "1.0 * SUM(" col " * frames) / SUM(CASE WHEN " col " IS NOT NULL THEN frames END)"
+/* fps combined as frames.md 7.1 does: total frames over total frame time (frames / fps per
+ * row), rows with fps 0 or NULL left out; a frames-weighted mean of fps would overstate it */
+#define HAVG_FPS                                                                               \
+    "1.0 * SUM(CASE WHEN fps > 0 THEN frames END) / SUM(CASE WHEN fps > 0 THEN frames / fps END)"
 #define PCT(col) "100.0 * SUM(" col ") / SUM(frames)"
 #define SQL_SCENES(S)                                                                          \
-    "SELECT model, scene, " WAVG("fps") ", " PCT("jank_count") ", " WAVG("p50_dur") " / 1e6, " \
+    "SELECT model, scene, " HAVG_FPS ", " PCT("jank_count") ", " WAVG("p50_dur") " / 1e6, " \
     WAVG("p90_dur") " / 1e6, " WAVG("p95_dur") " / 1e6, " WAVG("p99_dur") " / 1e6, "          \
     PCT("level_frozen_count") ", " PCT("level_high_count") ", " PCT("level_middle_count")     \
     ", SUM(frames) FROM " S ".scene_frame_stats WHERE ts IS NULL AND frames > 0 AND "         \

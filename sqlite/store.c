@@ -359,6 +359,8 @@ static int open_append(tdb_db *db, tt_error *err)
         rc = create_schema(db, err);
     else if (version < TDB_SCHEMA_VERSION)
         rc = migrate(db, version, err);
+    else if (!(rc = drop_views(db, err))) /* a fixed view reaches databases written before */
+        rc = tdb__exec(db, tdb_sql_views, err);
     return rc;
 }
 

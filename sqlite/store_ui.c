@@ -13,7 +13,7 @@ int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err)
         tdb__prep(db, ST_UI_FRAME_ADD,
                   "INSERT INTO ui_frame (trace_id, utid, scene, ts, dur, interval_dur, "
                   "expected_dur, busy_dur, dropped_frames, drop_level, is_jank, is_slow, "
-                  "is_frozen, vsync_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                  "is_frozen, vsync_id, arg_set_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                   err);
     if (!st)
         return TT_EIO;
@@ -31,6 +31,7 @@ int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err)
     b_i64(db, st, 12, f->is_slow ? 1 : 0);
     b_i64(db, st, 13, f->is_frozen ? 1 : 0);
     b_int(db, st, 14, f->have_vsync_id, f->vsync_id);
+    b_id(db, st, 15, f->arg_set_id);
     return tdb__step_done(db, st, NULL, err);
 }
 

@@ -48,7 +48,8 @@ static const char sum_by_key[] =
     "ORDER BY issues DESC, max_cost_ms DESC, key LIMIT ?2";
 static const char sum_scenes[] =
     "SELECT scene, model, SUM(frames) AS frames, "
-    "ROUND(SUM(fps * frames) / SUM(frames), 2) AS avg_fps, SUM(jank_count) AS jank_frames, "
+    "ROUND(SUM(CASE WHEN fps > 0 THEN frames END) / SUM(CASE WHEN fps > 0 THEN frames / fps "
+    "END), 2) AS avg_fps, SUM(jank_count) AS jank_frames, "
     "SUM(level_frozen_count) + SUM(level_high_count) AS bad_frames "
     "FROM scene_frame_stats WHERE trace_id >= ?1 AND ts IS NULL AND scene <> '*' "
     "AND frames > 0 GROUP BY scene, model "

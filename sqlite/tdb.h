@@ -297,6 +297,7 @@ typedef struct tdb_ui_frame {
     const char *drop_level; /* 'best' ... 'frozen' */
     int is_jank, is_slow, is_frozen, have_vsync_id;
     int64_t vsync_id;
+    int64_t arg_set_id; /* 0 = none: the phase durations (tdb_arg_int rows) */
 } tdb_ui_frame;
 int tdb_ui_frame_add(tdb_db *db, const tdb_ui_frame *f, tt_error *err);
 

@@ -29,6 +29,8 @@ FROM issue WHERE kind <> 'fps'
 GROUP BY kind, COALESCE(stack_key, 'unresolved:' || stack_key_raw);
 
 -- Scenes ordered worst first by the caller: frozen and high-drop frames per 1000 frames.
+-- avg_fps combines rows as frames.md 7.1 does: total frames over total frame time (each
+-- row's frames / fps), rows with fps 0 or NULL left out; not a mean of the rows' fps.
 CREATE VIEW worst_scenes AS
 SELECT scene, model,
        SUM(frames)                                         AS frames,
@@ -38,7 +40,8 @@ SELECT scene, model,
        SUM(jank_count)                                     AS jank_frames,
        ROUND(1000.0 * (SUM(level_frozen_count) + SUM(level_high_count)) / SUM(frames), 2)
                                                            AS bad_per_1000,
-       ROUND(SUM(fps * frames) / SUM(frames), 2)           AS avg_fps
+       ROUND(SUM(CASE WHEN fps > 0 THEN frames END)
+             / SUM(CASE WHEN fps > 0 THEN frames / fps END), 2) AS avg_fps
 FROM scene_frame_stats
 WHERE ts IS NULL AND scene <> '*' AND frames > 0
 GROUP BY scene, model;

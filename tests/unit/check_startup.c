@@ -516,7 +516,7 @@ START_TEST(slow_startup_stack)
         "{\"kind\":\"app_create_end\",\"ts_ms\":10005,\"scene\":159}\n"
         "{\"kind\":\"activity_create\",\"ts_ms\":10030,\"activity\":\"a.M\"}\n"
         "{\"kind\":\"window_focus\",\"ts_ms\":10045,\"activity\":\"a.M\"}\n";
-    tt_su_opts o = {.cold_ms = 20, .beat = buf, .n_beat = 9};
+    tt_su_opts o = {.cold_ms = 20, .has_cold_ms = 1, .beat = buf, .n_beat = 9};
     tt_error err;
     int rc;
     tt_startup *s = run_opts(ev, &o, NULL, &rc, &err);
@@ -573,7 +573,7 @@ START_TEST(ring_overwritten)
         "{\"kind\":\"app_create_end\",\"ts_ms\":10005,\"scene\":159}\n"
         "{\"kind\":\"activity_create\",\"ts_ms\":10030,\"activity\":\"a.M\"}\n"
         "{\"kind\":\"window_focus\",\"ts_ms\":10045,\"activity\":\"a.M\"}\n";
-    tt_su_opts o = {.cold_ms = 20, .beat = buf, .n_beat = n};
+    tt_su_opts o = {.cold_ms = 20, .has_cold_ms = 1, .beat = buf, .n_beat = n};
     tt_stats *st = tt_stats_new();
     tt_error err;
     int rc;

@@ -257,6 +257,26 @@ START_TEST(plain_prefix)
 }
 END_TEST
 
+/* A table cell: one line (newline, tab and CR escaped too), the rest as the stream escaper
+ * writes it, and its width in characters; appended after what the buffer holds. */
+START_TEST(cell)
+{
+    tt_buf b = {0};
+    size_t w = 99;
+    tt_buf_puts(&b, "|");
+    ck_assert_int_eq(tt_textesc_cell(&b, "a\nb\tc\r\n\x1b\xc3\xa9\xff", 11, &w), 0);
+    ck_assert_str_eq(b.data, "|a\\x0ab\\x09c\\x0d\\x0a\\x1b\xc3\xa9\\xff");
+    ck_assert_uint_eq(w, 28); /* é is one character */
+    ck_assert_uint_eq(tt_textesc_plain(b.data, b.len), b.len);
+    b.len = 0;
+    ck_assert_int_eq(tt_textesc_cell(&b, "", 0, &w), 0);
+    ck_assert_uint_eq(w, 0);
+    ck_assert_int_eq(tt_textesc_cell(&b, "com.app/.Main", 13, NULL), 0);
+    ck_assert_str_eq(b.data, "com.app/.Main");
+    tt_buf_free(&b);
+}
+END_TEST
+
 static Suite *textesc_suite(void)
 {
     Suite *s = suite_create("textesc");
@@ -268,6 +288,7 @@ static Suite *textesc_suite(void)
     tcase_add_test(tc, held_across_writes);
     tcase_add_test(tc, write_errors);
     tcase_add_test(tc, plain_prefix);
+    tcase_add_test(tc, cell);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/fm.db" frames-spec72.jsonl frames-spec73.txt > /dev/null && tracetool query "$TT_TMP/fm.db" "select t.source_format, f.ts, f.dur, a.key, a.value_type, a.int_value from ui_frame f join trace t on t.id = f.trace_id join args a on a.arg_set_id = f.arg_set_id order by f.id, a.key; select count(*) as frames, count(arg_set_id) as with_args from ui_frame"

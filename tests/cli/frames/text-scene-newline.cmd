@@ -1,0 +1,1 @@
+tracetool frames frames-scene-newline.jsonl

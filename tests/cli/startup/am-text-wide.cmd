@@ -1,0 +1,1 @@
+tracetool startup startup/am-wide.txt

@@ -1,0 +1,1 @@
+tracetool startup startup/bad-kind-first.jsonl

@@ -1,0 +1,1 @@
+tracetool startup --format csv --table launches startup/logcat-fully-drawn-twice.txt

@@ -1,0 +1,1 @@
+tracetool startup --cold-ms 0 --format csv startup/warm.jsonl | cut -d, -f1-3,15-18; tracetool startup --warm-ms 0 --format csv startup/warm.jsonl | cut -d, -f1-3,15-18; tracetool startup --warm-ms 0 --format csv ../../samples/startup-events.jsonl | cut -d, -f1-3,15-18
