@@ -219,9 +219,14 @@ static int store(cli_an *a, const tt_art *art, cli_an_trace *t, tt_stats *st, tt
                     .source_format = "art_trace", .options = t->options,
                     .clock = has_wall ? "monotonic" : "relative", .have_start = 1,
                     .start_ts = (int64_t)art->start_us * 1000, .mapping_id = a->mapping_row};
-    if (has_wall && art->elapsed_us >= 0) {
+    /* start + elapsed-time, or the last event (6.1: a streaming file without summary) */
+    int64_t end_us = art->elapsed_us;
+    for (size_t i = 0; i < art->nthreads && art->elapsed_us < 0; i++)
+        if (art->threads[i].last_wall != TT_ART_NONE && art->threads[i].last_wall > end_us)
+            end_us = art->threads[i].last_wall;
+    if (has_wall && end_us >= 0) {
         tr.have_end = 1;
-        tr.end_ts = tr.start_ts + art->elapsed_us * 1000;
+        tr.end_ts = tr.start_ts + end_us * 1000;
     }
     int64_t upid = 0;
     int rc = tdb_trace_add(a->db, &tr, &t->trace_id, err) ||
