@@ -53,6 +53,15 @@ int tt_art_detect(const unsigned char *p, size_t n, char *what, size_t cap)
         if (i + 2 < n && p[i] == '\n' && p[i + 1] >= '1' && p[i + 1] <= '3' &&
             (p[i + 2] == '\n' || p[i + 2] == '\r'))
             return TT_ART_LEGACY;
+        /* another version line: an ART trace all the same, named with its version */
+        size_t v = i + 1, e = v;
+        while (e < n && e - v < 20 && p[e] >= '0' && p[e] <= '9')
+            e++;
+        if (i < n && p[i] == '\n' && e > v && e < n && (p[e] == '\n' || p[e] == '\r')) {
+            snprintf(what, cap, "an ART method trace of unsupported version %.*s (text header "
+                                "versions 1, 2 and 3 are read)", (int)(e - v), (const char *)p + v);
+            return TT_ART_UNSUPPORTED;
+        }
         return TT_ART_NOT;
     }
     if (n >= 6 && tt__le32(p) == ART_MAGIC) {
@@ -237,7 +246,7 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
         return rc;
     int kind = tt_art_detect(q, n, what, sizeof what);
     int keys = o && o->keys;
-    if (kind == TT_ART_V2 || (kind == TT_ART_BARE && !keys))
+    if (kind == TT_ART_V2 || kind == TT_ART_UNSUPPORTED || (kind == TT_ART_BARE && !keys))
         return tt_error_set(s->err, TT_EUNSUPPORTED, s->file, TT_LOC_OFFSET, 0, "%s%s", what,
                             kind == TT_ART_BARE ? ": give the text header with --art-keys" : "");
     if (kind == TT_ART_NOT)
