@@ -95,6 +95,25 @@ static int on_slice(void *ud, const tt_art_slice *s)
     return c->open.len ? 0 : flush(c);
 }
 
+/* 1 with *v when s is a decimal integer written as such (no sign but '-', no leading zero,
+ * within int64): numbers are int_value like art_version, the rest str_value. */
+static int int_value(const char *s, int64_t *v)
+{
+    const char *d = s + (*s == '-');
+    if (!*d || (*d == '0' && d[1]) || (*s == '-' && *d == '0'))
+        return 0;
+    uint64_t x = 0;
+    for (; *d; d++) {
+        if (*d < '0' || *d > '9' || x > (UINT64_C(1) << 63) / 10)
+            return 0;
+        x = x * 10 + (uint64_t)(*d - '0');
+    }
+    if (x > (uint64_t)INT64_MAX + (*s == '-'))
+        return 0;
+    *v = *s == '-' ? (int64_t)(0 - x) : (int64_t)x;
+    return 1;
+}
+
 static int store_meta(cli_an *a, int64_t id, const tt_art *art, int sampled, int64_t interval,
                       tt_error *err)
 {
@@ -122,7 +141,10 @@ static int store_meta(cli_an *a, int64_t id, const tt_art *art, int sampled, int
             k.data[k.len - 3] = 's';
             k.data[k.len -= 2] = 0;
         }
-        rc = tdb_metadata_add(a->db, id, k.data, NULL, art->kv[i].value, err);
+        int64_t num;
+        int is_num = int_value(art->kv[i].value, &num);
+        rc = tdb_metadata_add(a->db, id, k.data, is_num ? &num : NULL,
+                              is_num ? NULL : art->kv[i].value, err);
     }
     tt_buf_free(&k);
     return rc ? TT_EIO : 0;
