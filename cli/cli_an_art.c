@@ -264,7 +264,7 @@ static int store(cli_an *a, const tt_art *art, cli_an_trace *t, tt_stats *st, tt
     for (size_t i = 0; i < art->nmethods && !rc; i++) {
         const tt_art_method *m = &art->methods[i];
         tdb_frame f = {.trace_id = t->trace_id, .name = m->key, .raw_name = m->raw,
-                       .kind = "java", .file = m->src[0] ? m->src : NULL};
+                       .kind = "java", .file = m->src[0] ? m->src : NULL, .line = m->line};
         rc = tdb_frame_add(a->db, &f, &frames[i], err);
     }
     actx c = {.a = a, .art = art, .trace_id = t->trace_id, .frame_rows = frames,

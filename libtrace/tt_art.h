@@ -30,6 +30,7 @@ typedef struct tt_art_method {
     const char *key;            /* canonical key: class.method(param,types) (3.2) */
     const char *raw;            /* class.method signature */
     int bad_desc, unknown;      /* malformed descriptor; id not in the method table */
+    int32_t line;               /* Dalvik's sixth field, the source line; 0 = none */
 } tt_art_method;
 
 /* One record: method index (low 24 bits) and action (high 8 bits), record index in the file,
