@@ -95,6 +95,25 @@ static int on_slice(void *ud, const tt_art_slice *s)
     return c->open.len ? 0 : flush(c);
 }
 
+/* 1 with *v when s is a decimal integer written as such (no sign but '-', no leading zero,
+ * within int64): numbers are int_value like art_version, the rest str_value. */
+static int int_value(const char *s, int64_t *v)
+{
+    const char *d = s + (*s == '-');
+    if (!*d || (*d == '0' && d[1]) || (*s == '-' && *d == '0'))
+        return 0;
+    uint64_t x = 0;
+    for (; *d; d++) {
+        if (*d < '0' || *d > '9' || x > (UINT64_C(1) << 63) / 10)
+            return 0;
+        x = x * 10 + (uint64_t)(*d - '0');
+    }
+    if (x > (uint64_t)INT64_MAX + (*s == '-'))
+        return 0;
+    *v = *s == '-' ? (int64_t)(0 - x) : (int64_t)x;
+    return 1;
+}
+
 static int store_meta(cli_an *a, int64_t id, const tt_art *art, int sampled, int64_t interval,
                       tt_error *err)
 {
@@ -122,7 +141,10 @@ static int store_meta(cli_an *a, int64_t id, const tt_art *art, int sampled, int
             k.data[k.len - 3] = 's';
             k.data[k.len -= 2] = 0;
         }
-        rc = tdb_metadata_add(a->db, id, k.data, NULL, art->kv[i].value, err);
+        int64_t num;
+        int is_num = int_value(art->kv[i].value, &num);
+        rc = tdb_metadata_add(a->db, id, k.data, is_num ? &num : NULL,
+                              is_num ? NULL : art->kv[i].value, err);
     }
     tt_buf_free(&k);
     return rc ? TT_EIO : 0;
@@ -219,9 +241,14 @@ static int store(cli_an *a, const tt_art *art, cli_an_trace *t, tt_stats *st, tt
                     .source_format = "art_trace", .options = t->options,
                     .clock = has_wall ? "monotonic" : "relative", .have_start = 1,
                     .start_ts = (int64_t)art->start_us * 1000, .mapping_id = a->mapping_row};
-    if (has_wall && art->elapsed_us >= 0) {
+    /* start + elapsed-time, or the last event (6.1: a streaming file without summary) */
+    int64_t end_us = art->elapsed_us;
+    for (size_t i = 0; i < art->nthreads && art->elapsed_us < 0; i++)
+        if (art->threads[i].last_wall != TT_ART_NONE && art->threads[i].last_wall > end_us)
+            end_us = art->threads[i].last_wall;
+    if (has_wall && end_us >= 0) {
         tr.have_end = 1;
-        tr.end_ts = tr.start_ts + art->elapsed_us * 1000;
+        tr.end_ts = tr.start_ts + end_us * 1000;
     }
     int64_t upid = 0;
     int rc = tdb_trace_add(a->db, &tr, &t->trace_id, err) ||
@@ -237,7 +264,7 @@ static int store(cli_an *a, const tt_art *art, cli_an_trace *t, tt_stats *st, tt
     for (size_t i = 0; i < art->nmethods && !rc; i++) {
         const tt_art_method *m = &art->methods[i];
         tdb_frame f = {.trace_id = t->trace_id, .name = m->key, .raw_name = m->raw,
-                       .kind = "java", .file = m->src[0] ? m->src : NULL};
+                       .kind = "java", .file = m->src[0] ? m->src : NULL, .line = m->line};
         rc = tdb_frame_add(a->db, &f, &frames[i], err);
     }
     actx c = {.a = a, .art = art, .trace_id = t->trace_id, .frame_rows = frames,

@@ -4,6 +4,7 @@
 #include "cli_csv.h"
 #include "cli_tree.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,11 +101,19 @@ static void tree_print(const art_run *r, tree *t, uint32_t id, uint32_t depth, t
         const tnode *n = &nodes[ch[i]];
         const char *name = r->a->methods[n->method].key;
         if (r->format == F_TEXT) {
-            cli_out_puts("  ");
-            cli_art_put_time(r->use_cpu ? n->cpu_total : n->total, 1, r->us);
-            cli_out_puts("  ");
-            cli_art_put_time(r->use_cpu ? n->cpu_self : n->self, 1, r->us);
-            cli_out_printf("  %llu  ", (unsigned long long)n->calls);
+            /* right-aligned under the headings, as --profile's table */
+            int64_t v[2] = {r->use_cpu ? n->cpu_total : n->total,
+                            r->use_cpu ? n->cpu_self : n->self};
+            for (int k = 0; k < 2; k++) {
+                char b[48];
+                if (r->us)
+                    snprintf(b, sizeof b, "%lld", (long long)v[k]);
+                else
+                    snprintf(b, sizeof b, "%lld.%03lld", (long long)(v[k] / 1000),
+                             (long long)(v[k] % 1000));
+                cli_out_printf("%11s ", b);
+            }
+            cli_out_printf("%9llu  ", (unsigned long long)n->calls);
             for (uint32_t d = 0; d < depth; d++)
                 cli_out_puts("  ");
             cli_out_printf("%s\n", name);
@@ -209,8 +218,9 @@ int cli_art_tree(art_run *r)
             rc = CLI_BAD;
         } else if (!rc) {
             if (r->format == F_TEXT) {
-                cli_out_printf("thread %u %s (%zu events)\n  %s  self  calls  method\n", th->id,
-                               th->name, th->nev, r->use_cpu ? "cpu total" : "total");
+                cli_out_printf("thread %u %s (%zu events)\n%11s %11s %9s  method\n", th->id,
+                               th->name, th->nev, r->use_cpu ? "cpu total" : "total", "self",
+                               "calls");
             } else if (r->format != F_CSV) {
                 tt_jsonw_obj_begin(&w);
                 tt_jsonw_key(&w, "thread");

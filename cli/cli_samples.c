@@ -124,7 +124,9 @@ static int detect_kind(const unsigned char *p, size_t n)
 {
     /* ART first: a version 1 file's records look like a method-beat buffer's bytes */
     int ak = tt_art_detect(p, n, NULL, 0);
-    return ak == TT_ART_LEGACY || ak == TT_ART_STREAMING ? SKIND_ART : tt_samples_detect(p, n);
+    return ak == TT_ART_LEGACY || ak == TT_ART_STREAMING || ak == TT_ART_UNSUPPORTED
+               ? SKIND_ART /* the reader names the version */
+               : tt_samples_detect(p, n);
 }
 
 #define UNKNOWN_KIND "expected btrace sampling data, perf script text, folded stacks or " \

@@ -492,6 +492,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     tt_export_opts eo;
     tt_export_opts_init(&eo);
     eo.version = TRACETOOL_VERSION;
+    eo.stats = ctx->stats;
     int format = -1, v;
     const char *outpath = NULL, *raw_opt = NULL, *ios_opt = NULL;
     int weight_repeat = 0;

@@ -25,6 +25,7 @@ static int conv_enter(void *ud, uint32_t method, uint32_t depth)
         f.name = m->key;
         f.raw_name = m->raw;
         f.file = m->src[0] ? m->src : NULL;
+        f.line = m->line;
         f.kind = TT_FRAME_JAVA;
         if (tt_frame_intern(c->p, &c->frames[method], &f))
             return TT_ENOMEM;

@@ -123,6 +123,10 @@ int tt_art__method_add(art_parse *s, tt_art_method *m, uint64_t off)
     uint32_t idx;
     if (method_names(s->a->arena, m))
         return tt_art__nomem(s);
+    if (m->bad_desc) /* kept verbatim and flagged (3.2) */
+        tt_art__warn(s, "art_bad_descriptor", TT_SEV_WARN, off,
+                     "method %s.%s: malformed descriptor \"%s\" kept as written", m->cls,
+                     m->name, m->sig);
     if (tt__map_get(&s->mids, m->id, &idx)) {
         tt_art_method *old = &TT_VEC_AT(&s->methods, tt_art_method, idx);
         if (strcmp(old->raw, m->raw))
@@ -168,8 +172,22 @@ int tt_art__method_line(art_parse *s, const char *l, size_t n, uint64_t off)
     if (*end || idbuf[0] == '-' || id > 0xFFFFFFFFull)
         return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, off,
                             "method id \"%s\" is not a 32-bit number", idbuf);
+    if (id & 3) { /* records carry the id with the action in its two low bits (2.2) */
+        tt_art__warn(s, "art_bad_method_id", TT_SEV_WARN, off,
+                     "method id %#llx is not a multiple of 4: no record can name it, line "
+                     "ignored", id);
+        return 0;
+    }
     tt_art_method m = {0};
-    m.id = (uint32_t)id & ~3u;
+    m.id = (uint32_t)id;
+    if (nf == 6) { /* Dalvik: the line number */
+        long long ln = 0;
+        size_t k = 0;
+        while (k < fl[5] && f[5][k] >= '0' && f[5][k] <= '9' && ln <= INT32_MAX)
+            ln = ln * 10 + (f[5][k++] - '0');
+        if (k == fl[5] && k && ln <= INT32_MAX)
+            m.line = (int32_t)ln;
+    }
     const char *empty = "";
     m.cls = nf == 2 ? empty : tt_art__dup(s, f[1], fl[1]);
     m.name = nf == 2 ? tt_art__dup(s, f[1], fl[1]) : tt_art__dup(s, f[2], fl[2]);

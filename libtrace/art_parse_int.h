@@ -29,6 +29,8 @@ typedef struct art_parse {
     const char *clock_key;
     uint64_t clock_off; /* file offset of the clock= header line */
     const tt_art_opts *o;
+    uint64_t recs;      /* pass 1: whole records of the data section */
+    size_t data_end;    /* pass 1: where the data section ends (the file's end) */
 } art_parse;
 
 /* ---- input window and messages (art_window.c) ---- */

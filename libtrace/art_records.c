@@ -174,6 +174,10 @@ int tt_art__walk(art_parse *s, size_t at, int streaming, int pass)
         int rc = tt_art__win_need(s, at, rs, &q, &left);
         if (rc)
             return rc;
+        if (pass == 1) {
+            s->recs = recno;
+            s->data_end = at + left;
+        }
         if (!left)
             break;
         if (streaming && left >= 2 && tt__le16(q) == 0) {

@@ -583,8 +583,6 @@ int tt_callsite_child(tt_profile *p, uint32_t *id, uint32_t parent, uint32_t fra
         return TT_EINVAL;
     uint32_t depth =
         parent == TT_NONE ? 0 : TT_VEC_AT(&p->callsites, tt_callsite, parent).depth + 1;
-    if (depth >= TT_MAX_STACK_DEPTH)
-        return TT_ELIMIT;
     uint64_t key = ((uint64_t)parent << 32) | frame;
     if (tt__map_get(&p->csmap, key, id))
         return 0;

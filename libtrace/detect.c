@@ -256,6 +256,7 @@ static tt_kind classify(tt_detection *d, const unsigned char *up, size_t n)
     case TT_ART_LEGACY:
     case TT_ART_STREAMING: return TT_KIND_ART;
     case TT_ART_V2:
+    case TT_ART_UNSUPPORTED:
     case TT_ART_BARE: d->foreign = 1; return TT_KIND_UNKNOWN;
     default:
         /* recordings named by the ART check: simpleperf, Perfetto */

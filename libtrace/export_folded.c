@@ -2,6 +2,7 @@
  * distinct path with non-zero integer weight, sorted by the path bytes. */
 #include "tt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,35 +37,96 @@ static void put_name(tt_buf *b, const char *s)
     sanitize(b, start);
 }
 
-static int add_paths(tt_buf *text, tt_vec *lines, const tt_profile *p, const int64_t *w,
-                     const uint32_t *touched, size_t nt, const char *root)
+/* One line: the root, then the frames of callsite cs, then (trunc) the truncated leaf. */
+static int add_line(tt_buf *text, tt_vec *lines, const tt_profile *p, uint32_t *fr,
+                    uint32_t cs, int64_t w, const char *root, int trunc)
 {
-    uint32_t *fr = malloc((TT_MAX_STACK_DEPTH + 1) * sizeof *fr);
-    if (!fr)
-        return TT_ENOMEM;
-    for (size_t i = 0; i < nt; i++) {
+    fline l = {text->len, 0, w};
+    if (root) { /* frame names, already sanitised */
+        tt_buf_puts(text, root);
+        tt_buf_puts(text, ";");
+    }
+    size_t n = tt_callsite_frames(p, cs, fr, TT_MAX_STACK_DEPTH + 1);
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            tt_buf_puts(text, ";");
+        put_name(text, tt_profile_frame(p, fr[k])->name);
+    }
+    if (trunc)
+        tt_buf_puts(text, ";" TT_TRUNCATED_FRAME);
+    l.len = text->len - l.off;
+    return tt_vec_push(lines, &l) ? 0 : TT_ENOMEM;
+}
+
+typedef struct deep {
+    uint32_t anc; /* the ancestor at depth TT_MAX_STACK_DEPTH - 2 */
+    int64_t w;
+} deep;
+
+static int deep_cmp(const void *a, const void *b)
+{
+    const deep *x = a, *y = b;
+    return x->anc < y->anc ? -1 : x->anc > y->anc;
+}
+
+/* The ancestor of cs (depth >= TT_MAX_STACK_DEPTH) at depth TT_MAX_STACK_DEPTH - 2, through
+ * up[] (per callsite, TT_NONE = not known yet), which it fills on the way: every callsite is
+ * walked once however many paths share it. */
+static uint32_t deep_anc(const tt_profile *p, uint32_t *up, uint32_t cs)
+{
+    uint32_t c = cs;
+    while (tt_profile_callsite(p, c)->depth > TT_MAX_STACK_DEPTH - 2 && up[c] == TT_NONE)
+        c = tt_profile_callsite(p, c)->parent;
+    uint32_t a = tt_profile_callsite(p, c)->depth == TT_MAX_STACK_DEPTH - 2 ? c : up[c];
+    for (uint32_t d = cs; d != c; d = tt_profile_callsite(p, d)->parent)
+        up[d] = a;
+    return a;
+}
+
+/* The lines of one thread's touched callsites. A path of more than TT_MAX_STACK_DEPTH frames
+ * (instrumented calls, which have no depth limit) keeps its TT_MAX_STACK_DEPTH - 1 outermost
+ * frames under a TT_TRUNCATED_FRAME leaf that takes the weight of every deeper path, as the
+ * readers truncate sampled stacks: written whole, a deep recursion's paths would be
+ * quadratic in its depth. ndeep: the number of paths cut and the frames of the deepest. */
+static int add_paths(tt_buf *text, tt_vec *lines, const tt_profile *p, const int64_t *w,
+                     const uint32_t *touched, size_t nt, const char *root, size_t ndeep[2])
+{
+    uint32_t *fr = malloc((TT_MAX_STACK_DEPTH + 1) * sizeof *fr), *up = NULL;
+    tt_vec dv;
+    tt_vec_init(&dv, sizeof(deep));
+    int rc = fr ? 0 : TT_ENOMEM;
+    for (size_t i = 0; i < nt && !rc; i++) {
         uint32_t cs = touched[i];
         if (!w[cs])
             continue;
-        fline l = {text->len, 0, w[cs]};
-        if (root) { /* frame names, already sanitised */
-            tt_buf_puts(text, root);
-            tt_buf_puts(text, ";");
+        if (tt_profile_callsite(p, cs)->depth < TT_MAX_STACK_DEPTH) {
+            rc = add_line(text, lines, p, fr, cs, w[cs], root, 0);
+            continue;
         }
-        size_t n = tt_callsite_frames(p, cs, fr, TT_MAX_STACK_DEPTH + 1);
-        for (size_t k = 0; k < n; k++) {
-            if (k)
-                tt_buf_puts(text, ";");
-            put_name(text, tt_profile_frame(p, fr[k])->name);
-        }
-        l.len = text->len - l.off;
-        if (!tt_vec_push(lines, &l)) {
-            free(fr);
-            return TT_ENOMEM;
+        size_t nc = tt_profile_ncallsites(p);
+        if (!up && (up = malloc(nc * sizeof *up)) != NULL)
+            for (size_t k = 0; k < nc; k++)
+                up[k] = TT_NONE;
+        deep d = {up ? deep_anc(p, up, cs) : 0, w[cs]};
+        rc = up && tt_vec_push(&dv, &d) ? 0 : TT_ENOMEM;
+        ndeep[0]++;
+        if (tt_profile_callsite(p, cs)->depth + (size_t)1 > ndeep[1])
+            ndeep[1] = tt_profile_callsite(p, cs)->depth + (size_t)1;
+    }
+    if (!rc && dv.len) {
+        deep *d = dv.data;
+        qsort(d, dv.len, sizeof *d, deep_cmp);
+        for (size_t i = 0; i < dv.len && !rc; i++) {
+            int64_t sum = d[i].w;
+            while (i + 1 < dv.len && d[i + 1].anc == d[i].anc)
+                sum = tt__sat_add(sum, d[++i].w);
+            rc = add_line(text, lines, p, fr, d[i].anc, sum, root, 1);
         }
     }
+    tt_vec_free(&dv);
+    free(up);
     free(fr);
-    return 0;
+    return rc;
 }
 
 /* qsort without context: lines are sorted through an array of (pointer, length) pairs */
@@ -173,6 +235,7 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
     tt_proc_index px = {0};
     if (!rc && o->folded_root == TT_ROOT_PROCESS)
         rc = tt_proc_index_build(&px, p);
+    size_t ndeep[2] = {0, 0};
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
         if (!tt__export_wants(o, (uint32_t)t))
             continue;
@@ -192,7 +255,7 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
             tt_thread_process_format(&f->root, p, &px, (uint32_t)t);
         sanitize(&f->root, start);
         rc = add_paths(&f->text, &f->lines, p, w, f->touched.data, f->touched.len,
-                       root == TT_ROOT_NONE && !label ? NULL : f->root.data);
+                       root == TT_ROOT_NONE && !label ? NULL : f->root.data, ndeep);
         for (size_t i = 0; i < f->touched.len; i++)
             w[TT_VEC_AT(&f->touched, uint32_t, i)] = 0;
         f->touched.len = 0;
@@ -201,6 +264,14 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
     free(w);
     if (rc == TT_ENOMEM)
         tt_error_set(err, rc, NULL, 0, 0, "out of memory");
+    if (!rc && ndeep[0]) {
+        char ex[240];
+        snprintf(ex, sizeof ex, "%s%scall paths of more than %d frames (the deepest %zu) folded "
+                 "into a \"%s\" leaf under their %d outermost frames", label ? label : "",
+                 label ? ": " : "", TT_MAX_STACK_DEPTH, ndeep[1], TT_TRUNCATED_FRAME,
+                 TT_MAX_STACK_DEPTH - 1);
+        tt_stats_add(o->stats, "stack_too_deep", NULL, TT_SEV_DATA_LOSS, (int64_t)ndeep[0], ex);
+    }
     return rc;
 }
 

@@ -11,9 +11,12 @@ typedef struct pctx {
     tt_flame *f;
     tt_profile *p;
     uint32_t *names; /* flame name id per frame id, TT_NONE = not interned yet */
-    uint32_t *path, *fr;
+    uint32_t *path, *fr; /* per stack (--reverse, --focus): max depth + 2 entries */
+    uint32_t *node;      /* per callsite: its flame node under the current root, TT_NONE */
+    tt_vec set, chain;   /* uint32_t: callsites whose node is set; the walk of one stack */
     const char *const *app;
     size_t napp;
+    size_t maxd; /* the deepest callsite's depth */
 } pctx;
 
 static int frame_name(pctx *c, uint32_t frame, uint32_t *out)
@@ -29,30 +32,71 @@ static int frame_name(pctx *c, uint32_t frame, uint32_t *out)
     return 0;
 }
 
+/* The flame node of callsite cs below root (TT_NONE: none) with fold_recursion (fold):
+ * through c->node, so each callsite of the thread is walked once however many stacks share
+ * it (a deep recursion's paths are not rewalked per callsite). */
+static int callsite_node(pctx *c, uint32_t *out, uint32_t cs, uint32_t root, int fold)
+{
+    c->chain.len = 0;
+    uint32_t k = cs;
+    while (k != TT_NONE && c->node[k] == TT_NONE) {
+        if (!tt_vec_push(&c->chain, &k))
+            return TT_ENOMEM;
+        k = tt_profile_callsite(c->p, k)->parent;
+    }
+    uint32_t node = k != TT_NONE ? c->node[k] : 0;
+    int rc = 0;
+    if (k == TT_NONE && root != TT_NONE)
+        rc = tt_flame_child(c->f, &node, 0, root);
+    for (size_t i = c->chain.len; i-- > 0 && !rc;) {
+        uint32_t at = TT_VEC_AT(&c->chain, uint32_t, i), name;
+        const tt_callsite *x = tt_profile_callsite(c->p, at);
+        if ((rc = frame_name(c, x->frame, &name)))
+            break;
+        /* A;A;A -> A, never across the synthetic root (tt_flame_add_stack) */
+        if (!(fold && x->parent != TT_NONE && tt_flame_node_at(c->f, node)->name == name))
+            rc = tt_flame_child(c->f, &node, node, name);
+        c->node[at] = node;
+        if (!rc && !tt_vec_push(&c->set, &at))
+            rc = TT_ENOMEM;
+    }
+    *out = node;
+    return rc;
+}
+
 static int add_thread(pctx *c, const int64_t *w, const tt_vec *touched, uint32_t root,
                       const tt_flame_xform *x, int side)
 {
-    for (size_t i = 0; i < touched->len; i++) {
-        uint32_t cs = TT_VEC_AT(touched, uint32_t, i);
+    int rc = 0;
+    for (size_t i = 0; i < touched->len && !rc; i++) {
+        uint32_t cs = TT_VEC_AT(touched, uint32_t, i), node;
         if (!w[cs])
             continue;
-        size_t n = tt_callsite_frames(c->p, cs, c->fr, TT_MAX_STACK_DEPTH + 1), k = 0;
+        if (!x || (!x->reverse && !x->focus)) {
+            if (!(rc = callsite_node(c, &node, cs, root, x && x->fold_recursion))) {
+                tt_flame_node *nd = tt_flame_node_at(c->f, node);
+                if (side)
+                    nd->self_b = tt__sat_add(nd->self_b, w[cs]);
+                else
+                    nd->self = tt__sat_add(nd->self, w[cs]);
+            }
+            continue;
+        }
+        /* the transformations that reorder or cut a stack take it whole */
+        size_t n = tt_callsite_frames(c->p, cs, c->fr, c->maxd + 1), k = 0;
         if (root != TT_NONE)
             c->path[k++] = root;
-        for (size_t j = 0; j < n; j++) {
-            int rc = frame_name(c, c->fr[j], &c->path[k++]);
-            if (rc)
-                return rc;
-        }
-        tt_flame_xform xx = {0};
-        if (x)
-            xx = *x;
+        for (size_t j = 0; j < n && !rc; j++)
+            rc = frame_name(c, c->fr[j], &c->path[k++]);
+        tt_flame_xform xx = *x;
         xx.keep_roots = root != TT_NONE;
-        int rc = tt_flame_add_stack(c->f, c->path, k, w[cs], side, &xx);
-        if (rc)
-            return rc;
+        if (!rc)
+            rc = tt_flame_add_stack(c->f, c->path, k, w[cs], side, &xx);
     }
-    return 0;
+    for (size_t i = 0; i < c->set.len; i++) /* the next thread has another root */
+        c->node[TT_VEC_AT(&c->set, uint32_t, i)] = TT_NONE;
+    c->set.len = 0;
+    return rc;
 }
 
 static int64_t overlap(int64_t a, int64_t b, int64_t from, int64_t to)
@@ -127,16 +171,25 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
                          const tt_flame_xform *x, const char *const *app, size_t napp,
                          int side, tt_error *err)
 {
-    size_t nc = tt_profile_ncallsites(p), nf = tt_profile_nframes(p);
-    pctx c = {f, p, malloc((nf ? nf : 1) * sizeof(uint32_t)),
-              malloc((TT_MAX_STACK_DEPTH + 2) * sizeof(uint32_t)),
-              malloc((TT_MAX_STACK_DEPTH + 1) * sizeof(uint32_t)), app, napp};
+    size_t nc = tt_profile_ncallsites(p), nf = tt_profile_nframes(p), maxd = 0;
+    for (size_t i = 0; i < nc; i++) /* no depth limit (instrumented calls) */
+        if (tt_profile_callsite(p, (uint32_t)i)->depth > maxd)
+            maxd = tt_profile_callsite(p, (uint32_t)i)->depth;
+    pctx c = {.f = f, .p = p, .names = malloc((nf ? nf : 1) * sizeof(uint32_t)),
+              .path = malloc((maxd + 2) * sizeof(uint32_t)),
+              .fr = malloc((maxd + 1) * sizeof(uint32_t)),
+              .node = malloc((nc ? nc : 1) * sizeof(uint32_t)), .app = app, .napp = napp,
+              .maxd = maxd};
+    tt_vec_init(&c.set, sizeof(uint32_t));
+    tt_vec_init(&c.chain, sizeof(uint32_t));
     int64_t *w = calloc(nc ? nc : 1, sizeof *w);
     tt_vec touched;
     tt_vec_init(&touched, sizeof(uint32_t));
     tt_buf label = {0};
     tt_proc_index px = {0};
-    int rc = c.names && c.path && c.fr && w ? 0 : TT_ENOMEM;
+    int rc = c.names && c.path && c.fr && c.node && w ? 0 : TT_ENOMEM;
+    for (size_t i = 0; i < nc && !rc; i++)
+        c.node[i] = TT_NONE;
     if (!rc && eo->folded_root == TT_ROOT_PROCESS)
         rc = tt_proc_index_build(&px, p);
     for (size_t i = 0; i < nf && !rc; i++)
@@ -185,6 +238,9 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
     free(c.names);
     free(c.path);
     free(c.fr);
+    free(c.node);
+    tt_vec_free(&c.set);
+    tt_vec_free(&c.chain);
     return rc;
 }
 
@@ -198,7 +254,8 @@ int tt_flame_add_chart(tt_flame *f, tt_profile *p, uint32_t utid, const tt_slice
     int rc = tt_slice_build(&sl, &info, p, utid, so, err);
     size_t n = sl.len, nf = tt_profile_nframes(p);
     uint32_t *node = malloc((n ? n : 1) * sizeof *node);
-    pctx c = {f, p, malloc((nf ? nf : 1) * sizeof(uint32_t)), NULL, NULL, app, napp};
+    pctx c = {.f = f, .p = p, .names = malloc((nf ? nf : 1) * sizeof(uint32_t)), .app = app,
+              .napp = napp};
     if (!rc && (!node || !c.names))
         rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     for (size_t i = 0; i < nf && !rc; i++)

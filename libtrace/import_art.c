@@ -53,6 +53,15 @@ int tt_art_detect(const unsigned char *p, size_t n, char *what, size_t cap)
         if (i + 2 < n && p[i] == '\n' && p[i + 1] >= '1' && p[i + 1] <= '3' &&
             (p[i + 2] == '\n' || p[i + 2] == '\r'))
             return TT_ART_LEGACY;
+        /* another version line: an ART trace all the same, named with its version */
+        size_t v = i + 1, e = v;
+        while (e < n && e - v < 20 && p[e] >= '0' && p[e] <= '9')
+            e++;
+        if (i < n && p[i] == '\n' && e > v && e < n && (p[e] == '\n' || p[e] == '\r')) {
+            snprintf(what, cap, "an ART method trace of unsupported version %.*s (text header "
+                                "versions 1, 2 and 3 are read)", (int)(e - v), (const char *)p + v);
+            return TT_ART_UNSUPPORTED;
+        }
         return TT_ART_NOT;
     }
     if (n >= 6 && tt__le32(p) == ART_MAGIC) {
@@ -140,6 +149,34 @@ static int choose_clock(art_parse *s, const tt_art_opts *o, size_t at)
     return 0;
 }
 
+/* A legacy file's num-method-calls against the records of its data section (pass 1): the
+ * writer states the count of whole records, so a version 3 record size field that does not
+ * divide the data into that many records while another size does (one large enough for the
+ * clock) is corrupt, an error at the field; any other disagreement is counted (A9: data
+ * cut off, or a header that lies). */
+static int check_count(art_parse *s, size_t data, size_t at)
+{
+    tt_art *a = s->a;
+    const char *v = tt_art_meta(a, "num-method-calls");
+    char *e = NULL;
+    unsigned long long n = v ? strtoull(v, &e, 10) : 0;
+    if (a->kind != TT_ART_LEGACY || !v || e == v || *e || n == s->recs)
+        return 0;
+    size_t bytes = s->data_end > data ? s->data_end - data : 0;
+    if (a->version >= 3 && n && bytes % n == 0 && bytes / n != a->record_size &&
+        bytes / n >= tt_art__rec_need(a->version, a->clock) && bytes / n <= 0xFFFF)
+        return tt_error_set(s->err, TT_EFORMAT, s->file, TT_LOC_OFFSET, at + 16,
+                            "record size %u contradicts num-method-calls=%llu: the %zu data "
+                            "bytes hold %llu records of %zu bytes", a->record_size, n, bytes,
+                            n, (size_t)(bytes / n));
+    if (bytes % a->record_size && s->recs + 1 == n)
+        return 0; /* the partial record art_truncated_record reports */
+    tt_art__warn(s, "art_record_count", TT_SEV_DATA_LOSS, data,
+                 "num-method-calls=%llu but the data section holds %llu records of %u bytes",
+                 n, (unsigned long long)s->recs, a->record_size);
+    return 0;
+}
+
 static int cmp_thread(const void *x, const void *y)
 {
     const tt_art_thread *a = x, *b = y;
@@ -209,7 +246,7 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
         return rc;
     int kind = tt_art_detect(q, n, what, sizeof what);
     int keys = o && o->keys;
-    if (kind == TT_ART_V2 || (kind == TT_ART_BARE && !keys))
+    if (kind == TT_ART_V2 || kind == TT_ART_UNSUPPORTED || (kind == TT_ART_BARE && !keys))
         return tt_error_set(s->err, TT_EUNSUPPORTED, s->file, TT_LOC_OFFSET, 0, "%s%s", what,
                             kind == TT_ART_BARE ? ": give the text header with --art-keys" : "");
     if (kind == TT_ART_NOT)
@@ -258,7 +295,7 @@ static int parse_body(art_parse *s, const tt_art_opts *o)
     a->nthreads = s->threads.len;
     a->kv = s->kv.data;
     a->nkv = s->kv.len;
-    if ((rc = choose_clock(s, o, at + 16)))
+    if ((rc = choose_clock(s, o, at + 16)) || (rc = check_count(s, data, at)))
         return rc;
     header_values(a);
     if ((rc = thread_arrays(s)))

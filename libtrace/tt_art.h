@@ -12,8 +12,9 @@ enum {
     TT_ART_STREAMING,  /* "SLOW" with version 0xF1..0xF3 */
     TT_ART_V2,         /* format V2 (versions 4/5): detected, not decoded (2.6) */
     TT_ART_BARE,       /* "SLOW" version 1-3: a data section without its text header */
+    TT_ART_UNSUPPORTED, /* "*version" text header with a version other than 1-3 (2.1) */
 };
-/* Kind of p[0..n); for TT_ART_NOT and TT_ART_V2/BARE, what (cap bytes) says what it is
+/* Kind of p[0..n); for TT_ART_NOT and TT_ART_V2/BARE/UNSUPPORTED, what (cap bytes) says what it is
  * instead ("this is a simpleperf recording; ..."), or "" when nothing is known. */
 int tt_art_detect(const unsigned char *p, size_t n, char *what, size_t cap);
 
@@ -29,6 +30,7 @@ typedef struct tt_art_method {
     const char *key;            /* canonical key: class.method(param,types) (3.2) */
     const char *raw;            /* class.method signature */
     int bad_desc, unknown;      /* malformed descriptor; id not in the method table */
+    int32_t line;               /* Dalvik's sixth field, the source line; 0 = none */
 } tt_art_method;
 
 /* One record: method index (low 24 bits) and action (high 8 bits), record index in the file,

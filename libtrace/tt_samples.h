@@ -169,7 +169,9 @@ int tt_frame_intern(tt_profile *p, uint32_t *id, const tt_stack_frame *f);
 int tt_frame_add(tt_profile *p, uint32_t *id, const tt_stack_frame *f);
 /* Interns a root-first frame list (n >= 1) as callsites; *leaf is the leaf callsite. */
 int tt_callsite_intern(tt_profile *p, uint32_t *leaf, const uint32_t *frames, size_t n);
-/* Interns the one callsite (parent, frame); parent TT_NONE for a root frame. */
+/* Interns the one callsite (parent, frame); parent TT_NONE for a root frame. No depth limit:
+ * the call chains of instrumented slices (an ART trace's recursion) are as deep as the calls;
+ * sampled stacks are truncated at TT_MAX_STACK_DEPTH by their readers. */
 int tt_callsite_child(tt_profile *p, uint32_t *id, uint32_t parent, uint32_t frame);
 /* Thread handle for (source, pid, tid); pid -1 = unknown. */
 int tt_thread_intern(tt_profile *p, uint32_t *utid, uint32_t source, int64_t pid, int64_t tid,
@@ -487,6 +489,7 @@ typedef struct tt_export_opts {
      * names the one that fails it */
     const struct tt_export_input *inputs;
     size_t n_inputs;
+    tt_stats *stats;        /* folded: paths cut at TT_MAX_STACK_DEPTH (may be NULL) */
 } tt_export_opts;
 /* One input of a profile: its name for messages (a file name) and its source_format (NULL
  * when unknown). */

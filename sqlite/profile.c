@@ -241,7 +241,7 @@ static int load_callsites(ld *l)
             return bad(l, "callsite", id, "its frame is not a stack_frame of the trace");
         rc = tt_callsite_child(l->p, &cs, parent, (uint32_t)f);
         if (rc)
-            return rc == TT_ENOMEM ? nomem(l) : bad(l, "callsite", id, "stack too deep");
+            return rc == TT_ENOMEM ? nomem(l) : bad(l, "callsite", id, "too many callsites");
         if (!tt_vec_push(&l->cs_ids, &id) || !tt_vec_push(&l->cs_map, &cs))
             return nomem(l);
     }
@@ -309,6 +309,9 @@ static int load_samples(ld *l)
             return bad(l, "sample", id, "its utid is not a thread of the trace");
         if (map_callsite(l, i64_or(l, 4, 0), &s.callsite))
             return bad(l, "sample", id, "its callsite is not a callsite of the trace");
+        if (tt_profile_callsite(l->p, s.callsite)->depth >= TT_MAX_STACK_DEPTH)
+            return bad(l, "sample", id, "its stack is deeper than the 4096 frames sampled "
+                                        "stacks have at most");
         if (timeless != m->timeless)
             return bad(l, "sample", id, "some samples of the trace have a ts, some none");
         if (type < 0)
@@ -368,12 +371,10 @@ typedef struct sl_state {
     tt_vec open;      /* struct open_at */
 } sl_state;
 
-/* An open ancestor: its stored id, ts and dur, and the index of the slice that stands for it
- * (beyond TT_MAX_STACK_DEPTH, the truncated slice above it). */
+/* An open ancestor: its stored id, ts and dur, and the index of its slice. */
 typedef struct open_at {
     int64_t id, ts, dur;
     uint32_t idx;
-    int truncated; /* at TT_MAX_STACK_DEPTH - 1: made the truncated leaf already */
 } open_at;
 
 static int flush_thread(ld *l, sl_state *t)
@@ -411,40 +412,7 @@ static int slice_frame(ld *l, tt_slice *s, const tt_slice *parent, int64_t id)
     }
     int rc = tt_callsite_child(l->p, &s->callsite, parent ? parent->callsite : TT_NONE,
                                s->frame);
-    return !rc ? 0 : rc == TT_ENOMEM ? nomem(l) : bad(l, "slice", id, "too deep");
-}
-
-/* A slice deeper than TT_MAX_STACK_DEPTH (as the text readers' stacks, samples.md): its
- * ancestor at TT_MAX_STACK_DEPTH - 1 becomes a TT_TRUNCATED_FRAME leaf holding the time of
- * everything below it (counted once as stack_too_deep), and the slice is left out. */
-static int truncate_below(ld *l, sl_state *t, open_at *po, int64_t id, int64_t ts, int64_t dur)
-{
-    open_at *top = &TT_VEC_AT(&t->open, open_at, TT_MAX_STACK_DEPTH - 1);
-    if (!top->truncated) {
-        tt_slice *s = &TT_VEC_AT(&t->slices, tt_slice, top->idx);
-        const tt_slice *par = &TT_VEC_AT(&t->slices, tt_slice, s->parent);
-        tt_stack_frame f;
-        memset(&f, 0, sizeof f);
-        f.name = TT_TRUNCATED_FRAME;
-        f.kind = TT_FRAME_SYNTHETIC;
-        if (tt_frame_intern(l->p, &s->frame, &f))
-            return nomem(l);
-        int rc = tt_callsite_child(l->p, &s->callsite, par->callsite, s->frame);
-        if (rc)
-            return rc == TT_ENOMEM ? nomem(l) : bad(l, "slice", top->id, "too deep");
-        s->self_dur = s->dur;
-        s->self_thread_dur = s->thread_dur;
-        s->is_recursive = 0;
-        top->truncated = 1;
-        char ex[200];
-        snprintf(ex, sizeof ex, "%s: trace %lld: slice %lld: call chain deeper than %d slices "
-                 "truncated to the %d outermost and a \"%s\" slice", l->name,
-                 (long long)l->trace, (long long)top->id, TT_MAX_STACK_DEPTH,
-                 TT_MAX_STACK_DEPTH - 1, TT_TRUNCATED_FRAME);
-        tt_stats_add(l->stats, "stack_too_deep", l->name, TT_SEV_DATA_LOSS, 1, ex);
-    }
-    open_at o = {id, ts, dur, po->idx, 1};
-    return tt_vec_push(&t->open, &o) ? 0 : nomem(l);
+    return !rc ? 0 : rc == TT_ENOMEM ? nomem(l) : bad(l, "slice", id, "too many callsites");
 }
 
 static int read_slice(ld *l, sl_state *t, int64_t id)
@@ -464,8 +432,6 @@ static int read_slice(ld *l, sl_state *t, int64_t id)
     if (s.dur < 0 || s.ts < -((int64_t)1 << 62) || s.ts > ((int64_t)1 << 62) ||
         s.dur > ((int64_t)1 << 62) || (po && (s.ts < po->ts || s.ts + s.dur > po->ts + po->dur)))
         return bad(l, "slice", id, "ts/dur out of range or outside its parent");
-    if (depth >= TT_MAX_STACK_DEPTH) /* below the truncated leaf: checked, not kept */
-        return truncate_below(l, t, po, id, s.ts, s.dur);
     const tt_slice *par = NULL;
     if (po) {
         s.parent = po->idx;
@@ -514,7 +480,7 @@ static int read_slice(ld *l, sl_state *t, int64_t id)
         return rc;
     if (t->slices.len >= TT_NONE - 1)
         return bad(l, "slice", id, "too many slices in one thread");
-    open_at o = {id, s.ts, s.dur, (uint32_t)t->slices.len, 0};
+    open_at o = {id, s.ts, s.dur, (uint32_t)t->slices.len};
     if (!tt_vec_push(&t->slices, &s) || !tt_vec_push(&t->open, &o))
         return nomem(l);
     return 0;

@@ -427,9 +427,8 @@ int tdb_trace_list(tdb_trace_info **out, size_t *n, tdb_db *db, tt_error *err);
  * names read back as unnamed), one sample per stored run (meta.runs; no sample rows with a
  * NULL ts: timeless) and its slices as fixed slices per thread. Slices must be stored
  * parent first, each inside its parent; a slice without frame_id (method-beat) gets a frame
- * by name. A chain deeper than TT_MAX_STACK_DEPTH keeps its TT_MAX_STACK_DEPTH - 1 outermost
- * slices, the next one becomes a TT_TRUNCATED_FRAME leaf (its dur all self time) and the
- * deeper ones are left out, counted into stats (may be NULL) as stack_too_deep. name is the
+ * by name. Slices and callsites are read back at any depth; a sample whose callsite is deeper
+ * than TT_MAX_STACK_DEPTH (the readers' limit for sampled stacks) is refused. name is the
  * database in messages (NULL: its path). TT_ENOTFOUND for an unknown trace; TT_EFORMAT
  * naming table and row for rows that do not fit together. */
 int tdb_profile_load(tt_profile **out, tdb_db *db, int64_t trace_id, const char *name,

@@ -8,7 +8,8 @@
  *   method-line TEXT          a raw *methods line, "\t" written as a tab
  *   ev TID MID enter|exit|unroll|bad CPU_US WALL_US
  *   option overflow true | no-summary | truncate N | no-clock-key | header-version N |
- *          bad-packet | no-threads | elapsed-us N */
+ *          bad-packet | no-threads | elapsed-us N | record-size-field N (written at
+ *          offset 16 of the binary header instead of the records' size, a corrupt field) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static struct {
     uint64_t start_us;
     long pid;
     int overflow, no_summary, no_clock_key, hdr_version, bad_packet, no_threads;
-    long truncate, elapsed;
+    long truncate, elapsed, rs_field;
     char *threads[256];
     unsigned tids[256];
     int nthreads;
@@ -55,7 +56,7 @@ static struct {
     int nmethods;
     ev *evs;
     size_t nev, evcap;
-} g = {0, 3, 2, 1000000000ull, 1234, 0, 0, 0, 0, 0, 0, 0, -1, {0}, {0}, 0, {0}, {0}, 0, 0, 0, 0};
+} g = {0, 3, 2, 1000000000ull, 1234, 0, 0, 0, 0, 0, 0, 0, -1, -1, {0}, {0}, 0, {0}, {0}, 0, 0, 0, 0};
 
 static const char *const clocks[] = {"thread-cpu", "wall", "dual"};
 
@@ -163,6 +164,8 @@ static void script_line(char *l)
             g.no_threads = 1;
         else if (!strcmp(a[1], "elapsed-us") && n == 3)
             g.elapsed = atol(a[2]);
+        else if (!strcmp(a[1], "record-size-field") && n == 3)
+            g.rs_field = atol(a[2]) & 0xFFFF;
         else
             die("unknown option", l);
     } else {
@@ -221,7 +224,7 @@ static void bin_header(void)
     u16(32);
     u64(g.start_us);
     if (g.version >= 3 || g.streaming)
-        u16(rec_size());
+        u16(g.rs_field >= 0 ? (unsigned)g.rs_field : rec_size());
     while (len - start < 32)
         u8(0);
 }

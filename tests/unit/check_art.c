@@ -197,7 +197,14 @@ START_TEST(detection)
     ck_assert_int_eq(tt_detect(v2, 8), TT_KIND_UNKNOWN);
     legacy(3, 2);
     ck_assert_int_eq(tt_detect(buf, len), TT_KIND_ART);
+    /* another version line: named as an ART trace of that version (2.1) */
     ck_assert_int_eq(tt_art_detect((const unsigned char *)"*version\n4\n", 11, NULL, 0),
+                     TT_ART_UNSUPPORTED);
+    ck_assert_int_eq(tt_art_detect((const unsigned char *)"*version\n9\r\n", 12, what,
+                                   sizeof what),
+                     TT_ART_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(what, "unsupported version 9"));
+    ck_assert_int_eq(tt_art_detect((const unsigned char *)"*version\nx\n", 11, NULL, 0),
                      TT_ART_NOT);
 }
 END_TEST

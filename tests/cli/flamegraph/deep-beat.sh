@@ -1,10 +1,9 @@
 #!/bin/sh
 # A method-beat call chain 5000 deep (analyze stores all of it): the database reader keeps
-# the 4095 outermost slices under a "[deeper frames truncated]" slice that holds the time of
-# the rest, with one stack_too_deep warning naming the database and the trace, as the text
-# readers truncate deeper stacks (tracetool-samples(1)); html, flamegraph on the database and
-# on the raw buffer (a temporary database) read it; export reads the buffer itself. A slice out of order
-# below the limit is still an error naming the user's database.
+# every slice (call chains have no depth limit, art-trace.md 5.2), so html, flamegraph on the
+# database and on the raw buffer (a temporary database) draw all 5000 levels without a
+# warning; export reads the buffer itself. A slice out of order is still an error naming the
+# user's database.
 set -u
 t=$TT_TMP/deep
 mkdir -p "$t"

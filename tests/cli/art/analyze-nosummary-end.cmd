@@ -1,0 +1,1 @@
+gen_art art/stream-nosummary.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool analyze -o a.db a.trace > /dev/null 2>&1 && tracetool query a.db "SELECT start_ts, end_ts, (SELECT max(ts + dur) FROM slice) AS last_end FROM trace"

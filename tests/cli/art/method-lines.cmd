@@ -1,0 +1,1 @@
+gen_art art/method-lines.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool art --profile --units us a.trace && tracetool analyze -o a.db a.trace > /dev/null 2>&1 && tracetool query a.db "SELECT name, raw_name, file, line FROM stack_frame ORDER BY id"
