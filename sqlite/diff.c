@@ -25,22 +25,12 @@ static const char *const schema[2] = {"b", "n"};
 #define ISSUE_TREES(S)                                                                         \
     "+tree_id IN (SELECT id FROM " S ".call_tree WHERE kind = 'issue_stack' AND "             \
     TRACE_OK("trace_id") ")"
-/* the call nodes of issue trees nested in a node of the same name (directly or not): up
- * walks each node's ancestors until one has its name (rec) or the root; ancestors have
- * smaller ids (parents are written first), so a corrupt parent chain cannot loop */
-#define REC_NODES(S)                                                                           \
-    "WITH RECURSIVE up(id, name, anc) AS (SELECT id, name, parent_id FROM " S ".call_node "   \
-    "WHERE parent_id < id AND " ISSUE_TREES(S) " UNION ALL SELECT up.id, up.name, "           \
-    "p.parent_id FROM up JOIN " S ".call_node p ON p.id = up.anc WHERE p.name <> up.name "    \
-    "AND p.parent_id < p.id), rec(id) AS (SELECT up.id FROM up JOIN " S ".call_node p ON "    \
-    "p.id = up.anc AND p.name = up.name) "
-/* times in ns (sums of integers, converted to ms once: NS_COLS); a total counts a call
- * nested in a call of the same method once (slices: is_recursive; call trees: rec) */
+/* times in ns (sums of integers, converted to ms once: NS_COLS) */
 #define SQL_METHODS(S)                                                                         \
-    REC_NODES(S) "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 "   \
-    "END, 1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")          \
-    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0), CASE WHEN id IN rec THEN 0 ELSE "   \
-    "COALESCE(total_dur, 0) END, count FROM " S ".call_node WHERE " ISSUE_TREES(S)
+    "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END, "           \
+    "1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")               \
+    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0), COALESCE(total_dur, 0), "           \
+    "count FROM " S ".call_node WHERE " ISSUE_TREES(S)
 #define SQL_ISSUES(S)                                                                          \
     "SELECT kind, COALESCE(stack_key, CASE WHEN COALESCE(stack_key_raw, '') = '' "            \
     "THEN '(no stack key)' ELSE 'unresolved:' || stack_key_raw END) AS k, COUNT(*), "          \

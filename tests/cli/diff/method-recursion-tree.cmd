@@ -1,1 +1,0 @@
-m="--base-mapping diff-rec-map.txt --new-mapping diff-rec-map.txt"; tracetool diff --fail-on method.total=+2% $m diff-rec-base.jsonl diff-rec-new.jsonl; echo "exit $?"; tracetool diff --min-ms 0 --threshold 0 --fail-on method.total=+0 $m diff-rec-base.jsonl diff-rec-indirect.jsonl; echo "exit $?"
