@@ -25,12 +25,17 @@ static const char *const schema[2] = {"b", "n"};
 #define ISSUE_TREES(S)                                                                         \
     "+tree_id IN (SELECT id FROM " S ".call_tree WHERE kind = 'issue_stack' AND "             \
     TRACE_OK("trace_id") ")"
-/* times in ns (sums of integers, converted to ms once: NS_COLS) */
+/* times in ns (sums of integers, converted to ms once: NS_COLS); the call trees follow
+ * (SQL_NODES) */
 #define SQL_METHODS(S)                                                                         \
     "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END, "           \
-    "1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")               \
-    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0), COALESCE(total_dur, 0), "           \
-    "count FROM " S ".call_node WHERE " ISSUE_TREES(S)
+    "1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")
+/* the call nodes of issue trees in id order, a rowid scan: parents precede children (analyze
+ * writes each tree's nodes in pre-order, merge keeps the order), so each tree is one walk with
+ * a path stack (node_rows); a root is its own parent */
+#define SQL_NODES(S)                                                                           \
+    "SELECT id, IFNULL(parent_id, id), name, COALESCE(self_dur, 0), COALESCE(total_dur, 0), " \
+    "count FROM " S ".call_node WHERE " ISSUE_TREES(S) " ORDER BY id"
 #define SQL_ISSUES(S)                                                                          \
     "SELECT kind, COALESCE(stack_key, CASE WHEN COALESCE(stack_key_raw, '') = '' "            \
     "THEN '(no stack key)' ELSE 'unresolved:' || stack_key_raw END) AS k, COUNT(*), "          \
@@ -91,6 +96,7 @@ static const struct {
     [TDB_DIFF_SAMPLED] = {SIDES(SQL_SAMPLED), 4, NS_COLS},
 };
 static const char *const sql_traces[2] = SIDES(SQL_TRACES);
+static const char *const sql_nodes[2] = SIDES(SQL_NODES);
 #define LAUNCH_NOW(S) LX_NOW(S) SQL_LAUNCH(S)
 #define LAUNCH_OLD(S) LX_OLD(S) SQL_LAUNCH(S)
 static const char *const sql_launch[2][2] = {SIDES(LAUNCH_NOW), SIDES(LAUNCH_OLD)};
@@ -298,6 +304,78 @@ nomem:
     return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
+/* The call nodes of the methods section: self time and calls of every node, total time of
+ * the outermost call only (a node of a method already on its path, directly or through other
+ * calls, is nested in a call of it: tracetool-diff(1)). One pass, a stack of the current path
+ * and per method the count of its nodes on it. A node whose parent is not on the path (ids out
+ * of pre-order, a parent outside the selection) starts a new path, as a root does. */
+typedef struct pnode {
+    int64_t id;
+    uint32_t acc; /* UINT32_MAX: no name */
+} pnode;
+
+static void path_pop(tt_vec *path, uint32_t *active)
+{
+    pnode *top = &TT_VEC_AT(path, pnode, path->len - 1);
+    if (top->acc != UINT32_MAX)
+        active[top->acc]--;
+    path->len--;
+}
+
+static int node_row(sqlite3_stmt *st, int side, tt_intern *keys, tt_vec *accs, tt_buf *kb,
+                    tt_vec *path, tt_vec *active)
+{
+    pnode n = {sqlite3_column_int64(st, 0), UINT32_MAX};
+    int64_t parent = sqlite3_column_int64(st, 1);
+    while (path->len && (parent == n.id || TT_VEC_AT(path, pnode, path->len - 1).id != parent))
+        path_pop(path, active->data);
+    const char *key = (const char *)sqlite3_column_text(st, 2);
+    if (key) {
+        acc *a = key_acc(keys, accs, kb, NULL, key, (size_t)sqlite3_column_bytes(st, 2));
+        if (!a)
+            return TT_ENOMEM;
+        n.acc = (uint32_t)(a - (acc *)accs->data);
+        while (active->len < accs->len) {
+            uint32_t zero = 0;
+            if (!tt_vec_push(active, &zero))
+                return TT_ENOMEM;
+        }
+        uint32_t *on_path = &TT_VEC_AT(active, uint32_t, n.acc);
+        a->have[side] = 1;
+        add_ns(a, side, 0, sqlite3_column_int64(st, 3));
+        add_ns(a, side, 1, *on_path ? 0 : sqlite3_column_int64(st, 4));
+        if (sqlite3_column_type(st, 5) != SQLITE_NULL)
+            acc_add(a, side, 2, sqlite3_column_double(st, 5));
+        ++*on_path;
+    }
+    return tt_vec_push(path, &n) ? 0 : TT_ENOMEM;
+}
+
+static int node_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_buf *kb,
+                     tt_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = prepare_side(d, sql_nodes[side], side, &st, err);
+    if (rc)
+        return rc;
+    tt_vec path, active;
+    tt_vec_init(&path, sizeof(pnode));
+    tt_vec_init(&active, sizeof(uint32_t));
+    int oom = 0;
+    while (!oom && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        oom = node_row(st, side, keys, accs, kb, &path, &active) != 0;
+    tt_vec_free(&path);
+    tt_vec_free(&active);
+    if (oom) {
+        sqlite3_finalize(st);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (rc != SQLITE_DONE)
+        return step_error(d, side, st, err);
+    sqlite3_finalize(st);
+    return 0;
+}
+
 /* The launch rows of the startup section: per launch state and component the mean TotalTime
  * and the count, from tt_su_dist_compute as tracetool startup computes its statistics (the
  * mean integer ms truncated toward zero, startup.md 5.5), so both agree on the same launches. */
@@ -439,6 +517,8 @@ int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_err
     int rc = keys ? 0 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     for (int side = 0; side < 2 && !rc; side++) {
         rc = read_side(d, section, side, keys, &accs, &kb, err);
+        if (!rc && section == TDB_DIFF_METHODS)
+            rc = node_rows(d, side, keys, &accs, &kb, err);
         if (!rc && section == TDB_DIFF_STARTUP)
             rc = launch_rows(d, side, keys, &accs, &kb, err);
         if (!rc && section == TDB_DIFF_SAMPLED)
