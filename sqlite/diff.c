@@ -9,8 +9,26 @@
 
 #include "tdb_int.h"
 
+/* The sampled stacks of a side as folded-diff reads them, kept by the sampled section
+ * (sampled_rows) so that tdb_diff_folded does not load and weigh every profile again: per
+ * callsite of every trace in turn, a few words (the samples themselves are not kept). */
+typedef struct kcs {
+    uint32_t parent; /* index in kept.cs; UINT32_MAX at a root */
+    uint32_t key;    /* id in kept.keys */
+    int64_t self_ns;
+    int64_t self_samples;
+    int timeless;
+} kcs;
+typedef struct kept {
+    tt_intern *keys;
+    tt_vec cs, ids; /* kcs; ids: key id per frame of the trace being kept */
+    int done;       /* cs holds every trace of the side */
+    int off;        /* not kept (out of memory, too many callsites): load again */
+} kept;
+
 struct tdb_diff {
     tdb_db db; /* main is ":memory:"; the sides are schemas "b" and "n" */
+    kept kept[2];
     int64_t trace[2];
     char *path[2]; /* the side's file: errors name the file that is wrong */
     int wal_tidy[2]; /* the side had no -wal or -shm file and is not immutable */
@@ -151,6 +169,10 @@ int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
         return tt_error_set(err, TT_ENOMEM, base_path, 0, 0, "out of memory");
     }
     d->db.readonly = 1;
+    for (int i = 0; i < 2; i++) {
+        tt_vec_init(&d->kept[i].cs, sizeof(kcs));
+        tt_vec_init(&d->kept[i].ids, sizeof(uint32_t));
+    }
     d->trace[0] = base_trace;
     d->trace[1] = new_trace;
     for (int i = 0; i < 2; i++)
@@ -180,6 +202,11 @@ void tdb_diff_close(tdb_diff *d)
     if (!d)
         return;
     sqlite3_close(d->db.h);
+    for (int i = 0; i < 2; i++) {
+        tt_intern_free(d->kept[i].keys);
+        tt_vec_free(&d->kept[i].cs);
+        tt_vec_free(&d->kept[i].ids);
+    }
     for (int i = 0; i < 2; i++)
         if (d->wal_tidy[i] && d->path[i])
             tdb__wal_tidy(d->path[i]);
@@ -449,7 +476,31 @@ typedef struct srows {
     tt_vec *accs, ids, stamp; /* ids: acc per frame; stamp: per acc, the last callsite + 1 */
     tt_buf *kb;
     int side;
+    kept *k;
 } srows;
+
+/* Appends the callsites of one trace to k (k->off when they cannot be kept). */
+static void keep_trace(kept *k, const tdb__sw *w)
+{
+    size_t nf = tt_profile_nframes(w->p), nc = tt_profile_ncallsites(w->p), base = k->cs.len;
+    if (k->off || (!k->keys && !(k->keys = tt_intern_new())) || nc >= UINT32_MAX - base) {
+        k->off = 1;
+        return;
+    }
+    k->ids.len = 0;
+    for (size_t f = 0; f < nf && !k->off; f++) {
+        uint32_t id;
+        k->off = tt_intern_get(k->keys, w->key[f], strlen(w->key[f]), &id) ||
+                 !tt_vec_push(&k->ids, &id);
+    }
+    for (size_t c = 0; c < nc && !k->off; c++) {
+        const tt_callsite *cs = tt_profile_callsite(w->p, (uint32_t)c);
+        kcs e = {cs->parent == TT_NONE ? UINT32_MAX : (uint32_t)(base + cs->parent),
+                 TT_VEC_AT(&k->ids, uint32_t, cs->frame), w->self_ns[c],
+                 (int64_t)w->cw[c].self_samples, w->timeless};
+        k->off = !tt_vec_push(&k->cs, &e);
+    }
+}
 
 static int sampled_trace(void *ctx, const tdb__sw *w)
 {
@@ -469,6 +520,7 @@ static int sampled_trace(void *ctx, const tdb__sw *w)
     }
     acc *accs = r->accs->data;
     uint64_t *stamp = r->stamp.data;
+    keep_trace(r->k, w);
     for (size_t c = 0; c < nc; c++) {
         if (!w->cw[c].self_samples && !w->self_ns[c])
             continue;
@@ -497,12 +549,15 @@ static int sampled_trace(void *ctx, const tdb__sw *w)
 static int sampled_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_buf *kb,
                         tt_error *err)
 {
-    srows r = {.keys = keys, .accs = accs, .kb = kb, .side = side};
+    srows r = {.keys = keys, .accs = accs, .kb = kb, .side = side, .k = &d->kept[side]};
+    r.k->cs.len = 0;
+    r.k->done = r.k->off = 0;
     tt_vec_init(&r.ids, sizeof(uint32_t));
     tt_vec_init(&r.stamp, sizeof(uint64_t));
     int rc = tdb__diff_sampled(d->path[side], d->trace[side], sampled_trace, &r, err);
     tt_vec_free(&r.ids);
     tt_vec_free(&r.stamp);
+    r.k->done = !rc && !r.k->off;
     return rc == 1 ? tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory") : rc;
 }
 
@@ -680,11 +735,36 @@ static int fold_trace(void *ctx, const tdb__sw *w)
     return 0;
 }
 
+/* The kept callsites of a side into the tree, as fold_trace puts them there. */
+static int fold_kept(fsampled *fs, const kept *k)
+{
+    fold *f = fs->f;
+    for (size_t c = 0; c < k->cs.len; c++) {
+        const kcs *e = &TT_VEC_AT(&k->cs, kcs, c);
+        uint32_t parent = e->parent == UINT32_MAX ? UINT32_MAX
+                                                  : TT_VEC_AT(&fs->node, uint32_t, e->parent);
+        uint32_t node = fold_node(f, parent, tt_intern_str(k->keys, e->key, NULL));
+        if (node == UINT32_MAX || !tt_vec_push(&fs->node, &node))
+            return 1;
+        fnode *nd = &TT_VEC_AT(&f->nodes, fnode, node);
+        if (e->timeless) {
+            nd->n[fs->side] += e->self_samples;
+            f->units[fs->side] |= e->self_samples ? TDB_FOLDED_SAMPLES : 0;
+        } else {
+            nd->w[fs->side] += e->self_ns;
+            f->units[fs->side] |= e->self_ns ? TDB_FOLDED_MS : 0;
+        }
+    }
+    return 0;
+}
+
 static int fold_sampled(tdb_diff *d, fold *f, int side, tt_error *err)
 {
     fsampled fs = {.f = f, .side = side};
     tt_vec_init(&fs.node, sizeof(uint32_t));
-    int rc = tdb__diff_sampled(d->path[side], d->trace[side], fold_trace, &fs, err);
+    int rc = d->kept[side].done
+                 ? fold_kept(&fs, &d->kept[side])
+                 : tdb__diff_sampled(d->path[side], d->trace[side], fold_trace, &fs, err);
     tt_vec_free(&fs.node);
     return rc == 1 ? tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory") : rc;
 }
