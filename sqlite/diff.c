@@ -252,6 +252,19 @@ int tdb_diff_traces(tdb_diff *d, int side, int64_t *n, tt_error *err)
     return 0;
 }
 
+/* The end of a statement's loop: out of memory, a step error (rc not SQLITE_DONE) or 0. */
+static int step_end(tdb_diff *d, int side, sqlite3_stmt *st, int oom, int rc, tt_error *err)
+{
+    if (oom) {
+        sqlite3_finalize(st);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (rc != SQLITE_DONE)
+        return step_error(d, side, st, err);
+    sqlite3_finalize(st);
+    return 0;
+}
+
 /* ---- sections: rows of both sides summed per (sub, key) ---- */
 typedef struct acc {
     int have[2];
@@ -393,14 +406,7 @@ static int node_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_bu
         oom = node_row(st, side, keys, accs, kb, &path, &active) != 0;
     tt_vec_free(&path);
     tt_vec_free(&active);
-    if (oom) {
-        sqlite3_finalize(st);
-        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    if (rc != SQLITE_DONE)
-        return step_error(d, side, st, err);
-    sqlite3_finalize(st);
-    return 0;
+    return step_end(d, side, st, oom, rc, err);
 }
 
 /* The launch rows of the startup section: per launch state and component the mean TotalTime
@@ -458,14 +464,7 @@ static int launch_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_
     tt_buf_free(&sub);
     tt_buf_free(&key);
     tt_vec_free(&v);
-    if (oom) {
-        sqlite3_finalize(st);
-        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    if (rc != SQLITE_DONE)
-        return step_error(d, side, st, err);
-    sqlite3_finalize(st);
-    return 0;
+    return step_end(d, side, st, oom, rc, err);
 }
 
 /* The sampled section's times and samples of one trace (samples.md 6): the leaf of each
