@@ -9,8 +9,26 @@
 
 #include "tdb_int.h"
 
+/* The sampled stacks of a side as folded-diff reads them, kept by the sampled section
+ * (sampled_rows) so that tdb_diff_folded does not load and weigh every profile again: per
+ * callsite of every trace in turn, a few words (the samples themselves are not kept). */
+typedef struct kcs {
+    uint32_t parent; /* index in kept.cs; UINT32_MAX at a root */
+    uint32_t key;    /* id in kept.keys */
+    int64_t self_ns;
+    int64_t self_samples;
+    int timeless;
+} kcs;
+typedef struct kept {
+    tt_intern *keys;
+    tt_vec cs, ids; /* kcs; ids: key id per frame of the trace being kept */
+    int done;       /* cs holds every trace of the side */
+    int off;        /* not kept (out of memory, too many callsites): load again */
+} kept;
+
 struct tdb_diff {
     tdb_db db; /* main is ":memory:"; the sides are schemas "b" and "n" */
+    kept kept[2];
     int64_t trace[2];
     char *path[2]; /* the side's file: errors name the file that is wrong */
     int wal_tidy[2]; /* the side had no -wal or -shm file and is not immutable */
@@ -25,12 +43,17 @@ static const char *const schema[2] = {"b", "n"};
 #define ISSUE_TREES(S)                                                                         \
     "+tree_id IN (SELECT id FROM " S ".call_tree WHERE kind = 'issue_stack' AND "             \
     TRACE_OK("trace_id") ")"
-/* times in ns (sums of integers, converted to ms once: NS_COLS) */
+/* times in ns (sums of integers, converted to ms once: NS_COLS); the call trees follow
+ * (SQL_NODES) */
 #define SQL_METHODS(S)                                                                         \
     "SELECT NULL, name, self_dur, CASE WHEN is_recursive = 0 THEN dur ELSE 0 END, "           \
-    "1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")               \
-    " UNION ALL SELECT NULL, name, COALESCE(self_dur, 0), COALESCE(total_dur, 0), "           \
-    "count FROM " S ".call_node WHERE " ISSUE_TREES(S)
+    "1 FROM " S ".slice WHERE category <> 'sampled' AND " TRACE_OK("trace_id")
+/* the call nodes of issue trees in id order, a rowid scan: parents precede children (analyze
+ * writes each tree's nodes in pre-order, merge keeps the order), so each tree is one walk with
+ * a path stack (node_rows); a root is its own parent */
+#define SQL_NODES(S)                                                                           \
+    "SELECT id, IFNULL(parent_id, id), name, COALESCE(self_dur, 0), COALESCE(total_dur, 0), " \
+    "count FROM " S ".call_node WHERE " ISSUE_TREES(S) " ORDER BY id"
 #define SQL_ISSUES(S)                                                                          \
     "SELECT kind, COALESCE(stack_key, CASE WHEN COALESCE(stack_key_raw, '') = '' "            \
     "THEN '(no stack key)' ELSE 'unresolved:' || stack_key_raw END) AS k, COUNT(*), "          \
@@ -91,6 +114,7 @@ static const struct {
     [TDB_DIFF_SAMPLED] = {SIDES(SQL_SAMPLED), 4, NS_COLS},
 };
 static const char *const sql_traces[2] = SIDES(SQL_TRACES);
+static const char *const sql_nodes[2] = SIDES(SQL_NODES);
 #define LAUNCH_NOW(S) LX_NOW(S) SQL_LAUNCH(S)
 #define LAUNCH_OLD(S) LX_OLD(S) SQL_LAUNCH(S)
 static const char *const sql_launch[2][2] = {SIDES(LAUNCH_NOW), SIDES(LAUNCH_OLD)};
@@ -145,6 +169,10 @@ int tdb_diff_open(tdb_diff **out, const char *base_path, int64_t base_trace,
         return tt_error_set(err, TT_ENOMEM, base_path, 0, 0, "out of memory");
     }
     d->db.readonly = 1;
+    for (int i = 0; i < 2; i++) {
+        tt_vec_init(&d->kept[i].cs, sizeof(kcs));
+        tt_vec_init(&d->kept[i].ids, sizeof(uint32_t));
+    }
     d->trace[0] = base_trace;
     d->trace[1] = new_trace;
     for (int i = 0; i < 2; i++)
@@ -174,6 +202,11 @@ void tdb_diff_close(tdb_diff *d)
     if (!d)
         return;
     sqlite3_close(d->db.h);
+    for (int i = 0; i < 2; i++) {
+        tt_intern_free(d->kept[i].keys);
+        tt_vec_free(&d->kept[i].cs);
+        tt_vec_free(&d->kept[i].ids);
+    }
     for (int i = 0; i < 2; i++)
         if (d->wal_tidy[i] && d->path[i])
             tdb__wal_tidy(d->path[i]);
@@ -215,6 +248,19 @@ int tdb_diff_traces(tdb_diff *d, int side, int64_t *n, tt_error *err)
     if (sqlite3_step(st) != SQLITE_ROW)
         return step_error(d, side, st, err);
     *n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* The end of a statement's loop: out of memory, a step error (rc not SQLITE_DONE) or 0. */
+static int step_end(tdb_diff *d, int side, sqlite3_stmt *st, int oom, int rc, tt_error *err)
+{
+    if (oom) {
+        sqlite3_finalize(st);
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (rc != SQLITE_DONE)
+        return step_error(d, side, st, err);
     sqlite3_finalize(st);
     return 0;
 }
@@ -298,6 +344,71 @@ nomem:
     return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
+/* The call nodes of the methods section: self time and calls of every node, total time of
+ * the outermost call only (a node of a method already on its path, directly or through other
+ * calls, is nested in a call of it: tracetool-diff(1)). One pass, a stack of the current path
+ * and per method the count of its nodes on it. A node whose parent is not on the path (ids out
+ * of pre-order, a parent outside the selection) starts a new path, as a root does. */
+typedef struct pnode {
+    int64_t id;
+    uint32_t acc; /* UINT32_MAX: no name */
+} pnode;
+
+static void path_pop(tt_vec *path, uint32_t *active)
+{
+    pnode *top = &TT_VEC_AT(path, pnode, path->len - 1);
+    if (top->acc != UINT32_MAX)
+        active[top->acc]--;
+    path->len--;
+}
+
+static int node_row(sqlite3_stmt *st, int side, tt_intern *keys, tt_vec *accs, tt_buf *kb,
+                    tt_vec *path, tt_vec *active)
+{
+    pnode n = {sqlite3_column_int64(st, 0), UINT32_MAX};
+    int64_t parent = sqlite3_column_int64(st, 1);
+    while (path->len && (parent == n.id || TT_VEC_AT(path, pnode, path->len - 1).id != parent))
+        path_pop(path, active->data);
+    const char *key = (const char *)sqlite3_column_text(st, 2);
+    if (key) {
+        acc *a = key_acc(keys, accs, kb, NULL, key, (size_t)sqlite3_column_bytes(st, 2));
+        if (!a)
+            return TT_ENOMEM;
+        n.acc = (uint32_t)(a - (acc *)accs->data);
+        while (active->len < accs->len) {
+            uint32_t zero = 0;
+            if (!tt_vec_push(active, &zero))
+                return TT_ENOMEM;
+        }
+        uint32_t *on_path = &TT_VEC_AT(active, uint32_t, n.acc);
+        a->have[side] = 1;
+        add_ns(a, side, 0, sqlite3_column_int64(st, 3));
+        add_ns(a, side, 1, *on_path ? 0 : sqlite3_column_int64(st, 4));
+        if (sqlite3_column_type(st, 5) != SQLITE_NULL)
+            acc_add(a, side, 2, sqlite3_column_double(st, 5));
+        ++*on_path;
+    }
+    return tt_vec_push(path, &n) ? 0 : TT_ENOMEM;
+}
+
+static int node_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_buf *kb,
+                     tt_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = prepare_side(d, sql_nodes[side], side, &st, err);
+    if (rc)
+        return rc;
+    tt_vec path, active;
+    tt_vec_init(&path, sizeof(pnode));
+    tt_vec_init(&active, sizeof(uint32_t));
+    int oom = 0;
+    while (!oom && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        oom = node_row(st, side, keys, accs, kb, &path, &active) != 0;
+    tt_vec_free(&path);
+    tt_vec_free(&active);
+    return step_end(d, side, st, oom, rc, err);
+}
+
 /* The launch rows of the startup section: per launch state and component the mean TotalTime
  * and the count, from tt_su_dist_compute as tracetool startup computes its statistics (the
  * mean integer ms truncated toward zero, startup.md 5.5), so both agree on the same launches. */
@@ -353,14 +464,7 @@ static int launch_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_
     tt_buf_free(&sub);
     tt_buf_free(&key);
     tt_vec_free(&v);
-    if (oom) {
-        sqlite3_finalize(st);
-        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    if (rc != SQLITE_DONE)
-        return step_error(d, side, st, err);
-    sqlite3_finalize(st);
-    return 0;
+    return step_end(d, side, st, oom, rc, err);
 }
 
 /* The sampled section's times and samples of one trace (samples.md 6): the leaf of each
@@ -371,7 +475,31 @@ typedef struct srows {
     tt_vec *accs, ids, stamp; /* ids: acc per frame; stamp: per acc, the last callsite + 1 */
     tt_buf *kb;
     int side;
+    kept *k;
 } srows;
+
+/* Appends the callsites of one trace to k (k->off when they cannot be kept). */
+static void keep_trace(kept *k, const tdb__sw *w)
+{
+    size_t nf = tt_profile_nframes(w->p), nc = tt_profile_ncallsites(w->p), base = k->cs.len;
+    if (k->off || (!k->keys && !(k->keys = tt_intern_new())) || nc >= UINT32_MAX - base) {
+        k->off = 1;
+        return;
+    }
+    k->ids.len = 0;
+    for (size_t f = 0; f < nf && !k->off; f++) {
+        uint32_t id;
+        k->off = tt_intern_get(k->keys, w->key[f], strlen(w->key[f]), &id) ||
+                 !tt_vec_push(&k->ids, &id);
+    }
+    for (size_t c = 0; c < nc && !k->off; c++) {
+        const tt_callsite *cs = tt_profile_callsite(w->p, (uint32_t)c);
+        kcs e = {cs->parent == TT_NONE ? UINT32_MAX : (uint32_t)(base + cs->parent),
+                 TT_VEC_AT(&k->ids, uint32_t, cs->frame), w->self_ns[c],
+                 (int64_t)w->cw[c].self_samples, w->timeless};
+        k->off = !tt_vec_push(&k->cs, &e);
+    }
+}
 
 static int sampled_trace(void *ctx, const tdb__sw *w)
 {
@@ -391,6 +519,7 @@ static int sampled_trace(void *ctx, const tdb__sw *w)
     }
     acc *accs = r->accs->data;
     uint64_t *stamp = r->stamp.data;
+    keep_trace(r->k, w);
     for (size_t c = 0; c < nc; c++) {
         if (!w->cw[c].self_samples && !w->self_ns[c])
             continue;
@@ -419,12 +548,15 @@ static int sampled_trace(void *ctx, const tdb__sw *w)
 static int sampled_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt_buf *kb,
                         tt_error *err)
 {
-    srows r = {.keys = keys, .accs = accs, .kb = kb, .side = side};
+    srows r = {.keys = keys, .accs = accs, .kb = kb, .side = side, .k = &d->kept[side]};
+    r.k->cs.len = 0;
+    r.k->done = r.k->off = 0;
     tt_vec_init(&r.ids, sizeof(uint32_t));
     tt_vec_init(&r.stamp, sizeof(uint64_t));
     int rc = tdb__diff_sampled(d->path[side], d->trace[side], sampled_trace, &r, err);
     tt_vec_free(&r.ids);
     tt_vec_free(&r.stamp);
+    r.k->done = !rc && !r.k->off;
     return rc == 1 ? tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory") : rc;
 }
 
@@ -439,6 +571,8 @@ int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_err
     int rc = keys ? 0 : tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     for (int side = 0; side < 2 && !rc; side++) {
         rc = read_side(d, section, side, keys, &accs, &kb, err);
+        if (!rc && section == TDB_DIFF_METHODS)
+            rc = node_rows(d, side, keys, &accs, &kb, err);
         if (!rc && section == TDB_DIFF_STARTUP)
             rc = launch_rows(d, side, keys, &accs, &kb, err);
         if (!rc && section == TDB_DIFF_SAMPLED)
@@ -600,11 +734,36 @@ static int fold_trace(void *ctx, const tdb__sw *w)
     return 0;
 }
 
+/* The kept callsites of a side into the tree, as fold_trace puts them there. */
+static int fold_kept(fsampled *fs, const kept *k)
+{
+    fold *f = fs->f;
+    for (size_t c = 0; c < k->cs.len; c++) {
+        const kcs *e = &TT_VEC_AT(&k->cs, kcs, c);
+        uint32_t parent = e->parent == UINT32_MAX ? UINT32_MAX
+                                                  : TT_VEC_AT(&fs->node, uint32_t, e->parent);
+        uint32_t node = fold_node(f, parent, tt_intern_str(k->keys, e->key, NULL));
+        if (node == UINT32_MAX || !tt_vec_push(&fs->node, &node))
+            return 1;
+        fnode *nd = &TT_VEC_AT(&f->nodes, fnode, node);
+        if (e->timeless) {
+            nd->n[fs->side] += e->self_samples;
+            f->units[fs->side] |= e->self_samples ? TDB_FOLDED_SAMPLES : 0;
+        } else {
+            nd->w[fs->side] += e->self_ns;
+            f->units[fs->side] |= e->self_ns ? TDB_FOLDED_MS : 0;
+        }
+    }
+    return 0;
+}
+
 static int fold_sampled(tdb_diff *d, fold *f, int side, tt_error *err)
 {
     fsampled fs = {.f = f, .side = side};
     tt_vec_init(&fs.node, sizeof(uint32_t));
-    int rc = tdb__diff_sampled(d->path[side], d->trace[side], fold_trace, &fs, err);
+    int rc = d->kept[side].done
+                 ? fold_kept(&fs, &d->kept[side])
+                 : tdb__diff_sampled(d->path[side], d->trace[side], fold_trace, &fs, err);
     tt_vec_free(&fs.node);
     return rc == 1 ? tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory") : rc;
 }

@@ -1,0 +1,1 @@
+m="--base-mapping diff-rec-map.txt --new-mapping diff-rec-map.txt"; tracetool diff --fail-on method.total=+2% $m diff-rec-base.jsonl diff-rec-new.jsonl; echo "exit $?"; for f in indirect siblings; do tracetool diff --min-ms 0 --threshold 0 --fail-on method.total=+0 $m diff-rec-base.jsonl diff-rec-$f.jsonl; echo "exit $?"; done
