@@ -189,7 +189,7 @@ CREATE TABLE scene_frame_stats (          -- one row per (scene | '*', window | 
   p50_dur INTEGER, p90_dur INTEGER, p95_dur INTEGER, p99_dur INTEGER,
   max_dur INTEGER, mean_dur INTEGER,
   issue_id           INTEGER REFERENCES issue(id),   -- for Matrix FPS reports
-  arg_set_id         INTEGER
+  arg_set_id         INTEGER                 -- reserved: NULL (no per-scene args written)
 );
 
 CREATE TABLE startup (
