@@ -219,11 +219,13 @@ static int store_threads(actx *c, const tt_art *art, int64_t upid, tt_error *err
     int rc = 0;
     for (size_t i = 0; i < art->nthreads && !rc; i++) {
         const tt_art_thread *t = &art->threads[i];
-        int64_t tid = t->id;
-        int is_main = !strcmp(t->name, "main") || (art->pid >= 0 && (art->pid & 0xFFFF) == tid);
-        /* the trace's thread ids are the low 16 (version 1: 8) bits of the tid */
+        int64_t tid = t->tid;
+        int is_main = !strcmp(t->name, "main") || (art->pid >= 0 && (art->pid & 0xFFFF) == t->id);
+        /* the trace's thread ids are the low 16 (version 1: 8) bits of the tid, unless the
+         * thread list gave a wider one: the whole tid */
         if ((rc = tdb_thread_add_args(c->a->db, c->trace_id, upid, &tid, t->name, is_main,
-                                      art->version == 1 ? 8 : 16, 0, &c->utid, err)))
+                                      t->tid_full ? 32 : art->version == 1 ? 8 : 16, 0,
+                                      &c->utid, err)))
             break;
         rc = tt_art_rebuild(art, i, &ro, &v, c->st, c->a->cur_path, err);
         if (!rc && is_main)

@@ -121,6 +121,26 @@ void cli_an__predict_mapping(cli_an *a)
         a->method_rows[tt_mapping_at(a->map, i)->id & TT_BEAT_ID_MAX] = (int64_t)i + 1;
 }
 
+/* The lines of the ignoreMethodMapping.txt files, for "why is method X never in my stacks"
+ * (method-beat.md 4.3): one row per distinct line, kept by the mapping row; rows the mapping
+ * already has (a database of this schema) are not written again, so a mapping stored by an
+ * older schema gets them when it is used again. */
+static int store_ignored(cli_an *a, tt_error *err)
+{
+    tt_buf name = {0};
+    int rc = 0;
+    for (size_t i = 0; i < tt_mapping_ignored_lines(a->map) && !rc; i++) {
+        const tt_method *m = tt_mapping_ignored_at(a->map, i);
+        name.len = 0;
+        if (tt_method_format(&name, m, TT_NAME_JAVA) || !name.data)
+            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+        else
+            rc = tdb_ignored_method_add(a->db, a->mapping_row, m, name.data, err);
+    }
+    tt_buf_free(&name);
+    return rc;
+}
+
 /* predicted: cli_an__predict_mapping filled the rows (workers may be reading them): the rows
  * written are checked against them instead of stored. */
 int cli_an__store_mapping(cli_an *a, const char *sha, const char *path, const char *pg_sha,
@@ -130,8 +150,10 @@ int cli_an__store_mapping(cli_an *a, const char *sha, const char *path, const ch
     int rc = tdb_mapping_find(a->db, sha, pg_sha, &a->mapping_row, err);
     if (rc < 0)
         return rc;
-    if (rc == 1 && !predicted)
-        return tdb_method_each(a->db, a->mapping_row, remember_row, a, err);
+    if (rc == 1 && !predicted) {
+        rc = tdb_method_each(a->db, a->mapping_row, remember_row, a, err);
+        return rc ? rc : store_ignored(a, err);
+    }
     int wrong = rc == 1;
     if (!rc)
         rc = tdb_mapping_add(a->db, sha, path, (int64_t)tt_mapping_count(a->map), pg_sha,
@@ -149,6 +171,8 @@ int cli_an__store_mapping(cli_an *a, const char *sha, const char *path, const ch
     }
     if (wrong) /* a bug: the workers used other rows */
         rc = tt_error_set(err, TT_EINVAL, path, 0, 0, "method rows differ from their prediction");
+    if (!rc)
+        rc = store_ignored(a, err);
     if (!rc && tdb_tmp_path(a->db)) /* a new database: no more methods come */
         rc = tdb_method_index(a->db, err);
     return rc;

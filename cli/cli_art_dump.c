@@ -38,6 +38,32 @@ static int dump_depth(dstack *s, uint32_t m, int action, uint32_t *depth)
     return 0;
 }
 
+static int by_tid(const void *x, const void *y)
+{
+    const tt_art_thread *a = *(const tt_art_thread *const *)x;
+    const tt_art_thread *b = *(const tt_art_thread *const *)y;
+    return a->tid != b->tid ? (a->tid < b->tid ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
+}
+
+/* The thread list as dmtracedump prints it: by the id the list gives (a whole tid wider than
+ * the records' ids included), not the records' 16 bits. */
+static void print_threads(const tt_art *a)
+{
+    const tt_art_thread **t = malloc((a->nthreads ? a->nthreads : 1) * sizeof *t);
+    for (size_t i = 0; i < a->nthreads; i++) {
+        if (t)
+            t[i] = &a->threads[i];
+        else /* out of memory: in the records' order */
+            cli_out_printf("%2u %s\n", a->threads[i].tid, a->threads[i].name);
+    }
+    if (!t)
+        return;
+    qsort(t, a->nthreads, sizeof *t, by_tid);
+    for (size_t i = 0; i < a->nthreads; i++)
+        cli_out_printf("%2u %s\n", t[i]->tid, t[i]->name);
+    free(t);
+}
+
 static void dump_line(const art_run *r, tt_jsonw *w, const tt_art_thread *t,
                       const tt_art_event *e, uint32_t depth)
 {
@@ -128,8 +154,7 @@ int cli_art_dump(art_run *r)
     tt_jsonw_init(&w, 0);
     if (r->format == F_TEXT) {
         cli_out_printf("VERSION: %d\nThreads (%zu):\n", a->version, a->nthreads);
-        for (size_t i = 0; i < a->nthreads; i++)
-            cli_out_printf("%2u %s\n", a->threads[i].id, a->threads[i].name);
+        print_threads(a);
         cli_out_printf("Trace (threadID action %s class.method signature):\n",
                        r->us ? "usecs" : "msecs");
     } else if (r->format == F_CSV) {

@@ -58,11 +58,11 @@ static void summary_text(const art_run *r, size_t main_i)
     if (!tt_art_has_wall(a))
         cli_out_puts("note: CPU-time only: threads are not aligned to each other\n");
     for (size_t i = 0; i < a->nthreads; i++)
-        cli_out_printf("  thread %u %s: %zu events\n", a->threads[i].id, a->threads[i].name,
+        cli_out_printf("  thread %u %s: %zu events\n", a->threads[i].tid, a->threads[i].name,
                        a->threads[i].nev);
     if (main_i < a->nthreads)
         cli_out_printf("top methods of thread %u %s by self time (%s):\n",
-                       a->threads[main_i].id, a->threads[main_i].name, r->us ? "us" : "ms");
+                       a->threads[main_i].tid, a->threads[main_i].name, r->us ? "us" : "ms");
 }
 
 int cli_art_summary(art_run *r)
@@ -143,7 +143,7 @@ int cli_art_summary(art_run *r)
         for (size_t i = 0; i < a->nthreads; i++) {
             tt_jsonw_obj_begin(&w);
             tt_jsonw_key(&w, "id");
-            tt_jsonw_uint(&w, a->threads[i].id);
+            tt_jsonw_uint(&w, a->threads[i].tid);
             tt_jsonw_key(&w, "name");
             tt_jsonw_str(&w, a->threads[i].name);
             tt_jsonw_key(&w, "events");

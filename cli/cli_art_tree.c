@@ -196,7 +196,7 @@ int cli_art_tree(art_run *r)
         if (!r->use[i])
             continue;
         const tt_art_thread *th = &a->threads[i];
-        r->cur_tid = th->id;
+        r->cur_tid = th->tid;
         tree t = {0};
         tt_vec_init(&t.nodes, sizeof(tnode));
         tt_vec_init(&t.stack, sizeof(uint32_t));
@@ -218,13 +218,13 @@ int cli_art_tree(art_run *r)
             rc = CLI_BAD;
         } else if (!rc) {
             if (r->format == F_TEXT) {
-                cli_out_printf("thread %u %s (%zu events)\n%11s %11s %9s  method\n", th->id,
+                cli_out_printf("thread %u %s (%zu events)\n%11s %11s %9s  method\n", th->tid,
                                th->name, th->nev, r->use_cpu ? "cpu total" : "total", "self",
                                "calls");
             } else if (r->format != F_CSV) {
                 tt_jsonw_obj_begin(&w);
                 tt_jsonw_key(&w, "thread");
-                tt_jsonw_uint(&w, th->id);
+                tt_jsonw_uint(&w, th->tid);
                 tt_jsonw_key(&w, "name");
                 tt_jsonw_str(&w, th->name);
                 tt_jsonw_key(&w, "nodes");

@@ -68,6 +68,14 @@ typedef struct sctx {
     tt_error err;
 } sctx;
 
+/* A name as one cell of a text table: a newline or tab of a frame or thread name written as
+ * \xNN, as the other text tables write it (tt_textesc_cell), then the line's end. */
+static void put_name(tt_buf *b, const char *name)
+{
+    tt_textesc_cell(b, name, strlen(name), NULL); /* out of memory: the buffer's error */
+    tt_buf_puts(b, "\n");
+}
+
 static double pct(int64_t a, int64_t total) { return total ? 100.0 * (double)a / (double)total : 0; }
 
 typedef struct fref {
@@ -152,11 +160,11 @@ static void top_tables(sctx *c, int64_t total, const char *indent)
                 const tt_weight *w = r[i].w;
                 if (!pass && !w->self_weight && !w->self_samples)
                     break;
-                tt_buf_printf(&c->b, "%s  %7.2f %7.2f %14lld %9llu  %s\n", indent,
+                tt_buf_printf(&c->b, "%s  %7.2f %7.2f %14lld %9llu  ", indent,
                               pct(w->self_weight, total), pct(w->total_weight, total),
                               (long long)(pass ? w->total_weight : w->self_weight),
-                              (unsigned long long)(pass ? w->total_samples : w->self_samples),
-                              tt_profile_frame(c->p, r[i].frame)->name);
+                              (unsigned long long)(pass ? w->total_samples : w->self_samples));
+                put_name(&c->b, tt_profile_frame(c->p, r[i].frame)->name);
             }
         }
         free(r);
@@ -247,9 +255,10 @@ static void tree_rec(sctx *c, const tt_vec *t, uint32_t id, int64_t total, int64
             int64_t me = (*pos)++;
             tree_rec(c, t, r[i].id, total, min, level + 1, me, pos);
         } else {
-            tt_buf_printf(&c->b, "  %7.2f %7.2f %9llu  %*s%s\n", pct(x->w.total_weight, total),
+            tt_buf_printf(&c->b, "  %7.2f %7.2f %9llu  %*s", pct(x->w.total_weight, total),
                           pct(x->w.self_weight, total), (unsigned long long)x->w.total_samples,
-                          2 * level, "", name);
+                          2 * level, "");
+            put_name(&c->b, name);
             tree_rec(c, t, r[i].id, total, min, level + 1, -1, pos);
         }
     }
@@ -357,8 +366,9 @@ static int longest(sctx *c, uint32_t utid)
             char cpu[32] = "-";
             if (s[i].thread_dur >= 0)
                 snprintf(cpu, sizeof cpu, "%.3f", (double)s[i].thread_dur / 1e6);
-            tt_buf_printf(&c->b, "  %20lld %12.3f %12s %5u %7u  %s\n", (long long)s[i].ts,
-                          (double)s[i].dur / 1e6, cpu, s[i].depth, s[i].sample_count, name);
+            tt_buf_printf(&c->b, "  %20lld %12.3f %12s %5u %7u  ", (long long)s[i].ts,
+                          (double)s[i].dur / 1e6, cpu, s[i].depth, s[i].sample_count);
+            put_name(&c->b, name);
         }
     }
     if (c->json)
@@ -431,6 +441,11 @@ static int thread_section(sctx *c, uint32_t utid)
         tt_jsonw_int(&c->w, total);
         c->b.len = 0;
     } else {
+        tt_buf name = {0}; /* the thread's name as one line (put_name) */
+        tt_textesc_cell(&name, c->b.data ? c->b.data : "", c->b.len, NULL);
+        c->b.len = 0;
+        tt_buf_put(&c->b, name.data ? name.data : "", name.len);
+        tt_buf_free(&name);
         /* the fields the input gave: no tid, no "-1" */
         char tid[48] = "", pid[48] = "";
         if (t->tid >= 0)

@@ -87,7 +87,8 @@ int tt_art_to_profile(tt_profile *p, const tt_art *a, const tt_art_rebuild_opts 
     for (size_t i = 0; i < a->nthreads && !rc; i++) {
         const tt_art_thread *t = &a->threads[i];
         uint32_t utid;
-        if (tt_thread_intern(p, &utid, 0, a->pid, t->id, a->version == 1 ? 8 : 16)) {
+        if (tt_thread_intern(p, &utid, 0, a->pid, t->tid,
+                             t->tid_full ? 32 : a->version == 1 ? 8 : 16)) {
             rc = tt_error_set(err, TT_ENOMEM, file, TT_LOC_NONE, 0, "out of memory");
             break;
         }

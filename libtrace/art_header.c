@@ -21,14 +21,16 @@ int tt_art__thread_get(art_parse *s, uint32_t id, uint32_t *idx)
     tt_art_thread *t = tt_vec_push(&s->threads, NULL);
     if (!t)
         return tt_art__nomem(s);
-    t->id = id;
+    t->id = t->tid = id;
+    t->tid_full = 0;
     t->name = NULL;
     s->tmap[id] = (uint32_t)s->threads.len;
     *idx = (uint32_t)s->threads.len - 1;
     return 0;
 }
 
-int tt_art__thread_name(art_parse *s, uint32_t id, const char *name, size_t n, uint64_t off)
+int tt_art__thread_name(art_parse *s, uint32_t id, uint32_t listed, const char *name, size_t n,
+                        uint64_t off)
 {
     uint32_t idx;
     if (s->threads.len >= THREADS_MAX && !s->tmap[id])
@@ -42,6 +44,8 @@ int tt_art__thread_name(art_parse *s, uint32_t id, const char *name, size_t n, u
     if (!(t->name = tt_art__dup(s, name, n)))
         return tt_art__nomem(s);
     t->listed = 1;
+    t->tid = listed;
+    t->tid_full = listed != id;
     return 0;
 }
 
@@ -228,9 +232,10 @@ static int thread_line(art_parse *s, const char *l, size_t n, uint64_t off)
                             (int)(n < 60 ? n : 60), l);
     if (i < n)
         i++;
-    /* the records carry the id truncated to 16 bits (8 bits in version 1) */
-    return tt_art__thread_name(s, (uint32_t)id & (s->hdr_version == 1 ? 0xFFu : 0xFFFFu), l + i,
-                               n - i, off);
+    /* the records carry the id truncated to 16 bits (8 bits in version 1); the list's is
+     * the one shown */
+    return tt_art__thread_name(s, (uint32_t)id & (s->hdr_version == 1 ? 0xFFu : 0xFFFFu),
+                               (uint32_t)id, l + i, n - i, off);
 }
 
 /* Parses a text header (legacy file or streaming summary) from p[0..n) at file offset base;

@@ -57,7 +57,10 @@ char *tt_art__dup(art_parse *s, const char *p, size_t n);
 
 /* Thread index for a record's id, created on first use. */
 int tt_art__thread_get(art_parse *s, uint32_t id, uint32_t *idx);
-int tt_art__thread_name(art_parse *s, uint32_t id, const char *name, size_t n, uint64_t off);
+/* Names thread id (the records' key); listed: the id the thread list gave (wider than id
+ * when the list holds the whole tid). */
+int tt_art__thread_name(art_parse *s, uint32_t id, uint32_t listed, const char *name, size_t n,
+                        uint64_t off);
 /* Adds m (names copied); a later definition of an id replaces the earlier one. */
 int tt_art__method_add(art_parse *s, tt_art_method *m, uint64_t off);
 /* One *methods line (2.2). */

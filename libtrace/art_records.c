@@ -204,7 +204,7 @@ int tt_art__walk(art_parse *s, size_t at, int streaming, int pass)
                 bad = tt_rd_u16le(&r, &tid) || tt_rd_u16le(&r, &len16) ||
                       tt_rd_bytes(&r, &b, len16);
                 if (!bad && pass == 1 &&
-                    tt_art__thread_name(s, tid, (const char *)b, len16, at + 7))
+                    tt_art__thread_name(s, tid, tid, (const char *)b, len16, at + 7))
                     return s->err ? s->err->code : TT_EFORMAT;
             } else if (!bad && code == 3) {
                 bad = tt_rd_u32le(&r, &len) || tt_rd_bytes(&r, &b, len);

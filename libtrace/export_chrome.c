@@ -796,7 +796,7 @@ int tt__chrome_add(tt__chrome *x, tt_profile *p, const tt_export_opts *o,
     c->base = o->relative_time ? tt__profile_start(p) : 0;
     c->names.len = 0; /* frame ids are the profile's own */
     c->name_end.len = 0;
-    same_or_mixed(c->src, sizeof c->src, p->meta.source_format, !c->parts);
+    same_or_mixed(c->src, sizeof c->src, tt__export_format(p, o), !c->parts);
     same_or_mixed(c->clock, sizeof c->clock, p->meta.clock, !c->parts);
     c->parts++;
     int rc = choose_pids(c, part->id);

@@ -307,8 +307,9 @@ int tt__speedscope_add(tt__speedscope *x, tt_profile *p, const tt_export_opts *o
     }
     if (x->n_parts <= 1 && !x->parts) {
         x->doc_name.len = 0;
-        tt_buf_printf(&x->doc_name, "%s %s", p->meta.process ? p->meta.process : "unknown",
-                      p->meta.source_format);
+        /* of several inputs: the same name whatever their order (tracetool-export(1)) */
+        const char *proc = tt__export_process(p);
+        tt_buf_printf(&x->doc_name, "%s %s", proc ? proc : "unknown", tt__export_format(p, o));
     }
     x->foff += (uint32_t)tt_profile_nframes(p);
     x->parts++;

@@ -37,6 +37,30 @@ const char *tt__timeless_input(const tt_profile *p, const tt_export_opts *o)
     return o->inputs && src < o->n_inputs ? o->inputs[src].name : NULL;
 }
 
+const char *tt__export_format(const tt_profile *p, const tt_export_opts *o)
+{
+    const char *f = NULL;
+    for (size_t i = 0; o->inputs && i < o->n_inputs; i++) {
+        const char *g = o->inputs[i].format; /* NULL: a mapping, read with its trace */
+        if (g && f && strcmp(f, g))
+            return "mixed";
+        if (g)
+            f = g;
+    }
+    return f ? f : p->meta.source_format;
+}
+
+const char *tt__export_process(const tt_profile *p)
+{
+    const char *best = p->meta.process;
+    for (size_t i = 0; i < p->pnames.len; i++) {
+        const tt__pname *n = &TT_VEC_AT(&p->pnames, tt__pname, i);
+        if (!best || strcmp(n->name, best) < 0)
+            best = n->name;
+    }
+    return best;
+}
+
 int tt__export_wants(const tt_export_opts *o, uint32_t utid)
 {
     if (!o->threads)

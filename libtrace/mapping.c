@@ -20,6 +20,7 @@ struct tt_mapping {
     size_t last_cls_len;
     char **ign;         /* open-addressing set of "cls name" */
     size_t ign_cap, ign_n;
+    tt_vec ign_lines;   /* tt_method (id 0): every ignoreMethodMapping.txt line, in order */
 };
 
 tt_mapping *tt_mapping_new(void)
@@ -33,6 +34,7 @@ tt_mapping *tt_mapping_new(void)
         return NULL;
     }
     tt_vec_init(&m->methods, sizeof(tt_method));
+    tt_vec_init(&m->ign_lines, sizeof(tt_method));
     m->dispatch = (tt_method){TT_BEAT_DISPATCH, 1, "android.os.Handler", "dispatchMessage",
                               "(Landroid.os.Message;)V", 0, 0};
     return m;
@@ -44,6 +46,7 @@ void tt_mapping_free(tt_mapping *m)
         return;
     tt_arena_free(m->arena);
     tt_vec_free(&m->methods);
+    tt_vec_free(&m->ign_lines);
     free(m->idx);
     free(m->ign);
     free(m);
@@ -72,6 +75,12 @@ const tt_method *tt_mapping_get(const tt_mapping *m, uint32_t id)
 uint32_t tt_mapping_max_id(const tt_mapping *m) { return m ? m->max_id : 0; }
 size_t tt_mapping_count(const tt_mapping *m) { return m ? m->methods.len : 0; }
 size_t tt_mapping_ignored_count(const tt_mapping *m) { return m ? m->ign_n : 0; }
+size_t tt_mapping_ignored_lines(const tt_mapping *m) { return m ? m->ign_lines.len : 0; }
+
+const tt_method *tt_mapping_ignored_at(const tt_mapping *m, size_t i)
+{
+    return &TT_VEC_AT(&m->ign_lines, tt_method, i);
+}
 
 static int valid_desc(const char *d)
 {
@@ -405,7 +414,12 @@ int tt_mapping_load_ignore(tt_mapping *m, tt_input *in, tt_error *err)
         key[cl] = ' ';
         memcpy(key + cl + 1, name, nl);
         key[cl + nl + 1] = 0;
-        if (ign_add(m, key))
+        /* the line as the file gives it (the key's bytes are shared) */
+        tt_method me = {0, 0, tt_arena_strndup(m->arena, cls, cl), key + cl + 1,
+                        desc ? tt_arena_strndup(m->arena, desc, dl) : NULL, (uint32_t)ln, 0};
+        if (me.desc)
+            me.bad_desc = !valid_desc(me.desc);
+        if (ign_add(m, key) || !me.cls || (desc && !me.desc) || !tt_vec_push(&m->ign_lines, &me))
             return tt_error_set(err, TT_ENOMEM, fn, 0, 0, "out of memory");
     }
     return 0;

@@ -45,6 +45,9 @@ typedef struct tt_art_event {
 
 typedef struct tt_art_thread {
     uint32_t id;        /* the id the records carry (16 bits, 8 for version 1) */
+    uint32_t tid;       /* the id to show: the *threads list's (the whole tid, 70000 where
+                         * the records carry 4464), else id */
+    int tid_full;       /* tid is wider than the records' ids: the whole OS tid (32 bits) */
     const char *name;   /* from the thread list or packet, else "thread <id>" */
     int listed;
     size_t nev;

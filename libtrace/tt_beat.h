@@ -166,7 +166,13 @@ uint32_t tt_mapping_max_id(const tt_mapping *m);
 size_t tt_mapping_count(const tt_mapping *m);
 /* The i-th method in file order (i < tt_mapping_count); borrowed. */
 const tt_method *tt_mapping_at(const tt_mapping *m, size_t i);
+/* Distinct class+method pairs of the ignoreMethodMapping.txt files loaded. */
 size_t tt_mapping_ignored_count(const tt_mapping *m);
+/* Lines of those files (duplicates included), and the i-th in load order (i <
+ * tt_mapping_ignored_lines): class, method and descriptor as the file gives them, id 0,
+ * line its line number; borrowed. */
+size_t tt_mapping_ignored_lines(const tt_mapping *m);
+const tt_method *tt_mapping_ignored_at(const tt_mapping *m, size_t i);
 /* 1 if class+method is listed in ignoreMethodMapping.txt. */
 int tt_mapping_is_ignored(const tt_mapping *m, const char *cls, const char *name);
 /* Is the input's first line "ignore methods:"? */

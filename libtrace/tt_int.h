@@ -476,6 +476,12 @@ int tt__meta_owns(const tt_profile *p, const tt_thread *t);
 /* The name of the input that left p without times (meta.timeless_source) for a message,
  * NULL when not known. */
 const char *tt__timeless_input(const tt_profile *p, const tt_export_opts *o);
+/* The source format of p's inputs when they agree, "mixed" when they differ, else the
+ * profile's: the same whatever the order of the inputs. Static or borrowed. */
+const char *tt__export_format(const tt_profile *p, const tt_export_opts *o);
+/* The first in byte order of the process names p's inputs gave (their pids', or the one
+ * input's), NULL when none: the same whatever the order of the inputs. Borrowed. */
+const char *tt__export_process(const tt_profile *p);
 /* 1 when utid passes the export's thread filter. */
 int tt__export_wants(const tt_export_opts *o, uint32_t utid);
 /* Streaming JSON output helper of the exporters: flushes w->buf through fn when large. */

@@ -1,9 +1,10 @@
 /* tracetool merge (storage.md 9): the traces of other tracetool databases copied into the one
  * being written, in INSERT ... SELECT statements over an attached source. Row ids are
  * shifted past the destination's (per table, one offset, so the order of rows is kept);
- * method mappings, methods, modules and symbol sets are shared rows matched by their keys
- * (mapping sha256, (mapping, Matrix method id), (build id, name), (module, rel_pc)); a trace
- * whose import key is already present is skipped with all its rows. */
+ * method mappings, methods, ignored methods, modules and symbol sets are shared rows matched
+ * by their keys (mapping sha256, (mapping, Matrix method id), (mapping, class, method,
+ * descriptor), (build id, name), (module, rel_pc)); a trace whose import key is already
+ * present is skipped with all its rows. */
 #include "tdb.h"
 
 #include <stdio.h>
@@ -189,6 +190,14 @@ static const char *const shared_sql[] = {
     "INSERT INTO temp.m_method SELECT s.id, d.id FROM src.method s "
     "JOIN temp.m_mapping mm ON mm.old = s.mapping_id "
     "JOIN main.method d ON d.mapping_id = mm.new AND d.method_id = s.method_id",
+    /* the ignored methods of a mapping: a line the destination's mapping has is not copied
+     * again (a source of schema 4 or older has none: ignored_src below) */
+    "INSERT INTO main.ignored_method (mapping_id, class_name, method_name, descriptor, name) "
+    "SELECT mm.new, s.class_name, s.method_name, s.descriptor, s.name FROM src.ignored_method s "
+    "JOIN temp.m_mapping mm ON mm.old = s.mapping_id WHERE NOT EXISTS (SELECT 1 FROM "
+    "main.ignored_method d WHERE d.mapping_id = mm.new AND d.class_name = s.class_name AND "
+    "d.method_name = s.method_name AND IFNULL(d.descriptor, '') = IFNULL(s.descriptor, '')) "
+    "ORDER BY s.id",
     "INSERT INTO main.module (build_id, name, path, kind, has_debug_info) "
     "SELECT s.build_id, s.name, s.path, s.kind, s.has_debug_info FROM src.module s "
     "WHERE NOT EXISTS (SELECT 1 FROM main.module d WHERE d.build_id IS s.build_id "
@@ -558,13 +567,15 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                        0, &set_base, err);
     if (!rc)
         rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
+    int ignored_src = !rc && src_has(db, "ignored_method", "mapping_id");
     for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
-        rc = run(db, shared_sql[i], off, set_base, 0,
-                 strncmp(shared_sql[i], "INSERT INTO main.", 17) &&
-                         strncmp(shared_sql[i], "UPDATE main.", 12)
-                     ? NULL
-                     : &ms->rows,
-                 err);
+        if (ignored_src || !strstr(shared_sql[i], "src.ignored_method"))
+            rc = run(db, shared_sql[i], off, set_base, 0,
+                     strncmp(shared_sql[i], "INSERT INTO main.", 17) &&
+                             strncmp(shared_sql[i], "UPDATE main.", 12)
+                         ? NULL
+                         : &ms->rows,
+                     err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);
     if (!rc)

@@ -94,6 +94,17 @@ CREATE TABLE method (
   name         TEXT NOT NULL,             -- canonical key: com.x.Foo.bar(android.os.Bundle,int[])
   UNIQUE (mapping_id, method_id)
 );
+CREATE TABLE ignored_method (             -- ignoreMethodMapping.txt: methods left uninstrumented (schema 5)
+  id           INTEGER PRIMARY KEY,
+  mapping_id   INTEGER NOT NULL REFERENCES method_mapping(id) ON DELETE CASCADE,
+  class_name   TEXT NOT NULL,             -- as the file gives it
+  method_name  TEXT NOT NULL,
+  descriptor   TEXT,                      -- as the file gives it; NULL when the line has none
+  name         TEXT NOT NULL              -- canonical key, as method.name
+);
+-- one row per distinct line of a mapping's ignore files
+CREATE UNIQUE INDEX ignored_method_key ON ignored_method(mapping_id, class_name, method_name,
+  IFNULL(descriptor, ''));
 CREATE TABLE call_tree (                  -- one tree per Matrix issue stack, startup, or profile
   id        INTEGER PRIMARY KEY,
   trace_id  INTEGER NOT NULL REFERENCES trace(id) ON DELETE CASCADE,
@@ -178,7 +189,7 @@ CREATE TABLE scene_frame_stats (          -- one row per (scene | '*', window | 
   p50_dur INTEGER, p90_dur INTEGER, p95_dur INTEGER, p99_dur INTEGER,
   max_dur INTEGER, mean_dur INTEGER,
   issue_id           INTEGER REFERENCES issue(id),   -- for Matrix FPS reports
-  arg_set_id         INTEGER
+  arg_set_id         INTEGER                 -- reserved: NULL (no per-scene args written)
 );
 
 CREATE TABLE startup (

@@ -49,6 +49,12 @@ static const struct {
         "ALTER TABLE method_mapping_v4 RENAME TO method_mapping; "
         "CREATE UNIQUE INDEX method_mapping_key ON method_mapping(sha256, "
         "IFNULL(retrace_sha256, ''));"},
+    /* 4 -> 5: the methods an ignoreMethodMapping.txt lists (method-beat.md 4.3) */
+    {4, "CREATE TABLE ignored_method (id INTEGER PRIMARY KEY, mapping_id INTEGER NOT NULL "
+        "REFERENCES method_mapping(id) ON DELETE CASCADE, class_name TEXT NOT NULL, "
+        "method_name TEXT NOT NULL, descriptor TEXT, name TEXT NOT NULL); "
+        "CREATE UNIQUE INDEX ignored_method_key ON ignored_method(mapping_id, class_name, "
+        "method_name, IFNULL(descriptor, ''));"},
 };
 
 static int pragma_int(tdb_db *db, const char *sql, int64_t *v, tt_error *err)

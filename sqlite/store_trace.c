@@ -417,6 +417,24 @@ int tdb_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const cha
     return tdb__step_done(db, st, id, err);
 }
 
+int tdb_ignored_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const char *name,
+                           tt_error *err)
+{
+    sqlite3_stmt *st =
+        tdb__prep(db, ST_IGNORED_ADD,
+                  "INSERT OR IGNORE INTO ignored_method (mapping_id, class_name, method_name, "
+                  "descriptor, name) VALUES (?,?,?,?,?)",
+                  err);
+    if (!st)
+        return TT_EIO;
+    b_ref(db, st, 1, mapping_id);
+    b_text(db, st, 2, m->cls);
+    b_text(db, st, 3, m->name);
+    b_text(db, st, 4, m->desc);
+    b_text(db, st, 5, name);
+    return tdb__step_done(db, st, NULL, err);
+}
+
 int tdb_method_each(tdb_db *db, int64_t mapping_id,
                     void (*fn)(void *ctx, uint32_t method_id, int64_t row_id), void *ctx,
                     tt_error *err)

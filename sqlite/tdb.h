@@ -9,7 +9,7 @@
 
 #include "../libtrace/tt.h"
 
-#define TDB_SCHEMA_VERSION 4
+#define TDB_SCHEMA_VERSION 5
 #define TDB_APPLICATION_ID 0x54544442 /* 'TTDB' */
 
 typedef struct tdb_db tdb_db;
@@ -137,6 +137,11 @@ int tdb_mapping_add(tdb_db *db, const char *sha256, const char *path, int64_t me
 /* name: the canonical key (storage.md 8). */
 int tdb_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const char *name,
                    int64_t *id, tt_error *err);
+/* One method of the mapping's ignoreMethodMapping.txt files (method-beat.md 4.3): class,
+ * method and descriptor of m as the file gives them, name its canonical key; a line already
+ * stored for the mapping is not stored again (schema 5). */
+int tdb_ignored_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, const char *name,
+                           tt_error *err);
 /* Builds method's index (indexes.sql) now, once a new database's mapping is written, rather
  * than at tdb_commit (analyze --jobs: while the workers parse); the file is the same
  * whichever --jobs. */

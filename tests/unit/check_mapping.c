@@ -128,14 +128,23 @@ END_TEST
 START_TEST(ignore_list)
 {
     tt_mapping *m = tt_mapping_new();
-    const char *s = "ignore methods:\ncom.a.B getX ()I\ncom.a.B <init> ()V\n";
+    const char *s = "ignore methods:\ncom.a.B getX ()I\ncom.a.B <init> ()V\ncom.a.B getX ()I\n"
+                    "com.a.C nat\n";
     ck_assert(tt_mapping_looks_ignore(s, strlen(s)));
     ck_assert(!tt_mapping_looks_like(s, strlen(s)));
     ck_assert(tt_mapping_looks_like("1,1,a.B c ()V\n", 14));
     tt_input *in = unit_mem("ignoreMethodMapping.txt", s, strlen(s));
     ck_assert_int_eq(tt_mapping_load_ignore(m, in, NULL), 0);
     tt_input_close(in);
-    ck_assert_uint_eq(tt_mapping_ignored_count(m), 2);
+    ck_assert_uint_eq(tt_mapping_ignored_count(m), 3);
+    /* every line kept as the file gives it, duplicates included (the store keeps one) */
+    ck_assert_uint_eq(tt_mapping_ignored_lines(m), 4);
+    const tt_method *x = tt_mapping_ignored_at(m, 1);
+    ck_assert_str_eq(x->cls, "com.a.B");
+    ck_assert_str_eq(x->name, "<init>");
+    ck_assert_str_eq(x->desc, "()V");
+    ck_assert_uint_eq(x->line, 3);
+    ck_assert_ptr_null(tt_mapping_ignored_at(m, 3)->desc);
     ck_assert(tt_mapping_is_ignored(m, "com.a.B", "getX"));
     ck_assert(!tt_mapping_is_ignored(m, "com.a.B", "getY"));
     tt_mapping_free(m);

@@ -84,7 +84,7 @@ START_TEST(build_aside_and_rename)
     tdb_close(db);
     ck_assert_int_eq(stat(path, &sb), 0);
     ck_assert_str_eq(query("PRAGMA application_id").first, "1414808642");
-    ck_assert_str_eq(query("PRAGMA user_version").first, "4");
+    ck_assert_str_eq(query("PRAGMA user_version").first, "5");
     ck_assert_str_eq(query("PRAGMA journal_mode").first, "wal");
     ck_assert_int_eq(query("select * from trace").n, 1);
 }
@@ -457,7 +457,7 @@ START_TEST(read_only_creates_nothing)
                                    count_rows, &r, &err),
                      0);
     tdb_close(db);
-    ck_assert_str_eq(query("PRAGMA user_version").first, "4");
+    ck_assert_str_eq(query("PRAGMA user_version").first, "5");
     char fifo[192];
     snprintf(fifo, sizeof fifo, "%s/fifo", dir);
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);

@@ -22,6 +22,7 @@ T = "trace"
 REFS = {
     "trace": {"mapping_id": "method_mapping"},
     "method": {"mapping_id": "method_mapping"},
+    "ignored_method": {"mapping_id": "method_mapping"},
     "thread": {"trace_id": T, "upid": "process", "arg_set_id": "@args"},
     "call_tree": {"trace_id": T, "issue_id": "issue", "utid": "thread"},
     "call_node": {"tree_id": "call_tree", "parent_id": "call_node", "method_id": "method",

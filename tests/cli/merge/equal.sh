@@ -8,7 +8,7 @@ rm -rf "$t" && mkdir -p "$t"
 s=../../samples
 sh symprof/mk.sh "$t/sp"
 p=$t/sp
-an() { tracetool analyze -m $s/methodMapping.txt -e $p/pprof -e $p/prof "$@" > /dev/null 2>&1; }
+an() { tracetool analyze -m $s/methodMapping.txt -m $s/ignoreMethodMapping.txt -e $p/pprof -e $p/prof "$@" > /dev/null 2>&1; }
 an -o "$t/s1.db" $s/beat.bin $s/reports.jsonl || echo "s1 failed"
 an -o "$t/s2.db" $s/perf-fib.txt.gz $s/sampling.bin $s/stacks.folded || echo "s2 failed"
 an -o "$t/s3.db" $s/samples.jsonl $p/samples.jsonl $s/startup-events.jsonl $s/startup-am.txt $s/startup-logcat.txt || echo "s3 failed"
@@ -22,4 +22,4 @@ tracetool merge -o "$t/m.db" "$t/s1.db" "$t/s2.db" "$t/s3.db" "$t/s4.db"
 python3 ../cli/merge/dbcanon.py "$t/all.db" "$t/m.db"
 tracetool query --format csv "$t/m.db" "PRAGMA integrity_check; PRAGMA foreign_key_check; PRAGMA user_version; PRAGMA journal_mode"
 # every table that has rows in one analyze has rows here: the comparison is not vacuous
-tracetool query --format csv "$t/m.db" "SELECT 'symbols', COUNT(*) > 0 FROM symbol UNION ALL SELECT 'wakeups', COUNT(*) > 0 FROM wakeup UNION ALL SELECT 'call_nodes', COUNT(*) > 0 FROM call_node UNION ALL SELECT 'segments', COUNT(*) > 0 FROM startup_segment UNION ALL SELECT 'methods', COUNT(*) > 0 FROM method UNION ALL SELECT 'binary_images', COUNT(*) > 0 FROM binary_image"
+tracetool query --format csv "$t/m.db" "SELECT 'symbols', COUNT(*) > 0 FROM symbol UNION ALL SELECT 'wakeups', COUNT(*) > 0 FROM wakeup UNION ALL SELECT 'call_nodes', COUNT(*) > 0 FROM call_node UNION ALL SELECT 'segments', COUNT(*) > 0 FROM startup_segment UNION ALL SELECT 'methods', COUNT(*) > 0 FROM method UNION ALL SELECT 'binary_images', COUNT(*) > 0 FROM binary_image UNION ALL SELECT 'ignored_methods', COUNT(*) > 0 FROM ignored_method"

@@ -1,0 +1,1 @@
+tracetool samples samples-ctrl-names.jsonl

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/f.db" ../../samples/frames.jsonl ../../samples/framestats.txt ../../samples/reports.jsonl > /dev/null 2>&1; tracetool query --format csv "$TT_TMP/f.db" "SELECT COUNT(*) AS rows, COUNT(arg_set_id) AS with_args FROM scene_frame_stats"
