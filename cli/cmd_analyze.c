@@ -327,7 +327,6 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     summ s = {.checks = &o.checks};
     char *target = NULL, tmpname[4096] = "";
     cli_out_lock *lock = NULL;
-    tdb_warm *warm = NULL; /* tdb_warm_start */
     cli_an_pool *pool = NULL;
     cli_an_job **jobs = NULL; /* --jobs: the job of each input, while in flight */
     aseen seen = {0};
@@ -364,16 +363,6 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         mallopt(M_MMAP_THRESHOLD, 1 << 20);
         mallopt(M_TOP_PAD, 4 << 20);
 #endif
-        /* the writer's page cache is mapped into memory beside pass 1 (an estimate of the
-         * database: 3 x the inputs' size), not page by page while it writes the rows */
-        uint64_t in_bytes = 0;
-        for (size_t i = 0; i < inputs.len; i++) {
-            struct stat sb;
-            const char *in = TT_VEC_AT(&inputs, ainput, i).path;
-            if (strcmp(in, "-") && !stat(in, &sb) && S_ISREG(sb.st_mode))
-                in_bytes += (uint64_t)sb.st_size;
-        }
-        warm = tdb_warm_start(in_bytes > UINT64_MAX / 3 ? UINT64_MAX : 3 * in_bytes);
         if (o.nmaps) /* pass 1 loads it first, into the empty mapping */
             TT_VEC_AT(&inputs, ainput, 0).map_ahead = 1;
         cli_an_parallel(inputs.len, njobs, cli_an__pre_detect, &inputs);
@@ -522,8 +511,6 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         goto done;
     }
     /* no signal between creating the temporary file and registering it for removal */
-    tdb_warm_finish(warm);
-    warm = NULL;
     cli_out_block_signals(1);
     rc = tdb_open_write(&a.db, target, o.append, &err);
     if (!rc && tdb_tmp_path(a.db)) {
@@ -648,7 +635,6 @@ fail:
     cli_out_unguard(tmpname);
     rc = verdict;
 done:
-    tdb_warm_finish(warm);
     cli_an_pool_stop(pool);
     free(jobs);
     tt_intern_free(seen.keys);

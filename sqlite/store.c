@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,56 +210,6 @@ static void no_memstatus(void)
 }
 
 static int copy_existing(tdb_db *db, tt_error *err);
-
-/* ---- page cache memory mapped ahead (tdb_warm_start) ---- */
-/* open_new's page_size and cache_size (KiB) */
-#define WARM_PAGE_SIZE 8192
-#define WARM_CACHE_KIB 65536
-
-struct tdb_warm {
-    pthread_t th;
-    char *buf;
-    size_t sz, n; /* slot size, slots */
-};
-
-static void *warm_run(void *arg)
-{
-    tdb_warm *w = arg;
-    memset(w->buf, 0, w->sz * w->n); /* the buffer is nobody else's yet */
-    return NULL;
-}
-
-tdb_warm *tdb_warm_start(uint64_t bytes)
-{
-    int hdr = 0;
-    if (sqlite3_config(SQLITE_CONFIG_PCACHE_HDRSZ, &hdr) != SQLITE_OK || hdr <= 0)
-        return NULL;
-    tdb_warm *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
-    w->sz = ((size_t)WARM_PAGE_SIZE + (size_t)hdr + 15) / 16 * 16;
-    uint64_t max = (uint64_t)WARM_CACHE_KIB * 1024 / WARM_PAGE_SIZE;
-    w->n = (size_t)(bytes / WARM_PAGE_SIZE + 1 < max ? bytes / WARM_PAGE_SIZE + 1 : max);
-    if (!(w->buf = malloc(w->sz * w->n)) || pthread_create(&w->th, NULL, warm_run, w)) {
-        free(w->buf);
-        free(w);
-        return NULL;
-    }
-    return w;
-}
-
-void tdb_warm_finish(tdb_warm *w)
-{
-    if (!w)
-        return;
-    pthread_join(w->th, NULL);
-    /* SQLite keeps the buffer for the rest of the process; once it has started, the call
-     * fails (SQLite is in use) and the buffer is not needed */
-    if (sqlite3_config(SQLITE_CONFIG_PAGECACHE, w->buf, (int)w->sz, (int)w->n) != SQLITE_OK)
-        free(w->buf);
-    free(w);
-}
-
 
 /* The database that replaces an existing file keeps its owner and group (when permitted:
  * as root, or a group of ours) and its mode, as export's outputs do (cli_out_file_open).

@@ -30,15 +30,6 @@ enum { TDB_WRITE_NEW = 0, TDB_WRITE_APPEND = 1, TDB_WRITE_COPY = 2 };
 /* mode TDB_WRITE_COPY builds aside too, starting from a copy of the existing database
  * (upgraded to the current schema): readers never see a partial write (tracetool merge). */
 int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);
-/* Memory for SQLite's page cache, mapped on a helper thread from tdb_warm_start until
- * tdb_warm_finish hands it to SQLite: the connections opened after that (a new database's
- * writer, sized for a database of about `bytes`, at most its cache) take their pages from it
- * instead of faulting fresh memory in while they write. Call both before SQLite's first
- * use in the process (else the memory is freed unused); NULL when not started. The files
- * written are the same. */
-typedef struct tdb_warm tdb_warm;
-tdb_warm *tdb_warm_start(uint64_t bytes);
-void tdb_warm_finish(tdb_warm *w);
 /* The temporary file being built, or NULL when writing in place; for signal handlers. */
 const char *tdb_tmp_path(const tdb_db *db);
 /* Lets SQLite use n helper threads (default 0) to sort the keys of a new database's indexes
