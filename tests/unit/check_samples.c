@@ -1110,6 +1110,28 @@ START_TEST(detect)
 END_TEST
 
 /* PERF_RECORD_MMAP2 lines: runtime addresses by process, map-relative addresses, misses */
+/* Events as profiles (samples.md 2.2): precision modifiers dropped, privilege ones kept. */
+START_TEST(perf_event_keys)
+{
+    static const char *const c[][2] = {
+        {"cycles", "cycles"},           {"cycles:ppp", "cycles"},     {"cycles:P", "cycles"},
+        {"cycles:u", "cycles:u"},       {"cycles:uppp", "cycles:u"},  {"cycles:ku", "cycles:uk"},
+        {"cpu/cycles/Pu", "cpu/cycles/u"}, {"cpu/cycles/", "cpu/cycles/"},
+        {"sched:sched_switch", "sched:sched_switch"}, {"cpu-clock:D", "cpu-clock"},
+        {"", ""}};
+    tt_buf b = {0};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        ck_assert_int_eq(tt__perf_event_key(&b, c[i][0], strlen(c[i][0])), 0);
+        ck_assert_str_eq(b.data, c[i][1]);
+    }
+    tt_buf_free(&b);
+    ck_assert(tt_perf_event_is_clock("cpu-clock:u"));
+    ck_assert(tt_perf_event_is_clock("task-clock"));
+    ck_assert(!tt_perf_event_is_clock("cycles"));
+    ck_assert(!tt_perf_event_is_clock(NULL));
+}
+END_TEST
+
 START_TEST(perf_maps)
 {
     tt_perf_maps *t;
@@ -1360,6 +1382,7 @@ static Suite *suite(void)
     tcase_add_test(tc, detect);
     tcase_add_test(tc, json_c1_escaped);
     tcase_add_test(tc, perf_maps);
+    tcase_add_test(tc, perf_event_keys);
     tcase_add_test(tc, process_names);
     tcase_add_test(tc, meta_pid_source);
     tcase_add_test(tc, btrace_pair);
