@@ -641,16 +641,17 @@ START_TEST(perf_layouts)
     ck_assert_str_eq(tt_profile_thread(p, 1)->name, "sh");
     ck_assert_int_eq(tt_profile_thread(p, 1)->tid, 47119);
     tt_profile_free(p);
-    /* 4: modifiers: one event */
+    /* 4: precision modifiers: one event (a privilege one makes another: cycles:u) */
     ck_assert_int_eq(import_text(tt_perf_import,
-                                 "a 1 1.0: 1 cycles:u:\n\tf1 x (/a)\n\n"
+                                 "a 1 1.0: 1 cycles:P:\n\tf1 x (/a)\n\n"
                                  "a 1 1.1: 1 cycles:ppp:\n\tf1 x (/a)\n\n"
                                  "a 1 1.2: 1 cycles:\n\tf1 x (/a)\n\n"
-                                 "a 1 1.3: 1 instructions:u:\n\tf1 x (/a)\n\n",
+                                 "a 1 1.3: 1 instructions:u:\n\tf1 x (/a)\n\n"
+                                 "a 1 1.4: 1 cycles:u:\n\tf1 x (/a)\n\n",
                                  &p, st, &err), 0);
     ck_assert_uint_eq(tt_profile_nsamples(p), 3);
     ck_assert_str_eq(tt_profile_meta_get(p)->event, "cycles");
-    ck_assert_str_eq(tt_profile_meta_get(p)->event_variants, "cycles:u, cycles:ppp, cycles");
+    ck_assert_str_eq(tt_profile_meta_get(p)->event_variants, "cycles:P, cycles:ppp, cycles");
     tt_profile_free(p);
     /* 5: a line inside a stack that is no frame; frames with short addresses, no indentation
      * or an empty symbol; srcline "dso[offset]" lines */
