@@ -319,6 +319,14 @@ static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *
             o->svg.countname = "ms";
         return rc;
     }
+    tt_error cerr = {0}; /* weights of a clock the samples lack would all be 0 */
+    if (eo.weight == TT_WEIGHT_CPU && o->source == CF_SRC_SAMPLES &&
+        tt_export_cpu_check(p, &eo, &cerr)) {
+        if (!cerr.file[0])
+            snprintf(cerr.file, sizeof cerr.file, "%s", label);
+        free(sel);
+        return cli_err(&cerr);
+    }
     regex_t re;
     tt_flame_xform x = {o->reverse, o->fold_recursion, NULL, 0, o->norm_roots, 0, 0, 0};
     if (win)

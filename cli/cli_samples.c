@@ -599,3 +599,23 @@ int cli_samples_threads_any(uint32_t **out, size_t *n, const tt_profile *p,
 {
     return cli_threads_pick(out, n, p, o->threads, o->nthreads, 0);
 }
+
+int cli_samples_cpu_check(tt_profile *p, char **files, size_t n, const cli_samples_opts *so,
+                          const uint32_t *sel, size_t nsel)
+{
+    tt_export_opts eo;
+    tt_export_opts_init(&eo);
+    eo.threads = sel;
+    eo.n_threads = nsel;
+    tt_export_input inputs[CLI_SAMPLES_MAX_INPUTS];
+    for (size_t i = 0; i < n && i < CLI_SAMPLES_MAX_INPUTS; i++)
+        inputs[i] = (tt_export_input){files[i], so->formats[i]};
+    eo.inputs = inputs;
+    eo.n_inputs = n < CLI_SAMPLES_MAX_INPUTS ? n : CLI_SAMPLES_MAX_INPUTS;
+    tt_error err = {0};
+    if (!tt_export_cpu_check(p, &eo, &err))
+        return 0;
+    if (!err.file[0] && n == 1) /* the refusal names the input */
+        snprintf(err.file, sizeof err.file, "%s", files[0]);
+    return cli_err(&err);
+}

@@ -78,6 +78,11 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
                      cli_ctx *ctx);
 /* Selected utids for --thread (NULL when all); owned by the caller (free()). No match is an
  * error. */
+/* --weight cpu on p read from files[0..n): 0 when its samples have the thread CPU clock
+ * (tt_export_cpu_check, of the threads sel[0..nsel), all when sel is NULL); else the error
+ * printed, naming the input, and CLI_BAD. */
+int cli_samples_cpu_check(tt_profile *p, char **files, size_t n, const cli_samples_opts *so,
+                          const uint32_t *sel, size_t nsel);
 int cli_samples_threads(uint32_t **out, size_t *n, const tt_profile *p,
                         const cli_samples_opts *o);
 /* The same, but no match gives *n = 0 and no error. */

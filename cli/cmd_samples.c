@@ -666,6 +666,8 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     uint32_t *sel = NULL;
     size_t nsel = 0;
     rc = cli_samples_threads(&sel, &nsel, c.p, &so);
+    if (!rc && c.weight == TT_WEIGHT_CPU)
+        rc = cli_samples_cpu_check(c.p, argv + optind, (size_t)(argc - optind), &so, sel, nsel);
     c.cw = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.cw);
     c.ov = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.ov);
     c.fw = calloc(tt_profile_nframes(c.p) + 2, sizeof *c.fw);

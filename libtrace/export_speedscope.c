@@ -28,7 +28,7 @@ static void profile_head(tt_jsonw *w, const char *type, const char *name, const 
 static int period_in_ns(tt_profile *p)
 {
     const char *e = tt_profile_meta_get(p)->event;
-    return e && (!strcmp(e, "cpu-clock") || !strcmp(e, "task-clock"));
+    return tt_perf_event_is_clock(e);
 }
 
 static int sampled(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,

@@ -559,7 +559,7 @@ static void note_variant(tt__perf_asm *st, const tt__perf_hdr *h)
         m->event_variants = tt_profile_str(st->p, v->data, v->len);
 }
 
-/* The events of the input, without modifiers, in the order seen ("[none]" for headers
+/* The events of the input, by key (tt__perf_event_key), in the order seen ("[none]" for headers
  * without one): what an --event that none of them is gets told. */
 static void note_event(tt__perf_asm *st, const char *e, size_t n)
 {
@@ -580,6 +580,7 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
         return TT_ENOMEM;
     st->h.comm.p = st->comm.data;
     st->in_block = 1;
+    st->tracing_data = 0;
     st->block_line = lineno;
     st->have_frame = 0;
     st->frames.len = st->pend.len = st->pend_text.len = st->last_inl = 0;
@@ -601,21 +602,25 @@ static int start_block(tt__perf_asm *st, const tt__perf_hdr *h, int kind, uint64
     }
     tt_profile_meta *m = tt_profile_meta_get(st->p);
     const char *ev = h->event.p ? h->event.p : "";
-    size_t evn = tt__perf_event_base(ev, h->event.n);
     if (!st->want.data && h->comm_only) {
         st->keep = 1; /* a lone word decides nothing until frames follow it */
         return 0;
     }
+    /* one profile per event as counted (2.2): "cycles:u" is not "cycles", "cycles:ppp" is */
+    if (tt__perf_event_key(&st->evkey, ev, h->event.n))
+        return TT_ENOMEM;
     if (!st->want.data) {
-        const char *w = st->o->event ? st->o->event : ev;
-        size_t wn = st->o->event ? tt__perf_event_base(w, strlen(w)) : evn;
-        if (tt_buf_put(&st->want, w, wn) || !st->want.data)
+        int rc = st->o->event ? tt__perf_event_key(&st->want, st->o->event, strlen(st->o->event))
+                              : tt_buf_put(&st->want, st->evkey.data, st->evkey.len);
+        if (rc || !st->want.data)
             return TT_ENOMEM;
         if (st->want.len) /* perf script -F without event: no name */
             m->event = tt_profile_str(st->p, st->want.data, st->want.len);
     }
-    st->keep = st->want.len == evn && !memcmp(st->want.data, ev, evn);
-    note_event(st, ev, evn);
+    const char *key = st->evkey.data;
+    size_t keyn = st->evkey.len;
+    st->keep = st->want.len == keyn && !memcmp(st->want.data, key, keyn);
+    note_event(st, key, keyn);
     if (!st->keep) {
         char ex[400], snip[64], want[64];
         tt__snippet(snip, sizeof snip, ev, h->event.n);
@@ -714,12 +719,31 @@ static int sideband(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
     return 0;
 }
 
+/* A sample header with a time or a tid (as tt__perf_stdout_line sees one), not a frame line:
+ * where a sample starts even after a line that is none. */
+static int header_line(tt__perf_asm *st, const char *line, size_t n)
+{
+    const char *s;
+    size_t sn;
+    if (!n || line[0] == '\t' || tt__perf_blank(&st->line, line, n, &s, &sn) ||
+        tt__perf_frame_text(s, sn))
+        return 0;
+    tt__perf_hdr h;
+    return tt__perf_hdr_parse(&h, s, sn, &st->lay) != TT_PERF_HDR_BAD && (h.has_ts || h.has_pid);
+}
+
 /* One line inside a block: a frame, a srcline, the next header, or something skipped.
  * 1 when the block ended and the line must be read as a header. tab: the line was
  * tab-indented (a call-chain line). */
 static int block_line(tt__perf_asm *st, const char *line, size_t n, const char *s, size_t sn,
                       int tab, uint64_t lineno, tt_error *err)
 {
+    if (st->tracing_data) /* its "<field> : <value>" lines ("fd : 3") up to the blank line */
+        return !tab && header_line(st, line, n);
+    if (sn == 13 && !memcmp(s, "tracing data:", 13)) {
+        st->tracing_data = 1; /* simpleperf report_sample.py --show_tracing_data */
+        return 0;
+    }
     int addr = tt__perf_addr_first(s, sn); /* a srcline never starts with hex digits alone */
     int sl = !addr && (st->have_frame || !st->keep) ? srcline(st, s, sn) : 0;
     if (sl < 0)
@@ -921,6 +945,10 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
 
 static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lineno, tt_error *err)
 {
+    if (tt__perf_srccode_line(line, n))
+        return 0; /* -F +srccode: the source line, after a sample or between two */
+    if (st->skipping && header_line(st, line, n))
+        st->skipping = 0; /* a sample after a line that was none: read it */
     if (!st->in_block && !st->skipping && same_header(st, line, n)) {
         int rc = start_block(st, &st->hlast, TT_PERF_HDR_STRONG, lineno);
         st->after_blank = 0;
@@ -934,7 +962,7 @@ static int asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t linen
         return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
     line = st->line.data;
     if (!sn) {
-        st->skipping = 0;
+        st->skipping = st->tracing_data = 0;
         st->after_blank = 1;
         st->have_frame = 0;
         return finish_block(st, err, lineno);
@@ -1199,6 +1227,7 @@ void tt__perf_asm_free(tt__perf_asm *st)
     tt_buf_free(&st->key);
     tt_buf_free(&st->last_comm);
     tt_buf_free(&st->want);
+    tt_buf_free(&st->evkey);
     tt_buf_free(&st->variants);
     tt_buf_free(&st->events);
     tt_buf_free(&st->hline);

@@ -45,9 +45,10 @@ typedef struct tt__perf_asm {
     tt_intern *tkeys;        /* thread keys; id -> utid in tutid (TT_NONE: forked anew) */
     tt_vec tutid;            /* uint32_t per thread key */
     tt_vec claimed;          /* unsigned char per utid: a thread key uses it */
-    tt_buf want;             /* event kept, without modifiers */
+    tt_buf want;             /* event kept, its key (tt__perf_event_key) */
+    tt_buf evkey;            /* the key of the current header's event */
     tt_buf variants;         /* its spellings seen, ", "-separated */
-    tt_buf events;           /* every event seen, without modifiers, ", "-separated */
+    tt_buf events;           /* every event seen, by key, ", "-separated */
     int kept_any;            /* a header of the event kept was seen */
     tt_perf_maps *maps;      /* PERF_RECORD_MMAP lines (--show-mmap-events) */
     char path[1024];         /* the current frame's module path */
@@ -55,7 +56,10 @@ typedef struct tt__perf_asm {
     int in_block, keep, have_frame, first_frac, after_blank, weak_inline, inline_only;
     int oneline;             /* a one-line sample was read (weak_inline): headers have frames */
     int comm_only, addr_frames; /* addr_frames: -1 unknown, 1 frames carry addresses, 0 not */
-    int skipping;            /* after a line that is no header: up to the next blank line */
+    int skipping;            /* after a line that is no header: up to the next blank line or
+                              * sample header */
+    int tracing_data;        /* after simpleperf's "tracing data:" line: event fields, no
+                              * frames, up to the next blank line */
     /* perf's own warning (its stderr, in the text by 2>&1; tt__perf_warn_step): the line
      * ending in "Warning:" held in warn_hold until the next says whether it starts one; the
      * bytes of it before "Warning:" (warn.pre: a warning written inside a line, at perf's
@@ -103,7 +107,8 @@ int tt__perf_asm_line(tt__perf_asm *st, const char *line, size_t n, uint64_t lin
  * tt__perf_asm_frame may be given. */
 static inline int tt__perf_asm_takes_frames(const tt__perf_asm *st)
 {
-    return st->in_block && !st->skipping && !st->weak_inline && !st->warn.state &&
+    return st->in_block && !st->skipping && !st->tracing_data && !st->weak_inline &&
+           !st->warn.state &&
            !(st->oneline && !st->have_frame); /* block_line: a one-line sample may follow */
 }
 /* Frame lines known by their text can be pushed as they are: no inlined frame waits for

@@ -872,6 +872,8 @@ static void layout_line(layout_scan *sc, const char *line, size_t ln, const char
         sc->cand = 1; /* a side-band record: a header may follow without a blank line */
         return;
     }
+    if (tt__perf_srccode_line(line, ln))
+        return; /* -F +srccode's source line: the header after it may be a sample's first */
     int first = sc->cand;
     sc->cand = 0;
     if ((line[0] == '\t' && tt__perf_addr_first(s, sn)) ||
@@ -1073,6 +1075,37 @@ size_t tt__perf_event_base(const char *e, size_t n)
     return n;
 }
 
+int tt__perf_event_key(tt_buf *out, const char *e, size_t n)
+{
+    /* the modifiers that choose what is counted, in perf-list(1)'s order; the others (p, P
+     * precision, S read, D pinned, W weak group, e exclusive, b BPF counter) only change how */
+    static const char counted[] = "ukhIGH";
+    size_t b = tt__perf_event_base(e, n);
+    out->len = 0;
+    if (tt_buf_put(out, e, b))
+        return TT_ENOMEM;
+    int any = 0;
+    for (const char *c = counted; *c; c++) {
+        if (!memchr(e + b, *c, n - b))
+            continue;
+        if (!any++ && b < n && e[b] == ':' && tt_buf_put(out, ":", 1))
+            return TT_ENOMEM;
+        if (tt_buf_put(out, c, 1))
+            return TT_ENOMEM;
+    }
+    return 0;
+}
+
+int tt_perf_event_is_clock(const char *e)
+{
+    if (!e)
+        return 0;
+    size_t n = strlen(e), b = tt__perf_event_base(e, n);
+    if (b < n && e[b] == '/')
+        return 0;
+    return (b == 9 && !memcmp(e, "cpu-clock", 9)) || (b == 10 && !memcmp(e, "task-clock", 10));
+}
+
 /* The ')' closing the '(' at s[i - 1], or n when none. */
 static size_t close_paren(const char *s, size_t n, size_t i)
 {
@@ -1129,6 +1162,16 @@ int tt__perf_addr_first(const char *s, size_t n)
     while (sp < n && s[sp] != ' ')
         sp++;
     return sp <= 16 && is_hex(s, sp);
+}
+
+int tt__perf_srccode_line(const char *line, size_t n)
+{
+    size_t i = 1;
+    if (!n || line[0] != '|')
+        return 0;
+    while (i < n && line[i] >= '0' && line[i] <= '9')
+        i++;
+    return i > 1 && (i == n || line[i] == ' ' || line[i] == '\t' || line[i] == '\r');
 }
 
 int tt__perf_frame_text(const char *s, size_t n)

@@ -119,6 +119,10 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n);
  * one; 1: one without a usable location; 2: file s[0..*file_n) at *line. */
 int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *line);
 
+/* The line perf script -F +srccode prints when the source line changes: "|<line> <code>" at
+ * the start of the line as read (after a sample's blank line, or after a one-line sample). */
+int tt__perf_srccode_line(const char *line, size_t n);
+
 /* `simpleperf report-sample` text ("meta_info:" / "sample:" blocks of "key: value" lines,
  * "vaddr_in_file:", "file:", "symbol:" per frame), which is not perf script text: p[0..n)
  * starts so. The message that says so, naming the converter tracetool reads. */
@@ -140,6 +144,11 @@ int tt__perf_blank(tt_buf *b, const char *line, size_t n, const char **s, size_t
 /* An event's length without perf's modifiers ("cycles:u" -> "cycles", "cpu/cycles/Pu" ->
  * "cpu/cycles/"). */
 size_t tt__perf_event_base(const char *e, size_t n);
+/* The event e[0..n) as one profile (samples.md 2.2), into out: without the modifiers that do
+ * not change what is counted (p, P, S, D, W, e, b), keeping the ones that do (u k h I G H,
+ * in that order): "cycles:ppp" -> "cycles", "cycles:uppp" and "cycles:u" -> "cycles:u",
+ * "cpu/cycles/Pu" -> "cpu/cycles/u". 0 or TT_ENOMEM. */
+int tt__perf_event_key(tt_buf *out, const char *e, size_t n);
 /* A frame on the header line ends at its "(dso)": perf prints some fields after it. */
 size_t tt__perf_inline_len(const char *s, size_t n);
 

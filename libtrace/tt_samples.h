@@ -471,6 +471,10 @@ int tt_perf_maps_add(tt_perf_maps *t, const tt_perf_mmap *mm);
 const tt_perf_map *tt_perf_maps_find(const tt_perf_maps *t, int64_t pid, const char *path,
                                      size_t path_len, uint64_t addr, uint64_t *file_off);
 
+/* perf's event e counts time, its period in ns (cpu-clock, task-clock, with any modifiers:
+ * "cpu-clock:u"); 0 for other events and NULL. */
+int tt_perf_event_is_clock(const char *e);
+
 /* ---- exports (export_*.c; samples.md 7) ---- */
 enum { TT_ROOT_THREAD = 0, TT_ROOT_PROCESS, TT_ROOT_NONE };
 typedef struct tt_export_opts {
@@ -501,6 +505,11 @@ typedef struct tt_export_input {
  * instrumented method-beat call tree (TT_WEIGHT_*). */
 int tt_export_default_weight(const tt_profile *p);
 void tt_export_opts_init(tt_export_opts *o);
+/* --weight cpu needs the thread CPU clock: each input with samples needs one sample with a
+ * CPU time, and under o->threads each selected thread with samples (else it would weigh 0
+ * everywhere and vanish). 0 when it holds; TT_EUNSUPPORTED names the first that fails (its
+ * input in err->file when o->inputs names it, and the thread) and what to use instead. */
+int tt_export_cpu_check(tt_profile *p, const tt_export_opts *o, tt_error *err);
 /* Writers stream through fn (a failing fn aborts with TT_EIO). The profile must be finished. */
 int tt_export_chrome(tt_profile *p, const tt_export_opts *o, tt_write_fn fn, void *ctx,
                      tt_error *err);

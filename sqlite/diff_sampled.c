@@ -21,8 +21,7 @@ static int time_weight(tt_profile *p)
     int w = tt_weight_default(m);
     if (w == TT_WEIGHT_WALL || w == TT_WEIGHT_CPU)
         return w;
-    if (w == TT_WEIGHT_PERIOD && m->event &&
-        (!strcmp(m->event, "cpu-clock") || !strcmp(m->event, "task-clock"))) {
+    if (w == TT_WEIGHT_PERIOD && tt_perf_event_is_clock(m->event)) {
         int periods = 1;
         for (size_t i = 0; i < tt_profile_nsamples(p) && periods; i++) {
             const tt_sample *s = tt_profile_sample(p, (uint32_t)i);

@@ -216,7 +216,15 @@ def sampled(args, timed):
         label = "%s --weight %s" % (" ".join(args), weight)
 
         def one():
-            ref = from_samples_json(args, weight)
+            ref = None
+            if weight == "cpu":  # without CPU times samples refuses cpu as export does
+                r = subprocess.run([tt, "samples", "--format", "json", "--weight", "cpu",
+                                    "--top", "1"] + args,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                if r.returncode == 2 and not r.stdout and b"no thread CPU clock" in r.stderr:
+                    ref = {}
+            if ref is None:
+                ref = from_samples_json(args, weight)
             if not ref and weight != "cpu":
                 raise ValueError("no weights at all")
             if not ref:  # inputs without CPU times have no cpu weight: export refuses it

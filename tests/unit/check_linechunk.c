@@ -131,7 +131,8 @@ START_TEST(fixtures)
         "tests/data/perf-notime.txt", "tests/data/perf-oneline.txt",
         "tests/data/perf-weird.txt", "tests/sym/perf.txt",
         "tests/data/perf-tid-filter-pidtid.txt", "tests/data/perf-nog-pid-tid-oneline.txt",
-        "tests/data/perf-inline-srcline.txt.gz"};
+        "tests/data/perf-inline-srcline.txt.gz", "tests/data/perf-srccode.txt",
+        "tests/data/perf-simpleperf-syscall-fields.txt", "tests/data/perf-privilege-events.txt"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         same_everywhere(files[i], 0);
 }

@@ -641,16 +641,17 @@ START_TEST(perf_layouts)
     ck_assert_str_eq(tt_profile_thread(p, 1)->name, "sh");
     ck_assert_int_eq(tt_profile_thread(p, 1)->tid, 47119);
     tt_profile_free(p);
-    /* 4: modifiers: one event */
+    /* 4: precision modifiers: one event (a privilege one makes another: cycles:u) */
     ck_assert_int_eq(import_text(tt_perf_import,
-                                 "a 1 1.0: 1 cycles:u:\n\tf1 x (/a)\n\n"
+                                 "a 1 1.0: 1 cycles:P:\n\tf1 x (/a)\n\n"
                                  "a 1 1.1: 1 cycles:ppp:\n\tf1 x (/a)\n\n"
                                  "a 1 1.2: 1 cycles:\n\tf1 x (/a)\n\n"
-                                 "a 1 1.3: 1 instructions:u:\n\tf1 x (/a)\n\n",
+                                 "a 1 1.3: 1 instructions:u:\n\tf1 x (/a)\n\n"
+                                 "a 1 1.4: 1 cycles:u:\n\tf1 x (/a)\n\n",
                                  &p, st, &err), 0);
     ck_assert_uint_eq(tt_profile_nsamples(p), 3);
     ck_assert_str_eq(tt_profile_meta_get(p)->event, "cycles");
-    ck_assert_str_eq(tt_profile_meta_get(p)->event_variants, "cycles:u, cycles:ppp, cycles");
+    ck_assert_str_eq(tt_profile_meta_get(p)->event_variants, "cycles:P, cycles:ppp, cycles");
     tt_profile_free(p);
     /* 5: a line inside a stack that is no frame; frames with short addresses, no indentation
      * or an empty symbol; srcline "dso[offset]" lines */
@@ -1110,6 +1111,28 @@ START_TEST(detect)
 END_TEST
 
 /* PERF_RECORD_MMAP2 lines: runtime addresses by process, map-relative addresses, misses */
+/* Events as profiles (samples.md 2.2): precision modifiers dropped, privilege ones kept. */
+START_TEST(perf_event_keys)
+{
+    static const char *const c[][2] = {
+        {"cycles", "cycles"},           {"cycles:ppp", "cycles"},     {"cycles:P", "cycles"},
+        {"cycles:u", "cycles:u"},       {"cycles:uppp", "cycles:u"},  {"cycles:ku", "cycles:uk"},
+        {"cpu/cycles/Pu", "cpu/cycles/u"}, {"cpu/cycles/", "cpu/cycles/"},
+        {"sched:sched_switch", "sched:sched_switch"}, {"cpu-clock:D", "cpu-clock"},
+        {"", ""}};
+    tt_buf b = {0};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        ck_assert_int_eq(tt__perf_event_key(&b, c[i][0], strlen(c[i][0])), 0);
+        ck_assert_str_eq(b.data, c[i][1]);
+    }
+    tt_buf_free(&b);
+    ck_assert(tt_perf_event_is_clock("cpu-clock:u"));
+    ck_assert(tt_perf_event_is_clock("task-clock"));
+    ck_assert(!tt_perf_event_is_clock("cycles"));
+    ck_assert(!tt_perf_event_is_clock(NULL));
+}
+END_TEST
+
 START_TEST(perf_maps)
 {
     tt_perf_maps *t;
@@ -1360,6 +1383,7 @@ static Suite *suite(void)
     tcase_add_test(tc, detect);
     tcase_add_test(tc, json_c1_escaped);
     tcase_add_test(tc, perf_maps);
+    tcase_add_test(tc, perf_event_keys);
     tcase_add_test(tc, process_names);
     tcase_add_test(tc, meta_pid_source);
     tcase_add_test(tc, btrace_pair);

@@ -1,0 +1,1 @@
+tracetool export --format folded --folded-root none perf-simpleperf-syscall-fields.txt; tracetool export --format folded --folded-root none --event syscalls:sys_enter_openat perf-simpleperf-syscall-fields.txt

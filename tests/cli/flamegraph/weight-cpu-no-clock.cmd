@@ -1,0 +1,1 @@
+tracetool flamegraph --weight cpu perf-srccode.txt

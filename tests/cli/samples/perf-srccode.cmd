@@ -1,0 +1,1 @@
+tracetool samples --top 1 perf-srccode.txt | grep -E "^(input|==)"; sed "s/^|/?|/" perf-srccode.txt > "$TT_TMP/garbled.txt" && cd "$TT_TMP" && tracetool samples --top 1 garbled.txt | grep -E "^(input|==)"

@@ -1,0 +1,1 @@
+tracetool samples --weight cpu perf-srccode.txt
