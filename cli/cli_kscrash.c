@@ -142,6 +142,7 @@ static void put_source(kctx *c, const tt_native_frame *s)
     tt_buf_puts(&c->b, ")");
 }
 
+/* n: the frame's index in backtrace.contents (tt_ks_frame.pos) */
 static void frame_lines(kctx *c, const tt_ks_report *rep, uint32_t n, const tt_ks_frame *f)
 {
     tt_buf *b = &c->b;
@@ -229,7 +230,7 @@ static void thread_block(kctx *c, const tt_ks_report *rep, int ti, const char *t
     if (!t->n_frames)
         tt_buf_puts(b, "    (no frames)\n");
     for (uint32_t i = 0; i < t->n_frames; i++)
-        frame_lines(c, rep, i, &rep->frames[t->frame + i]);
+        frame_lines(c, rep, rep->frames[t->frame + i].pos, &rep->frames[t->frame + i]);
     tt_buf_puts(b, "\n");
 }
 
@@ -644,7 +645,7 @@ static void print_csv(kctx *c, const tt_ks_report *rep)
             for (uint32_t k = 0; k < lines; k++) {
                 const tt_native_frame *s = f->n_sym ? &rep->syms[f->sym + k] : NULL;
                 cli_csv_str(b, rep->id);
-                tt_buf_printf(b, ",%zu,%u,", t, i);
+                tt_buf_printf(b, ",%zu,%u,", t, f->pos);
                 cli_csv_str(b, g ? g->name : "");
                 tt_buf_printf(b, ",%s,0x%llx,", g ? g->uuid : "", (unsigned long long)f->pc);
                 if (g)
