@@ -62,7 +62,8 @@ static int issue_args(ksan *k, const tt_ks_report *rep, int64_t *set, tt_error *
     return rc;
 }
 
-/* The main (or key) thread as text: "n image 0xpc name" per frame. */
+/* The main (or key) thread as text: "n image 0xpc name" per frame, n its index in
+ * backtrace.contents as report's text numbers it. */
 static void thread_text(ksan *k, const tt_ks_report *rep, int t)
 {
     k->text.len = 0;
@@ -71,7 +72,7 @@ static void thread_text(ksan *k, const tt_ks_report *rep, int t)
     const tt_ks_thread *th = &rep->threads[t];
     for (uint32_t i = 0; i < th->n_frames; i++) {
         const tt_ks_frame *f = &rep->frames[th->frame + i];
-        tt_buf_printf(&k->text, "%u %s 0x%llx ", i,
+        tt_buf_printf(&k->text, "%u %s 0x%llx ", f->pos,
                       f->image >= 0 ? rep->images[f->image].name : "???",
                       (unsigned long long)f->pc);
         cli_ks_short_name(&k->text, rep, f);

@@ -38,6 +38,10 @@ int cli_ks_opt(cli_ks_opts *o, int c, const char *arg);
 int cli_ks_open(tt_input **in, const char *path, tt_error *err);
 /* 1 when the file's first bytes look like a KSCrash / Matrix iOS report. */
 int cli_ks_file_is_ios(const char *path);
+/* What a report input holds: 1 KSCrash / Matrix iOS reports, 0 anything else; -1 after
+ * saying why neither reader takes it: an Apple crash report (.ips, .crash: ios.md 2.1), or,
+ * with must_open, a file that does not open (else 0: its reader says so). */
+int cli_ks_file_kind(const char *path, int must_open);
 /* Reads and prints every file; returns the exit code. */
 int cli_ks_run(const cli_ks_opts *o, char **files, int nfiles, cli_ctx *ctx);
 

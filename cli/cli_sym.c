@@ -458,9 +458,11 @@ static int resolve(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
     for (size_t i = 0; i < n; i++) {
         /* keep the outermost frames when cap is smaller than the chain */
         const tsym_frame *f = &r.frames[r.n_frames - n + i];
-        frames[i] = (tt_native_frame){f->function, f->file, f->line, f->column,
-                                      r.n_frames - n + i + 1 < r.n_frames, r.has_start,
-                                      r.has_start ? r.start_addr - delta : 0, r.approximate};
+        int inlined = r.n_frames - n + i + 1 < r.n_frames;
+        frames[i] = (tt_native_frame){f->function, f->file, f->line, f->column, inlined,
+                                      r.has_start, r.has_start ? r.start_addr - delta : 0,
+                                      r.approximate, f->start_file, f->start_line,
+                                      f->discriminator, inlined ? NULL : r.symbol};
         cli_swift_hint(s->swift, f->function, f->qualified);
         if (!s->swift_keys)
             frames[i].function = cli_swift_name(s->swift, f->function);

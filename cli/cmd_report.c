@@ -754,16 +754,25 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
         else if (cli_input_refused(argv[i]))
             return cli_err(&err);
     }
-    int ios = cli_ks_file_is_ios(argv[optind]);
-    for (int i = optind + 1; i < argc; i++)
-        if (access(argv[i], R_OK) == 0 && cli_ks_file_is_ios(argv[i]) != ios) {
-            /* two readers with their own options; an unreadable file is said later */
+    /* every input must open, and not be an Apple crash report, before its content picks
+     * the reader and the options are checked against it: a missing file is said as such */
+    int ios = 0;
+    for (int i = optind; i < argc; i++) {
+        if (cli_input_path(argv[i]))
+            return CLI_BAD;
+        int k = cli_ks_file_kind(argv[i], 1);
+        if (k < 0)
+            return CLI_BAD;
+        if (i == optind)
+            ios = k;
+        else if (k != ios) { /* two readers with their own options */
             cli_errorf("%s: %s, but %s is %s: Android Matrix and iOS reports cannot be mixed in "
                        "one report run", argv[i], ios ? "not a KSCrash or Matrix iOS report"
                                                       : "a KSCrash or Matrix iOS report",
                        argv[optind], ios ? "one" : "not");
             return CLI_BAD;
         }
+    }
     if (ios) { /* KSCrash / Matrix iOS (ios.md 9, 11) */
         if (nmaps || proguard) {
             cli_errorf("-m and --proguard are for Android Matrix reports, not iOS reports");

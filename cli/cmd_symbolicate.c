@@ -290,8 +290,12 @@ static int auto_kscrash(run *r, const cli_sym_opts *so, const char *bid_opt, int
     if (r->kind_set || bid_opt || (so->n_exes > 0 && !r->kind_set) || !argc)
         return 0;
     int ios = 0;
-    for (int i = 0; i < argc; i++)
-        ios += !cli_input_is_stream(argv[i]) && cli_ks_file_is_ios(argv[i]);
+    for (int i = 0; i < argc; i++) {
+        int k = cli_input_is_stream(argv[i]) ? 0 : cli_ks_file_kind(argv[i], 0);
+        if (k < 0)
+            return CLI_BAD; /* an Apple crash report (ios.md 2.1), said */
+        ios += k;
+    }
     if (ios && ios < argc) {
         for (int i = 0; i < argc; i++)
             if (cli_input_is_stream(argv[i]) || !cli_ks_file_is_ios(argv[i])) {

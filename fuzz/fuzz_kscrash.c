@@ -21,7 +21,8 @@ static int fake(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_
         return tt_error_set(err, TT_ENOTFOUND, loc->module, 0, 0, "no dSYM");
     size_t n = (size_t)(loc->addr % 3);
     for (size_t i = 0; i < n && i < cap; i++)
-        frames[i] = (tt_native_frame){"f", "/src/f.c", (uint32_t)i, 0, i + 1 < n, 0, 0, 0};
+        frames[i] = (tt_native_frame){.function = "f", .file = "/src/f.c", .line = (uint32_t)i,
+                                      .inlined = i + 1 < n};
     return (int)(n < cap ? n : cap);
 }
 

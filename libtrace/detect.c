@@ -189,6 +189,35 @@ const char *tt_detect_foreign(const unsigned char *p, size_t n)
     return NULL;
 }
 
+/* A line of p[0..n) starting with the literal s */
+#define HAS_LINE(p, n, s)                                                                     \
+    (((n) >= sizeof s - 1 && !memcmp(p, s, sizeof s - 1)) || tt__memmem(p, n, "\n" s, sizeof s))
+
+const char *tt_detect_apple_crash(const unsigned char *up, size_t n)
+{
+    const char *p = (const char *)up;
+    size_t k = n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n'))
+        k++;
+    p += k;
+    n -= k;
+    if (n && p[0] == '{') { /* .ips: a one-line JSON header, then the body (or, before iOS
+                             * 15, the text report) */
+        const char *nl = memchr(p, '\n', n);
+        size_t ln = nl ? (size_t)(nl - p) : n;
+        return tt__memmem(p, ln, "\"bug_type\"", 10) && tt__memmem(p, ln, "\"os_version\"", 12)
+                   ? "an Apple crash report (.ips)"
+                   : NULL;
+    }
+    if (HAS_LINE(p, n, "Incident Identifier:") ||
+        (HAS_LINE(p, n, "Exception Type:") &&
+         (HAS_LINE(p, n, "Binary Images:") || HAS_LINE(p, n, "Code Type:"))))
+        return "an Apple crash report (.crash)";
+    return NULL;
+}
+
+#undef HAS_LINE
+
 /* Text that is known not to be a trace input of analyze. */
 static const char *text_what(const char *p, size_t n)
 {
@@ -307,6 +336,13 @@ static tt_kind classify_text(tt_detection *d, const char *p, size_t n, int sk)
     size_t k = 0;
     while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n'))
         k++;
+    const char *apple = tt_detect_apple_crash((const unsigned char *)p + k, n - k);
+    if (apple) { /* ios.md 2.1: out of scope, and named as such */
+        snprintf(d->what, sizeof d->what, "%s, which tracetool does not read (it reads KSCrash "
+                 "and Matrix iOS reports)", apple);
+        d->foreign = 1;
+        return TT_KIND_UNKNOWN;
+    }
     if (k < n && (p[k] == '{' || (p[k] == '[' && !tt__logcat_long_header(p + k, n - k)))) {
         if (tt_ks_detect((const unsigned char *)p + k, n - k))
             return TT_KIND_KSCRASH; /* ios.md 2.1 */

@@ -17,25 +17,51 @@ static int warn(bctx *c, const char *fmt, const char *a)
 
 /* ---- frames (4.1-4.3) ---- */
 
-static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
+/* The 4.3 rule of an architecture name (4.4): 0 arm64 (also an unknown or absent name), 1
+ * 32-bit ARM, 2 x86 */
+static int arch_kind(const char *arch)
+{
+    if (!arch)
+        return 0;
+    return !strncmp(arch, "armv", 4)                         ? 1
+           : !strncmp(arch, "x86", 3) || !strcmp(arch, "i386") ? 2
+                                                              : 0;
+}
+
+/* An image's own architecture decides (4.4: its cpu_type and cpu_subtype; a Rosetta
+ * process on arm64 runs x86_64 images), else the report's */
+static int image_kind(const bctx *c, int32_t i)
+{
+    const tt_ks_image *g = &((const tt_ks_image *)c->r->images.data)[i];
+    return g->arch ? arch_kind(g->arch) : c->arch_kind;
+}
+
+/* pc, frame pos of its backtrace (or a profile node): the image, pointer-authentication
+ * bits masked only for an arm64 image (4.1), then the 4.3 adjustment by the image's rule */
+static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return, uint32_t pos)
 {
     tt_ks_frame *f = tt_vec_push(&c->r->frames, NULL);
     if (!f)
         return TT_ENOMEM;
     f->pc = pc;
+    f->pos = pos;
     f->json = c->r->tree ? NULL : fo;
     f->is_return = is_return;
     if (c->from_frames) {
         int pac;
-        f->image = tt_ks__frame_image(c, fo, pc, c->arch_kind == 0 ? PAC_MASK : ~UINT64_C(0),
-                                      &pac);
+        f->image = tt_ks__frame_image(c, fo, pc, PAC_MASK, &pac);
+        if (f->image >= 0 && pac && image_kind(c, f->image) != 0) {
+            f->image = -1; /* only masking put it there: no PAC on that architecture */
+            pac = 0;
+        }
         f->pac = pac;
         c->pac += (uint64_t)pac;
     } else
         f->image = tt_ks__find_image(c, pc);
-    if (f->image < 0 && !c->from_frames && c->arch_kind == 0 && (pc & PAC_MASK) != pc) {
-        f->image = tt_ks__find_image(c, pc & PAC_MASK);
-        if (f->image >= 0) {
+    if (f->image < 0 && !c->from_frames && (pc & PAC_MASK) != pc) {
+        int32_t i = tt_ks__find_image(c, pc & PAC_MASK);
+        if (i >= 0 && image_kind(c, i) == 0) {
+            f->image = i;
             f->pac = 1;
             c->pac++;
         }
@@ -56,8 +82,9 @@ static int add_frame(bctx *c, const void *fo, uint64_t pc, int is_return)
     f->offset = (f->pac ? pc & PAC_MASK : pc) - g->addr;
     uint64_t a = f->offset;
     int ret = is_return && !c->r->opts.no_adjust;
+    int kind = image_kind(c, f->image);
     if (ret)
-        a &= c->arch_kind == 0 ? ~UINT64_C(3) : c->arch_kind == 1 ? ~UINT64_C(1) : ~UINT64_C(0);
+        a &= kind == 0 ? ~UINT64_C(3) : kind == 1 ? ~UINT64_C(1) : ~UINT64_C(0);
     if (ret && a == 0)
         ret = 0;
     f->lookup = ret ? a - 1 : a;
@@ -112,13 +139,14 @@ static int read_thread(bctx *c, const void *t)
     th.frame = (uint32_t)c->r->frames.len;
     const void *bt = jget(c, jget(c, t, "backtrace"), "contents");
     jit it;
-    for (const void *fo = jfirst(c, &it, bt); fo; fo = jnext(c, &it)) {
+    uint32_t pos = 0; /* in backtrace.contents: 0 is the PC even when it was skipped (4.3) */
+    for (const void *fo = jfirst(c, &it, bt); fo; fo = jnext(c, &it), pos++) {
         uint64_t pc;
         if (jtype(c, fo) != JSON_OBJECT || !ju64(c, fo, "instruction_addr", &pc)) {
             c->bad_frames++;
             continue;
         }
-        int rc = add_frame(c, fo, pc, c->r->frames.len > th.frame);
+        int rc = add_frame(c, fo, pc, pos > 0, pos);
         if (rc)
             return rc;
         int64_t rpt;
@@ -180,7 +208,7 @@ static int read_nodes(bctx *c, const void *arr, int32_t parent, uint32_t depth)
         tt_ks_node nd = {.parent = parent, .depth = depth, .sample = kids[i].sample,
                          .frame = (uint32_t)c->r->frames.len};
         jint(c, kids[i].o, "sample_background", &nd.sample_bg);
-        if ((rc = add_frame(c, kids[i].o, kids[i].addr, has_kids)))
+        if ((rc = add_frame(c, kids[i].o, kids[i].addr, has_kids, 0)))
             break;
         int32_t me = (int32_t)c->r->nodes.len;
         if (!tt_vec_push(&c->r->nodes, &nd)) {
@@ -404,8 +432,7 @@ static int build(bctx *c, const void *o)
     read_header(c, o);
     if (!rep->app_uuid)
         return TT_ENOMEM;
-    const char *arch = rep->arch ? rep->arch : "";
-    c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
+    c->arch_kind = arch_kind(rep->arch);
     const void *bi = jget(c, o, "binary_images"), *rr = jget(c, o, "recrash_report");
     int fast_bi = c->r->fast && bi && !c->r->nested;
     if (!bi && jtype(c, rr) == JSON_OBJECT) { /* same process: the original's images */
@@ -425,8 +452,7 @@ static int build(bctx *c, const void *o)
     if (!rep->arch && c->r->images.len) { /* the architecture of the images */
         const tt_ks_image *g = c->r->images.data;
         rep->arch = g[0].arch;
-        arch = rep->arch ? rep->arch : "";
-        c->arch_kind = !strncmp(arch, "armv", 4) ? 1 : (!strncmp(arch, "x86", 3) || !strcmp(arch, "i386")) ? 2 : 0;
+        c->arch_kind = arch_kind(rep->arch);
     }
     if (rep->shape == TT_KS_STANDARD) {
         read_error(c, jget(c, crash, "error"));

@@ -11,7 +11,7 @@
 typedef struct bctx {
     tt_ks_reader *r;
     tt_ks_report *rep;
-    int arch_kind; /* 0 arm64, 1 arm32, 2 x86 */
+    int arch_kind; /* the report's 4.3 rule (an image's own arch first): 0 arm64, 1 arm32, 2 x86 */
     int oom;       /* a string of the tree could not be copied */
     int from_frames; /* no binary_images: images from the frames' object_addr (4.1) */
     uint64_t bad_frames, no_image, pac, unresolved, neg_self, deep;

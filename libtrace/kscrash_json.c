@@ -97,8 +97,9 @@ static void frame_keys(wctx *c, const tt_ks_frame *f, int *first)
         tt_jsonw_null(w);
     key(c, "tt_symbols", first);
     raw(c, "[");
-    /* a function start without a name (6.5): one nameless Symbol with its StartAddress, as
-     * symbolicate -e writes it */
+    /* the Symbol[] of symbolication.md 8.2, fields in symbolicate's order; a function start
+     * without a name (6.5): one nameless Symbol with its StartAddress, as symbolicate -e
+     * writes it */
     tt_native_frame only = {.has_start = 1, .start = f->fstart};
     uint32_t n = f->n_sym ? f->n_sym : g && f->has_fstart ? 1 : 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -113,6 +114,12 @@ static void frame_keys(wctx *c, const tt_ks_frame *f, int *first)
         tt_jsonw_uint(w, s->line);
         key(c, "Column", &fs);
         tt_jsonw_uint(w, s->column);
+        key(c, "Discriminator", &fs);
+        tt_jsonw_uint(w, s->discriminator);
+        key(c, "StartFileName", &fs);
+        tt_jsonw_str(w, s->start_file ? s->start_file : "");
+        key(c, "StartLine", &fs);
+        tt_jsonw_uint(w, s->start_line);
         key(c, "StartAddress", &fs); /* the out-of-line function's vmaddr (symbolication 8.2) */
         if (g && s->has_start && !s->inlined)
             hex(c, s->start + g->vmaddr);
@@ -120,6 +127,8 @@ static void frame_keys(wctx *c, const tt_ks_frame *f, int *first)
             tt_jsonw_str(w, "");
         key(c, "Inlined", &fs);
         tt_jsonw_bool(w, s->inlined);
+        key(c, "SymbolName", &fs); /* the out-of-line element's symbol, as symbolicate writes */
+        tt_jsonw_str(w, s->symbol ? s->symbol : "");
         key(c, "Approximate", &fs);
         tt_jsonw_bool(w, s->approximate);
         raw(c, "}");

@@ -57,6 +57,12 @@ int tt_input_detect_deep(tt_detection *d, tt_input *in, tt_error *err);
 /* The known file format (magic number) of p that is not a trace, e.g. "PNG image", "ELF
  * executable", "SQLite database not written by tracetool"; NULL when none. Static text. */
 const char *tt_detect_foreign(const unsigned char *p, size_t n);
+/* Apple's own crash reports, which tracetool does not read (spec/ios.md 2.1): "an Apple
+ * crash report (.ips)" for a first line that is a JSON object with "bug_type" and
+ * "os_version", "an Apple crash report (.crash)" for text with an "Incident Identifier:"
+ * line, or "Exception Type:" with "Binary Images:" or "Code Type:"; NULL otherwise. Static
+ * text. */
+const char *tt_detect_apple_crash(const unsigned char *p, size_t n);
 /* Stable lowercase name ("beat", "mapping", ...); tt_kind_parse returns -1 if unknown (kind.c). */
 const char *tt_kind_name(tt_kind k);
 int tt_kind_parse(const char *name);

@@ -32,6 +32,8 @@ typedef struct tt_ks_frame {
     int32_t image;               /* index into images, -1: in no image */
     int pac;                     /* matched only after masking PAC bits (4.1) */
     int is_return;               /* a return address (4.3) */
+    uint32_t pos;                /* its index in backtrace.contents (a skipped frame leaves a
+                                  * gap; 0 is the PC); 0 for profile nodes */
     int has_repeat;
     int64_t repeat;              /* repeat_count (point stack) */
     const char *device_name;     /* on-device symbol_name, or NULL */

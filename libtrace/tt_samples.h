@@ -590,6 +590,11 @@ typedef struct tt_native_frame {
                            * (a module offset for TT_NADDR_OFFSET): Apple's "name + N" */
     int approximate;      /* the name came from the symbol table only, no debug information
                            * (symbolication.md 8.2 Approximate) */
+    const char *start_file; /* DW_AT_decl_file of the function, NULL when unknown */
+    uint32_t start_line;    /* DW_AT_decl_line, 0 when unknown */
+    uint32_t discriminator; /* of the address's line row, 0 when none */
+    const char *symbol;     /* the symbol containing the address (symbolication.md 8.2
+                             * SymbolName), on the out-of-line frame only; else NULL */
 } tt_native_frame;
 
 /* Resolves loc into at most cap frames, innermost first. Returns the number of frames

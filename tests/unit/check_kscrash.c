@@ -26,8 +26,9 @@ static int fake_fn(void *ctx, tt_native_frame *frames, size_t cap, const tt_nati
     if (!loc->build_id || strcmp(loc->build_id, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"))
         return tt_error_set(err, TT_ENOTFOUND, loc->module, 0, 0, "no dSYM");
     ck_assert_uint_ge(cap, 2);
-    frames[0] = (tt_native_frame){"leaf", "/src/m.c", 2, 3, 1, 0, 0, 0};
-    frames[1] = (tt_native_frame){"mid", "/src/m.c", 7, 1, 0, 0, 0, 0};
+    frames[0] = (tt_native_frame){.function = "leaf", .file = "/src/m.c", .line = 2, .column = 3,
+                                  .inlined = 1};
+    frames[1] = (tt_native_frame){.function = "mid", .file = "/src/m.c", .line = 7, .column = 1};
     return 2;
 }
 

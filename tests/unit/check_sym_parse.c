@@ -170,8 +170,8 @@ static int fake(void *ctx, tt_native_frame *frames, size_t cap, const tt_native_
     (*calls)++;
     if (cap < 2 || loc->addr_kind != TT_NADDR_OFFSET)
         return TT_EINVAL;
-    frames[0] = (tt_native_frame){"leaf", "b.c", 3, 0, 1, 0, 0, 0};
-    frames[1] = (tt_native_frame){"top", "b.c", 9, 0, 0, 0, 0, 0};
+    frames[0] = (tt_native_frame){.function = "leaf", .file = "b.c", .line = 3, .inlined = 1};
+    frames[1] = (tt_native_frame){.function = "top", .file = "b.c", .line = 9};
     return 2;
 }
 

@@ -1,0 +1,2 @@
+# a Rosetta report (system.cpu_arch arm64, binary_arch x86_64, an x86_64 image: appx of macho/fat.dSYM): return addresses are looked up at pc - 1 by the image's x86_64 rule (lookup 0x100000488, 0x1000003dd), not at (pc & ~3) - 1 by the report's arm64 rule, and a pc with bits above 36 is not PAC-masked into an x86_64 image (ios.md 4.3, 4.4)
+tracetool report --dsym macho/fat.dSYM ios-rosetta.json 2>/dev/null; tracetool report --format json --dsym macho/fat.dSYM ios-rosetta.json 2>/dev/null | grep -o '"instruction_addr":[0-9]*,"tt_module":[^}]*}' | sed -n 1,4p
