@@ -195,7 +195,7 @@ static const char *const shared_sql[] = {
     "AND d.name = s.name) ORDER BY s.id",
     /* a module both have: its other columns by analyze's rule (tdb_module_get), so that the
      * order of the merges does not show: the smallest path and kind, the largest
-     * has_debug_info; only rows that change (counted as written) */
+     * has_debug_info; only rows that change (not counted: no row is added) */
     "UPDATE main.module SET "
     "path = COALESCE(MIN(path, (SELECT s.path FROM src.module s WHERE s.build_id IS "
     "module.build_id AND s.name = module.name)), path, (SELECT s.path FROM src.module s "
@@ -558,13 +558,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                        0, &set_base, err);
     if (!rc)
         rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
+    /* rows added only: a module row updated in place is not one more (tracetool-merge(1)) */
     for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
         rc = run(db, shared_sql[i], off, set_base, 0,
-                 strncmp(shared_sql[i], "INSERT INTO main.", 17) &&
-                         strncmp(shared_sql[i], "UPDATE main.", 12)
-                     ? NULL
-                     : &ms->rows,
-                 err);
+                 strncmp(shared_sql[i], "INSERT INTO main.", 17) ? NULL : &ms->rows, err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);
     if (!rc)
