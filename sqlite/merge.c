@@ -310,6 +310,25 @@ static void bind_offsets(sqlite3_stmt *st, const int64_t *off, int64_t set_base,
     }
 }
 
+/* The two integers of sql's first row (NULL reads as dflt). */
+static int query_int2(tdb_db *db, const char *sql, int64_t dflt, int64_t *a, int64_t *b,
+                      tt_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return tdb__sqlerr(db, err, "merge");
+    int rc = sqlite3_step(st);
+    int64_t *v[2] = {a, b};
+    for (int c = 0; c < 2; c++)
+        *v[c] = rc == SQLITE_ROW && sqlite3_column_type(st, c) != SQLITE_NULL
+                    ? sqlite3_column_int64(st, c)
+                    : dflt;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return tdb__sqlerr(db, err, "merge");
+    return 0;
+}
+
 /* Runs one statement with the offsets bound; *changes += rows written. */
 static int run(tdb_db *db, const char *sql, const int64_t *off, int64_t set_base,
                int64_t d_method, int64_t *changes, tt_error *err)
@@ -538,18 +557,27 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     /* one offset per table: the source's first row lands just past the destination's last */
     for (size_t t = 0; t < NSHIFTED && !rc; t++) {
         char sql[256];
-        int64_t dmax, smin;
+        int64_t dmax, smin, smax = 0;
         snprintf(sql, sizeof sql, "SELECT MAX(%s) FROM main.%s", shifted[t].pk,
                  shifted[t].table);
         rc = query_int(db, sql, 0, &dmax, err);
         if (!rc && src_has(db, shifted[t].table, shifted[t].pk)) {
-            snprintf(sql, sizeof sql, "SELECT MIN(%s) FROM src.%s", shifted[t].pk,
-                     shifted[t].table);
-            rc = query_int(db, sql, 1, &smin, err);
+            snprintf(sql, sizeof sql, "SELECT MIN(%s), MAX(%s) FROM src.%s", shifted[t].pk,
+                     shifted[t].pk, shifted[t].table);
+            rc = query_int2(db, sql, 1, &smin, &smax, err);
         } else {
             smin = 1;
         }
-        off[t] = dmax + 1 - smin;
+        /* SQLite would turn an id past 2^63 - 1 into a REAL ("datatype mismatch") */
+        int64_t next, top;
+        if (!rc && (__builtin_add_overflow(dmax, 1, &next) ||
+                    __builtin_sub_overflow(next, smin, &off[t]) ||
+                    __builtin_add_overflow(smax, off[t], &top)))
+            rc = tt_error_set(err, TT_ELIMIT, src_path, 0, 0,
+                              "table %s: ids %lld..%lld cannot follow %s's largest, %lld, "
+                              "without passing 2^63 - 1 (the largest SQLite integer)",
+                              shifted[t].table, (long long)smin, (long long)smax, db_label,
+                              (long long)dmax);
     }
     if (!rc)
         rc = query_int(db,
@@ -561,7 +589,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     /* rows added only: a module row updated in place is not one more (tracetool-merge(1)) */
     for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
         rc = run(db, shared_sql[i], off, set_base, 0,
-                 strncmp(shared_sql[i], "INSERT INTO main.", 17) ? NULL : &ms->rows, err);
+                 !strncmp(shared_sql[i], "INSERT INTO main.", 17)  ? &ms->rows
+                 : !strncmp(shared_sql[i], "UPDATE main.", 12) ? &ms->rows_updated
+                                                               : NULL,
+                 err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);
     if (!rc)
