@@ -310,25 +310,6 @@ static void bind_offsets(sqlite3_stmt *st, const int64_t *off, int64_t set_base,
     }
 }
 
-/* The two integers of sql's first row (NULL reads as dflt). */
-static int query_int2(tdb_db *db, const char *sql, int64_t dflt, int64_t *a, int64_t *b,
-                      tt_error *err)
-{
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-        return tdb__sqlerr(db, err, "merge");
-    int rc = sqlite3_step(st);
-    int64_t *v[2] = {a, b};
-    for (int c = 0; c < 2; c++)
-        *v[c] = rc == SQLITE_ROW && sqlite3_column_type(st, c) != SQLITE_NULL
-                    ? sqlite3_column_int64(st, c)
-                    : dflt;
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return tdb__sqlerr(db, err, "merge");
-    return 0;
-}
-
 /* Runs one statement with the offsets bound; *changes += rows written. */
 static int run(tdb_db *db, const char *sql, const int64_t *off, int64_t set_base,
                int64_t d_method, int64_t *changes, tt_error *err)
@@ -562,9 +543,15 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                  shifted[t].table);
         rc = query_int(db, sql, 0, &dmax, err);
         if (!rc && src_has(db, shifted[t].table, shifted[t].pk)) {
-            snprintf(sql, sizeof sql, "SELECT MIN(%s), MAX(%s) FROM src.%s", shifted[t].pk,
-                     shifted[t].pk, shifted[t].table);
-            rc = query_int2(db, sql, 1, &smin, &smax, err);
+            /* one aggregate a statement: each reads one end of the table's b-tree (a damaged
+             * page there is found, as the copy would find it), not a whole index */
+            snprintf(sql, sizeof sql, "SELECT MIN(%s) FROM src.%s", shifted[t].pk,
+                     shifted[t].table);
+            rc = query_int(db, sql, 1, &smin, err);
+            snprintf(sql, sizeof sql, "SELECT MAX(%s) FROM src.%s", shifted[t].pk,
+                     shifted[t].table);
+            if (!rc)
+                rc = query_int(db, sql, 1, &smax, err);
         } else {
             smin = 1;
         }
