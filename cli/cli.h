@@ -133,6 +133,11 @@ void cli_out_lock_release(cli_out_lock *l);
  * guarded stays ignored. */
 void cli_out_guard(const char *path);
 void cli_out_unguard(const char *path);
+/* Before a database is opened to be written in place (analyze --append): its -wal and -shm
+ * files, when neither exists yet, are unlinked on those signals too, unless another process
+ * uses them; cli_out_unguard_wal before the commit, whose log must stay. */
+void cli_out_guard_wal(const char *db);
+void cli_out_unguard_wal(void);
 /* Blocks (1) or restores (0) those signals around creating and guarding a file. */
 void cli_out_block_signals(int block);
 /* Another cleanup's handler of those signals: cli_out_signal_install makes fn their handler

@@ -7,7 +7,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define ANALYSIS_VERSION 1
+/* Part of every import key (storage.md 5.2, tracetool-analyze(1)): bump it in the change that
+ * makes analyze write different rows for the same input and options (a new table or column
+ * filled, a new stats row, a changed algorithm), so that the traces of an older tracetool are
+ * imported again beside it instead of "already imported", and merge keeps both copies.
+ * 1: the first analyses (schema 1 databases hold them); 2: from schema 4 (perf_* stats rows,
+ * module paths, ...). */
+#define ANALYSIS_VERSION 2
 
 const char *const cli_an__buffmts[] = {"auto", "bin", "text", NULL};
 

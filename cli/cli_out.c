@@ -303,13 +303,59 @@ void cli_out_signal_restore(const struct sigaction *prev)
         sigaction(guard_sigs[i], &prev[i], NULL); /* an ignored one: SIG_IGN again */
 }
 
+/* DB-wal and DB-shm of a database written in place (cli_out_guard_wal), "" when none */
+static char guarded_wal[2][4096 + 8];
+
+/* 1 when another process has the -shm file at path open: SQLite's unix VFS holds a read lock
+ * on its byte 128 (the "DMS" lock, after the 8 WAL locks at 120) while a connection uses it.
+ * Async-signal-safe; a lock this process holds is not reported (and is dropped by close). */
+static int shm_in_use(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct flock l;
+    memset(&l, 0, sizeof l);
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    l.l_start = 128;
+    l.l_len = 1;
+    int used = fcntl(fd, F_GETLK, &l) != 0 || l.l_type != F_UNLCK;
+    close(fd);
+    return used;
+}
+
 static void guard_signal(int sig)
 {
     for (int i = 0; i < GUARD_SLOTS; i++)
         if (guarded[i][0])
             unlink(guarded[i]);
+    /* the transaction was not committed: the log holds none of DB's committed pages */
+    if (guarded_wal[0][0] && !shm_in_use(guarded_wal[1])) {
+        unlink(guarded_wal[0]);
+        unlink(guarded_wal[1]);
+    }
     cli_out_signal_pass(sig, prev_action);
 }
+
+void cli_out_guard_wal(const char *db)
+{
+    char wal[sizeof guarded_wal[0]], shm[sizeof guarded_wal[0]];
+    if (strlen(db) >= 4096)
+        return;
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    snprintf(shm, sizeof shm, "%s-shm", db);
+    if (access(wal, F_OK) == 0 || access(shm, F_OK) == 0 || errno != ENOENT)
+        return; /* there before this run (or unknown): another's, left alone */
+    if (!guard_installed) {
+        guard_installed = 1;
+        cli_out_signal_install(guard_signal, prev_action);
+    }
+    memcpy(guarded_wal[1], shm, sizeof shm);
+    memcpy(guarded_wal[0], wal, sizeof wal);
+}
+
+void cli_out_unguard_wal(void) { guarded_wal[0][0] = 0; }
 
 void cli_out_guard(const char *path)
 {

@@ -512,7 +512,11 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     /* no signal between creating the temporary file and registering it for removal */
     cli_out_block_signals(1);
+    if (o.append)
+        cli_out_guard_wal(target);
     rc = tdb_open_write(&a.db, target, o.append, &err);
+    if (rc || tdb_tmp_path(a.db))
+        cli_out_unguard_wal();
     if (!rc && tdb_tmp_path(a.db)) {
         snprintf(tmpname, sizeof tmpname, "%s", tdb_tmp_path(a.db));
         cli_out_guard(tmpname);
@@ -625,6 +629,7 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         rc = CLI_BAD;
         goto done;
     }
+    cli_out_unguard_wal(); /* from here the log may hold the commit */
     if (!rc)
         rc = tdb_commit(a.db, &err);
 fail:
@@ -643,6 +648,7 @@ done:
     tt_buf_free(&s.text);
     if (s.json.buf.data)
         tt_jsonw_free(&s.json);
+    cli_out_unguard_wal();
     an_free(&a); /* closes the database (and removes an uncommitted temporary file) */
     tt_vec_free(&acc_ids);
     cli_out_unguard(tmpname);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../sqlite/tdb.h"
 
@@ -45,6 +46,39 @@ static int same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The directory SQLite puts its temporary files in (its unix VFS's order: $SQLITE_TMPDIR,
+ * $TMPDIR, /var/tmp, /usr/tmp, /tmp, the current directory: the first writable one), said
+ * with where it comes from. */
+static void sqlite_tmpdir(char *buf, size_t cap)
+{
+    static const char *const env[] = {"SQLITE_TMPDIR", "TMPDIR"};
+    static const char *const dflt[] = {"/var/tmp", "/usr/tmp", "/tmp", "."};
+    struct stat sb;
+    for (size_t i = 0; i < 6; i++) {
+        const char *d = i < 2 ? getenv(env[i]) : dflt[i - 2];
+        if (!d || !*d || stat(d, &sb) || !S_ISDIR(sb.st_mode) || access(d, W_OK | X_OK))
+            continue;
+        if (i < 2)
+            snprintf(buf, cap, "$%s, %s", env[i], d);
+        else
+            snprintf(buf, cap, "the default, %s", d);
+        return;
+    }
+    snprintf(buf, cap, "none usable");
+}
+
+/* SQLite's "database or disk is full" names no volume: the merge writes OUT's file built
+ * aside and its temporary tables (a key per framestats frame) in the temporary directory. */
+static void full_where(tt_error *err, const char *out)
+{
+    char dir[512];
+    sqlite_tmpdir(dir, sizeof dir);
+    size_t n = strlen(err->msg);
+    if (snprintf(err->msg + n, sizeof err->msg - n,
+                 ": the volume of %s or the temporary directory (%s) is full", out, dir) < 0)
+        err->msg[n] = 0;
 }
 
 int cmd_merge(int argc, char **argv, cli_ctx *ctx)
@@ -102,7 +136,7 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
     tdb_db *db = NULL;
     tt_error err = {0};
     char tmpname[4096] = "";
-    int64_t traces = 0, added = 0, rows = 0;
+    int64_t traces = 0, added = 0, rows = 0, updated = 0;
     cli_out_lock *lock = cli_out_lock_take(target);
     if (!lock) {
         free(target);
@@ -132,6 +166,7 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         traces += ms.traces_in;
         added += ms.traces_added;
         rows += ms.rows;
+        updated += ms.rows_updated;
         if (ms.traces_added < ms.traces_in)
             cli_stderrf("tracetool: %s: note: %lld of %lld traces already in %s\n", ins[i],
                         (long long)(ms.traces_in - ms.traces_added), (long long)ms.traces_in,
@@ -193,8 +228,10 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         rc = CLI_BAD;
     } else {
         /* --append that writes no row leaves the file as it is (not rewritten, same inode) */
-        if (!rc && !(append && existed && rows == 0))
+        if (!rc && !(append && existed && rows == 0 && updated == 0))
             rc = tdb_commit(db, &err);
+        if (rc && strstr(err.msg, "database or disk is full"))
+            full_where(&err, out);
         if (rc)
             rc = cli_err(&err);
     }

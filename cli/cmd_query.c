@@ -280,10 +280,58 @@ static char *read_sql(const char *arg)
     return data;
 }
 
+/* 1 when a is one of query's options as getopt_long takes it (an unambiguous prefix of a
+ * long name, with or without =value); *takes_next when its value is the next argument. */
+static int is_option(const char *a, int *takes_next)
+{
+    *takes_next = 0;
+    if (!strcmp(a, "-h"))
+        return 1;
+    if (strncmp(a, "--", 2) || !a[2])
+        return 0;
+    size_t n = strcspn(a + 2, "=");
+    for (const struct option *o = longopts; o->name; o++)
+        if (!strncmp(a + 2, o->name, n)) {
+            *takes_next = o->has_arg == required_argument && !a[2 + n];
+            return 1;
+        }
+    return 0;
+}
+
+/* Options may come before DB, between DB and SQL and after SQL (getopt_long permutes), but
+ * the argument after DB that is no option of query is SQL even when it begins with '-' (a
+ * saved query starting with a "--" comment line): it is taken out of argv before getopt_long
+ * sees it. Returns it, or NULL (then SQL, if any, is an ordinary operand). */
+static char *take_sql(int *argc, char **argv)
+{
+    int db = 0, next;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            return NULL; /* the operands that follow are operands for getopt_long too */
+        if (is_option(argv[i], &next)) {
+            i += next;
+            continue;
+        }
+        if (!db) {
+            db = argv[i][0] != '-' || !argv[i][1]; /* DB, or an unknown option before it */
+            continue;
+        }
+        if (argv[i][0] != '-')
+            return NULL;
+        char *sql = argv[i];
+        for (; i + 1 < *argc; i++)
+            argv[i] = argv[i + 1];
+        argv[--*argc] = NULL;
+        return sql;
+    }
+    return NULL;
+}
+
 int cmd_query(int argc, char **argv, cli_ctx *ctx)
 {
     (void)ctx;
     int format = F_TABLE, writable = 0, c;
+    char *dash_sql = take_sql(&argc, argv);
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case O_FORMAT:
@@ -295,7 +343,7 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
         default: return cli_usage(usage, 1);
         }
     }
-    int nargs = argc - optind;
+    int nargs = argc - optind + (dash_sql != NULL);
     if (nargs < 1 || nargs > 2) {
         cli_errorf(nargs ? "query takes a DB and at most one SQL argument" : "query: missing DB");
         return cli_usage(usage, 1);
@@ -303,7 +351,7 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
     const char *path = argv[optind];
     if (cli_input_path(path))
         return CLI_BAD;
-    char *sql = read_sql(nargs == 2 ? argv[optind + 1] : NULL);
+    char *sql = read_sql(dash_sql ? dash_sql : nargs == 2 ? argv[optind + 1] : NULL);
     if (!sql)
         return CLI_BAD;
     tt_error err = {0};

@@ -204,7 +204,7 @@ static const char *const shared_sql[] = {
     "AND d.name = s.name) ORDER BY s.id",
     /* a module both have: its other columns by analyze's rule (tdb_module_get), so that the
      * order of the merges does not show: the smallest path and kind, the largest
-     * has_debug_info; only rows that change (counted as written) */
+     * has_debug_info; only rows that change (not counted: no row is added) */
     "UPDATE main.module SET "
     "path = COALESCE(MIN(path, (SELECT s.path FROM src.module s WHERE s.build_id IS "
     "module.build_id AND s.name = module.name)), path, (SELECT s.path FROM src.module s "
@@ -547,18 +547,33 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     /* one offset per table: the source's first row lands just past the destination's last */
     for (size_t t = 0; t < NSHIFTED && !rc; t++) {
         char sql[256];
-        int64_t dmax, smin;
+        int64_t dmax, smin, smax = 0;
         snprintf(sql, sizeof sql, "SELECT MAX(%s) FROM main.%s", shifted[t].pk,
                  shifted[t].table);
         rc = query_int(db, sql, 0, &dmax, err);
         if (!rc && src_has(db, shifted[t].table, shifted[t].pk)) {
+            /* one aggregate a statement: each reads one end of the table's b-tree (a damaged
+             * page there is found, as the copy would find it), not a whole index */
             snprintf(sql, sizeof sql, "SELECT MIN(%s) FROM src.%s", shifted[t].pk,
                      shifted[t].table);
             rc = query_int(db, sql, 1, &smin, err);
+            snprintf(sql, sizeof sql, "SELECT MAX(%s) FROM src.%s", shifted[t].pk,
+                     shifted[t].table);
+            if (!rc)
+                rc = query_int(db, sql, 1, &smax, err);
         } else {
             smin = 1;
         }
-        off[t] = dmax + 1 - smin;
+        /* SQLite would turn an id past 2^63 - 1 into a REAL ("datatype mismatch") */
+        int64_t next, top;
+        if (!rc && (__builtin_add_overflow(dmax, 1, &next) ||
+                    __builtin_sub_overflow(next, smin, &off[t]) ||
+                    __builtin_add_overflow(smax, off[t], &top)))
+            rc = tt_error_set(err, TT_ELIMIT, src_path, 0, 0,
+                              "table %s: ids %lld..%lld cannot follow %s's largest, %lld, "
+                              "without passing 2^63 - 1 (the largest SQLite integer)",
+                              shifted[t].table, (long long)smin, (long long)smax, db_label,
+                              (long long)dmax);
     }
     if (!rc)
         rc = query_int(db,
@@ -567,14 +582,14 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                        0, &set_base, err);
     if (!rc)
         rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
+    /* rows added only: a module row updated in place is not one more (tracetool-merge(1)) */
     int ignored_src = !rc && src_has(db, "ignored_method", "mapping_id");
     for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
         if (ignored_src || !strstr(shared_sql[i], "src.ignored_method"))
             rc = run(db, shared_sql[i], off, set_base, 0,
-                     strncmp(shared_sql[i], "INSERT INTO main.", 17) &&
-                             strncmp(shared_sql[i], "UPDATE main.", 12)
-                         ? NULL
-                         : &ms->rows,
+                     !strncmp(shared_sql[i], "INSERT INTO main.", 17)  ? &ms->rows
+                     : !strncmp(shared_sql[i], "UPDATE main.", 12) ? &ms->rows_updated
+                                                                    : NULL,
                      err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);

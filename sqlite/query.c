@@ -163,6 +163,9 @@ static int open_read(tdb_db **out, const char *path, int writable,
     if (!rc && version == 0)
         rc = tt_error_set(err, TT_EFORMAT, path, 0, 0,
                           "not a tracetool database (empty; write one with tracetool analyze)");
+    /* storage.md 1, 3: foreign keys are enforced when writing; deleting a trace cascades */
+    if (!rc && writable)
+        rc = tdb__exec(db, "PRAGMA foreign_keys = ON", err);
     if (!rc && !writable)
         rc = tdb__exec(db, "PRAGMA query_only = ON", err);
     if (!rc && !writable)

@@ -356,7 +356,8 @@ int tdb_launch_add(tdb_db *db, const tdb_launch *l, tt_error *err);
 typedef struct tdb_merge_stats {
     int64_t traces_in;    /* traces in the source */
     int64_t traces_added; /* not present yet (import key), copied */
-    int64_t rows;         /* rows written */
+    int64_t rows;         /* rows added */
+    int64_t rows_updated; /* shared rows changed in place (a module's smaller path) */
     char *held_by;        /* when traces were skipped: the labels of the inputs (db_label for
                            * db's own) that brought them, joined by ", " */
     int64_t frames_overlap; /* framestats frames of copied traces also in an earlier trace */
