@@ -137,9 +137,14 @@ static int64_t pid_of(const cx *c, const tt_thread *t)
     return raw_pid(c, t) + c->pid_off + source_off(c, t);
 }
 
+/* A thread without a tid of its own (perf script without the tid field, whose threads are
+ * its comms; a negative tid in JSON lines) gets NO_THREAD_ID + 1 + its thread index: above any
+ * real tid, one track per thread, the same for the same input. */
 static int64_t tid_of(const tt_thread *t)
 {
-    return t->no_thread ? NO_THREAD_ID : t->tid >= 0 ? t->tid : 0;
+    if (t->no_thread)
+        return NO_THREAD_ID;
+    return t->tid >= 0 ? t->tid : NO_THREAD_ID + 1 + (int64_t)t->utid;
 }
 
 static void ev_begin(cx *c)
