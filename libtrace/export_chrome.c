@@ -670,7 +670,14 @@ static int process_names(cx *c, const char *label)
         const tt_thread *t = tt_profile_thread(c->p, TT_VEC_AT(&order, uint32_t, k));
         int64_t pid = raw_pid(c, t);
         const char *name = NULL;
-        if (!t->no_thread && (name = tt_profile_pid_name(c->p, pid)))
+        if (t->no_thread)
+            ;
+        else if (c->o->n_inputs > 1) /* a raw export of several inputs: the name the
+                                      * process's own input gave it (choose_pids) */
+            name = tt__profile_source_pid_name(c->p, t->source, pid);
+        else
+            name = tt_profile_pid_name(c->p, pid);
+        if (name)
             ;
         else if (namer[k] != TT_NONE)
             name = tt_profile_thread(c->p, namer[k])->name;
