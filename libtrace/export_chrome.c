@@ -808,8 +808,24 @@ int tt__chrome_add(tt__chrome *x, tt_profile *p, const tt_export_opts *o,
     c->base = o->relative_time ? tt__profile_start(p) : 0;
     c->names.len = 0; /* frame ids are the profile's own */
     c->name_end.len = 0;
-    same_or_mixed(c->src, sizeof c->src, p->meta.source_format, !c->parts);
-    same_or_mixed(c->clock, sizeof c->clock, p->meta.clock, !c->parts);
+    if (o->inputs && o->n_inputs > 1) { /* a profile of several inputs: each one's own */
+        int any = 0;
+        for (size_t i = 0; i < o->n_inputs; i++) {
+            if (!o->inputs[i].format) /* a sampling-mapping file */
+                continue;
+            const char *ck = o->inputs[i].clock ? o->inputs[i].clock : "unknown";
+            same_or_mixed(c->src, sizeof c->src, o->inputs[i].format, !c->parts && !any);
+            same_or_mixed(c->clock, sizeof c->clock, ck, !c->parts && !any);
+            any = 1;
+        }
+        if (!any)
+            same_or_mixed(c->src, sizeof c->src, p->meta.source_format, !c->parts);
+        if (!any)
+            same_or_mixed(c->clock, sizeof c->clock, p->meta.clock, !c->parts);
+    } else {
+        same_or_mixed(c->src, sizeof c->src, p->meta.source_format, !c->parts);
+        same_or_mixed(c->clock, sizeof c->clock, p->meta.clock, !c->parts);
+    }
     c->parts++;
     int rc = choose_pids(c, part->id);
     if (!rc)
