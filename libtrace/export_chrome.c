@@ -672,9 +672,10 @@ static int process_names(cx *c, const char *label)
         const char *name = NULL;
         if (t->no_thread)
             ;
-        else if (c->o->n_inputs > 1) /* a raw export of several inputs: the name the
-                                      * process's own input gave it (choose_pids) */
-            name = tt__profile_source_pid_name(c->p, t->source, pid);
+        else if (c->o->n_inputs > 1 && /* several inputs: the name the process's own input
+                                        * gave it first (choose_pids splits them) */
+                 (name = tt__profile_source_pid_name(c->p, t->source, pid)))
+            ;
         else
             name = tt_profile_pid_name(c->p, pid);
         if (name)
