@@ -268,6 +268,19 @@ static int load_fail(const cli_samples_opts *o, const tt_error *err)
     return CLI_BAD;
 }
 
+/* The meta clock while an input is read: an array, never merged with an importer's literal. */
+static const char clock_unset[] = "unknown";
+
+/* Input i was read: its source_format and its own clock; the meta clock an input did not set
+ * goes back to the earlier input's (clock0). */
+static void note_input(cli_samples_opts *o, size_t i, tt_profile_meta *m, const char *clock0)
+{
+    o->formats[i] = m->source_format;
+    o->clocks[i] = m->clock == clock_unset ? "unknown" : m->clock;
+    if (m->clock == clock_unset)
+        m->clock = clock0;
+}
+
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
                      cli_ctx *ctx)
 {
@@ -337,14 +350,18 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         tt_error err = {0};
         tt_input *in = ins[i], *min = NULL;
         used++;
+        /* the input's own clock: the profile's stays the last one an input set */
+        tt_profile_meta *m = tt_profile_meta_get(p);
+        const char *clock0 = m->clock;
+        m->clock = clock_unset;
         if (k == TT_SKIND_BEAT) {
             rc = load_beat(p, in, files[i], o, ctx);
-            o->formats[i] = tt_profile_meta_get(p)->source_format;
+            note_input(o, i, m, clock0);
             continue;
         }
         if (k == SKIND_ART) {
             rc = load_art(p, in, files[i], ctx);
-            o->formats[i] = tt_profile_meta_get(p)->source_format;
+            note_input(o, i, m, clock0);
             continue;
         }
         int x;
@@ -389,7 +406,7 @@ int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts 
         }
         if (x)
             rc = load_fail(o, &err);
-        o->formats[i] = tt_profile_meta_get(p)->source_format;
+        note_input(o, i, m, clock0);
     }
     for (size_t i = 0; i < n; i++)
         tt_input_close(ins[i]);

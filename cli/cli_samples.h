@@ -34,6 +34,8 @@ typedef struct cli_samples_opts {
     /* set by cli_samples_load: each input's source_format (NULL for a sampling-mapping
      * file), by input ordinal, the threads' source */
     const char *formats[CLI_SAMPLES_MAX_INPUTS];
+    /* and each input's own clock (meta clock; "unknown" when the input sets none) */
+    const char *clocks[CLI_SAMPLES_MAX_INPUTS];
 } cli_samples_opts;
 
 /* Common long options (values >= 1000) and their handling; returns 1 if c was one of them,

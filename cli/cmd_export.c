@@ -139,7 +139,7 @@ static int export_raw(char **files, size_t n, int format, tt_export_opts *eo,
     eo->n_threads = nsel;
     tt_export_input inputs[CLI_SAMPLES_MAX_INPUTS];
     for (size_t i = 0; i < n; i++)
-        inputs[i] = (tt_export_input){files[i], so->formats[i]};
+        inputs[i] = (tt_export_input){files[i], so->formats[i], so->clocks[i]};
     eo->inputs = inputs;
     eo->n_inputs = n;
     sink s;

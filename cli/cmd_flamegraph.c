@@ -101,6 +101,66 @@ static int is_db(const char *path)
     return r;
 }
 
+/* The traces with data of the temporary database of several raw inputs (one per input), or
+ * none when one of them is all there is: *ids owned by the caller. Several are drawn together,
+ * as export sums them; refused (CLI_BAD) when they need one trace or weigh differently. */
+static int raw_traces(int64_t **ids, size_t *n, const char *path, const cli_flame_opts *o)
+{
+    tt_error err = {0};
+    tdb_db *db;
+    int newer;
+    *ids = NULL;
+    *n = 0;
+    if (tdb_open_read(&db, path, 0, &newer, &err))
+        return cli_err(&err);
+    tdb_trace_info *t;
+    size_t nt;
+    int rc = tdb_trace_list(&t, &nt, db, &err) ? cli_err(&err) : 0;
+    tdb_close(db);
+    if (rc)
+        return rc;
+    int64_t *v = malloc((nt ? nt : 1) * sizeof *v);
+    if (!v) {
+        free(t);
+        cli_errorf("out of memory");
+        return CLI_BAD;
+    }
+    size_t nwall = 0, nsamples = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (!t[i].has_samples && !t[i].has_slices)
+            continue;
+        v[(*n)++] = t[i].id;
+        /* the default weight (tt_export_default_weight): wall for calls, else samples */
+        if (o->source == CF_SRC_SLICES || !t[i].has_samples)
+            nwall++;
+        else
+            nsamples++;
+    }
+    free(t);
+    const char *one = o->chart                        ? "--chart"
+                      : o->source == CF_SRC_TREE      ? "--source tree"
+                      : o->source == CF_SRC_ISSUE     ? "--source issue"
+                      : o->source == CF_SRC_STARTUP   ? "--source startup"
+                                                      : NULL;
+    if (*n > 1 && one) {
+        cli_errorf("flamegraph: %s draws one trace, the inputs make %zu: give one input, or "
+                   "analyze them and pick one with --trace ID", one, *n);
+        rc = CLI_BAD;
+    } else if (*n > 1 && !o->weight_given && nwall && nsamples) {
+        cli_errorf("flamegraph: the inputs weigh differently (%zu with sampled stacks, weighed "
+                   "in samples; %zu with calls only, weighed in wall time): give --weight",
+                   nsamples, nwall);
+        rc = CLI_BAD;
+    }
+    if (rc || *n < 2) {
+        free(v);
+        *n = 0;
+        return rc;
+    }
+    *ids = v;
+    return 0;
+}
+
 int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
 {
     static const char *const formats[] = {"svg", "tsv", NULL};
@@ -163,7 +223,14 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("out of memory");
         rc = CLI_BAD;
     }
-    if (!rc)
+    int64_t *ids = NULL;
+    size_t nids = 0;
+    if (!rc && !db && nin > 1 && !o.trace)
+        rc = raw_traces(&ids, &nids, path, &o);
+    for (size_t i = 0; i < nids && !rc; i++) /* every input, as export sums them */
+        rc = cli_flame_load_db(f, path, label, ids[i], &o, 0, ctx);
+    free(ids);
+    if (!rc && !nids)
         rc = cli_flame_load_db(f, path, label, o.trace, &o, 0, ctx);
     if (!rc) {
         size_t inflated = tt_flame_finish(f);

@@ -204,10 +204,10 @@ static int time_steps(tt__art *x, size_t r0, const tt_thread *th, tt_error *err)
     return 0;
 }
 
-/* A record thread id: the thread's tid when it fits and is free, else the next free one. */
-static int thread_id(tt__art *x, const tt_thread *th, uint32_t *id)
+/* A record thread id: the thread's tid when it reserved it (own), else the next free one. */
+static int thread_id(tt__art *x, const tt_thread *th, int own, uint32_t *id)
 {
-    if (th->tid > 0 && th->tid <= ART_MAX_TID && !x->used[th->tid]) {
+    if (own) {
         *id = (uint32_t)th->tid;
     } else {
         while (x->next_tid <= ART_MAX_TID && x->used[x->next_tid])
@@ -220,25 +220,46 @@ static int thread_id(tt__art *x, const tt_thread *th, uint32_t *id)
     return 0;
 }
 
+/* Every thread's tid that fits and is free is reserved first (own[t] = 1), so that a thread
+ * numbered later (a tid above the limit, or one an earlier thread took) never takes the tid
+ * of a thread listed after it. */
+static void reserve_tids(tt__art *x, tt_profile *p, const tt_export_opts *o, unsigned char *own)
+{
+    for (size_t t = 0; t < tt_profile_nthreads(p); t++) {
+        const tt_thread *th = tt_profile_thread(p, (uint32_t)t);
+        own[t] = tt__export_wants(o, (uint32_t)t) && th->tid > 0 && th->tid <= ART_MAX_TID &&
+                 !x->used[th->tid];
+        if (own[t])
+            x->used[th->tid] = 1;
+    }
+}
+
 int tt__art_add(tt__art *x, tt_profile *p, const tt_export_opts *o, tt_error *err)
 {
     if (p->meta.timeless)
         return tt_error_set(err, TT_EUNSUPPORTED, tt__timeless_input(p, o), 0, 0,
                             "the input has no timestamps: an ART trace needs times");
     int rc = 0;
-    for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
+    size_t nt = tt_profile_nthreads(p);
+    unsigned char *own = malloc(nt ? nt : 1);
+    if (!own)
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+    reserve_tids(x, p, o, own);
+    for (size_t t = 0; t < nt && !rc; t++) {
         uint32_t utid = (uint32_t)t;
         if (!tt__export_wants(o, utid))
             continue;
         tt_slice_info info;
         if ((rc = tt_slice_build(&x->sl, &info, p, utid, &o->slice, err)))
-            return rc;
+            break;
         if (!x->sl.len)
             continue;
         const tt_thread *th = tt_profile_thread(p, utid);
         wthread wt;
-        if ((rc = thread_id(x, th, &wt.id)))
-            return tt_error_set(err, rc, NULL, 0, 0, "more than %d threads", ART_MAX_TID);
+        if ((rc = thread_id(x, th, own[t], &wt.id))) {
+            rc = tt_error_set(err, rc, NULL, 0, 0, "more than %d threads", ART_MAX_TID);
+            break;
+        }
         x->b.len = 0;
         if (tt_thread_format(&x->b, p, utid) ||
             !(wt.name = tt_arena_strndup(x->ar, x->b.data ? x->b.data : "", x->b.len)))
@@ -251,10 +272,15 @@ int tt__art_add(tt__art *x, tt_profile *p, const tt_export_opts *o, tt_error *er
         size_t r0 = x->recs.len;
         if (!rc && (!tt_vec_push(&x->threads, &wt) || thread_records(x, p, wt.id)))
             rc = TT_ENOMEM;
-        if (!rc && (rc = time_steps(x, r0, th, err)))
+        if (!rc && (rc = time_steps(x, r0, th, err))) {
+            free(own);
             return rc;
+        }
     }
-    return rc ? tt_error_set(err, rc, NULL, 0, 0, "out of memory") : 0;
+    free(own);
+    if (rc == TT_ENOMEM)
+        return tt_error_set(err, rc, NULL, 0, 0, "out of memory");
+    return rc;
 }
 
 static int flush(tt__art *x, int force, tt_error *err)

@@ -137,9 +137,14 @@ static int64_t pid_of(const cx *c, const tt_thread *t)
     return raw_pid(c, t) + c->pid_off + source_off(c, t);
 }
 
+/* A thread without a tid of its own (perf script without the tid field, whose threads are
+ * its comms; a negative tid in JSON lines) gets NO_THREAD_ID + 1 + its thread index: above any
+ * real tid, one track per thread, the same for the same input. */
 static int64_t tid_of(const tt_thread *t)
 {
-    return t->no_thread ? NO_THREAD_ID : t->tid >= 0 ? t->tid : 0;
+    if (t->no_thread)
+        return NO_THREAD_ID;
+    return t->tid >= 0 ? t->tid : NO_THREAD_ID + 1 + (int64_t)t->utid;
 }
 
 static void ev_begin(cx *c)
@@ -665,7 +670,15 @@ static int process_names(cx *c, const char *label)
         const tt_thread *t = tt_profile_thread(c->p, TT_VEC_AT(&order, uint32_t, k));
         int64_t pid = raw_pid(c, t);
         const char *name = NULL;
-        if (!t->no_thread && (name = tt_profile_pid_name(c->p, pid)))
+        if (t->no_thread)
+            ;
+        else if (c->o->n_inputs > 1 && /* several inputs: the name the process's own input
+                                        * gave it first (choose_pids splits them) */
+                 (name = tt__profile_source_pid_name(c->p, t->source, pid)))
+            ;
+        else
+            name = tt_profile_pid_name(c->p, pid);
+        if (name)
             ;
         else if (namer[k] != TT_NONE)
             name = tt_profile_thread(c->p, namer[k])->name;
@@ -796,8 +809,24 @@ int tt__chrome_add(tt__chrome *x, tt_profile *p, const tt_export_opts *o,
     c->base = o->relative_time ? tt__profile_start(p) : 0;
     c->names.len = 0; /* frame ids are the profile's own */
     c->name_end.len = 0;
-    same_or_mixed(c->src, sizeof c->src, tt__export_format(p, o), !c->parts);
-    same_or_mixed(c->clock, sizeof c->clock, p->meta.clock, !c->parts);
+    if (o->inputs && o->n_inputs > 1) { /* a profile of several inputs: each one's own */
+        int any = 0;
+        for (size_t i = 0; i < o->n_inputs; i++) {
+            if (!o->inputs[i].format) /* a sampling-mapping file */
+                continue;
+            const char *ck = o->inputs[i].clock ? o->inputs[i].clock : "unknown";
+            same_or_mixed(c->src, sizeof c->src, o->inputs[i].format, !c->parts && !any);
+            same_or_mixed(c->clock, sizeof c->clock, ck, !c->parts && !any);
+            any = 1;
+        }
+        if (!any)
+            same_or_mixed(c->src, sizeof c->src, p->meta.source_format, !c->parts);
+        if (!any)
+            same_or_mixed(c->clock, sizeof c->clock, p->meta.clock, !c->parts);
+    } else {
+        same_or_mixed(c->src, sizeof c->src, p->meta.source_format, !c->parts);
+        same_or_mixed(c->clock, sizeof c->clock, p->meta.clock, !c->parts);
+    }
     c->parts++;
     int rc = choose_pids(c, part->id);
     if (!rc)

@@ -30,11 +30,22 @@ static void sanitize(tt_buf *b, size_t start)
         tt_folded_name_fix(b->data + start, b->len - start);
 }
 
+/* What an empty or blank frame name is written as: the folded reader trims frames and drops
+ * empty ones, so the name itself would not survive folded to folded. */
+#define FOLDED_NO_NAME "[no name]"
+
 static void put_name(tt_buf *b, const char *s)
 {
     size_t start = b->len;
     tt_buf_puts(b, s);
     sanitize(b, start);
+    size_t i = start;
+    while (i < b->len && b->data[i] == ' ')
+        i++;
+    if (i == b->len) {
+        b->len = start;
+        tt_buf_puts(b, FOLDED_NO_NAME);
+    }
 }
 
 /* One line: the root, then the frames of callsite cs, then (trunc) the truncated leaf. */

@@ -32,6 +32,42 @@ static int parse_count(const char *s, size_t n, int64_t *out, int *decimal)
     return 0;
 }
 
+/* The largest count of a folded line: a sample's count (tt_sample.count) is a u32, and every
+ * output writes the count exactly; a larger one is refused (one rule for every size). */
+#define FOLDED_MAX_COUNT UINT32_MAX
+
+/* 1 when s[0..n) is written as a count (digits, optionally a dot and digits) that is above
+ * FOLDED_MAX_COUNT, however many digits it has. */
+static int count_too_big(const char *s, size_t n)
+{
+    size_t i = 0, d0, k;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    if (!i || (i < n && (s[i] != '.' || i + 1 == n)))
+        return 0; /* not a count */
+    for (k = i + 1; k < n; k++)
+        if (s[k] < '0' || s[k] > '9')
+            return 0;
+    for (d0 = 0; d0 + 1 < i && s[d0] == '0';)
+        d0++; /* leading zeros */
+    if (i - d0 > 10)
+        return 1;
+    uint64_t v = 0;
+    for (k = d0; k < i; k++)
+        v = v * 10 + (uint64_t)(s[k] - '0');
+    if (i < n && s[i + 1] >= '5')
+        v++; /* rounded as parse_count rounds */
+    return v > FOLDED_MAX_COUNT;
+}
+
+static int count_error(const char *file, const char *s, size_t n, uint64_t lineno,
+                       tt_error *err)
+{
+    return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, lineno,
+                        "count %.*s is above %llu (2^32-1), the largest count a line may carry",
+                        (int)(n > 40 ? 40 : n), s, (unsigned long long)FOLDED_MAX_COUNT);
+}
+
 /* Last blank-separated token of s[0..n): start offset, or n when none. */
 static size_t last_token(const char *s, size_t n)
 {
@@ -215,11 +251,8 @@ static int add_line(fstate *st, const char *s, size_t n, int64_t *w, int ncols, 
         smp.utid = st->th[c];
         smp.callsite = cs;
         smp.weight = w[c];
-        smp.count = w[c] > UINT32_MAX ? UINT32_MAX : (uint32_t)w[c];
+        smp.count = (uint32_t)w[c]; /* at most FOLDED_MAX_COUNT (folded_line) */
         rc = tt_profile_add(st->p, &smp, NULL);
-        if (rc == TT_ELIMIT)
-            return tt_error_set(err, TT_EFORMAT, st->file, TT_LOC_LINE, lineno,
-                                "count %lld is above 2^40", (long long)w[c]);
         if (rc)
             return tt_error_set(err, TT_ENOMEM, st->file, TT_LOC_LINE, lineno,
                                 "out of memory");
@@ -250,6 +283,8 @@ static int folded_line(fstate *st, const char *s, size_t n, uint64_t lineno, tt_
     size_t b1 = last_token(s, n);
     int64_t w[2];
     int dec = 0, dec2 = 0;
+    if (b1 > 0 && count_too_big(s + b1, n - b1))
+        return count_error(st->file, s + b1, n - b1, lineno, err);
     if (b1 == 0 || parse_count(s + b1, n - b1, &w[0], &dec)) {
         char snip[64];
         tt__snippet(snip, sizeof snip, s, n);
@@ -268,6 +303,8 @@ static int folded_line(fstate *st, const char *s, size_t n, uint64_t lineno, tt_
         e2--;
     size_t b2 = count_token(s, e2);
     int64_t w0;
+    if (st->diff > 0 && b2 > 0 && b2 < e2 && count_too_big(s + b2, e2 - b2))
+        return count_error(st->file, s + b2, e2 - b2, lineno, err);
     int two = b2 > 0 && b2 < e2 && !parse_count(s + b2, e2 - b2, &w0, &dec2);
     /* the first stack line decides: two numbers at the end make a differential file */
     if (st->diff < 0 && setup_threads(st, two))

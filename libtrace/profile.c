@@ -266,7 +266,7 @@ int tt_profile_meta_claim(tt_profile *p, uint32_t source)
         return 0;
     /* the name the other input gave its pid stays that pid's (tt_profile_pid_name) */
     if (p->meta.pid >= 0 && p->meta.process &&
-        !tt_vec_push(&p->pnames, &(tt__pname){p->meta.pid, p->meta.process}))
+        !tt_vec_push(&p->pnames, &(tt__pname){p->meta.pid, p->meta.process, p->meta.pid_source}))
         return TT_ENOMEM;
     p->meta.pid = -1;
     p->meta.process = NULL;
@@ -283,6 +283,18 @@ const char *tt_profile_pid_name(const tt_profile *p, int64_t pid)
             best = n->name;
     }
     return best;
+}
+
+const char *tt__profile_source_pid_name(const tt_profile *p, uint32_t source, int64_t pid)
+{
+    if (p->meta.pid_source == source && pid == p->meta.pid && p->meta.process)
+        return p->meta.process;
+    for (size_t i = 0; i < p->pnames.len; i++) {
+        const tt__pname *n = &TT_VEC_AT(&p->pnames, tt__pname, i);
+        if (n->pid == pid && n->source == source)
+            return n->name;
+    }
+    return NULL;
 }
 
 void tt_profile_meta_timeless(tt_profile *p, uint32_t source)

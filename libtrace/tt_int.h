@@ -365,6 +365,7 @@ static inline uint64_t tt__ctr_get(const tt__ctr_packed *c, int k)
 typedef struct tt__pname {
     int64_t pid;
     const char *name; /* in the profile's arena */
+    uint32_t source;  /* the input that gave it */
 } tt__pname;
 struct tt_profile {
     tt_arena *arena;
@@ -473,6 +474,8 @@ int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w);
 int64_t tt__profile_start(const tt_profile *p);
 /* 1 when the profile's pid and process are those of t's input (meta.pid_source). */
 int tt__meta_owns(const tt_profile *p, const tt_thread *t);
+/* The process name the input source itself gave pid (its meta process), or NULL. */
+const char *tt__profile_source_pid_name(const tt_profile *p, uint32_t source, int64_t pid);
 /* The name of the input that left p without times (meta.timeless_source) for a message,
  * NULL when not known. */
 const char *tt__timeless_input(const tt_profile *p, const tt_export_opts *o);

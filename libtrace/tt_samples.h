@@ -495,11 +495,12 @@ typedef struct tt_export_opts {
     size_t n_inputs;
     tt_stats *stats;        /* folded: paths cut at TT_MAX_STACK_DEPTH (may be NULL) */
 } tt_export_opts;
-/* One input of a profile: its name for messages (a file name) and its source_format (NULL
- * when unknown). */
+/* One input of a profile: its name for messages (a file name), its source_format (NULL
+ * when unknown, such as a btrace sampling-mapping file) and its own clock (NULL: unknown). */
 typedef struct tt_export_input {
     const char *name;
     const char *format;
+    const char *clock;
 } tt_export_input;
 /* The weight TT_WEIGHT_DEFAULT stands for when p is exported: samples, or wall time for an
  * instrumented method-beat call tree (TT_WEIGHT_*). */

@@ -1,0 +1,1 @@
+cd ../../samples && for order in "samples.jsonl perf-fib.txt.gz" "perf-fib.txt.gz samples.jsonl" "samples.jsonl samples.jsonl" "perf-fib.txt.gz"; do tracetool export --format chrome $order 2>/dev/null | tail -1; done
