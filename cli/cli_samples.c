@@ -626,7 +626,7 @@ int cli_samples_cpu_check(tt_profile *p, char **files, size_t n, const cli_sampl
     eo.n_threads = nsel;
     tt_export_input inputs[CLI_SAMPLES_MAX_INPUTS];
     for (size_t i = 0; i < n && i < CLI_SAMPLES_MAX_INPUTS; i++)
-        inputs[i] = (tt_export_input){files[i], so->formats[i]};
+        inputs[i] = (tt_export_input){files[i], so->formats[i], so->clocks[i]};
     eo.inputs = inputs;
     eo.n_inputs = n < CLI_SAMPLES_MAX_INPUTS ? n : CLI_SAMPLES_MAX_INPUTS;
     tt_error err = {0};
