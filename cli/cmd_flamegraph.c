@@ -227,8 +227,22 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
     size_t nids = 0;
     if (!rc && !db && nin > 1 && !o.trace)
         rc = raw_traces(&ids, &nids, path, &o);
-    for (size_t i = 0; i < nids && !rc; i++) /* every input, as export sums them */
+    /* every input, as export sums them: --thread needs to match in one of them only */
+    size_t matched = 0;
+    int want_threads = o.nthreads > 0;
+    if (nids)
+        o.threads_optional = 1;
+    for (size_t i = 0; i < nids && !rc; i++) {
         rc = cli_flame_load_db(f, path, label, ids[i], &o, 0, ctx);
+        if (rc == CLI_FLAME_NONE)
+            rc = 0;
+        else if (!rc)
+            matched++;
+    }
+    if (!rc && nids && !matched && want_threads) {
+        cli_errorf("no thread matches --thread %s", o.threads[0]);
+        rc = CLI_BAD;
+    }
     free(ids);
     if (!rc && !nids)
         rc = cli_flame_load_db(f, path, label, o.trace, &o, 0, ctx);

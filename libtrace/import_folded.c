@@ -303,12 +303,15 @@ static int folded_line(fstate *st, const char *s, size_t n, uint64_t lineno, tt_
         e2--;
     size_t b2 = count_token(s, e2);
     int64_t w0;
-    if (st->diff > 0 && b2 > 0 && b2 < e2 && count_too_big(s + b2, e2 - b2))
-        return count_error(st->file, s + b2, e2 - b2, lineno, err);
-    int two = b2 > 0 && b2 < e2 && !parse_count(s + b2, e2 - b2, &w0, &dec2);
+    /* a count too big in the "before" column is refused on the first line too, where it
+     * decides that the file is differential */
+    int big = st->diff != 0 && b2 > 0 && b2 < e2 && count_too_big(s + b2, e2 - b2);
+    int two = big || (b2 > 0 && b2 < e2 && !parse_count(s + b2, e2 - b2, &w0, &dec2));
     /* the first stack line decides: two numbers at the end make a differential file */
     if (st->diff < 0 && setup_threads(st, two))
         return tt_error_set(err, TT_ENOMEM, st->file, 0, 0, "out of memory");
+    if (big)
+        return count_error(st->file, s + b2, e2 - b2, lineno, err);
     int ncols = 1;
     if (st->diff) {
         ncols = 2;

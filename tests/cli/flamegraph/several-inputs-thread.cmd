@@ -1,0 +1,1 @@
+sed 's/"pid":4411,//; s/"tid":4411/"tid":77/g' ../../samples/samples.jsonl > "$TT_TMP/a77.jsonl"; tracetool flamegraph --format tsv --thread 77 "$TT_TMP/a77.jsonl" ../../samples/samples.jsonl | head -4; echo "exit $?"; tracetool flamegraph --format tsv --thread 99 "$TT_TMP/a77.jsonl" ../../samples/samples.jsonl; echo "exit $?"
