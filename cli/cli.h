@@ -133,9 +133,12 @@ void cli_out_lock_release(cli_out_lock *l);
  * guarded stays ignored. */
 void cli_out_guard(const char *path);
 void cli_out_unguard(const char *path);
-/* Before a database is opened to be written in place (analyze --append): its -wal and -shm
- * files, when neither exists yet, are unlinked on those signals too, unless another process
- * uses them; cli_out_unguard_wal before the commit, whose log must stay. */
+/* A database written in place (analyze --append): cli_out_wal_absent, before the open, is 1
+ * when neither its -wal nor its -shm file exists; cli_out_guard_wal, once the write
+ * transaction is held and when they were absent and the log still holds nothing
+ * (tdb_wal_empty), has them unlinked on those signals too, unless another process uses
+ * them; cli_out_unguard_wal before the commit, whose log must stay. */
+int cli_out_wal_absent(const char *db);
 void cli_out_guard_wal(const char *db);
 void cli_out_unguard_wal(void);
 /* Blocks (1) or restores (0) those signals around creating and guarding a file. */

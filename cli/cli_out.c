@@ -338,6 +338,17 @@ static void guard_signal(int sig)
     cli_out_signal_pass(sig, prev_action);
 }
 
+int cli_out_wal_absent(const char *db)
+{
+    char wal[sizeof guarded_wal[0]], shm[sizeof guarded_wal[0]];
+    if (strlen(db) >= 4096)
+        return 0;
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    snprintf(shm, sizeof shm, "%s-shm", db);
+    /* there before this run (or unknown): another's, left alone */
+    return !(access(wal, F_OK) == 0 || access(shm, F_OK) == 0 || errno != ENOENT);
+}
+
 void cli_out_guard_wal(const char *db)
 {
     char wal[sizeof guarded_wal[0]], shm[sizeof guarded_wal[0]];
@@ -345,8 +356,6 @@ void cli_out_guard_wal(const char *db)
         return;
     snprintf(wal, sizeof wal, "%s-wal", db);
     snprintf(shm, sizeof shm, "%s-shm", db);
-    if (access(wal, F_OK) == 0 || access(shm, F_OK) == 0 || errno != ENOENT)
-        return; /* there before this run (or unknown): another's, left alone */
     if (!guard_installed) {
         guard_installed = 1;
         cli_out_signal_install(guard_signal, prev_action);

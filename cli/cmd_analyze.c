@@ -512,11 +512,13 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     }
     /* no signal between creating the temporary file and registering it for removal */
     cli_out_block_signals(1);
-    if (o.append)
-        cli_out_guard_wal(target);
+    /* -wal and -shm are this run's only when neither was there before the open (the open
+     * creates -shm) and the log was still empty once the write transaction was held: a
+     * writer committing in between leaves its frames there, which must stay */
+    int wal_fresh = o.append && cli_out_wal_absent(target);
     rc = tdb_open_write(&a.db, target, o.append, &err);
-    if (rc || tdb_tmp_path(a.db))
-        cli_out_unguard_wal();
+    if (!rc && wal_fresh && tdb_wal_empty(a.db))
+        cli_out_guard_wal(target);
     if (!rc && tdb_tmp_path(a.db)) {
         snprintf(tmpname, sizeof tmpname, "%s", tdb_tmp_path(a.db));
         cli_out_guard(tmpname);

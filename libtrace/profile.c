@@ -264,8 +264,10 @@ int tt_profile_meta_claim(tt_profile *p, uint32_t source)
 {
     if (p->meta.pid_source == source)
         return 0;
-    /* the name the other input gave its pid stays that pid's (tt_profile_pid_name) */
-    if (p->meta.pid >= 0 && p->meta.process &&
+    /* the name the other input gave its pid stays that pid's (tt_profile_pid_name); a name
+     * given without a pid is kept too, with pid -1, for the document name
+     * (tt__export_process), but names no pid: the lookups below skip it */
+    if (p->meta.process &&
         !tt_vec_push(&p->pnames, &(tt__pname){p->meta.pid, p->meta.process, p->meta.pid_source}))
         return TT_ENOMEM;
     p->meta.pid = -1;
@@ -279,7 +281,7 @@ const char *tt_profile_pid_name(const tt_profile *p, int64_t pid)
     const char *best = pid == p->meta.pid ? p->meta.process : NULL;
     for (size_t i = 0; i < p->pnames.len; i++) {
         const tt__pname *n = &TT_VEC_AT(&p->pnames, tt__pname, i);
-        if (n->pid == pid && (!best || strcmp(n->name, best) < 0))
+        if (n->pid >= 0 && n->pid == pid && (!best || strcmp(n->name, best) < 0))
             best = n->name;
     }
     return best;
@@ -291,7 +293,7 @@ const char *tt__profile_source_pid_name(const tt_profile *p, uint32_t source, in
         return p->meta.process;
     for (size_t i = 0; i < p->pnames.len; i++) {
         const tt__pname *n = &TT_VEC_AT(&p->pnames, tt__pname, i);
-        if (n->pid == pid && n->source == source)
+        if (n->pid >= 0 && n->pid == pid && n->source == source)
             return n->name;
     }
     return NULL;

@@ -383,7 +383,8 @@ struct tt_profile {
     tt_vec samples;    /* tt_sample */
     tt_vec counters;   /* tt__ctr_packed */
     tt_vec pnames;     /* tt__pname: the process names of earlier inputs' pids, kept when
-                        * another input claimed the meta (tt_profile_meta_claim) */
+                        * another input claimed the meta (tt_profile_meta_claim); pid -1:
+                        * a name given without a pid, used only for the document name */
     uint32_t *order;   /* after finish: sample indices grouped by thread, time-sorted */
     size_t *toff;      /* per utid: offset into order; toff[utid + 1] - toff[utid] = count */
     int finished;

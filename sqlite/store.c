@@ -361,6 +361,17 @@ static int open_append(tdb_db *db, tt_error *err)
     if ((rc = tdb__exec(db, "BEGIN IMMEDIATE", err)))
         return rc;
     db->in_tx = 1;
+    /* checked before this transaction writes anything: no writer can commit while it holds
+     * the write lock, so an empty log holds no other connection's commit until ours */
+    size_t n = strlen(db->path);
+    char *wal = malloc(n + 5);
+    if (!wal)
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    memcpy(wal, db->path, n);
+    memcpy(wal + n, "-wal", 5);
+    struct stat ws;
+    db->wal_empty = stat(wal, &ws) != 0 ? errno == ENOENT : ws.st_size == 0;
+    free(wal);
     if (version == 0)
         rc = create_schema(db, err);
     else if (version < TDB_SCHEMA_VERSION)
@@ -395,6 +406,8 @@ int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err)
 }
 
 const char *tdb_tmp_path(const tdb_db *db) { return db->tmp; }
+
+int tdb_wal_empty(const tdb_db *db) { return !db->tmp && db->wal_empty; }
 
 static int fsync_path(const char *p, int dir)
 {

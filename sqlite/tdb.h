@@ -32,6 +32,10 @@ enum { TDB_WRITE_NEW = 0, TDB_WRITE_APPEND = 1, TDB_WRITE_COPY = 2 };
 int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);
 /* The temporary file being built, or NULL when writing in place; for signal handlers. */
 const char *tdb_tmp_path(const tdb_db *db);
+/* Writing in place (TDB_WRITE_APPEND of an existing database): 1 when DB-wal was absent or
+ * empty once the write transaction was held (before it wrote anything), so the log holds no
+ * other connection's committed frames; 0 otherwise, and when building aside. */
+int tdb_wal_empty(const tdb_db *db);
 /* Lets SQLite use n helper threads (default 0) to sort the keys of a new database's indexes
  * at tdb_commit; the file written does not depend on n. */
 void tdb_set_threads(tdb_db *db, int n);

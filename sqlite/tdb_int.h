@@ -34,6 +34,7 @@ struct tdb_db {
     unsigned mode;  /* the replaced file's permission bits (& 07777) */
     int immutable;  /* read-only open that needed immutable=1 (no -shm possible) */
     int wal_tidy;   /* read-only open that found no -wal or -shm file (wal_tidy.c) */
+    int wal_empty;  /* append: -wal absent or empty once BEGIN IMMEDIATE held (tdb_wal_empty) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
     sqlite3_stmt *st[ST__COUNT];
     sqlite3_stmt *next_id_st[3]; /* tdb_next_id of slice, call_node, args */

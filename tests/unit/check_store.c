@@ -105,6 +105,31 @@ START_TEST(close_without_commit_leaves_nothing)
 }
 END_TEST
 
+/* analyze --append guards -wal/-shm on SIGINT only when the log held nothing once its write
+ * transaction began: another connection's committed frames there are never its to remove */
+START_TEST(append_wal_empty)
+{
+    tdb_db *db;
+    tt_error err = {0};
+    ck_assert_int_eq(tdb_open_write(&db, path, 0, &err), 0);
+    ck_assert_int_eq(tdb_wal_empty(db), 0); /* built aside */
+    ck_assert_int_eq(tdb_commit(db, &err), 0);
+    tdb_close(db);
+    sqlite3 *f;
+    ck_assert_int_eq(sqlite3_open(path, &f), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(f, "PRAGMA journal_mode=WAL; CREATE TABLE other(x);", NULL,
+                                  NULL, NULL),
+                     SQLITE_OK); /* committed, in the log while f stays open */
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    ck_assert_int_eq(tdb_wal_empty(db), 0);
+    tdb_close(db);
+    sqlite3_close(f); /* the last connection: checkpointed, the log removed */
+    ck_assert_int_eq(tdb_open_write(&db, path, 1, &err), 0);
+    ck_assert_int_eq(tdb_wal_empty(db), 1);
+    tdb_close(db);
+}
+END_TEST
+
 START_TEST(append_and_find)
 {
     tdb_db *db;
@@ -897,6 +922,7 @@ static Suite *suite(void)
     tcase_add_test(tc, build_aside_and_rename);
     tcase_add_test(tc, close_without_commit_leaves_nothing);
     tcase_add_test(tc, append_and_find);
+    tcase_add_test(tc, append_wal_empty);
     tcase_add_test(tc, delete_cascades);
     tcase_add_test(tc, delete_linear);
     tcase_add_test(tc, delete_args);
