@@ -96,7 +96,8 @@ static const mtable tables[] = {
      {{"id", "s.id + :o_call_node"}, {"tree_id", "s.tree_id + :o_call_tree"},
       {"parent_id", "s.parent_id + :o_call_node"}, {"depth", NULL}, {"ordinal", NULL},
       {"name", NULL}, METHOD("method_id"), {"callsite_id", "s.callsite_id + :o_callsite"},
-      {"count", NULL}, {"self_count", NULL}, {"total_dur", NULL}, {"self_dur", NULL}, ARGS}},
+      {"count", NULL}, {"self_count", NULL}, {"total_dur", NULL}, {"self_dur", NULL}, ARGS,
+      {"is_recursive", NULL}}},
     {"ui_frame", NULL,
      {{"id", "s.id + :o_ui_frame"}, TRACE_REF, {"utid", "s.utid + :o_thread"}, {"scene", NULL},
       {"ts", NULL}, {"dur", NULL}, {"interval_dur", NULL}, {"expected_dur", NULL},
@@ -424,7 +425,8 @@ static int src_has(tdb_db *db, const char *table, const char *col)
 
 /* INSERT INTO main.T (cols) SELECT exprs FROM ...: the statement text is assembled from the
  * static table above only (no value is ever part of it). A column the source's schema
- * version does not have yet reads as NULL, as the migration adding it leaves it. */
+ * version does not have yet is left out: it gets its default (NULL, or 0 for
+ * call_node.is_recursive, computed after the copy), as the migration adding it leaves it. */
 static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int method_shift,
                       int64_t d_method, int64_t *changes, tt_error *err)
 {
@@ -438,15 +440,16 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
     }
     tt_buf sql = {0};
     tt_buf_printf(&sql, "INSERT INTO main.%s (", t->name);
-    for (int i = 0; t->cols[i].name; i++)
-        tt_buf_printf(&sql, "%s%s", i ? ", " : "", t->cols[i].name);
+    for (int i = 0, n = 0; t->cols[i].name; i++)
+        if (src_has(db, t->name, t->cols[i].name))
+            tt_buf_printf(&sql, "%s%s", n++ ? ", " : "", t->cols[i].name);
     tt_buf_puts(&sql, ") SELECT ");
-    for (int i = 0; t->cols[i].name; i++) {
+    for (int i = 0, n = 0; t->cols[i].name; i++) {
         const mcol *c = &t->cols[i];
-        const char *sep = i ? ", " : "";
         if (!src_has(db, t->name, c->name))
-            tt_buf_printf(&sql, "%sNULL", sep);
-        else if (method_shift && c->expr && strstr(c->expr, "temp.m_method"))
+            continue;
+        const char *sep = n++ ? ", " : "";
+        if (method_shift && c->expr && strstr(c->expr, "temp.m_method"))
             tt_buf_printf(&sql, "%ss.%s + :d_method", sep, c->name); /* no lookup per row */
         else if (c->expr)
             tt_buf_printf(&sql, "%s%s", sep, c->expr);
@@ -532,7 +535,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                               "not a tracetool database (no column %s.%s)", need[i][0],
                               need[i][1]);
     int64_t off[NSHIFTED], set_base = 0;
-    int64_t first = 0;
+    int64_t first = 0, node_first = 0; /* the first call_node id a copy writes */
     if (!rc)
         rc = query_int(db, "SELECT NOT EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = "
                            "'m_origin')", 0, &first, err);
@@ -574,6 +577,8 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                               "without passing 2^63 - 1 (the largest SQLite integer)",
                               shifted[t].table, (long long)smin, (long long)smax, db_label,
                               (long long)dmax);
+        if (!rc && !strcmp(shifted[t].table, "call_node"))
+            node_first = next;
     }
     if (!rc)
         rc = query_int(db,
@@ -614,6 +619,10 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     int method_shift = dmin == dmax && nmeth == nsrc;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && !rc && ms->traces_added; i++)
         rc = copy_table(db, &tables[i], off, method_shift, dmin, &ms->rows, err);
+    /* a source of schema 5 or older: its nodes nested in a call of the same method are found
+     * as tdb_node_add finds them (the copy keeps each tree's pre-order) */
+    if (!rc && ms->traces_added && !src_has(db, "call_node", "is_recursive"))
+        rc = tdb__node_recursion(db, node_first, err);
     if (!rc && ms->traces_added)
         rc = find_overlaps(db, src_path, ms, err);
     /* committed to the temporary file (a source's read lock ends with its transaction, and
