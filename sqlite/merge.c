@@ -222,7 +222,7 @@ static const char *const shared_sql[] = {
     "INSERT INTO temp.m_module SELECT s.id, (SELECT d.id FROM main.module d "
     "WHERE d.build_id IS s.build_id AND d.name = s.name) FROM src.module s",
     /* symbol sets: the destination's set for a (module, rel_pc) it already has, else a new
-     * set number past the destination's largest (:set_base), shifted by :set_off (set_sets) */
+     * set number past the destination's largest (:set_base), shifted by :set_off (set_offset) */
     "INSERT INTO temp.m_set SELECT s.symbol_set_id, d.symbol_set_id FROM src.symbolized_pc s "
     "JOIN temp.m_module mm ON mm.old = s.module_id "
     "JOIN main.symbolized_pc d ON d.module_id = mm.new AND d.rel_pc = s.rel_pc",
@@ -485,10 +485,11 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
 /* The tables that hold symbol set numbers; symbol's first: its index gives its ends. */
 static const char *const set_tables[] = {"symbol", "symbolized_pc", "stack_frame"};
 
-/* sets[1] (:set_off): the shift of the source's symbol set numbers that puts the smallest
- * past the destination's largest, sets[0] (:set_base); the source's own numbers when they
- * are all positive (sets[0] itself then). A number that would pass 2^63 - 1 is refused, as
- * the row ids are: SQLite would make it a REAL, a set that matches nothing. */
+/* sets[1] (:set_off): the shift of the source's symbol set numbers past the destination's
+ * largest, sets[0] (:set_base): sets[0] itself when they are all positive (set N becomes
+ * sets[0] + N), else larger, so that the smallest lands just past sets[0]. A number that
+ * would pass 2^63 - 1 is refused, as the row ids are: SQLite would make it a REAL, a set
+ * that matches nothing. */
 static int set_offset(tdb_db *db, const char *src_path, const char *db_label, int64_t *sets,
                       tt_error *err)
 {
