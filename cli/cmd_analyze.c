@@ -308,6 +308,9 @@ static int print_summary(const aopts *o, summ *s, tdb_db *db, int64_t first, int
     return 0;
 }
 
+/* Two file hashes (64 hex digits, not terminated) of the mapping's files. */
+static int cmp_sha(const void *x, const void *y) { return memcmp(x, y, 64); }
+
 /* Everything after option parsing: the inputs args[0..nargs) into o.out; the summary is
  * printed when print is set. Signal handlers are the caller's. */
 static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx *ctx, int print)
@@ -404,6 +407,11 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
                         ai->path);
         }
     }
+    /* the mapping's identity (and part of each import key) is the hash of its files' hashes:
+     * in sorted order, so that the order of the -m files does not show, unless it decides
+     * which line of a method id is used (tracetool-analyze(1), the import key) */
+    if (!rc && have_map && !tt_mapping_order_matters(a.map) && map_cat.len % 64 == 0)
+        qsort(map_cat.data, map_cat.len / 64, 64, cmp_sha);
     if (!rc)
         rc = cli_an__pair_btrace(&inputs);
     size_t npending = 0, nskipped = 0, nbeat = 0;

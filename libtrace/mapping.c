@@ -21,6 +21,8 @@ struct tt_mapping {
     char **ign;         /* open-addressing set of "cls name" */
     size_t ign_cap, ign_n;
     tt_vec ign_lines;   /* tt_method (id 0): every ignoreMethodMapping.txt line, in order */
+    size_t load_start;  /* methods index of the first line of the tt_mapping_load running */
+    int order_matters;  /* tt_mapping_order_matters */
 };
 
 tt_mapping *tt_mapping_new(void)
@@ -214,9 +216,21 @@ int tt_mapping_looks_ignore(const char *p, size_t n)
     return n >= 15 && !memcmp(p, "ignore methods:", 15);
 }
 
+/* 1 when the line's fields are those of me (a line for the same id). */
+static int same_line(const tt_method *me, uint64_t flags, const char *cls, size_t cl,
+                     const char *name, size_t nl, const char *desc, size_t dl)
+{
+    return me->flags == flags && strlen(me->cls) == cl && !memcmp(me->cls, cls, cl) &&
+           strlen(me->name) == nl && !memcmp(me->name, name, nl) && !me->desc == !desc &&
+           (!desc || (strlen(me->desc) == dl && !memcmp(me->desc, desc, dl)));
+}
+
+int tt_mapping_order_matters(const tt_mapping *m) { return m->order_matters; }
+
 int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
 {
     const char *fn = tt_input_name(in);
+    m->load_start = m->methods.len;
     for (;;) {
         const char *line;
         size_t len;
@@ -278,6 +292,11 @@ int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
         uint32_t pix = slot(m, (uint32_t)id);
         const tt_method *prev = pix ? &TT_VEC_AT(&m->methods, tt_method, pix - 1) : NULL;
         if (prev) {
+            /* an id an earlier file gave another line: that file's line is used, so the
+             * order of the files decides (the import key keeps it, tracetool-analyze(1)) */
+            if ((size_t)(pix - 1) < m->load_start &&
+                !same_line(prev, flags, cls, cl, name, nl, desc, dl))
+                m->order_matters = 1;
             char ex[200];
             snprintf(ex, sizeof ex, "%s:%llu: duplicate id %llu (first on line %u)", fn,
                      (unsigned long long)ln, (unsigned long long)id, prev->line);

@@ -158,6 +158,9 @@ void tt_mapping_free(tt_mapping *m);
 /* Parses a methodMapping.txt (or baseMethodMapFile) from in. Duplicates are counted into
  * stats (may be NULL). */
 int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err);
+/* 1 when a later tt_mapping_load gave a method id that an earlier one had given another line
+ * (the earlier line is kept): the order of the loads decides the mapping. */
+int tt_mapping_order_matters(const tt_mapping *m);
 /* Parses ignoreMethodMapping.txt. */
 int tt_mapping_load_ignore(tt_mapping *m, tt_input *in, tt_error *err);
 /* Borrowed; NULL if unknown. The dispatch id is always known. */

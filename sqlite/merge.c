@@ -96,7 +96,8 @@ static const mtable tables[] = {
      {{"id", "s.id + :o_call_node"}, {"tree_id", "s.tree_id + :o_call_tree"},
       {"parent_id", "s.parent_id + :o_call_node"}, {"depth", NULL}, {"ordinal", NULL},
       {"name", NULL}, METHOD("method_id"), {"callsite_id", "s.callsite_id + :o_callsite"},
-      {"count", NULL}, {"self_count", NULL}, {"total_dur", NULL}, {"self_dur", NULL}, ARGS}},
+      {"count", NULL}, {"self_count", NULL}, {"total_dur", NULL}, {"self_dur", NULL}, ARGS,
+      {"is_recursive", NULL}}},
     {"ui_frame", NULL,
      {{"id", "s.id + :o_ui_frame"}, TRACE_REF, {"utid", "s.utid + :o_thread"}, {"scene", NULL},
       {"ts", NULL}, {"dur", NULL}, {"interval_dur", NULL}, {"expected_dur", NULL},
@@ -221,13 +222,13 @@ static const char *const shared_sql[] = {
     "INSERT INTO temp.m_module SELECT s.id, (SELECT d.id FROM main.module d "
     "WHERE d.build_id IS s.build_id AND d.name = s.name) FROM src.module s",
     /* symbol sets: the destination's set for a (module, rel_pc) it already has, else a new
-     * set number past the destination's largest (:set_base) */
+     * set number past the destination's largest (:set_base), shifted by :set_off (set_offset) */
     "INSERT INTO temp.m_set SELECT s.symbol_set_id, d.symbol_set_id FROM src.symbolized_pc s "
     "JOIN temp.m_module mm ON mm.old = s.module_id "
     "JOIN main.symbolized_pc d ON d.module_id = mm.new AND d.rel_pc = s.rel_pc",
-    "INSERT OR IGNORE INTO temp.m_set SELECT symbol_set_id, symbol_set_id + :set_base "
-    "FROM src.symbol UNION SELECT symbol_set_id, symbol_set_id + :set_base "
-    "FROM src.symbolized_pc UNION SELECT symbol_set_id, symbol_set_id + :set_base "
+    "INSERT OR IGNORE INTO temp.m_set SELECT symbol_set_id, symbol_set_id + :set_off "
+    "FROM src.symbol UNION SELECT symbol_set_id, symbol_set_id + :set_off "
+    "FROM src.symbolized_pc UNION SELECT symbol_set_id, symbol_set_id + :set_off "
     "FROM src.stack_frame WHERE symbol_set_id IS NOT NULL",
     "INSERT INTO main.symbol (symbol_set_id, inline_depth, name, file, line, column_no, "
     "is_inlined, symbol_name, is_approximate) SELECT ms.new, s.inline_depth, s.name, s.file, "
@@ -301,16 +302,21 @@ static int query_int(tdb_db *db, const char *sql, int64_t dflt, int64_t *v, tt_e
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : tdb__sqlerr(db, err, "merge");
 }
 
-/* Binds every named parameter of st (":o_<table>", ":set_base", ":d_method"). */
-static void bind_offsets(sqlite3_stmt *st, const int64_t *off, int64_t set_base,
+/* Binds every named parameter of st (":o_<table>", ":set_base" and ":set_off" from sets,
+ * ":d_method"); sets may be NULL when st has neither. */
+static void bind_offsets(sqlite3_stmt *st, const int64_t *off, const int64_t *sets,
                          int64_t d_method)
 {
     for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
         const char *p = sqlite3_bind_parameter_name(st, i);
         if (!p)
             continue;
-        if (!strcmp(p, ":set_base") || !strcmp(p, ":d_method")) {
-            sqlite3_bind_int64(st, i, p[1] == 's' ? set_base : d_method);
+        if (!strcmp(p, ":d_method")) {
+            sqlite3_bind_int64(st, i, d_method);
+            continue;
+        }
+        if (sets && (!strcmp(p, ":set_base") || !strcmp(p, ":set_off"))) {
+            sqlite3_bind_int64(st, i, sets[p[5] == 'o']);
             continue;
         }
         for (size_t t = 0; t < NSHIFTED; t++)
@@ -320,13 +326,13 @@ static void bind_offsets(sqlite3_stmt *st, const int64_t *off, int64_t set_base,
 }
 
 /* Runs one statement with the offsets bound; *changes += rows written. */
-static int run(tdb_db *db, const char *sql, const int64_t *off, int64_t set_base,
+static int run(tdb_db *db, const char *sql, const int64_t *off, const int64_t *sets,
                int64_t d_method, int64_t *changes, tt_error *err)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "merge");
-    bind_offsets(st, off, set_base, d_method);
+    bind_offsets(st, off, sets, d_method);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -397,7 +403,7 @@ static int find_overlaps(tdb_db *db, const char *label, tdb_merge_stats *ms, tt_
     /* a copied row that is replaced was counted by the copy: it is one row written */
     int64_t replaced = 0;
     for (size_t i = 0; i < sizeof fdup_sql / sizeof fdup_sql[0] && !rc; i++)
-        rc = run(db, fdup_sql[i], NULL, 0, 0, i ? &ms->rows : &replaced, err);
+        rc = run(db, fdup_sql[i], NULL, NULL, 0, i ? &ms->rows : &replaced, err);
     ms->rows -= replaced;
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM " FDUP_FROM, 0, &ms->frames_overlap, err);
@@ -424,7 +430,8 @@ static int src_has(tdb_db *db, const char *table, const char *col)
 
 /* INSERT INTO main.T (cols) SELECT exprs FROM ...: the statement text is assembled from the
  * static table above only (no value is ever part of it). A column the source's schema
- * version does not have yet reads as NULL, as the migration adding it leaves it. */
+ * version does not have yet is left out: it gets its default (NULL, or 0 for
+ * call_node.is_recursive, computed after the copy), as the migration adding it leaves it. */
 static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int method_shift,
                       int64_t d_method, int64_t *changes, tt_error *err)
 {
@@ -438,15 +445,16 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
     }
     tt_buf sql = {0};
     tt_buf_printf(&sql, "INSERT INTO main.%s (", t->name);
-    for (int i = 0; t->cols[i].name; i++)
-        tt_buf_printf(&sql, "%s%s", i ? ", " : "", t->cols[i].name);
+    for (int i = 0, n = 0; t->cols[i].name; i++)
+        if (src_has(db, t->name, t->cols[i].name))
+            tt_buf_printf(&sql, "%s%s", n++ ? ", " : "", t->cols[i].name);
     tt_buf_puts(&sql, ") SELECT ");
-    for (int i = 0; t->cols[i].name; i++) {
+    for (int i = 0, n = 0; t->cols[i].name; i++) {
         const mcol *c = &t->cols[i];
-        const char *sep = i ? ", " : "";
         if (!src_has(db, t->name, c->name))
-            tt_buf_printf(&sql, "%sNULL", sep);
-        else if (method_shift && c->expr && strstr(c->expr, "temp.m_method"))
+            continue;
+        const char *sep = n++ ? ", " : "";
+        if (method_shift && c->expr && strstr(c->expr, "temp.m_method"))
             tt_buf_printf(&sql, "%ss.%s + :d_method", sep, c->name); /* no lookup per row */
         else if (c->expr)
             tt_buf_printf(&sql, "%s%s", sep, c->expr);
@@ -469,9 +477,54 @@ static int copy_table(tdb_db *db, const mtable *t, const int64_t *off, int metho
         tt_buf_free(&sql);
         return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
     }
-    int rc = run(db, sql.data, off, 0, d_method, changes, err);
+    int rc = run(db, sql.data, off, NULL, d_method, changes, err);
     tt_buf_free(&sql);
     return rc;
+}
+
+/* The tables that hold symbol set numbers; symbol's first: its index gives its ends. */
+static const char *const set_tables[] = {"symbol", "symbolized_pc", "stack_frame"};
+
+/* sets[1] (:set_off): the shift of the source's symbol set numbers past the destination's
+ * largest, sets[0] (:set_base): sets[0] itself when they are all positive (set N becomes
+ * sets[0] + N), else larger, so that the smallest lands just past sets[0]. A number that
+ * would pass 2^63 - 1 is refused, as the row ids are: SQLite would make it a REAL, a set
+ * that matches nothing. */
+static int set_offset(tdb_db *db, const char *src_path, const char *db_label, int64_t *sets,
+                      tt_error *err)
+{
+    int64_t lo[3], hi[3];
+    size_t low = 0; /* the table with the smallest number */
+    char sql[160];
+    int rc = 0;
+    for (size_t t = 0; t < 3 && !rc; t++) {
+        snprintf(sql, sizeof sql, "SELECT MIN(symbol_set_id) FROM src.%s", set_tables[t]);
+        rc = query_int(db, sql, 1, &lo[t], err);
+        snprintf(sql, sizeof sql, "SELECT MAX(symbol_set_id) FROM src.%s", set_tables[t]);
+        if (!rc)
+            rc = query_int(db, sql, 0, &hi[t], err);
+        if (!rc && lo[t] < lo[low])
+            low = t;
+    }
+    if (rc)
+        return rc;
+    int64_t gap = 0, top;
+    size_t bad = 3;
+    if (lo[low] < 1 && (__builtin_sub_overflow(1, lo[low], &gap) ||
+                        __builtin_add_overflow(sets[0], gap, &sets[1])))
+        bad = low;
+    else if (lo[low] >= 1)
+        sets[1] = sets[0];
+    for (size_t t = 0; t < 3 && bad == 3; t++)
+        if (lo[t] <= hi[t] && __builtin_add_overflow(hi[t], sets[1], &top))
+            bad = t;
+    if (bad == 3)
+        return 0;
+    return tt_error_set(err, TT_ELIMIT, src_path, 0, 0,
+                        "table %s: symbol sets %lld..%lld cannot follow %s's largest, %lld, "
+                        "without passing 2^63 - 1 (the largest SQLite integer)",
+                        set_tables[bad], (long long)lo[bad], (long long)hi[bad], db_label,
+                        (long long)sets[0]);
 }
 
 int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
@@ -531,8 +584,8 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
             rc = tt_error_set(err, TT_EFORMAT, src_path, 0, 0,
                               "not a tracetool database (no column %s.%s)", need[i][0],
                               need[i][1]);
-    int64_t off[NSHIFTED], set_base = 0;
-    int64_t first = 0;
+    int64_t off[NSHIFTED], sets[2] = {0, 0}; /* :set_base, :set_off */
+    int64_t first = 0, node_first = 0; /* the first call_node id a copy writes */
     if (!rc)
         rc = query_int(db, "SELECT NOT EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = "
                            "'m_origin')", 0, &first, err);
@@ -574,19 +627,23 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                               "without passing 2^63 - 1 (the largest SQLite integer)",
                               shifted[t].table, (long long)smin, (long long)smax, db_label,
                               (long long)dmax);
+        if (!rc && !strcmp(shifted[t].table, "call_node"))
+            node_first = next;
     }
     if (!rc)
         rc = query_int(db,
                        "SELECT MAX(m) FROM (SELECT MAX(symbol_set_id) AS m FROM main.symbol "
                        "UNION ALL SELECT MAX(symbol_set_id) FROM main.symbolized_pc)",
-                       0, &set_base, err);
+                       0, &sets[0], err);
+    if (!rc)
+        rc = set_offset(db, src_path, db_label, sets, err);
     if (!rc)
         rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
     /* rows added only: a module row updated in place is not one more (tracetool-merge(1)) */
     int ignored_src = !rc && src_has(db, "ignored_method", "mapping_id");
     for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
         if (ignored_src || !strstr(shared_sql[i], "src.ignored_method"))
-            rc = run(db, shared_sql[i], off, set_base, 0,
+            rc = run(db, shared_sql[i], off, sets, 0,
                      !strncmp(shared_sql[i], "INSERT INTO main.", 17)  ? &ms->rows
                      : !strncmp(shared_sql[i], "UPDATE main.", 12) ? &ms->rows_updated
                                                                     : NULL,
@@ -601,8 +658,13 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                      "s.import_key",
                      &ms->held_by, err);
     /* methods usually keep their order (one mapping copied whole, or found whole): then
-     * one difference maps every method id, without a lookup per row */
-    int64_t dmin = 0, dmax = 0, nmeth = 0, nsrc = 0;
+     * one difference maps every method id, without a lookup per row; not when a difference
+     * passes the SQLite integers (ids near -2^63 shifted to small ones: SQLite makes it a
+     * REAL), then each id is looked up, which adds nothing */
+    int64_t dmin = 0, dmax = 0, nmeth = 0, nsrc = 0, wide = 0;
+    if (!rc)
+        rc = query_int(db, "SELECT EXISTS (SELECT 1 FROM temp.m_method WHERE "
+                           "typeof(new - old) <> 'integer')", 0, &wide, err);
     if (!rc)
         rc = query_int(db, "SELECT MIN(new - old) FROM temp.m_method", 0, &dmin, err);
     if (!rc)
@@ -611,9 +673,13 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
         rc = query_int(db, "SELECT COUNT(*) FROM temp.m_method", 0, &nmeth, err);
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM src.method", 0, &nsrc, err);
-    int method_shift = dmin == dmax && nmeth == nsrc;
+    int method_shift = dmin == dmax && nmeth == nsrc && !wide;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && !rc && ms->traces_added; i++)
         rc = copy_table(db, &tables[i], off, method_shift, dmin, &ms->rows, err);
+    /* a source of schema 5 or older: its nodes nested in a call of the same method are found
+     * as tdb_node_add finds them (the copy keeps each tree's pre-order) */
+    if (!rc && ms->traces_added && !src_has(db, "call_node", "is_recursive"))
+        rc = tdb__node_recursion(db, node_first, err);
     if (!rc && ms->traces_added)
         rc = find_overlaps(db, src_path, ms, err);
     /* committed to the temporary file (a source's read lock ends with its transaction, and

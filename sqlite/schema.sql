@@ -125,7 +125,8 @@ CREATE TABLE call_node (
   self_count  INTEGER,                    -- samples: samples with this node as leaf
   total_dur   INTEGER,                    -- ns (Matrix totalMs x 1e6)
   self_dur    INTEGER,                    -- ns; total minus children
-  arg_set_id  INTEGER                     -- e.g. iOS profile: sample_background
+  arg_set_id  INTEGER,                    -- e.g. iOS profile: sample_background
+  is_recursive INTEGER NOT NULL DEFAULT 0 -- a node of the same name is on its path (schema 6)
 );
 
 CREATE TABLE issue (

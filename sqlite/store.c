@@ -20,16 +20,17 @@
 static const struct {
     int from;
     const char *sql;
+    int (*fill)(tdb_db *db, int64_t first_id, tt_error *err); /* after sql: values to compute */
 } migrations[] = {
     /* 1 -> 2: the source location an input gives for a frame */
     {1, "ALTER TABLE stack_frame ADD COLUMN file TEXT; "
-        "ALTER TABLE stack_frame ADD COLUMN line INTEGER;"},
+        "ALTER TABLE stack_frame ADD COLUMN line INTEGER;", NULL},
     /* 2 -> 3: the Mach-O images of iOS reports (spec/ios.md 10) */
     {2, "CREATE TABLE binary_image (trace_id INTEGER NOT NULL REFERENCES trace(id) ON DELETE "
         "CASCADE, report_id TEXT NOT NULL, module_id INTEGER REFERENCES module(id), "
         "image_addr INTEGER NOT NULL, image_vmaddr INTEGER NOT NULL, image_size INTEGER NOT "
         "NULL, name TEXT NOT NULL, arch TEXT, debug_file TEXT, n_frames INTEGER NOT NULL "
-        "DEFAULT 0, PRIMARY KEY (trace_id, report_id, image_addr));"},
+        "DEFAULT 0, PRIMARY KEY (trace_id, report_id, image_addr));", NULL},
     /* 3 -> 4: args of threads and call nodes (spec/ios.md 10: task index, sample_background);
      * launches that are no launch ("Activity not started") or were cut off (no "Complete"),
      * so statistics over the table can leave them out (startup.md 4.4); a mapping's identity
@@ -48,14 +49,31 @@ static const struct {
         "DROP TABLE method_mapping; "
         "ALTER TABLE method_mapping_v4 RENAME TO method_mapping; "
         "CREATE UNIQUE INDEX method_mapping_key ON method_mapping(sha256, "
-        "IFNULL(retrace_sha256, ''));"},
+        "IFNULL(retrace_sha256, ''));", NULL},
     /* 4 -> 5: the methods an ignoreMethodMapping.txt lists (method-beat.md 4.3) */
     {4, "CREATE TABLE ignored_method (id INTEGER PRIMARY KEY, mapping_id INTEGER NOT NULL "
         "REFERENCES method_mapping(id) ON DELETE CASCADE, class_name TEXT NOT NULL, "
         "method_name TEXT NOT NULL, descriptor TEXT, name TEXT NOT NULL); "
         "CREATE UNIQUE INDEX ignored_method_key ON ignored_method(mapping_id, class_name, "
-        "method_name, IFNULL(descriptor, ''));"},
+        "method_name, IFNULL(descriptor, ''));", NULL},
+    /* 5 -> 6: the call nodes nested in a call of the same method (top_stack_methods) */
+    {5, "ALTER TABLE call_node ADD COLUMN is_recursive INTEGER NOT NULL DEFAULT 0;",
+     tdb__node_recursion},
 };
+
+/* The steps from version on, inside the open transaction. */
+static int run_migrations(tdb_db *db, int64_t version, tt_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0] && !rc; i++) {
+        if (migrations[i].from < version)
+            continue;
+        rc = tdb__exec(db, migrations[i].sql, err);
+        if (!rc && migrations[i].fill)
+            rc = migrations[i].fill(db, INT64_MIN, err);
+    }
+    return rc;
+}
 
 static int pragma_int(tdb_db *db, const char *sql, int64_t *v, tt_error *err)
 {
@@ -183,9 +201,8 @@ static int migrate(tdb_db *db, int64_t version, tt_error *err)
     /* views first: a table rebuilt (3 -> 4) is renamed, which SQLite refuses while a view
      * names the table it replaces */
     int rc = drop_views(db, err);
-    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0] && !rc; i++)
-        if (migrations[i].sql && migrations[i].from >= version)
-            rc = tdb__exec(db, migrations[i].sql, err);
+    if (!rc)
+        rc = run_migrations(db, version, err);
     if (!rc)
         rc = tdb__exec(db, tdb_sql_views, err);
     return rc;
@@ -327,10 +344,7 @@ static int copy_existing(tdb_db *db, tt_error *err)
     if (version == 0)
         return create_schema(db, err);
     rc = drop_views(db, err); /* before a table is rebuilt (migrate) */
-    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0] && !rc; i++)
-        if (migrations[i].sql && migrations[i].from >= version)
-            rc = tdb__exec(db, migrations[i].sql, err);
-    return rc;
+    return rc ? rc : run_migrations(db, version, err);
 }
 
 static int open_append(tdb_db *db, tt_error *err)
@@ -665,6 +679,7 @@ void tdb_close(tdb_db *db)
     sqlite3_finalize(db->next_id_st[1]);
     sqlite3_finalize(db->next_id_st[2]);
     tdb__rec_free(db->rec);
+    tdb__npath_free(&db->npath);
     if (db->h && db->in_tx)
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     if (db->h)

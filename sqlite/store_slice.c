@@ -153,10 +153,15 @@ int tdb_tree_add(tdb_db *db, int64_t trace_id, const char *kind, int64_t issue_i
 
 int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
 {
+    /* the writers give each tree's nodes in pre-order, parents first */
+    int nested;
+    if (tdb__npath_add(&db->npath, n->id, n->parent_id != 0, n->parent_id, n->name,
+                       n->name ? strlen(n->name) : 0, &nested))
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
     sqlite3_stmt *st = tdb__prep(db, ST_NODE_ADD,
                                  "INSERT INTO call_node (id, tree_id, parent_id, depth, ordinal, "
                                  "name, method_id, count, total_dur, self_dur, self_count, "
-                                 "arg_set_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                                 "arg_set_id, is_recursive) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                  err);
     if (!st)
         return TT_EIO;
@@ -172,6 +177,7 @@ int tdb_node_add(tdb_db *db, const tdb_node *n, tt_error *err)
     b_int(db, st, 10, n->have_dur, n->self_dur);
     b_int(db, st, 11, n->have_self_count, n->self_count);
     b_id(db, st, 12, n->arg_set_id);
+    b_i64(db, st, 13, nested);
     return tdb__step_done(db, st, NULL, err);
 }
 

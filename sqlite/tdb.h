@@ -9,7 +9,7 @@
 
 #include "../libtrace/tt.h"
 
-#define TDB_SCHEMA_VERSION 5
+#define TDB_SCHEMA_VERSION 6
 #define TDB_APPLICATION_ID 0x54544442 /* 'TTDB' */
 
 typedef struct tdb_db tdb_db;

@@ -19,6 +19,18 @@ enum {
     ST__COUNT
 };
 
+/* The path of the call tree being written (node_path.c): per name the count of its nodes on
+ * it. Zeroed = empty; tdb__npath_free empties it. */
+typedef struct tdb__npath {
+    tt_vec path, active;
+    tt_intern *names;
+} tdb__npath;
+/* Adds node id below parent (has_parent = 0: a root); *nested = 1 when a node of the same
+ * name (n bytes; NULL: no name) is on its path. TT_ENOMEM on out of memory. */
+int tdb__npath_add(tdb__npath *p, int64_t id, int has_parent, int64_t parent, const char *name,
+                   size_t n, int *nested);
+void tdb__npath_free(tdb__npath *p);
+
 struct tdb_db {
     sqlite3 *h;
     char *path;     /* target */
@@ -47,7 +59,12 @@ struct tdb_db {
     int syncing;             /* syncer: a helper thread fsyncing tmp (tdb_commit_rows) */
     pthread_t syncer;
     volatile sig_atomic_t *stop; /* tdb_merge_stop: set by a signal handler, stops a merge */
+    tdb__npath npath;            /* tdb_node_add: the path of the tree being written */
 };
+
+/* Sets call_node.is_recursive of the nodes with id >= first_id (written without it: a
+ * migrated database, a merged source of schema 5 or older), in one walk in id order. */
+int tdb__node_recursion(tdb_db *db, int64_t first_id, tt_error *err);
 
 /* Recording (rec.c): a row of statement slot, its values in bind order (i is the 1-based
  * parameter; have = 0 binds NULL), its end (rowid: a new recorded id of slot's table). A

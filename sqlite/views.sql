@@ -63,13 +63,15 @@ SELECT s.id, s.trace_id, t.tid, t.name AS thread_name, s.depth, s.name,
 FROM slice s JOIN thread t ON t.utid = s.utid;
 
 -- Methods by self time inside Matrix stacks (issue stacks and evil dispatches): for
--- report-only databases, which have call trees but no slices.
+-- report-only databases, which have call trees but no slices. total_dur skips nodes nested
+-- in a node of the same name (recursion); max_dur needs no such rule (a nested call lies
+-- within its outer one).
 CREATE VIEW top_stack_methods AS
 SELECT t.trace_id, n.name,
        COUNT(*)              AS nodes,
        SUM(n.count)          AS calls,
        SUM(n.self_dur)       AS self_dur,
-       SUM(n.total_dur)      AS total_dur,
+       SUM(CASE WHEN n.is_recursive = 0 THEN n.total_dur END) AS total_dur,
        MAX(n.total_dur)      AS max_dur,
        ROUND(SUM(n.self_dur) / 1e6, 3) AS self_ms
 FROM call_node n JOIN call_tree t ON t.id = n.tree_id

@@ -84,7 +84,7 @@ START_TEST(build_aside_and_rename)
     tdb_close(db);
     ck_assert_int_eq(stat(path, &sb), 0);
     ck_assert_str_eq(query("PRAGMA application_id").first, "1414808642");
-    ck_assert_str_eq(query("PRAGMA user_version").first, "5");
+    ck_assert_str_eq(query("PRAGMA user_version").first, "6");
     ck_assert_str_eq(query("PRAGMA journal_mode").first, "wal");
     ck_assert_int_eq(query("select * from trace").n, 1);
 }
@@ -482,7 +482,7 @@ START_TEST(read_only_creates_nothing)
                                    count_rows, &r, &err),
                      0);
     tdb_close(db);
-    ck_assert_str_eq(query("PRAGMA user_version").first, "5");
+    ck_assert_str_eq(query("PRAGMA user_version").first, "6");
     char fifo[192];
     snprintf(fifo, sizeof fifo, "%s/fifo", dir);
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
@@ -507,6 +507,30 @@ START_TEST(views_parse)
         ck_assert_int_eq(query(sql).n, 0);
     }
     ck_assert_int_eq(query("PRAGMA foreign_key_check").n, 0);
+}
+END_TEST
+
+/* call_node.is_recursive: a name already on the path (directly or through other nodes) is
+ * nested; a sibling subtree, a new root and a parent not on the path start over. */
+START_TEST(node_path_nesting)
+{
+    static const struct {
+        int64_t id, parent; /* parent 0: a root */
+        const char *name;
+        int nested;
+    } n[] = {{1, 0, "main", 0}, {2, 1, "work", 0}, {3, 2, "slow", 0}, {4, 3, "work", 1},
+             {5, 4, "work", 1}, {6, 1, "work", 0}, {7, 6, NULL, 0}, {8, 7, "work", 1},
+             {9, 0, "work", 0}, {10, 2, "work", 0}, {11, 10, "work", 1}};
+    tdb__npath p = {0};
+    for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
+        int nested = -1;
+        ck_assert_int_eq(tdb__npath_add(&p, n[i].id, n[i].parent != 0, n[i].parent, n[i].name,
+                                        n[i].name ? strlen(n[i].name) : 0, &nested),
+                         0);
+        ck_assert_msg(nested == n[i].nested, "node %lld: nested %d", (long long)n[i].id, nested);
+    }
+    tdb__npath_free(&p);
+    tdb__npath_free(&p); /* an emptied path can be freed again */
 }
 END_TEST
 
@@ -932,6 +956,7 @@ static Suite *suite(void)
     tcase_add_test(tc, read_only_and_statement_errors);
     tcase_add_test(tc, read_only_creates_nothing);
     tcase_add_test(tc, views_parse);
+    tcase_add_test(tc, node_path_nesting);
     tcase_add_test(tc, content_hash);
     tcase_add_test(tc, detection);
     tcase_add_test(tc, recorded_rows_replay);

@@ -20,8 +20,8 @@ consistent() {
     tracetool query --format csv "$1" "SELECT (SELECT COUNT(*) FROM method_mapping) AS mappings, (SELECT COUNT(*) FROM slice s JOIN method m ON m.id = s.method_id WHERE s.name <> m.name) AS slices_misnamed, (SELECT COUNT(*) FROM issue i JOIN method m ON m.id = i.stack_key_method_id WHERE i.stack_key NOT LIKE '%' || m.name || '%') AS issues_misnamed, (SELECT COUNT(*) FROM slice WHERE method_id IS NOT NULL) > 0 AS slices_checked; PRAGMA user_version; PRAGMA integrity_check; PRAGMA foreign_key_check"
 }
 for db in AB W; do echo "$db:"; consistent "$t/$db.db"; done
-# schema 3: the table as it was (UNIQUE sha256), without schema 4's columns and schema 5's
-# table, stamped 3
+# schema 3: the table as it was (UNIQUE sha256), without schema 4's columns, schema 5's
+# table and schema 6's column, stamped 3
 python3 -c "
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -36,6 +36,7 @@ DROP TABLE method_mapping;
 ALTER TABLE mm3 RENAME TO method_mapping;
 ALTER TABLE thread DROP COLUMN arg_set_id;
 ALTER TABLE call_node DROP COLUMN arg_set_id;
+ALTER TABLE call_node DROP COLUMN is_recursive;
 ALTER TABLE launch DROP COLUMN not_launched;
 ALTER TABLE launch DROP COLUMN incomplete;
 DROP TABLE ignored_method;
