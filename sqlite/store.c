@@ -250,6 +250,41 @@ static void keep_owner(tdb_db *db, int fd, const struct stat *sb)
     (void)fchmod(fd, (mode_t)(db->mode | S_IRUSR | S_IWUSR));
 }
 
+/* A file that -o would replace must be a tracetool database (or empty): a mistyped -o
+ * (analyze -o methodMapping.txt ...) must not turn someone's mapping, trace or other program's
+ * database into ours. 0 when it may be replaced, else the error. */
+static int replaceable(const tdb_db *db, const struct stat *sb, tt_error *err)
+{
+    if (sb->st_size == 0)
+        return 0;
+    unsigned char h[100] = {0};
+    FILE *f = fopen(db->path, "rb");
+    size_t n = f ? fread(h, 1, sizeof h, f) : 0;
+    if (f)
+        fclose(f);
+    if (!f) /* unreadable: the open for writing below reports what is wrong */
+        return 0;
+    char what[160] = "";
+    const char *z;
+    if (n == sizeof h && !memcmp(h, "SQLite format 3", 16)) {
+        uint32_t app = (uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71];
+        uint32_t pages = (uint32_t)h[28] << 24 | (uint32_t)h[29] << 16 | (uint32_t)h[30] << 8 |
+                         h[31];
+        if (app == TDB_APPLICATION_ID || (app == 0 && pages <= 1)) /* ours, or an empty one */
+            return 0;
+        snprintf(what, sizeof what, " (an SQLite database of another program: application_id %lu)",
+                 (unsigned long)app);
+    } else if ((z = compressed(db->path))) {
+        snprintf(what, sizeof what, " (%s-compressed)", z);
+    } else if ((z = foreign(db->path))) {
+        snprintf(what, sizeof what, " (%s)", z);
+    }
+    return tt_error_set(err, TT_EINVAL, db->path, 0, 0,
+                        "exists and is not a tracetool database%s: refusing to replace it; "
+                        "remove it first or write to another file",
+                        what);
+}
+
 static int open_new(tdb_db *db, tt_error *err)
 {
     no_memstatus();
@@ -260,6 +295,11 @@ static int open_new(tdb_db *db, tt_error *err)
     /* fail early and clearly when the directory is not writable */
     struct stat sb;
     int replace = stat(db->path, &sb) == 0 && S_ISREG(sb.st_mode);
+    if (replace && replaceable(db, &sb, err)) {
+        free(db->tmp);
+        db->tmp = NULL;
+        return TT_EINVAL;
+    }
     /* held while the file is built: another run's sweep leaves it whatever our PID looks
      * like from there (tt_remove_stale_tmp). The descriptor stays open until SQLite's
      * connection is closed, as closing one drops the fcntl locks SQLite holds on the file. */
