@@ -234,7 +234,7 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
     for (size_t i = 0; i < nc && !rc; i++)
         c.node[i] = TT_NONE;
     if (!rc && eo->folded_root == TT_ROOT_PROCESS)
-        rc = tt_proc_index_build(&px, p);
+        rc = tt_proc_index_build(&px, p, eo->inputs && eo->n_inputs > 1);
     for (size_t i = 0; i < nf && !rc; i++)
         c.names[i] = TT_NONE;
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
