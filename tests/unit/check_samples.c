@@ -1220,6 +1220,15 @@ END_TEST
 /* The process root's name (tt_thread_process_format with its tt_proc_index): the first named
  * thread whose tid is the pid, "[pid N]" without one, "unknown" without a pid. Its speed
  * (an index, not a scan of every thread per thread) is not timed here. */
+/* Asserts the process root tt_thread_process_format writes for thread t. */
+static void proc_is(tt_buf *b, const tt_profile *p, const tt_proc_index *x, uint32_t t,
+                    const char *want)
+{
+    b->len = 0;
+    ck_assert_int_eq(tt_thread_process_format(b, p, x, t), 0);
+    ck_assert_str_eq(b->data, want);
+}
+
 START_TEST(process_names)
 {
     tt_profile *p;
@@ -1251,15 +1260,9 @@ START_TEST(process_names)
         snprintf(want, sizeof want, "th%u", t & ~1u);
         ck_assert_str_eq(b.data, want);
     }
-    b.len = 0;
-    tt_thread_process_format(&b, p, &x, dup2);
-    ck_assert_str_eq(b.data, "first");
-    b.len = 0;
-    tt_thread_process_format(&b, p, &x, orphan);
-    ck_assert_str_eq(b.data, "[pid 5]");
-    b.len = 0;
-    tt_thread_process_format(&b, p, &x, none);
-    ck_assert_str_eq(b.data, "unknown");
+    proc_is(&b, p, &x, dup2, "first");
+    proc_is(&b, p, &x, orphan, "[pid 5]");
+    proc_is(&b, p, &x, none, "unknown");
     tt_buf_free(&b);
     tt_proc_index_free(&x);
     tt_profile_free(p);
@@ -1333,16 +1336,11 @@ START_TEST(process_names_by_input)
     tt_buf b = {0};
     const uint32_t th[] = {w2, m1, w0, m0, w1};
     const char *const want[] = {"[pid 7]", "main-b", "main-z", "main-z", "main-b"};
-    for (size_t i = 0; i < 5; i++) {
-        b.len = 0;
-        ck_assert_int_eq(tt_thread_process_format(&b, p, &x, th[i]), 0);
-        ck_assert_str_eq(b.data, want[i]);
-    }
+    for (size_t i = 0; i < 5; i++)
+        proc_is(&b, p, &x, th[i], want[i]);
     tt_proc_index_free(&x);
     ck_assert_int_eq(tt_proc_index_build(&x, p, 0), 0); /* one input: its first main thread */
-    b.len = 0;
-    tt_thread_process_format(&b, p, &x, w2);
-    ck_assert_str_eq(b.data, "main-b");
+    proc_is(&b, p, &x, w2, "main-b");
     tt_buf_free(&b);
     tt_proc_index_free(&x);
     tt_profile_free(p);
