@@ -76,8 +76,11 @@ static int callsite_node(pctx *c, uint32_t *out, uint32_t cs, uint32_t root,
             break;
         /* the first frame kept never folds into the synthetic root (tt_flame_add_stack) */
         int first = focus ? node == UNMATCHED : cx->parent == TT_NONE;
-        if (node == UNMATCHED && frame_matches(c, cx->frame, name, focus))
-            node = 0, rc = root != TT_NONE ? tt_flame_child(c->f, &node, 0, root) : 0;
+        if (node == UNMATCHED && frame_matches(c, cx->frame, name, focus)) {
+            node = 0; /* the outermost match: the path restarts below the root */
+            if (root != TT_NONE)
+                rc = tt_flame_child(c->f, &node, 0, root);
+        }
         if (!rc && node != UNMATCHED &&
             !(fold && !first && tt_flame_node_at(c->f, node)->name == name))
             rc = tt_flame_child(c->f, &node, node, name);
