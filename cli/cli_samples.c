@@ -281,6 +281,20 @@ static void note_input(cli_samples_opts *o, size_t i, tt_profile_meta *m, const 
         m->clock = clock0;
 }
 
+void cli_samples_source(const char **format, const char **clock, const cli_samples_opts *o,
+                        size_t n, const tt_profile_meta *m)
+{
+    const char *f = NULL, *k = NULL;
+    for (size_t i = 0; i < n && i < CLI_SAMPLES_MAX_INPUTS; i++) {
+        if (!o->formats[i]) /* a mapping, read with its trace */
+            continue;
+        f = !f || !strcmp(f, o->formats[i]) ? o->formats[i] : "mixed";
+        k = !k || !strcmp(k, o->clocks[i]) ? o->clocks[i] : "mixed";
+    }
+    *format = f ? f : m->source_format;
+    *clock = k ? k : m->clock;
+}
+
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
                      cli_ctx *ctx)
 {

@@ -76,6 +76,11 @@ int cli_samples_jobs(const cli_samples_opts *o);
 /* The check of a FIFO or device that outgrows memory (cli_trace_paths_check): refuses an
  * input of unknown kind with the loader's message. */
 int cli_samples_check_stream(tt_input *head, const char *path, void *ud, tt_error *err);
+/* After cli_samples_load of n inputs: the source format and the clock every input has, or
+ * "mixed" (sampling-mapping files do not count; export's Chrome otherData alike); the
+ * profile's own when no input was recorded. Borrowed strings. */
+void cli_samples_source(const char **format, const char **clock, const cli_samples_opts *o,
+                        size_t n, const tt_profile_meta *m);
 int cli_samples_load(tt_profile **out, char **files, size_t n, cli_samples_opts *o,
                      cli_ctx *ctx);
 /* Selected utids for --thread (NULL when all); owned by the caller (free()). No match is an

@@ -474,9 +474,27 @@ static int thread_section(sctx *c, uint32_t utid)
     return rc;
 }
 
+/* The source's default weight; inputs of several formats take the unit they all have,
+ * whatever their order: wall when each has times and none is perf (periods are not
+ * times), else samples. */
+static int default_weight(const cli_samples_opts *so, size_t n, tt_profile *p)
+{
+    tt_profile_meta *m = tt_profile_meta_get(p);
+    const char *format, *clock;
+    cli_samples_source(&format, &clock, so, n, m);
+    if (strcmp(format, "mixed"))
+        return tt_weight_default(m);
+    for (size_t i = 0; i < n && i < CLI_SAMPLES_MAX_INPUTS; i++)
+        if (so->formats[i] && !strcmp(so->formats[i], "perf_script"))
+            return TT_WEIGHT_SAMPLES;
+    return m->timeless ? TT_WEIGHT_SAMPLES : TT_WEIGHT_WALL;
+}
+
 static void header(sctx *c, char **files, size_t n)
 {
     tt_profile_meta *m = tt_profile_meta_get(c->p);
+    const char *format, *clock; /* several inputs that differ: "mixed" */
+    cli_samples_source(&format, &clock, c->so, n, m);
     if (c->json) {
         tt_jsonw_key(&c->w, "inputs");
         tt_jsonw_arr_begin(&c->w);
@@ -484,9 +502,9 @@ static void header(sctx *c, char **files, size_t n)
             tt_jsonw_str(&c->w, files[i]);
         tt_jsonw_arr_end(&c->w);
         tt_jsonw_key(&c->w, "source_format");
-        tt_jsonw_str(&c->w, m->source_format);
+        tt_jsonw_str(&c->w, format);
         tt_jsonw_key(&c->w, "clock");
-        tt_jsonw_str(&c->w, m->clock);
+        tt_jsonw_str(&c->w, clock);
         tt_jsonw_key(&c->w, "event");
         tt_jsonw_str(&c->w, m->event);
         if (m->event_variants) {
@@ -512,7 +530,7 @@ static void header(sctx *c, char **files, size_t n)
     tt_buf_printf(&c->b, "input: ");
     for (size_t i = 0; i < n; i++)
         tt_buf_printf(&c->b, "%s%s", i ? ", " : "", files[i]);
-    tt_buf_printf(&c->b, " (%s", m->source_format);
+    tt_buf_printf(&c->b, " (%s", format);
     if (m->event)
         tt_buf_printf(&c->b, ", event %s", m->event);
     if (m->event_variants)
@@ -522,7 +540,7 @@ static void header(sctx *c, char **files, size_t n)
     for (size_t i = 0, ns = tt_profile_nsamples(c->p); i < ns; i++)
         count += tt_profile_sample(c->p, i)->count;
     tt_buf_printf(&c->b, ", clock %s%s)\n%llu samples, %zu threads, %zu frames, %zu callsites\n",
-                  m->clock, m->ambiguous_ts ? ", ambiguous timestamps: no slices"
+                  clock, m->ambiguous_ts ? ", ambiguous timestamps: no slices"
                             : m->timeless ? ", no timestamps: no slices" : "",
                   (unsigned long long)count, tt_profile_nthreads(c->p), tt_profile_nframes(c->p),
                   tt_profile_ncallsites(c->p));
@@ -533,7 +551,7 @@ static void header(sctx *c, char **files, size_t n)
         "the input's sample weights (perf: the event period; 1 when none)"};
     if (c->so->weight < 0)
         tt_buf_printf(&c->b, "weight: %s (default for %s input): %s\n\n",
-                      tt_weight_unit(c->weight), m->source_format, what[c->weight]);
+                      tt_weight_unit(c->weight), format, what[c->weight]);
     else
         tt_buf_printf(&c->b, "weight: %s (--weight): %s\n\n", tt_weight_unit(c->weight),
                       what[c->weight]);
@@ -655,7 +673,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     int rc = cli_samples_load(&c.p, argv + optind, (size_t)(argc - optind), &so, ctx);
     if (rc)
         return rc;
-    c.weight = so.weight >= 0 ? so.weight : tt_weight_default(tt_profile_meta_get(c.p));
+    c.weight = so.weight >= 0 ? so.weight : default_weight(&so, (size_t)(argc - optind), c.p);
     if (tt_profile_meta_get(c.p)->timeless &&
         (c.weight == TT_WEIGHT_WALL || c.weight == TT_WEIGHT_CPU)) {
         cli_errorf("the input has no timestamps: --weight %s needs times (use samples or "

@@ -245,7 +245,7 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
     int rc = w ? 0 : TT_ENOMEM;
     tt_proc_index px = {0};
     if (!rc && o->folded_root == TT_ROOT_PROCESS)
-        rc = tt_proc_index_build(&px, p);
+        rc = tt_proc_index_build(&px, p, o->inputs && o->n_inputs > 1);
     size_t ndeep[2] = {0, 0};
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
         if (!tt__export_wants(o, (uint32_t)t))

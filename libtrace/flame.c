@@ -181,7 +181,9 @@ int tt_flame_intern(tt_flame *f, uint32_t *id, const char *name, int cat, const 
 
 static size_t child_slot(const tt_flame *f, uint64_t key)
 {
-    size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (f->chcap - 1);
+    /* every bit of parent and name reaches the slot: a multiply keeps the parent (the high
+     * half) out of the low bits, so one name's children (a recursion) shared a cluster */
+    size_t h = (size_t)tt__mix64(key) & (f->chcap - 1);
     while (f->ck[h] && f->ck[h] != key + 1)
         h = (h + 1) & (f->chcap - 1);
     return h;

@@ -2,6 +2,7 @@
  * weights of folded export (samples.md 6, 7.2) under a thread, process or no root. */
 #include "tt.h"
 
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +13,17 @@ typedef struct pctx {
     tt_profile *p;
     uint32_t *names; /* flame name id per frame id, TT_NONE = not interned yet */
     uint32_t *path, *fr; /* per stack (--reverse, --focus): max depth + 2 entries */
-    uint32_t *node;      /* per callsite: its flame node under the current root, TT_NONE */
+    uint32_t *node;      /* per callsite: its flame node under the current root, TT_NONE
+                          * not walked yet, UNMATCHED (--focus) no match on its path yet */
+    unsigned char *match; /* per frame (--focus): 0 not tried, 1 matches, 2 does not */
     tt_vec set, chain;   /* uint32_t: callsites whose node is set; the walk of one stack */
     const char *const *app;
     size_t napp;
     size_t maxd; /* the deepest callsite's depth */
 } pctx;
+
+/* Never a node id: tt_flame_child refuses ids from TT_NONE - 1 up. */
+#define UNMATCHED (TT_NONE - 1)
 
 static int frame_name(pctx *c, uint32_t frame, uint32_t *out)
 {
@@ -32,11 +38,26 @@ static int frame_name(pctx *c, uint32_t frame, uint32_t *out)
     return 0;
 }
 
-/* The flame node of callsite cs below root (TT_NONE: none) with fold_recursion (fold):
- * through c->node, so each callsite of the thread is walked once however many stacks share
- * it (a deep recursion's paths are not rewalked per callsite). */
-static int callsite_node(pctx *c, uint32_t *out, uint32_t cs, uint32_t root, int fold)
+/* Whether frame's name matches the --focus regex, tried once per frame. */
+static int frame_matches(pctx *c, uint32_t frame, uint32_t name, const void *re)
 {
+    if (!c->match[frame])
+        c->match[frame] = regexec((const regex_t *)re, tt_flame_name(c->f, name, NULL), 0,
+                                  NULL, 0) ? 2 : 1;
+    return c->match[frame] == 1;
+}
+
+/* The flame node of callsite cs below root (TT_NONE: none) after fold_recursion and focus
+ * of x (may be NULL; not reverse); UNMATCHED when focus drops the stack. Through c->node,
+ * so each callsite of the thread is walked once however many stacks share it (a deep
+ * recursion's paths are not rewalked per callsite, with or without --focus): a callsite's
+ * focused node is its parent's with its frame below, or its frame below the root when its
+ * frame is the outermost match (the cut of tt_flame_add_stack). */
+static int callsite_node(pctx *c, uint32_t *out, uint32_t cs, uint32_t root,
+                         const tt_flame_xform *x)
+{
+    int fold = x && x->fold_recursion;
+    const void *focus = x ? x->focus : NULL;
     c->chain.len = 0;
     uint32_t k = cs;
     while (k != TT_NONE && c->node[k] == TT_NONE) {
@@ -44,17 +65,24 @@ static int callsite_node(pctx *c, uint32_t *out, uint32_t cs, uint32_t root, int
             return TT_ENOMEM;
         k = tt_profile_callsite(c->p, k)->parent;
     }
-    uint32_t node = k != TT_NONE ? c->node[k] : 0;
+    uint32_t node = k != TT_NONE ? c->node[k] : focus ? UNMATCHED : 0;
     int rc = 0;
-    if (k == TT_NONE && root != TT_NONE)
+    if (k == TT_NONE && root != TT_NONE && !focus)
         rc = tt_flame_child(c->f, &node, 0, root);
     for (size_t i = c->chain.len; i-- > 0 && !rc;) {
         uint32_t at = TT_VEC_AT(&c->chain, uint32_t, i), name;
-        const tt_callsite *x = tt_profile_callsite(c->p, at);
-        if ((rc = frame_name(c, x->frame, &name)))
+        const tt_callsite *cx = tt_profile_callsite(c->p, at);
+        if ((rc = frame_name(c, cx->frame, &name)))
             break;
-        /* A;A;A -> A, never across the synthetic root (tt_flame_add_stack) */
-        if (!(fold && x->parent != TT_NONE && tt_flame_node_at(c->f, node)->name == name))
+        /* the first frame kept never folds into the synthetic root (tt_flame_add_stack) */
+        int first = focus ? node == UNMATCHED : cx->parent == TT_NONE;
+        if (node == UNMATCHED && frame_matches(c, cx->frame, name, focus)) {
+            node = 0; /* the outermost match: the path restarts below the root */
+            if (root != TT_NONE)
+                rc = tt_flame_child(c->f, &node, 0, root);
+        }
+        if (!rc && node != UNMATCHED &&
+            !(fold && !first && tt_flame_node_at(c->f, node)->name == name))
             rc = tt_flame_child(c->f, &node, node, name);
         c->node[at] = node;
         if (!rc && !tt_vec_push(&c->set, &at))
@@ -72,8 +100,8 @@ static int add_thread(pctx *c, const int64_t *w, const tt_vec *touched, uint32_t
         uint32_t cs = TT_VEC_AT(touched, uint32_t, i), node;
         if (!w[cs])
             continue;
-        if (!x || (!x->reverse && !x->focus)) {
-            if (!(rc = callsite_node(c, &node, cs, root, x && x->fold_recursion))) {
+        if (!x || !x->reverse) {
+            if (!(rc = callsite_node(c, &node, cs, root, x)) && node != UNMATCHED) {
                 tt_flame_node *nd = tt_flame_node_at(c->f, node);
                 if (side)
                     nd->self_b = tt__sat_add(nd->self_b, w[cs]);
@@ -82,7 +110,7 @@ static int add_thread(pctx *c, const int64_t *w, const tt_vec *touched, uint32_t
             }
             continue;
         }
-        /* the transformations that reorder or cut a stack take it whole */
+        /* --reverse reorders a stack: it takes it whole (its tree may hold every path) */
         size_t n = tt_callsite_frames(c->p, cs, c->fr, c->maxd + 1), k = 0;
         if (root != TT_NONE)
             c->path[k++] = root;
@@ -90,6 +118,23 @@ static int add_thread(pctx *c, const int64_t *w, const tt_vec *touched, uint32_t
             rc = frame_name(c, c->fr[j], &c->path[k++]);
         tt_flame_xform xx = *x;
         xx.keep_roots = root != TT_NONE;
+        if (!rc && x->focus) {
+            /* reversed, the outermost match is the innermost frame that matches: cut here,
+             * so that the regex runs once per frame, not once per frame of every stack */
+            size_t r = k - n, j = n;
+            while (j > 0 && !frame_matches(c, c->fr[j - 1], c->path[r + j - 1], x->focus))
+                j--;
+            if (!j)
+                continue;
+            for (size_t a = r, b = r + j; a + 1 < b; a++, b--) {
+                uint32_t t = c->path[a];
+                c->path[a] = c->path[b - 1];
+                c->path[b - 1] = t;
+            }
+            k = r + j;
+            xx.reverse = 0;
+            xx.focus = NULL;
+        }
         if (!rc)
             rc = tt_flame_add_stack(c->f, c->path, k, w[cs], side, &xx);
     }
@@ -178,7 +223,8 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
     pctx c = {.f = f, .p = p, .names = malloc((nf ? nf : 1) * sizeof(uint32_t)),
               .path = malloc((maxd + 2) * sizeof(uint32_t)),
               .fr = malloc((maxd + 1) * sizeof(uint32_t)),
-              .node = malloc((nc ? nc : 1) * sizeof(uint32_t)), .app = app, .napp = napp,
+              .node = malloc((nc ? nc : 1) * sizeof(uint32_t)),
+              .match = calloc(nf ? nf : 1, 1), .app = app, .napp = napp,
               .maxd = maxd};
     tt_vec_init(&c.set, sizeof(uint32_t));
     tt_vec_init(&c.chain, sizeof(uint32_t));
@@ -187,11 +233,11 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
     tt_vec_init(&touched, sizeof(uint32_t));
     tt_buf label = {0};
     tt_proc_index px = {0};
-    int rc = c.names && c.path && c.fr && c.node && w ? 0 : TT_ENOMEM;
+    int rc = c.names && c.path && c.fr && c.node && c.match && w ? 0 : TT_ENOMEM;
     for (size_t i = 0; i < nc && !rc; i++)
         c.node[i] = TT_NONE;
     if (!rc && eo->folded_root == TT_ROOT_PROCESS)
-        rc = tt_proc_index_build(&px, p);
+        rc = tt_proc_index_build(&px, p, eo->inputs && eo->n_inputs > 1);
     for (size_t i = 0; i < nf && !rc; i++)
         c.names[i] = TT_NONE;
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
@@ -239,6 +285,7 @@ int tt_flame_add_profile(tt_flame *f, tt_profile *p, const tt_export_opts *eo,
     free(c.path);
     free(c.fr);
     free(c.node);
+    free(c.match);
     tt_vec_free(&c.set);
     tt_vec_free(&c.chain);
     return rc;

@@ -195,20 +195,23 @@ static int by_tid(const void *a, const void *b)
     const tt_proc_ent *x = a, *y = b;
     if (x->tid != y->tid)
         return x->tid < y->tid ? -1 : 1;
+    if (x->source != y->source)
+        return x->source < y->source ? -1 : 1;
     return (x->utid > y->utid) - (x->utid < y->utid);
 }
 
-int tt_proc_index_build(tt_proc_index *x, const tt_profile *p)
+int tt_proc_index_build(tt_proc_index *x, const tt_profile *p, int by_input)
 {
     size_t n = tt_profile_nthreads(p);
     x->n = 0;
+    x->by_input = by_input;
     x->e = malloc((n ? n : 1) * sizeof *x->e);
     if (!x->e)
         return TT_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         const tt_thread *m = tt_profile_thread(p, (uint32_t)i);
         if (m->name && m->name[0])
-            x->e[x->n++] = (tt_proc_ent){m->tid, (uint32_t)i};
+            x->e[x->n++] = (tt_proc_ent){m->tid, by_input ? m->source : 0, (uint32_t)i};
     }
     qsort(x->e, x->n, sizeof *x->e, by_tid);
     return 0;
@@ -231,18 +234,22 @@ int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index
     if (t->pid < 0)
         return tt_buf_puts(b, p->meta.process && tt__meta_owns(p, t) ? p->meta.process
                                                                       : "unknown");
-    const char *named = tt_profile_pid_name(p, t->pid);
-    if (named)
+    /* its own input's name first, as Chrome's process_name of the processes it splits
+     * apart by input; another input's main thread names a process of its own there */
+    uint32_t src = x->by_input ? t->source : 0;
+    const char *named = x->by_input ? tt__profile_source_pid_name(p, src, t->pid) : NULL;
+    if (named || (named = tt_profile_pid_name(p, t->pid)))
         return tt_buf_puts(b, named);
-    size_t lo = 0, hi = x->n; /* the first named thread whose tid is the pid */
+    size_t lo = 0, hi = x->n; /* the first named thread of its input whose tid is the pid */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (x->e[mid].tid < t->pid)
+        const tt_proc_ent *e = &x->e[mid];
+        if (e->tid < t->pid || (e->tid == t->pid && e->source < src))
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < x->n && x->e[lo].tid == t->pid)
+    if (lo < x->n && x->e[lo].tid == t->pid && x->e[lo].source == src)
         return tt_buf_puts(b, tt_profile_thread(p, x->e[lo].utid)->name);
     return tt_buf_printf(b, "[pid %lld]", (long long)t->pid);
 }

@@ -239,19 +239,25 @@ int tt_thread_format(tt_buf *b, const tt_profile *p, uint32_t utid);
  * tt_thread_process_format looks a pid up in, in O(log threads). */
 typedef struct tt_proc_ent {
     int64_t tid;
-    uint32_t utid;
+    uint32_t source, utid;
 } tt_proc_ent;
 typedef struct tt_proc_index {
-    tt_proc_ent *e; /* named threads ordered by (tid, utid) */
+    tt_proc_ent *e; /* named threads ordered by (tid, source, utid); source 0 unless by_input */
     size_t n;
+    int by_input;   /* the thread sources are inputs (a raw export of several) */
 } tt_proc_index;
-int tt_proc_index_build(tt_proc_index *x, const tt_profile *p);
+/* by_input: the profile holds several inputs, each thread's source its input (a raw
+ * export's o->n_inputs > 1); 0 for one input or a database's profile (whose threads are
+ * sources of their own). */
+int tt_proc_index_build(tt_proc_index *x, const tt_profile *p, int by_input);
 void tt_proc_index_free(tt_proc_index *x);
-/* Appends the name of a thread's own process (samples.md 7.2, the process root): the
- * name an input gave its pid (tt_profile_pid_name), else the name of the first thread whose tid is the pid,
- * else "[pid N]"; without a pid the profile's process when the thread is of the input that
- * gave it (meta.pid_source), else "unknown"; "unknown" for the
- * thread of samples without a thread (no_thread). x: built from p. */
+/* Appends the name of a thread's own process (samples.md 7.2, the process root), whatever
+ * the order of the inputs and as Chrome export names processes: the name the thread's own
+ * input gave its pid (x->by_input), else the name an input gave it (tt_profile_pid_name),
+ * else the name of the first thread (of its own input when x->by_input) whose tid is the
+ * pid, else "[pid N]"; without a pid the profile's process when the thread is of the input that gave it
+ * (meta.pid_source), else "unknown"; "unknown" for the thread of samples without a thread
+ * (no_thread). x: built from p. */
 int tt_thread_process_format(tt_buf *b, const tt_profile *p, const tt_proc_index *x,
                              uint32_t utid);
 /* The pid of a thread's process: its own, else the profile's when the thread is of the

@@ -1220,6 +1220,15 @@ END_TEST
 /* The process root's name (tt_thread_process_format with its tt_proc_index): the first named
  * thread whose tid is the pid, "[pid N]" without one, "unknown" without a pid. Its speed
  * (an index, not a scan of every thread per thread) is not timed here. */
+/* Asserts the process root tt_thread_process_format writes for thread t. */
+static void proc_is(tt_buf *b, const tt_profile *p, const tt_proc_index *x, uint32_t t,
+                    const char *want)
+{
+    b->len = 0;
+    ck_assert_int_eq(tt_thread_process_format(b, p, x, t), 0);
+    ck_assert_str_eq(b->data, want);
+}
+
 START_TEST(process_names)
 {
     tt_profile *p;
@@ -1242,7 +1251,7 @@ START_TEST(process_names)
     ck_assert_int_eq(tt_thread_add(p, &orphan, 0, 5, 6, 32), 0);
     ck_assert_int_eq(tt_thread_add(p, &none, 0, -1, 9, 32), 0);
     tt_proc_index x;
-    ck_assert_int_eq(tt_proc_index_build(&x, p), 0);
+    ck_assert_int_eq(tt_proc_index_build(&x, p, 0), 0);
     tt_buf b = {0};
     for (uint32_t t = 0; t < N; t++) {
         b.len = 0;
@@ -1251,15 +1260,9 @@ START_TEST(process_names)
         snprintf(want, sizeof want, "th%u", t & ~1u);
         ck_assert_str_eq(b.data, want);
     }
-    b.len = 0;
-    tt_thread_process_format(&b, p, &x, dup2);
-    ck_assert_str_eq(b.data, "first");
-    b.len = 0;
-    tt_thread_process_format(&b, p, &x, orphan);
-    ck_assert_str_eq(b.data, "[pid 5]");
-    b.len = 0;
-    tt_thread_process_format(&b, p, &x, none);
-    ck_assert_str_eq(b.data, "unknown");
+    proc_is(&b, p, &x, dup2, "first");
+    proc_is(&b, p, &x, orphan, "[pid 5]");
+    proc_is(&b, p, &x, none, "unknown");
     tt_buf_free(&b);
     tt_proc_index_free(&x);
     tt_profile_free(p);
@@ -1313,6 +1316,37 @@ START_TEST(btrace_pair)
 }
 END_TEST
 
+/* Several inputs (sources) name one pid by their main threads: each thread's process is its
+ * own input's, whatever the order (by_input); an input without a main thread of its own
+ * gets [pid N], not another input's; without by_input the first named thread by source. */
+START_TEST(process_names_by_input)
+{
+    tt_profile *p;
+    ck_assert_int_eq(tt_profile_new(&p, TT_IDENT_NAME), 0);
+    uint32_t w2, m1, w0, m0, w1;
+    ck_assert_int_eq(tt_thread_add(p, &w2, 2, 7, 9, 32), 0); /* input 2: a worker only */
+    ck_assert_int_eq(tt_thread_add(p, &m1, 1, 7, 7, 32), 0);
+    tt_thread_set_name(p, m1, "main-b", 6, 0);
+    ck_assert_int_eq(tt_thread_add(p, &w0, 0, 7, 8, 32), 0);
+    ck_assert_int_eq(tt_thread_add(p, &m0, 0, 7, 7, 32), 0);
+    tt_thread_set_name(p, m0, "main-z", 6, 0);
+    ck_assert_int_eq(tt_thread_add(p, &w1, 1, 7, 10, 32), 0);
+    tt_proc_index x;
+    ck_assert_int_eq(tt_proc_index_build(&x, p, 1), 0);
+    tt_buf b = {0};
+    const uint32_t th[] = {w2, m1, w0, m0, w1};
+    const char *const want[] = {"[pid 7]", "main-b", "main-z", "main-z", "main-b"};
+    for (size_t i = 0; i < 5; i++)
+        proc_is(&b, p, &x, th[i], want[i]);
+    tt_proc_index_free(&x);
+    ck_assert_int_eq(tt_proc_index_build(&x, p, 0), 0); /* one input: its first main thread */
+    proc_is(&b, p, &x, w2, "main-b");
+    tt_buf_free(&b);
+    tt_proc_index_free(&x);
+    tt_profile_free(p);
+}
+END_TEST
+
 START_TEST(meta_pid_source)
 {
     tt_profile *p;
@@ -1337,7 +1371,7 @@ START_TEST(meta_pid_source)
     ck_assert_int_eq(tt_thread_pid(p, app_nopid), 4411);
     ck_assert_int_eq(tt_thread_pid(p, perf), -1);
     tt_proc_index x;
-    ck_assert_int_eq(tt_proc_index_build(&x, p), 0);
+    ck_assert_int_eq(tt_proc_index_build(&x, p, 0), 0);
     tt_buf b = {0};
     tt_thread_process_format(&b, p, &x, app_nopid);
     ck_assert_str_eq(b.data, "com.example");
@@ -1385,6 +1419,7 @@ static Suite *suite(void)
     tcase_add_test(tc, perf_maps);
     tcase_add_test(tc, perf_event_keys);
     tcase_add_test(tc, process_names);
+    tcase_add_test(tc, process_names_by_input);
     tcase_add_test(tc, meta_pid_source);
     tcase_add_test(tc, btrace_pair);
     suite_add_tcase(s, tc);

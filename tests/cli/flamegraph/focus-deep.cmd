@@ -1,0 +1,1 @@
+sh ../cli/flamegraph/focus-deep.sh 2>&1

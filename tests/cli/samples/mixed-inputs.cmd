@@ -1,0 +1,1 @@
+for a in "perf-comm-period.txt flame-recursive.folded" "flame-recursive.folded perf-comm-period.txt" "simpleperf-jit.txt diff-names-base.jsonl" "art-export-long-gap.jsonl diff-names-base.jsonl"; do tracetool samples $a | sed -n 1,3p; tracetool samples --format json $a | grep -o '"source_format":"[^"]*","clock":"[^"]*"'; done
