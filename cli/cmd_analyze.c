@@ -339,6 +339,18 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
         rc = CLI_BAD;
         goto done;
     }
+    /* an -o file that is not a database is refused before any input (standard input, a
+     * FIFO) is read; pass 2 checks again when it creates the database */
+    if (!o.append && !o.dry_run) {
+        char *t = cli_out_resolve(o.out); /* says what is wrong when NULL */
+        if (!t)
+            rc = CLI_BAD;
+        else if (tdb_check_replace(t, &err))
+            rc = cli_err(&err);
+        free(t);
+        if (rc)
+            goto done;
+    }
     /* -m mappings first, then the arguments (directories expanded) */
     for (size_t i = 0; i < o.nmaps && !rc; i++)
         rc = cli_input_path(o.maps[i]) ? CLI_BAD : cli_an__add_input(&inputs, o.maps[i], 0);

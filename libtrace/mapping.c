@@ -23,6 +23,9 @@ struct tt_mapping {
     tt_vec ign_lines;   /* tt_method (id 0): every ignoreMethodMapping.txt line, in order */
     size_t load_start;  /* methods index of the first line of the tt_mapping_load running */
     int order_matters;  /* tt_mapping_order_matters */
+    uint32_t load_no;   /* tt_mapping_load calls so far */
+    uint32_t *cmp;      /* per methods index: the load that compared its first line for it */
+    size_t cmp_cap;
 };
 
 tt_mapping *tt_mapping_new(void)
@@ -51,6 +54,7 @@ void tt_mapping_free(tt_mapping *m)
     tt_vec_free(&m->ign_lines);
     free(m->idx);
     free(m->ign);
+    free(m->cmp);
     free(m);
 }
 
@@ -227,10 +231,31 @@ static int same_line(const tt_method *me, uint64_t flags, const char *cls, size_
 
 int tt_mapping_order_matters(const tt_mapping *m) { return m->order_matters; }
 
+/* 1 for the first line of this load that gives the id of methods[k] (an earlier load's):
+ * only that line would be kept were the loads in the other order; later ones of the same
+ * file are its own duplicates. Out of memory: 1 (the order is kept in the key). */
+static int first_of_load(tt_mapping *m, size_t k)
+{
+    if (k >= m->cmp_cap) {
+        size_t cap = m->methods.len > 2 * m->cmp_cap ? m->methods.len : 2 * m->cmp_cap;
+        uint32_t *p = realloc(m->cmp, cap * sizeof *p);
+        if (!p)
+            return 1;
+        memset(p + m->cmp_cap, 0, (cap - m->cmp_cap) * sizeof *p);
+        m->cmp = p;
+        m->cmp_cap = cap;
+    }
+    if (m->cmp[k] == m->load_no)
+        return 0;
+    m->cmp[k] = m->load_no;
+    return 1;
+}
+
 int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
 {
     const char *fn = tt_input_name(in);
     m->load_start = m->methods.len;
+    m->load_no++;
     for (;;) {
         const char *line;
         size_t len;
@@ -294,7 +319,7 @@ int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
         if (prev) {
             /* an id an earlier file gave another line: that file's line is used, so the
              * order of the files decides (the import key keeps it, tracetool-analyze(1)) */
-            if ((size_t)(pix - 1) < m->load_start &&
+            if ((size_t)(pix - 1) < m->load_start && first_of_load(m, pix - 1) &&
                 !same_line(prev, flags, cls, cl, name, nl, desc, dl))
                 m->order_matters = 1;
             char ex[200];

@@ -250,36 +250,60 @@ static void keep_owner(tdb_db *db, int fd, const struct stat *sb)
     (void)fchmod(fd, (mode_t)(db->mode | S_IRUSR | S_IWUSR));
 }
 
+/* Whether the SQLite write-ahead log beside path holds anything. */
+static int wal_nonempty(const char *path)
+{
+    size_t n = strlen(path) + 8;
+    char *wal = malloc(n);
+    struct stat sb;
+    int r = 1; /* out of memory: assume it does */
+    if (wal) {
+        snprintf(wal, n, "%s-wal", path);
+        r = !stat(wal, &sb) && sb.st_size > 0;
+        free(wal);
+    }
+    return r;
+}
+
 /* A file that -o would replace must be a tracetool database (or empty): a mistyped -o
  * (analyze -o methodMapping.txt ...) must not turn someone's mapping, trace or other program's
- * database into ours. 0 when it may be replaced, else the error. */
-static int replaceable(const tdb_db *db, const struct stat *sb, tt_error *err)
+ * database into ours. An SQLite file without tracetool's application_id counts as empty only
+ * when it is one page at most and its write-ahead log is empty (another program's rows may
+ * be in the log only); the header's page count is not trusted (SQLite before 3.7.0 left it
+ * 0). A file that cannot be read is refused: nothing else would check it, as the rename
+ * only needs the directory. */
+int tdb_check_replace(const char *path, tt_error *err)
 {
-    if (sb->st_size == 0)
-        return 0;
+    struct stat sb;
+    if (stat(path, &sb) || !S_ISREG(sb.st_mode) || sb.st_size == 0)
+        return 0; /* created; a non-regular file is refused by the caller */
     unsigned char h[100] = {0};
-    FILE *f = fopen(db->path, "rb");
-    size_t n = f ? fread(h, 1, sizeof h, f) : 0;
-    if (f)
-        fclose(f);
-    if (!f) /* unreadable: the open for writing below reports what is wrong */
-        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return tt_error_set(err, TT_EIO, path, 0, 0,
+                            "exists and cannot be read (%s), so it cannot be checked to be a "
+                            "tracetool database: refusing to replace it",
+                            strerror(errno));
+    size_t n = fread(h, 1, sizeof h, f);
+    fclose(f);
     char what[160] = "";
     const char *z;
     if (n == sizeof h && !memcmp(h, "SQLite format 3", 16)) {
         uint32_t app = (uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71];
-        uint32_t pages = (uint32_t)h[28] << 24 | (uint32_t)h[29] << 16 | (uint32_t)h[30] << 8 |
-                         h[31];
-        if (app == TDB_APPLICATION_ID || (app == 0 && pages <= 1)) /* ours, or an empty one */
+        unsigned psize = (unsigned)h[16] << 8 | h[17];
+        if (psize == 1)
+            psize = 65536;
+        if (app == TDB_APPLICATION_ID ||
+            (app == 0 && sb.st_size <= (off_t)psize && !wal_nonempty(path)))
             return 0;
         snprintf(what, sizeof what, " (an SQLite database of another program: application_id %lu)",
                  (unsigned long)app);
-    } else if ((z = compressed(db->path))) {
+    } else if ((z = compressed(path))) {
         snprintf(what, sizeof what, " (%s-compressed)", z);
-    } else if ((z = foreign(db->path))) {
+    } else if ((z = foreign(path))) {
         snprintf(what, sizeof what, " (%s)", z);
     }
-    return tt_error_set(err, TT_EINVAL, db->path, 0, 0,
+    return tt_error_set(err, TT_EINVAL, path, 0, 0,
                         "exists and is not a tracetool database%s: refusing to replace it; "
                         "remove it first or write to another file",
                         what);
@@ -295,7 +319,7 @@ static int open_new(tdb_db *db, tt_error *err)
     /* fail early and clearly when the directory is not writable */
     struct stat sb;
     int replace = stat(db->path, &sb) == 0 && S_ISREG(sb.st_mode);
-    if (replace && replaceable(db, &sb, err)) {
+    if (replace && !db->copy && tdb_check_replace(db->path, err)) {
         free(db->tmp);
         db->tmp = NULL;
         return TT_EINVAL;

@@ -30,6 +30,9 @@ enum { TDB_WRITE_NEW = 0, TDB_WRITE_APPEND = 1, TDB_WRITE_COPY = 2 };
 /* mode TDB_WRITE_COPY builds aside too, starting from a copy of the existing database
  * (upgraded to the current schema): readers never see a partial write (tracetool merge). */
 int tdb_open_write(tdb_db **out, const char *path, int append, tt_error *err);
+/* 0 when path may be replaced by a new database: missing, empty, not a regular file (the
+ * caller refuses those) or a tracetool database; else exit-2 error naming what it is. */
+int tdb_check_replace(const char *path, tt_error *err);
 /* The temporary file being built, or NULL when writing in place; for signal handlers. */
 const char *tdb_tmp_path(const tdb_db *db);
 /* Writing in place (TDB_WRITE_APPEND of an existing database): 1 when DB-wal was absent or
