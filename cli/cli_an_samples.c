@@ -301,8 +301,9 @@ static int store_processes(cli_an *a, tt_profile *p, int64_t trace_id, int64_t *
     return rc;
 }
 
+/* *neg: the slices' counter deltas that were negative (stored as NULL, samples.md 5.6). */
 static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
-                         tt_error *err)
+                         uint64_t *neg, tt_error *err)
 {
     const tt_profile_meta *m = tt_profile_meta_get(p);
     size_t nf = tt_profile_nframes(p), nc = tt_profile_ncallsites(p), nt = tt_profile_nthreads(p);
@@ -367,6 +368,8 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
             rc = tt_slice_build(&out, &info, p, u, &so, &e2);
             if (rc && !err->msg[0])
                 *err = e2;
+            if (!rc)
+                *neg += info.negative_counter_deltas;
             tt_vec_free(&out);
         }
     }
@@ -421,8 +424,11 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
     if (!rc)
         rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
+    uint64_t neg = 0;
     if (!rc)
-        rc = store_profile(a, p, t->trace_id, &sc, err);
+        rc = store_profile(a, p, t->trace_id, &sc, &neg, err);
+    if (!rc && neg)
+        tt_stats_add(st, "slice_negative_counter_delta", path, TT_SEV_WARN, (int64_t)neg, NULL);
     if (!rc)
         rc = cli_an_reader_stats(a, t->trace_id, st, err);
     tt_stats_free(st);

@@ -241,6 +241,8 @@ static const struct {
     {"retrace_ambiguous",
      "obfuscated names with several original names in the ProGuard map kept the first"},
     {"samples_unknown_kind", "JSON lines of an unknown kind were skipped"},
+    {"slice_negative_counter_delta",
+     "slice counter deltas were negative (a cumulative counter went backwards): stored as NULL"},
     {"startup_lines_skipped", "log lines that are not Displayed or Fully drawn lines were skipped"},
     {"startup_reports_ignored", "reports that are not startup reports were ignored"},
     {"sym_build_id_mismatch", "a module file was refused because its build id differs"},

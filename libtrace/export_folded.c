@@ -189,19 +189,21 @@ static int thread_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
                             "the input has no timestamps: --weight %s needs times",
                             o->weight == TT_WEIGHT_WALL ? "wall" : "cpu");
     tt__wruns it;
-    tt__wruns_init(&it, p, utid, o->weight, tt_profile_max_gap(p, utid, o->slice.max_gap),
-                   o->slice.end_pad);
+    int rc = tt__wruns_init(&it, p, utid, o->weight,
+                            tt_profile_max_gap(p, utid, o->slice.max_gap), o->slice.end_pad);
     const tt_run *r;
     int64_t x;
-    while (tt__wruns_next(&it, &r, &x)) {
+    while (!rc && tt__wruns_next(&it, &r, &x)) {
         uint32_t cs = r->callsite;
         if (!x)
             continue;
         if (!w[cs] && !tt_vec_push(touched, &cs))
-            return TT_ENOMEM;
-        w[cs] += x;
+            rc = TT_ENOMEM;
+        else
+            w[cs] += x;
     }
-    return 0;
+    tt__wruns_free(&it);
+    return rc;
 }
 
 struct tt__folded {

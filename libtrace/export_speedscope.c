@@ -38,13 +38,15 @@ static int sampled(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,
     tt_vec runs;
     tt_vec_init(&runs, sizeof(tt_run));
     int64_t gap = tt_profile_max_gap(p, utid, o->slice.max_gap);
-    if (tt_profile_runs(&runs, p, utid, gap)) {
+    int64_t *rw = NULL;
+    if (tt_profile_runs(&runs, p, utid, gap) ||
+        tt__run_weights(&rw, p, utid, runs.len, o->weight, gap, o->slice.end_pad)) {
         tt_vec_free(&runs);
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     }
     int64_t total = 0;
     for (size_t j = 0; j < runs.len; j++)
-        total = tt__sat_add(total, tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad));
+        total = tt__sat_add(total, rw[j]);
     const char *unit = o->weight == TT_WEIGHT_WALL || o->weight == TT_WEIGHT_CPU ||
                                (o->weight == TT_WEIGHT_PERIOD && period_in_ns(p))
                            ? "nanoseconds" : "none";
@@ -65,12 +67,13 @@ static int sampled(tt_jsonw *w, tt_profile *p, uint32_t utid, const char *name,
     tt_jsonw_key(w, "weights");
     tt_jsonw_arr_begin(w);
     for (size_t j = 0; j < runs.len && !rc; j++) {
-        tt_jsonw_int(w, tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad));
+        tt_jsonw_int(w, rw[j]);
         rc = tt__flush(w, fn, ctx, 0, err);
     }
     tt_jsonw_arr_end(w);
     tt_jsonw_obj_end(w);
     tt_vec_free(&runs);
+    free(rw);
     return rc;
 }
 

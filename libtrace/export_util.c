@@ -96,12 +96,12 @@ int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int 
         return r->weight;
     int cpu = weight == TT_WEIGHT_CPU;
     int64_t first = cpu ? r->cpu : r->ts, last = cpu ? r->end_cpu : r->end_ts;
-    if (first < 0 || last < 0)
+    if (cpu && (first < 0 || last < 0)) /* -1: no CPU clock; wall times may be negative */
         return 0;
     int64_t b = first, e = last + (cpu ? 0 : pad);
     if (q) {
         int64_t qt = cpu ? q->end_cpu : q->end_ts;
-        if (r->ts - q->end_ts <= max_gap && qt >= 0 && qt <= first)
+        if (r->ts - q->end_ts <= max_gap && (!cpu || qt >= 0) && qt <= first)
             b = qt + (first - qt) / 2;
     }
     if (nx) {
@@ -114,15 +114,78 @@ int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int 
     return e > b ? e - b : 0;
 }
 
-int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap, int64_t pad)
+/* 1 when an interval sample of o[0..n-1] ends after the sample that follows it (5.1 item
+ * order): its end item then lies between later runs' items, and the neighbours of a run in the
+ * item order are no longer the runs before and after it. */
+static int items_interleave(const tt_profile *p, const uint32_t *o, size_t n)
 {
-    const tt_run *r = &TT_VEC_AT(runs, tt_run, j);
-    return tt__run_weight3(j > 0 ? r - 1 : NULL, r, j + 1 < runs->len ? r + 1 : NULL, weight,
-                           max_gap, pad);
+    const tt_sample *s = p->samples.data;
+    for (size_t i = 0; i + 1 < n; i++) {
+        const tt_sample *a = &s[o[i]], *b = &s[o[i + 1]];
+        if (a->is_interval && (a->end_ts > b->ts || (a->end_ts == b->ts && a->seq > b->seq)))
+            return 1;
+    }
+    return 0;
 }
 
-void tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weight,
-                    int64_t max_gap, int64_t pad)
+/* A run's first or last item (5.1): its begin and its end (its last sample, or the end of an
+ * interval sample or of a stored run). */
+typedef struct witem {
+    int64_t t, cpu;
+    uint32_t seq, run;
+    int end;
+} witem;
+
+static int witem_cmp(const void *x, const void *y)
+{
+    const witem *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    if (a->seq != b->seq)
+        return a->seq < b->seq ? -1 : 1;
+    return a->end - b->end;
+}
+
+/* Wall or CPU weight of every run from the thread's items in time order: the time between two
+ * items within the max gap is split at its midpoint, each half to its item's run (the leaf
+ * self time of the mid policy, 5.5); after an item before a gap or at the end the pad, as for
+ * a slice end. w: room for every run (at most n), zeroed. */
+static int item_weights(int64_t *w, const tt_profile *p, const uint32_t *o, size_t n,
+                        int weight, int64_t max_gap, int64_t pad)
+{
+    witem *it = malloc((n ? 2 * n : 1) * sizeof *it);
+    if (!it)
+        return TT_ENOMEM;
+    size_t m = 0, pos = 0;
+    tt_run r;
+    for (uint32_t j = 0; tt__run_next(&r, p, o, n, &pos, max_gap); j++) {
+        const tt_sample *s = p->samples.data;
+        it[m++] = (witem){r.ts, r.cpu, s[r.first].seq, j, 0};
+        if (r.is_interval || r.end_ts != r.ts)
+            it[m++] = (witem){r.end_ts, r.end_cpu, s[r.last].seq, j, 1};
+    }
+    qsort(it, m, sizeof *it, witem_cmp);
+    int cpu = weight == TT_WEIGHT_CPU;
+    for (size_t i = 0; i < m; i++) {
+        const witem *a = &it[i], *b = i + 1 < m ? &it[i + 1] : NULL;
+        int one = b && a->run == b->run; /* a run's two items: never a gap between */
+        if (b && (one || b->t - a->t <= max_gap)) {
+            int64_t x = cpu ? a->cpu : a->t, y = cpu ? b->cpu : b->t;
+            if (cpu && (x < 0 || y < x))
+                continue;
+            int64_t mid = x + (y - x) / 2;
+            w[a->run] += mid - x;
+            w[b->run] += y - mid;
+        } else if (!cpu) {
+            w[a->run] += b && b->t - a->t < pad ? b->t - a->t : pad;
+        }
+    }
+    free(it);
+    return 0;
+}
+
+int tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weight,
+                   int64_t max_gap, int64_t pad)
 {
     memset(it, 0, sizeof *it);
     it->p = p;
@@ -130,10 +193,30 @@ void tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weigh
     it->weight = weight;
     it->gap = max_gap;
     it->pad = pad;
+    if ((weight != TT_WEIGHT_WALL && weight != TT_WEIGHT_CPU) || p->meta.timeless ||
+        !items_interleave(p, it->o, it->n))
+        return 0;
+    /* at most one run a sample */
+    if (!(it->iw = calloc(it->n, sizeof *it->iw)))
+        return TT_ENOMEM;
+    return item_weights(it->iw, p, it->o, it->n, weight, max_gap, pad);
+}
+
+void tt__wruns_free(tt__wruns *it)
+{
+    free(it->iw);
+    it->iw = NULL;
 }
 
 int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w)
 {
+    if (it->iw) { /* weights from the items */
+        if (!tt__run_next(&it->w[0], it->p, it->o, it->n, &it->pos, it->gap))
+            return 0;
+        *r = &it->w[0];
+        *w = it->iw[it->have++];
+        return 1;
+    }
     while (!it->done) {
         tt_run *w3 = it->w;
         int more = tt__run_next(&w3[it->have % 3], it->p, it->o, it->n, &it->pos, it->gap);
@@ -153,6 +236,25 @@ int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w)
     }
     it->done = 1;
     return 0;
+}
+
+int tt__run_weights(int64_t **out, const tt_profile *p, uint32_t utid, size_t nruns,
+                    int weight, int64_t max_gap, int64_t pad)
+{
+    int64_t *v = malloc((nruns ? nruns : 1) * sizeof *v);
+    tt__wruns it;
+    int rc = v ? tt__wruns_init(&it, p, utid, weight, max_gap, pad) : TT_ENOMEM;
+    const tt_run *r;
+    for (size_t j = 0; !rc && j < nruns && tt__wruns_next(&it, &r, &v[j]); j++)
+        ;
+    if (v)
+        tt__wruns_free(&it);
+    if (rc) {
+        free(v);
+        v = NULL;
+    }
+    *out = v;
+    return rc;
 }
 
 int tt_export_default_weight(const tt_profile *p)

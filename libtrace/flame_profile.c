@@ -188,13 +188,15 @@ static int window_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
     tt_vec runs;
     tt_vec_init(&runs, sizeof(tt_run));
     int64_t gap = tt_profile_max_gap(p, utid, o->slice.max_gap);
-    if (tt_profile_runs(&runs, p, utid, gap)) {
+    int64_t *rw = NULL;
+    if (tt_profile_runs(&runs, p, utid, gap) ||
+        tt__run_weights(&rw, p, utid, runs.len, o->weight, gap, o->slice.end_pad)) {
         tt_vec_free(&runs);
         return TT_ENOMEM;
     }
     for (size_t j = 0; j < runs.len; j++) {
         const tt_run *r = &TT_VEC_AT(&runs, tt_run, j);
-        int64_t v = tt__run_weight(&runs, j, o->weight, gap, o->slice.end_pad);
+        int64_t v = rw[j];
         if (r->end_ts > r->ts)
             v = tt_muldiv(v, overlap(r->ts, r->end_ts, x->win_from, x->win_to),
                           r->end_ts - r->ts);
@@ -204,11 +206,13 @@ static int window_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
             continue;
         if (!w[r->callsite] && !tt_vec_push(touched, &r->callsite)) {
             tt_vec_free(&runs);
+            free(rw);
             return TT_ENOMEM;
         }
         w[r->callsite] += v;
     }
     tt_vec_free(&runs);
+    free(rw);
     return 0;
 }
 

@@ -68,14 +68,18 @@ static int count_error(const char *file, const char *s, size_t n, uint64_t linen
                         (int)(n > 40 ? 40 : n), s, (unsigned long long)FOLDED_MAX_COUNT);
 }
 
+/* Any white space separates a count, as flamegraph.pl's /^(.*)\s+?(\d+(?:\.\d*)?)$/ does (a
+ * tab written by hand or by a spreadsheet). */
+static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
 /* Last blank-separated token of s[0..n): start offset, or n when none. */
 static size_t last_token(const char *s, size_t n)
 {
     size_t e = n;
-    while (e > 0 && s[e - 1] == ' ')
+    while (e > 0 && blank(s[e - 1]))
         e--;
     size_t b = e;
-    while (b > 0 && s[b - 1] != ' ')
+    while (b > 0 && !blank(s[b - 1]))
         b--;
     return b;
 }
@@ -88,7 +92,7 @@ static size_t count_token(const char *s, size_t n)
     size_t b = n;
     while (b > 0 && ((s[b - 1] >= '0' && s[b - 1] <= '9') || s[b - 1] == '.'))
         b--;
-    return b == 0 || s[b - 1] == ' ' ? b : n;
+    return b == 0 || blank(s[b - 1]) ? b : n;
 }
 
 typedef struct fstate {
@@ -299,7 +303,7 @@ static int folded_line(fstate *st, const char *s, size_t n, uint64_t lineno, tt_
         return 0;
     }
     size_t stack_end = b1, e2 = b1;
-    while (e2 > 0 && s[e2 - 1] == ' ')
+    while (e2 > 0 && blank(s[e2 - 1]))
         e2--;
     size_t b2 = count_token(s, e2);
     int64_t w0;

@@ -272,8 +272,9 @@ static int sample_line(jstate *st, json_t *o)
     if (has) {
         if (v < s.ts)
             return fail(st, "\"end_ts_ns\" is before \"ts_ns\"%s", "");
+        /* end_ts equal to ts is a point sample (samples.md 1), as btrace's end_nano == 0 */
         s.end_ts = v;
-        s.is_interval = 1;
+        s.is_interval = v > s.ts;
     }
     if (get_int(st, o, "end_cpu_ns", &v, &has))
         return TT_EFORMAT;

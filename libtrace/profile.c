@@ -61,6 +61,7 @@ void tt_profile_free(tt_profile *p)
     free(p->fixed);
     free(p->order);
     free(p->toff);
+    free(p->run_brk);
     free(p->cs_rec);
     free(p->gap_auto);
     slice_ws_free(p->sws);
@@ -399,6 +400,65 @@ static int by_time(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* (t, seq) of an interval's end item before (t, seq) of a point sample's item (5.1) */
+static int end_before(const skey *e, const tt_sample *x)
+{
+    return e->ts < x->ts || (e->ts == x->ts && e->seq < x->seq);
+}
+
+/* p->run_brk of one thread o[0..n-1] in time order; *ends (room for *cap) grows to its
+ * interval samples. The items of a run are only its first and last sample, so a run must not
+ * contain the end item of an interval that began before it (5.2; 5.3 rule 2 closes the leaf
+ * there). An end item between two consecutive samples is of an interval at or before the
+ * first of them. */
+static int thread_run_breaks(tt_profile *p, const uint32_t *o, size_t n, skey **ends,
+                             size_t *cap)
+{
+    const tt_sample *s = p->samples.data;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += s[o[i]].is_interval;
+    if (!m)
+        return 0;
+    if (m > *cap) {
+        skey *e = realloc(*ends, m * sizeof *e);
+        if (!e)
+            return TT_ENOMEM;
+        *ends = e;
+        *cap = m;
+    }
+    skey *k = *ends;
+    m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[o[i]].is_interval)
+            k[m++] = (skey){s[o[i]].end_ts, s[o[i]].seq, o[i]};
+    qsort(k, m, sizeof *k, by_time);
+    size_t e = 0;
+    for (size_t i = 1; i < n; i++) {
+        const tt_sample *a = &s[o[i - 1]], *b = &s[o[i]];
+        while (e < m && end_before(&k[e], a))
+            e++;
+        if (e < m && end_before(&k[e], b) && !a->is_interval && !b->is_interval) {
+            if (!p->run_brk && !(p->run_brk = calloc(p->samples.len, 1)))
+                return TT_ENOMEM;
+            p->run_brk[b->seq] = 1; /* seq: the sample's index */
+        }
+    }
+    return 0;
+}
+
+static int mark_run_breaks(tt_profile *p)
+{
+    skey *ends = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t t = 0; t < p->threads.len && !rc; t++)
+        rc = thread_run_breaks(p, p->order + p->toff[t], p->toff[t + 1] - p->toff[t], &ends,
+                               &cap);
+    free(ends);
+    return rc;
+}
+
 int tt_profile_finish(tt_profile *p, tt_error *err)
 {
     if (p->finished)
@@ -440,6 +500,8 @@ int tt_profile_finish(tt_profile *p, tt_error *err)
             free(k);
         }
     }
+    if (!p->meta.runs && mark_run_breaks(p))
+        return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     p->finished = 1;
     return 0;
 }
@@ -614,11 +676,12 @@ static int64_t auto_gap(const tt_profile *p, uint32_t utid)
 }
 
 /* Same type class (4.3): a custom sample is not merged into cpu samples. */
-static int mergeable(const tt_sample *a, const tt_sample *b, int64_t max_gap)
+static int mergeable(const tt_profile *p, const tt_sample *a, const tt_sample *b,
+                     int64_t max_gap)
 {
-    return a->callsite == b->callsite && a->msg_id == b->msg_id && !a->is_interval &&
-           !b->is_interval && a->type == b->type && b->ts - a->ts <= max_gap &&
-           a->waker_utid == TT_NONE && b->waker_utid == TT_NONE;
+    return !(p->run_brk && p->run_brk[b->seq]) && a->callsite == b->callsite &&
+           a->msg_id == b->msg_id && !a->is_interval && !b->is_interval && a->type == b->type &&
+           b->ts - a->ts <= max_gap && a->waker_utid == TT_NONE && b->waker_utid == TT_NONE;
 }
 
 static void run_from(tt_run *r, const tt_sample *s, uint32_t idx)
@@ -650,7 +713,7 @@ int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, si
     /* stored runs (a profile read back from a database) are already merged */
     for (i++; i < n && !p->meta.timeless && !p->meta.runs; i++) {
         const tt_sample *x = &s[o[i]];
-        if (!mergeable(&s[r->last], x, max_gap_ns) || r->count >= UINT32_MAX - x->count)
+        if (!mergeable(p, &s[r->last], x, max_gap_ns) || r->count >= UINT32_MAX - x->count)
             break;
         r->end_ts = x->end_ts;
         r->end_cpu = x->end_cpu;
@@ -666,7 +729,7 @@ int tt__run_starts(const tt_profile *p, const uint32_t *o, size_t j, int64_t max
 {
     const tt_sample *s = p->samples.data;
     return j == 0 || p->meta.timeless || p->meta.runs ||
-           !mergeable(&s[o[j - 1]], &s[o[j]], max_gap_ns);
+           !mergeable(p, &s[o[j - 1]], &s[o[j]], max_gap_ns);
 }
 
 int tt_profile_runs(tt_vec *out, const tt_profile *p, uint32_t utid, int64_t max_gap_ns)

@@ -29,17 +29,19 @@ const char *tt_weight_unit(int weight)
 }
 
 /* Self weights of one thread's runs (wall/cpu: each run's share of the time, as exports) */
-static void run_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
-                        int64_t max_gap, int64_t end_pad)
+static int run_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
+                       int64_t max_gap, int64_t end_pad)
 {
     tt__wruns it;
-    tt__wruns_init(&it, p, utid, weight, tt_profile_max_gap(p, utid, max_gap), end_pad);
+    int rc = tt__wruns_init(&it, p, utid, weight, tt_profile_max_gap(p, utid, max_gap), end_pad);
     const tt_run *r;
     int64_t w;
-    while (tt__wruns_next(&it, &r, &w)) {
+    while (!rc && tt__wruns_next(&it, &r, &w)) {
         out[r->callsite].self_weight = tt__sat_add(out[r->callsite].self_weight, w);
         out[r->callsite].self_samples += r->count;
     }
+    tt__wruns_free(&it);
+    return rc;
 }
 
 int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
@@ -54,7 +56,9 @@ int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t ut
         for (uint32_t t = 0; t < p->threads.len; t++) {
             if (utid != TT_NONE && t != utid)
                 continue;
-            run_weights(out, p, t, weight, max_gap, end_pad);
+            int rc = run_weights(out, p, t, weight, max_gap, end_pad);
+            if (rc)
+                return rc;
         }
     } else if (utid != TT_NONE && p->finished) { /* the thread's own samples, not all */
         size_t n;

@@ -118,10 +118,10 @@ static int text_kind(const unsigned char *p, size_t n)
             if (is_int_token(s, ln))
                 return TT_SKIND_BEAT;
             size_t b = ln;
-            while (b > 0 && s[b - 1] != ' ')
+            while (b > 0 && s[b - 1] != ' ' && s[b - 1] != '\t')
                 b--;
             if (b > 0 && b < ln && s[b] >= '0' && s[b] <= '9')
-                return TT_SKIND_FOLDED;
+                return TT_SKIND_FOLDED; /* a count after a blank or a tab (flamegraph.pl) */
             if (e >= n && n >= 4096)
                 return TT_SKIND_UNKNOWN;
             return TT_SKIND_UNKNOWN;

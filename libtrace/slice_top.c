@@ -25,7 +25,7 @@ static int by_dur(const tt_slice *x, const tt_slice *y)
 /* Insertion into the sorted top; an equal slice goes after the ones already there. */
 static void top_insert(tt_slice_top *t, const tt_slice *s)
 {
-    if (s->is_synthetic || !t->cap || (t->n == t->cap && by_dur(s, &t->s[t->n - 1]) >= 0))
+    if (!t->cap || (t->n == t->cap && by_dur(s, &t->s[t->n - 1]) >= 0))
         return;
     size_t j = t->n < t->cap ? t->n++ : t->n - 1;
     while (j > 0 && by_dur(s, &t->s[j - 1]) < 0) {

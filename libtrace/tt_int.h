@@ -387,6 +387,9 @@ struct tt_profile {
                         * a name given without a pid, used only for the document name */
     uint32_t *order;   /* after finish: sample indices grouped by thread, time-sorted */
     size_t *toff;      /* per utid: offset into order; toff[utid + 1] - toff[utid] = count */
+    uint8_t *run_brk;  /* after finish, per sample: 1 when the end of an earlier interval sample
+                        * of its thread falls between it and the thread's previous sample, so
+                        * the two are not one run (samples.md 4.3); NULL when no sample has it */
     int finished;
     tt_vec *fixed;     /* per utid fixed slices (tt_vec of tt_slice) or NULL */
     size_t nfixed;
@@ -451,14 +454,16 @@ const uint8_t *tt__callsite_recursive(tt_profile *p);
 /* Interns a frame made only of a name and kind. */
 int tt__frame_simple(tt_profile *p, uint32_t *id, const char *name, size_t n, int kind,
                      const char *module);
-/* Weight of run j of a thread's runs for folded/speedscope output (7.2): count, period, or
- * the run's wall/CPU span under the mid policy. */
-int64_t tt__run_weight(const tt_vec *runs, size_t j, int weight, int64_t max_gap, int64_t pad);
-/* The same for run r between its neighbours q and nx (NULL when none): no run array needed. */
+/* Weight of run r between its neighbours q and nx (NULL when none) for folded/speedscope
+ * output (7.2): count, period, or the run's wall/CPU span under the mid policy; right only when
+ * no interval sample's end lies beyond the next run's begin (tt__wruns sees to that). */
 int64_t tt__run_weight3(const tt_run *q, const tt_run *r, const tt_run *nx, int weight,
                         int64_t max_gap, int64_t pad);
-/* One thread's runs in time order with their weights as tt__run_weight gives them, through a
- * window of three runs instead of a run array. next: 1 with *r (borrowed until the next call)
+/* One thread's runs in time order with their weights (7.2): wall and CPU weights are the leaf
+ * self time of the mid policy, so they sum to the covered time. Through a window of three runs
+ * when the runs' items come in run order; when an interval sample contains later samples, from
+ * the thread's items (weights of every run, computed by init). init: 0 or TT_ENOMEM; free with
+ * tt__wruns_free (also after a failed init). next: 1 with *r (borrowed until the next call)
  * and *w, 0 at the end. */
 typedef struct tt__wruns {
     const tt_profile *p;
@@ -466,11 +471,17 @@ typedef struct tt__wruns {
     size_t n, pos, have;
     int64_t gap, pad;
     int weight, done;
+    int64_t *iw; /* per run, when computed from the items; NULL otherwise */
     tt_run w[3];
 } tt__wruns;
-void tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weight,
-                    int64_t max_gap, int64_t pad);
+int tt__wruns_init(tt__wruns *it, const tt_profile *p, uint32_t utid, int weight,
+                   int64_t max_gap, int64_t pad);
 int tt__wruns_next(tt__wruns *it, const tt_run **r, int64_t *w);
+void tt__wruns_free(tt__wruns *it);
+/* The weights of a thread's nruns runs (tt_profile_runs) in a malloc'd array (*out, free()),
+ * as tt__wruns gives them; 0 or TT_ENOMEM. */
+int tt__run_weights(int64_t **out, const tt_profile *p, uint32_t utid, size_t nruns,
+                    int weight, int64_t max_gap, int64_t pad);
 /* Smallest timestamp of the profile (samples or fixed slices); 0 when empty. */
 int64_t tt__profile_start(const tt_profile *p);
 /* 1 when the profile's pid and process are those of t's input (meta.pid_source). */

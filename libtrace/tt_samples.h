@@ -292,7 +292,8 @@ int tt_weight_default(const tt_profile_meta *m);
 const char *tt_weight_unit(int weight);
 /* Per callsite in the unit weight (TT_WEIGHT_*): self at the leaf, total over the subtree;
  * utid TT_NONE = all threads. Wall and cpu need a finished profile with times (else
- * TT_EUNSUPPORTED) and use the max gap option and end pad of the slice options. out has
+ * TT_EUNSUPPORTED) and use the max gap option and end pad of the slice options: each leaf's
+ * self time under the mid policy (samples.md 7.2; TT_ENOMEM possible). out has
  * tt_profile_ncallsites entries (zeroed here). */
 int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t utid, int weight,
                                 int64_t max_gap, int64_t end_pad);

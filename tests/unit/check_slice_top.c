@@ -68,7 +68,8 @@ static void walk(tt_profile *p, uint32_t utid, size_t n, int one_root, size_t cp
             x.end_cpu = x.cpu >= 0 ? x.cpu + rnd(1000) : -1;
             x.is_blocking = (uint8_t)rnd(2);
             x.type = TT_ST_WAIT;
-            ts = x.end_ts;
+            if (rnd(4)) /* else the next samples fall inside it (runs split at its end) */
+                ts = x.end_ts;
         }
         tt_counters c = {.known = rnd(4) ? 0x1f : rnd(32)};
         for (int k = 0; k < TT_CTR_COUNT; k++) {

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/n.db" counter-backwards.jsonl > /dev/null && tracetool query "$TT_TMP/n.db" "select name, severity, value from stats; select name, alloc_objects from slice order by depth"

@@ -1,0 +1,1 @@
+tracetool export --format folded --weight wall --max-gap 20ms interval-points-wall.jsonl && tracetool export --format speedscope --weight wall --max-gap 20ms interval-points-wall.jsonl | grep -o "\"weights\":\[[0-9,]*\]"

@@ -1,0 +1,1 @@
+tracetool export --format folded folded-tab-diff.folded

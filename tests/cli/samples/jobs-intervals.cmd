@@ -1,0 +1,1 @@
+sh ../cli/samples/jobs-intervals.sh
