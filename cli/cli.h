@@ -168,6 +168,10 @@ int cli_input_open_checked(tt_input **in, const char *path, cli_input_check chec
                            tt_error *err);
 /* 1 when path is a stream that a check refused. */
 int cli_input_refused(const char *path);
+/* 1 when reading stream path failed after bytes of it were consumed (a read error, or a
+ * spool file that could not be made in $TMPDIR): every open fails with that error, never
+ * reading what is left of the stream; a command stops on it (exit 2). */
+int cli_input_lost(const char *path);
 /* cli_trace_paths's check: refuses a known foreign format or binary data that is no
  * method-beat buffer ("not a trace: ..."), an SQLite file too unless ud is non-NULL. */
 int cli_input_check_trace(tt_input *head, const char *path, void *ud, tt_error *err);

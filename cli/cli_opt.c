@@ -172,7 +172,9 @@ int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_c
             continue;
         /* a FIFO or device is kept for the command, unless its head is no trace */
         if (cli_input_open_checked(&in, paths[i], check_trace, &c, &err)) {
-            if (cli_input_refused(paths[i]))
+            /* refused, or its read failed after bytes were consumed (an unwritable $TMPDIR):
+             * the command must not open it again and read what is left */
+            if (cli_input_refused(paths[i]) || cli_input_lost(paths[i]))
                 return cli_err(&err);
             continue; /* the command reports what cannot be opened */
         }

@@ -751,7 +751,7 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
             continue;
         if (!cli_input_open_checked(&in, argv[i], cli_input_check_trace, NULL, &err))
             tt_input_close(in);
-        else if (cli_input_refused(argv[i]))
+        else if (cli_input_refused(argv[i]) || cli_input_lost(argv[i]))
             return cli_err(&err);
     }
     /* every input must open, and not be an Apple crash report, before its content picks
