@@ -236,9 +236,13 @@ enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u,
 /* ... and a KSCrash / Matrix iOS report is refused, saying what it is and where it goes,
  * unless CLI_TRACE_IOS (export: the command reads it). */
 int cli_trace_paths(char *const *paths, int n, unsigned flags);
-/* "tracetool: COMMAND: standard input ('-') given more than once" and CLI_BAD when paths name
- * '-' twice or more (it is read once), else 0; cli_trace_paths checks it first. */
+/* "tracetool: COMMAND: standard input ('-') given more than once" and CLI_BAD when paths and
+ * the options that read a file (cli_opt_input) name '-' twice or more (it is read once), else
+ * 0; cli_trace_paths checks it first. */
 int cli_stdin_once(char *const *paths, int n);
+/* val, the value of an option that reads a file (-m, --proguard, --beat, ...): a '-' is
+ * counted by cli_stdin_once until the next cli_opt_reset. */
+char *cli_opt_input(char *val);
 /* cli_trace_paths, and a FIFO or device that outgrows memory must also pass the command's
  * check (more, NULL: none) before it is spooled (cli_input_open_checked). */
 int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more);

@@ -86,10 +86,20 @@ int cli_opt_enum(const char *opt, const char *val, const char *const *choices)
     return -1;
 }
 
+/* How many options that read a file were given '-' since cli_opt_reset (cli_opt_input). */
+static int opt_stdin;
+
 void cli_opt_reset(void)
 {
     optind = 0; /* glibc: full reinitialisation */
     opterr = 1;
+    opt_stdin = 0;
+}
+
+char *cli_opt_input(char *val)
+{
+    opt_stdin += !strcmp(val, "-");
+    return val;
 }
 
 int cli_input_paths(char *const *paths, int n)
@@ -148,7 +158,7 @@ int cli_trace_paths(char *const *paths, int n, unsigned flags)
 
 int cli_stdin_once(char *const *paths, int n)
 {
-    int nstdin = 0;
+    int nstdin = opt_stdin;
     for (int i = 0; i < n; i++)
         nstdin += !strcmp(paths[i], "-");
     if (nstdin < 2)

@@ -548,7 +548,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
                 cli_errorf("too many -m options (at most 64)");
                 return CLI_BAD;
             }
-            so.maps[so.nmaps++] = optarg;
+            so.maps[so.nmaps++] = cli_opt_input(optarg);
             break;
         case 'h': return cli_usage(usage, 0);
         default: return cli_usage(usage, 1);

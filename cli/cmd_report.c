@@ -720,9 +720,9 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
                 cli_errorf("too many -m options (at most 64)");
                 return CLI_BAD;
             }
-            maps[nmaps++] = optarg;
+            maps[nmaps++] = cli_opt_input(optarg);
             break;
-        case O_PROGUARD: proguard = optarg; break;
+        case O_PROGUARD: proguard = cli_opt_input(optarg); break;
         case O_GROUP: c.grouping = 1; break;
         case O_FORMAT:
             if ((c.format = cli_opt_enum("--format", optarg, formats)) < 0)
