@@ -113,8 +113,8 @@ void cli_out_file_abort(cli_out_file *f);
  * (/tmp) owned by another user (as fs.protected_symlinks), out of memory. A descriptor path
  * (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is not followed: see cli_out_fd_path. */
 char *cli_out_resolve(const char *path);
-/* N when path names descriptor N of this process (/dev/stdin, /dev/stdout, /dev/stderr,
- * /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N with our PID), else -1. Outputs write through a
+/* N when path names descriptor N of this process ("-" and /dev/stdout: 1, /dev/stdin,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N with our PID), else -1. Outputs write through a
  * duplicate of it (the shell's append mode and offset kept); a database is not written there. */
 int cli_out_fd_path(const char *path);
 /* Remembers input path (a regular file; the first 64 of a run): cli_out_file_open refuses
@@ -222,6 +222,9 @@ int cli_opt_ms_nonneg(const char *opt, const char *val, int64_t *out);
 int cli_opt_int(const char *opt, const char *val, int min, int max, int *out);
 /* Returns the index of val in the NULL-terminated list, or -1 after printing an error. */
 int cli_opt_enum(const char *opt, const char *val, const char *const *choices);
+/* -o of a command that writes a database (analyze, merge): "-" (standard output, which
+ * other commands' -o accept) is refused: CLI_BAD after the message, else 0. */
+int cli_opt_db_output(const char *path);
 /* A file argument that must not be a directory: prints "tracetool: PATH: is a directory" and
  * returns CLI_BAD for one, 0 otherwise ("-" and missing files are the opener's business). */
 int cli_input_path(const char *path);

@@ -131,6 +131,15 @@ void cli_opt_command(const char *name)
     command = name;
 }
 
+int cli_opt_db_output(const char *path)
+{
+    if (strcmp(path, "-"))
+        return 0;
+    cli_errorf("%s: -o -: a database cannot be written to standard output (SQLite seeks in "
+               "it): give a file name", command);
+    return CLI_BAD;
+}
+
 /* A KSCrash / Matrix iOS report given to a command that reads no such report: said so (its
  * JSON is valid; a reader of other JSON would call it invalid), with the command that does. */
 static int not_kscrash(const char *path)

@@ -679,6 +679,8 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
     int rc = parse_opts(argc, argv, &o, &a);
     if (rc)
         return rc == HELP_SHOWN ? CLI_OK : rc;
+    if (cli_opt_db_output(o.out))
+        return CLI_BAD;
     if (optind >= argc) {
         cli_errorf("analyze: missing INPUT");
         return cli_usage(usage, 1);
