@@ -214,6 +214,17 @@ void cli_stats_report_prefix(const tt_stats *s, const char *prefix);
 /* ---- options (cli_opt.c) ---- */
 /* Usage: prints text to stdout (help) or stderr (error) and returns the exit code. */
 int cli_usage(const char *usage, int error);
+/* Numeric option values are plain decimal numbers (tracetool(1) OPTIONS): an integer is
+ * [-]DIGITS; a real is [-]DIGITS[.DIGITS] or [-].DIGITS with an optional exponent
+ * e[+-]DIGITS. No blanks, no '+' sign, no hexadecimal (0x10, 0x1p4), inf or nan.
+ * cli_num_span: the length of such a number at the start of s (real: 1 for a real), 0 for
+ * none. */
+size_t cli_num_span(const char *s, int real);
+/* The real at the start of val: 0 and *out, or -1 when there is none, or (end NULL) when
+ * text follows it; end: set after the number (a unit may follow). A value below the smallest
+ * normal double (4e-324) is its nearest double, a value beyond the largest is +-HUGE_VAL:
+ * the caller's range says whether it is allowed. */
+int cli_opt_real(const char *val, double *out, const char **end);
 int cli_opt_i64(const char *opt, const char *val, int64_t *out);
 /* A time in ms within -TT_MS_MAX..TT_MS_MAX (its ns value fits in int64). */
 int cli_opt_ms(const char *opt, const char *val, int64_t *out);

@@ -12,12 +12,49 @@ int cli_usage(const char *usage, int error)
     return error ? CLI_BAD : CLI_OK;
 }
 
+static size_t digits(const char *s)
+{
+    size_t n = 0;
+    while (s[n] >= '0' && s[n] <= '9')
+        n++;
+    return n;
+}
+
+size_t cli_num_span(const char *s, int real)
+{
+    size_t i = s[0] == '-', d = digits(s + i), f = 0;
+    i += d;
+    if (real && s[i] == '.' && (f = digits(s + i + 1)))
+        i += 1 + f;
+    if (!d && !f)
+        return 0;
+    if (real && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1 + (s[i + 1] == '-' || s[i + 1] == '+'), e = digits(s + j);
+        if (e)
+            i = j + e;
+    }
+    return i;
+}
+
+int cli_opt_real(const char *val, double *out, const char **end)
+{
+    size_t n = cli_num_span(val, 1);
+    if (!n || (!end && val[n]))
+        return -1;
+    /* past the range: +-HUGE_VAL, which the caller's range refuses; below the smallest
+     * normal (4e-324): the nearest double (a subnormal or 0), not an error */
+    *out = strtod(val, NULL);
+    if (end)
+        *end = val + n;
+    return 0;
+}
+
 int cli_opt_i64(const char *opt, const char *val, int64_t *out)
 {
     char *end;
     errno = 0;
     long long v = strtoll(val, &end, 10);
-    if (end == val || *end || (errno && errno != ERANGE)) {
+    if (end == val || *end || val[cli_num_span(val, 0)] || (errno && errno != ERANGE)) {
         cli_errorf("option %s: expected an integer, got \"%s\"", opt, val);
         return CLI_BAD;
     }
@@ -59,7 +96,7 @@ int cli_opt_int(const char *opt, const char *val, int min, int max, int *out)
     char *end;
     errno = 0;
     long long v = strtoll(val, &end, 10);
-    if (end == val || *end || (errno && errno != ERANGE)) {
+    if (end == val || *end || val[cli_num_span(val, 0)] || (errno && errno != ERANGE)) {
         cli_errorf("option %s: expected an integer, got \"%s\"", opt, val);
         return CLI_BAD;
     }

@@ -190,9 +190,8 @@ static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides,
             }
             break;
         case O_MINMS: { /* fractional ms too (0.5): the values compared are ms with ns */
-            char *end;
-            double v = strtod(optarg, &end);
-            if (end == optarg || *end || !(v >= 0 && v <= 1e12)) {
+            double v;
+            if (cli_opt_real(optarg, &v, NULL) || !(v >= 0 && v <= 1e12)) {
                 cli_errorf("option --min-ms: expected a number of ms in 0..1e12, got \"%s\"",
                            optarg);
                 return CLI_BAD;
