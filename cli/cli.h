@@ -113,8 +113,8 @@ void cli_out_file_abort(cli_out_file *f);
  * (/tmp) owned by another user (as fs.protected_symlinks), out of memory. A descriptor path
  * (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is not followed: see cli_out_fd_path. */
 char *cli_out_resolve(const char *path);
-/* N when path names descriptor N of this process (/dev/stdin, /dev/stdout, /dev/stderr,
- * /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N with our PID), else -1. Outputs write through a
+/* N when path names descriptor N of this process ("-" and /dev/stdout: 1, /dev/stdin,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N with our PID), else -1. Outputs write through a
  * duplicate of it (the shell's append mode and offset kept); a database is not written there. */
 int cli_out_fd_path(const char *path);
 /* Remembers input path (a regular file; the first 64 of a run): cli_out_file_open refuses
@@ -168,6 +168,10 @@ int cli_input_open_checked(tt_input **in, const char *path, cli_input_check chec
                            tt_error *err);
 /* 1 when path is a stream that a check refused. */
 int cli_input_refused(const char *path);
+/* 1 when reading stream path failed after bytes of it were consumed (a read error, or a
+ * spool file that could not be made in $TMPDIR): every open fails with that error, never
+ * reading what is left of the stream; a command stops on it (exit 2). */
+int cli_input_lost(const char *path);
 /* cli_trace_paths's check: refuses a known foreign format or binary data that is no
  * method-beat buffer ("not a trace: ..."), an SQLite file too unless ud is non-NULL. */
 int cli_input_check_trace(tt_input *head, const char *path, void *ud, tt_error *err);
@@ -210,6 +214,17 @@ void cli_stats_report_prefix(const tt_stats *s, const char *prefix);
 /* ---- options (cli_opt.c) ---- */
 /* Usage: prints text to stdout (help) or stderr (error) and returns the exit code. */
 int cli_usage(const char *usage, int error);
+/* Numeric option values are plain decimal numbers (tracetool(1) OPTIONS): an integer is
+ * [-]DIGITS; a real is [-]DIGITS[.DIGITS] or [-].DIGITS with an optional exponent
+ * e[+-]DIGITS. No blanks, no '+' sign, no hexadecimal (0x10, 0x1p4), inf or nan.
+ * cli_num_span: the length of such a number at the start of s (real: 1 for a real), 0 for
+ * none. */
+size_t cli_num_span(const char *s, int real);
+/* The real at the start of val: 0 and *out, or -1 when there is none, or (end NULL) when
+ * text follows it; end: set after the number (a unit may follow). A value below the smallest
+ * normal double (4e-324) is its nearest double, a value beyond the largest is +-HUGE_VAL:
+ * the caller's range says whether it is allowed. */
+int cli_opt_real(const char *val, double *out, const char **end);
 int cli_opt_i64(const char *opt, const char *val, int64_t *out);
 /* A time in ms within -TT_MS_MAX..TT_MS_MAX (its ns value fits in int64). */
 int cli_opt_ms(const char *opt, const char *val, int64_t *out);
@@ -218,6 +233,9 @@ int cli_opt_ms_nonneg(const char *opt, const char *val, int64_t *out);
 int cli_opt_int(const char *opt, const char *val, int min, int max, int *out);
 /* Returns the index of val in the NULL-terminated list, or -1 after printing an error. */
 int cli_opt_enum(const char *opt, const char *val, const char *const *choices);
+/* -o of a command that writes a database (analyze, merge): "-" (standard output, which
+ * other commands' -o accept) is refused: CLI_BAD after the message, else 0. */
+int cli_opt_db_output(const char *path);
 /* A file argument that must not be a directory: prints "tracetool: PATH: is a directory" and
  * returns CLI_BAD for one, 0 otherwise ("-" and missing files are the opener's business). */
 int cli_input_path(const char *path);
@@ -232,9 +250,13 @@ enum { CLI_TRACE_FORCED = 1u, CLI_TRACE_DB = 2u,
 /* ... and a KSCrash / Matrix iOS report is refused, saying what it is and where it goes,
  * unless CLI_TRACE_IOS (export: the command reads it). */
 int cli_trace_paths(char *const *paths, int n, unsigned flags);
-/* "tracetool: COMMAND: standard input ('-') given more than once" and CLI_BAD when paths name
- * '-' twice or more (it is read once), else 0; cli_trace_paths checks it first. */
+/* "tracetool: COMMAND: standard input ('-') given more than once" and CLI_BAD when paths and
+ * the options that read a file (cli_opt_input) name '-' twice or more (it is read once), else
+ * 0; cli_trace_paths checks it first. */
 int cli_stdin_once(char *const *paths, int n);
+/* val, the value of an option that reads a file (-m, --proguard, --beat, ...): a '-' is
+ * counted by cli_stdin_once until the next cli_opt_reset. */
+char *cli_opt_input(char *val);
 /* cli_trace_paths, and a FIFO or device that outgrows memory must also pass the command's
  * check (more, NULL: none) before it is spooled (cli_input_open_checked). */
 int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_check more);

@@ -18,6 +18,8 @@ typedef struct copy {
     size_t len;
     int spool;           /* >= 0: an unlinked spool file holding the bytes (data is NULL) */
     int refused;         /* the check refused it from its head: every open fails with why */
+    int lost;            /* reading or spooling failed after bytes were consumed (they cannot
+                            be read again): every open fails with why */
     tt_error why;
 } copy;
 
@@ -138,15 +140,21 @@ static int check_head(copy *c, const char *path, cli_input_check check, void *ud
 /* Reads the whole input (raw bytes) into a new copy: in memory up to SPOOL_AFTER bytes, else,
  * when check (if any) accepts the head, in a spool file. A refused input is kept as its
  * error. */
-static int read_all(const char *path, cli_input_check check, void *ud, tt_error *err)
+static int read_all(const char *path, cli_input_check check, void *ud, tt_error *err_out)
 {
+    tt_error e = {0}, *err = &e; /* kept in the copy when the stream is lost */
     const char *name = strcmp(path, "-") ? path : "<stdin>";
     int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
     if (fd < 0)
-        return tt_error_set(err, TT_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    copy c = {strdup(path), NULL, 0, -1, 0, {0}};
+        return tt_error_set(err_out, TT_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+    copy c = {strdup(path), NULL, 0, -1, 0, 0, {0}};
     size_t cap = 0;
-    int rc = c.path ? 0 : tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
+    int rc = 0;
+    if (!c.path) {
+        if (fd > 0)
+            close(fd);
+        return tt_error_set(err_out, TT_ENOMEM, name, 0, 0, "out of memory");
+    }
     while (!rc) {
         if (c.len == cap) {
             if (cap == SPOOL_AFTER) {
@@ -177,13 +185,24 @@ static int read_all(const char *path, cli_input_check check, void *ud, tt_error 
     }
     if (fd > 0)
         close(fd);
-    /* a refused input is kept too, so a later open fails the same way and reads nothing */
-    copy *grown = rc && !c.refused ? NULL : realloc(copies, (ncopies + 1) * sizeof *copies);
+    /* a refused input is kept too, so a later open fails the same way and reads nothing; so
+     * is one whose read or spool failed (an unwritable $TMPDIR): a later open of the stream
+     * would read only what is left of it */
+    if (rc && !c.refused) {
+        free(c.data);
+        c.data = NULL;
+        c.lost = 1;
+        c.why = e;
+        c.why.code = rc;
+    }
+    copy *grown = realloc(copies, (ncopies + 1) * sizeof *copies);
     if (grown)
         copies = grown;
     else if (!rc)
         rc = tt_error_set(err, TT_ENOMEM, name, 0, 0, "out of memory");
-    if (!grown || (rc && !c.refused)) {
+    if (rc && err_out)
+        *err_out = e;
+    if (!grown) {
         free(c.path);
         free(c.data);
         return rc;
@@ -203,7 +222,7 @@ int cli_input_open_checked(tt_input **in, const char *path, cli_input_check chec
             return rc;
         c = &copies[ncopies - 1];
     }
-    if (c && c->refused) {
+    if (c && (c->refused || c->lost)) {
         if (err)
             *err = c->why;
         return c->why.code;
@@ -242,6 +261,12 @@ int cli_input_refused(const char *path)
 {
     const copy *c = find(path);
     return c && c->refused;
+}
+
+int cli_input_lost(const char *path)
+{
+    const copy *c = find(path);
+    return c && c->lost;
 }
 
 int cli_input_foreign(const tt_detection *d, int db_ok)

@@ -12,12 +12,49 @@ int cli_usage(const char *usage, int error)
     return error ? CLI_BAD : CLI_OK;
 }
 
+static size_t digits(const char *s)
+{
+    size_t n = 0;
+    while (s[n] >= '0' && s[n] <= '9')
+        n++;
+    return n;
+}
+
+size_t cli_num_span(const char *s, int real)
+{
+    size_t i = s[0] == '-', d = digits(s + i), f = 0;
+    i += d;
+    if (real && s[i] == '.' && (f = digits(s + i + 1)))
+        i += 1 + f;
+    if (!d && !f)
+        return 0;
+    if (real && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1 + (s[i + 1] == '-' || s[i + 1] == '+'), e = digits(s + j);
+        if (e)
+            i = j + e;
+    }
+    return i;
+}
+
+int cli_opt_real(const char *val, double *out, const char **end)
+{
+    size_t n = cli_num_span(val, 1);
+    if (!n || (!end && val[n]))
+        return -1;
+    /* past the range: +-HUGE_VAL, which the caller's range refuses; below the smallest
+     * normal (4e-324): the nearest double (a subnormal or 0), not an error */
+    *out = strtod(val, NULL);
+    if (end)
+        *end = val + n;
+    return 0;
+}
+
 int cli_opt_i64(const char *opt, const char *val, int64_t *out)
 {
     char *end;
     errno = 0;
     long long v = strtoll(val, &end, 10);
-    if (end == val || *end || (errno && errno != ERANGE)) {
+    if (end == val || *end || val[cli_num_span(val, 0)] || (errno && errno != ERANGE)) {
         cli_errorf("option %s: expected an integer, got \"%s\"", opt, val);
         return CLI_BAD;
     }
@@ -59,7 +96,7 @@ int cli_opt_int(const char *opt, const char *val, int min, int max, int *out)
     char *end;
     errno = 0;
     long long v = strtoll(val, &end, 10);
-    if (end == val || *end || (errno && errno != ERANGE)) {
+    if (end == val || *end || val[cli_num_span(val, 0)] || (errno && errno != ERANGE)) {
         cli_errorf("option %s: expected an integer, got \"%s\"", opt, val);
         return CLI_BAD;
     }
@@ -86,10 +123,20 @@ int cli_opt_enum(const char *opt, const char *val, const char *const *choices)
     return -1;
 }
 
+/* How many options that read a file were given '-' since cli_opt_reset (cli_opt_input). */
+static int opt_stdin;
+
 void cli_opt_reset(void)
 {
     optind = 0; /* glibc: full reinitialisation */
     opterr = 1;
+    opt_stdin = 0;
+}
+
+char *cli_opt_input(char *val)
+{
+    opt_stdin += !strcmp(val, "-");
+    return val;
 }
 
 int cli_input_paths(char *const *paths, int n)
@@ -121,6 +168,15 @@ void cli_opt_command(const char *name)
     command = name;
 }
 
+int cli_opt_db_output(const char *path)
+{
+    if (strcmp(path, "-"))
+        return 0;
+    cli_errorf("%s: -o -: a database cannot be written to standard output (SQLite seeks in "
+               "it): give a file name", command);
+    return CLI_BAD;
+}
+
 /* A KSCrash / Matrix iOS report given to a command that reads no such report: said so (its
  * JSON is valid; a reader of other JSON would call it invalid), with the command that does. */
 static int not_kscrash(const char *path)
@@ -148,7 +204,7 @@ int cli_trace_paths(char *const *paths, int n, unsigned flags)
 
 int cli_stdin_once(char *const *paths, int n)
 {
-    int nstdin = 0;
+    int nstdin = opt_stdin;
     for (int i = 0; i < n; i++)
         nstdin += !strcmp(paths[i], "-");
     if (nstdin < 2)
@@ -172,7 +228,9 @@ int cli_trace_paths_check(char *const *paths, int n, unsigned flags, cli_input_c
             continue;
         /* a FIFO or device is kept for the command, unless its head is no trace */
         if (cli_input_open_checked(&in, paths[i], check_trace, &c, &err)) {
-            if (cli_input_refused(paths[i]))
+            /* refused, or its read failed after bytes were consumed (an unwritable $TMPDIR):
+             * the command must not open it again and read what is left */
+            if (cli_input_refused(paths[i]) || cli_input_lost(paths[i]))
                 return cli_err(&err);
             continue; /* the command reports what cannot be opened */
         }

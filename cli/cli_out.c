@@ -405,6 +405,8 @@ void cli_out_block_signals(int block)
 /* ---- output files: a temporary file beside the target, renamed over it on success ---- */
 int cli_out_fd_path(const char *p)
 {
+    if (!strcmp(p, "-")) /* -o -: standard output */
+        return 1;
     if (!strcmp(p, "/dev/stdin"))
         return 0;
     if (!strcmp(p, "/dev/stdout"))

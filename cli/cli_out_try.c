@@ -47,6 +47,8 @@ void cli_out_clean_stale(const char *path)
 {
     struct stat sb;
     char *real = NULL;
+    if (cli_out_fd_path(path) >= 0) /* -o -, /dev/stdout: written in place, nothing aside */
+        return;
     /* a symbolic link's target is what is written aside (cli_out_resolve) */
     if (!lstat(path, &sb) && S_ISLNK(sb.st_mode))
         real = realpath(path, NULL);

@@ -24,10 +24,10 @@ void cli_samples_opts_init(cli_samples_opts *o)
 
 int cli_parse_dur(const char *opt, const char *s, int64_t *ns)
 {
-    char *end;
-    double v = strtod(s, &end);
+    const char *end;
+    double v;
     double mul = 1;
-    if (end == s || !(v >= 0)) { /* NaN too */
+    if (cli_opt_real(s, &v, &end) || !(v >= 0)) {
         cli_errorf("option %s: expected a duration such as 20ms, got \"%s\"", opt, s);
         return -1;
     }

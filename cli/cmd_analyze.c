@@ -147,9 +147,9 @@ static int parse_opts(int argc, char **argv, aopts *o, cli_an *a)
             continue;
         switch (c) {
         case 'o': o->out = optarg; break;
-        case 'm': o->maps[o->nmaps++] = optarg; break;
+        case 'm': o->maps[o->nmaps++] = cli_opt_input(optarg); break;
         case O_PROGUARD:
-            o->proguard = optarg;
+            o->proguard = cli_opt_input(optarg);
             o->proguard_given = 1;
             break;
         case O_APPEND: o->append = 1; break;
@@ -354,18 +354,14 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
     /* -m mappings first, then the arguments (directories expanded) */
     for (size_t i = 0; i < o.nmaps && !rc; i++)
         rc = cli_input_path(o.maps[i]) ? CLI_BAD : cli_an__add_input(&inputs, o.maps[i], 0);
-    int nstdin = 0;
+    if (!rc)
+        rc = cli_stdin_once(args, nargs); /* with -m - and --proguard - */
     for (int i = 0; i < nargs && !rc; i++) {
         struct stat sb;
-        nstdin += !strcmp(args[i], "-");
         if (strcmp(args[i], "-") && !stat(args[i], &sb) && S_ISDIR(sb.st_mode))
             rc = cli_an__expand_dir(&inputs, args[i], 0);
         else
             rc = cli_an__add_input(&inputs, args[i], 0);
-    }
-    if (!rc && nstdin > 1) {
-        cli_errorf("analyze: standard input ('-') given more than once");
-        rc = CLI_BAD;
     }
     int njobs = o.jobs ? o.jobs : online_cores();
     if (!rc && njobs > 1 && inputs.len > 1) {
@@ -703,6 +699,8 @@ int cmd_analyze(int argc, char **argv, cli_ctx *ctx)
     int rc = parse_opts(argc, argv, &o, &a);
     if (rc)
         return rc == HELP_SHOWN ? CLI_OK : rc;
+    if (cli_opt_db_output(o.out))
+        return CLI_BAD;
     if (optind >= argc) {
         cli_errorf("analyze: missing INPUT");
         return cli_usage(usage, 1);

@@ -130,9 +130,9 @@ static int parse_args(int argc, char **argv, art_run *r)
             if ((r->format = cli_opt_enum("--format", optarg, formats)) < 0)
                 return CLI_BAD;
             break;
-        case O_RETRACE: r->retrace = optarg; break;
+        case O_RETRACE: r->retrace = cli_opt_input(optarg); break;
         case O_NORM: r->normalize = 1; break;
-        case O_KEYS: r->keys = optarg; break;
+        case O_KEYS: r->keys = cli_opt_input(optarg); break;
         case O_OVERHEAD: r->subtract_overhead = 1; break;
         case 'h': return -1;
         default: return cli_usage(usage, 1);
@@ -423,6 +423,8 @@ int cmd_art(int argc, char **argv, cli_ctx *ctx)
         return CLI_BAD;
     }
     r.file = argv[optind];
+    if (cli_stdin_once(argv + optind, 1))
+        return CLI_BAD;
     if ((rc = load(&r, r.file)) || (rc = check_clock(&r)) ||
         (rc = select_threads(&r, !r.dump && !r.profile && !r.tree))) {
         run_free(&r);

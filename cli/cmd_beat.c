@@ -248,9 +248,9 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
                 cli_errorf("too many -m options (at most 64)");
                 return CLI_BAD;
             }
-            maps[nmaps++] = optarg;
+            maps[nmaps++] = cli_opt_input(optarg);
             break;
-        case O_PROGUARD: proguard = optarg; break;
+        case O_PROGUARD: proguard = cli_opt_input(optarg); break;
         case O_STRICT: o.strict = 1; break;
         case O_LENIENT: o.strict = 0; break;
         case O_END:
@@ -299,7 +299,7 @@ int cmd_beat(int argc, char **argv, cli_ctx *ctx)
         return cli_usage(usage, 1);
     }
     const char *path = argv[optind];
-    if (cli_input_path(path) || cli_input_not_kscrash(path))
+    if (cli_stdin_once(argv + optind, 1) || cli_input_path(path) || cli_input_not_kscrash(path))
         return CLI_BAD;
     tt_mapping *m = NULL;
     int rc = cli_load_mappings(&m, maps, nmaps, proguard, ctx->stats);

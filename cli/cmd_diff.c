@@ -190,9 +190,8 @@ static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides,
             }
             break;
         case O_MINMS: { /* fractional ms too (0.5): the values compared are ms with ns */
-            char *end;
-            double v = strtod(optarg, &end);
-            if (end == optarg || *end || !(v >= 0 && v <= 1e12)) {
+            double v;
+            if (cli_opt_real(optarg, &v, NULL) || !(v >= 0 && v <= 1e12)) {
                 cli_errorf("option --min-ms: expected a number of ms in 0..1e12, got \"%s\"",
                            optarg);
                 return CLI_BAD;
@@ -228,9 +227,9 @@ static int parse_opts(int argc, char **argv, cli_diff_opts *o, side *sides,
             }
             break;
         case O_BMAP:
-        case O_NMAP: sd->maps[sd->nmaps++] = optarg; break;
+        case O_NMAP: sd->maps[sd->nmaps++] = cli_opt_input(optarg); break;
         case O_BPG:
-        case O_NPG: sd->proguard = optarg; break;
+        case O_NPG: sd->proguard = cli_opt_input(optarg); break;
         case 'h': return cli_usage(usage, 0) - 100;
         default: return cli_usage(usage, 1);
         }
@@ -312,10 +311,8 @@ int cmd_diff(int argc, char **argv, cli_ctx *ctx)
     }
     if (!o.custom_gates)
         cli_diff_default_gates(&o); /* at the --threshold given */
-    if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
-        cli_errorf("diff: standard input ('-') given for both sides");
+    if (cli_stdin_once(argv + optind, 2)) /* both sides, or a side and a mapping */
         return CLI_BAD;
-    }
     char dbs[2][1100];
     for (int s = 0; s < 2 && !rc; s++) {
         const char *path = argv[optind + s];

@@ -548,7 +548,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
                 cli_errorf("too many -m options (at most 64)");
                 return CLI_BAD;
             }
-            so.maps[so.nmaps++] = optarg;
+            so.maps[so.nmaps++] = cli_opt_input(optarg);
             break;
         case 'h': return cli_usage(usage, 0);
         default: return cli_usage(usage, 1);
@@ -564,7 +564,8 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     }
     /* cli.md "Outputs": binary is never written to a terminal; refused before any input is
      * read */
-    if (format == TT_EXPORT_ART && !outpath && isatty(STDOUT_FILENO)) {
+    if (format == TT_EXPORT_ART && (!outpath || !strcmp(outpath, "-")) &&
+        isatty(STDOUT_FILENO)) {
         cli_errorf("export: art-trace is binary: not written to a terminal (use -o FILE or "
                    "redirect standard output)");
         return CLI_BAD;

@@ -179,7 +179,7 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
             continue;
         switch (c) {
         case 'o': o.output = optarg; break;
-        case 'm': maps[nmaps++] = optarg; break;
+        case 'm': maps[nmaps++] = cli_opt_input(optarg); break;
         case O_EVENT: event = optarg; break;
         case O_FORMAT:
             if ((o.format = cli_opt_enum("--format", optarg, formats)) < 0)
@@ -202,6 +202,8 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("flamegraph: missing DB or INPUT");
         return cli_usage(usage, 1);
     }
+    if (cli_stdin_once(argv + optind, nin))
+        return CLI_BAD;
     for (int i = optind; i < argc; i++)
         cli_out_note_input(argv[i]); /* never replaced by -o */
     int db = nin == 1 && is_db(argv[optind]);

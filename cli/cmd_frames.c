@@ -65,10 +65,8 @@ static const char *const bpaths[] = {"looper", "frame-metrics", NULL};
 
 static int opt_double(const char *opt, const char *val, double min, double max, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(val, &end);
-    if (errno || end == val || *end || !(v >= min) || !(v <= max)) {
+    double v;
+    if (cli_opt_real(val, &v, NULL) || !(v >= min) || !(v <= max)) {
         cli_errorf("option %s: expected a number from %g to %g, got \"%s\"", opt, min, max, val);
         return CLI_BAD;
     }
@@ -92,7 +90,7 @@ static int opt_levels(const char *val, int32_t t[4])
         char *end;
         errno = 0;
         long v = strtol(p, &end, 10);
-        if (errno || end == p || v < 0 || v > 1000000000 || (i && v < t[i - 1]) ||
+        if (errno || end == p || end != p + cli_num_span(p, 0) || v < 0 || v > 1000000000 || (i && v < t[i - 1]) ||
             (i < 3 ? *end != ',' : *end != 0)) {
             cli_errorf("option --levels: expected four non-decreasing integers such as "
                        "3,9,24,42, got \"%s\"",
@@ -110,6 +108,8 @@ static int parse_version(const char *s)
 {
     int a = 0, b = 0, c = 0;
     char tail;
+    if (strspn(s, "0123456789.") != strlen(s)) /* sscanf's blanks and signs too */
+        return 0;
     int n = sscanf(s, "%d.%d.%d%c", &a, &b, &c, &tail);
     if (n < 2 || n > 3 || a < 0 || b < 0 || c < 0 || a > 99 || b > 99 || c > 99)
         return 0;

@@ -103,6 +103,8 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         cli_errorf("merge: missing -o DB");
         return cli_usage(usage, 1);
     }
+    if (cli_opt_db_output(out))
+        return CLI_BAD;
     if (optind >= argc) {
         cli_errorf("merge: missing INPUT_DB");
         return cli_usage(usage, 1);

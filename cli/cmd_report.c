@@ -720,9 +720,9 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
                 cli_errorf("too many -m options (at most 64)");
                 return CLI_BAD;
             }
-            maps[nmaps++] = optarg;
+            maps[nmaps++] = cli_opt_input(optarg);
             break;
-        case O_PROGUARD: proguard = optarg; break;
+        case O_PROGUARD: proguard = cli_opt_input(optarg); break;
         case O_GROUP: c.grouping = 1; break;
         case O_FORMAT:
             if ((c.format = cli_opt_enum("--format", optarg, formats)) < 0)
@@ -751,7 +751,7 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
             continue;
         if (!cli_input_open_checked(&in, argv[i], cli_input_check_trace, NULL, &err))
             tt_input_close(in);
-        else if (cli_input_refused(argv[i]))
+        else if (cli_input_refused(argv[i]) || cli_input_lost(argv[i]))
             return cli_err(&err);
     }
     /* every input must open, and not be an Apple crash report, before its content picks

@@ -645,9 +645,8 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
             break;
         case O_INVERTED: c.inverted = 1; break;
         case O_MINPCT: {
-            char *end;
-            c.min_pct = strtod(optarg, &end);
-            if (end == optarg || *end || !(c.min_pct >= 0 && c.min_pct <= 100)) {
+            if (cli_opt_real(optarg, &c.min_pct, NULL) ||
+                !(c.min_pct >= 0 && c.min_pct <= 100)) {
                 cli_errorf("option --min-percent: expected a number in 0..100, got \"%s\"",
                            optarg);
                 return CLI_BAD;

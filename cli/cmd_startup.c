@@ -95,13 +95,13 @@ static int parse_opts(opts *o, int argc, char **argv, int *done)
             o->su.has_warm_ms = 1;
             break;
         case O_NOUI: o->su.no_ui = 1; break;
-        case O_BEAT: o->beat = optarg; break;
+        case O_BEAT: o->beat = cli_opt_input(optarg); break;
         case 'm':
             if (o->nmaps == 64) {
                 cli_errorf("too many -m options (at most 64)");
                 return CLI_BAD;
             }
-            o->maps[o->nmaps++] = optarg;
+            o->maps[o->nmaps++] = cli_opt_input(optarg);
             break;
         case O_BASE:
             bad = cli_opt_ms("--base-ms", optarg, &o->su.base_ms) != 0;

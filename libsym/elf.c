@@ -91,6 +91,12 @@ static int open_elf(Elf **out, int *fd, const char *path, tt_error *err)
                             "ends at 0x%llx", (unsigned long long)need,
                             (unsigned long long)st.st_size);
     }
+    if (k >= 3 && !memcmp(head, "\x1f\x8b\x08", 3)) { /* libelf maps the file as it is */
+        close(*fd);
+        return tt_error_set(err, TT_EFORMAT, path, TT_LOC_OFFSET, 0,
+                            "a gzip-compressed file, not an ELF or Mach-O file: decompress it "
+                            "first");
+    }
     if (k < 4 || memcmp(head, "\177ELF", 4)) {
         close(*fd);
         const char *what = k > 0 ? tt_detect_foreign(head, (size_t)k) : NULL;

@@ -15,6 +15,8 @@ tty "tracetool export --format art-trace ../../samples/app.trace"
 tty "tracetool export --format art-trace - < ../../samples/app.trace"
 tracetool analyze -o "$t/a.db" ../../samples/app.trace > /dev/null
 tty "tracetool export --format art-trace $t/a.db"
+# -o - is standard output: refused on a terminal too
+tty "tracetool export --format art-trace -o - ../../samples/app.trace"
 tty "tracetool export --format art-trace -o $t/x.trace ../../samples/app.trace"
 tracetool art "$t/x.trace" | head -2
 tty "tracetool export --format art-trace ../../samples/app.trace > $t/y.trace"

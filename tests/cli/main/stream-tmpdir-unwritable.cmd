@@ -1,0 +1,1 @@
+sh ../cli/main/stream-tmpdir-unwritable.sh

@@ -1,0 +1,1 @@
+gzip -c ../../samples/native/libdemo.so > $TT_TMP/libdemo.so.gz; tracetool symbolicate -e $TT_TMP/libdemo.so.gz 0x1139 2>&1 | sed "s|$TT_TMP|TMP|g"; tracetool symbolicate -e $TT_TMP/libdemo.so.gz 0x1139 2> /dev/null; echo "exit $?"
