@@ -343,9 +343,15 @@ static int analyze_run(aopts o, cli_an a, char *const *args, int nargs, cli_ctx 
      * FIFO) is read; pass 2 checks again when it creates the database */
     if (!o.append && !o.dry_run) {
         char *t = cli_out_resolve(o.out); /* says what is wrong when NULL */
+        /* /dev/stdout, and an input given as -o, get pass 2's own messages */
+        int later = !t || cli_out_fd_path(t) >= 0;
+        for (int i = 0; i < nargs && !later; i++)
+            later = cli_out_same_file(args[i], t);
+        for (size_t i = 0; i < o.nmaps && !later; i++)
+            later = cli_out_same_file(o.maps[i], t);
         if (!t)
             rc = CLI_BAD;
-        else if (tdb_check_replace(t, &err))
+        else if (!later && tdb_check_replace(t, &err))
             rc = cli_err(&err);
         free(t);
         if (rc)
