@@ -204,7 +204,9 @@ int tt_profile_merge_frames(tt_profile *p);
  * native frames of a module) that are no sample's leaf get return_address; one that is some
  * sample's leaf and another's caller becomes two frames, the callers' copy with
  * return_address, its callsites split and samples (and fixed slices) remapped, so that a
- * sample's stack never depends on the other samples. Frame and callsite ids may change. */
+ * sample's stack never depends on the other samples. A frame whose callee is a kernel frame
+ * (a sample in the kernel: the interrupted user pc) counts as a leaf. Frame and callsite ids
+ * may change. */
 int tt_profile_split_return_frames(tt_profile *p);
 /* A point sample at 0 with weight 1 and every optional value unknown. */
 void tt_sample_init(tt_sample *s);
@@ -451,6 +453,10 @@ typedef struct tt_perf_mmap {
  * TT_ENOTFOUND when the line is not one. A file deleted while mapped keeps its path (the
  * frames' dso is read the same way, samples.md 2.2). */
 int tt_perf_mmap_parse(tt_perf_mmap *out, const char *line, size_t n);
+/* The TT_FRAME_* kind of a perf script frame by its dso (n bytes, without " (deleted)"):
+ * TT_FRAME_KERNEL for [kernel.kallsyms] and kernel modules ("[i915]"), TT_FRAME_JAVA for
+ * ART and JIT code, else TT_FRAME_NATIVE ([vdso] and other user pseudo-maps included). */
+int tt_perf_dso_kind(const char *dso, size_t n);
 
 typedef struct tt_perf_map {
     int64_t pid;
