@@ -81,7 +81,7 @@ static int by_address(int identity, const tt_stack_frame *f)
  * (the same code at any load address), else its runtime address */
 static uint64_t identity_addr(const tt_stack_frame *f, int *kind)
 {
-    *kind = f->has_rel_pc ? 1 : f->has_file_off ? 2 : 3;
+    *kind = f->has_rel_pc ? 1 + 3 * !!f->rel_pc_is_offset : f->has_file_off ? 2 : 3;
     return f->has_rel_pc ? f->rel_pc : f->has_file_off ? f->file_off : f->addr;
 }
 
@@ -223,10 +223,11 @@ int tt_frame_set_rel_pc(tt_profile *p, uint32_t id, uint64_t rel_pc)
     if (id >= p->frames.len)
         return TT_EINVAL;
     tt_stack_frame *f = &TT_VEC_AT(&p->frames, tt_stack_frame, id);
-    if (f->has_rel_pc)
+    if (f->has_rel_pc && !f->rel_pc_is_offset)
         return 0;
     f->has_rel_pc = 1;
     f->rel_pc = rel_pc;
+    f->rel_pc_is_offset = 0;
     p->ftab_stale = 1; /* the address identity changed */
     return 0;
 }

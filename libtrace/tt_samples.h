@@ -58,6 +58,10 @@ typedef struct tt_stack_frame {
      * address - 1 (symbolication.md 3.3); part of an address identity, so that a program
      * counter and a return address at one address are two frames (tt_profile_split_return_frames) */
     int return_address;
+    /* rel_pc is a module offset (a JSON-lines addr - module base), not yet the ELF vaddr:
+     * symbolication adds the first PT_LOAD's p_vaddr - p_offset (symbolication.md 3.2) and
+     * clears it (tt_frame_set_rel_pc) */
+    int rel_pc_is_offset;
 } tt_stack_frame;
 
 /* One callsite row: node (parent, frame) of the prefix tree (samples.md 4.2). Children
@@ -192,7 +196,8 @@ void tt_thread_set_no_thread(tt_profile *p, uint32_t utid);
 void tt_thread_set_no_root(tt_profile *p, uint32_t utid);
 /* Renames a frame, e.g. after native symbolication (name copied). */
 int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name);
-/* Records the ELF virtual address found for a frame (symbolication); no-op when it has one. */
+/* Records the ELF virtual address found for a frame (symbolication); no-op when it has one
+ * (a rel_pc_is_offset module offset is replaced). */
 int tt_frame_set_rel_pc(tt_profile *p, uint32_t id, uint64_t rel_pc);
 /* After renames: frames whose identity became equal are merged (the first id kept), their
  * callsites re-interned and samples (and fixed slices) remapped; ids stay dense and children
