@@ -690,6 +690,10 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
             break;
         chain[len++] = found;
     }
+    /* a chain deeper than TSYM_MAX_FRAMES keeps its outermost frames: the innermost kept
+     * one is at the call site of its dropped child, not at the line-table row */
+    uint32_t dropped = len == TSYM_MAX_FRAMES ? tsym__index_child(ix, chain[len - 1], vaddr)
+                                              : TSYM_NONE;
     out->found = 1;
     out->n_frames = len;
     for (size_t j = 0; j < len; j++) {
@@ -703,10 +707,10 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
         }
         f->start_file = tsym__str(&ix->str, n->decl_file);
         f->start_line = n->decl_line;
-        if (j == 0) {
+        if (j == 0 && dropped == TSYM_NONE) {
             set_row(f, ix, row);
         } else {
-            const tsym__node *inner = &nodes[chain[len - j]];
+            const tsym__node *inner = &nodes[j ? chain[len - j] : dropped];
             f->file = tsym__str(&ix->str, inner->call_file);
             f->line = inner->call_line;
             f->column = inner->call_col;
