@@ -633,6 +633,28 @@ static const char *qualified_name(tsym_module *m, const tsym__node *root, const 
     return display_key(m, key, TT_VEC_AT(&m->dnames, const char *, *slot), flags);
 }
 
+/* The low address of the part of function root that holds vaddr: of a hot/cold split
+ * function (DW_AT_ranges) the cold part's for an address in it, as llvm-symbolizer's
+ * StartAddress (the ELF symbol work.cold); ranges that abut count as one part. The first
+ * range's when none holds it. */
+static uint64_t part_start(const tsym__index *ix, const tsym__node *root, uint64_t vaddr)
+{
+    const tsym__range *r = (const tsym__range *)ix->ranges.data + root->first_range;
+    uint64_t lo = r[0].lo;
+    for (uint32_t i = 0; i < root->n_ranges; i++)
+        if (vaddr >= r[i].lo && vaddr < r[i].hi)
+            lo = r[i].lo;
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (uint32_t i = 0; i < root->n_ranges; i++)
+            if (r[i].lo < lo && r[i].hi >= lo) {
+                lo = r[i].lo;
+                moved = 1;
+            }
+    }
+    return lo;
+}
+
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
 {
     tsym_cursor c = {0, 0, 0, 0, 0, 0};
@@ -718,7 +740,7 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
     }
     const tsym__node *root = &nodes[fn->node];
     out->has_start = 1;
-    out->start_addr = ((const tsym__range *)ix->ranges.data)[root->first_range].lo;
+    out->start_addr = part_start(ix, root, vaddr);
     if ((flags & TSYM_F_SYMBOL_NAMES) && sym)
         out->frames[len - 1].function = out->symbol;
     else if (sym) {
