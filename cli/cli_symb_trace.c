@@ -144,6 +144,8 @@ static int perf_frame_line(run *r, const char *line, size_t n, uint64_t ln)
         r->perf_depth = 0;
         return 0;
     }
+    if (pf.header) /* a sample of its own (perf record without -g) */
+        r->perf_depth = 0;
     int depth = r->perf_depth++;
     /* a sample in the kernel lists the kernel frames, then the interrupted user context:
      * the first frame of each is a program counter, the others return addresses */

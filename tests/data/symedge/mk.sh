@@ -40,7 +40,8 @@ so=/opt/lib/libedge.so
 } > "$out/kernel.txt"
 {
     printf '             prog   100 1.000000: PERF_RECORD_MMAP2 100/100: [0x7f0000000000(0x4000) @ 0 fe:00 1 0]: r-xp %s\n' "$so"
-    printf '             prog   100 1.000100:     250000 cpu-clock:      %x [unknown] (%s)\n' $((base + 0x$O + 4)) "$so"
+    printf '             prog   100 1.000100:     250000 cpu-clock:      %x [unknown] (%s)\n' $((base + 0x$O)) "$so"
+    printf '             beef   101 1.000150:     250000 cpu-clock:      %x [unknown] (%s)\n' $((base + 0x$P + 4)) "$so"
     printf '             prog   100 1.000200:     250000 cpu-clock:  ffffffff81000e06 do_syscall_64+0x16 ([kernel.kallsyms])\n'
 } > "$out/nog.txt"
 W=$(at exe work)
