@@ -86,6 +86,7 @@ static tsym_module *module_new(void)
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
     tt_vec_init(&m->ix.fstarts, sizeof(uint64_t));
+    tt_vec_init(&m->ix.secs, sizeof(tsym__range));
     tt_vec_init(&m->ix.kids, sizeof(tsym__kid));
     tt_vec_init(&m->ix.kheads, sizeof(tsym__khead));
     tt_vec_init(&m->dnames, sizeof(const char *));
@@ -470,14 +471,28 @@ static const tsym__func *find_func(const tsym__index *ix, uint64_t a, size_t *hi
 }
 
 /* sized symbol containing a, or (nearest) the last symbol at or below a */
+/* The low address of the ELF section holding a (the smallest one if several do), 0 when
+ * none is known */
+static uint64_t section_lo(const tsym__index *ix, uint64_t a)
+{
+    const tsym__range *r = ix->secs.data;
+    uint64_t lo = 0, size = UINT64_MAX;
+    for (size_t i = 0; i < ix->secs.len; i++)
+        if (a >= r[i].lo && a < r[i].hi && r[i].hi - r[i].lo < size) {
+            lo = r[i].lo;
+            size = r[i].hi - r[i].lo;
+        }
+    return lo;
+}
+
 static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest, size_t *hint)
 {
     const tsym__sym *s = ix->syms.data;
     size_t lo = tsym__count_le_from(s, ix->syms.len, sizeof *s, a, hint);
     if (lo == 0)
         return NULL;
-    if (nearest)
-        return &s[lo - 1];
+    if (nearest) /* the preceding symbol of the same section, as GNU addr2line's */
+        return s[lo - 1].lo >= section_lo(ix, a) ? &s[lo - 1] : NULL;
     for (size_t k = 0; k < 4 && lo > k; k++)
         if (s[lo - 1 - k].size && a - s[lo - 1 - k].lo < s[lo - 1 - k].size)
             return &s[lo - 1 - k];

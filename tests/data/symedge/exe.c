@@ -1,4 +1,6 @@
-/* tests/data/symedge/mk.sh: a non-PIE executable (first PT_LOAD at 0x400000) */
+/* tests/data/symedge/mk.sh: a non-PIE executable (first PT_LOAD at 0x400000) with a .plt */
+#include <stdio.h>
+
 int work(int x);
 
 int work(int x)
@@ -8,6 +10,7 @@ int work(int x)
 
 int main(int argc, char **argv)
 {
-    (void)argv;
+    if (argc > 5)
+        puts(argv[0]);
     return work(argc);
 }
