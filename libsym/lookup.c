@@ -470,7 +470,6 @@ static const tsym__func *find_func(const tsym__index *ix, uint64_t a, size_t *hi
     return NULL;
 }
 
-/* sized symbol containing a, or (nearest) the last symbol at or below a */
 /* The low address of the ELF section holding a (the smallest one if several do), 0 when
  * none is known */
 static uint64_t section_lo(const tsym__index *ix, uint64_t a)
@@ -485,6 +484,7 @@ static uint64_t section_lo(const tsym__index *ix, uint64_t a)
     return lo;
 }
 
+/* sized symbol containing a, or (nearest) the last symbol at or below a in a's section */
 static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest, size_t *hint)
 {
     const tsym__sym *s = ix->syms.data;
