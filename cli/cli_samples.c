@@ -459,6 +459,8 @@ static int frame_loc(tt_native_loc *loc, const tt_stack_frame *f, cli_sym *s, cl
     }
     if (f->has_rel_pc) {
         loc->addr = f->rel_pc;
+        if (f->rel_pc_is_offset) /* JSON-lines addr - base: the resolver maps it (3.2) */
+            loc->addr_kind = TT_NADDR_OFFSET;
         loc->build_id = f->build_id; /* a JSON-lines frame or module line's (spec 4.3) */
         return 1;
     }

@@ -26,6 +26,7 @@ typedef struct run {
     tt_buf out;
     tt_perf_maps *maps; /* PERF_RECORD_MMAP lines seen so far (NULL after out of memory) */
     int perf_depth; /* index of the next perf frame in the current callchain */
+    int perf_kernel; /* the callchain's last frame was a kernel frame */
     uint64_t frames, hits; /* backtrace frames looked up / resolved, for the summary */
     uint64_t named;        /* perf frames perf named, left alone (no --resymbolize) */
     uint64_t no_file;      /* frames in maps without an ELF file (kernel, JIT, dex) */

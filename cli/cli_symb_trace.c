@@ -144,7 +144,14 @@ static int perf_frame_line(run *r, const char *line, size_t n, uint64_t ln)
         r->perf_depth = 0;
         return 0;
     }
+    if (pf.header) /* a sample of its own (perf record without -g) */
+        r->perf_depth = 0;
     int depth = r->perf_depth++;
+    /* a sample in the kernel lists the kernel frames, then the interrupted user context:
+     * the first frame of each is a program counter, the others return addresses */
+    int kernel = pf.dso_len && tt_perf_dso_kind(pf.dso, pf.dso_len) == TT_FRAME_KERNEL;
+    int pc = depth == 0 || (r->perf_kernel && !kernel);
+    r->perf_kernel = kernel;
     echo(r, line, n);
     int unknown = pf.symbol_len == 0 || (pf.symbol_len >= 9 && !memcmp(pf.symbol, "[unknown]", 9));
     if (!unknown && !r->resym) {
@@ -169,7 +176,7 @@ static int perf_frame_line(run *r, const char *line, size_t n, uint64_t ln)
         m = NULL;
         why = "no PERF_RECORD_MMAP for this module (perf script --show-mmap-events)";
     }
-    if (depth > 0 && vaddr > 0)
+    if (!pc && vaddr > 0)
         vaddr--; /* return address (spec 3.3) */
     resolved(r, line, n, pf.indent, m, path, NULL, pf.addr, vaddr, ln, depth, why);
     return 1;

@@ -18,6 +18,7 @@ static const char usage[] =
     "                             [-a] [-f] [-i] [-C] [-s] [-p] [--format FMT] [ADDR...]\n"
     "       tracetool symbolicate --symbols DIR... [--kind KIND] [-e FILE]... [-s]\n"
     "                             [--resymbolize] [--format text|json|jsonl] [FILE...]\n"
+    "       tracetool symbolicate [-s] [--resymbolize] [--format text|json|jsonl] FILE...\n"
     "       tracetool symbolicate --kind kscrash [--symbols DIR]... [--dsym [NAME=]PATH]...\n"
     "                             [--no-adjust] [--swift-demangler CMD]\n"
     "                             [--format text|json|jsonl] FILE...\n"
@@ -377,9 +378,13 @@ int cmd_symbolicate(int argc, char **argv, cli_ctx *ctx)
         tt_jsonw_free(&r.json);
         return CLI_BAD;
     }
-    if (!raw && so.n_dirs == 0 && so.n_exes == 0 && !r.kind_set &&
+    /* backtrace files alone are read as --kind auto, their modules found by the paths the
+     * frames name; no file and no option at all is most likely a mistake (a terminal would
+     * wait for input) */
+    if (!raw && !argc && so.n_dirs == 0 && so.n_exes == 0 && !r.kind_set &&
         !getenv("TRACETOOL_SYMBOL_PATH")) {
-        cli_errorf("symbolicate: give -e FILE, --build-id HEX, --symbols DIR or --kind KIND");
+        cli_errorf("symbolicate: give FILE..., -e FILE, --build-id HEX, --symbols DIR or --kind "
+                   "KIND");
         tt_jsonw_free(&r.json);
         return cli_usage(usage, 1);
     }

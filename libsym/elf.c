@@ -340,6 +340,14 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
         const char *name = have_shstr ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
         if (eh.e_type == ET_REL)
             code_overlap(e, &cs, &sh, name);
+        else if (ix && want_syms && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
+                 sh.sh_addr <= UINT64_MAX - sh.sh_size) {
+            tsym__range r = {sh.sh_addr, sh.sh_addr + sh.sh_size};
+            if (!tt_vec_push(&ix->secs, &r)) {
+                rc = TT_ENOMEM;
+                goto nomem;
+            }
+        }
         if (!scn_fits(&sh, fsize)) { /* named once, left out; the other sections are used */
             if (++n_bad <= BAD_SECS_NAMED)
                 note_bad_section(e, path, elf_ndxscn(scn), name, &sh, fsize);

@@ -535,6 +535,7 @@ void tsym__index_free(tsym__index *ix)
     tt_vec_free(&ix->syms);
     tt_vec_free(&ix->loads);
     tt_vec_free(&ix->fstarts);
+    tt_vec_free(&ix->secs);
     tsym__map_free(&ix->swiftq);
     tt_vec_free(&ix->kids);
     tt_vec_free(&ix->kheads);

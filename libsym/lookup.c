@@ -86,6 +86,7 @@ static tsym_module *module_new(void)
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
     tt_vec_init(&m->ix.fstarts, sizeof(uint64_t));
+    tt_vec_init(&m->ix.secs, sizeof(tsym__range));
     tt_vec_init(&m->ix.kids, sizeof(tsym__kid));
     tt_vec_init(&m->ix.kheads, sizeof(tsym__khead));
     tt_vec_init(&m->dnames, sizeof(const char *));
@@ -469,15 +470,29 @@ static const tsym__func *find_func(const tsym__index *ix, uint64_t a, size_t *hi
     return NULL;
 }
 
-/* sized symbol containing a, or (nearest) the last symbol at or below a */
+/* The low address of the ELF section holding a (the smallest one if several do), 0 when
+ * none is known */
+static uint64_t section_lo(const tsym__index *ix, uint64_t a)
+{
+    const tsym__range *r = ix->secs.data;
+    uint64_t lo = 0, size = UINT64_MAX;
+    for (size_t i = 0; i < ix->secs.len; i++)
+        if (a >= r[i].lo && a < r[i].hi && r[i].hi - r[i].lo < size) {
+            lo = r[i].lo;
+            size = r[i].hi - r[i].lo;
+        }
+    return lo;
+}
+
+/* sized symbol containing a, or (nearest) the last symbol at or below a in a's section */
 static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest, size_t *hint)
 {
     const tsym__sym *s = ix->syms.data;
     size_t lo = tsym__count_le_from(s, ix->syms.len, sizeof *s, a, hint);
     if (lo == 0)
         return NULL;
-    if (nearest)
-        return &s[lo - 1];
+    if (nearest) /* the preceding symbol of the same section, as GNU addr2line's */
+        return s[lo - 1].lo >= section_lo(ix, a) ? &s[lo - 1] : NULL;
     for (size_t k = 0; k < 4 && lo > k; k++)
         if (s[lo - 1 - k].size && a - s[lo - 1 - k].lo < s[lo - 1 - k].size)
             return &s[lo - 1 - k];
@@ -633,6 +648,28 @@ static const char *qualified_name(tsym_module *m, const tsym__node *root, const 
     return display_key(m, key, TT_VEC_AT(&m->dnames, const char *, *slot), flags);
 }
 
+/* The low address of the part of function root that holds vaddr: of a hot/cold split
+ * function (DW_AT_ranges) the cold part's for an address in it, as llvm-symbolizer's
+ * StartAddress (the ELF symbol work.cold); ranges that abut count as one part. The first
+ * range's when none holds it. */
+static uint64_t part_start(const tsym__index *ix, const tsym__node *root, uint64_t vaddr)
+{
+    const tsym__range *r = (const tsym__range *)ix->ranges.data + root->first_range;
+    uint64_t lo = r[0].lo;
+    for (uint32_t i = 0; i < root->n_ranges; i++)
+        if (vaddr >= r[i].lo && vaddr < r[i].hi)
+            lo = r[i].lo;
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (uint32_t i = 0; i < root->n_ranges; i++)
+            if (r[i].lo < lo && r[i].hi >= lo) {
+                lo = r[i].lo;
+                moved = 1;
+            }
+    }
+    return lo;
+}
+
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
 {
     tsym_cursor c = {0, 0, 0, 0, 0, 0};
@@ -690,6 +727,10 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
             break;
         chain[len++] = found;
     }
+    /* a chain deeper than TSYM_MAX_FRAMES keeps its outermost frames: the innermost kept
+     * one is at the call site of its dropped child, not at the line-table row */
+    uint32_t dropped = len == TSYM_MAX_FRAMES ? tsym__index_child(ix, chain[len - 1], vaddr)
+                                              : TSYM_NONE;
     out->found = 1;
     out->n_frames = len;
     for (size_t j = 0; j < len; j++) {
@@ -703,10 +744,10 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
         }
         f->start_file = tsym__str(&ix->str, n->decl_file);
         f->start_line = n->decl_line;
-        if (j == 0) {
+        if (j == 0 && dropped == TSYM_NONE) {
             set_row(f, ix, row);
         } else {
-            const tsym__node *inner = &nodes[chain[len - j]];
+            const tsym__node *inner = &nodes[j ? chain[len - j] : dropped];
             f->file = tsym__str(&ix->str, inner->call_file);
             f->line = inner->call_line;
             f->column = inner->call_col;
@@ -714,7 +755,7 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
     }
     const tsym__node *root = &nodes[fn->node];
     out->has_start = 1;
-    out->start_addr = ((const tsym__range *)ix->ranges.data)[root->first_range].lo;
+    out->start_addr = part_start(ix, root, vaddr);
     if ((flags & TSYM_F_SYMBOL_NAMES) && sym)
         out->frames[len - 1].function = out->symbol;
     else if (sym) {

@@ -59,15 +59,55 @@ int tsym_modoff_next(tsym_modoff *out, const char *line, size_t n, size_t *pos)
     return TT_ENOTFOUND;
 }
 
+/* perf script without call graphs puts the sample's one frame on its header line, after
+ * the event: "comm pid time: period event: ip sym (dso)". The offset of ip: after the last
+ * ": " when its next token is hex followed by a blank, with a number among the tokens before it
+ * (a pid, tid, time or period: "I/tag: abc def (x)" in a log is no sample); 0: none. */
+static size_t header_frame_at(const char *line, size_t n)
+{
+    size_t at = 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (line[i - 1] != ':' || !is_blank(line[i]))
+            continue;
+        size_t p = i;
+        while (p < n && is_blank(line[p]))
+            p++;
+        uint64_t a;
+        size_t h = tt_hex_run(&a, line + p, n - p);
+        at = h && p + h < n && is_blank(line[p + h]) ? p : 0; /* the last ": " decides */
+    }
+    for (size_t i = 0; i < at; i++) { /* a token of digits (and '.', '/', ':') before it */
+        if (i && !is_blank(line[i - 1]))
+            continue;
+        size_t k = i, digits = 0;
+        for (; k < at && !is_blank(line[k]); k++) {
+            char c = line[k];
+            if (c >= '0' && c <= '9')
+                digits++;
+            else if (c != '.' && c != '/' && c != ':')
+                break;
+        }
+        if (digits && (k == at || is_blank(line[k])))
+            return at;
+    }
+    return 0;
+}
+
 int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n)
 {
     memset(out, 0, sizeof *out);
     size_t i = 0;
     while (i < n && is_blank(line[i]))
         i++;
-    if (i == 0)
-        return TT_ENOTFOUND;
     out->indent = i;
+    /* a header first: a right-aligned comm may be hex ("    dead 4411 1.0: 1 cycles: ...") */
+    size_t at = header_frame_at(line, n);
+    if (at) {
+        i = at;
+        out->header = 1;
+    } else if (i == 0) {
+        return TT_ENOTFOUND;
+    }
     size_t h = tt_hex_run(&out->addr, line + i, n - i);
     if (h == 0 || i + h >= n || !is_blank(line[i + h]))
         return TT_ENOTFOUND;

@@ -281,8 +281,12 @@ typedef struct tsym_perf_frame {
     size_t dso_len;         /* without perf's " (deleted)" suffix */
     size_t indent;          /* leading blanks */
     int deleted;            /* the dso had the " (deleted)" suffix */
+    int header;             /* the frame is on a sample header line (perf record without -g:
+                             * "comm pid time: period event: ip sym (dso)"); indent: the
+                             * line's leading blanks */
 } tsym_perf_frame;
-/* Parses a perf script callchain line ("\t  7f12ab sym+0x1c (/lib/x.so)"). 0 on success. */
+/* Parses a perf script callchain line ("\t  7f12ab sym+0x1c (/lib/x.so)"), or the frame of
+ * a one-line sample (header). 0 on success. */
 int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n);
 
 /* PERF_RECORD_MMAP lines: tt_perf_mmap_parse (libtrace). */

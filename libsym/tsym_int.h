@@ -103,6 +103,8 @@ typedef struct tsym__index {
     tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
     tt_vec kids, kheads; /* tsym__kid, tsym__khead */
     tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
+    tt_vec secs;    /* tsym__range: the ELF SHF_ALLOC sections of the symbol file (not ET_REL):
+                     * the nearest symbol is one of the address's section */
     tsym__map swiftq; /* Swift linkage name id -> its qualified DW_AT_name (spec/ios.md 7) */
     size_t n_cus, n_inlines;
     int split_dwarf;

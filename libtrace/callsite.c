@@ -81,7 +81,7 @@ static int by_address(int identity, const tt_stack_frame *f)
  * (the same code at any load address), else its runtime address */
 static uint64_t identity_addr(const tt_stack_frame *f, int *kind)
 {
-    *kind = f->has_rel_pc ? 1 : f->has_file_off ? 2 : 3;
+    *kind = f->has_rel_pc ? 1 + 3 * !!f->rel_pc_is_offset : f->has_file_off ? 2 : 3;
     return f->has_rel_pc ? f->rel_pc : f->has_file_off ? f->file_off : f->addr;
 }
 
@@ -223,10 +223,11 @@ int tt_frame_set_rel_pc(tt_profile *p, uint32_t id, uint64_t rel_pc)
     if (id >= p->frames.len)
         return TT_EINVAL;
     tt_stack_frame *f = &TT_VEC_AT(&p->frames, tt_stack_frame, id);
-    if (f->has_rel_pc)
+    if (f->has_rel_pc && !f->rel_pc_is_offset)
         return 0;
     f->has_rel_pc = 1;
     f->rel_pc = rel_pc;
+    f->rel_pc_is_offset = 0;
     p->ftab_stale = 1; /* the address identity changed */
     return 0;
 }
@@ -331,6 +332,15 @@ static int addressed(const tt_stack_frame *f)
            (f->has_rel_pc || f->has_addr || f->has_file_off);
 }
 
+/* A kernel frame called from a user frame: a sample taken in the kernel (an interrupt, a
+ * system call) whose user part starts with the interrupted program counter, no return
+ * address (symbolication.md 3.3) */
+static int enters_kernel(const tt_profile *p, uint32_t caller, uint32_t callee)
+{
+    return TT_VEC_AT(&p->frames, tt_stack_frame, callee).kind == TT_FRAME_KERNEL &&
+           TT_VEC_AT(&p->frames, tt_stack_frame, caller).kind != TT_FRAME_KERNEL;
+}
+
 /* Callsites again: each old callsite c becomes callers[c] (its frame's return-address twin,
  * for its children) and leafs[c] (its own frame, for the samples ending there); the two are
  * one callsite unless the frame was split. */
@@ -355,7 +365,11 @@ static int resplit_callsites(tt_profile *p, const uint32_t *twin, const uint8_t 
         p->cs_rec_n = 0;
     }
     for (size_t c = 0; c < nc && !rc; c++) {
-        uint32_t par = old[c].parent == TT_NONE ? TT_NONE : callers[old[c].parent];
+        uint32_t op = old[c].parent;
+        /* kernel frames under a user frame hang from its program-counter twin */
+        uint32_t par = op == TT_NONE                                   ? TT_NONE
+                       : enters_kernel(p, old[op].frame, old[c].frame) ? leafs[op]
+                                                                       : callers[op];
         callers[c] = leafs[c] = TT_NONE;
         if (haschild[c])
             rc = tt__callsite_child(p, &callers[c], par, twin[old[c].frame], old[c].depth);
@@ -391,9 +405,14 @@ int tt_profile_split_return_frames(tt_profile *p)
                 leafcs[cs] = 1;
         }
     for (size_t c = 0; c < nc && !rc; c++) {
-        uint32_t par = TT_VEC_AT(&p->callsites, tt_callsite, c).parent;
-        if (par != TT_NONE)
-            haschild[par] = 1;
+        const tt_callsite *cs = &TT_VEC_AT(&p->callsites, tt_callsite, c);
+        if (cs->parent == TT_NONE)
+            continue;
+        /* a user frame whose callee is a kernel frame holds the interrupted pc */
+        if (enters_kernel(p, TT_VEC_AT(&p->callsites, tt_callsite, cs->parent).frame, cs->frame))
+            leafcs[cs->parent] = 1;
+        else
+            haschild[cs->parent] = 1;
     }
     for (size_t c = 0; c < nc && !rc; c++) {
         uint32_t f = TT_VEC_AT(&p->callsites, tt_callsite, c).frame;

@@ -152,8 +152,9 @@ static int frame_obj(jstate *st, json_t *fo, uint32_t *id)
             if (m->ranged && f.addr >= m->base && f.addr - m->base < m->size &&
                 (!f.module || !strcmp(f.module, m->name))) {
                 f.module = m->name;
-                f.rel_pc = f.addr - m->base;
+                f.rel_pc = f.addr - m->base; /* an offset: the ELF says its vaddr (3.2) */
                 f.has_rel_pc = 1;
+                f.rel_pc_is_offset = 1;
                 break;
             }
         }

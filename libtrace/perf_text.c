@@ -1025,7 +1025,7 @@ static int user_pseudo_dso(const char *dso, size_t n)
     return 0;
 }
 
-static int frame_kind(const char *dso, size_t n)
+int tt_perf_dso_kind(const char *dso, size_t n)
 {
     static const char *const java[] = {".oat", ".odex", ".vdex", ".dex", ".jar", ".art"};
     if (n >= 7 && !memcmp(dso, "[kernel", 7))
@@ -1284,7 +1284,7 @@ void tt__perf_frame_split(tt__perf_fline *f, const char *s, size_t n)
         f->bn -= 6;
     }
     unknown_ip(f);
-    f->kind = f->dso ? frame_kind(f->dso, f->dn) : TT_FRAME_NATIVE;
+    f->kind = f->dso ? tt_perf_dso_kind(f->dso, f->dn) : TT_FRAME_NATIVE;
 }
 
 int tt__perf_srcline_parse(const char *s, size_t n, size_t *file_n, int32_t *line)

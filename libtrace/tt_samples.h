@@ -58,6 +58,10 @@ typedef struct tt_stack_frame {
      * address - 1 (symbolication.md 3.3); part of an address identity, so that a program
      * counter and a return address at one address are two frames (tt_profile_split_return_frames) */
     int return_address;
+    /* rel_pc is a module offset (a JSON-lines addr - module base), not yet the ELF vaddr:
+     * symbolication adds the first PT_LOAD's p_vaddr - p_offset (symbolication.md 3.2) and
+     * clears it (tt_frame_set_rel_pc) */
+    int rel_pc_is_offset;
 } tt_stack_frame;
 
 /* One callsite row: node (parent, frame) of the prefix tree (samples.md 4.2). Children
@@ -192,7 +196,8 @@ void tt_thread_set_no_thread(tt_profile *p, uint32_t utid);
 void tt_thread_set_no_root(tt_profile *p, uint32_t utid);
 /* Renames a frame, e.g. after native symbolication (name copied). */
 int tt_frame_set_name(tt_profile *p, uint32_t id, const char *name);
-/* Records the ELF virtual address found for a frame (symbolication); no-op when it has one. */
+/* Records the ELF virtual address found for a frame (symbolication); no-op when it has one
+ * (a rel_pc_is_offset module offset is replaced). */
 int tt_frame_set_rel_pc(tt_profile *p, uint32_t id, uint64_t rel_pc);
 /* After renames: frames whose identity became equal are merged (the first id kept), their
  * callsites re-interned and samples (and fixed slices) remapped; ids stay dense and children
@@ -204,7 +209,9 @@ int tt_profile_merge_frames(tt_profile *p);
  * native frames of a module) that are no sample's leaf get return_address; one that is some
  * sample's leaf and another's caller becomes two frames, the callers' copy with
  * return_address, its callsites split and samples (and fixed slices) remapped, so that a
- * sample's stack never depends on the other samples. Frame and callsite ids may change. */
+ * sample's stack never depends on the other samples. A frame whose callee is a kernel frame
+ * (a sample in the kernel: the interrupted user pc) counts as a leaf. Frame and callsite ids
+ * may change. */
 int tt_profile_split_return_frames(tt_profile *p);
 /* A point sample at 0 with weight 1 and every optional value unknown. */
 void tt_sample_init(tt_sample *s);
@@ -458,6 +465,10 @@ typedef struct tt_perf_mmap {
  * TT_ENOTFOUND when the line is not one. A file deleted while mapped keeps its path (the
  * frames' dso is read the same way, samples.md 2.2). */
 int tt_perf_mmap_parse(tt_perf_mmap *out, const char *line, size_t n);
+/* The TT_FRAME_* kind of a perf script frame by its dso (n bytes, without " (deleted)"):
+ * TT_FRAME_KERNEL for [kernel.kallsyms] and kernel modules ("[i915]"), TT_FRAME_JAVA for
+ * ART and JIT code, else TT_FRAME_NATIVE ([vdso] and other user pseudo-maps included). */
+int tt_perf_dso_kind(const char *dso, size_t n);
 
 typedef struct tt_perf_map {
     int64_t pid;

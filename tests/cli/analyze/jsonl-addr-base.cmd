@@ -1,0 +1,1 @@
+sh symedge/mk.sh "$TT_TMP/symedge" && cd "$TT_TMP/symedge" && tracetool analyze -o a.db -e exe base.jsonl > /dev/null && tracetool query a.db "select f.name, printf('0x%x', f.rel_pc) as rel_pc, s.name as symbol from stack_frame f join symbolized_pc p on p.rel_pc = f.rel_pc join symbol s using (symbol_set_id) where f.kind = 'native'"

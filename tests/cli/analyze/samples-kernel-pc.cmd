@@ -1,0 +1,1 @@
+sh symedge/mk.sh "$TT_TMP/symedge" && cd "$TT_TMP/symedge" && tracetool analyze -o a.db -e libedge.so kernel.txt > /dev/null && tracetool query a.db "select s.name, count(*) as lookups from symbolized_pc p join symbol s using (symbol_set_id) group by s.name order by s.name"

@@ -1,0 +1,1 @@
+sh symedge/mk.sh "$TT_TMP/symedge" && cd "$TT_TMP/symedge" && sed "s#/opt/lib/libedge.so#$PWD/libedge.so#" nog.txt > here.txt && env -u TRACETOOL_SYMBOL_PATH tracetool symbolicate here.txt | sed "s#$PWD#DIR#"

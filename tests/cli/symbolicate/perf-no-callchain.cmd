@@ -1,0 +1,1 @@
+sh symedge/mk.sh "$TT_TMP/symedge" && cd "$TT_TMP/symedge" && tracetool symbolicate --symbols . nog.txt && tracetool symbolicate --symbols . --format jsonl nog.txt | sed "s/\"BuildId\":\"[0-9a-f]*\"/\"BuildId\":\"ID\"/"
