@@ -114,6 +114,7 @@ static int sampled_only(char **inputs, int n, size_t nmaps, const cli_flame_opts
     if (nmaps || o->chart || o->source != CF_SRC_SAMPLES || o->trace ||
         n > CLI_SAMPLES_MAX_INPUTS)
         return 0;
+    int sampled = 0; /* a sampling-mapping alone: analyze says what is missing */
     for (int i = 0; i < n; i++) {
         struct stat sb;
         if (strcmp(inputs[i], "-") && (stat(inputs[i], &sb) || S_ISDIR(sb.st_mode)))
@@ -121,13 +122,18 @@ static int sampled_only(char **inputs, int n, size_t nmaps, const cli_flame_opts
         tt_error err = {0};
         tt_input *in;
         tt_detection d;
-        int ok = !cli_input_open(&in, inputs[i], 1, &err) && !tt_input_detect(&d, in, &err) &&
+        tt_kind k;
+        /* a stream is copied once, and refused from its head as analyze refuses it (that
+         * refusal is kept for analyze to print) */
+        int ok = !cli_input_open_checked(&in, inputs[i], cli_an_check_stream, &k, &err) &&
+                 !tt_input_detect(&d, in, &err) &&
                  (d.kind == TT_KIND_SAMPLES || d.kind == TT_KIND_BTRACE_MAPPING);
         tt_input_close(in);
         if (!ok)
             return 0;
+        sampled |= d.kind == TT_KIND_SAMPLES;
     }
-    return 1;
+    return sampled;
 }
 
 /* The traces with data of the temporary database of several raw inputs (one per input), or
