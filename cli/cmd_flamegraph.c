@@ -2,7 +2,7 @@
  * inputs, spec/visual.md section 1.1. Raw sampled inputs drawn from their samples are
  * loaded into memory as export loads them; other raw inputs, and those drawn from their
  * slices, a call tree, a startup window or as a chart, are analysed into a temporary
- * database first. Both give the same bytes. */
+ * database first. Both draw the same graph (export's numbers where a database's differ). */
 #include "cli_an.h"
 #include "cli_flame.h"
 #include "cli_samples.h"
