@@ -30,3 +30,40 @@ for o in --focus=f --reverse; do
         -o "$dir/deep.tsv" "$dir/deep.trace" 2>&1) || { echo "$m"; exit 1; }
     echo "flamegraph $o, 20,000-deep recursion: $m"
 done
+# raw sampled input (flamegraph(1), RAW INPUTS): a system-wide `perf record -a -g` of
+# PERF_SECONDS (default 3) repeated with shifted times to about PERF_MB (default 100) MB of
+# perf script text. flamegraph reads it in memory as export does (samples alike); through a
+# database (analyze, then flamegraph DB) for comparison, which is what flamegraph of a raw
+# input did before. The widths must equal export's folded counts. The big files are removed.
+if ! command -v perf >/dev/null 2>&1; then
+    echo "perf: not installed; raw perf flamegraph skipped"
+    exit 0
+fi
+if ! perf record -q -a -g -o "$dir/sys.data" -- sleep "${PERF_SECONDS:-3}" >/dev/null 2>&1; then
+    echo "perf: system-wide recording not permitted here; raw perf flamegraph skipped"
+    exit 0
+fi
+perf script -i "$dir/sys.data" > "$dir/sys.txt" 2>/dev/null
+rm -f "$dir/sys.data"
+ns=$(grep -c '^[^ 	].* [0-9]*\.[0-9]*:' "$dir/sys.txt")
+sz=$(wc -c < "$dir/sys.txt")
+[ "$ns" -gt 0 ] && [ "$sz" -gt 0 ] || { echo "perf script: no samples; raw perf flamegraph skipped"; exit 0; }
+python3 bench/perf_repeat.py "$dir/sys.txt" $((ns * ${PERF_MB:-100} * 1000000 / sz)) "$dir/sys-big.txt" ||
+    exit 1
+rm -f "$dir/sys.txt"
+mb=$(($(wc -c < "$dir/sys-big.txt") / 1000000))
+for c in "samples" "export --format folded" "flamegraph -o $dir/sys.svg"; do
+    m=$(python3 bench/measure.py tracetool $c "$dir/sys-big.txt" 2>&1 >/dev/null | tail -1)
+    echo "perf -a -g, $mb MB of text: ${c%% -o*}: $m"
+done
+rm -f "$dir/sys.db"
+m=$(python3 bench/measure.py tracetool analyze -o "$dir/sys.db" "$dir/sys-big.txt" 2>&1 >/dev/null | tail -1)
+echo "perf -a -g, $mb MB of text: analyze into a database: $m"
+m=$(python3 bench/measure.py tracetool flamegraph -o "$dir/sys-db.svg" "$dir/sys.db" 2>&1 | tail -1)
+echo "perf -a -g, $mb MB of text: flamegraph of that database: $m"
+cmp -s "$dir/sys.svg" "$dir/sys-db.svg" && echo "flamegraph: raw input and database draw the same SVG" ||
+    echo "flamegraph: raw input and database draw DIFFERENT SVGs"
+a=$(tracetool flamegraph --format tsv --minwidth 0 "$dir/sys-big.txt" 2>/dev/null | awk 'NR == 2 {print $3}')
+b=$(tracetool export --format folded "$dir/sys-big.txt" 2>/dev/null | awk '{s += $NF} END {print s}')
+echo "samples drawn: flamegraph $a, export --format folded $b"
+rm -f "$dir/sys-big.txt" "$dir/sys.db" "$dir/sys.svg" "$dir/sys-db.svg"

@@ -292,10 +292,12 @@ static int build_chart(tt_flame *f, tt_profile *p, const char *label, cli_flame_
 }
 
 static int build(tt_flame *f, tt_profile *p, const char *label, cli_flame_opts *o, int side,
-                 const tt_flame_xform *win)
+                 const tt_flame_xform *win, const tt_export_input *inputs, size_t ninputs)
 {
     tt_export_opts eo;
     tt_export_opts_init(&eo);
+    eo.inputs = inputs; /* several raw inputs: each one's processes, as export names them */
+    eo.n_inputs = ninputs;
     /* the default weight is export's (samples.md 7.2), so both print the same numbers */
     if (o->weight_given)
         eo.weight = o->weight;
@@ -573,9 +575,28 @@ int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_
                       o->win_clock);
     }
     if (!rc)
-        rc = build(f, p, label, o, side, win.windowed ? &win : NULL);
+        rc = build(f, p, label, o, side, win.windowed ? &win : NULL, NULL, 0);
     tt_profile_free(p);
     tdb_close(db);
+    return rc;
+}
+
+int cli_flame_load_raw(tt_flame *f, char **files, size_t n, const char *label,
+                       const char *event, cli_flame_opts *o, cli_ctx *ctx)
+{
+    cli_samples_opts so;
+    cli_samples_opts_init(&so);
+    so.event = event;
+    tt_profile *p = NULL;
+    int rc = cli_samples_load(&p, files, n, &so, ctx);
+    if (rc)
+        return rc;
+    cli_stats_report(ctx->stats);
+    tt_export_input inputs[CLI_SAMPLES_MAX_INPUTS];
+    for (size_t i = 0; i < n; i++)
+        inputs[i] = (tt_export_input){files[i], so.formats[i], so.clocks[i]};
+    rc = build(f, p, label, o, 0, NULL, inputs, n);
+    tt_profile_free(p);
     return rc;
 }
 

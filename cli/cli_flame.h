@@ -86,6 +86,12 @@ int64_t cli_flame_milli(const char *s);
  * Returns 0 or an exit code after printing. */
 int cli_flame_load_db(tt_flame *f, const char *dbpath, const char *label, int64_t trace,
                       cli_flame_opts *o, int side, cli_ctx *ctx);
+/* Adds the sampled stacks of the raw inputs files[0..n) (perf script, simpleperf, btrace,
+ * folded, JSON-lines samples), loaded into memory as export loads them (one profile, each
+ * input's processes its own), to f; event: the perf event to keep (NULL: the first).
+ * Returns 0 or an exit code after printing. */
+int cli_flame_load_raw(tt_flame *f, char **files, size_t n, const char *label,
+                       const char *event, cli_flame_opts *o, cli_ctx *ctx);
 /* Lays out f and writes it (SVG or TSV) to o->output (FILE.tmp-<pid>, renamed) or stdout. */
 int cli_flame_render(tt_flame *f, cli_flame_opts *o);
 /* The same into a buffer (the HTML report): SVG only. */

@@ -48,13 +48,22 @@ static size_t name_files(size_t k, const char *db)
     return k;
 }
 
+static const char *tmp_root(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
+void cli_tmpdir_sweep(const char *prefix, const char *const *dbs)
+{
+    tt_remove_stale_dirs(tmp_root(), prefix, dbs);
+}
+
 int cli_tmpdir_create(const char *prefix, const char *const *dbs)
 {
     if (dir[0])
         return 0;
-    const char *t = getenv("TMPDIR");
-    if (!t || !*t)
-        t = "/tmp";
+    const char *t = tmp_root();
     cli_out_block_signals(1); /* no signal between creating it and its cleanup's handler */
     /* the PID in the name and the lock held until exit: a later run removes the directory
      * of one killed with -9 (tracetool(1), OUTPUT) */

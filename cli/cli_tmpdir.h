@@ -16,6 +16,9 @@
  * installs the signal cleanup. 0 (also when it exists already), or CLI_BAD after an error
  * message. */
 int cli_tmpdir_create(const char *prefix, const char *const *dbs);
+/* Only the sweep of cli_tmpdir_create: a run that needs no directory still removes those
+ * of killed runs. */
+void cli_tmpdir_sweep(const char *prefix, const char *const *dbs);
 /* out[cap] = the directory's file name, "" before cli_tmpdir_create; -1 when it does not
  * fit. */
 int cli_tmpdir_path(char *out, size_t cap, const char *name);

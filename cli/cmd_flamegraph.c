@@ -1,8 +1,11 @@
 /* tracetool flamegraph: flame graphs (SVG) and their layout (TSV) from a database or raw
- * inputs, spec/visual.md section 1.1. Raw inputs are analysed into a temporary database
- * first, so both give the same bytes. */
+ * inputs, spec/visual.md section 1.1. Raw sampled inputs drawn from their samples are
+ * loaded into memory as export loads them; other raw inputs, and those drawn from their
+ * slices, a call tree, a startup window or as a chart, are analysed into a temporary
+ * database first. Both draw the same graph (export's numbers where a database's differ). */
 #include "cli_an.h"
 #include "cli_flame.h"
+#include "cli_samples.h"
 #include "cli_tmpdir.h"
 
 #include <stdlib.h>
@@ -71,14 +74,14 @@ static const struct option longopts[] = {
 
 /* the temporary database of raw inputs: in a private directory (cli_tmpdir.h) */
 static char tmp_db[1100];
+static const char *const tmp_dbs[] = {"in.db", NULL};
 
 static int analyse_raw(char **inputs, int n, char **maps, size_t nmaps, const char *event,
                        cli_ctx *ctx)
 {
-    static const char *const dbs[] = {"in.db", NULL};
-    if (cli_tmpdir_create("tracetool-flame", dbs))
+    if (cli_tmpdir_create("tracetool-flame", tmp_dbs))
         return CLI_BAD;
-    if (cli_tmpdir_path(tmp_db, sizeof tmp_db, dbs[0])) {
+    if (cli_tmpdir_path(tmp_db, sizeof tmp_db, tmp_dbs[0])) {
         cli_errorf("%s: temporary file name too long", tmp_db);
         return CLI_BAD;
     }
@@ -99,6 +102,38 @@ static int is_db(const char *path)
         r = tt_detect(p, n) == TT_KIND_DATABASE;
     tt_input_close(in);
     return r;
+}
+
+/* 1 when every input is a raw sampled-stack file (perf script, simpleperf, btrace sampling
+ * or its mapping, folded, JSON-lines samples) or standard input holding one, and the graph
+ * is of their samples: loaded in memory (cli_flame_load_raw), without a database. Anything
+ * else (a directory, a missing file, another kind) takes the analyze path and its
+ * messages. */
+static int sampled_only(char **inputs, int n, size_t nmaps, const cli_flame_opts *o)
+{
+    if (nmaps || o->chart || o->source != CF_SRC_SAMPLES || o->trace ||
+        n > CLI_SAMPLES_MAX_INPUTS)
+        return 0;
+    int sampled = 0; /* a sampling-mapping alone: analyze says what is missing */
+    for (int i = 0; i < n; i++) {
+        struct stat sb;
+        if (strcmp(inputs[i], "-") && (stat(inputs[i], &sb) || S_ISDIR(sb.st_mode)))
+            return 0;
+        tt_error err = {0};
+        tt_input *in;
+        tt_detection d;
+        tt_kind k;
+        /* a stream is copied once, and refused from its head as analyze refuses it (that
+         * refusal is kept for analyze to print) */
+        int ok = !cli_input_open_checked(&in, inputs[i], cli_an_check_stream, &k, &err) &&
+                 !tt_input_detect(&d, in, &err) &&
+                 (d.kind == TT_KIND_SAMPLES || d.kind == TT_KIND_BTRACE_MAPPING);
+        tt_input_close(in);
+        if (!ok)
+            return 0;
+        sampled |= d.kind == TT_KIND_SAMPLES;
+    }
+    return sampled;
 }
 
 /* The traces with data of the temporary database of several raw inputs (one per input), or
@@ -161,6 +196,29 @@ static int raw_traces(int64_t **ids, size_t *n, const char *path, const cli_flam
     return 0;
 }
 
+/* Lays out and writes f (freed) after it was loaded with rc. */
+static int finish(tt_flame *f, int rc, const char *label, cli_flame_opts *o)
+{
+    if (!rc) {
+        size_t inflated = tt_flame_finish(f);
+        if (inflated)
+            cli_warnf("%s: %zu call tree nodes have children summing to more than their "
+                      "reported time (ms rounding, merged calls): drawn as wide as their "
+                      "children", label, inflated);
+        if (!tt_flame_node_at(f, 0)->total) {
+            cli_errorf("%s: no weighted stacks to draw%s", label,
+                       o->focus                         ? " (nothing matches --focus)"
+                       : o->source == CF_SRC_STARTUP ? " (nothing inside the startup window)"
+                                                      : "");
+            rc = CLI_BAD;
+        }
+    }
+    if (!rc)
+        rc = cli_flame_render(f, o);
+    tt_flame_free(f);
+    return rc;
+}
+
 int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
 {
     static const char *const formats[] = {"svg", "tsv", NULL};
@@ -214,6 +272,17 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
     }
     int rc = 0;
     const char *path = argv[optind], *label = path;
+    if (!db && sampled_only(argv + optind, nin, nmaps, &o)) {
+        tt_flame *f = NULL;
+        label = nin == 1 ? argv[optind] : "inputs";
+        cli_tmpdir_sweep("tracetool-flame", tmp_dbs); /* no directory, but killed runs' go */
+        if (tt_flame_new(&f)) {
+            cli_errorf("out of memory");
+            return CLI_BAD;
+        }
+        rc = cli_flame_load_raw(f, argv + optind, (size_t)nin, label, event, &o, ctx);
+        return finish(f, rc, label, &o);
+    }
     if (!db) {
         cli_ctx sctx = *ctx;
         rc = analyse_raw(argv + optind, nin, maps, nmaps, event, &sctx);
@@ -248,23 +317,7 @@ int cmd_flamegraph(int argc, char **argv, cli_ctx *ctx)
     free(ids);
     if (!rc && !nids)
         rc = cli_flame_load_db(f, path, label, o.trace, &o, 0, ctx);
-    if (!rc) {
-        size_t inflated = tt_flame_finish(f);
-        if (inflated)
-            cli_warnf("%s: %zu call tree nodes have children summing to more than their "
-                      "reported time (ms rounding, merged calls): drawn as wide as their "
-                      "children", label, inflated);
-        if (!tt_flame_node_at(f, 0)->total) {
-            cli_errorf("%s: no weighted stacks to draw%s", label,
-                       o.focus                         ? " (nothing matches --focus)"
-                       : o.source == CF_SRC_STARTUP ? " (nothing inside the startup window)"
-                                                      : "");
-            rc = CLI_BAD;
-        }
-    }
-    if (!rc)
-        rc = cli_flame_render(f, &o);
-    tt_flame_free(f);
+    rc = finish(f, rc, label, &o);
     cli_tmpdir_remove();
     return rc;
 }
