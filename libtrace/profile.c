@@ -328,13 +328,14 @@ void tt_sample_init(tt_sample *s)
 
 static int in_range(const tt_sample *s, int runs)
 {
-    /* keeps every difference, midpoint and sum of the slice builder inside int64 */
+    /* keeps every difference, midpoint and sum of the slice builder inside int64; a run's
+     * weight is the sum of its count samples' (a database's sample rows) */
     int has_end = s->is_interval || runs;
     return s->ts >= -TIME_LIMIT && s->ts <= TIME_LIMIT &&
            (!has_end || (s->end_ts >= s->ts && s->end_ts <= TIME_LIMIT)) &&
            s->cpu >= -1 && s->cpu <= TIME_LIMIT &&
            (!has_end || (s->end_cpu >= -1 && s->end_cpu <= TIME_LIMIT)) &&
-           s->weight >= 0 && s->weight <= WEIGHT_LIMIT;
+           s->weight >= 0 && s->weight / (runs && s->count > 1 ? s->count : 1) <= WEIGHT_LIMIT;
 }
 
 int tt_profile_add(tt_profile *p, const tt_sample *s, const tt_counters *c)

@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/x.db" perf-big-period.txt > /dev/null 2>&1 && tracetool export --format folded --weight period "$TT_TMP/x.db" && tracetool flamegraph --format tsv --weight period "$TT_TMP/x.db"
