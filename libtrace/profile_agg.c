@@ -127,7 +127,7 @@ int tt_profile_frame_weights(tt_weight *out, const tt_profile *p, const tt_weigh
 /* ---- one thread's weights over the callsites its samples touch ---- */
 
 struct tt_touched {
-    size_t nc, nf;          /* the profile's callsites and frames when made */
+    size_t nc, nf;          /* room for callsites and frames */
     uint32_t gen;           /* the current call's stamp */
     uint32_t *cmark, *fmark; /* per callsite, per frame: the stamp of the call that touched it */
     uint32_t *cs, *fr;      /* touched ids (capacity nc, nf), ascending after a call */
@@ -135,19 +135,39 @@ struct tt_touched {
     tt_weight *cw, *fw;     /* the arrays the last call wrote */
 };
 
+/* Room for n ids in *mark (new stamps zero) and *list, which hold *have. */
+static int grow(uint32_t **mark, uint32_t **list, size_t *have, size_t n)
+{
+    if (n <= *have)
+        return 0;
+    uint32_t *m = realloc(*mark, n * sizeof *m);
+    if (!m)
+        return TT_ENOMEM;
+    memset(m + *have, 0, (n - *have) * sizeof *m);
+    *mark = m;
+    uint32_t *l = realloc(*list, n * sizeof *l);
+    if (!l)
+        return TT_ENOMEM;
+    *list = l;
+    *have = n;
+    return 0;
+}
+
+/* Room for the profile's callsites and frames (slices add a [no samples] one). */
+static int touched_fit(tt_touched *t, const tt_profile *p)
+{
+    if (grow(&t->cmark, &t->cs, &t->nc, p->callsites.len))
+        return TT_ENOMEM;
+    return grow(&t->fmark, &t->fr, &t->nf, p->frames.len);
+}
+
 int tt_touched_new(tt_touched **out, const tt_profile *p)
 {
     tt_touched *t = calloc(1, sizeof *t);
     *out = NULL;
     if (!t)
         return TT_ENOMEM;
-    t->nc = p->callsites.len;
-    t->nf = p->frames.len;
-    t->cmark = calloc(t->nc ? t->nc : 1, sizeof *t->cmark);
-    t->fmark = calloc(t->nf ? t->nf : 1, sizeof *t->fmark);
-    t->cs = malloc((t->nc ? t->nc : 1) * sizeof *t->cs);
-    t->fr = malloc((t->nf ? t->nf : 1) * sizeof *t->fr);
-    if (!t->cmark || !t->fmark || !t->cs || !t->fr) {
+    if (touched_fit(t, p)) {
         tt_touched_free(t);
         return TT_ENOMEM;
     }
@@ -193,8 +213,10 @@ static void touched_reset(tt_touched *t)
         memset(&t->fw[t->fr[i]], 0, sizeof *t->fw);
     t->ncs = t->nfr = 0;
     if (!++t->gen) { /* wrapped: no stale stamp may equal the new one */
-        memset(t->cmark, 0, t->nc * sizeof *t->cmark);
-        memset(t->fmark, 0, t->nf * sizeof *t->fmark);
+        if (t->nc)
+            memset(t->cmark, 0, t->nc * sizeof *t->cmark);
+        if (t->nf)
+            memset(t->fmark, 0, t->nf * sizeof *t->fmark);
         t->gen = 1;
     }
 }
@@ -214,8 +236,10 @@ int tt_profile_thread_weights(tt_weight *cw, tt_weight *fw, tt_touched *t, const
     touched_reset(t);
     t->cw = cw;
     t->fw = fw;
-    if (t->nc != p->callsites.len || t->nf != p->frames.len || utid >= p->threads.len)
+    if (utid >= p->threads.len)
         return TT_EINVAL;
+    if (touched_fit(t, p))
+        return TT_ENOMEM;
     if (!p->finished ||
         ((weight == TT_WEIGHT_WALL || weight == TT_WEIGHT_CPU) && p->meta.timeless))
         return TT_EUNSUPPORTED;

@@ -302,17 +302,15 @@ int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t ut
 int tt_profile_frame_weights(tt_weight *out, const tt_profile *p, const tt_weight *cw);
 /* One thread's weights in time proportional to its samples and the callsites they touch (the
  * samples' callsites and their callers), not to the profile: a tt_touched remembers the ids
- * one call touched so that the next call resets only those. Made for a finished profile, whose
- * callsites and frames it counts (tt_touched_free accepts NULL). */
+ * one call touched so that the next call resets only those (tt_touched_free accepts NULL). */
 typedef struct tt_touched tt_touched;
 int tt_touched_new(tt_touched **out, const tt_profile *p);
 void tt_touched_free(tt_touched *t);
 /* As tt_profile_callsite_weights then tt_profile_frame_weights for thread utid, into cw
  * (ncallsites entries) and fw (nframes entries), equal to them on the touched ids and zero
  * elsewhere. cw and fw are zero on the first call with t and only written by calls with t in
- * between (each call first zeroes what the previous one wrote). TT_EINVAL: utid is no thread
- * or the profile grew since tt_touched_new; TT_EUNSUPPORTED: not finished, or wall/cpu without
- * times; TT_ENOMEM. */
+ * between (each call first zeroes what the previous one wrote). TT_EINVAL: utid is no thread;
+ * TT_EUNSUPPORTED: not finished, or wall/cpu without times; TT_ENOMEM. */
 int tt_profile_thread_weights(tt_weight *cw, tt_weight *fw, tt_touched *t, const tt_profile *p,
                               uint32_t utid, int weight, int64_t max_gap, int64_t end_pad);
 /* The callsites (ascending ids, every caller included) and frames (ascending) the last

@@ -1294,14 +1294,15 @@ START_TEST(thread_weights_touched)
         ck_assert_int_eq(tt_profile_add(p, &x, NULL), 0);
     }
     tt_profile_finish(p, NULL);
+    tt_touched *tw;
+    ck_assert_int_eq(tt_touched_new(&tw, p), 0);
+    stack(p, "mXY"); /* callsites and frames added later (slices' [no samples]): room made */
     size_t nc = tt_profile_ncallsites(p), nf = tt_profile_nframes(p);
     tt_weight cw[64], fw[64], acw[64], afw[64];
     ck_assert_uint_le(nc, 64);
     ck_assert_uint_le(nf, 64);
     memset(cw, 0, sizeof cw);
     memset(fw, 0, sizeof fw);
-    tt_touched *tw;
-    ck_assert_int_eq(tt_touched_new(&tw, p), 0);
     static const int units[] = {TT_WEIGHT_SAMPLES, TT_WEIGHT_PERIOD, TT_WEIGHT_WALL};
     for (int u = 0; u < 3; u++)
         for (int k = 0; k < 8; k++) {
