@@ -41,6 +41,20 @@ m=$(python3 bench/measure.py tracetool export --format chrome "$dir/wakeups.bin"
     { echo "$m"; exit 1; }
 echo "$m" | sed -n "s/.*wall_s=\([0-9.]*\).*peak_rss_mib=\([0-9.]*\).*/export --format chrome, $WAKEUPS wake-up arrows: \1 s, peak RSS \2 MiB/p"
 
+# many threads (system-wide perf record -a -g shape): THREADS threads of 4 samples each over
+# a shared tree of about 50k callsites (bench/gen_perf_threads.py); each thread's section costs
+# its own samples and the callsites they touch, not the whole profile (it was threads x
+# callsites: about 13 s here for 5,000 threads)
+THREADS=${THREADS:-5000}
+python3 bench/gen_perf_threads.py "$THREADS" 4 16000 1 "$dir/threads.txt" || exit 1
+ncs=$(tracetool samples --format json "$dir/threads.txt" |
+      python3 -c 'import json, sys; print(json.load(sys.stdin)["callsites"])') || exit 1
+for f in text json; do
+    m=$(python3 bench/measure.py tracetool samples --format $f "$dir/threads.txt" 2>&1 >/dev/null) ||
+        { echo "$m"; exit 1; }
+    echo "$m" | sed -n "s/.*wall_s=\([0-9.]*\).*peak_rss_mib=\([0-9.]*\).*/samples --format $f, $THREADS threads x 4 samples, $ncs callsites: \1 s, peak RSS \2 MiB/p"
+done
+
 # perf report against tracetool samples on one recording
 if ! command -v perf >/dev/null 2>&1; then
     echo "perf: not installed; ratio skipped"

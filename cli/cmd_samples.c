@@ -62,6 +62,9 @@ typedef struct sctx {
     double min_pct;
     const cli_samples_opts *so;
     tt_weight *cw, *fw, *ov; /* callsites of one thread, frames, callsites of all shown */
+    tt_touched *tw; /* what one thread's weights touched: the rest of cw and fw is zero */
+    const uint32_t *cids, *fids; /* a thread's callsites and frames; NULL: all (overall) */
+    size_t ncids, nfids;
     tt_vec sl; /* one thread's slices, reused: its pages stay mapped */
     tt_jsonw w;
     tt_buf b;
@@ -99,17 +102,20 @@ static int by_total(const void *a, const void *b)
     return by_self(a, b);
 }
 
-/* Function refs with non-zero total, sorted by cmp. Owned by the caller (free()). */
+/* Function refs with non-zero total (among the thread's frames), sorted by cmp. Owned by the
+ * caller (free()). */
 static fref *sorted_functions(const sctx *c, size_t *n, int (*cmp)(const void *, const void *))
 {
-    size_t nf = tt_profile_nframes(c->p);
+    size_t nf = c->fids ? c->nfids : tt_profile_nframes(c->p);
     fref *r = malloc((nf ? nf : 1) * sizeof *r);
     *n = 0;
     if (!r)
         return NULL;
-    for (size_t i = 0; i < nf; i++)
+    for (size_t j = 0; j < nf; j++) {
+        uint32_t i = c->fids ? c->fids[j] : (uint32_t)j;
         if (c->fw[i].total_samples || c->fw[i].total_weight)
-            r[(*n)++] = (fref){(uint32_t)i, &c->fw[i]};
+            r[(*n)++] = (fref){i, &c->fw[i]};
+    }
     qsort(r, *n, sizeof *r, cmp);
     return r;
 }
@@ -269,7 +275,7 @@ static int tree(sctx *c, int64_t total)
 {
     tt_vec t;
     tt_vec_init(&t, sizeof(tt_tree_node));
-    if (tt_profile_tree(&t, c->p, c->cw, c->inverted)) {
+    if (tt_profile_tree_of(&t, c->p, c->cw, c->inverted, c->cids, c->ncids)) {
         tt_vec_free(&t);
         cli_errorf("out of memory");
         return CLI_BAD;
@@ -377,42 +383,55 @@ static int longest(sctx *c, uint32_t utid)
     return 0;
 }
 
-/* One thread's weights into c->cw, also added to c->ov; utid TT_NONE: the sum over the
- * threads shown (all, or the selected ones), without another pass over the samples. */
-static int64_t weights_for(sctx *c, uint32_t utid, uint64_t *samples)
+/* One thread's weights into c->cw and c->fw (its touched ids in c->cids, c->fids), also added
+ * to c->ov; utid TT_NONE: the sum over the threads shown (all, or the selected ones), without
+ * another pass over the samples. *total and *samples: the weight and samples of the roots. */
+static int weights_for(sctx *c, uint32_t utid, int64_t *total, uint64_t *samples)
 {
-    size_t nc = tt_profile_ncallsites(c->p);
+    int rc;
     if (utid != TT_NONE) {
-        tt_profile_callsite_weights(c->cw, c->p, utid, c->weight, c->so->slice.max_gap,
-                                    c->so->slice.end_pad);
-        for (size_t k = 0; k < nc; k++) {
+        rc = tt_profile_thread_weights(c->cw, c->fw, c->tw, c->p, utid, c->weight,
+                                       c->so->slice.max_gap, c->so->slice.end_pad);
+        c->cids = tt_touched_callsites(c->tw, &c->ncids);
+        c->fids = tt_touched_frames(c->tw, &c->nfids);
+        for (size_t j = 0; !rc && j < c->ncids; j++) {
+            uint32_t k = c->cids[j];
             c->ov[k].self_weight += c->cw[k].self_weight;
             c->ov[k].total_weight += c->cw[k].total_weight;
             c->ov[k].self_samples += c->cw[k].self_samples;
             c->ov[k].total_samples += c->cw[k].total_samples;
         }
     } else {
-        memcpy(c->cw, c->ov, nc * sizeof *c->cw);
+        c->ncids = tt_profile_ncallsites(c->p);
+        c->cids = c->fids = NULL;
+        memcpy(c->cw, c->ov, c->ncids * sizeof *c->cw);
+        rc = tt_profile_frame_weights(c->fw, c->p, c->cw);
     }
-    tt_profile_frame_weights(c->fw, c->p, c->cw);
-    int64_t total = 0;
+    if (rc) {
+        cli_errorf("samples: %s weights%s: %s", tt_weight_unit(c->weight),
+                   utid != TT_NONE ? " of a thread" : "", tt_strerror(rc));
+        return CLI_BAD;
+    }
+    *total = 0;
     *samples = 0;
-    const tt_callsite *cs;
-    for (size_t k = 0; k < nc; k++) {
-        cs = tt_profile_callsite(c->p, (uint32_t)k);
-        if (cs->parent == TT_NONE) {
-            total += c->cw[k].total_weight;
+    for (size_t j = 0; j < c->ncids; j++) {
+        uint32_t k = c->cids ? c->cids[j] : (uint32_t)j;
+        if (tt_profile_callsite(c->p, k)->parent == TT_NONE) {
+            *total += c->cw[k].total_weight;
             *samples += c->cw[k].total_samples;
         }
     }
-    return total;
+    return 0;
 }
 
 static int thread_section(sctx *c, uint32_t utid)
 {
     const tt_thread *t = tt_profile_thread(c->p, utid);
     uint64_t samples;
-    int64_t total = weights_for(c, utid, &samples);
+    int64_t total;
+    int rc = weights_for(c, utid, &total, &samples);
+    if (rc)
+        return rc;
     c->b.len = 0;
     tt_thread_format(&c->b, c->p, utid);
     if (c->json) {
@@ -462,7 +481,7 @@ static int thread_section(sctx *c, uint32_t utid)
         cli_out_buf(&c->b);
     }
     top_tables(c, total, "");
-    int rc = tree(c, total);
+    rc = tree(c, total);
     if (!rc && !tt_profile_meta_get(c->p)->timeless)
         rc = longest(c, utid);
     if (c->json)
@@ -582,7 +601,10 @@ static int run(sctx *c, char **files, size_t n, const uint32_t *sel, size_t nsel
     if (rc)
         return rc;
     uint64_t samples;
-    int64_t total = weights_for(c, TT_NONE, &samples);
+    int64_t total;
+    rc = weights_for(c, TT_NONE, &total, &samples);
+    if (rc)
+        return rc;
     if (c->json) {
         tt_jsonw_arr_end(&c->w);
         tt_jsonw_key(&c->w, "overall");
@@ -688,7 +710,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     c.cw = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.cw);
     c.ov = calloc(tt_profile_ncallsites(c.p) + 1, sizeof *c.ov);
     c.fw = calloc(tt_profile_nframes(c.p) + 2, sizeof *c.fw);
-    if (!rc && (!c.cw || !c.fw || !c.ov)) {
+    if (!rc && (!c.cw || !c.fw || !c.ov || tt_touched_new(&c.tw, c.p))) {
         cli_errorf("out of memory");
         rc = CLI_BAD;
     }
@@ -704,6 +726,7 @@ int cmd_samples(int argc, char **argv, cli_ctx *ctx)
     free(c.cw);
     free(c.ov);
     free(c.fw);
+    tt_touched_free(c.tw);
     tt_profile_free(c.p);
     return rc;
 }

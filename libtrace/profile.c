@@ -39,6 +39,9 @@ static void slice_ws_free(tt__slice_ws *w)
     free(w->cum_block);
     free(w->cum_count);
     free(w->path);
+    free(w->loop);
+    free(w->loop_on);
+    free(w->seen);
     free(w);
 }
 

@@ -560,20 +560,72 @@ void tt__slice_cum(bctx *c)
     }
 }
 
-int tt__slice_loop_flags(uint8_t **out, tt_profile *p, const tt_slice_opts *o)
+/* a (have entries of size sz) with room for n, the new ones zero; NULL when out of memory
+ * (a is kept). */
+static void *zgrow(void *a, size_t have, size_t n, size_t sz)
+{
+    unsigned char *x = realloc(a, n * sz);
+    if (x)
+        memset(x + have * sz, 0, (n - have) * sz);
+    return x;
+}
+
+int tt__slice_loop_flags(const uint8_t **out, tt_profile *p, const tt_slice_opts *opt,
+                         const uint32_t *o, size_t n, uint32_t gap_cs)
 {
     static const char *const def[] = {"android.os.Looper.loop()"};
-    const char *const *names = o->loop_frames ? o->loop_frames : def;
-    size_t nn = o->loop_frames ? o->n_loop_frames : 1;
-    size_t nf = tt_profile_nframes(p);
-    uint8_t *f = calloc(nf ? nf : 1, 1);
-    if (!f)
+    const char *const *names = opt->loop_frames ? opt->loop_frames : def;
+    size_t nn = opt->loop_frames ? opt->n_loop_frames : 1;
+    tt__slice_ws *w = slice_ws(p);
+    *out = NULL;
+    if (!w)
         return TT_ENOMEM;
-    for (size_t i = 0; i < nf; i++)
-        for (size_t j = 0; j < nn; j++)
-            if (!strcmp(tt_profile_frame(p, (uint32_t)i)->name, names[j]))
-                f[i] = 1;
-    *out = f;
+    for (size_t i = 0; i < w->nloop_on; i++) /* the previous build's */
+        w->loop[w->loop_on[i]] = 0;
+    w->nloop_on = 0;
+    size_t nf = p->frames.len + 1, nc = p->callsites.len + 1;
+    if (nf > w->loop_cap) {
+        uint8_t *l = zgrow(w->loop, w->loop_cap, nf, 1);
+        if (!l)
+            return TT_ENOMEM;
+        w->loop = l;
+        uint32_t *on = realloc(w->loop_on, nf * sizeof *on);
+        if (!on)
+            return TT_ENOMEM;
+        w->loop_on = on;
+        w->loop_cap = nf;
+    }
+    if (nc > w->seen_cap) {
+        uint32_t *x = zgrow(w->seen, w->seen_cap, nc, sizeof *x);
+        if (!x)
+            return TT_ENOMEM;
+        w->seen = x;
+        w->seen_cap = nc;
+    }
+    if (!++w->stamp) { /* wrapped: no earlier stamp may equal the new one */
+        memset(w->seen, 0, w->seen_cap * sizeof *w->seen);
+        w->stamp = 1;
+    }
+    const tt_callsite *c = p->callsites.data;
+    const tt_sample *s = p->samples.data;
+    for (size_t i = 0; i <= n; i++) {
+        uint32_t cs = i < n ? s[o[i]].callsite : gap_cs;
+        /* up to the first callsite seen: its callers were seen with it */
+        for (; cs != TT_NONE && w->seen[cs] != w->stamp; cs = c[cs].parent) {
+            w->seen[cs] = w->stamp;
+            uint32_t f = c[cs].frame;
+            if (w->loop[f])
+                continue;
+            const char *name = tt_profile_frame(p, f)->name;
+            for (size_t j = 0; j < nn; j++)
+                if (!strcmp(name, names[j])) {
+                    w->loop[f] = 1;
+                    w->loop_on[w->nloop_on++] = f;
+                    break;
+                }
+        }
+    }
+    *out = w->loop;
     return 0;
 }
 
@@ -626,10 +678,12 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
     tt__slice_ws *w = slice_ws(p);
     if (w && !w->path)
         w->path = malloc((TT_MAX_STACK_DEPTH + 1) * sizeof *w->path);
-    uint8_t *is_loop = NULL;
+    const uint8_t *is_loop = NULL;
     int rc = w && w->path ? build_items(&w->items, p, utid, c.max_gap) : TT_ENOMEM;
+    size_t ns;
+    const uint32_t *ord = tt_profile_thread_order(p, utid, &ns);
     if (!rc)
-        rc = tt__slice_loop_flags(&is_loop, p, o);
+        rc = tt__slice_loop_flags(&is_loop, p, o, ord, ns, gap_cs);
     c.it = w ? w->items.data : NULL;
     c.m = w ? w->items.len : 0;
     if (!rc && c.m) {
@@ -649,7 +703,6 @@ int tt_slice_build(tt_vec *out, tt_slice_info *info, tt_profile *p, uint32_t uti
             rc = tt__slice_diff(&c, is_loop, gap_cs, w->path, &w->open);
     }
     free(c.open_frames);
-    free(is_loop);
     if (rc)
         return tt_error_set(err, rc, NULL, 0, 0, rc == TT_ELIMIT ? "too many slices"
                                                  : rc == TT_EIO  ? "write failed"

@@ -68,8 +68,12 @@ int tt__slice_items(tt_vec *items, const tt_profile *p, const uint32_t *o, size_
 int tt__slice_item_cmp(const void *a, const void *b);
 /* Fills c->cum_block and c->cum_count (room for c->m + 1) from c->it. */
 void tt__slice_cum(tt__sbuild *c);
-/* Loop frame flags by frame id (5.3 rule 1); free() the result. */
-int tt__slice_loop_flags(uint8_t **out, tt_profile *p, const tt_slice_opts *o);
+/* Loop frame flags by frame id (5.3 rule 1) for the frames of the stacks of samples o[0, n)
+ * and of gap_cs (TT_NONE: none), 0 for the other frames: worked out in time proportional to
+ * the callsites of those stacks, not to the profile. *out is the profile's, valid until the
+ * next call. */
+int tt__slice_loop_flags(const uint8_t **out, tt_profile *p, const tt_slice_opts *opt,
+                         const uint32_t *o, size_t n, uint32_t gap_cs);
 /* The build (5.2-5.6) over c's segment; open is the stack buffer, left holding what a first
  * half leaves open; path has TT_MAX_STACK_DEPTH + 1 entries. */
 int tt__slice_diff(tt__sbuild *c, const uint8_t *is_loop, uint32_t gap_cs, uint32_t *path,

@@ -160,8 +160,8 @@ static int two_halves(tt_slice_top *top, tt_slice_info *info, tt_vec *work, tt_p
 {
     half h[2];
     memset(h, 0, sizeof h);
-    uint8_t *is_loop = NULL;
-    int rc = tt__slice_loop_flags(&is_loop, p, opt);
+    const uint8_t *is_loop = NULL;
+    int rc = tt__slice_loop_flags(&is_loop, p, opt, o, n, gap_cs);
     for (int i = 0; i < 2; i++) {
         tt_vec_init(&h[i].items, sizeof(tt__sitem));
         tt_vec_init(&h[i].open, sizeof(tt__sopen));
@@ -231,7 +231,6 @@ static int two_halves(tt_slice_top *top, tt_slice_info *info, tt_vec *work, tt_p
     a->top.s = NULL; /* the caller's */
     half_free(a);
     half_free(b);
-    free(is_loop);
     return rc ? rc : !in_order;
 }
 

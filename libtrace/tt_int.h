@@ -409,6 +409,13 @@ typedef struct tt__slice_ws {
     uint64_t *cum_count;
     size_t cum_cap;
     uint32_t *path; /* TT_MAX_STACK_DEPTH + 1 */
+    /* loop frame flags of the last build's stacks (slice.c tt__slice_loop_flags) */
+    uint8_t *loop;     /* per frame (room for loop_cap): 1 for a loop frame, else 0 */
+    uint32_t *loop_on; /* the frames set in loop, reset by the next build */
+    size_t nloop_on, loop_cap;
+    uint32_t *seen;    /* per callsite (room for seen_cap): the stamp of the build that saw it */
+    size_t seen_cap;
+    uint32_t stamp;
 } tt__slice_ws;
 /* The previous stack of one thread: consecutive samples share most of their root-side frames,
  * so only the differing tail is looked up (callsite.c). */

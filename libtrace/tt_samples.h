@@ -307,6 +307,23 @@ int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t ut
 /* Per frame (flat profile) from callsite weights: recursion counted once per sample. out has
  * tt_profile_nframes entries (zeroed here). */
 int tt_profile_frame_weights(tt_weight *out, const tt_profile *p, const tt_weight *cw);
+/* One thread's weights in time proportional to its samples and the callsites they touch (the
+ * samples' callsites and their callers), not to the profile: a tt_touched remembers the ids
+ * one call touched so that the next call resets only those (tt_touched_free accepts NULL). */
+typedef struct tt_touched tt_touched;
+int tt_touched_new(tt_touched **out, const tt_profile *p);
+void tt_touched_free(tt_touched *t);
+/* As tt_profile_callsite_weights then tt_profile_frame_weights for thread utid, into cw
+ * (ncallsites entries) and fw (nframes entries), equal to them on the touched ids and zero
+ * elsewhere. cw and fw are zero on the first call with t and only written by calls with t in
+ * between (each call first zeroes what the previous one wrote). TT_EINVAL: utid is no thread;
+ * TT_EUNSUPPORTED: not finished, or wall/cpu without times; TT_ENOMEM. */
+int tt_profile_thread_weights(tt_weight *cw, tt_weight *fw, tt_touched *t, const tt_profile *p,
+                              uint32_t utid, int weight, int64_t max_gap, int64_t end_pad);
+/* The callsites (ascending ids, every caller included) and frames (ascending) the last
+ * tt_profile_thread_weights call touched. */
+const uint32_t *tt_touched_callsites(const tt_touched *t, size_t *n);
+const uint32_t *tt_touched_frames(const tt_touched *t, size_t *n);
 
 /* A call tree node (call_node rows, storage.md 3.3): top-down nodes are the callsites;
  * inverted (bottom-up) trees start at leaf frames and walk to the callers. Parents come
@@ -317,6 +334,11 @@ typedef struct tt_tree_node {
 } tt_tree_node;
 /* Builds the tree for the callsite weights cw into out (tt_tree_node elements, cleared). */
 int tt_profile_tree(tt_vec *out, const tt_profile *p, const tt_weight *cw, int inverted);
+/* The same tree over callsites ids[0..n) only (ascending, every caller included: as
+ * tt_touched_callsites gives them), for weights that are zero elsewhere; ids NULL: all.
+ * TT_EINVAL when a caller is missing. */
+int tt_profile_tree_of(tt_vec *out, const tt_profile *p, const tt_weight *cw, int inverted,
+                       const uint32_t *ids, size_t n);
 
 /* ---- slices (slice.c; samples.md 5) ---- */
 enum { TT_END_LAST = 0, TT_END_MID, TT_END_NEXT };

@@ -1273,6 +1273,89 @@ END_TEST
  * thread without a pid of another input is in no known process (pid -1, "unknown"), not in
  * that input's; a claim by another input drops the first one's pid and process. */
 /* export(1)/analyze(1) pairing of btrace sampling files with mappings given beside them */
+/* One thread's weights over the callsites it touches (tt_profile_thread_weights) equal the
+ * weights over all callsites, with zero elsewhere, thread after thread and in every unit; the
+ * tree over the touched callsites holds the same nodes. */
+START_TEST(thread_weights_touched)
+{
+    tt_profile *p;
+    ck_assert_int_eq(tt_profile_new(&p, TT_IDENT_NAME), 0);
+    static const char *const st[] = {"mAB", "mABAB", "mC", "mAC", "mABA", "mD"};
+    uint32_t t[4];
+    for (int i = 0; i < 4; i++)
+        tt_thread_intern(p, &t[i], 0, 1, 10 + i, 32);
+    for (int i = 0; i < 40; i++) {
+        tt_sample x;
+        tt_sample_init(&x);
+        x.utid = t[(i * 7) % 3 + (i > 30)]; /* the fourth thread: the last samples only */
+        x.ts = i * 1000000;
+        x.weight = 100 + i;
+        x.callsite = stack(p, st[(i * 5) % 6]);
+        ck_assert_int_eq(tt_profile_add(p, &x, NULL), 0);
+    }
+    tt_profile_finish(p, NULL);
+    tt_touched *tw;
+    ck_assert_int_eq(tt_touched_new(&tw, p), 0);
+    stack(p, "mXY"); /* callsites and frames added later (slices' [no samples]): room made */
+    size_t nc = tt_profile_ncallsites(p), nf = tt_profile_nframes(p);
+    tt_weight cw[64], fw[64], acw[64], afw[64];
+    ck_assert_uint_le(nc, 64);
+    ck_assert_uint_le(nf, 64);
+    memset(cw, 0, sizeof cw);
+    memset(fw, 0, sizeof fw);
+    static const int units[] = {TT_WEIGHT_SAMPLES, TT_WEIGHT_PERIOD, TT_WEIGHT_WALL};
+    for (int u = 0; u < 3; u++)
+        for (int k = 0; k < 8; k++) {
+            uint32_t utid = t[(k * 3) % 4];
+            ck_assert_int_eq(tt_profile_thread_weights(cw, fw, tw, p, utid, units[u],
+                                                       TT_GAP_AUTO, 10), 0);
+            ck_assert_int_eq(tt_profile_callsite_weights(acw, p, utid, units[u], TT_GAP_AUTO,
+                                                         10), 0);
+            ck_assert_int_eq(tt_profile_frame_weights(afw, p, acw), 0);
+            ck_assert_mem_eq(cw, acw, nc * sizeof *cw);
+            ck_assert_mem_eq(fw, afw, nf * sizeof *fw);
+            size_t n, m;
+            const uint32_t *ids = tt_touched_callsites(tw, &n);
+            tt_touched_frames(tw, &m);
+            ck_assert_uint_gt(n, 0);
+            ck_assert_uint_lt(n, nc); /* no thread has every stack */
+            ck_assert_uint_gt(m, 0);
+            tt_vec a, b;
+            tt_vec_init(&a, sizeof(tt_tree_node));
+            tt_vec_init(&b, sizeof(tt_tree_node));
+            /* bottom-up: the same nodes in the same order */
+            ck_assert_int_eq(tt_profile_tree_of(&a, p, cw, 1, ids, n), 0);
+            ck_assert_int_eq(tt_profile_tree(&b, p, acw, 1), 0);
+            ck_assert_uint_eq(a.len, b.len);
+            for (size_t j = 0; j < a.len; j++) { /* field by field: not the padding */
+                const tt_tree_node *x = &TT_VEC_AT(&a, tt_tree_node, j);
+                const tt_tree_node *y = &TT_VEC_AT(&b, tt_tree_node, j);
+                ck_assert_uint_eq(x->parent, y->parent);
+                ck_assert_uint_eq(x->frame, y->frame);
+                ck_assert_uint_eq(x->depth, y->depth);
+                ck_assert_uint_eq(x->first_child, y->first_child);
+                ck_assert_uint_eq(x->next_sibling, y->next_sibling);
+                ck_assert_mem_eq(&x->w, &y->w, sizeof x->w);
+            }
+            /* top-down: the touched callsites, each under its caller's node */
+            ck_assert_int_eq(tt_profile_tree_of(&a, p, cw, 0, ids, n), 0);
+            ck_assert_uint_eq(a.len, n);
+            for (size_t j = 0; j < n; j++) {
+                const tt_tree_node *x = &TT_VEC_AT(&a, tt_tree_node, j);
+                const tt_callsite *c = tt_profile_callsite(p, ids[j]);
+                ck_assert_mem_eq(&x->w, &acw[ids[j]], sizeof x->w);
+                ck_assert_uint_eq(x->parent == TT_NONE ? TT_NONE : ids[x->parent], c->parent);
+            }
+            tt_vec_free(&a);
+            tt_vec_free(&b);
+        }
+    ck_assert_int_eq(tt_profile_thread_weights(cw, fw, tw, p, 99, TT_WEIGHT_SAMPLES,
+                                               TT_GAP_AUTO, 10), TT_EINVAL);
+    tt_touched_free(tw);
+    tt_touched_free(NULL);
+    tt_profile_free(p);
+}
+END_TEST
 START_TEST(btrace_pair)
 {
     char name[32];
@@ -1422,6 +1505,7 @@ static Suite *suite(void)
     tcase_add_test(tc, process_names_by_input);
     tcase_add_test(tc, meta_pid_source);
     tcase_add_test(tc, btrace_pair);
+    tcase_add_test(tc, thread_weights_touched);
     suite_add_tcase(s, tc);
     return s;
 }

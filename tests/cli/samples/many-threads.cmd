@@ -1,0 +1,1 @@
+tracetool samples --top 2 perf-many-threads.txt
