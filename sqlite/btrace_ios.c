@@ -404,6 +404,7 @@ static int add_sample(ios_state *st, int64_t tid, uint64_t t0, uint64_t c0, uint
     if (t0 >= lim || c0 >= lim || t1 >= lim || c1 >= lim || (interval && t1 < t0))
         return fail(st, "trace_id %lld: sample of thread %lld with an impossible time",
                     (long long)st->trace_id, (long long)tid);
+    interval = interval && t1 > t0; /* an end at the start is a point (samples.md 1) */
     s.utid = utid;
     s.type = TT_ST_CPU;
     s.ts = (int64_t)t0 * st->unit_ns;

@@ -4,6 +4,7 @@
 Usage: python3 tests/gen/gen_btrace_ios.py OUTDIR
 Writes (gzipped, mtime 0): ios-bt-point.db.gz (version 3, CPUSampleModel rows),
 ios-bt-interval-v2.db.gz (version 2, microseconds, CPUIntervalSampleModel rows),
+ios-bt-interval-eq.db.gz (version 3, interval rows whose end equals their start),
 ios-bt-batch.db.gz (version 3, CPUBatchSampleModel + CPUIntervalBatchSampleModel BLOBs),
 ios-bt-wal.db.gz (ios-bt-point in WAL mode, fully checkpointed: header bytes 18-19 are 2),
 and broken ones: ios-bt-cycle.db.gz (parent cycle), ios-bt-badblob.db.gz (batch BLOB of 21
@@ -89,6 +90,15 @@ def interval_rows(db):
                    (tid, t0, c0, st, t1, c1))
 
 
+def interval_eq_rows(db):
+    # version 3: interval rows whose end equals their start (points, samples.md 1), a run of
+    # three in top, then a real interval in Foo bar
+    for t in (0, 100, 200):
+        db.execute("INSERT INTO CPUIntervalSampleModel VALUES (7, 259, ?, ?, 4, ?, ?, 3, 10)",
+                   (t, t * 9 // 10, t, t * 9 // 10))
+    db.execute("INSERT INTO CPUIntervalSampleModel VALUES (7, 259, 300, 270, 5, 500, 450, 3, 10)")
+
+
 def batch(db, bad=False):
     pts = b"".join(struct.pack("<IIIII", t * 100, t * 80, 4 if t % 3 else 5, 20, 100 + t)
                    for t in range(12))
@@ -124,6 +134,7 @@ def main():
     write(out, "ios-bt-point", lambda db: (base(db, 3), point_rows(db)))
     write(out, "ios-bt-interval-v2", lambda db: (base(db, 2), interval_rows(db)))
     write(out, "ios-bt-batch", lambda db: (base(db, 3), batch(db)))
+    write(out, "ios-bt-interval-eq", lambda db: (base(db, 3), interval_eq_rows(db)))
     write(out, "ios-bt-wal", lambda db: (base(db, 3), point_rows(db)), wal=True)
     cyc = NODES + [(8, 9, APP + 0x4000), (9, 8, APP + 0x4038)]
     write(out, "ios-bt-cycle", lambda db: (base(db, 3, cyc), point_rows(db),
