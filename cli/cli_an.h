@@ -97,6 +97,9 @@ typedef struct cli_an_trace {
     const char *btrace_map; /* a btrace sampling file's sampling-mapping (tt_btrace_pair), or
                              * NULL: the one beside it, if any */
     uint64_t bytes;
+    /* the sampling-mapping read with it (the second input of its trace), or NULL */
+    const char *map_path, *map_sha;
+    uint64_t map_bytes;
     int64_t trace_id; /* out */
 } cli_an_trace;
 int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err);

@@ -221,7 +221,14 @@ static void input_key(cli_an *a, ainput *ai, const char *map_sha, const char *pg
 {
     tt_buf cat = {0};
     options_json(opts, a, ai, map_sha, pg_sha);
-    tt_sha256_buf(content, ai->sha, 64);
+    if (ai->map_path) { /* a btrace sampling file, then its mapping, in whatever order given */
+        char two[128];
+        memcpy(two, ai->sha, 64);
+        memcpy(two + 64, ai->map_sha, 64);
+        tt_sha256_buf(content, two, sizeof two);
+    } else {
+        tt_sha256_buf(content, ai->sha, 64);
+    }
     tt_buf_printf(&cat, "%s\n%s", content, opts->data);
     tt_sha256_buf(ai->key, cat.data, cat.len);
     tt_buf_free(&cat);
@@ -343,7 +350,9 @@ static int import_one(cli_an *a, ainput *ai, int ordinal_seen, const char *map_s
     }
     cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind), .sha256 = ai->sha,
                       .content_sha256 = content, .import_key = ai->key, .options = opts.data,
-                      .btrace_map = ai->btrace_map, .bytes = ai->bytes};
+                      .btrace_map = ai->btrace_map, .bytes = ai->bytes,
+                      .map_path = ai->map_path, .map_sha = ai->map_sha,
+                      .map_bytes = ai->map_bytes};
     if (job)
         rc = cli_an_pool_replay(pool, job, a, &t, err);
     else
@@ -381,7 +390,9 @@ size_t cli_an__dispatch(cli_an *a, tt_vec *inputs, size_t next, cli_an_pool *poo
             cli_an_trace t = {.path = ai->path, .kind = tt_kind_name(ai->kind),
                               .sha256 = ai->sha, .content_sha256 = content,
                               .import_key = ai->key, .options = opts.data,
-                              .btrace_map = ai->btrace_map, .bytes = ai->bytes};
+                              .btrace_map = ai->btrace_map, .bytes = ai->bytes,
+                      .map_path = ai->map_path, .map_sha = ai->map_sha,
+                      .map_bytes = ai->map_bytes};
             jobs[next] = cli_an_pool_submit(pool, ai->path, ai->kind, &t);
         }
         tt_buf_free(&opts);

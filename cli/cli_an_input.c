@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_load.h"
 
@@ -389,6 +390,29 @@ void cli_an__check_dir_beat(ainput *ai, const tt_mapping *map)
     tt_input_close(in);
 }
 
+/* The sampling-mapping beside the btrace sampling file of ai, which the import reads (no
+ * mapping among the inputs): hashed into ai->map_*, as part of its trace's content. Only a
+ * regular file: the import reads a FIFO once, itself. TT_ENOMEM, or 0 (also when there is
+ * none or it cannot be read: the import says so). */
+static int sibling_input(ainput *ai)
+{
+    char sib[4096];
+    tt_input *in;
+    tt_error err = {0};
+    struct stat sb;
+    if (cli_input_is_stream(ai->path) || tt_btrace_mapping_name(sib, sizeof sib, ai->path) ||
+        stat(sib, &sb) || !S_ISREG(sb.st_mode) || access(sib, R_OK) ||
+        tt_input_open(&in, sib, &err))
+        return 0;
+    int rc = tt_input_hash_begin(in, &err);
+    if (!rc)
+        rc = tt_input_hash_end(in, ai->map_sha, &ai->map_bytes, &err);
+    tt_input_close(in);
+    if (!rc && !(ai->map_path = strdup(sib)))
+        return TT_ENOMEM;
+    return 0;
+}
+
 int cli_an__pair_btrace(tt_vec *inputs)
 {
     size_t n = inputs->len;
@@ -411,6 +435,12 @@ int cli_an__pair_btrace(tt_vec *inputs)
         if (pair[i] >= 0) {
             const ainput *m = &TT_VEC_AT(inputs, ainput, (size_t)pair[i]);
             ai->btrace_map = m->path;
+            if ((rc = !(ai->map_path = strdup(m->path))))
+                break;
+            memcpy(ai->map_sha, m->sha, sizeof ai->map_sha);
+            ai->map_bytes = m->bytes;
+        } else if (role[i] == TT_BTRACE_SAMPLING) {
+            rc = sibling_input(ai) == TT_ENOMEM;
         }
     }
     for (size_t j = 0; j < n && !rc; j++) { /* a mapping that matches nothing is said */

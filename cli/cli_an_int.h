@@ -25,6 +25,10 @@ typedef struct ainput {
     int btrace;          /* a btrace sampling file (tt_detection.btrace) */
     const char *btrace_map; /* its sampling-mapping among the inputs (tt_btrace_pair;
                              * borrowed), or NULL */
+    char *map_path;         /* the sampling-mapping it is read with (among the inputs or the
+                             * file beside it; malloc'ed), or NULL: an input of its trace */
+    char map_sha[65];
+    uint64_t map_bytes;
 } ainput;
 
 /* The import keys of the inputs imported so far in this run, by hash (import_one's check for

@@ -424,6 +424,9 @@ int cli_an_samples(cli_an *a, const char *path, cli_an_trace *t, tt_error *err)
     rc = tdb_trace_add(a->db, &tr, &t->trace_id, err);
     if (!rc)
         rc = tdb_input_add(a->db, t->trace_id, 0, t->path, t->kind, t->sha256, t->bytes, err);
+    if (!rc && t->map_path) /* the second input of the trace, wherever it was given */
+        rc = tdb_input_add(a->db, t->trace_id, 1, t->map_path,
+                           tt_kind_name(TT_KIND_BTRACE_MAPPING), t->map_sha, t->map_bytes, err);
     uint64_t neg = 0;
     if (!rc)
         rc = store_profile(a, p, t->trace_id, &sc, &neg, err);

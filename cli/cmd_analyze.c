@@ -680,6 +680,7 @@ done:
     free(target);
     for (size_t i = 0; i < inputs.len; i++) {
         free(TT_VEC_AT(&inputs, ainput, i).path);
+        free(TT_VEC_AT(&inputs, ainput, i).map_path);
         free(TT_VEC_AT(&inputs, ainput, i).error);
         free(TT_VEC_AT(&inputs, ainput, i).pre);
         cli_an__free_ahead(&TT_VEC_AT(&inputs, ainput, i));
