@@ -49,7 +49,9 @@ typedef struct tt_mapping tt_mapping;
  * non-zero words, at most 1/16 may have an invalid method id (0, 0xFFFFF), at most 1/16 a
  * time of 2^36 ms (2.2 years) or more, and at most 1/16 + 1 may be older than their
  * predecessor (one wrap of a ring dump, a few concatenated slices); at least one word must
- * be non-zero, and 64 or more may not all be entries or all exits (the direction bit).
+ * be non-zero, and 64 or more may not all be exits (the direction bit) nor all entries,
+ * unless those entries hold a dispatch entry and their times never go backwards (a slice
+ * stuck deep in calls, each nested in the one before).
  * With a mapping (may be NULL; one with methods), at least half of the ids must be in it.
  * 1 when plausible; otherwise 0 and why says what was found. */
 int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *why, size_t cap);
