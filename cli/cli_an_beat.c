@@ -408,6 +408,19 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         rc = store_evil(a, t->trace_id, utid, &E[i], err);
     if (!rc)
         rc = beat_stats(a, t->trace_id, st, err);
+    if (!rc && st->end_raised) { /* --end-ms before the records (method-beat.md 8.2) */
+        char ex[200];
+        snprintf(ex, sizeof ex, "--end-ms %lld is before the buffer's latest record (%lld ms): "
+                 "%llu open frame%s closed there", (long long)a->end_ms,
+                 (long long)(st->end_ms_used + a->base_ms), (unsigned long long)st->end_raised,
+                 st->end_raised == 1 ? "" : "s");
+        rc = tdb_stat_add(a->db, t->trace_id, "beat_end_before_records", NULL, "notice", "trace",
+                          (int64_t)st->end_raised, "frames still open at the end closed at the "
+                          "latest record time, not at an earlier --end-ms", err);
+        if (!rc)
+            cli_an_print_stat(a, "beat_end_before_records", "notice", a->cur_path,
+                              st->end_raised, ex);
+    }
     if (!rc && a->ring_next > 0 && (uint64_t)a->ring_next > st->records)
         rc = cli_an_stat(a, t->trace_id, "beat_ring_next_beyond", "notice", "trace", 1,
                          "--ring-next is beyond the records of the buffer: read in file order",

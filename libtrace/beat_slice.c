@@ -16,7 +16,7 @@ struct tt_bslicer {
     tt_vec window;  /* uint64_t records of the current outermost dispatch */
     tt_vec evil;    /* tt_bevil */
     int in_window;
-    int64_t last_t;
+    int64_t last_t, max_t; /* the last record's time, the latest record time */
     int have_last;
     int oom;
     int finished;
@@ -176,6 +176,8 @@ void tt_bslicer_feed(tt_bslicer *b, const uint64_t *recs, size_t n)
         }
         if (b->have_last && t < b->last_t)
             b->st.backwards++;
+        if (!b->have_last || t > b->max_t)
+            b->max_t = t;
         b->last_t = t;
         b->have_last = 1;
         int entry = tt_beat_is_entry(w);
@@ -251,6 +253,13 @@ int tt_bslicer_finish(tt_bslicer *b, tt_error *err)
     int64_t end = b->last_t;
     if (b->o.have_end)
         end = b->o.end_ms - b->o.base_ms;
+    /* 8.2: open frames close at the end time or the last record time, never before a record
+     * they hold (their completed callees would end after them) */
+    if (b->have_last && end < b->max_t && b->open.len) {
+        if (b->o.have_end)
+            b->st.end_raised = b->open.len;
+        end = b->max_t;
+    }
     b->st.end_ms_used = end;
     b->st.end_defaulted = !b->o.have_end && b->open.len > 0;
     while (b->open.len) {

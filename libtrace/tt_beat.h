@@ -236,7 +236,8 @@ typedef struct tt_bevil {
 typedef struct tt_bslicer_opts {
     int64_t base_ms;  /* time base (1.3) */
     int have_end;
-    int64_t end_ms;   /* absolute end time for frames still open */
+    int64_t end_ms;   /* absolute end time for frames still open; the latest record time
+                       * when it is earlier (or not given and times went backwards) */
     int64_t evil_ms;  /* evil-method threshold; < 0 disables the Matrix analysis */
     int trim;         /* Matrix trim target for evil stacks (30) */
 } tt_bslicer_opts;
@@ -244,7 +245,10 @@ typedef struct tt_bslicer_opts {
 typedef struct tt_bslicer_stats {
     uint64_t records, zero_records, invalid_ids, stray_exits, unterminated, truncated,
         negative_dropped, clamped_self, clamped_end, backwards, slices, evil_dispatches;
-    int64_t end_ms_used;
+    /* frames still open at the end closed at the latest record time instead of an end_ms
+     * before it (8.2: never before the records they hold) */
+    uint64_t end_raised;
+    int64_t end_ms_used; /* buffer-relative */
     int end_defaulted;
 } tt_bslicer_stats;
 
