@@ -220,6 +220,7 @@ typedef struct tt_bslice {
     uint8_t end_kind;               /* TT_SLICE_* */
     uint8_t dropped;                /* negative duration: not part of the result */
     uint8_t recursive;              /* an ancestor is the same method */
+    uint8_t synthetic;              /* the <unknown caller> of orphaned calls (8.2); id 0 */
 } tt_bslice;
 
 /* A dispatch long enough to be an evil method, analysed as Matrix would (5.11). */
@@ -248,6 +249,11 @@ typedef struct tt_bslicer_stats {
     /* frames still open at the end closed at the latest record time instead of an end_ms
      * before it (8.2: never before the records they hold) */
     uint64_t end_raised;
+    /* calls whose caller entered before the buffer: exits came with nothing open after
+     * calls had completed (8.2). orphans: the top-level calls (subtrees) then attached to
+     * one synthetic <unknown caller> slice, the first of the list, from the first record's
+     * time to the last such exit (caller_exits of them; they are not stray exits) */
+    uint64_t orphans, caller_exits;
     int64_t end_ms_used; /* buffer-relative */
     int end_defaulted;
 } tt_bslicer_stats;
@@ -260,7 +266,9 @@ void tt_bslicer_free(tt_bslicer *b);
 void tt_bslicer_feed(tt_bslicer *b, const uint64_t *recs, size_t n);
 int tt_bslicer_finish(tt_bslicer *b, tt_error *err);
 /* Borrowed, valid until tt_bslicer_free; only after finish. Dropped slices are included
- * (skip them); parents never point at a dropped slice. */
+ * (skip them); parents never point at a dropped slice. In pre-order; slices[0] is the
+ * synthetic <unknown caller> when stats.orphans > 0. stats.slices counts the kept calls
+ * (synthetic slice excluded). */
 const tt_bslice *tt_bslicer_slices(const tt_bslicer *b, size_t *n);
 const tt_bevil *tt_bslicer_evil(const tt_bslicer *b, size_t *n);
 const tt_bslicer_stats *tt_bslicer_stats_get(const tt_bslicer *b);
