@@ -280,9 +280,9 @@ static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bsli
             .dur = s1 - s0,
             .depth = S[i].depth,
             .parent_id = S[i].parent >= 0 ? newid[S[i].parent] : 0,
-            .name = cli_an_name(a, S[i].id),
-            .category = "beat",
-            .method_id = cli_an_method_row(a, S[i].id),
+            .name = S[i].synthetic ? "<unknown caller>" : cli_an_name(a, S[i].id),
+            .category = S[i].synthetic ? "synthetic" : "beat",
+            .method_id = S[i].synthetic ? 0 : cli_an_method_row(a, S[i].id),
             .end_kind = end_kind_name(S[i].end_kind),
             .self_dur = S[i].self_ms * NS_PER_MS,
             .is_recursive = S[i].recursive,
@@ -290,13 +290,17 @@ static int store_slices(cli_an *a, int64_t trace_id, int64_t utid, const tt_bsli
             .gap_after = -1, .sample_count = -1,
         };
         cli_an_acc *acc = &a->acc[S[i].id & TT_BEAT_ID_MAX];
-        if (!acc->calls++ && a->acc_ids) {
+        if (S[i].synthetic) /* no method: not in the per-method summary */
+            acc = NULL;
+        else if (!acc->calls++ && a->acc_ids) {
             uint32_t id = S[i].id & TT_BEAT_ID_MAX;
             tt_vec_push(a->acc_ids, &id); /* out of memory: the summary misses it */
         }
-        acc->self_ms += S[i].self_ms;
-        if (!S[i].recursive)
-            acc->total_ms += S[i].dur_ms;
+        if (acc) {
+            acc->self_ms += S[i].self_ms;
+            if (!S[i].recursive)
+                acc->total_ms += S[i].dur_ms;
+        }
         if (!s.name)
             rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
         else
@@ -317,6 +321,9 @@ static int beat_stats(cli_an *a, int64_t trace_id, const tt_bslicer_stats *st, t
         {OFF(zero_records), "beat_zero_record", "info", "never-written ring slots (0) skipped"},
         {OFF(invalid_ids), "beat_invalid_id", "data_loss", "records with method id 0 or 0xFFFFF skipped"},
         {OFF(stray_exits), "beat_stray_exit", "notice", "exits without a matching open entry ignored"},
+        {OFF(orphans), "beat_unknown_caller", "notice",
+         "calls whose caller entered before the buffer began (its exit came with nothing open), "
+         "attached to a synthetic <unknown caller> slice"},
         {OFF(unterminated), "beat_unterminated", "notice",
          "calls whose exit never came, closed when a caller exited (exception unwinding)"},
         {OFF(truncated), "beat_truncated", "notice", "calls still open at the end of the buffer, closed at the end time"},
@@ -408,6 +415,19 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
         rc = store_evil(a, t->trace_id, utid, &E[i], err);
     if (!rc)
         rc = beat_stats(a, t->trace_id, st, err);
+    if (!rc && st->end_raised) { /* --end-ms before the records (method-beat.md 8.2) */
+        char ex[200];
+        snprintf(ex, sizeof ex, "--end-ms %lld is before the buffer's latest record (%lld ms): "
+                 "%llu open frame%s closed there", (long long)a->end_ms,
+                 (long long)(st->end_ms_used + a->base_ms), (unsigned long long)st->end_raised,
+                 st->end_raised == 1 ? "" : "s");
+        rc = tdb_stat_add(a->db, t->trace_id, "beat_end_before_records", NULL, "notice", "trace",
+                          (int64_t)st->end_raised, "frames still open at the end closed at the "
+                          "latest record time, not at an earlier --end-ms", err);
+        if (!rc)
+            cli_an_print_stat(a, "beat_end_before_records", "notice", a->cur_path,
+                              st->end_raised, ex);
+    }
     if (!rc && a->ring_next > 0 && (uint64_t)a->ring_next > st->records)
         rc = cli_an_stat(a, t->trace_id, "beat_ring_next_beyond", "notice", "trace", 1,
                          "--ring-next is beyond the records of the buffer: read in file order",
@@ -415,7 +435,8 @@ int cli_an_beat(cli_an *a, tt_input *in, cli_an_trace *t, tt_error *err)
     if (!rc) {
         uint64_t unknown = 0;
         for (size_t i = 0; i < n; i++)
-            if (!S[i].dropped && tt_mapping_count(a->map) && !tt_mapping_get(a->map, S[i].id))
+            if (!S[i].dropped && !S[i].synthetic && tt_mapping_count(a->map) &&
+                !tt_mapping_get(a->map, S[i].id))
                 unknown++;
         a->unknown_ids += unknown;
         rc = cli_an_stat(a, t->trace_id, "unknown_method_id", "notice", "analysis", unknown,

@@ -152,3 +152,15 @@ int cli_load_proguard(tt_proguard **out, const char *path, char sha[65])
     }
     return 0;
 }
+
+const char *cli_beat_empty_reason(int r)
+{
+    switch (r) {
+    case TT_EMPTY_NO_RECORDS: return "no method completed in the slice";
+    case TT_EMPTY_NEGATIVE: return "a negative duration discards the whole slice (Matrix rule)";
+    case TT_EMPTY_FIRST_DEPTH:
+        return "the newest completion is not an outermost method (Matrix's "
+               "\"first node depth != 0\" rule)";
+    default: return "";
+    }
+}

@@ -1,4 +1,4 @@
-/* Mapping loading shared by beat, report and analyze. */
+/* Mapping loading shared by beat, report and analyze; what emptied a Matrix stack. */
 #ifndef CLI_LOAD_H
 #define CLI_LOAD_H
 
@@ -19,5 +19,8 @@ int cli_retrace_mapping(tt_mapping *m, const tt_proguard *pg, const char *path,
 /* Counts stack ids unknown to the mapping into stats (method-beat.md 4.7). */
 void cli_check_ids(const tt_mapping *m, const tt_mitem *items, size_t n, const char *what,
                    tt_stats *stats);
+/* Why Matrix's structured stack is empty (TT_EMPTY_*, method-beat.md 9 item 6): static text,
+ * "" for TT_EMPTY_NONE. */
+const char *cli_beat_empty_reason(int reason);
 
 #endif

@@ -202,6 +202,20 @@ static int sibling_mapping(char *dst, size_t cap, const char *path)
     return !tt_btrace_mapping_name(dst, cap, path) && access(dst, R_OK) == 0;
 }
 
+/* Says why Matrix's tree of a buffer with records is empty: nothing of it is exported. */
+static void empty_tree_warning(const char *path, const tt_mstack_result *res)
+{
+    char why[128];
+    if (res->empty_reason == TT_EMPTY_NEGATIVE && res->negative_record)
+        snprintf(why, sizeof why, "the exit at record %llu is older than its entry, and a "
+                 "negative duration discards the whole slice (Matrix rule)",
+                 (unsigned long long)res->negative_record);
+    else
+        snprintf(why, sizeof why, "%s", cli_beat_empty_reason(res->empty_reason));
+    cli_warnf("%s: Matrix's call tree of the buffer is empty, nothing exported: %s; "
+              "tracetool flamegraph and analyze keep every call", path, why);
+}
+
 /* in: the buffer, opened and peeked by open_kind (read once: it may be a pipe). */
 static int load_beat(tt_profile *p, tt_input *in, const char *path, cli_samples_opts *o,
                      cli_ctx *ctx)
@@ -235,7 +249,12 @@ static int load_beat(tt_profile *p, tt_input *in, const char *path, cli_samples_
         rc = cli_err(&err);
         goto out;
     }
+    if (tt_beat_reader_backwards(r))
+        tt_stats_add(ctx->stats, "beat_time_backwards", path, TT_SEV_WARN,
+                     (int64_t)tt_beat_reader_backwards(r), CLI_BEAT_BACKWARDS);
     const tt_mstack_result *res = tt_mstack_result_get(ms);
+    if (!res->n_items && res->records > res->zero_records) /* method-beat.md 9 item 6 */
+        empty_tree_warning(path, res);
     cli_check_ids(m, res->items, res->n_items, path, ctx->stats);
     size_t clamped = 0;
     if (tt_profile_from_beat(p, res->items, res->n_items, m, TT_NAME_JAVA, &clamped)) {

@@ -51,18 +51,6 @@ static const char *const formats[] = {"text", "json", "matrix", NULL};
 static const char *const names[] = {"java", "full", "raw", NULL};
 static const char *const buffmts[] = {"auto", "bin", "text", NULL};
 
-static const char *empty_reason(int r)
-{
-    switch (r) {
-    case TT_EMPTY_NO_RECORDS: return "no method completed in the slice";
-    case TT_EMPTY_NEGATIVE: return "a negative duration discards the whole slice (Matrix rule)";
-    case TT_EMPTY_FIRST_DEPTH:
-        return "the newest completion is not an outermost method (Matrix's "
-               "\"first node depth != 0\" rule)";
-    default: return "";
-    }
-}
-
 /* Reads the whole buffer into the pairing state, rotating when asked. */
 static int feed_buffer(tt_mstack *ms, const char *path, int fmt, int64_t ring_next,
                        uint64_t *nrec, int *bin, tt_stats *stats)
@@ -162,7 +150,7 @@ static void print_text(const tt_mstack_result *r, const tt_mapping *m, const cha
         tt_buf_puts(&b, "stackKey: (empty)\n");
     }
     if (r->n_items == 0)
-        tt_buf_printf(&b, "stack: empty: %s\n", empty_reason(r->empty_reason));
+        tt_buf_printf(&b, "stack: empty: %s\n", cli_beat_empty_reason(r->empty_reason));
     else {
         tt_buf_puts(&b, "\n");
         cli_tree_text(&b, r->items, r->n_items, m, r->key_index, style, "");
@@ -205,7 +193,7 @@ static void print_json(const tt_mstack_result *r, const tt_mapping *m, const cha
     tt_jsonw_uint(&w, r->n_untrimmed);
     tt_jsonw_key(&w, "empty_reason");
     if (r->n_items == 0)
-        tt_jsonw_str(&w, empty_reason(r->empty_reason));
+        tt_jsonw_str(&w, cli_beat_empty_reason(r->empty_reason));
     else
         tt_jsonw_null(&w);
     tt_jsonw_key(&w, "repairs");

@@ -16,8 +16,12 @@ struct tt_bslicer {
     tt_vec window;  /* uint64_t records of the current outermost dispatch */
     tt_vec evil;    /* tt_bevil */
     int in_window;
-    int64_t last_t;
+    int64_t last_t, max_t; /* the last record's time, the latest record time */
+    int64_t first_t;       /* the first record's time */
     int have_last;
+    uint64_t closed_kept;  /* closed calls not dropped */
+    size_t adopt_n;        /* slices before the last exit that came with nothing open */
+    int64_t adopt_end_t;   /* that exit's time */
     int oom;
     int finished;
     tt_bslicer_stats st;
@@ -72,6 +76,8 @@ static void close_slice(tt_bslicer *b, uint32_t i, int64_t t, int end_kind)
             b->st.negative_dropped++;
         }
     }
+    if (!s->dropped)
+        b->closed_kept++;
     if (end_kind == TT_SLICE_UNTERMINATED)
         b->st.unterminated++;
     else if (end_kind == TT_SLICE_TRUNCATED)
@@ -137,7 +143,14 @@ static void beat_exit(tt_bslicer *b, uint32_t id, int64_t t)
     while (k > 0 && slice_at(b, TT_VEC_AT(&b->open, uint32_t, k - 1))->id != id)
         k--;
     if (k == 0) {
-        b->st.stray_exits++;
+        if (b->open.len == 0 && b->closed_kept) {
+            /* the buffer began inside this method: every call so far is its callee (8.2) */
+            b->adopt_n = b->slices.len;
+            b->adopt_end_t = t;
+            b->st.caller_exits++;
+        } else {
+            b->st.stray_exits++;
+        }
         return;
     }
     /* frames above the match never returned normally: an exception unwound them */
@@ -174,8 +187,12 @@ void tt_bslicer_feed(tt_bslicer *b, const uint64_t *recs, size_t n)
             b->st.invalid_ids++;
             continue;
         }
+        if (!b->have_last)
+            b->first_t = t;
         if (b->have_last && t < b->last_t)
             b->st.backwards++;
+        if (!b->have_last || t > b->max_t)
+            b->max_t = t;
         b->last_t = t;
         b->have_last = 1;
         int entry = tt_beat_is_entry(w);
@@ -192,6 +209,36 @@ void tt_bslicer_feed(tt_bslicer *b, const uint64_t *recs, size_t n)
         else
             beat_exit(b, id, t);
     }
+}
+
+/* Puts the synthetic <unknown caller> first and attaches the top-level slices before the last
+ * caller exit to it (8.2). It spans the first record's time to that exit, widened to hold its
+ * callees when times went backwards. */
+static int adopt_orphans(tt_bslicer *b)
+{
+    tt_bslice u = {.parent = -1, .end_kind = TT_SLICE_EXACT, .synthetic = 1};
+    size_t n = b->slices.len;
+    if (!tt_vec_push(&b->slices, &u))
+        return TT_ENOMEM;
+    tt_bslice *S = b->slices.data;
+    memmove(S + 1, S, n * sizeof *S);
+    int64_t ts = b->first_t, end = b->adopt_end_t;
+    for (size_t i = 1; i <= n; i++) {
+        if (S[i].parent >= 0)
+            S[i].parent++;
+        else if (i <= b->adopt_n)
+            S[i].parent = 0;
+        if (i <= b->adopt_n && !S[i].dropped) {
+            ts = S[i].ts_ms < ts ? S[i].ts_ms : ts;
+            end = S[i].ts_ms + S[i].dur_ms > end ? S[i].ts_ms + S[i].dur_ms : end;
+        }
+    }
+    u.ts_ms = ts;
+    u.dur_ms = end - ts;
+    S[0] = u;
+    for (size_t i = 0; i < b->evil.len; i++)
+        TT_VEC_AT(&b->evil, tt_bevil, i).slice++;
+    return 0;
 }
 
 /* Effective parents (skipping dropped slices), depths, self times, recursion flags. */
@@ -215,7 +262,8 @@ static int finalize(tt_bslicer *b)
         S[i].self_ms = S[i].dur_ms;
         if (S[i].dropped)
             continue;
-        kept++;
+        kept += !S[i].synthetic;
+        b->st.orphans += p == 0 && S[0].synthetic;
         while (sp && (int32_t)path[sp - 1] != p) {
             onpath[S[path[sp - 1]].id]--;
             sp--;
@@ -251,6 +299,13 @@ int tt_bslicer_finish(tt_bslicer *b, tt_error *err)
     int64_t end = b->last_t;
     if (b->o.have_end)
         end = b->o.end_ms - b->o.base_ms;
+    /* 8.2: open frames close at the end time or the last record time, never before a record
+     * they hold (their completed callees would end after them) */
+    if (b->have_last && end < b->max_t && b->open.len) {
+        if (b->o.have_end)
+            b->st.end_raised = b->open.len;
+        end = b->max_t;
+    }
     b->st.end_ms_used = end;
     b->st.end_defaulted = !b->o.have_end && b->open.len > 0;
     while (b->open.len) {
@@ -258,7 +313,7 @@ int tt_bslicer_finish(tt_bslicer *b, tt_error *err)
         close_slice(b, i, end, TT_SLICE_TRUNCATED);
     }
     b->window.len = 0;
-    if (finalize(b))
+    if ((b->adopt_n && adopt_orphans(b)) || finalize(b))
         return tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
     return 0;
 }

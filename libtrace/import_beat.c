@@ -28,7 +28,7 @@ uint64_t tt_beat_reader_count(const tt_beat_reader *r) { return r->count; }
 /* ---- plausibility (tt.h: thresholds) ---- */
 int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *why, size_t cap)
 {
-    size_t nz = 0, bad_id = 0, far = 0, back = 0, unmapped = 0, entries = 0;
+    size_t nz = 0, bad_id = 0, far = 0, back = 0, unmapped = 0, entries = 0, dispatch = 0;
     int64_t last = 0;
     int use_map = m && tt_mapping_count(m) > 0;
     for (size_t i = 0; i < n; i++) {
@@ -38,6 +38,7 @@ int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *wh
         int64_t t = tt_beat_time(w[i]);
         bad_id += id == 0 || id == TT_BEAT_ID_MAX;
         entries += tt_beat_is_entry(w[i]);
+        dispatch += id == TT_BEAT_DISPATCH;
         far += t >= (int64_t)1 << 36;
         back += nz > 0 && t < last;
         unmapped += use_map && id != TT_BEAT_DISPATCH && !tt_mapping_get(m, id);
@@ -56,9 +57,15 @@ int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *wh
     else if (back > allow + 1)
         snprintf(why, cap, "binary data, not method-beat records: the time goes backwards at "
                  "%zu of %zu words", back, nz);
-    else if (nz >= 64 && (entries == 0 || entries == nz))
-        snprintf(why, cap, "binary data, not method-beat records: all %zu words are method %s",
-                 nz, entries ? "entries" : "exits");
+    else if (nz >= 64 && entries == 0)
+        snprintf(why, cap, "binary data, not method-beat records: all %zu words are method exits",
+                 nz);
+    else if (nz >= 64 && entries == nz && (back || !dispatch))
+        /* a slice stuck deep in calls (an ANR, 2.3) is all entries: each nested in the one
+         * before, so never older than it, under a dispatch entry */
+        snprintf(why, cap, "binary data, not method-beat records: all %zu words are method "
+                 "entries, %s", nz, back ? "with times going backwards"
+                                         : "with no dispatch entry (id 1048574)");
     else if (unmapped > nz / 2)
         snprintf(why, cap, "%zu of %zu records have method ids missing from the mapping",
                  unmapped, nz);

@@ -90,7 +90,7 @@ static int top_self(tt_startup *s, tt_su_native *nt, const tt_bslice *sl, size_t
     if (!a)
         return TT_ENOMEM;
     for (size_t i = 0; i < n; i++)
-        if (!sl[i].dropped)
+        if (!sl[i].dropped && !sl[i].synthetic) /* <unknown caller> is no method */
             a[k++] = (agg){(int32_t)sl[i].id, sl[i].self_ms, 1};
     qsort(a, k, sizeof *a, cmp_agg_id);
     size_t m = 0;
@@ -126,7 +126,7 @@ static int blame(tt_startup *s, tt_su_native *nt, const tt_bslice *sl, size_t n,
     int64_t limit = window * 3 / 10;
     int64_t best = -1, alt = -1, kb = 0, ka = 0;
     for (size_t i = 0; i < n; i++) {
-        if (sl[i].dropped || sl[i].dur_ms < limit)
+        if (sl[i].dropped || sl[i].synthetic || sl[i].dur_ms < limit)
             continue;
         int64_t k = (int64_t)(sl[i].depth + 1) * sl[i].dur_ms;
         if (sl[i].id == TT_BEAT_DISPATCH) {
@@ -147,14 +147,20 @@ static int blame(tt_startup *s, tt_su_native *nt, const tt_bslice *sl, size_t n,
     nt->blame_name = name_of(s, c->id);
     tt_vec chain;
     tt_vec_init(&chain, sizeof(uint32_t));
-    for (int64_t i = best; i >= 0; i = sl[i].parent)
-        if (!tt_vec_push(&chain, &sl[i].id))
+    for (int64_t i = best; i >= 0; i = sl[i].parent) {
+        uint32_t id = sl[i].synthetic ? UINT32_MAX : sl[i].id;
+        if (!tt_vec_push(&chain, &id))
             break;
+    }
     tt_buf b = {0};
     for (size_t i = chain.len; i-- > 0;) {
         if (i + 1 < chain.len)
             tt_buf_puts(&b, " > ");
-        tt_mapping_format_id(&b, s->o.mapping, TT_VEC_AT(&chain, uint32_t, i), TT_NAME_JAVA);
+        uint32_t id = TT_VEC_AT(&chain, uint32_t, i);
+        if (id == UINT32_MAX)
+            tt_buf_puts(&b, "<unknown caller>");
+        else
+            tt_mapping_format_id(&b, s->o.mapping, id, TT_NAME_JAVA);
     }
     nt->blame_path = b.data ? tt_arena_strndup(s->arena, b.data, b.len) : NULL;
     tt_buf_free(&b);

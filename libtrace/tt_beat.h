@@ -49,7 +49,9 @@ typedef struct tt_mapping tt_mapping;
  * non-zero words, at most 1/16 may have an invalid method id (0, 0xFFFFF), at most 1/16 a
  * time of 2^36 ms (2.2 years) or more, and at most 1/16 + 1 may be older than their
  * predecessor (one wrap of a ring dump, a few concatenated slices); at least one word must
- * be non-zero, and 64 or more may not all be entries or all exits (the direction bit).
+ * be non-zero, and 64 or more may not all be exits (the direction bit) nor all entries,
+ * unless those entries hold a dispatch entry and their times never go backwards (a slice
+ * stuck deep in calls, each nested in the one before).
  * With a mapping (may be NULL; one with methods), at least half of the ids must be in it.
  * 1 when plausible; otherwise 0 and why says what was found. */
 int tt_beat_plausible(const uint64_t *w, size_t n, const tt_mapping *m, char *why, size_t cap);
@@ -218,6 +220,7 @@ typedef struct tt_bslice {
     uint8_t end_kind;               /* TT_SLICE_* */
     uint8_t dropped;                /* negative duration: not part of the result */
     uint8_t recursive;              /* an ancestor is the same method */
+    uint8_t synthetic;              /* the <unknown caller> of orphaned calls (8.2); id 0 */
 } tt_bslice;
 
 /* A dispatch long enough to be an evil method, analysed as Matrix would (5.11). */
@@ -234,7 +237,8 @@ typedef struct tt_bevil {
 typedef struct tt_bslicer_opts {
     int64_t base_ms;  /* time base (1.3) */
     int have_end;
-    int64_t end_ms;   /* absolute end time for frames still open */
+    int64_t end_ms;   /* absolute end time for frames still open; the latest record time
+                       * when it is earlier (or not given and times went backwards) */
     int64_t evil_ms;  /* evil-method threshold; < 0 disables the Matrix analysis */
     int trim;         /* Matrix trim target for evil stacks (30) */
 } tt_bslicer_opts;
@@ -242,7 +246,15 @@ typedef struct tt_bslicer_opts {
 typedef struct tt_bslicer_stats {
     uint64_t records, zero_records, invalid_ids, stray_exits, unterminated, truncated,
         negative_dropped, clamped_self, clamped_end, backwards, slices, evil_dispatches;
-    int64_t end_ms_used;
+    /* frames still open at the end closed at the latest record time instead of an end_ms
+     * before it (8.2: never before the records they hold) */
+    uint64_t end_raised;
+    /* calls whose caller entered before the buffer: exits came with nothing open after
+     * calls had completed (8.2). orphans: the top-level calls (subtrees) then attached to
+     * one synthetic <unknown caller> slice, the first of the list, from the first record's
+     * time to the last such exit (caller_exits of them; they are not stray exits) */
+    uint64_t orphans, caller_exits;
+    int64_t end_ms_used; /* buffer-relative */
     int end_defaulted;
 } tt_bslicer_stats;
 
@@ -254,7 +266,9 @@ void tt_bslicer_free(tt_bslicer *b);
 void tt_bslicer_feed(tt_bslicer *b, const uint64_t *recs, size_t n);
 int tt_bslicer_finish(tt_bslicer *b, tt_error *err);
 /* Borrowed, valid until tt_bslicer_free; only after finish. Dropped slices are included
- * (skip them); parents never point at a dropped slice. */
+ * (skip them); parents never point at a dropped slice. In pre-order; slices[0] is the
+ * synthetic <unknown caller> when stats.orphans > 0. stats.slices counts the kept calls
+ * (synthetic slice excluded). */
 const tt_bslice *tt_bslicer_slices(const tt_bslicer *b, size_t *n);
 const tt_bevil *tt_bslicer_evil(const tt_bslicer *b, size_t *n);
 const tt_bslicer_stats *tt_bslicer_stats_get(const tt_bslicer *b);

@@ -72,6 +72,15 @@ START_TEST(truncated_and_stray)
     ck_assert(r.st->end_defaulted);
     ck_assert_int_eq(r.s[0].dur_ms, 20);
     tt_bslicer_free(r.b);
+    /* an end time before the records: closed at the latest record time, not before a
+     * completed callee's end (8.2) */
+    o.end_ms = 500;
+    r = run("I(D,100) I(1,100) I(2,150) O(2,160)", &o);
+    ck_assert_uint_eq(r.st->end_raised, 2);
+    ck_assert_int_eq(r.st->end_ms_used, 160);
+    ck_assert_int_eq(r.s[1].dur_ms, 60);
+    ck_assert_int_eq(r.s[2].ts_ms + r.s[2].dur_ms, 160);
+    tt_bslicer_free(r.b);
 }
 END_TEST
 
@@ -140,6 +149,42 @@ START_TEST(evil_dispatch_matches_matrix)
 }
 END_TEST
 
+/* A buffer that begins inside a method (8.2): the calls before its exit are attached to one
+ * synthetic <unknown caller> first in the list; a later dispatch stays a root. An exit with
+ * nothing completed before it stays a stray exit. */
+START_TEST(unknown_caller)
+{
+    res r = run("O(7,5) I(2,10) I(3,12) O(3,15) O(2,20) O(1,30) I(4,30) O(4,35) O(8,40) "
+                "I(D,40) O(D,50)", &no_evil);
+    ck_assert_uint_eq(r.n, 5);
+    ck_assert(r.s[0].synthetic);
+    ck_assert_int_eq(r.s[0].parent, -1);
+    ck_assert_int_eq(r.s[0].ts_ms, 5); /* the first record */
+    ck_assert_int_eq(r.s[0].dur_ms, 35); /* to the last caller exit */
+    ck_assert_int_eq(r.s[0].self_ms, 20);
+    ck_assert_int_eq(r.s[0].end_kind, TT_SLICE_EXACT);
+    static const int32_t want[5][3] = { /* id, parent, depth */
+        {0, -1, 0}, {2, 0, 1}, {3, 1, 2}, {4, 0, 1}, {(int32_t)TT_BEAT_DISPATCH, -1, 0}};
+    for (int i = 0; i < 5; i++)
+        ck_assert(r.s[i].id == (uint32_t)want[i][0] && r.s[i].parent == want[i][1] &&
+                  r.s[i].depth == want[i][2]);
+    ck_assert_uint_eq(r.st->orphans, 2);
+    ck_assert_uint_eq(r.st->caller_exits, 2);
+    ck_assert_uint_eq(r.st->stray_exits, 1);
+    ck_assert_uint_eq(r.st->slices, 4);
+    tt_bslicer_free(r.b);
+    /* evil-method analysis keeps pointing at its dispatch */
+    tt_bslicer_opts o = {.evil_ms = 10, .trim = 30};
+    r = run("I(2,0) O(2,5) O(1,6) I(D,10) I(3,10) O(3,30) O(D,30)", &o);
+    size_t ne;
+    const tt_bevil *e = tt_bslicer_evil(r.b, &ne);
+    ck_assert_uint_eq(ne, 1);
+    ck_assert_int_eq(r.s[e[0].slice].id, (int)TT_BEAT_DISPATCH);
+    ck_assert(r.s[0].synthetic);
+    tt_bslicer_free(r.b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("bslice");
@@ -151,6 +196,7 @@ static Suite *suite(void)
     tcase_add_test(tc, nested_dispatch_and_recursion);
     tcase_add_test(tc, zero_and_invalid_ids);
     tcase_add_test(tc, evil_dispatch_matches_matrix);
+    tcase_add_test(tc, unknown_caller);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -436,6 +436,19 @@ START_TEST(detect_beat_plausible)
         put_le(b + i * 8, tt_beat_encode(0, 5, 100 + i));
     ck_assert_str_eq(what_of(b, sizeof b),
                      "binary data, not method-beat records: all 1000 words are method exits");
+    /* every word an entry: negative doubles (-1.0, -2.0, ...) look so, with no dispatch */
+    for (int i = 0; i < N; i++)
+        put_le(b + i * 8, tt_beat_encode(1, 5 + (uint32_t)i, 100 + i));
+    ck_assert_str_eq(what_of(b, sizeof b),
+                     "binary data, not method-beat records: all 1000 words are method entries, "
+                     "with no dispatch entry (id 1048574)");
+    /* an ANR slice stuck deep in calls: the dispatch entry, then nested entries */
+    put_le(b, tt_beat_encode(1, TT_BEAT_DISPATCH, 100));
+    ck_assert_str_eq(what_of(b, sizeof b), tt_kind_name(TT_KIND_BEAT));
+    put_le(b + 500 * 8, tt_beat_encode(1, 7, 3)); /* a call begun before its caller: not so */
+    ck_assert_str_eq(what_of(b, sizeof b),
+                     "binary data, not method-beat records: all 1000 words are method entries, "
+                     "with times going backwards");
     memset(b, 0, sizeof b);
     ck_assert_str_eq(what_of(b, 64), "binary data of zero bytes only, no method-beat record");
     tt_detection zd;

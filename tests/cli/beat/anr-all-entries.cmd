@@ -1,0 +1,1 @@
+cd $TT_TMP && gen_beat encode -o anr.bin I:D:0 $(i=1; while [ $i -le 70 ]; do printf 'I:%d:%d ' $i $((i * 5)); i=$((i + 1)); done) && tracetool beat --format matrix --trim 4 --end-ms 6000 --cost 5000 anr.bin; echo "exit $?"; gen_beat encode -o ent.bin $(i=1; while [ $i -le 70 ]; do printf 'I:%d:%d ' $i $((i * 5)); i=$((i + 1)); done) && tracetool beat ent.bin; echo "exit $?"
