@@ -498,6 +498,9 @@ const char *tt__profile_source_pid_name(const tt_profile *p, uint32_t source, in
 /* The name of the input that left p without times (meta.timeless_source) for a message,
  * NULL when not known. */
 const char *tt__timeless_input(const tt_profile *p, const tt_export_opts *o);
+/* The name of the input thread t was read from for a message (its warnings name it as
+ * analyze's do), NULL when not known (a profile from a database). */
+const char *tt__thread_input(const tt_thread *t, const tt_export_opts *o);
 /* The source format of p's inputs when they agree, "mixed" when they differ, else the
  * profile's: the same whatever the order of the inputs. Static or borrowed. */
 const char *tt__export_format(const tt_profile *p, const tt_export_opts *o);
