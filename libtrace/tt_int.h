@@ -85,13 +85,7 @@ typedef struct tt_frames__unflushed {
 } tt_frames__unflushed;
 int tt_frames__replay_unflushed(const tt_fps_replay *rp, tt_vec *out);
 /* Saturating int64 addition (counters over hostile input). */
-static inline int64_t tt__sat_add(int64_t a, int64_t b)
-{
-    int64_t r;
-    if (tt_add_i64(&r, a, b))
-        return b > 0 ? INT64_MAX : INT64_MIN;
-    return r;
-}
+static inline int64_t tt__sat_add(int64_t a, int64_t b) { return tt_sat_add_i64(a, b); }
 /* Reports model (frames_report.c): fills stats[ns] (scene names set) and all from the
  * reports, sid[i] being report i's scene, and appends one series point per report. */
 int tt_frames__report_stats(tt_frame_stats *stats, size_t ns, tt_frame_stats *all,
