@@ -140,7 +140,8 @@ START_TEST(perf_lines)
         "    busy  1519 22500.746955:     250000 cpu-clock:u:      5584f4374144 work+0x1b (/b)",
         "    busy  1519 cpu-clock:u:      5584f4374144 work (/b)",
         "    busy  1519 22500.746955:      5584f4374144 work (/b)",
-        "    busy  6192/6192  [000] U     22535.519573:     250000 cpu-clock:u:  5584f4374144 w (/b)",
+        "    busy  6192/6192  [000] U     22535.519573:     250000 cpu-clock:u:  5584f4374144 "
+        "w (/b)",
     };
     for (size_t i = 0; i < sizeof hdr / sizeof hdr[0]; i++) {
         ck_assert_int_eq(tsym_perf_frame_parse(&f, hdr[i], strlen(hdr[i])), 0);
