@@ -318,13 +318,17 @@ static int store_profile(cli_an *a, tt_profile *p, int64_t trace_id, symctx *sc,
         rc = store_processes(a, p, trace_id, thread_upid, err);
     for (uint32_t i = 0; i < nf && !rc; i++) {
         const tt_stack_frame *f = tt_profile_frame(p, i);
+        /* rel_pc is an ELF vaddr (schema(5)): a module offset the symbolicator could not
+         * map (JSON-lines addr - base, module not found) is stored as NULL */
+        int vaddr = f->has_rel_pc && !f->rel_pc_is_offset;
         tdb_frame row = {.trace_id = trace_id, .name = f->name, .raw_name = f->raw_name,
-                         .kind = tt_frame_kind_name(f->kind), .have_rel_pc = f->has_rel_pc,
-                         .rel_pc = (int64_t)f->rel_pc, .file = f->file, .line = f->line};
+                         .kind = tt_frame_kind_name(f->kind), .have_rel_pc = vaddr,
+                         .rel_pc = vaddr ? (int64_t)f->rel_pc : 0, .file = f->file,
+                         .line = f->line};
         if (f->module && f->kind != TT_FRAME_JAVA)
             rc = module_row(sc, f, NULL, &row.module_id);
         uint32_t k;
-        if (!rc && f->module && f->has_rel_pc && sc->set_rows.len) {
+        if (!rc && f->module && vaddr && sc->set_rows.len) {
             if (pc_key(sc, f->module, f->return_address && f->rel_pc ? f->rel_pc - 1 : f->rel_pc))
                 rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
             else if (!tt_intern_find(sc->pcs, sc->key.data, sc->key.len, &k) &&

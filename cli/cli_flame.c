@@ -59,6 +59,18 @@ static int pick(const char *opt, const char *arg, const char *const *list, int *
     return 1;
 }
 
+/* The ID of --source tree:ID, issue:ID and startup:ID: a plain decimal integer >= 1
+ * (tracetool(1) OPTIONS: no sign, no blanks), within int64. 0, or -1 when id is not one. */
+static int source_id(const char *id, int64_t *out)
+{
+    char *end;
+    if (id[0] == '-' || !cli_num_span(id, 0) || id[cli_num_span(id, 0)])
+        return -1;
+    errno = 0;
+    *out = strtoll(id, &end, 10);
+    return errno || *end || *out <= 0 ? -1 : 0;
+}
+
 int cli_flame_opt(cli_flame_opts *o, int c, const char *arg)
 {
     static const char *const sources[] = {"samples", "slices", NULL};
@@ -75,10 +87,8 @@ int cli_flame_opt(cli_flame_opts *o, int c, const char *arg)
     case CF_SOURCE:
         if (!strncmp(arg, "tree:", 5) || !strncmp(arg, "issue:", 6)) {
             const char *id = strchr(arg, ':') + 1;
-            char *end;
             o->source = arg[0] == 't' ? CF_SRC_TREE : CF_SRC_ISSUE;
-            o->source_id = strtoll(id, &end, 10);
-            if (!*id || *end || o->source_id <= 0) {
+            if (source_id(id, &o->source_id)) {
                 cli_errorf("option --source: expected %.*s:ID with ID >= 1, got '%s'",
                            (int)(id - arg - 1), arg, arg);
                 return -1;
@@ -86,11 +96,9 @@ int cli_flame_opt(cli_flame_opts *o, int c, const char *arg)
             return 1;
         }
         if (!strcmp(arg, "startup") || !strncmp(arg, "startup:", 8)) {
-            char *end;
             o->source = CF_SRC_STARTUP;
             o->source_id = 0;
-            if (arg[7] && ((o->source_id = strtoll(arg + 8, &end, 10)) <= 0 || *end ||
-                           !arg[8])) {
+            if (arg[7] && source_id(arg + 8, &o->source_id)) {
                 cli_errorf("option --source: expected startup or startup:ID with ID >= 1, "
                            "got '%s'", arg);
                 return -1;

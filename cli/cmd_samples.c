@@ -396,8 +396,8 @@ static int weights_for(sctx *c, uint32_t utid, int64_t *total, uint64_t *samples
         c->fids = tt_touched_frames(c->tw, &c->nfids);
         for (size_t j = 0; !rc && j < c->ncids; j++) {
             uint32_t k = c->cids[j];
-            c->ov[k].self_weight += c->cw[k].self_weight;
-            c->ov[k].total_weight += c->cw[k].total_weight;
+            c->ov[k].self_weight = tt_sat_add_i64(c->ov[k].self_weight, c->cw[k].self_weight);
+            c->ov[k].total_weight = tt_sat_add_i64(c->ov[k].total_weight, c->cw[k].total_weight);
             c->ov[k].self_samples += c->cw[k].self_samples;
             c->ov[k].total_samples += c->cw[k].total_samples;
         }
@@ -417,7 +417,7 @@ static int weights_for(sctx *c, uint32_t utid, int64_t *total, uint64_t *samples
     for (size_t j = 0; j < c->ncids; j++) {
         uint32_t k = c->cids ? c->cids[j] : (uint32_t)j;
         if (tt_profile_callsite(c->p, k)->parent == TT_NONE) {
-            *total += c->cw[k].total_weight;
+            *total = tt_sat_add_i64(*total, c->cw[k].total_weight);
             *samples += c->cw[k].total_samples;
         }
     }

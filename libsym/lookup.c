@@ -470,29 +470,36 @@ static const tsym__func *find_func(const tsym__index *ix, uint64_t a, size_t *hi
     return NULL;
 }
 
-/* The low address of the ELF section holding a (the smallest one if several do), 0 when
- * none is known */
-static uint64_t section_lo(const tsym__index *ix, uint64_t a)
+/* The low address of the ELF section holding a (the smallest one if several do) in *lo: 1,
+ * or 0 when the sections are known and none holds a. Without known sections (Mach-O,
+ * ET_REL) every address counts as in one section starting at 0. */
+static int section_lo(const tsym__index *ix, uint64_t a, uint64_t *lo)
 {
     const tsym__range *r = ix->secs.data;
-    uint64_t lo = 0, size = UINT64_MAX;
+    uint64_t size = UINT64_MAX;
+    int found = !ix->secs.len;
+    *lo = 0;
     for (size_t i = 0; i < ix->secs.len; i++)
         if (a >= r[i].lo && a < r[i].hi && r[i].hi - r[i].lo < size) {
-            lo = r[i].lo;
+            *lo = r[i].lo;
             size = r[i].hi - r[i].lo;
+            found = 1;
         }
-    return lo;
+    return found;
 }
 
-/* sized symbol containing a, or (nearest) the last symbol at or below a in a's section */
+/* sized symbol containing a, or (nearest) the last symbol at or below a in a's section; an
+ * address in no section has none (GNU addr2line gives ?? there) */
 static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest, size_t *hint)
 {
     const tsym__sym *s = ix->syms.data;
     size_t lo = tsym__count_le_from(s, ix->syms.len, sizeof *s, a, hint);
     if (lo == 0)
         return NULL;
-    if (nearest) /* the preceding symbol of the same section, as GNU addr2line's */
-        return s[lo - 1].lo >= section_lo(ix, a) ? &s[lo - 1] : NULL;
+    if (nearest) { /* the preceding symbol of the same section, as GNU addr2line's */
+        uint64_t sec;
+        return section_lo(ix, a, &sec) && s[lo - 1].lo >= sec ? &s[lo - 1] : NULL;
+    }
     for (size_t k = 0; k < 4 && lo > k; k++)
         if (s[lo - 1 - k].size && a - s[lo - 1 - k].lo < s[lo - 1 - k].size)
             return &s[lo - 1 - k];

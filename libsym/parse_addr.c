@@ -59,10 +59,82 @@ int tsym_modoff_next(tsym_modoff *out, const char *line, size_t n, size_t *pos)
     return TT_ENOTFOUND;
 }
 
+/* The token ending at *end (blanks before end skipped): its start in *start, its length;
+ * 0 when there is none. */
+static size_t token_before(const char *line, size_t *end, size_t *start)
+{
+    size_t e = *end;
+    while (e > 0 && is_blank(line[e - 1]))
+        e--;
+    size_t b = e;
+    while (b > 0 && !is_blank(line[b - 1]))
+        b--;
+    *start = b;
+    *end = b;
+    return e - b;
+}
+
+/* t[0..n) is DIGITS, or (pid_tid) DIGITS/DIGITS too */
+static int decimal_tok(const char *t, size_t n, int pid_tid)
+{
+    size_t d = 0, slash = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (t[k] >= '0' && t[k] <= '9')
+            d++;
+        else if (t[k] == '/' && pid_tid && !slash && d && k + 1 < n)
+            slash = 1;
+        else
+            return 0;
+    }
+    return d > 0;
+}
+
+/* perf's time field "<sec>.<frac>:" (perf script prints it with its colon attached) */
+static int time_tok(const char *t, size_t n)
+{
+    size_t k = 0, d1, d2;
+    for (d1 = 0; k < n && t[k] >= '0' && t[k] <= '9'; k++)
+        d1++;
+    if (!d1 || k >= n || t[k++] != '.')
+        return 0;
+    for (d2 = 0; k < n && t[k] >= '0' && t[k] <= '9'; k++)
+        d2++;
+    return d2 && k + 1 == n && t[k] == ':';
+}
+
+/* What perf script writes left of the frame of a sample without call graphs: "comm pid
+ * [cpu] time: period event: ip sym (dso)", each field optional (-F). The fields just left
+ * of at: "<event>:" then a period, then the time "<sec>.<frac>:"; without a time, the event
+ * after numbers one of which is a pid or pid/tid (with [cpu] and perf's one-letter misc
+ * flag among them). Other text with ": <hex> ... (...)" (a logcat tombstone line "F DEBUG   :
+ * tagged_addr_ctrl: 0000000000000001 (PR_TAGGED_ADDR_ENABLE)") does not fit. */
+static int perf_fields_before(const char *line, size_t at)
+{
+    size_t end = at, s, n = token_before(line, &end, &s);
+    if (!n)
+        return 0;
+    if (time_tok(line + s, n))
+        return 1;
+    if (n < 2 || line[s + n - 1] != ':') /* the event, with its colon */
+        return 0;
+    int pid = 0;
+    while ((n = token_before(line, &end, &s))) {
+        const char *t = line + s;
+        if (time_tok(t, n))
+            return 1;
+        if (decimal_tok(t, n, 1))
+            pid = 1;
+        else if (!(n == 1 && t[0] >= 'A' && t[0] <= 'Z') && /* misc: K, U, H, G */
+                 !(n > 2 && t[0] == '[' && t[n - 1] == ']' && decimal_tok(t + 1, n - 2, 0)))
+            break;
+    }
+    return pid;
+}
+
 /* perf script without call graphs puts the sample's one frame on its header line, after
  * the event: "comm pid time: period event: ip sym (dso)". The offset of ip: after the last
- * ": " when its next token is hex followed by a blank, with a number among the tokens before it
- * (a pid, tid, time or period: "I/tag: abc def (x)" in a log is no sample); 0: none. */
+ * ": " when its next token is hex followed by a blank and perf's fields are left of it
+ * (perf_fields_before); 0: none. */
 static size_t header_frame_at(const char *line, size_t n)
 {
     size_t at = 0;
@@ -76,21 +148,7 @@ static size_t header_frame_at(const char *line, size_t n)
         size_t h = tt_hex_run(&a, line + p, n - p);
         at = h && p + h < n && is_blank(line[p + h]) ? p : 0; /* the last ": " decides */
     }
-    for (size_t i = 0; i < at; i++) { /* a token of digits (and '.', '/', ':') before it */
-        if (i && !is_blank(line[i - 1]))
-            continue;
-        size_t k = i, digits = 0;
-        for (; k < at && !is_blank(line[k]); k++) {
-            char c = line[k];
-            if (c >= '0' && c <= '9')
-                digits++;
-            else if (c != '.' && c != '/' && c != ':')
-                break;
-        }
-        if (digits && (k == at || is_blank(line[k])))
-            return at;
-    }
-    return 0;
+    return at && perf_fields_before(line, at) ? at : 0;
 }
 
 int tsym_perf_frame_parse(tsym_perf_frame *out, const char *line, size_t n)

@@ -619,8 +619,8 @@ static int write_thread(cx *c, uint32_t utid, tt_vec *sl)
     if (rc)
         return rc;
     if (info.negative_counter_deltas) /* the args leave the counter out (samples.md 5.6) */
-        tt_stats_add(c->o->stats, "slice_negative_counter_delta", NULL, TT_SEV_WARN,
-                     (int64_t)info.negative_counter_deltas, NULL);
+        tt_stats_add(c->o->stats, "slice_negative_counter_delta", tt__thread_input(t, c->o),
+                     TT_SEV_WARN, (int64_t)info.negative_counter_deltas, NULL);
     if (c->o->chrome_samples) {
         size_t n;
         const uint32_t *ord = tt_profile_thread_order(c->p, utid, &n);

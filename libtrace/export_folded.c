@@ -200,7 +200,7 @@ static int thread_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
         if (!w[cs] && !tt_vec_push(touched, &cs))
             rc = TT_ENOMEM;
         else
-            w[cs] += x;
+            w[cs] = tt__sat_add(w[cs], x); /* period weights: count x 2^40 each */
     }
     tt__wruns_free(&it);
     return rc;
@@ -306,7 +306,7 @@ int tt__folded_close(tt__folded *f, tt_error *err)
     for (size_t i = 0; i < n && !rc; i++) {
         int64_t sum = r[i].w; /* equal paths from several threads (and parts) merge */
         while (i + 1 < n && !sref_cmp(&r[i], &r[i + 1]))
-            sum += r[++i].w;
+            sum = tt__sat_add(sum, r[++i].w);
         tt_buf_put(&out.buf, r[i].s, r[i].n);
         tt_buf_printf(&out.buf, " %lld\n", (long long)sum);
         rc = tt__flush(&out, f->fn, f->ctx, 0, err);

@@ -219,7 +219,8 @@ static void frame(wctx *c, const tt_flame_frame *fr)
     const tt_flame_node *n = fr->node == TT_NONE ? NULL : tt_flame_node_at(c->f, fr->node);
     int cat;
     uint32_t rgb = fill_of(c, fr, n, &cat);
-    int64_t x0 = px10(c, fr->x), x1 = px10(c, fr->x + fr->w), bw = x1 - x0;
+    /* saturated weights (tracetool-flamegraph(1)): a frame past 2^63-1 is drawn at the end */
+    int64_t x0 = px10(c, fr->x), x1 = px10(c, tt_sat_add_i64(fr->x, fr->w)), bw = x1 - x0;
     int y = row_y(c, fr->depth);
     tt_buf_printf(b, "<g class=\"f c-%s\"><title>", tt_flame_cat_name(cat));
     tooltip(c, fr, n);
@@ -379,7 +380,7 @@ static void key_legend(wctx *c)
         qsort(k, n, sizeof *k, lkey_name);
         for (size_t i = 0; i < n; i++) { /* equal keys add up */
             if (m && !lkey_name(&k[m - 1], &k[i]))
-                k[m - 1].w += k[i].w;
+                k[m - 1].w = tt_sat_add_i64(k[m - 1].w, k[i].w);
             else
                 k[m++] = k[i];
         }
@@ -434,7 +435,7 @@ static void legend(wctx *c, const unsigned *used)
                 const tt_flame_node *n = tt_flame_node_at(c->f, (uint32_t)i);
                 if (!n->total && n->total_b &&
                     tt_flame_node_at(c->f, n->parent)->total)
-                    gone += n->total_b;
+                    gone = tt_sat_add_i64(gone, n->total_b);
             }
             tt_buf_printf(b, "<text x=\"%d\" y=\"%d\">absent from new: ", x + 6, y + 10);
             int64_t p = tt_muldiv(gone, 1000, r->total_b);

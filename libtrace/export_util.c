@@ -37,6 +37,11 @@ const char *tt__timeless_input(const tt_profile *p, const tt_export_opts *o)
     return o->inputs && src < o->n_inputs ? o->inputs[src].name : NULL;
 }
 
+const char *tt__thread_input(const tt_thread *t, const tt_export_opts *o)
+{
+    return o->inputs && t->source < o->n_inputs ? o->inputs[t->source].name : NULL;
+}
+
 const char *tt__export_format(const tt_profile *p, const tt_export_opts *o)
 {
     const char *f = NULL;

@@ -366,7 +366,7 @@ int tt_flame_normalize(tt_flame *f)
 int64_t tt_flame_width_of(const tt_flame_node *n, int mode)
 {
     return mode == TT_FLAME_WIDTH_BASE  ? n->total_b
-           : mode == TT_FLAME_WIDTH_SUM ? n->total + n->total_b
+           : mode == TT_FLAME_WIDTH_SUM ? tt__sat_add(n->total, n->total_b)
                                         : n->total;
 }
 
@@ -614,7 +614,7 @@ int tt_flame_chart_pack(tt_flame *f)
         for (size_t j = kids.len; j-- > 0;) {
             tt_flame_node *k = tt_flame_node_at(f, TT_VEC_AT(&kids, uint32_t, j));
             k->x0 = x;
-            x += k->total;
+            x = tt__sat_add(x, k->total); /* saturated totals: children may add up to more */
         }
     }
     tt_vec_free(&kids);

@@ -180,7 +180,7 @@ static int window_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
                 free(self);
                 return TT_ENOMEM;
             }
-            w[s[i].callsite] += self[i];
+            w[s[i].callsite] = tt__sat_add(w[s[i].callsite], self[i]);
         }
         free(self);
         return 0;
@@ -209,7 +209,7 @@ static int window_weights(int64_t *w, tt_vec *touched, tt_profile *p, uint32_t u
             free(rw);
             return TT_ENOMEM;
         }
-        w[r->callsite] += v;
+        w[r->callsite] = tt__sat_add(w[r->callsite], v);
     }
     tt_vec_free(&runs);
     free(rw);

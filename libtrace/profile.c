@@ -721,7 +721,7 @@ int tt__run_next(tt_run *r, const tt_profile *p, const uint32_t *o, size_t n, si
             break;
         r->end_ts = x->end_ts;
         r->end_cpu = x->end_cpu;
-        r->weight += x->weight;
+        r->weight = tt__sat_add(r->weight, x->weight);
         r->count += x->count;
         r->last = o[i];
     }

@@ -96,15 +96,17 @@ int tt_profile_callsite_weights(tt_weight *out, const tt_profile *p, uint32_t ut
         const uint32_t *o = tt_profile_thread_order(p, utid, &n);
         for (size_t i = 0; i < n; i++) {
             const tt_sample *x = &s[o[i]];
-            out[x->callsite].self_weight += weight == TT_WEIGHT_PERIOD ? x->weight : x->count;
+            out[x->callsite].self_weight = tt__sat_add(
+                out[x->callsite].self_weight, weight == TT_WEIGHT_PERIOD ? x->weight : x->count);
             out[x->callsite].self_samples += x->count;
         }
     } else {
         for (size_t i = 0; i < p->samples.len; i++) {
             if (utid != TT_NONE && s[i].utid != utid)
                 continue;
-            out[s[i].callsite].self_weight += weight == TT_WEIGHT_PERIOD ? s[i].weight
-                                                                         : s[i].count;
+            out[s[i].callsite].self_weight =
+                tt__sat_add(out[s[i].callsite].self_weight,
+                            weight == TT_WEIGHT_PERIOD ? s[i].weight : s[i].count);
             out[s[i].callsite].self_samples += s[i].count;
         }
     }
@@ -259,7 +261,8 @@ int tt_profile_thread_weights(tt_weight *cw, tt_weight *fw, tt_touched *t, const
     } else {
         for (size_t i = 0; i < n; i++) {
             const tt_sample *x = &s[o[i]];
-            cw[x->callsite].self_weight += weight == TT_WEIGHT_PERIOD ? x->weight : x->count;
+            cw[x->callsite].self_weight = tt__sat_add(
+                cw[x->callsite].self_weight, weight == TT_WEIGHT_PERIOD ? x->weight : x->count);
             cw[x->callsite].self_samples += x->count;
         }
     }
@@ -335,7 +338,7 @@ int tt_profile_tree_of(tt_vec *out, const tt_profile *p, const tt_weight *cw, in
                 x->w.total_weight = tt__sat_add(x->w.total_weight, cw[i].self_weight);
                 x->w.total_samples += cw[i].self_samples;
                 if (parent == TT_NONE) {
-                    x->w.self_weight += cw[i].self_weight;
+                    x->w.self_weight = tt__sat_add(x->w.self_weight, cw[i].self_weight);
                     x->w.self_samples += cw[i].self_samples;
                 }
                 parent = node;

@@ -60,6 +60,16 @@ static inline int tt_mul_i64(int64_t *out, int64_t a, int64_t b)
     return 0;
 }
 
+/* a + b, or INT64_MAX / INT64_MIN when it does not fit: sums of weights and counters over
+ * hostile input (a saturated sum means "at least this"). */
+static inline int64_t tt_sat_add_i64(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (tt_add_i64(&r, a, b))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 /* ms -> ns; 1 when the result does not fit (|ms| > TT_MS_MAX). */
 static inline int tt_ms_to_ns(int64_t *ns, int64_t ms) { return tt_mul_i64(ns, ms, TT_NS_PER_MS); }
 

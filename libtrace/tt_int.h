@@ -85,13 +85,7 @@ typedef struct tt_frames__unflushed {
 } tt_frames__unflushed;
 int tt_frames__replay_unflushed(const tt_fps_replay *rp, tt_vec *out);
 /* Saturating int64 addition (counters over hostile input). */
-static inline int64_t tt__sat_add(int64_t a, int64_t b)
-{
-    int64_t r;
-    if (tt_add_i64(&r, a, b))
-        return b > 0 ? INT64_MAX : INT64_MIN;
-    return r;
-}
+static inline int64_t tt__sat_add(int64_t a, int64_t b) { return tt_sat_add_i64(a, b); }
 /* Reports model (frames_report.c): fills stats[ns] (scene names set) and all from the
  * reports, sid[i] being report i's scene, and appends one series point per report. */
 int tt_frames__report_stats(tt_frame_stats *stats, size_t ns, tt_frame_stats *all,
@@ -498,6 +492,9 @@ const char *tt__profile_source_pid_name(const tt_profile *p, uint32_t source, in
 /* The name of the input that left p without times (meta.timeless_source) for a message,
  * NULL when not known. */
 const char *tt__timeless_input(const tt_profile *p, const tt_export_opts *o);
+/* The name of the input thread t was read from for a message (its warnings name it as
+ * analyze's do), NULL when not known (a profile from a database). */
+const char *tt__thread_input(const tt_thread *t, const tt_export_opts *o);
 /* The source format of p's inputs when they agree, "mixed" when they differ, else the
  * profile's: the same whatever the order of the inputs. Static or borrowed. */
 const char *tt__export_format(const tt_profile *p, const tt_export_opts *o);

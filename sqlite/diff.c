@@ -685,7 +685,7 @@ static int fold_rows(tdb_diff *d, fold *f, int q, int side, tt_error *err)
             goto nomem;
         fnode *nd = &TT_VEC_AT(&f->nodes, fnode, r.node);
         int64_t v = sqlite3_column_int64(st, 3);
-        nd->w[side] += v;
+        nd->w[side] = tt_sat_add_i64(nd->w[side], v);
         f->units[side] |= v ? TDB_FOLDED_MS : 0;
         if (!tt_vec_push(&rows, &r))
             goto nomem;
@@ -727,7 +727,7 @@ static int fold_trace(void *ctx, const tdb__sw *w)
             nd->n[fs->side] += (int64_t)w->cw[c].self_samples;
             f->units[fs->side] |= w->cw[c].self_samples ? TDB_FOLDED_SAMPLES : 0;
         } else {
-            nd->w[fs->side] += w->self_ns[c];
+            nd->w[fs->side] = tt_sat_add_i64(nd->w[fs->side], w->self_ns[c]);
             f->units[fs->side] |= w->self_ns[c] ? TDB_FOLDED_MS : 0;
         }
     }
@@ -750,7 +750,7 @@ static int fold_kept(fsampled *fs, const kept *k)
             nd->n[fs->side] += e->self_samples;
             f->units[fs->side] |= e->self_samples ? TDB_FOLDED_SAMPLES : 0;
         } else {
-            nd->w[fs->side] += e->self_ns;
+            nd->w[fs->side] = tt_sat_add_i64(nd->w[fs->side], e->self_ns);
             f->units[fs->side] |= e->self_ns ? TDB_FOLDED_MS : 0;
         }
     }

@@ -1,0 +1,1 @@
+sh symedge/mk.sh "$TT_TMP/symedge" && cd "$TT_TMP/symedge" && tracetool analyze -o a.db base.jsonl > /dev/null 2>&1 && tracetool query a.db "select f.name, case when f.rel_pc is null then 'NULL' else printf('0x%x', f.rel_pc) end as rel_pc, m.name as module from stack_frame f join module m on m.id = f.module_id where f.kind = 'native' order by f.id"

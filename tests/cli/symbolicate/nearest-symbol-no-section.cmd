@@ -1,0 +1,1 @@
+sh symedge/mk.sh "$TT_TMP/symedge" && cd "$TT_TMP/symedge" && end() { readelf -SW exe | awk -v s="$1" '$2 == s { print "0x" $4, "0x" $6 }' | { read a n && printf '0x%x' $((a + n + $2)); }; } && for x in ".init +0" ".fini -1" ".fini +0"; do echo "end of $x: $(tracetool symbolicate -e exe -f --nearest-symbol $(end $x) | head -1)"; done

@@ -1,0 +1,1 @@
+tracetool symbolicate --format jsonl perf-nog-layouts.txt
