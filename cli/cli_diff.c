@@ -10,8 +10,8 @@
 
 void cli_diff_default_gates(cli_diff_opts *o)
 {
-    static const char *const pct[] = {"method.self",      "startup.cold",    "startup.warm",
-                                      "startup.hot",      "startup.relaunch", "startup.unknown",
+    static const char *const pct[] = {"method.self", "startup.cold",     "startup.warm",
+                                      "startup.hot", "startup.relaunch", "startup.unknown",
                                       "scene.fps"};
     o->ngates = 0;
     for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)

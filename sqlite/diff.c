@@ -69,21 +69,20 @@ static const char *const schema[2] = {"b", "n"};
 #define SQL_STARTUP(S)                                                                         \
     "SELECT kind, " EP_KEY("'total'", "start_event", "end_event") ", "                         \
     "AVG(COALESCE(dur, startup_duration_ms * 1000000)) / 1e6, COUNT(*) FROM " S ".startup "    \
-    "WHERE " TRACE_OK("trace_id") " GROUP BY kind, start_event, end_event "                   \
+    "WHERE " TRACE_OK("trace_id") " GROUP BY 1, 2 "                                           \
     "UNION ALL SELECT st.kind, " EP_KEY("g.name", "g.from_event", "g.to_event") ", "          \
     "AVG(g.dur) / 1e6, COUNT(*) FROM " S ".startup_segment g JOIN " S ".startup st ON "        \
-    "st.id = g.startup_id WHERE " TRACE_OK("st.trace_id") " GROUP BY st.kind, g.name, "       \
-    "g.from_event, g.to_event"
-/* system-measured launches, one row each, a group's rows consecutive: the launches that
- * tracetool startup counts in its statistics (startup.md 5.5: not launched rows, rows without
- * TotalTime and am rows whose status is not ok left out), their statistics computed as
- * startup computes them (launch_rows). lx is the launch table with not_launched (NULL in a
- * schema-3 database, read without migrating). */
+    "st.id = g.startup_id WHERE " TRACE_OK("st.trace_id") " GROUP BY 1, 2"
 /* the kind of a launch: its launch state, gated as startup.KIND; none (logcat Displayed, am
  * start -W of Android 9 and earlier) or UNKNOWN (n) is "unknown", gated as startup.unknown */
 #define LAUNCH_KIND                                                                            \
     "CASE upper(launch_state) WHEN 'COLD' THEN 'cold' WHEN 'WARM' THEN 'warm' WHEN 'HOT' "    \
     "THEN 'hot' WHEN 'RELAUNCH' THEN 'relaunch' ELSE 'unknown' END"
+/* system-measured launches, one row each, a group's rows consecutive: the launches that
+ * tracetool startup counts in its statistics (startup.md 5.5: not launched rows, rows without
+ * TotalTime and am rows whose status is not ok left out), their statistics computed as
+ * startup computes them (launch_rows). lx is the launch table with not_launched (NULL in a
+ * schema-3 database, read without migrating). */
 #define LX_NOW(S) "WITH lx AS (SELECT * FROM " S ".launch) "
 #define LX_OLD(S) "WITH lx AS (SELECT *, NULL AS not_launched FROM " S ".launch) "
 #define SQL_LAUNCH(S)                                                                          \
