@@ -10,8 +10,9 @@
 
 void cli_diff_default_gates(cli_diff_opts *o)
 {
-    static const char *const pct[] = {"method.self", "startup.cold", "startup.warm",
-                                      "startup.hot", "scene.fps"};
+    static const char *const pct[] = {"method.self", "startup.cold",     "startup.warm",
+                                      "startup.hot", "startup.relaunch", "startup.unknown",
+                                      "scene.fps"};
     o->ngates = 0;
     for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)
         o->gates[o->ngates++] = (tt_gate){pct[i], tt_diff_metric_dir(pct[i]), 1,
@@ -55,7 +56,9 @@ static int on_row(void *ctx, const tdb_diff_row *r)
     memcpy(it.v, r->v, sizeof it.v);
     it.key = tt_arena_strndup(c->arena, r->key, strlen(r->key));
     it.sub = r->sub ? tt_arena_strndup(c->arena, r->sub, strlen(r->sub)) : NULL;
-    if (!it.key || (r->sub && !it.sub)) {
+    it.from = r->from ? tt_arena_strndup(c->arena, r->from, strlen(r->from)) : NULL;
+    it.to = r->to ? tt_arena_strndup(c->arena, r->to, strlen(r->to)) : NULL;
+    if (!it.key || (r->sub && !it.sub) || (r->from && !it.from) || (r->to && !it.to)) {
         c->oom = 1;
         return 1;
     }
@@ -81,15 +84,50 @@ static int on_row(void *ctx, const tdb_diff_row *r)
         else if (!it.mark)
             it.mark = -1;
     }
-    /* a key of the base only is no measurement of 0 (a scene the new run did not visit is
-     * not 0 fps): never a regression, and no gate trips on it (eval_gates) */
-    if (it.have[0] && !it.have[1] && it.mark > 0)
+    /* a key of one side only is no measurement of 0 on the other (a scene one run did not
+     * visit is not 0 fps, a renamed method did not drop to 0 ms): neither a regression nor an
+     * improvement, and no value gate trips on it (eval_gates). Issues differ: no issue of a
+     * key is a count of 0, so a new one is a regression (gated by issue.new only). */
+    if (it.have[0] != it.have[1] && c->section != TDB_DIFF_ISSUES)
+        it.mark = 0;
+    else if (it.have[0] && !it.have[1] && it.mark > 0)
         it.mark = 0;
     if (!tt_vec_push(&c->items, &it)) {
         c->oom = 1;
         return 1;
     }
     return 0;
+}
+
+/* A startup or segment measured between other events on each side (startup.md 5.2: a ttid
+ * from first_method under-counts one from process_start) is two rows, removed and added,
+ * never compared: said once per pair, as the text lists them apart. */
+static void warn_endpoints(const dctx *c)
+{
+    const item *items = c->items.data;
+    for (size_t i = 0; i < c->items.len; i++) {
+        const item *x = &items[i];
+        if (x->section != TDB_DIFF_STARTUP || !x->have[0] || x->have[1])
+            continue;
+        for (size_t k = 0; k < c->items.len; k++) {
+            const item *y = &items[k];
+            if (y->section != TDB_DIFF_STARTUP || y->have[0] || !y->have[1] ||
+                strcmp(x->key, y->key) || strcmp(x->sub ? x->sub : "", y->sub ? y->sub : ""))
+                continue;
+            tt_buf b[3] = {{0}};
+            cli_diff__name(&b[0], x->sub ? x->sub : "");
+            tt_buf_puts(&b[0], " ");
+            cli_diff__name(&b[0], x->key);
+            cli_diff__endpoints(&b[1], x);
+            cli_diff__endpoints(&b[2], y);
+            cli_warnf("diff: startup %s: measured between different events in base%s and in "
+                      "new%s: not compared", b[0].data ? b[0].data : "",
+                      b[1].data ? b[1].data : " (none recorded)",
+                      b[2].data ? b[2].data : " (none recorded)");
+            for (int j = 0; j < 3; j++)
+                tt_buf_free(&b[j]);
+        }
+    }
 }
 
 /* ---- hot set: the top N methods by self time of each side ---- */
@@ -173,8 +211,8 @@ static int eval_gates(dctx *c)
             const item *it = &items[i];
             double b = it->v[0][j], n = it->v[1][j], amt;
             if (!gate_applies(m, it) || (unit == U_MS && fabs(n - b) < o->min_ms) ||
-                !it->have[1])
-                continue; /* removed: listed as such, never gated */
+                !it->have[0] || !it->have[1])
+                continue; /* removed or added: listed as such, never gated against 0 */
             if (tt_gate_trips(g, b, n, &amt) && push_trip(c, g, it, b, n, amt))
                 return -1;
         }
@@ -205,7 +243,7 @@ static int cmp_items(const void *a, const void *b)
             return p < q ? 1 : -1;
     }
     int r = strcmp(x->sub ? x->sub : "", y->sub ? y->sub : "");
-    return r ? r : strcmp(x->key, y->key);
+    return r ? r : cli_diff__cmp_key(x, y);
 }
 
 /* Tripped rows of a gate: the largest change in the regression's direction first (the
@@ -227,7 +265,9 @@ static int cmp_trips(const void *a, const void *b)
     const char *ys = y->it && y->it->sub ? y->it->sub : "";
     if ((r = strcmp(xs, ys)))
         return r;
-    return strcmp(x->it ? x->it->key : "", y->it ? y->it->key : "");
+    if (!x->it || !y->it)
+        return !x->it - !y->it;
+    return cli_diff__cmp_key(x->it, y->it);
 }
 
 typedef struct fsink {
@@ -289,6 +329,8 @@ int cli_diff_run(tdb_diff *d, const cli_diff_opts *o)
         rc = tdb_diff_section(d, c.section, on_row, &c, &err);
     if (!rc && !c.oom && mark_hot(&c))
         c.oom = 1;
+    if (!rc && !c.oom && !o->quiet)
+        warn_endpoints(&c);
     for (int s = 0; s < 2; s++)
         if (c.unmatched[s][TT_NAME_UNRESOLVED] || c.unmatched[s][TT_NAME_OBFUSCATED])
             cli_warnf("%s: %llu unresolved and %llu obfuscated names not paired (a missing or "

@@ -9,7 +9,7 @@
 
 typedef struct hrow {
     const item *it;
-    int j, worse;
+    int j, worse; /* -1: a row of one side only, neither */
     double pct; /* |delta %|; INFINITY when the base is 0 or missing */
 } hrow;
 
@@ -24,7 +24,7 @@ static int cmp_hrows(const void *a, const void *b)
     if (!r)
         r = strcmp(x->it->sub ? x->it->sub : "", y->it->sub ? y->it->sub : "");
     if (!r)
-        r = strcmp(x->it->key, y->it->key);
+        r = cli_diff__cmp_key(x->it, y->it);
     return r ? r : x->j - y->j;
 }
 
@@ -56,7 +56,9 @@ static int hr_regressions(const dctx *c, tt_hreport *r)
             if (!(it->sig & (1u << j)) || !m->drives[j])
                 continue;
             double b = it->v[0][j], d = it->v[1][j] - b;
-            rows[n++] = (hrow){it, j, m->dir[j] * d > 0,
+            /* a row of one side only is neither better nor worse (but an issue: on_row) */
+            int one_side = it->have[0] != it->have[1] && it->section != TDB_DIFF_ISSUES;
+            rows[n++] = (hrow){it, j, one_side ? -1 : m->dir[j] * d > 0,
                                b == 0 || isnan(b) ? INFINITY : fabs(d * 100.0 / b)};
         }
     }
@@ -73,6 +75,7 @@ static int hr_regressions(const dctx *c, tt_hreport *r)
             f[k].len = 0, tt_buf_puts(&f[k], "");
         tt_buf_printf(&f[0], "%s%s%s", m->json, it->sub ? " " : "", it->sub ? it->sub : "");
         tt_buf_puts(&f[1], it->key);
+        cli_diff__endpoints(&f[1], it);
         tt_buf_puts(&f[2], m->vname[j]);
         cli_diff__num(&f[3], b);
         cli_diff__num(&f[4], v);
@@ -86,8 +89,11 @@ static int hr_regressions(const dctx *c, tt_hreport *r)
         if (m->unit[j] == U_MS)
             tt_buf_printf(&f[7], ", %g ms", c->o->min_ms);
         const trip *tr = cli_diff__trip_of(c, it, j);
-        tt_buf_puts(&f[8], rows[i].worse ? "regression" : "improvement");
-        if (strcmp(cli_diff__status_of(it), "changed"))
+        if (rows[i].worse < 0)
+            tt_buf_puts(&f[8], cli_diff__status_of(it));
+        else
+            tt_buf_puts(&f[8], rows[i].worse ? "regression" : "improvement");
+        if (rows[i].worse >= 0 && strcmp(cli_diff__status_of(it), "changed"))
             tt_buf_printf(&f[8], " (%s)", cli_diff__status_of(it));
         if (tr)
             tt_buf_printf(&f[8], ", gate %s tripped", tr->gate);
@@ -118,10 +124,11 @@ static int hr_verdict(const dctx *c, tt_hreport *r, int rc)
         for (int k = 0; k < 5; k++)
             f[k].len = 0, tt_buf_puts(&f[k], "");
         tt_buf_puts(&f[0], tr->gate);
-        if (tr->it)
+        if (tr->it) {
             tt_buf_printf(&f[1], "%s%s%s", tr->it->sub ? tr->it->sub : "",
                           tr->it->sub ? " " : "", tr->it->key);
-        else
+            cli_diff__endpoints(&f[1], tr->it);
+        } else
             tt_buf_puts(&f[1], "new issue stack keys");
         cli_diff__num(&f[2], tr->base);
         cli_diff__num(&f[3], tr->new_value);

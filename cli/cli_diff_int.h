@@ -35,6 +35,7 @@ extern const size_t cli_diff_ngates;
 typedef struct item {
     int section;
     const char *sub, *key;
+    const char *from, *to; /* startup: the endpoint events (part of the key), or NULL */
     int have[2];
     double v[2][TDB_DIFF_NVAL];
     int count_ok, reported, mark; /* mark: +1 regression, -1 improvement, 0 neutral */
@@ -67,6 +68,13 @@ typedef struct dctx {
 void cli_diff__name(tt_buf *b, const char *s);
 /* A number as the text outputs print it: integers bare, else at most 2 decimals; NaN "-". */
 void cli_diff__num(tt_buf *b, double v);
+/* An item as the text outputs name it: "SUB KEY", and a startup's endpoint events
+ * " (FROM..TO)" when recorded. */
+void cli_diff__subject(tt_buf *b, const item *it);
+/* The endpoint events of a startup item, " (FROM..TO)", or nothing. */
+void cli_diff__endpoints(tt_buf *b, const item *it);
+/* Key order of two items of a section with the same sub: key, then endpoints. */
+int cli_diff__cmp_key(const item *x, const item *y);
 /* "+d, +p%" (the percentage only when base is not 0). */
 void cli_diff__delta_text(tt_buf *b, double base, double n);
 /* "added"/"removed" (the section's words) or "changed". */

@@ -33,11 +33,7 @@ static void text_items(tt_buf *b, const dctx *c, int section)
             tt_buf_printf(b, "\n%s:\n", m->title);
         tt_buf_printf(b, "%c %-8s ", it->mark > 0 ? '+' : it->mark < 0 ? '-' : ' ',
                       cli_diff__status_of(it));
-        if (it->sub) {
-            cli_diff__name(b, it->sub);
-            tt_buf_puts(b, " ");
-        }
-        cli_diff__name(b, it->key);
+        cli_diff__subject(b, it);
         tt_buf_puts(b, "\n   ");
         for (int j = 0; j < m->nval; j++)
             if (j == 0 || (it->sig & (1u << j)) || section == TDB_DIFF_METHODS)
@@ -136,6 +132,20 @@ static void json_pair(tt_jsonw *w, double b, double n)
     tt_jsonw_obj_end(w);
 }
 
+/* "from" and "to" of a startup row: the endpoint events, null where none were recorded */
+static void json_endpoints(tt_jsonw *w, const item *it)
+{
+    const char *ep[2] = {it->from, it->to};
+    static const char *const name[2] = {"from", "to"};
+    for (int i = 0; i < 2; i++) {
+        tt_jsonw_key(w, name[i]);
+        if (ep[i])
+            tt_jsonw_str(w, ep[i]);
+        else
+            tt_jsonw_null(w);
+    }
+}
+
 static void json_items(tt_jsonw *w, const dctx *c, int section)
 {
     const smeta *m = &cli_diff_meta[section];
@@ -153,6 +163,8 @@ static void json_items(tt_jsonw *w, const dctx *c, int section)
         }
         tt_jsonw_key(w, m->keyname);
         tt_jsonw_str(w, it->key);
+        if (section == TDB_DIFF_STARTUP)
+            json_endpoints(w, it);
         tt_jsonw_key(w, "status");
         tt_jsonw_str(w, cli_diff__status_of(it));
         tt_jsonw_key(w, "regression");
@@ -206,6 +218,8 @@ static void json_trips(tt_jsonw *w, const dctx *c)
             tt_jsonw_str(w, t->it->key);
         else
             tt_jsonw_null(w);
+        if (t->it && t->it->section == TDB_DIFF_STARTUP)
+            json_endpoints(w, t->it);
         tt_jsonw_key(w, "value");
         json_pair(w, t->base, t->new_value);
         tt_jsonw_obj_end(w);

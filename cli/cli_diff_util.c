@@ -38,6 +38,8 @@ const gate_metric cli_diff_gates[] = {
     {"startup.cold", TDB_DIFF_STARTUP, 0, "cold", 1},
     {"startup.warm", TDB_DIFF_STARTUP, 0, "warm", 1},
     {"startup.hot", TDB_DIFF_STARTUP, 0, "hot", 1},
+    {"startup.relaunch", TDB_DIFF_STARTUP, 0, "relaunch", 1},
+    {"startup.unknown", TDB_DIFF_STARTUP, 0, "unknown", 1},
     {"startup.segment", TDB_DIFF_STARTUP, 0, NULL, 0},
     {"scene.fps", TDB_DIFF_SCENES, 0, NULL, -1},
     {"scene.jank", TDB_DIFF_SCENES, 1, NULL, -1},
@@ -93,6 +95,35 @@ void cli_diff__num(tt_buf *b, double v)
     tt_buf_puts(b, strcmp(s, "-0") ? s : "0"); /* -0.001 is shown as 0, never as -0 */
 }
 
+void cli_diff__endpoints(tt_buf *b, const item *it)
+{
+    if (!it->from && !it->to)
+        return;
+    tt_buf_puts(b, " (");
+    cli_diff__name(b, it->from ? it->from : "?");
+    tt_buf_puts(b, "..");
+    cli_diff__name(b, it->to ? it->to : "?");
+    tt_buf_puts(b, ")");
+}
+
+void cli_diff__subject(tt_buf *b, const item *it)
+{
+    if (it->sub) {
+        cli_diff__name(b, it->sub);
+        tt_buf_puts(b, " ");
+    }
+    cli_diff__name(b, it->key);
+    cli_diff__endpoints(b, it);
+}
+
+int cli_diff__cmp_key(const item *x, const item *y)
+{
+    int r = strcmp(x->key, y->key);
+    if (!r)
+        r = strcmp(x->from ? x->from : "", y->from ? y->from : "");
+    return r ? r : strcmp(x->to ? x->to : "", y->to ? y->to : "");
+}
+
 void cli_diff__delta_text(tt_buf *b, double base, double n)
 {
     double d = n - base;
@@ -122,11 +153,7 @@ void cli_diff__trip_text(tt_buf *b, const trip *t)
                       t->new_value == 1 ? "" : "s");
         return;
     }
-    if (t->it->sub) {
-        cli_diff__name(b, t->it->sub);
-        tt_buf_puts(b, " ");
-    }
-    cli_diff__name(b, t->it->key);
+    cli_diff__subject(b, t->it);
     tt_buf_puts(b, " ");
     cli_diff__num(b, t->base);
     tt_buf_puts(b, " -> ");

@@ -14,7 +14,8 @@ static const struct {
 } metrics[] = {
     {"method.self", 1},    {"method.total", 1},  {"method.calls", 1},   {"issue.new", 1},
     {"issue.count", 1},    {"issue.cost", 1},    {"startup.cold", 1},   {"startup.warm", 1},
-    {"startup.hot", 1},    {"startup.segment", 1}, {"scene.fps", -1},   {"scene.jank", 1},
+    {"startup.hot", 1},    {"startup.relaunch", 1}, {"startup.unknown", 1},
+    {"startup.segment", 1}, {"scene.fps", -1},    {"scene.jank", 1},
     {"scene.p50", 1},      {"scene.p90", 1},     {"scene.p95", 1},      {"scene.p99", 1},
     {"scene.frozen", 1},   {"scene.high", 1},    {"sampled.self", 1},   {"sampled.total", 1},
     {"sampled.samples", 1},
@@ -116,8 +117,9 @@ static int gate_item(tt_gate *g, const char *s, size_t n, int ordinal, tt_error 
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
                             "--fail-on item %d \"%s\": unknown metric; expected one of "
                             "method.self, method.total, method.calls, issue.new, issue.count, "
-                            "issue.cost, startup.cold|warm|hot|segment, scene.fps (fps), "
-                            "scene.jank (jank), scene.p50|p90|p95|p99, scene.frozen, "
+                            "issue.cost, startup.cold|warm|hot|relaunch|unknown|segment, "
+                            "scene.fps (fps), scene.jank (jank), scene.p50|p90|p95|p99, "
+                            "scene.frozen, "
                             "scene.high, sampled.self|total|samples",
                             ordinal, snip);
     const char *v = eq + 1;

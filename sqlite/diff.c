@@ -54,17 +54,30 @@ static const char *const schema[2] = {"b", "n"};
 #define SQL_NODES(S)                                                                           \
     "SELECT id, IFNULL(parent_id, id), name, COALESCE(self_dur, 0), COALESCE(total_dur, 0), " \
     "count FROM " S ".call_node WHERE " ISSUE_TREES(S) " ORDER BY id"
+/* a Trace_StartUp report is a startup measurement (the startup section), not an issue: the
+ * startup issue is the Trace_EvilMethod with detail STARTUP (startup.md 4.1) */
 #define SQL_ISSUES(S)                                                                          \
     "SELECT kind, COALESCE(stack_key, CASE WHEN COALESCE(stack_key_raw, '') = '' "            \
     "THEN '(no stack key)' ELSE 'unresolved:' || stack_key_raw END) AS k, COUNT(*), "          \
     "MAX(cost_ms), AVG(cost_ms) FROM " S ".issue WHERE kind <> 'fps' AND "                    \
-    TRACE_OK("trace_id") " GROUP BY kind, k"
+    "tag <> 'Trace_StartUp' AND " TRACE_OK("trace_id") " GROUP BY kind, k"
+/* startups and segments keyed by kind, name and the endpoint events (startup.md 5.2: a ttid
+ * from first_method is not one from process_start); the key is "NAME\037FROM\037TO", split by
+ * tdb_diff_section, empty endpoints where none were recorded (Matrix reports, launches) */
+#define EP_KEY(name, from, to)                                                                 \
+    name " || char(31) || COALESCE(" from ", '') || char(31) || COALESCE(" to ", '')"
 #define SQL_STARTUP(S)                                                                         \
-    "SELECT kind, 'total', AVG(COALESCE(dur, startup_duration_ms * 1000000)) / 1e6, "         \
-    "COUNT(*) FROM " S ".startup WHERE " TRACE_OK("trace_id") " GROUP BY kind "               \
-    "UNION ALL SELECT st.kind, g.name, AVG(g.dur) / 1e6, COUNT(*) FROM " S                    \
-    ".startup_segment g JOIN " S ".startup st ON st.id = g.startup_id WHERE "                 \
-    TRACE_OK("st.trace_id") " GROUP BY st.kind, g.name"
+    "SELECT kind, " EP_KEY("'total'", "start_event", "end_event") ", "                         \
+    "AVG(COALESCE(dur, startup_duration_ms * 1000000)) / 1e6, COUNT(*) FROM " S ".startup "    \
+    "WHERE " TRACE_OK("trace_id") " GROUP BY 1, 2 "                                           \
+    "UNION ALL SELECT st.kind, " EP_KEY("g.name", "g.from_event", "g.to_event") ", "          \
+    "AVG(g.dur) / 1e6, COUNT(*) FROM " S ".startup_segment g JOIN " S ".startup st ON "        \
+    "st.id = g.startup_id WHERE " TRACE_OK("st.trace_id") " GROUP BY 1, 2"
+/* the kind of a launch: its launch state, gated as startup.KIND; none (logcat Displayed, am
+ * start -W of Android 9 and earlier) or UNKNOWN (n) is "unknown", gated as startup.unknown */
+#define LAUNCH_KIND                                                                            \
+    "CASE upper(launch_state) WHEN 'COLD' THEN 'cold' WHEN 'WARM' THEN 'warm' WHEN 'HOT' "    \
+    "THEN 'hot' WHEN 'RELAUNCH' THEN 'relaunch' ELSE 'unknown' END"
 /* system-measured launches, one row each, a group's rows consecutive: the launches that
  * tracetool startup counts in its statistics (startup.md 5.5: not launched rows, rows without
  * TotalTime and am rows whose status is not ok left out), their statistics computed as
@@ -73,21 +86,33 @@ static const char *const schema[2] = {"b", "n"};
 #define LX_NOW(S) "WITH lx AS (SELECT * FROM " S ".launch) "
 #define LX_OLD(S) "WITH lx AS (SELECT *, NULL AS not_launched FROM " S ".launch) "
 #define SQL_LAUNCH(S)                                                                          \
-    "SELECT COALESCE(lower(launch_state), 'unknown') AS k, 'launch:' || component AS c, "    \
+    "SELECT " LAUNCH_KIND " AS k, 'launch:' || component || char(31) || char(31) AS c, "     \
     "total_ms FROM lx WHERE total_ms IS NOT NULL AND COALESCE(not_launched, 0) = 0 AND "      \
     "(source = 'logcat' OR status = 'ok') AND " TRACE_OK("trace_id") " ORDER BY k, c"
 #define WAVG(col) "1.0 * SUM(" col " * frames) / SUM(CASE WHEN " col " IS NOT NULL THEN frames END)"
-/* fps combined as frames.md 7.1 does: total frames over total frame time (frames / fps per
- * row), rows with fps 0 or NULL left out; a frames-weighted mean of fps would overstate it */
+/* fps combined as frames.md 7.1 does: total frames over total frame time, over the reports
+ * with fps > 0 only. A whole-trace row's fps leaves its fps-0 reports out but its frames count
+ * them, so its time is (frames - fps-0 frames) / fps: the frames of the fps-0 reports are
+ * those of its per-report rows (reports model, ts set; z per scene, zt for "*"). A
+ * frames-weighted mean of fps would overstate it. */
+#define FPS_FRAMES "(frames - COALESCE(z.zf, zt.zf, 0))"
 #define HAVG_FPS                                                                               \
-    "1.0 * SUM(CASE WHEN fps > 0 THEN frames END) / SUM(CASE WHEN fps > 0 THEN frames / fps END)"
+    "1.0 * SUM(CASE WHEN fps > 0 THEN " FPS_FRAMES " END) / SUM(CASE WHEN fps > 0 THEN "      \
+    FPS_FRAMES " / fps END)"
 #define PCT(col) "100.0 * SUM(" col ") / SUM(frames)"
+#define SQL_FPS_ZERO(S)                                                                        \
+    "WITH z AS (SELECT trace_id, scene, SUM(frames) AS zf FROM " S ".scene_frame_stats "       \
+    "WHERE model = 'reports' AND ts IS NOT NULL AND NOT fps > 0 AND " TRACE_OK("trace_id")    \
+    " GROUP BY trace_id, scene), zt AS (SELECT trace_id, SUM(zf) AS zf FROM z GROUP BY "      \
+    "trace_id) "
 #define SQL_SCENES(S)                                                                          \
-    "SELECT model, scene, " HAVG_FPS ", " PCT("jank_count") ", " WAVG("p50_dur") " / 1e6, " \
-    WAVG("p90_dur") " / 1e6, " WAVG("p95_dur") " / 1e6, " WAVG("p99_dur") " / 1e6, "          \
-    PCT("level_frozen_count") ", " PCT("level_high_count") ", " PCT("level_middle_count")     \
-    ", SUM(frames) FROM " S ".scene_frame_stats WHERE ts IS NULL AND frames > 0 AND "         \
-    TRACE_OK("trace_id") " GROUP BY model, scene"
+    SQL_FPS_ZERO(S) "SELECT model, r.scene, " HAVG_FPS ", " PCT("jank_count") ", "             \
+    WAVG("p50_dur") " / 1e6, " WAVG("p90_dur") " / 1e6, " WAVG("p95_dur") " / 1e6, "          \
+    WAVG("p99_dur") " / 1e6, " PCT("level_frozen_count") ", " PCT("level_high_count") ", "    \
+    PCT("level_middle_count") ", SUM(frames) FROM " S ".scene_frame_stats r "                 \
+    "LEFT JOIN z ON r.model = 'reports' AND z.trace_id = r.trace_id AND z.scene = r.scene "   \
+    "LEFT JOIN zt ON r.model = 'reports' AND r.scene = '*' AND zt.trace_id = r.trace_id "     \
+    "WHERE ts IS NULL AND frames > 0 AND " TRACE_OK("r.trace_id") " GROUP BY model, r.scene"
 /* the sampled slices of each function (calls); its times and samples are the samples' own
  * weights (diff_sampled.c), never the slices' */
 #define SQL_SAMPLED(S)                                                                         \
@@ -560,6 +585,43 @@ static int sampled_rows(tdb_diff *d, int side, tt_intern *keys, tt_vec *accs, tt
     return rc == 1 ? tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory") : rc;
 }
 
+/* The last separator in k[lo, hi), or hi when there is none. */
+static size_t last_sep(const char *k, size_t lo, size_t hi)
+{
+    for (size_t i = hi; i > lo; i--)
+        if (k[i - 1] == '\037')
+            return i - 1;
+    return hi;
+}
+
+/* "SUB\037KEY" (k, n bytes; sep its first separator) into r->sub and r->key, copied to b
+ * (NUL-terminated strings); with endpoints, KEY is "NAME\037FROM\037TO" (SQL_STARTUP), split
+ * from the right so that a name may hold the separator. */
+static int split_key(tdb_diff_row *r, tt_buf *b, const char *k, size_t n, const char *sep,
+                     int endpoints)
+{
+    size_t lo = (size_t)(sep - k) + 1, to_sep = last_sep(k, lo, n);
+    size_t from_sep = to_sep < n ? last_sep(k, lo, to_sep) : n;
+    if (from_sep >= to_sep)
+        endpoints = 0; /* not a key SQL_STARTUP made: no endpoints */
+    size_t key_end = endpoints ? from_sep : n, at[2];
+    b->len = 0;
+    if (tt_buf_put(b, k, lo - 1) || tt_buf_put(b, "", 1) ||
+        tt_buf_put(b, k + lo, key_end - lo) || tt_buf_put(b, "", 1))
+        return -1;
+    at[0] = b->len;
+    at[1] = at[0] + (to_sep - from_sep);
+    if (endpoints && (tt_buf_put(b, k + from_sep + 1, to_sep - from_sep - 1) ||
+                      tt_buf_put(b, "", 1) || tt_buf_put(b, k + to_sep + 1, n - to_sep - 1) ||
+                      tt_buf_put(b, "", 1)))
+        return -1;
+    r->sub = b->data;
+    r->key = b->data + lo;
+    r->from = endpoints && to_sep - from_sep > 1 ? b->data + at[0] : NULL;
+    r->to = endpoints && n - to_sep > 1 ? b->data + at[1] : NULL;
+    return 0;
+}
+
 int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_error *err)
 {
     if (section < 0 || section >= TDB_DIFF__COUNT)
@@ -585,14 +647,11 @@ int tdb_diff_section(tdb_diff *d, int section, tdb_diff_fn fn, void *ctx, tt_err
         const char *k = tt_intern_str(keys, (uint32_t)i, &n);
         const char *sep = memchr(k, '\037', n);
         r.key = k;
-        if (sep) {
-            sub.len = 0;
-            if (tt_buf_put(&sub, k, (size_t)(sep - k)) || tt_buf_put(&sub, "", 1)) {
-                rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
-                break;
-            }
-            r.sub = sub.data;
-            r.key = sep + 1;
+        /* only sections with a sub have separators: a method name is taken whole */
+        if (sep && section != TDB_DIFF_METHODS && section != TDB_DIFF_SAMPLED &&
+            split_key(&r, &sub, k, n, sep, section == TDB_DIFF_STARTUP)) {
+            rc = tt_error_set(err, TT_ENOMEM, NULL, 0, 0, "out of memory");
+            break;
         }
         for (int s = 0; s < 2; s++) {
             r.have[s] = a->have[s];

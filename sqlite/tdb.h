@@ -463,8 +463,9 @@ int tdb_diff_traces(tdb_diff *d, int side, int64_t *n, tt_error *err);
  *          self_ms, total_ms, calls
  * ISSUES   sub kind, key stack_key ('unresolved:RAW' or '(no stack key)' when unnamed):
  *          count, max_cost_ms, avg_cost_ms
- * STARTUP  sub kind (startup.kind, launch_state lowercased), key 'total', a segment name or
- *          'launch:COMPONENT': avg_ms, count
+ * STARTUP  sub kind (startup.kind; a launch's state: cold, warm, hot, relaunch, else
+ *          unknown), key 'total', a segment name or 'launch:COMPONENT', from/to the endpoint
+ *          events (part of the key): avg_ms, count
  * SCENES   sub model, key scene (whole-trace rows, frames > 0; frame-weighted averages):
  *          fps, jank_pct, p50_ms, p90_ms, p95_ms, p99_ms, frozen_pct, high_pct, middle_pct,
  *          frames
@@ -477,6 +478,7 @@ enum { TDB_DIFF_METHODS, TDB_DIFF_ISSUES, TDB_DIFF_STARTUP, TDB_DIFF_SCENES, TDB
 #define TDB_DIFF_NVAL 10
 typedef struct tdb_diff_row {
     const char *sub, *key; /* sub NULL for METHODS and SAMPLED */
+    const char *from, *to; /* STARTUP: the endpoint events; NULL when none were recorded */
     int have[2];           /* the key occurs in base (0) / new (1) */
     double v[2][TDB_DIFF_NVAL]; /* 0 on a side without the key */
 } tdb_diff_row;

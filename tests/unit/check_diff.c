@@ -79,7 +79,7 @@ START_TEST(gates_defaults_and_units)
     size_t k = 0;
     while (names[k])
         ck_assert_int_ne(tt_diff_metric_dir(names[k++]), 0);
-    ck_assert_uint_eq(k, 21);
+    ck_assert_uint_eq(k, 23);
 }
 END_TEST
 

@@ -1,0 +1,1 @@
+mkdir -p "$TT_TMP/ep" && grep -v process_start ../../samples/startup-events.jsonl > "$TT_TMP/ep/base.jsonl" && tracetool diff "$TT_TMP/ep/base.jsonl" ../../samples/startup-events.jsonl | sed "s|$TT_TMP|TMP|g"; tracetool diff --format json "$TT_TMP/ep/base.jsonl" ../../samples/startup-events.jsonl 2>/dev/null | grep -o '{"kind":"cold","name":"ttid"[^{]*'
