@@ -7,7 +7,7 @@
 
 #include "cli_frames.h"
 
-int cli_frames_read_reports(tt_frames *f, tt_input *in, cli_ctx *ctx)
+int cli_frames_read_reports(tt_frames *f, tt_input *in, const char *refused, cli_ctx *ctx)
 {
     tt_error err = {0};
     tt_report_reader *rr;
@@ -20,6 +20,14 @@ int cli_frames_read_reports(tt_frames *f, tt_input *in, cli_ctx *ctx)
         if (rep->kind != TT_RKIND_FPS) {
             other++;
             continue;
+        }
+        if (refused) {
+            /* the counts are the device's buckets: relabelling them would be a lie (5) */
+            cli_errorf("%s:%llu: Matrix Trace_FPS reports hold drop levels bucketed on the "
+                       "device; %s applies to per-frame input only",
+                       name, (unsigned long long)rep->line, refused);
+            tt_report_reader_free(rr);
+            return CLI_BAD;
         }
         tt_fps_report r;
         tt_fps_report_from_report(&r, rep);
