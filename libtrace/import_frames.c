@@ -3,10 +3,10 @@
 #include "tt.h"
 
 #include <ctype.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_int.h"
 #include "tt_int.h"
 
 #define PEEK_MAX (64 * 1024)
@@ -378,7 +378,8 @@ static int jsonl_view(tt_frames_reader *r, jview *w, const char *l, size_t n, co
         return 0;
     json_error_t je;
     json_decref(r->cur);
-    r->cur = json_loadb(l, n, 0, &je);
+    uint64_t nul;
+    r->cur = tt__json_loadb(l, n, 0, &nul, &je);
     if (!r->cur)
         return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line, "malformed JSON: %s",
                             je.text);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tt_int.h"
+#include "json_int.h"
 
 /* ---- detection ---- */
 static int has(const char *p, size_t n, const char *needle)
@@ -204,9 +205,11 @@ static int parse_event(tt_startup *s, const char *p, size_t n, uint64_t line, co
                        tt__su_event *e, int *has_pid, int64_t *pid, tt_error *err)
 {
     json_error_t je;
-    json_t *o = json_loadb(p, n, JSON_REJECT_DUPLICATES, &je);
+    uint64_t nul;
+    json_t *o = tt__json_loadb(p, n, JSON_REJECT_DUPLICATES, &nul, &je);
     if (!o)
         return ev_err(err, file, line, "malformed JSON: %s%s", je.text, "");
+    tt__json_nul_note(s->stats, file, nul);
     int rc = 0;
     memset(e, 0, sizeof *e);
     e->line = line;
