@@ -7,7 +7,7 @@
 
 #include "cli_frames.h"
 
-int cli_frames_read_reports(tt_frames *f, tt_input *in, cli_ctx *ctx)
+int cli_frames_read_reports(tt_frames *f, tt_input *in, const char *refused, cli_ctx *ctx)
 {
     tt_error err = {0};
     tt_report_reader *rr;
@@ -20,6 +20,14 @@ int cli_frames_read_reports(tt_frames *f, tt_input *in, cli_ctx *ctx)
         if (rep->kind != TT_RKIND_FPS) {
             other++;
             continue;
+        }
+        if (refused) {
+            /* the counts are the device's buckets: relabelling them would be a lie (5) */
+            cli_errorf("%s:%llu: Matrix Trace_FPS reports hold drop levels bucketed on the "
+                       "device; %s applies to per-frame input only",
+                       name, (unsigned long long)rep->line, refused);
+            tt_report_reader_free(rr);
+            return CLI_BAD;
         }
         tt_fps_report r;
         tt_fps_report_from_report(&r, rep);
@@ -302,23 +310,45 @@ static void print_csv(const tt_frames *f)
  * non-empty level gets at least one cell. */
 static void level_bar(tt_buf *b, const int64_t *count)
 {
-    int64_t n = 0;
-    int cells[TT_DROP_LEVELS], used = 0, big = 0;
+    double n = 0, rem[TT_DROP_LEVELS];
+    int cells[TT_DROP_LEVELS], used = 0;
     for (int l = 0; l < TT_DROP_LEVELS; l++)
-        n += count[l];
+        n += (double)count[l];
     if (n == 0) {
         tt_buf_printf(b, "%-*s", BAR_CELLS, "");
         return;
     }
+    /* largest remainder: the floor of each share, then one more cell to the largest
+     * remainders, so equal counts get cells that differ by one at most; a non-empty level
+     * has one cell even when its share is smaller (its remainder then never counts) */
     for (int l = 0; l < TT_DROP_LEVELS; l++) {
-        cells[l] = (int)((double)count[l] * BAR_CELLS / (double)n + 0.5);
-        if (count[l] > 0 && cells[l] == 0)
+        double q = (double)count[l] * BAR_CELLS / n;
+        cells[l] = (int)q;
+        rem[l] = q - cells[l];
+        if (count[l] > 0 && cells[l] == 0) {
             cells[l] = 1;
+            rem[l] = -1;
+        }
         used += cells[l];
-        if (cells[l] > cells[big])
-            big = l;
     }
-    cells[big] += BAR_CELLS - used; /* rounding slack goes to the largest level */
+    while (used != BAR_CELLS) {
+        int pick = -1; /* ties: the larger count, then the lower level */
+        for (int l = 0; l < TT_DROP_LEVELS; l++) {
+            if (used < BAR_CELLS ? rem[l] < 0 : cells[l] <= 1)
+                continue;
+            if (pick < 0 ||
+                (used < BAR_CELLS ? rem[l] > rem[pick] : rem[l] < rem[pick]) ||
+                (rem[l] == rem[pick] && (used < BAR_CELLS ? count[l] > count[pick]
+                                                          : count[l] < count[pick])))
+                pick = l;
+        }
+        if (pick < 0)
+            break;
+        int d = used < BAR_CELLS ? 1 : -1;
+        cells[pick] += d;
+        rem[pick] -= d; /* the share left over: below 0 after a cell more */
+        used += d;
+    }
     for (int l = 0; l < TT_DROP_LEVELS; l++)
         for (int k = 0; k < cells[l]; k++)
             tt_buf_put(b, &"BNMHF"[l], 1);

@@ -160,7 +160,9 @@ static int check_stream(tt_input *head, const char *path, void *ud, tt_error *er
     return rc;
 }
 
-static int read_input(tt_frames *f, const char *path, int kind, cli_ctx *ctx)
+/* refused: the level option reports cannot honour (cli_frames_read_reports), or NULL. */
+static int read_input(tt_frames *f, const char *path, int kind, const char *refused,
+                      cli_ctx *ctx)
 {
     tt_error err = {0};
     tt_input *in;
@@ -176,7 +178,7 @@ static int read_input(tt_frames *f, const char *path, int kind, cli_ctx *ctx)
         }
         k = tt_frames_detect((const char *)p, n);
     }
-    int rc = k == TT_FIN_REPORT ? cli_frames_read_reports(f, in, ctx)
+    int rc = k == TT_FIN_REPORT ? cli_frames_read_reports(f, in, refused, ctx)
                                 : read_frames(f, in, k, ctx);
     tt_input_close(in);
     return rc;
@@ -309,8 +311,10 @@ int cmd_frames(int argc, char **argv, cli_ctx *ctx)
     tt_error err = {0};
     if (tt_frames_new(&f, &o, &err))
         return cli_err(&err);
+    /* reports carry the device's level counts (frames.md 5: the output names the mode) */
+    const char *refused = o.scaled ? "--drop-levels scaled" : o.has_levels ? "--levels" : NULL;
     for (int i = optind; i < argc && !rc; i++)
-        rc = read_input(f, argv[i], ro.kind, ctx);
+        rc = read_input(f, argv[i], ro.kind, refused, ctx);
     if (!rc && tt_frames_finish(f, &err)) {
         if (!err.file[0]) /* a limit over all inputs: name them */
             snprintf(err.file, sizeof err.file, "%s%s", argv[optind],

@@ -108,6 +108,7 @@ struct tt_frames {
     tt_vec series;          /* tt_frame_stats */
     tt_vec unflushed;       /* tt_frames__unflushed */
     tt_frame_stats all;
+    uint64_t series_need;   /* TT_ELIMIT: the windows the series would need */
 };
 
 static uint64_t fnv(const char *s, size_t n)
@@ -710,7 +711,10 @@ static int scene_order(const tt_frames *f, const size_t *first, uint32_t *order)
 
 /* Series gaps (6.3): up to GAP_MAX empty windows between two windows with frames are
  * emitted; a longer gap (a soak run's idle hours between two dumps) is represented by its
- * first and last empty windows only, so the series stays as long as the data it holds. */
+ * first and last empty windows only, so the series stays as long as the data it holds.
+ * When the gaps listed in full would take the series over SERIES_MAX (many scenes visited
+ * in turn over a long time: every scene's series spans the whole run), the limit is lowered
+ * for all series, down to 2, where each gap costs at most two windows. */
 #define GAP_MAX 60u
 
 static int cmp_u64(const void *a, const void *b)
@@ -719,27 +723,43 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Windows emitted for the sorted distinct window indices k[0..n) (GAP_MAX). */
-static uint64_t windows_emitted(const uint64_t *k, size_t n)
+/* The windows with frames of one or more series and their gaps: hist[g] counts the gaps of
+ * g empty windows (1 <= g <= GAP_MAX), hist[GAP_MAX + 1] the longer ones. */
+typedef struct gap_hist {
+    uint64_t data;
+    uint64_t hist[GAP_MAX + 2];
+} gap_hist;
+
+/* Adds the sorted distinct window indices k[0..n) of one series to h. */
+static void gaps_add(gap_hist *h, const uint64_t *k, size_t n)
 {
-    uint64_t t = n;
+    h->data += n;
     for (size_t i = 1; i < n; i++) {
         uint64_t g = k[i] - k[i - 1] - 1;
-        t += g <= GAP_MAX ? g : 2;
+        if (g)
+            h->hist[g <= GAP_MAX ? g : GAP_MAX + 1]++;
     }
+}
+
+/* Windows emitted when gaps of up to gap_max empty windows are listed in full. */
+static uint64_t windows_emitted(const gap_hist *h, unsigned gap_max)
+{
+    uint64_t t = h->data;
+    for (unsigned g = 1; g <= GAP_MAX + 1; g++)
+        t += h->hist[g] * (g <= gap_max ? g : 2);
     return t;
 }
 
 /* Pushes the windows of k[0..n) and their gaps for name; at[i] receives the series index
  * of k[i]'s window. */
 static void windows_push(tt_frames *f, const char *name, int64_t origin, int64_t w_ns,
-                         const uint64_t *k, size_t n, size_t *at)
+                         const uint64_t *k, size_t n, unsigned gap_max, size_t *at)
 {
     for (size_t i = 0; i < n; i++) {
         if (i > 0) {
             uint64_t g = k[i] - k[i - 1] - 1;
             for (uint64_t x = k[i - 1] + 1; x < k[i]; x++) {
-                if (g > GAP_MAX && x == k[i - 1] + 2)
+                if (g > gap_max && x == k[i - 1] + 2)
                     x = k[i] - 1; /* the gap's first and last windows */
                 series_push(f, name, origin + (int64_t)x * w_ns);
             }
@@ -789,11 +809,17 @@ static int build_series(tt_frames *f, const size_t *first, const uint32_t *order
     for (size_t i = 0; i < n; i++)
         if (!nall || kall[nall - 1] != kall[i])
             kall[nall++] = kall[i];
-    uint64_t total = windows_emitted(kall, nall);
-    for (size_t s = 0; s < ns && total <= SERIES_MAX; s++)
-        total += windows_emitted(ks, scene_windows(fr + first[s], first[s + 1] - first[s],
-                                                   origin, w_ns, ks));
+    gap_hist h = {0};
+    gaps_add(&h, kall, nall);
+    for (size_t s = 0; s < ns; s++)
+        gaps_add(&h, ks, scene_windows(fr + first[s], first[s + 1] - first[s], origin, w_ns,
+                                       ks));
+    unsigned gap_max = GAP_MAX;
+    while (gap_max > 2 && windows_emitted(&h, gap_max) > SERIES_MAX)
+        gap_max--;
+    uint64_t total = windows_emitted(&h, gap_max);
     if (total > SERIES_MAX) {
+        f->series_need = total;
         rc = TT_ELIMIT;
         goto out;
     }
@@ -801,7 +827,7 @@ static int build_series(tt_frames *f, const size_t *first, const uint32_t *order
         rc = TT_ENOMEM;
         goto out;
     }
-    windows_push(f, "*", origin, w_ns, kall, nall, at);
+    windows_push(f, "*", origin, w_ns, kall, nall, gap_max, at);
     for (size_t i = 0; i < n; i++) {
         uint64_t x = (uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns;
         const uint64_t *p = bsearch(&x, kall, nall, sizeof *kall, cmp_u64);
@@ -812,7 +838,8 @@ static int build_series(tt_frames *f, const size_t *first, const uint32_t *order
         if (!cnt)
             continue;
         size_t m = scene_windows(fr + a, cnt, origin, w_ns, ks);
-        windows_push(f, TT_VEC_AT(&f->scenes, scene, s).name, origin, w_ns, ks, m, ats);
+        windows_push(f, TT_VEC_AT(&f->scenes, scene, s).name, origin, w_ns, ks, m, gap_max,
+                     ats);
         for (size_t i = a, j = 0; i < a + cnt; i++) {
             uint64_t x = (uint64_t)(fr[i].ts - origin) / (uint64_t)w_ns;
             while (ks[j] != x)
@@ -918,9 +945,12 @@ int tt_frames_finish(tt_frames *f, tt_error *err)
         rc = finish_native(f);
     if (rc == TT_ELIMIT)
         return tt_error_set(err, rc, NULL, 0, 0,
-                            "the time series would have more than %u windows of %lld ms "
-                            "(frames over a long time); longer windows make fewer",
-                            SERIES_MAX, (long long)f->o.window_ms);
+                            "the time series would need %llu windows of %lld ms, more than "
+                            "%u: windows holding frames (for all scenes and per scene) and "
+                            "the first and last windows of the gaps between them; longer "
+                            "windows make fewer",
+                            (unsigned long long)f->series_need, (long long)f->o.window_ms,
+                            SERIES_MAX);
     if (rc)
         return tt_error_set(err, rc, NULL, 0, 0, "out of memory");
     return 0;

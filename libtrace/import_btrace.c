@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tt_int.h"
+#include "json_int.h"
 
 #define BT_MAGIC 0x01020304u
 #define BT_MAX_DEPTH 128
@@ -443,7 +444,10 @@ static int read_header(btstate *st, uint32_t *version, uint32_t *count)
                             "the file holds no samples (count 0): btrace writes nothing for "
                             "32-bit apps or non-arm64 devices, or tracing never started");
     json_error_t je;
-    json_t *j = extra ? json_loadb(blob, (size_t)extra, 0, &je) : NULL;
+    uint64_t nul;
+    json_t *j = extra ? tt__json_loadb(blob, (size_t)extra, 0, &nul, &je) : NULL;
+    if (j)
+        tt__json_nul_note(st->stats, st->file, nul);
     json_t *pid = json_object_get(j, "processId");
     if (json_is_integer(pid)) {
         st->pid = (int64_t)json_integer_value(pid);

@@ -3,10 +3,10 @@
 #include "tt.h"
 
 #include <ctype.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_int.h"
 #include "tt_int.h"
 
 #define PEEK_MAX (64 * 1024)
@@ -38,6 +38,16 @@ static int has(const char *p, size_t n, const char *s)
     return tt__memmem(p, n, s, strlen(s)) != NULL;
 }
 
+/* A line with a key only a frame record has. */
+static int frame_line(const char *l, size_t ln)
+{
+    return has(l, ln, "\"start_ns\"") || has(l, ln, "\"end_ns\"") ||
+           has(l, ln, "\"intended_vsync_ns\"") || has(l, ln, "\"frame_metrics\"");
+}
+
+/* Lines after a first record without frame keys that may show the file is frame records. */
+#define NEXT_LINES 16
+
 int tt_frames_detect(const char *p, size_t n)
 {
     if (has(p, n, "---PROFILEDATA---") || has(p, n, "Graphics info for pid") ||
@@ -62,10 +72,23 @@ int tt_frames_detect(const char *p, size_t n)
     const char *nl = memchr(p + i, '\n', n - i);
     size_t ln = nl ? (size_t)(nl - (p + i)) : n - i;
     const char *l = p + i;
-    if (has(l, ln, "\"start_ns\"") || has(l, ln, "\"end_ns\"") ||
-        has(l, ln, "\"intended_vsync_ns\"") || has(l, ln, "\"frame_metrics\"") ||
-        (has(l, ln, "\"ts_ns\"") && !has(l, ln, "\"kind\"")))
+    if (frame_line(l, ln) || (has(l, ln, "\"ts_ns\"") && !has(l, ln, "\"kind\"")))
         return TT_FIN_JSONL;
+    /* A first record with none of them ({"scene":"a"}) is still a frame record when it is a
+     * whole object on one line without Matrix's "tag" and the next records are frames. */
+    size_t e = ln;
+    while (e > 0 && (l[e - 1] == ' ' || l[e - 1] == '\t' || l[e - 1] == '\r'))
+        e--;
+    if (!nl || e == 0 || l[e - 1] != '}' || has(l, ln, "\"tag\"") || has(l, ln, "\"kind\""))
+        return TT_FIN_REPORT;
+    for (int k = 0; k < NEXT_LINES && nl; k++) {
+        l = nl + 1;
+        nl = memchr(l, '\n', (size_t)(p + n - l));
+        ln = nl ? (size_t)(nl - l) : (size_t)(p + n - l);
+        if (frame_line(l, ln))
+            return has(l, ln, "\"tag\"") || has(l, ln, "\"kind\"") ? TT_FIN_REPORT
+                                                                   : TT_FIN_JSONL;
+    }
     return TT_FIN_REPORT;
 }
 
@@ -355,7 +378,8 @@ static int jsonl_view(tt_frames_reader *r, jview *w, const char *l, size_t n, co
         return 0;
     json_error_t je;
     json_decref(r->cur);
-    r->cur = json_loadb(l, n, 0, &je);
+    uint64_t nul;
+    r->cur = tt__json_loadb(l, n, 0, &nul, &je);
     if (!r->cur)
         return tt_error_set(err, TT_EFORMAT, file, TT_LOC_LINE, line, "malformed JSON: %s",
                             je.text);

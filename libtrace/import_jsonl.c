@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tt_int.h"
+#include "json_int.h"
 
 typedef struct jmod {
     const char *name;
@@ -436,10 +437,12 @@ static int jsonl_line(jstate *st, const char *line, size_t n)
     if (!n)
         return 0;
     json_error_t je;
-    json_t *o = json_loadb(line, n, 0, &je);
+    uint64_t nul;
+    json_t *o = tt__json_loadb(line, n, 0, &nul, &je);
     if (!o)
         return tt_error_set(st->err, TT_EFORMAT, st->file, TT_LOC_LINE, st->lineno,
                             "invalid JSON: %s", je.text);
+    tt__json_nul_note(st->stats, st->file, nul);
     int rc;
     if (!json_is_object(o)) {
         rc = fail(st, "expected a JSON object per line%s", "");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tt_int.h"
+#include "json_int.h"
 #include "kscrash_int.h"
 
 /* ---- detection (2.1) ---- */
@@ -423,7 +424,9 @@ static int scan_value(tt_ks_reader *r, size_t *n, int *complete, tt_error *err)
 static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_error *err)
 {
     json_error_t je;
-    *v = json_loadb(p, n, JSON_DECODE_ANY, &je); /* a null element is a bad report (I8) */
+    uint64_t nul;
+    /* a null element is a bad report (I8) */
+    *v = tt__json_loadb(p, n, JSON_DECODE_ANY, &nul, &je);
     if (!*v && strstr(je.text, "too big integer")) {
         char *t;
         size_t tn;
@@ -438,12 +441,13 @@ static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_
         /* which integers were rewritten is known by position (mark_big); with duplicate
          * keys jansson keeps the last value only and positions no longer pair up, so the
          * values decide (a genuine negative equal to a rewritten one then prints unsigned) */
-        *v = json_loadb(t, tn, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+        *v = tt__json_loadb(t, tn, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &nul,
+                            &je);
         if (!*v && strstr(je.text, "duplicate")) {
             r->big_by_value = 1;
             if (r->big.len > 1)
                 qsort(r->big.data, r->big.len, sizeof(int64_t), cmp_i64);
-            *v = json_loadb(t, tn, JSON_DECODE_ANY, &je);
+            *v = tt__json_loadb(t, tn, JSON_DECODE_ANY, &nul, &je);
         }
         free(t);
         uint64_t ord = 0;
@@ -467,6 +471,7 @@ static int parse_value(tt_ks_reader *r, const char *p, size_t n, json_t **v, tt_
         return tt_error_set(err, TT_EFORMAT, r->file, TT_LOC_LINE,
                             r->value_line + (je.line > 0 ? (uint64_t)je.line - 1 : 0),
                             "invalid JSON: %s", je.text);
+    tt__json_nul_note(r->stats, r->file, nul);
     return 0;
 }
 

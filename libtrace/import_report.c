@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_int.h"
 #include "report_int.h"
 
 #define CHUNK ((size_t)64 * 1024)
@@ -286,7 +287,7 @@ static json_t *load(tt_report_reader *r, const char *p, size_t n, json_error_t *
             *je = first;
     }
     uint64_t nul = 0;
-    if (o && tt_report__json_nul(o, &nul)) {
+    if (o && tt__json_nul(o, &nul)) {
         json_decref(o);
         snprintf(je->text, sizeof je->text, "out of memory");
         return NULL;

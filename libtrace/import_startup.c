@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tt_int.h"
+#include "json_int.h"
 
 /* ---- detection ---- */
 static int has(const char *p, size_t n, const char *needle)
@@ -204,9 +205,11 @@ static int parse_event(tt_startup *s, const char *p, size_t n, uint64_t line, co
                        tt__su_event *e, int *has_pid, int64_t *pid, tt_error *err)
 {
     json_error_t je;
-    json_t *o = json_loadb(p, n, JSON_REJECT_DUPLICATES, &je);
+    uint64_t nul;
+    json_t *o = tt__json_loadb(p, n, JSON_REJECT_DUPLICATES, &nul, &je);
     if (!o)
         return ev_err(err, file, line, "malformed JSON: %s%s", je.text, "");
+    tt__json_nul_note(s->stats, file, nul);
     int rc = 0;
     memset(e, 0, sizeof *e);
     e->line = line;
@@ -271,31 +274,36 @@ static int flush(tt_startup *s, const char *file, const su_proc *pr, tt_error *e
     return rc;
 }
 
-/* The process an event belongs to: its pid's (a new one at the pid's first event, or at a
- * second process_start / first_method of that pid), the current one for an event without
- * a pid. State is per pid, so processes that log into one stream at the same time (a main
- * process and a :push service) are each analysed as if their events were alone. */
+/* Whether e starts the process again: a second process_start / first_method (pid reuse, or
+ * a second launch in a stream without pids). */
+static int restarts(const su_proc *pr, const tt__su_event *e)
+{
+    return (e->kind == TT_SU_PROCESS_START && pr->have_start) ||
+           (e->kind == TT_SU_FIRST_METHOD && pr->have_first);
+}
+
+/* The process an event belongs to: its pid's (a new one at the pid's first event), the
+ * current one for an event without a pid; a second process_start / first_method of that
+ * process starts a new one with the same pid (or none). State is per pid, so processes that
+ * log into one stream at the same time (a main process and a :push service) are each
+ * analysed as if their events were alone. */
 static int proc_of(tt_vec *procs, tt__map *pids, uint32_t *cur, const tt__su_event *e,
                    int has_pid, int64_t pid)
 {
     uint32_t id = *cur;
-    if (has_pid) {
-        int found = tt__map_get(pids, (uint64_t)pid, &id);
-        su_proc *pr = found ? &TT_VEC_AT(procs, su_proc, id) : NULL;
-        if (pr && ((e->kind == TT_SU_PROCESS_START && pr->have_start) ||
-                   (e->kind == TT_SU_FIRST_METHOD && pr->have_first)))
-            pr = NULL;
-        if (!pr) {
-            su_proc np = {0};
-            np.has_pid = 1;
-            np.pid = pid;
-            id = (uint32_t)procs->len;
-            if (!tt_vec_push(procs, &np) || tt__map_put(pids, (uint64_t)pid, id))
-                return TT_ENOMEM;
-        }
-    } else if (id == TT__SU_NONE) {
+    if (has_pid && !tt__map_get(pids, (uint64_t)pid, &id))
+        id = TT__SU_NONE;
+    if (!has_pid && id != TT__SU_NONE) {
+        const su_proc *pr = &TT_VEC_AT(procs, su_proc, id);
+        has_pid = pr->has_pid;
+        pid = pr->pid;
+    }
+    if (id == TT__SU_NONE || restarts(&TT_VEC_AT(procs, su_proc, id), e)) {
+        su_proc np = {0};
+        np.has_pid = has_pid;
+        np.pid = pid;
         id = (uint32_t)procs->len;
-        if (!tt_vec_push(procs, NULL))
+        if (!tt_vec_push(procs, &np) || (has_pid && tt__map_put(pids, (uint64_t)pid, id)))
             return TT_ENOMEM;
     }
     *cur = id;

@@ -37,9 +37,6 @@ struct tt_report_reader {
 /* Fills r->rep from the report object o: 0 usable, 1 skipped (counted), < 0 an error. */
 int tt_report__fill(tt_report_reader *r, json_t *o, tt_error *err);
 
-/* Replaces every NUL of every string in v (a "\u0000" escape) by U+FFFD, adding the
- * number replaced to *count: 0 or TT_ENOMEM (report_json.c). */
-int tt_report__json_nul(json_t *v, uint64_t *count);
 /* v as JSON text into w: key order kept, reals in the shortest round-trip form of 7.6. */
 void tt_report__json_write(tt_jsonw *w, const json_t *v);
 

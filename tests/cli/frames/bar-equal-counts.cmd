@@ -1,0 +1,1 @@
+awk 'BEGIN { split("0 3 9 24 42", d, " "); split("2 2 2 2 1", c, " "); t = 1e9; for (l = 1; l <= 5; l++) for (i = 0; i < c[l]; i++) { b = (d[l] + 1) * 16666667; printf "{\"scene\":\"s\",\"start_ns\":%.0f,\"end_ns\":%.0f}\n", t, t + b; t += b } }' > "$TT_TMP/bar.jsonl"; tracetool frames "$TT_TMP/bar.jsonl" | sed -n '/^s /p'

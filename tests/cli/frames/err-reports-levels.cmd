@@ -1,0 +1,1 @@
+tracetool frames --format json --drop-levels=scaled ../../samples/reports.jsonl; echo "scaled: exit $?"; tracetool frames --levels 1,2,3,4 ../../samples/reports.jsonl; echo "levels: exit $?"; tracetool frames --levels 3,9,24,42 --kind report ../../samples/reports.jsonl; echo "default levels: exit $?"
