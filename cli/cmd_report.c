@@ -326,10 +326,21 @@ static void text_anr(tt_buf *b, const tt_report *r)
         tt_buf_printf(b, "  nice:        %lld\n", (long long)a->process_nice);
     if (a->have_timer_slack)
         tt_buf_printf(b, "  timer slack: %lld\n", (long long)a->timer_slack);
-    if (a->have_memory)
-        tt_buf_printf(b, "  memory:      dalvik heap %lld KB, native heap %lld KB, vm %lld KB\n",
-                      (long long)a->dalvik_heap_kb, (long long)a->native_heap_kb,
-                      (long long)a->vm_size_kb);
+    if (a->have_memory) {
+        /* a value absent or of the wrong type is "-", never an invented 0 */
+        const char *const k[] = {"dalvik heap", "native heap", "vm"};
+        const int have[] = {a->have_dalvik_heap, a->have_native_heap, a->have_vm_size};
+        const int64_t v[] = {a->dalvik_heap_kb, a->native_heap_kb, a->vm_size_kb};
+        tt_buf_puts(b, "  memory:     ");
+        for (int i = 0; i < 3; i++) {
+            tt_buf_printf(b, "%s %s ", i ? "," : "", k[i]);
+            if (have[i])
+                tt_buf_printf(b, "%lld KB", (long long)v[i]);
+            else
+                tt_buf_puts(b, "-");
+        }
+        tt_buf_puts(b, "\n");
+    }
 }
 
 static void print_text(rctx *c, const tt_report *r)
@@ -471,12 +482,13 @@ static void json_anr(tt_jsonw *w, const tt_report_anr *a)
     if (a->have_memory) {
         tt_jsonw_key(w, "memory");
         tt_jsonw_obj_begin(w);
-        tt_jsonw_key(w, "dalvik_heap_kb");
-        tt_jsonw_int(w, a->dalvik_heap_kb);
-        tt_jsonw_key(w, "native_heap_kb");
-        tt_jsonw_int(w, a->native_heap_kb);
-        tt_jsonw_key(w, "vm_size_kb");
-        tt_jsonw_int(w, a->vm_size_kb);
+        static const char *const mk[] = {"dalvik_heap_kb", "native_heap_kb", "vm_size_kb"};
+        const int mhave[] = {a->have_dalvik_heap, a->have_native_heap, a->have_vm_size};
+        const int64_t mv[] = {a->dalvik_heap_kb, a->native_heap_kb, a->vm_size_kb};
+        for (int i = 0; i < 3; i++) {
+            tt_jsonw_key(w, mk[i]);
+            mhave[i] ? tt_jsonw_int(w, mv[i]) : tt_jsonw_null(w);
+        }
         tt_jsonw_obj_end(w);
     }
 }

@@ -304,6 +304,7 @@ typedef struct tt_report_anr {            /* optional fields of ANR/LAG-type rep
     int64_t process_priority, process_nice; /* /proc/<pid>/stat fields 18 and 19 */
     int is_foreground;
     int64_t dalvik_heap_kb, native_heap_kb, vm_size_kb; /* "memory" object */
+    int have_dalvik_heap, have_native_heap, have_vm_size; /* each absent or mistyped: 0 */
     int64_t timer_slack;                    /* processTimerSlack */
 } tt_report_anr;
 
