@@ -593,9 +593,18 @@ static int one_report(rctx *c, tt_jsonw *doc, const tt_report *r)
             c->without_key++;
             return 0;
         }
-        return cli_groups_add(c->groups, method_name(c, r->key_id), r->key_id,
-                              r->have_cost ? r->cost_ms : 0, r->detail ? r->detail : r->tag,
-                              r->scene);
+        const char *name = method_name(c, r->key_id);
+        int rc = cli_groups_add(c->groups, name, r->key_id, r->have_cost ? r->cost_ms : 0,
+                                r->detail ? r->detail : r->tag, r->scene);
+        if (rc == 1) {
+            char ex[300];
+            snprintf(ex, sizeof ex, "%s:%llu: total cost of %.200s beyond the int64 range; "
+                     "held at %s", r->file, (unsigned long long)r->line, name,
+                     r->cost_ms > 0 ? "9223372036854775807" : "-9223372036854775808");
+            tt_stats_add(c->stats, "report_group_cost_saturated", r->file, TT_SEV_WARN, 1, ex);
+            rc = 0;
+        }
+        return rc;
     }
     if (c->format == F_TEXT) {
         print_text(c, r);
