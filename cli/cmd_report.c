@@ -663,6 +663,45 @@ static int read_file(rctx *c, tt_jsonw *doc, const char *path)
     return rc;
 }
 
+/* Opens the --format json document: {"reports":[ */
+static void json_doc_begin(tt_jsonw *doc)
+{
+    tt_jsonw_obj_begin(doc);
+    tt_jsonw_key(doc, "reports");
+    tt_jsonw_arr_begin(doc);
+}
+
+/* Closes and prints it: reports already printed stay; a bad input (rc != 0, exit status 2)
+ * closes it with "error", so standard output is always one JSON document */
+static void json_doc_end(rctx *c, tt_jsonw *doc, int rc)
+{
+    tt_jsonw_arr_end(doc);
+    tt_jsonw_key(doc, "count");
+    tt_jsonw_uint(doc, c->reports);
+    if (rc) {
+        tt_jsonw_key(doc, "error");
+        tt_jsonw_str(doc, c->error);
+    }
+    tt_jsonw_obj_end(doc);
+    tt_buf_puts(&doc->buf, "\n");
+    cli_out_buf(&doc->buf);
+}
+
+/* A REPORT that cannot be opened, said before any report is read: with --format json, the
+ * document without reports and with the error. Returns CLI_BAD. */
+static int open_error(rctx *c, const tt_error *err)
+{
+    int rc = read_error(c, err);
+    if (c->format == F_JSON && !c->grouping) {
+        tt_jsonw doc;
+        tt_jsonw_init(&doc, 0);
+        json_doc_begin(&doc);
+        json_doc_end(c, &doc, rc);
+        tt_jsonw_free(&doc);
+    }
+    return rc;
+}
+
 static int run(rctx *c, char **files, int nfiles)
 {
     /* every input must open before anything is printed (a missing second file leaves no
@@ -671,34 +710,19 @@ static int run(rctx *c, char **files, int nfiles)
         tt_input *in;
         tt_error err = {0};
         if (cli_ks_open(&in, files[i], &err))
-            return cli_err(&err);
+            return open_error(c, &err);
         tt_input_close(in);
     }
     tt_jsonw doc;
     tt_jsonw_init(&doc, 0);
     int json_doc = c->format == F_JSON && !c->grouping;
-    if (json_doc) {
-        tt_jsonw_obj_begin(&doc);
-        tt_jsonw_key(&doc, "reports");
-        tt_jsonw_arr_begin(&doc);
-    }
+    if (json_doc)
+        json_doc_begin(&doc);
     int rc = 0;
     for (int i = 0; i < nfiles && !rc; i++)
         rc = read_file(c, &doc, files[i]);
-    if (json_doc) {
-        /* reports already printed stay; a later bad input closes the document with "error"
-         * (exit status 2), so standard output is always one JSON document */
-        tt_jsonw_arr_end(&doc);
-        tt_jsonw_key(&doc, "count");
-        tt_jsonw_uint(&doc, c->reports);
-        if (rc) {
-            tt_jsonw_key(&doc, "error");
-            tt_jsonw_str(&doc, c->error);
-        }
-        tt_jsonw_obj_end(&doc);
-        tt_buf_puts(&doc.buf, "\n");
-        cli_out_buf(&doc.buf);
-    }
+    if (json_doc)
+        json_doc_end(c, &doc, rc);
     if (!rc && c->grouping)
         cli_groups_print(c->groups, c->format, c->reports, c->without_key);
     tt_jsonw_free(&doc);
@@ -781,6 +805,13 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
     for (int i = optind; i < argc; i++) {
         if (cli_input_path(argv[i]))
             return CLI_BAD;
+        if (c.format == F_JSON && !c.grouping && !(i > optind && ios)) {
+            tt_input *in; /* said in the JSON document too */
+            tt_error err = {0};
+            if (cli_ks_open(&in, argv[i], &err))
+                return open_error(&c, &err);
+            tt_input_close(in);
+        }
         int k = cli_ks_file_kind(argv[i], 1);
         if (k < 0)
             return CLI_BAD;
