@@ -516,7 +516,7 @@ static void json_stack(rctx *c, tt_jsonw *w, const tt_report *r)
                           (i ? r->items[path[i - 1]].depth : -1);
             if (gap > 1) {
                 miss.len = 0;
-                cli_tree_missing(&miss, gap > INT32_MAX ? INT32_MAX : (int32_t)gap);
+                cli_tree_missing(&miss, gap);
                 tt_jsonw_str(w, miss.data);
             }
             tt_jsonw_str(w, method_name(c, r->items[path[i]].id));
