@@ -103,7 +103,7 @@ const char *cli_an_key_path(cli_an *a, const tt_mitem *items, size_t n, ptrdiff_
     for (int32_t i = (int32_t)key_index; i >= 0; i = nd[i].parent)
         depth++;
     const char **chain = malloc(depth * sizeof *chain);
-    int32_t *gaps = malloc(depth * sizeof *gaps);
+    int64_t *gaps = malloc(depth * sizeof *gaps);
     if (!chain || !gaps) {
         free(chain);
         free(gaps);

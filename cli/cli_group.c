@@ -16,7 +16,9 @@ typedef struct count_entry {
 typedef struct group {
     char *method;
     uint64_t count;
-    int64_t total_cost, max_cost;
+    int64_t total_cost, max_cost; /* total_cost saturates (sticky) at INT64_MIN/MAX */
+    int saturated;                /* total_cost stopped at a bound: avg from cost_sum */
+    double cost_sum;              /* the costs summed in double, as SQLite's AVG(cost_ms) */
     tt_vec key_ids; /* int32_t, distinct */
     tt_vec details; /* count_entry */
     tt_vec scenes;  /* count_entry */
@@ -106,7 +108,13 @@ int cli_groups_add(cli_groups *c, const char *method, int32_t key_id, int64_t co
     if (!g)
         return -1;
     g->count++;
-    g->total_cost += cost_ms;
+    g->cost_sum += (double)cost_ms;
+    int newly = 0;
+    if (!g->saturated && tt_add_i64(&g->total_cost, g->total_cost, cost_ms)) {
+        /* hostile costs: no wrapped sum (signed overflow is UB); the bound it passed */
+        g->total_cost = cost_ms > 0 ? INT64_MAX : INT64_MIN;
+        g->saturated = newly = 1;
+    }
     if (g->count == 1 || cost_ms > g->max_cost)
         g->max_cost = cost_ms;
     int seen = 0;
@@ -116,7 +124,13 @@ int cli_groups_add(cli_groups *c, const char *method, int32_t key_id, int64_t co
         return -1;
     if (count_add(&g->details, detail) || count_add(&g->scenes, scene ? scene : "(none)"))
         return -1;
-    return 0;
+    return newly;
+}
+
+/* The mean cost: exact total over count, or the double sum once the total saturated. */
+static double avg_cost(const group *g)
+{
+    return (g->saturated ? g->cost_sum : (double)g->total_cost) / (double)g->count;
 }
 
 static int cmp_count(const void *a, const void *b)
@@ -186,7 +200,7 @@ static void json_group(tt_jsonw *w, const group *g)
     tt_jsonw_key(w, "avg_cost_ms");
     /* always with a fraction (report(1)), so a loader sees one type: 11230.0, not 11230 */
     char avg[64];
-    int n = tt_json_format_double(avg, sizeof avg - 2, (double)g->total_cost / (double)g->count);
+    int n = tt_json_format_double(avg, sizeof avg - 2, avg_cost(g));
     if (n > 0 && (size_t)n < sizeof avg - 2 && strspn(avg, "-0123456789") == (size_t)n)
         memcpy(avg + n, ".0", 3);
     tt_jsonw_raw(w, avg, strlen(avg));
@@ -219,8 +233,8 @@ void cli_groups_print(cli_groups *c, int format, uint64_t reports, uint64_t with
         tt_buf_printf(&w.buf, "%7s %10s %9s %9s  %s\n", "count", "total_ms", "avg_ms", "max_ms",
                       "method");
         for (size_t i = 0; i < n; i++) {
-            char avg[32];
-            snprintf(avg, sizeof avg, "%.1f", (double)gs[i].total_cost / (double)gs[i].count);
+            char avg[340]; /* %.1f of a double up to 1.8e308 */
+            snprintf(avg, sizeof avg, "%.1f", avg_cost(&gs[i]));
             tt_buf_printf(&w.buf, "%7llu %10lld %9s %9lld  %s\n",
                           (unsigned long long)gs[i].count, (long long)gs[i].total_cost, avg,
                           (long long)gs[i].max_cost, gs[i].method);

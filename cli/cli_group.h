@@ -11,7 +11,8 @@ cli_groups *cli_groups_new(void);
 void cli_groups_free(cli_groups *g);
 /* Counts one issue under method (its name: ids differ between builds); key_id is the id it
  * had, detail and scene are counted per group (NULL scene counts as "(none)").
- * Returns 0 or -1 on out of memory. */
+ * The group's total cost saturates at INT64_MAX (INT64_MIN) instead of overflowing; returns 1
+ * when it does so (the first time for the group), else 0, or -1 on out of memory. */
 int cli_groups_add(cli_groups *g, const char *method, int32_t key_id, int64_t cost_ms,
                    const char *detail, const char *scene);
 /* Writes the groups sorted by total cost, count, name: format 0 text, 1 one JSON document,

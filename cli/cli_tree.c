@@ -15,9 +15,9 @@ static void name_of(tt_buf *b, const tt_mapping *m, int32_t id, int style)
     tt_mapping_format_id(b, m, (uint32_t)id, style);
 }
 
-void cli_tree_missing(tt_buf *b, int32_t gap)
+void cli_tree_missing(tt_buf *b, int64_t gap)
 {
-    tt_buf_printf(b, "[%d frame%s missing]", gap - 1, gap - 1 == 1 ? "" : "s");
+    tt_buf_printf(b, "[%lld frame%s missing]", (long long)(gap - 1), gap - 1 == 1 ? "" : "s");
 }
 
 int cli_tree_text(tt_buf *out, const tt_mitem *it, size_t n, const tt_mapping *m,

@@ -8,7 +8,7 @@
 
 /* Appends "[N frames missing]", N = gap - 1, for a depth gap (tt_stree_node.gap) above 1
  * (method-beat.md 7.7 step 3: gaps stay visible, above a root too). */
-void cli_tree_missing(tt_buf *b, int32_t gap);
+void cli_tree_missing(tt_buf *b, int64_t gap);
 /* Appends a table "count total_ms self_ms method" with tree indentation to out. */
 int cli_tree_text(tt_buf *out, const tt_mitem *it, size_t n, const tt_mapping *m,
                   ptrdiff_t key_index, int style, const char *indent);

@@ -326,10 +326,21 @@ static void text_anr(tt_buf *b, const tt_report *r)
         tt_buf_printf(b, "  nice:        %lld\n", (long long)a->process_nice);
     if (a->have_timer_slack)
         tt_buf_printf(b, "  timer slack: %lld\n", (long long)a->timer_slack);
-    if (a->have_memory)
-        tt_buf_printf(b, "  memory:      dalvik heap %lld KB, native heap %lld KB, vm %lld KB\n",
-                      (long long)a->dalvik_heap_kb, (long long)a->native_heap_kb,
-                      (long long)a->vm_size_kb);
+    if (a->have_memory) {
+        /* a value absent or of the wrong type is "-", never an invented 0 */
+        const char *const k[] = {"dalvik heap", "native heap", "vm"};
+        const int have[] = {a->have_dalvik_heap, a->have_native_heap, a->have_vm_size};
+        const int64_t v[] = {a->dalvik_heap_kb, a->native_heap_kb, a->vm_size_kb};
+        tt_buf_puts(b, "  memory:     ");
+        for (int i = 0; i < 3; i++) {
+            tt_buf_printf(b, "%s %s ", i ? "," : "", k[i]);
+            if (have[i])
+                tt_buf_printf(b, "%lld KB", (long long)v[i]);
+            else
+                tt_buf_puts(b, "-");
+        }
+        tt_buf_puts(b, "\n");
+    }
 }
 
 static void print_text(rctx *c, const tt_report *r)
@@ -471,12 +482,13 @@ static void json_anr(tt_jsonw *w, const tt_report_anr *a)
     if (a->have_memory) {
         tt_jsonw_key(w, "memory");
         tt_jsonw_obj_begin(w);
-        tt_jsonw_key(w, "dalvik_heap_kb");
-        tt_jsonw_int(w, a->dalvik_heap_kb);
-        tt_jsonw_key(w, "native_heap_kb");
-        tt_jsonw_int(w, a->native_heap_kb);
-        tt_jsonw_key(w, "vm_size_kb");
-        tt_jsonw_int(w, a->vm_size_kb);
+        static const char *const mk[] = {"dalvik_heap_kb", "native_heap_kb", "vm_size_kb"};
+        const int mhave[] = {a->have_dalvik_heap, a->have_native_heap, a->have_vm_size};
+        const int64_t mv[] = {a->dalvik_heap_kb, a->native_heap_kb, a->vm_size_kb};
+        for (int i = 0; i < 3; i++) {
+            tt_jsonw_key(w, mk[i]);
+            mhave[i] ? tt_jsonw_int(w, mv[i]) : tt_jsonw_null(w);
+        }
         tt_jsonw_obj_end(w);
     }
 }
@@ -504,7 +516,7 @@ static void json_stack(rctx *c, tt_jsonw *w, const tt_report *r)
                           (i ? r->items[path[i - 1]].depth : -1);
             if (gap > 1) {
                 miss.len = 0;
-                cli_tree_missing(&miss, gap > INT32_MAX ? INT32_MAX : (int32_t)gap);
+                cli_tree_missing(&miss, gap);
                 tt_jsonw_str(w, miss.data);
             }
             tt_jsonw_str(w, method_name(c, r->items[path[i]].id));
@@ -581,9 +593,18 @@ static int one_report(rctx *c, tt_jsonw *doc, const tt_report *r)
             c->without_key++;
             return 0;
         }
-        return cli_groups_add(c->groups, method_name(c, r->key_id), r->key_id,
-                              r->have_cost ? r->cost_ms : 0, r->detail ? r->detail : r->tag,
-                              r->scene);
+        const char *name = method_name(c, r->key_id);
+        int rc = cli_groups_add(c->groups, name, r->key_id, r->have_cost ? r->cost_ms : 0,
+                                r->detail ? r->detail : r->tag, r->scene);
+        if (rc == 1) {
+            char ex[300];
+            snprintf(ex, sizeof ex, "%s:%llu: total cost of %.200s beyond the int64 range; "
+                     "held at %s", r->file, (unsigned long long)r->line, name,
+                     r->cost_ms > 0 ? "9223372036854775807" : "-9223372036854775808");
+            tt_stats_add(c->stats, "report_group_cost_saturated", r->file, TT_SEV_WARN, 1, ex);
+            rc = 0;
+        }
+        return rc;
     }
     if (c->format == F_TEXT) {
         print_text(c, r);
@@ -642,6 +663,45 @@ static int read_file(rctx *c, tt_jsonw *doc, const char *path)
     return rc;
 }
 
+/* Opens the --format json document: {"reports":[ */
+static void json_doc_begin(tt_jsonw *doc)
+{
+    tt_jsonw_obj_begin(doc);
+    tt_jsonw_key(doc, "reports");
+    tt_jsonw_arr_begin(doc);
+}
+
+/* Closes and prints it: reports already printed stay; a bad input (rc != 0, exit status 2)
+ * closes it with "error", so standard output is always one JSON document */
+static void json_doc_end(rctx *c, tt_jsonw *doc, int rc)
+{
+    tt_jsonw_arr_end(doc);
+    tt_jsonw_key(doc, "count");
+    tt_jsonw_uint(doc, c->reports);
+    if (rc) {
+        tt_jsonw_key(doc, "error");
+        tt_jsonw_str(doc, c->error);
+    }
+    tt_jsonw_obj_end(doc);
+    tt_buf_puts(&doc->buf, "\n");
+    cli_out_buf(&doc->buf);
+}
+
+/* A REPORT that cannot be opened, said before any report is read: with --format json, the
+ * document without reports and with the error. Returns CLI_BAD. */
+static int open_error(rctx *c, const tt_error *err)
+{
+    int rc = read_error(c, err);
+    if (c->format == F_JSON && !c->grouping) {
+        tt_jsonw doc;
+        tt_jsonw_init(&doc, 0);
+        json_doc_begin(&doc);
+        json_doc_end(c, &doc, rc);
+        tt_jsonw_free(&doc);
+    }
+    return rc;
+}
+
 static int run(rctx *c, char **files, int nfiles)
 {
     /* every input must open before anything is printed (a missing second file leaves no
@@ -650,34 +710,19 @@ static int run(rctx *c, char **files, int nfiles)
         tt_input *in;
         tt_error err = {0};
         if (cli_ks_open(&in, files[i], &err))
-            return cli_err(&err);
+            return open_error(c, &err);
         tt_input_close(in);
     }
     tt_jsonw doc;
     tt_jsonw_init(&doc, 0);
     int json_doc = c->format == F_JSON && !c->grouping;
-    if (json_doc) {
-        tt_jsonw_obj_begin(&doc);
-        tt_jsonw_key(&doc, "reports");
-        tt_jsonw_arr_begin(&doc);
-    }
+    if (json_doc)
+        json_doc_begin(&doc);
     int rc = 0;
     for (int i = 0; i < nfiles && !rc; i++)
         rc = read_file(c, &doc, files[i]);
-    if (json_doc) {
-        /* reports already printed stay; a later bad input closes the document with "error"
-         * (exit status 2), so standard output is always one JSON document */
-        tt_jsonw_arr_end(&doc);
-        tt_jsonw_key(&doc, "count");
-        tt_jsonw_uint(&doc, c->reports);
-        if (rc) {
-            tt_jsonw_key(&doc, "error");
-            tt_jsonw_str(&doc, c->error);
-        }
-        tt_jsonw_obj_end(&doc);
-        tt_buf_puts(&doc.buf, "\n");
-        cli_out_buf(&doc.buf);
-    }
+    if (json_doc)
+        json_doc_end(c, &doc, rc);
     if (!rc && c->grouping)
         cli_groups_print(c->groups, c->format, c->reports, c->without_key);
     tt_jsonw_free(&doc);
@@ -760,6 +805,13 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
     for (int i = optind; i < argc; i++) {
         if (cli_input_path(argv[i]))
             return CLI_BAD;
+        if (c.format == F_JSON && !c.grouping && !(i > optind && ios)) {
+            tt_input *in; /* said in the JSON document too */
+            tt_error err = {0};
+            if (cli_ks_open(&in, argv[i], &err))
+                return open_error(&c, &err);
+            tt_input_close(in);
+        }
         int k = cli_ks_file_kind(argv[i], 1);
         if (k < 0)
             return CLI_BAD;

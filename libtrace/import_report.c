@@ -238,34 +238,63 @@ static uint64_t fix_surrogates(char *p, size_t n)
     return fixed;
 }
 
+/* An error found in the repaired copy, moved back to the original text: each ".0" inserted
+ * before it (at[0..n), increasing copy offsets) shifts its position, and its column when on
+ * the same line. */
+static void unshift_error(json_error_t *je, const tt_buf *b, const size_t *at, size_t n)
+{
+    size_t pos = je->position > 0 ? (size_t)je->position : 0;
+    int nl = 0;
+    for (size_t k = n; k-- > 0;) {
+        if (at[k] >= pos)
+            continue;
+        for (size_t i = at[k]; !nl && i < pos && i < b->len; i++)
+            nl = b->data[i] == '\n';
+        je->position -= 2;
+        if (!nl && je->column > 2)
+            je->column -= 2;
+    }
+}
+
+#define RETRY_MAX 64
+
 /* jansson refuses what Python's json module reads: an integer beyond the 64-bit range
  * (read as a double, as JavaScript would) and a lone surrogate escape (read as U+FFFD).
- * Both are rare, so they are repaired only after a refusal, in a copy, and counted. */
+ * Both are rare, so they are repaired only after a refusal, in a copy, and counted. When the
+ * copy still fails, *je is the copy's error (the real cause) at its place in the original. */
 static json_t *retry(tt_report_reader *r, const char *p, size_t n, json_error_t *je)
 {
     tt_buf *b = &r->fix;
     b->len = 0;
+    const json_error_t first = *je; /* what is said when out of memory */
     if (tt_buf_put(b, p, n))
         return NULL;
     uint64_t big = 0, sur = 0;
+    size_t at_big[RETRY_MAX];
     json_t *o = NULL;
-    for (int tries = 0; tries < 64 && !o; tries++) {
+    for (int tries = 0; tries < RETRY_MAX && !o; tries++) {
         size_t at = (size_t)je->position;
         if (!strncmp(je->text, "too big", 7) && at <= b->len && at > 0 &&
             b->data[at - 1] >= '0' && b->data[at - 1] <= '9') {
-            if (tt_buf_put(b, "..", 2)) /* room; the bytes are moved below */
+            if (tt_buf_put(b, "..", 2)) { /* room; the bytes are moved below */
+                *je = first;
                 return NULL;
+            }
             memmove(b->data + at + 2, b->data + at, b->len - 2 - at);
             memcpy(b->data + at, ".0", 2);
-            big++;
+            at_big[big++] = at;
         } else if (!strncmp(je->text, "invalid Unicode '\\uD", 19) && !sur) {
             sur = fix_surrogates(b->data, b->len);
             if (!sur)
-                return NULL;
+                break;
         } else {
-            return NULL;
+            break;
         }
         o = json_loadb(b->data, b->len, JSON_ALLOW_NUL, je);
+    }
+    if (!o) {
+        unshift_error(je, b, at_big, (size_t)big);
+        return NULL;
     }
     if (o && big)
         tt_stats_add(r->stats, "report_big_integer", r->file, TT_SEV_WARN, (int64_t)big,
@@ -281,11 +310,8 @@ static json_t *retry(tt_report_reader *r, const char *p, size_t n, json_error_t 
 static json_t *load(tt_report_reader *r, const char *p, size_t n, json_error_t *je)
 {
     json_t *o = json_loadb(p, n, JSON_ALLOW_NUL, je);
-    if (!o) {
-        json_error_t first = *je;
-        if (!(o = retry(r, p, n, je)))
-            *je = first;
-    }
+    if (!o)
+        o = retry(r, p, n, je);
     uint64_t nul = 0;
     if (o && tt__json_nul(o, &nul)) {
         json_decref(o);

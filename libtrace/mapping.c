@@ -269,7 +269,9 @@ int tt_mapping_load(tt_mapping *m, tt_input *in, tt_stats *stats, tt_error *err)
             line += 3;
             len -= 3;
         }
-        while (len && (line[len - 1] == '\r'))
+        /* a trailing \r and trailing blanks (4.1 rule 1; blanks as harmless as the \r): left,
+         * they would hide the descriptor, the last space-separated token (rule 3) */
+        while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
             len--;
         const char *t = line;
         size_t tl = len;
@@ -553,7 +555,7 @@ int tt_mapping_format_id(tt_buf *b, const tt_mapping *m, uint32_t id, int style)
         me = &d;
     }
     if (!me)
-        return tt_buf_printf(b, "#%u", id);
+        return tt_buf_printf(b, "<unknown id %u>", id); /* 4.2 */
     return tt_method_format(b, me, style);
 }
 

@@ -496,10 +496,14 @@ static int cmp_cand_name(const void *x, const void *y)
 
 /* The file name a retraced frame shows (4.6): the class's sourceFile metadata, else the
  * frame's own file name (it names the original source unless the build renamed it to
- * "SourceFile"), else "Unknown Source". lp: the frame's '(' or NULL; e: its end. */
+ * "SourceFile"), else "Unknown Source". A native frame keeps "Native Method", what
+ * StackTraceElement prints instead of a file (and ProGuard's retrace keeps). lp: the
+ * frame's '(' or NULL; e: its end. */
 static const char *frame_source(const pg_class *c, const char *lp, const char *e, char *buf,
                                 size_t cap)
 {
+    if (lp && e - lp >= 15 && !memcmp(lp, "(Native Method)", 15))
+        return "Native Method";
     if (c->source)
         return c->source;
     if (lp) {

@@ -51,6 +51,7 @@ typedef struct fill_ctx {
     json_t *o;
     const char *missing; /* first required key absent */
     const char *bad;     /* first required key with the wrong type */
+    const char *parent;  /* "memory." when o is a nested object, for the warnings */
 } fill_ctx;
 
 static void warn_report(fill_ctx *fc, const char *stat, int sev, const char *fmt, const char *a,
@@ -78,8 +79,8 @@ static int lookup(fill_ctx *fc, const char *key, int req, int ok_type, json_t **
         if (!fc->bad)
             fc->bad = key;
     } else {
-        warn_report(fc, "report_bad_field", TT_SEV_WARN, "\"%s\" has the wrong type; ignored",
-                    key, NULL);
+        warn_report(fc, "report_bad_field", TT_SEV_WARN, "\"%s%s\" has the wrong type; ignored",
+                    fc->parent ? fc->parent : "", key);
     }
     return -1;
 }
@@ -188,10 +189,11 @@ static void fill_anr(fill_ctx *fc)
     if (lookup(fc, "memory", 0, json_is_object(json_object_get(fc->o, "memory")), &m) == 1) {
         fill_ctx sub = *fc;
         sub.o = m;
+        sub.parent = "memory.";
         a->have_memory = 1;
-        get_int(&sub, "dalvik_heap", 0, &a->dalvik_heap_kb);
-        get_int(&sub, "native_heap", 0, &a->native_heap_kb);
-        get_int(&sub, "vm_size", 0, &a->vm_size_kb);
+        a->have_dalvik_heap = get_int(&sub, "dalvik_heap", 0, &a->dalvik_heap_kb);
+        a->have_native_heap = get_int(&sub, "native_heap", 0, &a->native_heap_kb);
+        a->have_vm_size = get_int(&sub, "vm_size", 0, &a->vm_size_kb);
     }
 }
 
@@ -239,8 +241,11 @@ static void fill_levels(fill_ctx *fc, const char *key, int64_t *dst)
     json_t *m;
     if (lookup(fc, key, 1, json_is_object(json_object_get(fc->o, key)), &m) != 1)
         return;
+    char parent[16];
+    snprintf(parent, sizeof parent, "%s.", key);
     fill_ctx sub = *fc;
     sub.o = m;
+    sub.parent = parent;
     for (int i = 0; i < TT_DROP_LEVELS; i++) {
         if (!get_int(&sub, drop_keys[i], 0, &dst[i]))
             warn_report(fc, "report_bad_field", TT_SEV_WARN, "%s without %s; taken as 0", key,
@@ -318,7 +323,7 @@ static int fill_tag(fill_ctx *fc)
 int tt_report__fill(tt_report_reader *r, json_t *o, tt_error *err)
 {
     tt_report *rep = &r->rep;
-    fill_ctx fc = {r, o, NULL, NULL};
+    fill_ctx fc = {r, o, NULL, NULL, NULL};
     rep->key_id = -1;
     rep->key_index = -1;
     if (fill_tag(&fc) == 0) {
@@ -337,15 +342,18 @@ int tt_report__fill(tt_report_reader *r, json_t *o, tt_error *err)
             fill_fps(&fc);
     }
     if (fc.missing || fc.bad) {
-        char what[80];
-        snprintf(what, sizeof what, "%s%s%s", rep->tag ? rep->tag : "report",
-                 rep->detail ? " " : "", rep->detail ? rep->detail : "");
+        char what[88]; /* "TAG[ DETAIL] report", or "report" when the tag is unknown */
+        if (rep->tag)
+            snprintf(what, sizeof what, "%s%s%s report", rep->tag, rep->detail ? " " : "",
+                     rep->detail ? rep->detail : "");
+        else
+            snprintf(what, sizeof what, "report");
         if (fc.bad)
             warn_report(&fc, "report_mistyped_field", TT_SEV_WARN,
-                        "%s report: \"%s\" has the wrong type; skipped", what, fc.bad);
+                        "%s: \"%s\" has the wrong type; skipped", what, fc.bad);
         else
             warn_report(&fc, "report_missing_field", TT_SEV_WARN,
-                        "%s report without \"%s\"; skipped", what, fc.missing);
+                        "%s without \"%s\"; skipped", what, fc.missing);
         return 1;
     }
     if (rep->have_stack) {

@@ -124,7 +124,7 @@ int tt_stree_build(tt_stree_node **nodes, const tt_mitem *items, size_t n, size_
         nd[i].parent = sp ? st[sp - 1] : -1;
         /* a root's parent would be at depth -1: a root at depth N > 0 misses N frames */
         int64_t gap = (int64_t)items[i].depth - (sp ? items[st[sp - 1]].depth : -1);
-        nd[i].gap = gap < 0 ? 0 : gap > INT32_MAX ? INT32_MAX : (int32_t)gap;
+        nd[i].gap = gap < 0 ? 0 : gap;
         if (sp)
             childsum[st[sp - 1]] += items[i].dur;
         st[sp++] = (int32_t)i;

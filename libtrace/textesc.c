@@ -58,6 +58,22 @@ static int seq_len(const unsigned char *s, size_t avail)
     return (int)len;
 }
 
+/* The code point of the well-formed sequence s[0..l) when it is a bidirectional formatting
+ * character (Unicode's Bidi_Control: U+061C, U+200E, U+200F, U+202A..U+202E,
+ * U+2066..U+2069), which makes a terminal show the text around it reordered; else 0. */
+static unsigned bidi_control(const unsigned char *s, int l)
+{
+    if (l == 2)
+        return s[0] == 0xd8 && s[1] == 0x9c ? 0x61c : 0;
+    if (l != 3 || s[0] != 0xe2)
+        return 0;
+    unsigned cp = 0x2000 | (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+    return cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+                   (cp >= 0x2066 && cp <= 0x2069)
+               ? cp
+               : 0;
+}
+
 /* Escapes p[0..n) to e; *used: the bytes done, fewer than n when the text ends in the
  * proper prefix of a sequence or in a CR and final is not set (the caller holds them). With
  * e NULL nothing is written and the scan stops at the first byte not written as it is. */
@@ -81,16 +97,17 @@ static int run(tt_textesc *e, const unsigned char *p, size_t n, int final, size_
         size_t step = 1, elen = 4;
         if (c >= 0x80) {
             int l = seq_len(p + k, n - k);
-            if (l > 0 && !(c == 0xc2 && p[k + 1] <= 0x9f)) {
+            unsigned bidi = l > 0 ? bidi_control(p + k, l) : 0;
+            if (l > 0 && !bidi && !(c == 0xc2 && p[k + 1] <= 0x9f)) {
                 k += (size_t)l;
                 continue;
             }
             if (l < 0 && !final)
                 break;
-            if (l == 2) { /* a C1 control: \u00NN, as JSON writes it */
-                memcpy(esc + 1, "u00", 3);
-                c = p[k + 1];
-                step = 2;
+            if (l > 0) { /* a C1 control \u00NN, as JSON writes it; a bidi control \uNNNN */
+                esc[1] = 'u';
+                c = bidi ? bidi : p[k + 1];
+                step = (size_t)l;
                 elen = 6;
             }
         } else if (c == '\r') {
@@ -103,8 +120,8 @@ static int run(tt_textesc *e, const unsigned char *p, size_t n, int final, size_
         }
         if (!e)
             break;
-        esc[elen - 2] = hex[c >> 4];
-        esc[elen - 1] = hex[c & 15];
+        for (size_t d = 2; d < elen; d++)
+            esc[d] = hex[(c >> (4 * (elen - 1 - d))) & 15];
         if ((k > i && (r = e->write(e->ctx, (const char *)p + i, k - i))) ||
             (r = e->write(e->ctx, esc, elen)))
             return r;

@@ -289,7 +289,8 @@ int tt_json_format_double(char *dst, size_t cap, double v);
  * Bytes written through a tt_textesc reach write() as the text outputs show them: newline,
  * tab, the CR of a CR LF pair, printable ASCII and well-formed UTF-8 (RFC 3629; Unicode's
  * table of well-formed byte sequences) as they are; a UTF-8 C1 control (U+0080..U+009F:
- * C2 80..C2 9F) as \u00NN; every other byte (a C0 control, DEL, a byte of no well-formed
+ * C2 80..C2 9F) as \u00NN and a bidi control (U+061C, U+200E, U+200F, U+202A..U+202E,
+ * U+2066..U+2069) as \uNNNN; every other byte (a C0 control, DEL, a byte of no well-formed
  * sequence: a lone 0x9B, 0xFF, an overlong C0 AF, a surrogate ED A0 80, a code point above
  * U+10FFFF, a truncated sequence) as \xNN. The state carries across calls: a sequence or a
  * CR LF split between two tt_textesc_put calls is written as the unsplit text would be (an

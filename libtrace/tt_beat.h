@@ -134,8 +134,9 @@ int tt_stack_parse(tt_mitem **items, size_t *n, const char *s, size_t len, const
 /* A call tree over items (7.7 step 3): parent index per line (-1 = root), self time. */
 typedef struct tt_stree_node {
     int32_t parent;      /* index or -1 */
-    int32_t gap;         /* depth gap to the parent (>1 means gap - 1 frames missing); a
-                          * root's is depth + 1 (a root at depth N > 0 misses N frames) */
+    int64_t gap;         /* depth gap to the parent (>1 means gap - 1 frames missing); a
+                          * root's is depth + 1 (a root at depth N > 0 misses N frames);
+                          * up to 2^32 - 1 for int32 depths, so 64 bits */
     int64_t self_ms;     /* clamped to 0 */
     int clamped;
 } tt_stree_node;
@@ -188,7 +189,7 @@ int tt_mapping_looks_like(const char *p, size_t n);
 enum { TT_NAME_JAVA = 0, TT_NAME_FULL = 1, TT_NAME_RAW = 2 };
 /* Appends the display name (4.2) to b. */
 int tt_method_format(tt_buf *b, const tt_method *m, int style);
-/* Appends the display name of id, or "#<id>" when unknown. */
+/* Appends the display name of id, or "<unknown id N>" when unknown (4.2). */
 int tt_mapping_format_id(tt_buf *b, const tt_mapping *m, uint32_t id, int style);
 
 /* ---- ProGuard / R8 mapping.txt (4.6) ---- */
@@ -318,6 +319,7 @@ typedef struct tt_report_anr {            /* optional fields of ANR/LAG-type rep
     int64_t process_priority, process_nice; /* /proc/<pid>/stat fields 18 and 19 */
     int is_foreground;
     int64_t dalvik_heap_kb, native_heap_kb, vm_size_kb; /* "memory" object */
+    int have_dalvik_heap, have_native_heap, have_vm_size; /* each absent or mistyped: 0 */
     int64_t timer_slack;                    /* processTimerSlack */
 } tt_report_anr;
 

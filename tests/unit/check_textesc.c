@@ -1,6 +1,6 @@
 /* The text escaper of every text output (textesc.c): C0 controls, DEL and bytes of no
- * well-formed UTF-8 sequence as \xNN, C1 controls as \u00NN, valid UTF-8 byte-exact; the
- * same output whatever the split of the text into writes. */
+ * well-formed UTF-8 sequence as \xNN, C1 controls as \u00NN, bidi controls as \uNNNN, other
+ * valid UTF-8 byte-exact; the same output whatever the split of the text into writes. */
 #include "unit.h"
 
 #include <stdio.h>
@@ -67,6 +67,15 @@ START_TEST(known)
     CHECK_ESC("\xc2\xc2\x9b", "\\xc2\\u009b");
     /* NUL */
     CHECK_ESC("a\0b", "a\\x00b");
+    /* bidi controls: marks, embeddings and overrides, isolates; their neighbours stay */
+    CHECK_ESC("com.x.\xe2\x80\xaeytivitcA", "com.x.\\u202eytivitcA");
+    CHECK_ESC("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", "\\u200e\\u200f\\u061c");
+    CHECK_ESC("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad",
+              "\\u202a\\u202b\\u202c\\u202d");
+    CHECK_ESC("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9",
+              "\\u2066\\u2067\\u2068\\u2069");
+    CHECK_ESC("\xe2\x80\x8d\xe2\x80\x90\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\xd8\x9b",
+              "\xe2\x80\x8d\xe2\x80\x90\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\xd8\x9b");
 }
 END_TEST
 
@@ -90,6 +99,22 @@ static size_t ref_len(const unsigned char *s, size_t n)
     return len;
 }
 
+/* Unicode's Bidi_Control characters. */
+static int ref_bidi(uint32_t cp)
+{
+    return cp == 0x61c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* The code point of the well-formed sequence s[0..l). */
+static uint32_t ref_cp(const unsigned char *s, size_t l)
+{
+    uint32_t cp = l == 1 ? s[0] : s[0] & (0x7fu >> l);
+    for (size_t i = 1; i < l; i++)
+        cp = cp << 6 | (s[i] & 0x3fu);
+    return cp;
+}
+
 /* Reference escaper: byte by byte, with ref_len. */
 static char *ref_esc(const unsigned char *s, size_t n)
 {
@@ -101,6 +126,8 @@ static char *ref_esc(const unsigned char *s, size_t n)
             tt_buf_put(&b, (const char *)s + i, 1);
         } else if (l == 2 && s[i] == 0xc2 && s[i + 1] <= 0x9f) {
             tt_buf_printf(&b, "\\u00%02x", s[i + 1]);
+        } else if (l > 1 && ref_bidi(ref_cp(s + i, l))) {
+            tt_buf_printf(&b, "\\u%04x", (unsigned)ref_cp(s + i, l));
         } else if (l > 1) {
             tt_buf_put(&b, (const char *)s + i, l);
         } else {
@@ -189,6 +216,7 @@ START_TEST(splits)
         "\xe2\x82" "A\xf0\x9f\x98" "\r\xf0\x9f\x98\x80\r\n\x1b\x7f", /* truncated, mixed */
         "\xf0\xf0\x9f\xf0\x9f\x98\xf0\x9f\x98\x80",  /* growing prefixes */
         "0123456789abcdef\xe4\xb8\xad" "0123456789abcdef\r\n", /* past the 8-byte blocks */
+        "a\xe2\x80\xae" "b\xe2\x81\xa9\xd8\x9c\xe2\x80",  /* bidi controls, a cut one */
     };
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
         check_splits(texts[i], strlen(texts[i]));
@@ -252,6 +280,7 @@ START_TEST(plain_prefix)
     ck_assert_uint_eq(tt_textesc_plain("0123456789\x1b", 11), 10);
     ck_assert_uint_eq(tt_textesc_plain("ab\xc2\x9b", 4), 2);
     ck_assert_uint_eq(tt_textesc_plain("ab\xff", 3), 2);
+    ck_assert_uint_eq(tt_textesc_plain("ab\xe2\x80\xae", 5), 2); /* U+202E */
     ck_assert_uint_eq(tt_textesc_plain("ab\r", 3), 2);             /* may be a CR LF */
     ck_assert_uint_eq(tt_textesc_plain("abcdefgh\xf0\x9f\x98", 11), 8); /* may be completed */
 }

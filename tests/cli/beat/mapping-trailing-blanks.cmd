@@ -1,0 +1,1 @@
+tracetool beat -m mapping-trailing-blanks.txt beat-trailing-map.txt

@@ -1,0 +1,1 @@
+tracetool beat -m beat-unknown-map.txt beat-unknown-id.txt && tracetool --quiet analyze -m beat-unknown-map.txt -o "$TT_TMP/t.db" beat-unknown-id.txt >/dev/null && tracetool query "$TT_TMP/t.db" "select name from slice where name like '<unknown%'"

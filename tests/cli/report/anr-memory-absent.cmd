@@ -1,0 +1,1 @@
+tracetool report --format jsonl report-anr-memory.jsonl; tracetool report report-anr-memory.jsonl

@@ -1,0 +1,1 @@
+tracetool report --format jsonl report-big-then-overflow.jsonl

@@ -1,0 +1,1 @@
+tracetool report report-bidi.jsonl

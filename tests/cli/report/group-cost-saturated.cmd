@@ -1,0 +1,1 @@
+tracetool report --group --format json report-cost-overflow.jsonl; tracetool report --group report-cost-overflow.jsonl

@@ -1,0 +1,1 @@
+tracetool report --format json nosuch.jsonl ../../samples/reports.jsonl
