@@ -140,8 +140,7 @@ START_TEST(perf_lines)
         "    busy  1519 22500.746955:     250000 cpu-clock:u:      5584f4374144 work+0x1b (/b)",
         "    busy  1519 cpu-clock:u:      5584f4374144 work (/b)",
         "    busy  1519 22500.746955:      5584f4374144 work (/b)",
-        "    busy  6192/6192  [000] U     22535.519573:     250000 cpu-clock:u:  5584f4374144 "
-        "w (/b)",
+        "    busy  6192/6192  [000] U     22535.519573:  250000 cpu-clock:u:  5584f4374144 w (/b)",
     };
     for (size_t i = 0; i < sizeof hdr / sizeof hdr[0]; i++) {
         ck_assert_int_eq(tsym_perf_frame_parse(&f, hdr[i], strlen(hdr[i])), 0);
@@ -151,8 +150,8 @@ START_TEST(perf_lines)
     }
     /* logcat lines with ": <hex> ... (...)" are no samples */
     static const char *const logcat[] = {
-        "11-28 09:58:04.200  4500  4500 F DEBUG   : tagged_addr_ctrl: 0000000000000001 "
-        "(PR_TAGGED_ADDR_ENABLE)",
+        ("11-28 09:58:04.200  4500  4500 F DEBUG   : tagged_addr_ctrl: 0000000000000001 "
+         "(PR_TAGGED_ADDR_ENABLE)"),
         "11-28 09:58:04.150  4411  4411 F libc    : Check failed: fd >= 0 (fd=-1)",
     };
     for (size_t i = 0; i < sizeof logcat / sizeof logcat[0]; i++)
