@@ -229,8 +229,20 @@ def main():
     a = ap.parse_args()
     if a.shards < 1 or a.workers < 1 or a.fan_in < 2:
         ap.error("--shards and --workers must be >= 1, --fan-in >= 2")
+    # Dask's own log messages (a worker's heartbeat racing the scheduler's close, a nanny
+    # killing a slow worker process) are noise on standard error: the script reports every
+    # task failure itself, with tracetool's message. Its own cluster logs only critical
+    # messages, in this process and in the worker processes (which read the environment
+    # when they import distributed), unless DASK_LOGGING__DISTRIBUTED is set already.
+    quiet = not a.scheduler and "DASK_LOGGING__DISTRIBUTED" not in os.environ
+    if quiet:
+        os.environ["DASK_LOGGING__DISTRIBUTED"] = "critical"
     try:
+        import logging
         from dask.distributed import Client, LocalCluster, Nanny
+        if quiet:  # also the event loop's (tornado's, asyncio's) messages in this process
+            for name in ("tornado", "tornado.application", "asyncio"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
     except ImportError as e:
         sys.stderr.write("%s: %s lacks Dask distributed (%s): install python3-distributed "
                          "(Debian: apt install python3-distributed, then run it with "
@@ -258,11 +270,13 @@ def main():
             client = Client(a.scheduler)
         elif a.threads:  # in-process worker threads
             cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=False,
-                                   dashboard_address=":0")
+                                   dashboard_address=":0",
+                                   silence_logs=logging.CRITICAL if quiet else False)
         else:  # worker processes on 127.0.0.1 (issue 17)
             cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=":0",
-                                   worker_class=PatientNanny)
+                                   worker_class=PatientNanny,
+                                   silence_logs=logging.CRITICAL if quiet else False)
         if cluster:
             client = Client(cluster)
         result, notes, rc = run(client, a, tracetool, out, work)
