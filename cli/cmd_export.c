@@ -295,7 +295,7 @@ static int export_trace(dbx *d, int64_t id)
     size_t n = 0;
     int rc = cli_samples_threads_any(&sel, &n, p, d->so);
     if (!rc && (!d->so->nthreads || n)) {
-        tt_export_part part = {d->nsel > 1 ? label : NULL, id, sel, n};
+        tt_export_part part = {d->nsel > 1 ? label : NULL, d->path, id, sel, n};
         rc = tt_export_add(d->x, p, &part, &err);
         if (rc && !err.file[0])
             snprintf(err.file, sizeof err.file, "%s", d->path);

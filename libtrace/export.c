@@ -48,7 +48,7 @@ static int folded_open(void **impl, const tt_export_opts *o, size_t n_parts, con
 static int folded_add(void *impl, tt_profile *p, const tt_export_opts *o,
                       const tt_export_part *part, tt_error *err)
 {
-    return tt__folded_add(impl, p, o, part->label, err);
+    return tt__folded_add(impl, p, o, part->label, part->file, err);
 }
 static int folded_close(void *impl, tt_error *err) { return tt__folded_close(impl, err); }
 static void folded_free(void *impl) { tt__folded_free(impl); }
@@ -207,7 +207,7 @@ static int export_one(int format, tt_profile *p, const tt_export_opts *o, tt_wri
     int rc = tt_export_open(&x, format, o, 1, NULL, fn, ctx, err);
     if (rc)
         return rc;
-    tt_export_part part = {NULL, 0, o->threads, o->n_threads};
+    tt_export_part part = {NULL, NULL, 0, o->threads, o->n_threads};
     rc = tt_export_add(x, p, &part, err);
     if (!rc)
         rc = tt_export_close(x, err);

@@ -240,7 +240,7 @@ void tt__folded_free(tt__folded *f)
 }
 
 int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const char *label,
-                   tt_error *err)
+                   const char *file, tt_error *err)
 {
     size_t nc = tt_profile_ncallsites(p);
     int64_t *w = calloc(nc ? nc : 1, sizeof *w);
@@ -249,6 +249,7 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
     if (!rc && o->folded_root == TT_ROOT_PROCESS)
         rc = tt_proc_index_build(&px, p, o->inputs && o->n_inputs > 1);
     size_t ndeep[2] = {0, 0};
+    const char *deep_file = NULL; /* the input of the first thread with a path cut */
     for (size_t t = 0; t < tt_profile_nthreads(p) && !rc; t++) {
         if (!tt__export_wants(o, (uint32_t)t))
             continue;
@@ -269,6 +270,8 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
         sanitize(&f->root, start);
         rc = add_paths(&f->text, &f->lines, p, w, f->touched.data, f->touched.len,
                        root == TT_ROOT_NONE && !label ? NULL : f->root.data, ndeep);
+        if (ndeep[0] && !deep_file)
+            deep_file = tt__thread_input(tt_profile_thread(p, (uint32_t)t), o);
         for (size_t i = 0; i < f->touched.len; i++)
             w[TT_VEC_AT(&f->touched, uint32_t, i)] = 0;
         f->touched.len = 0;
@@ -283,7 +286,7 @@ int tt__folded_add(tt__folded *f, tt_profile *p, const tt_export_opts *o, const 
                  "into a \"%s\" leaf under their %d outermost frames", label ? label : "",
                  label ? ": " : "", TT_MAX_STACK_DEPTH, ndeep[1], TT_TRUNCATED_FRAME,
                  TT_MAX_STACK_DEPTH - 1);
-        tt_stats_add(o->stats, "stack_too_deep", NULL, TT_SEV_DATA_LOSS, (int64_t)ndeep[0], ex);
+        tt_stats_add(o->stats, "stack_too_deep", deep_file ? deep_file : file, TT_SEV_DATA_LOSS, (int64_t)ndeep[0], ex);
     }
     return rc;
 }

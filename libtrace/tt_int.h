@@ -517,7 +517,7 @@ void tt__chrome_free(tt__chrome *x);
 typedef struct tt__folded tt__folded;
 int tt__folded_open(tt__folded **out, const tt_export_opts *o, tt_write_fn fn, void *ctx);
 int tt__folded_add(tt__folded *x, tt_profile *p, const tt_export_opts *o, const char *label,
-                   tt_error *err);
+                   const char *file, tt_error *err);
 int tt__folded_close(tt__folded *x, tt_error *err);
 void tt__folded_free(tt__folded *x);
 typedef struct tt__art tt__art;

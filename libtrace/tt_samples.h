@@ -577,6 +577,7 @@ enum { TT_EXPORT_CHROME = 0, TT_EXPORT_FOLDED, TT_EXPORT_SPEEDSCOPE,
 typedef struct tt_export tt_export;
 typedef struct tt_export_part {
     const char *label;       /* names the part ("trace 2"); NULL = none */
+    const char *file;        /* the file it was read from (messages), or NULL: the inputs' */
     int64_t id;              /* chrome: pid offset id * 10000000 on a pid clash */
     const uint32_t *threads; /* restrict to these utids (NULL = all) */
     size_t n_threads;
