@@ -67,7 +67,10 @@ int tt_stack_parse(tt_mitem **items, size_t *n, const char *s, size_t len, const
 {
     tt_vec v;
     tt_vec_init(&v, sizeof(tt_mitem));
-    size_t start = 0, line = 0;
+    size_t start = 0, line = 0, tail = len; /* tail: the end of the last non-blank byte */
+    while (tail && (s[tail - 1] == ' ' || s[tail - 1] == '\t' || s[tail - 1] == '\r' ||
+                    s[tail - 1] == '\n'))
+        tail--;
     for (size_t i = 0; i <= len; i++) {
         if (i < len && s[i] != '\n')
             continue;
@@ -84,10 +87,12 @@ int tt_stack_parse(tt_mitem **items, size_t *n, const char *s, size_t len, const
             if (l == 0 || p[0] == '[' || !memcmp(p, "TraceStack:", l < 11 ? l : 11))
                 continue;
         }
-        if (l == 0)
+        /* only the empty piece after the final newline (and blanks around the string) is
+         * not a line (method-beat.md 7.7 step 1): a blank line between items is an error */
+        if (l == 0 && i >= tail)
             continue;
         tt_mitem it;
-        if (parse_line(p, l, &it)) {
+        if (l == 0 || parse_line(p, l, &it)) {
             char snip[200];
             tt__snippet(snip, sizeof snip, p, l);
             tt_vec_free(&v);
