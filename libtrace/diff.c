@@ -11,14 +11,17 @@
 static const struct {
     const char *name;
     int dir;
+    const char *unit; /* "ms": an absolute value may name it */
 } metrics[] = {
-    {"method.self", 1},    {"method.total", 1},  {"method.calls", 1},   {"issue.new", 1},
-    {"issue.count", 1},    {"issue.cost", 1},    {"startup.cold", 1},   {"startup.warm", 1},
-    {"startup.hot", 1},    {"startup.relaunch", 1}, {"startup.unknown", 1},
-    {"startup.segment", 1}, {"scene.fps", -1},    {"scene.jank", 1},
-    {"scene.p50", 1},      {"scene.p90", 1},     {"scene.p95", 1},      {"scene.p99", 1},
-    {"scene.frozen", 1},   {"scene.high", 1},    {"sampled.self", 1},   {"sampled.total", 1},
-    {"sampled.samples", 1},
+    {"method.self", 1, "ms"},      {"method.total", 1, "ms"},     {"method.calls", 1, "calls"},
+    {"issue.new", 1, "issue keys"}, {"issue.count", 1, "issues"}, {"issue.cost", 1, "ms"},
+    {"startup.cold", 1, "ms"},     {"startup.warm", 1, "ms"},     {"startup.hot", 1, "ms"},
+    {"startup.relaunch", 1, "ms"}, {"startup.unknown", 1, "ms"},  {"startup.segment", 1, "ms"},
+    {"scene.fps", -1, "frames per second"}, {"scene.jank", 1, "percentage points"},
+    {"scene.p50", 1, "ms"},        {"scene.p90", 1, "ms"},        {"scene.p95", 1, "ms"},
+    {"scene.p99", 1, "ms"},        {"scene.frozen", 1, "percentage points"},
+    {"scene.high", 1, "percentage points"}, {"sampled.self", 1, "ms"},
+    {"sampled.total", 1, "ms"},    {"sampled.samples", 1, "samples"},
 };
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
 static const struct {
@@ -138,6 +141,12 @@ static int gate_item(tt_gate *g, const char *s, size_t n, int ordinal, tt_error 
         vn--;
     } else if (vn > 2 && !memcmp(v + vn - 2, "ms", 2)) {
         vn -= 2; /* an absolute value may name its unit */
+        if (strcmp(metrics[mi].unit, "ms"))
+            return tt_error_set(err, TT_EINVAL, NULL, 0, 0,
+                                "--fail-on item %d \"%s\": %s is counted in %s, not ms: give "
+                                "a plain number%s",
+                                ordinal, snip, metrics[mi].name, metrics[mi].unit,
+                                strcmp(metrics[mi].name, "issue.new") ? " or a percentage" : "");
     }
     if (parse_number(v, vn, &g->value) || g->value > 1e12)
         return tt_error_set(err, TT_EINVAL, NULL, 0, 0,

@@ -1,0 +1,1 @@
+tracetool analyze -o $TT_TMP/f.db ../../samples/frames.jsonl > /dev/null && for g in scene.fps=5ms fps=-2ms jank=+1ms issue.new=+0ms method.calls=3ms method.self=+5ms scene.p90=+3ms startup.cold=+100ms; do tracetool diff --fail-on $g $TT_TMP/f.db $TT_TMP/f.db > /dev/null 2> $TT_TMP/e; echo "$g: exit $? $(cat $TT_TMP/e)"; done
