@@ -247,7 +247,7 @@ static int not_art_foreign(const char *path)
         return 0; /* the reader reports it */
     int rc = tt_input_peek(in, &p, &n, 4096, NULL);
     int foreign = !rc && tt_art_detect(p, n, what, sizeof what) == TT_ART_NOT && !what[0] &&
-                  !tt_input_detect(&d, in, NULL) && d.what[0] && cli_input_foreign(&d, 0);
+                  !tt_input_detect(&d, in, NULL) && d.foreign && cli_input_foreign(&d, 0);
     tt_input_close(in);
     if (!foreign)
         return 0;

@@ -19,7 +19,7 @@ typedef struct frame {
     uint32_t group;
     uint64_t ev;
     int64_t t, c;           /* begin on the layout clock and the CPU clock */
-    int64_t child, cchild;  /* sum of direct children's durations */
+    int64_t child, cchild;  /* sum of direct children's durations, ns */
     uint64_t desc;          /* calls closed below it */
 } frame;
 
@@ -43,6 +43,13 @@ static int64_t layout_t(const tt_art *a, const tt_art_event *e)
     return tt_art_has_wall(a) ? e->wall_us : e->cpu_us;
 }
 
+/* A non-negative duration in ns to whole µs, rounded to the nearest (halves up); negative
+ * values (children longer than the parent after the overhead came off) give 0. */
+static int64_t ns_to_us(int64_t ns)
+{
+    return ns > 0 ? (ns + 500) / 1000 : 0;
+}
+
 /* Pops the top frame, closing it at (t, c). */
 static int close_top(rebuild *r, int64_t t, int64_t c, int kind, int unwound, int truncated)
 {
@@ -51,21 +58,21 @@ static int close_top(rebuild *r, int64_t t, int64_t c, int kind, int unwound, in
     s.method = f->method;
     s.depth = (uint32_t)r->n;
     s.ts_us = f->t;
-    /* --art-subtract-overhead: an enter and an exit per call in the subtree (3.1) */
-    int64_t sub = r->overhead_ns ? (int64_t)((f->desc + 1) * 2 * (uint64_t)r->overhead_ns / 1000)
-                                 : 0;
-    s.dur_us = t - f->t - sub;
-    if (s.dur_us < 0)
-        s.dur_us = 0;
-    s.self_us = s.dur_us - f->child;
-    if (s.self_us < 0)
-        s.self_us = 0;
+    /* --art-subtract-overhead: an enter and an exit per call in the subtree (3.1). Times are
+     * µs; the subtraction is done in ns and each duration rounded once, to the nearest µs, so
+     * a call's self time loses exactly its own 2 x overhead (its children's sub-µs remainders
+     * are not charged to it). Without overhead every value is a whole µs and nothing rounds. */
+    int64_t sub = r->overhead_ns ? (int64_t)((f->desc + 1) * 2 * (uint64_t)r->overhead_ns) : 0;
+    int64_t dur_ns = (t - f->t) * 1000 - sub, cdur_ns = TT_ART_NONE;
+    if (dur_ns < 0)
+        dur_ns = 0;
+    s.dur_us = ns_to_us(dur_ns);
+    s.self_us = ns_to_us(dur_ns - f->child);
     if (f->c != TT_ART_NONE && c != TT_ART_NONE) {
+        cdur_ns = (c - f->c) * 1000 - sub > 0 ? (c - f->c) * 1000 - sub : 0;
         s.cpu_ts_us = f->c;
-        s.cpu_dur_us = c - f->c - sub > 0 ? c - f->c - sub : 0;
-        s.cpu_self_us = s.cpu_dur_us - f->cchild;
-        if (s.cpu_self_us < 0)
-            s.cpu_self_us = 0;
+        s.cpu_dur_us = ns_to_us(cdur_ns);
+        s.cpu_self_us = ns_to_us(cdur_ns - f->cchild);
     } else {
         s.cpu_ts_us = s.cpu_dur_us = s.cpu_self_us = TT_ART_NONE;
     }
@@ -79,9 +86,9 @@ static int close_top(rebuild *r, int64_t t, int64_t c, int kind, int unwound, in
     s.sample_count = r->sampled ? (truncated ? g + 1 : (g ? g : 1)) : 0;
     if (r->n) {
         r->st[r->n - 1].desc += f->desc + 1;
-        r->st[r->n - 1].child += s.dur_us;
-        if (s.cpu_dur_us != TT_ART_NONE)
-            r->st[r->n - 1].cchild += s.cpu_dur_us;
+        r->st[r->n - 1].child += dur_ns;
+        if (cdur_ns != TT_ART_NONE)
+            r->st[r->n - 1].cchild += cdur_ns;
     }
     return r->v && r->v->slice ? r->v->slice(r->v->ud, &s) : 0;
 }

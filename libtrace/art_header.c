@@ -40,7 +40,10 @@ int tt_art__thread_name(art_parse *s, uint32_t id, uint32_t listed, const char *
         return TT_ENOMEM;
     tt_art_thread *t = &TT_VEC_AT(&s->threads, tt_art_thread, idx);
     if (t->name && (strlen(t->name) != n || memcmp(t->name, name, n)))
-        tt_art__warn(s, "art_duplicate_thread", TT_SEV_INFO, off, "thread %u listed twice", id);
+        /* a later definition that differs wins with a warning (2.2, 2.4) */
+        tt_art__warn(s, "art_duplicate_thread", TT_SEV_WARN, off,
+                     "thread %u named twice (\"%s\", then \"%.*s\"); the later name wins", id,
+                     t->name, (int)(n > 200 ? 200 : n), name);
     if (!(t->name = tt_art__dup(s, name, n)))
         return tt_art__nomem(s);
     t->listed = 1;

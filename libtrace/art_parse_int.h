@@ -31,6 +31,7 @@ typedef struct art_parse {
     const tt_art_opts *o;
     uint64_t recs;      /* pass 1: whole records of the data section */
     size_t data_end;    /* pass 1: where the data section ends (the file's end) */
+    int64_t wall_latest; /* pass 2: the latest wall time of any thread, after wrap repair */
 } art_parse;
 
 /* ---- input window and messages (art_window.c) ---- */

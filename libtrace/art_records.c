@@ -58,27 +58,56 @@ unsigned tt_art__rec_need(int version, int clock)
     return (version == 1 ? 1u : 2u) + 4u + (clock == TT_ART_CLOCK_DUAL ? 8u : 4u);
 }
 
-/* Wrap repair of one clock value (3.1): v is the raw u32 us. */
-static int64_t unwrap(art_parse *s, int64_t *last, uint32_t raw, uint64_t off)
+/* Clamps v, the thread's repaired clock value, to its previous one (3.1). */
+static int64_t forward(art_parse *s, int64_t *last, int64_t v, uint64_t off)
 {
-    int64_t prev = *last;
-    if (prev == TT_ART_NONE) {
-        *last = raw;
-        return raw;
-    }
-    int64_t v = (prev & ~(int64_t)0xFFFFFFFF) | raw;
-    if (v < prev && prev - v > ((int64_t)1 << 31)) {
-        v += (int64_t)1 << 32;
-        tt_art__warn(s, "art_time_wrapped", TT_SEV_INFO, off, "clock wrapped after 2^32 us");
-    } else if (v > prev && v - prev > ((int64_t)1 << 31) && v >= ((int64_t)1 << 32)) {
-        v -= (int64_t)1 << 32; /* a small step back just after a wrap */
-    }
-    if (v < prev) {
+    if (*last != TT_ART_NONE && v < *last) {
         tt_art__warn(s, "art_time_backwards", TT_SEV_WARN, off, "time went backwards by %lld us",
-                     (long long)(prev - v));
-        v = prev;
+                     (long long)(*last - v));
+        v = *last;
     }
     *last = v;
+    return v;
+}
+
+/* The value with the low 32 bits raw that is closest to ref (ties to the later one). */
+static int64_t nearest_epoch(int64_t ref, uint32_t raw)
+{
+    int64_t v = (ref & ~(int64_t)0xFFFFFFFF) | raw;
+    if (ref - v > ((int64_t)1 << 31))
+        v += (int64_t)1 << 32;
+    else if (v - ref > ((int64_t)1 << 31) && v >= ((int64_t)1 << 32))
+        v -= (int64_t)1 << 32; /* a small step back just after a wrap */
+    return v;
+}
+
+/* Wrap repair of a thread-CPU value (3.1): raw is the u32 us; the clock is the thread's own,
+ * so its epoch follows the thread's previous value. */
+static int64_t unwrap(art_parse *s, int64_t *last, uint32_t raw, uint64_t off)
+{
+    if (*last == TT_ART_NONE)
+        return *last = raw;
+    int64_t v = nearest_epoch(*last, raw);
+    if (v > *last && (v >> 32) > (*last >> 32))
+        tt_art__warn(s, "art_time_wrapped", TT_SEV_INFO, off, "clock wrapped after 2^32 us");
+    return forward(s, last, v, off);
+}
+
+/* Wrap repair of a wall value: one clock for all threads (3.1), so the epoch is the one that
+ * puts the value closest to the latest wall time of any thread (records of different threads
+ * are not in time order, 2.4, but never 2^31 us apart); a thread that starts or wakes up
+ * after a wrap gets the wrap. Then, per thread, no step back. */
+static int64_t unwrap_wall(art_parse *s, int64_t *last, uint32_t raw, uint64_t off)
+{
+    int64_t v = raw;
+    if (s->wall_latest != TT_ART_NONE) {
+        v = nearest_epoch(s->wall_latest, raw);
+        if ((v >> 32) > (s->wall_latest >> 32))
+            tt_art__warn(s, "art_time_wrapped", TT_SEV_INFO, off, "clock wrapped after 2^32 us");
+    }
+    v = forward(s, last, v, off);
+    if (s->wall_latest == TT_ART_NONE || v > s->wall_latest)
+        s->wall_latest = v;
     return v;
 }
 
@@ -130,11 +159,11 @@ static int record(art_parse *s, const unsigned char *q, size_t off, uint64_t rec
     uint32_t c1 = tt__le32(q + 4);
     e->wall_us = e->cpu_us = TT_ART_NONE;
     if (a->clock == TT_ART_CLOCK_WALL) {
-        e->wall_us = unwrap(s, &t->last_wall, c1, off);
+        e->wall_us = unwrap_wall(s, &t->last_wall, c1, off);
     } else {
         e->cpu_us = unwrap(s, &t->last_cpu, c1, off);
         if (a->clock == TT_ART_CLOCK_DUAL)
-            e->wall_us = unwrap(s, &t->last_wall, tt__le32(q + 8), off);
+            e->wall_us = unwrap_wall(s, &t->last_wall, tt__le32(q + 8), off);
     }
     if (e == &ev1) { /* streaming (4): the record goes to the caller's stacks */
         a->methods = s->methods.data;

@@ -19,7 +19,7 @@ typedef struct tail_key {
     int64_t self_dur, thread_dur, block_dur, gap_before, gap_after;
     uint64_t msg_id, ctr[TT_CTR_COUNT];
     uint32_t sample_count, wakeup_utid, ctr_known;
-    uint8_t type, end_kind, is_synthetic, is_unwound;
+    uint8_t type, end_kind, is_synthetic, is_unwound, is_instrumented;
 } tail_key;
 
 /* One number's last value and its text (a miss of the whole part still mostly repeats). */
@@ -193,6 +193,8 @@ static void meta_ev(cx *c, int64_t pid, int64_t tid, const char *name, const cha
 
 #define ARG_MS(p, lit, which, v) num(c, LIT(p, lit), (which), NK_DEC6, (v))
 
+/* art-trace.md 6.2: every ART call is "art", instrumented or sampled (end kind inferred; the
+ * database's category art_sampled is loaded as an ART call too). */
 static const char *cat_of(const tt_slice *s)
 {
     if (s->is_synthetic)
@@ -281,7 +283,7 @@ static int tail_same(const tail_key *t, const tt_slice *s, unsigned known)
         t->gap_after != s->gap_after || t->msg_id != s->msg_id || t->ctr_known != known ||
         t->sample_count != s->sample_count || t->wakeup_utid != s->wakeup_utid ||
         t->type != s->type || t->end_kind != s->end_kind || t->is_synthetic != s->is_synthetic ||
-        t->is_unwound != s->is_unwound)
+        t->is_unwound != s->is_unwound || t->is_instrumented != s->is_instrumented)
         return 0;
     for (int i = 0; i < TT_CTR_COUNT; i++)
         if (t->ctr[i] != (known & (1u << i) ? s->ctr[i] : 0))
@@ -313,6 +315,7 @@ static char *tail_text(cx *c, char *p, const tt_slice *s)
     k->end_kind = s->end_kind;
     k->is_synthetic = s->is_synthetic;
     k->is_unwound = s->is_unwound;
+    k->is_instrumented = s->is_instrumented;
     char *b = p;
     p = LIT(p, ",\"cat\":\"");
     p = put_str(p, cat_of(s));
@@ -321,8 +324,11 @@ static char *tail_text(cx *c, char *p, const tt_slice *s)
         p = ARG_MS(p, ",\"cpu_ms\":", NM_CPU, s->thread_dur);
     if (s->block_dur > 0)
         p = ARG_MS(p, ",\"block_ms\":", NM_BLOCK, s->block_dur);
-    p = LIT(p, ",\"samples\":");
-    p = num(c, p, NM_SAMPLES, NK_U64, s->sample_count);
+    /* an instrumented ART call has no sample count (NULL in the database): no field */
+    if (s->sample_count || s->is_instrumented != 2) {
+        p = LIT(p, ",\"samples\":");
+        p = num(c, p, NM_SAMPLES, NK_U64, s->sample_count);
+    }
     if (s->msg_id) {
         p = LIT(p, ",\"msg_id\":");
         p = num(c, p, NM_MSG, NK_U64, (int64_t)s->msg_id);

@@ -197,6 +197,7 @@ static int thread_arrays(art_parse *s)
     tt_art *a = s->a;
     a->threads = s->threads.data;
     a->nthreads = s->threads.len;
+    s->wall_latest = TT_ART_NONE;
     for (size_t i = 0; i < a->nthreads; i++) {
         tt_art_thread *t = &a->threads[i];
         if (!t->name) {

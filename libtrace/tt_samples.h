@@ -375,7 +375,7 @@ struct tt_slice {
     uint32_t utid, depth, parent, frame, callsite, sample_count, wakeup_utid;
     uint8_t type, end_kind, is_recursive, is_synthetic;
     uint8_t is_instrumented; /* a method-beat call (category beat), not rebuilt from samples;
-                              * 2: an ART method trace call (category art) */
+                              * 2: an ART method trace call (category art or art_sampled) */
     uint8_t is_unwound;      /* ART: closed by an exception unwinding it (args.unwound) */
 };
 

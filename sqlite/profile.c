@@ -441,7 +441,11 @@ static int read_slice(ld *l, sl_state *t, int64_t id)
     }
     const char *cat = text(l, 7);
     s.is_synthetic = cat && !strcmp(cat, "synthetic");
-    s.is_instrumented = cat && !strcmp(cat, "beat") ? 1 : cat && !strcmp(cat, "art") ? 2 : 0;
+    /* ART calls, instrumented or sampled (art-trace.md 6.1), are ART calls as when exported
+     * from the .trace: Chrome's cat "art" (6.2) */
+    s.is_instrumented = cat && !strcmp(cat, "beat")                                  ? 1
+                        : cat && (!strcmp(cat, "art") || !strcmp(cat, "art_sampled")) ? 2
+                                                                                       : 0;
     int ek = end_kind(text(l, 10)), type = is_null(l, 19) ? TT_ST_CPU : sample_type(text(l, 19));
     if (ek < 0 || type < 0)
         return bad(l, "slice", id, ek < 0 ? "unknown end_kind" : "unknown type");

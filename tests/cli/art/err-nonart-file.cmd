@@ -1,0 +1,1 @@
+head -c 100 /dev/zero > $TT_TMP/z.trace && printf '\377\376binary\001\002\003\004\005\006\007 data' > $TT_TMP/b.trace && printf '\012\005hello\012\003abc' > $TT_TMP/p.trace && cd $TT_TMP && for f in z b p; do tracetool art $f.trace; echo "file $f: $?"; tracetool art - < $f.trace; echo "stdin $f: $?"; done

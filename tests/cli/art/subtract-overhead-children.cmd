@@ -1,0 +1,1 @@
+gen_art art/overhead-children.txt $TT_TMP/a.trace && cd $TT_TMP && tracetool art --profile --units us a.trace && tracetool art --profile --units us --art-subtract-overhead a.trace && tracetool art --tree --units us --art-subtract-overhead a.trace
