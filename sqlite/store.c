@@ -48,13 +48,13 @@ static const struct {
         "SELECT id, sha256, path, method_count, retrace_sha256 FROM method_mapping; "
         "DROP TABLE method_mapping; "
         "ALTER TABLE method_mapping_v4 RENAME TO method_mapping; "
-        "CREATE INDEX method_mapping_sha256 ON method_mapping(sha256, retrace_sha256);", NULL},
+        "CREATE UNIQUE INDEX method_mapping_pair ON method_mapping(sha256, retrace_sha256);", NULL},
     /* 4 -> 5: the methods an ignoreMethodMapping.txt lists (method-beat.md 4.3) */
     {4, "CREATE TABLE ignored_method (id INTEGER PRIMARY KEY, mapping_id INTEGER NOT NULL "
         "REFERENCES method_mapping(id) ON DELETE CASCADE, class_name TEXT NOT NULL, "
         "method_name TEXT NOT NULL, descriptor TEXT, name TEXT NOT NULL); "
-        "CREATE INDEX ignored_method_name ON ignored_method(mapping_id, class_name, "
-        "method_name);", NULL},
+        "CREATE UNIQUE INDEX ignored_method_name ON ignored_method(mapping_id, class_name, "
+        "method_name, descriptor);", NULL},
     /* 5 -> 6: the call nodes nested in a call of the same method (top_stack_methods) */
     {5, "ALTER TABLE call_node ADD COLUMN is_recursive INTEGER NOT NULL DEFAULT 0;",
      tdb__node_recursion},
@@ -63,7 +63,8 @@ static const struct {
 /* The steps from version on, inside the open transaction. Then, at any version: the
  * indexes on expressions that tracetool wrote into schemas 4 to 6 before it kept to SQLite
  * 3.8.3 (storage.md 1; an older SQLite cannot read any table of such a file) are replaced
- * by plain ones; the writers keep the keys unique. Nothing is written when there are none. */
+ * by unique indexes on the columns (unique as the old ones were: two NULLs are distinct to
+ * them, and the writers keep those rows unique). Nothing is written when there are none. */
 static int run_migrations(tdb_db *db, int64_t version, tt_error *err)
 {
     int rc = 0;
@@ -78,10 +79,10 @@ static int run_migrations(tdb_db *db, int64_t version, tt_error *err)
         rc = tdb__exec(db,
                        "DROP INDEX IF EXISTS method_mapping_key; "
                        "DROP INDEX IF EXISTS ignored_method_key; "
-                       "CREATE INDEX IF NOT EXISTS method_mapping_sha256 ON "
+                       "CREATE UNIQUE INDEX IF NOT EXISTS method_mapping_pair ON "
                        "method_mapping(sha256, retrace_sha256); "
-                       "CREATE INDEX IF NOT EXISTS ignored_method_name ON "
-                       "ignored_method(mapping_id, class_name, method_name);",
+                       "CREATE UNIQUE INDEX IF NOT EXISTS ignored_method_name ON "
+                       "ignored_method(mapping_id, class_name, method_name, descriptor);",
                        err);
     return rc;
 }

@@ -12,7 +12,7 @@ tracetool analyze -o "$t/a.db" -m an-map.txt -m an-ignore.txt an-v1.bin > /dev/n
 python3 ../cli/schema/sqlite-383.py "$t/a.db"
 # the indexes an older tracetool wrote
 cp "$t/a.db" "$t/old.db"
-python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(\"DROP INDEX method_mapping_sha256; DROP INDEX ignored_method_name; CREATE UNIQUE INDEX method_mapping_key ON method_mapping(sha256, IFNULL(retrace_sha256, '')); CREATE UNIQUE INDEX ignored_method_key ON ignored_method(mapping_id, class_name, method_name, IFNULL(descriptor, ''))\"); c.commit()" "$t/old.db"
+python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(\"DROP INDEX method_mapping_pair; DROP INDEX ignored_method_name; CREATE UNIQUE INDEX method_mapping_key ON method_mapping(sha256, IFNULL(retrace_sha256, '')); CREATE UNIQUE INDEX ignored_method_key ON ignored_method(mapping_id, class_name, method_name, IFNULL(descriptor, ''))\"); c.commit()" "$t/old.db"
 python3 ../cli/schema/sqlite-383.py "$t/old.db"
 tracetool query "$t/old.db" "SELECT COUNT(*) AS ignored FROM ignored_method" > /dev/null &&
     python3 ../cli/schema/sqlite-383.py "$t/old.db" | tail -1
