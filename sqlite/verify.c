@@ -123,11 +123,5 @@ int tdb__check_content(tdb_db *db, int64_t version, tt_error *err)
     if (version <= 0)
         return 0;
     int rc = check_tables(db, version < TDB_SCHEMA_VERSION ? version : TDB_SCHEMA_VERSION, err);
-    if (!rc && db->stop)
-        sqlite3_progress_handler(db->h, 1000, tdb__stop_progress, db);
-    if (!rc)
-        rc = quick_check(db, err);
-    if (db->stop)
-        sqlite3_progress_handler(db->h, 0, NULL, NULL);
-    return rc;
+    return rc ? rc : quick_check(db, err);
 }
