@@ -22,6 +22,8 @@ int tdb__open(const char *path, sqlite3 **h, int flags)
         return SQLITE_NOMEM;
     int rc = sqlite3_open_v2(p, h, flags, NULL);
     sqlite3_free(p);
+    if (rc == SQLITE_OK)
+        tdb__untrusted(*h);
     return rc;
 }
 

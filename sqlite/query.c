@@ -19,6 +19,8 @@ static int open_ro(tdb_db *db, int immutable, tt_error *err)
     free(uri);
     if (rc != SQLITE_OK)
         return tdb__sqlerr(db, err, "cannot open the database");
+    tdb__untrusted(db->h);
+    tdb__defensive(db->h);
     return 0;
 }
 
@@ -163,6 +165,12 @@ static int open_read(tdb_db **out, const char *path, int writable,
     if (!rc && version == 0)
         rc = tt_error_set(err, TT_EFORMAT, path, 0, 0,
                           "not a tracetool database (empty; write one with tracetool analyze)");
+    if (!rc && stop) /* a signal (tdb_merge_stop) stops the check of a large file */
+        sqlite3_progress_handler(db->h, 1000, tdb__stop_progress, db);
+    if (!rc)
+        rc = tdb__check_content(db, version, err);
+    if (stop && db->h)
+        sqlite3_progress_handler(db->h, 0, NULL, NULL);
     /* storage.md 1, 3: foreign keys are enforced when writing; deleting a trace cascades */
     if (!rc && writable)
         rc = tdb__exec(db, "PRAGMA foreign_keys = ON", err);

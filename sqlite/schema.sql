@@ -81,8 +81,10 @@ CREATE TABLE method_mapping (             -- one methodMapping.txt (shared by tr
   method_count INTEGER NOT NULL,
   retrace_sha256 TEXT                      -- ProGuard/R8 mapping.txt applied, if any
 );
--- a mapping is one methodMapping.txt with one retrace mapping (or none): the method names differ
-CREATE UNIQUE INDEX method_mapping_key ON method_mapping(sha256, IFNULL(retrace_sha256, ''));
+-- a mapping is one methodMapping.txt with one retrace mapping (or none): the method names
+-- differ; a UNIQUE index takes two NULLs as distinct, so the writers keep one row without a
+-- retrace mapping (SQLite 3.8.3 has no index on an expression such as IFNULL(...))
+CREATE UNIQUE INDEX method_mapping_pair ON method_mapping(sha256, retrace_sha256);
 CREATE TABLE method (
   id           INTEGER PRIMARY KEY,
   mapping_id   INTEGER NOT NULL REFERENCES method_mapping(id) ON DELETE CASCADE,
@@ -102,9 +104,10 @@ CREATE TABLE ignored_method (             -- ignoreMethodMapping.txt: methods le
   descriptor   TEXT,                      -- as the file gives it; NULL when the line has none
   name         TEXT NOT NULL              -- canonical key, as method.name
 );
--- one row per distinct line of a mapping's ignore files
-CREATE UNIQUE INDEX ignored_method_key ON ignored_method(mapping_id, class_name, method_name,
-  IFNULL(descriptor, ''));
+-- one row per distinct line of a mapping's ignore files (the writers keep one row of a line
+-- without a descriptor: a UNIQUE index takes two NULLs as distinct)
+CREATE UNIQUE INDEX ignored_method_name ON ignored_method(mapping_id, class_name, method_name,
+  descriptor);
 CREATE TABLE call_tree (                  -- one tree per Matrix issue stack, startup, or profile
   id        INTEGER PRIMARY KEY,
   trace_id  INTEGER NOT NULL REFERENCES trace(id) ON DELETE CASCADE,

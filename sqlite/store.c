@@ -48,20 +48,23 @@ static const struct {
         "SELECT id, sha256, path, method_count, retrace_sha256 FROM method_mapping; "
         "DROP TABLE method_mapping; "
         "ALTER TABLE method_mapping_v4 RENAME TO method_mapping; "
-        "CREATE UNIQUE INDEX method_mapping_key ON method_mapping(sha256, "
-        "IFNULL(retrace_sha256, ''));", NULL},
+        "CREATE UNIQUE INDEX method_mapping_pair ON method_mapping(sha256, retrace_sha256);", NULL},
     /* 4 -> 5: the methods an ignoreMethodMapping.txt lists (method-beat.md 4.3) */
     {4, "CREATE TABLE ignored_method (id INTEGER PRIMARY KEY, mapping_id INTEGER NOT NULL "
         "REFERENCES method_mapping(id) ON DELETE CASCADE, class_name TEXT NOT NULL, "
         "method_name TEXT NOT NULL, descriptor TEXT, name TEXT NOT NULL); "
-        "CREATE UNIQUE INDEX ignored_method_key ON ignored_method(mapping_id, class_name, "
-        "method_name, IFNULL(descriptor, ''));", NULL},
+        "CREATE UNIQUE INDEX ignored_method_name ON ignored_method(mapping_id, class_name, "
+        "method_name, descriptor);", NULL},
     /* 5 -> 6: the call nodes nested in a call of the same method (top_stack_methods) */
     {5, "ALTER TABLE call_node ADD COLUMN is_recursive INTEGER NOT NULL DEFAULT 0;",
      tdb__node_recursion},
 };
 
-/* The steps from version on, inside the open transaction. */
+/* The steps from version on, inside the open transaction. Then, at any version: the
+ * indexes on expressions that tracetool wrote into schemas 4 to 6 before it kept to SQLite
+ * 3.8.3 (storage.md 1; an older SQLite cannot read any table of such a file) are replaced
+ * by unique indexes on the columns (unique as the old ones were: two NULLs are distinct to
+ * them, and the writers keep those rows unique). Nothing is written when there are none. */
 static int run_migrations(tdb_db *db, int64_t version, tt_error *err)
 {
     int rc = 0;
@@ -72,6 +75,15 @@ static int run_migrations(tdb_db *db, int64_t version, tt_error *err)
         if (!rc && migrations[i].fill)
             rc = migrations[i].fill(db, INT64_MIN, err);
     }
+    if (!rc)
+        rc = tdb__exec(db,
+                       "DROP INDEX IF EXISTS method_mapping_key; "
+                       "DROP INDEX IF EXISTS ignored_method_key; "
+                       "CREATE UNIQUE INDEX IF NOT EXISTS method_mapping_pair ON "
+                       "method_mapping(sha256, retrace_sha256); "
+                       "CREATE UNIQUE INDEX IF NOT EXISTS ignored_method_name ON "
+                       "ignored_method(mapping_id, class_name, method_name, descriptor);",
+                       err);
     return rc;
 }
 
@@ -395,7 +407,8 @@ static int copy_existing(tdb_db *db, tt_error *err)
     if (tidy)
         tdb__wal_tidy(db->path);
     int64_t version;
-    if ((rc = tdb__check_header(db, &version, err)))
+    if ((rc = tdb__check_header(db, &version, err)) ||
+        (version <= TDB_SCHEMA_VERSION && (rc = tdb__check_content(db, version, err))))
         return rc;
     if (version > TDB_SCHEMA_VERSION)
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
@@ -419,6 +432,8 @@ static int open_append(tdb_db *db, tt_error *err)
     sqlite3_busy_timeout(db->h, 5000);
     int64_t version;
     int rc = tdb__check_header(db, &version, err);
+    if (!rc && version <= TDB_SCHEMA_VERSION)
+        rc = tdb__check_content(db, version, err);
     if (rc)
         return rc;
     if (version > TDB_SCHEMA_VERSION)
@@ -454,7 +469,8 @@ static int open_append(tdb_db *db, tt_error *err)
         rc = create_schema(db, err);
     else if (version < TDB_SCHEMA_VERSION)
         rc = migrate(db, version, err);
-    else if (!(rc = drop_views(db, err))) /* a fixed view reaches databases written before */
+    else if (!(rc = drop_views(db, err)) && /* a fixed view reaches databases written before */
+             !(rc = run_migrations(db, version, err))) /* no step: the indexes */
         rc = tdb__exec(db, tdb_sql_views, err);
     return rc;
 }

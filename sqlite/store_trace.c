@@ -370,8 +370,8 @@ int tdb_mapping_find(tdb_db *db, const char *sha256, const char *retrace_sha256,
     if (db->rec)
         return tdb__no_reads(err);
     sqlite3_stmt *st = tdb__prep(db, ST_MAP_FIND,
-                                 "SELECT id FROM method_mapping WHERE sha256 = ? AND "
-                                 "IFNULL(retrace_sha256, '') = IFNULL(?, '')",
+                                 "SELECT id FROM method_mapping WHERE sha256 = ?1 AND "
+                                 "retrace_sha256 IS ?2",
                                  err);
     if (!st)
         return TT_EIO;
@@ -422,8 +422,10 @@ int tdb_ignored_method_add(tdb_db *db, int64_t mapping_id, const tt_method *m, c
 {
     sqlite3_stmt *st =
         tdb__prep(db, ST_IGNORED_ADD,
-                  "INSERT OR IGNORE INTO ignored_method (mapping_id, class_name, method_name, "
-                  "descriptor, name) VALUES (?,?,?,?,?)",
+                  "INSERT INTO ignored_method (mapping_id, class_name, method_name, "
+                  "descriptor, name) SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 "
+                  "FROM ignored_method WHERE mapping_id = ?1 AND class_name = ?2 AND "
+                  "method_name = ?3 AND descriptor IS ?4)",
                   err);
     if (!st)
         return TT_EIO;

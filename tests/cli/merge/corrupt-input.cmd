@@ -1,0 +1,1 @@
+sh ../cli/merge/corrupt-input.sh

@@ -1,0 +1,1 @@
+sh ../cli/merge/hostile-schema.sh

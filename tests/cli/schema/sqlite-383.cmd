@@ -1,0 +1,1 @@
+sh ../cli/schema/sqlite-383.sh
