@@ -120,9 +120,9 @@ void cli_check_ids(const tt_mapping *m, const tt_mitem *items, size_t n, const c
     }
     char ex[300];
     snprintf(ex, sizeof ex,
-             "%s: %zu distinct id%s missing from the mapping (first #%u, on %zu stack line%s; "
-             "largest id in the stack #%u, in the mapping #%u): the mapping probably belongs "
-             "to another build",
+             "%s: %zu distinct id%s missing from the mapping (first <unknown id %u>, on %zu stack "
+             "line%s; largest id %u, the mapping's %u): the mapping probably belongs to another "
+             "build",
              what, distinct, distinct == 1 ? "" : "s", first, lines, lines == 1 ? "" : "s",
              maxid, tt_mapping_max_id(m));
     tt_stats_add(stats, "unknown_method_id", what, TT_SEV_WARN, (int64_t)distinct, ex);

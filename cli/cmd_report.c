@@ -688,17 +688,34 @@ static void json_doc_end(rctx *c, tt_jsonw *doc, int rc)
 }
 
 /* A REPORT that cannot be opened, said before any report is read: with --format json, the
- * document without reports and with the error. Returns CLI_BAD. */
+ * document without reports and with the error (with --group, the groups document without
+ * groups). Returns CLI_BAD. */
 static int open_error(rctx *c, const tt_error *err)
 {
     int rc = read_error(c, err);
-    if (c->format == F_JSON && !c->grouping) {
-        tt_jsonw doc;
-        tt_jsonw_init(&doc, 0);
+    if (c->format != F_JSON)
+        return rc;
+    tt_jsonw doc;
+    tt_jsonw_init(&doc, 0);
+    if (c->grouping) {
+        tt_jsonw_obj_begin(&doc);
+        tt_jsonw_key(&doc, "reports");
+        tt_jsonw_uint(&doc, 0);
+        tt_jsonw_key(&doc, "without_stack_key");
+        tt_jsonw_uint(&doc, 0);
+        tt_jsonw_key(&doc, "groups");
+        tt_jsonw_arr_begin(&doc);
+        tt_jsonw_arr_end(&doc);
+        tt_jsonw_key(&doc, "error");
+        tt_jsonw_str(&doc, c->error);
+        tt_jsonw_obj_end(&doc);
+        tt_buf_puts(&doc.buf, "\n");
+        cli_out_buf(&doc.buf);
+    } else {
         json_doc_begin(&doc);
         json_doc_end(c, &doc, rc);
-        tt_jsonw_free(&doc);
     }
+    tt_jsonw_free(&doc);
     return rc;
 }
 
@@ -805,7 +822,7 @@ int cmd_report(int argc, char **argv, cli_ctx *ctx)
     for (int i = optind; i < argc; i++) {
         if (cli_input_path(argv[i]))
             return CLI_BAD;
-        if (c.format == F_JSON && !c.grouping && !(i > optind && ios)) {
+        if (c.format == F_JSON && !(i > optind && ios)) {
             tt_input *in; /* said in the JSON document too */
             tt_error err = {0};
             if (cli_ks_open(&in, argv[i], &err))

@@ -193,6 +193,67 @@ const char *tt_detect_foreign(const unsigned char *p, size_t n)
 #define HAS_LINE(p, n, s)                                                                     \
     (((n) >= sizeof s - 1 && !memcmp(p, s, sizeof s - 1)) || tt__memmem(p, n, "\n" s, sizeof s))
 
+enum { IPS_BUG_TYPE = 1, IPS_OS_VERSION = 2, IPS_REPORT = 4, IPS_CRASH = 8 };
+
+/* The top-level keys (IPS_* bits) of the JSON object at p[0] == '{' when it closes on its
+ * line; -1 when it does not (a pretty-printed or cut document, or a newline in a string).
+ * Linear in the line's length, and reads no further than p[n - 1]; *end is the index after
+ * the closing brace. */
+static int top_keys_of_line(const char *p, size_t n, size_t *end)
+{
+    static const struct { const char *k; size_t len; int bit; } want[] = {
+        {"bug_type", 8, IPS_BUG_TYPE}, {"os_version", 10, IPS_OS_VERSION},
+        {"report", 6, IPS_REPORT}, {"crash", 5, IPS_CRASH},
+    };
+    int keys = 0, key_next = 0;
+    size_t depth = 0;
+    for (size_t i = 0; i < n && p[i] != '\n'; i++) {
+        char c = p[i];
+        if (c == '"') {
+            size_t s = ++i;
+            while (i < n && p[i] != '"' && p[i] != '\n' &&
+                   !(p[i] == '\\' && i + 1 < n && p[i + 1] == '\n'))
+                i += p[i] == '\\' ? 2 : 1;
+            if (i >= n || p[i] != '"')
+                return -1;
+            if (depth == 1 && key_next)
+                for (size_t w = 0; w < sizeof want / sizeof want[0]; w++)
+                    if (i - s == want[w].len && !memcmp(p + s, want[w].k, want[w].len))
+                        keys |= want[w].bit;
+            key_next = 0;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            key_next = depth == 1;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return -1;
+            if (--depth == 0) {
+                *end = i + 1;
+                return keys;
+            }
+        } else if (c == ',' && depth == 1) {
+            key_next = 1;
+        }
+    }
+    return -1;
+}
+
+/* An .ips: a one-line JSON header object whose top-level keys hold bug_type and os_version
+ * (not a one-line KSCrash report, whose top-level keys are report and crash, even when a
+ * "bug_type" appears inside it), followed by the report (a second JSON document, or before
+ * iOS 15 the text report). */
+static int ips_header(const char *p, size_t n)
+{
+    size_t end = 0;
+    int keys = top_keys_of_line(p, n, &end);
+    if (keys < 0 || (keys & (IPS_BUG_TYPE | IPS_OS_VERSION)) != (IPS_BUG_TYPE | IPS_OS_VERSION) ||
+        (keys & (IPS_REPORT | IPS_CRASH)) == (IPS_REPORT | IPS_CRASH))
+        return 0;
+    while (end < n && (p[end] == ' ' || p[end] == '\t' || p[end] == '\r' || p[end] == '\n'))
+        end++;
+    return end < n;
+}
+
 const char *tt_detect_apple_crash(const unsigned char *up, size_t n)
 {
     const char *p = (const char *)up;
@@ -203,11 +264,7 @@ const char *tt_detect_apple_crash(const unsigned char *up, size_t n)
     n -= k;
     if (n && p[0] == '{') { /* .ips: a one-line JSON header, then the body (or, before iOS
                              * 15, the text report) */
-        const char *nl = memchr(p, '\n', n);
-        size_t ln = nl ? (size_t)(nl - p) : n;
-        return tt__memmem(p, ln, "\"bug_type\"", 10) && tt__memmem(p, ln, "\"os_version\"", 12)
-                   ? "an Apple crash report (.ips)"
-                   : NULL;
+        return ips_header(p, n) ? "an Apple crash report (.ips)" : NULL;
     }
     if (HAS_LINE(p, n, "Incident Identifier:") ||
         (HAS_LINE(p, n, "Exception Type:") &&

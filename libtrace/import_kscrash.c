@@ -532,18 +532,32 @@ static int fast_tree(tt_ks_reader *r, size_t *n)
     return 1;
 }
 
-/* I8 for JSON lines: a top-level value that is not JSON, text[pos..pos+*n), is skipped up to
- * the next line that starts with '{' in it when there is one or when a report was read
- * before it (else it is the input's only value and an error): 1 with *n shortened to the
- * skipped length, else 0. */
+/* I8 for JSON lines: a top-level value that is not JSON, text[pos..pos+*n), is skipped (1,
+ * with *n the skipped length), else it is an error (0):
+ * - its first line followed by a line that starts with '{' (after blank lines): a JSON line
+ *   cut off while written, skipped up to that line;
+ * - its first line followed by nothing but blanks (the last line cut off): skipped when a
+ *   report was read before it, else the input's only value and an error;
+ * - its first line followed by another line: a value over several lines (a pretty-printed
+ *   report cut off, whose inner lines may start with '{' too): skipped whole when a report
+ *   was read before it, else the input's only report and an error at the place jansson
+ *   names; never resynchronised at its inner lines (one bad report, not one per line). */
 static int resync(tt_ks_reader *r, size_t *n)
 {
-    const char *t = r->text + r->pos, *q = tt__memmem(t, *n, "\n{", 2);
-    if (q)
-        *n = (size_t)(q + 1 - t);
-    else if (!*n) /* a value that scans to nothing (a stray ','): step over it */
+    const char *t = r->text + r->pos, *q = memchr(t, '\n', *n);
+    if (!*n) { /* a value that scans to nothing (a stray ','): step over it */
         *n = 1;
-    return q || r->count;
+        return r->count > 0;
+    }
+    size_t j = q ? (size_t)(q - t) : *n;
+    while (j < *n && (t[j] == ' ' || t[j] == '\t' || t[j] == '\r' || t[j] == '\n'))
+        j++;
+    if (j == *n)
+        return r->count > 0;
+    if (t[j] != '{')
+        return r->count > 0;
+    *n = j;
+    return 1;
 }
 
 /* The next report object (a top-level value, or an element of a top-level array) into

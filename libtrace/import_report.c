@@ -259,10 +259,12 @@ static void unshift_error(json_error_t *je, const tt_buf *b, const size_t *at, s
 #define RETRY_MAX 64
 
 /* jansson refuses what Python's json module reads: an integer beyond the 64-bit range
- * (read as a double, as JavaScript would) and a lone surrogate escape (read as U+FFFD).
- * Both are rare, so they are repaired only after a refusal, in a copy, and counted. When the
- * copy still fails, *je is the copy's error (the real cause) at its place in the original. */
-static json_t *retry(tt_report_reader *r, const char *p, size_t n, json_error_t *je)
+ * (read as a double, as JavaScript would), a lone surrogate escape (read as U+FFFD) and a
+ * "\u0000" in an object key (read as U+FFFD, as in strings: *keynul counts them). All are
+ * rare, so they are repaired only after a refusal, in a copy, and counted. When the copy
+ * still fails, *je is the copy's error (the real cause) at its place in the original. */
+static json_t *retry(tt_report_reader *r, const char *p, size_t n, json_error_t *je,
+                     uint64_t *keynul)
 {
     tt_buf *b = &r->fix;
     b->len = 0;
@@ -287,6 +289,10 @@ static json_t *retry(tt_report_reader *r, const char *p, size_t n, json_error_t 
             sur = fix_surrogates(b->data, b->len);
             if (!sur)
                 break;
+        } else if (tt__json_key_nul_refused(je) && !*keynul) {
+            *keynul = tt__json_key_nul(b->data, b->len);
+            if (!*keynul)
+                break;
         } else {
             break;
         }
@@ -310,9 +316,9 @@ static json_t *retry(tt_report_reader *r, const char *p, size_t n, json_error_t 
 static json_t *load(tt_report_reader *r, const char *p, size_t n, json_error_t *je)
 {
     json_t *o = json_loadb(p, n, JSON_ALLOW_NUL, je);
-    if (!o)
-        o = retry(r, p, n, je);
     uint64_t nul = 0;
+    if (!o)
+        o = retry(r, p, n, je, &nul);
     if (o && tt__json_nul(o, &nul)) {
         json_decref(o);
         snprintf(je->text, sizeof je->text, "out of memory");

@@ -255,6 +255,8 @@ typedef struct su_proc {
     int64_t last_ns;
     uint64_t n, unsorted, first_unsorted;
     int have_start, have_first;
+    int have_later;      /* a first_method or a later event (of the app, not time_base) */
+    int64_t later_ns;    /* the earliest time of those */
 } su_proc;
 
 static int flush(tt_startup *s, const char *file, const su_proc *pr, tt_error *err)
@@ -274,11 +276,21 @@ static int flush(tt_startup *s, const char *file, const su_proc *pr, tt_error *e
     return rc;
 }
 
+/* Whether e is an event of the app's code: first_method to fully_drawn. */
+static int app_event(const tt__su_event *e)
+{
+    return e->kind >= TT_SU_FIRST_METHOD && e->kind <= TT_SU_FULLY_DRAWN;
+}
+
 /* Whether e starts the process again: a second process_start / first_method (pid reuse, or
- * a second launch in a stream without pids). */
+ * a second launch in a stream without pids), or a process_start later than the process's
+ * first_method or another app event (a launch's process_start precedes its first_method:
+ * the first launch was logged without process_start). A process_start earlier than those
+ * is that process's own, written late. */
 static int restarts(const su_proc *pr, const tt__su_event *e)
 {
-    return (e->kind == TT_SU_PROCESS_START && pr->have_start) ||
+    return (e->kind == TT_SU_PROCESS_START &&
+            (pr->have_start || (pr->have_later && e->ns > pr->later_ns))) ||
            (e->kind == TT_SU_FIRST_METHOD && pr->have_first);
 }
 
@@ -318,6 +330,10 @@ static int proc_of(tt_vec *procs, tt__map *pids, uint32_t *cur, const tt__su_eve
     pr->n++;
     pr->have_start |= e->kind == TT_SU_PROCESS_START;
     pr->have_first |= e->kind == TT_SU_FIRST_METHOD;
+    if (app_event(e) && (!pr->have_later || e->ns < pr->later_ns)) {
+        pr->have_later = 1;
+        pr->later_ns = e->ns;
+    }
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "json_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "tt.h"
 #include "tt_int.h"
@@ -61,10 +62,63 @@ void tt__json_nul_note(tt_stats *stats, const char *file, uint64_t nul)
                      "a \\u0000 in a JSON string is read as U+FFFD");
 }
 
+int tt__json_key_nul_refused(const json_error_t *je)
+{
+    return !strncmp(je->text, "NUL byte in object key", 22);
+}
+
+/* End of the string whose opening quote is at p[i]: the index after its closing quote, or n.
+ * If key, every "\u0000" in it becomes "\ufffd" (counted in *count). */
+static size_t string_end(char *p, size_t n, size_t i, int key, uint64_t *count)
+{
+    for (i++; i < n && p[i] != '"'; i++) {
+        if (p[i] != '\\')
+            continue;
+        if (i + 5 < n && p[i + 1] == 'u' && !memcmp(p + i + 2, "0000", 4) && key) {
+            memcpy(p + i + 2, "fffd", 4);
+            ++*count;
+        }
+        i++; /* the escaped character; a \uXXXX's hex digits are plain bytes */
+    }
+    return i < n ? i + 1 : n;
+}
+
+uint64_t tt__json_key_nul(char *p, size_t n)
+{
+    uint64_t count = 0;
+    for (size_t i = 0; i < n;) {
+        if (p[i] != '"') {
+            i++;
+            continue;
+        }
+        /* a string followed by ':' is a key: look ahead over the whitespace once, without
+         * rewriting, then rewrite that key in a second pass over the same bytes */
+        uint64_t none = 0;
+        size_t e = string_end(p, n, i, 0, &none), c = e;
+        while (c < n && (p[c] == ' ' || p[c] == '\t' || p[c] == '\n' || p[c] == '\r'))
+            c++;
+        if (c < n && p[c] == ':')
+            string_end(p, n, i, 1, &count);
+        i = c > e ? c : e;
+    }
+    return count;
+}
+
 json_t *tt__json_loadb(const char *p, size_t n, size_t flags, uint64_t *nul, json_error_t *je)
 {
     *nul = 0;
     json_t *o = json_loadb(p, n, flags | JSON_ALLOW_NUL, je);
+    if (!o && tt__json_key_nul_refused(je)) {
+        /* rare: repaired in a copy of the same length, so that positions stay */
+        tt_buf b = {0};
+        if (tt_buf_put(&b, n ? p : "", n)) {
+            snprintf(je->text, sizeof je->text, "out of memory");
+            return NULL;
+        }
+        *nul = tt__json_key_nul(b.data, b.len);
+        o = json_loadb(b.data, b.len, flags | JSON_ALLOW_NUL, je);
+        tt_buf_free(&b);
+    }
     if (o && tt__json_nul(o, nul)) {
         json_decref(o);
         snprintf(je->text, sizeof je->text, "out of memory");

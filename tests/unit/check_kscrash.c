@@ -169,6 +169,40 @@ START_TEST(detect_and_names)
 }
 END_TEST
 
+/* an .ips: a one-line header whose TOP-LEVEL keys hold bug_type and os_version, then the
+ * report; "bug_type" anywhere else (a one-line KSCrash report's user data) is no .ips */
+START_TEST(apple_ips_header)
+{
+    const char *yes[] = {
+        "{\"bug_type\":\"309\",\"os_version\":\"iPhone OS 16.3\"}\n{\n \"uptime\" : 1\n}\n",
+        "\xEF\xBB\xBF {\"a\":{\"x\":[1,\"}\"]},\"os_version\":\"16\",\"bug_type\":\"109\"}\r\n"
+        "Incident Identifier: X\n",
+    };
+    const char *no[] = {
+        /* a one-line KSCrash report with system.os_version and a nested bug_type, alone and
+         * followed by a second one (JSON lines) */
+        "{\"report\":{},\"system\":{\"os_version\":\"20D47\"},\"user\":{\"bug_type\":1},"
+        "\"crash\":{}}\n",
+        "{\"report\":{},\"system\":{\"os_version\":\"20D47\"},\"user\":{\"bug_type\":1},"
+        "\"crash\":{}}\n{\"report\":{},\"crash\":{}}\n",
+        /* as a value, or in a string */
+        "{\"os_version\":\"1\",\"k\":\"bug_type\",\"m\":\"\\\"bug_type\\\":1\"}\n{}\n",
+        /* the header alone, a header not closed on its line, a cut one */
+        "{\"bug_type\":\"309\",\"os_version\":\"16\"}\n",
+        "{\"bug_type\":\"309\",\n\"os_version\":\"16\"}\n{}\n",
+        "{\"bug_type\":\"309\",\"os_version\":\"16",
+        /* top-level report and crash: a KSCrash report whatever else it holds */
+        "{\"bug_type\":1,\"os_version\":1,\"report\":{},\"crash\":{}}\n{}\n",
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        ck_assert_str_eq(tt_detect_apple_crash((const unsigned char *)yes[i], strlen(yes[i])),
+                         "an Apple crash report (.ips)");
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        ck_assert_msg(!tt_detect_apple_crash((const unsigned char *)no[i], strlen(no[i])),
+                      "case %zu", i);
+}
+END_TEST
+
 START_TEST(lag_dump_model)
 {
     rd g;
@@ -568,6 +602,7 @@ static Suite *kscrash_suite(void)
     tcase_add_test(t, rfc3339_times);
     tcase_add_test(t, rewrite_big_numbers);
     tcase_add_test(t, detect_and_names);
+    tcase_add_test(t, apple_ips_header);
     tcase_add_test(t, lag_dump_model);
     tcase_add_test(t, no_adjust);
     tcase_add_test(t, batches_and_errors);

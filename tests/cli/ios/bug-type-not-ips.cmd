@@ -1,0 +1,2 @@
+# a one-line KSCrash report holding "bug_type" in its user data (a key and a value) and system.os_version is read, not refused as an .ips (whose header has them as top-level keys); also as JSON lines of two such reports
+tracetool report ios-bug-type.json; echo "exit $?"; cat ios-bug-type.json ios-bug-type.json > "$TT_TMP/two.jsonl"; tracetool report --format csv "$TT_TMP/two.jsonl" | cut -d, -f1-4; echo "exit $?"
