@@ -342,7 +342,7 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
             code_overlap(e, &cs, &sh, name);
         else if (ix && want_syms && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
                  sh.sh_addr <= UINT64_MAX - sh.sh_size) {
-            tsym__range r = {sh.sh_addr, sh.sh_addr + sh.sh_size};
+            tsym__sec r = {sh.sh_addr, sh.sh_addr + sh.sh_size, 0};
             if (!tt_vec_push(&ix->secs, &r)) {
                 rc = TT_ENOMEM;
                 goto nomem;

@@ -86,7 +86,7 @@ static tsym_module *module_new(void)
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
     tt_vec_init(&m->ix.fstarts, sizeof(uint64_t));
-    tt_vec_init(&m->ix.secs, sizeof(tsym__range));
+    tt_vec_init(&m->ix.secs, sizeof(tsym__sec));
     tt_vec_init(&m->ix.kids, sizeof(tsym__kid));
     tt_vec_init(&m->ix.kheads, sizeof(tsym__khead));
     tt_vec_init(&m->dnames, sizeof(const char *));
@@ -475,12 +475,14 @@ static const tsym__func *find_func(const tsym__index *ix, uint64_t a, size_t *hi
  * ET_REL) every address counts as in one section starting at 0. */
 static int section_lo(const tsym__index *ix, uint64_t a, uint64_t *lo)
 {
-    const tsym__range *r = ix->secs.data;
+    const tsym__sec *r = ix->secs.data;
     uint64_t size = UINT64_MAX;
     int found = !ix->secs.len;
     *lo = 0;
-    for (size_t i = 0; i < ix->secs.len; i++)
-        if (a >= r[i].lo && a < r[i].hi && r[i].hi - r[i].lo < size) {
+    /* sections holding a start at or before it, and after the last whose running maximum
+     * of hi is <= a (sections rarely overlap: .tbss) */
+    for (size_t i = tsym__count_le(r, ix->secs.len, sizeof *r, a); i-- > 0 && r[i].maxhi > a;)
+        if (a < r[i].hi && r[i].hi - r[i].lo <= size) {
             *lo = r[i].lo;
             size = r[i].hi - r[i].lo;
             found = 1;
@@ -655,26 +657,15 @@ static const char *qualified_name(tsym_module *m, const tsym__node *root, const 
     return display_key(m, key, TT_VEC_AT(&m->dnames, const char *, *slot), flags);
 }
 
-/* The low address of the part of function root that holds vaddr: of a hot/cold split
- * function (DW_AT_ranges) the cold part's for an address in it, as llvm-symbolizer's
- * StartAddress (the ELF symbol work.cold); ranges that abut count as one part. The first
- * range's when none holds it. */
-static uint64_t part_start(const tsym__index *ix, const tsym__node *root, uint64_t vaddr)
+/* The low address of the part of the function that holds vaddr, in funcs entry fn: of a
+ * hot/cold split function (DW_AT_ranges) the cold part's for an address in it, as
+ * llvm-symbolizer's StartAddress (the ELF symbol work.cold); ranges that overlap or abut
+ * count as one part (joined by tsym__index_finish). */
+static uint64_t part_start(const tsym__index *ix, const tsym__func *fn)
 {
-    const tsym__range *r = (const tsym__range *)ix->ranges.data + root->first_range;
-    uint64_t lo = r[0].lo;
-    for (uint32_t i = 0; i < root->n_ranges; i++)
-        if (vaddr >= r[i].lo && vaddr < r[i].hi)
-            lo = r[i].lo;
-    for (int moved = 1; moved;) {
-        moved = 0;
-        for (uint32_t i = 0; i < root->n_ranges; i++)
-            if (r[i].lo < lo && r[i].hi >= lo) {
-                lo = r[i].lo;
-                moved = 1;
-            }
-    }
-    return lo;
+    return fn->part && fn->part <= ix->funcs.len
+               ? TT_VEC_AT(&ix->funcs, tsym__func, fn->part - 1).lo
+               : fn->lo;
 }
 
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
@@ -762,7 +753,7 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
     }
     const tsym__node *root = &nodes[fn->node];
     out->has_start = 1;
-    out->start_addr = part_start(ix, root, vaddr);
+    out->start_addr = part_start(ix, fn);
     if ((flags & TSYM_F_SYMBOL_NAMES) && sym)
         out->frames[len - 1].function = out->symbol;
     else if (sym) {

@@ -41,6 +41,9 @@ void tsym__map_free(tsym__map *m);
 typedef struct tsym__func {
     uint64_t lo, hi;
     uint32_t node;
+    uint32_t part; /* 1 + the funcs entry (set by tsym__index_finish; 0: not yet) whose lo
+                    * starts the part of node holding this range: its ranges that overlap or
+                    * abut, joined */
 } tsym__func;
 
 typedef struct tsym__node {
@@ -65,6 +68,11 @@ typedef struct tsym__khead {
 typedef struct tsym__range {
     uint64_t lo, hi;
 } tsym__range;
+
+typedef struct tsym__sec {
+    uint64_t lo, hi;
+    uint64_t maxhi; /* the largest hi of this entry and those before it (sorted by lo) */
+} tsym__sec;
 
 enum { TSYM_ROW_END = 1 };
 typedef struct tsym__row {
@@ -103,8 +111,9 @@ typedef struct tsym__index {
     tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
     tt_vec kids, kheads; /* tsym__kid, tsym__khead */
     tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
-    tt_vec secs;    /* tsym__range: the ELF SHF_ALLOC sections of the symbol file (not ET_REL):
-                     * the nearest symbol is one of the address's section */
+    tt_vec secs;    /* tsym__sec: the ELF SHF_ALLOC sections of the symbol file (not ET_REL),
+                     * sorted by lo (tsym__index_finish): the nearest symbol is one of the
+                     * address's section */
     tsym__map swiftq; /* Swift linkage name id -> its qualified DW_AT_name (spec/ios.md 7) */
     size_t n_cus, n_inlines;
     int split_dwarf;
