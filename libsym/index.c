@@ -417,6 +417,29 @@ static int cmp_sym(const void *a, const void *b)
     return x->name < y->name ? -1 : x->name > y->name;
 }
 
+/* labels for --nearest-symbol: by address, then symbol-table order (kept in size) */
+static int cmp_label(const void *a, const void *b)
+{
+    const tsym__sym *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return x->size < y->size ? -1 : x->size > y->size;
+}
+
+/* Sorts the labels, keeps the first in symbol-table order at each address */
+static void finish_labels(tsym__index *ix)
+{
+    tsym__sym *s = ix->nsyms.data;
+    size_t w = 0;
+    sort_unless_sorted(s, ix->nsyms.len, sizeof *s, cmp_label);
+    for (size_t i = 0; i < ix->nsyms.len; i++)
+        if (w == 0 || s[w - 1].lo != s[i].lo)
+            s[w++] = s[i];
+    for (size_t i = 0; i < w; i++)
+        s[i].size = 0;
+    ix->nsyms.len = w;
+}
+
 /* ---- direct children of large nodes, by address ---- */
 
 static int cmp_kid(const void *a, const void *b)
@@ -559,6 +582,7 @@ int tsym__index_finish(tsym__index *ix)
     if (ix->funcs.len)
         sort_unless_sorted(ix->funcs.data, ix->funcs.len, sizeof(tsym__func), cmp_func);
     finish_secs(ix);
+    finish_labels(ix);
     if (finish_parts(ix) || finish_rows(ix))
         return TT_ENOMEM;
     if (ix->rows.cap > ix->rows.len + ix->rows.len / 8) {
@@ -606,6 +630,7 @@ void tsym__index_free(tsym__index *ix)
     tt_vec_free(&ix->loads);
     tt_vec_free(&ix->fstarts);
     tt_vec_free(&ix->secs);
+    tt_vec_free(&ix->nsyms);
     tsym__map_free(&ix->swiftq);
     tt_vec_free(&ix->kids);
     tt_vec_free(&ix->kheads);
