@@ -46,3 +46,14 @@ for cxx in g++ clang++; do
     echo "-- $cxx: C++ program ($(basename "$bin")), $n random .text addresses, mangled names"
     python3 bench/sym_compare.py --mangled -n "$n" "$tt" "$bin" | grep -v '^agreement'
 done
+# One function with 16,000 abutting DW_AT_ranges (tests/data/symedge/ranges.py): 1,000
+# lookups in its last range, whose StartAddress joins all of them (was quadratic per lookup)
+if command -v gcc >/dev/null 2>&1 && python3 tests/data/symedge/ranges.py "$dir/ranges" 16000 4 &&
+    gcc -nostdlib -static -o "$dir/ranges" "$dir/ranges.s" 2>/dev/null; then
+    e=$(nm "$dir/ranges" | awk '$3 == "hot_end" { print $1 }')
+    i=1
+    while [ $i -le 1000 ]; do printf '0x%x\n' $((0x$e - i)); i=$((i + 1)); done >"$dir/ranges.txt"
+    t0=$(date +%s%N)
+    "$tt" symbolicate -e "$dir/ranges" --format jsonl <"$dir/ranges.txt" >/dev/null
+    echo "-- 16,000 abutting ranges, 1,000 lookups with StartAddress: $((($(date +%s%N) - t0) / 1000000)) ms"
+fi

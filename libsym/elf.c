@@ -218,12 +218,25 @@ static int read_symbols(tsym__index *ix, Elf *elf, Elf_Scn *scn, int arm)
                 return TT_ENOMEM;
             continue;
         }
-        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF)
+        int label = type == STT_NOTYPE;
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC && !label) || s.st_shndx == SHN_UNDEF)
             continue;
         const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
         if (!name || !*name || mapping_symbol(name))
             continue;
+        if (label) { /* for --nearest-symbol only; st_size is the symbol-table order here */
+            tsym__sym l = {.lo = s.st_value, .size = i, .file = TSYM_NONE,
+                           .global = GELF_ST_BIND(s.st_info) != STB_LOCAL,
+                           .shndx = (uint16_t)s.st_shndx};
+            l.name_len = (uint32_t)strlen(name);
+            if (section_room(elf, s.st_shndx, l.lo) &&
+                (tsym__str_intern(&l.name, &ix->str, name, l.name_len) ||
+                 !tt_vec_push(&ix->nsyms, &l)))
+                return TT_ENOMEM;
+            continue;
+        }
         tsym__sym sym = {.lo = s.st_value, .size = s.st_size,
+                         .shndx = s.st_shndx < SHN_LORESERVE ? (uint16_t)s.st_shndx : 0,
                          .global = GELF_ST_BIND(s.st_info) != STB_LOCAL};
         sym.file = sym.global ? TSYM_NONE : file;
         if (arm)
@@ -342,7 +355,7 @@ int tsym__elf_read(tsym__elf *e, tsym__index *ix, int want_syms, const char *pat
             code_overlap(e, &cs, &sh, name);
         else if (ix && want_syms && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
                  sh.sh_addr <= UINT64_MAX - sh.sh_size) {
-            tsym__range r = {sh.sh_addr, sh.sh_addr + sh.sh_size};
+            tsym__sec r = {sh.sh_addr, sh.sh_addr + sh.sh_size, 0, (uint32_t)elf_ndxscn(scn)};
             if (!tt_vec_push(&ix->secs, &r)) {
                 rc = TT_ENOMEM;
                 goto nomem;

@@ -167,6 +167,75 @@ static int cmp_func(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* ---- parts of functions with several ranges (hot/cold split), joined once ---- */
+
+typedef struct fref {
+    uint32_t node, i; /* a funcs entry of a function with several ranges, and its index */
+} fref;
+
+static int cmp_fref(const void *a, const void *b)
+{
+    const fref *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Sets each funcs entry's part (funcs sorted): the first entry, in address order, of the
+ * ranges of its function that overlap or abut it directly or through others, so the start
+ * of the part holding an address is one look-up, whatever the number of ranges. */
+static int finish_parts(tsym__index *ix)
+{
+    tsym__func *f = ix->funcs.data;
+    const tsym__node *nodes = ix->nodes.data;
+    size_t n = ix->funcs.len, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        f[i].part = (uint32_t)i + 1;
+        if (f[i].node < ix->nodes.len && nodes[f[i].node].n_ranges > 1)
+            k++;
+    }
+    if (!k)
+        return 0;
+    fref *r = malloc(k * sizeof *r);
+    if (!r)
+        return TT_ENOMEM;
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (f[i].node < ix->nodes.len && nodes[f[i].node].n_ranges > 1)
+            r[k++] = (fref){f[i].node, (uint32_t)i};
+    qsort(r, k, sizeof *r, cmp_fref);
+    uint64_t maxhi = 0;
+    for (size_t j = 0; j < k; j++) {
+        tsym__func *e = &f[r[j].i];
+        if (j && r[j - 1].node == r[j].node && e->lo <= maxhi) {
+            e->part = f[r[j - 1].i].part;
+            maxhi = e->hi > maxhi ? e->hi : maxhi;
+        } else {
+            maxhi = e->hi;
+        }
+    }
+    free(r);
+    return 0;
+}
+
+static int cmp_sec(const void *a, const void *b)
+{
+    const tsym__sec *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/* Sections by address, with the running maximum of hi (section_lo's binary search) */
+static void finish_secs(tsym__index *ix)
+{
+    tsym__sec *r = ix->secs.data;
+    if (ix->secs.len > 1)
+        sort_unless_sorted(r, ix->secs.len, sizeof *r, cmp_sec);
+    for (size_t i = 0; i < ix->secs.len; i++)
+        r[i].maxhi = i && r[i - 1].maxhi > r[i].hi ? r[i - 1].maxhi : r[i].hi;
+}
+
 /* ---- line rows in address order (spec 5.1) ---- */
 
 /* address order; end-sequence rows first at one address (equal rows keep input order) */
@@ -348,6 +417,29 @@ static int cmp_sym(const void *a, const void *b)
     return x->name < y->name ? -1 : x->name > y->name;
 }
 
+/* labels for --nearest-symbol: by address, then symbol-table order (kept in size) */
+static int cmp_label(const void *a, const void *b)
+{
+    const tsym__sym *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return x->size < y->size ? -1 : x->size > y->size;
+}
+
+/* Sorts the labels, keeps the first in symbol-table order at each address */
+static void finish_labels(tsym__index *ix)
+{
+    tsym__sym *s = ix->nsyms.data;
+    size_t w = 0;
+    sort_unless_sorted(s, ix->nsyms.len, sizeof *s, cmp_label);
+    for (size_t i = 0; i < ix->nsyms.len; i++)
+        if (w == 0 || s[w - 1].lo != s[i].lo)
+            s[w++] = s[i];
+    for (size_t i = 0; i < w; i++)
+        s[i].size = 0;
+    ix->nsyms.len = w;
+}
+
 /* ---- direct children of large nodes, by address ---- */
 
 static int cmp_kid(const void *a, const void *b)
@@ -435,7 +527,7 @@ uint32_t tsym__index_add_node(tsym__index *ix, const tsym__node *n)
         ix->n_inlines++;
     else
         for (uint32_t i = 0; i < n->n_ranges; i++) {
-            tsym__func f = {r[n->first_range + i].lo, r[n->first_range + i].hi, id};
+            tsym__func f = {r[n->first_range + i].lo, r[n->first_range + i].hi, id, 0};
             if (TSYM_VEC_PUSH(&ix->funcs, tsym__func, f))
                 return TSYM_NONE;
         }
@@ -489,7 +581,9 @@ int tsym__index_finish(tsym__index *ix)
         return TT_ENOMEM;
     if (ix->funcs.len)
         sort_unless_sorted(ix->funcs.data, ix->funcs.len, sizeof(tsym__func), cmp_func);
-    if (finish_rows(ix))
+    finish_secs(ix);
+    finish_labels(ix);
+    if (finish_parts(ix) || finish_rows(ix))
         return TT_ENOMEM;
     if (ix->rows.cap > ix->rows.len + ix->rows.len / 8) {
         /* rows were reserved for the densest line table (dwarf.c): the untouched end goes
@@ -536,6 +630,7 @@ void tsym__index_free(tsym__index *ix)
     tt_vec_free(&ix->loads);
     tt_vec_free(&ix->fstarts);
     tt_vec_free(&ix->secs);
+    tt_vec_free(&ix->nsyms);
     tsym__map_free(&ix->swiftq);
     tt_vec_free(&ix->kids);
     tt_vec_free(&ix->kheads);

@@ -86,7 +86,8 @@ static tsym_module *module_new(void)
     tt_vec_init(&m->ix.syms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.loads, sizeof(tsym__load));
     tt_vec_init(&m->ix.fstarts, sizeof(uint64_t));
-    tt_vec_init(&m->ix.secs, sizeof(tsym__range));
+    tt_vec_init(&m->ix.secs, sizeof(tsym__sec));
+    tt_vec_init(&m->ix.nsyms, sizeof(tsym__sym));
     tt_vec_init(&m->ix.kids, sizeof(tsym__kid));
     tt_vec_init(&m->ix.kheads, sizeof(tsym__khead));
     tt_vec_init(&m->dnames, sizeof(const char *));
@@ -470,22 +471,33 @@ static const tsym__func *find_func(const tsym__index *ix, uint64_t a, size_t *hi
     return NULL;
 }
 
-/* The low address of the ELF section holding a (the smallest one if several do) in *lo: 1,
- * or 0 when the sections are known and none holds a. Without known sections (Mach-O,
- * ET_REL) every address counts as in one section starting at 0. */
-static int section_lo(const tsym__index *ix, uint64_t a, uint64_t *lo)
+/* The ELF section holding a (the first in the section table if several do, as GNU
+ * addr2line's) in *sec: 1, or 0 when the sections are known and none holds a. Without known
+ * sections (Mach-O, ET_REL) every address counts as in one section starting at 0. */
+static int section_of(const tsym__index *ix, uint64_t a, tsym__sec *sec)
 {
-    const tsym__range *r = ix->secs.data;
-    uint64_t size = UINT64_MAX;
+    const tsym__sec *r = ix->secs.data;
     int found = !ix->secs.len;
-    *lo = 0;
-    for (size_t i = 0; i < ix->secs.len; i++)
-        if (a >= r[i].lo && a < r[i].hi && r[i].hi - r[i].lo < size) {
-            *lo = r[i].lo;
-            size = r[i].hi - r[i].lo;
+    memset(sec, 0, sizeof *sec);
+    /* sections holding a start at or before it, and after the last whose running maximum
+     * of hi is <= a (sections rarely overlap: .tbss) */
+    for (size_t i = tsym__count_le(r, ix->secs.len, sizeof *r, a); i-- > 0 && r[i].maxhi > a;)
+        if (a < r[i].hi && (!found || r[i].shndx < sec->shndx)) {
+            *sec = r[i];
             found = 1;
         }
     return found;
+}
+
+/* The last of the n symbols s (sorted) at or below a in section sec, looking back a few */
+static const tsym__sym *last_in(const tsym__sym *s, size_t n, uint64_t a, const tsym__sec *sec)
+{
+    for (size_t k = tsym__count_le(s, n, sizeof *s, a), j = 0; k > 0 && j < 4; k--, j++)
+        if (s[k - 1].lo < sec->lo)
+            return NULL;
+        else if (!sec->shndx || !s[k - 1].shndx || s[k - 1].shndx == sec->shndx)
+            return &s[k - 1];
+    return NULL;
 }
 
 /* sized symbol containing a, or (nearest) the last symbol at or below a in a's section; an
@@ -493,13 +505,18 @@ static int section_lo(const tsym__index *ix, uint64_t a, uint64_t *lo)
 static const tsym__sym *find_sym(const tsym__index *ix, uint64_t a, int nearest, size_t *hint)
 {
     const tsym__sym *s = ix->syms.data;
+    if (nearest) { /* the preceding symbol of the same section, as GNU addr2line's: a
+                    * function, or a label (data_start) after it; the function at a tie */
+        tsym__sec sec;
+        if (!section_of(ix, a, &sec))
+            return NULL;
+        const tsym__sym *f = last_in(s, ix->syms.len, a, &sec);
+        const tsym__sym *l = last_in(ix->nsyms.data, ix->nsyms.len, a, &sec);
+        return l && (!f || l->lo > f->lo) ? l : f;
+    }
     size_t lo = tsym__count_le_from(s, ix->syms.len, sizeof *s, a, hint);
     if (lo == 0)
         return NULL;
-    if (nearest) { /* the preceding symbol of the same section, as GNU addr2line's */
-        uint64_t sec;
-        return section_lo(ix, a, &sec) && s[lo - 1].lo >= sec ? &s[lo - 1] : NULL;
-    }
     for (size_t k = 0; k < 4 && lo > k; k++)
         if (s[lo - 1 - k].size && a - s[lo - 1 - k].lo < s[lo - 1 - k].size)
             return &s[lo - 1 - k];
@@ -655,26 +672,15 @@ static const char *qualified_name(tsym_module *m, const tsym__node *root, const 
     return display_key(m, key, TT_VEC_AT(&m->dnames, const char *, *slot), flags);
 }
 
-/* The low address of the part of function root that holds vaddr: of a hot/cold split
- * function (DW_AT_ranges) the cold part's for an address in it, as llvm-symbolizer's
- * StartAddress (the ELF symbol work.cold); ranges that abut count as one part. The first
- * range's when none holds it. */
-static uint64_t part_start(const tsym__index *ix, const tsym__node *root, uint64_t vaddr)
+/* The low address of the part of the function that holds vaddr, in funcs entry fn: of a
+ * hot/cold split function (DW_AT_ranges) the cold part's for an address in it, as
+ * llvm-symbolizer's StartAddress (the ELF symbol work.cold); ranges that overlap or abut
+ * count as one part (joined by tsym__index_finish). */
+static uint64_t part_start(const tsym__index *ix, const tsym__func *fn)
 {
-    const tsym__range *r = (const tsym__range *)ix->ranges.data + root->first_range;
-    uint64_t lo = r[0].lo;
-    for (uint32_t i = 0; i < root->n_ranges; i++)
-        if (vaddr >= r[i].lo && vaddr < r[i].hi)
-            lo = r[i].lo;
-    for (int moved = 1; moved;) {
-        moved = 0;
-        for (uint32_t i = 0; i < root->n_ranges; i++)
-            if (r[i].lo < lo && r[i].hi >= lo) {
-                lo = r[i].lo;
-                moved = 1;
-            }
-    }
-    return lo;
+    return fn->part && fn->part <= ix->funcs.len
+               ? TT_VEC_AT(&ix->funcs, tsym__func, fn->part - 1).lo
+               : fn->lo;
 }
 
 void tsym_module_lookup(tsym_result *out, tsym_module *m, uint64_t vaddr, unsigned flags)
@@ -762,7 +768,7 @@ void tsym_module_lookup_at(tsym_result *out, tsym_module *m, uint64_t vaddr, uns
     }
     const tsym__node *root = &nodes[fn->node];
     out->has_start = 1;
-    out->start_addr = part_start(ix, root, vaddr);
+    out->start_addr = part_start(ix, fn);
     if ((flags & TSYM_F_SYMBOL_NAMES) && sym)
         out->frames[len - 1].function = out->symbol;
     else if (sym) {

@@ -41,6 +41,9 @@ void tsym__map_free(tsym__map *m);
 typedef struct tsym__func {
     uint64_t lo, hi;
     uint32_t node;
+    uint32_t part; /* 1 + the funcs entry (set by tsym__index_finish; 0: not yet) whose lo
+                    * starts the part of node holding this range: its ranges that overlap or
+                    * abut, joined */
 } tsym__func;
 
 typedef struct tsym__node {
@@ -66,6 +69,12 @@ typedef struct tsym__range {
     uint64_t lo, hi;
 } tsym__range;
 
+typedef struct tsym__sec {
+    uint64_t lo, hi;
+    uint64_t maxhi; /* the largest hi of this entry and those before it (sorted by lo) */
+    uint32_t shndx; /* ELF section index */
+} tsym__sec;
+
 enum { TSYM_ROW_END = 1 };
 typedef struct tsym__row {
     uint64_t addr;
@@ -90,6 +99,7 @@ typedef struct tsym__sym {
     uint8_t global;
     uint8_t unsized; /* ELF st_size 0: size is then the room left in its section (0: unknown)
                       * until tsym__index_finish caps it at the next symbol */
+    uint16_t shndx;  /* ELF section index (0: unknown, Mach-O) */
 } tsym__sym;
 
 typedef struct tsym__load {
@@ -102,9 +112,13 @@ typedef struct tsym__index {
     tsym__strtab str;
     tt_vec funcs, nodes, ranges, rows, rblocks, syms, loads; /* see the typedefs above */
     tt_vec kids, kheads; /* tsym__kid, tsym__khead */
+    tt_vec nsyms;   /* tsym__sym, for --nearest-symbol only: the STT_NOTYPE symbols (labels such
+                     * as data_start, __bss_start) that lie in their section, sorted; the
+                     * first in symbol-table order kept at one address (GNU addr2line's) */
     tt_vec fstarts; /* uint64_t, sorted: Mach-O LC_FUNCTION_STARTS vmaddrs (spec/ios.md 6.5) */
-    tt_vec secs;    /* tsym__range: the ELF SHF_ALLOC sections of the symbol file (not ET_REL):
-                     * the nearest symbol is one of the address's section */
+    tt_vec secs;    /* tsym__sec: the ELF SHF_ALLOC sections of the symbol file (not ET_REL),
+                     * sorted by lo (tsym__index_finish): the nearest symbol is one of the
+                     * address's section */
     tsym__map swiftq; /* Swift linkage name id -> its qualified DW_AT_name (spec/ios.md 7) */
     size_t n_cus, n_inlines;
     int split_dwarf;
