@@ -167,8 +167,8 @@ static int open_read(tdb_db **out, const char *path, int writable,
                           "not a tracetool database (empty; write one with tracetool analyze)");
     if (!rc && stop) /* a signal (tdb_merge_stop) stops the check of a large file */
         sqlite3_progress_handler(db->h, 1000, tdb__stop_progress, db);
-    if (!rc)
-        rc = tdb__check_content(db, version, err);
+    if (!rc) /* the pages of a merge input (stop): its rows would be lost without a word */
+        rc = tdb__check_content(db, version, stop != NULL, err);
     if (stop && db->h)
         sqlite3_progress_handler(db->h, 0, NULL, NULL);
     /* storage.md 1, 3: foreign keys are enforced when writing; deleting a trace cascades */

@@ -408,7 +408,7 @@ static int copy_existing(tdb_db *db, tt_error *err)
         tdb__wal_tidy(db->path);
     int64_t version;
     if ((rc = tdb__check_header(db, &version, err)) ||
-        (version <= TDB_SCHEMA_VERSION && (rc = tdb__check_content(db, version, err))))
+        (version <= TDB_SCHEMA_VERSION && (rc = tdb__check_content(db, version, 1, err))))
         return rc;
     if (version > TDB_SCHEMA_VERSION)
         return tt_error_set(err, TT_EUNSUPPORTED, db->path, 0, 0,
@@ -433,7 +433,7 @@ static int open_append(tdb_db *db, tt_error *err)
     int64_t version;
     int rc = tdb__check_header(db, &version, err);
     if (!rc && version <= TDB_SCHEMA_VERSION)
-        rc = tdb__check_content(db, version, err);
+        rc = tdb__check_content(db, version, 1, err);
     if (rc)
         return rc;
     if (version > TDB_SCHEMA_VERSION)

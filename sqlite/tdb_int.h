@@ -165,9 +165,10 @@ int tdb__rows(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, tt_error *
 /* Reads application_id and user_version; refuses foreign files. */
 int tdb__check_header(tdb_db *db, int64_t *version, tt_error *err);
 /* verify.c: a database of schema version (> 0) whose tables are not all tables (missing, or
- * a view) is TT_EFORMAT "not a tracetool database: ..."; one PRAGMA quick_check finds damaged
- * is TT_EFORMAT "database is corrupt: ..." (tracetool-schema(5) INPUT CHECKS). */
-int tdb__check_content(tdb_db *db, int64_t version, tt_error *err);
+ * a view) is TT_EFORMAT "not a tracetool database: ..."; with pages, one whose PRAGMA
+ * quick_check finds damage is TT_EFORMAT "database is corrupt: ..." (tracetool-schema(5)
+ * INPUT CHECKS). */
+int tdb__check_content(tdb_db *db, int64_t version, int pages, tt_error *err);
 /* verify.c: SQLITE_DBCONFIG_TRUSTED_SCHEMA off (the file's views and triggers call no
  * function with side effects), and SQLITE_DBCONFIG_DEFENSIVE on (read-only connections),
  * where this SQLite has them. */

@@ -118,10 +118,10 @@ static int quick_check(tdb_db *db, tt_error *err)
     return tdb__sqlerr(db, err, "cannot read the database");
 }
 
-int tdb__check_content(tdb_db *db, int64_t version, tt_error *err)
+int tdb__check_content(tdb_db *db, int64_t version, int pages, tt_error *err)
 {
     if (version <= 0)
         return 0;
     int rc = check_tables(db, version < TDB_SCHEMA_VERSION ? version : TDB_SCHEMA_VERSION, err);
-    return rc ? rc : quick_check(db, err);
+    return rc || !pages ? rc : quick_check(db, err);
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A database with a damaged page (PRAGMA quick_check fails: the b-tree page header of table
-# issue overwritten) is refused wherever tracetool reads it or adds to it: as a merge input
-# (no output written, its rows would be lost), as the --append target of merge and analyze,
-# by query and export: exit 2, "FILE: database is corrupt: <SQLite's first finding>".
+# issue overwritten) is refused as a merge input (no output written, its rows would be lost)
+# and as the --append target of merge and analyze: exit 2, "FILE: database is corrupt:
+# <SQLite's first finding>". The reading commands read it as SQLite does (no whole-file check
+# per question, tracetool-schema(5) INPUT CHECKS); query 'PRAGMA quick_check' names the damage.
 set -u
 t=$TT_TMP/merge-corrupt
 rm -rf "$t" && mkdir -p "$t"
@@ -24,5 +25,7 @@ r tracetool merge --append -o "$t/c.db" "$t/a.db"; echo "merge --append target: 
 r tracetool analyze --append -o "$t/c.db" ../../samples/startup-am.txt; echo "analyze --append target: exit $?"
 r tracetool query "$t/c.db" "SELECT COUNT(*) FROM issue"; echo "query: exit $?"
 r tracetool export --format folded "$t/c.db"; echo "export: exit $?"
+r tracetool query --format csv "$t/c.db" "PRAGMA quick_check"; echo "query quick_check: exit $?"
+sed 's/Page [0-9]*/Page N/' "$t/stdout" | head -3
 cmp -s "$t/c.db" "$t/c-before.db" && echo "corrupt database untouched"
 r tracetool merge -o "$t/m.db" "$t/a.db"; echo "the intact database: exit $?"
