@@ -70,7 +70,7 @@ static void json_value(tt_jsonw *w, const tdb_value *v)
     tt_buf t = {0};
     switch (v->type) {
     case TDB_INT: tt_jsonw_int(w, v->i); break;
-    case TDB_REAL: tt_jsonw_double(w, v->r); break;
+    case TDB_REAL: tt_jsonw_real(w, v->r); break;
     case TDB_TEXT: tt_jsonw_strn(w, v->s, v->n); break;
     case TDB_BLOB:
         value_text(&t, v);
