@@ -282,7 +282,7 @@ static int run_stmt(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, int 
 static int user_end(tdb_db *db, int wrapped, int rc, tt_error *err)
 {
     if (!rc)
-        rc = tdb__args_settle(db, err);
+        rc = tdb__args_gone(db, 0, err);
     if (!wrapped || sqlite3_get_autocommit(db->h))
         return rc;
     if (!rc && sqlite3_exec(db->h, "RELEASE tdb_user", NULL, NULL, NULL) == SQLITE_OK)
@@ -298,7 +298,7 @@ int tdb_exec_user(tdb_db *db, const char *sql, tdb_row_fn fn, void *ctx, tt_erro
     const char *p = sql;
     int nstmt = 0, stopped = 0;
     if (!db->readonly && !db->args_watch) {
-        int rc = tdb__args_watch(db, err);
+        int rc = tdb__args_gone(db, 1, err);
         if (rc)
             return rc;
         db->args_watch = 1;

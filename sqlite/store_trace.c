@@ -255,20 +255,22 @@ int tdb__args_prune(tdb_db *db, const char *gone, char **owner, int nowner, tt_e
 }
 
 /* The sets whose owning row a user's statement deletes, or points elsewhere (tdb_exec_user
- * with --write): temporary triggers of this connection only, the file's schema is not
- * changed (a database of any version gets them); tdb__args_settle deletes their args rows
- * when no row names the set any more. */
-int tdb__args_watch(tdb_db *db, tt_error *err)
+ * with --write): watch makes temporary triggers of this connection only, the file's schema
+ * is not changed (a database of any version gets them), that collect them; else the args
+ * rows of those no row names any more are deleted. */
+int tdb__args_gone(tdb_db *db, int watch, tt_error *err)
 {
     char *owner[TDB__ARG_OWNERS];
     int nowner = 0;
     int rc = tdb__args_owners(db, owner, &nowner, err);
-    if (!rc)
+    if (!rc && !watch)
+        rc = tdb__args_prune(db, "tdb_gone_args", owner, nowner, err);
+    if (!rc && watch)
         rc = del_exec(db,
                       sqlite3_mprintf("CREATE TEMP TABLE IF NOT EXISTS tdb_gone_args "
                                       "(id INTEGER PRIMARY KEY)"),
                       0, err);
-    for (int i = 0; i < nowner && !rc; i++) {
+    for (int i = 0; i < nowner && !rc && watch; i++) {
         rc = del_exec(db,
                       sqlite3_mprintf("CREATE TEMP TRIGGER IF NOT EXISTS \"tdb_gone_%w\" "
                                       "AFTER DELETE ON main.\"%w\" WHEN old.arg_set_id IS NOT "
@@ -286,18 +288,6 @@ int tdb__args_watch(tdb_db *db, tt_error *err)
                                           owner[i], owner[i]),
                           0, err);
     }
-    for (int i = 0; i < nowner; i++)
-        sqlite3_free(owner[i]);
-    return rc;
-}
-
-int tdb__args_settle(tdb_db *db, tt_error *err)
-{
-    char *owner[TDB__ARG_OWNERS];
-    int nowner = 0;
-    int rc = tdb__args_owners(db, owner, &nowner, err);
-    if (!rc)
-        rc = tdb__args_prune(db, "tdb_gone_args", owner, nowner, err);
     for (int i = 0; i < nowner; i++)
         sqlite3_free(owner[i]);
     return rc;
