@@ -221,7 +221,7 @@ static int del_args_gather(tdb_db *db, const del_plan *p, char **owner, int nown
 
 int tdb__args_prune(tdb_db *db, const char *gone, char **owner, int nowner, tt_error *err)
 {
-    char *q = sqlite3_mprintf("SELECT EXISTS (SELECT 1 FROM temp.\"%w\")", gone);
+    char *q = sqlite3_mprintf("SELECT EXISTS (SELECT 1 FROM temp.%s)", gone);
     sqlite3_stmt *st = NULL;
     if (!q)
         return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
