@@ -164,9 +164,9 @@ int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what);
 int tdb__exec(tdb_db *db, const char *sql, tt_error *err);
 /* Arg sets without an owner (store_trace.c): owner[0..*nowner) (sqlite3_free each) the
  * tables with an arg_set_id column; tdb__args_prune deletes the args rows of the sets in
- * temp table gone (a plain name) that no owner row names, and empties gone; tdb__args_gone with watch makes
- * the connection's temporary triggers that collect the sets of deleted or changed owner
- * rows in temp.tdb_gone_args, without it prunes those. */
+ * temp table gone (a plain name) that no owner row names, and empties gone;
+ * tdb__args_gone with watch makes the connection's temporary triggers that collect the
+ * sets of deleted or changed owner rows in temp.tdb_gone_args, without it prunes those. */
 #define TDB__ARG_OWNERS 16
 int tdb__args_owners(tdb_db *db, char **owner, int *nowner, tt_error *err);
 int tdb__args_prune(tdb_db *db, const char *gone, char **owner, int nowner, tt_error *err);
