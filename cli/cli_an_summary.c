@@ -236,7 +236,7 @@ static int dump_row(void *ctx, const char *table, int ncol, const char *const *n
         tt_jsonw_key(w, names[i]);
         switch (v[i].type) {
         case TDB_INT: tt_jsonw_int(w, v[i].i); break;
-        case TDB_REAL: tt_jsonw_double(w, v[i].r); break;
+        case TDB_REAL: tt_jsonw_real(w, v[i].r); break;
         case TDB_TEXT: tt_jsonw_strn(w, v[i].s, v[i].n); break;
         default: tt_jsonw_null(w);
         }

@@ -32,7 +32,7 @@ typedef struct qctx {
     int format;
     int statements;   /* statements with columns printed so far */
     int json_rows;    /* rows in the json array */
-    tt_vec cells;     /* table: char* per cell, row-major, header first */
+    tt_vec cells;     /* table: a cell per value, row-major, header first */
     tt_vec numeric;   /* table: per column, 1 while every value is a number */
     int ncol;
     tt_vec keys;      /* json, jsonl: char* per column, unique within the object */
@@ -70,7 +70,7 @@ static void json_value(tt_jsonw *w, const tdb_value *v)
     tt_buf t = {0};
     switch (v->type) {
     case TDB_INT: tt_jsonw_int(w, v->i); break;
-    case TDB_REAL: tt_jsonw_double(w, v->r); break;
+    case TDB_REAL: tt_jsonw_real(w, v->r); break;
     case TDB_TEXT: tt_jsonw_strn(w, v->s, v->n); break;
     case TDB_BLOB:
         value_text(&t, v);
@@ -91,38 +91,67 @@ static char *dup_text(const char *s, size_t n)
     return p;
 }
 
-/* Display width in characters (UTF-8 continuation bytes do not count). */
-static size_t width(const char *s)
+/* A table cell: the value's bytes, whole (a NUL inside a text does not end it), and its
+ * width on the terminal as the output's escaper writes it (\xNN is 4 characters). */
+typedef struct cell {
+    char *s;
+    size_t n, width;
+} cell;
+
+static int count_chars(void *ctx, const char *p, size_t n)
 {
-    size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
+    size_t *w = ctx;
+    for (size_t i = 0; i < n; i++) /* UTF-8 continuation bytes do not count */
+        *w += ((unsigned char)p[i] & 0xC0) != 0x80;
+    return 0;
+}
+
+static int cell_push(qctx *q, const char *s, size_t n)
+{
+    cell c = {dup_text(s, n), n, 0};
+    if (!c.s)
+        return 1;
+    tt_textesc e;
+    tt_textesc_init(&e, count_chars, &c.width);
+    tt_textesc_put(&e, s, n);
+    tt_textesc_flush(&e);
+    if (!tt_vec_push(&q->cells, &c)) {
+        free(c.s);
+        return 1;
+    }
+    return 0;
+}
+
+static void cells_free(qctx *q)
+{
+    for (size_t i = 0; i < q->cells.len; i++)
+        free(TT_VEC_AT(&q->cells, cell, i).s);
+    q->cells.len = 0;
 }
 
 static void table_flush(qctx *q)
 {
     size_t nc = (size_t)q->ncol, nrows = q->cells.len / nc;
-    char **cell = q->cells.data;
+    cell *cells = q->cells.data;
     size_t *wd = calloc(nc, sizeof *wd);
     if (!wd)
         return;
     for (size_t r = 0; r < nrows; r++)
         for (size_t c = 0; c < nc; c++)
-            if (width(cell[r * nc + c]) > wd[c])
-                wd[c] = width(cell[r * nc + c]);
+            if (cells[r * nc + c].width > wd[c])
+                wd[c] = cells[r * nc + c].width;
     if (q->statements > 1)
         tt_buf_puts(&q->out, "\n");
     for (size_t r = 0; r < nrows; r++) {
         for (size_t c = 0; c < nc; c++) {
-            const char *s = cell[r * nc + c];
-            size_t pad = wd[c] - width(s);
+            const cell *s = &cells[r * nc + c];
+            size_t pad = wd[c] - s->width;
             int right = r > 0 && TT_VEC_AT(&q->numeric, int, c);
             if (c)
                 tt_buf_puts(&q->out, "  ");
             if (right)
                 tt_buf_printf(&q->out, "%*s", (int)pad, "");
-            tt_buf_puts(&q->out, s);
+            tt_buf_put(&q->out, s->s, s->n);
             if (!right && c + 1 < nc)
                 tt_buf_printf(&q->out, "%*s", (int)pad, "");
         }
@@ -138,9 +167,7 @@ static void table_flush(qctx *q)
         }
         cli_out_buf(&q->out);
     }
-    for (size_t i = 0; i < q->cells.len; i++)
-        free(cell[i]);
-    q->cells.len = 0;
+    cells_free(q);
     free(wd);
 }
 
@@ -193,8 +220,7 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
             q->numeric.len = 0;
             for (int c = 0; c < ncol; c++) {
                 int one = 1;
-                char *s = dup_text(names[c], strlen(names[c]));
-                if (!s || !tt_vec_push(&q->cells, &s) || !tt_vec_push(&q->numeric, &one))
+                if (cell_push(q, names[c], strlen(names[c])) || !tt_vec_push(&q->numeric, &one))
                     return 1;
             }
         } else if (q->format == F_CSV) {
@@ -214,8 +240,7 @@ static int on_row(void *ctx, int event, int ncol, const char *const *names,
             for (int c = 0; c < ncol; c++) {
                 t.len = 0;
                 value_text(&t, &vals[c]);
-                char *s = dup_text(t.data ? t.data : "", t.len);
-                if (!s || !tt_vec_push(&q->cells, &s)) {
+                if (cell_push(q, t.data ? t.data : "", t.len)) {
                     tt_buf_free(&t);
                     return 1;
                 }
@@ -374,7 +399,7 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
         cli_warnf("%s: written by a newer tracetool (schema > %d): views may differ", path,
                   TDB_SCHEMA_VERSION);
     qctx q = {.format = format};
-    tt_vec_init(&q.cells, sizeof(char *));
+    tt_vec_init(&q.cells, sizeof(cell));
     tt_vec_init(&q.numeric, sizeof(int));
     tt_vec_init(&q.keys, sizeof(char *));
     if (format == F_JSON)
@@ -385,8 +410,7 @@ int cmd_query(int argc, char **argv, cli_ctx *ctx)
     if (format == F_TABLE && q.cells.len)
         table_flush(&q); /* a statement that failed midway still shows its rows */
     cli_out_buf(&q.out);
-    for (size_t i = 0; i < q.cells.len; i++)
-        free(TT_VEC_AT(&q.cells, char *, i));
+    cells_free(&q);
     tt_vec_free(&q.cells);
     tt_vec_free(&q.numeric);
     keys_free(&q);

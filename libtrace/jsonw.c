@@ -445,17 +445,9 @@ void tt_jsonw_real(tt_jsonw *w, double v)
 {
     char tmp[64];
     value_prefix(w);
-    int n = 0;
-    if (isfinite(v)) {
-        for (int p = 1; p <= 17; p++) { /* the shortest form that reads back as v */
-            n = snprintf(tmp, sizeof tmp - 2, "%.*g", p, v);
-            if (strtod(tmp, NULL) == v)
-                break;
-        }
-        if (!strpbrk(tmp, ".eE"))
-            memcpy(tmp + n, ".0", 3);
-    } else
-        memcpy(tmp, "null", 5);
+    int n = tt_json_format_double(tmp, sizeof tmp - 2, v); /* "null" when not finite */
+    if (isfinite(v) && n > 0 && !strpbrk(tmp, ".eE"))
+        memcpy(tmp + n, ".0", 3); /* 100.0, -0.0: not 1e+02, -0 */
     tt_buf_puts(&w->buf, tmp);
 }
 

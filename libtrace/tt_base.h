@@ -250,8 +250,10 @@ void tt_jsonw_strn(tt_jsonw *w, const char *s, size_t n);
 void tt_jsonw_int(tt_jsonw *w, int64_t v);
 void tt_jsonw_uint(tt_jsonw *w, uint64_t v);
 void tt_jsonw_double(tt_jsonw *w, double v);
-/* A JSON real that reads back as a real: the shortest round-trip form, with ".0" added when
- * that form has no fraction or exponent (91.0 stays 91.0, not 91); null when not finite. */
+/* A JSON real that reads back as a real: tt_json_format_double's form (a whole number below
+ * 1e15 in full, else the shortest round-trip form), with ".0" added when that form has no
+ * fraction or exponent (91.0 stays 91.0, not 91; 100.0 is 100.0, not 1e+02; -0.0 keeps its
+ * sign); null when not finite. */
 void tt_jsonw_real(tt_jsonw *w, double v);
 void tt_jsonw_bool(tt_jsonw *w, int v);
 void tt_jsonw_null(tt_jsonw *w);

@@ -489,35 +489,45 @@ static const char *const set_tables[] = {"symbol", "symbolized_pc", "stack_frame
  * largest, sets[0] (:set_base): sets[0] itself when they are all positive (set N becomes
  * sets[0] + N), else larger, so that the smallest lands just past sets[0]. A number that
  * would pass 2^63 - 1 is refused, as the row ids are: SQLite would make it a REAL, a set
- * that matches nothing. */
+ * that matches nothing. Runs after temp.m_set holds the sets the destination has already
+ * (by module and rel_pc): the ends of each table are read first (one end of an index
+ * each); when they do not fit, only the sets that need a new number count (a source
+ * merged again adds none, and is not refused: tracetool-merge(1), idempotent). */
 static int set_offset(tdb_db *db, const char *src_path, const char *db_label, int64_t *sets,
                       tt_error *err)
 {
     int64_t lo[3], hi[3];
-    size_t low = 0; /* the table with the smallest number */
-    char sql[160];
-    int rc = 0;
-    for (size_t t = 0; t < 3 && !rc; t++) {
-        snprintf(sql, sizeof sql, "SELECT MIN(symbol_set_id) FROM src.%s", set_tables[t]);
-        rc = query_int(db, sql, 1, &lo[t], err);
-        snprintf(sql, sizeof sql, "SELECT MAX(symbol_set_id) FROM src.%s", set_tables[t]);
-        if (!rc)
-            rc = query_int(db, sql, 0, &hi[t], err);
-        if (!rc && lo[t] < lo[low])
-            low = t;
-    }
-    if (rc)
-        return rc;
-    int64_t gap = 0, top;
     size_t bad = 3;
-    if (lo[low] < 1 && (__builtin_sub_overflow(1, lo[low], &gap) ||
-                        __builtin_add_overflow(sets[0], gap, &sets[1])))
-        bad = low;
-    else if (lo[low] >= 1)
-        sets[1] = sets[0];
-    for (size_t t = 0; t < 3 && bad == 3; t++)
-        if (lo[t] <= hi[t] && __builtin_add_overflow(hi[t], sets[1], &top))
-            bad = t;
+    for (int only_new = 0; only_new < 2 && (only_new == 0 || bad < 3); only_new++) {
+        size_t low = 0; /* the table with the smallest number */
+        char sql[200];
+        int rc = 0;
+        const char *cond = only_new ? " WHERE symbol_set_id NOT IN (SELECT old FROM temp.m_set)"
+                                    : "";
+        for (size_t t = 0; t < 3 && !rc; t++) {
+            snprintf(sql, sizeof sql, "SELECT MIN(symbol_set_id) FROM src.%s%s", set_tables[t],
+                     cond);
+            rc = query_int(db, sql, 1, &lo[t], err);
+            snprintf(sql, sizeof sql, "SELECT MAX(symbol_set_id) FROM src.%s%s", set_tables[t],
+                     cond);
+            if (!rc)
+                rc = query_int(db, sql, 0, &hi[t], err);
+            if (!rc && lo[t] < lo[low])
+                low = t;
+        }
+        if (rc)
+            return rc;
+        int64_t gap = 0, top;
+        bad = 3;
+        if (lo[low] < 1 && (__builtin_sub_overflow(1, lo[low], &gap) ||
+                            __builtin_add_overflow(sets[0], gap, &sets[1])))
+            bad = low;
+        else if (lo[low] >= 1)
+            sets[1] = sets[0];
+        for (size_t t = 0; t < 3 && bad == 3; t++)
+            if (lo[t] <= hi[t] && __builtin_add_overflow(hi[t], sets[1], &top))
+                bad = t;
+    }
     if (bad == 3)
         return 0;
     return tt_error_set(err, TT_ELIMIT, src_path, 0, 0,
@@ -636,18 +646,20 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
                        "UNION ALL SELECT MAX(symbol_set_id) FROM main.symbolized_pc)",
                        0, &sets[0], err);
     if (!rc)
-        rc = set_offset(db, src_path, db_label, sets, err);
-    if (!rc)
         rc = tdb__exec(db, "PRAGMA defer_foreign_keys = ON", err);
     /* rows added only: a module row updated in place is not one more (tracetool-merge(1)) */
     int ignored_src = !rc && src_has(db, "ignored_method", "mapping_id");
-    for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++)
-        if (ignored_src || !strstr(shared_sql[i], "src.ignored_method"))
+    for (size_t i = 0; i < sizeof shared_sql / sizeof shared_sql[0] && !rc; i++) {
+        /* the new set numbers, once temp.m_set maps the sets the destination has */
+        if (!strncmp(shared_sql[i], "INSERT OR IGNORE INTO temp.m_set", 32))
+            rc = set_offset(db, src_path, db_label, sets, err);
+        if (!rc && (ignored_src || !strstr(shared_sql[i], "src.ignored_method")))
             rc = run(db, shared_sql[i], off, sets, 0,
                      !strncmp(shared_sql[i], "INSERT INTO main.", 17)  ? &ms->rows
                      : !strncmp(shared_sql[i], "UPDATE main.", 12) ? &ms->rows_updated
                                                                     : NULL,
                      err);
+    }
     if (!rc)
         rc = query_int(db, "SELECT COUNT(*) FROM src.trace", 0, &ms->traces_in, err);
     if (!rc)

@@ -41,6 +41,18 @@ static int ro_authorizer(void *ctx, int action, const char *a, const char *b, co
     return SQLITE_OK;
 }
 
+/* Writable connections (query --write): notes a statement that changes rows, which
+ * tdb_exec_user runs in a savepoint with the removal of the arg sets it leaves without an
+ * owner. Refuses nothing. */
+static int rw_authorizer(void *ctx, int action, const char *a, const char *b, const char *db,
+                         const char *view)
+{
+    (void)a, (void)b, (void)db, (void)view;
+    if (action == SQLITE_INSERT || action == SQLITE_UPDATE || action == SQLITE_DELETE)
+        ((tdb_db *)ctx)->user_dml = 1;
+    return SQLITE_OK;
+}
+
 int tdb__immutable(const tdb_db *db) { return db->immutable; }
 
 int tdb__attach_read(sqlite3 *h, const char *path, const char *schema, int immutable,
@@ -176,8 +188,8 @@ static int open_read(tdb_db **out, const char *path, int writable,
         rc = tdb__exec(db, "PRAGMA foreign_keys = ON", err);
     if (!rc && !writable)
         rc = tdb__exec(db, "PRAGMA query_only = ON", err);
-    if (!rc && !writable)
-        sqlite3_set_authorizer(db->h, ro_authorizer, db);
+    if (!rc)
+        sqlite3_set_authorizer(db->h, writable ? rw_authorizer : ro_authorizer, db);
     if (rc) {
         tdb_close(db);
         return rc;
@@ -271,14 +283,39 @@ static int run_stmt(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, int 
     return rc;
 }
 
+/* After a statement that changed rows of a writable database: the args rows of the sets
+ * whose owner rows it deleted, or pointed at another set, go when no row names them any
+ * more (tracetool-query(1) --write, tracetool-schema(5) args), in the statement's
+ * transaction: a savepoint around both when no transaction is open. */
+static int user_end(tdb_db *db, int wrapped, int rc, tt_error *err)
+{
+    if (!rc)
+        rc = tdb__args_gone(db, 0, err);
+    if (!wrapped || sqlite3_get_autocommit(db->h))
+        return rc;
+    if (!rc && sqlite3_exec(db->h, "RELEASE tdb_user", NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+    if (!rc) /* e.g. a deferred constraint: nothing of the statement stays */
+        rc = tdb__sqlerr(db, err, "write");
+    sqlite3_exec(db->h, "ROLLBACK TO tdb_user; RELEASE tdb_user", NULL, NULL, NULL);
+    return rc;
+}
+
 int tdb_exec_user(tdb_db *db, const char *sql, tdb_row_fn fn, void *ctx, tt_error *err)
 {
     const char *p = sql;
     int nstmt = 0, stopped = 0;
+    if (!db->readonly && !db->args_watch) {
+        int rc = tdb__args_gone(db, 1, err);
+        if (rc)
+            return rc;
+        db->args_watch = 1;
+    }
     while (*p && !stopped) {
         sqlite3_stmt *st = NULL;
         const char *tail;
         db->pragma_read = 0;
+        db->user_dml = 0;
         if (sqlite3_prepare_v2(db->h, p, -1, &st, &tail) != SQLITE_OK) {
             int auth = db->readonly && sqlite3_errcode(db->h) == SQLITE_AUTH;
             return tt_error_set(err, TT_EFORMAT, db->path, 0, 0, "SQL statement %d: %s%s",
@@ -303,8 +340,16 @@ int tdb_exec_user(tdb_db *db, const char *sql, tdb_row_fn fn, void *ctx, tt_erro
                                 "SQL statement %d: %.*s%s: refused, it would write and "
                                 "the database is open read-only", nstmt, n > 60 ? 57 : n, p, n > 60 ? "..." : "");
         }
-        int rc = run_stmt(db, st, fn, ctx, &stopped, err);
+        int dml = !db->readonly && db->user_dml && !sqlite3_stmt_readonly(st);
+        int wrapped = dml && sqlite3_get_autocommit(db->h);
+        int rc = wrapped && sqlite3_exec(db->h, "SAVEPOINT tdb_user", NULL, NULL, NULL)
+                     ? tdb__sqlerr(db, err, "write")
+                     : 0;
+        if (!rc)
+            rc = run_stmt(db, st, fn, ctx, &stopped, err);
         sqlite3_finalize(st);
+        if (dml)
+            rc = user_end(db, wrapped, rc, err);
         if (rc) {
             char m[TT_ERRMSG_MAX];
             snprintf(m, sizeof m, "%s", err ? err->msg : "");

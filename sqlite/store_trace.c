@@ -171,20 +171,18 @@ static int del_exec(tdb_db *db, char *sql, int64_t id, tt_error *err)
  * (owner[0..nowner): the tables with the column); after, the sets some remaining row still
  * names are taken out of it (one pass over each owner table, only when the trace had
  * args), and the args rows of the others deleted by their primary key. */
-enum { DEL_OWNERS = 16 };
-
-static int del_args_owners(tdb_db *db, char **owner, int *nowner, tt_error *err)
+int tdb__args_owners(tdb_db *db, char **owner, int *nowner, tt_error *err)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c "
+                           "SELECT m.name FROM main.sqlite_master m, pragma_table_info(m.name) c "
                            "WHERE m.type = 'table' AND m.name <> 'args' AND "
                            "c.name = 'arg_set_id' ORDER BY 1",
                            -1, &st, NULL) != SQLITE_OK)
         return tdb__sqlerr(db, err, "write");
     int rc = 0, src;
     while (!rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*nowner == DEL_OWNERS) {
+        if (*nowner == TDB__ARG_OWNERS) {
             rc = tt_error_set(err, TT_EIO, db->path, 0, 0, "too many arg_set_id columns");
             break;
         }
@@ -221,33 +219,77 @@ static int del_args_gather(tdb_db *db, const del_plan *p, char **owner, int nown
     return rc;
 }
 
-static int del_args_drop(tdb_db *db, char **owner, int nowner, tt_error *err)
+int tdb__args_prune(tdb_db *db, const char *gone, char **owner, int nowner, tt_error *err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, "SELECT EXISTS (SELECT 1 FROM temp.tdb_del_args)", -1, &st,
-                           NULL) != SQLITE_OK)
+    char *q = sqlite3_mprintf("SELECT EXISTS (SELECT 1 FROM temp.%s)", gone);
+    sqlite3_stmt *st = NULL;
+    if (!q)
+        return tt_error_set(err, TT_ENOMEM, db->path, 0, 0, "out of memory");
+    int r = sqlite3_prepare_v2(db->h, q, -1, &st, NULL);
+    sqlite3_free(q);
+    if (r != SQLITE_OK)
         return tdb__sqlerr(db, err, "write");
     /* a failed step is an error, not "no sets": their rows would stay without an owner */
-    int r = sqlite3_step(st), rc = 0;
-    if (r != SQLITE_ROW)
+    int rc = 0;
+    if (sqlite3_step(st) != SQLITE_ROW)
         rc = tdb__sqlerr(db, err, "write");
     int any = !rc && sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
-    if (rc)
+    if (rc || !any)
         return rc;
-    for (int i = 0; i < nowner && any && !rc; i++)
+    for (int i = 0; i < nowner && !rc; i++)
         rc = del_exec(db,
-                      sqlite3_mprintf("DELETE FROM temp.tdb_del_args WHERE id IN (SELECT "
-                                      "arg_set_id FROM \"%w\" WHERE arg_set_id IS NOT NULL)",
-                                      owner[i]),
-                      0, err);
-    if (!rc && any)
-        rc = del_exec(db,
-                      sqlite3_mprintf("DELETE FROM args WHERE arg_set_id IN "
-                                      "(SELECT id FROM temp.tdb_del_args)"),
+                      sqlite3_mprintf("DELETE FROM temp.\"%w\" WHERE id IN (SELECT "
+                                      "arg_set_id FROM main.\"%w\" WHERE arg_set_id IS NOT NULL)",
+                                      gone, owner[i]),
                       0, err);
     if (!rc)
-        rc = del_exec(db, sqlite3_mprintf("DROP TABLE temp.tdb_del_args"), 0, err);
+        rc = del_exec(db,
+                      sqlite3_mprintf("DELETE FROM main.args WHERE arg_set_id IN "
+                                      "(SELECT id FROM temp.\"%w\")",
+                                      gone),
+                      0, err);
+    if (!rc)
+        rc = del_exec(db, sqlite3_mprintf("DELETE FROM temp.\"%w\"", gone), 0, err);
+    return rc;
+}
+
+/* The sets whose owning row a user's statement deletes, or points elsewhere (tdb_exec_user
+ * with --write): watch makes temporary triggers of this connection only, the file's schema
+ * is not changed (a database of any version gets them), that collect them; else the args
+ * rows of those no row names any more are deleted. */
+int tdb__args_gone(tdb_db *db, int watch, tt_error *err)
+{
+    char *owner[TDB__ARG_OWNERS];
+    int nowner = 0;
+    int rc = tdb__args_owners(db, owner, &nowner, err);
+    if (!rc && !watch)
+        rc = tdb__args_prune(db, "tdb_gone_args", owner, nowner, err);
+    if (!rc && watch)
+        rc = del_exec(db,
+                      sqlite3_mprintf("CREATE TEMP TABLE IF NOT EXISTS tdb_gone_args "
+                                      "(id INTEGER PRIMARY KEY)"),
+                      0, err);
+    for (int i = 0; i < nowner && !rc && watch; i++) {
+        rc = del_exec(db,
+                      sqlite3_mprintf("CREATE TEMP TRIGGER IF NOT EXISTS \"tdb_gone_%w\" "
+                                      "AFTER DELETE ON main.\"%w\" WHEN old.arg_set_id IS NOT "
+                                      "NULL BEGIN INSERT OR IGNORE INTO tdb_gone_args (id) "
+                                      "VALUES (old.arg_set_id); END",
+                                      owner[i], owner[i]),
+                      0, err);
+        if (!rc)
+            rc = del_exec(db,
+                          sqlite3_mprintf("CREATE TEMP TRIGGER IF NOT EXISTS \"tdb_moved_%w\" "
+                                          "AFTER UPDATE OF arg_set_id ON main.\"%w\" WHEN "
+                                          "old.arg_set_id IS NOT NULL AND old.arg_set_id IS NOT "
+                                          "new.arg_set_id BEGIN INSERT OR IGNORE INTO "
+                                          "tdb_gone_args (id) VALUES (old.arg_set_id); END",
+                                          owner[i], owner[i]),
+                          0, err);
+    }
+    for (int i = 0; i < nowner; i++)
+        sqlite3_free(owner[i]);
     return rc;
 }
 
@@ -256,11 +298,11 @@ int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
     if (db->rec)
         return tdb__no_reads(err);
     del_plan p = {0};
-    char *owner[DEL_OWNERS];
+    char *owner[TDB__ARG_OWNERS];
     int nowner = 0;
     int rc = del_plan_make(db, &p, err);
     if (!rc)
-        rc = del_args_owners(db, owner, &nowner, err);
+        rc = tdb__args_owners(db, owner, &nowner, err);
     if (!rc)
         rc = del_args_gather(db, &p, owner, nowner, id, err);
     /* PRAGMA foreign_keys cannot change inside a transaction; the connection's setting can
@@ -273,7 +315,9 @@ int tdb_trace_delete(tdb_db *db, int64_t id, tt_error *err)
     if (!db->fk_off && sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_FKEY, 1, NULL) && !rc)
         rc = tdb__sqlerr(db, err, "write");
     if (!rc)
-        rc = del_args_drop(db, owner, nowner, err);
+        rc = tdb__args_prune(db, "tdb_del_args", owner, nowner, err);
+    if (!rc)
+        rc = del_exec(db, sqlite3_mprintf("DROP TABLE temp.tdb_del_args"), 0, err);
     for (int i = 0; i < nowner; i++)
         sqlite3_free(owner[i]);
     del_plan_free(&p);

@@ -48,6 +48,8 @@ struct tdb_db {
     int wal_tidy;   /* read-only open that found no -wal or -shm file (wal_tidy.c) */
     int wal_empty;  /* append: -wal absent or empty once BEGIN IMMEDIATE held (tdb_wal_empty) */
     int pragma_read; /* the statement being prepared reads a PRAGMA setting */
+    int user_dml;    /* the statement being prepared inserts, updates or deletes rows */
+    int args_watch;  /* tdb__args_gone(watch) ran (tdb_exec_user on a writable connection) */
     sqlite3_stmt *st[ST__COUNT];
     sqlite3_stmt *next_id_st[3]; /* tdb_next_id of slice, call_node, args */
     int64_t next_symbol_set; /* next symbol.symbol_set_id, 0 until first needed */
@@ -160,6 +162,15 @@ const char *const *tdb__enum_values(int which, const char **table, const char **
 int tdb__sqlerr(tdb_db *db, tt_error *err, const char *what);
 /* Runs SQL without results (internal statements only). */
 int tdb__exec(tdb_db *db, const char *sql, tt_error *err);
+/* Arg sets without an owner (store_trace.c): owner[0..*nowner) (sqlite3_free each) the
+ * tables with an arg_set_id column; tdb__args_prune deletes the args rows of the sets in
+ * temp table gone (a plain name) that no owner row names, and empties gone;
+ * tdb__args_gone with watch makes the connection's temporary triggers that collect the
+ * sets of deleted or changed owner rows in temp.tdb_gone_args, without it prunes those. */
+#define TDB__ARG_OWNERS 16
+int tdb__args_owners(tdb_db *db, char **owner, int *nowner, tt_error *err);
+int tdb__args_prune(tdb_db *db, const char *gone, char **owner, int nowner, tt_error *err);
+int tdb__args_gone(tdb_db *db, int watch, tt_error *err);
 /* Steps a statement that returns rows, calling fn; resets it. */
 int tdb__rows(tdb_db *db, sqlite3_stmt *st, tdb_row_fn fn, void *ctx, tt_error *err);
 /* Reads application_id and user_version; refuses foreign files. */

@@ -90,6 +90,23 @@ START_TEST(json_writer)
 }
 END_TEST
 
+/* tt_jsonw_real: a real reads back as a real (query json/jsonl, analyze --format jsonl) */
+START_TEST(json_writer_real)
+{
+    tt_jsonw w;
+    tt_jsonw_init(&w, 0);
+    tt_jsonw_arr_begin(&w);
+    const double v[] = {100.0, -0.0, 0.0, 91.0, 0.1, 2.5e-10, 1e20, 1234567890123456.0,
+                        -3.0, 1.0 / 0.0};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        tt_jsonw_real(&w, v[i]);
+    tt_jsonw_arr_end(&w);
+    ck_assert_str_eq(w.buf.data, "[100.0,-0.0,0.0,91.0,0.1,2.5e-10,1e+20,1234567890123456.0,"
+                                 "-3.0,null]");
+    tt_jsonw_free(&w);
+}
+END_TEST
+
 /* tt_jsonw_fields writes what the key/value calls write (symbolicate's bulk results) */
 START_TEST(json_writer_fields)
 {
@@ -444,6 +461,7 @@ static Suite *suite(void)
     tcase_add_test(tc, parse_errors);
     tcase_add_test(tc, tree_gaps_and_clamps);
     tcase_add_test(tc, json_writer);
+    tcase_add_test(tc, json_writer_real);
     tcase_add_test(tc, json_writer_escapes);
     tcase_add_test(tc, json_writer_escapes_blocks);
     tcase_add_test(tc, json_writer_utf8);

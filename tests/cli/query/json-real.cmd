@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null 2>&1 && for f in jsonl json csv; do tracetool query --format $f "$TT_TMP/q.db" "select 100.0 as r, typeof(100.0) as t, -0.0 as z, 0.5 as h, 1e20 as e, 1234567890123456.0 as w, 3 as i union all select 60.5, 'real', 0.0, -2.0, 1e-7, 1e15, -3"; done

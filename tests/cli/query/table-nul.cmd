@@ -1,0 +1,1 @@
+tracetool analyze -o "$TT_TMP/q.db" -m an-map.txt an-v1.bin >/dev/null 2>&1 && tracetool query "$TT_TMP/q.db" "select cast(x'ff00fe' as text) as v, 1 as n union all select 'a' || char(0) || 'b', 2 union all select 'abcdefghijklmnop', 3 union all select 'x' || char(27) || 'y', 4"
