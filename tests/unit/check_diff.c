@@ -153,7 +153,8 @@ START_TEST(gate_duplicates)
     tt_gate g[2];
     size_t n = 7;
     tt_error err = {0};
-    ck_assert_int_eq(tt_diff_parse_gates(g, 2, &n, "fps=1,scene.fps=-1,jank=2,fps=1ms", &err), 0);
+    ck_assert_int_eq(tt_diff_parse_gates(g, 2, &n, "fps=1,scene.fps=-1,jank=2,scene.jank=+2", &err),
+                     0);
     ck_assert_uint_eq(n, 2);
     ck_assert_str_eq(g[0].metric, "scene.fps");
     ck_assert_str_eq(g[1].metric, "scene.jank");
@@ -166,6 +167,11 @@ START_TEST(gate_duplicates)
     ck_assert_uint_eq(n, 2);
     ck_assert_int_eq(tt_gate_add(g, 2, &n, &more[1]), TT_ELIMIT); /* fps=+1: another dir */
     ck_assert_uint_eq(n, 2);
+    /* ms names the unit of a metric measured in ms only */
+    ck_assert_int_eq(tt_diff_parse_gates(g, 2, &n, "fps=1ms", &err), TT_EINVAL);
+    ck_assert_int_eq(tt_diff_parse_gates(g, 2, &n, "scene.p90=+3ms,fps=1", &err), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(g[1].metric, "scene.fps");
 }
 END_TEST
 
