@@ -160,9 +160,12 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
         tdb_merge_stop(db, &stop_signal);
         cli_out_signal_install(stop_handler, stop_prev);
     }
+    /* the pages of input i + 1 are checked on a thread while input i is merged */
+    tdb_precheck *pc = !rc && nin > 1 ? tdb_precheck_start(ins, (size_t)nin) : NULL;
     for (int i = 0; i < nin && !rc && !stop_signal; i++) {
         tdb_merge_stats ms;
-        rc = tdb_merge_add(db, ins[i], out, &ms, &err);
+        int checked = tdb_precheck_take(pc, (size_t)i, &stop_signal);
+        rc = tdb_merge_add(db, ins[i], out, checked, &ms, &err);
         if (rc)
             break;
         traces += ms.traces_in;
@@ -181,6 +184,7 @@ int cmd_merge(int argc, char **argv, cli_ctx *ctx)
                         ms.traces_overlap == 1 ? "" : "s", ms.overlaps ? ms.overlaps : out);
         tdb_merge_stats_free(&ms);
     }
+    tdb_precheck_free(pc);
     if (stoppable) {
         tdb_merge_stop(db, NULL);
         cli_out_signal_restore(stop_prev);

@@ -537,7 +537,7 @@ static int set_offset(tdb_db *db, const char *src_path, const char *db_label, in
                         (long long)sets[0]);
 }
 
-int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
+int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label, int pages_checked,
                   tdb_merge_stats *ms, tt_error *err)
 {
     memset(ms, 0, sizeof *ms);
@@ -546,7 +546,7 @@ int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
     int newer;
     int absent = tdb__wal_absent(src_path);
     /* a signal (tdb_merge_stop) stops the wait for a writer of the source at once */
-    int rc = tdb__open_read_stop(&check, src_path, db->stop, &newer, err);
+    int rc = tdb__open_read_stop(&check, src_path, db->stop, !pages_checked, &newer, err);
     if (rc)
         return rc;
     int64_t version = 0;

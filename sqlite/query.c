@@ -113,7 +113,7 @@ int tdb__stop_busy(void *arg, int tries)
 
 /* tdb_open_read; a writer of path finishing is waited for by tdb__stop_busy on stop. */
 static int open_read(tdb_db **out, const char *path, int writable,
-                     volatile sig_atomic_t *stop, int *newer, tt_error *err)
+                     volatile sig_atomic_t *stop, int pages, int *newer, tt_error *err)
 {
     *out = NULL;
     *newer = 0;
@@ -179,8 +179,8 @@ static int open_read(tdb_db **out, const char *path, int writable,
                           "not a tracetool database (empty; write one with tracetool analyze)");
     if (!rc && stop) /* a signal (tdb_merge_stop) stops the check of a large file */
         sqlite3_progress_handler(db->h, 1000, tdb__stop_progress, db);
-    if (!rc) /* the pages of a merge input (stop): its rows would be lost without a word */
-        rc = tdb__check_content(db, version, stop != NULL, err);
+    if (!rc) /* the pages of a merge input: its rows would be lost without a word */
+        rc = tdb__check_content(db, version, pages, err);
     if (stop && db->h)
         sqlite3_progress_handler(db->h, 0, NULL, NULL);
     /* storage.md 1, 3: foreign keys are enforced when writing; deleting a trace cascades */
@@ -202,13 +202,13 @@ static int open_read(tdb_db **out, const char *path, int writable,
 
 int tdb_open_read(tdb_db **out, const char *path, int writable, int *newer, tt_error *err)
 {
-    return open_read(out, path, writable, NULL, newer, err);
+    return open_read(out, path, writable, NULL, 0, newer, err);
 }
 
-int tdb__open_read_stop(tdb_db **out, const char *path, volatile sig_atomic_t *stop,
+int tdb__open_read_stop(tdb_db **out, const char *path, volatile sig_atomic_t *stop, int pages,
                         int *newer, tt_error *err)
 {
-    return open_read(out, path, 0, stop, newer, err);
+    return open_read(out, path, 0, stop, pages, newer, err);
 }
 
 void tdb__values(sqlite3_stmt *st, int ncol, tdb_value *vals)

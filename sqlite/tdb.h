@@ -381,7 +381,8 @@ void tdb_merge_stats_free(tdb_merge_stats *ms);
 /* Copies every trace of the database at src_path whose import key db does not hold yet, with
  * all its rows, ids shifted past db's; method mappings, methods, modules and symbol sets are
  * matched by their keys (storage.md 8) and added when new. The source is checked as by
- * tdb_open_read: a newer schema is TT_EUNSUPPORTED, another file TT_EFORMAT; an older schema
+ * tdb_open_read, and its pages with PRAGMA quick_check unless pages_checked (tdb_precheck):
+ * a newer schema is TT_EUNSUPPORTED, another or a damaged file TT_EFORMAT; an older schema
  * is read through the current one (columns added since read as NULL). db must have been
  * opened with TDB_WRITE_NEW or TDB_WRITE_COPY: each source is committed to the temporary
  * file on its own (tdb_commit still decides whether it replaces the target). src_path is
@@ -389,8 +390,21 @@ void tdb_merge_stats_free(tdb_merge_stats *ms);
  * (--append). Framestats frames of a copied trace with the scene, IntendedVsync and duration
  * of a framestats frame of a trace before it (overlapping dumps analysed in different runs,
  * frames.md 7.3) are counted in a stats row 'frames_overlap' of that trace. */
-int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label,
+int tdb_merge_add(tdb_db *db, const char *src_path, const char *db_label, int pages_checked,
                   tdb_merge_stats *ms, tt_error *err);
+
+/* ---- merge inputs checked ahead (merge_check.c) ---- */
+/* A thread that checks the pages of paths[0..n) in order (PRAGMA quick_check, as
+ * tdb_merge_add does), each while the input before it is merged. NULL when no thread can be
+ * started: tdb_merge_add checks every input itself then. paths must outlive it. */
+typedef struct tdb_precheck tdb_precheck;
+tdb_precheck *tdb_precheck_start(char *const *paths, size_t n);
+/* Waits for input i's check (inputs are taken in order) and lets the thread go on to input
+ * i + 1: 1 when its pages were found intact (tdb_merge_add's pages_checked), 0 when the
+ * check failed or could not tell (tdb_merge_add checks it and says why) or *stop was set. */
+int tdb_precheck_take(tdb_precheck *pc, size_t i, volatile sig_atomic_t *stop);
+/* Stops the thread (a check running ends at once) and frees pc; NULL is a no-op. */
+void tdb_precheck_free(tdb_precheck *pc);
 
 /* ---- every row of a run (analyze --format jsonl) ---- */
 /* fn gets the table name, its column names and one row's values (text borrowed for the call);

@@ -215,8 +215,9 @@ int tdb__busy(sqlite3 *h);
     "cannot read the database: another process holds its lock (waited 5 s for it to finish " \
     "writing): try again when it is done"
 /* query.c: tdb_open_read (not writable), the wait for a writer of path stopping once *stop
- * is set (tdb_merge_stop); the connection keeps no stop flag. */
-int tdb__open_read_stop(tdb_db **out, const char *path, volatile sig_atomic_t *stop,
+ * is set (tdb_merge_stop); the connection keeps no stop flag. With pages, the file's pages
+ * are checked too (PRAGMA quick_check, tdb__check_content), as a merge input's are. */
+int tdb__open_read_stop(tdb_db **out, const char *path, volatile sig_atomic_t *stop, int pages,
                         int *newer, tt_error *err);
 /* 1 when tdb_open_read had to open db with immutable=1. */
 int tdb__immutable(const tdb_db *db);

@@ -882,7 +882,7 @@ START_TEST(merge_temp_tables_on_disk)
     tt_error err = {0};
     ck_assert_int_eq(tdb_open_write(&db, path, TDB_WRITE_NEW | TDB_WRITE_TEMP_FILE, &err), 0);
     tdb_merge_stats ms;
-    ck_assert_msg(tdb_merge_add(db, a, "t.db", &ms, &err) == 0, "%s", err.msg);
+    ck_assert_msg(tdb_merge_add(db, a, "t.db", 0, &ms, &err) == 0, "%s", err.msg);
     ck_assert_int_eq(ms.frames_overlap, 0);
     tdb_merge_stats_free(&ms);
     sqlite3_stmt *st;
@@ -890,7 +890,7 @@ START_TEST(merge_temp_tables_on_disk)
     ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
     ck_assert_int_eq(sqlite3_column_int(st, 0), 1); /* FILE */
     sqlite3_finalize(st);
-    ck_assert_msg(tdb_merge_add(db, b, "t.db", &ms, &err) == 0, "%s", err.msg);
+    ck_assert_msg(tdb_merge_add(db, b, "t.db", 0, &ms, &err) == 0, "%s", err.msg);
     ck_assert_int_eq(ms.frames_overlap, 3000);
     ck_assert_int_eq(ms.traces_overlap, 1);
     tdb_merge_stats_free(&ms);
